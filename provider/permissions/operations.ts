@@ -1,0 +1,312 @@
+/**
+ * Every public operation of the Kasm Developer API and the permissions it needs.
+ *
+ * This table is the single source of truth: the emulator enforces it, the API client names the
+ * permissions of a refused call from it, and the policy packs check a stack against it.
+ * Where the spec says "not shown" the choice is marked with `chosen` and explained.
+ */
+import type { PermissionName } from "./names";
+
+/** The circumstances of one call that change what it needs (the spec's contextual permissions). */
+export interface OperationContext {
+  /** The target user holds Global Admin (is a member of Administrators). */
+  readonly targetUserIsGlobalAdmin?: boolean;
+  /** The target user has running sessions (delete_user). */
+  readonly targetUserHasSessions?: boolean;
+  /** The target group is a system group (All Users, Administrators). */
+  readonly targetGroupIsSystem?: boolean;
+  /** An egress mapping or credential targets a user. */
+  readonly targetIsUser?: boolean;
+  /** An egress mapping or credential targets a group. */
+  readonly targetIsGroup?: boolean;
+  /** An egress mapping or credential targets an image. */
+  readonly targetIsImage?: boolean;
+  /** A batch user import puts users into groups (group_N columns). */
+  readonly assignsGroups?: boolean;
+  /** A batch server import assigns users to servers (assigned_username column). */
+  readonly assignsUsers?: boolean;
+}
+
+/** A flag of {@link OperationContext}. */
+export type ContextFlag = keyof OperationContext;
+
+/** A permission added when a context flag (or all of several) is set. */
+export interface ContextualRequirement {
+  readonly when: readonly ContextFlag[];
+  readonly add: readonly PermissionName[];
+  readonly reason: string;
+}
+
+/** Whether a Read Only key may call the operation. */
+export type OperationAccess = "read" | "write";
+
+/** One public operation. */
+export interface OperationSpec {
+  readonly name: string;
+  /** HTTP method on the wire: POST, except the five egress reads, which are GET with a JSON body. */
+  readonly method: "POST" | "GET";
+  /** Path below the base URL. */
+  readonly path: string;
+  /** How credentials and parameters travel: a JSON body, or multipart with header credentials. */
+  readonly envelope: "json" | "multipart";
+  /** The area of the API, used to group client functions and emulator handlers. */
+  readonly area: OperationArea;
+  /** `read` operations are the only ones a Read Only key may call. */
+  readonly access: OperationAccess;
+  /** Every one of these is needed. */
+  readonly requires: readonly PermissionName[];
+  /** When set, at least one of these is needed as well. */
+  readonly requiresOneOf?: readonly PermissionName[];
+  /** Permissions added by the circumstances of the call. */
+  readonly contextual?: readonly ContextualRequirement[];
+  /** Why the permissions are what they are, where the spec does not show them. */
+  readonly chosen?: string;
+}
+
+/** The areas the API is grouped in. */
+export type OperationArea =
+  | "users"
+  | "groups"
+  | "servers"
+  | "sessions"
+  | "images"
+  | "recordings"
+  | "login"
+  | "licenses"
+  | "staging"
+  | "zones"
+  | "casting"
+  | "egress";
+
+const modifiesTargetUser: ContextualRequirement = {
+  when: ["targetUserIsGlobalAdmin"],
+  add: ["Users Modify Admin"],
+  reason: "the target user has Global Admin",
+};
+const modifiesSystemGroup: ContextualRequirement = {
+  when: ["targetGroupIsSystem"],
+  add: ["Groups Modify System"],
+  reason: "the group is a system group (All Users or Administrators)",
+};
+/** Egress mappings and credentials need the Modify permission of what they target. */
+const egressTarget: readonly ContextualRequirement[] = [
+  { when: ["targetIsUser"], add: ["Users Modify"], reason: "it targets a user" },
+  { when: ["targetIsUser", "targetUserIsGlobalAdmin"], add: ["Users Modify Admin"], reason: "it targets a user with Global Admin" },
+  { when: ["targetIsGroup"], add: ["Groups Modify"], reason: "it targets a group" },
+  { when: ["targetIsGroup", "targetGroupIsSystem"], add: ["Groups Modify System"], reason: "it targets a system group" },
+  { when: ["targetIsImage"], add: ["Images Modify"], reason: "it targets an image" },
+];
+
+type Row = Omit<OperationSpec, "name" | "method" | "path" | "envelope"> & {
+  method?: "GET";
+  envelope?: "multipart";
+  path?: string;
+};
+
+const rows: Record<string, Row> = {
+  // Users
+  create_user: { area: "users", access: "write", requires: ["Users Create"] },
+  batch_create_user: {
+    area: "users",
+    access: "write",
+    envelope: "multipart",
+    requires: ["Users Create"],
+    contextual: [
+      { when: ["assignsGroups"], add: ["Groups Modify"], reason: "the CSV puts users into groups" },
+      { when: ["assignsGroups", "targetGroupIsSystem"], add: ["Groups Modify System"], reason: "the CSV puts users into a system group" },
+    ],
+  },
+  get_user: { area: "users", access: "read", requires: ["Users View"] },
+  get_users: { area: "users", access: "read", requires: ["Users View"] },
+  update_user: { area: "users", access: "write", requires: ["Users Modify"], contextual: [modifiesTargetUser] },
+  delete_user: {
+    area: "users",
+    access: "write",
+    requires: ["Users Delete", "Users Modify"],
+    contextual: [
+      modifiesTargetUser,
+      { when: ["targetUserHasSessions"], add: ["Sessions Delete"], reason: "the user has running sessions" },
+    ],
+  },
+  logout_user: { area: "users", access: "write", requires: ["Users Auth Session"] },
+  get_attributes: { area: "users", access: "read", requires: ["Users View"] },
+  update_user_attributes: { area: "users", access: "write", requires: ["Users Modify"], contextual: [modifiesTargetUser] },
+  assign_user_server: { area: "users", access: "write", requires: ["Servers Modify", "Users Modify"], contextual: [modifiesTargetUser] },
+  unassign_user_server: { area: "users", access: "write", requires: ["Servers Modify", "Users Modify"], contextual: [modifiesTargetUser] },
+
+  // Groups
+  add_user_group: { area: "groups", access: "write", requires: ["Groups Modify"], contextual: [modifiesSystemGroup] },
+  remove_user_group: { area: "groups", access: "write", requires: ["Groups Modify"], contextual: [modifiesSystemGroup] },
+
+  // Sessions
+  request_ws: {
+    area: "sessions",
+    access: "write",
+    requires: ["Users Auth Session", "User"],
+    chosen: "not shown; a session is requested on behalf of a user, which the spec says needs Users Auth Session and User",
+  },
+  get_ws_status: {
+    area: "sessions",
+    access: "read",
+    requires: ["Users Auth Session", "User"],
+    chosen: "not shown; the same as request_ws, whose result it polls",
+  },
+  delete_ws: {
+    area: "sessions",
+    access: "write",
+    requires: ["Users Auth Session", "User"],
+    chosen: "not shown; the same as request_ws (the user ends their own session)",
+  },
+  get_ws_bottleneck_stats: {
+    area: "sessions",
+    access: "read",
+    requires: ["Sessions View"],
+    chosen: "not shown; reading another user's session statistics is viewing their session",
+  },
+  get_ws_system_stats: {
+    area: "sessions",
+    access: "read",
+    requires: ["Sessions View"],
+    chosen: "not shown; reading another user's session statistics is viewing their session",
+  },
+  get_ws_screenshot: { area: "sessions", access: "read", requires: ["Users Auth Session", "User"] },
+  exec_command_ws: { area: "sessions", access: "write", requires: ["Users Auth Session", "Sessions Modify"] },
+  exec_ws: { area: "sessions", access: "write", requires: ["Users Auth Session", "Sessions Modify"] },
+
+  // Images and recordings
+  get_images: { area: "images", access: "read", requires: ["Images View"] },
+  get_session_recordings: { area: "recordings", access: "read", requires: ["Session Recordings View"] },
+  get_sessions_recordings: { area: "recordings", access: "read", requires: ["Session Recordings View"] },
+
+  // Login
+  get_login: {
+    area: "login",
+    access: "write",
+    requires: ["Users Auth Session"],
+    chosen: "a write for Read Only keys: it mints a login link that signs the user in",
+  },
+
+  // Licensing
+  activate: { area: "licenses", access: "write", requires: ["Licenses Create"] },
+
+  // Session staging
+  get_staging_configs: { area: "staging", access: "read", requires: ["Staging View"] },
+  get_staging_config: { area: "staging", access: "read", requires: ["Staging View"] },
+  create_staging_config: { area: "staging", access: "write", requires: ["Staging Create"] },
+  update_staging_config: { area: "staging", access: "write", requires: ["Staging Modify"] },
+  delete_staging_config: { area: "staging", access: "write", requires: ["Staging Delete"] },
+
+  // Zones and servers
+  get_zones: { area: "zones", access: "read", requires: ["Zones View"] },
+  batch_create_server: {
+    area: "servers",
+    access: "write",
+    envelope: "multipart",
+    requires: ["Servers Create"],
+    contextual: [
+      { when: ["assignsUsers"], add: ["Users Modify"], reason: "the CSV assigns users to servers" },
+      { when: ["assignsUsers", "targetUserIsGlobalAdmin"], add: ["Users Modify Admin"], reason: "the CSV assigns an admin user" },
+    ],
+  },
+  set_drain_server: { area: "servers", access: "write", requires: ["Agents Modify"] },
+  get_servers: { area: "servers", access: "read", requires: [], requiresOneOf: ["Servers View", "Agents View"] },
+
+  // Casting
+  create_cast_config: {
+    area: "casting",
+    access: "write",
+    requires: ["Casting Create"],
+    chosen: "not shown; Casting Create, as every other create of the API needs its family's Create",
+  },
+  update_cast_config: { area: "casting", access: "write", requires: ["Casting Modify"] },
+  delete_cast_config: { area: "casting", access: "write", requires: ["Casting Delete"] },
+
+  // Egress providers
+  get_egress_providers: { area: "egress", access: "read", method: "GET", requires: ["Egress Providers View"] },
+  create_egress_provider: { area: "egress", access: "write", requires: ["Egress Providers Create"] },
+  update_egress_provider: { area: "egress", access: "write", requires: ["Egress Providers Modify"] },
+  delete_egress_provider: { area: "egress", access: "write", requires: ["Egress Providers Delete"] },
+
+  // Egress gateways
+  get_image_egress_gateways: {
+    area: "egress",
+    access: "read",
+    method: "GET",
+    requires: ["Egress Gateways View", "Users View", "Images View"],
+  },
+  get_egress_gateways: { area: "egress", access: "read", method: "GET", requires: ["Egress Gateways View"] },
+  create_egress_gateway: { area: "egress", access: "write", requires: ["Egress Gateways Create", "Egress Providers Modify"] },
+  update_egress_gateway: { area: "egress", access: "write", requires: ["Egress Gateways Modify", "Egress Providers Modify"] },
+  delete_egress_gateway: { area: "egress", access: "write", requires: ["Egress Gateways Delete", "Egress Providers Modify"] },
+
+  // Egress provider mappings
+  get_egress_provider_mapping: { area: "egress", access: "read", method: "GET", requires: ["Egress Providers View"] },
+  create_egress_provider_mapping: { area: "egress", access: "write", requires: ["Egress Providers Modify"], contextual: egressTarget },
+  update_egress_provider_mapping: { area: "egress", access: "write", requires: ["Egress Providers Modify"], contextual: egressTarget },
+  delete_egress_provider_mapping: { area: "egress", access: "write", requires: ["Egress Providers Modify"], contextual: egressTarget },
+
+  // Egress credentials
+  get_egress_credentials: { area: "egress", access: "read", method: "GET", requires: ["Egress Credentials View"] },
+  create_egress_credential: {
+    area: "egress",
+    access: "write",
+    requires: ["Egress Credentials Create", "Egress Providers Modify"],
+    contextual: egressTarget,
+  },
+};
+
+/** The name of a public operation, such as `create_user`. */
+export type OperationName = keyof typeof rows;
+
+/** Every public operation, by name. */
+export const OPERATIONS: Readonly<Record<OperationName, OperationSpec>> = Object.freeze(
+  Object.fromEntries(
+    Object.entries(rows).map(([name, row]) => [
+      name,
+      Object.freeze({
+        ...row,
+        name,
+        method: row.method ?? "POST",
+        path: row.path ?? `/api/public/${name}`,
+        envelope: row.envelope ?? "json",
+      }),
+    ]),
+  ),
+);
+
+/** Type guard: is `name` a public operation? */
+export function isOperationName(name: unknown): name is OperationName {
+  return typeof name === "string" && Object.prototype.hasOwnProperty.call(OPERATIONS, name);
+}
+
+/** What one call needs: all of `all`, and one of `oneOf` when it is not empty. */
+export interface Requirement {
+  readonly all: readonly PermissionName[];
+  readonly oneOf: readonly PermissionName[];
+  /** Why each contextual permission was added. */
+  readonly reasons: readonly string[];
+}
+
+/** The permissions one call of `operation` needs in `context`. */
+export function requiredPermissions(operation: OperationName, context: OperationContext = {}): Requirement {
+  const spec = OPERATIONS[operation];
+  const all = new Set<PermissionName>(spec.requires);
+  const reasons: string[] = [];
+  for (const rule of spec.contextual ?? []) {
+    if (!rule.when.every((flag) => context[flag])) continue;
+    rule.add.forEach((p) => all.add(p));
+    reasons.push(`${rule.add.join(", ")}: ${rule.reason}`);
+  }
+  return { all: [...all], oneOf: [...(spec.requiresOneOf ?? [])], reasons };
+}
+
+/**
+ * Which fields of a user record a key sees: the spec lists a View permission next to each of them.
+ * A key without it gets the record without the field.
+ */
+export const USER_FIELD_PERMISSIONS: Readonly<Record<"groups" | "wss" | "assigned_servers" | "company", PermissionName>> = {
+  groups: "Groups View",
+  wss: "Sessions View",
+  assigned_servers: "Servers View",
+  company: "Companies View",
+};
