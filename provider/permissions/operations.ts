@@ -103,7 +103,7 @@ type Row = Omit<OperationSpec, "name" | "method" | "path" | "envelope"> & {
   path?: string;
 };
 
-const rows: Record<string, Row> = {
+const rows = {
   // Users
   create_user: { area: "users", access: "write", requires: ["Users Create"] },
   batch_create_user: {
@@ -253,15 +253,15 @@ const rows: Record<string, Row> = {
     requires: ["Egress Credentials Create", "Egress Providers Modify"],
     contextual: egressTarget,
   },
-};
+} satisfies Record<string, Row>;
 
 /** The name of a public operation, such as `create_user`. */
 export type OperationName = keyof typeof rows;
 
 /** Every public operation, by name. */
-export const OPERATIONS: Readonly<Record<OperationName, OperationSpec>> = Object.freeze(
+export const OPERATIONS = Object.freeze(
   Object.fromEntries(
-    Object.entries(rows).map(([name, row]) => [
+    Object.entries(rows as Record<string, Row>).map(([name, row]) => [
       name,
       Object.freeze({
         ...row,
@@ -271,7 +271,7 @@ export const OPERATIONS: Readonly<Record<OperationName, OperationSpec>> = Object
         envelope: row.envelope ?? "json",
       }),
     ]),
-  ),
+  ) as Record<OperationName, OperationSpec>,
 );
 
 /** Type guard: is `name` a public operation? */

@@ -1,0 +1,78 @@
+/**
+ * Casting configurations: create, update, delete (the API has no read).
+ */
+import { z } from "zod";
+import type { CastConfigRecord, Store } from "../store";
+import { bool, id, int, parse, text, type Handler } from "./common";
+
+/** Referrers arrive as a list or as one newline-separated string, and are kept as a list. */
+const referrers = z.union([
+  z.array(z.string()),
+  z.string().transform((s) => s.split(/\r?\n/).map((r) => r.trim()).filter(Boolean)),
+]);
+
+const CastFields = z.object({
+  casting_config_name: z.string().optional(),
+  image_id: id.nullable().optional(),
+  key: z.string().optional(),
+  allowed_referrers: referrers.nullable().transform((r) => r ?? []).optional(),
+  limit_sessions: bool.optional(),
+  session_remaining: int.refine((n) => n >= 0, "must be 0 or more").optional(),
+  limit_ips: bool.optional(),
+  ip_request_limit: int.optional(),
+  ip_request_seconds: int.optional(),
+  error_url: text.optional(),
+  enable_sharing: bool.optional(),
+  disable_control_panel: bool.optional(),
+  disable_tips: bool.optional(),
+  disable_fixed_res: bool.optional(),
+  allow_anonymous: bool.optional(),
+  group_id: id.nullable().optional(),
+  require_recaptcha: bool.optional(),
+  ws_url: text.optional(),
+  dynamic_ws_url: bool.optional(),
+  dynamic_ctr_network: bool.optional(),
+  allow_resume: bool.optional(),
+  enforce_client_settings: bool.optional(),
+  allow_ws_audio: bool.optional(),
+  allow_ws_uploads: bool.optional(),
+  allow_ws_downloads: bool.optional(),
+  allow_ws_clipboard_down: bool.optional(),
+  allow_ws_clipboard_up: bool.optional(),
+  allow_ws_microphone: bool.optional(),
+  allow_ws_sharing: bool.optional(),
+  ws_audio_default_on: bool.optional(),
+  ws_ime_mode_default_on: bool.optional(),
+  valid_until: text.optional(),
+});
+
+/** A casting config with the names of its image and group. */
+function castJson(store: Store, c: CastConfigRecord) {
+  return {
+    ...c,
+    allowed_referrers: [...c.allowed_referrers],
+    image_friendly_name: c.image_id ? (store.state.images[c.image_id]?.friendly_name ?? null) : null,
+    group_name: c.group_id ? (store.state.groups[c.group_id]?.name ?? null) : null,
+  };
+}
+
+/** The handlers of this area, by operation. */
+export const castingHandlers = {
+  create_cast_config: ({ body, store }) => {
+    const fields = parse(CastFields, body.target_cast_config, "target_cast_config");
+    return { cast_config: castJson(store, store.createCastConfig(fields)) };
+  },
+  update_cast_config: ({ body, store }) => {
+    const { cast_config_id, ...fields } = parse(
+      CastFields.extend({ cast_config_id: id.optional() }),
+      body.target_cast_config,
+      "target_cast_config",
+    );
+    return { cast_config: castJson(store, store.updateCastConfig(cast_config_id, fields)) };
+  },
+  delete_cast_config: ({ body, store }) => {
+    const req = parse(z.object({ cast_config_id: id.optional(), casting_config_name: z.string().optional() }), body, "");
+    store.deleteCastConfig(req.cast_config_id, req.casting_config_name);
+    return {};
+  },
+} satisfies Record<string, Handler>;

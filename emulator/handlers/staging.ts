@@ -1,0 +1,68 @@
+/**
+ * Session staging configurations.
+ */
+import { z } from "zod";
+import type { StagingConfigRecord, Store } from "../store";
+import { bool, id, int, parse, type Handler } from "./common";
+
+const StagingFields = z.object({
+  zone_id: id.optional(),
+  image_id: id.optional(),
+  num_sessions: int.refine((n) => n >= 0, "must be 0 or more").optional(),
+  expiration: int.refine((n) => n >= 1, "must be at least 1 hour").optional(),
+  allow_ws_audio: bool.optional(),
+  allow_ws_uploads: bool.optional(),
+  allow_ws_downloads: bool.optional(),
+  allow_ws_clipboard_down: bool.optional(),
+  allow_ws_clipboard_up: bool.optional(),
+  allow_ws_microphone: bool.optional(),
+});
+const StagingRef = z.object({ staging_config_id: id.optional() });
+
+/** A staging config with the names of its zone and image. */
+function stagingJson(store: Store, c: StagingConfigRecord) {
+  return {
+    staging_config_id: c.staging_config_id,
+    zone_id: c.zone_id,
+    zone_name: store.state.zones[c.zone_id]?.zone_name ?? null,
+    image_id: c.image_id,
+    image_friendly_name: store.state.images[c.image_id]?.friendly_name ?? null,
+    num_sessions: c.num_sessions,
+    num_current_sessions: c.num_current_sessions,
+    expiration: c.expiration,
+    allow_ws_audio: c.allow_ws_audio,
+    allow_ws_uploads: c.allow_ws_uploads,
+    allow_ws_downloads: c.allow_ws_downloads,
+    allow_ws_clipboard_down: c.allow_ws_clipboard_down,
+    allow_ws_clipboard_up: c.allow_ws_clipboard_up,
+    allow_ws_microphone: c.allow_ws_microphone,
+  };
+}
+
+/** The handlers of this area, by operation. */
+export const stagingHandlers = {
+  get_staging_configs: ({ store }) => ({
+    staging_configs: Object.values(store.state.stagingConfigs).map((c) => stagingJson(store, c)),
+  }),
+  get_staging_config: ({ body, store }) => {
+    const ref = parse(StagingRef, body.target_staging_config, "target_staging_config");
+    return { staging_config: stagingJson(store, store.requireStagingConfig(ref.staging_config_id)) };
+  },
+  create_staging_config: ({ body, store }) => {
+    const fields = parse(StagingFields, body.target_staging_config, "target_staging_config");
+    return { staging_config: stagingJson(store, store.createStagingConfig(fields)) };
+  },
+  update_staging_config: ({ body, store }) => {
+    const { staging_config_id, ...fields } = parse(
+      StagingFields.extend(StagingRef.shape),
+      body.target_staging_config,
+      "target_staging_config",
+    );
+    return { staging_config: stagingJson(store, store.updateStagingConfig(staging_config_id, fields)) };
+  },
+  delete_staging_config: ({ body, store }) => {
+    const ref = parse(StagingRef, body.target_staging_config, "target_staging_config");
+    store.deleteStagingConfig(ref.staging_config_id);
+    return {};
+  },
+} satisfies Record<string, Handler>;

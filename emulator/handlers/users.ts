@@ -1,0 +1,224 @@
+/**
+ * Users: create, read, list, update, delete, log out, attributes, server assignments, login links.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { z } from "zod";
+import { USER_FIELD_PERMISSIONS } from "../../provider/permissions";
+import { InvalidRequest } from "../errors";
+import { timestamp, type Store, type UserRecord } from "../store";
+import type { Caller } from "../auth";
+import { bool, id, int, parse, Reply, text, type Call, type Handler } from "./common";
+
+// --- wire shapes ---------------------------------------------------------------------------------
+
+const TargetUser = z.object({
+  user_id: id.optional(),
+  username: z.string().optional(),
+  first_name: text.optional(),
+  last_name: text.optional(),
+  phone: text.optional(),
+  organization: text.optional(),
+  notes: text.optional(),
+  locked: bool.optional(),
+  disabled: bool.optional(),
+  password: z.string().optional(),
+});
+
+const UserRef = z.object({ user_id: id.optional(), username: z.string().optional() });
+
+const FILTER_IDS = ["username", "locked", "disabled", "created", "exclude_group", "oidc_id", "saml_id"] as const;
+
+const UsersQuery = z.object({
+  page: int.refine((n) => n >= 0, "must be 0 or more").optional(),
+  page_size: int.refine((n) => n >= 1 && n <= 1000, "must be from 1 to 1000").optional(),
+  anonymous: bool.optional(),
+  anonymous_only: bool.optional(),
+  sort_by: z.enum(["username", "created", "last_session"]).nullable().optional(),
+  sort_direction: z.enum(["asc", "desc"]).optional(),
+  filters: z
+    .array(
+      z.discriminatedUnion("id", [
+        z.object({ id: z.literal("username"), value: z.string() }),
+        z.object({ id: z.literal("locked"), value: bool }),
+        z.object({ id: z.literal("disabled"), value: bool }),
+        z.object({ id: z.literal("created"), value: z.object({ from: z.string().optional(), to: z.string().optional() }) }),
+        z.object({ id: z.literal("exclude_group"), value: z.string() }),
+        z.object({ id: z.literal("oidc_id"), value: z.string() }),
+        z.object({ id: z.literal("saml_id"), value: z.string() }),
+      ]),
+      { error: `filters: each filter is {id, value} with id one of ${FILTER_IDS.join(", ")}` },
+    )
+    .optional(),
+});
+
+const TargetAttributes = z.object({
+  user_id: id.optional(),
+  auto_login_ws: bool.nullable().optional(),
+  default_image: text.optional(),
+  show_tips: bool.optional(),
+  toggle_control_panel: bool.optional(),
+  ssh_public_key: text.optional(),
+});
+
+// --- serialisers ---------------------------------------------------------------------------------
+
+/**
+ * A user record as the API shows it to `caller`: groups, sessions, assigned servers and company
+ * only when the key has the View permission the spec names for each.
+ */
+export function userJson(store: Store, user: UserRecord, caller: Caller): Record<string, unknown> {
+  const json: Record<string, unknown> = {
+    user_id: user.user_id,
+    username: user.username,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    phone: user.phone,
+    organization: user.organization,
+    notes: user.notes,
+    locked: user.locked,
+    disabled: user.disabled,
+    anonymous: user.anonymous,
+    realm: user.realm,
+    created: user.created,
+    last_session: user.last_session,
+    two_factor: user.two_factor,
+    program_id: user.program_id,
+    hash: createHash("sha256").update(user.user_id).update(user.password_hash).digest("hex"),
+  };
+  if (caller.has(USER_FIELD_PERMISSIONS.groups))
+    json.groups = user.group_ids.map((gid) => ({ name: store.state.groups[gid]?.name, group_id: gid }));
+  if (caller.has(USER_FIELD_PERMISSIONS.wss)) json.wss = store.sessionsOf(user.user_id).map(sessionSummary);
+  if (caller.has(USER_FIELD_PERMISSIONS.assigned_servers))
+    json.assigned_servers = user.server_ids.map((sid) => {
+      const server = store.state.servers[sid];
+      return {
+        server_id: sid,
+        hostname: server?.hostname ?? null,
+        friendly_name: server?.friendly_name ?? null,
+        server_assignment_enabled: true,
+      };
+    });
+  if (caller.has(USER_FIELD_PERMISSIONS.company)) json.company = {};
+  return json;
+}
+
+/** The session summary inside a user record. */
+function sessionSummary(s: { ws_id: string; start_date: string; keepalive_date: string; operational_status: string }) {
+  return { ws_id: s.ws_id, start_date: s.start_date, keepalive_date: s.keepalive_date, operational_status: s.operational_status };
+}
+
+// --- handlers ------------------------------------------------------------------------------------
+
+const createUser: Handler = ({ body, store, caller }) => {
+  const target = parse(TargetUser, body.target_user, "target_user");
+  const user = store.createUser(target);
+  return { user: userJson(store, user, caller) };
+};
+
+const getUser: Handler = ({ body, store, caller }) => {
+  const target = body.target_user === undefined ? undefined : parse(UserRef, body.target_user, "target_user");
+  return { user: userJson(store, store.findUser(target), caller) };
+};
+
+const getUsers: Handler = ({ body, store, caller }) => {
+  const q = parse(UsersQuery, body, "");
+  const { users, total } = store.queryUsers({
+    page: q.page ?? 0,
+    pageSize: q.page_size ?? 100,
+    anonymous: q.anonymous ?? false,
+    anonymousOnly: q.anonymous_only ?? false,
+    sortBy: q.sort_by ?? undefined,
+    sortDirection: q.sort_direction ?? "desc",
+    filters: q.filters ?? [],
+  });
+  const json: Record<string, unknown> = { users: users.map((u) => userJson(store, u, caller)), total };
+  // The product echoes `page` only when the caller sent one.
+  if (q.page !== undefined) json.page = q.page;
+  return json;
+};
+
+/** Whether the user an operation targets holds Global Admin (unknown users are left to the store to refuse). */
+function targetIsAdmin(store: Store, userId: unknown): boolean {
+  const user = store.user(userId);
+  return !!user && store.isGlobalAdmin(user);
+}
+
+const updateUser: Handler = ({ body, store, caller }) => {
+  const target = parse(TargetUser, body.target_user, "target_user");
+  if (!target.user_id) throw new InvalidRequest("Invalid Request: target_user.user_id is required");
+  caller.require("update_user", { targetUserIsGlobalAdmin: targetIsAdmin(store, target.user_id) });
+  const { user_id, ...fields } = target;
+  return { user: userJson(store, store.updateUser(user_id, fields), caller) };
+};
+
+const deleteUser: Handler = ({ body, store, caller }) => {
+  const target = parse(UserRef, body.target_user, "target_user");
+  const force = parse(bool.optional(), body.force, "force") ?? false;
+  const user = store.user(target.user_id);
+  caller.require("delete_user", {
+    targetUserIsGlobalAdmin: targetIsAdmin(store, target.user_id),
+    targetUserHasSessions: !!user && store.sessionsOf(user.user_id).length > 0,
+  });
+  store.deleteUser(target.user_id, force);
+  return {};
+};
+
+const logoutUser: Handler = ({ body, store }) => {
+  const target = parse(UserRef, body.target_user, "target_user");
+  store.logoutUser(target.user_id);
+  return {};
+};
+
+const getAttributes: Handler = ({ body, store }) => {
+  const target = parse(UserRef, body.target_user, "target_user");
+  return { user_attributes: { ...store.attributesOf(target.user_id) } };
+};
+
+const updateUserAttributes: Handler = ({ body, store, caller }) => {
+  const target = parse(TargetAttributes, body.target_user_attributes, "target_user_attributes");
+  caller.require("update_user_attributes", { targetUserIsGlobalAdmin: targetIsAdmin(store, target.user_id) });
+  const { user_id, ...fields } = target;
+  store.updateAttributes(user_id, fields);
+  return {};
+};
+
+const Assignment = z.object({
+  target_user: z.object({ user_id: id.optional() }).optional(),
+  target_server: z.object({ server_id: id.optional() }).optional(),
+});
+
+const assignUserServer: Handler = ({ body, store, caller }) => {
+  const { target_user, target_server } = parse(Assignment, body, "");
+  caller.require("assign_user_server", { targetUserIsGlobalAdmin: targetIsAdmin(store, target_user?.user_id) });
+  return { user_server_assignment: store.assignUserServer(target_user?.user_id, target_server?.server_id) };
+};
+
+const unassignUserServer: Handler = ({ body, store, caller }) => {
+  const { target_user, target_server } = parse(Assignment, body, "");
+  caller.require("unassign_user_server", { targetUserIsGlobalAdmin: targetIsAdmin(store, target_user?.user_id) });
+  store.unassignUserServer(target_user?.user_id, target_server?.server_id);
+  return new Reply(204);
+};
+
+const getLogin: Handler = ({ body, store, baseUrl }: Call) => {
+  const target = parse(UserRef, body.target_user, "target_user");
+  const user = store.requireUser(target.user_id);
+  user.last_session = timestamp();
+  const token = randomBytes(16).toString("hex");
+  return { url: `${baseUrl}/#/staticlogin/?token=${token}&username=${encodeURIComponent(user.username)}` };
+};
+
+/** The handlers of this area, by operation. */
+export const userHandlers = {
+  create_user: createUser,
+  get_user: getUser,
+  get_users: getUsers,
+  update_user: updateUser,
+  delete_user: deleteUser,
+  logout_user: logoutUser,
+  get_attributes: getAttributes,
+  update_user_attributes: updateUserAttributes,
+  assign_user_server: assignUserServer,
+  unassign_user_server: unassignUserServer,
+  get_login: getLogin,
+} satisfies Record<string, Handler>;

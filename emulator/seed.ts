@@ -1,0 +1,371 @@
+/**
+ * The seed file: what an emulator starts with (API keys, groups, users, images, zones, servers,
+ * server pools, sessions, activation keys).
+ *
+ * The schema below is the documentation of the format (emulator/README.md shows an example).
+ * Unknown fields are refused so that a typo does not go unnoticed; any object may carry its own
+ * id, otherwise one is generated; references between objects are by name.
+ */
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { isPermissionName } from "../provider/permissions";
+import {
+  canonicalId,
+  emptyState,
+  hashSecret,
+  newId,
+  newSalt,
+  parseTime,
+  Store,
+  timestamp,
+  type ImageRecord,
+  type ZoneRecord,
+} from "./store";
+
+const SeedId = z.string().refine((v) => canonicalId(v) !== undefined, "must be a UUID (32 hex digits, hyphens allowed)");
+
+const SeedApiKey = z.strictObject({
+  name: z.string().min(1),
+  key: z.string().min(1),
+  secret: z.string().min(1),
+  permissions: z.array(z.string().refine(isPermissionName, { error: (i) => `unknown permission ${JSON.stringify(i.input)}` })),
+  readOnly: z.boolean().default(false),
+  expiresAt: z
+    .string()
+    .refine((v) => parseTime(v) !== undefined, "must be 'YYYY-MM-DD HH:MM:SS' (UTC) or ISO 8601")
+    .nullable()
+    .default(null),
+});
+
+const SeedGroup = z.strictObject({ group_id: SeedId.optional(), name: z.string().min(1), description: z.string().optional() });
+
+const SeedUser = z.strictObject({
+  user_id: SeedId.optional(),
+  username: z.string().min(1),
+  password: z.string().optional(),
+  first_name: z.string().optional(),
+  last_name: z.string().optional(),
+  phone: z.string().optional(),
+  organization: z.string().optional(),
+  notes: z.string().optional(),
+  locked: z.boolean().optional(),
+  disabled: z.boolean().optional(),
+  anonymous: z.boolean().optional(),
+  realm: z.enum(["ldap", "local", "oidc", "saml"]).optional(),
+  /** Group names (or ids) besides All Users. */
+  groups: z.array(z.string()).default([]),
+});
+
+const SeedImage = z.strictObject({
+  image_id: SeedId.optional(),
+  name: z.string().min(1),
+  friendly_name: z.string().optional(),
+  description: z.string().optional(),
+  enabled: z.boolean().optional(),
+  memory: z.number().int().positive().optional(),
+  cores: z.number().positive().optional(),
+  zone_name: z.string().optional(),
+  exec_config: z.record(z.string(), z.object({ cmd: z.string(), environment: z.record(z.string(), z.string()).optional() })).optional(),
+});
+
+const SeedZone = z.strictObject({
+  zone_id: SeedId.optional(),
+  zone_name: z.string().min(1),
+  cloud_enabled: z.boolean().optional(),
+  cloud_region: z.string().optional(),
+  cloud_access_key_id: z.string().optional(),
+  cloud_secret_access_key: z.string().optional(),
+});
+
+const SeedServerPool = z.strictObject({
+  server_pool_id: SeedId.optional(),
+  server_pool_name: z.string().min(1),
+  server_pool_type: z.string().optional(),
+});
+
+const SeedServer = z.strictObject({
+  server_id: SeedId.optional(),
+  hostname: z.string().min(1),
+  friendly_name: z.string().optional(),
+  connection_type: z.string().default("SSH"),
+  port: z.number().int().min(1).max(65535).optional(),
+  zone_name: z.string().optional(),
+  server_pool_name: z.string().optional(),
+  server_type: z.string().optional(),
+  labels: z.array(z.string()).optional(),
+  is_draining: z.boolean().optional(),
+  /** Usernames of users assigned to the server. */
+  assigned_users: z.array(z.string()).optional(),
+});
+
+const SeedSession = z.strictObject({
+  ws_id: SeedId.optional(),
+  username: z.string().min(1),
+  image_name: z.string().min(1),
+  /** Durations, in seconds, of recordings the session has. */
+  recordings: z.array(z.number().int().nonnegative()).optional(),
+});
+
+const SeedActivationKey = z.strictObject({
+  activation_key: z.string().min(1),
+  seats: z.number().int().positive(),
+  license_type: z.string().default("Per Concurrent Session"),
+  sku: z.string().optional(),
+  expiration: z.string().optional(),
+  features: z.record(z.string(), z.boolean()).optional(),
+});
+
+/** The seed file's schema. Every list is optional. */
+export const Seed = z.strictObject({
+  apiKeys: z.array(SeedApiKey).default([]),
+  groups: z.array(SeedGroup).default([]),
+  users: z.array(SeedUser).default([]),
+  images: z.array(SeedImage).default([]),
+  zones: z.array(SeedZone).default([]),
+  servers: z.array(SeedServer).default([]),
+  serverPools: z.array(SeedServerPool).default([]),
+  sessions: z.array(SeedSession).default([]),
+  activationKeys: z.array(SeedActivationKey).default([]),
+});
+
+/** A seed as written in a file (defaults not yet applied). */
+export type SeedInput = z.input<typeof Seed>;
+
+/** A seed that cannot be used: says which entry and why. */
+export class SeedError extends Error {
+  override name = "SeedError";
+}
+
+const ALL_FEATURES = [
+  "auto_scaling",
+  "branding",
+  "session_staging",
+  "session_casting",
+  "log_forwarding",
+  "developer_api",
+  "inject_ssh_keys",
+  "saml",
+  "ldap",
+  "session_sharing",
+  "login_banner",
+  "url_categorization",
+  "usage_limit",
+];
+
+/** Read and validate a seed file. */
+export function readSeedFile(path: string): SeedInput {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new SeedError(`cannot read seed file ${path}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as SeedInput;
+  } catch (error) {
+    throw new SeedError(`seed file ${path} is not JSON: ${(error as Error).message}`);
+  }
+}
+
+/** Build a store from a seed, or throw a {@link SeedError} naming the first problem. */
+export function storeFromSeed(input: SeedInput | undefined): Store {
+  const parsed = Seed.safeParse(input ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new SeedError(`seed: ${issue.path.join(".") || "(root)"}: ${issue.message}`);
+  }
+  const seed = parsed.data;
+  const store = new Store(emptyState());
+  const state = store.state;
+  const fail = (where: string, message: string): never => {
+    throw new SeedError(`seed: ${where}: ${message}`);
+  };
+  const unique = (kind: string, values: string[]) => {
+    const dup = values.find((v, i) => values.indexOf(v) !== i);
+    if (dup !== undefined) fail(kind, `duplicate ${JSON.stringify(dup)}`);
+  };
+  unique("apiKeys.key", seed.apiKeys.map((k) => k.key));
+  unique("users.username", seed.users.map((u) => u.username.trim().toLowerCase()));
+  unique("zones.zone_name", seed.zones.map((z) => z.zone_name));
+  unique("images.name", seed.images.map((i) => i.name));
+
+  for (const k of seed.apiKeys) {
+    const salt = newSalt();
+    const api_key_id = newId();
+    state.apiKeys[api_key_id] = {
+      api_key_id,
+      name: k.name,
+      key: k.key,
+      secret_salt: salt,
+      secret_hash: hashSecret(k.secret, salt),
+      permissions: k.permissions as never,
+      read_only: k.readOnly,
+      expires: k.expiresAt,
+    };
+  }
+
+  for (const [i, g] of seed.groups.entries()) {
+    const existing = store.groupByName(g.name);
+    if (existing?.is_system && g.group_id) {
+      // A seed may pin the id of a system group, so tests can refer to it.
+      delete state.groups[existing.group_id];
+      existing.group_id = canonicalId(g.group_id)!;
+      state.groups[existing.group_id] = existing;
+      continue;
+    }
+    if (existing) fail(`groups[${i}]`, `duplicate group name ${JSON.stringify(g.name)}`);
+    const group_id = g.group_id ? canonicalId(g.group_id)! : newId();
+    state.groups[group_id] = { group_id, name: g.name, description: g.description ?? null, priority: 100 + i, is_system: false };
+  }
+
+  for (const [i, z] of seed.zones.entries()) {
+    const zone_id = z.zone_id ? canonicalId(z.zone_id)! : newId();
+    const zone: ZoneRecord = {
+      zone_id,
+      zone_name: z.zone_name,
+      auto_scaling_enabled: false,
+      cloud_enabled: z.cloud_enabled ?? false,
+      cloud_region: z.cloud_region ?? "",
+      cloud_access_key_id: z.cloud_access_key_id ?? "",
+      cloud_secret_access_key: z.cloud_secret_access_key ?? "",
+      vm_agent_image_id: null,
+      allow_origin_domain: "$request_host$",
+      upstream_auth_address: "$request_host$",
+      proxy_connections: true,
+      proxy_hostname: "$request_host$",
+      proxy_path: "desktop",
+      proxy_port: 443,
+      load_balancing_strategy: "least_load",
+      search_alternate_zones: true,
+      prioritize_static_agents: true,
+    };
+    if (state.zones[zone_id]) fail(`zones[${i}]`, `duplicate zone_id ${zone_id}`);
+    state.zones[zone_id] = zone;
+  }
+  const zoneByName = (name: string | undefined, where: string) => {
+    if (name === undefined) return undefined;
+    return Object.values(state.zones).find((z) => z.zone_name === name) ?? fail(where, `unknown zone ${JSON.stringify(name)}`);
+  };
+
+  for (const [i, im] of seed.images.entries()) {
+    const image_id = im.image_id ? canonicalId(im.image_id)! : newId();
+    const zone = zoneByName(im.zone_name, `images[${i}].zone_name`);
+    const image: ImageRecord = {
+      image_id,
+      name: im.name,
+      friendly_name: im.friendly_name ?? im.name,
+      description: im.description ?? "",
+      enabled: im.enabled ?? true,
+      available: true,
+      memory: im.memory ?? 2768000000,
+      cores: im.cores ?? 2,
+      cpu_allocation_method: "Inherit",
+      x_res: 800,
+      y_res: 600,
+      ctr_registry: null,
+      ctr_user: null,
+      ctr_token: null,
+      hash: null,
+      volume_mappings: {},
+      run_config: {},
+      persistent_profile_config: {},
+      persistent_profile_path: null,
+      exec_config: im.exec_config ?? {},
+      restrict_to_network: false,
+      restrict_to_zone: !!zone,
+      restrict_to_server: false,
+      zone_id: zone?.zone_id ?? null,
+      server_id: null,
+      network_name: null,
+      image_src: `img/thumbnails/${im.name.replace(/[^a-z0-9]+/gi, "_")}.png`,
+    };
+    state.images[image_id] = image;
+  }
+
+  for (const p of seed.serverPools) {
+    const server_pool_id = p.server_pool_id ? canonicalId(p.server_pool_id)! : newId();
+    state.serverPools[server_pool_id] = {
+      server_pool_id,
+      server_pool_name: p.server_pool_name,
+      server_pool_type: p.server_pool_type ?? "Server",
+    };
+  }
+
+  for (const [i, u] of seed.users.entries()) {
+    const groupIds = u.groups.map((ref, j) => {
+      const group = store.groupByName(ref) ?? store.group(ref);
+      return group?.group_id ?? fail(`users[${i}].groups[${j}]`, `unknown group ${JSON.stringify(ref)}`);
+    });
+    const { user_id, groups: _groups, ...fields } = u;
+    const user = store.buildUser(u.username.trim().toLowerCase(), fields, groupIds);
+    if (user_id) user.user_id = canonicalId(user_id)!;
+    store.insertUser(user);
+  }
+
+  for (const [i, s] of seed.servers.entries()) {
+    const zones = Object.values(state.zones);
+    const zone =
+      zoneByName(s.zone_name, `servers[${i}].zone_name`) ??
+      (zones.length === 1 ? zones[0] : fail(`servers[${i}]`, "zone_name is required when the seed has more or fewer than one zone"));
+    const pool = s.server_pool_name
+      ? (Object.values(state.serverPools).find((p) => p.server_pool_name === s.server_pool_name) ??
+        fail(`servers[${i}].server_pool_name`, `unknown server pool ${JSON.stringify(s.server_pool_name)}`))
+      : undefined;
+    const server_id = s.server_id ? canonicalId(s.server_id)! : newId();
+    state.servers[server_id] = {
+      server_id,
+      created: timestamp(),
+      server_type: s.server_type ?? "Desktop",
+      hostname: s.hostname,
+      friendly_name: s.friendly_name ?? null,
+      port: s.port ?? (s.connection_type === "RDP" ? 3389 : 22),
+      connection_type: s.connection_type,
+      connection_credential_type: "STATIC",
+      connection_username: null,
+      connection_password: null,
+      connection_private_key: null,
+      connection_passphrase: null,
+      use_user_private_key: false,
+      zone_id: zone.zone_id,
+      server_pool_id: pool?.server_pool_id ?? null,
+      enabled: true,
+      is_draining: s.is_draining ?? false,
+      labels: s.labels ?? [],
+      max_simultaneous_sessions: 1,
+      max_simultaneous_users: 1,
+      operational_status: "running",
+    };
+    for (const [j, name] of (s.assigned_users ?? []).entries()) {
+      const user = store.userByName(name) ?? fail(`servers[${i}].assigned_users[${j}]`, `unknown user ${JSON.stringify(name)}`);
+      user.server_ids.push(server_id);
+    }
+  }
+
+  for (const [i, s] of seed.sessions.entries()) {
+    const user = store.userByName(s.username) ?? fail(`sessions[${i}].username`, `unknown user ${JSON.stringify(s.username)}`);
+    const image =
+      Object.values(state.images).find((im) => im.name === s.image_name) ??
+      fail(`sessions[${i}].image_name`, `unknown image ${JSON.stringify(s.image_name)}`);
+    // Seeded sessions bypass the licence capacity: a seed describes what is already running.
+    const session = store.createSessionUnchecked(user, image);
+    if (s.ws_id) {
+      delete state.sessions[session.ws_id];
+      session.ws_id = canonicalId(s.ws_id)!;
+      state.sessions[session.ws_id] = session;
+    }
+    for (const duration of s.recordings ?? []) store.addRecording(session, duration);
+  }
+
+  for (const k of seed.activationKeys) {
+    state.activationKeys[k.activation_key.trim()] = {
+      activation_key: k.activation_key.trim(),
+      seats: k.seats,
+      seats_used: 0,
+      license_type: k.license_type,
+      sku: k.sku ?? (/named/i.test(k.license_type) ? "PER-NAMED-USER" : "PER-CONCURRENT-SESSION"),
+      expiration: k.expiration ?? timestamp(new Date(Date.now() + 365 * 24 * 3600_000)),
+      features: { ...Object.fromEntries(ALL_FEATURES.map((f) => [f, true])), ...(k.features ?? {}) },
+    };
+  }
+  return store;
+}

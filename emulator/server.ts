@@ -1,0 +1,278 @@
+/**
+ * The emulator's HTTP server: Express routing, JSON and multipart bodies, authentication,
+ * authorisation, fault injection, persistence and the test control routes.
+ *
+ * @example
+ * ```ts
+ * const emulator = await startEmulator({ port: 0, seed: "examples/seed.json" });
+ * // ... call `${emulator.url}/api/public/get_users` ...
+ * await emulator.close();
+ * ```
+ */
+import { existsSync, readFileSync } from "node:fs";
+import http from "node:http";
+import https from "node:https";
+import type { AddressInfo } from "node:net";
+import express, { type NextFunction, type Request, type Response } from "express";
+import multer from "multer";
+import writeFileAtomic from "write-file-atomic";
+import { authenticate } from "./auth";
+import { EmulatorError, InvalidRequest, NoSuchOperation } from "./errors";
+import { FaultConfig, Faults, type Fault } from "./faults";
+import { Reply, type Call } from "./handlers/common";
+import { ROUTES, type Route } from "./routes";
+import { readSeedFile, storeFromSeed, type SeedInput } from "./seed";
+import { emptyState, Store, type State } from "./store";
+
+/** How to start an emulator. */
+export interface EmulatorOptions {
+  /** Port to listen on; 0 (the default) picks a free one. */
+  port?: number;
+  /** Address to bind; default `127.0.0.1` (the emulator has no real security: keep it local). */
+  host?: string;
+  /** The seed: an object, or the path of a JSON file. Ignored when `dataFile` exists already. */
+  seed?: SeedInput | string;
+  /** Persist every change to this file atomically, and resume from it when it exists. */
+  dataFile?: string;
+  /** Serve HTTPS with this PEM key and certificate. */
+  tls?: { key: string | Buffer; cert: string | Buffer };
+  /** Largest accepted JSON body, in bytes (default 1 MiB); larger bodies answer 400. */
+  bodyLimitBytes?: number;
+  /** Receives one line per request (operation, status, milliseconds; never a body). */
+  log?: (line: string) => void;
+}
+
+/** A running emulator. */
+export interface RunningEmulator {
+  /** The base URL, such as `http://127.0.0.1:43123`. */
+  readonly url: string;
+  /** Stop listening and drop open connections. */
+  close(): Promise<void>;
+}
+
+/** Upper bound of an uploaded CSV file. */
+const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+/** Build the store: from the data file when it exists, else from the seed. */
+function initialStore(options: EmulatorOptions): Store {
+  if (options.dataFile && existsSync(options.dataFile)) {
+    const saved = JSON.parse(readFileSync(options.dataFile, "utf8")) as Partial<State>;
+    return new Store({ ...emptyState(), ...saved });
+  }
+  const seed = typeof options.seed === "string" ? readSeedFile(options.seed) : options.seed;
+  return storeFromSeed(seed);
+}
+
+/** Build the Express application of one emulator around its store. */
+export function createApp(store: Store, options: Pick<EmulatorOptions, "dataFile" | "bodyLimitBytes" | "log"> = {}) {
+  const faults = new Faults();
+  const persist = () => {
+    if (options.dataFile) writeFileAtomic.sync(options.dataFile, JSON.stringify(store.state));
+  };
+  const app = express();
+  app.disable("x-powered-by");
+  app.disable("etag");
+
+  // JSON for every content type but multipart: clients such as `curl -d` send other types.
+  const json = express.json({
+    limit: options.bodyLimitBytes ?? 1024 * 1024,
+    type: (req) => !String(req.headers["content-type"] ?? "").startsWith("multipart/"),
+  });
+  const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } }).any();
+
+  app.get("/api/__healthcheck", (_req, res) => {
+    res.json({ ok: true });
+  });
+
+  for (const route of ROUTES) {
+    const { method, path, envelope } = route.operation;
+    const parseBody = envelope === "multipart" ? requireMultipart(route, upload) : json;
+    app[method === "GET" ? "get" : "post"](path, parseBody, (req, res, next) => {
+      dispatch(route, req, res, { store, faults, persist, log: options.log }).catch(next);
+    });
+    app.all(path, (req, res) => {
+      res.status(405).set("Allow", method).json({ error_message: `Method ${req.method} not allowed for ${route.operation.name}; use ${method}` });
+    });
+  }
+
+  app.post("/__emulator/faults", express.json(), (req, res) => {
+    const parsed = FaultConfig.safeParse(req.body ?? {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      res.status(400).json({ error_message: `Invalid fault configuration: ${issue.path.join(".")}: ${issue.message}` });
+      return;
+    }
+    faults.configure(parsed.data);
+    res.json(faults.describe());
+  });
+  app.get("/__emulator/faults", (_req, res) => {
+    res.json(faults.describe());
+  });
+  app.delete("/__emulator/faults", (_req, res) => {
+    faults.clear();
+    res.json(faults.describe());
+  });
+  app.get("/__emulator/state", (_req, res) => {
+    res.json(store.state);
+  });
+
+  app.use((req, _res, next) => next(new NoSuchOperation(req.path)));
+  app.use(errorHandler(options.log));
+  return app;
+}
+
+/** Multipart parsing for the batch operations, with a clear 400 for any other content type. */
+function requireMultipart(route: Route, upload: express.RequestHandler): express.RequestHandler {
+  return (req, res, next) => {
+    if (!String(req.headers["content-type"] ?? "").startsWith("multipart/form-data")) {
+      next(new InvalidRequest(`Invalid Request: ${route.operation.name} expects multipart/form-data with the CSV in file_content`));
+      return;
+    }
+    upload(req, res, next);
+  };
+}
+
+interface DispatchContext {
+  store: Store;
+  faults: Faults;
+  persist: () => void;
+  log?: (line: string) => void;
+}
+
+/**
+ * Run one operation: fault before, authenticate, authorise, handle, persist, fault after, reply.
+ * A fault decided "after" lets the operation commit and then fails the response, as a proxy that
+ * gives up on a slow API server does.
+ */
+async function dispatch(route: Route, req: Request, res: Response, ctx: DispatchContext): Promise<void> {
+  const started = process.hrtime.bigint();
+  const operation = route.operation;
+  const fault = ctx.faults.decide(operation.name);
+  if (fault?.kind === "latency") await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+  else if (fault?.phase === "before") return applyFault(fault, res);
+
+  let status = 200;
+  let body: unknown;
+  let contentType: string | undefined;
+  try {
+    const multipart = operation.envelope === "multipart";
+    const payload: Record<string, unknown> = isObject(req.body) ? req.body : {};
+    if (!multipart && req.body !== undefined && !isObject(req.body))
+      throw new InvalidRequest("Invalid Request: the body must be a JSON object");
+    const caller = multipart
+      ? authenticate(ctx.store, req.get("api-key"), req.get("api-key-secret"))
+      : authenticate(ctx.store, payload.api_key, payload.api_key_secret);
+    caller.require(operation.name);
+    const call: Call = {
+      operation: operation.name,
+      body: payload,
+      query: req.query as Record<string, unknown>,
+      fileContent: multipart ? uploadedFile(req) : undefined,
+      store: ctx.store,
+      caller,
+      baseUrl: `${req.protocol}://${req.get("host")}`,
+    };
+    const result = route.handler(call);
+    if (result instanceof Reply) ({ status, body, contentType } = result);
+    else body = result;
+    if (operation.access === "write") ctx.persist();
+  } catch (error) {
+    if (!(error instanceof EmulatorError)) throw error;
+    status = error.status;
+    body = error.body();
+  }
+  ctx.log?.(`${operation.name} ${status} ${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)}ms`);
+  if (fault?.phase === "after" && fault.kind !== "latency") return applyFault(fault, res);
+  res.status(status);
+  if (body === undefined) res.end();
+  else if (contentType) res.type(contentType).send(body);
+  else res.json(body);
+}
+
+/** The CSV of a batch call: an uploaded file part, or a plain text field, named `file_content`. */
+function uploadedFile(req: Request): Buffer | undefined {
+  const files = (req.files ?? []) as Express.Multer.File[];
+  const file = files.find((f) => f.fieldname === "file_content");
+  if (file) return file.buffer;
+  const field = isObject(req.body) ? req.body.file_content : undefined;
+  return typeof field === "string" ? Buffer.from(field, "utf8") : undefined;
+}
+
+function applyFault(fault: Fault, res: Response): void {
+  res.set("x-emulator-fault", `${fault.kind}; phase=${fault.phase}`);
+  switch (fault.kind) {
+    case "reset":
+      res.socket?.destroy();
+      return;
+    case "429":
+      res.status(429).set("Retry-After", "1").json({ error_message: "Too Many Requests" });
+      return;
+    case "503":
+      res.status(503).json({ error_message: "Service Unavailable" });
+      return;
+    default:
+      res.status(500).json({ error_message: "Internal Server Error" });
+  }
+}
+
+/** Turn body-parser, multer and emulator errors into the wire's `{error_message}` bodies. */
+function errorHandler(log?: (line: string) => void) {
+  return (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    let status = 500;
+    let body: Record<string, unknown> = { error_message: "Internal Server Error" };
+    const type = (error as { type?: string }).type;
+    if (error instanceof EmulatorError) {
+      status = error.status;
+      body = error.body();
+    } else if (type === "entity.parse.failed") {
+      status = 400;
+      body = { error_message: "Invalid Request: the body is not valid JSON" };
+    } else if (type === "entity.too.large") {
+      status = 400;
+      body = { error_message: `Invalid Request: the body is larger than the limit of ${(error as { limit: number }).limit} bytes` };
+    } else if (error instanceof multer.MulterError) {
+      status = 400;
+      body = { error_message: `Invalid Request: ${error.message} (${error.field ?? "upload"})` };
+    } else if (type !== undefined && (error as { status?: number }).status === 400) {
+      status = 400;
+      body = { error_message: `Invalid Request: ${(error as Error).message}` };
+    } else {
+      // A bug of the emulator: say so, without request data (it may hold secrets).
+      log?.(`internal error: ${(error as Error)?.stack ?? String(error)}`);
+      process.stderr.write(`kasm-emulator: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+    }
+    if (res.headersSent) return;
+    res.status(status).json(body);
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Start an emulator; resolves once it accepts requests. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const store = initialStore(options);
+  if (options.dataFile) writeFileAtomic.sync(options.dataFile, JSON.stringify(store.state));
+  const app = createApp(store, options);
+  const server = options.tls ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, app) : http.createServer(app);
+  server.keepAliveTimeout = 65_000;
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `${options.tls ? "https" : "http"}://${urlHost}:${port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
