@@ -1,0 +1,64 @@
+/**
+ * Test harness: start an emulator over HTTP and call it with raw requests, so that tests assert
+ * the wire contract (status and literal JSON) without going through the API client.
+ */
+import { request } from "undici";
+import { OPERATIONS, type OperationName } from "../../provider/permissions";
+import { startEmulator, type RunningEmulator } from "../../emulator/server";
+import type { SeedInput } from "../../emulator/seed";
+
+/** The admin key every test seed has. */
+export const ADMIN = { key: "admin-key", secret: "admin-secret" } as const;
+
+/** A raw answer: status, headers and the parsed JSON body (or the text when it is not JSON). */
+export interface WireAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: any;
+}
+
+/** A running emulator with helpers to call it. */
+export interface TestEmulator extends RunningEmulator {
+  /** Call an operation with a JSON body, using its method from the operation table; credentials default to ADMIN. */
+  call(operation: OperationName, body?: Record<string, unknown>, creds?: { key: string; secret: string } | null): Promise<WireAnswer>;
+  /** Send an arbitrary request. */
+  raw(method: string, path: string, options?: { body?: string | Buffer; headers?: Record<string, string> }): Promise<WireAnswer>;
+  /** The whole store, from `GET /__emulator/state`. */
+  state(): Promise<any>;
+}
+
+/** A seed with the ADMIN key (Global Admin) added to what the test gives. */
+export function seedWithAdmin(seed: SeedInput = {}): SeedInput {
+  return {
+    ...seed,
+    apiKeys: [{ name: "admin", key: ADMIN.key, secret: ADMIN.secret, permissions: ["Global Admin"] }, ...(seed.apiKeys ?? [])],
+  };
+}
+
+async function answer(res: Awaited<ReturnType<typeof request>>): Promise<WireAnswer> {
+  const text = await res.body.text();
+  let body: unknown = text;
+  try {
+    body = text === "" ? undefined : JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.statusCode, headers: res.headers, body };
+}
+
+/** Start an emulator seeded with `seed` plus the ADMIN key. */
+export async function startTestEmulator(seed: SeedInput = {}, options: { dataFile?: string } = {}): Promise<TestEmulator> {
+  const emulator = await startEmulator({ port: 0, seed: seedWithAdmin(seed), dataFile: options.dataFile });
+  const raw: TestEmulator["raw"] = async (method, path, opts = {}) =>
+    answer(await request(`${emulator.url}${path}`, { method: method as never, body: opts.body, headers: opts.headers }));
+  return {
+    ...emulator,
+    raw,
+    call: (operation, body = {}, creds = ADMIN) => {
+      const spec = OPERATIONS[operation];
+      const payload = creds ? { api_key: creds.key, api_key_secret: creds.secret, ...body } : body;
+      return raw(spec.method, spec.path, { body: JSON.stringify(payload), headers: { "content-type": "application/json" } });
+    },
+    state: async () => (await raw("GET", "/__emulator/state")).body,
+  };
+}

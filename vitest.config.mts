@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // Emulators listen on loopback ports picked by the OS, so files can run in parallel.
+    pool: "forks",
+  },
+});
