@@ -1,0 +1,150 @@
+/**
+ * The Kasm API client: configuration, one transport, and every operation bound by area.
+ *
+ * @example
+ * ```ts
+ * import { createKasmClient } from "./provider/api";
+ *
+ * const client = createKasmClient({ baseUrl: "https://kasm.example.com" }); // key and secret from KASM_API_KEY / KASM_API_KEY_SECRET
+ * try {
+ *   const user = await client.users.createUser({ username: "alice" });
+ *   await client.groups.addUserGroup({ user_id: user.user_id, group_id });
+ * } finally {
+ *   await client.close();
+ * }
+ * ```
+ */
+import { inspect } from "node:util";
+import { resolveConfig, type KasmClientOptions } from "./config";
+import { waitForHealthy, type HealthyResult, type WaitForHealthyOptions } from "./health";
+import * as casting from "./operations/casting";
+import * as egress from "./operations/egress";
+import * as groups from "./operations/groups";
+import * as images from "./operations/images";
+import * as licenses from "./operations/licenses";
+import * as login from "./operations/login";
+import * as recordings from "./operations/recordings";
+import * as servers from "./operations/servers";
+import * as sessions from "./operations/sessions";
+import * as staging from "./operations/staging";
+import * as users from "./operations/users";
+import * as zones from "./operations/zones";
+import { KasmTransport, type KasmApi } from "./transport";
+
+/**
+ * The functions of an operations module with their first argument (the client) already supplied:
+ * `createUser(client, user)` becomes `client.users.createUser(user)`.
+ */
+export type BoundOperations<M> = {
+  readonly [K in keyof M]: M[K] extends (api: KasmApi, ...args: infer A) => infer R ? (...args: A) => R : never;
+};
+
+function bind<M extends object>(api: KasmApi, module: M): BoundOperations<M> {
+  const bound: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(module)) {
+    if (typeof value === "function") bound[name] = (...args: unknown[]) => value(api, ...args);
+  }
+  return Object.freeze(bound) as BoundOperations<M>;
+}
+
+/**
+ * A client of the Kasm Workspaces Developer API for one installation.
+ *
+ * It holds one keep-alive connection pool to the base URL: create one client per installation,
+ * reuse it, and {@link KasmClient.close | close} it when done. Printing or serialising a client
+ * shows its base URL and API key, never the secret.
+ */
+export class KasmClient implements KasmApi {
+  /** Users: create, read, list, update, delete, attributes, server assignments, CSV import. */
+  readonly users: BoundOperations<typeof users>;
+  /** Group membership. */
+  readonly groups: BoundOperations<typeof groups>;
+  /** Workspace sessions: request, status, delete, statistics, screenshots, commands. */
+  readonly sessions: BoundOperations<typeof sessions>;
+  /** Workspace images. */
+  readonly images: BoundOperations<typeof images>;
+  /** Session recordings. */
+  readonly recordings: BoundOperations<typeof recordings>;
+  /** Login links. */
+  readonly login: BoundOperations<typeof login>;
+  /** Licence activation. */
+  readonly licenses: BoundOperations<typeof licenses>;
+  /** Staging configs. */
+  readonly staging: BoundOperations<typeof staging>;
+  /** Deployment zones. */
+  readonly zones: BoundOperations<typeof zones>;
+  /** Servers: read, drain, CSV import. */
+  readonly servers: BoundOperations<typeof servers>;
+  /** Casting configs. */
+  readonly casting: BoundOperations<typeof casting>;
+  /** Egress providers, gateways, mappings and credentials. */
+  readonly egress: BoundOperations<typeof egress>;
+  readonly #transport: KasmTransport;
+
+  /**
+   * @param options Settings; each falls back to its environment variable (see {@link KasmClientOptions}).
+   * @param env Where to read the environment variables. Default: `process.env`.
+   * @throws {@link KasmConfigurationError} naming every missing or invalid setting.
+   */
+  constructor(options: KasmClientOptions = {}, env: NodeJS.ProcessEnv = process.env) {
+    this.#transport = new KasmTransport(resolveConfig(options, env));
+    this.users = bind(this, users);
+    this.groups = bind(this, groups);
+    this.sessions = bind(this, sessions);
+    this.images = bind(this, images);
+    this.recordings = bind(this, recordings);
+    this.login = bind(this, login);
+    this.licenses = bind(this, licenses);
+    this.staging = bind(this, staging);
+    this.zones = bind(this, zones);
+    this.servers = bind(this, servers);
+    this.casting = bind(this, casting);
+    this.egress = bind(this, egress);
+  }
+
+  /** The base URL requests go to, without a trailing slash. */
+  get baseUrl(): string {
+    return this.#transport.baseUrl;
+  }
+
+  /** The API key (an identifier; the secret is never exposed). */
+  get apiKey(): string {
+    return this.#transport.apiKey;
+  }
+
+  /** The transport the operation functions send requests through. */
+  get transport(): KasmTransport {
+    return this.#transport;
+  }
+
+  /**
+   * Poll `GET {baseUrl}/api/__healthcheck` until it answers `{ok: true}` (see {@link waitForHealthy}).
+   */
+  waitForHealthy(options?: WaitForHealthyOptions): Promise<HealthyResult> {
+    return waitForHealthy(this, options);
+  }
+
+  /** Close the connection pool. Requests in flight finish first; later calls fail. */
+  close(): Promise<void> {
+    return this.#transport.close();
+  }
+
+  /** What `JSON.stringify` shows: the base URL and the API key, never the secret. */
+  toJSON(): Record<string, unknown> {
+    return { baseUrl: this.baseUrl, apiKey: this.apiKey };
+  }
+
+  /** What `console.log` and `util.inspect` show: the same as {@link KasmClient.toJSON}. */
+  [inspect.custom](): string {
+    return `KasmClient ${inspect(this.toJSON())}`;
+  }
+}
+
+/**
+ * Create a {@link KasmClient}: the same as `new KasmClient(options)`.
+ *
+ * @throws {@link KasmConfigurationError} naming every missing or invalid setting.
+ */
+export function createKasmClient(options: KasmClientOptions = {}, env: NodeJS.ProcessEnv = process.env): KasmClient {
+  return new KasmClient(options, env);
+}

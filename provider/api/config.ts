@@ -1,0 +1,186 @@
+/**
+ * Client options: what each one means, its default, its environment variable, and how the
+ * options and the environment are merged into a checked configuration.
+ */
+import { readFileSync } from "node:fs";
+import { KasmConfigurationError } from "./errors";
+
+/** Where the client reports what it does (retries, adopted objects). Every line is free of secrets. */
+export interface KasmLogger {
+  debug?(message: string, fields?: Record<string, unknown>): void;
+  info?(message: string, fields?: Record<string, unknown>): void;
+  warn?(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** Options of {@link KasmClient}. Each falls back to its environment variable, then to its default. */
+export interface KasmClientOptions {
+  /**
+   * The address of the Kasm installation, such as `https://kasm.example.com` (a path prefix is kept).
+   * Env: `KASM_BASE_URL`. Required.
+   */
+  readonly baseUrl?: string;
+  /** The API key (Settings, Developers, Add API Key). Env: `KASM_API_KEY`. Required. */
+  readonly apiKey?: string;
+  /** The API key secret. Env: `KASM_API_KEY_SECRET`. Required. Never logged, printed or put into an error. */
+  readonly apiKeySecret?: string;
+  /**
+   * A CA certificate to trust in addition to the system ones, for installations with a
+   * self-signed certificate: PEM text, or the path of a PEM file. Env: `KASM_CA_CERT`. Default: none.
+   */
+  readonly caCert?: string;
+  /**
+   * Accept any TLS certificate, including an invalid or forged one. Insecure: it lets anyone on
+   * the network read the API secret. Prefer {@link caCert}. No environment variable, on purpose.
+   * Default: `false`.
+   */
+  readonly insecureSkipVerify?: boolean;
+  /** How long to wait for a connection to open, per attempt. Env: `KASM_CONNECT_TIMEOUT_MS`. Default: 10000. */
+  readonly connectTimeoutMs?: number;
+  /**
+   * How long to wait for the answer's headers, and at most between two chunks of its body, per
+   * attempt. Env: `KASM_REQUEST_TIMEOUT_MS`. Default: 60000.
+   */
+  readonly requestTimeoutMs?: number;
+  /** Retries after the first attempt of a failed request. Env: `KASM_MAX_RETRIES`. Default: 5. */
+  readonly maxRetries?: number;
+  /** The backoff before the first retry; it doubles per retry, with jitter. Env: `KASM_RETRY_BASE_DELAY_MS`. Default: 500. */
+  readonly retryBaseDelayMs?: number;
+  /**
+   * The longest wait between two attempts, including a wait a server asks for with `Retry-After`.
+   * Env: `KASM_RETRY_MAX_DELAY_MS`. Default: 30000.
+   */
+  readonly retryMaxDelayMs?: number;
+  /** Where to report retries and adopted objects. No environment variable. Default: silent. */
+  readonly logger?: KasmLogger;
+}
+
+/** The checked configuration the client runs with. */
+export interface ResolvedConfig {
+  readonly baseUrl: URL;
+  readonly apiKey: string;
+  readonly apiKeySecret: string;
+  /** PEM text of the extra CA, already read from its file. */
+  readonly caCert?: string;
+  readonly insecureSkipVerify: boolean;
+  readonly connectTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly maxRetries: number;
+  readonly retryBaseDelayMs: number;
+  readonly retryMaxDelayMs: number;
+  readonly logger?: KasmLogger;
+}
+
+/** The environment variable of each option that has one. */
+export const ENV_VARS = {
+  baseUrl: "KASM_BASE_URL",
+  apiKey: "KASM_API_KEY",
+  apiKeySecret: "KASM_API_KEY_SECRET",
+  caCert: "KASM_CA_CERT",
+  connectTimeoutMs: "KASM_CONNECT_TIMEOUT_MS",
+  requestTimeoutMs: "KASM_REQUEST_TIMEOUT_MS",
+  maxRetries: "KASM_MAX_RETRIES",
+  retryBaseDelayMs: "KASM_RETRY_BASE_DELAY_MS",
+  retryMaxDelayMs: "KASM_RETRY_MAX_DELAY_MS",
+} as const;
+
+/** The default of each numeric option. */
+export const DEFAULTS = {
+  connectTimeoutMs: 10_000,
+  requestTimeoutMs: 60_000,
+  maxRetries: 5,
+  retryBaseDelayMs: 500,
+  retryMaxDelayMs: 30_000,
+} as const;
+
+type NumericOption = keyof typeof DEFAULTS;
+
+/**
+ * Merge options, environment and defaults, and check the result. Throws one
+ * {@link KasmConfigurationError} naming every missing or invalid setting.
+ */
+export function resolveConfig(options: KasmClientOptions = {}, env: NodeJS.ProcessEnv = process.env): ResolvedConfig {
+  const missing: string[] = [];
+  const invalid: string[] = [];
+  const pick = (name: "baseUrl" | "apiKey" | "apiKeySecret" | "caCert"): string | undefined => {
+    const value = options[name] ?? env[ENV_VARS[name]];
+    return value === undefined || value.trim() === "" ? undefined : value;
+  };
+  const required = (name: "baseUrl" | "apiKey" | "apiKeySecret"): string => {
+    const value = pick(name);
+    if (value === undefined) missing.push(`${name} (option \`${name}\` or environment variable ${ENV_VARS[name]})`);
+    return value ?? "";
+  };
+  const numeric = (name: NumericOption, min: number): number => {
+    const fromEnv = env[ENV_VARS[name]];
+    const raw = options[name] ?? (fromEnv === undefined || fromEnv.trim() === "" ? undefined : Number(fromEnv));
+    if (raw === undefined) return DEFAULTS[name];
+    if (!Number.isFinite(raw) || raw < min || !Number.isInteger(raw)) {
+      invalid.push(`${name} must be a whole number of at least ${min} (option \`${name}\` or ${ENV_VARS[name]})`);
+      return DEFAULTS[name];
+    }
+    return raw;
+  };
+
+  const rawBaseUrl = required("baseUrl");
+  const apiKey = required("apiKey");
+  const apiKeySecret = required("apiKeySecret");
+  let baseUrl: URL | undefined;
+  if (rawBaseUrl) {
+    baseUrl = parseBaseUrl(rawBaseUrl);
+    if (!baseUrl) invalid.push(`baseUrl must be an http:// or https:// address, such as https://kasm.example.com`);
+  }
+  const caCert = readCaCert(pick("caCert"), invalid);
+  const config = {
+    connectTimeoutMs: numeric("connectTimeoutMs", 1),
+    requestTimeoutMs: numeric("requestTimeoutMs", 1),
+    maxRetries: numeric("maxRetries", 0),
+    retryBaseDelayMs: numeric("retryBaseDelayMs", 0),
+    retryMaxDelayMs: numeric("retryMaxDelayMs", 0),
+  };
+
+  if (missing.length > 0 || invalid.length > 0) {
+    const lines = [
+      ...(missing.length > 0 ? [`missing: ${missing.join("; ")}`] : []),
+      ...(invalid.length > 0 ? [`invalid: ${invalid.join("; ")}`] : []),
+    ];
+    throw new KasmConfigurationError(`The Kasm API client is not configured: ${lines.join(". ")}.`, missing);
+  }
+  return {
+    baseUrl: baseUrl!,
+    apiKey,
+    apiKeySecret,
+    caCert,
+    insecureSkipVerify: options.insecureSkipVerify === true,
+    ...config,
+    logger: options.logger,
+  };
+}
+
+/** The base URL without a trailing slash, or undefined when it is not an http(s) URL. */
+export function parseBaseUrl(raw: string): URL | undefined {
+  try {
+    const url = new URL(raw.trim());
+    if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
+    url.pathname = url.pathname.replace(/\/+$/, "");
+    url.search = "";
+    url.hash = "";
+    return url;
+  } catch {
+    return undefined;
+  }
+}
+
+/** PEM text given inline, or read from the named file. Problems are added to `invalid`, without the value. */
+export function readCaCert(value: string | undefined, invalid: string[] = []): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.includes("-----BEGIN")) return value;
+  try {
+    const text = readFileSync(value, "utf8");
+    if (!text.includes("-----BEGIN CERTIFICATE-----")) invalid.push(`caCert: the file ${value} holds no PEM certificate`);
+    return text;
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? "unreadable";
+    invalid.push(`caCert: neither PEM text nor a readable file (${code} for ${value})`);
+    return undefined;
+  }
+}

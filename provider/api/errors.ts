@@ -1,0 +1,336 @@
+/**
+ * The errors the Kasm API client throws.
+ *
+ * Every error is a {@link KasmApiError}: catch that one class to handle them all, then tell them
+ * apart by subclass (`instanceof KasmPermissionError`) or by {@link KasmApiError.kind}.
+ *
+ * | kind             | class                       | when                                                         |
+ * |------------------|-----------------------------|--------------------------------------------------------------|
+ * | `configuration`  | {@link KasmConfigurationError} | a client option is missing or invalid                     |
+ * | `authentication` | {@link KasmAuthenticationError} | HTTP 401: the key or secret is wrong or expired          |
+ * | `permission`     | {@link KasmPermissionError} | HTTP 403: the key lacks a permission (or is Read Only)       |
+ * | `bad_request`    | {@link KasmBadRequestError} | HTTP 400 (and other 4xx)                                     |
+ * | `not_found`      | {@link KasmNotFoundError}   | HTTP 404, or a 400 whose message says the object is unknown  |
+ * | `rate_limited`   | {@link KasmRateLimitError}  | HTTP 429 after the retries ran out                           |
+ * | `server`         | {@link KasmServerError}     | HTTP 5xx after the retries ran out                           |
+ * | `transport`      | {@link KasmTransportError}  | the connection failed (refused, reset, TLS)                  |
+ * | `timeout`        | {@link KasmTimeoutError}    | connecting or waiting for the answer took too long           |
+ * | `response_shape` | {@link KasmResponseShapeError} | the answer does not have the documented shape            |
+ * | `unhealthy`      | {@link KasmHealthCheckError} | {@link waitForHealthy} ran out of time                     |
+ *
+ * Secrets: no error holds a request body, a credential or a secret value. Server messages are
+ * scrubbed of the secret values of the request before they are stored, and `cause` is a plain
+ * copy of the underlying error's name, code and (scrubbed) message, never the original object.
+ */
+import {
+  closeUnderDependencies,
+  isOperationName,
+  OPERATIONS,
+  requiredPermissions,
+  type ContextualRequirement,
+  type OperationContext,
+  type PermissionName,
+} from "../permissions";
+import { scrubText } from "./redact";
+
+/** What went wrong, in one word; see the table in this module's documentation. */
+export type KasmErrorKind =
+  | "configuration"
+  | "authentication"
+  | "permission"
+  | "bad_request"
+  | "not_found"
+  | "rate_limited"
+  | "server"
+  | "transport"
+  | "timeout"
+  | "response_shape"
+  | "unhealthy";
+
+/** The fields every {@link KasmApiError} may carry. */
+export interface KasmErrorDetails {
+  /** The API operation that failed, such as `create_user`. */
+  readonly operation?: string;
+  /** The HTTP status of the final answer, when there was one. */
+  readonly status?: number;
+  /** The server's `error_message`, scrubbed of secrets. */
+  readonly errorMessage?: string;
+  /** How many times the request was sent (1 when it was not retried). */
+  readonly attempts?: number;
+  /** How long the server asked to wait before trying again (`Retry-After`), in milliseconds. */
+  readonly retryAfterMs?: number;
+  /** The underlying error (a sanitised copy). */
+  readonly cause?: unknown;
+}
+
+/** The base class of every error of the Kasm API client. */
+export class KasmApiError extends Error {
+  override readonly name: string = "KasmApiError";
+  /** What went wrong, in one word. */
+  readonly kind: KasmErrorKind;
+  /** The API operation that failed, such as `create_user` (absent for configuration errors). */
+  readonly operation?: string;
+  /** The HTTP status of the final answer, when there was one. */
+  readonly status?: number;
+  /** The server's `error_message`, scrubbed of secrets. */
+  readonly errorMessage?: string;
+  /** How many times the request was sent (1 when it was not retried). */
+  readonly attempts?: number;
+  /** How long the server asked to wait before trying again (`Retry-After`), in milliseconds. */
+  readonly retryAfterMs?: number;
+
+  constructor(kind: KasmErrorKind, message: string, details: KasmErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: sanitiseCause(details.cause) });
+    this.kind = kind;
+    // Only set what is known, so that `JSON.stringify` and `util.inspect` stay short.
+    if (details.operation !== undefined) this.operation = details.operation;
+    if (details.status !== undefined) this.status = details.status;
+    if (details.errorMessage !== undefined) this.errorMessage = details.errorMessage;
+    if (details.attempts !== undefined) this.attempts = details.attempts;
+    if (details.retryAfterMs !== undefined) this.retryAfterMs = details.retryAfterMs;
+  }
+
+  /** A plain object for logs and `JSON.stringify`: the message and the fields above, nothing else. */
+  toJSON(): Record<string, unknown> {
+    const { stack: _stack, ...fields } = { ...this } as Record<string, unknown>;
+    return { ...fields, name: this.name, message: this.message };
+  }
+}
+
+/** A client option is missing or invalid. `missing` names every missing setting. */
+export class KasmConfigurationError extends KasmApiError {
+  override readonly name = "KasmConfigurationError";
+  /** The settings that are missing, each with the option and environment variable that set it. */
+  readonly missing: readonly string[];
+  constructor(message: string, missing: readonly string[] = []) {
+    super("configuration", message);
+    this.missing = missing;
+  }
+}
+
+/** HTTP 401: the API key or secret is wrong, expired or deleted. */
+export class KasmAuthenticationError extends KasmApiError {
+  override readonly name = "KasmAuthenticationError";
+  constructor(details: KasmErrorDetails) {
+    super(
+      "authentication",
+      `${details.operation}: the server refused the API credentials (HTTP 401 ${quote(details.errorMessage)}). ` +
+        "Check the API key and secret, and that the key has not expired or been deleted.",
+      details,
+    );
+  }
+}
+
+/**
+ * HTTP 403: the API key lacks a permission the operation needs, or it is Read Only and the
+ * operation writes. The message names what to grant, from the shared permission catalogue.
+ */
+export class KasmPermissionError extends KasmApiError {
+  override readonly name = "KasmPermissionError";
+  /** Every one of these is needed (with the context the client knew of). */
+  readonly requiredPermissions: readonly PermissionName[];
+  /** When not empty, one of these is needed as well. */
+  readonly requiredOneOf: readonly PermissionName[];
+  /** The permissions above together with everything they depend on: what to grant the key. */
+  readonly toGrant: readonly PermissionName[];
+  /** Permissions needed only in some circumstances, with the circumstance. */
+  readonly mayAlsoNeed: readonly string[];
+
+  constructor(details: KasmErrorDetails & { readonly operation: string; readonly context?: OperationContext }) {
+    const advice = permissionAdvice(details.operation, details.context ?? {});
+    super("permission", `${details.operation}: the server refused the call (HTTP 403 ${quote(details.errorMessage)}). ${advice.text}`, details);
+    this.requiredPermissions = advice.all;
+    this.requiredOneOf = advice.oneOf;
+    this.toGrant = advice.toGrant;
+    this.mayAlsoNeed = advice.mayAlsoNeed;
+  }
+}
+
+/** HTTP 400 (or another 4xx): the server refused the request's content. */
+export class KasmBadRequestError extends KasmApiError {
+  override readonly name: string = "KasmBadRequestError";
+  constructor(details: KasmErrorDetails, kind: KasmErrorKind = "bad_request") {
+    super(kind, `${details.operation}: the server refused the request (HTTP ${details.status} ${quote(details.errorMessage)})`, details);
+  }
+}
+
+/**
+ * The object the request names does not exist: HTTP 404, or HTTP 400 with a message such as
+ * `Unknown user (...)` or `Staging config with id (...) does not exist` (Kasm answers 400 there).
+ */
+export class KasmNotFoundError extends KasmBadRequestError {
+  override readonly name = "KasmNotFoundError";
+  constructor(details: KasmErrorDetails) {
+    super(details, "not_found");
+  }
+}
+
+/** HTTP 429 after every retry was used up. */
+export class KasmRateLimitError extends KasmApiError {
+  override readonly name = "KasmRateLimitError";
+  constructor(details: KasmErrorDetails) {
+    super("rate_limited", `${details.operation}: the server is rate limiting (HTTP 429) and still was after ${details.attempts} attempt(s)`, details);
+  }
+}
+
+/** HTTP 5xx after every retry was used up (or at once, for an operation that must not be repeated). */
+export class KasmServerError extends KasmApiError {
+  override readonly name = "KasmServerError";
+  constructor(details: KasmErrorDetails, note = "") {
+    super(
+      "server",
+      `${details.operation}: the server failed (HTTP ${details.status} ${quote(details.errorMessage)}) after ${details.attempts} attempt(s)${note}`,
+      details,
+    );
+  }
+}
+
+/** The connection failed: refused, reset, closed early, TLS verification failed. */
+export class KasmTransportError extends KasmApiError {
+  override readonly name: string = "KasmTransportError";
+  /** The network error code, such as `ECONNRESET` or `UND_ERR_SOCKET`. */
+  readonly code?: string;
+  constructor(details: KasmErrorDetails & { readonly code?: string }, note = "", kind: KasmErrorKind = "transport") {
+    const what = kind === "timeout" ? "timed out" : "could not reach the server";
+    super(kind, `${details.operation}: ${what} (${describeCause(details.cause)}) after ${details.attempts} attempt(s)${note}`, details);
+    if (details.code !== undefined) this.code = details.code;
+  }
+}
+
+/** Connecting, or waiting for the answer, took longer than the configured timeout. */
+export class KasmTimeoutError extends KasmTransportError {
+  override readonly name = "KasmTimeoutError";
+  constructor(details: KasmErrorDetails & { readonly code?: string }, note = "") {
+    super(details, note, "timeout");
+  }
+}
+
+/** One way in which a response differs from its schema. */
+export interface ShapeIssue {
+  /** Where in the response body, such as `user.user_id`. */
+  readonly path: string;
+  /** What is wrong there (never the value itself). */
+  readonly message: string;
+}
+
+/** The response does not have the shape the client relies on. */
+export class KasmResponseShapeError extends KasmApiError {
+  override readonly name = "KasmResponseShapeError";
+  /** Every offending place in the response. */
+  readonly issues: readonly ShapeIssue[];
+  constructor(details: KasmErrorDetails & { readonly issues: readonly ShapeIssue[] }) {
+    const listed = details.issues.map((i) => `${i.path || "(body)"}: ${i.message}`).join("; ");
+    super("response_shape", `${details.operation}: unexpected response from the server: ${listed}`, details);
+    this.issues = details.issues;
+  }
+}
+
+/** The health endpoint did not answer `{ok: true}` before the deadline. */
+export class KasmHealthCheckError extends KasmApiError {
+  override readonly name = "KasmHealthCheckError";
+  /** Why the last attempt failed. */
+  readonly lastFailure: string;
+  constructor(attempts: number, elapsedMs: number, lastFailure: string) {
+    super(
+      "unhealthy",
+      `the Kasm API did not report healthy within ${Math.round(elapsedMs)} ms (${attempts} attempt(s)); last failure: ${lastFailure}`,
+      { operation: "healthcheck", attempts },
+    );
+    this.lastFailure = lastFailure;
+  }
+}
+
+/** Type guard: is `error` one of this client's errors? */
+export function isKasmApiError(error: unknown): error is KasmApiError {
+  return error instanceof KasmApiError;
+}
+
+/** Texts of Kasm's 400 answers that mean "no such object" (Kasm has no 404 for these). */
+const NOT_FOUND_MESSAGES: readonly RegExp[] = [
+  /^Unknown\b/i, // Unknown User, Unknown user (<id>), Unknown session (<id>)
+  /\bdoes not exist\b/i,
+  /^Invalid (User|Group|Server|Image|Zone) ID\b/i,
+  /\bnot found\b/i,
+];
+
+/** Whether a 400 error message of `operation` says the named object does not exist. */
+export function isNotFoundMessage(operation: string, message: string | undefined): boolean {
+  if (message === undefined) return false;
+  // get_user answers a bare "Invalid Request" when no user has that id or name.
+  if (operation === "get_user" && message.trim() === "Invalid Request") return true;
+  return NOT_FOUND_MESSAGES.some((re) => re.test(message.trim()));
+}
+
+/**
+ * The error for a non-2xx answer. `errorMessage` must already be scrubbed of secrets.
+ * `note` is appended to server and transport errors (for example "the request may have been applied").
+ */
+export function errorForStatus(
+  details: KasmErrorDetails & { readonly operation: string; readonly status: number; readonly context?: OperationContext },
+  note = "",
+): KasmApiError {
+  const { status } = details;
+  if (status === 401) return new KasmAuthenticationError(details);
+  if (status === 403) return new KasmPermissionError(details);
+  if (status === 404 || (status === 400 && isNotFoundMessage(details.operation, details.errorMessage))) return new KasmNotFoundError(details);
+  if (status === 429) return new KasmRateLimitError(details);
+  if (status >= 500) return new KasmServerError(details, note);
+  return new KasmBadRequestError(details);
+}
+
+interface PermissionAdvice {
+  all: PermissionName[];
+  oneOf: PermissionName[];
+  toGrant: PermissionName[];
+  mayAlsoNeed: string[];
+  text: string;
+}
+
+/** What to tell a user whose call was refused with 403, from the shared permission catalogue. */
+function permissionAdvice(operation: string, context: OperationContext): PermissionAdvice {
+  if (!isOperationName(operation)) return { all: [], oneOf: [], toGrant: [], mayAlsoNeed: [], text: "The API key lacks a permission this operation needs." };
+  const spec = OPERATIONS[operation];
+  const requirement = requiredPermissions(operation, context);
+  const all = [...requirement.all];
+  const oneOf = [...requirement.oneOf];
+  // With a choice, suggest the first alternative in the list of what to grant.
+  const toGrant = [...closeUnderDependencies([...all, ...oneOf.slice(0, 1)])];
+  const applied = new Set<PermissionName>(all);
+  const mayAlsoNeed = (spec.contextual ?? [])
+    .filter((rule: ContextualRequirement) => rule.add.some((p) => !applied.has(p)))
+    .map((rule: ContextualRequirement) => `${rule.add.join(", ")} when ${rule.reason}`);
+
+  const parts = [`Grant the API key: ${toGrant.join(", ")}`];
+  if (oneOf.length > 1) parts[0] += ` (any one of ${oneOf.join(" or ")} will do, with its dependencies)`;
+  const dependencies = toGrant.filter((p) => !all.includes(p) && !oneOf.includes(p));
+  if (dependencies.length > 0) parts.push(`${dependencies.join(", ")} ${dependencies.length === 1 ? "is" : "are"} needed by the permission dependency rules`);
+  if (mayAlsoNeed.length > 0) parts.push(`It may also need ${mayAlsoNeed.join("; ")}`);
+  if (spec.access === "write") parts.push("A key with the Read Only setting is refused every write operation whatever its permissions");
+  return { all, oneOf, toGrant, mayAlsoNeed, text: `${parts.join(". ")}.` };
+}
+
+function quote(message: string | undefined): string {
+  return message === undefined || message === "" ? "with no message" : JSON.stringify(message);
+}
+
+/** A short description of an underlying error: its code and scrubbed message. */
+function describeCause(cause: unknown): string {
+  if (!(cause instanceof Error)) return "unknown error";
+  const code = (cause as { code?: unknown }).code;
+  const message = scrubText(cause.message);
+  return typeof code === "string" && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+/**
+ * A copy of an underlying error that holds only its name, code and scrubbed message. The
+ * original may reference sockets, request options or response data, none of which belongs in
+ * an error that users log.
+ */
+function sanitiseCause(cause: unknown): Error {
+  if (!(cause instanceof Error)) return new Error("unknown error");
+  const copy = new Error(scrubText(cause.message));
+  copy.name = cause.name;
+  const code = (cause as { code?: unknown }).code;
+  if (typeof code === "string") Object.defineProperty(copy, "code", { value: code, enumerable: true });
+  return copy;
+}

@@ -1,0 +1,82 @@
+/**
+ * Waiting for a Kasm installation to become healthy: poll `GET {baseUrl}/api/__healthcheck`
+ * until it answers `{ok: true}`, backing off the way the product's own health-check script does
+ * for the API Server (retry_delay 5 s, doubling per consecutive failure up to max_delay 60 s).
+ */
+import { KasmHealthCheckError } from "./errors";
+import type { KasmApi } from "./transport";
+
+/** Options of {@link waitForHealthy}. */
+export interface WaitForHealthyOptions {
+  /** Give up after this many milliseconds (counted from the call). Default: 300000 (5 minutes). */
+  readonly deadlineMs?: number;
+  /** The wait after the first failure; it doubles per consecutive failure. Default: 5000 (the API Server's retry_delay). */
+  readonly initialDelayMs?: number;
+  /** The longest wait between two probes. Default: 60000 (the API Server's max_delay). */
+  readonly maxDelayMs?: number;
+  /** How long one probe may take. Default: 5000 (the health check's fixed request timeout). */
+  readonly probeTimeoutMs?: number;
+  /** Stops waiting early (the promise rejects with the signal's reason). */
+  readonly signal?: AbortSignal;
+}
+
+/** What {@link waitForHealthy} observed before the installation answered healthy. */
+export interface HealthyResult {
+  /** Probes sent, the successful one included. */
+  readonly attempts: number;
+  readonly elapsedMs: number;
+}
+
+/** The defaults of {@link WaitForHealthyOptions}. */
+export const HEALTH_DEFAULTS = {
+  deadlineMs: 300_000,
+  initialDelayMs: 5_000,
+  maxDelayMs: 60_000,
+  probeTimeoutMs: 5_000,
+} as const;
+
+/**
+ * Poll the health endpoint until it answers `{ok: true}`.
+ *
+ * @throws {@link KasmHealthCheckError} when the deadline passes first, naming the number of
+ * attempts and the last failure.
+ * @example
+ * ```ts
+ * await client.waitForHealthy({ deadlineMs: 120_000 });
+ * ```
+ */
+export async function waitForHealthy(api: KasmApi, options: WaitForHealthyOptions = {}): Promise<HealthyResult> {
+  const deadlineMs = options.deadlineMs ?? HEALTH_DEFAULTS.deadlineMs;
+  const maxDelayMs = options.maxDelayMs ?? HEALTH_DEFAULTS.maxDelayMs;
+  const probeTimeoutMs = options.probeTimeoutMs ?? HEALTH_DEFAULTS.probeTimeoutMs;
+  let delayMs = Math.min(options.initialDelayMs ?? HEALTH_DEFAULTS.initialDelayMs, maxDelayMs);
+  const started = Date.now();
+  const elapsed = () => Date.now() - started;
+
+  for (let attempts = 1; ; attempts += 1) {
+    options.signal?.throwIfAborted();
+    // A probe never runs past the deadline (but gets at least a moment to answer).
+    const probe = await api.transport.probeHealth(Math.max(1, Math.min(probeTimeoutMs, deadlineMs - elapsed())));
+    if (probe.healthy) return { attempts, elapsedMs: elapsed() };
+    const remaining = deadlineMs - elapsed();
+    if (remaining <= 0) throw new KasmHealthCheckError(attempts, elapsed(), probe.detail);
+    api.transport.log("debug", `healthcheck: attempt ${attempts} failed (${probe.detail}); next in ${Math.min(delayMs, remaining)} ms`);
+    // The last wait ends at the deadline, so that a final probe is made then.
+    await sleep(Math.min(delayMs, remaining), options.signal);
+    delayMs = Math.min(delayMs * 2, maxDelayMs);
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,62 @@
+/**
+ * Operations of the casting area: casting configs, which expose session access through a URL
+ * `{base_url}/#/cast/<key>`. The API has no operation to list or read them.
+ */
+import { z } from "zod";
+import { KasmNotFoundError } from "../errors";
+import { callCountingAsDone, createOrAdopt } from "../recovery";
+import { Empty } from "../schemas/common";
+import {
+  CastConfig,
+  type CastConfigUpdate,
+  type CreateCastConfigResult,
+  type DeleteCastConfigParams,
+  type NewCastConfig,
+} from "../schemas/casting";
+import type { KasmApi } from "../transport";
+
+const CastAnswer = z.object({ cast_config: CastConfig });
+
+/** The server's refusal of a create whose key or name is taken. */
+const DUPLICATE_CAST_CONFIG = /^A Cast config with existing key \(.*\) OR configuration name \(.*\) exists/;
+
+/**
+ * Create a casting config (`create_cast_config`). `key` and `casting_config_name` must be unique.
+ *
+ * The API has no operation that reads casting configs, so a create whose outcome is unknown
+ * cannot be checked by looking it up. Instead it is sent again: if the repeat is refused because
+ * the key or name exists, the earlier attempt is taken to have committed, and the result has
+ * `confirmed: false` with what was sent (no `cast_config_id`). A config with the same key or
+ * name that existed before the first attempt would be taken for ours too: choose unique keys.
+ */
+export async function createCastConfig(api: KasmApi, config: NewCastConfig): Promise<CreateCastConfigResult> {
+  const { transport } = api;
+  return createOrAdopt<CreateCastConfigResult>(
+    transport,
+    "create_cast_config",
+    async () => ({
+      confirmed: true,
+      cast_config: (await transport.call("create_cast_config", { target_cast_config: config }, CastAnswer)).cast_config,
+    }),
+    {
+      // No read operation exists: nothing can be found before the create is repeated.
+      find: async () => undefined,
+      // Only reached after an earlier attempt failed transiently: the duplicate is that attempt's commit.
+      repeatRefused: (error) =>
+        DUPLICATE_CAST_CONFIG.test(error.errorMessage ?? "") ? { confirmed: false, cast_config: config } : undefined,
+    },
+  );
+}
+
+/** Change a casting config (`update_cast_config`; needs Casting Modify). */
+export async function updateCastConfig(api: KasmApi, update: CastConfigUpdate): Promise<CastConfig> {
+  return (await api.transport.call("update_cast_config", { target_cast_config: update }, CastAnswer)).cast_config;
+}
+
+/**
+ * Delete a casting config (`delete_cast_config`; needs Casting Delete). If a retried attempt
+ * answers that it does not exist, an earlier attempt deleted it: done.
+ */
+export async function deleteCastConfig(api: KasmApi, params: DeleteCastConfigParams): Promise<void> {
+  await callCountingAsDone(api.transport, "delete_cast_config", params, Empty, (error) => error instanceof KasmNotFoundError);
+}

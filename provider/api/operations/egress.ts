@@ -1,0 +1,275 @@
+/**
+ * Operations of the egress area: egress (VPN) providers, their gateways, provider mappings (which
+ * route a user, group or image through a provider) and credentials.
+ *
+ * The five reads are GET requests with a JSON body, as the API defines them. Every create is
+ * protected against creating twice: after a failure that leaves the outcome unknown, the object
+ * is looked up by its natural key and adopted if the failed attempt created it.
+ */
+import { z } from "zod";
+import type { OperationContext } from "../../permissions";
+import { KasmNotFoundError } from "../errors";
+import { callCountingAsDone, createOrAdopt } from "../recovery";
+import { Empty, sameId } from "../schemas/common";
+import {
+  EgressCredential,
+  EgressGateway,
+  EgressProvider,
+  EgressProviderMapping,
+  ImageEgressGateways,
+  type EgressCredentialFilter,
+  type EgressGatewayFilter,
+  type EgressGatewayUpdate,
+  type EgressProviderFilter,
+  type EgressProviderMappingFilter,
+  type EgressProviderMappingUpdate,
+  type EgressProviderUpdate,
+  type ImageEgressGatewaysParams,
+  type NewEgressCredential,
+  type NewEgressGateway,
+  type NewEgressProvider,
+  type NewEgressProviderMapping,
+} from "../schemas/egress";
+import type { KasmApi } from "../transport";
+
+// --- providers ---------------------------------------------------------------------------------
+
+const ProviderAnswer = z.object({ egress_provider: EgressProvider });
+
+/** List egress providers, optionally filtered (`get_egress_providers`, GET; needs Egress Providers View). */
+export async function getEgressProviders(api: KasmApi, filter?: EgressProviderFilter): Promise<EgressProvider[]> {
+  const answer = await api.transport.call(
+    "get_egress_providers",
+    filter === undefined ? {} : { target_egress_provider: filter },
+    z.object({ egress_providers: z.array(EgressProvider) }),
+  );
+  return answer.egress_providers;
+}
+
+/** Create an egress provider (`create_egress_provider`; needs Egress Providers Create). Natural key: its name. */
+export async function createEgressProvider(api: KasmApi, provider: NewEgressProvider): Promise<EgressProvider> {
+  const { transport } = api;
+  return createOrAdopt(
+    transport,
+    "create_egress_provider",
+    async () => (await transport.call("create_egress_provider", { target_egress_provider: provider }, ProviderAnswer)).egress_provider,
+    { find: async () => (await getEgressProviders(api, { name: provider.name })).find((p) => p.name === provider.name) },
+  );
+}
+
+/** Change an egress provider (`update_egress_provider`; needs Egress Providers Modify). */
+export async function updateEgressProvider(api: KasmApi, update: EgressProviderUpdate): Promise<EgressProvider> {
+  return (await api.transport.call("update_egress_provider", { target_egress_provider: update }, ProviderAnswer)).egress_provider;
+}
+
+/**
+ * Delete an egress provider (`delete_egress_provider`; needs Egress Providers Delete). If a
+ * retried attempt answers that it does not exist, an earlier attempt deleted it: done.
+ */
+export async function deleteEgressProvider(api: KasmApi, params: { egress_provider_id: string }): Promise<void> {
+  await callCountingAsDone(
+    api.transport,
+    "delete_egress_provider",
+    { target_egress_provider: { egress_provider_id: params.egress_provider_id } },
+    Empty,
+    isNotFound,
+  );
+}
+
+// --- gateways ----------------------------------------------------------------------------------
+
+const GatewayAnswer = z.object({ egress_gateway: EgressGateway });
+
+/**
+ * The gateways a user may use with an image (`get_image_egress_gateways`, GET; needs Egress
+ * Gateways View, Users View and Images View).
+ */
+export async function getImageEgressGateways(api: KasmApi, params: ImageEgressGatewaysParams): Promise<ImageEgressGateways> {
+  return api.transport.call(
+    "get_image_egress_gateways",
+    { target_user: { user_id: params.user_id }, target_image: { image_id: params.image_id } },
+    ImageEgressGateways,
+  );
+}
+
+/** List egress gateways, optionally filtered (`get_egress_gateways`, GET; needs Egress Gateways View). */
+export async function getEgressGateways(api: KasmApi, filter?: EgressGatewayFilter): Promise<EgressGateway[]> {
+  const answer = await api.transport.call(
+    "get_egress_gateways",
+    filter === undefined ? {} : { target_egress_gateway: filter },
+    z.object({ egress_gateways: z.array(EgressGateway) }),
+  );
+  return answer.egress_gateways;
+}
+
+/**
+ * Create a gateway of a provider (`create_egress_gateway`; needs Egress Gateways Create and Egress
+ * Providers Modify). Natural key: provider and name.
+ */
+export async function createEgressGateway(api: KasmApi, gateway: NewEgressGateway): Promise<EgressGateway> {
+  const { transport } = api;
+  return createOrAdopt(
+    transport,
+    "create_egress_gateway",
+    async () => (await transport.call("create_egress_gateway", { target_egress_gateway: gateway }, GatewayAnswer)).egress_gateway,
+    {
+      find: async () =>
+        (await getEgressGateways(api, { egress_provider_id: gateway.egress_provider_id, name: gateway.name })).find(
+          (g) => sameId(g.egress_provider_id, gateway.egress_provider_id) && g.name === gateway.name,
+        ),
+    },
+  );
+}
+
+/** Change a gateway (`update_egress_gateway`; needs Egress Gateways Modify and Egress Providers Modify). */
+export async function updateEgressGateway(api: KasmApi, update: EgressGatewayUpdate): Promise<EgressGateway> {
+  return (await api.transport.call("update_egress_gateway", { target_egress_gateway: update }, GatewayAnswer)).egress_gateway;
+}
+
+/**
+ * Delete a gateway (`delete_egress_gateway`; needs Egress Gateways Delete and Egress Providers
+ * Modify). If a retried attempt answers that it does not exist, an earlier attempt deleted it: done.
+ */
+export async function deleteEgressGateway(api: KasmApi, params: { egress_gateway_id: string }): Promise<void> {
+  await callCountingAsDone(
+    api.transport,
+    "delete_egress_gateway",
+    { target_egress_gateway: { egress_gateway_id: params.egress_gateway_id } },
+    Empty,
+    isNotFound,
+  );
+}
+
+// --- provider mappings -------------------------------------------------------------------------
+
+const MappingAnswer = z.object({ egress_provider_mapping: EgressProviderMapping });
+
+/**
+ * List provider mappings, filtered by provider, target or state (`get_egress_provider_mapping`,
+ * GET; needs Egress Providers View).
+ */
+export async function getEgressProviderMapping(api: KasmApi, filter: EgressProviderMappingFilter = {}): Promise<EgressProviderMapping[]> {
+  const answer = await api.transport.call(
+    "get_egress_provider_mapping",
+    { target_egress_provider_mapping: filter },
+    z.object({ egress_provider_mappings: z.array(EgressProviderMapping) }),
+  );
+  return answer.egress_provider_mappings;
+}
+
+/**
+ * Route a user, group or image (exactly one) through a provider
+ * (`create_egress_provider_mapping`; needs Egress Providers Modify and the Modify permission of
+ * the target). Natural key: provider and target.
+ */
+export async function createEgressProviderMapping(api: KasmApi, mapping: NewEgressProviderMapping): Promise<EgressProviderMapping> {
+  const { transport } = api;
+  return createOrAdopt(
+    transport,
+    "create_egress_provider_mapping",
+    async () =>
+      (
+        await transport.call("create_egress_provider_mapping", { target_egress_provider_mapping: mapping }, MappingAnswer, {
+          context: targetContext(mapping),
+        })
+      ).egress_provider_mapping,
+    {
+      find: async () =>
+        (await getEgressProviderMapping(api, { egress_provider_id: mapping.egress_provider_id, ...targetOf(mapping) })).find(
+          (m) => sameId(m.egress_provider_id, mapping.egress_provider_id) && sameTarget(m, mapping),
+        ),
+    },
+  );
+}
+
+/** Change a provider mapping (`update_egress_provider_mapping`; same permissions as create). */
+export async function updateEgressProviderMapping(api: KasmApi, update: EgressProviderMappingUpdate): Promise<EgressProviderMapping> {
+  const answer = await api.transport.call("update_egress_provider_mapping", { target_egress_provider_mapping: update }, MappingAnswer, {
+    context: targetContext(update),
+  });
+  return answer.egress_provider_mapping;
+}
+
+/**
+ * Delete a provider mapping (`delete_egress_provider_mapping`; same permissions as create). If a
+ * retried attempt answers that it does not exist, an earlier attempt deleted it: done.
+ */
+export async function deleteEgressProviderMapping(api: KasmApi, params: { egress_provider_mapping_id: string }): Promise<void> {
+  await callCountingAsDone(
+    api.transport,
+    "delete_egress_provider_mapping",
+    { target_egress_provider_mapping: { egress_provider_mapping_id: params.egress_provider_mapping_id } },
+    Empty,
+    isNotFound,
+  );
+}
+
+// --- credentials -------------------------------------------------------------------------------
+
+/** List egress credentials, filtered (`get_egress_credentials`, GET; needs Egress Credentials View). */
+export async function getEgressCredentials(api: KasmApi, filter: EgressCredentialFilter = {}): Promise<EgressCredential[]> {
+  const answer = await api.transport.call(
+    "get_egress_credentials",
+    { target_egress_credential: filter },
+    z.object({ egress_credentials: z.array(EgressCredential) }),
+  );
+  return answer.egress_credentials;
+}
+
+/**
+ * Create credentials for a user, group or image (one is required) on a provider's gateways
+ * (`create_egress_credential`; needs Egress Credentials Create, Egress Providers Modify and the
+ * Modify permission of the target). Natural key: provider, name and target. The API has no
+ * operation to change or delete a credential.
+ */
+export async function createEgressCredential(api: KasmApi, credential: NewEgressCredential): Promise<EgressCredential> {
+  const { transport } = api;
+  const answerSchema = z.object({ egress_credentials: z.array(EgressCredential).min(1) });
+  return createOrAdopt(
+    transport,
+    "create_egress_credential",
+    async () =>
+      (
+        await transport.call("create_egress_credential", { target_egress_credential: credential }, answerSchema, {
+          context: targetContext(credential),
+        })
+      ).egress_credentials[0],
+    {
+      find: async () =>
+        (await getEgressCredentials(api, { egress_provider_id: credential.egress_provider_id, name: credential.name })).find(
+          (c) => sameId(c.egress_provider_id, credential.egress_provider_id) && c.name === credential.name && sameTarget(c, credential),
+        ),
+    },
+  );
+}
+
+// --- helpers -----------------------------------------------------------------------------------
+
+interface Targeted {
+  readonly user_id?: string | null;
+  readonly group_id?: string | null;
+  readonly image_id?: string | null;
+}
+
+/** The target fields that are set, for a lookup filter. */
+function targetOf(t: Targeted): Targeted {
+  if (t.user_id) return { user_id: t.user_id };
+  if (t.group_id) return { group_id: t.group_id };
+  if (t.image_id) return { image_id: t.image_id };
+  return {};
+}
+
+/** Whether a record targets what a request targets. */
+function sameTarget(record: Targeted, request: Targeted): boolean {
+  const same = (a: string | null | undefined, b: string | null | undefined) => (!a && !b) || sameId(a, b);
+  return same(record.user_id, request.user_id) && same(record.group_id, request.group_id) && same(record.image_id, request.image_id);
+}
+
+/** What a 403 should mention: the target decides which Modify permission is needed. */
+function targetContext(t: Targeted): OperationContext {
+  return { targetIsUser: !!t.user_id, targetIsGroup: !!t.group_id, targetIsImage: !!t.image_id };
+}
+
+function isNotFound(error: Error): boolean {
+  return error instanceof KasmNotFoundError;
+}

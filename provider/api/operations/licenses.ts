@@ -1,0 +1,15 @@
+/** Operations of the licences area. */
+import { z } from "zod";
+import { License, type ActivateParams } from "../schemas/licenses";
+import type { KasmApi } from "../transport";
+
+/**
+ * Activate a licence with an activation key (`activate`; needs Licenses Create). With `seats`,
+ * takes that many seats of the key's entitlement; each call adds seats, so a call is never
+ * repeated after a failure that may have reached the server.
+ *
+ * @throws {@link KasmBadRequestError} `Error during activation: <reason>`.
+ */
+export async function activate(api: KasmApi, params: ActivateParams): Promise<License> {
+  return (await api.transport.call("activate", params, z.object({ license: License }))).license;
+}

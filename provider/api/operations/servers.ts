@@ -1,0 +1,41 @@
+/** Operations of the servers area: read a server, drain it, import servers from a CSV file. */
+import { z } from "zod";
+import type { BatchView } from "../schemas/batch";
+import { Empty } from "../schemas/common";
+import { BatchServersResult, Server, type DrainServerParams } from "../schemas/servers";
+import type { KasmApi } from "../transport";
+
+/**
+ * Import servers from a CSV file (`batch_create_server`, multipart; needs Servers Create, and
+ * Users Modify when the `assigned_username` column is used). Answers with the created servers
+ * (`view` `api`, the default here), the validation report (`table`) or both (`all`).
+ *
+ * Not repeated after a failure that may have reached the server; check before importing again.
+ */
+export async function batchCreateServer(
+  api: KasmApi,
+  params: { csv: string; view?: BatchView; filename?: string },
+): Promise<BatchServersResult> {
+  const header = params.csv.split(/\r?\n/, 1)[0] ?? "";
+  return api.transport.callMultipart(
+    "batch_create_server",
+    { csv: params.csv, filename: params.filename },
+    { view: params.view ?? "api" },
+    BatchServersResult,
+    { context: { assignsUsers: /(^|,)\s*"?assigned_username/i.test(header) } },
+  );
+}
+
+/** Set a server's draining status (`set_drain_server`; needs Agents Modify). */
+export async function setDrainServer(api: KasmApi, params: DrainServerParams): Promise<void> {
+  await api.transport.call("set_drain_server", { target_server: params }, Empty);
+}
+
+/**
+ * Read one server (`get_servers`, despite its name; needs Servers View or Agents View).
+ *
+ * @throws {@link KasmNotFoundError} `Invalid Server ID (...)`.
+ */
+export async function getServers(api: KasmApi, params: { server_id: string }): Promise<Server> {
+  return (await api.transport.call("get_servers", { target_server: params }, z.object({ server: Server }))).server;
+}

@@ -1,0 +1,60 @@
+/** Operations of the staging area: staging configs, which keep sessions of an image ready in a zone. */
+import { z } from "zod";
+import { KasmNotFoundError } from "../errors";
+import { callCountingAsDone, createOrAdopt } from "../recovery";
+import { Empty, sameId } from "../schemas/common";
+import { StagingConfig, type NewStagingConfig, type StagingConfigUpdate } from "../schemas/staging";
+import type { KasmApi } from "../transport";
+
+const StagingAnswer = z.object({ staging_config: StagingConfig });
+
+/** List every staging config (`get_staging_configs`; needs Staging View). */
+export async function getStagingConfigs(api: KasmApi): Promise<StagingConfig[]> {
+  return (await api.transport.call("get_staging_configs", {}, z.object({ staging_configs: z.array(StagingConfig) }))).staging_configs;
+}
+
+/**
+ * Read one staging config (`get_staging_config`; needs Staging View).
+ *
+ * @throws {@link KasmNotFoundError} `Staging config with id (...) does not exist`.
+ */
+export async function getStagingConfig(api: KasmApi, params: { staging_config_id: string }): Promise<StagingConfig> {
+  return (await api.transport.call("get_staging_config", { target_staging_config: params }, StagingAnswer)).staging_config;
+}
+
+/**
+ * Create a staging config (`create_staging_config`; needs Staging Create). (zone_id, image_id)
+ * is unique. Never creates it twice: after a failure that leaves the outcome unknown, the config
+ * of that zone and image is looked up and adopted if the failed attempt created it.
+ */
+export async function createStagingConfig(api: KasmApi, config: NewStagingConfig): Promise<StagingConfig> {
+  const { transport } = api;
+  return createOrAdopt(
+    transport,
+    "create_staging_config",
+    async () => (await transport.call("create_staging_config", { target_staging_config: config }, StagingAnswer)).staging_config,
+    {
+      find: async () =>
+        (await getStagingConfigs(api)).find((c) => sameId(c.zone_id, config.zone_id) && sameId(c.image_id, config.image_id)),
+    },
+  );
+}
+
+/** Change a staging config (`update_staging_config`; needs Staging Modify). */
+export async function updateStagingConfig(api: KasmApi, update: StagingConfigUpdate): Promise<StagingConfig> {
+  return (await api.transport.call("update_staging_config", { target_staging_config: update }, StagingAnswer)).staging_config;
+}
+
+/**
+ * Delete a staging config (`delete_staging_config`; needs Staging Delete). If a retried attempt
+ * answers that it does not exist, an earlier attempt deleted it: done.
+ */
+export async function deleteStagingConfig(api: KasmApi, params: { staging_config_id: string }): Promise<void> {
+  await callCountingAsDone(
+    api.transport,
+    "delete_staging_config",
+    { target_staging_config: { staging_config_id: params.staging_config_id } },
+    Empty,
+    (error) => error instanceof KasmNotFoundError,
+  );
+}

@@ -1,0 +1,165 @@
+/**
+ * Operations of the users area: create, read, list, update and delete users, log them out,
+ * read and change their attributes, assign them to servers, and import them from a CSV file.
+ */
+import { z } from "zod";
+import { KasmNotFoundError } from "../errors";
+import { callCountingAsDone, createOrAdopt } from "../recovery";
+import { Empty } from "../schemas/common";
+import type { BatchView } from "../schemas/batch";
+import {
+  BatchUsersResult,
+  User,
+  UserAttributes,
+  UserPage,
+  UserServerAssignment,
+  type DeleteUserParams,
+  type GetUsersParams,
+  type NewUser,
+  type UserAttributesUpdate,
+  type UserLookup,
+  type UserUpdate,
+} from "../schemas/users";
+import type { KasmApi } from "../transport";
+
+const UserAnswer = z.object({ user: User });
+
+/**
+ * Create a user (`create_user`; needs Users Create). The new user is in All Users.
+ *
+ * Never creates the user twice: after a failure that leaves the outcome unknown, the user is
+ * looked up by username and adopted if the failed attempt created it.
+ *
+ * @throws {@link KasmBadRequestError} `Error creating user (<username>): (User already exists)` when the name is taken.
+ * @example
+ * ```ts
+ * const user = await createUser(client, { username: "alice", first_name: "Alice" });
+ * ```
+ */
+export async function createUser(api: KasmApi, user: NewUser): Promise<User> {
+  const { transport } = api;
+  return createOrAdopt(
+    transport,
+    "create_user",
+    async () => (await transport.call("create_user", { target_user: user }, UserAnswer)).user,
+    // The server strips and lowercases usernames.
+    { find: () => findUser(api, { username: user.username.trim().toLowerCase() }) },
+  );
+}
+
+/**
+ * Import users from a CSV file (`batch_create_user`, multipart; needs Users Create, and Groups
+ * Modify when `group_N` columns are used). Answers with the created users (`view` `api`, the
+ * default here), the validation report (`table`) or both (`all`).
+ *
+ * Not repeated after a failure that may have reached the server: a repeated import could create
+ * users twice or fail half way; check what exists before importing again.
+ *
+ * @throws {@link KasmBadRequestError} `Invalid file format: ...` or `Failed to import CSV file data`.
+ */
+export async function batchCreateUser(api: KasmApi, params: { csv: string; view?: BatchView; filename?: string }): Promise<BatchUsersResult> {
+  const header = params.csv.split(/\r?\n/, 1)[0] ?? "";
+  return api.transport.callMultipart(
+    "batch_create_user",
+    { csv: params.csv, filename: params.filename },
+    { view: params.view ?? "api" },
+    BatchUsersResult,
+    { context: { assignsGroups: /(^|,)\s*"?group_\d+/i.test(header) } },
+  );
+}
+
+/**
+ * Read one user by id or by username (`get_user`; needs Users View, and Servers View for
+ * `assigned_servers`).
+ *
+ * @throws {@link KasmNotFoundError} when no user has that id or name.
+ */
+export async function getUser(api: KasmApi, lookup: UserLookup): Promise<User> {
+  return (await api.transport.call("get_user", { target_user: lookup }, UserAnswer)).user;
+}
+
+/** Like {@link getUser}, but `undefined` instead of {@link KasmNotFoundError}. */
+export async function findUser(api: KasmApi, lookup: UserLookup): Promise<User | undefined> {
+  try {
+    return await getUser(api, lookup);
+  } catch (error) {
+    if (error instanceof KasmNotFoundError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * List users, one page at a time (`get_users`; needs Users View). Page size defaults to 100, at
+ * most 1000; anonymous users are left out unless asked for.
+ */
+export async function getUsers(api: KasmApi, params: GetUsersParams = {}): Promise<UserPage> {
+  return api.transport.call("get_users", params, UserPage);
+}
+
+/**
+ * Change a user's fields (`update_user`; needs Users Modify, and Users Modify Admin when the user
+ * has Global Admin). Send `username` too: some releases refuse an update without it.
+ *
+ * @throws {@link KasmNotFoundError} `Unknown User`.
+ */
+export async function updateUser(api: KasmApi, update: UserUpdate): Promise<User> {
+  return (await api.transport.call("update_user", { target_user: update }, UserAnswer)).user;
+}
+
+/**
+ * Delete a user (`delete_user`; needs Users Delete and Users Modify, Sessions Delete when the
+ * user has sessions). Without `force` it fails while the user has sessions.
+ *
+ * If a retried attempt answers that the user is unknown, an earlier attempt deleted it: done.
+ */
+export async function deleteUser(api: KasmApi, params: DeleteUserParams): Promise<void> {
+  const { user_id, force } = params;
+  await callCountingAsDone(api.transport, "delete_user", { target_user: { user_id }, force: force ?? false }, Empty, isNotFound);
+}
+
+/** End every session of a user (`logout_user`; needs Users Auth Session). */
+export async function logoutUser(api: KasmApi, params: { user_id: string }): Promise<void> {
+  await api.transport.call("logout_user", { target_user: { user_id: params.user_id } }, Empty);
+}
+
+/** Read a user's attributes (`get_attributes`; needs Users View). */
+export async function getAttributes(api: KasmApi, params: { user_id: string }): Promise<UserAttributes> {
+  const answer = await api.transport.call("get_attributes", { target_user: { user_id: params.user_id } }, z.object({ user_attributes: UserAttributes }));
+  return answer.user_attributes;
+}
+
+/** Change a user's attributes (`update_user_attributes`; needs Users Modify). */
+export async function updateUserAttributes(api: KasmApi, update: UserAttributesUpdate): Promise<void> {
+  await api.transport.call("update_user_attributes", { target_user_attributes: update }, Empty);
+}
+
+/**
+ * Assign a server to a user (`assign_user_server`; needs Servers Modify and Users Modify).
+ * Assigning twice leaves one assignment.
+ */
+export async function assignUserServer(api: KasmApi, params: UserServerAssignment): Promise<UserServerAssignment> {
+  const answer = await api.transport.call(
+    "assign_user_server",
+    { target_user: { user_id: params.user_id }, target_server: { server_id: params.server_id } },
+    z.object({ user_server_assignment: UserServerAssignment }),
+  );
+  return answer.user_server_assignment;
+}
+
+/**
+ * Remove a server from a user (`unassign_user_server`; same permissions; answers 204).
+ * If a retried attempt answers that the user is not assigned, an earlier attempt did it: done.
+ */
+export async function unassignUserServer(api: KasmApi, params: UserServerAssignment): Promise<void> {
+  await callCountingAsDone(
+    api.transport,
+    "unassign_user_server",
+    { target_user: { user_id: params.user_id }, target_server: { server_id: params.server_id } },
+    Empty,
+    (error) => /\bis not assigned\b/i.test(error.errorMessage ?? ""),
+  );
+}
+
+function isNotFound(error: Error): boolean {
+  return error instanceof KasmNotFoundError;
+}

@@ -1,0 +1,105 @@
+/**
+ * What the answer to a repeated write means.
+ *
+ * A request whose connection broke, or that got a 5xx, may or may not have been applied. For
+ * idempotent operations the transport simply sends it again; but then the second answer can
+ * describe the state the first attempt left behind ("does not exist" for a delete, "already a
+ * member" for a group join), and {@link callCountingAsDone} counts those as success.
+ *
+ * Creates are not idempotent: {@link createOrAdopt} looks the object up by its natural key after a
+ * transient failure, adopts what it finds, and creates again only when nothing was committed.
+ */
+import type { z } from "zod";
+import type { OperationName } from "../permissions";
+import { KasmApiError, KasmBadRequestError } from "./errors";
+import type { CallOptions, KasmTransport } from "./transport";
+
+/**
+ * Call an idempotent operation; when it was sent more than once and the final answer is an error
+ * that `alreadyDone` recognises, the earlier attempt did the work: return `undefined` (done).
+ */
+export async function callCountingAsDone<S extends z.ZodType>(
+  transport: KasmTransport,
+  operation: OperationName,
+  params: object,
+  schema: S,
+  alreadyDone: (error: KasmBadRequestError) => boolean,
+  options: CallOptions = {},
+): Promise<z.infer<S> | undefined> {
+  try {
+    return await transport.call(operation, params, schema, options);
+  } catch (error) {
+    if (error instanceof KasmBadRequestError && (error.attempts ?? 1) > 1 && alreadyDone(error)) {
+      transport.log("info", `${operation}: an earlier attempt had already applied the change (${error.errorMessage}); counted as done`);
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+/** How {@link createOrAdopt} finds what an earlier attempt may have committed. */
+export interface Adoption<T> {
+  /** Look the object up by its natural key; `undefined` when there is none. */
+  find(): Promise<T | undefined>;
+  /**
+   * For objects that cannot be looked up: whether a refusal of a repeated create proves that an
+   * earlier attempt committed, and what to return then. Return `undefined` to let the error through.
+   */
+  repeatRefused?(error: KasmBadRequestError): T | undefined;
+}
+
+/**
+ * Create an object whose create is not idempotent, without ever creating it twice.
+ *
+ * 1. Send the create. The transport repeats it only when the request certainly never reached the
+ *    server (connection refused).
+ * 2. On a transient failure (5xx, 429, broken connection, timeout) the outcome is unknown: wait as
+ *    the retry policy says, then look the object up by its natural key. Found: the failed attempt
+ *    committed; adopt it. Not found: create again (back to 1), up to the policy's retries.
+ * 3. When a repeated create is refused (400, typically "already exists"), an earlier attempt
+ *    committed after the lookup ran, or its answer was lost: look it up once more and adopt it.
+ */
+export async function createOrAdopt<T>(
+  transport: KasmTransport,
+  operation: OperationName,
+  create: () => Promise<T>,
+  adoption: Adoption<T>,
+): Promise<T> {
+  const policy = transport.policy;
+  let uncertain = false;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await create();
+    } catch (error) {
+      if (uncertain && error instanceof KasmBadRequestError) {
+        const found = await adoption.find();
+        if (found !== undefined) return adopted(transport, operation, found, error.errorMessage);
+        const accepted = adoption.repeatRefused?.(error);
+        if (accepted !== undefined) return adopted(transport, operation, accepted, error.errorMessage);
+        throw error;
+      }
+      if (!(error instanceof KasmApiError) || !isTransient(transport, error) || attempt > policy.maxRetries) throw error;
+      uncertain = true;
+      const delayMs = error.retryAfterMs !== undefined ? Math.min(error.retryAfterMs, policy.maxDelayMs) : policy.delayMs(attempt);
+      transport.log("debug", `${operation}: attempt ${attempt} failed (${error.status ?? error.kind}); looking for the object in ${delayMs} ms`);
+      await sleep(delayMs);
+      const found = await adoption.find();
+      if (found !== undefined) return adopted(transport, operation, found, `attempt ${attempt} had committed`);
+    }
+  }
+}
+
+/** Whether an error is one after which a write's outcome is unknown and trying again makes sense. */
+function isTransient(transport: KasmTransport, error: KasmApiError): boolean {
+  const code = (error as { code?: string }).code;
+  return transport.policy.isTransient(error.status !== undefined ? { status: error.status } : { code });
+}
+
+function adopted<T>(transport: KasmTransport, operation: OperationName, value: T, why: string | undefined): T {
+  transport.log("info", `${operation}: adopted the object an earlier attempt created (${why ?? "found by its natural key"})`);
+  return value;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,243 @@
+/**
+ * The retry policy: which failures are worth another attempt, how long to wait, and which
+ * operations may be repeated at all. Everything about retrying is decided here; the transport
+ * plugs {@link RetryPolicy.undiciRetry} into undici's retry interceptor (which re-sends the
+ * request) and the create operations use {@link RetryPolicy} for their recover-then-retry loop.
+ */
+import type { RetryHandler } from "undici";
+import type { OperationName } from "../permissions";
+
+/**
+ * How an operation may be repeated after a failure that left its outcome unknown.
+ *
+ * - `idempotent`: sending it twice has the effect of sending it once (reads, updates, deletes,
+ *   membership changes). Retried on every transient failure. Deletes and membership changes that
+ *   answer "does not exist" / "already a member" after a retry count as done (see the operations).
+ * - `recover`: a create whose object has a natural key. Never re-sent blindly: after a transient
+ *   failure the operation looks the object up by that key, adopts it if the first attempt
+ *   committed, and only otherwise creates it again.
+ * - `once`: must not be repeated unless the request certainly never reached the server
+ *   (connection refused, connect timeout): batch imports, licence activation (each call adds
+ *   seats), session requests and commands run inside sessions.
+ */
+export type RepeatMode = "idempotent" | "recover" | "once";
+
+/** How each operation may be repeated; the type makes every operation of the catalogue have an entry. */
+export const REPEAT_MODES: Readonly<Record<OperationName, RepeatMode>> = Object.freeze({
+  // Users
+  create_user: "recover", // natural key: username
+  batch_create_user: "once",
+  get_user: "idempotent",
+  get_users: "idempotent",
+  update_user: "idempotent",
+  delete_user: "idempotent",
+  logout_user: "idempotent",
+  get_attributes: "idempotent",
+  update_user_attributes: "idempotent",
+  assign_user_server: "idempotent",
+  unassign_user_server: "idempotent",
+  // Groups
+  add_user_group: "idempotent",
+  remove_user_group: "idempotent",
+  // Sessions
+  request_ws: "once", // a second request would start a second session
+  get_ws_status: "idempotent",
+  delete_ws: "idempotent",
+  get_ws_bottleneck_stats: "idempotent",
+  get_ws_system_stats: "idempotent",
+  get_ws_screenshot: "idempotent",
+  exec_command_ws: "once", // the command would run twice
+  exec_ws: "once",
+  // Images, recordings, login
+  get_images: "idempotent",
+  get_session_recordings: "idempotent",
+  get_sessions_recordings: "idempotent",
+  get_login: "idempotent", // mints another login link; the first one is simply not used
+  // Licensing
+  activate: "once", // each call takes seats from the entitlement
+  // Staging
+  get_staging_configs: "idempotent",
+  get_staging_config: "idempotent",
+  create_staging_config: "recover", // natural key: (zone_id, image_id)
+  update_staging_config: "idempotent",
+  delete_staging_config: "idempotent",
+  // Zones and servers
+  get_zones: "idempotent",
+  batch_create_server: "once",
+  set_drain_server: "idempotent",
+  get_servers: "idempotent",
+  // Casting
+  create_cast_config: "recover", // no read operation: a duplicate-key answer after a failure counts as committed
+  update_cast_config: "idempotent",
+  delete_cast_config: "idempotent",
+  // Egress
+  get_egress_providers: "idempotent",
+  create_egress_provider: "recover", // natural key: name
+  update_egress_provider: "idempotent",
+  delete_egress_provider: "idempotent",
+  get_image_egress_gateways: "idempotent",
+  get_egress_gateways: "idempotent",
+  create_egress_gateway: "recover", // natural key: (egress_provider_id, name)
+  update_egress_gateway: "idempotent",
+  delete_egress_gateway: "idempotent",
+  get_egress_provider_mapping: "idempotent",
+  create_egress_provider_mapping: "recover", // natural key: (egress_provider_id, user/group/image)
+  update_egress_provider_mapping: "idempotent",
+  delete_egress_provider_mapping: "idempotent",
+  get_egress_credentials: "idempotent",
+  create_egress_credential: "recover", // natural key: (egress_provider_id, name, user/group/image)
+});
+
+/** The repeat mode of an operation. */
+export function repeatMode(operation: OperationName): RepeatMode {
+  return REPEAT_MODES[operation];
+}
+
+/** Statuses that mean "try again later": rate limiting and server-side failures. */
+export const RETRYABLE_STATUSES: readonly number[] = [429, 500, 502, 503, 504];
+
+/**
+ * Network error codes worth another attempt: the connection broke or timed out. The undici codes
+ * are those of its SocketError, ConnectTimeoutError, HeadersTimeoutError and BodyTimeoutError.
+ */
+export const RETRYABLE_ERROR_CODES: readonly string[] = [
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "EAI_AGAIN",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+];
+
+/**
+ * Codes that prove the request never reached the server, so that even a `once` operation may be
+ * sent again: nothing was listening, or the connection could not be opened in time.
+ */
+export const NOT_SENT_ERROR_CODES: readonly string[] = ["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "EAI_AGAIN"];
+
+/** Codes that mean a timeout rather than a broken connection. */
+export const TIMEOUT_ERROR_CODES: readonly string[] = ["ETIMEDOUT", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"];
+
+/** Settings of a {@link RetryPolicy}. */
+export interface RetryPolicyOptions {
+  /** Retries after the first attempt (so up to `maxRetries + 1` attempts). */
+  readonly maxRetries: number;
+  /** The backoff before the first retry; it doubles with each retry. */
+  readonly baseDelayMs: number;
+  /** The longest wait between attempts, including a wait asked for by `Retry-After`. */
+  readonly maxDelayMs: number;
+  /** A source of randomness in [0, 1) for the jitter; tests may pass a fixed one. */
+  readonly random?: () => number;
+}
+
+/** One retry the policy decided on, as reported to {@link RetryObserver}. */
+export interface RetryEvent {
+  readonly operation: string;
+  /** The attempt that failed (1 for the first). */
+  readonly attempt: number;
+  /** A short, secret-free description of the failure: a status or an error code. */
+  readonly reason: string;
+  readonly delayMs: number;
+}
+
+/** Called whenever the policy decides to retry. */
+export type RetryObserver = (event: RetryEvent) => void;
+
+/** A failure, reduced to what the policy looks at. */
+export interface Failure {
+  /** The HTTP status, for an answer. */
+  readonly status?: number;
+  /** The network error code, for a failed connection. */
+  readonly code?: string;
+  /** The `Retry-After` header of the answer, if any. */
+  readonly retryAfter?: string | string[];
+}
+
+/** The retry policy: exponential backoff with full jitter, `Retry-After` honoured up to the maximum delay. */
+export class RetryPolicy {
+  readonly maxRetries: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  private readonly random: () => number;
+
+  constructor(options: RetryPolicyOptions) {
+    this.maxRetries = options.maxRetries;
+    this.baseDelayMs = options.baseDelayMs;
+    this.maxDelayMs = options.maxDelayMs;
+    this.random = options.random ?? Math.random;
+  }
+
+  /** Whether a failure is transient: a retryable status or network error code. */
+  isTransient(failure: Failure): boolean {
+    if (failure.status !== undefined) return RETRYABLE_STATUSES.includes(failure.status);
+    return failure.code !== undefined && RETRYABLE_ERROR_CODES.includes(failure.code);
+  }
+
+  /** Whether an operation of this mode may be sent again after this failure. */
+  mayResend(mode: RepeatMode, failure: Failure): boolean {
+    if (!this.isTransient(failure)) return false;
+    if (mode === "idempotent") return true;
+    // `recover` creates are re-sent by their own loop after a lookup, not by the transport.
+    return failure.code !== undefined && NOT_SENT_ERROR_CODES.includes(failure.code);
+  }
+
+  /**
+   * How long to wait before retry number `retry` (1 for the first retry). With `Retry-After`,
+   * the server's wait, capped at `maxDelayMs`; otherwise a random wait between zero and
+   * `baseDelayMs * 2^(retry-1)`, capped at `maxDelayMs` ("full jitter", so that many clients
+   * failing together do not retry together).
+   */
+  delayMs(retry: number, retryAfter?: string | string[]): number {
+    const asked = parseRetryAfter(retryAfter);
+    if (asked !== undefined) return Math.min(asked, this.maxDelayMs);
+    const ceiling = Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** Math.max(0, retry - 1));
+    return Math.floor(this.random() * ceiling);
+  }
+
+  /**
+   * The `retry` callback for undici's RetryHandler, for one request of `operation`. It replaces
+   * undici's default decision (which retries only idempotent HTTP methods; every Kasm operation
+   * but five is a POST) with this policy's. `onRetry` hears of each retry.
+   */
+  undiciRetry(operation: OperationName, mode: RepeatMode, onRetry: RetryObserver): RetryHandler.RetryCallback {
+    return (err, { state }, callback) => {
+      const failure = failureOf(err);
+      // state.counter is the number of attempts made so far.
+      if (state.counter > this.maxRetries || !this.mayResend(mode, failure)) {
+        callback(err);
+        return;
+      }
+      const delayMs = this.delayMs(state.counter, failure.retryAfter);
+      onRetry({ operation, attempt: state.counter, reason: describeFailure(failure), delayMs });
+      setTimeout(() => callback(null), delayMs);
+    };
+  }
+}
+
+/** The parts of an undici error the policy looks at. */
+export function failureOf(err: unknown): Failure {
+  const e = err as { statusCode?: unknown; code?: unknown; headers?: Record<string, string | string[] | undefined> };
+  // undici's RequestRetryError carries the status of an answer; its code is UND_ERR_REQ_RETRY.
+  if (typeof e.statusCode === "number") return { status: e.statusCode, retryAfter: e.headers?.["retry-after"] };
+  return { code: typeof e.code === "string" ? e.code : undefined };
+}
+
+/** A short description of a failure for logs: `HTTP 503` or `ECONNRESET`. */
+export function describeFailure(failure: Failure): string {
+  return failure.status !== undefined ? `HTTP ${failure.status}` : (failure.code ?? "network error");
+}
+
+/** `Retry-After` as milliseconds: either delay-seconds or an HTTP date. */
+export function parseRetryAfter(header: string | string[] | undefined): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || value.trim() === "") return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}

@@ -1,0 +1,89 @@
+/**
+ * Building blocks of the response schemas, with the product's serialisation quirks absorbed in one
+ * place so that the area schemas read like the spec's field tables:
+ *
+ * - ids come as 32-character hex or as hyphenated UUIDs (notably `user_id` in some `get_users`
+ *   answers): {@link Id} normalises both to lowercase hex without hyphens;
+ * - an unset value sometimes comes as the string `"None"` (Python's `str(None)`): {@link nullable}
+ *   reads it as `null`;
+ * - numbers sometimes come as strings (`"5"`): {@link Int} and {@link Num} accept both;
+ * - booleans sometimes come as `"true"`/`"false"`: {@link Bool} accepts both.
+ *
+ * Objects use zod's default: unknown extra fields are dropped, so that a new field of a later
+ * release breaks nothing, while the fields we declare are checked.
+ */
+import { z } from "zod";
+
+const HEX_ID = /^[0-9a-f]{32}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The canonical form of a Kasm id: 32 lowercase hex characters, no hyphens. Anything that is not
+ * an id with or without hyphens is returned unchanged.
+ *
+ * @example normaliseId("6E1A5C0C-1F4B-4F6A-9F52-35E1C0A2B3D4") // "6e1a5c0c1f4b4f6a9f5235e1c0a2b3d4"
+ */
+export function normaliseId(value: string): string {
+  if (UUID.test(value) || HEX_ID.test(value.toLowerCase())) return value.replace(/-/g, "").toLowerCase();
+  return value;
+}
+
+/** Whether two ids name the same object, whatever their form. */
+export function sameId(a: string | null | undefined, b: string | null | undefined): boolean {
+  return a != null && b != null && normaliseId(a) === normaliseId(b);
+}
+
+/** A Kasm id, normalised to 32 lowercase hex characters. */
+export const Id = z.preprocess(
+  (value) => (typeof value === "string" ? normaliseId(value) : value),
+  z.string().regex(HEX_ID, "expected an id of 32 hexadecimal characters (or a hyphenated UUID)"),
+);
+
+/** `schema`, or `null`, where the string `"None"` also means `null`. */
+export function nullable<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => (value === "None" ? null : value), schema.nullable());
+}
+
+function numberFromString(value: unknown): unknown {
+  return typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)) ? Number(value) : value;
+}
+
+/** A whole number, also when sent as a string. */
+export const Int = z.preprocess(numberFromString, z.number().int());
+
+/** A number, also when sent as a string. */
+export const Num = z.preprocess(numberFromString, z.number());
+
+/** A boolean, also when sent as `"true"` or `"false"` (any case). */
+export const Bool = z.preprocess((value) => {
+  if (typeof value !== "string") return value;
+  const lower = value.toLowerCase();
+  return lower === "true" ? true : lower === "false" ? false : value;
+}, z.boolean());
+
+/** A string or null (`"None"` read as null). */
+export const NullableString = nullable(z.string());
+
+/** An id or null (`"None"` read as null). */
+export const NullableId = nullable(Id);
+
+/** A timestamp as the API writes it, `YYYY-MM-DD HH:MM:SS.ffffff` (kept as text: it carries no time zone). */
+export const Timestamp = z.string();
+
+/** A JSON object whose fields the spec does not list. */
+export const AnyObject = z.record(z.string(), z.unknown());
+
+/** The answer of operations with nothing to return: `{}` (any fields tolerated). */
+export const Empty = z.object({});
+
+/** Paging, sorting and filtering parameters of list operations. */
+export const ListParams = z.object({
+  /** Zero-based page number. */
+  page: z.number().int().min(0),
+  page_size: z.number().int().min(1),
+  sort_by: z.string(),
+  sort_direction: z.enum(["asc", "desc"]),
+  filters: z.array(z.object({ id: z.string(), value: z.unknown() })),
+});
+/** Paging, sorting and filtering parameters of list operations. */
+export type ListParams = z.infer<typeof ListParams>;

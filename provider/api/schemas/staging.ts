@@ -1,0 +1,44 @@
+/** Schemas of the staging area: staging configs, which keep sessions of an image ready in a zone. */
+import { z } from "zod";
+import { Bool, Id, Int, Num, NullableString, nullable } from "./common";
+
+/** A staging config: keep `num_sessions` sessions of an image staged in a zone. (zone_id, image_id) is unique. */
+export const StagingConfig = z.object({
+  staging_config_id: Id,
+  zone_id: Id,
+  zone_name: NullableString.optional(),
+  image_id: Id,
+  image_friendly_name: NullableString.optional(),
+  /** Sessions kept staged at all times. */
+  num_sessions: Int,
+  /** Read only. */
+  num_current_sessions: nullable(Int).optional(),
+  /** Hours after which an unassigned staged session expires and is re-created. */
+  expiration: Num,
+  allow_ws_audio: nullable(Bool).optional(),
+  allow_ws_uploads: nullable(Bool).optional(),
+  allow_ws_downloads: nullable(Bool).optional(),
+  allow_ws_clipboard_down: nullable(Bool).optional(),
+  allow_ws_clipboard_up: nullable(Bool).optional(),
+  allow_ws_microphone: nullable(Bool).optional(),
+});
+/** A staging config. */
+export type StagingConfig = z.infer<typeof StagingConfig>;
+
+/** The writable fields of a staging config. */
+const StagingFields = StagingConfig.omit({
+  staging_config_id: true,
+  zone_name: true,
+  image_friendly_name: true,
+  num_current_sessions: true,
+});
+
+/** `target_staging_config` of `create_staging_config`: zone_id, image_id, num_sessions and expiration are required. */
+export const NewStagingConfig = StagingFields.partial().required({ zone_id: true, image_id: true, num_sessions: true, expiration: true });
+/** `target_staging_config` of `create_staging_config`. */
+export type NewStagingConfig = z.infer<typeof NewStagingConfig>;
+
+/** `target_staging_config` of `update_staging_config`: the id and the fields to change. */
+export const StagingConfigUpdate = StagingFields.partial().extend({ staging_config_id: Id });
+/** `target_staging_config` of `update_staging_config`. */
+export type StagingConfigUpdate = z.infer<typeof StagingConfigUpdate>;

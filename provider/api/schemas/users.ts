@@ -1,0 +1,175 @@
+/** Schemas of the users area: user records, their attributes, server assignments and the batch user import. */
+import { z } from "zod";
+import { BatchResult } from "./batch";
+import { AnyObject, Bool, Id, Int, ListParams, NullableId, NullableString, Timestamp, nullable } from "./common";
+import { Group } from "./groups";
+import { SessionSummary } from "./sessions";
+
+/** A server assigned to a user (needs Servers View to be listed). */
+export const AssignedServer = z.object({
+  server_id: Id,
+  hostname: NullableString.optional(),
+  friendly_name: NullableString.optional(),
+  server_assignment_enabled: nullable(Bool).optional(),
+});
+/** A server assigned to a user. */
+export type AssignedServer = z.infer<typeof AssignedServer>;
+
+/**
+ * A user. `user_id` and `username` are always present; the other fields depend on the operation
+ * and on the key's permissions (`groups` needs Groups View, `wss` Sessions View,
+ * `assigned_servers` Servers View, `company` Companies View).
+ */
+export const User = z.object({
+  user_id: Id,
+  /** The login name; the server strips and lowercases it. */
+  username: z.string(),
+  first_name: NullableString.optional(),
+  last_name: NullableString.optional(),
+  phone: NullableString.optional(),
+  organization: NullableString.optional(),
+  /** Administrator notes. */
+  notes: NullableString.optional(),
+  locked: Bool.optional(),
+  disabled: Bool.optional(),
+  /** An ephemeral user created by a casting link. */
+  anonymous: Bool.optional(),
+  /** `ldap`, `local`, `oidc` or `saml`. */
+  realm: NullableString.optional(),
+  created: nullable(Timestamp).optional(),
+  last_session: nullable(Timestamp).optional(),
+  two_factor: nullable(Bool).optional(),
+  program_id: NullableString.optional(),
+  hash: NullableString.optional(),
+  groups: z.array(Group).optional(),
+  wss: z.array(SessionSummary).optional(),
+  assigned_servers: z.array(AssignedServer).optional(),
+  /** `{}` when the user belongs to no company. */
+  company: AnyObject.nullable().optional(),
+});
+/** A user. */
+export type User = z.infer<typeof User>;
+
+/** A user as returned by the batch import, which adds account details (`crypt_*` come masked). */
+export const BatchUser = User.extend({
+  failed_pw_attempts: nullable(Int).optional(),
+  email: NullableString.optional(),
+  city: NullableString.optional(),
+  state: NullableString.optional(),
+  country: NullableString.optional(),
+  company_id: NullableId.optional(),
+  saml_id: NullableString.optional(),
+  oidc_id: NullableString.optional(),
+  password_set_date: NullableString.optional(),
+  custom_attribute_1: NullableString.optional(),
+  custom_attribute_2: NullableString.optional(),
+  custom_attribute_3: NullableString.optional(),
+});
+/** A user as returned by the batch import. */
+export type BatchUser = z.infer<typeof BatchUser>;
+
+/** The writable fields of a user (`target_user` of create and update), plus the password. */
+const UserFields = User.pick({
+  username: true,
+  first_name: true,
+  last_name: true,
+  phone: true,
+  organization: true,
+  locked: true,
+  disabled: true,
+}).extend({
+  /** Optional: without one the server sets a random password. A secret: never logged. */
+  password: z.string().optional(),
+});
+
+/** `target_user` of `create_user`: a username and any other writable field. */
+export const NewUser = UserFields.partial().required({ username: true });
+/** `target_user` of `create_user`. */
+export type NewUser = z.infer<typeof NewUser>;
+
+/**
+ * `target_user` of `update_user`: the user's id and the fields to change. Send `username` as
+ * well: some releases refuse an update without it. Names, phone and organization are cut to 64
+ * characters by the server.
+ */
+export const UserUpdate = UserFields.partial().extend({ user_id: Id });
+/** `target_user` of `update_user`. */
+export type UserUpdate = z.infer<typeof UserUpdate>;
+
+/** How to find one user for `get_user`: by id or by username. */
+export const UserLookup = z.union([z.object({ user_id: Id }), z.object({ username: z.string() })]);
+/** How to find one user for `get_user`: by id or by username. */
+export type UserLookup = z.infer<typeof UserLookup>;
+
+/** Filter ids accepted by `get_users`. */
+export const UserFilterId = z.enum(["username", "locked", "disabled", "created", "exclude_group", "oidc_id", "saml_id"]);
+/** Filter ids accepted by `get_users`. */
+export type UserFilterId = z.infer<typeof UserFilterId>;
+
+/** Parameters of `get_users` (page size defaults to 100, at most 1000). */
+export const GetUsersParams = ListParams.extend({
+  sort_by: z.enum(["username", "created", "last_session"]),
+  filters: z.array(z.object({ id: UserFilterId, value: z.unknown() })),
+  anonymous: z.boolean(),
+  anonymous_only: z.boolean(),
+}).partial();
+/** Parameters of `get_users`. */
+export type GetUsersParams = z.infer<typeof GetUsersParams>;
+
+/** The answer of `get_users`: one page of users and the total count. */
+export const UserPage = z.object({
+  users: z.array(User),
+  total: Int.optional(),
+  /** Present only when `page` was sent. */
+  page: Int.optional(),
+});
+/** The answer of `get_users`. */
+export type UserPage = z.infer<typeof UserPage>;
+
+/** Parameters of `delete_user`. */
+export const DeleteUserParams = z.object({
+  user_id: Id,
+  /** Delete the user's sessions first; without it the call fails while the user has sessions. */
+  force: z.boolean().optional(),
+});
+/** Parameters of `delete_user`. */
+export type DeleteUserParams = z.infer<typeof DeleteUserParams>;
+
+/** A user's attributes (`get_attributes`). */
+export const UserAttributes = z.object({
+  user_attributes_id: z.string().optional(),
+  user_id: Id,
+  ssh_public_key: NullableString.optional(),
+  show_tips: nullable(Bool).optional(),
+  toggle_control_panel: nullable(Bool).optional(),
+  /** An image id. */
+  default_image: NullableId.optional(),
+  auto_login_ws: nullable(Bool).optional(),
+});
+/** A user's attributes. */
+export type UserAttributes = z.infer<typeof UserAttributes>;
+
+/** `target_user_attributes` of `update_user_attributes`: the user's id and the attributes to change. */
+export const UserAttributesUpdate = UserAttributes.pick({
+  auto_login_ws: true,
+  default_image: true,
+  show_tips: true,
+  toggle_control_panel: true,
+})
+  .partial()
+  .extend({ user_id: Id });
+/** `target_user_attributes` of `update_user_attributes`. */
+export type UserAttributesUpdate = z.infer<typeof UserAttributesUpdate>;
+
+/** Which user and which server, for `assign_user_server` and `unassign_user_server`. */
+export const UserServerAssignment = z.object({
+  user_id: Id,
+  server_id: Id,
+});
+/** Which user and which server. */
+export type UserServerAssignment = z.infer<typeof UserServerAssignment>;
+
+/** The answer of `batch_create_user`: the created users are under `resources.users`. */
+export const BatchUsersResult = BatchResult(z.object({ users: z.array(BatchUser) }));
+/** The answer of `batch_create_user`. */
+export type BatchUsersResult = z.infer<typeof BatchUsersResult>;

@@ -1,0 +1,329 @@
+/**
+ * The HTTP transport of the Kasm API client: one keep-alive undici Pool for the base URL, TLS
+ * settings, timeouts, undici's retry interceptor driven by {@link RetryPolicy}, the request
+ * envelopes (JSON with body credentials, multipart with header credentials), and the mapping of
+ * answers to results or {@link KasmApiError}s.
+ *
+ * The API secret lives in a private field, so it never shows up when a transport or a client is
+ * printed or serialised; every log line and error message is scrubbed of it.
+ */
+import { rootCertificates } from "node:tls";
+import { FormData, Pool, Response, interceptors, type Dispatcher, type RetryHandler } from "undici";
+import type { z } from "zod";
+import { OPERATIONS, type OperationContext, type OperationName } from "../permissions";
+import type { KasmLogger, ResolvedConfig } from "./config";
+import {
+  KasmApiError,
+  KasmResponseShapeError,
+  KasmTimeoutError,
+  KasmTransportError,
+  errorForStatus,
+  type ShapeIssue,
+} from "./errors";
+import { collectSecretValues, redact, scrubText } from "./redact";
+import { RetryPolicy, TIMEOUT_ERROR_CODES, describeFailure, parseRetryAfter, repeatMode, type Failure, type RepeatMode } from "./retry";
+
+/** Options of one call. */
+export interface CallOptions {
+  /**
+   * What the client knows about the call's circumstances (a system group, an admin user...), so
+   * that a 403 names every permission that applies.
+   */
+  readonly context?: OperationContext;
+}
+
+/** A CSV file for a multipart batch import. */
+export interface CsvUpload {
+  /** The CSV text. */
+  readonly csv: string;
+  /** The file name the server sees. Default: `import.csv`. */
+  readonly filename?: string;
+}
+
+/** An answer, before it is interpreted. */
+interface RawAnswer {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: Buffer;
+  readonly attempts: number;
+}
+
+/** The outcome of one health probe. */
+export interface HealthProbe {
+  readonly healthy: boolean;
+  /** Why it is not healthy (status and body start, or the network error), free of secrets. */
+  readonly detail: string;
+}
+
+/** TLS certificate errors, for which the error message suggests `caCert`. */
+const TLS_TRUST_CODES = new Set([
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "CERT_HAS_EXPIRED",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+]);
+
+/** The transport the operation functions call. One per client. */
+export class KasmTransport {
+  /** The base URL, without a trailing slash. */
+  readonly baseUrl: string;
+  /** The API key (an identifier, not a secret). */
+  readonly apiKey: string;
+  /** The retry policy every request of this transport follows. */
+  readonly policy: RetryPolicy;
+  readonly #secret: string;
+  readonly #pathPrefix: string;
+  readonly #logger?: KasmLogger;
+  readonly #pool: Pool;
+  readonly #retrying: Dispatcher;
+
+  constructor(config: ResolvedConfig) {
+    this.baseUrl = config.baseUrl.href.replace(/\/$/, "");
+    this.apiKey = config.apiKey;
+    this.#secret = config.apiKeySecret;
+    this.#pathPrefix = config.baseUrl.pathname.replace(/\/$/, "");
+    this.#logger = config.logger;
+    this.policy = new RetryPolicy({
+      maxRetries: config.maxRetries,
+      baseDelayMs: config.retryBaseDelayMs,
+      maxDelayMs: config.retryMaxDelayMs,
+    });
+    this.#pool = createPool(config);
+    // undici re-sends the request; the per-request `retry` callback (see send) decides whether and when.
+    // throwOnError=false: when the policy gives up on an error answer, the answer itself (with
+    // its error_message) reaches us instead of a bare "Request failed".
+    this.#retrying = this.#pool.compose(interceptors.retry({ throwOnError: false }));
+  }
+
+  /**
+   * Call a JSON-envelope operation: POST (or GET with a body, for the egress reads) of
+   * `{api_key, api_key_secret, ...params}`, then validate the answer against `schema`.
+   */
+  async call<S extends z.ZodType>(operation: OperationName, params: object, schema: S, options: CallOptions = {}): Promise<z.infer<S>> {
+    const answer = await this.send(operation, {
+      body: JSON.stringify({ ...params, api_key: this.apiKey, api_key_secret: this.#secret }),
+      headers: { "content-type": "application/json", accept: "application/json" },
+    });
+    const secrets = collectSecretValues(params);
+    return this.interpret(operation, answer, schema, secrets, options.context);
+  }
+
+  /** Call a JSON-envelope operation that answers with binary content (a screenshot), returned as is. */
+  async callBinary(operation: OperationName, params: object, options: CallOptions = {}): Promise<Buffer> {
+    const answer = await this.send(operation, {
+      body: JSON.stringify({ ...params, api_key: this.apiKey, api_key_secret: this.#secret }),
+      headers: { "content-type": "application/json" },
+    });
+    if (answer.status >= 200 && answer.status < 300) return answer.body;
+    throw this.errorFor(operation, answer, collectSecretValues(params), options.context);
+  }
+
+  /**
+   * Call a multipart batch operation: the credentials in the `api-key` and `api-key-secret`
+   * headers, the CSV as the file of form field `file_content`, and `query` in the query string.
+   */
+  async callMultipart<S extends z.ZodType>(
+    operation: OperationName,
+    upload: CsvUpload,
+    query: Record<string, string>,
+    schema: S,
+    options: CallOptions = {},
+  ): Promise<z.infer<S>> {
+    const form = new FormData();
+    form.append("file_content", new Blob([upload.csv], { type: "text/csv" }), upload.filename ?? "import.csv");
+    // Let undici's own multipart encoder write the body, into a buffer that a retry can resend.
+    const encoded = new Response(form);
+    const body = Buffer.from(await encoded.arrayBuffer());
+    const answer = await this.send(operation, {
+      body,
+      query,
+      headers: {
+        "content-type": encoded.headers.get("content-type") ?? "multipart/form-data",
+        accept: "application/json",
+        "api-key": this.apiKey,
+        "api-key-secret": this.#secret,
+      },
+    });
+    return this.interpret(operation, answer, schema, [], options.context);
+  }
+
+  /** One GET of `{baseUrl}/api/__healthcheck`, without retries: healthy when it answers `{ok: true}`. */
+  async probeHealth(timeoutMs: number): Promise<HealthProbe> {
+    try {
+      const res = await this.#pool.request({
+        path: `${this.#pathPrefix}/api/__healthcheck`,
+        method: "GET",
+        headers: { accept: "application/json" },
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      const text = await res.body.text();
+      let ok = false;
+      try {
+        ok = (JSON.parse(text) as { ok?: unknown }).ok === true;
+      } catch {
+        // Not JSON: reported below with the start of the body.
+      }
+      if (res.statusCode === 200 && ok) return { healthy: true, detail: "ok" };
+      return { healthy: false, detail: `HTTP ${res.statusCode}: ${scrubText(text.slice(0, 200), [this.#secret])}` };
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      return { healthy: false, detail: `${code ?? "error"}: ${scrubText((error as Error).message ?? "", [this.#secret])}` };
+    }
+  }
+
+  /** Report something through the configured logger, with secrets removed. */
+  log(level: "debug" | "info" | "warn", message: string, fields?: Record<string, unknown>): void {
+    const write = this.#logger?.[level];
+    if (!write) return;
+    write.call(this.#logger, scrubText(message, [this.#secret]), fields === undefined ? undefined : redact(fields, [this.#secret]));
+  }
+
+  /** Close the connection pool. Requests in flight finish first. */
+  async close(): Promise<void> {
+    await this.#pool.close();
+  }
+
+  /** What `JSON.stringify` shows: where the transport points, never the secret. */
+  toJSON(): Record<string, unknown> {
+    return { baseUrl: this.baseUrl, apiKey: this.apiKey };
+  }
+
+  /** Send one request through the retrying dispatcher and read the whole answer. */
+  private async send(
+    operation: OperationName,
+    request: { body: string | Buffer; headers: Record<string, string>; query?: Record<string, string> },
+  ): Promise<RawAnswer> {
+    const spec = OPERATIONS[operation];
+    const mode = repeatMode(operation);
+    let retries = 0;
+    const retryOptions: RetryHandler.RetryOptions = {
+      retry: this.policy.undiciRetry(operation, mode, (event) => {
+        retries += 1;
+        this.log("debug", `${operation}: attempt ${event.attempt} failed (${event.reason}); retrying in ${event.delayMs} ms`, { ...event });
+      }),
+    };
+    // The retry interceptor merges per-request `retryOptions` into its own; undici's types do not list the field.
+    const options: Dispatcher.RequestOptions & { retryOptions: RetryHandler.RetryOptions } = {
+      path: this.#pathPrefix + spec.path,
+      method: spec.method,
+      query: request.query,
+      headers: request.headers,
+      body: request.body,
+      retryOptions,
+    };
+    try {
+      const res = await this.#retrying.request(options);
+      // Always read the whole body, so that the connection goes back to the pool.
+      const body = Buffer.from(await res.body.arrayBuffer());
+      return { status: res.statusCode, headers: res.headers, body, attempts: retries + 1 };
+    } catch (error) {
+      throw this.transportError(operation, mode, error, retries + 1);
+    }
+  }
+
+  /** A 2xx answer validated against `schema`, or the error for any other status. */
+  private interpret<S extends z.ZodType>(
+    operation: OperationName,
+    answer: RawAnswer,
+    schema: S,
+    secrets: readonly string[],
+    context: OperationContext | undefined,
+  ): z.infer<S> {
+    if (answer.status < 200 || answer.status >= 300) throw this.errorFor(operation, answer, secrets, context);
+    let json: unknown = {};
+    const text = answer.body.toString("utf8");
+    // unassign_user_server answers 204 without content; every other operation answers JSON.
+    if (text.trim() !== "") {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw new KasmResponseShapeError({
+          operation,
+          status: answer.status,
+          attempts: answer.attempts,
+          issues: [{ path: "", message: "the body is not JSON" }],
+        });
+      }
+    }
+    const parsed = schema.safeParse(json);
+    if (parsed.success) return parsed.data;
+    throw new KasmResponseShapeError({
+      operation,
+      status: answer.status,
+      attempts: answer.attempts,
+      issues: parsed.error.issues.map((issue): ShapeIssue => ({ path: formatPath(issue.path), message: issue.message })),
+    });
+  }
+
+  /** The error for a non-2xx answer, with the server's message scrubbed of every secret of the request. */
+  private errorFor(operation: OperationName, answer: RawAnswer, secrets: readonly string[], context: OperationContext | undefined): KasmApiError {
+    let errorMessage: string | undefined;
+    try {
+      const json = JSON.parse(answer.body.toString("utf8")) as { error_message?: unknown };
+      if (typeof json.error_message === "string") errorMessage = json.error_message;
+    } catch {
+      // Not JSON (a proxy's error page, say): the status alone describes it.
+    }
+    if (errorMessage !== undefined) errorMessage = scrubText(errorMessage, [this.#secret, ...secrets]);
+    const retryAfterMs = parseRetryAfter(answer.headers["retry-after"]);
+    return errorForStatus(
+      { operation, status: answer.status, errorMessage, attempts: answer.attempts, retryAfterMs, context },
+      notRepeatedNote(repeatMode(operation), { status: answer.status }),
+    );
+  }
+
+  /** The error for a request that got no answer. */
+  private transportError(operation: OperationName, mode: RepeatMode, error: unknown, attempts: number): KasmApiError {
+    if (error instanceof KasmApiError) return error;
+    const code = typeof (error as { code?: unknown }).code === "string" ? (error as { code: string }).code : undefined;
+    const details = { operation, attempts, code, cause: error };
+    if (code !== undefined && TLS_TRUST_CODES.has(code)) {
+      return new KasmTransportError(details, ": the server's TLS certificate is not trusted; pass its CA certificate with the caCert option (KASM_CA_CERT)");
+    }
+    const note = notRepeatedNote(mode, { code });
+    if (code !== undefined && TIMEOUT_ERROR_CODES.includes(code)) return new KasmTimeoutError(details, note);
+    return new KasmTransportError(details, note);
+  }
+}
+
+/** Why a failed request was not repeated, when that matters to the user: it may have been applied. */
+function notRepeatedNote(mode: RepeatMode, failure: Failure): string {
+  if (mode !== "once") return "";
+  if (failure.status !== undefined && failure.status < 500) return "";
+  return `; it was not repeated because repeating it could apply it twice, and it may have been applied (${describeFailure(failure)})`;
+}
+
+/** The undici Pool for one base URL: keep-alive connections, timeouts and TLS trust. */
+function createPool(config: ResolvedConfig): Pool {
+  const tls = config.baseUrl.protocol === "https:";
+  return new Pool(config.baseUrl.origin, {
+    connect: {
+      timeout: config.connectTimeoutMs,
+      ...(tls && config.caCert !== undefined ? { ca: [...rootCertificates, config.caCert] } : {}),
+      ...(tls && config.insecureSkipVerify ? { rejectUnauthorized: false } : {}),
+    },
+    // Per attempt: the wait for the answer's headers, and the longest pause inside its body.
+    headersTimeout: config.requestTimeoutMs,
+    bodyTimeout: config.requestTimeoutMs,
+  });
+}
+
+/** A zod issue path as `user.groups[0].group_id`. */
+function formatPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((key, i) => (typeof key === "number" ? `[${key}]` : `${i === 0 ? "" : "."}${String(key)}`))
+    .join("");
+}
+
+/**
+ * Anything that carries a transport: a {@link KasmClient}. The operation functions take one as
+ * their first argument, so that they can be called as `createUser(client, ...)` or, bound, as
+ * `client.users.createUser(...)`.
+ */
+export interface KasmApi {
+  /** The transport the operations send their requests through. */
+  readonly transport: KasmTransport;
+}
