@@ -471,10 +471,13 @@ export const COMMUNITY_CONCURRENT_SESSIONS = 5;
 /** The state of one emulator and the rules that change it. */
 export class Store {
   readonly state: State;
+  /** user_id by username: lookups by name are the hot path of most clients. */
+  private readonly usernames = new Map<string, string>();
 
   constructor(state: State = emptyState()) {
     this.state = state;
     this.ensureSystemGroups();
+    for (const user of Object.values(state.users)) this.usernames.set(user.username, user.user_id);
   }
 
   /** All Users and Administrators always exist, whatever the seed or data file says. */
@@ -508,8 +511,8 @@ export class Store {
   }
 
   userByName(username: string): UserRecord | undefined {
-    const wanted = username.trim().toLowerCase();
-    return Object.values(this.state.users).find((u) => u.username === wanted);
+    const id = this.usernames.get(username.trim().toLowerCase());
+    return id === undefined ? undefined : this.state.users[id];
   }
 
   /** A user by id in either form; undefined when the id is malformed or unknown. */
@@ -604,6 +607,7 @@ export class Store {
   /** Store a built user with its attributes record. */
   insertUser(user: UserRecord): void {
     this.state.users[user.user_id] = user;
+    this.usernames.set(user.username, user.user_id);
     const user_attributes_id = newId();
     this.state.userAttributes[user.user_id] = {
       user_attributes_id,
@@ -673,6 +677,8 @@ export class Store {
       if (other && other.user_id !== user.user_id)
         throw new AlreadyExists(`Error updating user (${username}): (User already exists)`);
     }
+    this.usernames.delete(user.username);
+    this.usernames.set(username, user.user_id);
     user.username = username;
     if (input.first_name !== undefined) user.first_name = cut(input.first_name);
     if (input.last_name !== undefined) user.last_name = cut(input.last_name);
@@ -700,6 +706,7 @@ export class Store {
     for (const c of Object.values(this.state.egressCredentials)) if (c.user_id === user.user_id) delete this.state.egressCredentials[c.egress_credential_id];
     delete this.state.userAttributes[user.user_id];
     delete this.state.users[user.user_id];
+    this.usernames.delete(user.username);
   }
 
   /** logout_user: ends every session of the user. */
