@@ -329,7 +329,7 @@ function describeCause(cause: unknown): string {
 function sanitiseCause(cause: unknown): Error {
   if (!(cause instanceof Error)) return new Error("unknown error");
   const copy = new Error(scrubText(cause.message));
-  copy.name = cause.name;
+  Object.defineProperty(copy, "name", { value: cause.name, enumerable: false });
   const code = (cause as { code?: unknown }).code;
   if (typeof code === "string") Object.defineProperty(copy, "code", { value: code, enumerable: true });
   return copy;

@@ -77,7 +77,8 @@ export function redact<T>(value: T, knownSecrets: Iterable<string> = []): T {
 
 // A PEM block of any private key type, and a WireGuard `PrivateKey = ...` (or `PresharedKey`) line.
 const PEM_PRIVATE_KEY = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g;
-const WIREGUARD_KEY_LINE = /\b(PrivateKey|PresharedKey)\s*=\s*\S+/gi;
+// No word boundary before the name: inside JSON-escaped text it follows a literal `\n`.
+const WIREGUARD_KEY_LINE = /(PrivateKey|PresharedKey)\s*=\s*[^\s\\"]+/gi;
 // Below this length a "secret" would match ordinary words (an empty or one-letter password).
 const MIN_SCRUBBED_LENGTH = 4;
 
@@ -87,8 +88,10 @@ const MIN_SCRUBBED_LENGTH = 4;
  */
 export function scrubText(text: string, knownSecrets: Iterable<string> = []): string {
   let out = text.replace(PEM_PRIVATE_KEY, REDACTED).replace(WIREGUARD_KEY_LINE, (_m, key: string) => `${key} = ${REDACTED}`);
-  // Longest first, so a secret that contains another is removed whole.
-  const values = [...new Set(knownSecrets)].filter((s) => s.length >= MIN_SCRUBBED_LENGTH).sort((a, b) => b.length - a.length);
+  // Each secret also in its JSON-escaped form, as it appears in an echoed request body; longest
+  // first, so that a secret that contains another is removed whole.
+  const forms = [...knownSecrets].flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]);
+  const values = [...new Set(forms)].filter((s) => s.length >= MIN_SCRUBBED_LENGTH).sort((a, b) => b.length - a.length);
   for (const secret of values) out = out.split(secret).join(REDACTED);
   return out;
 }

@@ -1,0 +1,103 @@
+/**
+ * Client configuration: options, environment fallbacks, defaults, the configuration error, and
+ * that a client never shows its secret when printed or serialised.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { inspect } from "node:util";
+import { describe, expect, it } from "vitest";
+import { DEFAULTS, KasmClient, KasmConfigurationError, createKasmClient } from "../../provider/api";
+import { resolveConfig } from "../../provider/api/config";
+
+const SECRET = "cfg-secret-Vb81";
+const PEM = "-----BEGIN CERTIFICATE-----\nMIIBfake\n-----END CERTIFICATE-----\n";
+
+describe("configuration", () => {
+  it("names every missing setting, with its option and environment variable", () => {
+    const error = (() => {
+      try {
+        createKasmClient({}, {});
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(KasmConfigurationError);
+    const config = error as KasmConfigurationError;
+    expect(config.kind).toBe("configuration");
+    expect(config.missing).toHaveLength(3);
+    for (const text of ["baseUrl", "KASM_BASE_URL", "apiKey", "KASM_API_KEY", "apiKeySecret", "KASM_API_KEY_SECRET"])
+      expect(config.message).toContain(text);
+  });
+
+  it("names only what is missing", () => {
+    expect(() => createKasmClient({ baseUrl: "https://kasm.example.com", apiKey: "k" }, {})).toThrow(
+      /missing: apiKeySecret \(option `apiKeySecret` or environment variable KASM_API_KEY_SECRET\)\.$/,
+    );
+  });
+
+  it("falls back to the environment, and options win over it", () => {
+    const env = { KASM_BASE_URL: "https://env.example.com/", KASM_API_KEY: "env-key", KASM_API_KEY_SECRET: SECRET, KASM_MAX_RETRIES: "2" };
+    const fromEnv = resolveConfig({}, env);
+    expect(fromEnv).toMatchObject({ apiKey: "env-key", apiKeySecret: SECRET, maxRetries: 2 });
+    expect(fromEnv.baseUrl.href).toBe("https://env.example.com/");
+    expect(resolveConfig({ apiKey: "option-key", maxRetries: 0 }, env)).toMatchObject({ apiKey: "option-key", maxRetries: 0 });
+  });
+
+  it("applies the documented defaults", () => {
+    const config = resolveConfig({ baseUrl: "https://kasm.example.com", apiKey: "k", apiKeySecret: SECRET }, {});
+    expect(config).toMatchObject({ ...DEFAULTS, insecureSkipVerify: false, caCert: undefined });
+  });
+
+  it("keeps a path prefix of the base URL and drops a trailing slash", async () => {
+    const client = createKasmClient({ baseUrl: "https://kasm.example.com/kasm/", apiKey: "k", apiKeySecret: SECRET }, {});
+    expect(client.baseUrl).toBe("https://kasm.example.com/kasm");
+    await client.close();
+  });
+
+  it("refuses invalid values, naming each", () => {
+    const attempt = () =>
+      resolveConfig(
+        { baseUrl: "ftp://kasm.example.com", apiKey: "k", apiKeySecret: SECRET, requestTimeoutMs: -1 },
+        { KASM_MAX_RETRIES: "many" },
+      );
+    expect(attempt).toThrow(KasmConfigurationError);
+    expect(attempt).toThrow(/baseUrl must be an http:\/\/ or https:\/\/ address/);
+    expect(attempt).toThrow(/requestTimeoutMs must be a whole number of at least 1/);
+    expect(attempt).toThrow(/maxRetries must be a whole number of at least 0 \(option `maxRetries` or KASM_MAX_RETRIES\)/);
+  });
+
+  it("reads the CA certificate as PEM text, or from a file named by the option or KASM_CA_CERT", () => {
+    const dir = mkdtempSync(join(tmpdir(), "kasm-ca-"));
+    const file = join(dir, "ca.pem");
+    writeFileSync(file, PEM);
+    const base = { baseUrl: "https://kasm.example.com", apiKey: "k", apiKeySecret: SECRET };
+    expect(resolveConfig({ ...base, caCert: PEM }, {}).caCert).toBe(PEM);
+    expect(resolveConfig({ ...base, caCert: file }, {}).caCert).toBe(PEM);
+    expect(resolveConfig(base, { KASM_CA_CERT: file }).caCert).toBe(PEM);
+    expect(() => resolveConfig({ ...base, caCert: join(dir, "missing.pem") }, {})).toThrow(/caCert: neither PEM text nor a readable file \(ENOENT/);
+  });
+
+  it("takes insecureSkipVerify only from the option, never from the environment", () => {
+    const base = { baseUrl: "https://kasm.example.com", apiKey: "k", apiKeySecret: SECRET };
+    expect(resolveConfig(base, { KASM_INSECURE_SKIP_VERIFY: "true" }).insecureSkipVerify).toBe(false);
+    expect(resolveConfig({ ...base, insecureSkipVerify: true }, {}).insecureSkipVerify).toBe(true);
+  });
+});
+
+describe("a client", () => {
+  it("never shows its secret when printed, serialised or enumerated", async () => {
+    const client = new KasmClient({ baseUrl: "https://kasm.example.com", apiKey: "the-key", apiKeySecret: SECRET }, {});
+    try {
+      expect(JSON.stringify(client)).toBe('{"baseUrl":"https://kasm.example.com","apiKey":"the-key"}');
+      expect(inspect(client, { showHidden: true, depth: 10 })).not.toContain(SECRET);
+      expect(inspect(client.transport, { showHidden: true, depth: 10 })).not.toContain(SECRET);
+      expect(JSON.stringify(client.transport)).not.toContain(SECRET);
+      expect(`${inspect(client)}`).toContain("https://kasm.example.com");
+      expect(JSON.stringify(Object.entries(client))).not.toContain(SECRET);
+      expect(Object.keys(client)).not.toContain("apiKeySecret");
+    } finally {
+      await client.close();
+    }
+  });
+});

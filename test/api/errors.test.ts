@@ -1,0 +1,225 @@
+/**
+ * Every error class of the client, raised by real answers of the emulator (or a scripted server
+ * for what the emulator does not do), and the promise that no secret ever shows up in an error
+ * message, a serialised or inspected error, its cause, or a log line.
+ */
+import { inspect } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  KasmApiError,
+  KasmAuthenticationError,
+  KasmBadRequestError,
+  KasmNotFoundError,
+  KasmPermissionError,
+  KasmResponseShapeError,
+  KasmTimeoutError,
+  KasmTransportError,
+  REDACTED,
+  createKasmClient,
+  errorForStatus,
+  redact,
+  scrubText,
+  type KasmClient,
+} from "../../provider/api";
+import { ACTIVATION_KEY, ADMIN_SECRET, KEYS, captureLogger, startHarness, type Harness } from "./helpers";
+import { startLocalServer } from "./local-server";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+/** A client of the test emulator with another key, or other options. */
+function clientWith(key: { key: string; secret: string }, options: Parameters<typeof createKasmClient>[0] = {}): KasmClient {
+  return createKasmClient({ baseUrl: h.emulator.url, apiKey: key.key, apiKeySecret: key.secret, maxRetries: 0, ...options }, {});
+}
+
+async function failure(promise: Promise<unknown>): Promise<KasmApiError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(KasmApiError);
+  return error as KasmApiError;
+}
+
+/** Everything a user could print of an error. */
+function printed(error: unknown): string {
+  return [String(error), (error as Error).message, JSON.stringify(error), inspect(error, { showHidden: true, depth: 20 })].join("\n");
+}
+
+describe("error classes", () => {
+  it("401: authentication, without the wrong secret anywhere", async () => {
+    const wrong = "wrong-secret-Hh3";
+    const client = clientWith({ key: KEYS.admin.key, secret: wrong });
+    const error = await failure(client.images.getImages());
+    await client.close();
+    expect(error).toBeInstanceOf(KasmAuthenticationError);
+    expect(error).toMatchObject({ kind: "authentication", status: 401, operation: "get_images", errorMessage: "Invalid user name or password." });
+    expect(error.message).toContain("Check the API key and secret");
+    expect(printed(error)).not.toContain(wrong);
+  });
+
+  it("403: permission, naming the permissions to grant with their dependencies", async () => {
+    const client = clientWith(KEYS.viewer);
+    const error = await failure(client.staging.createStagingConfig({ zone_id: "a".repeat(32), image_id: "b".repeat(32), num_sessions: 1, expiration: 1 }));
+    await client.close();
+    expect(error).toBeInstanceOf(KasmPermissionError);
+    const permission = error as KasmPermissionError;
+    expect(permission).toMatchObject({ kind: "permission", status: 403, errorMessage: "Unauthorized.", requiredPermissions: ["Staging Create"] });
+    expect(permission.toGrant).toEqual(["Staging Create", "Staging View"]);
+    expect(permission.message).toContain("Grant the API key: Staging Create, Staging View");
+    expect(permission.message).toContain("Staging View is needed by the permission dependency rules");
+    expect(permission.message).toContain("Read Only");
+  });
+
+  it("403: names the target's permission for an egress mapping, and the alternatives of get_servers", async () => {
+    const egress = errorForStatus({ operation: "create_egress_provider_mapping", status: 403, errorMessage: "Unauthorized.", context: { targetIsGroup: true } });
+    expect((egress as KasmPermissionError).requiredPermissions).toEqual(["Egress Providers Modify", "Groups Modify"]);
+    expect(egress.message).toContain("Groups Modify System when it targets a system group");
+    const servers = errorForStatus({ operation: "get_servers", status: 403, errorMessage: "Unauthorized." }) as KasmPermissionError;
+    expect(servers.requiredOneOf).toEqual(["Servers View", "Agents View"]);
+    expect(servers.message).toContain("any one of Servers View or Agents View");
+  });
+
+  it("403 from a Read Only key", async () => {
+    const client = clientWith(KEYS.readOnly);
+    const error = await failure(client.users.createUser({ username: "ro" }));
+    await client.close();
+    expect(error).toBeInstanceOf(KasmPermissionError);
+    expect(error.message).toContain("Read Only setting is refused every write operation");
+  });
+
+  it("400: bad request, with the server's message", async () => {
+    const error = await failure(h.client.users.createUser({ username: "alice" }));
+    expect(error).toBeInstanceOf(KasmBadRequestError);
+    expect(error).toMatchObject({ kind: "bad_request", status: 400, errorMessage: "Error creating user (alice): (User already exists)" });
+  });
+
+  it("not found, from Kasm's 400 answers about unknown objects", async () => {
+    const error = await failure(h.client.users.updateUser({ user_id: "c".repeat(32), username: "nobody" }));
+    expect(error).toBeInstanceOf(KasmNotFoundError);
+    expect(error).toBeInstanceOf(KasmBadRequestError);
+    expect(error).toMatchObject({ kind: "not_found", status: 400 });
+    await expect(h.client.staging.getStagingConfig({ staging_config_id: "d".repeat(32) })).rejects.toBeInstanceOf(KasmNotFoundError);
+  });
+
+  it("transport: nothing listening", async () => {
+    const client = createKasmClient({ baseUrl: "http://127.0.0.1:9", apiKey: "k", apiKeySecret: ADMIN_SECRET, maxRetries: 0 }, {});
+    const error = await failure(client.images.getImages());
+    await client.close();
+    expect(error).toBeInstanceOf(KasmTransportError);
+    expect(error).toMatchObject({ kind: "transport", code: "ECONNREFUSED", attempts: 1 });
+    // The cause is a plain copy: name, code, message; nothing else of the original.
+    const cause = error.cause as Error & { code: string };
+    expect(cause.code).toBe("ECONNREFUSED");
+    expect(Object.keys(cause)).toEqual(["code"]);
+  });
+
+  it("timeout: the server answers later than the request timeout", async () => {
+    await h.control("POST", "/__emulator/faults", { rate: 1, kinds: ["latency"], latencyMs: 3000, operations: ["get_zones"], seed: 1 });
+    const client = clientWith(KEYS.admin, { requestTimeoutMs: 300 });
+    try {
+      const error = await failure(client.zones.getZones());
+      expect(error).toBeInstanceOf(KasmTimeoutError);
+      expect(error).toMatchObject({ kind: "timeout", code: "UND_ERR_HEADERS_TIMEOUT" });
+    } finally {
+      await client.close();
+      await h.control("DELETE", "/__emulator/faults");
+    }
+  });
+
+  it("response shape: names the operation and the offending path, never the value", async () => {
+    const server = await startLocalServer();
+    const client = createKasmClient({ baseUrl: server.url, apiKey: "k", apiKeySecret: ADMIN_SECRET }, {});
+    try {
+      server.script("get_user", { status: 200, body: { user: { user_id: 42, username: "x", groups: [{ name: "G", group_id: "not-an-id-SECRETISH" }] } } });
+      const error = await failure(client.users.getUser({ username: "x" }));
+      expect(error).toBeInstanceOf(KasmResponseShapeError);
+      expect((error as KasmResponseShapeError).issues.map((i) => i.path)).toEqual(["user.user_id", "user.groups[0].group_id"]);
+      expect(error.message).toMatch(/^get_user: unexpected response from the server: user\.user_id: /);
+      expect(printed(error)).not.toContain("SECRETISH");
+
+      server.script("get_images", { status: 200, raw: "<html>proxy</html>" });
+      expect((await failure(client.images.getImages())).message).toBe("get_images: unexpected response from the server: (body): the body is not JSON");
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});
+
+describe("secrets", () => {
+  it("never appear in errors or log lines of calls that carried them", async () => {
+    const logger = captureLogger();
+    const client = clientWith(KEYS.admin, { logger, maxRetries: 2, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
+    const password = "pw-Secret-Kd92!";
+    const wgKey = "wg-PRIVATE-key-0Zx9==";
+    const meshKey = "mesh-KEY-77aa";
+    const errors: unknown[] = [];
+    const collect = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => errors.push(e));
+    try {
+      // Make every call fail after retries, so that errors and retry log lines are produced.
+      await h.control("POST", "/__emulator/faults", { rate: 1, kinds: ["500", "503", "reset"], seed: 3 });
+      await collect(client.users.createUser({ username: "zed", password }));
+      await collect(client.licenses.activate({ activation_key: ACTIVATION_KEY, seats: 1 }));
+      await h.control("DELETE", "/__emulator/faults");
+      // Refused by the server: duplicates and an unknown activation key.
+      const provider = await client.egress.createEgressProvider({ name: "wg", egress_provider_type: "wireguard", enabled: true });
+      const bob = await client.users.getUser({ username: "bob" });
+      const credential = { egress_provider_id: provider.egress_provider_id, name: "c", user_id: bob.user_id, enabled: true, allow_all_gateways: true, wireguard_private_key: wgKey, mesh_key: meshKey };
+      await client.egress.createEgressCredential(credential);
+      await collect(client.egress.createEgressCredential(credential));
+      await collect(client.licenses.activate({ activation_key: "-----BEGIN ACTIVATION KEY-----\nUNKNOWN-KEY-991\n-----END ACTIVATION KEY-----" }));
+      await collect(client.users.createUser({ username: "alice", password }));
+    } finally {
+      await client.close();
+      await h.control("DELETE", "/__emulator/faults");
+    }
+    expect(errors).toHaveLength(5);
+    expect(logger.lines.length).toBeGreaterThan(0);
+    const everything = [...errors.map(printed), ...logger.lines].join("\n");
+    for (const secret of [ADMIN_SECRET, password, wgKey, meshKey, "TEST-PARTNER-KEY-77", "UNKNOWN-KEY-991"]) expect(everything).not.toContain(secret);
+  });
+
+  it("are scrubbed from a server message that echoes them", async () => {
+    const server = await startLocalServer();
+    const client = createKasmClient({ baseUrl: server.url, apiKey: "k", apiKeySecret: ADMIN_SECRET, maxRetries: 0 }, {});
+    try {
+      // A server that puts the whole request body into its error message.
+      server.fallback = (req) => ({ status: 400, body: { error_message: `bad request: ${req.body}` } });
+      const error = await failure(
+        client.egress.createEgressGateway({
+          egress_provider_id: "e".repeat(32),
+          name: "gw",
+          config: "[Interface]\nPrivateKey = gw-PRIVATE-Qq1=\nAddress = 10.0.0.2/32",
+        }),
+      );
+      expect(error.errorMessage).toContain("bad request:");
+      expect(error.errorMessage).toContain(REDACTED);
+      expect(printed(error)).not.toContain(ADMIN_SECRET);
+      expect(printed(error)).not.toContain("gw-PRIVATE-Qq1=");
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it("are redacted by field name when structures are serialised", () => {
+    const value = {
+      api_key: "visible-key",
+      api_key_secret: "s1-secret",
+      target_user: { username: "u", password: "s2-secret" },
+      servers: [{ connection_password: "s3-secret", connection_private_key: "s4-secret", hostname: "h" }],
+      zone: { cloud_secret_access_key: "s5-secret" },
+      headers: { "api-key-secret": "s6-secret" },
+      activation_key: "s7-secret",
+      credential: { wireguard_private_key: "s8-secret", mesh_key: "s9-secret" },
+    };
+    const text = JSON.stringify(redact(value));
+    for (let i = 1; i <= 9; i++) expect(text).not.toContain(`s${i}-secret`);
+    expect(text).toContain("visible-key");
+    expect(scrubText("key: -----BEGIN OPENSSH PRIVATE KEY-----\nabc\n-----END OPENSSH PRIVATE KEY----- end")).toBe(`key: ${REDACTED} end`);
+  });
+});
