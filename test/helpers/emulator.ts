@@ -25,6 +25,8 @@ export interface TestEmulator extends RunningEmulator {
   raw(method: string, path: string, options?: { body?: string | Buffer; headers?: Record<string, string> }): Promise<WireAnswer>;
   /** The whole store, from `GET /__emulator/state`. */
   state(): Promise<any>;
+  /** One line per API request served so far (`<operation> <status> <ms>`), to check what was sent. */
+  readonly requests: string[];
 }
 
 /** A seed with the ADMIN key (Global Admin) added to what the test gives. */
@@ -48,11 +50,13 @@ async function answer(res: Awaited<ReturnType<typeof request>>): Promise<WireAns
 
 /** Start an emulator seeded with `seed` plus the ADMIN key. */
 export async function startTestEmulator(seed: SeedInput = {}, options: { dataFile?: string } = {}): Promise<TestEmulator> {
-  const emulator = await startEmulator({ port: 0, seed: seedWithAdmin(seed), dataFile: options.dataFile });
+  const requests: string[] = [];
+  const emulator = await startEmulator({ port: 0, seed: seedWithAdmin(seed), dataFile: options.dataFile, log: (line) => requests.push(line) });
   const raw: TestEmulator["raw"] = async (method, path, opts = {}) =>
     answer(await request(`${emulator.url}${path}`, { method: method as never, body: opts.body, headers: opts.headers }));
   return {
     ...emulator,
+    requests,
     raw,
     call: (operation, body = {}, creds = ADMIN) => {
       const spec = OPERATIONS[operation];

@@ -3,7 +3,7 @@
  * way the engine does: Configure, Check, Diff, Create, Read, Update, Delete. Resources travel as
  * protobuf Structs with the serialized provider under `__provider`, exactly as in `pulumi up`.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
@@ -76,6 +76,9 @@ export class ProviderHost {
 
   /** Start a host with `cwd` (default: the repository, where `pulumi-kasm` resolves) and extra environment. */
   static async start(options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ProviderHost> {
+    // The serialized providers load `pulumi-kasm/provider` by name; an `npm install` drops the
+    // link that makes that name resolve inside this repository, so make sure it is there.
+    if (!options.cwd) execFileSync(process.execPath, [path.join(REPO, "scripts", "link-self.js")]);
     const child = spawn(process.execPath, [HOST, "127.0.0.1:1"], {
       cwd: options.cwd ?? REPO,
       env: { ...process.env, ...options.env },

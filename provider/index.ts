@@ -1,0 +1,17 @@
+/**
+ * The provider side of pulumi-kasm, loaded by name (`require("pulumi-kasm/provider")`) inside
+ * Pulumi's dynamic-provider host: the registry of every kind's provider, and `configure`.
+ */
+import { userProvider } from "./resources/user";
+import type { KindProvider } from "./resources/kit";
+
+export { configure, CONFIG_KEYS, kasmClient, type ConfigureRequest } from "./runtime";
+export type { KindProvider } from "./resources/kit";
+
+/** Every kind, by the name of its SDK class and type token (`pulumi-nodejs:dynamic/kasm:<Kind>`). */
+export const providers = {
+  User: userProvider,
+} satisfies Record<string, KindProvider>;
+
+/** The name of a kind, such as `User`. */
+export type KindName = keyof typeof providers;

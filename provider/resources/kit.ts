@@ -1,0 +1,168 @@
+/**
+ * What every resource provider shares: validation in `check`, field-by-field diffs with
+ * normalisation, managed-input bookkeeping, and the errors a user can act on.
+ *
+ * Conventions of every kind:
+ * - Inputs are the camelCase forms of the API's fields. An input the program leaves out is not
+ *   managed: the provider neither sends it nor reports drift on it.
+ * - Outputs are the managed inputs (refreshed by `read`) plus the kind's computed outputs, under
+ *   names that are not inputs (`userId`, `created`, ...). `read` returns the managed inputs too,
+ *   so a refresh causes no false diff and drift shows as a change back to the program's value.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import { KasmApiError, KasmBadRequestError, KasmNotFoundError } from "../api";
+
+/** Pulumi's placeholder for a value not known during preview. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** Properties as they travel between the engine and a provider. */
+export type Props = Record<string, unknown>;
+
+/** The methods of one kind's provider: `pulumi.dynamic.ResourceProvider` without `configure`. */
+export interface KindProvider {
+  check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
+  diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
+  create(inputs: Props): Promise<pulumi.dynamic.CreateResult>;
+  read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult>;
+  update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
+  delete(id: string, props: Props): Promise<void>;
+}
+
+// --- check -----------------------------------------------------------------------------------------
+
+/** Whether a value, or any value inside it, is not known yet (preview). */
+export function isUnknown(value: unknown): boolean {
+  if (value === UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some(isUnknown);
+  if (value && typeof value === "object") return Object.values(value).some(isUnknown);
+  return false;
+}
+
+/**
+ * Validate inputs with a kind's zod schema. Values not known yet (during preview) are left out of
+ * the validation rather than failing it; everything else must pass before any request is sent.
+ * Returns the inputs as given (Pulumi's `__provider` is added back by the host).
+ */
+export function checkInputs(schema: z.ZodType, news: Props): pulumi.dynamic.CheckResult {
+  const { __provider: _provider, ...inputs } = news;
+  const known = Object.fromEntries(Object.entries(inputs).filter(([, v]) => v !== undefined && !isUnknown(v)));
+  const result = schema.safeParse(known);
+  if (result.success) return { inputs: news };
+  const failures = result.error.issues
+    // An issue about a field that is unknown now may vanish once it is known: do not report it.
+    .filter((issue) => !(issue.path.length > 0 && isUnknown(inputs[String(issue.path[0])])))
+    .map((issue) => ({ property: issue.path.map(String).join(".") || "(inputs)", reason: issue.message }));
+  return failures.length ? { inputs: news, failures } : { inputs: news };
+}
+
+// --- ids, names, lists -----------------------------------------------------------------------------
+
+/** An id in Kasm's canonical form: hyphens removed, lowercase. Hex and hyphenated UUIDs are the same object. */
+export function canonicalId(id: unknown): string {
+  return String(id ?? "").replace(/-/g, "").toLowerCase();
+}
+
+/** Equality rules for {@link diffInputs}. */
+export const same = {
+  value: (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null),
+  id: (a: unknown, b: unknown) => canonicalId(a) === canonicalId(b),
+  username: (a: unknown, b: unknown) => String(a ?? "").trim().toLowerCase() === String(b ?? "").trim().toLowerCase(),
+  /** Order-insensitive lists of strings. */
+  set: (a: unknown, b: unknown) => sameSet(a, b, (v) => String(v)),
+  /** Order-insensitive lists of ids. */
+  idSet: (a: unknown, b: unknown) => sameSet(a, b, canonicalId),
+} as const;
+
+function sameSet(a: unknown, b: unknown, normalise: (v: unknown) => string): boolean {
+  const left = new Set(((a as unknown[]) ?? []).map(normalise));
+  const right = new Set(((b as unknown[]) ?? []).map(normalise));
+  return left.size === right.size && [...left].every((v) => right.has(v));
+}
+
+// --- diff ------------------------------------------------------------------------------------------
+
+/** How one input is compared, and whether a change to it replaces the object. */
+export interface FieldRule {
+  /** Equality after normalisation; default: JSON equality. */
+  readonly equal?: (a: unknown, b: unknown) => boolean;
+  /** The API cannot change it in place. */
+  readonly replaces?: boolean;
+}
+
+/**
+ * Compare the inputs a program declares with the state, field by field. Only declared inputs
+ * count, except that one the program stops declaring is a change (the state forgets it; Kasm keeps
+ * its value). A value unknown during preview is a change.
+ */
+export function diffInputs(olds: Props, news: Props, rules: Readonly<Record<string, FieldRule>>): pulumi.dynamic.DiffResult {
+  const changed: string[] = [];
+  const replaces: string[] = [];
+  for (const [key, rule] of Object.entries(rules)) {
+    const before = olds[key];
+    const after = news[key];
+    if (after === undefined && before === undefined) continue;
+    const differs = after === undefined || before === undefined || isUnknown(after) || !(rule.equal ?? same.value)(before, after);
+    if (!differs) continue;
+    changed.push(key);
+    // Forgetting an input never replaces: there is nothing to change in Kasm.
+    if (rule.replaces && after !== undefined) replaces.push(key);
+  }
+  return { changes: changed.length > 0, replaces, deleteBeforeReplace: false };
+}
+
+/** The declared inputs among `props`: the keys of `rules` whose value is set. */
+export function declared(props: Props, keys: Iterable<string>): Props {
+  const result: Props = {};
+  for (const key of keys) if (props[key] !== undefined) result[key] = props[key];
+  return result;
+}
+
+// --- field names -----------------------------------------------------------------------------------
+
+/** `castingConfigName` -> `casting_config_name`. */
+export function snakeCase(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** `casting_config_name` -> `castingConfigName`. */
+export function camelCase(name: string): string {
+  return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** The API body for the declared inputs among `keys`: snake_case names, undefined left out. */
+export function toApi(props: Props, keys: Iterable<string>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const key of keys) if (props[key] !== undefined) body[snakeCase(key)] = props[key];
+  return body;
+}
+
+// --- errors ----------------------------------------------------------------------------------------
+
+/** Whether a Kasm error says the object does not exist. */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof KasmNotFoundError;
+}
+
+/** Whether a Kasm error says an object with the same natural key exists already. */
+export function isAlreadyExists(error: unknown): boolean {
+  return error instanceof KasmBadRequestError && /already exists|must be unique/i.test(error.errorMessage ?? "");
+}
+
+/** The error for an object that exists already when `adopt` is not set. */
+export function alreadyExistsError(kind: string, key: string, cause?: unknown): Error {
+  const detail = cause instanceof KasmApiError && cause.errorMessage ? ` (Kasm: ${cause.errorMessage})` : "";
+  return new Error(
+    `${kind} ${key} already exists in Kasm${detail}. Set \`adopt: true\` on the resource to take it over and bring it ` +
+      `to the declared state, or declare another ${kind.toLowerCase()}.`,
+  );
+}
+
+/**
+ * An error that keeps a half-created object in the state: Pulumi records `id` and `properties`
+ * and reports the resource as failed to initialise, instead of forgetting an object that exists.
+ */
+export function initializationFailure(id: string, properties: Props, cause: unknown): Error {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return Object.assign(new Error(reason), { id, properties, reasons: [reason] });
+}

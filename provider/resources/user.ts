@@ -1,0 +1,177 @@
+/**
+ * `User`: a Kasm user account.
+ *
+ * API: create_user, get_user, update_user, delete_user. Every field updates in place, the
+ * username included. `password` is write-only (Kasm never returns it): a change updates it, and
+ * drift in it cannot be seen. Adoption by username (`adopt: true`). Destroying a user who has
+ * running sessions fails unless `forceDelete` is set, which ends the sessions too.
+ */
+import { z } from "zod";
+import type { NewUser, User as KasmUser, UserUpdate } from "../api";
+import { kasmClient } from "../runtime";
+import {
+  alreadyExistsError,
+  checkInputs,
+  declared,
+  diffInputs,
+  isAlreadyExists,
+  isNotFound,
+  same,
+  toApi,
+  type FieldRule,
+  type KindProvider,
+  type Props,
+} from "./kit";
+
+// --- types ---------------------------------------------------------------------------------------
+
+/** Kasm cuts these to 64 characters; longer values would show as drift forever, so check refuses them. */
+const Text64 = z.string().max(64, "Kasm keeps at most 64 characters");
+
+/** The inputs of a User. */
+export const UserInputs = z.strictObject({
+  username: z
+    .string()
+    .trim()
+    .min(1, "username is required")
+    .refine((u) => !/\s/.test(u), "a username cannot contain white space"),
+  password: z.string().min(1, "password must not be empty").optional(),
+  firstName: Text64.optional(),
+  lastName: Text64.optional(),
+  phone: Text64.optional(),
+  organization: Text64.optional(),
+  locked: z.boolean().optional(),
+  disabled: z.boolean().optional(),
+  /** Destroy the user even with running sessions, ending them. */
+  forceDelete: z.boolean().optional(),
+  /** Take over an existing user with this username instead of failing. */
+  adopt: z.boolean().optional(),
+});
+export type UserInputs = z.infer<typeof UserInputs>;
+
+/** What the provider adds to the inputs. */
+export interface UserOutputs {
+  readonly userId: string;
+  readonly realm: string;
+  readonly created: string;
+}
+
+/** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
+const API_FIELDS: Readonly<Record<string, FieldRule>> = {
+  username: { equal: same.username },
+  password: {},
+  firstName: {},
+  lastName: {},
+  phone: {},
+  organization: {},
+  locked: {},
+  disabled: {},
+};
+
+/** Inputs that only steer the provider. */
+const PROVIDER_FIELDS: Readonly<Record<string, FieldRule>> = { forceDelete: {}, adopt: {} };
+
+const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
+
+// --- helpers -------------------------------------------------------------------------------------
+
+/**
+ * The `target_user` body for the declared fields, with the username as Kasm stores it. The
+ * inputs passed `check`, so the fields have the types the API expects.
+ */
+function targetUser(inputs: Props): Partial<NewUser> {
+  const body = toApi(inputs, Object.keys(API_FIELDS)) as Partial<NewUser>;
+  if (typeof body.username === "string") body.username = body.username.trim().toLowerCase();
+  return body;
+}
+
+function outputs(inputs: Props, user: KasmUser): Props {
+  return { ...declared(inputs, Object.keys(INPUT_FIELDS)), userId: user.user_id, realm: user.realm, created: user.created };
+}
+
+// --- provider ------------------------------------------------------------------------------------
+
+export const userProvider: KindProvider = {
+  async check(_olds, news) {
+    return checkInputs(UserInputs, news);
+  },
+
+  async diff(_id, olds, news) {
+    return diffInputs(olds, news, INPUT_FIELDS);
+  },
+
+  async create(inputs) {
+    const client = kasmClient();
+    const body = targetUser(inputs);
+    const username = String(body.username);
+    if (inputs.adopt) {
+      const existing = await client.users.findUser({ username });
+      if (existing) {
+        const user = await client.users.updateUser({ ...body, user_id: existing.user_id });
+        return { id: user.user_id, outs: outputs(inputs, user) };
+      }
+    }
+    try {
+      const user = await client.users.createUser({ ...body, username });
+      return { id: user.user_id, outs: outputs(inputs, user) };
+    } catch (error) {
+      if (isAlreadyExists(error)) throw alreadyExistsError("User", `'${username}'`, error);
+      throw error;
+    }
+  },
+
+  async read(id, props) {
+    let user: KasmUser;
+    try {
+      user = await kasmClient().users.getUser({ user_id: id });
+    } catch (error) {
+      if (isNotFound(error)) return { id: "", props: {} };
+      throw error;
+    }
+    const current: Props = {
+      // Keep the declared spelling when it names the same user, so refresh shows no change.
+      username: same.username(props.username, user.username) ? props.username : user.username,
+      firstName: user.first_name,
+      lastName: user.last_name,
+      phone: user.phone,
+      organization: user.organization,
+      locked: user.locked,
+      disabled: user.disabled,
+    };
+    const inputs: Props = {};
+    for (const key of Object.keys(INPUT_FIELDS)) {
+      if (props[key] === undefined) continue;
+      // The password and the provider flags cannot be read back: they stay as declared.
+      inputs[key] = key in current ? current[key] : props[key];
+    }
+    return { id: user.user_id, props: outputs(inputs, user), inputs };
+  },
+
+  async update(id, olds, news) {
+    const changed = Object.keys(API_FIELDS).filter((key) => news[key] !== undefined && !(API_FIELDS[key].equal ?? same.value)(olds[key], news[key]));
+    const body = targetUser(declared(news, changed));
+    const client = kasmClient();
+    // Kasm releases before 1.19 refuse an update without the username: always send it.
+    const user =
+      changed.length > 0
+        ? await client.users.updateUser({ username: String(news.username).trim().toLowerCase(), ...body, user_id: id } satisfies UserUpdate)
+        : await client.users.getUser({ user_id: id });
+    return { outs: outputs(news, user) };
+  },
+
+  async delete(id, props) {
+    const client = kasmClient();
+    try {
+      await client.users.deleteUser({ user_id: id, force: props.forceDelete === true });
+    } catch (error) {
+      if (isNotFound(error)) return;
+      const message = (error as { errorMessage?: string }).errorMessage ?? "";
+      if (/kasms and 'force' option not set/i.test(message))
+        throw new Error(
+          `User '${String(props.username)}' still has running sessions, and Kasm refuses to delete a user with sessions. ` +
+            `Set \`forceDelete: true\` to end the sessions and delete the user, or end the sessions first.`,
+        );
+      throw error;
+    }
+  },
+};
