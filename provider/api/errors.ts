@@ -68,21 +68,22 @@ export class KasmApiError extends Error {
   override readonly name: string = "KasmApiError";
   /** What went wrong, in one word. */
   readonly kind: KasmErrorKind;
+  // `declare`: no own property unless set, so that unset fields do not show up as `undefined`
+  // when an error is printed or serialised.
   /** The API operation that failed, such as `create_user` (absent for configuration errors). */
-  readonly operation?: string;
+  declare readonly operation?: string;
   /** The HTTP status of the final answer, when there was one. */
-  readonly status?: number;
+  declare readonly status?: number;
   /** The server's `error_message`, scrubbed of secrets. */
-  readonly errorMessage?: string;
+  declare readonly errorMessage?: string;
   /** How many times the request was sent (1 when it was not retried). */
-  readonly attempts?: number;
+  declare readonly attempts?: number;
   /** How long the server asked to wait before trying again (`Retry-After`), in milliseconds. */
-  readonly retryAfterMs?: number;
+  declare readonly retryAfterMs?: number;
 
   constructor(kind: KasmErrorKind, message: string, details: KasmErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: sanitiseCause(details.cause) });
     this.kind = kind;
-    // Only set what is known, so that `JSON.stringify` and `util.inspect` stay short.
     if (details.operation !== undefined) this.operation = details.operation;
     if (details.status !== undefined) this.status = details.status;
     if (details.errorMessage !== undefined) this.errorMessage = details.errorMessage;
@@ -189,7 +190,7 @@ export class KasmServerError extends KasmApiError {
 export class KasmTransportError extends KasmApiError {
   override readonly name: string = "KasmTransportError";
   /** The network error code, such as `ECONNRESET` or `UND_ERR_SOCKET`. */
-  readonly code?: string;
+  declare readonly code?: string;
   constructor(details: KasmErrorDetails & { readonly code?: string }, note = "", kind: KasmErrorKind = "transport") {
     const what = kind === "timeout" ? "timed out" : "could not reach the server";
     super(kind, `${details.operation}: ${what} (${describeCause(details.cause)}) after ${details.attempts} attempt(s)${note}`, details);
