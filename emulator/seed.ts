@@ -52,6 +52,9 @@ const SeedUser = z.strictObject({
   disabled: z.boolean().optional(),
   anonymous: z.boolean().optional(),
   realm: z.enum(["ldap", "local", "oidc", "saml"]).optional(),
+  /** Identity-provider ids of an OIDC or SAML user (what the get_users filters oidc_id and saml_id match). */
+  oidc_id: z.string().optional(),
+  saml_id: z.string().optional(),
   /** Group names (or ids) besides All Users. */
   groups: z.array(z.string()).default([]),
 });
@@ -296,9 +299,11 @@ export function storeFromSeed(input: SeedInput | undefined): Store {
       const group = store.groupByName(ref) ?? store.group(ref);
       return group?.group_id ?? fail(`users[${i}].groups[${j}]`, `unknown group ${JSON.stringify(ref)}`);
     });
-    const { user_id, groups: _groups, ...fields } = u;
+    const { user_id, groups: _groups, oidc_id, saml_id, ...fields } = u;
     const user = store.buildUser(u.username.trim().toLowerCase(), fields, groupIds);
     if (user_id) user.user_id = canonicalId(user_id)!;
+    user.oidc_id = oidc_id ?? null;
+    user.saml_id = saml_id ?? null;
     store.insertUser(user);
   }
 
