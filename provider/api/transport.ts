@@ -91,10 +91,13 @@ export class KasmTransport {
       maxDelayMs: config.retryMaxDelayMs,
     });
     this.#pool = createPool(config);
-    // undici re-sends the request; the per-request `retry` callback (see send) decides whether and when.
-    // throwOnError=false: when the policy gives up on an error answer, the answer itself (with
-    // its error_message) reaches us instead of a bare "Request failed".
-    this.#retrying = this.#pool.compose(interceptors.retry({ throwOnError: false }));
+    // undici re-sends the request; the per-request `retry` callback (see send) decides whether and
+    // when, following the policy. throwOnError=false: when the policy gives up on an error answer,
+    // the answer itself (with its error_message) reaches us instead of a bare "Request failed".
+    // `methods`: undici's own decision retries only idempotent HTTP methods, and every Kasm
+    // operation but five is a POST; our callback replaces that decision, and both methods are
+    // listed so that no method filter can stand in its way.
+    this.#retrying = this.#pool.compose(interceptors.retry({ throwOnError: false, methods: ["GET", "POST"] }));
   }
 
   /**

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { KasmNotFoundError } from "../errors";
 import { callCountingAsDone, createOrAdopt } from "../recovery";
-import { Empty } from "../schemas/common";
+import { Empty, normaliseId } from "../schemas/common";
 import type { BatchView } from "../schemas/batch";
 import {
   BatchUsersResult,
@@ -135,15 +135,18 @@ export async function updateUserAttributes(api: KasmApi, update: UserAttributesU
 
 /**
  * Assign a server to a user (`assign_user_server`; needs Servers Modify and Users Modify).
- * Assigning twice leaves one assignment.
+ * Assigning twice leaves one assignment; should a release refuse the repeat of a retried
+ * attempt as "already assigned", the earlier attempt did it: done.
  */
 export async function assignUserServer(api: KasmApi, params: UserServerAssignment): Promise<UserServerAssignment> {
-  const answer = await api.transport.call(
+  const answer = await callCountingAsDone(
+    api.transport,
     "assign_user_server",
     { target_user: { user_id: params.user_id }, target_server: { server_id: params.server_id } },
     z.object({ user_server_assignment: UserServerAssignment }),
+    (error) => /\balready assigned\b/i.test(error.errorMessage ?? ""),
   );
-  return answer.user_server_assignment;
+  return answer?.user_server_assignment ?? { user_id: normaliseId(params.user_id), server_id: normaliseId(params.server_id) };
 }
 
 /**
