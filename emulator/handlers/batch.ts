@@ -180,7 +180,7 @@ const batchCreateUser: Handler = (call) => {
   const groupNames = new Set(csv.rows.flatMap((r) => groupColumns.map((c) => (r[csv.headers.indexOf(c)] ?? "").trim())).filter(Boolean));
   caller.require("batch_create_user", {
     assignsGroups: groupNames.size > 0,
-    targetGroupIsSystem: [...groupNames].some((n) => store.groupByName(n)?.is_system),
+    targetGroupIsSystem: [...groupNames].some((n) => (store.groupByName(n) ?? store.group(n))?.is_system),
   });
 
   const globalErrors = headerErrors(csv.headers, ["username"], (h) => USER_COLUMNS.includes(h) || GROUP_COLUMN.test(h));

@@ -234,7 +234,9 @@ const mappingHandlers = {
       body.target_egress_provider_mapping,
       "target_egress_provider_mapping",
     );
+    // Moving a mapping changes both targets: it needs the permissions of where it was and of where it goes.
     requireForTarget(store, caller, "update_egress_provider_mapping", mappingTarget(store, { ...f, egress_provider_mapping_id }));
+    requireForTarget(store, caller, "update_egress_provider_mapping", mappingTarget(store, { egress_provider_mapping_id }));
     return { egress_provider_mapping: mappingBrief(store.updateEgressMapping(egress_provider_mapping_id, f)) };
   },
   delete_egress_provider_mapping: ({ body, store, caller }) => {

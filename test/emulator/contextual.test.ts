@@ -339,6 +339,16 @@ describe("egress provider mappings need the Modify permission of their target", 
     expect(res.body.egress_provider_mapping.enabled).toBe(false);
   });
 
+  it("moving a mapping off a member of Administrators needs Users Modify Admin, even onto an ordinary user", async () => {
+    const adminMapping = (await emulator.call("get_egress_provider_mapping", { target_egress_provider_mapping: { user_id: U.adminEgress } }))
+      .body.egress_provider_mappings[0].egress_provider_mapping_id;
+    const move = { target_egress_provider_mapping: { egress_provider_mapping_id: adminMapping, user_id: U.member } };
+    await refusedWithoutChange(() => emulator.call("update_egress_provider_mapping", move, K.mappingUsers));
+    const res = await emulator.call("update_egress_provider_mapping", move, K.mappingUsersAdmin);
+    expect(res.status).toBe(200);
+    expect(res.body.egress_provider_mapping.user_id).toBe(U.member);
+  });
+
   it("deleting a user mapping needs Users Modify", async () => {
     const body = { target_egress_provider_mapping: { egress_provider_mapping_id: userMappingId } };
     await refusedWithoutChange(() => emulator.call("delete_egress_provider_mapping", body, K.mapping));
@@ -403,6 +413,15 @@ describe("batch_create_user with group_N columns", () => {
     expect(res.status).toBe(200);
     const created = Object.values((await emulator.state()).users).find((u: any) => u.username === "batch-admin") as any;
     expect(created.group_ids).toEqual(expect.arrayContaining([ALL_USERS, ENGINEERING, ADMINISTRATORS]));
+  });
+});
+
+describe("batch_create_user naming a system group by its id", () => {
+  it("still needs Groups Modify System", async () => {
+    const csv = `username,group_1\r\nbatch-admin-by-id,${ADMINISTRATORS}\r\n`;
+    await refusedWithoutChange(() => batch("batch_create_user", csv, K.batchUsersGroups));
+    const res = await batch("batch_create_user", csv, K.batchUsersGroupsSystem);
+    expect(res.status).toBe(200);
   });
 });
 
