@@ -59,6 +59,8 @@ export interface KasmErrorDetails {
   readonly attempts?: number;
   /** How long the server asked to wait before trying again (`Retry-After`), in milliseconds. */
   readonly retryAfterMs?: number;
+  /** The problems a CSV validation report lists (batch imports), scrubbed of secrets. */
+  readonly validationErrors?: readonly string[];
   /** The underlying error (a sanitised copy). */
   readonly cause?: unknown;
 }
@@ -150,8 +152,13 @@ export class KasmPermissionError extends KasmApiError {
 /** HTTP 400 (or another 4xx): the server refused the request's content. */
 export class KasmBadRequestError extends KasmApiError {
   override readonly name: string = "KasmBadRequestError";
+  /** For a refused batch import: each problem of the CSV validation report, such as `row 2: CSV_ERROR_009 ...`. */
+  declare readonly validationErrors?: readonly string[];
   constructor(details: KasmErrorDetails, kind: KasmErrorKind = "bad_request") {
-    super(kind, `${details.operation}: the server refused the request (HTTP ${details.status} ${quote(details.errorMessage)})`, details);
+    const problems = details.validationErrors ?? [];
+    const listed = problems.length === 0 ? "" : `: ${problems.slice(0, 5).join("; ")}${problems.length > 5 ? `; and ${problems.length - 5} more` : ""}`;
+    super(kind, `${details.operation}: the server refused the request (HTTP ${details.status} ${quote(details.errorMessage)})${listed}`, details);
+    if (details.validationErrors !== undefined) this.validationErrors = details.validationErrors;
   }
 }
 

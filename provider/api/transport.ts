@@ -21,6 +21,7 @@ import {
   type ShapeIssue,
 } from "./errors";
 import { collectSecretValues, redact, scrubText } from "./redact";
+import { CsvValidationData } from "./schemas/batch";
 import { RetryPolicy, TIMEOUT_ERROR_CODES, describeFailure, parseRetryAfter, repeatMode, type Failure, type RepeatMode } from "./retry";
 
 /** Options of one call. */
@@ -264,16 +265,18 @@ export class KasmTransport {
   /** The error for a non-2xx answer, with the server's message scrubbed of every secret of the request. */
   private errorFor(operation: OperationName, answer: RawAnswer, secrets: readonly string[], context: OperationContext | undefined): KasmApiError {
     let errorMessage: string | undefined;
+    let validationErrors: string[] | undefined;
     try {
-      const json = JSON.parse(answer.body.toString("utf8")) as { error_message?: unknown };
-      if (typeof json.error_message === "string") errorMessage = json.error_message;
+      const json = JSON.parse(answer.body.toString("utf8")) as { error_message?: unknown; csv_validation_data?: unknown };
+      if (typeof json.error_message === "string") errorMessage = scrubText(json.error_message, [this.#secret, ...secrets]);
+      const report = CsvValidationData.safeParse(json.csv_validation_data);
+      if (report.success) validationErrors = csvProblems(report.data).map((p) => scrubText(p, [this.#secret, ...secrets]));
     } catch {
       // Not JSON (a proxy's error page, say): the status alone describes it.
     }
-    if (errorMessage !== undefined) errorMessage = scrubText(errorMessage, [this.#secret, ...secrets]);
     const retryAfterMs = parseRetryAfter(answer.headers["retry-after"]);
     return errorForStatus(
-      { operation, status: answer.status, errorMessage, attempts: answer.attempts, retryAfterMs, context },
+      { operation, status: answer.status, errorMessage, validationErrors, attempts: answer.attempts, retryAfterMs, context },
       notRepeatedNote(repeatMode(operation), { status: answer.status }),
     );
   }
@@ -312,6 +315,16 @@ function createPool(config: ResolvedConfig): Pool {
     headersTimeout: config.requestTimeoutMs,
     bodyTimeout: config.requestTimeoutMs,
   });
+}
+
+/** Each problem of a CSV validation report, as `row 2: CSV_ERROR_009 <message>` (rows count from 1). */
+function csvProblems(report: CsvValidationData): string[] {
+  const problems = report.global_errors.map((e) => `${e.code} ${e.message}`);
+  report.row_data.forEach((row, i) => {
+    for (const e of row.contextual_errors) problems.push(`row ${i + 1}: ${e.code} ${e.message}`);
+    for (const field of row.fields) if (field.error) problems.push(`row ${i + 1}, ${field.field}: ${field.error.code} ${field.error.message}`);
+  });
+  return problems;
 }
 
 /** A zod issue path as `user.groups[0].group_id`. */

@@ -97,6 +97,17 @@ describe("error classes", () => {
     expect(error).toMatchObject({ kind: "bad_request", status: 400, errorMessage: "Error creating user (alice): (User already exists)" });
   });
 
+  it("400 from a batch import lists the problems of the CSV validation report", async () => {
+    const error = await failure(h.client.users.batchCreateUser({ csv: "username,realm,group_1\nxavier,bogus,Nope\n" }));
+    expect(error).toBeInstanceOf(KasmBadRequestError);
+    expect(error.errorMessage).toBe("Failed to import CSV file data");
+    expect((error as KasmBadRequestError).validationErrors).toEqual([
+      expect.stringMatching(/^row 1, realm: CSV_ERROR_009 /),
+      expect.stringMatching(/^row 1, group_1: CSV_ERROR_011 /),
+    ]);
+    expect(error.message).toContain("row 1, realm: CSV_ERROR_009");
+  });
+
   it("not found, from Kasm's 400 answers about unknown objects", async () => {
     const error = await failure(h.client.users.updateUser({ user_id: "c".repeat(32), username: "nobody" }));
     expect(error).toBeInstanceOf(KasmNotFoundError);
