@@ -64,7 +64,8 @@ export class Faults {
     if (!config || (config.operations && !(config.operations as string[]).includes(operation))) return undefined;
     if (this.random() >= config.rate) return undefined;
     const kind = config.kinds[Math.floor(this.random() * config.kinds.length)];
-    const phase = config.phase === "either" ? (this.random() < 0.5 ? "before" : "after") : config.phase;
+    // Latency always comes before the operation runs; only the failures have a phase to draw.
+    const phase = kind === "latency" ? "before" : config.phase === "either" ? (this.random() < 0.5 ? "before" : "after") : config.phase;
     const label = `${kind}:${phase}`;
     this.injected[label] = (this.injected[label] ?? 0) + 1;
     return { kind, phase, latencyMs: config.latencyMs };

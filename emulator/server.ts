@@ -148,7 +148,10 @@ async function dispatch(route: Route, req: Request, res: Response, ctx: Dispatch
   const started = process.hrtime.bigint();
   const operation = route.operation;
   const fault = ctx.faults.decide(operation.name);
-  if (fault?.kind === "latency") await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+  if (fault?.kind === "latency") {
+    res.set("x-emulator-fault", `latency; phase=before; ms=${fault.latencyMs}`);
+    await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+  }
   else if (fault?.phase === "before") return applyFault(fault, res);
 
   let status = 200;

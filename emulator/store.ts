@@ -1149,6 +1149,7 @@ export class Store {
     const name = input.name ?? gateway.name;
     if (!name) throw new InvalidRequest("Invalid Request: name must not be empty");
     this.checkGatewayName(providerId, name, gateway.egress_gateway_id);
+    if (providerId !== gateway.egress_provider_id) this.unselectGateway(gateway.egress_gateway_id);
     Object.assign(gateway, definedOnly(input), { egress_provider_id: providerId, name });
     return gateway;
   }
@@ -1156,9 +1157,14 @@ export class Store {
   /** delete_egress_gateway: it is also taken out of the mappings and credentials that selected it. */
   deleteEgressGateway(id: unknown): void {
     const gateway = this.requireEgressGateway(id);
-    for (const holder of [...Object.values(this.state.egressMappings), ...Object.values(this.state.egressCredentials)])
-      holder.selected_gateways = holder.selected_gateways.filter((g) => g !== gateway.egress_gateway_id);
+    this.unselectGateway(gateway.egress_gateway_id);
     delete this.state.egressGateways[gateway.egress_gateway_id];
+  }
+
+  /** Take a gateway out of the mappings and credentials that selected it (it left their provider). */
+  private unselectGateway(gatewayId: string): void {
+    for (const holder of [...Object.values(this.state.egressMappings), ...Object.values(this.state.egressCredentials)])
+      holder.selected_gateways = holder.selected_gateways.filter((g) => g !== gatewayId);
   }
 
   /**

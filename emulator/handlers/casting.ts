@@ -71,7 +71,7 @@ export const castingHandlers = {
     return { cast_config: castJson(store, store.updateCastConfig(cast_config_id, fields)) };
   },
   delete_cast_config: ({ body, store }) => {
-    const req = parse(z.object({ cast_config_id: id.optional(), casting_config_name: z.string().optional() }), body, "");
+    const req = parse(z.object({ cast_config_id: id.nullable().optional(), casting_config_name: z.string().nullable().optional() }), body, "");
     store.deleteCastConfig(req.cast_config_id, req.casting_config_name);
     return {};
   },
