@@ -8,3 +8,4 @@
  */
 export { User, type UserArgs } from "./user";
 export { typeToken } from "./provider";
+export * from "./lookups";
