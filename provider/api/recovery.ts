@@ -78,13 +78,15 @@ export async function createOrAdopt<T>(
         if (accepted !== undefined) return adopted(transport, operation, accepted, error.errorMessage);
         throw error;
       }
-      if (!(error instanceof KasmApiError) || !isTransient(transport, error) || attempt > policy.maxRetries) throw error;
+      if (!(error instanceof KasmApiError) || !isTransient(transport, error)) throw error;
       uncertain = true;
       const delayMs = error.retryAfterMs !== undefined ? Math.min(error.retryAfterMs, policy.maxDelayMs) : policy.delayMs(attempt);
       transport.log("debug", `${operation}: attempt ${attempt} failed (${error.status ?? error.kind}); looking for the object in ${delayMs} ms`);
       await sleep(delayMs);
+      // Even when no retry is left, a failed attempt that committed is a success.
       const found = await adoption.find();
       if (found !== undefined) return adopted(transport, operation, found, `attempt ${attempt} had committed`);
+      if (attempt > policy.maxRetries) throw error;
     }
   }
 }
