@@ -45,7 +45,8 @@ export class Faults {
 
   configure(config: FaultConfig): void {
     this.config = config;
-    this.random = seedrandom(String(config.seed));
+    // Alea rather than the default ARC4: ARC4 repeats its key, so seeds "1" and "11" would draw alike.
+    this.random = seedrandom.alea(String(config.seed));
     this.injected = {};
   }
 

@@ -38,7 +38,7 @@ export interface EmulatorOptions {
   tls?: { key: string | Buffer; cert: string | Buffer };
   /** Largest accepted JSON body, in bytes (default 1 MiB); larger bodies answer 400. */
   bodyLimitBytes?: number;
-  /** Receives one line per request (operation, status, milliseconds; never a body). */
+  /** Receives one line per request (operation, status, milliseconds; never a body), and one per injected fault. */
   log?: (line: string) => void;
 }
 
@@ -152,7 +152,10 @@ async function dispatch(route: Route, req: Request, res: Response, ctx: Dispatch
     res.set("x-emulator-fault", `latency; phase=before; ms=${fault.latencyMs}`);
     await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
   }
-  else if (fault?.phase === "before") return applyFault(fault, res);
+  else if (fault?.phase === "before") {
+    ctx.log?.(`${operation.name} fault ${fault.kind} before`);
+    return applyFault(fault, res);
+  }
 
   let status = 200;
   let body: unknown;
@@ -185,7 +188,10 @@ async function dispatch(route: Route, req: Request, res: Response, ctx: Dispatch
     body = error.body();
   }
   ctx.log?.(`${operation.name} ${status} ${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)}ms`);
-  if (fault?.phase === "after" && fault.kind !== "latency") return applyFault(fault, res);
+  if (fault?.phase === "after" && fault.kind !== "latency") {
+    ctx.log?.(`${operation.name} fault ${fault.kind} after`);
+    return applyFault(fault, res);
+  }
   res.status(status);
   if (body === undefined) res.end();
   else if (contentType) res.type(contentType).send(body);
