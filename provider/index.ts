@@ -3,6 +3,10 @@
  * Pulumi's dynamic-provider host: the registry of every kind's provider, and `configure`.
  */
 import { userProvider } from "./resources/user";
+import { userAttributesProvider } from "./resources/user-attributes";
+import { groupMembershipProvider } from "./resources/group-membership";
+import { userGroupsProvider } from "./resources/user-groups";
+import { userServerAssignmentProvider } from "./resources/user-server-assignment";
 import type { KindProvider } from "./resources/kit";
 
 export { configure, CONFIG_KEYS, kasmClient, type ConfigureRequest } from "./runtime";
@@ -11,6 +15,10 @@ export type { KindProvider } from "./resources/kit";
 /** Every kind, by the name of its SDK class and type token (`pulumi-nodejs:dynamic/kasm:<Kind>`). */
 export const providers = {
   User: userProvider,
+  UserAttributes: userAttributesProvider,
+  GroupMembership: groupMembershipProvider,
+  UserGroups: userGroupsProvider,
+  UserServerAssignment: userServerAssignmentProvider,
 } satisfies Record<string, KindProvider>;
 
 /** The name of a kind, such as `User`. */

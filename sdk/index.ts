@@ -7,5 +7,9 @@
  * ```
  */
 export { User, type UserArgs } from "./user";
+export { UserAttributes, type UserAttributesArgs } from "./user-attributes";
+export { GroupMembership, type GroupMembershipArgs } from "./group-membership";
+export { UserGroups, type UserGroupsArgs } from "./user-groups";
+export { UserServerAssignment, type UserServerAssignmentArgs } from "./user-server-assignment";
 export { typeToken } from "./provider";
 export * from "./lookups";

@@ -1,0 +1,168 @@
+/**
+ * `UserAttributes`: the attributes of one Kasm user (SSH public key, default image, tips dialogue,
+ * control panel, automatic session launch).
+ *
+ * API: get_attributes, update_user_attributes. Every user has exactly one attributes record,
+ * which Kasm creates with the user and deletes with it; the API can neither create nor delete
+ * one. So creating this resource updates the declared attributes of the existing record, and
+ * destroying it only forgets them: Kasm keeps the values they have then, nothing is restored.
+ * The id is the user's id. `userId` replaces (it names another user's record); every attribute
+ * updates in place. Refresh drops the resource when the user is gone. Declare at most one
+ * UserAttributes per user: two would overwrite each other.
+ *
+ * `ssh_public_key` is a field of the record but not of the spec's update body; Kasm installations
+ * accept it (the emulator does too). `default_image` must name an existing image.
+ */
+import { z } from "zod";
+import type { UserAttributes as KasmUserAttributes, UserAttributesUpdate } from "../api";
+import { kasmClient } from "../runtime";
+import { canonicalId, checkInputs, declared, diffInputs, isNotFound, same, type FieldRule, type KindProvider, type Props } from "./kit";
+import { KasmId, keepSpelling } from "./user-links";
+
+// --- types ---------------------------------------------------------------------------------------
+
+/** One line of an OpenSSH public key: `<type> <base64> [comment]`. */
+const SSH_PUBLIC_KEY = /^(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp(?:256|384|521)|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com) [A-Za-z0-9+/]+={0,3}(?: [^\r\n]*)?$/;
+
+/** An SSH public key, or `""` for none. Surrounding white space (a `.pub` file's newline) is ignored. */
+const SshPublicKey = z.string().superRefine((value, ctx) => {
+  const key = value.trim();
+  // Never echo the value: a private key pasted by mistake must not reach a log.
+  if (/PRIVATE KEY/.test(key))
+    ctx.addIssue({ code: "custom", message: "this is a private key; give the public key (the contents of the .pub file)" });
+  else if (key !== "" && !SSH_PUBLIC_KEY.test(key))
+    ctx.addIssue({
+      code: "custom",
+      message: "must be one OpenSSH public key line such as 'ssh-ed25519 AAAA... comment', or '' for none",
+    });
+});
+
+/** The inputs of a UserAttributes. */
+export const UserAttributesInputs = z.strictObject({
+  userId: KasmId,
+  sshPublicKey: SshPublicKey.optional(),
+  /** An image id, or `""` for no default image. */
+  defaultImage: z.union([KasmId, z.literal("")], { error: "must be an image id (32 hexadecimal characters or a hyphenated UUID), or '' for none" }).optional(),
+  showTips: z.boolean().optional(),
+  toggleControlPanel: z.boolean().optional(),
+  autoLoginWs: z.boolean().optional(),
+});
+export type UserAttributesInputs = z.infer<typeof UserAttributesInputs>;
+
+/** What the provider adds to the inputs. */
+export interface UserAttributesOutputs {
+  readonly userAttributesId: string;
+}
+
+/** Text compared without surrounding white space, `null` and `""` alike. */
+const sameText = (a: unknown, b: unknown) => String(a ?? "").trim() === String(b ?? "").trim();
+
+/** Fields sent to Kasm, and how each compares. Every attribute updates in place. */
+const API_FIELDS: Readonly<Record<string, FieldRule>> = {
+  sshPublicKey: { equal: sameText },
+  // canonicalId(null) and canonicalId("") are both "": no image.
+  defaultImage: { equal: same.id },
+  showTips: {},
+  toggleControlPanel: {},
+  autoLoginWs: {},
+};
+
+/** The user whose record it is: another user is another record. */
+const KEY_FIELDS: Readonly<Record<string, FieldRule>> = { userId: { equal: same.id, replaces: true } };
+
+const INPUT_FIELDS = { ...KEY_FIELDS, ...API_FIELDS };
+
+// --- helpers -------------------------------------------------------------------------------------
+
+/** `update_user_attributes` also takes `ssh_public_key` (a field of the record), which the client's type leaves out. */
+type AttributesBody = UserAttributesUpdate & { ssh_public_key?: string };
+
+/** The `target_user_attributes` body for the declared attributes among `keys`. */
+function attributesBody(userId: string, inputs: Props, keys: readonly string[]): AttributesBody {
+  const body: AttributesBody = { user_id: userId };
+  for (const key of keys) {
+    const value = inputs[key];
+    if (value === undefined) continue;
+    if (key === "sshPublicKey") body.ssh_public_key = String(value).trim();
+    else if (key === "defaultImage") body.default_image = value === "" ? null : canonicalId(value);
+    else if (key === "showTips") body.show_tips = value as boolean;
+    else if (key === "toggleControlPanel") body.toggle_control_panel = value as boolean;
+    else if (key === "autoLoginWs") body.auto_login_ws = value as boolean;
+  }
+  return body;
+}
+
+/** The attributes as inputs, keeping the declared spelling of values Kasm stores in another form. */
+function currentInputs(declaredInputs: Props, attributes: KasmUserAttributes): Props {
+  const current: Props = {
+    userId: keepSpelling(declaredInputs.userId, attributes.user_id),
+    sshPublicKey: attributes.ssh_public_key ?? null,
+    defaultImage: attributes.default_image ?? null,
+    showTips: attributes.show_tips ?? null,
+    toggleControlPanel: attributes.toggle_control_panel ?? null,
+    autoLoginWs: attributes.auto_login_ws ?? null,
+  };
+  const inputs: Props = {};
+  for (const [key, rule] of Object.entries(INPUT_FIELDS)) {
+    if (declaredInputs[key] === undefined) continue;
+    inputs[key] = (rule.equal ?? same.value)(declaredInputs[key], current[key]) ? declaredInputs[key] : current[key];
+  }
+  return inputs;
+}
+
+function outputs(inputs: Props, userAttributesId: unknown): Props {
+  return { ...declared(inputs, Object.keys(INPUT_FIELDS)), userAttributesId: userAttributesId ?? null };
+}
+
+/** The attributes of a user, or a clear error when there is no such user. */
+async function attributesOf(userId: string): Promise<KasmUserAttributes> {
+  try {
+    return await kasmClient().users.getAttributes({ user_id: userId });
+  } catch (error) {
+    if (isNotFound(error)) throw new Error(`UserAttributes: Kasm has no user with id ${userId}; the attributes record exists only with its user.`);
+    throw error;
+  }
+}
+
+// --- provider ------------------------------------------------------------------------------------
+
+export const userAttributesProvider: KindProvider = {
+  async check(_olds, news) {
+    return checkInputs(UserAttributesInputs, news);
+  },
+
+  async diff(_id, olds, news) {
+    return diffInputs(olds, news, INPUT_FIELDS);
+  },
+
+  async create(inputs) {
+    const userId = canonicalId(inputs.userId);
+    // Read first: it proves the user exists and gives the record's id, so the only write comes last.
+    const attributes = await attributesOf(userId);
+    const body = attributesBody(userId, inputs, Object.keys(API_FIELDS));
+    if (Object.keys(body).length > 1) await kasmClient().users.updateUserAttributes(body);
+    return { id: userId, outs: outputs(inputs, attributes.user_attributes_id) };
+  },
+
+  async read(id, props) {
+    let attributes: KasmUserAttributes;
+    try {
+      attributes = await kasmClient().users.getAttributes({ user_id: canonicalId(id) });
+    } catch (error) {
+      if (isNotFound(error)) return { id: "", props: {} };
+      throw error;
+    }
+    const inputs = currentInputs(props, attributes);
+    return { id: canonicalId(attributes.user_id), props: outputs(inputs, attributes.user_attributes_id), inputs };
+  },
+
+  async update(id, olds, news) {
+    const changed = Object.keys(API_FIELDS).filter((key) => news[key] !== undefined && !(API_FIELDS[key].equal ?? same.value)(olds[key], news[key]));
+    if (changed.length > 0) await kasmClient().users.updateUserAttributes(attributesBody(canonicalId(id), news, changed));
+    return { outs: outputs(news, olds.userAttributesId) };
+  },
+
+  async delete() {
+    // The API has no delete: the record lives as long as its user. Destroying only forgets it.
+  },
+};

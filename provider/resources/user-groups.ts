@@ -1,0 +1,247 @@
+/**
+ * `UserGroups`: the exact set of Kasm groups one user belongs to, besides All Users.
+ * Authoritative: groups the program does not list are removed from the user.
+ *
+ * API: get_user (whose `groups` list needs Groups View) to read, add_user_group and
+ * remove_user_group to change. The id is the user's id; `userId` replaces, `groupIds` updates in
+ * place (order and id form do not matter). All Users is implicit: every user is in it, UserGroups
+ * never adds or removes it, and listing it is refused by check. Create and update add the missing
+ * groups and remove the extra ones (removals first, so a change never grants more than both the
+ * old and the new set); when a change fails after others succeeded, the resource keeps the groups
+ * as they are in Kasm, and the next update finishes the work. Refresh reports the current set, so
+ * a group added or removed in the Kasm UI shows as drift. Destroying removes the declared groups
+ * (never All Users) and leaves the user; it succeeds when the user is gone. Adding to or removing
+ * from Administrators needs Groups Modify System.
+ *
+ * Never mix UserGroups with `GroupMembership` for the same user: each would undo the other's
+ * changes on every update.
+ */
+import { z } from "zod";
+import { KasmBadRequestError, type User as KasmUser } from "../api";
+import { kasmClient } from "../runtime";
+import {
+  canonicalId,
+  checkInputs,
+  declared,
+  diffInputs,
+  initializationFailure,
+  isNotFound,
+  isUnknown,
+  same,
+  type FieldRule,
+  type KindProvider,
+  type Props,
+} from "./kit";
+import { ALL_USERS, allUsersGroupId, groupsOf, KasmId, keepSpelling } from "./user-links";
+
+// --- types ---------------------------------------------------------------------------------------
+
+/** The inputs of a UserGroups. */
+export const UserGroupsInputs = z.strictObject({
+  userId: KasmId,
+  groupIds: z.array(KasmId).superRefine((ids, ctx) => {
+    const seen = new Map<string, number>();
+    ids.forEach((id, index) => {
+      const canonical = canonicalId(id);
+      const first = seen.get(canonical);
+      if (first === undefined) seen.set(canonical, index);
+      else ctx.addIssue({ code: "custom", message: `lists group ${canonical} twice (entries ${first} and ${index}); list each group once` });
+    });
+  }),
+});
+export type UserGroupsInputs = z.infer<typeof UserGroupsInputs>;
+
+/** `userId` names another user's groups; the set itself changes in place. */
+const INPUT_FIELDS: Readonly<Record<string, FieldRule>> = {
+  userId: { equal: same.id, replaces: true },
+  groupIds: { equal: same.idSet },
+};
+
+// --- helpers -------------------------------------------------------------------------------------
+
+function allUsersReason(allUsersId: string): string {
+  return (
+    `${ALL_USERS} (${allUsersId}) is implicit: every user belongs to it and UserGroups never adds or removes it. ` +
+    `Leave it out of groupIds.`
+  );
+}
+
+/** The user, or a clear error when there is none. */
+async function userOf(userId: string): Promise<KasmUser> {
+  const user = await kasmClient().users.findUser({ user_id: userId });
+  if (!user) throw new Error(`UserGroups: Kasm has no user with id ${userId}.`);
+  return user;
+}
+
+/** The user's groups besides All Users, canonical ids. */
+function currentGroupIds(user: KasmUser): string[] {
+  return groupsOf(user)
+    .filter((g) => g.name !== ALL_USERS)
+    .map((g) => canonicalId(g.group_id));
+}
+
+/** Refuse a list with All Users (check does too, but it cannot when the lookup was not possible then). */
+function refuseAllUsers(user: KasmUser, groupIds: readonly unknown[]): void {
+  const allUsers = allUsersGroupId(user);
+  if (allUsers !== undefined && groupIds.some((id) => same.id(id, allUsers))) throw new Error(`UserGroups groupIds: ${allUsersReason(allUsers)}`);
+}
+
+/**
+ * Kasm's set of ids as the program would write it: the declared spelling and order for the ids
+ * that are in Kasm, then Kasm's ids that the program does not list. So refresh shows no false change.
+ */
+function spelledLikeDeclared(declaredIds: unknown, kasmIds: readonly string[]): string[] {
+  const inKasm = new Set(kasmIds.map(canonicalId));
+  const listed = Array.isArray(declaredIds) ? declaredIds.map(String).filter((id) => inKasm.has(canonicalId(id))) : [];
+  const listedCanonical = new Set(listed.map(canonicalId));
+  return [...listed, ...kasmIds.map(canonicalId).filter((id) => !listedCanonical.has(id))];
+}
+
+function outputs(inputs: Props): Props {
+  return declared(inputs, Object.keys(INPUT_FIELDS));
+}
+
+/** `User (<u>) is already a member of group (<g>)`. */
+function isAlreadyMember(error: unknown): boolean {
+  return error instanceof KasmBadRequestError && /\bis already a member\b/i.test(error.errorMessage ?? "");
+}
+
+/** `User (<u>) is not a member of group (<g>)`. */
+function isNotMember(error: unknown): boolean {
+  return error instanceof KasmBadRequestError && /\bis not a member\b/i.test(error.errorMessage ?? "");
+}
+
+/** The outcome of {@link converge}: the set as it is now, how many changes were made, and what stopped it. */
+interface Convergence {
+  readonly now: string[];
+  readonly changes: number;
+  readonly error?: unknown;
+}
+
+/** Bring the user's groups besides All Users from `current` to `desired` (canonical ids): removals first, then additions. */
+async function converge(userId: string, current: readonly string[], desired: readonly string[]): Promise<Convergence> {
+  const groups = kasmClient().groups;
+  const now = new Set(current);
+  const want = new Set(desired);
+  const removals = [...now].filter((id) => !want.has(id)).sort();
+  const additions = [...want].filter((id) => !now.has(id)).sort();
+  let changes = 0;
+  try {
+    for (const group_id of removals) {
+      try {
+        await groups.removeUserGroup({ user_id: userId, group_id });
+      } catch (error) {
+        // Someone removed it meanwhile: the outcome is the one wanted.
+        if (!isNotMember(error)) throw error;
+      }
+      now.delete(group_id);
+      changes += 1;
+    }
+    for (const group_id of additions) {
+      try {
+        await groups.addUserGroup({ user_id: userId, group_id });
+      } catch (error) {
+        if (!isAlreadyMember(error)) throw error;
+      }
+      now.add(group_id);
+      changes += 1;
+    }
+    return { now: [...now], changes };
+  } catch (error) {
+    return { now: [...now], changes, error };
+  }
+}
+
+/**
+ * Apply the declared set; when a change failed after others succeeded, throw an initialisation
+ * failure carrying the groups as they are in Kasm (read again; else as far as the changes went),
+ * so that the state matches Kasm and the next update finishes the work.
+ */
+async function apply(id: string, inputs: Props): Promise<void> {
+  const userId = canonicalId(inputs.userId);
+  const user = await userOf(userId);
+  const groupIds = inputs.groupIds as unknown[];
+  refuseAllUsers(user, groupIds);
+  const result = await converge(userId, currentGroupIds(user), groupIds.map(canonicalId));
+  if (result.error === undefined) return;
+  if (result.changes === 0) throw result.error;
+  let now = result.now;
+  try {
+    now = currentGroupIds(await userOf(userId));
+  } catch {
+    // Keep what the successful changes left.
+  }
+  throw initializationFailure(id, { ...outputs(inputs), groupIds: spelledLikeDeclared(groupIds, now) }, result.error);
+}
+
+// --- provider ------------------------------------------------------------------------------------
+
+export const userGroupsProvider: KindProvider = {
+  async check(_olds, news) {
+    const result = checkInputs(UserGroupsInputs, news);
+    if (result.failures?.length) return result;
+    const { userId, groupIds } = news;
+    if (userId === undefined || isUnknown(userId) || !Array.isArray(groupIds) || groupIds.length === 0 || isUnknown(groupIds)) return result;
+    // Which id is All Users is only known to Kasm: look it up among the user's groups. When the
+    // lookup is not possible (no such user yet, no Groups View), create and update refuse it instead.
+    let allUsers: string | undefined;
+    try {
+      const user = await kasmClient().users.findUser({ user_id: canonicalId(userId) });
+      allUsers = user ? allUsersGroupId(user) : undefined;
+    } catch {
+      allUsers = undefined;
+    }
+    if (allUsers !== undefined && groupIds.some((id) => same.id(id, allUsers)))
+      return { inputs: news, failures: [{ property: "groupIds", reason: allUsersReason(allUsers) }] };
+    return result;
+  },
+
+  async diff(_id, olds, news) {
+    return diffInputs(olds, news, INPUT_FIELDS);
+  },
+
+  async create(inputs) {
+    const id = canonicalId(inputs.userId);
+    await apply(id, inputs);
+    return { id, outs: outputs(inputs) };
+  },
+
+  async read(id, props) {
+    let user: KasmUser;
+    try {
+      user = await kasmClient().users.getUser({ user_id: canonicalId(id) });
+    } catch (error) {
+      if (isNotFound(error)) return { id: "", props: {} };
+      throw error;
+    }
+    const inputs: Props = {
+      userId: keepSpelling(props.userId ?? id, user.user_id),
+      groupIds: spelledLikeDeclared(props.groupIds, currentGroupIds(user)),
+    };
+    return { id: canonicalId(user.user_id), props: outputs(inputs), inputs };
+  },
+
+  async update(id, _olds, news) {
+    // Always against Kasm's current set, not the state's: drift since the last refresh is reverted too.
+    await apply(id, news);
+    return { outs: outputs(news) };
+  },
+
+  async delete(id, props) {
+    const userId = canonicalId(id);
+    const groupIds = Array.isArray(props.groupIds) ? [...new Set(props.groupIds.map(canonicalId))].sort() : [];
+    for (const group_id of groupIds) {
+      try {
+        await kasmClient().groups.removeUserGroup({ user_id: userId, group_id });
+      } catch (error) {
+        // Not a member any more, or the group is gone: nothing to remove. The user is gone: done.
+        if (isNotMember(error)) continue;
+        if (isNotFound(error)) {
+          if (/\bUser ID\b|\bunknown user\b/i.test((error as KasmBadRequestError).errorMessage ?? "")) return;
+          continue;
+        }
+        throw error;
+      }
+    }
+  },
+};

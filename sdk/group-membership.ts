@@ -1,0 +1,45 @@
+/**
+ * `kasm.GroupMembership`: one user in one Kasm group.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { isKind, kindProvider } from "./provider";
+
+const provider = kindProvider("GroupMembership");
+
+/** The arguments of a {@link GroupMembership}. */
+export interface GroupMembershipArgs {
+  /** The user (32 hex digits or a hyphenated UUID). Changing it replaces the membership. */
+  readonly userId: pulumi.Input<string>;
+  /** The group (32 hex digits or a hyphenated UUID). Changing it replaces the membership. */
+  readonly groupId: pulumi.Input<string>;
+  /** Take over a membership that exists already instead of failing. Default: false. */
+  readonly adopt?: pulumi.Input<boolean>;
+}
+
+/**
+ * One user in one Kasm group. Additive: the user's other groups are left alone. Destroying it
+ * removes the user from the group. Adding to or removing from All Users or Administrators needs
+ * the API key to hold Groups Modify System.
+ *
+ * Do not use it for a user whose groups a {@link UserGroups} manages: UserGroups is authoritative
+ * and the two would undo each other's changes on every update.
+ *
+ * @example
+ * ```ts
+ * new kasm.GroupMembership("alice-engineering", { userId: alice.userId, groupId: engineeringGroupId });
+ * ```
+ */
+export class GroupMembership extends pulumi.dynamic.Resource {
+  declare readonly userId: pulumi.Output<string>;
+  declare readonly groupId: pulumi.Output<string>;
+  declare readonly adopt: pulumi.Output<boolean | undefined>;
+
+  /** Whether `obj` is a GroupMembership (by type token). */
+  static override isInstance(obj: unknown): obj is GroupMembership {
+    return isKind(obj, "GroupMembership");
+  }
+
+  constructor(name: string, args: GroupMembershipArgs, opts?: pulumi.CustomResourceOptions) {
+    super(provider, name, { ...args }, opts, "kasm", "GroupMembership");
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * `kasm.UserAttributes`: the attributes of one Kasm user.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { isKind, kindProvider } from "./provider";
+
+const provider = kindProvider("UserAttributes");
+
+/** The arguments of a {@link UserAttributes}. Attributes left out are not managed: Kasm keeps whatever they are. */
+export interface UserAttributesArgs {
+  /** The user whose attributes these are (32 hex digits or a hyphenated UUID). Changing it replaces the resource. */
+  readonly userId: pulumi.Input<string>;
+  /**
+   * The user's SSH public key: one OpenSSH line such as `ssh-ed25519 AAAA... comment` (surrounding white space,
+   * such as a `.pub` file's newline, is ignored), or `""` for none. A private key is refused.
+   */
+  readonly sshPublicKey?: pulumi.Input<string>;
+  /** The id of the image launched by default (an existing image; hex or hyphenated), or `""` for none. */
+  readonly defaultImage?: pulumi.Input<string>;
+  /** Show the tips dialogue when a session starts. */
+  readonly showTips?: pulumi.Input<boolean>;
+  /** Show the control panel in sessions. */
+  readonly toggleControlPanel?: pulumi.Input<boolean>;
+  /** Launch the default image automatically at login. */
+  readonly autoLoginWs?: pulumi.Input<boolean>;
+}
+
+/**
+ * The attributes of one Kasm user. Kasm keeps exactly one attributes record per user, created and
+ * deleted with the user: creating this resource sets the declared attributes of that record, and
+ * destroying it only forgets them (Kasm keeps their values; nothing is restored). Declare at most
+ * one per user. Every attribute updates in place; refresh drops the resource when the user is gone.
+ *
+ * @example
+ * ```ts
+ * const attrs = new kasm.UserAttributes("alice", {
+ *   userId: alice.userId,
+ *   defaultImage: chromeImageId,
+ *   sshPublicKey: fs.readFileSync("alice.pub", "utf8"),
+ *   showTips: false,
+ * });
+ * ```
+ */
+export class UserAttributes extends pulumi.dynamic.Resource {
+  /** The id of the attributes record (the resource's id is the user's id). */
+  declare readonly userAttributesId: pulumi.Output<string>;
+  declare readonly userId: pulumi.Output<string>;
+  declare readonly sshPublicKey: pulumi.Output<string | undefined>;
+  declare readonly defaultImage: pulumi.Output<string | undefined>;
+  declare readonly showTips: pulumi.Output<boolean | undefined>;
+  declare readonly toggleControlPanel: pulumi.Output<boolean | undefined>;
+  declare readonly autoLoginWs: pulumi.Output<boolean | undefined>;
+
+  /** Whether `obj` is a UserAttributes (by type token). */
+  static override isInstance(obj: unknown): obj is UserAttributes {
+    return isKind(obj, "UserAttributes");
+  }
+
+  constructor(name: string, args: UserAttributesArgs, opts?: pulumi.CustomResourceOptions) {
+    super(provider, name, { ...args, userAttributesId: undefined }, opts, "kasm", "UserAttributes");
+  }
+}
