@@ -19,7 +19,8 @@ type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${
 export type Camelized<T> = T extends readonly (infer E)[]
   ? Camelized<E>[]
   : T extends object
-    ? { [K in keyof T as K extends string ? CamelCase<K> : K]: Camelized<T[K]> }
+    ? // The API schemas keep unknown fields (an index signature); only the named fields are typed here.
+      { [K in keyof T as string extends K ? never : K extends string ? CamelCase<K> : K]: Camelized<T[K]> }
     : T;
 
 function camelize<T>(value: T): Camelized<T> {
@@ -73,9 +74,12 @@ function single<T>(found: T[], what: string): T {
   throw new Error(found.length === 0 ? `Kasm has no ${what}` : `Kasm has ${found.length} matches for ${what}; be more specific`);
 }
 
-/** The Output twin of a lookup. */
-function outputOf<A, R>(lookup: (args: A) => Promise<R>): (args: pulumi.Input<A> | pulumi.Unwrap<A>) => pulumi.Output<R> {
-  return (args) => pulumi.output(args as pulumi.Input<A>).apply((a) => lookup(a as A)) as pulumi.Output<R>;
+/** The arguments of a lookup with every field a `pulumi.Input`. */
+export type InputArgs<A> = { [K in keyof A]: pulumi.Input<A[K]> };
+
+/** The Output twin of a lookup: the same arguments as Inputs, the result as an Output. */
+function outputOf<A, R>(lookup: (args: A) => Promise<R>): (args: InputArgs<A>) => pulumi.Output<R> {
+  return (args) => pulumi.output(args).apply((a) => lookup(a as A)) as pulumi.Output<R>;
 }
 
 // --- users ---------------------------------------------------------------------------------------
