@@ -7,6 +7,10 @@ import { userAttributesProvider } from "./resources/user-attributes";
 import { groupMembershipProvider } from "./resources/group-membership";
 import { userGroupsProvider } from "./resources/user-groups";
 import { userServerAssignmentProvider } from "./resources/user-server-assignment";
+import { stagingConfigProvider } from "./resources/staging-config";
+import { castConfigProvider } from "./resources/cast-config";
+import { serverDrainProvider } from "./resources/server-drain";
+import { licenseActivationProvider } from "./resources/license-activation";
 import type { KindProvider } from "./resources/kit";
 
 export { configure, CONFIG_KEYS, kasmClient, type ConfigureRequest } from "./runtime";
@@ -19,6 +23,10 @@ export const providers = {
   GroupMembership: groupMembershipProvider,
   UserGroups: userGroupsProvider,
   UserServerAssignment: userServerAssignmentProvider,
+  StagingConfig: stagingConfigProvider,
+  CastConfig: castConfigProvider,
+  ServerDrain: serverDrainProvider,
+  LicenseActivation: licenseActivationProvider,
 } satisfies Record<string, KindProvider>;
 
 /** The name of a kind, such as `User`. */

@@ -1,0 +1,62 @@
+/**
+ * Warnings from a provider method to the user running `pulumi up`.
+ *
+ * Pulumi's dynamic-provider host gives providers no logging API, and `pulumi.log.warn` inside the
+ * host has no engine connection (it only prints to stderr). But the engine starts every provider
+ * plugin, the dynamic-provider host included, with the address of its own gRPC `Engine` service
+ * as the last command-line argument, and that service's `Log` RPC is how native providers report
+ * diagnostics. So {@link warn} sends a WARNING through `Engine.Log` at that address, and falls back
+ * to a `warning: ...` line on stderr (which the engine shows as plugin output) when there is no
+ * engine to reach, as when the host is driven by tests. Never pass a secret in a message.
+ */
+import path from "node:path";
+
+/** Where a warning went: the engine's diagnostics, or the process's stderr. */
+export type WarningSink = "engine" | "stderr";
+
+/** The engine address the host was started with: its last argument shaped `host:port`, if any. */
+export function engineAddressFromArgv(argv: readonly string[] = process.argv): string | undefined {
+  const last = argv.slice(2).at(-1);
+  return last !== undefined && /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/.test(last) ? last : undefined;
+}
+
+/**
+ * Report a warning to the user. Resolves with where it went; never throws.
+ *
+ * @param message The text; never a secret.
+ * @param options `engineAddress` (default: from the host's arguments), `timeoutMs` (default 5000).
+ */
+export async function warn(message: string, options: { engineAddress?: string; timeoutMs?: number } = {}): Promise<WarningSink> {
+  const address = options.engineAddress ?? engineAddressFromArgv();
+  if (address) {
+    try {
+      await logToEngine(address, message, options.timeoutMs ?? 5000);
+      return "engine";
+    } catch {
+      // No engine there (a test harness, or it went away): stderr is the next best place.
+    }
+  }
+  process.stderr.write(`warning: ${message}\n`);
+  return "stderr";
+}
+
+/** One `Engine.Log` call with severity WARNING. */
+async function logToEngine(address: string, message: string, timeoutMs: number): Promise<void> {
+  // Loaded here, from @pulumi/pulumi's own dependencies, so that the generated client and the
+  // credentials come from the same copy of grpc-js.
+  const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
+  const grpc = require(require.resolve("@grpc/grpc-js", { paths: [pulumiDir] })) as typeof import("@grpc/grpc-js");
+  const engrpc = require("@pulumi/pulumi/proto/engine_grpc_pb") as typeof import("@pulumi/pulumi/proto/engine_grpc_pb");
+  const engproto = require("@pulumi/pulumi/proto/engine_pb") as typeof import("@pulumi/pulumi/proto/engine_pb");
+  const client = new engrpc.EngineClient(address, grpc.credentials.createInsecure());
+  try {
+    const request = new engproto.LogRequest();
+    request.setSeverity(engproto.LogSeverity.WARNING);
+    request.setMessage(message);
+    await new Promise<void>((resolve, reject) => {
+      client.log(request, new grpc.Metadata(), { deadline: Date.now() + timeoutMs }, (error) => (error ? reject(error) : resolve()));
+    });
+  } finally {
+    client.close();
+  }
+}

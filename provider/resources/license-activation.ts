@@ -1,0 +1,112 @@
+/**
+ * `LicenseActivation`: one activation of a licence with an activation key.
+ *
+ * API: activate (needs Licenses Create). The resource's id is the licence id Kasm answers with.
+ * Every input change replaces: the key is activated again (a new licence, taking seats from the
+ * entitlement again), and the old resource is then forgotten.
+ *
+ * What the API cannot do: Kasm has no operation to read, list or remove a licence. So `read`
+ * (refresh) keeps the last known state (the outputs and the declared inputs unchanged), and
+ * destroy only forgets the licence: it stays applied in Kasm, and the provider says so with a
+ * warning (see {@link warn}). `activationKey` is a secret: it never appears in an error message
+ * or a log line.
+ */
+import { z } from "zod";
+import type { License } from "../api";
+import { kasmClient } from "../runtime";
+import { warn } from "./engine-log";
+import { camelCase, checkInputs, declared, diffInputs, type FieldRule, type KindProvider, type Props } from "./kit";
+
+// --- types ---------------------------------------------------------------------------------------
+
+/** The inputs of a LicenseActivation. No message below may quote a value: the key is a secret. */
+export const LicenseActivationInputs = z.strictObject({
+  /** The armored activation key text block. */
+  activationKey: z.string().trim().min(1, "activationKey is required"),
+  /** Seats to take from the entitlement; all that remain when left out. */
+  seats: z.number().int("seats must be a whole number").min(1, "seats must be 1 or more").optional(),
+  /** Informational: whom the licence is attributed to in later reporting. */
+  issuedTo: z.string().optional(),
+});
+export type LicenseActivationInputs = z.infer<typeof LicenseActivationInputs>;
+
+/** What the provider adds to the inputs: the licence record. */
+export interface LicenseActivationOutputs {
+  readonly licenseId: string;
+  readonly expiration: string | null;
+  readonly issuedAt: string | null;
+  /** Seats. */
+  readonly limit: number | null;
+  readonly isVerified: boolean | null;
+  readonly licenseType: string | null;
+  readonly sku: string | null;
+  /** The features the licence enables, by camelCase name (`autoScaling`, `sessionCasting`, ...). */
+  readonly features: Readonly<Record<string, boolean>> | null;
+}
+
+/** Every input replaces: an activation cannot be changed, only made again. */
+const INPUT_FIELDS: Readonly<Record<string, FieldRule>> = {
+  activationKey: { replaces: true },
+  seats: { replaces: true },
+  issuedTo: { replaces: true },
+};
+
+// --- helpers -------------------------------------------------------------------------------------
+
+function outputs(inputs: Props, license: License): Props {
+  return {
+    ...declared(inputs, Object.keys(INPUT_FIELDS)),
+    licenseId: license.license_id,
+    expiration: license.expiration ?? null,
+    issuedAt: license.issued_at ?? null,
+    limit: license.limit ?? null,
+    isVerified: license.is_verified ?? null,
+    licenseType: license.license_type ?? null,
+    sku: license.sku ?? null,
+    features: license.features ? Object.fromEntries(Object.entries(license.features).map(([name, on]) => [camelCase(name), on])) : null,
+  };
+}
+
+// --- provider ------------------------------------------------------------------------------------
+
+export const licenseActivationProvider: KindProvider = {
+  async check(_olds, news) {
+    return checkInputs(LicenseActivationInputs, news);
+  },
+
+  async diff(_id, olds, news) {
+    const result = diffInputs(olds, news, INPUT_FIELDS);
+    // Leaving out `seats` or `issuedTo` changes what an activation asks for too: replace as well.
+    const replaces = Object.keys(INPUT_FIELDS).filter(
+      (key) => (olds[key] !== undefined || news[key] !== undefined) && JSON.stringify(olds[key] ?? null) !== JSON.stringify(news[key] ?? null),
+    );
+    return { ...result, replaces };
+  },
+
+  async create(inputs) {
+    const license = await kasmClient().licenses.activate({
+      activation_key: String(inputs.activationKey).trim(),
+      ...(inputs.seats !== undefined ? { seats: Number(inputs.seats) } : {}),
+      ...(inputs.issuedTo !== undefined ? { issued_to: String(inputs.issuedTo) } : {}),
+    });
+    return { id: license.license_id, outs: outputs(inputs, license) };
+  },
+
+  /** Kasm cannot read licences: the last known state is kept as it is. */
+  async read(id, props) {
+    return { id, props, inputs: declared(props, Object.keys(INPUT_FIELDS)) };
+  },
+
+  /** Never reached with a change (every change replaces): keeps the state. */
+  async update(_id, olds, news) {
+    return { outs: { ...olds, ...declared(news, Object.keys(INPUT_FIELDS)) } };
+  },
+
+  async delete(id, props) {
+    const seats = typeof props.limit === "number" ? `${props.limit} seat(s)` : "its seats";
+    await warn(
+      `LicenseActivation ${id}: Kasm has no operation to remove a licence, so it stays applied (${seats}); ` +
+        `Pulumi only forgets it. Check the licences under Diagnostics, System Info, Licenses in the Kasm UI.`,
+    );
+  },
+};

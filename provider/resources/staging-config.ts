@@ -1,0 +1,186 @@
+/**
+ * `StagingConfig`: keeps `numSessions` sessions of an image staged (started and waiting) in a zone.
+ *
+ * API: create_staging_config, get_staging_config, update_staging_config, delete_staging_config,
+ * and get_staging_configs for adoption. Every field updates in place, the zone and the image
+ * included (update_staging_config takes them); nothing replaces. Kasm allows one staging config
+ * per (zone, image): adoption by that pair (`adopt: true`). `numCurrentSessions` (the sessions
+ * staged right now) is read only and never causes a diff.
+ */
+import { z } from "zod";
+import type { NewStagingConfig, StagingConfig as KasmStagingConfig, StagingConfigUpdate } from "../api";
+import { kasmClient } from "../runtime";
+import {
+  alreadyExistsError,
+  checkInputs,
+  declared,
+  diffInputs,
+  isAlreadyExists,
+  isNotFound,
+  same,
+  toApi,
+  type FieldRule,
+  type KindProvider,
+  type Props,
+} from "./kit";
+
+// --- types ---------------------------------------------------------------------------------------
+
+/** A Kasm id as a program may write it: 32 hex digits, or a hyphenated UUID. */
+const KasmId = z
+  .string()
+  .regex(/^([0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, "must be a Kasm id (32 hexadecimal digits, or a hyphenated UUID)");
+
+/** The inputs of a StagingConfig. */
+export const StagingConfigInputs = z.strictObject({
+  zoneId: KasmId,
+  imageId: KasmId,
+  /** Sessions kept staged at all times. */
+  numSessions: z.number().int("numSessions must be a whole number").min(0, "numSessions must be 0 or more"),
+  /** Hours after which an unassigned staged session expires and is re-created. */
+  expiration: z.number().int("expiration must be a whole number of hours").min(1, "expiration must be at least 1 hour"),
+  allowWsAudio: z.boolean().optional(),
+  allowWsUploads: z.boolean().optional(),
+  allowWsDownloads: z.boolean().optional(),
+  allowWsClipboardDown: z.boolean().optional(),
+  allowWsClipboardUp: z.boolean().optional(),
+  allowWsMicrophone: z.boolean().optional(),
+  /** Take over an existing staging config of this zone and image instead of failing. */
+  adopt: z.boolean().optional(),
+});
+export type StagingConfigInputs = z.infer<typeof StagingConfigInputs>;
+
+/** What the provider adds to the inputs. */
+export interface StagingConfigOutputs {
+  readonly stagingConfigId: string;
+  readonly zoneName: string | null;
+  readonly imageFriendlyName: string | null;
+  /** Read only: the sessions staged now. Never an input, so never a diff. */
+  readonly numCurrentSessions: number | null;
+}
+
+/** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
+const API_FIELDS: Readonly<Record<string, FieldRule>> = {
+  zoneId: { equal: same.id },
+  imageId: { equal: same.id },
+  numSessions: {},
+  expiration: {},
+  allowWsAudio: {},
+  allowWsUploads: {},
+  allowWsDownloads: {},
+  allowWsClipboardDown: {},
+  allowWsClipboardUp: {},
+  allowWsMicrophone: {},
+};
+
+/** Inputs that only steer the provider. */
+const PROVIDER_FIELDS: Readonly<Record<string, FieldRule>> = { adopt: {} };
+
+const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
+
+// --- helpers -------------------------------------------------------------------------------------
+
+/** The `target_staging_config` body for the declared fields (the inputs passed `check`). */
+function targetStagingConfig(inputs: Props): NewStagingConfig {
+  return toApi(inputs, Object.keys(API_FIELDS)) as NewStagingConfig;
+}
+
+function outputs(inputs: Props, config: KasmStagingConfig): Props {
+  return {
+    ...declared(inputs, Object.keys(INPUT_FIELDS)),
+    stagingConfigId: config.staging_config_id,
+    zoneName: config.zone_name ?? null,
+    imageFriendlyName: config.image_friendly_name ?? null,
+    numCurrentSessions: config.num_current_sessions ?? null,
+  };
+}
+
+/** How the error messages name a staging config. */
+function label(inputs: Props): string {
+  return `for zone ${String(inputs.zoneId)} and image ${String(inputs.imageId)}`;
+}
+
+// --- provider ------------------------------------------------------------------------------------
+
+export const stagingConfigProvider: KindProvider = {
+  async check(_olds, news) {
+    return checkInputs(StagingConfigInputs, news);
+  },
+
+  async diff(_id, olds, news) {
+    return diffInputs(olds, news, INPUT_FIELDS);
+  },
+
+  async create(inputs) {
+    const client = kasmClient();
+    const body = targetStagingConfig(inputs);
+    if (inputs.adopt) {
+      const existing = (await client.staging.getStagingConfigs()).find(
+        (c) => same.id(c.zone_id, body.zone_id) && same.id(c.image_id, body.image_id),
+      );
+      if (existing) {
+        const config = await client.staging.updateStagingConfig({ ...body, staging_config_id: existing.staging_config_id });
+        return { id: config.staging_config_id, outs: outputs(inputs, config) };
+      }
+    }
+    try {
+      const config = await client.staging.createStagingConfig(body);
+      return { id: config.staging_config_id, outs: outputs(inputs, config) };
+    } catch (error) {
+      if (isAlreadyExists(error)) throw alreadyExistsError("StagingConfig", label(inputs), error);
+      throw error;
+    }
+  },
+
+  async read(id, props) {
+    let config: KasmStagingConfig;
+    try {
+      config = await kasmClient().staging.getStagingConfig({ staging_config_id: id });
+    } catch (error) {
+      if (isNotFound(error)) return { id: "", props: {} };
+      throw error;
+    }
+    const current: Props = {
+      // Keep the declared spelling of an id when it names the same object, so refresh shows no change.
+      zoneId: same.id(props.zoneId, config.zone_id) ? props.zoneId : config.zone_id,
+      imageId: same.id(props.imageId, config.image_id) ? props.imageId : config.image_id,
+      numSessions: config.num_sessions,
+      expiration: config.expiration,
+      allowWsAudio: config.allow_ws_audio,
+      allowWsUploads: config.allow_ws_uploads,
+      allowWsDownloads: config.allow_ws_downloads,
+      allowWsClipboardDown: config.allow_ws_clipboard_down,
+      allowWsClipboardUp: config.allow_ws_clipboard_up,
+      allowWsMicrophone: config.allow_ws_microphone,
+    };
+    const inputs: Props = {};
+    for (const key of Object.keys(INPUT_FIELDS)) {
+      if (props[key] === undefined) continue;
+      // `adopt` cannot be read back: it stays as declared.
+      inputs[key] = key in current ? current[key] : props[key];
+    }
+    return { id: config.staging_config_id, props: outputs(inputs, config), inputs };
+  },
+
+  async update(id, olds, news) {
+    const changed = Object.keys(API_FIELDS).some(
+      (key) => news[key] !== undefined && !(API_FIELDS[key].equal ?? same.value)(olds[key], news[key]),
+    );
+    const client = kasmClient();
+    // Every declared field is sent (the required ones are always declared): Kasm's update does not
+    // say which fields it requires, and a full body leaves nothing to chance.
+    const config = changed
+      ? await client.staging.updateStagingConfig({ ...targetStagingConfig(news), staging_config_id: id } satisfies StagingConfigUpdate)
+      : await client.staging.getStagingConfig({ staging_config_id: id });
+    return { outs: outputs(news, config) };
+  },
+
+  async delete(id) {
+    try {
+      await kasmClient().staging.deleteStagingConfig({ staging_config_id: id });
+    } catch (error) {
+      if (isNotFound(error)) return;
+      throw error;
+    }
+  },
+};

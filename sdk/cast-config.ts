@@ -1,0 +1,147 @@
+/**
+ * `kasm.CastConfig`: a casting config, session access through `{base_url}/#/cast/<key>`.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { isKind, kindProvider } from "./provider";
+
+const provider = kindProvider("CastConfig");
+
+/** The arguments of a {@link CastConfig}. Inputs left out are not managed: Kasm keeps whatever they are. */
+export interface CastConfigArgs {
+  /** The config's name; unique in Kasm. */
+  readonly castingConfigName: pulumi.Input<string>;
+  /** The image the link launches (32 hex digits or a hyphenated UUID). */
+  readonly imageId: pulumi.Input<string>;
+  /** The casting URL's key, unique in Kasm: letters, digits, `-`, `_`, `.` and `~` only. */
+  readonly key: pulumi.Input<string>;
+  /** Domains allowed to refer to the link, such as `app.example.com` (order does not matter). */
+  readonly allowedReferrers?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Limit the number of sessions the link may still start (see `sessionRemaining`). */
+  readonly limitSessions?: pulumi.Input<boolean>;
+  /** Sessions the link may still start (0 or more); required when `limitSessions` is true. */
+  readonly sessionRemaining?: pulumi.Input<number>;
+  /** Limit sessions per source IP: `ipRequestLimit` per `ipRequestSeconds`, both then required and positive. */
+  readonly limitIps?: pulumi.Input<boolean>;
+  /** Sessions allowed per source IP in `ipRequestSeconds`. */
+  readonly ipRequestLimit?: pulumi.Input<number>;
+  /** The window of `ipRequestLimit`, in seconds. */
+  readonly ipRequestSeconds?: pulumi.Input<number>;
+  /** Where to send the user on error (such as an IP rate limit); an http(s) URL, or "" for Kasm's own error page. */
+  readonly errorUrl?: pulumi.Input<string>;
+  /** Activate sharing automatically. */
+  readonly enableSharing?: pulumi.Input<boolean>;
+  /** Hide the control panel. */
+  readonly disableControlPanel?: pulumi.Input<boolean>;
+  /** Hide the tips dialogue. */
+  readonly disableTips?: pulumi.Input<boolean>;
+  /** Allow dynamic resolution in sharing mode. */
+  readonly disableFixedRes?: pulumi.Input<boolean>;
+  /** Let the link work without authentication, creating an anonymous user per request. */
+  readonly allowAnonymous?: pulumi.Input<boolean>;
+  /** An extra group for anonymous users (who are also put in All Users). */
+  readonly groupId?: pulumi.Input<string>;
+  /** Require a captcha for anonymous requests (needs captcha keys in the server settings). */
+  readonly requireRecaptcha?: pulumi.Input<boolean>;
+  /** Becomes the WS_URL environment variable of the sessions; an absolute URL, or "" for none. */
+  readonly wsUrl?: pulumi.Input<string>;
+  /** Allow a `ws_url` query argument on the casting URL. */
+  readonly dynamicWsUrl?: pulumi.Input<boolean>;
+  /** Allow a `ctr_network` query argument (the image must allow network selection). */
+  readonly dynamicCtrNetwork?: pulumi.Input<boolean>;
+  /** An authenticated user with a running session resumes it instead of getting a new one. */
+  readonly allowResume?: pulumi.Input<boolean>;
+  /** The `allowWs*` flags below override the client settings of the user's groups. */
+  readonly enforceClientSettings?: pulumi.Input<boolean>;
+  /** Allow audio (with `enforceClientSettings`). */
+  readonly allowWsAudio?: pulumi.Input<boolean>;
+  /** Allow uploads (with `enforceClientSettings`). */
+  readonly allowWsUploads?: pulumi.Input<boolean>;
+  /** Allow downloads (with `enforceClientSettings`). */
+  readonly allowWsDownloads?: pulumi.Input<boolean>;
+  /** Allow copying out of the session (with `enforceClientSettings`). */
+  readonly allowWsClipboardDown?: pulumi.Input<boolean>;
+  /** Allow pasting into the session (with `enforceClientSettings`). */
+  readonly allowWsClipboardUp?: pulumi.Input<boolean>;
+  /** Allow the microphone (with `enforceClientSettings`). */
+  readonly allowWsMicrophone?: pulumi.Input<boolean>;
+  /** Allow sharing (with `enforceClientSettings`). */
+  readonly allowWsSharing?: pulumi.Input<boolean>;
+  /** Start with audio on; false starts muted. */
+  readonly wsAudioDefaultOn?: pulumi.Input<boolean>;
+  /** IME mode on by default when the user has no local preference. */
+  readonly wsImeModeDefaultOn?: pulumi.Input<boolean>;
+  /** After this UTC time, written `YYYY-MM-DD HH:MM:SS`, the link answers with an error. */
+  readonly validUntil?: pulumi.Input<string>;
+  /**
+   * Not supported: Kasm cannot read casting configs, so an existing one cannot be taken over.
+   * With `adopt: true`, a clash with an existing key or name fails with an explanation.
+   */
+  readonly adopt?: pulumi.Input<boolean>;
+}
+
+/**
+ * A Kasm casting config. Every field updates in place, and each update sends every declared field.
+ *
+ * Kasm has no operation to read casting configs. So refresh keeps the last known state (changes
+ * and deletions made in the Kasm UI are not seen), and an existing casting config cannot be
+ * adopted: a clash with an existing key or name is an error.
+ *
+ * @example
+ * ```ts
+ * const demo = new kasm.CastConfig("demo", {
+ *   castingConfigName: "Public demo", imageId: chrome.imageId, key: "demo",
+ *   allowAnonymous: true, limitIps: true, ipRequestLimit: 5, ipRequestSeconds: 3600,
+ *   allowedReferrers: ["www.example.com"], validUntil: "2030-01-01 00:00:00",
+ * });
+ * ```
+ */
+export class CastConfig extends pulumi.dynamic.Resource {
+  /** The casting config's id (32 hex digits). */
+  declare readonly castConfigId: pulumi.Output<string>;
+  declare readonly castingConfigName: pulumi.Output<string>;
+  declare readonly imageId: pulumi.Output<string>;
+  declare readonly key: pulumi.Output<string>;
+  declare readonly allowedReferrers: pulumi.Output<string[] | undefined>;
+  declare readonly limitSessions: pulumi.Output<boolean | undefined>;
+  declare readonly sessionRemaining: pulumi.Output<number | undefined>;
+  declare readonly limitIps: pulumi.Output<boolean | undefined>;
+  declare readonly ipRequestLimit: pulumi.Output<number | undefined>;
+  declare readonly ipRequestSeconds: pulumi.Output<number | undefined>;
+  declare readonly errorUrl: pulumi.Output<string | undefined>;
+  declare readonly enableSharing: pulumi.Output<boolean | undefined>;
+  declare readonly disableControlPanel: pulumi.Output<boolean | undefined>;
+  declare readonly disableTips: pulumi.Output<boolean | undefined>;
+  declare readonly disableFixedRes: pulumi.Output<boolean | undefined>;
+  declare readonly allowAnonymous: pulumi.Output<boolean | undefined>;
+  declare readonly groupId: pulumi.Output<string | undefined>;
+  declare readonly requireRecaptcha: pulumi.Output<boolean | undefined>;
+  declare readonly wsUrl: pulumi.Output<string | undefined>;
+  declare readonly dynamicWsUrl: pulumi.Output<boolean | undefined>;
+  declare readonly dynamicCtrNetwork: pulumi.Output<boolean | undefined>;
+  declare readonly allowResume: pulumi.Output<boolean | undefined>;
+  declare readonly enforceClientSettings: pulumi.Output<boolean | undefined>;
+  declare readonly allowWsAudio: pulumi.Output<boolean | undefined>;
+  declare readonly allowWsUploads: pulumi.Output<boolean | undefined>;
+  declare readonly allowWsDownloads: pulumi.Output<boolean | undefined>;
+  declare readonly allowWsClipboardDown: pulumi.Output<boolean | undefined>;
+  declare readonly allowWsClipboardUp: pulumi.Output<boolean | undefined>;
+  declare readonly allowWsMicrophone: pulumi.Output<boolean | undefined>;
+  declare readonly allowWsSharing: pulumi.Output<boolean | undefined>;
+  declare readonly wsAudioDefaultOn: pulumi.Output<boolean | undefined>;
+  declare readonly wsImeModeDefaultOn: pulumi.Output<boolean | undefined>;
+  declare readonly validUntil: pulumi.Output<string | undefined>;
+  /** The image's friendly name, as of the last create or update. */
+  declare readonly imageFriendlyName: pulumi.Output<string | null>;
+  /** The name of the group `groupId` names, as of the last create or update. */
+  declare readonly groupName: pulumi.Output<string | null>;
+
+  /** Whether `obj` is a CastConfig (by type token). */
+  static override isInstance(obj: unknown): obj is CastConfig {
+    return isKind(obj, "CastConfig");
+  }
+
+  constructor(name: string, args: CastConfigArgs, opts?: pulumi.CustomResourceOptions) {
+    const props = { ...args, castConfigId: undefined, imageFriendlyName: undefined, groupName: undefined };
+    super(provider, name, props, opts, "kasm", "CastConfig");
+  }
+}

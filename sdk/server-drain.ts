@@ -1,0 +1,40 @@
+/**
+ * `kasm.ServerDrain`: hold a server's draining flag.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { isKind, kindProvider } from "./provider";
+
+const provider = kindProvider("ServerDrain");
+
+/** The arguments of a {@link ServerDrain}. */
+export interface ServerDrainArgs {
+  /** The server (32 hex digits or a hyphenated UUID). Another server replaces the resource. */
+  readonly serverId: pulumi.Input<string>;
+  /** Whether the server is draining (takes no new sessions). Default: true. */
+  readonly draining?: pulumi.Input<boolean>;
+}
+
+/**
+ * A server's draining flag, held at the declared value. Destroying the resource sets the server
+ * back to not draining (whatever it was before), and succeeds when the server no longer exists.
+ * Declare at most one per server.
+ *
+ * @example
+ * ```ts
+ * // Drain the server during maintenance; remove the resource to put it back in service.
+ * const drain = new kasm.ServerDrain("ws-07", { serverId: "6e1a5c0c1f4b4f6a9f5235e1c0a2b3d4" });
+ * ```
+ */
+export class ServerDrain extends pulumi.dynamic.Resource {
+  declare readonly serverId: pulumi.Output<string>;
+  declare readonly draining: pulumi.Output<boolean>;
+
+  /** Whether `obj` is a ServerDrain (by type token). */
+  static override isInstance(obj: unknown): obj is ServerDrain {
+    return isKind(obj, "ServerDrain");
+  }
+
+  constructor(name: string, args: ServerDrainArgs, opts?: pulumi.CustomResourceOptions) {
+    super(provider, name, { ...args }, opts, "kasm", "ServerDrain");
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * `kasm.StagingConfig`: keep sessions of an image staged in a zone.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { isKind, kindProvider } from "./provider";
+
+const provider = kindProvider("StagingConfig");
+
+/** The arguments of a {@link StagingConfig}. Inputs left out are not managed: Kasm keeps whatever they are. */
+export interface StagingConfigArgs {
+  /** The zone the sessions are staged in (32 hex digits or a hyphenated UUID). Changes in place. */
+  readonly zoneId: pulumi.Input<string>;
+  /** The image of the staged sessions (32 hex digits or a hyphenated UUID). Changes in place. */
+  readonly imageId: pulumi.Input<string>;
+  /** How many sessions Kasm keeps staged at all times: a whole number, 0 or more. */
+  readonly numSessions: pulumi.Input<number>;
+  /** Hours after which an unassigned staged session expires and is re-created: a whole number, 1 or more. */
+  readonly expiration: pulumi.Input<number>;
+  /** Allow audio in the staged sessions. */
+  readonly allowWsAudio?: pulumi.Input<boolean>;
+  /** Allow uploads. */
+  readonly allowWsUploads?: pulumi.Input<boolean>;
+  /** Allow downloads. */
+  readonly allowWsDownloads?: pulumi.Input<boolean>;
+  /** Allow copying from the session to the local clipboard. */
+  readonly allowWsClipboardDown?: pulumi.Input<boolean>;
+  /** Allow pasting from the local clipboard into the session. */
+  readonly allowWsClipboardUp?: pulumi.Input<boolean>;
+  /** Allow the microphone. */
+  readonly allowWsMicrophone?: pulumi.Input<boolean>;
+  /**
+   * Take over the existing staging config of this zone and image (Kasm allows one per pair) and
+   * bring it to the declared state, instead of failing. Default: false.
+   */
+  readonly adopt?: pulumi.Input<boolean>;
+}
+
+/**
+ * A Kasm staging config: Kasm keeps `numSessions` sessions of an image started in a zone, so that
+ * users get one at once. Every field updates in place. One staging config per zone and image.
+ *
+ * @example
+ * ```ts
+ * const staged = new kasm.StagingConfig("chrome", { zoneId: zone.zoneId, imageId: chrome.imageId, numSessions: 3, expiration: 4 });
+ * ```
+ */
+export class StagingConfig extends pulumi.dynamic.Resource {
+  /** The staging config's id (32 hex digits). */
+  declare readonly stagingConfigId: pulumi.Output<string>;
+  declare readonly zoneId: pulumi.Output<string>;
+  declare readonly imageId: pulumi.Output<string>;
+  declare readonly numSessions: pulumi.Output<number>;
+  declare readonly expiration: pulumi.Output<number>;
+  declare readonly allowWsAudio: pulumi.Output<boolean | undefined>;
+  declare readonly allowWsUploads: pulumi.Output<boolean | undefined>;
+  declare readonly allowWsDownloads: pulumi.Output<boolean | undefined>;
+  declare readonly allowWsClipboardDown: pulumi.Output<boolean | undefined>;
+  declare readonly allowWsClipboardUp: pulumi.Output<boolean | undefined>;
+  declare readonly allowWsMicrophone: pulumi.Output<boolean | undefined>;
+  /** The zone's name. */
+  declare readonly zoneName: pulumi.Output<string | null>;
+  /** The image's friendly name. */
+  declare readonly imageFriendlyName: pulumi.Output<string | null>;
+  /** The sessions staged when Kasm was last read (read only; never causes a diff). */
+  declare readonly numCurrentSessions: pulumi.Output<number | null>;
+
+  /** Whether `obj` is a StagingConfig (by type token). */
+  static override isInstance(obj: unknown): obj is StagingConfig {
+    return isKind(obj, "StagingConfig");
+  }
+
+  constructor(name: string, args: StagingConfigArgs, opts?: pulumi.CustomResourceOptions) {
+    const props = {
+      ...args,
+      stagingConfigId: undefined,
+      zoneName: undefined,
+      imageFriendlyName: undefined,
+      numCurrentSessions: undefined,
+    };
+    super(provider, name, props, opts, "kasm", "StagingConfig");
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * CastConfig through Pulumi's real dynamic-provider host against the emulator: check (formats and
+ * cross-field rules), create, diff (ids in either form, referrers in any order), in-place updates
+ * that send every declared field, refresh keeping the last known state (Kasm cannot read casting
+ * configs), the clash that cannot be adopted, a permission denial, and deletion.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import type { ProviderHost } from "../helpers/host";
+import { Driven, hostFor } from "../helpers/provider";
+
+const CHROME = "1b000000000000000000000000000001";
+const TERMINAL = "1b000000000000000000000000000002";
+const GUESTS = "2c000000000000000000000000000001";
+const NO_CREATE = { key: "no-create-key", secret: "no-create-secret-5d2e" };
+
+const hyphenated = (id: string) =>
+  `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`.toUpperCase();
+
+let emulator: TestEmulator;
+let host: ProviderHost;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator({
+    apiKeys: [
+      { name: "no-create", key: NO_CREATE.key, secret: NO_CREATE.secret, permissions: ["Casting View", "Casting Modify", "Casting Delete"] },
+    ],
+    images: [
+      { image_id: CHROME, name: "kasmweb/chrome:1.16.0", friendly_name: "Chrome" },
+      { image_id: TERMINAL, name: "kasmweb/terminal:1.16.0", friendly_name: "Terminal" },
+    ],
+    groups: [{ group_id: GUESTS, name: "Guests" }],
+  });
+  host = await hostFor(emulator);
+});
+afterAll(async () => {
+  await host?.stop();
+  await emulator?.close();
+});
+
+/** The casting config as the emulator stores it (the API itself has no read). */
+async function castInKasm(id: string) {
+  return (await emulator.state()).castConfigs[id];
+}
+
+describe("CastConfig", () => {
+  const valid = { castingConfigName: "Check", imageId: CHROME, key: "check" };
+
+  it("check refuses bad fields, naming the property, before any request", async () => {
+    const cast = new Driven(host, "CastConfig", "bad");
+    const before = emulator.requests.length;
+    const { failures } = await cast.check({
+      castingConfigName: "Bad",
+      imageId: "chrome",
+      key: "has space/slash",
+      allowedReferrers: ["app.example.com", "", "https://www.example.com/path"],
+      errorUrl: "not a url",
+      wsUrl: "ftp://files.example.com",
+      validUntil: "2030-02-30 10:00:00",
+      sessionRemaining: -1,
+      colour: "blue",
+    });
+    const byProperty = Object.fromEntries(failures.map((f) => [f.property, f.reason]));
+    expect(Object.keys(byProperty).sort()).toEqual(
+      ["(inputs)", "allowedReferrers.1", "allowedReferrers.2", "errorUrl", "imageId", "key", "sessionRemaining", "validUntil", "wsUrl"].sort(),
+    );
+    expect(byProperty.key).toMatch(/letters, digits/);
+    expect(byProperty["allowedReferrers.2"]).toMatch(/domain/);
+    expect(byProperty.errorUrl).toMatch(/http or https URL/);
+    expect(byProperty.validUntil).toMatch(/YYYY-MM-DD HH:MM:SS/);
+    expect(byProperty["(inputs)"]).toMatch(/colour/);
+
+    // The key is required; a time must have the exact form.
+    const missing = await cast.check({ castingConfigName: "No key", imageId: CHROME, validUntil: "2030-01-01T00:00:00Z" });
+    expect(missing.failures.map((f) => f.property).sort()).toEqual(["key", "validUntil"]);
+    expect(emulator.requests.length).toBe(before);
+  });
+
+  it("check applies the cross-field rules of IP and session limits", async () => {
+    const cast = new Driven(host, "CastConfig", "rules");
+    const before = emulator.requests.length;
+    const ips = await cast.check({ ...valid, limitIps: true, ipRequestLimit: 0 });
+    expect(ips.failures.map((f) => f.property).sort()).toEqual(["ipRequestLimit", "ipRequestSeconds"]);
+    expect(ips.failures[0].reason).toMatch(/positive whole number when limitIps is true/);
+    const sessions = await cast.check({ ...valid, limitSessions: true });
+    expect(sessions.failures).toEqual([{ property: "sessionRemaining", reason: expect.stringMatching(/required when limitSessions is true/) }]);
+    // Without the limits, the numbers may be left out or be 0; a leap day is a real date.
+    expect((await cast.check({ ...valid, limitIps: false, limitSessions: true, sessionRemaining: 0, validUntil: "2028-02-29 23:59:59" })).failures).toEqual([]);
+    expect(emulator.requests.length).toBe(before);
+  });
+
+  it("creates, plans no change for the same inputs, updates in place, and deletes", async () => {
+    const cast = new Driven(host, "CastConfig", "demo");
+    const inputs = {
+      castingConfigName: "Demo",
+      imageId: CHROME,
+      key: "demo-1",
+      allowedReferrers: ["a.example.com", "b.example.com"],
+      limitIps: true,
+      ipRequestLimit: 5,
+      ipRequestSeconds: 60,
+      allowAnonymous: true,
+      groupId: GUESTS,
+      errorUrl: "https://www.example.com/cast-error",
+      validUntil: "2030-01-01 00:00:00",
+    };
+    const state = await cast.create(inputs);
+    expect(cast.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(state).toMatchObject({ ...inputs, castConfigId: cast.id, imageFriendlyName: "Chrome", groupName: "Guests" });
+    expect(await castInKasm(cast.id)).toMatchObject({
+      casting_config_name: "Demo",
+      key: "demo-1",
+      image_id: CHROME,
+      group_id: GUESTS,
+      allowed_referrers: ["a.example.com", "b.example.com"],
+      limit_ips: true,
+      ip_request_limit: 5,
+      ip_request_seconds: 60,
+      valid_until: "2030-01-01 00:00:00",
+    });
+
+    // A second up: no change, with ids in another form and the referrers in another order.
+    expect(await cast.diff(inputs)).toMatchObject({ changes: "none", replaces: [] });
+    expect(
+      await cast.diff({ ...inputs, imageId: hyphenated(CHROME), groupId: hyphenated(GUESTS), allowedReferrers: ["b.example.com", "a.example.com"] }),
+    ).toMatchObject({ changes: "none" });
+
+    // The key, the image and a flag change in place.
+    const changed = { ...inputs, key: "demo-2", imageId: TERMINAL, disableTips: true, allowedReferrers: ["a.example.com"] };
+    expect(await cast.diff(changed)).toMatchObject({ changes: "some", replaces: [] });
+    const updated = await cast.update(changed);
+    expect(updated).toMatchObject({ key: "demo-2", imageFriendlyName: "Terminal", castConfigId: cast.id });
+    expect(await castInKasm(cast.id)).toMatchObject({ key: "demo-2", image_id: TERMINAL, disable_tips: true, allowed_referrers: ["a.example.com"] });
+
+    await cast.delete();
+    expect(await castInKasm(cast.id)).toBeUndefined();
+    // Deleting what is already gone succeeds.
+    await cast.delete();
+  });
+
+  it("refresh keeps the last known state (Kasm cannot read casting configs); the next update sends every declared field", async () => {
+    const cast = new Driven(host, "CastConfig", "drift");
+    const inputs = { castingConfigName: "Drift", imageId: CHROME, key: "drift", disableTips: true, allowWsAudio: false };
+    await cast.create(inputs);
+    const before = emulator.requests.length;
+
+    // Changed in the Kasm UI: invisible to refresh, which sends no request at all.
+    await emulator.call("update_cast_config", { target_cast_config: { cast_config_id: cast.id, disable_tips: false, allow_ws_audio: true } });
+    const stateBefore = cast.state;
+    const refreshed = await cast.read();
+    expect(emulator.requests.length).toBe(before + 1); // only the raw call above
+    expect(refreshed.id).toBe(cast.id);
+    expect(refreshed.properties).toEqual(stateBefore);
+    expect(refreshed.inputs).toMatchObject(inputs);
+    expect(await cast.diff(inputs)).toMatchObject({ changes: "none" });
+
+    // The next change of any field sends all of them, which reverts the drift too.
+    const next = { ...inputs, wsAudioDefaultOn: false };
+    await cast.update(next);
+    expect(await castInKasm(cast.id)).toMatchObject({ disable_tips: true, allow_ws_audio: false, ws_audio_default_on: false });
+
+    // Deleted in the Kasm UI: refresh still cannot tell, an update says what happened and what to do, destroy succeeds.
+    await emulator.call("delete_cast_config", { cast_config_id: cast.id, casting_config_name: "Drift" });
+    expect((await cast.read()).id).toBe(cast.id);
+    await expect(cast.update({ ...next, disableTips: false })).rejects.toThrow(/no longer exists in Kasm.*pulumi up --replace/s);
+    await cast.delete();
+  });
+
+  it("an existing key is an error that suggests adopt, and adopt explains why it cannot take the config over", async () => {
+    const existing = await emulator.call("create_cast_config", {
+      target_cast_config: { casting_config_name: "Taken", image_id: CHROME, key: "taken" },
+    });
+    expect(existing.status).toBe(200);
+
+    const clash = new Driven(host, "CastConfig", "clash");
+    await expect(clash.create({ castingConfigName: "Mine", imageId: CHROME, key: "taken" })).rejects.toThrow(
+      /CastConfig with key 'taken' or name 'Mine' already exists in Kasm.*adopt: true/s,
+    );
+    const adopt = new Driven(host, "CastConfig", "adopt");
+    await expect(adopt.create({ castingConfigName: "Taken", imageId: CHROME, key: "other", adopt: true })).rejects.toThrow(
+      /cannot take it over: Kasm has no operation to read or list casting configs.*choose another key and name/s,
+    );
+    // The existing config is left alone.
+    expect(await castInKasm(existing.body.cast_config.cast_config_id)).toMatchObject({ key: "taken", casting_config_name: "Taken" });
+  });
+
+  it("a refused create names the permission to grant, without the secret", async () => {
+    const limited = await hostFor(emulator, NO_CREATE);
+    try {
+      const cast = new Driven(limited, "CastConfig", "denied");
+      const error = await cast.create({ castingConfigName: "Denied", imageId: CHROME, key: "denied" }).catch((e: Error) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect((error as Error).message).toMatch(/create_cast_config.*Casting Create/s);
+      expect((error as Error).message).not.toContain(NO_CREATE.secret);
+      expect(limited.stderr.join("")).not.toContain(NO_CREATE.secret);
+      const configs = Object.values((await emulator.state()).castConfigs) as { key: string }[];
+      expect(configs.map((c) => c.key)).not.toContain("denied");
+    } finally {
+      await limited.stop();
+    }
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * ServerDrain through Pulumi's real dynamic-provider host against the emulator: check (and its
+ * default), create, diff (ids in either form), in-place updates, replacement by another server,
+ * refresh after drift and after the server's removal, and destroy restoring the flag.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import type { ProviderHost } from "../helpers/host";
+import { Driven, hostFor } from "../helpers/provider";
+
+const ZONE = "0a000000000000000000000000000001";
+const WS1 = "3d000000000000000000000000000001";
+const WS2 = "3d000000000000000000000000000002";
+const UNKNOWN_SERVER = "3dffffffffffffffffffffffffffffff";
+
+const hyphenated = (id: string) =>
+  `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`.toUpperCase();
+
+const SEED = {
+  zones: [{ zone_id: ZONE, zone_name: "default" }],
+  servers: [
+    { server_id: WS1, hostname: "ws1.example.com" },
+    { server_id: WS2, hostname: "ws2.example.com" },
+  ],
+};
+
+let emulator: TestEmulator;
+let host: ProviderHost;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator(SEED);
+  host = await hostFor(emulator);
+});
+afterAll(async () => {
+  await host?.stop();
+  await emulator?.close();
+});
+
+async function draining(id: string, on: TestEmulator = emulator): Promise<boolean | undefined> {
+  const res = await on.call("get_servers", { target_server: { server_id: id } });
+  return res.status === 200 ? res.body.server.is_draining : undefined;
+}
+
+describe("ServerDrain", () => {
+  it("check refuses bad input, naming the property, before any request, and writes the default", async () => {
+    const drain = new Driven(host, "ServerDrain", "bad");
+    const before = emulator.requests.length;
+    const { failures } = await drain.check({ serverId: "ws1", draining: "yes", colour: "blue" });
+    expect(failures.map((f) => f.property).sort()).toEqual(["(inputs)", "draining", "serverId"]);
+    expect(failures.find((f) => f.property === "serverId")?.reason).toMatch(/Kasm id/);
+    expect((await drain.check({})).failures.map((f) => f.property)).toEqual(["serverId"]);
+
+    const ok = await drain.check({ serverId: WS1 });
+    expect(ok.failures).toEqual([]);
+    expect(ok.inputs).toMatchObject({ serverId: WS1, draining: true });
+    expect(emulator.requests.length).toBe(before);
+  });
+
+  it("drains, plans no change for the same inputs, updates in place, refreshes drift and restores on destroy", async () => {
+    const drain = new Driven(host, "ServerDrain", "ws1");
+    const inputs = { serverId: WS1 };
+    const state = await drain.create(inputs);
+    expect(drain.id).toBe(WS1);
+    expect(state).toMatchObject({ serverId: WS1, draining: true });
+    expect(await draining(WS1)).toBe(true);
+
+    // A second up: no change, whatever the form of the id (check writes the default again).
+    const checked = (await drain.check(inputs)).inputs;
+    expect(await drain.diff(checked)).toMatchObject({ changes: "none", replaces: [] });
+    expect(await drain.diff({ serverId: hyphenated(WS1), draining: true })).toMatchObject({ changes: "none" });
+
+    // Back in service, in place.
+    expect(await drain.diff({ serverId: WS1, draining: false })).toMatchObject({ changes: "some", replaces: [] });
+    await drain.update({ serverId: WS1, draining: false });
+    expect(await draining(WS1)).toBe(false);
+    await drain.update({ serverId: WS1, draining: true });
+    expect(await draining(WS1)).toBe(true);
+
+    // Someone ends the drain in the Kasm UI: refresh sees it, and the next up drains again.
+    await emulator.call("set_drain_server", { target_server: { server_id: WS1, is_draining: false } });
+    const refreshed = await drain.read();
+    expect(refreshed).toMatchObject({ id: WS1, inputs: { serverId: WS1, draining: false } });
+    expect(await drain.diff(checked)).toMatchObject({ changes: "some", replaces: [] });
+    await drain.update(checked);
+    expect(await draining(WS1)).toBe(true);
+    expect((await drain.read()).inputs).toMatchObject({ draining: true });
+    expect(await drain.diff(checked)).toMatchObject({ changes: "none" });
+
+    await drain.delete();
+    expect(await draining(WS1)).toBe(false);
+  });
+
+  it("another server replaces: the new one drains, then the old one is restored", async () => {
+    const old = new Driven(host, "ServerDrain", "moving");
+    await old.create({ serverId: WS1, draining: true });
+    expect(await old.diff({ serverId: WS2, draining: true })).toMatchObject({ changes: "some", replaces: ["serverId"] });
+
+    // What the engine does for a replacement (create before delete).
+    const next = new Driven(host, "ServerDrain", "moving");
+    await next.create({ serverId: WS2, draining: true });
+    await old.delete();
+    expect(await draining(WS2)).toBe(true);
+    expect(await draining(WS1)).toBe(false);
+    await next.delete();
+    expect(await draining(WS2)).toBe(false);
+  });
+
+  it("an unknown server is an error that says so", async () => {
+    const drain = new Driven(host, "ServerDrain", "unknown");
+    await expect(drain.create({ serverId: UNKNOWN_SERVER })).rejects.toThrow(new RegExp(`Server ${UNKNOWN_SERVER} does not exist in Kasm`));
+  });
+
+  it("refresh after the server was removed from Kasm drops the resource, and destroy succeeds", async () => {
+    // Kasm's API cannot remove a server: remove it from a persisted emulator's data between two runs.
+    const dir = mkdtempSync(path.join(tmpdir(), "kasm-drain-"));
+    const dataFile = path.join(dir, "data.json");
+    let first: TestEmulator | undefined;
+    let second: TestEmulator | undefined;
+    let firstHost: ProviderHost | undefined;
+    let secondHost: ProviderHost | undefined;
+    try {
+      first = await startTestEmulator(SEED, { dataFile });
+      firstHost = await hostFor(first);
+      const drain = new Driven(firstHost, "ServerDrain", "removed");
+      await drain.create({ serverId: WS2 });
+      expect(await draining(WS2, first)).toBe(true);
+      // Stop each once: a second stop of a host would wait for an exit that already happened.
+      await firstHost.stop();
+      firstHost = undefined;
+      await first.close();
+      first = undefined;
+
+      const data = JSON.parse(readFileSync(dataFile, "utf8"));
+      delete data.servers[WS2];
+      writeFileSync(dataFile, JSON.stringify(data));
+      second = await startTestEmulator({}, { dataFile });
+      secondHost = await hostFor(second);
+      const later = new Driven(secondHost, "ServerDrain", "removed");
+      later.id = drain.id;
+      later.state = drain.state;
+      expect(await draining(WS2, second)).toBeUndefined();
+      expect((await later.read()).id).toBe("");
+      await later.delete();
+    } finally {
+      await firstHost?.stop();
+      await secondHost?.stop();
+      await first?.close();
+      await second?.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
