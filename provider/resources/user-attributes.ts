@@ -74,12 +74,9 @@ const INPUT_FIELDS = { ...KEY_FIELDS, ...API_FIELDS };
 
 // --- helpers -------------------------------------------------------------------------------------
 
-/** `update_user_attributes` also takes `ssh_public_key` (a field of the record), which the client's type leaves out. */
-type AttributesBody = UserAttributesUpdate & { ssh_public_key?: string };
-
 /** The `target_user_attributes` body for the declared attributes among `keys`. */
-function attributesBody(userId: string, inputs: Props, keys: readonly string[]): AttributesBody {
-  const body: AttributesBody = { user_id: userId };
+function attributesBody(userId: string, inputs: Props, keys: readonly string[]): UserAttributesUpdate {
+  const body: UserAttributesUpdate = { user_id: userId };
   for (const key of keys) {
     const value = inputs[key];
     if (value === undefined) continue;

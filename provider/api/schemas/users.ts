@@ -149,12 +149,17 @@ export const UserAttributes = z.object({
 /** A user's attributes. */
 export type UserAttributes = z.infer<typeof UserAttributes>;
 
-/** `target_user_attributes` of `update_user_attributes`: the user's id and the attributes to change. */
+/**
+ * `target_user_attributes` of `update_user_attributes`: the user's id and the attributes to change.
+ * `ssh_public_key` is a field of the record that the spec's update body does not list; Kasm
+ * accepts it, and without it the key could only be set in the UI.
+ */
 export const UserAttributesUpdate = UserAttributes.pick({
   auto_login_ws: true,
   default_image: true,
   show_tips: true,
   toggle_control_panel: true,
+  ssh_public_key: true,
 })
   .partial()
   .extend({ user_id: Id });
