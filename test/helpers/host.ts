@@ -179,7 +179,8 @@ export class ProviderHost {
 
   async stop(): Promise<void> {
     this.client.close();
-    if (this.child.exitCode === null) {
+    // A process killed by a signal keeps exitCode null and sets signalCode: either means it is gone.
+    if (this.child.exitCode === null && this.child.signalCode === null) {
       const exited = new Promise((resolve) => this.child.once("exit", resolve));
       this.child.kill("SIGTERM");
       await exited;
