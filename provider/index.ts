@@ -7,6 +7,10 @@ import { userAttributesProvider } from "./resources/user-attributes";
 import { groupMembershipProvider } from "./resources/group-membership";
 import { userGroupsProvider } from "./resources/user-groups";
 import { userServerAssignmentProvider } from "./resources/user-server-assignment";
+import { egressProviderProvider } from "./resources/egress-provider";
+import { egressGatewayProvider } from "./resources/egress-gateway";
+import { egressProviderMappingProvider } from "./resources/egress-provider-mapping";
+import { egressCredentialProvider } from "./resources/egress-credential";
 import { stagingConfigProvider } from "./resources/staging-config";
 import { castConfigProvider } from "./resources/cast-config";
 import { serverDrainProvider } from "./resources/server-drain";
@@ -23,6 +27,10 @@ export const providers = {
   GroupMembership: groupMembershipProvider,
   UserGroups: userGroupsProvider,
   UserServerAssignment: userServerAssignmentProvider,
+  EgressProvider: egressProviderProvider,
+  EgressGateway: egressGatewayProvider,
+  EgressProviderMapping: egressProviderMappingProvider,
+  EgressCredential: egressCredentialProvider,
   StagingConfig: stagingConfigProvider,
   CastConfig: castConfigProvider,
   ServerDrain: serverDrainProvider,

@@ -1,0 +1,147 @@
+/**
+ * `EgressGateway`: a gateway (VPN endpoint) of an egress provider.
+ *
+ * API: create_egress_gateway, get_egress_gateways (filtered by id), update_egress_gateway,
+ * delete_egress_gateway. Every field updates in place, the provider included (the update
+ * operation takes `egress_provider_id`). `config` is a secret: the SDK marks it secret, and it
+ * never appears in errors or logs; for a WireGuard gateway its `PrivateKey` line may be left out,
+ * because the egress credential supplies it. Names are unique within a provider: adoption by
+ * provider and name (`adopt: true`). `activeConnections` is reported, never compared.
+ */
+import { z } from "zod";
+import type { EgressGateway as KasmEgressGateway, NewEgressGateway } from "../api";
+import { kasmClient } from "../runtime";
+import { apiId, currentId, refreshedInputs, requiredId, requiredText } from "./egress-shared";
+import {
+  alreadyExistsError,
+  checkInputs,
+  declared,
+  diffInputs,
+  isAlreadyExists,
+  isNotFound,
+  same,
+  toApi,
+  type FieldRule,
+  type KindProvider,
+  type Props,
+} from "./kit";
+
+// --- types ---------------------------------------------------------------------------------------
+
+/** The inputs of an EgressGateway. */
+export const EgressGatewayInputs = z.strictObject({
+  egressProviderId: requiredId("egressProviderId"),
+  name: requiredText("name"),
+  enabled: z.boolean().optional(),
+  country: z.string().optional(),
+  city: z.string().optional(),
+  /** The connection configuration (a secret). */
+  config: z.string().optional(),
+  /** Take over an existing gateway of the provider with this name instead of failing. */
+  adopt: z.boolean().optional(),
+});
+export type EgressGatewayInputs = z.infer<typeof EgressGatewayInputs>;
+
+/** What the provider adds to the inputs. */
+export interface EgressGatewayOutputs {
+  readonly egressGatewayId: string;
+  /** Connections through the gateway when last read; never causes a diff. */
+  readonly activeConnections: number | null;
+}
+
+/** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
+const API_FIELDS: Readonly<Record<string, FieldRule>> = {
+  egressProviderId: { equal: same.id },
+  name: {},
+  enabled: {},
+  country: {},
+  city: {},
+  config: {},
+};
+
+/** Inputs that only steer the provider. */
+const PROVIDER_FIELDS: Readonly<Record<string, FieldRule>> = { adopt: {} };
+
+const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
+
+// --- helpers -------------------------------------------------------------------------------------
+
+/** The `target_egress_gateway` body for the declared fields, with the provider id as Kasm writes it. */
+function targetGateway(inputs: Props): NewEgressGateway {
+  const body = toApi(inputs, Object.keys(API_FIELDS)) as NewEgressGateway;
+  body.egress_provider_id = apiId(inputs.egressProviderId) as string;
+  return body;
+}
+
+function outputs(inputs: Props, gateway: KasmEgressGateway): Props {
+  return {
+    ...declared(inputs, Object.keys(INPUT_FIELDS)),
+    egressGatewayId: gateway.egress_gateway_id,
+    activeConnections: gateway.active_connections ?? null,
+  };
+}
+
+// --- provider ------------------------------------------------------------------------------------
+
+export const egressGatewayProvider: KindProvider = {
+  async check(_olds, news) {
+    return checkInputs(EgressGatewayInputs, news);
+  },
+
+  async diff(_id, olds, news) {
+    return diffInputs(olds, news, INPUT_FIELDS);
+  },
+
+  async create(inputs) {
+    const client = kasmClient();
+    const body = targetGateway(inputs);
+    if (inputs.adopt) {
+      const existing = (await client.egress.getEgressGateways({ egress_provider_id: body.egress_provider_id, name: body.name })).find(
+        (g) => same.id(g.egress_provider_id, body.egress_provider_id) && g.name === body.name,
+      );
+      if (existing) {
+        const gateway = await client.egress.updateEgressGateway({ ...body, egress_gateway_id: existing.egress_gateway_id });
+        return { id: gateway.egress_gateway_id, outs: outputs(inputs, gateway) };
+      }
+    }
+    try {
+      const gateway = await client.egress.createEgressGateway(body);
+      return { id: gateway.egress_gateway_id, outs: outputs(inputs, gateway) };
+    } catch (error) {
+      if (isAlreadyExists(error)) throw alreadyExistsError("Egress gateway", `'${body.name}' of provider ${body.egress_provider_id}`, error);
+      throw error;
+    }
+  },
+
+  async read(id, props) {
+    const found = await kasmClient().egress.getEgressGateways({ egress_gateway_id: id });
+    const gateway = found.find((g) => same.id(g.egress_gateway_id, id));
+    if (!gateway) return { id: "", props: {} };
+    const current: Props = {
+      egressProviderId: currentId(props.egressProviderId, gateway.egress_provider_id),
+      name: gateway.name,
+      enabled: gateway.enabled,
+      country: gateway.country ?? null,
+      city: gateway.city ?? null,
+    };
+    // A release that leaves the config out of its answer shows no drift in it.
+    if (gateway.config !== undefined) current.config = gateway.config;
+    const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), current);
+    return { id: gateway.egress_gateway_id, props: outputs(inputs, gateway), inputs };
+  },
+
+  async update(id, _olds, news) {
+    // Every declared field is sent: the update is the whole declared state, which also reverts drift.
+    const gateway = await kasmClient().egress.updateEgressGateway({ ...targetGateway(news), egress_gateway_id: id });
+    return { outs: outputs(news, gateway) };
+  },
+
+  async delete(id) {
+    try {
+      await kasmClient().egress.deleteEgressGateway({ egress_gateway_id: id });
+    } catch (error) {
+      if (isNotFound(error)) return;
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,202 @@
+/**
+ * `EgressProviderMapping`: routes a user, a group or an image (exactly one) through an egress
+ * provider, with all of its gateways or a selection of them.
+ *
+ * API: create_egress_provider_mapping, get_egress_provider_mapping (filtered by provider, then
+ * found by mapping id), update_egress_provider_mapping, delete_egress_provider_mapping. Every
+ * field updates in place, the provider and the target included (the update operation takes
+ * them). Kasm keeps one mapping per provider and target: adoption by provider and target
+ * (`adopt: true`). `allowAllGateways` left out means false (Kasm's default) and is sent so, since
+ * the selection only counts with it false. Kasm does not return the selection itself, only the
+ * gateways the mapping gives access to: `selectedGateways` is read from them, except when every
+ * gateway is allowed as declared (Kasm then lists them all).
+ * Creating, changing or deleting a mapping needs the Modify permission of its target (Users
+ * Modify, Groups Modify or Images Modify) besides Egress Providers Modify.
+ */
+import { z } from "zod";
+import type { EgressProviderMapping as KasmMapping, EgressProviderMappingFilter, NewEgressProviderMapping } from "../api";
+import { kasmClient } from "../runtime";
+import {
+  apiId,
+  checkWithPlaceholders,
+  currentGateways,
+  currentId,
+  currentTarget,
+  EVEN_WITH_OTHER_FAILURES,
+  gatewayBody,
+  refineTargetAndGateways,
+  refreshedInputs,
+  requiredId,
+  targetBody,
+  TargetAndGatewayInputs,
+  TARGET_PLACEHOLDERS,
+  withGatewayDefault,
+} from "./egress-shared";
+import {
+  alreadyExistsError,
+  declared,
+  diffInputs,
+  isAlreadyExists,
+  isNotFound,
+  same,
+  type FieldRule,
+  type KindProvider,
+  type Props,
+} from "./kit";
+
+// --- types ---------------------------------------------------------------------------------------
+
+/** The inputs of an EgressProviderMapping. */
+export const EgressProviderMappingInputs = z
+  .strictObject({
+    egressProviderId: requiredId("egressProviderId"),
+    ...TargetAndGatewayInputs,
+    enabled: z.boolean().optional(),
+    /** Take over the existing mapping of this provider and target instead of failing. */
+    adopt: z.boolean().optional(),
+  })
+  .superRefine(refineTargetAndGateways, EVEN_WITH_OTHER_FAILURES);
+export type EgressProviderMappingInputs = z.infer<typeof EgressProviderMappingInputs>;
+
+/** What the provider adds to the inputs. */
+export interface EgressProviderMappingOutputs {
+  readonly egressProviderMappingId: string;
+  readonly created: string | null;
+}
+
+/** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
+const API_FIELDS: Readonly<Record<string, FieldRule>> = {
+  egressProviderId: { equal: same.id },
+  userId: { equal: same.id },
+  groupId: { equal: same.id },
+  imageId: { equal: same.id },
+  enabled: {},
+  allowAllGateways: {},
+  selectedGateways: { equal: same.idSet },
+};
+
+/** Inputs that only steer the provider. */
+const PROVIDER_FIELDS: Readonly<Record<string, FieldRule>> = { adopt: {} };
+
+const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
+
+// --- helpers -------------------------------------------------------------------------------------
+
+/**
+ * The `target_egress_provider_mapping` body: the whole declared state. The target is always sent
+ * in full (the other two null), so that changing it moves the mapping.
+ */
+function targetMapping(inputs: Props): NewEgressProviderMapping {
+  const body: NewEgressProviderMapping = {
+    egress_provider_id: apiId(inputs.egressProviderId) as string,
+    ...targetBody(inputs),
+    ...gatewayBody(inputs),
+  };
+  if (inputs.enabled !== undefined) body.enabled = inputs.enabled as boolean;
+  return body;
+}
+
+function outputs(inputs: Props, mapping: KasmMapping): Props {
+  return {
+    ...declared(inputs, Object.keys(INPUT_FIELDS)),
+    egressProviderMappingId: mapping.egress_provider_mapping_id,
+    created: mapping.created ?? null,
+  };
+}
+
+/** The declared target as a lookup filter. */
+function targetFilter(body: NewEgressProviderMapping): EgressProviderMappingFilter {
+  if (body.user_id) return { user_id: body.user_id };
+  if (body.group_id) return { group_id: body.group_id };
+  return { image_id: body.image_id ?? undefined };
+}
+
+/** A readable name of the declared target, for errors. */
+function describeTarget(body: NewEgressProviderMapping): string {
+  if (body.user_id) return `user ${body.user_id}`;
+  if (body.group_id) return `group ${body.group_id}`;
+  return `image ${body.image_id}`;
+}
+
+/**
+ * The mapping with this id: looked for among the provider's mappings, then, in case it was moved
+ * to another provider outside Pulumi, among all of them. Undefined when Kasm has none.
+ */
+async function findMapping(id: string, providerId: unknown): Promise<KasmMapping | undefined> {
+  const client = kasmClient();
+  const byId = (mappings: KasmMapping[]) => mappings.find((m) => same.id(m.egress_provider_mapping_id, id));
+  const provider = apiId(providerId);
+  if (provider) {
+    const found = byId(await client.egress.getEgressProviderMapping({ egress_provider_id: provider }));
+    if (found) return found;
+  }
+  return byId(await client.egress.getEgressProviderMapping({}));
+}
+
+// --- provider ------------------------------------------------------------------------------------
+
+export const egressProviderMappingProvider: KindProvider = {
+  async check(_olds, news) {
+    return checkWithPlaceholders(EgressProviderMappingInputs, news, TARGET_PLACEHOLDERS);
+  },
+
+  async diff(_id, olds, news) {
+    return diffInputs(withGatewayDefault(olds), withGatewayDefault(news), INPUT_FIELDS);
+  },
+
+  async create(inputs) {
+    const client = kasmClient();
+    const body = targetMapping(inputs);
+    if (inputs.adopt) {
+      const existing = (await client.egress.getEgressProviderMapping({ egress_provider_id: body.egress_provider_id, ...targetFilter(body) })).find(
+        (m) =>
+          same.id(m.egress_provider_id, body.egress_provider_id) &&
+          same.id(m.user_id, body.user_id) &&
+          same.id(m.group_id, body.group_id) &&
+          same.id(m.image_id, body.image_id),
+      );
+      if (existing) {
+        const mapping = await client.egress.updateEgressProviderMapping({ ...body, egress_provider_mapping_id: existing.egress_provider_mapping_id });
+        return { id: mapping.egress_provider_mapping_id, outs: outputs(inputs, mapping) };
+      }
+    }
+    try {
+      const mapping = await client.egress.createEgressProviderMapping(body);
+      return { id: mapping.egress_provider_mapping_id, outs: outputs(inputs, mapping) };
+    } catch (error) {
+      if (isAlreadyExists(error))
+        throw alreadyExistsError("Egress provider mapping", `of provider ${body.egress_provider_id} for ${describeTarget(body)}`, error);
+      throw error;
+    }
+  },
+
+  async read(id, props) {
+    const mapping = await findMapping(id, props.egressProviderId);
+    if (!mapping) return { id: "", props: {} };
+    const current: Props = {
+      egressProviderId: currentId(props.egressProviderId, mapping.egress_provider_id),
+      ...currentTarget(props, mapping),
+      enabled: mapping.enabled,
+      allowAllGateways: mapping.allow_all_gateways,
+      selectedGateways: currentGateways(props.selectedGateways, props.allowAllGateways, mapping.allow_all_gateways, mapping.egress_gateways),
+    };
+    const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), current);
+    return { id: mapping.egress_provider_mapping_id, props: outputs(inputs, mapping), inputs };
+  },
+
+  async update(id, _olds, news) {
+    // The whole declared state is sent: Kasm needs the selection with allow_all_gateways false,
+    // and it also reverts drift in fields the diff did not see change.
+    const mapping = await kasmClient().egress.updateEgressProviderMapping({ ...targetMapping(news), egress_provider_mapping_id: id });
+    return { outs: outputs(news, mapping) };
+  },
+
+  async delete(id) {
+    try {
+      await kasmClient().egress.deleteEgressProviderMapping({ egress_provider_mapping_id: id });
+    } catch (error) {
+      if (isNotFound(error)) return;
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,199 @@
+/**
+ * What the egress kinds share: the format of Kasm ids, the target of a mapping or credential
+ * (exactly one of a user, a group or an image), the gateway selection, and a `check` whose
+ * cross-field rules neither fail on nor forget a value not known during preview.
+ */
+import { z } from "zod";
+import { canonicalId, checkInputs, isUnknown, same, type Props } from "./kit";
+
+// --- types ---------------------------------------------------------------------------------------
+
+const ID = /^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
+
+/** A Kasm id as a program may write it: 32 hex digits, or a hyphenated UUID. */
+export const KasmId = z.string().regex(ID, "must be a Kasm id: 32 hexadecimal digits, or a hyphenated UUID");
+
+/** A string input that must be given and not be blank. */
+export function requiredText(name: string) {
+  return z
+    .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : undefined) })
+    .refine((value) => value.trim().length > 0, `${name} must not be empty`);
+}
+
+/** A Kasm id input that must be given. */
+export function requiredId(name: string) {
+  return z
+    .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : undefined) })
+    .regex(ID, "must be a Kasm id: 32 hexadecimal digits, or a hyphenated UUID");
+}
+
+/** The inputs naming what a mapping or credential applies to: exactly one of them. */
+export const TARGET_KEYS = ["userId", "groupId", "imageId"] as const;
+
+/** The target and gateway inputs of a mapping or credential. */
+export const TargetAndGatewayInputs = {
+  /** The user this applies to (exactly one of userId, groupId, imageId). */
+  userId: KasmId.optional(),
+  /** The group this applies to. */
+  groupId: KasmId.optional(),
+  /** The image this applies to. */
+  imageId: KasmId.optional(),
+  /** Every gateway of the provider may be used; otherwise only `selectedGateways`. Default: false. */
+  allowAllGateways: z.boolean().optional(),
+  /** The gateways that may be used (an order-insensitive set of ids) when not all are allowed. */
+  selectedGateways: z.array(KasmId).optional(),
+};
+
+interface Targeted {
+  readonly userId?: string;
+  readonly groupId?: string;
+  readonly imageId?: string;
+  readonly allowAllGateways?: boolean;
+  readonly selectedGateways?: readonly string[];
+}
+
+/**
+ * `superRefine` parameters that run a cross-field rule even when other inputs failed (zod skips
+ * refinements after such failures by default), so that `check` reports every problem at once.
+ * The rules must then cope with fields of the wrong type.
+ */
+export const EVEN_WITH_OTHER_FAILURES = {
+  when: (payload: { value: unknown }) => typeof payload.value === "object" && payload.value !== null,
+};
+
+/**
+ * The cross-field rules of a mapping or credential (for `superRefine`): exactly one target, and at
+ * least one selected gateway unless every gateway is allowed (Kasm requires `selected_gateways`
+ * when `allow_all_gateways` is false, and false is its default).
+ */
+export function refineTargetAndGateways(value: Targeted, ctx: z.RefinementCtx): void {
+  const set = TARGET_KEYS.filter((key) => value[key] !== undefined);
+  if (set.length === 0)
+    ctx.addIssue({
+      code: "custom",
+      path: [],
+      message: "exactly one of userId, groupId or imageId is required: the user, group or image this applies to",
+    });
+  if (set.length > 1)
+    for (const key of set)
+      ctx.addIssue({ code: "custom", path: [key], message: `set exactly one of userId, groupId and imageId, not ${set.join(" and ")}` });
+  const selection = value.selectedGateways;
+  // A selection of the wrong type is reported by its own rule.
+  if (value.allowAllGateways !== true && (selection === undefined || (Array.isArray(selection) && selection.length === 0)))
+    ctx.addIssue({
+      code: "custom",
+      path: ["selectedGateways"],
+      message: "list at least one gateway in selectedGateways, or set allowAllGateways to true",
+    });
+}
+
+// --- check ---------------------------------------------------------------------------------------
+
+/** A syntactically valid id that names nothing: stands for an id not known yet. */
+const PLACEHOLDER_ID = "0".repeat(32);
+
+/** Placeholders for the target and gateway inputs (see {@link checkWithPlaceholders}). */
+export const TARGET_PLACEHOLDERS: Readonly<Props> = {
+  userId: PLACEHOLDER_ID,
+  groupId: PLACEHOLDER_ID,
+  imageId: PLACEHOLDER_ID,
+  allowAllGateways: true,
+  selectedGateways: [PLACEHOLDER_ID],
+};
+
+/**
+ * `checkInputs` for kinds whose cross-field rules involve values that may be unknown during
+ * preview. `checkInputs` leaves an unknown value out, which would make "exactly one of userId,
+ * groupId, imageId" fail when the one given is an output of another resource. Here an unknown
+ * value is validated as its placeholder instead: a valid value that satisfies the rules on its
+ * own, so that the rules judge only what is known. Returns the inputs as given.
+ */
+export function checkWithPlaceholders(schema: z.ZodType, news: Props, placeholders: Readonly<Props>) {
+  const substituted: Props = { ...news };
+  for (const [key, placeholder] of Object.entries(placeholders)) if (isUnknown(news[key])) substituted[key] = placeholder;
+  const { failures } = checkInputs(schema, substituted);
+  return failures?.length ? { inputs: news, failures } : { inputs: news };
+}
+
+// --- API bodies ----------------------------------------------------------------------------------
+
+/** An id as Kasm writes it (32 lowercase hex digits), or undefined. */
+export function apiId(value: unknown): string | undefined {
+  return value === undefined || value === null ? undefined : canonicalId(value);
+}
+
+/** The whole target of a request: the declared one, the other two null (so a change of target clears the old one). */
+export function targetBody(inputs: Props): { user_id: string | null; group_id: string | null; image_id: string | null } {
+  return {
+    user_id: apiId(inputs.userId) ?? null,
+    group_id: apiId(inputs.groupId) ?? null,
+    image_id: apiId(inputs.imageId) ?? null,
+  };
+}
+
+/**
+ * `allowAllGateways` is the one input that is managed when left out: it then means false (Kasm's
+ * default). The selection only counts with it false, and `check` requires a selection when it is
+ * left out; were it unmanaged, a program going from `allowAllGateways: true` to a selection would
+ * leave every gateway allowed and its selection silently ignored.
+ */
+export function withGatewayDefault(props: Props): Props {
+  return { ...props, allowAllGateways: props.allowAllGateways ?? false };
+}
+
+/** The gateway fields of a request: `allow_all_gateways` always (see {@link withGatewayDefault}), the selection when declared. */
+export function gatewayBody(inputs: Props): { allow_all_gateways: boolean; selected_gateways?: string[] } {
+  const body: { allow_all_gateways: boolean; selected_gateways?: string[] } = { allow_all_gateways: inputs.allowAllGateways === true };
+  if (inputs.selectedGateways !== undefined) body.selected_gateways = (inputs.selectedGateways as string[]).map(canonicalId);
+  return body;
+}
+
+// --- read ----------------------------------------------------------------------------------------
+
+/** The current value of an id input: the declared spelling when it names the same object, so a refresh shows no change. */
+export function currentId(declared: unknown, current: string | null | undefined): unknown {
+  return same.id(declared, current) && current ? declared : (current ?? null);
+}
+
+/**
+ * The current gateway selection, from the `egress_gateways` Kasm returns (the gateways the object
+ * gives access to). When every gateway is allowed, as declared, Kasm lists them all and the
+ * selection cannot be seen: the declared one is kept. Otherwise the listing is the selection in
+ * effect (all gateways, when Kasm allows all but the program does not), and the declared list is
+ * kept when it is the same set, so a refresh shows no change.
+ */
+export function currentGateways(
+  declared: unknown,
+  declaredAllowAll: unknown,
+  kasmAllowAll: boolean | null | undefined,
+  gateways: readonly { egress_gateway_id: string }[] | null | undefined,
+): unknown {
+  if (kasmAllowAll && declaredAllowAll === true) return declared;
+  const ids = (gateways ?? []).map((g) => g.egress_gateway_id);
+  return same.idSet(declared, ids) ? declared : ids;
+}
+
+/** The current values of a record's target, keyed by input name. */
+export function currentTarget(
+  props: Props,
+  record: { user_id?: string | null; group_id?: string | null; image_id?: string | null },
+): Props {
+  return {
+    userId: currentId(props.userId, record.user_id),
+    groupId: currentId(props.groupId, record.group_id),
+    imageId: currentId(props.imageId, record.image_id),
+  };
+}
+
+/**
+ * The inputs `read` returns: every declared input, with its current value from Kasm when the
+ * record shows it (`current`), and as declared otherwise (write-only secrets, provider flags).
+ */
+export function refreshedInputs(props: Props, keys: Iterable<string>, current: Props): Props {
+  const inputs: Props = {};
+  for (const key of keys) {
+    if (props[key] === undefined) continue;
+    inputs[key] = key in current ? current[key] : props[key];
+  }
+  return inputs;
+}

@@ -1,0 +1,115 @@
+/**
+ * `kasm.EgressCredential`: credentials a user, a group or an image uses on an egress provider's gateways.
+ *
+ * The Kasm API can create egress credentials but neither update nor delete them: every change
+ * replaces the credential and needs a new `name`, and destroying one leaves it in Kasm.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { isKind, kindProvider } from "./provider";
+
+const provider = kindProvider("EgressCredential");
+
+/** The secret inputs: wrapped with `pulumi.secret` and kept secret in the outputs. */
+const SECRETS = ["password", "wireguardPrivateKey", "meshKey", "customCredential"] as const;
+
+/**
+ * The arguments of an {@link EgressCredential}: exactly one of `userId`, `groupId` and `imageId`.
+ * Inputs left out are not managed. A change of ANY input replaces the credential, and the new
+ * one needs a new `name` (see {@link EgressCredential}).
+ */
+export interface EgressCredentialArgs {
+  /** The egress provider (32 hex digits or a hyphenated UUID). */
+  readonly egressProviderId: pulumi.Input<string>;
+  /** The credential's name, unique within its provider. Change it whenever another input changes. */
+  readonly name: pulumi.Input<string>;
+  /** The user who uses the credential. Set exactly one of `userId`, `groupId`, `imageId`. */
+  readonly userId?: pulumi.Input<string>;
+  /** The group that uses the credential (needs Groups Modify, and Groups Modify System for a system group). */
+  readonly groupId?: pulumi.Input<string>;
+  /** The image that uses the credential (needs Images Modify). */
+  readonly imageId?: pulumi.Input<string>;
+  /** The user name on the provider's gateways (OpenVPN). */
+  readonly username?: pulumi.Input<string>;
+  /** The password on the provider's gateways; always stored as a secret. Kasm returns it masked, so drift in it cannot be seen. */
+  readonly password?: pulumi.Input<string>;
+  /** The WireGuard private key (the `PrivateKey` the gateway config leaves out); always stored as a secret. */
+  readonly wireguardPrivateKey?: pulumi.Input<string>;
+  /** The mesh key; always stored as a secret. */
+  readonly meshKey?: pulumi.Input<string>;
+  /** Whether the credential is in use. Kasm's default: true. */
+  readonly enabled?: pulumi.Input<boolean>;
+  /** Every gateway of the provider may be used. Default: false (leaving it out means false). When false, `selectedGateways` is required. */
+  readonly allowAllGateways?: pulumi.Input<boolean>;
+  /** The gateways the credential is for (ids), compared as a set. Required, and not empty, unless `allowAllGateways` is true. */
+  readonly selectedGateways?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Limit the connections made with the credential to `activeConnectionLimit`. */
+  readonly limitActiveConnections?: pulumi.Input<boolean>;
+  /** The most connections at once; must be positive when `limitActiveConnections` is true. */
+  readonly activeConnectionLimit?: pulumi.Input<number>;
+  /** Credential data for a provider of type `custom`; always stored as a secret. */
+  readonly customCredential?: pulumi.Input<string>;
+}
+
+/**
+ * Credentials for the gateways of an {@link EgressProvider}, for one user, group or image.
+ *
+ * The Kasm API has no operation to update or delete an egress credential. Hence:
+ * - **Every change replaces it.** Names are unique within a provider and the old credential
+ *   cannot be deleted, so give the credential a new `name` together with any other change
+ *   (for example put a version in it: `alice-wg-2`); with the same name the create fails with an
+ *   error saying so.
+ * - **Destroying or replacing it leaves the old credential in Kasm.** The destroy succeeds and the
+ *   provider writes a warning line (Pulumi offers dynamic providers no way to raise an engine
+ *   warning; the CLI prints the line as plain output). Kasm deletes a provider's credentials with
+ *   the provider; otherwise remove them in the Kasm admin UI.
+ *
+ * Needs Egress Credentials Create and View, Egress Providers Modify, plus the Modify permission
+ * of the target (Users Modify, Groups Modify or Images Modify).
+ *
+ * @example
+ * ```ts
+ * new kasm.EgressCredential("alice-wg", {
+ *   egressProviderId: vpn.egressProviderId,
+ *   name: "alice-wg-1",
+ *   userId: alice.userId,
+ *   wireguardPrivateKey: cfg.requireSecret("aliceWgKey"),
+ *   allowAllGateways: true,
+ * });
+ * ```
+ */
+export class EgressCredential extends pulumi.dynamic.Resource {
+  /** The credential's id (32 hex digits). */
+  declare readonly egressCredentialId: pulumi.Output<string>;
+  declare readonly egressProviderId: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly userId: pulumi.Output<string | undefined>;
+  declare readonly groupId: pulumi.Output<string | undefined>;
+  declare readonly imageId: pulumi.Output<string | undefined>;
+  declare readonly username: pulumi.Output<string | undefined>;
+  /** Secret. */
+  declare readonly password: pulumi.Output<string | undefined>;
+  /** Secret. */
+  declare readonly wireguardPrivateKey: pulumi.Output<string | undefined>;
+  /** Secret. */
+  declare readonly meshKey: pulumi.Output<string | undefined>;
+  declare readonly enabled: pulumi.Output<boolean | undefined>;
+  declare readonly allowAllGateways: pulumi.Output<boolean | undefined>;
+  declare readonly selectedGateways: pulumi.Output<string[] | undefined>;
+  declare readonly limitActiveConnections: pulumi.Output<boolean | undefined>;
+  declare readonly activeConnectionLimit: pulumi.Output<number | undefined>;
+  /** Secret. */
+  declare readonly customCredential: pulumi.Output<string | undefined>;
+  /** Connections using the credential when last read (refreshed by `pulumi refresh`; never causes a diff). */
+  declare readonly activeConnections: pulumi.Output<number | null>;
+
+  /** Whether `obj` is an EgressCredential (by type token). */
+  static override isInstance(obj: unknown): obj is EgressCredential {
+    return isKind(obj, "EgressCredential");
+  }
+
+  constructor(name: string, args: EgressCredentialArgs, opts?: pulumi.CustomResourceOptions) {
+    const props: Record<string, unknown> = { ...args, egressCredentialId: undefined, activeConnections: undefined };
+    for (const key of SECRETS) if (args[key] !== undefined) props[key] = pulumi.secret(args[key]);
+    super(provider, name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: [...SECRETS] }), "kasm", "EgressCredential");
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * `kasm.EgressGateway`: a gateway (VPN endpoint) of an egress provider.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { isKind, kindProvider } from "./provider";
+
+const provider = kindProvider("EgressGateway");
+
+/** The arguments of an {@link EgressGateway}. Inputs left out are not managed: Kasm keeps whatever they are. */
+export interface EgressGatewayArgs {
+  /** The egress provider (32 hex digits or a hyphenated UUID). Changing it moves the gateway in place. */
+  readonly egressProviderId: pulumi.Input<string>;
+  /** The gateway's name, unique within its provider. */
+  readonly name: pulumi.Input<string>;
+  /** Whether the gateway is in use. Kasm's default: true. */
+  readonly enabled?: pulumi.Input<boolean>;
+  /** Where the gateway is, as shown to users. */
+  readonly country?: pulumi.Input<string>;
+  /** Where the gateway is, as shown to users. */
+  readonly city?: pulumi.Input<string>;
+  /**
+   * The connection configuration (for example a WireGuard or OpenVPN config file); always stored
+   * as a secret. For a WireGuard gateway the `PrivateKey` line may be left out: the
+   * {@link EgressCredential} of each user supplies it.
+   */
+  readonly config?: pulumi.Input<string>;
+  /** Take over an existing gateway of the provider with this name (and bring it to the declared state) instead of failing. Default: false. */
+  readonly adopt?: pulumi.Input<boolean>;
+}
+
+/**
+ * A gateway of an {@link EgressProvider}. Every field updates in place. Needs Egress Gateways
+ * Create, Modify, Delete and View, and Egress Providers Modify.
+ *
+ * @example
+ * ```ts
+ * const fra = new kasm.EgressGateway("fra", {
+ *   egressProviderId: vpn.egressProviderId,
+ *   name: "Frankfurt",
+ *   country: "DE",
+ *   city: "Frankfurt",
+ *   config: cfg.requireSecret("wgFrankfurt"),
+ * });
+ * ```
+ */
+export class EgressGateway extends pulumi.dynamic.Resource {
+  /** The gateway's id (32 hex digits). */
+  declare readonly egressGatewayId: pulumi.Output<string>;
+  declare readonly egressProviderId: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly enabled: pulumi.Output<boolean | undefined>;
+  declare readonly country: pulumi.Output<string | undefined>;
+  declare readonly city: pulumi.Output<string | undefined>;
+  /** The connection configuration (secret). */
+  declare readonly config: pulumi.Output<string | undefined>;
+  declare readonly adopt: pulumi.Output<boolean | undefined>;
+  /** Connections through the gateway when last read (refreshed by `pulumi refresh`; never causes a diff). */
+  declare readonly activeConnections: pulumi.Output<number | null>;
+
+  /** Whether `obj` is an EgressGateway (by type token). */
+  static override isInstance(obj: unknown): obj is EgressGateway {
+    return isKind(obj, "EgressGateway");
+  }
+
+  constructor(name: string, args: EgressGatewayArgs, opts?: pulumi.CustomResourceOptions) {
+    const props = {
+      ...args,
+      config: args.config === undefined ? undefined : pulumi.secret(args.config),
+      egressGatewayId: undefined,
+      activeConnections: undefined,
+    };
+    super(provider, name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["config"] }), "kasm", "EgressGateway");
+  }
+}

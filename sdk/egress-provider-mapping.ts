@@ -1,0 +1,79 @@
+/**
+ * `kasm.EgressProviderMapping`: routes a user, a group or an image through an egress provider.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { isKind, kindProvider } from "./provider";
+
+const provider = kindProvider("EgressProviderMapping");
+
+/**
+ * The arguments of an {@link EgressProviderMapping}: exactly one of `userId`, `groupId` and
+ * `imageId`. Inputs left out are not managed: Kasm keeps whatever they are.
+ */
+export interface EgressProviderMappingArgs {
+  /** The egress provider (32 hex digits or a hyphenated UUID). Changing it updates the mapping in place. */
+  readonly egressProviderId: pulumi.Input<string>;
+  /** The user routed through the provider. Set exactly one of `userId`, `groupId`, `imageId`; changing the target updates in place. */
+  readonly userId?: pulumi.Input<string>;
+  /** The group routed through the provider (needs Groups Modify, and Groups Modify System for All Users or Administrators). */
+  readonly groupId?: pulumi.Input<string>;
+  /** The image routed through the provider (needs Images Modify). */
+  readonly imageId?: pulumi.Input<string>;
+  /** Whether the mapping is in effect. Kasm's default: true. */
+  readonly enabled?: pulumi.Input<boolean>;
+  /**
+   * Every gateway of the provider may be used. Default: false, and unlike other inputs, leaving it
+   * out sets it to false in Kasm (the selection only counts then). When false, `selectedGateways`
+   * is required.
+   */
+  readonly allowAllGateways?: pulumi.Input<boolean>;
+  /**
+   * The gateways that may be used (ids of {@link EgressGateway}s of the provider), compared as a
+   * set: order and id spelling do not matter. Required, and not empty, unless `allowAllGateways`
+   * is true; ignored when it is true.
+   */
+  readonly selectedGateways?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Take over the existing mapping of this provider and target (and bring it to the declared state) instead of failing. Default: false. */
+  readonly adopt?: pulumi.Input<boolean>;
+}
+
+/**
+ * Routes the sessions of a user, a group or an image through an {@link EgressProvider}, with all
+ * its gateways or a selection. Kasm keeps one mapping per provider and target. Every field
+ * updates in place. Needs Egress Providers Modify and View, plus the Modify permission of the
+ * target: Users Modify (Users Modify Admin for a Global Admin user), Groups Modify (Groups Modify
+ * System for a system group) or Images Modify.
+ *
+ * @example
+ * ```ts
+ * new kasm.EgressProviderMapping("engineering-vpn", {
+ *   egressProviderId: vpn.egressProviderId,
+ *   groupId: engineeringGroupId,
+ *   selectedGateways: [fra.egressGatewayId, ams.egressGatewayId],
+ * });
+ * ```
+ */
+export class EgressProviderMapping extends pulumi.dynamic.Resource {
+  /** The mapping's id (32 hex digits). */
+  declare readonly egressProviderMappingId: pulumi.Output<string>;
+  declare readonly egressProviderId: pulumi.Output<string>;
+  declare readonly userId: pulumi.Output<string | undefined>;
+  declare readonly groupId: pulumi.Output<string | undefined>;
+  declare readonly imageId: pulumi.Output<string | undefined>;
+  declare readonly enabled: pulumi.Output<boolean | undefined>;
+  declare readonly allowAllGateways: pulumi.Output<boolean | undefined>;
+  declare readonly selectedGateways: pulumi.Output<string[] | undefined>;
+  declare readonly adopt: pulumi.Output<boolean | undefined>;
+  /** When Kasm created the mapping. */
+  declare readonly created: pulumi.Output<string | null>;
+
+  /** Whether `obj` is an EgressProviderMapping (by type token). */
+  static override isInstance(obj: unknown): obj is EgressProviderMapping {
+    return isKind(obj, "EgressProviderMapping");
+  }
+
+  constructor(name: string, args: EgressProviderMappingArgs, opts?: pulumi.CustomResourceOptions) {
+    const props = { ...args, egressProviderMappingId: undefined, created: undefined };
+    super(provider, name, props, opts, "kasm", "EgressProviderMapping");
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * `kasm.EgressProvider`: an egress (VPN) provider.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { isKind, kindProvider } from "./provider";
+
+const provider = kindProvider("EgressProvider");
+
+/** The kinds of egress provider Kasm knows. */
+export type EgressProviderType = "wireguard" | "openvpn" | "custom";
+
+/** The arguments of an {@link EgressProvider}. Inputs left out are not managed: Kasm keeps whatever they are. */
+export interface EgressProviderArgs {
+  /** The provider's name, unique in Kasm. Changing it renames the provider in place. */
+  readonly name: pulumi.Input<string>;
+  /** `wireguard`, `openvpn` or `custom`. Changing it updates the provider in place. */
+  readonly egressProviderType: pulumi.Input<EgressProviderType>;
+  /** Whether the provider is in use. Kasm's default: true. */
+  readonly enabled?: pulumi.Input<boolean>;
+  /** Take over an existing provider with this name (and bring it to the declared state) instead of failing. Default: false. */
+  readonly adopt?: pulumi.Input<boolean>;
+}
+
+/**
+ * An egress (VPN) provider: the parent of {@link EgressGateway}s, {@link EgressProviderMapping}s
+ * and {@link EgressCredential}s. Every field updates in place. Destroying it makes Kasm delete
+ * its gateways, mappings and credentials too. Needs Egress Providers Create, Modify, Delete and View.
+ *
+ * @example
+ * ```ts
+ * const vpn = new kasm.EgressProvider("vpn", { name: "Corporate VPN", egressProviderType: "wireguard" });
+ * ```
+ */
+export class EgressProvider extends pulumi.dynamic.Resource {
+  /** The provider's id (32 hex digits). */
+  declare readonly egressProviderId: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly egressProviderType: pulumi.Output<EgressProviderType>;
+  declare readonly enabled: pulumi.Output<boolean | undefined>;
+  declare readonly adopt: pulumi.Output<boolean | undefined>;
+  /** When Kasm created the provider. */
+  declare readonly created: pulumi.Output<string | null>;
+
+  /** Whether `obj` is an EgressProvider (by type token). */
+  static override isInstance(obj: unknown): obj is EgressProvider {
+    return isKind(obj, "EgressProvider");
+  }
+
+  constructor(name: string, args: EgressProviderArgs, opts?: pulumi.CustomResourceOptions) {
+    super(provider, name, { ...args, egressProviderId: undefined, created: undefined }, opts, "kasm", "EgressProvider");
+  }
+}

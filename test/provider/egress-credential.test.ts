@@ -1,0 +1,282 @@
+/**
+ * EgressCredential through Pulumi's real dynamic-provider host against the emulator. The Kasm API
+ * can create and read credentials but neither update nor delete them: every change replaces,
+ * a replacement with the same name fails with an error that says why, and delete leaves the
+ * credential in Kasm with a warning. Also: check, diff, refresh after drift and after deletion,
+ * and the secrets kept out of errors and the host's stderr.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import type { ProviderHost } from "../helpers/host";
+import { Driven, hostFor } from "../helpers/provider";
+
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+const PASSWORD = "egress-pw-never-logged-3f9a";
+const WG_KEY = "cGFzc3dvcmQtbmV2ZXItbG9nZ2VkLXdpcmVndWFyZA=";
+const MESH_KEY = "mesh-key-never-logged-77c2";
+const SECRETS = [PASSWORD, WG_KEY, MESH_KEY];
+const USER_ID = "7c1e2d3f4a5b4c6d8e9f0a1b2c3d4e5f";
+const GROUP_ID = "5a3f0c9e2b7d4e1f8a6c3b2d1e0f9a8b";
+/** Everything for an egress credential but Egress Credentials Create. */
+const NO_CREATE = { key: "cred-no-create", secret: "cred-no-create-secret-0b7e" };
+
+let emulator: TestEmulator;
+let host: ProviderHost;
+let provider: string;
+let otherProvider: string;
+let g1: string;
+let g2: string;
+let g3: string;
+let foreignGateway: string;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator({
+    apiKeys: [
+      {
+        name: "no-create",
+        key: NO_CREATE.key,
+        secret: NO_CREATE.secret,
+        permissions: ["Egress Providers View", "Egress Providers Modify", "Egress Credentials View", "Users View", "Users Modify"],
+      },
+    ],
+    users: [{ user_id: USER_ID, username: "alice" }],
+    groups: [{ group_id: GROUP_ID, name: "Engineering" }],
+  });
+  host = await hostFor(emulator);
+  provider = await createProvider("Corp WireGuard");
+  otherProvider = await createProvider("Partner WireGuard");
+  g1 = await createGateway(provider, "Frankfurt");
+  g2 = await createGateway(provider, "Amsterdam");
+  g3 = await createGateway(provider, "Paris");
+  foreignGateway = await createGateway(otherProvider, "Oslo");
+});
+afterAll(async () => {
+  await host?.stop();
+  await emulator?.close();
+});
+
+async function createProvider(name: string): Promise<string> {
+  const res = await emulator.call("create_egress_provider", { target_egress_provider: { name, egress_provider_type: "wireguard" } });
+  expect(res.status).toBe(200);
+  return res.body.egress_provider.egress_provider_id;
+}
+
+async function createGateway(providerId: string, name: string): Promise<string> {
+  const res = await emulator.call("create_egress_gateway", { target_egress_gateway: { egress_provider_id: providerId, name } });
+  expect(res.status).toBe(200);
+  return res.body.egress_gateway.egress_gateway_id;
+}
+
+/** The credentials of the provider with this name, as Kasm returns them. */
+async function credentialsNamed(name: string, providerId = provider) {
+  const res = await emulator.call("get_egress_credentials", { target_egress_credential: { egress_provider_id: providerId, name } });
+  return res.body.egress_credentials as any[];
+}
+
+function gatewayIds(record: { egress_gateways: { egress_gateway_id: string }[] }): string[] {
+  return record.egress_gateways.map((g) => g.egress_gateway_id).sort();
+}
+
+/** `0123...` -> `01234567-89AB-...`: the same id, written the other way. */
+function hyphenated(id: string): string {
+  return `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`.toUpperCase();
+}
+
+function expectNoSecrets(text: string): void {
+  for (const secret of SECRETS) expect(text).not.toContain(secret);
+}
+
+describe("EgressCredential", () => {
+  it("check refuses bad input, naming the property, before any request", async () => {
+    const credential = new Driven(host, "EgressCredential", "bad");
+    const before = emulator.requests.length;
+
+    const missing = await credential.check({ password: PASSWORD, allowAllGateways: true });
+    expect(missing.failures.map((f) => f.property)).toEqual(["egressProviderId", "name", "(inputs)"]);
+    expect(missing.failures[2].reason).toMatch(/exactly one of userId, groupId or imageId/);
+
+    const several = await credential.check({ egressProviderId: provider, name: "x", userId: USER_ID, groupId: GROUP_ID, allowAllGateways: true });
+    expect(several.failures.map((f) => f.property)).toEqual(["userId", "groupId"]);
+
+    const limit = await credential.check({ egressProviderId: provider, name: "x", userId: USER_ID, selectedGateways: [g1], limitActiveConnections: true });
+    expect(limit.failures).toEqual([{ property: "activeConnectionLimit", reason: expect.stringMatching(/positive.*limitActiveConnections/) }]);
+    const zero = await credential.check({
+      egressProviderId: provider,
+      name: "x",
+      userId: USER_ID,
+      selectedGateways: [g1],
+      limitActiveConnections: true,
+      activeConnectionLimit: 0,
+    });
+    expect(zero.failures.map((f) => f.property)).toEqual(["activeConnectionLimit"]);
+
+    const selection = await credential.check({ egressProviderId: provider, name: "x", userId: USER_ID, password: PASSWORD, wireguardPrivateKey: "" });
+    expect(selection.failures.map((f) => f.property).sort()).toEqual(["selectedGateways", "wireguardPrivateKey"]);
+    expectNoSecrets(JSON.stringify([missing, several, limit, zero, selection].map((r) => r.failures)));
+    expect(emulator.requests.length).toBe(before);
+  });
+
+  it("check judges cross-field rules only on what is known during preview", async () => {
+    const credential = new Driven(host, "EgressCredential", "preview");
+    const inputs = { egressProviderId: UNKNOWN, name: "x", groupId: UNKNOWN, selectedGateways: [UNKNOWN], password: UNKNOWN };
+    expect((await credential.check(inputs)).failures).toEqual([]);
+    expect(
+      (await credential.check({ ...inputs, limitActiveConnections: true, activeConnectionLimit: UNKNOWN })).failures,
+    ).toEqual([]);
+    expect((await credential.check({ ...inputs, limitActiveConnections: UNKNOWN, activeConnectionLimit: 0 })).failures).toEqual([]);
+  });
+
+  it("creates, plans no change for the same inputs, and replaces on any change (which needs a new name)", async () => {
+    const first = new Driven(host, "EgressCredential", "alice-wg");
+    const inputs = {
+      egressProviderId: hyphenated(provider),
+      name: "alice-wg-1",
+      userId: USER_ID,
+      username: "alice",
+      password: PASSWORD,
+      wireguardPrivateKey: WG_KEY,
+      meshKey: MESH_KEY,
+      enabled: true,
+      selectedGateways: [g1, g2],
+      limitActiveConnections: true,
+      activeConnectionLimit: 2,
+    };
+    const state = await first.create(inputs);
+    expect(first.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(state).toMatchObject({ ...inputs, egressCredentialId: first.id, activeConnections: 0 });
+    const [kasm] = await credentialsNamed("alice-wg-1");
+    expect(kasm).toMatchObject({
+      egress_credential_id: first.id,
+      user_id: USER_ID,
+      group_id: null,
+      username: "alice",
+      allow_all_gateways: false,
+      limit_active_connections: true,
+      active_connection_limit: 2,
+    });
+    expect(kasm.password).toMatch(/^\*+$/);
+    expect(gatewayIds(kasm)).toEqual([g1, g2].sort());
+
+    // A second up: no change, whatever the id spelling and the order of the selection.
+    expect(await first.diff(inputs)).toMatchObject({ changes: "none", replaces: [] });
+    expect(await first.diff({ ...inputs, egressProviderId: provider, userId: hyphenated(USER_ID), selectedGateways: [g2, hyphenated(g1)] })).toMatchObject({
+      changes: "none",
+    });
+    // Refresh: the masked password stays as declared; nothing drifted.
+    const { __provider: _provider, ...refreshed } = (await first.read()).inputs ?? {};
+    expect(refreshed).toEqual(inputs);
+    expect(await first.diff(inputs)).toMatchObject({ changes: "none" });
+
+    // Kasm cannot update a credential: a new password replaces it...
+    const rotated = { ...inputs, password: `${PASSWORD}-2` };
+    expect(await first.diff(rotated)).toEqual({ changes: "some", replaces: ["password"], deleteBeforeReplace: false });
+    expect((await first.diff({ ...inputs, selectedGateways: [g1] })).replaces).toEqual(["selectedGateways"]);
+    expect((await first.diff({ ...inputs, enabled: false })).replaces).toEqual(["enabled"]);
+    // ...and the replacement is created before the old one is "deleted": with the same name it
+    // clashes with the old credential, which Kasm cannot delete. The error says so.
+    const sameName = new Driven(host, "EgressCredential", "alice-wg");
+    const error = await sameName.create(rotated).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(/'alice-wg-1' already exists.*can neither update nor delete egress credentials.*new `name`/s);
+    expectNoSecrets((error as Error).message);
+    expect(await credentialsNamed("alice-wg-1")).toHaveLength(1);
+
+    // With a new name the replacement goes through; deleting the old one sends nothing and warns.
+    const renamed = { ...rotated, name: "alice-wg-2" };
+    expect((await first.diff(renamed)).replaces.sort()).toEqual(["name", "password"]);
+    const second = new Driven(host, "EgressCredential", "alice-wg");
+    await second.create(renamed);
+    expect(second.id).not.toBe(first.id);
+    const before = emulator.requests.length;
+    const stderrBefore = host.stderr.join("").length;
+    await first.delete();
+    expect(emulator.requests.length).toBe(before);
+    // The host's stderr arrives through a pipe, possibly after the answer to Delete: wait for it.
+    await vi.waitFor(
+      () => expect(host.stderr.join("").slice(stderrBefore)).toMatch(/EgressCredential 'alice-wg-1' \([0-9a-f]{32}\).*stays in Kasm.*cannot delete/s),
+      { timeout: 10_000 },
+    );
+    expect(await credentialsNamed("alice-wg-1")).toHaveLength(1);
+    expect(await credentialsNamed("alice-wg-2")).toHaveLength(1);
+
+    // Forgetting an input replaces nothing and sends nothing.
+    const { enabled: _enabled, ...forgotten } = renamed;
+    expect(await second.diff(forgotten)).toMatchObject({ changes: "some", replaces: [] });
+    const beforeUpdate = emulator.requests.length;
+    await second.update(forgotten);
+    expect(emulator.requests.length).toBe(beforeUpdate);
+    expect(second.state.enabled).toBeUndefined();
+    expect(second.state.password).toBe(`${PASSWORD}-2`);
+
+    await second.delete();
+    await second.delete();
+    expectNoSecrets(host.stderr.join(""));
+  });
+
+  it("refresh shows drift (a selected gateway deleted in the Kasm UI), and the replacement brings Kasm to the declared state", async () => {
+    const doomed = await createGateway(provider, "Doomed");
+    const credential = new Driven(host, "EgressCredential", "eng-wg");
+    const inputs = { egressProviderId: provider, name: "eng-wg-1", groupId: GROUP_ID, wireguardPrivateKey: WG_KEY, selectedGateways: [g1, doomed] };
+    await credential.create(inputs);
+
+    await emulator.call("delete_egress_gateway", { target_egress_gateway: { egress_gateway_id: doomed } });
+    const refreshed = await credential.read();
+    expect(refreshed.id).toBe(credential.id);
+    expect(refreshed.inputs).toMatchObject({ selectedGateways: [g1], wireguardPrivateKey: WG_KEY, groupId: GROUP_ID });
+    expect(await credential.diff(inputs)).toMatchObject({ changes: "some", replaces: ["selectedGateways"] });
+
+    // Someone allows every gateway... not possible through the API; the program now selects g1 and g3.
+    const next = { ...inputs, name: "eng-wg-2", selectedGateways: [g3, g1] };
+    expect((await credential.diff(next)).replaces.sort()).toEqual(["name", "selectedGateways"]);
+    const replacement = new Driven(host, "EgressCredential", "eng-wg");
+    await replacement.create(next);
+    const [kasm] = await credentialsNamed("eng-wg-2");
+    expect(kasm).toMatchObject({ group_id: GROUP_ID, wireguard_private_key: WG_KEY });
+    expect(gatewayIds(kasm)).toEqual([g1, g3].sort());
+    const { __provider: _provider, ...refreshedNext } = (await replacement.read()).inputs ?? {};
+    expect(refreshedNext).toEqual(next);
+    expect(await replacement.diff(next)).toMatchObject({ changes: "none" });
+  });
+
+  it("refresh of a credential deleted with its provider drops it instead of failing", async () => {
+    const temporary = await createProvider("Temporary");
+    const gateway = await createGateway(temporary, "Temp 1");
+    const credential = new Driven(host, "EgressCredential", "temp");
+    await credential.create({ egressProviderId: temporary, name: "temp-1", userId: USER_ID, selectedGateways: [gateway] });
+    expect((await credential.read()).id).toBe(credential.id);
+    await emulator.call("delete_egress_provider", { target_egress_provider: { egress_provider_id: temporary } });
+    expect((await credential.read()).id).toBe("");
+  });
+
+  it("a refused create keeps every secret out of the error and the host's stderr", async () => {
+    const secretInputs = { password: PASSWORD, wireguardPrivateKey: WG_KEY, meshKey: MESH_KEY, customCredential: `{"token":"${MESH_KEY}"}` };
+
+    // Refused by Kasm (400): a gateway of another provider.
+    const foreign = new Driven(host, "EgressCredential", "foreign");
+    const refused = await foreign
+      .create({ egressProviderId: provider, name: "foreign-1", userId: USER_ID, selectedGateways: [foreignGateway], ...secretInputs })
+      .catch((e: Error) => e);
+    expect(refused).toBeInstanceOf(Error);
+    expect((refused as Error).message).toMatch(/another egress provider/);
+    expectNoSecrets((refused as Error).message);
+    expectNoSecrets(host.stderr.join(""));
+
+    // Refused for a missing permission (403): names it.
+    const limited = await hostFor(emulator, NO_CREATE);
+    try {
+      const denied = new Driven(limited, "EgressCredential", "denied");
+      const error = await denied
+        .create({ egressProviderId: provider, name: "denied-1", userId: USER_ID, allowAllGateways: true, ...secretInputs })
+        .catch((e: Error) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect((error as Error).message).toMatch(/Egress Credentials Create/);
+      for (const text of [(error as Error).message, limited.stderr.join("")]) {
+        expectNoSecrets(text);
+        expect(text).not.toContain(NO_CREATE.secret);
+      }
+      expect(await credentialsNamed("denied-1")).toEqual([]);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
