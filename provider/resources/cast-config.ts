@@ -25,6 +25,7 @@ import {
   diffInputs,
   isAlreadyExists,
   isNotFound,
+  KasmId,
   same,
   toApi,
   type FieldRule,
@@ -33,11 +34,6 @@ import {
 } from "./kit";
 
 // --- types ---------------------------------------------------------------------------------------
-
-/** A Kasm id as a program may write it: 32 hex digits, or a hyphenated UUID. */
-const KasmId = z
-  .string()
-  .regex(/^([0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, "must be a Kasm id (32 hexadecimal digits, or a hyphenated UUID)");
 
 /** The casting URL's key: URL-safe characters only (RFC 3986 unreserved). */
 const CastKey = z

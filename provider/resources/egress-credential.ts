@@ -8,10 +8,8 @@
  *   within a provider, so a replacement needs a new `name`: a create with the old name fails
  *   with an error saying so;
  * - destroying or replacing a credential leaves the old one in Kasm. Delete succeeds without a
- *   request, and writes a warning line on the provider host's stderr. (Pulumi gives dynamic
- *   providers no way to send the engine a warning; the CLI prints a provider's stderr lines as
- *   plain diagnostics.) Kasm deletes a provider's credentials with the provider; otherwise remove
- *   them in the Kasm admin UI.
+ *   request, and warns (through the engine's log, see provider/engine-log.ts). Kasm deletes a
+ *   provider's credentials with the provider; otherwise remove them in the Kasm admin UI.
  * `allowAllGateways` left out means false (Kasm's default), as for a mapping.
  * `password`, `wireguardPrivateKey`, `meshKey` and `customCredential` are secrets, never in
  * errors or logs. Kasm returns the password masked, so it stays as declared and drift in it
@@ -20,24 +18,23 @@
 import { z } from "zod";
 import { KasmApiError, type EgressCredential as KasmCredential, type NewEgressCredential } from "../api";
 import { kasmClient } from "../runtime";
+import { warn } from "../engine-log";
+import { apiId, currentGateways, currentTarget, gatewayBody, refineTargetAndGateways, targetBody, TargetAndGatewayInputs, TARGET_PLACEHOLDERS, withGatewayDefault } from "./egress-shared";
 import {
-  apiId,
-  checkWithPlaceholders,
-  currentGateways,
-  currentId,
-  currentTarget,
+  checkInputs,
+  declared,
+  diffInputs,
   EVEN_WITH_OTHER_FAILURES,
-  gatewayBody,
-  refineTargetAndGateways,
+  isAlreadyExists,
+  keepSpelling,
   refreshedInputs,
   requiredId,
   requiredText,
-  targetBody,
-  TargetAndGatewayInputs,
-  TARGET_PLACEHOLDERS,
-  withGatewayDefault,
-} from "./egress-shared";
-import { declared, diffInputs, isAlreadyExists, same, type FieldRule, type KindProvider, type Props } from "./kit";
+  same,
+  type FieldRule,
+  type KindProvider,
+  type Props,
+} from "./kit";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -168,7 +165,7 @@ async function findCredential(id: string, props: Props): Promise<KasmCredential 
 
 export const egressCredentialProvider: KindProvider = {
   async check(_olds, news) {
-    return checkWithPlaceholders(EgressCredentialInputs, news, PLACEHOLDERS);
+    return checkInputs(EgressCredentialInputs, news, PLACEHOLDERS);
   },
 
   async diff(_id, olds, news) {
@@ -190,7 +187,7 @@ export const egressCredentialProvider: KindProvider = {
     const credential = await findCredential(id, props);
     if (!credential) return { id: "", props: {} };
     const current: Props = {
-      egressProviderId: currentId(props.egressProviderId, credential.egress_provider_id),
+      egressProviderId: keepSpelling(props.egressProviderId, credential.egress_provider_id),
       name: credential.name,
       ...currentTarget(props, credential),
       username: credential.username ?? null,
@@ -220,8 +217,8 @@ export const egressCredentialProvider: KindProvider = {
 
   async delete(id, props) {
     // Kasm has no operation to delete an egress credential: the destroy succeeds and says so.
-    console.warn(
-      `warning: EgressCredential '${String(props.name)}' (${id}) was removed from the Pulumi state but stays in Kasm: the Kasm API ` +
+    await warn(
+      `EgressCredential '${String(props.name)}' (${id}) was removed from the Pulumi state but stays in Kasm: the Kasm API ` +
         `cannot delete egress credentials. Kasm deletes it with its egress provider; otherwise remove it in the Kasm admin UI.`,
     );
   },

@@ -11,7 +11,7 @@
 import { z } from "zod";
 import type { EgressGateway as KasmEgressGateway, NewEgressGateway } from "../api";
 import { kasmClient } from "../runtime";
-import { apiId, currentId, refreshedInputs, requiredId, requiredText } from "./egress-shared";
+import { apiId } from "./egress-shared";
 import {
   alreadyExistsError,
   checkInputs,
@@ -19,6 +19,10 @@ import {
   diffInputs,
   isAlreadyExists,
   isNotFound,
+  keepSpelling,
+  refreshedInputs,
+  requiredId,
+  requiredText,
   same,
   toApi,
   type FieldRule,
@@ -118,7 +122,7 @@ export const egressGatewayProvider: KindProvider = {
     const gateway = found.find((g) => same.id(g.egress_gateway_id, id));
     if (!gateway) return { id: "", props: {} };
     const current: Props = {
-      egressProviderId: currentId(props.egressProviderId, gateway.egress_provider_id),
+      egressProviderId: keepSpelling(props.egressProviderId, gateway.egress_provider_id),
       name: gateway.name,
       enabled: gateway.enabled,
       country: gateway.country ?? null,

@@ -16,28 +16,18 @@
 import { z } from "zod";
 import type { EgressProviderMapping as KasmMapping, EgressProviderMappingFilter, NewEgressProviderMapping } from "../api";
 import { kasmClient } from "../runtime";
-import {
-  apiId,
-  checkWithPlaceholders,
-  currentGateways,
-  currentId,
-  currentTarget,
-  EVEN_WITH_OTHER_FAILURES,
-  gatewayBody,
-  refineTargetAndGateways,
-  refreshedInputs,
-  requiredId,
-  targetBody,
-  TargetAndGatewayInputs,
-  TARGET_PLACEHOLDERS,
-  withGatewayDefault,
-} from "./egress-shared";
+import { apiId, currentGateways, currentTarget, gatewayBody, refineTargetAndGateways, targetBody, TargetAndGatewayInputs, TARGET_PLACEHOLDERS, withGatewayDefault } from "./egress-shared";
 import {
   alreadyExistsError,
+  checkInputs,
   declared,
   diffInputs,
+  EVEN_WITH_OTHER_FAILURES,
   isAlreadyExists,
   isNotFound,
+  keepSpelling,
+  refreshedInputs,
+  requiredId,
   same,
   type FieldRule,
   type KindProvider,
@@ -137,7 +127,7 @@ async function findMapping(id: string, providerId: unknown): Promise<KasmMapping
 
 export const egressProviderMappingProvider: KindProvider = {
   async check(_olds, news) {
-    return checkWithPlaceholders(EgressProviderMappingInputs, news, TARGET_PLACEHOLDERS);
+    return checkInputs(EgressProviderMappingInputs, news, TARGET_PLACEHOLDERS);
   },
 
   async diff(_id, olds, news) {
@@ -174,7 +164,7 @@ export const egressProviderMappingProvider: KindProvider = {
     const mapping = await findMapping(id, props.egressProviderId);
     if (!mapping) return { id: "", props: {} };
     const current: Props = {
-      egressProviderId: currentId(props.egressProviderId, mapping.egress_provider_id),
+      egressProviderId: keepSpelling(props.egressProviderId, mapping.egress_provider_id),
       ...currentTarget(props, mapping),
       enabled: mapping.enabled,
       allowAllGateways: mapping.allow_all_gateways,

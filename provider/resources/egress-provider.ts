@@ -9,7 +9,6 @@
 import { z } from "zod";
 import type { EgressProvider as KasmEgressProvider, NewEgressProvider } from "../api";
 import { kasmClient } from "../runtime";
-import { requiredText, refreshedInputs } from "./egress-shared";
 import {
   alreadyExistsError,
   checkInputs,
@@ -17,6 +16,8 @@ import {
   diffInputs,
   isAlreadyExists,
   isNotFound,
+  refreshedInputs,
+  requiredText,
   same,
   toApi,
   type FieldRule,

@@ -4,28 +4,9 @@
  * cross-field rules neither fail on nor forget a value not known during preview.
  */
 import { z } from "zod";
-import { canonicalId, checkInputs, isUnknown, same, type Props } from "./kit";
+import { canonicalId, KasmId, keepSpelling, same, type Props } from "./kit";
 
 // --- types ---------------------------------------------------------------------------------------
-
-const ID = /^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
-
-/** A Kasm id as a program may write it: 32 hex digits, or a hyphenated UUID. */
-export const KasmId = z.string().regex(ID, "must be a Kasm id: 32 hexadecimal digits, or a hyphenated UUID");
-
-/** A string input that must be given and not be blank. */
-export function requiredText(name: string) {
-  return z
-    .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : undefined) })
-    .refine((value) => value.trim().length > 0, `${name} must not be empty`);
-}
-
-/** A Kasm id input that must be given. */
-export function requiredId(name: string) {
-  return z
-    .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : undefined) })
-    .regex(ID, "must be a Kasm id: 32 hexadecimal digits, or a hyphenated UUID");
-}
 
 /** The inputs naming what a mapping or credential applies to: exactly one of them. */
 export const TARGET_KEYS = ["userId", "groupId", "imageId"] as const;
@@ -51,15 +32,6 @@ interface Targeted {
   readonly allowAllGateways?: boolean;
   readonly selectedGateways?: readonly string[];
 }
-
-/**
- * `superRefine` parameters that run a cross-field rule even when other inputs failed (zod skips
- * refinements after such failures by default), so that `check` reports every problem at once.
- * The rules must then cope with fields of the wrong type.
- */
-export const EVEN_WITH_OTHER_FAILURES = {
-  when: (payload: { value: unknown }) => typeof payload.value === "object" && payload.value !== null,
-};
 
 /**
  * The cross-field rules of a mapping or credential (for `superRefine`): exactly one target, and at
@@ -101,20 +73,6 @@ export const TARGET_PLACEHOLDERS: Readonly<Props> = {
   selectedGateways: [PLACEHOLDER_ID],
 };
 
-/**
- * `checkInputs` for kinds whose cross-field rules involve values that may be unknown during
- * preview. `checkInputs` leaves an unknown value out, which would make "exactly one of userId,
- * groupId, imageId" fail when the one given is an output of another resource. Here an unknown
- * value is validated as its placeholder instead: a valid value that satisfies the rules on its
- * own, so that the rules judge only what is known. Returns the inputs as given.
- */
-export function checkWithPlaceholders(schema: z.ZodType, news: Props, placeholders: Readonly<Props>) {
-  const substituted: Props = { ...news };
-  for (const [key, placeholder] of Object.entries(placeholders)) if (isUnknown(news[key])) substituted[key] = placeholder;
-  const { failures } = checkInputs(schema, substituted);
-  return failures?.length ? { inputs: news, failures } : { inputs: news };
-}
-
 // --- API bodies ----------------------------------------------------------------------------------
 
 /** An id as Kasm writes it (32 lowercase hex digits), or undefined. */
@@ -150,11 +108,6 @@ export function gatewayBody(inputs: Props): { allow_all_gateways: boolean; selec
 
 // --- read ----------------------------------------------------------------------------------------
 
-/** The current value of an id input: the declared spelling when it names the same object, so a refresh shows no change. */
-export function currentId(declared: unknown, current: string | null | undefined): unknown {
-  return same.id(declared, current) && current ? declared : (current ?? null);
-}
-
 /**
  * The current gateway selection, from the `egress_gateways` Kasm returns (the gateways the object
  * gives access to). When every gateway is allowed, as declared, Kasm lists them all and the
@@ -179,21 +132,8 @@ export function currentTarget(
   record: { user_id?: string | null; group_id?: string | null; image_id?: string | null },
 ): Props {
   return {
-    userId: currentId(props.userId, record.user_id),
-    groupId: currentId(props.groupId, record.group_id),
-    imageId: currentId(props.imageId, record.image_id),
+    userId: keepSpelling(props.userId, record.user_id),
+    groupId: keepSpelling(props.groupId, record.group_id),
+    imageId: keepSpelling(props.imageId, record.image_id),
   };
-}
-
-/**
- * The inputs `read` returns: every declared input, with its current value from Kasm when the
- * record shows it (`current`), and as declared otherwise (write-only secrets, provider flags).
- */
-export function refreshedInputs(props: Props, keys: Iterable<string>, current: Props): Props {
-  const inputs: Props = {};
-  for (const key of keys) {
-    if (props[key] === undefined) continue;
-    inputs[key] = key in current ? current[key] : props[key];
-  }
-  return inputs;
 }

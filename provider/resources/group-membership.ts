@@ -16,8 +16,21 @@
 import { z } from "zod";
 import { KasmBadRequestError, type User as KasmUser } from "../api";
 import { kasmClient } from "../runtime";
-import { alreadyExistsError, canonicalId, checkInputs, declared, diffInputs, isNotFound, same, type FieldRule, type KindProvider, type Props } from "./kit";
-import { groupsOf, KasmId, keepSpelling, pairId } from "./user-links";
+import {
+  alreadyExistsError,
+  canonicalId,
+  checkInputs,
+  declared,
+  diffInputs,
+  isNotFound,
+  KasmId,
+  keepSpelling,
+  same,
+  type FieldRule,
+  type KindProvider,
+  type Props,
+} from "./kit";
+import { groupsOf, pairId } from "./user-links";
 
 // --- types ---------------------------------------------------------------------------------------
 

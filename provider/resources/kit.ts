@@ -10,7 +10,7 @@
  *   so a refresh causes no false diff and drift shows as a change back to the program's value.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { z } from "zod";
+import { z } from "zod";
 import { KasmApiError, KasmBadRequestError, KasmNotFoundError } from "../api";
 
 /** Pulumi's placeholder for a value not known during preview. */
@@ -43,17 +43,58 @@ export function isUnknown(value: unknown): boolean {
  * Validate inputs with a kind's zod schema. Values not known yet (during preview) are left out of
  * the validation rather than failing it; everything else must pass before any request is sent.
  * Returns the inputs as given (Pulumi's `__provider` is added back by the host).
+ *
+ * `placeholders` serve kinds whose cross-field rules involve a value that may be unknown: an
+ * unknown value with a placeholder is validated as that placeholder (a valid value that satisfies
+ * the rules on its own) instead of being left out, so that "exactly one of userId, groupId and
+ * imageId" does not fail when the one given is another resource's output.
  */
-export function checkInputs(schema: z.ZodType, news: Props): pulumi.dynamic.CheckResult {
+export function checkInputs(schema: z.ZodType, news: Props, placeholders: Readonly<Props> = {}): pulumi.dynamic.CheckResult {
   const { __provider: _provider, ...inputs } = news;
-  const known = Object.fromEntries(Object.entries(inputs).filter(([, v]) => v !== undefined && !isUnknown(v)));
+  const known: Props = {};
+  for (const [key, value] of Object.entries(inputs)) {
+    if (value === undefined) continue;
+    if (!isUnknown(value)) known[key] = value;
+    else if (key in placeholders) known[key] = placeholders[key];
+  }
   const result = schema.safeParse(known);
   if (result.success) return { inputs: news };
   const failures = result.error.issues
-    // An issue about a field that is unknown now may vanish once it is known: do not report it.
-    .filter((issue) => !(issue.path.length > 0 && isUnknown(inputs[String(issue.path[0])])))
+    // An issue about a field that is unknown now may vanish once it is known: do not report it,
+    // unless a placeholder stood in for it (then the issue is about the fields around it).
+    .filter((issue) => {
+      const field = String(issue.path[0] ?? "");
+      return !(issue.path.length > 0 && isUnknown(inputs[field]) && !(field in placeholders));
+    })
     .map((issue) => ({ property: issue.path.map(String).join(".") || "(inputs)", reason: issue.message }));
   return failures.length ? { inputs: news, failures } : { inputs: news };
+}
+
+/**
+ * `superRefine` parameters that run a cross-field rule even when other inputs failed (zod skips
+ * refinements after such failures by default), so that `check` reports every problem at once.
+ * The rules must then cope with fields of the wrong type.
+ */
+export const EVEN_WITH_OTHER_FAILURES = {
+  when: (payload: { value: unknown }) => typeof payload.value === "object" && payload.value !== null,
+};
+
+const ID = /^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
+const ID_MESSAGE = "must be a Kasm id: 32 hexadecimal digits, or a hyphenated UUID";
+
+/** A Kasm id as a program may write it: 32 hex digits, or a hyphenated UUID. */
+export const KasmId = z.string().regex(ID, ID_MESSAGE);
+
+/** A Kasm id input that must be given, saying so by name when it is missing. */
+export function requiredId(name: string) {
+  return z.string({ error: (issue) => (issue.input === undefined ? `${name} is required` : undefined) }).regex(ID, ID_MESSAGE);
+}
+
+/** A string input that must be given and not be blank. */
+export function requiredText(name: string) {
+  return z
+    .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : undefined) })
+    .refine((value) => value.trim().length > 0, `${name} must not be empty`);
 }
 
 // --- ids, names, lists -----------------------------------------------------------------------------
@@ -109,6 +150,27 @@ export function diffInputs(olds: Props, news: Props, rules: Readonly<Record<stri
     if (rule.replaces && after !== undefined) replaces.push(key);
   }
   return { changes: changed.length > 0, replaces, deleteBeforeReplace: false };
+}
+
+/**
+ * The declared spelling of an id when it names the same object as Kasm's, else Kasm's (null when
+ * Kasm has none), so that a refresh shows no false change.
+ */
+export function keepSpelling(declaredId: unknown, kasmId: string | null | undefined): unknown {
+  return kasmId && canonicalId(declaredId) === canonicalId(kasmId) ? declaredId : (kasmId ?? null);
+}
+
+/**
+ * The inputs `read` returns: every declared input among `keys`, with its current value from Kasm
+ * where `current` has one, and as declared otherwise (write-only secrets, provider-only flags).
+ */
+export function refreshedInputs(props: Props, keys: Iterable<string>, current: Props): Props {
+  const inputs: Props = {};
+  for (const key of keys) {
+    if (props[key] === undefined) continue;
+    inputs[key] = key in current ? current[key] : props[key];
+  }
+  return inputs;
 }
 
 /** The declared inputs among `props`: the keys of `rules` whose value is set. */

@@ -14,7 +14,7 @@
 import { z } from "zod";
 import type { License } from "../api";
 import { kasmClient } from "../runtime";
-import { warn } from "./engine-log";
+import { warn } from "../engine-log";
 import { camelCase, checkInputs, declared, diffInputs, type FieldRule, type KindProvider, type Props } from "./kit";
 
 // --- types ---------------------------------------------------------------------------------------

@@ -11,14 +11,20 @@
 import { z } from "zod";
 import type { Server } from "../api";
 import { kasmClient } from "../runtime";
-import { canonicalId, checkInputs, declared, diffInputs, isNotFound, same, type FieldRule, type KindProvider, type Props } from "./kit";
+import {
+  canonicalId,
+  checkInputs,
+  declared,
+  diffInputs,
+  isNotFound,
+  KasmId,
+  same,
+  type FieldRule,
+  type KindProvider,
+  type Props,
+} from "./kit";
 
 // --- types ---------------------------------------------------------------------------------------
-
-/** A Kasm id as a program may write it: 32 hex digits, or a hyphenated UUID. */
-const KasmId = z
-  .string()
-  .regex(/^([0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, "must be a Kasm id (32 hexadecimal digits, or a hyphenated UUID)");
 
 /** The inputs of a ServerDrain. */
 export const ServerDrainInputs = z.strictObject({

@@ -17,6 +17,8 @@ import {
   diffInputs,
   isAlreadyExists,
   isNotFound,
+  KasmId,
+  refreshedInputs,
   same,
   toApi,
   type FieldRule,
@@ -25,11 +27,6 @@ import {
 } from "./kit";
 
 // --- types ---------------------------------------------------------------------------------------
-
-/** A Kasm id as a program may write it: 32 hex digits, or a hyphenated UUID. */
-const KasmId = z
-  .string()
-  .regex(/^([0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, "must be a Kasm id (32 hexadecimal digits, or a hyphenated UUID)");
 
 /** The inputs of a StagingConfig. */
 export const StagingConfigInputs = z.strictObject({
@@ -153,12 +150,8 @@ export const stagingConfigProvider: KindProvider = {
       allowWsClipboardUp: config.allow_ws_clipboard_up,
       allowWsMicrophone: config.allow_ws_microphone,
     };
-    const inputs: Props = {};
-    for (const key of Object.keys(INPUT_FIELDS)) {
-      if (props[key] === undefined) continue;
-      // `adopt` cannot be read back: it stays as declared.
-      inputs[key] = key in current ? current[key] : props[key];
-    }
+    // `adopt` cannot be read back: it stays as declared.
+    const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), current);
     return { id: config.staging_config_id, props: outputs(inputs, config), inputs };
   },
 

@@ -16,8 +16,19 @@
 import { z } from "zod";
 import type { UserAttributes as KasmUserAttributes, UserAttributesUpdate } from "../api";
 import { kasmClient } from "../runtime";
-import { canonicalId, checkInputs, declared, diffInputs, isNotFound, same, type FieldRule, type KindProvider, type Props } from "./kit";
-import { KasmId, keepSpelling } from "./user-links";
+import {
+  canonicalId,
+  checkInputs,
+  declared,
+  diffInputs,
+  isNotFound,
+  KasmId,
+  keepSpelling,
+  same,
+  type FieldRule,
+  type KindProvider,
+  type Props,
+} from "./kit";
 
 // --- types ---------------------------------------------------------------------------------------
 

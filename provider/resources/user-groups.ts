@@ -27,12 +27,14 @@ import {
   initializationFailure,
   isNotFound,
   isUnknown,
+  KasmId,
+  keepSpelling,
   same,
   type FieldRule,
   type KindProvider,
   type Props,
 } from "./kit";
-import { ALL_USERS, allUsersGroupId, groupsOf, KasmId, keepSpelling } from "./user-links";
+import { ALL_USERS, allUsersGroupId, groupsOf } from "./user-links";
 
 // --- types ---------------------------------------------------------------------------------------
 

@@ -6,27 +6,13 @@
  * canonically, ids of two parts (`<userId>:<groupId>`), and the user record of `get_user`, whose
  * `groups` and `assigned_servers` lists Kasm only shows to a key with the matching View permission.
  */
-import { z } from "zod";
 import type { AssignedServer, Group, User as KasmUser } from "../api";
 import { ALL_USERS_GROUP, closeUnderDependencies } from "../permissions";
 import { canonicalId } from "./kit";
 
-/** A Kasm id as a program may write it: 32 hexadecimal characters, or a hyphenated UUID. */
-export const KasmId = z
-  .string()
-  .regex(
-    /^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/,
-    "must be a Kasm id: 32 hexadecimal characters or a hyphenated UUID",
-  );
-
 /** The id of an object that links two others: `<first>:<second>`, both canonical. */
 export function pairId(first: unknown, second: unknown): string {
   return `${canonicalId(first)}:${canonicalId(second)}`;
-}
-
-/** The declared spelling of an id when it names the same object as Kasm's, else Kasm's (so refresh shows no false change). */
-export function keepSpelling(declaredId: unknown, kasmId: string): unknown {
-  return canonicalId(declaredId) === canonicalId(kasmId) ? declaredId : kasmId;
 }
 
 /** The name of the group every user belongs to implicitly. */

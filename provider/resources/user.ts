@@ -16,6 +16,7 @@ import {
   diffInputs,
   isAlreadyExists,
   isNotFound,
+  refreshedInputs,
   same,
   toApi,
   type FieldRule,
@@ -138,12 +139,8 @@ export const userProvider: KindProvider = {
       locked: user.locked,
       disabled: user.disabled,
     };
-    const inputs: Props = {};
-    for (const key of Object.keys(INPUT_FIELDS)) {
-      if (props[key] === undefined) continue;
-      // The password and the provider flags cannot be read back: they stay as declared.
-      inputs[key] = key in current ? current[key] : props[key];
-    }
+    // The password and the provider flags cannot be read back: they stay as declared.
+    const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), current);
     return { id: user.user_id, props: outputs(inputs, user), inputs };
   },
 

@@ -9,7 +9,7 @@ import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as engrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as engproto from "@pulumi/pulumi/proto/engine_pb";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { engineAddressFromArgv, warn } from "../../provider/resources/engine-log";
+import { engineAddressFromArgv, warn } from "../../provider/engine-log";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import type { ProviderHost } from "../helpers/host";
 import { Driven, hostFor } from "../helpers/provider";
