@@ -181,7 +181,7 @@ export class ProviderHost {
     this.client.close();
     // A process killed by a signal keeps exitCode null and sets signalCode: either means it is gone.
     if (this.child.exitCode === null && this.child.signalCode === null) {
-      const exited = new Promise((resolve) => this.child.once("exit", resolve));
+      const exited = new Promise((resolve) => this.child.once("close", resolve)); // "close": its output has all arrived
       this.child.kill("SIGTERM");
       await exited;
     }
