@@ -1,0 +1,99 @@
+/**
+ * `anonymous-data-transfer`: anonymous users cannot move data into a session: no clipboard from
+ * their computer to the session (`allowWsClipboardUp`) and no uploads (`allowWsUploads`).
+ *
+ * Two places grant it. A casting config that allows anonymous access (its `allowWs*` flags apply
+ * when `enforceClientSettings` is true). And a staging config of the same image: staged sessions
+ * are what casting links hand out, so the staging config's flags reach the anonymous users too.
+ * A stack policy, because a staging config is only a problem next to an anonymous casting config
+ * of its image. `flags` chooses what counts (any of the six `allowWs*` data flags).
+ *
+ * Why: an anonymous user is not accountable; anything they paste or upload into the session (and
+ * so into what it can reach) is untraceable.
+ */
+import type { StackValidationPolicy } from "@pulumi/policy";
+import { EXEMPT_PROPERTY, flag, isExempt, tri, type Tri } from "./common";
+import { referenceKey } from "../../provider/permissions/resources";
+import { isUnknownValue, kindOf, label, rawProps, undecidable, type RawProps } from "../shared/kasm";
+
+export const NAME = "anonymous-data-transfer";
+
+const DATA_FLAGS = ["allowWsClipboardUp", "allowWsUploads", "allowWsClipboardDown", "allowWsDownloads", "allowWsAudio", "allowWsMicrophone"];
+const DEFAULT_FLAGS = ["allowWsClipboardUp", "allowWsUploads"];
+
+interface Entry {
+  readonly kind: "CastConfig" | "StagingConfig";
+  readonly name: string;
+  readonly urn: string;
+  readonly props: RawProps;
+  readonly imageFrom: readonly string[];
+}
+
+/** Whether two resources name the same image: by id, or (ids not known yet) by coming from the same resource. */
+function sameImage(a: Entry, b: Entry): Tri {
+  const x = a.props.imageId;
+  const y = b.props.imageId;
+  const known = (v: unknown) => typeof v === "string" && !isUnknownValue(v);
+  if (known(x) && known(y)) return referenceKey(x) === referenceKey(y);
+  if (a.imageFrom.some((urn) => b.imageFrom.includes(urn))) return true;
+  return undefined;
+}
+
+export const anonymousDataTransfer: StackValidationPolicy = {
+  name: NAME,
+  description:
+    "Anonymous users cannot paste or upload into sessions: no allowWsClipboardUp or allowWsUploads on anonymous casting configs, " +
+    "nor on the staging configs of their images.",
+  enforcementLevel: "advisory",
+  severity: "high",
+  tags: ["kasm", "casting", "staging", "hardening"],
+  remediationSteps: "Set the flags to false on the casting config (with enforceClientSettings: true) and on the staging configs of its image.",
+  configSchema: {
+    properties: {
+      ...EXEMPT_PROPERTY,
+      flags: {
+        type: "array",
+        items: { type: "string", enum: DATA_FLAGS },
+        default: DEFAULT_FLAGS,
+        description: "The allowWs* flags anonymous users must not get.",
+      },
+    },
+  },
+  validateStack: (args, reportViolation) => {
+    const config = args.getConfig<Record<string, unknown>>();
+    const flags = Array.isArray(config.flags) ? (config.flags as string[]) : DEFAULT_FLAGS;
+    const entries: Entry[] = args.resources.flatMap((r) => {
+      const kind = kindOf(r);
+      if (kind !== "CastConfig" && kind !== "StagingConfig") return [];
+      const imageFrom = (r.propertyDependencies?.imageId ?? []).map((d) => d.urn);
+      return [{ kind, name: r.name, urn: r.urn, props: rawProps(r.props), imageFrom }];
+    });
+    if (entries.length === 0) args.notApplicable("the stack has no casting or staging configs");
+    const grants = (e: Entry) => tri.or(...flags.map((f) => flag(e.props, f)));
+    const on = (e: Entry) => flags.filter((f) => flag(e.props, f) === true).join(" and ");
+    const anonymousCasts = entries.filter((e) => e.kind === "CastConfig" && flag(e.props, "allowAnonymous") !== false);
+    const undecided: string[] = [];
+    for (const e of entries) {
+      if (isExempt(config, e.name)) continue;
+      if (e.kind === "CastConfig") {
+        const anonymous = flag(e.props, "allowAnonymous");
+        const result = tri.and(anonymous, grants(e));
+        if (result === true) {
+          const enforced = flag(e.props, "enforceClientSettings") === true ? "" : " (they apply once enforceClientSettings is true; until then the groups' client settings decide)";
+          reportViolation(`${label(e.kind, e.name)}: allowAnonymous is true and ${on(e)} let anonymous users move data into the session${enforced}. Turn them off.`, e.urn);
+        } else if (result === undefined) undecided.push(`${label(e.kind, e.name)}: allowAnonymous or the allowWs* flags are not known yet`);
+        continue;
+      }
+      const backing = anonymousCasts.map((c) => ({ c, backs: tri.and(flag(c.props, "allowAnonymous"), sameImage(c, e)) }));
+      const result = tri.and(grants(e), tri.or(...backing.map((b) => b.backs)));
+      if (result === true) {
+        const casts = backing.filter((b) => b.backs === true).map((b) => `'${b.c.name}'`).join(", ");
+        reportViolation(
+          `${label(e.kind, e.name)}: ${on(e)} reach anonymous users, because its staged sessions back the anonymous casting config(s) ${casts} of the same image. Turn them off.`,
+          e.urn,
+        );
+      } else if (result === undefined) undecided.push(`${label(e.kind, e.name)}: its flags, its image, or whether an anonymous casting config uses that image is not known yet`);
+    }
+    if (undecided.length > 0) throw undecidable(`could not decide: ${undecided.join("; ")}`);
+  },
+};

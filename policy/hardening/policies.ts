@@ -1,0 +1,48 @@
+/**
+ * The policies of the hardening pack, without serving them: `index.ts` serves them as a policy
+ * pack, and tests import them from here.
+ */
+import type { Policies } from "@pulumi/policy";
+import { anonymousDataTransfer } from "./anonymous-data-transfer";
+import { castAnonymousDynamicArgs } from "./cast-anonymous-dynamic-args";
+import { castAnonymousExpiry } from "./cast-anonymous-expiry";
+import { castAnonymousIpLimit } from "./cast-anonymous-ip-limit";
+import { castAnonymousRecaptcha } from "./cast-anonymous-recaptcha";
+import { castAnonymousReferrers } from "./cast-anonymous-referrers";
+import { castAnonymousSharing } from "./cast-anonymous-sharing";
+import { castValidUntilPast } from "./cast-valid-until-past";
+import { egressCredentialConnectionLimit } from "./egress-credential-connection-limit";
+import { stagingLicenseCapacity } from "./staging-license-capacity";
+import { userPasswordLength } from "./user-password-length";
+
+/** The pack's name, as `pulumi preview --policy-pack` reports it. */
+export const PACK_NAME = "kasm-hardening";
+
+/** Every policy of the pack. */
+export const policies: Policies = [
+  castAnonymousIpLimit,
+  castAnonymousExpiry,
+  castAnonymousReferrers,
+  castAnonymousRecaptcha,
+  castAnonymousSharing,
+  castAnonymousDynamicArgs,
+  anonymousDataTransfer,
+  castValidUntilPast,
+  egressCredentialConnectionLimit,
+  stagingLicenseCapacity,
+  userPasswordLength,
+];
+
+export {
+  anonymousDataTransfer,
+  castAnonymousDynamicArgs,
+  castAnonymousExpiry,
+  castAnonymousIpLimit,
+  castAnonymousRecaptcha,
+  castAnonymousReferrers,
+  castAnonymousSharing,
+  castValidUntilPast,
+  egressCredentialConnectionLimit,
+  stagingLicenseCapacity,
+  userPasswordLength,
+};

@@ -1,0 +1,153 @@
+/**
+ * The policy config of the permissions pack: a description of the API key the pipeline applies
+ * the stack with, and what the pack must be told about the target Kasm because it cannot ask it.
+ *
+ * Pulumi gives each policy its own config, so every policy of this pack that needs the key takes
+ * these same properties (the README shows a file, and a one-line way to write it from one key
+ * description).
+ */
+import type { PolicyConfigSchema } from "@pulumi/policy";
+import { ALL_PERMISSIONS, isPermissionName, type PermissionName } from "../../provider/permissions";
+import { referenceKey, type KnownFacts } from "../../provider/permissions/resources";
+
+/** The ids of the built-in groups in the target Kasm. */
+export interface SystemGroupIds {
+  readonly allUsers?: string;
+  readonly administrators?: string;
+}
+
+/** The key and what is known about the target Kasm, from a policy's config. */
+export interface KeyConfig {
+  /** The key's permissions; undefined when the config does not give them. */
+  readonly permissions?: readonly PermissionName[];
+  /** The key's Read Only setting. */
+  readonly readOnly: boolean;
+  readonly systemGroupIds?: SystemGroupIds;
+  /** Users (ids or usernames) that hold Global Admin; undefined when not given (not known). */
+  readonly globalAdminUserIds?: readonly string[];
+  /** Users (ids or usernames) that have running sessions. */
+  readonly usersWithSessions: readonly string[];
+}
+
+/** The JSON schema of the key properties, for each policy's `configSchema`. */
+export const KEY_CONFIG_PROPERTIES: PolicyConfigSchema["properties"] = {
+  permissions: {
+    type: "array",
+    items: { type: "string" },
+    uniqueItems: true,
+    description:
+      "The permissions of the pipeline's API key, named exactly as in the Kasm Developer API (for example 'Users View', " +
+      "'Groups Modify System', 'Global Admin'). An unknown name is a config error.",
+  },
+  readOnly: {
+    type: "boolean",
+    default: false,
+    description: "The key's Read Only setting: it overrides the permissions and allows read operations only.",
+  },
+  systemGroupIds: {
+    type: "object",
+    properties: {
+      allUsers: { type: "string", description: "The id of the All Users group in the target Kasm." },
+      administrators: { type: "string", description: "The id of the Administrators group in the target Kasm." },
+    },
+    additionalProperties: false,
+    description:
+      "The ids of the built-in groups All Users and Administrators, which need the Groups ... System permissions. " +
+      "Without them the pack cannot tell a system group from another and says it could not decide.",
+  },
+  globalAdminUserIds: {
+    type: "array",
+    items: { type: "string" },
+    description:
+      "Users (ids or usernames) that hold Global Admin (members of Administrators); changing them needs Users Modify Admin. " +
+      "When given, every other existing user is taken not to hold it; when left out, the pack says it could not decide.",
+  },
+  usersWithSessions: {
+    type: "array",
+    items: { type: "string" },
+    description: "Users (ids or usernames) that will have running sessions when deleted: deleting them needs Sessions Delete.",
+  },
+};
+
+/** A config that cannot be used: the policy throws it, and Pulumi stops with its message. */
+export class PolicyConfigError extends Error {
+  override name = "PolicyConfigError";
+}
+
+/** Levenshtein distance, for suggesting a permission name. */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length];
+}
+
+/** The permission name closest to a misspelt one, if any is close. */
+export function suggestPermission(name: string): PermissionName | undefined {
+  const folded = name.replace(/\s+/g, " ").trim().toLowerCase();
+  const exact = ALL_PERMISSIONS.find((p) => p.toLowerCase() === folded);
+  if (exact) return exact;
+  let best: PermissionName | undefined;
+  let bestDistance = Infinity;
+  for (const p of ALL_PERMISSIONS) {
+    const d = distance(folded, p.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [p, d];
+  }
+  return bestDistance <= Math.max(2, Math.floor(folded.length / 5)) ? best : undefined;
+}
+
+function stringList(policy: string, property: string, value: unknown): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || value.some((v) => typeof v !== "string"))
+    throw new PolicyConfigError(`policy config of '${policy}': ${property} must be a list of strings`);
+  return value as string[];
+}
+
+/**
+ * Read the key properties of a policy's config.
+ *
+ * @throws {@link PolicyConfigError} naming every unknown permission name (with the closest real one).
+ */
+export function parseKeyConfig(policy: string, raw: Record<string, unknown>): KeyConfig {
+  const names = stringList(policy, "permissions", raw.permissions);
+  if (names) {
+    const unknown = names.filter((n) => !isPermissionName(n));
+    if (unknown.length > 0) {
+      const described = unknown.map((n) => {
+        const suggestion = suggestPermission(n);
+        return suggestion ? `'${n}' (did you mean '${suggestion}'?)` : `'${n}'`;
+      });
+      throw new PolicyConfigError(
+        `policy config of '${policy}': unknown permission name${unknown.length > 1 ? "s" : ""} ${described.join(", ")}. ` +
+          `Write each name exactly as the Kasm Developer API does, such as 'Users View' or 'Groups Modify System'.`,
+      );
+    }
+  }
+  const groups = raw.systemGroupIds;
+  if (groups !== undefined && (groups === null || typeof groups !== "object" || Array.isArray(groups)))
+    throw new PolicyConfigError(`policy config of '${policy}': systemGroupIds must be an object {"allUsers": "<id>", "administrators": "<id>"}`);
+  return {
+    permissions: names as PermissionName[] | undefined,
+    readOnly: raw.readOnly === true,
+    systemGroupIds: groups as SystemGroupIds | undefined,
+    globalAdminUserIds: stringList(policy, "globalAdminUserIds", raw.globalAdminUserIds),
+    usersWithSessions: stringList(policy, "usersWithSessions", raw.usersWithSessions) ?? [],
+  };
+}
+
+/** The facts the config gives (the stack adds its own, see `stack.ts`). */
+export function configFacts(config: KeyConfig): KnownFacts {
+  return {
+    allUsersGroupId: config.systemGroupIds?.allUsers,
+    administratorsGroupId: config.systemGroupIds?.administrators,
+    globalAdminUsers: config.globalAdminUserIds?.map(referenceKey),
+    usersWithSessions: config.usersWithSessions.map(referenceKey),
+  };
+}

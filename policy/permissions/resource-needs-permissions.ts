@@ -1,0 +1,76 @@
+/**
+ * `resource-needs-permissions`: every Kasm resource of the stack can be created, read (refreshed),
+ * updated and deleted with the pipeline's API key.
+ *
+ * For each resource it takes the calls its provider makes in each step from the shared table
+ * (`provider/permissions/resources.ts`), with their circumstances: system groups, users that hold
+ * Global Admin (from the config, or made so by a GroupMembership or UserGroups of the same stack),
+ * users with sessions, the target of an egress mapping or credential. It then judges the key
+ * with the dependency rules: a permission held without its dependencies does not take effect.
+ *
+ * A stack policy, not a resource policy: what one resource needs depends on the others (a user
+ * the stack puts into Administrators needs Users Modify Admin for every later change), and only
+ * a stack policy sees them all and how they are linked. Each violation is still reported against
+ * its resource. In `pulumi preview` (the pull-request check) and in the preview `pulumi up` runs
+ * first, a mandatory stack policy stops the run before anything changes; only with
+ * `pulumi up --skip-preview` does it run after the changes.
+ */
+import type { StackValidationPolicy } from "@pulumi/policy";
+import { judgeNeeds, LIFECYCLE_STEPS, type CallShortfall, type LifecycleStep, type NeedsVerdict } from "../../provider/permissions/resources";
+import { KEY_CONFIG_PROPERTIES, parseKeyConfig, PolicyConfigError } from "./config";
+import { analyseStack, type KasmEntry } from "./stack";
+import { label, listWords, quoted, undecidable } from "../shared/kasm";
+
+export const NAME = "resource-needs-permissions";
+
+const PARTICIPLES: Record<LifecycleStep, string> = { create: "created", read: "read", update: "updated", delete: "deleted" };
+
+/** One shortfall in words: `create calls add_user_group (for each listed group), which needs 'Groups Modify System'`. */
+function describeShortfall(s: CallShortfall): string {
+  const when = s.call.condition ? ` (${s.call.condition})` : "";
+  if (s.refusedAsReadOnly) return `${s.step} calls ${s.call.operation}${when}, which writes, and the key is Read Only`;
+  const why = s.call.requirement.reasons.filter((r) => s.missing.some((p) => r.includes(p)));
+  return `${s.step} calls ${s.call.operation}${when}, which needs ${quoted(s.missing)}${why.length ? ` (${why.join("; ")})` : ""}`;
+}
+
+/** The message for one resource the key cannot manage. */
+export function shortfallMessage(entry: Pick<KasmEntry, "kind" | "name">, verdict: NeedsVerdict): string {
+  const steps = LIFECYCLE_STEPS.filter((step) => verdict.shortfalls.some((s) => s.step === step));
+  const grant = verdict.toGrant.length > 0 ? ` Grant the key: ${quoted(verdict.toGrant)}.` : "";
+  const readOnly = verdict.shortfalls.some((s) => s.refusedAsReadOnly) ? " A Read Only key cannot write (see read-only-key)." : "";
+  return (
+    `${label(entry.kind, entry.name)} cannot be ${listWords(steps.map((s) => PARTICIPLES[s]))} with this API key: ` +
+    `${verdict.shortfalls.map(describeShortfall).join("; ")}.${grant}${readOnly}`
+  );
+}
+
+export const resourceNeedsPermissions: StackValidationPolicy = {
+  name: NAME,
+  description:
+    "Every Kasm resource can be created, read, updated and deleted with the pipeline's API key (its permissions, " +
+    "with Kasm's dependency rules and contextual permissions: system groups, users with Global Admin, users with sessions, egress targets).",
+  enforcementLevel: "mandatory",
+  severity: "high",
+  tags: ["kasm", "permissions"],
+  remediationSteps: "Grant the key the permissions the message lists (closed under Kasm's dependency rules), or change the resource.",
+  configSchema: { properties: KEY_CONFIG_PROPERTIES, required: ["permissions"] },
+  validateStack: (args, reportViolation) => {
+    const config = parseKeyConfig(NAME, args.getConfig<Record<string, unknown>>());
+    if (!config.permissions)
+      throw new PolicyConfigError(`policy config of '${NAME}': permissions is required (the permissions of the pipeline's API key)`);
+    const analysis = analyseStack(args.resources, config);
+    if (analysis.entries.length === 0) args.notApplicable("the stack has no Kasm resources");
+    const key = { permissions: config.permissions, readOnly: config.readOnly };
+    const undecided: string[] = [];
+    for (const entry of analysis.entries) {
+      const verdict = judgeNeeds(key, entry.needs);
+      if (verdict.shortfalls.length > 0) reportViolation(shortfallMessage(entry, verdict), entry.urn);
+      for (const u of verdict.undecided) {
+        const needs = u.missing.length > 0 ? `needs ${quoted(u.missing)} if so` : "writes if so, and the key is Read Only";
+        undecided.push(`${label(entry.kind, entry.name)}: ${u.step} (${u.call.operation}) ${needs}: could not decide ${u.fact}`);
+      }
+    }
+    if (undecided.length > 0)
+      throw undecidable(`could not decide whether the API key can manage every Kasm resource: ${[...new Set(undecided)].join("; ")}`);
+  },
+};

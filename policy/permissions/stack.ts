@@ -1,0 +1,164 @@
+/**
+ * What a whole stack of Kasm resources needs of the API key.
+ *
+ * One resource's needs depend on the others: a User the stack creates is in no group and holds no
+ * Global Admin until a GroupMembership or UserGroups of the same stack puts it into
+ * Administrators, and then changing it needs Users Modify Admin. During preview the ids that link
+ * them are not known yet, so resources are linked by their property dependencies instead: a
+ * UserAttributes whose `userId` comes from a User of the stack acts on that User.
+ *
+ * This file resolves those links into references and facts, then asks the shared table
+ * (`provider/permissions/resources.ts`) what each resource needs.
+ */
+import {
+  knowledgeFromFacts,
+  referenceKey,
+  resourcePermissionNeeds,
+  type KasmKind,
+  type KnownFacts,
+  type PermissionKnowledge,
+  type ResourceNeeds,
+} from "../../provider/permissions/resources";
+import { configFacts, type KeyConfig } from "./config";
+import { isUnknownValue, kindOf, rawProps, type RawProps } from "../shared/kasm";
+
+/** A resource as a stack policy receives it (a subset of @pulumi/policy's `PolicyResource`). */
+export interface StackResource {
+  readonly type: string;
+  readonly name: string;
+  readonly urn: string;
+  readonly props: unknown;
+  /** The resources each property's value comes from. */
+  readonly propertyDependencies?: Readonly<Record<string, readonly { readonly type: string; readonly urn: string }[]>>;
+}
+
+/** One Kasm resource of the stack, with its user references resolved. */
+export interface KasmEntry {
+  readonly kind: KasmKind;
+  readonly name: string;
+  readonly urn: string;
+  /** The properties as given (unknown values included; `__` properties left out). */
+  readonly props: RawProps;
+  /** The properties with `userId` replaced by a reference to the user, when it can be resolved. */
+  readonly resolved: RawProps;
+}
+
+/** The stack's Kasm resources and what each needs. */
+export interface StackAnalysis {
+  readonly entries: readonly (KasmEntry & { readonly needs: ResourceNeeds })[];
+  readonly knowledge: PermissionKnowledge;
+}
+
+/** Kinds with a `userId` input naming the user they act on. */
+const USER_TARGETED: readonly KasmKind[] = [
+  "UserAttributes",
+  "GroupMembership",
+  "UserGroups",
+  "UserServerAssignment",
+  "EgressProviderMapping",
+  "EgressCredential",
+];
+
+/** The reference of a User resource of the stack (its id is not known before it is created). */
+function stackUserRef(urn: string): string {
+  return referenceKey(`stack-user:${urn}`);
+}
+
+/**
+ * Resolve the stack: its Kasm resources, their user references, and the facts the stack adds to
+ * the config's (which users it creates, and whose Global Admin its group resources change).
+ */
+export function analyseStack(resources: readonly StackResource[], config: KeyConfig): StackAnalysis {
+  const kasm = resources.flatMap((r) => {
+    const kind = kindOf(r);
+    return kind ? [{ kind, name: r.name, urn: r.urn, props: rawProps(r.props), dependencies: r.propertyDependencies ?? {} }] : [];
+  });
+
+  // The stack's users, and every known name of each: its id once created, and its username.
+  const byName = new Map<string, string>();
+  const userUrns = new Set<string>();
+  /** Users the stack creates; one it may adopt (`adopt` not false) may exist already, with groups. */
+  const newUserUrns = new Set<string>();
+  for (const r of kasm) {
+    if (r.kind !== "User") continue;
+    const ref = stackUserRef(r.urn);
+    userUrns.add(r.urn);
+    if (r.props.adopt === undefined || r.props.adopt === false) newUserUrns.add(r.urn);
+    for (const value of [r.props.userId, r.props.username]) {
+      if (typeof value === "string" && value !== "" && !isUnknownValue(value)) byName.set(referenceKey(value), ref);
+    }
+  }
+
+  /** The reference of the user a property names: a user of the stack, a known id, or undefined when not known. */
+  const userOf = (r: (typeof kasm)[number], property: string): string | undefined => {
+    const value = r.props[property];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value === "string" && !isUnknownValue(value)) return byName.get(referenceKey(value)) ?? referenceKey(value);
+    const from = (r.dependencies[property] ?? []).filter((d) => userUrns.has(d.urn));
+    return from.length === 1 ? stackUserRef(from[0].urn) : undefined;
+  };
+
+  const entries: KasmEntry[] = kasm.map((r) => {
+    const resolved: Record<string, unknown> = { ...r.props };
+    if (r.kind === "User") resolved.userId = stackUserRef(r.urn);
+    else if (USER_TARGETED.includes(r.kind)) {
+      const user = userOf(r, "userId");
+      if (user !== undefined) resolved.userId = user;
+    }
+    return { kind: r.kind, name: r.name, urn: r.urn, props: r.props, resolved };
+  });
+
+  // Config lists name users by id or username: a user of the stack may be named either way.
+  const base = configFacts(config);
+  const alias = (names: readonly string[] | undefined) => names && [...names, ...names.flatMap((n) => (byName.has(n) ? [byName.get(n)!] : []))];
+  const configKnowledge = knowledgeFromFacts(base);
+
+  // Whose Global Admin the stack's group resources change.
+  const adminAfterStack = new Map<string, boolean | undefined>();
+  let unattributedAdminGrant = false;
+  const grant = (user: unknown, value: boolean | undefined) => {
+    if (typeof user !== "string" || isUnknownValue(user)) {
+      if (value !== false) unattributedAdminGrant = true;
+      return;
+    }
+    const key = referenceKey(user);
+    const previous = adminAfterStack.get(key);
+    adminAfterStack.set(key, previous === true || value === true ? true : adminAfterStack.has(key) && previous === undefined ? undefined : value);
+  };
+  const isAdministrators = (group: unknown): boolean | undefined =>
+    typeof group !== "string" || isUnknownValue(group) ? undefined : configKnowledge.groupIsAdministrators(referenceKey(group));
+  for (const e of entries) {
+    if (e.kind === "GroupMembership") {
+      const admins = isAdministrators(e.resolved.groupId);
+      if (admins !== false) grant(e.resolved.userId, admins);
+    } else if (e.kind === "UserGroups") {
+      const list = e.resolved.groupIds;
+      let admins: boolean | undefined = Array.isArray(list) ? false : undefined;
+      if (Array.isArray(list)) {
+        for (const group of list) {
+          const answer = isAdministrators(group);
+          if (answer === true) {
+            admins = true;
+            break;
+          }
+          if (answer === undefined) admins = undefined;
+        }
+      }
+      grant(e.resolved.userId, admins);
+    }
+  }
+
+  const facts: KnownFacts = {
+    ...base,
+    globalAdminUsers: alias(base.globalAdminUsers),
+    usersWithSessions: alias(base.usersWithSessions),
+    newUsers: [...newUserUrns].map(stackUserRef),
+    adminAfterStack,
+    unattributedAdminGrant,
+  };
+  const knowledge = knowledgeFromFacts(facts);
+  return {
+    knowledge,
+    entries: entries.map((e) => ({ ...e, needs: resourcePermissionNeeds(e.kind, e.resolved, knowledge) })),
+  };
+}

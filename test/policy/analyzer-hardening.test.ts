@@ -1,0 +1,81 @@
+/**
+ * The hardening pack through @pulumi/policy's analyzer machinery, in this process: default
+ * levels (advisory, one mandatory), levels and config from Configure, resource and stack
+ * policies on the wire, and "can't run during preview" for values not known yet.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { PACK_NAME, policies } from "../../policy/hardening/policies";
+import { AnalyzerDriver } from "./analyzer-client";
+import { cast, staging } from "./fixtures";
+import { UNKNOWN_BOOL } from "./helpers";
+
+const VERSION = (require("../../policy/hardening/package.json") as { version: string }).version;
+let driver: AnalyzerDriver;
+
+beforeAll(async () => {
+  const log = vi.spyOn(console, "log").mockImplementation(() => {});
+  const { serve } = require("@pulumi/policy/server");
+  serve(PACK_NAME, VERSION, "advisory", { policies }, undefined);
+  await vi.waitFor(() => expect(log).toHaveBeenCalledWith(expect.stringMatching(/^\d+$/)), { timeout: 10_000 });
+  const port = log.mock.calls.map((c) => String(c[0])).find((line) => /^\d+$/.test(line));
+  log.mockRestore();
+  driver = AnalyzerDriver.connect(`127.0.0.1:${port}`);
+});
+
+afterAll(() => driver?.close());
+
+const open = cast({ limitIps: false, validUntil: "2001-01-01 00:00:00", requireRecaptcha: false });
+
+describe("the hardening pack on the analyzer protocol", () => {
+  it("describes its policies: advisory by default but cast-valid-until-past, each configurable", async () => {
+    const info = await driver.info();
+    expect(info.name).toBe("kasm-hardening");
+    expect(info.policies.filter((p) => p.level === "mandatory").map((p) => p.name)).toEqual(["cast-valid-until-past"]);
+    expect(info.policies.filter((p) => p.type === "stack").map((p) => p.name)).toEqual(["anonymous-data-transfer", "staging-license-capacity"]);
+    for (const p of info.policies) expect(p.configProperties).toContain("exemptResources");
+  });
+
+  it("reports each broken rule at its level", async () => {
+    await driver.configure({});
+    expect((await driver.analyze(open)).map((d) => [d.policy, d.level])).toEqual([
+      ["cast-anonymous-ip-limit", "advisory"],
+      ["cast-anonymous-recaptcha", "advisory"],
+      ["cast-valid-until-past", "mandatory"],
+    ]);
+  });
+
+  it("takes levels and tuning from config", async () => {
+    await driver.configure({
+      "cast-anonymous-ip-limit": { enforcementLevel: "mandatory" },
+      "cast-anonymous-recaptcha": { enforcementLevel: "disabled" },
+      "cast-valid-until-past": { exemptResources: ["kiosk"] },
+      "cast-anonymous-expiry": { maxValidDays: 30 },
+    });
+    expect((await driver.analyze(cast({ limitIps: false }))).map((d) => [d.policy, d.level])).toEqual([
+      ["cast-anonymous-ip-limit", "mandatory"],
+      ["cast-anonymous-expiry", "advisory"],
+    ]);
+  });
+
+  it("stack rules see the whole stack", async () => {
+    await driver.configure({ "staging-license-capacity": { license: "community" } });
+    const diagnostics = await driver.analyzeStack([cast(), staging({ allowWsUploads: true, numSessions: 6 })]);
+    expect(diagnostics.map((d) => [d.policy, d.level, d.urn.split("::").pop()])).toEqual([
+      ["anonymous-data-transfer", "advisory", "staged"],
+      ["staging-license-capacity", "advisory", "staged"],
+    ]);
+  });
+
+  it("a value not known during preview makes a rule that needs it say it cannot run, as advisory, whatever its level", async () => {
+    await driver.configure({ "cast-anonymous-ip-limit": { enforcementLevel: "mandatory" } });
+    // Only the IP rule needs allowAnonymous here: the others pass whatever it is (recaptcha is on, and so on).
+    const diagnostics = await driver.analyze(cast({ allowAnonymous: UNKNOWN_BOOL, limitIps: false }));
+    expect(diagnostics.map((d) => [d.policy, d.level, d.message])).toEqual([
+      [
+        "cast-anonymous-ip-limit",
+        "advisory",
+        "can't run policy 'cast-anonymous-ip-limit' from policy pack 'kasm-hardening@v0.1.0' during preview: could not decide for CastConfig 'kiosk': allowAnonymous or limitIps is not known yet",
+      ],
+    ]);
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * The permissions pack through @pulumi/policy's analyzer machinery, in this process: the pack's
+ * policies served by the SDK's own gRPC server, driven as the engine drives it (default
+ * enforcement levels, Configure with levels and config, Analyze and AnalyzeStack on the wire).
+ * One pack per process: the SDK serves a single pack.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { PACK_NAME, policies } from "../../policy/permissions/policies";
+import { AnalyzerDriver, secret } from "./analyzer-client";
+import { config, NEEDED, PASSWORD, stack, without } from "./fixtures";
+import { IDS } from "./helpers";
+
+const VERSION = (require("../../policy/permissions/package.json") as { version: string }).version;
+let driver: AnalyzerDriver;
+
+beforeAll(async () => {
+  const log = vi.spyOn(console, "log").mockImplementation(() => {});
+  const { serve } = require("@pulumi/policy/server");
+  serve(PACK_NAME, VERSION, "advisory", { policies }, undefined);
+  await vi.waitFor(() => expect(log).toHaveBeenCalledWith(expect.stringMatching(/^\d+$/)), { timeout: 10_000 });
+  const port = log.mock.calls.map((c) => String(c[0])).find((line) => /^\d+$/.test(line));
+  log.mockRestore();
+  driver = AnalyzerDriver.connect(`127.0.0.1:${port}`);
+});
+
+afterAll(() => driver?.close());
+
+/** The key config under each policy's name, as a --policy-pack-config file holds it. */
+function packConfig(key: Record<string, unknown>, extra: Record<string, Record<string, unknown>> = {}) {
+  const names = ["key-permission-dependencies", "resource-needs-permissions", "read-only-key", "least-privilege"];
+  return Object.fromEntries(names.map((n) => [n, { ...key, ...(extra[n] ?? {}) }]));
+}
+
+describe("the permissions pack on the analyzer protocol", () => {
+  it("describes its policies, their default levels and their config", async () => {
+    const info = await driver.info();
+    expect([info.name, info.version]).toEqual(["kasm-permissions", "0.1.0"]);
+    expect(info.policies.map((p) => [p.name, p.type, p.level, p.required])).toEqual([
+      ["key-permission-dependencies", "stack", "advisory", ["permissions"]],
+      ["resource-needs-permissions", "stack", "mandatory", ["permissions"]],
+      ["read-only-key", "resource", "mandatory", []],
+      ["least-privilege", "stack", "advisory", []],
+    ]);
+    for (const p of info.policies)
+      expect(p.configProperties).toEqual(expect.arrayContaining(["permissions", "readOnly", "systemGroupIds", "globalAdminUserIds", "usersWithSessions"]));
+  });
+
+  it("reports a missing permission as mandatory, per resource, and the least-privilege summary as advisory", async () => {
+    await driver.configure(packConfig(config({ permissions: without("Groups Modify") })));
+    const diagnostics = await driver.analyzeStack(stack());
+    expect(diagnostics.map((d) => [d.policy, d.level, d.urn.split("::").pop()])).toEqual([
+      ["resource-needs-permissions", "mandatory", "alice-devs"],
+      ["resource-needs-permissions", "mandatory", "vpn-devs"],
+      ["least-privilege", "advisory", ""],
+    ]);
+    expect(diagnostics[2].message).toContain("the key lacks 'Groups Modify' (see resource-needs-permissions)");
+  });
+
+  it("takes enforcement levels from config: advisory, disabled", async () => {
+    await driver.configure(
+      packConfig(config({ permissions: without("Groups Modify") }), {
+        "resource-needs-permissions": { enforcementLevel: "advisory" },
+        "least-privilege": { enforcementLevel: "disabled" },
+      }),
+    );
+    const diagnostics = await driver.analyzeStack(stack());
+    expect(diagnostics.map((d) => [d.policy, d.level])).toEqual([
+      ["resource-needs-permissions", "advisory"],
+      ["resource-needs-permissions", "advisory"],
+    ]);
+  });
+
+  it("passes a key that holds what the stack needs", async () => {
+    await driver.configure(packConfig(config({ globalAdminUserIds: [] })));
+    expect(await driver.analyzeStack(stack())).toEqual([]);
+  });
+
+  it("read-only-key, a resource policy, flags each resource on Analyze (with its options)", async () => {
+    await driver.configure(packConfig(config({ readOnly: true })));
+    const kiosk = stack().find((r) => r.name === "kiosk")!;
+    expect((await driver.analyze(kiosk)).map((d) => [d.policy, d.level])).toEqual([["read-only-key", "mandatory"]]);
+    await driver.configure(packConfig(config({ readOnly: true }), { "read-only-key": { enforcementLevel: "disabled" } }));
+    expect(await driver.analyze(kiosk)).toEqual([]);
+  });
+
+  it("during preview, an undecidable need is an advisory 'can't run', and decided violations still come", async () => {
+    await driver.configure(packConfig(config({ permissions: without("Casting Delete") })));
+    const resources = stack((r) => Object.assign(r.find((x) => x.name === "alice-attrs")!, { from: {} }));
+    const diagnostics = await driver.analyzeStack(resources);
+    const needs = diagnostics.filter((d) => d.policy === "resource-needs-permissions");
+    expect(needs.map((d) => d.level)).toEqual(["mandatory", "advisory"]);
+    // The SDK puts the policy's description before each violation's message.
+    expect(needs[0].message).toMatch(/\nCastConfig 'kiosk' cannot be deleted/);
+    expect(needs[1].message).toMatch(
+      /^can't run policy 'resource-needs-permissions' from policy pack 'kasm-permissions@v0\.1\.0' during preview: could not decide whether the API key can manage every Kasm resource: UserAttributes 'alice-attrs'/,
+    );
+  });
+
+  it("never prints secrets the engine sends", async () => {
+    await driver.configure(packConfig(config({ permissions: [], readOnly: true })));
+    const resources = stack((r) => Object.assign(r[0].props, { password: secret(PASSWORD) }));
+    const diagnostics = await driver.analyzeStack(resources);
+    expect(diagnostics.length).toBeGreaterThan(0);
+    for (const d of diagnostics) expect(d.message).not.toContain(PASSWORD);
+  });
+
+  it("fails the run on an unknown permission name, naming it", async () => {
+    await driver.configure(packConfig(config({ permissions: [...NEEDED, "Users Veiw"], globalAdminUserIds: [IDS.admin1] })));
+    await expect(driver.analyzeStack(stack())).rejects.toThrow(/unknown permission name 'Users Veiw' \(did you mean 'Users View'\?\)/);
+  });
+});

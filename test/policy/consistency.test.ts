@@ -1,0 +1,483 @@
+/**
+ * The permission table against the providers it describes.
+ *
+ * For random API keys and random stacks of Kasm resources, `resource-needs-permissions` reports a
+ * violation exactly when running the resources' lifecycle through the real provider
+ * implementations (create, read, update of one field, delete, in dependency order) against the
+ * emulator meets a permission refusal: a 403, or the provider's own "grant the key ..." error for
+ * a user record whose groups or assigned servers Kasm left out for lack of a View permission.
+ *
+ * One emulator (one port, one client pool); each case gets a fresh store seeded with that case's
+ * key, swapped in as the server's request handler. The policy is judged twice per case: as in
+ * preview (ids of the stack's own objects not known, linked by property dependencies), and, when
+ * every create succeeded, with the real ids.
+ *
+ * What the generator keeps out, because the pack cannot know it and says so in its docs: `adopt`
+ * (an adopting create may take either branch), users listed as having sessions who have none,
+ * and a user whose groups both a GroupMembership and a UserGroups manage.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../../emulator/server";
+import { storeFromSeed, type SeedInput } from "../../emulator/seed";
+import type { Store } from "../../emulator/store";
+import { configure, providers } from "../../provider";
+import { kasmClient } from "../../provider/runtime";
+import { KasmPermissionError } from "../../provider/api";
+import { closeUnderDependencies, OPERATIONS, USER_FIELD_PERMISSIONS, type OperationName, type PermissionName } from "../../provider/permissions";
+import type { KasmKind } from "../../provider/permissions/resources";
+import { resourceNeedsPermissions } from "../../policy/permissions/policies";
+import { judgeNeeds } from "../../provider/permissions/resources";
+import { parseKeyConfig } from "../../policy/permissions/config";
+import { analyseStack } from "../../policy/permissions/stack";
+import { IDS, policyResources, runStackPolicy, UNKNOWN, type FixtureResource } from "./helpers";
+
+// --- the world ---------------------------------------------------------------------------------
+
+const KEY = { key: "case-key", secret: "case-secret" };
+
+function seedFor(permissions: readonly PermissionName[], readOnly: boolean): SeedInput {
+  return {
+    apiKeys: [{ name: "case", key: KEY.key, secret: KEY.secret, permissions: [...permissions], readOnly }],
+    groups: [
+      { group_id: IDS.allUsers, name: "All Users" },
+      { group_id: IDS.administrators, name: "Administrators" },
+      { group_id: IDS.devs, name: "devs" },
+      { group_id: IDS.ops, name: "ops" },
+    ],
+    users: [
+      { user_id: IDS.admin1, username: "admin1", groups: ["Administrators"] },
+      { user_id: IDS.plain1, username: "plain1" },
+      { user_id: IDS.plain2, username: "plain2", groups: ["devs"] },
+    ],
+    zones: [{ zone_id: IDS.zone, zone_name: "zone1" }],
+    images: [
+      { image_id: IDS.image1, name: "kasmweb/chrome" },
+      { image_id: IDS.image2, name: "kasmweb/firefox" },
+    ],
+    servers: [
+      { server_id: IDS.server1, hostname: "ws1.example.test", zone_name: "zone1" },
+      { server_id: IDS.server2, hostname: "ws2.example.test", zone_name: "zone1" },
+    ],
+    activationKeys: [{ activation_key: "ACTIVATION-KEY-1", seats: 1_000_000 }],
+  };
+}
+
+/** Operations the providers call, and so the permissions that matter. */
+const USED_OPERATIONS: OperationName[] = [
+  "create_user", "get_user", "update_user", "delete_user", "get_attributes", "update_user_attributes",
+  "add_user_group", "remove_user_group", "assign_user_server", "unassign_user_server",
+  "create_staging_config", "get_staging_config", "update_staging_config", "delete_staging_config",
+  "create_cast_config", "update_cast_config", "delete_cast_config", "set_drain_server", "get_servers", "activate",
+  "create_egress_provider", "get_egress_providers", "update_egress_provider", "delete_egress_provider",
+  "create_egress_gateway", "get_egress_gateways", "update_egress_gateway", "delete_egress_gateway",
+  "create_egress_provider_mapping", "get_egress_provider_mapping", "update_egress_provider_mapping", "delete_egress_provider_mapping",
+  "create_egress_credential", "get_egress_credentials",
+];
+
+/** Every permission the used operations may need, with their dependencies. */
+const RELEVANT: PermissionName[] = [
+  ...closeUnderDependencies([
+    ...USED_OPERATIONS.flatMap((op) => [
+      ...OPERATIONS[op].requires,
+      ...(OPERATIONS[op].requiresOneOf ?? []),
+      ...(OPERATIONS[op].contextual ?? []).flatMap((c) => c.add),
+    ]),
+    USER_FIELD_PERMISSIONS.groups,
+    USER_FIELD_PERMISSIONS.assigned_servers,
+  ]),
+].sort();
+
+// --- stacks ------------------------------------------------------------------------------------
+
+/** A value that is the id of another resource of the stack. */
+interface Ref {
+  readonly $ref: string;
+}
+const ref = (name: string): Ref => ({ $ref: name });
+const isRef = (v: unknown): v is Ref => typeof v === "object" && v !== null && "$ref" in v;
+
+interface Spec {
+  readonly kind: KasmKind;
+  readonly name: string;
+  readonly props: Record<string, unknown>;
+  /** The one field the update changes (empty: nothing to change). */
+  readonly update: Record<string, unknown>;
+  /** A User that has a running session when it is deleted. */
+  readonly sessions?: boolean;
+}
+
+const RANK: Partial<Record<KasmKind, number>> = { User: 0, EgressProvider: 1, EgressGateway: 2, GroupMembership: 3, UserGroups: 3 };
+
+/** A small deterministic generator (mulberry32). */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    coin: (p = 0.5) => next() < p,
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)],
+    subset: <T>(items: readonly T[]): T[] => items.filter(() => next() < 0.5),
+  };
+}
+
+const EXISTING_GROUPS: Record<string, string[]> = { [IDS.admin1]: [IDS.administrators], [IDS.plain1]: [], [IDS.plain2]: [IDS.devs] };
+
+/** A random stack of `size` resources (plus its users), with unique natural keys per case (`tag`). */
+function buildStack(seed: number, size: number, tag: string): { specs: Spec[]; usersWithSessions: string[] } {
+  const r = prng(seed);
+  const specs: Spec[] = [];
+  const usersWithSessions: string[] = [];
+  const userCount = Math.floor(r.next() * 3);
+  for (let i = 0; i < userCount; i++) {
+    const sessions = r.coin(0.3);
+    const username = `${tag}u${i}`;
+    if (sessions && r.coin()) usersWithSessions.push(username);
+    specs.push({
+      kind: "User",
+      name: `u${i}`,
+      props: { username, firstName: "Ada", ...(sessions ? { forceDelete: true } : r.coin(0.3) ? { forceDelete: false } : {}) },
+      update: { firstName: "Grace" },
+      sessions,
+    });
+  }
+  const users: (string | Ref)[] = [...specs.map((s) => ref(s.name)), IDS.plain1, IDS.plain2, IDS.admin1];
+  const key = (u: string | Ref) => (isRef(u) ? `ref:${u.$ref}` : u);
+  const groupLinks = new Map<string, "membership" | "groups">();
+  const memberships = new Set<string>();
+  const attributes = new Set<string>();
+  const assignments = new Set<string>();
+  const stagedImages = new Set<string>();
+  const drained = new Set<string>();
+  const mappedTargets = new Set<string>();
+  let casts = 0;
+  let credentials = 0;
+  let license = false;
+  let egressProvider = false;
+  let gateway = false;
+
+  for (let n = 0; specs.length < userCount + size && n < size * 10; n++) {
+    const kind = r.pick<KasmKind>([
+      "UserAttributes", "GroupMembership", "UserGroups", "UserServerAssignment", "StagingConfig", "CastConfig",
+      "ServerDrain", "LicenseActivation", "EgressProvider", "EgressGateway", "EgressProviderMapping", "EgressCredential",
+    ]);
+    const name = `${kind[0].toLowerCase()}${kind.slice(1)}${specs.length}`;
+    const user = r.pick(users);
+    const userKey = key(user);
+    switch (kind) {
+      case "UserAttributes": {
+        if (attributes.has(userKey)) continue;
+        attributes.add(userKey);
+        const props: Record<string, unknown> = { userId: user };
+        for (const [k, v] of Object.entries({ showTips: r.coin(), toggleControlPanel: r.coin(), autoLoginWs: r.coin(), defaultImage: IDS.image1 }))
+          if (r.coin()) props[k] = v;
+        const flip = ["showTips", "toggleControlPanel", "autoLoginWs"].find((k) => k in props);
+        const update = flip ? { [flip]: !props[flip] } : "defaultImage" in props ? { defaultImage: IDS.image2 } : {};
+        specs.push({ kind, name, props, update });
+        break;
+      }
+      case "GroupMembership": {
+        if (groupLinks.get(userKey) === "groups") continue;
+        const current = isRef(user) ? [] : EXISTING_GROUPS[user];
+        const group = r.pick([IDS.administrators, IDS.devs, IDS.ops]);
+        if (current.includes(group) || memberships.has(`${userKey}:${group}`)) continue;
+        memberships.add(`${userKey}:${group}`);
+        groupLinks.set(userKey, "membership");
+        specs.push({ kind, name, props: { userId: user, groupId: group }, update: { adopt: true } });
+        break;
+      }
+      case "UserGroups": {
+        if (groupLinks.has(userKey)) continue;
+        groupLinks.set(userKey, "groups");
+        const groupIds = r.subset([IDS.administrators, IDS.devs, IDS.ops]);
+        const toggled = r.pick([IDS.devs, IDS.ops]);
+        const next = groupIds.includes(toggled) ? groupIds.filter((g) => g !== toggled) : [...groupIds, toggled];
+        specs.push({ kind, name, props: { userId: user, groupIds }, update: { groupIds: next } });
+        break;
+      }
+      case "UserServerAssignment": {
+        const server = r.pick([IDS.server1, IDS.server2]);
+        if (assignments.has(`${userKey}:${server}`)) continue;
+        assignments.add(`${userKey}:${server}`);
+        specs.push({ kind, name, props: { userId: user, serverId: server }, update: { adopt: true } });
+        break;
+      }
+      case "StagingConfig": {
+        const image = r.pick([IDS.image1, IDS.image2]);
+        if (stagedImages.has(image)) continue;
+        stagedImages.add(image);
+        const numSessions = Math.floor(r.next() * 3);
+        specs.push({ kind, name, props: { zoneId: IDS.zone, imageId: image, numSessions, expiration: 1, allowWsUploads: r.coin() }, update: { numSessions: numSessions + 1 } });
+        break;
+      }
+      case "CastConfig": {
+        if (casts >= 2) continue;
+        casts += 1;
+        const props: Record<string, unknown> = { castingConfigName: `${tag}cast${casts}`, imageId: r.pick([IDS.image1, IDS.image2]), key: `${tag}key${casts}`, allowAnonymous: r.coin() };
+        if (r.coin(0.3)) props.groupId = IDS.devs;
+        specs.push({ kind, name, props, update: { disableTips: true } });
+        break;
+      }
+      case "ServerDrain": {
+        const server = r.pick([IDS.server1, IDS.server2]);
+        if (drained.has(server)) continue;
+        drained.add(server);
+        specs.push({ kind, name, props: { serverId: server, draining: true }, update: { draining: false } });
+        break;
+      }
+      case "LicenseActivation": {
+        if (license) continue;
+        license = true;
+        specs.push({ kind, name, props: { activationKey: "ACTIVATION-KEY-1", seats: 1, issuedTo: "team a" }, update: { issuedTo: "team b" } });
+        break;
+      }
+      case "EgressProvider": {
+        if (egressProvider) continue;
+        egressProvider = true;
+        specs.push({ kind, name: "ep", props: { name: `${tag}ep`, egressProviderType: "wireguard", enabled: true }, update: { enabled: false } });
+        break;
+      }
+      case "EgressGateway": {
+        if (!egressProvider || gateway) continue;
+        gateway = true;
+        specs.push({ kind, name, props: { egressProviderId: ref("ep"), name: `${tag}gw`, country: "NL", city: "Utrecht" }, update: { city: "Delft" } });
+        break;
+      }
+      case "EgressProviderMapping":
+      case "EgressCredential": {
+        if (!egressProvider) continue;
+        const target = r.pick<[string, string | Ref]>([
+          ["userId", user],
+          ["groupId", r.pick([IDS.allUsers, IDS.administrators, IDS.devs])],
+          ["imageId", IDS.image1],
+        ]);
+        const targetKey = `${target[0]}:${key(target[1])}`;
+        if (kind === "EgressProviderMapping") {
+          if (mappedTargets.has(targetKey)) continue;
+          mappedTargets.add(targetKey);
+          specs.push({ kind, name, props: { egressProviderId: ref("ep"), [target[0]]: target[1], allowAllGateways: true, enabled: true }, update: { enabled: false } });
+        } else {
+          credentials += 1;
+          const props: Record<string, unknown> = { egressProviderId: ref("ep"), name: `${tag}cred${credentials}`, [target[0]]: target[1], allowAllGateways: true, username: "vpn", password: "not-a-real-secret" };
+          if (r.coin()) Object.assign(props, { limitActiveConnections: true, activeConnectionLimit: 2 });
+          specs.push({ kind, name, props, update: { name: `${tag}cred${credentials}b` } });
+        }
+        break;
+      }
+    }
+  }
+  specs.sort((a, b) => (RANK[a.kind] ?? 4) - (RANK[b.kind] ?? 4));
+  return { specs, usersWithSessions };
+}
+
+// --- the policy's verdict ------------------------------------------------------------------------
+
+/** The stack as the policy sees it: in preview (`ids` empty: the stack's own ids unknown) or with the real ids. */
+function fixture(specs: readonly Spec[], ids: ReadonlyMap<string, string>): FixtureResource[] {
+  return specs.map((s) => {
+    const props: Record<string, unknown> = {};
+    const from: Record<string, string[]> = {};
+    for (const [k, v] of Object.entries(s.props)) {
+      if (isRef(v)) {
+        props[k] = ids.get(v.$ref) ?? UNKNOWN;
+        from[k] = [v.$ref];
+      } else props[k] = v;
+    }
+    if (s.kind === "User") props.userId = ids.get(s.name) ?? UNKNOWN;
+    return { kind: s.kind, name: s.name, props, from };
+  });
+}
+
+/**
+ * The policy's verdict, and the steps (`<Kind> <name> <step>`) the pack's analysis finds short,
+ * so that a refusal can be checked to fall on a step the policy names.
+ */
+async function policySaysRefused(
+  specs: readonly Spec[],
+  ids: ReadonlyMap<string, string>,
+  config: Record<string, unknown>,
+): Promise<{ refused: boolean; messages: string[]; shortSteps: Set<string> }> {
+  const resources = fixture(specs, ids);
+  const outcome = await runStackPolicy(resourceNeedsPermissions, resources, config);
+  if (outcome.undecided) throw new Error(`the policy could not decide, with every fact known: ${outcome.undecided}`);
+  const key = parseKeyConfig("test", config);
+  const analysis = analyseStack(policyResources(resources), key);
+  const shortSteps = new Set<string>();
+  for (const entry of analysis.entries)
+    for (const s of judgeNeeds({ permissions: key.permissions!, readOnly: key.readOnly }, entry.needs).shortfalls) shortSteps.add(`${entry.kind} ${entry.name} ${s.step}`);
+  return { refused: outcome.violations.length > 0, messages: outcome.violations.map((v) => v.message), shortSteps };
+}
+
+// --- the lifecycle through the providers ------------------------------------------------------------
+
+/** A refusal for lack of permission: a 403, or the provider's own error for a field Kasm left out. */
+function isPermissionFailure(error: unknown): boolean {
+  if (error instanceof KasmPermissionError) return true;
+  const message = error instanceof Error ? error.message : String(error);
+  return /HTTP 403/.test(message) || /Grant the API key/.test(message);
+}
+
+class Refused extends Error {}
+
+/** Run the stack's lifecycle; resolves with where the first refusal happened, or undefined. */
+async function runLifecycle(specs: readonly Spec[], store: Store, ids: Map<string, string>): Promise<string | undefined> {
+  const live = new Map<string, { id: string; outs: Record<string, unknown>; inputs: Record<string, unknown> }>();
+  const resolve = (props: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(props).map(([k, v]) => [k, isRef(v) ? ids.get(v.$ref) : v]));
+  const step = async <T>(where: string, action: () => Promise<T>): Promise<T> => {
+    try {
+      return await action();
+    } catch (error) {
+      if (isPermissionFailure(error)) throw new Refused(where);
+      throw new Error(`${where} failed without a permission refusal: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  const create = async (s: Spec, inputs: Record<string, unknown>) => {
+    const provider = providers[s.kind];
+    const checked = await provider.check({}, inputs);
+    if (checked.failures?.length) throw new Error(`generator bug: ${s.kind} ${s.name} fails check: ${JSON.stringify(checked.failures)}`);
+    const result = await step(`${s.kind} ${s.name} create`, () => provider.create(checked.inputs));
+    return { id: result.id, outs: (result.outs ?? {}) as Record<string, unknown>, inputs: checked.inputs };
+  };
+  try {
+    for (const s of specs) {
+      const made = await create(s, resolve(s.props));
+      live.set(s.name, made);
+      ids.set(s.name, made.id);
+      if (s.sessions) {
+        const user = store.user(made.id)!;
+        store.createSessionUnchecked(user, store.image(IDS.image1)!);
+      }
+    }
+    for (const s of specs) {
+      const { id, outs } = live.get(s.name)!;
+      await step(`${s.kind} ${s.name} read`, () => providers[s.kind].read(id, outs));
+    }
+    for (const s of specs) {
+      if (Object.keys(s.update).length === 0) continue;
+      const current = live.get(s.name)!;
+      const news = { ...current.inputs, ...resolve(s.update) };
+      const provider = providers[s.kind];
+      const diff = await provider.diff(current.id, current.outs, news);
+      if (diff.replaces?.length) {
+        // What the engine does for a replacement: create the new object, then delete the old one.
+        const made = await create(s, news);
+        await step(`${s.kind} ${s.name} delete (replaced)`, () => provider.delete(current.id, current.outs));
+        live.set(s.name, made);
+      } else if (diff.changes) {
+        const result = await step(`${s.kind} ${s.name} update`, () => provider.update(current.id, current.outs, news));
+        live.set(s.name, { ...current, outs: (result.outs ?? current.outs) as Record<string, unknown>, inputs: news });
+      }
+    }
+    for (const s of [...specs].reverse()) {
+      const { id, outs } = live.get(s.name)!;
+      await step(`${s.kind} ${s.name} delete`, () => providers[s.kind].delete(id, outs));
+    }
+  } catch (error) {
+    if (error instanceof Refused) return error.message;
+    throw error;
+  }
+  return undefined;
+}
+
+// --- the property --------------------------------------------------------------------------------
+
+const server = http.createServer();
+let stores = 0;
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const settings: Record<string, string> = {
+    "kasm:baseUrl": `http://127.0.0.1:${port}`,
+    "kasm:apiKey": KEY.key,
+    "kasm:apiKeySecret": KEY.secret,
+    "kasm:maxRetries": "0",
+  };
+  configure({ config: { get: (k: string) => settings[k] } });
+  // LicenseActivation and EgressCredential warn on stderr on every delete (Kasm cannot remove
+  // them): thousands of cases would bury the test output.
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: unknown, ...rest: unknown[]) =>
+    /^warning: (LicenseActivation|EgressCredential) /.test(String(chunk)) ? true : (write as (...a: unknown[]) => boolean)(chunk, ...rest)) as typeof process.stderr.write;
+});
+
+afterAll(async () => {
+  await kasmClient().close();
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+/** Serve a fresh store for one case. */
+function serve(permissions: readonly PermissionName[], readOnly: boolean): Store {
+  const store = storeFromSeed(seedFor(permissions, readOnly));
+  const app = createApp(store);
+  server.removeAllListeners("request");
+  server.on("request", app);
+  stores += 1;
+  return store;
+}
+
+const NUM_RUNS = Number(process.env.POLICY_PROPERTY_RUNS ?? 1200);
+
+describe("resource-needs-permissions agrees with the providers run against the emulator", () => {
+  it(`for ${NUM_RUNS} random keys and stacks: a violation exactly when the lifecycle meets a permission refusal`, async () => {
+    const started = Date.now();
+    let refusedCases = 0;
+    let knownModeChecks = 0;
+    let resources = 0;
+    const arbitrary = fc.record({
+      removed: fc.subarray(RELEVANT, { maxLength: 4 }),
+      unrelated: fc.subarray(["Webfilters View", "Brandings View", "Reports View"] as PermissionName[], { maxLength: 2 }),
+      globalAdmin: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+      readOnly: fc.integer({ min: 0, max: 19 }).map((n) => n === 0),
+      seed: fc.integer(),
+      size: fc.integer({ min: 1, max: 6 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(arbitrary, async (c) => {
+        const tag = `c${stores}x`;
+        const { specs, usersWithSessions } = buildStack(c.seed, c.size, tag);
+        resources += specs.length;
+        const permissions = [...RELEVANT.filter((p) => !c.removed.includes(p)), ...c.unrelated, ...(c.globalAdmin ? (["Global Admin"] as PermissionName[]) : [])];
+        const config = {
+          permissions,
+          readOnly: c.readOnly,
+          systemGroupIds: { allUsers: IDS.allUsers, administrators: IDS.administrators },
+          globalAdminUserIds: [IDS.admin1],
+          usersWithSessions,
+        };
+        const preview = await policySaysRefused(specs, new Map(), config);
+        const store = serve(permissions, c.readOnly);
+        const ids = new Map<string, string>();
+        const refusedAt = await runLifecycle(specs, store, ids);
+        const detail = () =>
+          `removed: ${JSON.stringify(c.removed)}, readOnly: ${c.readOnly}, globalAdmin: ${c.globalAdmin}\n` +
+          `stack: ${JSON.stringify(specs)}\nlifecycle refused at: ${refusedAt ?? "nowhere"}\npolicy: ${JSON.stringify(preview.messages)}`;
+        if (refusedAt) refusedCases += 1;
+        expect(preview.refused, `preview verdict disagrees\n${detail()}`).toBe(refusedAt !== undefined);
+        // The refusal falls on a step the policy names (a replacement's delete is a delete).
+        if (refusedAt) expect([...preview.shortSteps], `the refused step is not one the policy names\n${detail()}`).toContain(refusedAt.replace(" (replaced)", ""));
+        if (ids.size === specs.length) {
+          knownModeChecks += 1;
+          const known = await policySaysRefused(specs, ids, config);
+          expect(known.refused, `verdict with known ids disagrees\n${detail()}`).toBe(refusedAt !== undefined);
+        }
+      }),
+      { numRuns: NUM_RUNS },
+    );
+    const seconds = (Date.now() - started) / 1000;
+    console.log(
+      `consistency: ${NUM_RUNS} cases (${refusedCases} refused, ${NUM_RUNS - refusedCases} allowed), ${resources} resources, ` +
+        `${knownModeChecks} also judged with known ids, ${stores} fresh stores, ${seconds.toFixed(1)} s`,
+    );
+  }, 240_000);
+});

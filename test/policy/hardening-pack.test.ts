@@ -1,0 +1,230 @@
+/**
+ * The hardening pack's policies, called directly: each from a compliant fixture, with one field
+ * changed per case; values not known during preview give "could not decide", never a crash.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  anonymousDataTransfer,
+  castAnonymousDynamicArgs,
+  castAnonymousExpiry,
+  castAnonymousIpLimit,
+  castAnonymousRecaptcha,
+  castAnonymousReferrers,
+  castAnonymousSharing,
+  castValidUntilPast,
+  egressCredentialConnectionLimit,
+  policies,
+  stagingLicenseCapacity,
+  userPasswordLength,
+} from "../../policy/hardening/policies";
+import { withinDomains } from "../../policy/hardening/cast-anonymous-referrers";
+import { IDS, runResourcePolicy, runStackPolicy, UNKNOWN, UNKNOWN_ARRAY, UNKNOWN_BOOL, type FixtureResource } from "./helpers";
+import { CAST_KEY, cast, credential, staging, user } from "./fixtures";
+
+const messages = (outcome: { violations: { message: string }[] }) => outcome.violations.map((v) => v.message);
+
+describe("the pack", () => {
+  it("every policy but cast-valid-until-past is advisory by default, each takes exemptResources", () => {
+    expect(policies.map((p) => [p.name, p.enforcementLevel])).toEqual([
+      ["cast-anonymous-ip-limit", "advisory"],
+      ["cast-anonymous-expiry", "advisory"],
+      ["cast-anonymous-referrers", "advisory"],
+      ["cast-anonymous-recaptcha", "advisory"],
+      ["cast-anonymous-sharing", "advisory"],
+      ["cast-anonymous-dynamic-args", "advisory"],
+      ["anonymous-data-transfer", "advisory"],
+      ["cast-valid-until-past", "mandatory"],
+      ["egress-credential-connection-limit", "advisory"],
+      ["staging-license-capacity", "advisory"],
+      ["user-password-length", "advisory"],
+    ]);
+    for (const p of policies) expect(Object.keys(p.configSchema!.properties)).toContain("exemptResources");
+  });
+
+  it("the compliant fixtures pass every resource policy and never show secrets", async () => {
+    for (const p of policies) {
+      if (!("validateResource" in p)) continue;
+      for (const r of [cast(), staging(), credential(), user()]) expect(await runResourcePolicy(p, r, {}), `${p.name} on ${r.name}`).toEqual({ violations: [] });
+    }
+    const loud = [cast({ limitIps: false, key: CAST_KEY }), user({ password: "short" })];
+    for (const p of policies)
+      if ("validateResource" in p)
+        for (const r of loud) for (const m of messages(await runResourcePolicy(p, r, {}))) expect(m).not.toMatch(/kiosk-secret-key|short"/);
+  });
+});
+
+describe("cast-anonymous-ip-limit", () => {
+  it("flags anonymous casting without limitIps", async () => {
+    expect(messages(await runResourcePolicy(castAnonymousIpLimit, cast({ limitIps: false })))).toEqual([
+      "CastConfig 'kiosk': allowAnonymous is true but limitIps is not: one client can start anonymous sessions without limit. Set limitIps with ipRequestLimit and ipRequestSeconds.",
+    ]);
+  });
+  it("passes casting that is not anonymous", async () => {
+    expect(messages(await runResourcePolicy(castAnonymousIpLimit, cast({ allowAnonymous: false, limitIps: false })))).toEqual([]);
+  });
+  it("flags a limit looser than maxRequestsPerHour", async () => {
+    expect(messages(await runResourcePolicy(castAnonymousIpLimit, cast({ ipRequestLimit: 10, ipRequestSeconds: 60 }), { maxRequestsPerHour: 100 }))).toEqual([
+      "CastConfig 'kiosk': the per-IP limit allows 600 anonymous sessions per hour, more than maxRequestsPerHour (100).",
+    ]);
+    expect(messages(await runResourcePolicy(castAnonymousIpLimit, cast(), { maxRequestsPerHour: 100 }))).toEqual([]);
+  });
+  it("could not decide while allowAnonymous is not known, and can when it does not matter", async () => {
+    expect((await runResourcePolicy(castAnonymousIpLimit, cast({ allowAnonymous: UNKNOWN_BOOL, limitIps: false }))).undecided).toBe(
+      "could not decide for CastConfig 'kiosk': allowAnonymous or limitIps is not known yet",
+    );
+    expect(await runResourcePolicy(castAnonymousIpLimit, cast({ allowAnonymous: UNKNOWN_BOOL }))).toEqual({ violations: [] });
+  });
+  it("respects exemptResources", async () => {
+    expect(await runResourcePolicy(castAnonymousIpLimit, cast({ limitIps: false }), { exemptResources: ["kiosk"] })).toEqual({ violations: [] });
+  });
+});
+
+describe("cast-anonymous-expiry", () => {
+  it("flags anonymous casting without validUntil", async () => {
+    expect(messages(await runResourcePolicy(castAnonymousExpiry, cast({ validUntil: undefined })))).toEqual([
+      "CastConfig 'kiosk': allowAnonymous is true but validUntil is not set: the anonymous link never expires. Set validUntil.",
+    ]);
+  });
+  it("passes a link with an end, and flags one too far ahead with maxValidDays", async () => {
+    expect(messages(await runResourcePolicy(castAnonymousExpiry, cast()))).toEqual([]);
+    expect(messages(await runResourcePolicy(castAnonymousExpiry, cast(), { maxValidDays: 30 }))).toEqual([
+      "CastConfig 'kiosk': validUntil is more than maxValidDays (30) days ahead.",
+    ]);
+  });
+});
+
+describe("cast-anonymous-referrers", () => {
+  it("flags anonymous casting without allowedReferrers", async () => {
+    expect(messages(await runResourcePolicy(castAnonymousReferrers, cast({ allowedReferrers: [] })))).toHaveLength(1);
+  });
+  it("passes listed referrers, and checks them against trustedDomains", async () => {
+    expect(messages(await runResourcePolicy(castAnonymousReferrers, cast(), { trustedDomains: ["example.com"] }))).toEqual([]);
+    expect(messages(await runResourcePolicy(castAnonymousReferrers, cast({ allowedReferrers: ["app.example.com", "evil.test"] }), { trustedDomains: ["example.com"] }))).toEqual([
+      "CastConfig 'kiosk': 1 allowed referrer(s) lie outside trustedDomains.",
+    ]);
+    expect(withinDomains("*.example.com:8443", ["example.com"])).toBe(true);
+    expect(withinDomains("notexample.com", ["example.com"])).toBe(false);
+  });
+  it("could not decide while the list is not known", async () => {
+    expect((await runResourcePolicy(castAnonymousReferrers, cast({ allowedReferrers: UNKNOWN_ARRAY }))).undecided).toContain("allowedReferrers is not known yet");
+  });
+});
+
+describe("cast-anonymous-recaptcha", () => {
+  it("flags anonymous casting without requireRecaptcha, passes with it", async () => {
+    expect(messages(await runResourcePolicy(castAnonymousRecaptcha, cast({ requireRecaptcha: false })))).toHaveLength(1);
+    expect(messages(await runResourcePolicy(castAnonymousRecaptcha, cast()))).toEqual([]);
+  });
+});
+
+describe("cast-anonymous-sharing", () => {
+  it("flags enableSharing, and allowWsSharing under enforceClientSettings, with anonymous access", async () => {
+    expect(messages(await runResourcePolicy(castAnonymousSharing, cast({ enableSharing: true })))).toHaveLength(1);
+    expect(messages(await runResourcePolicy(castAnonymousSharing, cast({ allowWsSharing: true })))).toHaveLength(1);
+    expect(messages(await runResourcePolicy(castAnonymousSharing, cast({ allowWsSharing: true, enforceClientSettings: false })))).toEqual([]);
+    expect(messages(await runResourcePolicy(castAnonymousSharing, cast()))).toEqual([]);
+  });
+});
+
+describe("cast-anonymous-dynamic-args", () => {
+  it("flags dynamicWsUrl or dynamicCtrNetwork with anonymous access, unless allowed by config", async () => {
+    expect(messages(await runResourcePolicy(castAnonymousDynamicArgs, cast({ dynamicCtrNetwork: true })))).toEqual([
+      "CastConfig 'kiosk': allowAnonymous is true and dynamicCtrNetwork lets the caller set the session's container network from the URL. Turn it off.",
+    ]);
+    expect(messages(await runResourcePolicy(castAnonymousDynamicArgs, cast({ dynamicCtrNetwork: true }), { allowedArguments: ["dynamicCtrNetwork"] }))).toEqual([]);
+    expect(messages(await runResourcePolicy(castAnonymousDynamicArgs, cast()))).toEqual([]);
+  });
+});
+
+describe("anonymous-data-transfer", () => {
+  it("passes the compliant casting and staging configs", async () => {
+    expect(await runStackPolicy(anonymousDataTransfer, [cast(), staging()])).toEqual({ violations: [] });
+  });
+  it("flags clipboard-up or uploads on an anonymous casting config", async () => {
+    const { violations } = await runStackPolicy(anonymousDataTransfer, [cast({ allowWsUploads: true }), staging()]);
+    expect(violations.map((v) => v.message)).toEqual([
+      "CastConfig 'kiosk': allowAnonymous is true and allowWsUploads let anonymous users move data into the session. Turn them off.",
+    ]);
+  });
+  it("flags a staging config of the image an anonymous casting config uses, not of another image", async () => {
+    const flagged = await runStackPolicy(anonymousDataTransfer, [cast(), staging({ allowWsClipboardUp: true })]);
+    expect(flagged.violations.map((v) => v.message)).toEqual([
+      "StagingConfig 'staged': allowWsClipboardUp reach anonymous users, because its staged sessions back the anonymous casting config(s) 'kiosk' of the same image. Turn them off.",
+    ]);
+    expect(flagged.violations[0].urn).toContain("StagingConfig::staged");
+    expect(await runStackPolicy(anonymousDataTransfer, [cast(), staging({ allowWsClipboardUp: true, imageId: IDS.image2 })])).toEqual({ violations: [] });
+    expect(await runStackPolicy(anonymousDataTransfer, [cast({ allowAnonymous: false }), staging({ allowWsClipboardUp: true })])).toEqual({ violations: [] });
+  });
+  it("matches images not known yet through the resource they come from, and otherwise could not decide", async () => {
+    const image: FixtureResource = { kind: "Other", name: "image", props: {} };
+    const linked = [image, { ...cast({ imageId: UNKNOWN }), from: { imageId: ["image"] } }, { ...staging({ imageId: UNKNOWN, allowWsUploads: true }), from: { imageId: ["image"] } }];
+    expect((await runStackPolicy(anonymousDataTransfer, linked)).violations).toHaveLength(1);
+    const unlinked = await runStackPolicy(anonymousDataTransfer, [cast(), staging({ imageId: UNKNOWN, allowWsUploads: true })]);
+    expect(unlinked.undecided).toContain("StagingConfig 'staged': its flags, its image, or whether an anonymous casting config uses that image is not known yet");
+  });
+  it("takes the flags to check from config", async () => {
+    expect((await runStackPolicy(anonymousDataTransfer, [cast({ allowWsDownloads: true })], { flags: ["allowWsDownloads"] })).violations).toHaveLength(1);
+    expect((await runStackPolicy(anonymousDataTransfer, [cast({ allowWsUploads: true })], { flags: ["allowWsDownloads"] })).violations).toHaveLength(0);
+  });
+});
+
+describe("cast-valid-until-past", () => {
+  it("flags a validUntil already past, passes a future one and none", async () => {
+    expect(messages(await runResourcePolicy(castValidUntilPast, cast({ validUntil: "2001-02-03 04:05:06" })))).toEqual([
+      "CastConfig 'kiosk': validUntil is already past: the casting link would only answer with an error. Set a future UTC time.",
+    ]);
+    expect(messages(await runResourcePolicy(castValidUntilPast, cast()))).toEqual([]);
+    expect(messages(await runResourcePolicy(castValidUntilPast, cast({ validUntil: undefined })))).toEqual([]);
+  });
+  it("flags one ending sooner than minRemainingHours", async () => {
+    const soon = new Date(Date.now() + 3_600_000).toISOString().replace("T", " ").slice(0, 19);
+    expect(messages(await runResourcePolicy(castValidUntilPast, cast({ validUntil: soon }), { minRemainingHours: 24 }))).toEqual([
+      "CastConfig 'kiosk': validUntil is less than minRemainingHours (24) hours ahead.",
+    ]);
+  });
+  it("could not decide while validUntil is not known", async () => {
+    expect((await runResourcePolicy(castValidUntilPast, cast({ validUntil: UNKNOWN }))).undecided).toBe("could not decide for CastConfig 'kiosk': validUntil is not known yet");
+  });
+});
+
+describe("egress-credential-connection-limit", () => {
+  it("flags a credential without limitActiveConnections, passes one with it", async () => {
+    expect(messages(await runResourcePolicy(egressCredentialConnectionLimit, credential({ limitActiveConnections: undefined })))).toEqual([
+      "EgressCredential 'cred': limitActiveConnections is not set: the credential allows any number of connections. Set limitActiveConnections and activeConnectionLimit.",
+    ]);
+    expect(messages(await runResourcePolicy(egressCredentialConnectionLimit, credential()))).toEqual([]);
+  });
+  it("flags a limit above maxActiveConnectionLimit", async () => {
+    expect(messages(await runResourcePolicy(egressCredentialConnectionLimit, credential({ activeConnectionLimit: 50 }), { maxActiveConnectionLimit: 10 }))).toHaveLength(1);
+  });
+});
+
+describe("staging-license-capacity", () => {
+  it("flags staging beyond the Community Edition's 5 concurrent sessions, across the stack", async () => {
+    const { violations } = await runStackPolicy(stagingLicenseCapacity, [staging({ numSessions: 4 }), staging({ numSessions: 2, imageId: IDS.image2 }, "staged-2")], { license: "community" });
+    expect(violations.map((v) => v.message)).toEqual([
+      "StagingConfig 'staged': the stack's staging configs keep 6 sessions staged, more than the Community Edition's 5 concurrent sessions; staged sessions count as running sessions.",
+      "StagingConfig 'staged-2': the stack's staging configs keep 6 sessions staged, more than the Community Edition's 5 concurrent sessions; staged sessions count as running sessions.",
+    ]);
+  });
+  it("passes within capacity, and does not apply without a licence that limits sessions", async () => {
+    expect(await runStackPolicy(stagingLicenseCapacity, [staging({ numSessions: 5 })], { license: "community" })).toEqual({ violations: [] });
+    expect((await runStackPolicy(stagingLicenseCapacity, [staging({ numSessions: 9 })], {})).notApplicable).toBeDefined();
+    expect((await runStackPolicy(stagingLicenseCapacity, [staging({ numSessions: 9 })], { license: "per-concurrent-session", concurrentSessions: 8 })).violations).toHaveLength(1);
+  });
+  it("could not decide while a count is not known, unless the known ones exceed already", async () => {
+    expect((await runStackPolicy(stagingLicenseCapacity, [staging({ numSessions: UNKNOWN })], { license: "community" })).undecided).toContain("numSessions of StagingConfig 'staged'");
+    expect((await runStackPolicy(stagingLicenseCapacity, [staging({ numSessions: 6 }), staging({ numSessions: UNKNOWN }, "other")], { license: "community" })).violations).toHaveLength(1);
+  });
+});
+
+describe("user-password-length", () => {
+  it("flags a short password without printing it, passes a long one and none", async () => {
+    expect(messages(await runResourcePolicy(userPasswordLength, user({ password: "hunter2" })))).toEqual([
+      "User 'bob': password is shorter than minLength (12) characters. Use a longer, generated password.",
+    ]);
+    expect(messages(await runResourcePolicy(userPasswordLength, user()))).toEqual([]);
+    expect(messages(await runResourcePolicy(userPasswordLength, user({ password: undefined })))).toEqual([]);
+    expect(messages(await runResourcePolicy(userPasswordLength, user(), { minLength: 40 }))).toHaveLength(1);
+  });
+});

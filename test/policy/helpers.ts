@@ -1,0 +1,128 @@
+/**
+ * Helpers for the policy tests: resources and args shaped as @pulumi/policy hands them to
+ * policies, and direct calls that collect violations (and the advisory "could not decide").
+ */
+import type { ResourceValidationPolicy, StackValidationPolicy, PolicyResource, ResourceValidationArgs, StackValidationArgs } from "@pulumi/policy";
+import { kasmTypeToken, UNKNOWN_SENTINELS, type KasmKind } from "../../provider/permissions/resources";
+import { isUndecidable } from "../../policy/shared/kasm";
+
+/** The engine's placeholder for a string not known during preview. */
+export const UNKNOWN = UNKNOWN_SENTINELS[2];
+/** The placeholder for a boolean not known during preview. */
+export const UNKNOWN_BOOL = UNKNOWN_SENTINELS[0];
+/** The placeholder for an array not known during preview. */
+export const UNKNOWN_ARRAY = UNKNOWN_SENTINELS[3];
+
+/** Ids of the target Kasm in the fixtures (32 hex digits). */
+export const IDS = {
+  allUsers: "a11a11a11a11a11a11a11a11a11a11a1",
+  administrators: "ad000000000000000000000000000001",
+  devs: "de000000000000000000000000000001",
+  ops: "0b000000000000000000000000000001",
+  admin1: "ad000000000000000000000000000a01",
+  plain1: "00000000000000000000000000000101",
+  plain2: "00000000000000000000000000000102",
+  zone: "20000000000000000000000000000001",
+  image1: "1a000000000000000000000000000001",
+  image2: "1a000000000000000000000000000002",
+  server1: "5e000000000000000000000000000001",
+  server2: "5e000000000000000000000000000002",
+} as const;
+
+/** A resource of the stack: its kind, name, props, and which props come from which other resource. */
+export interface FixtureResource {
+  readonly kind: KasmKind | "Other";
+  readonly name: string;
+  readonly props: Record<string, unknown>;
+  /** property -> names of the resources its value comes from. */
+  readonly from?: Record<string, string[]>;
+}
+
+export function urnOf(kind: string, name: string): string {
+  const type = kind === "Other" ? "random:index/randomPassword:RandomPassword" : kasmTypeToken(kind as KasmKind);
+  return `urn:pulumi:ci::kasm-app::${type}::${name}`;
+}
+
+/** The resources as a stack policy receives them. */
+export function policyResources(resources: readonly FixtureResource[]): PolicyResource[] {
+  const built = resources.map((r) => ({
+    type: r.kind === "Other" ? "random:index/randomPassword:RandomPassword" : kasmTypeToken(r.kind),
+    name: r.name,
+    urn: urnOf(r.kind, r.name),
+    props: r.props,
+    opts: { protect: false, ignoreChanges: [], aliases: [], customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 }, additionalSecretOutputs: [] },
+    dependencies: [] as PolicyResource[],
+    propertyDependencies: {} as Record<string, PolicyResource[]>,
+    isType: () => false,
+    asType: () => undefined,
+  })) as unknown as PolicyResource[];
+  const byName = new Map(built.map((r) => [r.name, r]));
+  resources.forEach((r, i) => {
+    for (const [property, names] of Object.entries(r.from ?? {})) {
+      const deps = names.map((n) => byName.get(n)!);
+      built[i].propertyDependencies[property] = deps;
+      for (const d of deps) if (!built[i].dependencies.includes(d)) built[i].dependencies.push(d);
+    }
+  });
+  return built;
+}
+
+/** What a direct call of a policy produced. */
+export interface Outcome {
+  readonly violations: { message: string; urn?: string }[];
+  /** The message of the "could not decide" error, when the policy threw it. */
+  readonly undecided?: string;
+  /** Set when the policy said it does not apply. */
+  readonly notApplicable?: string;
+}
+
+class NotApplicable extends Error {}
+
+/** Call a stack policy directly, as @pulumi/policy would. */
+export async function runStackPolicy(policy: StackValidationPolicy, resources: readonly FixtureResource[], config: Record<string, unknown> = {}): Promise<Outcome> {
+  const violations: Outcome["violations"] = [];
+  const args: StackValidationArgs = {
+    resources: policyResources(resources),
+    stackTags: new Map(),
+    getConfig: <T extends object>() => config as T,
+    notApplicable: (reason?: string): never => {
+      throw new NotApplicable(reason ?? "");
+    },
+  };
+  try {
+    await policy.validateStack(args, (message, urn) => violations.push({ message, urn }));
+  } catch (error) {
+    if (error instanceof NotApplicable) return { violations, notApplicable: error.message };
+    if (isUndecidable(error)) return { violations, undecided: (error as Error).message };
+    throw error;
+  }
+  return { violations };
+}
+
+/** Call a resource policy directly on one resource, as @pulumi/policy would. */
+export async function runResourcePolicy(policy: ResourceValidationPolicy, resource: FixtureResource, config: Record<string, unknown> = {}): Promise<Outcome> {
+  const violations: Outcome["violations"] = [];
+  const args = {
+    type: resource.kind === "Other" ? "random:index/randomPassword:RandomPassword" : kasmTypeToken(resource.kind),
+    props: resource.props,
+    urn: urnOf(resource.kind, resource.name),
+    name: resource.name,
+    opts: { protect: false, ignoreChanges: [], aliases: [], customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 }, additionalSecretOutputs: [] },
+    stackTags: new Map(),
+    isType: () => false,
+    asType: () => undefined,
+    getConfig: <T extends object>() => config as T,
+    notApplicable: (reason?: string): never => {
+      throw new NotApplicable(reason ?? "");
+    },
+  } as unknown as ResourceValidationArgs;
+  const validations = Array.isArray(policy.validateResource) ? policy.validateResource : [policy.validateResource!];
+  try {
+    for (const validate of validations) await validate(args, (message, urn) => violations.push({ message, urn }));
+  } catch (error) {
+    if (error instanceof NotApplicable) return { violations, notApplicable: error.message };
+    if (isUndecidable(error)) return { violations, undecided: (error as Error).message };
+    throw error;
+  }
+  return { violations };
+}

@@ -1,0 +1,190 @@
+/**
+ * The permissions pack's policies, called directly: each from a compliant stack and key, with one
+ * field changed per case.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  keyPermissionDependencies,
+  leastPrivilegePolicy,
+  readOnlyKey,
+  resourceNeedsPermissions,
+} from "../../policy/permissions/policies";
+import { PolicyConfigError } from "../../policy/permissions/config";
+import { IDS, runResourcePolicy, runStackPolicy, type FixtureResource } from "./helpers";
+import { NEEDED, PASSWORD, config, set, stack, without } from "./fixtures";
+
+describe("resource-needs-permissions", () => {
+  it("passes a key that holds exactly what the stack needs", async () => {
+    expect(await runStackPolicy(resourceNeedsPermissions, stack(), config())).toEqual({ violations: [] });
+  });
+
+  it("names the resource, the operation, the missing permission and what to grant", async () => {
+    const { violations } = await runStackPolicy(resourceNeedsPermissions, stack(), config({ permissions: without("Groups Modify") }));
+    expect(violations.map((v) => v.urn)).toEqual([
+      "urn:pulumi:ci::kasm-app::pulumi-nodejs:dynamic/kasm:GroupMembership::alice-devs",
+      "urn:pulumi:ci::kasm-app::pulumi-nodejs:dynamic/kasm:EgressProviderMapping::vpn-devs",
+    ]);
+    expect(violations[0].message).toBe(
+      "GroupMembership 'alice-devs' cannot be created and deleted with this API key: create calls add_user_group, which needs " +
+        "'Groups Modify'; delete calls remove_user_group, which needs 'Groups Modify'. Grant the key: 'Groups Modify'.",
+    );
+    expect(violations[1].message).toContain("create calls create_egress_provider_mapping, which needs 'Groups Modify' (Groups Modify: it targets a group)");
+  });
+
+  it("a permission whose dependency is missing does not count, and the grant is closed under the rules", async () => {
+    const { violations } = await runStackPolicy(resourceNeedsPermissions, stack(), config({ permissions: without("Casting View") }));
+    expect(violations).toHaveLength(1);
+    expect(violations[0].message).toMatch(/^CastConfig 'kiosk' cannot be created, updated and deleted/);
+    expect(violations[0].message).toContain("Grant the key: 'Casting View'.");
+  });
+
+  it("putting the stack's user into Administrators needs Groups Modify System, then Users Modify Admin for later changes to the user", async () => {
+    const resources = stack((r) => set(r, "alice-devs", { groupId: IDS.administrators }));
+    const { violations } = await runStackPolicy(resourceNeedsPermissions, resources, config());
+    const byName = Object.fromEntries(violations.map((v) => [v.urn!.split("::").pop(), v.message]));
+    expect(Object.keys(byName).sort()).toEqual(["alice", "alice-attrs", "alice-devs"]);
+    expect(byName["alice-devs"]).toContain("add_user_group, which needs 'Groups Modify System'");
+    expect(byName["alice"]).toMatch(/^User 'alice' cannot be updated with this API key: update calls update_user/);
+    expect(byName["alice"]).toContain("'Users Modify Admin'");
+    expect(byName["alice-attrs"]).toContain("update_user_attributes");
+  });
+
+  it("an existing user listed in globalAdminUserIds needs Users Modify Admin", async () => {
+    const resources = stack((r) => {
+      const attrs = r.find((x) => x.name === "alice-attrs")!;
+      Object.assign(attrs, { props: { userId: IDS.admin1, showTips: false }, from: {} });
+    });
+    const { violations } = await runStackPolicy(resourceNeedsPermissions, resources, config());
+    expect(violations.map((v) => v.message)).toEqual([expect.stringContaining("UserAttributes 'alice-attrs' cannot be created and updated")]);
+  });
+
+  it("deleting a user listed in usersWithSessions, or one with forceDelete, needs Sessions Delete", async () => {
+    const listed = await runStackPolicy(resourceNeedsPermissions, stack(), config({ usersWithSessions: ["alice"] }));
+    expect(listed.violations.map((v) => v.message)).toEqual([expect.stringContaining("delete calls delete_user, which needs 'Sessions Delete'")]);
+    const forced = await runStackPolicy(resourceNeedsPermissions, stack((r) => set(r, "alice", { forceDelete: true })), config());
+    expect(forced.violations).toHaveLength(1);
+    expect(forced.violations[0].message).toContain("Grant the key: 'Sessions Delete', 'Sessions View'.");
+  });
+
+  it("a Read Only key cannot apply resources that write", async () => {
+    const { violations } = await runStackPolicy(resourceNeedsPermissions, stack(), config({ readOnly: true }));
+    expect(violations).toHaveLength(6);
+    expect(violations[0].message).toContain("create calls create_user, which writes, and the key is Read Only");
+  });
+
+  it("says it could not decide when a fact it needs is not known (no systemGroupIds)", async () => {
+    const outcome = await runStackPolicy(resourceNeedsPermissions, stack(), config({ systemGroupIds: undefined }));
+    expect(outcome.violations).toEqual([]);
+    expect(outcome.undecided).toContain("GroupMembership 'alice-devs': create (add_user_group) needs 'Groups Modify System' if so: could not decide whether the group (groupId) is a system group");
+  });
+
+  it("says it could not decide when a target is not known during preview and nothing links it", async () => {
+    const resources = stack((r) => Object.assign(r.find((x) => x.name === "alice-attrs")!, { from: {} }));
+    const outcome = await runStackPolicy(resourceNeedsPermissions, resources, config());
+    expect(outcome.undecided).toContain("could not decide whether the user (userId, not known yet) holds Global Admin");
+    // With the key able to modify admins it does not matter.
+    const able = await runStackPolicy(resourceNeedsPermissions, resources, config({ permissions: [...NEEDED, "Users Modify Admin"] }));
+    expect(able).toEqual({ violations: [] });
+  });
+
+  it("never prints property values (secrets reach policies unwrapped)", async () => {
+    const outcome = await runStackPolicy(resourceNeedsPermissions, stack(), config({ permissions: [], readOnly: true }));
+    for (const v of outcome.violations) {
+      expect(v.message).not.toContain(PASSWORD);
+      expect(v.message).not.toContain("kiosk-key");
+      expect(v.message).not.toContain("function secret");
+    }
+    expect(outcome.violations).toHaveLength(6);
+  });
+
+  it("refuses unknown permission names, naming them", async () => {
+    await expect(runStackPolicy(resourceNeedsPermissions, stack(), config({ permissions: ["Users Veiw", "users create", "Frobnicate"] }))).rejects.toThrow(
+      new PolicyConfigError(
+        "policy config of 'resource-needs-permissions': unknown permission names 'Users Veiw' (did you mean 'Users View'?), " +
+          "'users create' (did you mean 'Users Create'?), 'Frobnicate'. Write each name exactly as the Kasm Developer API does, such as 'Users View' or 'Groups Modify System'.",
+      ),
+    );
+  });
+
+  it("does not apply to a stack without Kasm resources", async () => {
+    const outcome = await runStackPolicy(resourceNeedsPermissions, [{ kind: "Other", name: "x", props: {} }], config());
+    expect(outcome.notApplicable).toBe("the stack has no Kasm resources");
+  });
+});
+
+describe("read-only-key", () => {
+  const kiosk = stack().find((r) => r.name === "kiosk")!;
+
+  it("passes a key that is not Read Only", async () => {
+    expect(await runResourcePolicy(readOnlyKey, kiosk, { readOnly: false })).toEqual({ violations: [] });
+  });
+
+  it("flags a resource whose provider writes when the key is Read Only", async () => {
+    expect(await runResourcePolicy(readOnlyKey, kiosk, { readOnly: true })).toEqual({
+      violations: [
+        {
+          message:
+            "The API key is Read Only, so it cannot apply CastConfig 'kiosk': create calls create_cast_config, update calls update_cast_config, delete calls delete_cast_config, which write.",
+          urn: undefined,
+        },
+      ],
+    });
+  });
+
+  it("passes a resource that only reads (attributes with nothing declared)", async () => {
+    expect(await runResourcePolicy(readOnlyKey, { kind: "UserAttributes", name: "a", props: { userId: IDS.plain1 } }, { readOnly: true })).toEqual({ violations: [] });
+  });
+
+  it("ignores resources that are not Kasm's", async () => {
+    expect(await runResourcePolicy(readOnlyKey, { kind: "Other", name: "x", props: {} }, { readOnly: true })).toEqual({ violations: [] });
+  });
+});
+
+describe("key-permission-dependencies", () => {
+  it("passes a key whose permissions satisfy the rules", async () => {
+    expect(await runStackPolicy(keyPermissionDependencies, stack(), config())).toEqual({ violations: [] });
+  });
+
+  it("names the rule and the missing permission", async () => {
+    const { violations } = await runStackPolicy(keyPermissionDependencies, stack(), config({ permissions: without("Users View") }));
+    expect(violations.map((v) => v.message)).toEqual(
+      ["Users Modify", "Users Create", "Users Delete"].map(
+        (p) => `The API key breaks rule 1: '${p}' needs 'Users View' (rule 1: A Modify, Create or Delete permission needs the matching View permission.).`,
+      ),
+    );
+  });
+
+  it("applies rule 7's sessions part when the config lists users with sessions", async () => {
+    const { violations } = await runStackPolicy(keyPermissionDependencies, stack(), config({ usersWithSessions: ["alice"] }));
+    expect(violations.map((v) => v.message)).toEqual([expect.stringMatching(/^The API key breaks rule 7: 'Users Delete' needs 'Sessions Delete'/)]);
+  });
+
+  it("Global Admin breaks no rule", async () => {
+    expect(await runStackPolicy(keyPermissionDependencies, stack(), config({ permissions: ["Global Admin"], usersWithSessions: ["alice"] }))).toEqual({ violations: [] });
+  });
+});
+
+describe("least-privilege", () => {
+  it("says nothing when the key holds exactly what the stack needs", async () => {
+    expect(await runStackPolicy(leastPrivilegePolicy, stack(), config({ globalAdminUserIds: [] }))).toEqual({ violations: [] });
+  });
+
+  it("reports the minimal set and what the key holds beyond it", async () => {
+    const { violations } = await runStackPolicy(leastPrivilegePolicy, stack(), config({ permissions: [...NEEDED, "Webfilters View", "Global Admin"] }));
+    expect(violations).toHaveLength(1);
+    expect(violations[0].message).toContain("The stack's Kasm resources need exactly: 'Users View', 'Users Modify', 'Users Create', 'Users Delete', 'Groups View', 'Groups Modify'");
+    expect(violations[0].message).toContain("the key also holds 'Webfilters View', 'Global Admin', which the stack does not need.");
+  });
+
+  it("says what to grant a new key when the config gives no permissions, and what it would need if undecided facts hold", async () => {
+    const { violations } = await runStackPolicy(leastPrivilegePolicy, stack(), { systemGroupIds: undefined });
+    expect(violations).toHaveLength(1);
+    expect(violations[0].message).toContain("; and, depending on facts the pack could not decide: 'Users Modify Admin', 'Groups View System', 'Groups Modify System'");
+    expect(violations[0].message).toContain("The config gives no permissions: grant a new key that set.");
+  });
+
+  it("reports a minimal key too with reportWhenMinimal", async () => {
+    const { violations } = await runStackPolicy(leastPrivilegePolicy, stack(), config({ reportWhenMinimal: true }));
+    expect(violations.map((v) => v.message)).toEqual([expect.stringMatching(/The key holds exactly that\.$/)]);
+  });
+});

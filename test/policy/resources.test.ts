@@ -1,0 +1,203 @@
+/**
+ * The shared table of what each kind's provider calls (provider/permissions/resources.ts): its
+ * coverage of the registry, its rows' contextual needs, and judging a key against them.
+ */
+import { describe, expect, it } from "vitest";
+import { providers } from "../../provider";
+import { typeToken } from "../../sdk/provider";
+import {
+  COMPUTE_SETTINGS_KINDS,
+  judgeNeeds,
+  KASM_KINDS,
+  kasmTypeToken,
+  kindOfTypeToken,
+  knowledgeFromFacts,
+  LIFECYCLE_STEPS,
+  minimalPermissions,
+  resourcePermissionNeeds,
+  type KasmKind,
+  type ResourceNeeds,
+} from "../../provider/permissions/resources";
+import { IDS, UNKNOWN, UNKNOWN_BOOL } from "./helpers";
+
+const KNOWN = knowledgeFromFacts({
+  allUsersGroupId: IDS.allUsers,
+  administratorsGroupId: IDS.administrators,
+  globalAdminUsers: [IDS.admin1],
+});
+
+const ops = (needs: ResourceNeeds, step: (typeof LIFECYCLE_STEPS)[number]) => needs[step].calls.map((c) => c.operation);
+const perms = (needs: ResourceNeeds, step: (typeof LIFECYCLE_STEPS)[number]) => needs[step].requirements.flatMap((r) => r.all);
+
+describe("the table covers every kind", () => {
+  it("has a row for every kind the provider registry serves, and no other", () => {
+    expect([...KASM_KINDS].sort()).toEqual(Object.keys(providers).sort());
+  });
+
+  it("matches resources by the SDK's type tokens", () => {
+    for (const kind of KASM_KINDS) {
+      expect(kasmTypeToken(kind)).toBe(typeToken(kind as keyof typeof providers));
+      expect(kindOfTypeToken(kasmTypeToken(kind))).toBe(kind);
+    }
+    expect(kindOfTypeToken("pulumi-nodejs:dynamic/kasm:Nope")).toBeUndefined();
+    expect(kindOfTypeToken("aws:s3/bucket:Bucket")).toBeUndefined();
+  });
+
+  it("says no kind touches image compute settings, so none needs Images Modify Resources", () => {
+    expect(COMPUTE_SETTINGS_KINDS).toEqual([]);
+    for (const kind of KASM_KINDS) {
+      const needs = resourcePermissionNeeds(kind, {}, KNOWN);
+      for (const step of LIFECYCLE_STEPS) expect(perms(needs, step)).not.toContain("Images Modify Resources");
+    }
+  });
+});
+
+describe("rows", () => {
+  it("User: create_user, get_user, update_user, delete_user; adopt adds the lookup and the update", () => {
+    const plain = resourcePermissionNeeds("User", { username: "ada" }, KNOWN);
+    expect([ops(plain, "create"), ops(plain, "read"), ops(plain, "update"), ops(plain, "delete")]).toEqual([
+      ["create_user"],
+      ["get_user"],
+      ["update_user"],
+      ["delete_user"],
+    ]);
+    expect(perms(plain, "delete")).toEqual(["Users Delete", "Users Modify"]);
+    const adopting = resourcePermissionNeeds("User", { username: "ada", adopt: true }, KNOWN);
+    expect(ops(adopting, "create")).toEqual(["get_user", "update_user", "create_user"]);
+  });
+
+  it("User: deleting needs Sessions Delete only with forceDelete or a user listed with sessions", () => {
+    expect(perms(resourcePermissionNeeds("User", { username: "ada" }, KNOWN), "delete")).not.toContain("Sessions Delete");
+    expect(perms(resourcePermissionNeeds("User", { username: "ada", forceDelete: true }, KNOWN), "delete")).toContain("Sessions Delete");
+    const listed = knowledgeFromFacts({ usersWithSessions: ["Ada"], globalAdminUsers: [] });
+    expect(perms(resourcePermissionNeeds("User", { username: "ada" }, listed), "delete")).toContain("Sessions Delete");
+    const unsure = resourcePermissionNeeds("User", { username: "ada", forceDelete: UNKNOWN_BOOL }, KNOWN);
+    expect(unsure.delete.calls[0].undecided.map((u) => u.adds)).toEqual([["Sessions Delete"]]);
+  });
+
+  it("GroupMembership: Administrators needs Groups Modify System; without systemGroupIds that is undecided", () => {
+    const admins = resourcePermissionNeeds("GroupMembership", { userId: IDS.plain1, groupId: IDS.administrators }, KNOWN);
+    expect(perms(admins, "create")).toEqual(["Groups Modify", "Groups Modify System"]);
+    expect(perms(admins, "delete")).toEqual(["Groups Modify", "Groups Modify System"]);
+    expect(perms(admins, "read")).toEqual(["Users View", "Groups View"]);
+    const devs = resourcePermissionNeeds("GroupMembership", { userId: IDS.plain1, groupId: IDS.devs }, KNOWN);
+    expect(perms(devs, "create")).toEqual(["Groups Modify"]);
+    const blind = resourcePermissionNeeds("GroupMembership", { userId: IDS.plain1, groupId: IDS.devs }, knowledgeFromFacts({}));
+    expect(blind.create.calls[0].undecided).toEqual([expect.objectContaining({ adds: ["Groups Modify System"] })]);
+  });
+
+  it("UserGroups: taking a Global Admin out of Administrators needs Groups Modify System; a new user has nothing to remove", () => {
+    const demoted = resourcePermissionNeeds("UserGroups", { userId: IDS.admin1, groupIds: [IDS.devs] }, KNOWN);
+    const removal = demoted.create.calls.find((c) => c.operation === "remove_user_group")!;
+    expect(removal.requirement.all).toContain("Groups Modify System");
+    const kept = resourcePermissionNeeds("UserGroups", { userId: IDS.admin1, groupIds: [IDS.devs, IDS.administrators] }, KNOWN);
+    expect(kept.create.calls.find((c) => c.operation === "remove_user_group")!.requirement.all).toEqual(["Groups Modify"]);
+    const fresh = knowledgeFromFacts({ newUsers: ["stack-user:u"], globalAdminUsers: [] });
+    const created = resourcePermissionNeeds("UserGroups", { userId: "stack-user:u", groupIds: [] }, fresh);
+    expect(ops(created, "create")).toEqual(["get_user"]);
+    expect(ops(created, "delete")).toEqual([]);
+    expect(created.create.calls[0].requirement.all).toEqual(["Users View", "Groups View"]);
+  });
+
+  it("UserAttributes: no attribute declared, no write; Global Admin targets need Users Modify Admin", () => {
+    const readOnly = resourcePermissionNeeds("UserAttributes", { userId: IDS.plain1 }, KNOWN);
+    expect([ops(readOnly, "create"), ops(readOnly, "update"), ops(readOnly, "delete")]).toEqual([["get_attributes"], [], []]);
+    const admin = resourcePermissionNeeds("UserAttributes", { userId: IDS.admin1, showTips: false }, KNOWN);
+    expect(perms(admin, "update")).toEqual(["Users Modify", "Users Modify Admin"]);
+  });
+
+  it("UserServerAssignment reads assigned servers (Servers View) and needs Servers Modify and Users Modify", () => {
+    const needs = resourcePermissionNeeds("UserServerAssignment", { userId: IDS.plain1, serverId: IDS.server1 }, KNOWN);
+    expect(perms(needs, "create")).toEqual(["Users View", "Servers View", "Servers Modify", "Users Modify"]);
+    expect(ops(needs, "update")).toEqual([]);
+  });
+
+  it("egress mappings and credentials need the Modify permission of their target, by kind", () => {
+    const target = (props: Record<string, unknown>) => perms(resourcePermissionNeeds("EgressProviderMapping", { egressProviderId: IDS.zone, ...props }, KNOWN), "create");
+    expect(target({ userId: IDS.plain1 })).toEqual(["Egress Providers Modify", "Users Modify"]);
+    expect(target({ userId: IDS.admin1 })).toEqual(["Egress Providers Modify", "Users Modify", "Users Modify Admin"]);
+    expect(target({ groupId: IDS.devs })).toEqual(["Egress Providers Modify", "Groups Modify"]);
+    expect(target({ groupId: IDS.allUsers })).toEqual(["Egress Providers Modify", "Groups Modify", "Groups Modify System"]);
+    expect(target({ imageId: IDS.image1 })).toEqual(["Egress Providers Modify", "Images Modify"]);
+    const credential = resourcePermissionNeeds("EgressCredential", { egressProviderId: IDS.zone, name: "c", imageId: IDS.image1 }, KNOWN);
+    expect([ops(credential, "create"), ops(credential, "update"), ops(credential, "delete")]).toEqual([["create_egress_credential"], [], []]);
+    expect(perms(credential, "create")).toEqual(["Egress Credentials Create", "Egress Providers Modify", "Images Modify"]);
+  });
+
+  it("kinds Kasm cannot read or remove call nothing in those steps", () => {
+    const cast = resourcePermissionNeeds("CastConfig", {}, KNOWN);
+    expect([ops(cast, "create"), ops(cast, "read"), ops(cast, "update"), ops(cast, "delete")]).toEqual([
+      ["create_cast_config"],
+      [],
+      ["update_cast_config"],
+      ["delete_cast_config"],
+    ]);
+    const licence = resourcePermissionNeeds("LicenseActivation", {}, KNOWN);
+    expect(LIFECYCLE_STEPS.map((s) => ops(licence, s))).toEqual([["activate"], [], [], []]);
+  });
+});
+
+describe("Global Admin over the stack's life", () => {
+  const facts = knowledgeFromFacts({
+    globalAdminUsers: [],
+    newUsers: ["stack-user:u"],
+    adminAfterStack: new Map([["stack-user:u", true]]),
+  });
+  const at = (kind: KasmKind, step: (typeof LIFECYCLE_STEPS)[number]) => facts.userIsGlobalAdmin("stack-user:u", { kind, step });
+
+  it("a user the stack puts into Administrators holds it for its update and for other resources, not for its create and delete", () => {
+    expect(at("User", "create")).toBe(false);
+    expect(at("User", "update")).toBe(true);
+    expect(at("User", "delete")).toBe(false);
+    expect(at("UserAttributes", "update")).toBe(true);
+    expect(at("EgressProviderMapping", "delete")).toBe(true);
+    expect(at("UserGroups", "create")).toBe(false);
+  });
+
+  it("without globalAdminUserIds an existing user's Global Admin is not known", () => {
+    expect(knowledgeFromFacts({}).userIsGlobalAdmin(IDS.plain1, { kind: "UserAttributes", step: "update" })).toBeUndefined();
+    expect(KNOWN.userIsGlobalAdmin(IDS.plain1, { kind: "UserAttributes", step: "update" })).toBe(false);
+    expect(KNOWN.userIsGlobalAdmin(IDS.admin1.toUpperCase(), { kind: "UserAttributes", step: "update" })).toBe(true);
+  });
+});
+
+describe("judging a key", () => {
+  const membership = resourcePermissionNeeds("GroupMembership", { userId: IDS.plain1, groupId: IDS.administrators }, KNOWN);
+
+  it("names the missing permissions and what to grant, closed under the dependency rules", () => {
+    const verdict = judgeNeeds({ permissions: ["Users View", "Groups View", "Groups Modify"] }, membership);
+    expect(verdict.shortfalls.map((s) => [s.step, s.call.operation, s.missing])).toEqual([
+      ["create", "add_user_group", ["Groups Modify System"]],
+      ["delete", "remove_user_group", ["Groups Modify System"]],
+    ]);
+    expect(verdict.toGrant).toEqual(["Groups Modify System", "Groups View System"]);
+  });
+
+  it("a permission held without its dependency is not in effect", () => {
+    const verdict = judgeNeeds({ permissions: ["Users View", "Groups Modify", "Groups Modify System", "Groups View System"] }, membership);
+    expect(verdict.shortfalls.map((s) => s.missing)).toEqual([["Groups Modify"], ["Groups View"], ["Groups Modify"]]);
+    expect(verdict.toGrant).toEqual(["Groups View"]);
+  });
+
+  it("Global Admin holds everything; a Read Only key cannot write", () => {
+    expect(judgeNeeds({ permissions: ["Global Admin"] }, membership).shortfalls).toEqual([]);
+    const readOnly = judgeNeeds({ permissions: ["Global Admin"], readOnly: true }, membership);
+    expect(readOnly.shortfalls.map((s) => [s.step, s.refusedAsReadOnly])).toEqual([
+      ["create", true],
+      ["delete", true],
+    ]);
+  });
+
+  it("either Servers View or Agents View reads a server", () => {
+    const drain = resourcePermissionNeeds("ServerDrain", { serverId: IDS.server1 }, KNOWN);
+    expect(judgeNeeds({ permissions: ["Agents View", "Agents Modify"] }, drain).shortfalls).toEqual([]);
+    expect(minimalPermissions([drain])).toEqual(new Set(["Agents Modify", "Agents View"]));
+  });
+
+  it("the minimal set is closed under the dependency rules", () => {
+    const gateway = resourcePermissionNeeds("EgressGateway", { egressProviderId: UNKNOWN, name: "gw" }, KNOWN);
+    expect([...minimalPermissions([gateway])].sort()).toEqual(
+      ["Egress Gateways Create", "Egress Gateways Delete", "Egress Gateways Modify", "Egress Gateways View", "Egress Providers Modify", "Egress Providers View"].sort(),
+    );
+  });
+});
