@@ -406,6 +406,12 @@ export function newSalt(): string {
   return randomBytes(8).toString("hex");
 }
 
+/** The record of `collection` named by an id in either form; undefined when the id is malformed or unknown. */
+function byId<T>(collection: Record<string, T>, id: unknown): T | undefined {
+  const canonical = canonicalId(id);
+  return canonical ? collection[canonical] : undefined;
+}
+
 /** How the product masks a secret it will not show. */
 export const MASK = "**********";
 
@@ -449,6 +455,16 @@ export type EgressMappingInput = Partial<Omit<EgressMappingRecord, "egress_provi
 export type EgressCredentialInput = Partial<
   Omit<EgressCredentialRecord, "egress_credential_id" | "active_connections">
 >;
+
+/** The client permissions of a session, all off: the defaults of staging and casting configs. */
+const NO_CLIENT_PERMISSIONS = {
+  allow_ws_audio: false,
+  allow_ws_uploads: false,
+  allow_ws_downloads: false,
+  allow_ws_clipboard_down: false,
+  allow_ws_clipboard_up: false,
+  allow_ws_microphone: false,
+} as const;
 
 /** The filters of get_users. */
 export interface UserQuery {
@@ -517,33 +533,27 @@ export class Store {
 
   /** A user by id in either form; undefined when the id is malformed or unknown. */
   user(id: unknown): UserRecord | undefined {
-    const canonical = canonicalId(id);
-    return canonical ? this.state.users[canonical] : undefined;
+    return byId(this.state.users, id);
   }
 
   group(id: unknown): GroupRecord | undefined {
-    const canonical = canonicalId(id);
-    return canonical ? this.state.groups[canonical] : undefined;
+    return byId(this.state.groups, id);
   }
 
   image(id: unknown): ImageRecord | undefined {
-    const canonical = canonicalId(id);
-    return canonical ? this.state.images[canonical] : undefined;
+    return byId(this.state.images, id);
   }
 
   zone(id: unknown): ZoneRecord | undefined {
-    const canonical = canonicalId(id);
-    return canonical ? this.state.zones[canonical] : undefined;
+    return byId(this.state.zones, id);
   }
 
   server(id: unknown): ServerRecord | undefined {
-    const canonical = canonicalId(id);
-    return canonical ? this.state.servers[canonical] : undefined;
+    return byId(this.state.servers, id);
   }
 
   session(id: unknown): SessionRecord | undefined {
-    const canonical = canonicalId(id);
-    return canonical ? this.state.sessions[canonical] : undefined;
+    return byId(this.state.sessions, id);
   }
 
   /** Whether the user holds Global Admin: members of Administrators do. */
@@ -893,8 +903,7 @@ export class Store {
   // --- staging --------------------------------------------------------------------------------
 
   requireStagingConfig(id: unknown): StagingConfigRecord {
-    const canonical = canonicalId(id);
-    const config = canonical ? this.state.stagingConfigs[canonical] : undefined;
+    const config = byId(this.state.stagingConfigs, id);
     if (!config) throw new UnknownObject(`Staging config with id (${String(id ?? "")}) does not exist`);
     return config;
   }
@@ -910,12 +919,7 @@ export class Store {
       num_sessions: 0,
       num_current_sessions: 0,
       expiration: 0,
-      allow_ws_audio: false,
-      allow_ws_uploads: false,
-      allow_ws_downloads: false,
-      allow_ws_clipboard_down: false,
-      allow_ws_clipboard_up: false,
-      allow_ws_microphone: false,
+      ...NO_CLIENT_PERMISSIONS,
     };
     this.applyStagingConfig(config, input);
     this.state.stagingConfigs[config.staging_config_id] = config;
@@ -955,8 +959,7 @@ export class Store {
   // --- casting --------------------------------------------------------------------------------
 
   requireCastConfig(id: unknown): CastConfigRecord {
-    const canonical = canonicalId(id);
-    const config = canonical ? this.state.castConfigs[canonical] : undefined;
+    const config = byId(this.state.castConfigs, id);
     if (!config) throw new UnknownObject(`Cast config with id (${String(id ?? "")}) does not exist`);
     return config;
   }
@@ -988,12 +991,7 @@ export class Store {
       dynamic_ctr_network: false,
       allow_resume: false,
       enforce_client_settings: false,
-      allow_ws_audio: false,
-      allow_ws_uploads: false,
-      allow_ws_downloads: false,
-      allow_ws_clipboard_down: false,
-      allow_ws_clipboard_up: false,
-      allow_ws_microphone: false,
+      ...NO_CLIENT_PERMISSIONS,
       allow_ws_sharing: false,
       ws_audio_default_on: true,
       ws_ime_mode_default_on: false,
@@ -1061,8 +1059,7 @@ export class Store {
   // --- egress ---------------------------------------------------------------------------------
 
   requireEgressProvider(id: unknown): EgressProviderRecord {
-    const canonical = canonicalId(id);
-    const provider = canonical ? this.state.egressProviders[canonical] : undefined;
+    const provider = byId(this.state.egressProviders, id);
     if (!provider) throw new UnknownObject(`Egress provider (${String(id ?? "")}) does not exist`);
     return provider;
   }
@@ -1108,8 +1105,7 @@ export class Store {
   }
 
   requireEgressGateway(id: unknown): EgressGatewayRecord {
-    const canonical = canonicalId(id);
-    const gateway = canonical ? this.state.egressGateways[canonical] : undefined;
+    const gateway = byId(this.state.egressGateways, id);
     if (!gateway) throw new UnknownObject(`Egress gateway (${String(id ?? "")}) does not exist`);
     return gateway;
   }
@@ -1211,8 +1207,7 @@ export class Store {
   }
 
   requireEgressMapping(id: unknown): EgressMappingRecord {
-    const canonical = canonicalId(id);
-    const mapping = canonical ? this.state.egressMappings[canonical] : undefined;
+    const mapping = byId(this.state.egressMappings, id);
     if (!mapping) throw new UnknownObject(`Egress provider mapping (${String(id ?? "")}) does not exist`);
     return mapping;
   }
