@@ -70,7 +70,12 @@ export const anonymousDataTransfer: StackValidationPolicy = {
     });
     if (entries.length === 0) args.notApplicable("the stack has no casting or staging configs");
     const grants = (e: Entry) => tri.or(...flags.map((f) => flag(e.props, f)));
-    const on = (e: Entry) => flags.filter((f) => flag(e.props, f) === true).join(" and ");
+    const onFlags = (e: Entry) => flags.filter((f) => flag(e.props, f) === true);
+    /** `allowWsUploads lets` / `allowWsClipboardUp and allowWsUploads let`. */
+    const on = (e: Entry, one: string, many: string) => {
+      const names = onFlags(e);
+      return `${names.join(" and ")} ${names.length > 1 ? many : one}`;
+    };
     const anonymousCasts = entries.filter((e) => e.kind === "CastConfig" && flag(e.props, "allowAnonymous") !== false);
     const undecided: string[] = [];
     for (const e of entries) {
@@ -80,7 +85,7 @@ export const anonymousDataTransfer: StackValidationPolicy = {
         const result = tri.and(anonymous, grants(e));
         if (result === true) {
           const enforced = flag(e.props, "enforceClientSettings") === true ? "" : " (they apply once enforceClientSettings is true; until then the groups' client settings decide)";
-          reportViolation(`${label(e.kind, e.name)}: allowAnonymous is true and ${on(e)} let anonymous users move data into the session${enforced}. Turn them off.`, e.urn);
+          reportViolation(`${label(e.kind, e.name)}: allowAnonymous is true and ${on(e, "lets", "let")} anonymous users move data into the session${enforced}. Turn ${onFlags(e).length > 1 ? "them" : "it"} off.`, e.urn);
         } else if (result === undefined) undecided.push(`${label(e.kind, e.name)}: allowAnonymous or the allowWs* flags are not known yet`);
         continue;
       }
@@ -89,7 +94,7 @@ export const anonymousDataTransfer: StackValidationPolicy = {
       if (result === true) {
         const casts = backing.filter((b) => b.backs === true).map((b) => `'${b.c.name}'`).join(", ");
         reportViolation(
-          `${label(e.kind, e.name)}: ${on(e)} reach anonymous users, because its staged sessions back the anonymous casting config(s) ${casts} of the same image. Turn them off.`,
+          `${label(e.kind, e.name)}: ${on(e, "reaches", "reach")} anonymous users, because its staged sessions back the anonymous casting config(s) ${casts} of the same image. Turn ${onFlags(e).length > 1 ? "them" : "it"} off.`,
           e.urn,
         );
       } else if (result === undefined) undecided.push(`${label(e.kind, e.name)}: its flags, its image, or whether an anonymous casting config uses that image is not known yet`);

@@ -143,13 +143,13 @@ describe("anonymous-data-transfer", () => {
   it("flags clipboard-up or uploads on an anonymous casting config", async () => {
     const { violations } = await runStackPolicy(anonymousDataTransfer, [cast({ allowWsUploads: true }), staging()]);
     expect(violations.map((v) => v.message)).toEqual([
-      "CastConfig 'kiosk': allowAnonymous is true and allowWsUploads let anonymous users move data into the session. Turn them off.",
+      "CastConfig 'kiosk': allowAnonymous is true and allowWsUploads lets anonymous users move data into the session. Turn it off.",
     ]);
   });
   it("flags a staging config of the image an anonymous casting config uses, not of another image", async () => {
     const flagged = await runStackPolicy(anonymousDataTransfer, [cast(), staging({ allowWsClipboardUp: true })]);
     expect(flagged.violations.map((v) => v.message)).toEqual([
-      "StagingConfig 'staged': allowWsClipboardUp reach anonymous users, because its staged sessions back the anonymous casting config(s) 'kiosk' of the same image. Turn them off.",
+      "StagingConfig 'staged': allowWsClipboardUp reaches anonymous users, because its staged sessions back the anonymous casting config(s) 'kiosk' of the same image. Turn it off.",
     ]);
     expect(flagged.violations[0].urn).toContain("StagingConfig::staged");
     expect(await runStackPolicy(anonymousDataTransfer, [cast(), staging({ allowWsClipboardUp: true, imageId: IDS.image2 })])).toEqual({ violations: [] });

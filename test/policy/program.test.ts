@@ -1,0 +1,100 @@
+/**
+ * Both packs on a real Pulumi program: `pulumi preview --policy-pack policy/permissions
+ * --policy-pack policy/hardening`, played by the test engine (test/engine), which runs the program
+ * with Pulumi's runtime and the packs with Pulumi's policy runner from their folders. What a
+ * preview really sends the packs (ids of the stack's own objects unknown, property dependencies,
+ * `__provider` stripped, secrets) is what they are judged on here. Needs a current dist/.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { TestEngine } from "../engine/engine";
+import { IDS } from "./helpers";
+
+const ROOT = path.resolve(__dirname, "../..");
+const PASSWORD = "pw-of-alice-never-in-a-message-31";
+
+let dir: string;
+let emulator: TestEmulator;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), "policy-program-"));
+  emulator = await startTestEmulator({
+    groups: [
+      { group_id: IDS.allUsers, name: "All Users" },
+      { group_id: IDS.administrators, name: "Administrators" },
+    ],
+    images: [{ image_id: IDS.image1, name: "kasmweb/chrome" }],
+  });
+});
+
+afterAll(async () => {
+  await emulator?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const PROGRAM = `
+const alice = new kasm.User("alice", { username: "alice", firstName: "Alice", password: config.requireSecret("alicePassword") });
+new kasm.GroupMembership("alice-admin", { userId: alice.userId, groupId: "${IDS.administrators}" });
+new kasm.UserAttributes("alice-attrs", { userId: alice.userId, showTips: false });
+new kasm.CastConfig("kiosk", {
+  castingConfigName: "Kiosk", imageId: "${IDS.image1}", key: "kiosk-link-key",
+  allowAnonymous: true, limitIps: false, requireRecaptcha: true, allowedReferrers: ["app.example.com"], validUntil: "2999-01-01 00:00:00",
+});
+`;
+
+/** The key: everything the program needs but Users Modify Admin. */
+const KEY = {
+  permissions: [
+    "Users View", "Users Create", "Users Modify", "Users Delete",
+    "Groups View", "Groups Modify", "Groups View System", "Groups Modify System",
+    "Casting View", "Casting Create", "Casting Modify", "Casting Delete",
+  ],
+  systemGroupIds: { allUsers: IDS.allUsers, administrators: IDS.administrators },
+  globalAdminUserIds: [],
+};
+
+describe("a real program previewed with both packs", () => {
+  it("stops on the missing Users Modify Admin that the stack's own Administrators membership makes necessary, and reports the hardening advice", { timeout: 180_000 }, async () => {
+    const programDir = path.join(dir, "program");
+    mkdirSync(programDir, { recursive: true });
+    writeFileSync(path.join(programDir, "package.json"), JSON.stringify({ name: "policy-program", main: "index.ts" }));
+    writeFileSync(
+      path.join(programDir, "index.ts"),
+      `import * as pulumi from "@pulumi/pulumi";\nimport * as kasm from "pulumi-kasm";\nconst config = new pulumi.Config();\n${PROGRAM}\n`,
+    );
+    const engine = new TestEngine({
+      programDir,
+      project: "policy-program",
+      stack: "dev",
+      stateFile: path.join(dir, "state.json"),
+      passphrase: "correct horse",
+      config: { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret, "policy-program:alicePassword": PASSWORD },
+      secretKeys: ["kasm:apiKeySecret", "policy-program:alicePassword"],
+      policyPacks: [
+        {
+          dir: path.join(ROOT, "policy/permissions"),
+          config: Object.fromEntries(["key-permission-dependencies", "resource-needs-permissions", "read-only-key", "least-privilege"].map((n) => [n, KEY])),
+        },
+        { dir: path.join(ROOT, "policy/hardening") },
+      ],
+    });
+    const preview = await engine.preview();
+    const seen = preview.policyViolations.map((v) => `${v.policyPack} ${v.policyName} ${v.enforcementLevel} ${v.urn.split("::").pop()}`);
+    expect(seen.sort()).toEqual(
+      [
+        "kasm-hardening@v0.1.0 cast-anonymous-ip-limit advisory kiosk",
+        "kasm-permissions@v0.1.0 least-privilege advisory ",
+        "kasm-permissions@v0.1.0 resource-needs-permissions mandatory alice",
+        "kasm-permissions@v0.1.0 resource-needs-permissions mandatory alice-attrs",
+      ].sort(),
+    );
+    expect(preview.ok).toBe(false);
+    const alice = preview.policyViolations.find((v) => v.urn.endsWith("::alice"))!;
+    expect(alice.message).toContain("User 'alice' cannot be updated with this API key: update calls update_user (when a field sent to Kasm changed), which needs 'Users Modify Admin'");
+    for (const v of preview.policyViolations) expect(v.message).not.toContain(PASSWORD);
+    for (const v of preview.policyViolations) expect(v.message).not.toContain("kiosk-link-key");
+  });
+});
