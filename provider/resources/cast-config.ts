@@ -28,6 +28,7 @@ import {
   KasmId,
   same,
   toApi,
+  unlessGone,
   type FieldRule,
   type KindProvider,
   type Props,
@@ -267,11 +268,7 @@ export const castConfigProvider: KindProvider = {
   },
 
   async delete(id, props) {
-    try {
-      await kasmClient().casting.deleteCastConfig({ cast_config_id: id, casting_config_name: String(props.castingConfigName ?? "").trim() });
-    } catch (error) {
-      if (isNotFound(error)) return;
-      throw error;
-    }
+    // Deleting what is already gone is done.
+    await unlessGone(() => kasmClient().casting.deleteCastConfig({ cast_config_id: id, casting_config_name: String(props.castingConfigName ?? "").trim() }));
   },
 };

@@ -25,6 +25,7 @@ import {
   declared,
   diffInputs,
   EVEN_WITH_OTHER_FAILURES,
+  GONE,
   isAlreadyExists,
   keepSpelling,
   refreshedInputs,
@@ -185,7 +186,7 @@ export const egressCredentialProvider: KindProvider = {
 
   async read(id, props) {
     const credential = await findCredential(id, props);
-    if (!credential) return { id: "", props: {} };
+    if (!credential) return GONE;
     const current: Props = {
       egressProviderId: keepSpelling(props.egressProviderId, credential.egress_provider_id),
       name: credential.name,

@@ -13,18 +13,18 @@ import type { EgressGateway as KasmEgressGateway, NewEgressGateway } from "../ap
 import { kasmClient } from "../runtime";
 import { apiId } from "./egress-shared";
 import {
-  alreadyExistsError,
   checkInputs,
+  createOrAdopt,
   declared,
   diffInputs,
-  isAlreadyExists,
-  isNotFound,
+  GONE,
   keepSpelling,
   refreshedInputs,
   requiredId,
   requiredText,
   same,
   toApi,
+  unlessGone,
   type FieldRule,
   type KindProvider,
   type Props,
@@ -99,28 +99,24 @@ export const egressGatewayProvider: KindProvider = {
   async create(inputs) {
     const client = kasmClient();
     const body = targetGateway(inputs);
-    if (inputs.adopt) {
-      const existing = (await client.egress.getEgressGateways({ egress_provider_id: body.egress_provider_id, name: body.name })).find(
-        (g) => same.id(g.egress_provider_id, body.egress_provider_id) && g.name === body.name,
-      );
-      if (existing) {
-        const gateway = await client.egress.updateEgressGateway({ ...body, egress_gateway_id: existing.egress_gateway_id });
-        return { id: gateway.egress_gateway_id, outs: outputs(inputs, gateway) };
-      }
-    }
-    try {
-      const gateway = await client.egress.createEgressGateway(body);
-      return { id: gateway.egress_gateway_id, outs: outputs(inputs, gateway) };
-    } catch (error) {
-      if (isAlreadyExists(error)) throw alreadyExistsError("Egress gateway", `'${body.name}' of provider ${body.egress_provider_id}`, error);
-      throw error;
-    }
+    const gateway = await createOrAdopt({
+      adopt: inputs.adopt,
+      kind: "Egress gateway",
+      key: `'${body.name}' of provider ${body.egress_provider_id}`,
+      find: async () =>
+        (await client.egress.getEgressGateways({ egress_provider_id: body.egress_provider_id, name: body.name })).find(
+          (g) => same.id(g.egress_provider_id, body.egress_provider_id) && g.name === body.name,
+        ),
+      update: (existing) => client.egress.updateEgressGateway({ ...body, egress_gateway_id: existing.egress_gateway_id }),
+      create: () => client.egress.createEgressGateway(body),
+    });
+    return { id: gateway.egress_gateway_id, outs: outputs(inputs, gateway) };
   },
 
   async read(id, props) {
     const found = await kasmClient().egress.getEgressGateways({ egress_gateway_id: id });
     const gateway = found.find((g) => same.id(g.egress_gateway_id, id));
-    if (!gateway) return { id: "", props: {} };
+    if (!gateway) return GONE;
     const current: Props = {
       egressProviderId: keepSpelling(props.egressProviderId, gateway.egress_provider_id),
       name: gateway.name,
@@ -141,11 +137,7 @@ export const egressGatewayProvider: KindProvider = {
   },
 
   async delete(id) {
-    try {
-      await kasmClient().egress.deleteEgressGateway({ egress_gateway_id: id });
-    } catch (error) {
-      if (isNotFound(error)) return;
-      throw error;
-    }
+    // Deleting what is already gone is done.
+    await unlessGone(() => kasmClient().egress.deleteEgressGateway({ egress_gateway_id: id }));
   },
 };

@@ -18,17 +18,17 @@ import type { EgressProviderMapping as KasmMapping, EgressProviderMappingFilter,
 import { kasmClient } from "../runtime";
 import { apiId, currentGateways, currentTarget, gatewayBody, refineTargetAndGateways, targetBody, TargetAndGatewayInputs, TARGET_PLACEHOLDERS, withGatewayDefault } from "./egress-shared";
 import {
-  alreadyExistsError,
   checkInputs,
+  createOrAdopt,
   declared,
   diffInputs,
   EVEN_WITH_OTHER_FAILURES,
-  isAlreadyExists,
-  isNotFound,
+  GONE,
   keepSpelling,
   refreshedInputs,
   requiredId,
   same,
+  unlessGone,
   type FieldRule,
   type KindProvider,
   type Props,
@@ -137,32 +137,27 @@ export const egressProviderMappingProvider: KindProvider = {
   async create(inputs) {
     const client = kasmClient();
     const body = targetMapping(inputs);
-    if (inputs.adopt) {
-      const existing = (await client.egress.getEgressProviderMapping({ egress_provider_id: body.egress_provider_id, ...targetFilter(body) })).find(
-        (m) =>
-          same.id(m.egress_provider_id, body.egress_provider_id) &&
-          same.id(m.user_id, body.user_id) &&
-          same.id(m.group_id, body.group_id) &&
-          same.id(m.image_id, body.image_id),
-      );
-      if (existing) {
-        const mapping = await client.egress.updateEgressProviderMapping({ ...body, egress_provider_mapping_id: existing.egress_provider_mapping_id });
-        return { id: mapping.egress_provider_mapping_id, outs: outputs(inputs, mapping) };
-      }
-    }
-    try {
-      const mapping = await client.egress.createEgressProviderMapping(body);
-      return { id: mapping.egress_provider_mapping_id, outs: outputs(inputs, mapping) };
-    } catch (error) {
-      if (isAlreadyExists(error))
-        throw alreadyExistsError("Egress provider mapping", `of provider ${body.egress_provider_id} for ${describeTarget(body)}`, error);
-      throw error;
-    }
+    const mapping = await createOrAdopt({
+      adopt: inputs.adopt,
+      kind: "Egress provider mapping",
+      key: `of provider ${body.egress_provider_id} for ${describeTarget(body)}`,
+      find: async () =>
+        (await client.egress.getEgressProviderMapping({ egress_provider_id: body.egress_provider_id, ...targetFilter(body) })).find(
+          (m) =>
+            same.id(m.egress_provider_id, body.egress_provider_id) &&
+            same.id(m.user_id, body.user_id) &&
+            same.id(m.group_id, body.group_id) &&
+            same.id(m.image_id, body.image_id),
+        ),
+      update: (existing) => client.egress.updateEgressProviderMapping({ ...body, egress_provider_mapping_id: existing.egress_provider_mapping_id }),
+      create: () => client.egress.createEgressProviderMapping(body),
+    });
+    return { id: mapping.egress_provider_mapping_id, outs: outputs(inputs, mapping) };
   },
 
   async read(id, props) {
     const mapping = await findMapping(id, props.egressProviderId);
-    if (!mapping) return { id: "", props: {} };
+    if (!mapping) return GONE;
     const current: Props = {
       egressProviderId: keepSpelling(props.egressProviderId, mapping.egress_provider_id),
       ...currentTarget(props, mapping),
@@ -182,11 +177,7 @@ export const egressProviderMappingProvider: KindProvider = {
   },
 
   async delete(id) {
-    try {
-      await kasmClient().egress.deleteEgressProviderMapping({ egress_provider_mapping_id: id });
-    } catch (error) {
-      if (isNotFound(error)) return;
-      throw error;
-    }
+    // Deleting what is already gone is done.
+    await unlessGone(() => kasmClient().egress.deleteEgressProviderMapping({ egress_provider_mapping_id: id }));
   },
 };

@@ -10,16 +10,16 @@ import { z } from "zod";
 import type { EgressProvider as KasmEgressProvider, NewEgressProvider } from "../api";
 import { kasmClient } from "../runtime";
 import {
-  alreadyExistsError,
   checkInputs,
+  createOrAdopt,
   declared,
   diffInputs,
-  isAlreadyExists,
-  isNotFound,
+  GONE,
   refreshedInputs,
   requiredText,
   same,
   toApi,
+  unlessGone,
   type FieldRule,
   type KindProvider,
   type Props,
@@ -96,25 +96,20 @@ export const egressProviderProvider: KindProvider = {
   async create(inputs) {
     const client = kasmClient();
     const body = targetProvider(inputs);
-    if (inputs.adopt) {
-      const existing = (await client.egress.getEgressProviders({ name: body.name })).find((p) => p.name === body.name);
-      if (existing) {
-        const provider = await client.egress.updateEgressProvider({ ...body, egress_provider_id: existing.egress_provider_id });
-        return { id: provider.egress_provider_id, outs: outputs(inputs, provider) };
-      }
-    }
-    try {
-      const provider = await client.egress.createEgressProvider(body);
-      return { id: provider.egress_provider_id, outs: outputs(inputs, provider) };
-    } catch (error) {
-      if (isAlreadyExists(error)) throw alreadyExistsError("Egress provider", `'${body.name}'`, error);
-      throw error;
-    }
+    const provider = await createOrAdopt({
+      adopt: inputs.adopt,
+      kind: "Egress provider",
+      key: `'${body.name}'`,
+      find: async () => (await client.egress.getEgressProviders({ name: body.name })).find((p) => p.name === body.name),
+      update: (existing) => client.egress.updateEgressProvider({ ...body, egress_provider_id: existing.egress_provider_id }),
+      create: () => client.egress.createEgressProvider(body),
+    });
+    return { id: provider.egress_provider_id, outs: outputs(inputs, provider) };
   },
 
   async read(id, props) {
     const provider = await findById(id);
-    if (!provider) return { id: "", props: {} };
+    if (!provider) return GONE;
     const current: Props = {
       name: provider.name,
       egressProviderType: provider.egress_provider_type,
@@ -131,11 +126,7 @@ export const egressProviderProvider: KindProvider = {
   },
 
   async delete(id) {
-    try {
-      await kasmClient().egress.deleteEgressProvider({ egress_provider_id: id });
-    } catch (error) {
-      if (isNotFound(error)) return;
-      throw error;
-    }
+    // Deleting what is already gone is done.
+    await unlessGone(() => kasmClient().egress.deleteEgressProvider({ egress_provider_id: id }));
   },
 };

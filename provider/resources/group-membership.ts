@@ -14,7 +14,7 @@
  * the other.
  */
 import { z } from "zod";
-import { KasmBadRequestError, type User as KasmUser } from "../api";
+import { KasmBadRequestError } from "../api";
 import { kasmClient } from "../runtime";
 import {
   alreadyExistsError,
@@ -22,10 +22,12 @@ import {
   checkInputs,
   declared,
   diffInputs,
+  GONE,
   isNotFound,
   KasmId,
   keepSpelling,
   same,
+  unlessGone,
   type FieldRule,
   type KindProvider,
   type Props,
@@ -99,15 +101,10 @@ export const groupMembershipProvider: KindProvider = {
 
   async read(id, props) {
     const [userId, groupId] = id.split(":");
-    let user: KasmUser;
-    try {
-      user = await kasmClient().users.getUser({ user_id: userId });
-    } catch (error) {
-      if (isNotFound(error)) return { id: "", props: {} };
-      throw error;
-    }
+    const user = await unlessGone(() => kasmClient().users.getUser({ user_id: userId }));
+    if (!user) return GONE;
     const group = groupsOf(user).find((g) => same.id(g.group_id, groupId));
-    if (!group) return { id: "", props: {} };
+    if (!group) return GONE;
     const inputs: Props = { ...declared(props, Object.keys(INPUT_FIELDS)) };
     inputs.userId = keepSpelling(props.userId ?? userId, user.user_id);
     inputs.groupId = keepSpelling(props.groupId ?? groupId, group.group_id);

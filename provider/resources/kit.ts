@@ -201,6 +201,50 @@ export function toApi(props: Props, keys: Iterable<string>): Record<string, unkn
 
 // --- errors ----------------------------------------------------------------------------------------
 
+/** What `read` answers for an object that no longer exists: Pulumi drops it from the state. */
+export const GONE: pulumi.dynamic.ReadResult = Object.freeze({ id: "", props: {} });
+
+/** What `fetch` reads, or undefined when Kasm says the object does not exist. */
+export async function unlessGone<T>(fetch: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await fetch();
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
+/** How {@link createOrAdopt} finds, updates and creates one kind's object. */
+export interface Adoption<T> {
+  /** The `adopt` input: take over an object with the same natural key. */
+  readonly adopt: unknown;
+  /** The kind and the natural key, for the error when the object exists and `adopt` is not set. */
+  readonly kind: string;
+  readonly key: string;
+  /** The object with the same natural key, if there is one. */
+  find(): Promise<T | undefined>;
+  /** Bring the existing object to the declared state. */
+  update(existing: T): Promise<T>;
+  create(): Promise<T>;
+}
+
+/**
+ * Create an object; with `adopt`, take over the existing one with the same natural key instead and
+ * bring it to the declared state. Without `adopt`, an existing object is an error that suggests it.
+ */
+export async function createOrAdopt<T>(how: Adoption<T>): Promise<T> {
+  if (how.adopt === true) {
+    const existing = await how.find();
+    if (existing !== undefined) return how.update(existing);
+  }
+  try {
+    return await how.create();
+  } catch (error) {
+    if (isAlreadyExists(error)) throw alreadyExistsError(how.kind, how.key, error);
+    throw error;
+  }
+}
+
 /** Whether a Kasm error says the object does not exist. */
 export function isNotFound(error: unknown): boolean {
   return error instanceof KasmNotFoundError;

@@ -9,16 +9,17 @@
  * server has the flag. Declare at most one ServerDrain per server.
  */
 import { z } from "zod";
-import type { Server } from "../api";
 import { kasmClient } from "../runtime";
 import {
   canonicalId,
   checkInputs,
   declared,
   diffInputs,
+  GONE,
   isNotFound,
   KasmId,
   same,
+  unlessGone,
   type FieldRule,
   type KindProvider,
   type Props,
@@ -80,13 +81,8 @@ export const serverDrainProvider: KindProvider = {
   },
 
   async read(id, props) {
-    let server: Server;
-    try {
-      server = await kasmClient().servers.getServers({ server_id: id });
-    } catch (error) {
-      if (isNotFound(error)) return { id: "", props: {} };
-      throw error;
-    }
+    const server = await unlessGone(() => kasmClient().servers.getServers({ server_id: id }));
+    if (!server) return GONE;
     const inputs: Props = {
       // Keep the declared spelling when it names the same server, so refresh shows no change.
       ...(props.serverId !== undefined ? { serverId: same.id(props.serverId, server.server_id) ? props.serverId : server.server_id } : {}),

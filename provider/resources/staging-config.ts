@@ -11,16 +11,16 @@ import { z } from "zod";
 import type { NewStagingConfig, StagingConfig as KasmStagingConfig, StagingConfigUpdate } from "../api";
 import { kasmClient } from "../runtime";
 import {
-  alreadyExistsError,
   checkInputs,
+  createOrAdopt,
   declared,
   diffInputs,
-  isAlreadyExists,
-  isNotFound,
+  GONE,
   KasmId,
   refreshedInputs,
   same,
   toApi,
+  unlessGone,
   type FieldRule,
   type KindProvider,
   type Props,
@@ -111,32 +111,21 @@ export const stagingConfigProvider: KindProvider = {
   async create(inputs) {
     const client = kasmClient();
     const body = targetStagingConfig(inputs);
-    if (inputs.adopt) {
-      const existing = (await client.staging.getStagingConfigs()).find(
-        (c) => same.id(c.zone_id, body.zone_id) && same.id(c.image_id, body.image_id),
-      );
-      if (existing) {
-        const config = await client.staging.updateStagingConfig({ ...body, staging_config_id: existing.staging_config_id });
-        return { id: config.staging_config_id, outs: outputs(inputs, config) };
-      }
-    }
-    try {
-      const config = await client.staging.createStagingConfig(body);
-      return { id: config.staging_config_id, outs: outputs(inputs, config) };
-    } catch (error) {
-      if (isAlreadyExists(error)) throw alreadyExistsError("StagingConfig", label(inputs), error);
-      throw error;
-    }
+    const config = await createOrAdopt({
+      adopt: inputs.adopt,
+      kind: "StagingConfig",
+      key: label(inputs),
+      find: async () =>
+        (await client.staging.getStagingConfigs()).find((c) => same.id(c.zone_id, body.zone_id) && same.id(c.image_id, body.image_id)),
+      update: (existing) => client.staging.updateStagingConfig({ ...body, staging_config_id: existing.staging_config_id }),
+      create: () => client.staging.createStagingConfig(body),
+    });
+    return { id: config.staging_config_id, outs: outputs(inputs, config) };
   },
 
   async read(id, props) {
-    let config: KasmStagingConfig;
-    try {
-      config = await kasmClient().staging.getStagingConfig({ staging_config_id: id });
-    } catch (error) {
-      if (isNotFound(error)) return { id: "", props: {} };
-      throw error;
-    }
+    const config = await unlessGone(() => kasmClient().staging.getStagingConfig({ staging_config_id: id }));
+    if (!config) return GONE;
     const current: Props = {
       // Keep the declared spelling of an id when it names the same object, so refresh shows no change.
       zoneId: same.id(props.zoneId, config.zone_id) ? props.zoneId : config.zone_id,
@@ -169,11 +158,7 @@ export const stagingConfigProvider: KindProvider = {
   },
 
   async delete(id) {
-    try {
-      await kasmClient().staging.deleteStagingConfig({ staging_config_id: id });
-    } catch (error) {
-      if (isNotFound(error)) return;
-      throw error;
-    }
+    // Deleting what is already gone is done.
+    await unlessGone(() => kasmClient().staging.deleteStagingConfig({ staging_config_id: id }));
   },
 };

@@ -21,10 +21,12 @@ import {
   checkInputs,
   declared,
   diffInputs,
+  GONE,
   isNotFound,
   KasmId,
   keepSpelling,
   same,
+  unlessGone,
   type FieldRule,
   type KindProvider,
   type Props,
@@ -153,13 +155,8 @@ export const userAttributesProvider: KindProvider = {
   },
 
   async read(id, props) {
-    let attributes: KasmUserAttributes;
-    try {
-      attributes = await kasmClient().users.getAttributes({ user_id: canonicalId(id) });
-    } catch (error) {
-      if (isNotFound(error)) return { id: "", props: {} };
-      throw error;
-    }
+    const attributes = await unlessGone(() => kasmClient().users.getAttributes({ user_id: canonicalId(id) }));
+    if (!attributes) return GONE;
     const inputs = currentInputs(props, attributes);
     return { id: canonicalId(attributes.user_id), props: outputs(inputs, attributes.user_attributes_id), inputs };
   },

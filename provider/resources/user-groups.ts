@@ -24,12 +24,14 @@ import {
   checkInputs,
   declared,
   diffInputs,
+  GONE,
   initializationFailure,
   isNotFound,
   isUnknown,
   KasmId,
   keepSpelling,
   same,
+  unlessGone,
   type FieldRule,
   type KindProvider,
   type Props,
@@ -209,13 +211,8 @@ export const userGroupsProvider: KindProvider = {
   },
 
   async read(id, props) {
-    let user: KasmUser;
-    try {
-      user = await kasmClient().users.getUser({ user_id: canonicalId(id) });
-    } catch (error) {
-      if (isNotFound(error)) return { id: "", props: {} };
-      throw error;
-    }
+    const user = await unlessGone(() => kasmClient().users.getUser({ user_id: canonicalId(id) }));
+    if (!user) return GONE;
     const inputs: Props = {
       userId: keepSpelling(props.userId ?? id, user.user_id),
       groupIds: spelledLikeDeclared(props.groupIds, currentGroupIds(user)),

@@ -11,7 +11,7 @@
  * user has Global Admin).
  */
 import { z } from "zod";
-import { KasmBadRequestError, type User as KasmUser } from "../api";
+import { KasmBadRequestError } from "../api";
 import { kasmClient } from "../runtime";
 import {
   alreadyExistsError,
@@ -19,10 +19,12 @@ import {
   checkInputs,
   declared,
   diffInputs,
+  GONE,
   isNotFound,
   KasmId,
   keepSpelling,
   same,
+  unlessGone,
   type FieldRule,
   type KindProvider,
   type Props,
@@ -88,15 +90,10 @@ export const userServerAssignmentProvider: KindProvider = {
 
   async read(id, props) {
     const [userId, serverId] = id.split(":");
-    let user: KasmUser;
-    try {
-      user = await kasmClient().users.getUser({ user_id: userId });
-    } catch (error) {
-      if (isNotFound(error)) return { id: "", props: {} };
-      throw error;
-    }
+    const user = await unlessGone(() => kasmClient().users.getUser({ user_id: userId }));
+    if (!user) return GONE;
     const server = assignedServersOf(user).find((s) => same.id(s.server_id, serverId));
-    if (!server) return { id: "", props: {} };
+    if (!server) return GONE;
     const inputs: Props = { ...declared(props, Object.keys(INPUT_FIELDS)) };
     inputs.userId = keepSpelling(props.userId ?? userId, user.user_id);
     inputs.serverId = keepSpelling(props.serverId ?? serverId, server.server_id);

@@ -10,15 +10,16 @@ import { z } from "zod";
 import type { NewUser, User as KasmUser, UserUpdate } from "../api";
 import { kasmClient } from "../runtime";
 import {
-  alreadyExistsError,
   checkInputs,
+  createOrAdopt,
   declared,
   diffInputs,
-  isAlreadyExists,
+  GONE,
   isNotFound,
   refreshedInputs,
   same,
   toApi,
+  unlessGone,
   type FieldRule,
   type KindProvider,
   type Props,
@@ -105,30 +106,20 @@ export const userProvider: KindProvider = {
     const client = kasmClient();
     const body = targetUser(inputs);
     const username = String(body.username);
-    if (inputs.adopt) {
-      const existing = await client.users.findUser({ username });
-      if (existing) {
-        const user = await client.users.updateUser({ ...body, user_id: existing.user_id });
-        return { id: user.user_id, outs: outputs(inputs, user) };
-      }
-    }
-    try {
-      const user = await client.users.createUser({ ...body, username });
-      return { id: user.user_id, outs: outputs(inputs, user) };
-    } catch (error) {
-      if (isAlreadyExists(error)) throw alreadyExistsError("User", `'${username}'`, error);
-      throw error;
-    }
+    const user = await createOrAdopt({
+      adopt: inputs.adopt,
+      kind: "User",
+      key: `'${username}'`,
+      find: () => client.users.findUser({ username }),
+      update: (existing) => client.users.updateUser({ ...body, user_id: existing.user_id }),
+      create: () => client.users.createUser({ ...body, username }),
+    });
+    return { id: user.user_id, outs: outputs(inputs, user) };
   },
 
   async read(id, props) {
-    let user: KasmUser;
-    try {
-      user = await kasmClient().users.getUser({ user_id: id });
-    } catch (error) {
-      if (isNotFound(error)) return { id: "", props: {} };
-      throw error;
-    }
+    const user = await unlessGone(() => kasmClient().users.getUser({ user_id: id }));
+    if (!user) return GONE;
     const current: Props = {
       // Keep the declared spelling when it names the same user, so refresh shows no change.
       username: same.username(props.username, user.username) ? props.username : user.username,
