@@ -163,6 +163,12 @@ function buildStack(seed: number, size: number, tag: string): { specs: Spec[]; u
   let license = false;
   let egressProvider = false;
   let gateway = false;
+  /** The stack's egress provider, which gateways, mappings and credentials need: added once, when first needed. */
+  const addEgressProvider = () => {
+    if (egressProvider) return;
+    egressProvider = true;
+    specs.push({ kind: "EgressProvider", name: "ep", props: { name: `${tag}ep`, egressProviderType: "wireguard", enabled: true }, update: { enabled: false } });
+  };
 
   for (let n = 0; specs.length < userCount + size && n < size * 10; n++) {
     const kind = r.pick<KasmKind>([
@@ -241,19 +247,19 @@ function buildStack(seed: number, size: number, tag: string): { specs: Spec[]; u
       }
       case "EgressProvider": {
         if (egressProvider) continue;
-        egressProvider = true;
-        specs.push({ kind, name: "ep", props: { name: `${tag}ep`, egressProviderType: "wireguard", enabled: true }, update: { enabled: false } });
+        addEgressProvider();
         break;
       }
       case "EgressGateway": {
-        if (!egressProvider || gateway) continue;
+        if (gateway) continue;
+        addEgressProvider();
         gateway = true;
         specs.push({ kind, name, props: { egressProviderId: ref("ep"), name: `${tag}gw`, country: "NL", city: "Utrecht" }, update: { city: "Delft" } });
         break;
       }
       case "EgressProviderMapping":
       case "EgressCredential": {
-        if (!egressProvider) continue;
+        addEgressProvider();
         const target = r.pick<[string, string | Ref]>([
           ["userId", user],
           ["groupId", r.pick([IDS.allUsers, IDS.administrators, IDS.devs])],
@@ -434,6 +440,8 @@ describe("resource-needs-permissions agrees with the providers run against the e
     let refusedCases = 0;
     let knownModeChecks = 0;
     let resources = 0;
+    const kinds = new Map<string, number>();
+    const refusedKinds = new Map<string, number>();
     const arbitrary = fc.record({
       removed: fc.subarray(RELEVANT, { maxLength: 4 }),
       unrelated: fc.subarray(["Webfilters View", "Brandings View", "Reports View"] as PermissionName[], { maxLength: 2 }),
@@ -447,6 +455,7 @@ describe("resource-needs-permissions agrees with the providers run against the e
         const tag = `c${stores}x`;
         const { specs, usersWithSessions } = buildStack(c.seed, c.size, tag);
         resources += specs.length;
+        for (const s of specs) kinds.set(s.kind, (kinds.get(s.kind) ?? 0) + 1);
         const permissions = [...RELEVANT.filter((p) => !c.removed.includes(p)), ...c.unrelated, ...(c.globalAdmin ? (["Global Admin"] as PermissionName[]) : [])];
         const config = {
           permissions,
@@ -462,7 +471,11 @@ describe("resource-needs-permissions agrees with the providers run against the e
         const detail = () =>
           `removed: ${JSON.stringify(c.removed)}, readOnly: ${c.readOnly}, globalAdmin: ${c.globalAdmin}\n` +
           `stack: ${JSON.stringify(specs)}\nlifecycle refused at: ${refusedAt ?? "nowhere"}\npolicy: ${JSON.stringify(preview.messages)}`;
-        if (refusedAt) refusedCases += 1;
+        if (refusedAt) {
+          refusedCases += 1;
+          const where = refusedAt.split(" ")[0] + " " + refusedAt.split(" ").slice(2).join(" ");
+          refusedKinds.set(where, (refusedKinds.get(where) ?? 0) + 1);
+        }
         expect(preview.refused, `preview verdict disagrees\n${detail()}`).toBe(refusedAt !== undefined);
         // The refusal falls on a step the policy names (a replacement's delete is a delete).
         if (refusedAt) expect([...preview.shortSteps], `the refused step is not one the policy names\n${detail()}`).toContain(refusedAt.replace(" (replaced)", ""));
@@ -477,7 +490,9 @@ describe("resource-needs-permissions agrees with the providers run against the e
     const seconds = (Date.now() - started) / 1000;
     console.log(
       `consistency: ${NUM_RUNS} cases (${refusedCases} refused, ${NUM_RUNS - refusedCases} allowed), ${resources} resources, ` +
-        `${knownModeChecks} also judged with known ids, ${stores} fresh stores, ${seconds.toFixed(1)} s`,
+        `${knownModeChecks} also judged with known ids, ${stores} fresh stores, ${seconds.toFixed(1)} s\n` +
+        `resources by kind: ${[...kinds].sort().map(([k, n]) => `${k} ${n}`).join(", ")}\n` +
+        `first refusal at: ${[...refusedKinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(", ")}`,
     );
   }, 240_000);
 });
