@@ -54,6 +54,14 @@ export interface TestEngineOptions {
   readonly policyPacks?: readonly PolicyPackSpec[];
   /** Extra environment variables for the program, the provider host and the policy packs. */
   readonly env?: Readonly<NodeJS.ProcessEnv>;
+  /**
+   * Default true: `NODE_PATH` holds a link to this repository as `pulumi-kasm`, then this
+   * repository's node_modules, so a program without node_modules of its own resolves both. False
+   * for a program that installed its own packages (test/e2e/package.test.ts): nothing is added
+   * to `NODE_PATH`, so `pulumi-kasm` in the program and in the serialized providers can only come
+   * from the program's node_modules.
+   */
+  readonly linkRepository?: boolean;
 }
 
 /** What happened to a resource: the CLI's words; `read` is a resource read by `refresh`. */
@@ -187,6 +195,7 @@ export class TestEngine {
       const records = this.store.load();
       const rec = new Recorder();
       const host = await startHost(this.options, env);
+      let outputs: Props;
       try {
         const next: ResourceRecord[] = [];
         for (const old of records) {
@@ -212,10 +221,11 @@ export class TestEngine {
           }
         }
         this.store.save(next);
-        return rec.result("refresh", stackOutputs(next));
+        outputs = stackOutputs(next);
       } finally {
         await stopHost(host, rec);
       }
+      return rec.result("refresh", outputs);
     });
   }
 
@@ -228,10 +238,10 @@ export class TestEngine {
       try {
         const { left } = await deleteAll(host, dependencyOrder(records).reverse(), rec);
         this.store.save(records.filter((r) => left.has(r)));
-        return rec.result("destroy", {});
       } finally {
         await stopHost(host, rec);
       }
+      return rec.result("destroy", {});
     });
   }
 }
@@ -243,6 +253,8 @@ export class TestEngine {
  * host), and `@pulumi/pulumi` to this repository's copy, the one the runtime itself runs from.
  */
 async function withEnvironment<T>(options: TestEngineOptions, fn: (env: NodeJS.ProcessEnv) => Promise<T>): Promise<T> {
+  // An installed program resolves everything from its own node_modules (and NODE_PATH stays the caller's).
+  if (options.linkRepository === false) return fn({ ...process.env, ...options.env });
   const linkDir = mkdtempSync(path.join(tmpdir(), "kasm-engine-"));
   try {
     mkdirSync(path.join(linkDir, "node_modules"));
@@ -368,7 +380,6 @@ class Deployment {
       }
       if (!this.failed) await this.finish();
       if (!this.dryRun) this.store.save(this.nextState());
-      return this.rec.result(operation, stackOutputs(this.news));
     } finally {
       monitor.close();
       this.program?.kill("SIGKILL");
@@ -378,6 +389,8 @@ class Deployment {
         await pack.stop();
       }
     }
+    // After the processes stopped, so that programOutput has all of the host's and the packs' stderr.
+    return this.rec.result(operation, stackOutputs(this.news));
   }
 
   /** Run the program to its end; resolves with its exit code. */

@@ -1,0 +1,103 @@
+/**
+ * The Pulumi CLI, when it is on PATH: a stack of a program with a local file backend and the
+ * passphrase secrets provider, all under one temporary folder (`PULUMI_HOME` included, so nothing
+ * touches the user's ~/.pulumi). Every command runs asynchronously: the emulator the program talks
+ * to runs in the test's own process and must keep serving while the CLI waits for it.
+ */
+import { execFile, spawnSync } from "node:child_process";
+import { mkdirSync, symlinkSync } from "node:fs";
+import path from "node:path";
+import { REPO } from "./helpers";
+
+/** Whether a `pulumi` CLI answers on PATH. */
+export const hasPulumi: boolean = spawnSync("pulumi", ["version"], { stdio: "ignore" }).status === 0;
+
+/** What a CLI command printed, and its exit code. */
+export interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface PulumiCliOptions {
+  /** A copy of the program (the CLI writes Pulumi.<stack>.yaml beside it); node_modules is linked in. */
+  readonly programDir: string;
+  readonly stack: string;
+  /** The folder for the file backend and PULUMI_HOME. */
+  readonly workDir: string;
+  readonly passphrase: string;
+  /** Stack configuration, by fully qualified key. */
+  readonly config: Readonly<Record<string, string>>;
+  readonly secretKeys: readonly string[];
+}
+
+/** One stack driven through the `pulumi` CLI. */
+export class PulumiCli {
+  private readonly env: NodeJS.ProcessEnv;
+
+  constructor(readonly options: PulumiCliOptions) {
+    this.env = {
+      ...process.env,
+      PULUMI_HOME: path.join(options.workDir, "pulumi-home"),
+      PULUMI_CONFIG_PASSPHRASE: options.passphrase,
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+    };
+  }
+
+  /** Run `pulumi <args>` in the program's folder. */
+  run(args: readonly string[]): Promise<CliResult> {
+    return new Promise((resolve) => {
+      // A global flag, first: after a `--` it would be taken for an argument.
+      execFile("pulumi", ["--non-interactive", ...args], { cwd: this.options.programDir, env: this.env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+      });
+    });
+  }
+
+  /** Run and fail with the output unless the command succeeded. */
+  async ok(args: readonly string[]): Promise<CliResult> {
+    const result = await this.run(args);
+    if (result.code !== 0) throw new Error(`pulumi ${args.join(" ")} exited with ${result.code}\n${result.stdout}\n${result.stderr}`);
+    return result;
+  }
+
+  /** Link node_modules, log in to the file backend, create the stack and set its configuration. */
+  async init(): Promise<void> {
+    const backend = path.join(this.options.workDir, "backend");
+    mkdirSync(backend, { recursive: true });
+    try {
+      symlinkSync(path.join(REPO, "node_modules"), path.join(this.options.programDir, "node_modules"), "dir");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    await this.ok(["login", `file://${backend}`]);
+    await this.ok(["stack", "init", this.options.stack, "--secrets-provider", "passphrase"]);
+    for (const [key, value] of Object.entries(this.options.config)) {
+      // `--` ends the flags: a value may start with "-" (an armored activation key does).
+      const secret = this.options.secretKeys.includes(key) ? ["--secret"] : [];
+      await this.ok(["config", "set", "--stack", this.options.stack, ...secret, "--", key, value]);
+    }
+  }
+
+  preview(extra: readonly string[] = []): Promise<CliResult> {
+    return this.run(["preview", "--stack", this.options.stack, ...extra]);
+  }
+
+  up(extra: readonly string[] = []): Promise<CliResult> {
+    return this.run(["up", "--yes", "--skip-preview", "--stack", this.options.stack, ...extra]);
+  }
+
+  refresh(): Promise<CliResult> {
+    return this.run(["refresh", "--yes", "--skip-preview", "--stack", this.options.stack]);
+  }
+
+  destroy(): Promise<CliResult> {
+    return this.run(["destroy", "--yes", "--skip-preview", "--stack", this.options.stack]);
+  }
+
+  /** The stack outputs, secrets shown. */
+  async outputs(): Promise<Record<string, unknown>> {
+    return JSON.parse((await this.ok(["stack", "output", "--json", "--show-secrets", "--stack", this.options.stack])).stdout);
+  }
+}
