@@ -308,8 +308,9 @@ function permissionAdvice(operation: string, context: OperationContext): Permiss
     .filter((rule: ContextualRequirement) => rule.add.some((p) => !applied.has(p)))
     .map((rule: ContextualRequirement) => `${rule.add.join(", ")} when ${rule.reason}`);
 
-  const parts = [`Grant the API key: ${toGrant.join(", ")}`];
+  const parts = [`The API key needs all of: ${toGrant.join(", ")}`];
   if (oneOf.length > 1) parts[0] += ` (any one of ${oneOf.join(" or ")} will do, with its dependencies)`;
+  parts[0] += "; grant those it lacks";
   const dependencies = toGrant.filter((p) => !all.includes(p) && !oneOf.includes(p));
   if (dependencies.length > 0) parts.push(`${dependencies.join(", ")} ${dependencies.length === 1 ? "is" : "are"} needed by the permission dependency rules`);
   if (mayAlsoNeed.length > 0) parts.push(`It may also need ${mayAlsoNeed.join("; ")}`);

@@ -69,7 +69,7 @@ describe("error classes", () => {
     const permission = error as KasmPermissionError;
     expect(permission).toMatchObject({ kind: "permission", status: 403, errorMessage: "Unauthorized.", requiredPermissions: ["Staging Create"] });
     expect(permission.toGrant).toEqual(["Staging Create", "Staging View"]);
-    expect(permission.message).toContain("Grant the API key: Staging Create, Staging View");
+    expect(permission.message).toContain("The API key needs all of: Staging Create, Staging View; grant those it lacks");
     expect(permission.message).toContain("Staging View is needed by the permission dependency rules");
     expect(permission.message).toContain("Read Only");
   });

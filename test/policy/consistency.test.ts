@@ -328,7 +328,7 @@ async function policySaysRefused(
 function isPermissionFailure(error: unknown): boolean {
   if (error instanceof KasmPermissionError) return true;
   const message = error instanceof Error ? error.message : String(error);
-  return /HTTP 403/.test(message) || /Grant the API key/.test(message);
+  return /HTTP 403/.test(message) || /Grant the API key|The API key needs all of/.test(message);
 }
 
 class Refused extends Error {}

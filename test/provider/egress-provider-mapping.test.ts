@@ -243,7 +243,7 @@ describe("EgressProviderMapping", () => {
       const mapping = new Driven(limited, "EgressProviderMapping", "denied");
       const error = await mapping.create({ egressProviderId: provider, groupId: GROUP_ID, allowAllGateways: true }).catch((e: Error) => e);
       expect(error).toBeInstanceOf(Error);
-      expect((error as Error).message).toMatch(/Grant the API key: [^.]*\bGroups Modify(,|\.)/);
+      expect((error as Error).message).toMatch(/The API key needs all of: [^.;]*\bGroups Modify(,|;)/);
       expect((error as Error).message).not.toContain(NO_GROUPS_MODIFY.secret);
       expect(limited.stderr.join("")).not.toContain(NO_GROUPS_MODIFY.secret);
       const mappings = await emulator.call("get_egress_provider_mapping", { target_egress_provider_mapping: { group_id: GROUP_ID } });
