@@ -13,7 +13,7 @@ import {
   type PermissionName,
 } from "../../provider/permissions";
 import type { SeedInput } from "../../emulator/seed";
-import { startTestEmulator, type TestEmulator, type WireAnswer } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator, type WireAnswer, wire } from "../helpers/emulator";
 
 const INVALID_CREDENTIALS = { error_message: "Invalid user name or password." };
 const UNAUTHORIZED = { error_message: "Unauthorized." };
@@ -36,7 +36,6 @@ function key(name: string, permissions: Iterable<PermissionName>, extra: { readO
 }
 
 /** Status and body only: what the wire contract is about. */
-const wire = (res: WireAnswer) => ({ status: res.status, body: res.body });
 
 // --- keys ----------------------------------------------------------------------------------------
 

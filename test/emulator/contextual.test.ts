@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeUnderDependencies, OPERATIONS, type PermissionName } from "../../provider/permissions";
 import type { SeedInput } from "../../emulator/seed";
-import { startTestEmulator, type TestEmulator, type WireAnswer } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator, type WireAnswer, wire } from "../helpers/emulator";
 
 const UNAUTHORIZED = { error_message: "Unauthorized." };
 
@@ -124,7 +124,6 @@ beforeAll(async () => {
 });
 afterAll(() => emulator.close());
 
-const wire = (res: WireAnswer) => ({ status: res.status, body: res.body });
 
 /** Make the call, expect 403 `Unauthorized.`, and expect the store to be exactly as before. */
 async function refusedWithoutChange(call: () => Promise<WireAnswer>): Promise<void> {

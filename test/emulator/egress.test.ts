@@ -4,7 +4,7 @@
  * body (the harness picks the method from the operation table).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator, hyphenated } from "../helpers/emulator";
 
 const CHROME = "1b000000000000000000000000000001";
 const TERMINAL = "1b000000000000000000000000000002";
@@ -15,7 +15,6 @@ const DAVE = "4e000000000000000000000000000004";
 const TRAVEL = "2c000000000000000000000000000001";
 const UNKNOWN = "ffffffffffffffffffffffffffffffff";
 
-const hyphenated = (id: string) => `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}$/;
 
 let emulator: TestEmulator;

@@ -3,7 +3,7 @@
  * (observed-behaviour.md) for unknown users and groups, double adds and removals of non-members.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator, type WireAnswer } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator, hyphenated, wire } from "../helpers/emulator";
 
 const ALL_USERS = "90000000000000000000000000000001";
 const ENGINEERING = "90000000000000000000000000000003";
@@ -11,8 +11,6 @@ const SALES = "90000000000000000000000000000004";
 const ALICE = "a1000000000000000000000000000001";
 const UNKNOWN = "ffffffffffffffffffffffffffffffff";
 
-const hyphenated = (id: string) => `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`;
-const wire = (res: WireAnswer) => ({ status: res.status, body: res.body });
 const membership = (userId: unknown, groupId: unknown) => ({ target_user: { user_id: userId }, target_group: { group_id: groupId } });
 
 let emulator: TestEmulator;

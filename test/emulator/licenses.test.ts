@@ -4,7 +4,7 @@
  * deployment may do: Per Named User the number of users, Per Concurrent Session the sessions.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator, type WireAnswer } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator, wire } from "../helpers/emulator";
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}$/;
 const HEX_ID = /^[0-9a-f]{32}$/;
@@ -31,7 +31,6 @@ const FEATURES = [
   "usage_limit",
 ];
 
-const wire = (res: WireAnswer) => ({ status: res.status, body: res.body });
 
 let emulator: TestEmulator;
 beforeAll(async () => {

@@ -3,7 +3,7 @@
  * the spec's server record, and set_drain_server flipping is_draining both ways.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator, hyphenated } from "../helpers/emulator";
 
 const DEFAULT_ZONE = "0a000000000000000000000000000001";
 const CLOUD_ZONE = "0a000000000000000000000000000002";
@@ -11,7 +11,6 @@ const WS1 = "3d000000000000000000000000000001";
 const WS2 = "3d000000000000000000000000000002";
 const UNKNOWN = "ffffffffffffffffffffffffffffffff";
 
-const hyphenated = (id: string) => `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`;
 
 let emulator: TestEmulator;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
  */
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator, type WireAnswer } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator, hyphenated, wire } from "../helpers/emulator";
 import { ADMIN } from "../helpers/emulator";
 
 const ZONE = "0a000000000000000000000000000001";
@@ -22,8 +22,6 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}$/;
 const HEX_ID = /^[0-9a-f]{32}$/;
 const DURATIONS = [10, 20, 30, 40, 50, 60, 70];
 
-const hyphenated = (id: string) => `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`;
-const wire = (res: WireAnswer) => ({ status: res.status, body: res.body });
 
 let emulator: TestEmulator;
 beforeAll(async () => {

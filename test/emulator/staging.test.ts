@@ -3,7 +3,7 @@
  * (required fields, one config per zone and image, unknown ids, lenient numbers).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator, hyphenated } from "../helpers/emulator";
 
 const ZONE = "0a000000000000000000000000000001";
 const OTHER_ZONE = "0a000000000000000000000000000002";
@@ -12,7 +12,6 @@ const TERMINAL = "1b000000000000000000000000000002";
 const UNKNOWN = "ffffffffffffffffffffffffffffffff";
 
 /** The hyphenated UUID form of a 32-hex id. */
-const hyphenated = (id: string) => `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`;
 
 let emulator: TestEmulator;
 beforeAll(async () => {

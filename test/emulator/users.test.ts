@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSecret } from "../../emulator/store";
-import { startTestEmulator, type TestEmulator, type WireAnswer } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator, hyphenated, wire } from "../helpers/emulator";
 
 const ZONE = "0a000000000000000000000000000001";
 const CHROME = "1b000000000000000000000000000001";
@@ -23,8 +23,6 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}$/;
 const HEX_ID = /^[0-9a-f]{32}$/;
 
 /** The hyphenated UUID form of a 32-hex id. */
-const hyphenated = (id: string) => `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`;
-const wire = (res: WireAnswer) => ({ status: res.status, body: res.body });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const KEYS = {

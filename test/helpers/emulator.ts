@@ -29,6 +29,21 @@ export interface TestEmulator extends RunningEmulator {
   readonly requests: string[];
 }
 
+/** An id of 32 hex digits in hyphenated UUID form: the emulator and the providers take both. */
+export function hyphenated(hex: string): string {
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The same in upper case, to show that neither the form nor the case of an id matters. */
+export function hyphenatedUpperCase(hex: string): string {
+  return hyphenated(hex).toUpperCase();
+}
+
+/** The status and body of an answer, to compare with a literal. */
+export function wire(res: WireAnswer): { status: number; body: any } {
+  return { status: res.status, body: res.body };
+}
+
 /** A seed with the ADMIN key (Global Admin) added to what the test gives. */
 export function seedWithAdmin(seed: SeedInput = {}): SeedInput {
   return {

@@ -10,7 +10,7 @@ import {
   resourceNeedsPermissions,
 } from "../../policy/permissions/policies";
 import { PolicyConfigError } from "../../policy/permissions/config";
-import { IDS, runResourcePolicy, runStackPolicy, type FixtureResource } from "./helpers";
+import { IDS, runResourcePolicy, runStackPolicy } from "./helpers";
 import { NEEDED, PASSWORD, config, set, stack, without } from "./fixtures";
 
 describe("resource-needs-permissions", () => {

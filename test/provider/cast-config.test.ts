@@ -5,7 +5,7 @@
  * configs), the clash that cannot be adopted, a permission denial, and deletion.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator, hyphenatedUpperCase as hyphenated } from "../helpers/emulator";
 import type { ProviderHost } from "../helpers/host";
 import { Driven, hostFor } from "../helpers/provider";
 
@@ -13,9 +13,6 @@ const CHROME = "1b000000000000000000000000000001";
 const TERMINAL = "1b000000000000000000000000000002";
 const GUESTS = "2c000000000000000000000000000001";
 const NO_CREATE = { key: "no-create-key", secret: "no-create-secret-5d2e" };
-
-const hyphenated = (id: string) =>
-  `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`.toUpperCase();
 
 let emulator: TestEmulator;
 let host: ProviderHost;

@@ -6,7 +6,7 @@
  * and the secrets kept out of errors and the host's stderr.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator, hyphenatedUpperCase as hyphenated } from "../helpers/emulator";
 import type { ProviderHost } from "../helpers/host";
 import { Driven, hostFor } from "../helpers/provider";
 
@@ -78,10 +78,6 @@ function gatewayIds(record: { egress_gateways: { egress_gateway_id: string }[] }
 }
 
 /** `0123...` -> `01234567-89AB-...`: the same id, written the other way. */
-function hyphenated(id: string): string {
-  return `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`.toUpperCase();
-}
-
 function expectNoSecrets(text: string): void {
   for (const secret of SECRETS) expect(text).not.toContain(secret);
 }

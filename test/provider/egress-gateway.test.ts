@@ -5,7 +5,7 @@
  * config kept out of errors and logs, and a permission denial.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator, hyphenatedUpperCase as hyphenated } from "../helpers/emulator";
 import type { ProviderHost } from "../helpers/host";
 import { Driven, hostFor } from "../helpers/provider";
 
@@ -55,10 +55,6 @@ async function gatewayInKasm(id: string) {
 }
 
 /** `0123...` -> `01234567-89ab-...`: the same id, written the other way. */
-function hyphenated(id: string): string {
-  return `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`.toUpperCase();
-}
-
 describe("EgressGateway", () => {
   it("check refuses bad input, naming the property, before any request", async () => {
     const gateway = new Driven(host, "EgressGateway", "bad");

@@ -6,7 +6,7 @@
  * denial for a group target.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator, hyphenatedUpperCase as hyphenated } from "../helpers/emulator";
 import type { ProviderHost } from "../helpers/host";
 import { Driven, hostFor } from "../helpers/provider";
 
@@ -74,10 +74,6 @@ function gatewayIds(mapping: { egress_gateways: { egress_gateway_id: string }[] 
 }
 
 /** `0123...` -> `01234567-89AB-...`: the same id, written the other way. */
-function hyphenated(id: string): string {
-  return `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`.toUpperCase();
-}
-
 async function groupId(name: string): Promise<string> {
   const groups = Object.values((await emulator.state()).groups as Record<string, { name: string; group_id: string }>);
   return groups.find((g) => g.name === name)!.group_id;

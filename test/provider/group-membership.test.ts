@@ -5,7 +5,7 @@
  * gone), and the permission a system group needs.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator, hyphenatedUpperCase as hyphenated } from "../helpers/emulator";
 import type { ProviderHost } from "../helpers/host";
 import { Driven, hostFor } from "../helpers/provider";
 
@@ -33,10 +33,6 @@ afterAll(async () => {
   await host?.stop();
   await emulator?.close();
 });
-
-function hyphenated(hex: string): string {
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`.toUpperCase();
-}
 
 async function userId(username: string): Promise<string> {
   return (await emulator.call("get_user", { target_user: { username } })).body.user.user_id;

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator, hyphenatedUpperCase as hyphenated } from "../helpers/emulator";
 import type { ProviderHost } from "../helpers/host";
 import { Driven, hostFor } from "../helpers/provider";
 
@@ -15,9 +15,6 @@ const ZONE = "0a000000000000000000000000000001";
 const WS1 = "3d000000000000000000000000000001";
 const WS2 = "3d000000000000000000000000000002";
 const UNKNOWN_SERVER = "3dffffffffffffffffffffffffffffff";
-
-const hyphenated = (id: string) =>
-  `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`.toUpperCase();
 
 const SEED = {
   zones: [{ zone_id: ZONE, zone_name: "default" }],

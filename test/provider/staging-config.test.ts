@@ -4,7 +4,7 @@
  * and after deletion, adoption by (zone, image), and deletion.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator, hyphenatedUpperCase as hyphenated } from "../helpers/emulator";
 import type { ProviderHost } from "../helpers/host";
 import { Driven, hostFor } from "../helpers/provider";
 
@@ -15,9 +15,6 @@ const TERMINAL = "1b000000000000000000000000000002";
 const FIREFOX = "1b000000000000000000000000000003";
 
 /** The hyphenated, upper-case UUID form of a 32-hex id. */
-const hyphenated = (id: string) =>
-  `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`.toUpperCase();
-
 let emulator: TestEmulator;
 let host: ProviderHost;
 
