@@ -25,6 +25,8 @@ export interface TestEmulator extends RunningEmulator {
   raw(method: string, path: string, options?: { body?: string | Buffer; headers?: Record<string, string> }): Promise<WireAnswer>;
   /** The whole store, from `GET /__emulator/state`. */
   state(): Promise<any>;
+  /** The id of the user with this username, read over the API. */
+  userId(username: string): Promise<string>;
   /** One line per API request served so far (`<operation> <status> <ms>`), to check what was sent. */
   readonly requests: string[];
 }
@@ -79,5 +81,12 @@ export async function startTestEmulator(seed: SeedInput = {}, options: { dataFil
       return raw(spec.method, spec.path, { body: JSON.stringify(payload), headers: { "content-type": "application/json" } });
     },
     state: async () => (await raw("GET", "/__emulator/state")).body,
+    userId: async (username) => {
+      const res = await raw("POST", OPERATIONS.get_user.path, {
+        body: JSON.stringify({ api_key: ADMIN.key, api_key_secret: ADMIN.secret, target_user: { username } }),
+        headers: { "content-type": "application/json" },
+      });
+      return res.body.user.user_id;
+    },
   };
 }

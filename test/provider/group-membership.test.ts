@@ -34,10 +34,6 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-async function userId(username: string): Promise<string> {
-  return (await emulator.call("get_user", { target_user: { username } })).body.user.user_id;
-}
-
 /** The ids of the user's groups in Kasm (sorted), or undefined when the user is gone. */
 async function groupsInKasm(id: string): Promise<string[] | undefined> {
   const res = await emulator.call("get_user", { target_user: { user_id: id } });
@@ -57,7 +53,7 @@ describe("GroupMembership", () => {
   });
 
   it("creates, plans no change in other id forms, updates adopt in place, replaces on another group or user, and deletes", async () => {
-    const alice = await userId("alice");
+    const alice = await emulator.userId("alice");
     const membership = new Driven(host, "GroupMembership", "alice-engineering");
     const inputs = { userId: alice, groupId: ENGINEERING };
     const state = await membership.create(inputs);
@@ -76,7 +72,7 @@ describe("GroupMembership", () => {
     expect(emulator.requests.length).toBe(before);
 
     expect(await membership.diff({ ...inputs, groupId: OPS })).toMatchObject({ changes: "some", replaces: ["groupId"] });
-    expect(await membership.diff({ ...inputs, userId: await userId("carol") })).toMatchObject({ changes: "some", replaces: ["userId"] });
+    expect(await membership.diff({ ...inputs, userId: await emulator.userId("carol") })).toMatchObject({ changes: "some", replaces: ["userId"] });
 
     await membership.delete();
     expect(await groupsInKasm(alice)).not.toContain(ENGINEERING);
@@ -85,7 +81,7 @@ describe("GroupMembership", () => {
   });
 
   it("refresh after an out-of-band removal drops it, and the next up adds it back", async () => {
-    const carol = await userId("carol");
+    const carol = await emulator.userId("carol");
     const membership = new Driven(host, "GroupMembership", "carol-ops");
     const inputs = { userId: carol, groupId: OPS };
     await membership.create(inputs);
@@ -97,7 +93,7 @@ describe("GroupMembership", () => {
   });
 
   it("refresh after the user was deleted drops it, and destroying it then succeeds", async () => {
-    const dave = await userId("dave");
+    const dave = await emulator.userId("dave");
     const membership = new Driven(host, "GroupMembership", "dave-ops");
     await membership.create({ userId: dave, groupId: OPS });
     await emulator.call("delete_user", { target_user: { user_id: dave } });
@@ -106,7 +102,7 @@ describe("GroupMembership", () => {
   });
 
   it("an existing membership is an error that suggests adopt, and adopt takes it over", async () => {
-    const bob = await userId("bob");
+    const bob = await emulator.userId("bob");
     const clash = new Driven(host, "GroupMembership", "bob-ops");
     await expect(clash.create({ userId: bob, groupId: OPS })).rejects.toThrow(/already exists in Kasm.*adopt: true/s);
 
@@ -118,7 +114,7 @@ describe("GroupMembership", () => {
   });
 
   it("adding a user to Administrators without Groups Modify System is refused, naming that permission, and changes nothing", async () => {
-    const alice = await userId("alice");
+    const alice = await emulator.userId("alice");
     const limited = await hostFor(emulator, LIMITED);
     try {
       const membership = new Driven(limited, "GroupMembership", "alice-admin");

@@ -31,10 +31,6 @@ afterAll(async () => {
 });
 
 /** `0123...` -> `01234567-89ab-...` (upper case, to show that case does not matter either). */
-async function userId(username: string): Promise<string> {
-  return (await emulator.call("get_user", { target_user: { username } })).body.user.user_id;
-}
-
 async function attributesInKasm(id: string) {
   const res = await emulator.call("get_attributes", { target_user: { user_id: id } });
   return res.status === 200 ? res.body.user_attributes : undefined;
@@ -57,7 +53,7 @@ describe("UserAttributes", () => {
   });
 
   it("creates by setting the declared attributes, plans no change for the same inputs in other forms, updates in place, reverts drift", async () => {
-    const alice = await userId("alice");
+    const alice = await emulator.userId("alice");
     const attrs = new Driven(host, "UserAttributes", "alice");
     const inputs = { userId: alice, sshPublicKey: `${SSH_KEY}\n`, defaultImage: hyphenated(IMAGE), showTips: false };
     const state = await attrs.create(inputs);
@@ -99,8 +95,8 @@ describe("UserAttributes", () => {
 
   it("another user replaces the resource", async () => {
     const attrs = new Driven(host, "UserAttributes", "bob");
-    await attrs.create({ userId: await userId("bob"), showTips: false });
-    expect(await attrs.diff({ userId: await userId("alice"), showTips: false })).toMatchObject({ changes: "some", replaces: ["userId"] });
+    await attrs.create({ userId: await emulator.userId("bob"), showTips: false });
+    expect(await attrs.diff({ userId: await emulator.userId("alice"), showTips: false })).toMatchObject({ changes: "some", replaces: ["userId"] });
   });
 
   it("an unknown user fails the create with a clear error and changes nothing", async () => {
@@ -109,7 +105,7 @@ describe("UserAttributes", () => {
   });
 
   it("refresh after the user was deleted drops the resource, and destroying it then succeeds", async () => {
-    const gone = await userId("gone");
+    const gone = await emulator.userId("gone");
     const attrs = new Driven(host, "UserAttributes", "gone");
     await attrs.create({ userId: gone, showTips: false });
     await emulator.call("delete_user", { target_user: { user_id: gone } });
@@ -118,7 +114,7 @@ describe("UserAttributes", () => {
   });
 
   it("destroying only forgets: Kasm keeps the values and no request is sent", async () => {
-    const forget = await userId("forget");
+    const forget = await emulator.userId("forget");
     const attrs = new Driven(host, "UserAttributes", "forget");
     await attrs.create({ userId: forget, showTips: false, defaultImage: IMAGE });
     const before = emulator.requests.length;

@@ -45,10 +45,6 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-async function userId(username: string): Promise<string> {
-  return (await emulator.call("get_user", { target_user: { username } })).body.user.user_id;
-}
-
 /** The ids of the user's groups in Kasm, All Users included (sorted), or undefined when the user is gone. */
 async function groupsInKasm(id: string): Promise<string[] | undefined> {
   const res = await emulator.call("get_user", { target_user: { user_id: id } });
@@ -71,7 +67,7 @@ describe("UserGroups", () => {
   });
 
   it("check refuses All Users, which is implicit, in either id form", async () => {
-    const bob = await userId("bob");
+    const bob = await emulator.userId("bob");
     const groups = new Driven(host, "UserGroups", "all-users");
     for (const allUsers of [ALL_USERS, hyphenated(ALL_USERS)]) {
       const { failures } = await groups.check({ userId: bob, groupIds: [ENGINEERING, allUsers] });
@@ -85,7 +81,7 @@ describe("UserGroups", () => {
   });
 
   it("creates the exact set, plans no change when reordered or in other id forms, updates in place, reverts drift, and deletes", async () => {
-    const bob = await userId("bob");
+    const bob = await emulator.userId("bob");
     const groups = new Driven(host, "UserGroups", "bob");
     const inputs = { userId: bob, groupIds: [OPS, ENGINEERING] };
     const state = await groups.create(inputs);
@@ -117,7 +113,7 @@ describe("UserGroups", () => {
     expect(await groups.diff(changed)).toMatchObject({ changes: "none" });
 
     // Another user replaces.
-    expect(await groups.diff({ userId: await userId("carol"), groupIds: [DESIGN] })).toMatchObject({ changes: "some", replaces: ["userId"] });
+    expect(await groups.diff({ userId: await emulator.userId("carol"), groupIds: [DESIGN] })).toMatchObject({ changes: "some", replaces: ["userId"] });
 
     // Destroying removes the declared groups and never All Users; again, it succeeds.
     await groups.delete();
@@ -126,7 +122,7 @@ describe("UserGroups", () => {
   });
 
   it("an empty list removes every group but All Users", async () => {
-    const erin = await userId("erin");
+    const erin = await emulator.userId("erin");
     const groups = new Driven(host, "UserGroups", "erin");
     await groups.create({ userId: erin, groupIds: [] });
     expect(await groupsInKasm(erin)).toEqual([ALL_USERS]);
@@ -134,7 +130,7 @@ describe("UserGroups", () => {
   });
 
   it("a create refused half way stays in the state with the groups as they are in Kasm, naming the permission", async () => {
-    const carol = await userId("carol");
+    const carol = await emulator.userId("carol");
     const limited = await hostFor(emulator, LIMITED);
     try {
       const groups = new Driven(limited, "UserGroups", "carol");
@@ -165,7 +161,7 @@ describe("UserGroups", () => {
   });
 
   it("refresh after the user was deleted drops it, and destroying it then succeeds", async () => {
-    const gone = await userId("gone");
+    const gone = await emulator.userId("gone");
     const groups = new Driven(host, "UserGroups", "gone");
     await groups.create({ userId: gone, groupIds: [OPS] });
     await emulator.call("delete_user", { target_user: { user_id: gone } });

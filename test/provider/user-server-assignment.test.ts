@@ -35,10 +35,6 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-async function userId(username: string): Promise<string> {
-  return (await emulator.call("get_user", { target_user: { username } })).body.user.user_id;
-}
-
 /** The ids of the servers assigned to the user (sorted), or undefined when the user is gone. */
 async function serversInKasm(id: string): Promise<string[] | undefined> {
   const res = await emulator.call("get_user", { target_user: { user_id: id } });
@@ -58,7 +54,7 @@ describe("UserServerAssignment", () => {
   });
 
   it("creates, plans no change in other id forms, updates adopt in place, replaces on another server or user, and deletes", async () => {
-    const alice = await userId("alice");
+    const alice = await emulator.userId("alice");
     const assignment = new Driven(host, "UserServerAssignment", "alice-ws1");
     const inputs = { userId: alice, serverId: WS1 };
     const state = await assignment.create(inputs);
@@ -76,7 +72,7 @@ describe("UserServerAssignment", () => {
     expect(emulator.requests.length).toBe(before);
 
     expect(await assignment.diff({ ...inputs, serverId: WS2 })).toMatchObject({ changes: "some", replaces: ["serverId"] });
-    expect(await assignment.diff({ ...inputs, userId: await userId("carol") })).toMatchObject({ changes: "some", replaces: ["userId"] });
+    expect(await assignment.diff({ ...inputs, userId: await emulator.userId("carol") })).toMatchObject({ changes: "some", replaces: ["userId"] });
 
     await assignment.delete();
     expect(await serversInKasm(alice)).toEqual([]);
@@ -84,7 +80,7 @@ describe("UserServerAssignment", () => {
   });
 
   it("refresh after an out-of-band unassignment drops it, and the next up assigns it again", async () => {
-    const carol = await userId("carol");
+    const carol = await emulator.userId("carol");
     const assignment = new Driven(host, "UserServerAssignment", "carol-ws1");
     const inputs = { userId: carol, serverId: WS1 };
     await assignment.create(inputs);
@@ -96,7 +92,7 @@ describe("UserServerAssignment", () => {
   });
 
   it("refresh after the user was deleted drops it, and destroying it then succeeds", async () => {
-    const gone = await userId("gone");
+    const gone = await emulator.userId("gone");
     const assignment = new Driven(host, "UserServerAssignment", "gone-ws1");
     await assignment.create({ userId: gone, serverId: WS1 });
     await emulator.call("delete_user", { target_user: { user_id: gone } });
@@ -105,7 +101,7 @@ describe("UserServerAssignment", () => {
   });
 
   it("an existing assignment is an error that suggests adopt, and adopt takes it over", async () => {
-    const bob = await userId("bob");
+    const bob = await emulator.userId("bob");
     const clash = new Driven(host, "UserServerAssignment", "bob-ws2");
     await expect(clash.create({ userId: bob, serverId: WS2 })).rejects.toThrow(/already exists in Kasm.*adopt: true/s);
 
@@ -118,7 +114,7 @@ describe("UserServerAssignment", () => {
   });
 
   it("a key without Servers View is told to grant it rather than seeing no assignment", async () => {
-    const alice = await userId("alice");
+    const alice = await emulator.userId("alice");
     const limited = await hostFor(emulator, NO_SERVERS_VIEW);
     try {
       const assignment = new Driven(limited, "UserServerAssignment", "alice-ws2");
