@@ -6,7 +6,8 @@
  * ever reaches the file.
  */
 import { createCipheriv, createDecipheriv, pbkdf2Sync, randomBytes } from "node:crypto";
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { SECRET_SIG, SIG, isSecret, type Props } from "./values";
 
 /** One resource in the state. Values are in wire form: secrets are `{ [SIG]: SECRET_SIG, value }` in memory. */
@@ -118,6 +119,8 @@ export class StateStore {
       encryptionsalt: this.salt!,
       resources: mapSecrets(resources, (s) => ({ [SIG]: SECRET_SIG, ciphertext: crypter.encrypt(JSON.stringify(s.value ?? null)) })) as ResourceRecord[],
     };
+    // The folder may not exist yet (a first run with a fresh state path): nothing would be recorded.
+    mkdirSync(path.dirname(this.path), { recursive: true });
     const temp = `${this.path}.tmp`;
     writeFileSync(temp, `${JSON.stringify(file, null, 2)}\n`);
     renameSync(temp, this.path);
