@@ -83,9 +83,10 @@ function report(result: RunResult): void {
   }
   for (const e of result.errors) console.error(`  error: ${e.urn ? `${e.urn}: ` : ""}${e.message}`);
   for (const l of result.logs.filter((l) => l.severity !== "info")) console.log(`  ${l.severity}: ${l.message}`);
-  const summary = Object.entries(result.summary)
-    .map(([op, n]) => `${n} ${op}`)
-    .join(", ");
+  // Counted over the Kasm resources only: the stack itself is not something the quickstart made.
+  const counts = new Map<string, number>();
+  for (const r of result.resources) if (r.type !== "pulumi:pulumi:Stack") counts.set(r.op, (counts.get(r.op) ?? 0) + 1);
+  const summary = [...counts].map(([op, n]) => `${n} ${op}`).join(", ");
   console.log(`  ${summary} in ${(result.durationMs / 1000).toFixed(1)} s`);
   console.log("Stack outputs:");
   for (const [key, value] of Object.entries(result.outputs)) console.log(`  ${key}: ${JSON.stringify(value)}`);
