@@ -9,6 +9,7 @@
  * | `configuration`  | {@link KasmConfigurationError} | a client option is missing or invalid                     |
  * | `authentication` | {@link KasmAuthenticationError} | HTTP 401: the key or secret is wrong or expired          |
  * | `permission`     | {@link KasmPermissionError} | HTTP 403: the key lacks a permission (or is Read Only)       |
+ * | `license`        | {@link KasmLicenseLimitError} | HTTP 403 `License limit exceeded`: the licence's seats are used up |
  * | `bad_request`    | {@link KasmBadRequestError} | HTTP 400 (and other 4xx)                                     |
  * | `not_found`      | {@link KasmNotFoundError}   | HTTP 404, or a 400 whose message says the object is unknown  |
  * | `rate_limited`   | {@link KasmRateLimitError}  | HTTP 429 after the retries ran out                           |
@@ -17,6 +18,11 @@
  * | `timeout`        | {@link KasmTimeoutError}    | connecting or waiting for the answer took too long           |
  * | `response_shape` | {@link KasmResponseShapeError} | the answer does not have the documented shape            |
  * | `unhealthy`      | {@link KasmHealthCheckError} | {@link waitForHealthy} ran out of time                     |
+ *
+ * Kasm's texts, not only its status codes, decide the class: a 403 `License limit exceeded. ...`
+ * is about the licence, not a permission, and `Invalid user name or password.` is about the
+ * credentials whatever its code (releases before 1.19.0 answered some credential failures with
+ * 403). See {@link errorForStatus}.
  *
  * Secrets: no error holds a request body, a credential or a secret value. Server messages are
  * scrubbed of the secret values of the request before they are stored, and `cause` is a plain
@@ -38,6 +44,7 @@ export type KasmErrorKind =
   | "configuration"
   | "authentication"
   | "permission"
+  | "license"
   | "bad_request"
   | "not_found"
   | "rate_limited"
@@ -117,7 +124,7 @@ export class KasmAuthenticationError extends KasmApiError {
   constructor(details: KasmErrorDetails) {
     super(
       "authentication",
-      `${details.operation}: the server refused the API credentials (HTTP 401 ${quote(details.errorMessage)}). ` +
+      `${details.operation}: the server refused the API credentials (HTTP ${details.status ?? 401} ${quote(details.errorMessage)}). ` +
         "Check the API key and secret, and that the key has not expired or been deleted.",
       details,
     );
@@ -141,12 +148,56 @@ export class KasmPermissionError extends KasmApiError {
 
   constructor(details: KasmErrorDetails & { readonly operation: string; readonly context?: OperationContext }) {
     const advice = permissionAdvice(details.operation, details.context ?? {});
-    super("permission", `${details.operation}: the server refused the call (HTTP 403 ${quote(details.errorMessage)}). ${advice.text}`, details);
+    super("permission", `${details.operation}: the server refused the call (HTTP ${details.status ?? 403} ${quote(details.errorMessage)}). ${advice.text}`, details);
     this.requiredPermissions = advice.all;
     this.requiredOneOf = advice.oneOf;
     this.toGrant = advice.toGrant;
     this.mayAlsoNeed = advice.mayAlsoNeed;
   }
+}
+
+/** What a licence limit stopped: a new user (named-user seats) or a new session (concurrent sessions). */
+export type LicenseLimited = "user" | "session";
+
+/**
+ * HTTP 403 `License limit exceeded. Unable to create user` (or `... session`): the deployment's
+ * licence has no seat left for what the call creates. It is not about the API key's permissions,
+ * so the message gives no permission advice; it says which seats are used up and how to get more.
+ */
+export class KasmLicenseLimitError extends KasmApiError {
+  override readonly name = "KasmLicenseLimitError";
+  /** What could not be created, when Kasm's message says (undefined otherwise). */
+  declare readonly limited?: LicenseLimited;
+
+  constructor(details: KasmErrorDetails & { readonly operation: string }) {
+    const limited = licenseLimited(details.errorMessage);
+    super("license", `${details.operation}: the server refused the call: a licence limit is reached (HTTP ${details.status ?? 403} ${quote(details.errorMessage)}). ${licenseAdvice(limited)}`, details);
+    if (limited !== undefined) this.limited = limited;
+  }
+}
+
+/** What the licence limit of a Kasm message stopped: `... Unable to create user` or `... session`. */
+function licenseLimited(message: string | undefined): LicenseLimited | undefined {
+  const what = /unable to create (user|session)/i.exec(message ?? "")?.[1]?.toLowerCase();
+  return what === "user" || what === "session" ? what : undefined;
+}
+
+/** Which seats are used up and what to do, in plain words; no permission advice (the key is not at fault). */
+function licenseAdvice(limited: LicenseLimited | undefined): string {
+  const notTheKey = "This is not about the API key's permissions.";
+  if (limited === "user")
+    return (
+      "The licence's named-user seats are all used (a Per Named User licence counts every user). Activate more seats " +
+      "(a LicenseActivation, or Diagnostics > System Info > Licenses in the Kasm UI) or delete users that are no longer " +
+      `needed, then try again. ${notTheKey}`
+    );
+  if (limited === "session")
+    return (
+      "The licence's concurrent sessions are all in use (5 on the Community Edition, without a licence; otherwise the " +
+      "seats of the Per Concurrent Session licences). End sessions that are no longer needed or activate more seats, " +
+      `then try again. ${notTheKey}`
+    );
+  return `The licence's seats are used up. Activate more seats or free some, then try again. ${notTheKey}`;
 }
 
 /** HTTP 400 (or another 4xx): the server refused the request's content. */
@@ -269,17 +320,31 @@ export function isNotFoundMessage(operation: string, message: string | undefined
   return NOT_FOUND_MESSAGES.some((re) => re.test(message.trim()));
 }
 
+/** Kasm's text for a licence whose seats are used up (`License limit exceeded. Unable to create user`). */
+const LICENSE_LIMIT_MESSAGE = /^licen[cs]e limit exceeded\b/i;
+/** Kasm's text for wrong or expired credentials (401 from 1.19.0; some earlier releases sent 403). */
+const BAD_CREDENTIALS_MESSAGE = /^invalid user ?name or password\b/i;
+
 /**
  * The error for a non-2xx answer. `errorMessage` must already be scrubbed of secrets.
  * `note` is appended to server and transport errors (for example "the request may have been applied").
+ *
+ * For 401 and 403 Kasm's text decides first: `License limit exceeded...` is a
+ * {@link KasmLicenseLimitError} and `Invalid user name or password.` a {@link KasmAuthenticationError},
+ * whichever of the two codes carries them. Otherwise a 401 is an authentication error and a 403
+ * (`Unauthorized.`, or a text the spec does not list) a permission error.
  */
 export function errorForStatus(
   details: KasmErrorDetails & { readonly operation: string; readonly status: number; readonly context?: OperationContext },
   note = "",
 ): KasmApiError {
   const { status } = details;
-  if (status === 401) return new KasmAuthenticationError(details);
-  if (status === 403) return new KasmPermissionError(details);
+  if (status === 401 || status === 403) {
+    const text = (details.errorMessage ?? "").trim();
+    if (LICENSE_LIMIT_MESSAGE.test(text)) return new KasmLicenseLimitError(details);
+    if (BAD_CREDENTIALS_MESSAGE.test(text)) return new KasmAuthenticationError(details);
+    return status === 401 ? new KasmAuthenticationError(details) : new KasmPermissionError(details);
+  }
   if (status === 404 || (status === 400 && isNotFoundMessage(details.operation, details.errorMessage))) return new KasmNotFoundError(details);
   if (status === 429) return new KasmRateLimitError(details);
   if (status >= 500) return new KasmServerError(details, note);

@@ -9,6 +9,7 @@ import {
   KasmApiError,
   KasmAuthenticationError,
   KasmBadRequestError,
+  KasmLicenseLimitError,
   KasmNotFoundError,
   KasmPermissionError,
   KasmResponseShapeError,
@@ -21,7 +22,7 @@ import {
   scrubText,
   type KasmClient,
 } from "../../provider/api";
-import { ACTIVATION_KEY, ADMIN_SECRET, KEYS, captureLogger, startHarness, type Harness } from "./helpers";
+import { ACTIVATION_KEY, ADMIN_SECRET, KEYS, SEED, captureLogger, startHarness, type Harness } from "./helpers";
 import { startLocalServer } from "./local-server";
 
 let h: Harness;
@@ -91,6 +92,20 @@ describe("error classes", () => {
     expect(error.message).toContain("Read Only setting is refused every write operation");
   });
 
+  it("403: permission, when Kasm says nothing the spec lists (a proxy's page, say)", async () => {
+    const server = await startLocalServer();
+    const client = createKasmClient({ baseUrl: server.url, apiKey: "k", apiKeySecret: ADMIN_SECRET, maxRetries: 0 }, {});
+    try {
+      server.script("get_images", { status: 403, raw: "<html>Forbidden</html>" });
+      const error = await failure(client.images.getImages());
+      expect(error).toBeInstanceOf(KasmPermissionError);
+      expect(error.message).toContain("HTTP 403 with no message");
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
   it("400: bad request, with the server's message", async () => {
     const error = await failure(h.client.users.createUser({ username: "alice" }));
     expect(error).toBeInstanceOf(KasmBadRequestError);
@@ -157,6 +172,95 @@ describe("error classes", () => {
     } finally {
       await client.close();
       await server.close();
+    }
+  });
+});
+
+/** A permission name of the catalogue, as a permission error would name it (`Users Create`). */
+const PERMISSION_NAME = /\b(Users|Sessions|Licenses|Groups) (View|Modify|Create|Delete|Auth Session)\b/;
+
+describe("the text of a 403 decides its class", () => {
+  // Every 403 text of the spec's error table and of the product's observed behaviour.
+  const cases = [
+    { text: "Unauthorized.", operation: "create_user", kind: "permission", type: KasmPermissionError, says: /The API key needs all of: Users Create/ },
+    {
+      text: "License limit exceeded. Unable to create user",
+      operation: "create_user",
+      kind: "license",
+      type: KasmLicenseLimitError,
+      says: /named-user seats are all used.*Activate more seats.*delete users/s,
+    },
+    {
+      text: "License limit exceeded. Unable to create session",
+      operation: "request_ws",
+      kind: "license",
+      type: KasmLicenseLimitError,
+      says: /concurrent sessions are all in use.*End sessions.*activate more seats/s,
+    },
+    // Releases before 1.19.0 answered some credential failures with 403.
+    { text: "Invalid user name or password.", operation: "create_user", kind: "authentication", type: KasmAuthenticationError, says: /Check the API key and secret/ },
+  ] as const;
+
+  for (const c of cases) {
+    it(`403 ${JSON.stringify(c.text)}: ${c.kind}`, async () => {
+      const server = await startLocalServer();
+      const client = createKasmClient({ baseUrl: server.url, apiKey: "k", apiKeySecret: ADMIN_SECRET, maxRetries: 2, retryBaseDelayMs: 1 }, {});
+      try {
+        server.fallback = () => ({ status: 403, body: { error_message: c.text } });
+        const call =
+          c.operation === "request_ws"
+            ? client.sessions.requestWs({ user_id: "a".repeat(32), image_id: "b".repeat(32) })
+            : client.users.createUser({ username: "x", password: "pw-in-403-body-31" });
+        const error = await failure(call);
+        expect(error).toBeInstanceOf(c.type);
+        expect(error).toMatchObject({ kind: c.kind, status: 403, operation: c.operation, errorMessage: c.text, attempts: 1 });
+        expect(error.message).toMatch(c.says);
+        expect(error.message).toContain(`HTTP 403 ${JSON.stringify(c.text)}`);
+        if (c.kind !== "permission") {
+          expect(error).not.toBeInstanceOf(KasmPermissionError);
+          expect(error.message).not.toMatch(PERMISSION_NAME);
+        }
+        expect(printed(error)).not.toContain("pw-in-403-body-31");
+        expect(server.requests).toHaveLength(1);
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    });
+  }
+
+  it("the emulator's named-user limit: a licence error naming seats, with no permission advice", async () => {
+    const named = "-----BEGIN ACTIVATION KEY-----\nNAMED-USER-KEY-52\n-----END ACTIVATION KEY-----";
+    // Alice and bob exist; a 3-seat Per Named User licence leaves one seat.
+    const harness = await startHarness({ seed: { ...SEED, activationKeys: [{ activation_key: named, seats: 3, license_type: "Per Named User" }] } });
+    try {
+      await harness.client.licenses.activate({ activation_key: named });
+      await harness.client.users.createUser({ username: "carol" });
+      const error = await failure(harness.client.users.createUser({ username: "dave" }));
+      expect(error).toBeInstanceOf(KasmLicenseLimitError);
+      expect(error).toMatchObject({ kind: "license", limited: "user", status: 403, errorMessage: "License limit exceeded. Unable to create user" });
+      expect(error.message).toMatch(/licence's named-user seats/);
+      expect(error.message).not.toMatch(PERMISSION_NAME);
+      expect(error.message).not.toMatch(/grant/i);
+    } finally {
+      await harness.close();
+    }
+  });
+
+  it("the emulator's concurrent-session limit: a licence error about sessions", async () => {
+    // No licence: the Community Edition's 5 concurrent sessions.
+    const harness = await startHarness({ seed: { ...SEED, sessions: [], activationKeys: [] } });
+    try {
+      const user = await harness.client.users.getUser({ username: "bob" });
+      const image = (await harness.client.images.getImages()).find((i) => i.name === "kasmweb/chrome:1.16.0")!;
+      for (let i = 0; i < 5; i++) await harness.client.sessions.requestWs({ user_id: user.user_id, image_id: image.image_id });
+      const error = await failure(harness.client.sessions.requestWs({ user_id: user.user_id, image_id: image.image_id }));
+      expect(error).toBeInstanceOf(KasmLicenseLimitError);
+      expect(error).toMatchObject({ kind: "license", limited: "session", status: 403 });
+      expect(error.message).toMatch(/concurrent sessions/);
+      expect(error.message).not.toMatch(PERMISSION_NAME);
+    } finally {
+      await harness.close();
     }
   });
 });

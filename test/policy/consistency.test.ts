@@ -25,7 +25,7 @@ import { storeFromSeed, type SeedInput } from "../../emulator/seed";
 import type { Store } from "../../emulator/store";
 import { configure, providers } from "../../provider";
 import { kasmClient } from "../../provider/runtime";
-import { KasmPermissionError } from "../../provider/api";
+import { KasmLicenseLimitError, KasmPermissionError } from "../../provider/api";
 import { closeUnderDependencies, OPERATIONS, USER_FIELD_PERMISSIONS, type OperationName, type PermissionName } from "../../provider/permissions";
 import type { KasmKind } from "../../provider/permissions/resources";
 import { resourceNeedsPermissions } from "../../policy/permissions/policies";
@@ -327,6 +327,8 @@ async function policySaysRefused(
 /** A refusal for lack of permission: a 403, or the provider's own error for a field Kasm left out. */
 function isPermissionFailure(error: unknown): boolean {
   if (error instanceof KasmPermissionError) return true;
+  // A 403 about the licence's seats is not about the key's permissions.
+  if (error instanceof KasmLicenseLimitError) return false;
   const message = error instanceof Error ? error.message : String(error);
   return /HTTP 403/.test(message) || /Grant the API key|The API key needs all of/.test(message);
 }
