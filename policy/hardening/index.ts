@@ -1,6 +1,7 @@
 /**
  * The Kasm hardening policy pack: advisory rules for anonymous casting, staging, egress
- * credentials and passwords (one mandatory: a casting config already past its validUntil). Run it
+ * credentials and passwords, and two mandatory ones: a casting config already past its
+ * validUntil, and two resources declaring the same Kasm object. Run it
  * with `pulumi preview --policy-pack policy/hardening --policy-pack-config <file>` (see
  * policy/README.md). Pulumi loads the compiled file (`main` in this folder's package.json).
  */
@@ -8,7 +9,7 @@ import { PolicyPack } from "@pulumi/policy";
 import { PACK_NAME, policies } from "./policies";
 
 new PolicyPack(PACK_NAME, {
-  description: "Hardening rules for Kasm resources: anonymous casting, staging capacity, egress credentials, passwords.",
+  description: "Hardening rules for Kasm resources: anonymous casting, staging capacity, egress credentials, passwords, conflicting declarations.",
   enforcementLevel: "advisory",
   policies,
 });

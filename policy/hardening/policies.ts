@@ -11,6 +11,7 @@ import { castAnonymousRecaptcha } from "./cast-anonymous-recaptcha";
 import { castAnonymousReferrers } from "./cast-anonymous-referrers";
 import { castAnonymousSharing } from "./cast-anonymous-sharing";
 import { castValidUntilPast } from "./cast-valid-until-past";
+import { conflictingDeclarations } from "./conflicting-declarations";
 import { egressCredentialConnectionLimit } from "./egress-credential-connection-limit";
 import { stagingLicenseCapacity } from "./staging-license-capacity";
 import { userPasswordLength } from "./user-password-length";
@@ -28,6 +29,7 @@ export const policies: Policies = [
   castAnonymousDynamicArgs,
   anonymousDataTransfer,
   castValidUntilPast,
+  conflictingDeclarations,
   egressCredentialConnectionLimit,
   stagingLicenseCapacity,
   userPasswordLength,
@@ -42,6 +44,7 @@ export {
   castAnonymousReferrers,
   castAnonymousSharing,
   castValidUntilPast,
+  conflictingDeclarations,
   egressCredentialConnectionLimit,
   stagingLicenseCapacity,
   userPasswordLength,

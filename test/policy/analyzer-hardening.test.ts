@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PACK_NAME, policies } from "../../policy/hardening/policies";
 import { AnalyzerDriver } from "./analyzer-client";
 import { cast, staging } from "./fixtures";
-import { UNKNOWN_BOOL } from "./helpers";
+import { IDS, UNKNOWN, UNKNOWN_BOOL, type FixtureResource } from "./helpers";
 
 const VERSION = (require("../../policy/hardening/package.json") as { version: string }).version;
 let driver: AnalyzerDriver;
@@ -27,11 +27,11 @@ afterAll(() => driver?.close());
 const open = cast({ limitIps: false, validUntil: "2001-01-01 00:00:00", requireRecaptcha: false });
 
 describe("the hardening pack on the analyzer protocol", () => {
-  it("describes its policies: advisory by default but cast-valid-until-past, each configurable", async () => {
+  it("describes its policies: advisory by default but cast-valid-until-past and conflicting-declarations, each configurable", async () => {
     const info = await driver.info();
     expect(info.name).toBe("kasm-hardening");
-    expect(info.policies.filter((p) => p.level === "mandatory").map((p) => p.name)).toEqual(["cast-valid-until-past"]);
-    expect(info.policies.filter((p) => p.type === "stack").map((p) => p.name)).toEqual(["anonymous-data-transfer", "staging-license-capacity"]);
+    expect(info.policies.filter((p) => p.level === "mandatory").map((p) => p.name)).toEqual(["cast-valid-until-past", "conflicting-declarations"]);
+    expect(info.policies.filter((p) => p.type === "stack").map((p) => p.name)).toEqual(["anonymous-data-transfer", "conflicting-declarations", "staging-license-capacity"]);
     for (const p of info.policies) expect(p.configProperties).toContain("exemptResources");
   });
 
@@ -77,5 +77,28 @@ describe("the hardening pack on the analyzer protocol", () => {
         "can't run policy 'cast-anonymous-ip-limit' from policy pack 'kasm-hardening@v0.1.0' during preview: could not decide for CastConfig 'kiosk': allowAnonymous or limitIps is not known yet",
       ],
     ]);
+  });
+
+  it("conflicting declarations stop the preview (mandatory), linked through property dependencies on the wire", async () => {
+    await driver.configure({});
+    const alice: FixtureResource = { kind: "User", name: "alice", props: { username: "alice", userId: UNKNOWN } };
+    const diagnostics = await driver.analyzeStack([
+      alice,
+      { kind: "UserGroups", name: "alice-groups", props: { userId: UNKNOWN, groupIds: [IDS.devs] }, from: { userId: ["alice"] } },
+      { kind: "GroupMembership", name: "alice-ops", props: { userId: UNKNOWN, groupId: IDS.ops }, from: { userId: ["alice"] } },
+    ]);
+    expect(diagnostics.map((d) => [d.policy, d.level, d.urn.split("::").pop()])).toEqual([["conflicting-declarations", "mandatory", "alice-ops"]]);
+    // @pulumi/policy puts the policy's description first, then the violation.
+    expect(diagnostics[0].message.split("\n")[1]).toMatch(/^UserGroups 'alice-groups' and GroupMembership 'alice-ops' both manage the groups of the same user/);
+  });
+
+  it("a pair it cannot compare during preview is an advisory 'can't run', not a mandatory violation", async () => {
+    await driver.configure({});
+    const diagnostics = await driver.analyzeStack([
+      { kind: "UserAttributes", name: "a1", props: { userId: UNKNOWN, showTips: true } },
+      { kind: "UserAttributes", name: "a2", props: { userId: IDS.plain1, showTips: false } },
+    ]);
+    expect(diagnostics.map((d) => [d.policy, d.level])).toEqual([["conflicting-declarations", "advisory"]]);
+    expect(diagnostics[0].message).toMatch(/^can't run policy 'conflicting-declarations' from policy pack 'kasm-hardening@v0\.1\.0' during preview: could not decide whether UserAttributes 'a1' and UserAttributes 'a2'/);
   });
 });

@@ -12,6 +12,7 @@ import {
   castAnonymousReferrers,
   castAnonymousSharing,
   castValidUntilPast,
+  conflictingDeclarations,
   egressCredentialConnectionLimit,
   policies,
   stagingLicenseCapacity,
@@ -20,11 +21,12 @@ import {
 import { withinDomains } from "../../policy/hardening/cast-anonymous-referrers";
 import { IDS, runResourcePolicy, runStackPolicy, UNKNOWN, UNKNOWN_ARRAY, UNKNOWN_BOOL, type FixtureResource } from "./helpers";
 import { CAST_KEY, cast, credential, staging, user } from "./fixtures";
+import { hyphenatedUpperCase } from "../helpers/emulator";
 
 const messages = (outcome: { violations: { message: string }[] }) => outcome.violations.map((v) => v.message);
 
 describe("the pack", () => {
-  it("every policy but cast-valid-until-past is advisory by default, each takes exemptResources", () => {
+  it("every policy but cast-valid-until-past and conflicting-declarations is advisory by default, each takes exemptResources", () => {
     expect(policies.map((p) => [p.name, p.enforcementLevel])).toEqual([
       ["cast-anonymous-ip-limit", "advisory"],
       ["cast-anonymous-expiry", "advisory"],
@@ -34,6 +36,7 @@ describe("the pack", () => {
       ["cast-anonymous-dynamic-args", "advisory"],
       ["anonymous-data-transfer", "advisory"],
       ["cast-valid-until-past", "mandatory"],
+      ["conflicting-declarations", "mandatory"],
       ["egress-credential-connection-limit", "advisory"],
       ["staging-license-capacity", "advisory"],
       ["user-password-length", "advisory"],
@@ -226,5 +229,125 @@ describe("user-password-length", () => {
     expect(messages(await runResourcePolicy(userPasswordLength, user()))).toEqual([]);
     expect(messages(await runResourcePolicy(userPasswordLength, user({ password: undefined })))).toEqual([]);
     expect(messages(await runResourcePolicy(userPasswordLength, user(), { minLength: 40 }))).toHaveLength(1);
+  });
+});
+
+describe("conflicting-declarations", () => {
+  const attrs = (name: string, userId: unknown, from?: string[]): FixtureResource => ({ kind: "UserAttributes", name, props: { userId, showTips: false }, ...(from ? { from: { userId: from } } : {}) });
+  const membership = (name: string, userId: unknown, groupId: unknown, from?: string[]): FixtureResource => ({
+    kind: "GroupMembership",
+    name,
+    props: { userId, groupId },
+    ...(from ? { from: { userId: from } } : {}),
+  });
+  const userGroups = (name: string, userId: unknown, groupIds: unknown[] = [IDS.devs]): FixtureResource => ({ kind: "UserGroups", name, props: { userId, groupIds } });
+  const drain = (name: string, serverId: unknown): FixtureResource => ({ kind: "ServerDrain", name, props: { serverId, draining: true } });
+  const newUser = (name: string, props: Record<string, unknown> = {}): FixtureResource => ({ kind: "User", name, props: { username: name, userId: UNKNOWN, ...props } });
+
+  it("passes resources that each manage their own object", async () => {
+    const resources = [
+      attrs("a1", IDS.plain1),
+      attrs("a2", IDS.plain2),
+      userGroups("g1", IDS.plain1),
+      membership("m1", IDS.plain2, IDS.devs),
+      membership("m2", IDS.plain2, IDS.ops),
+      drain("d1", IDS.server1),
+      drain("d2", IDS.server2),
+      staging(),
+      staging({ imageId: IDS.image2 }, "staged-2"),
+    ];
+    expect(await runStackPolicy(conflictingDeclarations, resources)).toEqual({ violations: [] });
+  });
+
+  it("names both resources of two UserAttributes of one user, whatever the spelling of its id, on the later one", async () => {
+    const { violations } = await runStackPolicy(conflictingDeclarations, [attrs("alice-attrs", IDS.plain1), attrs("alice-more", hyphenatedUpperCase(IDS.plain1))]);
+    expect(violations).toEqual([
+      {
+        message:
+          "UserAttributes 'alice-attrs' and UserAttributes 'alice-more' both manage the attributes of the same user (userId): each update overwrites the other's values. Declare one UserAttributes per user.",
+        urn: "urn:pulumi:ci::kasm-app::pulumi-nodejs:dynamic/kasm:UserAttributes::alice-more",
+      },
+    ]);
+  });
+
+  it("flags a GroupMembership beside a UserGroups of the same user, in either order", async () => {
+    for (const resources of [
+      [userGroups("alice-groups", IDS.plain1), membership("alice-ops", IDS.plain1, IDS.ops)],
+      [membership("alice-ops", IDS.plain1, IDS.ops), userGroups("alice-groups", IDS.plain1)],
+    ]) {
+      expect(messages(await runStackPolicy(conflictingDeclarations, resources))).toEqual([
+        "UserGroups 'alice-groups' and GroupMembership 'alice-ops' both manage the groups of the same user (userId): UserGroups sets the user's groups exactly and removes " +
+          "the membership the GroupMembership adds, which adds it back: each undoes the other. Put the group in the UserGroups' groupIds and remove the GroupMembership, " +
+          "or manage this user with GroupMemberships only.",
+      ]);
+    }
+    expect(await runStackPolicy(conflictingDeclarations, [userGroups("alice-groups", IDS.plain1), membership("bob-ops", IDS.plain2, IDS.ops)])).toEqual({ violations: [] });
+  });
+
+  it("flags two UserGroups of one user, two ServerDrain of one server, two StagingConfig of one zone and image, two GroupMembership of one user and group", async () => {
+    const cases: [FixtureResource[], string][] = [
+      [[userGroups("g1", IDS.plain1), userGroups("g2", IDS.plain1.toUpperCase(), [IDS.ops])], "UserGroups 'g1' and UserGroups 'g2' both manage the groups of the same user (userId)"],
+      [[drain("d1", IDS.server1), drain("d2", hyphenatedUpperCase(IDS.server1))], "ServerDrain 'd1' and ServerDrain 'd2' both manage the draining of the same server (serverId)"],
+      [
+        [staging(), staging({ numSessions: 1, imageId: hyphenatedUpperCase(IDS.image1) }, "staged-again")],
+        "StagingConfig 'staged' and StagingConfig 'staged-again' both manage the staging config of the same zone and image (zoneId and imageId)",
+      ],
+      [
+        [membership("m1", IDS.plain1, IDS.devs), membership("m2", IDS.plain1, hyphenatedUpperCase(IDS.devs))],
+        "GroupMembership 'm1' and GroupMembership 'm2' both manage the same membership (the same user in the same group) (userId and groupId)",
+      ],
+    ];
+    for (const [resources, start] of cases) {
+      const found = messages(await runStackPolicy(conflictingDeclarations, resources));
+      expect(found, start).toHaveLength(1);
+      expect(found[0]).toMatch(new RegExp(`^${start.replace(/[()]/g, "\\$&")}: `));
+    }
+    // One key part differs: another object.
+    expect(await runStackPolicy(conflictingDeclarations, [staging(), staging({ zoneId: IDS.image2 }, "other-zone")])).toEqual({ violations: [] });
+    expect(await runStackPolicy(conflictingDeclarations, [membership("m1", IDS.plain1, IDS.devs), membership("m2", IDS.plain2, IDS.devs)])).toEqual({ violations: [] });
+  });
+
+  it("during preview, follows a userId not known yet to the User of the stack it comes from", async () => {
+    // Both take alice.userId: the same user, though its id is not known yet.
+    const same = await runStackPolicy(conflictingDeclarations, [newUser("alice"), attrs("a1", UNKNOWN, ["alice"]), attrs("a2", UNKNOWN, ["alice"])]);
+    expect(messages(same)).toEqual([expect.stringMatching(/^UserAttributes 'a1' and UserAttributes 'a2' both manage the attributes of the same user/)]);
+    // Two Users of the stack are two users; a user the stack creates is none of the existing ones.
+    const resources = [newUser("alice"), newUser("bob"), userGroups("alice-groups", UNKNOWN), membership("bob-devs", UNKNOWN, IDS.devs, ["bob"]), membership("plain-devs", IDS.plain1, IDS.devs)];
+    resources[2] = { ...resources[2], from: { userId: ["alice"] } };
+    expect(await runStackPolicy(conflictingDeclarations, resources)).toEqual({ violations: [] });
+  });
+
+  it("once a User's id is known, a literal id of that user is the same user", async () => {
+    const outcome = await runStackPolicy(conflictingDeclarations, [newUser("alice", { userId: IDS.plain1 }), attrs("a1", UNKNOWN, ["alice"]), attrs("a2", hyphenatedUpperCase(IDS.plain1))]);
+    expect(outcome.violations).toHaveLength(1);
+  });
+
+  it("could not decide for an id not known that comes from no User, or from a User that may adopt, and still reports what it could decide", async () => {
+    const outcome = await runStackPolicy(conflictingDeclarations, [
+      newUser("alice", { adopt: true }),
+      attrs("a1", UNKNOWN, ["alice"]),
+      attrs("a2", IDS.plain1),
+      drain("d1", IDS.server1),
+      drain("d2", IDS.server1),
+      membership("m1", IDS.plain2, UNKNOWN),
+      membership("m2", IDS.plain2, IDS.devs),
+    ]);
+    expect(messages(outcome)).toEqual([expect.stringMatching(/^ServerDrain 'd1' and ServerDrain 'd2' both manage/)]);
+    expect(outcome.undecided).toBe(
+      "could not decide whether UserAttributes 'a1' and UserAttributes 'a2' manage the attributes of the same user: their userId cannot be compared yet " +
+        "(a value not known during preview that is not the userId of one User of this stack, or a User that may adopt an existing user); " +
+        "whether GroupMembership 'm1' and GroupMembership 'm2' manage the same membership (the same user in the same group): their groupId cannot be compared yet " +
+        "(a value not known during preview that is not the userId of one User of this stack, or a User that may adopt an existing user)",
+    );
+    // A value that differs where it is known needs nothing unknown: another object.
+    expect(await runStackPolicy(conflictingDeclarations, [membership("m1", IDS.plain1, UNKNOWN), membership("m2", IDS.plain2, UNKNOWN)])).toEqual({ violations: [] });
+  });
+
+  it("respects exemptResources, and does not apply to a stack with nothing to compare", async () => {
+    expect(await runStackPolicy(conflictingDeclarations, [drain("d1", IDS.server1), drain("d2", IDS.server1)], { exemptResources: ["d2"] })).toEqual({
+      violations: [],
+      notApplicable: "the stack has fewer than two resources of the kinds this policy compares",
+    });
+    expect((await runStackPolicy(conflictingDeclarations, [cast(), user()])).notApplicable).toBeDefined();
   });
 });
