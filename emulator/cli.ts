@@ -3,7 +3,7 @@
  * `kasm-emulator`: run the Kasm API emulator from the command line.
  *
  *   kasm-emulator --port 8443 --seed examples/seed.json [--data state.json] [--host 127.0.0.1]
- *                 [--tls-key key.pem --tls-cert cert.pem] [--verbose]
+ *                 [--tls-key key.pem --tls-cert cert.pem] [--observed-fields] [--verbose]
  *
  * Prints one line with the URL once it accepts requests, and runs until SIGINT or SIGTERM.
  */
@@ -13,7 +13,7 @@ import { SeedError } from "./seed";
 import { startEmulator } from "./server";
 
 const USAGE =
-  "usage: kasm-emulator [--port N] [--host ADDR] [--seed seed.json] [--data state.json] [--tls-key key.pem --tls-cert cert.pem] [--verbose]";
+  "usage: kasm-emulator [--port N] [--host ADDR] [--seed seed.json] [--data state.json] [--tls-key key.pem --tls-cert cert.pem] [--observed-fields] [--verbose]";
 
 async function main(): Promise<void> {
   let values;
@@ -26,6 +26,7 @@ async function main(): Promise<void> {
         data: { type: "string" },
         "tls-key": { type: "string" },
         "tls-cert": { type: "string" },
+        "observed-fields": { type: "boolean" },
         verbose: { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
@@ -55,6 +56,8 @@ async function main(): Promise<void> {
     seed: values.seed,
     dataFile: values.data,
     tls,
+    // Absent: the seed's flag decides.
+    observedFields: values["observed-fields"] ? true : undefined,
     log: values.verbose ? (line) => process.stderr.write(`${line}\n`) : undefined,
   });
   process.stdout.write(`kasm-emulator listening on ${emulator.url}\n`);

@@ -120,6 +120,11 @@ const SeedActivationKey = z.strictObject({
 
 /** The seed file's schema. Every list is optional. */
 export const Seed = z.strictObject({
+  /**
+   * Answer with the fields the real product is known to send beyond the spec, too (see
+   * emulator/README.md). Default false: exactly the documented fields.
+   */
+  observedFields: z.boolean().default(false),
   apiKeys: z.array(SeedApiKey).default([]),
   groups: z.array(SeedGroup).default([]),
   users: z.array(SeedUser).default([]),
@@ -168,6 +173,16 @@ export function readSeedFile(path: string): SeedInput {
   } catch (error) {
     throw new SeedError(`seed file ${path} is not JSON: ${(error as Error).message}`);
   }
+}
+
+/**
+ * The seed's `observedFields` flag (false when absent), or a {@link SeedError} when it is not a
+ * boolean. Read on its own because a data file replaces the seed's objects but not its flag.
+ */
+export function seedObservedFields(input: SeedInput | undefined): boolean {
+  const parsed = Seed.shape.observedFields.safeParse((input as { observedFields?: unknown } | undefined)?.observedFields);
+  if (!parsed.success) throw new SeedError("seed: observedFields: must be true or false");
+  return parsed.data;
 }
 
 /** Build a store from a seed, or throw a {@link SeedError} naming the first problem. */
@@ -232,15 +247,6 @@ export function storeFromSeed(input: SeedInput | undefined): Store {
       cloud_access_key_id: z.cloud_access_key_id ?? "",
       cloud_secret_access_key: z.cloud_secret_access_key ?? "",
       vm_agent_image_id: null,
-      allow_origin_domain: "$request_host$",
-      upstream_auth_address: "$request_host$",
-      proxy_connections: true,
-      proxy_hostname: "$request_host$",
-      proxy_path: "desktop",
-      proxy_port: 443,
-      load_balancing_strategy: "least_load",
-      search_alternate_zones: true,
-      prioritize_static_agents: true,
     };
     if (state.zones[zone_id]) fail(`zones[${i}]`, `duplicate zone_id ${zone_id}`);
     state.zones[zone_id] = zone;

@@ -21,7 +21,7 @@ import { EmulatorError, InvalidRequest, NoSuchOperation } from "./errors";
 import { FaultConfig, Faults, type Fault } from "./faults";
 import { Reply, type Call } from "./handlers/common";
 import { ROUTES, type Route } from "./routes";
-import { readSeedFile, storeFromSeed, type SeedInput } from "./seed";
+import { readSeedFile, seedObservedFields, storeFromSeed, type SeedInput } from "./seed";
 import { emptyState, Store, type State } from "./store";
 
 /** How to start an emulator. */
@@ -40,12 +40,20 @@ export interface EmulatorOptions {
   bodyLimitBytes?: number;
   /** Receives one line per request (operation, status, milliseconds; never a body), and one per injected fault. */
   log?: (line: string) => void;
+  /**
+   * Also send the fields the real product is known to return beyond the spec (listed, with the
+   * evidence, in fields.ts and the README). Default: the seed's `observedFields`, else false:
+   * every record carries exactly the fields the spec documents.
+   */
+  observedFields?: boolean;
 }
 
 /** A running emulator. */
 export interface RunningEmulator {
   /** The base URL, such as `http://127.0.0.1:43123`. */
   readonly url: string;
+  /** Whether records carry the observed fields beyond the spec (see {@link EmulatorOptions.observedFields}). */
+  readonly observedFields: boolean;
   /** Stop listening and drop open connections. */
   close(): Promise<void>;
 }
@@ -53,18 +61,23 @@ export interface RunningEmulator {
 /** Upper bound of an uploaded CSV file. */
 const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
-/** Build the store: from the data file when it exists, else from the seed. */
-function initialStore(options: EmulatorOptions): Store {
+/**
+ * Build the store (from the data file when it exists, else from the seed) and decide the field
+ * mode: the option when given, else the seed's flag. A data file replaces the seed's objects, not
+ * its flag, so a restarted emulator answers in the mode it started in.
+ */
+function initialStore(options: EmulatorOptions): { store: Store; observedFields: boolean } {
+  const seed = typeof options.seed === "string" ? readSeedFile(options.seed) : options.seed;
+  const observedFields = options.observedFields ?? seedObservedFields(seed);
   if (options.dataFile && existsSync(options.dataFile)) {
     const saved = JSON.parse(readFileSync(options.dataFile, "utf8")) as Partial<State>;
-    return new Store({ ...emptyState(), ...saved });
+    return { store: new Store({ ...emptyState(), ...saved }), observedFields };
   }
-  const seed = typeof options.seed === "string" ? readSeedFile(options.seed) : options.seed;
-  return storeFromSeed(seed);
+  return { store: storeFromSeed(seed), observedFields };
 }
 
 /** Build the Express application of one emulator around its store. */
-export function createApp(store: Store, options: Pick<EmulatorOptions, "dataFile" | "bodyLimitBytes" | "log"> = {}) {
+export function createApp(store: Store, options: Pick<EmulatorOptions, "dataFile" | "bodyLimitBytes" | "log" | "observedFields"> = {}) {
   const faults = new Faults();
   const persist = () => {
     if (options.dataFile) writeFileAtomic.sync(options.dataFile, JSON.stringify(store.state));
@@ -88,7 +101,7 @@ export function createApp(store: Store, options: Pick<EmulatorOptions, "dataFile
     const { method, path, envelope } = route.operation;
     const parseBody = envelope === "multipart" ? requireMultipart(route, upload) : json;
     app[method === "GET" ? "get" : "post"](path, parseBody, (req, res, next) => {
-      dispatch(route, req, res, { store, faults, persist, log: options.log }).catch(next);
+      dispatch(route, req, res, { store, faults, persist, log: options.log, observedFields: options.observedFields ?? false }).catch(next);
     });
     app.all(path, (req, res) => {
       res.status(405).set("Allow", method).json({ error_message: `Method ${req.method} not allowed for ${route.operation.name}; use ${method}` });
@@ -137,6 +150,7 @@ interface DispatchContext {
   faults: Faults;
   persist: () => void;
   log?: (line: string) => void;
+  observedFields: boolean;
 }
 
 /**
@@ -177,6 +191,7 @@ async function dispatch(route: Route, req: Request, res: Response, ctx: Dispatch
       store: ctx.store,
       caller,
       baseUrl: `${req.protocol}://${req.get("host")}`,
+      observedFields: ctx.observedFields,
     };
     const result = route.handler(call);
     if (result instanceof Reply) ({ status, body, contentType } = result);
@@ -261,9 +276,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** Start an emulator; resolves once it accepts requests. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const store = initialStore(options);
+  const { store, observedFields } = initialStore(options);
   if (options.dataFile) writeFileAtomic.sync(options.dataFile, JSON.stringify(store.state));
-  const app = createApp(store, options);
+  const app = createApp(store, { ...options, observedFields });
   const server = options.tls ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, app) : http.createServer(app);
   server.keepAliveTimeout = 65_000;
   const host = options.host ?? "127.0.0.1";
@@ -278,6 +293,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const urlHost = host.includes(":") ? `[${host}]` : host;
   return {
     url: `${options.tls ? "https" : "http"}://${urlHost}:${port}`,
+    observedFields,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

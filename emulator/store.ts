@@ -121,15 +121,6 @@ export interface ZoneRecord {
   cloud_access_key_id: string;
   cloud_secret_access_key: string;
   vm_agent_image_id: string | null;
-  allow_origin_domain: string;
-  upstream_auth_address: string;
-  proxy_connections: boolean;
-  proxy_hostname: string;
-  proxy_path: string;
-  proxy_port: number;
-  load_balancing_strategy: string;
-  search_alternate_zones: boolean;
-  prioritize_static_agents: boolean;
 }
 
 export interface ServerPoolRecord {

@@ -11,6 +11,7 @@ import { parse as parseCsv } from "csv-parse/sync";
 import { z } from "zod";
 import { CsvFormatError, CsvValidationFailed } from "../errors";
 import { MASK, newId, timestamp, type ServerRecord, type Store, type UserRecord } from "../store";
+import { BATCH_USER_EXTRA } from "../fields";
 import { parse, type Call, type Handler } from "./common";
 import { serverJson } from "./servers";
 import { userJson } from "./users";
@@ -149,26 +150,31 @@ const REALMS = ["ldap", "local", "oidc", "saml"] as const;
 /** A user record as batch creation returns it: the user plus the extra fields the spec lists. */
 function batchUserJson(store: Store, user: UserRecord, call: Call) {
   return {
-    ...userJson(store, user, call.caller),
-    failed_pw_attempts: 0,
-    plan_start_date: null,
-    plan_end_date: null,
-    plan_id: null,
-    saml_id: user.saml_id,
-    oidc_id: user.oidc_id,
-    subscription_id: null,
-    company_id: null,
-    company: {},
-    password_set_date: user.created,
-    city: user.city,
-    state: user.state,
-    country: user.country,
-    email: user.email,
-    custom_attribute_1: null,
-    custom_attribute_2: null,
-    custom_attribute_3: null,
-    crypt_password: MASK,
-    crypt_salt: MASK,
+    ...userJson(store, user, call.caller, call.observedFields),
+    ...BATCH_USER_EXTRA.form(
+      {
+        failed_pw_attempts: 0,
+        plan_start_date: null,
+        plan_end_date: null,
+        plan_id: null,
+        saml_id: user.saml_id,
+        oidc_id: user.oidc_id,
+        subscription_id: null,
+        company_id: null,
+        company: {},
+        password_set_date: user.created,
+        city: user.city,
+        state: user.state,
+        country: user.country,
+        email: user.email,
+        custom_attribute_1: null,
+        custom_attribute_2: null,
+        custom_attribute_3: null,
+        crypt_password: MASK,
+        crypt_salt: MASK,
+      },
+      call.observedFields,
+    ),
   };
 }
 
@@ -320,7 +326,7 @@ const batchCreateServer: Handler = (call) => {
     store.state.servers[server.server_id] = server;
     if (assignTo) assignTo.server_ids.push(server.server_id);
   }
-  return success(view, data, { servers: planned.map((p) => serverJson(store, p.server)) });
+  return success(view, data, { servers: planned.map((p) => serverJson(store, p.server, call.observedFields)) });
 };
 
 /** The handlers of this area, by operation. */

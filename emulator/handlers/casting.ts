@@ -2,6 +2,7 @@
  * Casting configurations: create, update, delete (the API has no read).
  */
 import { z } from "zod";
+import { CAST_CONFIG } from "../fields";
 import type { CastConfigRecord, Store } from "../store";
 import { bool, id, int, parse, text, type Handler } from "./common";
 
@@ -47,28 +48,62 @@ const CastFields = z.object({
 });
 
 /** A casting config with the names of its image and group. */
-function castJson(store: Store, c: CastConfigRecord) {
-  return {
-    ...c,
-    allowed_referrers: [...c.allowed_referrers],
-    image_friendly_name: c.image_id ? (store.state.images[c.image_id]?.friendly_name ?? null) : null,
-    group_name: c.group_id ? (store.state.groups[c.group_id]?.name ?? null) : null,
-  };
+function castJson(store: Store, c: CastConfigRecord, observedFields: boolean) {
+  return CAST_CONFIG.form(
+    {
+      cast_config_id: c.cast_config_id,
+      casting_config_name: c.casting_config_name,
+      image_id: c.image_id,
+      image_friendly_name: c.image_id ? (store.state.images[c.image_id]?.friendly_name ?? null) : null,
+      key: c.key,
+      allowed_referrers: [...c.allowed_referrers],
+      limit_sessions: c.limit_sessions,
+      session_remaining: c.session_remaining,
+      limit_ips: c.limit_ips,
+      ip_request_limit: c.ip_request_limit,
+      ip_request_seconds: c.ip_request_seconds,
+      error_url: c.error_url,
+      enable_sharing: c.enable_sharing,
+      disable_control_panel: c.disable_control_panel,
+      disable_tips: c.disable_tips,
+      disable_fixed_res: c.disable_fixed_res,
+      allow_anonymous: c.allow_anonymous,
+      group_id: c.group_id,
+      group_name: c.group_id ? (store.state.groups[c.group_id]?.name ?? null) : null,
+      require_recaptcha: c.require_recaptcha,
+      ws_url: c.ws_url,
+      dynamic_ws_url: c.dynamic_ws_url,
+      dynamic_ctr_network: c.dynamic_ctr_network,
+      allow_resume: c.allow_resume,
+      enforce_client_settings: c.enforce_client_settings,
+      allow_ws_audio: c.allow_ws_audio,
+      allow_ws_uploads: c.allow_ws_uploads,
+      allow_ws_downloads: c.allow_ws_downloads,
+      allow_ws_clipboard_down: c.allow_ws_clipboard_down,
+      allow_ws_clipboard_up: c.allow_ws_clipboard_up,
+      allow_ws_microphone: c.allow_ws_microphone,
+      allow_ws_sharing: c.allow_ws_sharing,
+      ws_audio_default_on: c.ws_audio_default_on,
+      ws_ime_mode_default_on: c.ws_ime_mode_default_on,
+      valid_until: c.valid_until,
+    },
+    observedFields,
+  );
 }
 
 /** The handlers of this area, by operation. */
 export const castingHandlers = {
-  create_cast_config: ({ body, store }) => {
+  create_cast_config: ({ body, store, observedFields }) => {
     const fields = parse(CastFields, body.target_cast_config, "target_cast_config");
-    return { cast_config: castJson(store, store.createCastConfig(fields)) };
+    return { cast_config: castJson(store, store.createCastConfig(fields), observedFields) };
   },
-  update_cast_config: ({ body, store }) => {
+  update_cast_config: ({ body, store, observedFields }) => {
     const { cast_config_id, ...fields } = parse(
       CastFields.extend({ cast_config_id: id.optional() }),
       body.target_cast_config,
       "target_cast_config",
     );
-    return { cast_config: castJson(store, store.updateCastConfig(cast_config_id, fields)) };
+    return { cast_config: castJson(store, store.updateCastConfig(cast_config_id, fields), observedFields) };
   },
   delete_cast_config: ({ body, store }) => {
     const req = parse(z.object({ cast_config_id: id.nullable().optional(), casting_config_name: z.string().nullable().optional() }), body, "");

@@ -20,6 +20,11 @@ export interface Call {
   readonly caller: Caller;
   /** The address clients reach the emulator at, for URLs it hands out. */
   readonly baseUrl: string;
+  /**
+   * Whether records also carry the fields the real product is known to send beyond the spec
+   * (observed mode, see fields.ts); false: exactly the documented fields.
+   */
+  readonly observedFields: boolean;
 }
 
 /** A reply other than a 200 JSON body (another status, no body, or another content type). */

@@ -8,6 +8,16 @@
 import { z } from "zod";
 import type { OperationName } from "../../provider/permissions";
 import {
+  EGRESS_CREDENTIAL,
+  EGRESS_GATEWAY,
+  EGRESS_GATEWAY_REF,
+  EGRESS_MAPPING,
+  EGRESS_MAPPING_BRIEF,
+  EGRESS_PROVIDER,
+  EGRESS_PROVIDER_REF,
+  IMAGE_EGRESS_GATEWAY,
+} from "../fields";
+import {
   canonicalId,
   MASK,
   type EgressCredentialRecord,
@@ -72,22 +82,54 @@ const CredentialFields = z.object({
 
 // --- serialisers ---------------------------------------------------------------------------------
 
-function providerRef(p: EgressProviderRecord | undefined) {
-  return p ? { egress_provider_id: p.egress_provider_id, name: p.name, egress_provider_type: p.egress_provider_type } : null;
+function providerJson(p: EgressProviderRecord, observedFields: boolean) {
+  return EGRESS_PROVIDER.form(
+    {
+      egress_provider_id: p.egress_provider_id,
+      created: p.created,
+      name: p.name,
+      egress_provider_type: p.egress_provider_type,
+      enabled: p.enabled,
+    },
+    observedFields,
+  );
+}
+
+function gatewayJson(g: EgressGatewayRecord, observedFields: boolean) {
+  return EGRESS_GATEWAY.form(
+    {
+      egress_gateway_id: g.egress_gateway_id,
+      name: g.name,
+      enabled: g.enabled,
+      country: g.country,
+      city: g.city,
+      config: g.config,
+      egress_provider_id: g.egress_provider_id,
+      active_connections: g.active_connections,
+    },
+    observedFields,
+  );
+}
+
+function providerRef(p: EgressProviderRecord | undefined, observedFields: boolean) {
+  return p
+    ? EGRESS_PROVIDER_REF.form({ egress_provider_id: p.egress_provider_id, name: p.name, egress_provider_type: p.egress_provider_type }, observedFields)
+    : null;
 }
 
 /** The gateways a mapping or credential gives access to, as {name, egress_gateway_id}. */
-function gatewayRefs(store: Store, holder: EgressMappingRecord | EgressCredentialRecord) {
+function gatewayRefs(store: Store, holder: EgressMappingRecord | EgressCredentialRecord, observedFields: boolean) {
   return Object.values(store.state.egressGateways)
     .filter(
       (g) =>
         g.egress_provider_id === holder.egress_provider_id &&
         (holder.allow_all_gateways || holder.selected_gateways.includes(g.egress_gateway_id)),
     )
-    .map((g) => ({ name: g.name, egress_gateway_id: g.egress_gateway_id }));
+    .map((g) => EGRESS_GATEWAY_REF.form({ name: g.name, egress_gateway_id: g.egress_gateway_id }, observedFields));
 }
 
-function mappingBrief(m: EgressMappingRecord) {
+/** The fields a mapping has on its own (the answer of create and update). */
+function mappingOwnFields(m: EgressMappingRecord) {
   return {
     egress_provider_mapping_id: m.egress_provider_mapping_id,
     enabled: m.enabled,
@@ -100,15 +142,48 @@ function mappingBrief(m: EgressMappingRecord) {
   };
 }
 
-function credentialJson(store: Store, c: EgressCredentialRecord) {
-  const { selected_gateways: _selected, ...fields } = c;
-  return {
-    ...fields,
-    // The spec shows the password masked; the other fields are returned as stored.
-    password: c.password === null ? null : MASK,
-    egress_provider: providerRef(store.state.egressProviders[c.egress_provider_id]),
-    egress_gateways: gatewayRefs(store, c),
-  };
+/** A mapping as create and update answer it: without its provider and gateways. */
+function mappingBrief(m: EgressMappingRecord, observedFields: boolean) {
+  return EGRESS_MAPPING_BRIEF.form(mappingOwnFields(m), observedFields);
+}
+
+/** A mapping as get_egress_provider_mapping lists it: with its provider and gateways. */
+function mappingJson(store: Store, m: EgressMappingRecord, observedFields: boolean) {
+  return EGRESS_MAPPING.form(
+    {
+      ...mappingOwnFields(m),
+      egress_provider: providerRef(store.state.egressProviders[m.egress_provider_id], observedFields),
+      egress_gateways: gatewayRefs(store, m, observedFields),
+    },
+    observedFields,
+  );
+}
+
+function credentialJson(store: Store, c: EgressCredentialRecord, observedFields: boolean) {
+  return EGRESS_CREDENTIAL.form(
+    {
+      egress_credential_id: c.egress_credential_id,
+      name: c.name,
+      username: c.username,
+      // The spec shows the password masked; the other fields are returned as stored.
+      password: c.password === null ? null : MASK,
+      enabled: c.enabled,
+      user_id: c.user_id,
+      group_id: c.group_id,
+      image_id: c.image_id,
+      egress_provider_id: c.egress_provider_id,
+      allow_all_gateways: c.allow_all_gateways,
+      wireguard_private_key: c.wireguard_private_key,
+      mesh_key: c.mesh_key,
+      limit_active_connections: c.limit_active_connections,
+      active_connection_limit: c.active_connection_limit,
+      active_connections: c.active_connections,
+      custom_credential: c.custom_credential,
+      egress_provider: providerRef(store.state.egressProviders[c.egress_provider_id], observedFields),
+      egress_gateways: gatewayRefs(store, c, observedFields),
+    },
+    observedFields,
+  );
 }
 
 // --- filters -------------------------------------------------------------------------------------
@@ -143,17 +218,17 @@ function mappingTarget(store: Store, fields: Partial<EgressTarget> & { egress_pr
 // --- handlers ------------------------------------------------------------------------------------
 
 const providerHandlers = {
-  get_egress_providers: ({ body, store }) => {
+  get_egress_providers: ({ body, store, observedFields }) => {
     const f = parse(ProviderFields, body.target_egress_provider, "target_egress_provider");
-    return { egress_providers: filterBy(Object.values(store.state.egressProviders), f).map((p) => ({ ...p })) };
+    return { egress_providers: filterBy(Object.values(store.state.egressProviders), f).map((p) => providerJson(p, observedFields)) };
   },
-  create_egress_provider: ({ body, store }) => {
+  create_egress_provider: ({ body, store, observedFields }) => {
     const { egress_provider_id: _ignored, ...f } = parse(ProviderFields, body.target_egress_provider, "target_egress_provider");
-    return { egress_provider: { ...store.createEgressProvider(f) } };
+    return { egress_provider: providerJson(store.createEgressProvider(f), observedFields) };
   },
-  update_egress_provider: ({ body, store }) => {
+  update_egress_provider: ({ body, store, observedFields }) => {
     const { egress_provider_id, ...f } = parse(ProviderFields, body.target_egress_provider, "target_egress_provider");
-    return { egress_provider: { ...store.updateEgressProvider(egress_provider_id, f) } };
+    return { egress_provider: providerJson(store.updateEgressProvider(egress_provider_id, f), observedFields) };
   },
   delete_egress_provider: ({ body, store }) => {
     const f = parse(ProviderFields, body.target_egress_provider, "target_egress_provider");
@@ -163,7 +238,7 @@ const providerHandlers = {
 } satisfies Record<string, Handler>;
 
 const gatewayHandlers = {
-  get_image_egress_gateways: ({ body, store }) => {
+  get_image_egress_gateways: ({ body, store, observedFields }) => {
     const req = parse(
       z.object({
         target_user: z.object({ user_id: id.optional() }).optional(),
@@ -174,28 +249,33 @@ const gatewayHandlers = {
     );
     const { image, gateways } = store.gatewaysForUserImage(req.target_user?.user_id, req.target_image?.image_id);
     return {
-      egress_gateways: gateways.map(({ gateway, provider, credential }) => ({
-        egress_gateway_id: gateway.egress_gateway_id,
-        egress_gateway_name: gateway.name,
-        egress_credential_id: credential?.egress_credential_id ?? null,
-        city: gateway.city,
-        country: gateway.country,
-        egress_provider_name: provider.name,
-      })),
+      egress_gateways: gateways.map(({ gateway, provider, credential }) =>
+        IMAGE_EGRESS_GATEWAY.form(
+          {
+            egress_gateway_id: gateway.egress_gateway_id,
+            egress_gateway_name: gateway.name,
+            egress_credential_id: credential?.egress_credential_id ?? null,
+            city: gateway.city,
+            country: gateway.country,
+            egress_provider_name: provider.name,
+          },
+          observedFields,
+        ),
+      ),
       image_id: image.image_id,
     };
   },
-  get_egress_gateways: ({ body, store }) => {
+  get_egress_gateways: ({ body, store, observedFields }) => {
     const f = parse(GatewayFields, body.target_egress_gateway, "target_egress_gateway");
-    return { egress_gateways: filterBy(Object.values(store.state.egressGateways), f).map((g: EgressGatewayRecord) => ({ ...g })) };
+    return { egress_gateways: filterBy(Object.values(store.state.egressGateways), f).map((g) => gatewayJson(g, observedFields)) };
   },
-  create_egress_gateway: ({ body, store }) => {
+  create_egress_gateway: ({ body, store, observedFields }) => {
     const { egress_gateway_id: _ignored, ...f } = parse(GatewayFields, body.target_egress_gateway, "target_egress_gateway");
-    return { egress_gateway: { ...store.createEgressGateway(f) } };
+    return { egress_gateway: gatewayJson(store.createEgressGateway(f), observedFields) };
   },
-  update_egress_gateway: ({ body, store }) => {
+  update_egress_gateway: ({ body, store, observedFields }) => {
     const { egress_gateway_id, ...f } = parse(GatewayFields, body.target_egress_gateway, "target_egress_gateway");
-    return { egress_gateway: { ...store.updateEgressGateway(egress_gateway_id, f) } };
+    return { egress_gateway: gatewayJson(store.updateEgressGateway(egress_gateway_id, f), observedFields) };
   },
   delete_egress_gateway: ({ body, store }) => {
     const f = parse(GatewayFields, body.target_egress_gateway, "target_egress_gateway");
@@ -205,30 +285,26 @@ const gatewayHandlers = {
 } satisfies Record<string, Handler>;
 
 const mappingHandlers = {
-  get_egress_provider_mapping: ({ body, store }) => {
+  get_egress_provider_mapping: ({ body, store, observedFields }) => {
     const { selected_gateways: _s, allow_all_gateways: _a, ...f } = parse(
       MappingFields,
       body.target_egress_provider_mapping,
       "target_egress_provider_mapping",
     );
     return {
-      egress_provider_mappings: filterBy(Object.values(store.state.egressMappings), f).map((m) => ({
-        ...mappingBrief(m),
-        egress_provider: providerRef(store.state.egressProviders[m.egress_provider_id]),
-        egress_gateways: gatewayRefs(store, m),
-      })),
+      egress_provider_mappings: filterBy(Object.values(store.state.egressMappings), f).map((m) => mappingJson(store, m, observedFields)),
     };
   },
-  create_egress_provider_mapping: ({ body, store, caller }) => {
+  create_egress_provider_mapping: ({ body, store, caller, observedFields }) => {
     const { egress_provider_mapping_id: _ignored, ...f } = parse(
       MappingFields,
       body.target_egress_provider_mapping,
       "target_egress_provider_mapping",
     );
     requireForTarget(store, caller, "create_egress_provider_mapping", f);
-    return { egress_provider_mapping: mappingBrief(store.createEgressMapping(f)) };
+    return { egress_provider_mapping: mappingBrief(store.createEgressMapping(f), observedFields) };
   },
-  update_egress_provider_mapping: ({ body, store, caller }) => {
+  update_egress_provider_mapping: ({ body, store, caller, observedFields }) => {
     const { egress_provider_mapping_id, ...f } = parse(
       MappingFields,
       body.target_egress_provider_mapping,
@@ -237,7 +313,7 @@ const mappingHandlers = {
     // Moving a mapping changes both targets: it needs the permissions of where it was and of where it goes.
     requireForTarget(store, caller, "update_egress_provider_mapping", mappingTarget(store, { ...f, egress_provider_mapping_id }));
     requireForTarget(store, caller, "update_egress_provider_mapping", mappingTarget(store, { egress_provider_mapping_id }));
-    return { egress_provider_mapping: mappingBrief(store.updateEgressMapping(egress_provider_mapping_id, f)) };
+    return { egress_provider_mapping: mappingBrief(store.updateEgressMapping(egress_provider_mapping_id, f), observedFields) };
   },
   delete_egress_provider_mapping: ({ body, store, caller }) => {
     const f = parse(MappingFields, body.target_egress_provider_mapping, "target_egress_provider_mapping");
@@ -253,19 +329,19 @@ const mappingHandlers = {
 } satisfies Record<string, Handler>;
 
 const credentialHandlers = {
-  get_egress_credentials: ({ body, store }) => {
+  get_egress_credentials: ({ body, store, observedFields }) => {
     const f = parse(
       CredentialFields.pick({ enabled: true, egress_provider_id: true, name: true, user_id: true, group_id: true, image_id: true }),
       body.target_egress_credential,
       "target_egress_credential",
     );
-    return { egress_credentials: filterBy(Object.values(store.state.egressCredentials), f).map((c) => credentialJson(store, c)) };
+    return { egress_credentials: filterBy(Object.values(store.state.egressCredentials), f).map((c) => credentialJson(store, c, observedFields)) };
   },
-  create_egress_credential: ({ body, store, caller }) => {
+  create_egress_credential: ({ body, store, caller, observedFields }) => {
     const f = parse(CredentialFields, body.target_egress_credential, "target_egress_credential");
     requireForTarget(store, caller, "create_egress_credential", f);
     const credential = store.createEgressCredential({ ...f, active_connection_limit: f.active_connection_limit ?? undefined });
-    return { egress_credentials: [credentialJson(store, credential)] };
+    return { egress_credentials: [credentialJson(store, credential, observedFields)] };
   },
 } satisfies Record<string, Handler>;
 

@@ -4,129 +4,137 @@
  */
 import { z } from "zod";
 import { InvalidRequest, MissingParameters } from "../errors";
+import { SERVER, SERVER_CALCULATION, SERVER_SESSION, SERVER_USER, SERVER_ZONE, USER_REF, ZONE } from "../fields";
 import { MASK, type ServerRecord, type Store, type ZoneRecord } from "../store";
 import { bool, id, parse, type Handler } from "./common";
 
-/** A zone: the brief form the spec shows, or the brief form and the rest of the record. */
-function zoneJson(zone: ZoneRecord, brief: boolean) {
-  const briefForm = {
-    zone_id: zone.zone_id,
-    zone_name: zone.zone_name,
-    auto_scaling_enabled: zone.auto_scaling_enabled,
-    cloud_enabled: zone.cloud_enabled,
-    cloud_region: zone.cloud_region,
-    cloud_access_key_id: zone.cloud_access_key_id,
-    cloud_secret_access_key: zone.cloud_secret_access_key ? MASK : "",
-    vm_agent_image_id: zone.vm_agent_image_id,
-  };
-  if (brief) return briefForm;
-  return {
-    ...briefForm,
-    allow_origin_domain: zone.allow_origin_domain,
-    upstream_auth_address: zone.upstream_auth_address,
-    proxy_connections: zone.proxy_connections,
-    proxy_hostname: zone.proxy_hostname,
-    proxy_path: zone.proxy_path,
-    proxy_port: zone.proxy_port,
-    load_balancing_strategy: zone.load_balancing_strategy,
-    search_alternate_zones: zone.search_alternate_zones,
-    prioritize_static_agents: zone.prioritize_static_agents,
-  };
+/**
+ * A zone. The spec lists only the brief form's fields, so the full form (without `brief`) shows
+ * the same ones: a field the spec does not list is a field a real Kasm may not send.
+ */
+function zoneJson(zone: ZoneRecord, observedFields: boolean) {
+  return ZONE.form(
+    {
+      zone_id: zone.zone_id,
+      zone_name: zone.zone_name,
+      auto_scaling_enabled: zone.auto_scaling_enabled,
+      cloud_enabled: zone.cloud_enabled,
+      cloud_region: zone.cloud_region,
+      cloud_access_key_id: zone.cloud_access_key_id,
+      cloud_secret_access_key: zone.cloud_secret_access_key ? MASK : "",
+      vm_agent_image_id: zone.vm_agent_image_id,
+    },
+    observedFields,
+  );
 }
 
-/** A server record with every field of the spec; what the emulator does not model has a fixed value. */
-export function serverJson(store: Store, s: ServerRecord) {
+/**
+ * A server record with every field of the spec; what the emulator does not model has a fixed
+ * value. Observed mode adds `is_draining` (see fields.ts).
+ */
+export function serverJson(store: Store, s: ServerRecord, observedFields: boolean) {
   const zone = store.state.zones[s.zone_id];
   const pool = s.server_pool_id ? store.state.serverPools[s.server_pool_id] : undefined;
   const sessions = Object.values(store.state.sessions).filter((w) => w.server_id === s.server_id);
   const zoneRef = { zone_id: s.zone_id, zone_name: zone?.zone_name ?? null };
-  return {
-    server_id: s.server_id,
-    created: s.created,
-    server_type: s.server_type,
-    agent_version: null,
-    container_limit: null,
-    cores: 4,
-    memory: 8589934592,
-    ctr_images: null,
-    ctr_info: null,
-    hostname: s.hostname,
-    instance_id: null,
-    last_reported: s.created.replace(" ", "T"),
-    last_reported_elapsed: "0:00:05",
-    operational_status: s.operational_status,
-    provider: null,
-    memory_stats: null,
-    disk_stats: null,
-    network_interfaces: null,
-    cpu_percent: null,
-    cores_override: null,
-    memory_override: null,
-    gpus: 0,
-    gpu_info: null,
-    gpu_percent: null,
-    gpu_memory_used_percent: null,
-    gpu_temp: null,
-    gpus_override: null,
-    manager_id: null,
-    manager: null,
-    core_calculations: { percentage: 0, used: 0, max: 4 },
-    memory_calculations: { percentage: 0, used: 0, max: 8589934592 },
-    public_ip: null,
-    enabled: s.enabled,
-    prune_images_mode: "Off",
-    connection_type: s.connection_type,
-    connection_info: null,
-    connection_username: s.connection_username,
-    connection_password: s.connection_password ? MASK : null,
-    connection_port: s.port,
-    connection_private_key: s.connection_private_key ? MASK : null,
-    connection_passphrase: s.connection_passphrase ? MASK : null,
-    connection_credential_type: s.connection_credential_type,
-    connection_sso_username_domain: null,
-    use_user_private_key: s.use_user_private_key,
-    max_simultaneous_sessions: s.max_simultaneous_sessions,
-    max_simultaneous_users: s.max_simultaneous_users,
-    ...zoneRef,
-    zone: zoneRef,
-    server_pool_id: s.server_pool_id,
-    server_pool_name: pool?.server_pool_name ?? null,
-    friendly_name: s.friendly_name,
-    is_autoscaled: false,
-    agent_installed: false,
-    drain_time: null,
-    is_draining: s.is_draining,
-    labels: [...s.labels],
-    inherited_labels: [] as string[],
-    server_template_id: null,
-    autoscale_config: null,
-    registration_jwt: null,
-    registration_jwt_expiration: null,
-    assigned_users: store.usersOfServer(s.server_id).map((u) => ({ user_id: u.user_id, username: u.username })),
-    wss: sessions.map((w) => {
-      const user = w.user_id ? store.state.users[w.user_id] : undefined;
-      return {
-        ws_id: w.ws_id,
-        start_date: w.start_date,
-        keepalive_date: w.keepalive_date,
-        user: user ? { username: user.username, user_id: user.user_id } : null,
-      };
-    }),
-  };
+  const calculation = (used: number, max: number) => SERVER_CALCULATION.form({ percentage: 0, used, max }, observedFields);
+  return SERVER.form(
+    {
+      server_id: s.server_id,
+      created: s.created,
+      server_type: s.server_type,
+      agent_version: null,
+      container_limit: null,
+      cores: 4,
+      memory: 8589934592,
+      ctr_images: null,
+      ctr_info: null,
+      hostname: s.hostname,
+      instance_id: null,
+      last_reported: s.created.replace(" ", "T"),
+      last_reported_elapsed: "0:00:05",
+      operational_status: s.operational_status,
+      provider: null,
+      memory_stats: null,
+      disk_stats: null,
+      network_interfaces: null,
+      cpu_percent: null,
+      cores_override: null,
+      memory_override: null,
+      gpus: 0,
+      gpu_info: null,
+      gpu_percent: null,
+      gpu_memory_used_percent: null,
+      gpu_temp: null,
+      gpus_override: null,
+      manager_id: null,
+      manager: null,
+      core_calculations: calculation(0, 4),
+      memory_calculations: calculation(0, 8589934592),
+      public_ip: null,
+      enabled: s.enabled,
+      prune_images_mode: "Off",
+      connection_type: s.connection_type,
+      connection_info: null,
+      connection_username: s.connection_username,
+      connection_password: s.connection_password ? MASK : null,
+      connection_port: s.port,
+      connection_private_key: s.connection_private_key ? MASK : null,
+      connection_passphrase: s.connection_passphrase ? MASK : null,
+      connection_credential_type: s.connection_credential_type,
+      connection_sso_username_domain: null,
+      use_user_private_key: s.use_user_private_key,
+      max_simultaneous_sessions: s.max_simultaneous_sessions,
+      max_simultaneous_users: s.max_simultaneous_users,
+      zone_id: zoneRef.zone_id,
+      zone_name: zoneRef.zone_name,
+      zone: SERVER_ZONE.form(zoneRef, observedFields),
+      server_pool_id: s.server_pool_id,
+      server_pool_name: pool?.server_pool_name ?? null,
+      friendly_name: s.friendly_name,
+      is_autoscaled: false,
+      agent_installed: false,
+      drain_time: null,
+      labels: [...s.labels],
+      inherited_labels: [],
+      server_template_id: null,
+      autoscale_config: null,
+      registration_jwt: null,
+      registration_jwt_expiration: null,
+      assigned_users: store
+        .usersOfServer(s.server_id)
+        .map((u) => SERVER_USER.form({ user_id: u.user_id, username: u.username }, observedFields)),
+      wss: sessions.map((w) => {
+        const user = w.user_id ? store.state.users[w.user_id] : undefined;
+        return SERVER_SESSION.form(
+          {
+            ws_id: w.ws_id,
+            start_date: w.start_date,
+            keepalive_date: w.keepalive_date,
+            user: user ? USER_REF.form({ username: user.username, user_id: user.user_id }, observedFields) : null,
+          },
+          observedFields,
+        );
+      }),
+      is_draining: s.is_draining,
+    },
+    observedFields,
+  );
 }
 
 const ServerRef = z.object({ server_id: id.optional() });
 
 /** The handlers of this area, by operation. */
 export const serverHandlers = {
-  get_zones: ({ body, store }) => {
-    const { brief } = parse(z.object({ brief: bool.optional() }), body, "");
-    return { zones: Object.values(store.state.zones).map((zone) => zoneJson(zone, brief ?? false)) };
+  get_zones: ({ body, store, observedFields }) => {
+    // `brief` is accepted and checked; both forms show the brief fields, the only ones the spec lists.
+    parse(z.object({ brief: bool.optional() }), body, "");
+    return { zones: Object.values(store.state.zones).map((zone) => zoneJson(zone, observedFields)) };
   },
-  get_servers: ({ body, store }) => {
+  get_servers: ({ body, store, observedFields }) => {
     const ref = parse(ServerRef, body.target_server, "target_server");
     if (!ref.server_id) throw new MissingParameters();
-    return { server: serverJson(store, store.requireServer(ref.server_id)) };
+    return { server: serverJson(store, store.requireServer(ref.server_id), observedFields) };
   },
   set_drain_server: ({ body, store }) => {
     const req = parse(ServerRef.extend({ is_draining: bool.optional() }), body.target_server, "target_server");

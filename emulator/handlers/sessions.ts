@@ -6,26 +6,28 @@
  */
 import { z } from "zod";
 import { InvalidRequest } from "../errors";
+import { SESSION, SESSION_SERVER, USER_REF } from "../fields";
 import { timestamp, type SessionRecord, type Store } from "../store";
 import { bool, id, int, parse, Reply, type Handler } from "./common";
 
 const SessionRef = z.object({ ws_id: id.optional(), user_id: id.optional() });
 
-/** The session as the status and exec operations describe it. */
-function sessionJson(store: Store, s: SessionRecord) {
+/** The session as the status and exec operations describe it: the fields the spec has seen. */
+function sessionJson(store: Store, s: SessionRecord, observedFields: boolean) {
   const server = s.server_id ? store.state.servers[s.server_id] : undefined;
   const user = s.user_id ? store.state.users[s.user_id] : undefined;
-  return {
-    ws_id: s.ws_id,
-    start_date: s.start_date,
-    keepalive_date: s.keepalive_date,
-    expiration_date: s.expiration_date,
-    operational_status: s.operational_status,
-    image_id: s.image_id,
-    share_id: s.share_id,
-    server: server ? { server_id: server.server_id, hostname: server.hostname, port: server.port } : null,
-    user: user ? { username: user.username, user_id: user.user_id } : null,
-  };
+  return SESSION.form(
+    {
+      ws_id: s.ws_id,
+      start_date: s.start_date,
+      keepalive_date: s.keepalive_date,
+      expiration_date: s.expiration_date,
+      server: server ? SESSION_SERVER.form({ server_id: server.server_id, hostname: server.hostname, port: server.port }, observedFields) : null,
+      operational_status: s.operational_status,
+      user: user ? USER_REF.form({ username: user.username, user_id: user.user_id }, observedFields) : null,
+    },
+    observedFields,
+  );
 }
 
 function wsUrl(baseUrl: string, s: SessionRecord): string {
@@ -52,13 +54,13 @@ const requestWs: Handler = ({ body, store, baseUrl }) => {
   };
 };
 
-const getWsStatus: Handler = ({ body, store, baseUrl }) => {
+const getWsStatus: Handler = ({ body, store, baseUrl, observedFields }) => {
   const ref = parse(SessionRef, body, "");
   const s = store.sessionOf(ref.ws_id, ref.user_id);
   s.keepalive_date = timestamp();
   return {
     operational_status: s.operational_status,
-    ws: sessionJson(store, s),
+    ws: sessionJson(store, s, observedFields),
     current_time: timestamp(),
     ws_url: wsUrl(baseUrl, s),
   };
@@ -108,7 +110,7 @@ const getScreenshot: Handler = ({ body, store }) => {
   return new Reply(200, PLACEHOLDER_JPEG, "image/jpeg");
 };
 
-const execCommandWs: Handler = ({ body, store }) => {
+const execCommandWs: Handler = ({ body, store, observedFields }) => {
   const req = parse(
     SessionRef.extend({
       exec_config: z.object({
@@ -123,17 +125,17 @@ const execCommandWs: Handler = ({ body, store }) => {
     "",
   );
   const s = store.sessionOf(req.ws_id, req.user_id);
-  return { ws: sessionJson(store, s), current_time: timestamp() };
+  return { ws: sessionJson(store, s, observedFields), current_time: timestamp() };
 };
 
-const execWs: Handler = ({ body, store }) => {
+const execWs: Handler = ({ body, store, observedFields }) => {
   const req = parse(SessionRef.extend({ ws_exec: z.string().min(1), ws_url: z.string() }), body, "");
   const s = store.sessionOf(req.ws_id, req.user_id);
   const image = store.state.images[s.image_id];
   if (!image?.exec_config[req.ws_exec])
     throw new InvalidRequest(`Invalid Request: the image has no exec action (${req.ws_exec})`);
   if (!URL.canParse(req.ws_url)) throw new InvalidRequest("Invalid Request: ws_url must be a valid URL");
-  return { ws: sessionJson(store, s), current_time: timestamp() };
+  return { ws: sessionJson(store, s, observedFields), current_time: timestamp() };
 };
 
 /** The handlers of this area, by operation. */

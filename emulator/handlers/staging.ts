@@ -2,6 +2,7 @@
  * Session staging configurations.
  */
 import { z } from "zod";
+import { STAGING_CONFIG } from "../fields";
 import type { StagingConfigRecord, Store } from "../store";
 import { bool, id, int, parse, type Handler } from "./common";
 
@@ -20,8 +21,8 @@ const StagingFields = z.object({
 const StagingRef = z.object({ staging_config_id: id.optional() });
 
 /** A staging config with the names of its zone and image. */
-function stagingJson(store: Store, c: StagingConfigRecord) {
-  return {
+function stagingJson(store: Store, c: StagingConfigRecord, observedFields: boolean) {
+  return STAGING_CONFIG.form({
     staging_config_id: c.staging_config_id,
     zone_id: c.zone_id,
     zone_name: store.state.zones[c.zone_id]?.zone_name ?? null,
@@ -36,29 +37,29 @@ function stagingJson(store: Store, c: StagingConfigRecord) {
     allow_ws_clipboard_down: c.allow_ws_clipboard_down,
     allow_ws_clipboard_up: c.allow_ws_clipboard_up,
     allow_ws_microphone: c.allow_ws_microphone,
-  };
+  }, observedFields);
 }
 
 /** The handlers of this area, by operation. */
 export const stagingHandlers = {
-  get_staging_configs: ({ store }) => ({
-    staging_configs: Object.values(store.state.stagingConfigs).map((c) => stagingJson(store, c)),
+  get_staging_configs: ({ store, observedFields }) => ({
+    staging_configs: Object.values(store.state.stagingConfigs).map((c) => stagingJson(store, c, observedFields)),
   }),
-  get_staging_config: ({ body, store }) => {
+  get_staging_config: ({ body, store, observedFields }) => {
     const ref = parse(StagingRef, body.target_staging_config, "target_staging_config");
-    return { staging_config: stagingJson(store, store.requireStagingConfig(ref.staging_config_id)) };
+    return { staging_config: stagingJson(store, store.requireStagingConfig(ref.staging_config_id), observedFields) };
   },
-  create_staging_config: ({ body, store }) => {
+  create_staging_config: ({ body, store, observedFields }) => {
     const fields = parse(StagingFields, body.target_staging_config, "target_staging_config");
-    return { staging_config: stagingJson(store, store.createStagingConfig(fields)) };
+    return { staging_config: stagingJson(store, store.createStagingConfig(fields), observedFields) };
   },
-  update_staging_config: ({ body, store }) => {
+  update_staging_config: ({ body, store, observedFields }) => {
     const { staging_config_id, ...fields } = parse(
       StagingFields.extend(StagingRef.shape),
       body.target_staging_config,
       "target_staging_config",
     );
-    return { staging_config: stagingJson(store, store.updateStagingConfig(staging_config_id, fields)) };
+    return { staging_config: stagingJson(store, store.updateStagingConfig(staging_config_id, fields), observedFields) };
   },
   delete_staging_config: ({ body, store }) => {
     const ref = parse(StagingRef, body.target_staging_config, "target_staging_config");

@@ -5,7 +5,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import { USER_FIELD_PERMISSIONS } from "../../provider/permissions";
 import { InvalidRequest } from "../errors";
-import { timestamp, type Store, type UserRecord } from "../store";
+import { ASSIGNED_SERVER, SESSION_SUMMARY, USER, USER_ATTRIBUTES, USER_GROUP, USER_SERVER_ASSIGNMENT } from "../fields";
+import { timestamp, type SessionRecord, type Store, type UserAttributesRecord, type UserRecord } from "../store";
 import type { Caller } from "../auth";
 import { bool, id, int, parse, Reply, text, type Call, type Handler } from "./common";
 
@@ -66,61 +67,88 @@ const TargetAttributes = z.object({
  * A user record as the API shows it to `caller`: groups, sessions, assigned servers and company
  * only when the key has the View permission the spec names for each.
  */
-export function userJson(store: Store, user: UserRecord, caller: Caller): Record<string, unknown> {
-  const json: Record<string, unknown> = {
-    user_id: user.user_id,
-    username: user.username,
-    first_name: user.first_name,
-    last_name: user.last_name,
-    phone: user.phone,
-    organization: user.organization,
-    notes: user.notes,
-    locked: user.locked,
-    disabled: user.disabled,
-    anonymous: user.anonymous,
-    realm: user.realm,
-    created: user.created,
-    last_session: user.last_session,
-    two_factor: user.two_factor,
-    program_id: user.program_id,
-    hash: createHash("sha256").update(user.user_id).update(user.password_hash).digest("hex"),
-  };
-  if (caller.has(USER_FIELD_PERMISSIONS.groups))
-    json.groups = user.group_ids.map((gid) => ({ name: store.state.groups[gid]?.name, group_id: gid }));
-  if (caller.has(USER_FIELD_PERMISSIONS.wss)) json.wss = store.sessionsOf(user.user_id).map(sessionSummary);
-  if (caller.has(USER_FIELD_PERMISSIONS.assigned_servers))
-    json.assigned_servers = user.server_ids.map((sid) => {
-      const server = store.state.servers[sid];
-      return {
-        server_id: sid,
-        hostname: server?.hostname ?? null,
-        friendly_name: server?.friendly_name ?? null,
-        server_assignment_enabled: true,
-      };
-    });
-  if (caller.has(USER_FIELD_PERMISSIONS.company)) json.company = {};
-  return json;
+export function userJson(store: Store, user: UserRecord, caller: Caller, observedFields: boolean): Record<string, unknown> {
+  const shown = (field: keyof typeof USER_FIELD_PERMISSIONS) => caller.has(USER_FIELD_PERMISSIONS[field]);
+  return USER.form(
+    {
+      user_id: user.user_id,
+      username: user.username,
+      first_name: user.first_name,
+      last_name: user.last_name,
+      phone: user.phone,
+      organization: user.organization,
+      notes: user.notes,
+      locked: user.locked,
+      disabled: user.disabled,
+      anonymous: user.anonymous,
+      realm: user.realm,
+      created: user.created,
+      last_session: user.last_session,
+      two_factor: user.two_factor,
+      program_id: user.program_id,
+      hash: createHash("sha256").update(user.user_id).update(user.password_hash).digest("hex"),
+      groups: shown("groups")
+        ? user.group_ids.map((gid) => USER_GROUP.form({ name: store.state.groups[gid]?.name, group_id: gid }, observedFields))
+        : undefined,
+      wss: shown("wss") ? store.sessionsOf(user.user_id).map((s) => sessionSummary(s, observedFields)) : undefined,
+      assigned_servers: shown("assigned_servers")
+        ? user.server_ids.map((sid) => {
+            const server = store.state.servers[sid];
+            return ASSIGNED_SERVER.form(
+              {
+                server_id: sid,
+                hostname: server?.hostname ?? null,
+                friendly_name: server?.friendly_name ?? null,
+                server_assignment_enabled: true,
+              },
+              observedFields,
+            );
+          })
+        : undefined,
+      company: shown("company") ? {} : undefined,
+    },
+    observedFields,
+  );
 }
 
 /** The session summary inside a user record. */
-function sessionSummary(s: { ws_id: string; start_date: string; keepalive_date: string; operational_status: string }) {
-  return { ws_id: s.ws_id, start_date: s.start_date, keepalive_date: s.keepalive_date, operational_status: s.operational_status };
+function sessionSummary(s: SessionRecord, observedFields: boolean) {
+  return SESSION_SUMMARY.form(
+    { ws_id: s.ws_id, start_date: s.start_date, keepalive_date: s.keepalive_date, operational_status: s.operational_status },
+    observedFields,
+  );
+}
+
+/** A user's attributes (get_attributes). */
+function attributesJson(a: UserAttributesRecord, observedFields: boolean) {
+  return USER_ATTRIBUTES.form(
+    {
+      user_attributes_id: a.user_attributes_id,
+      user_id: a.user_id,
+      ssh_public_key: a.ssh_public_key,
+      show_tips: a.show_tips,
+      toggle_control_panel: a.toggle_control_panel,
+      default_image: a.default_image,
+      auto_login_ws: a.auto_login_ws,
+    },
+    observedFields,
+  );
 }
 
 // --- handlers ------------------------------------------------------------------------------------
 
-const createUser: Handler = ({ body, store, caller }) => {
+const createUser: Handler = ({ body, store, caller, observedFields }) => {
   const target = parse(TargetUser, body.target_user, "target_user");
   const user = store.createUser(target);
-  return { user: userJson(store, user, caller) };
+  return { user: userJson(store, user, caller, observedFields) };
 };
 
-const getUser: Handler = ({ body, store, caller }) => {
+const getUser: Handler = ({ body, store, caller, observedFields }) => {
   const target = body.target_user === undefined ? undefined : parse(UserRef, body.target_user, "target_user");
-  return { user: userJson(store, store.findUser(target), caller) };
+  return { user: userJson(store, store.findUser(target), caller, observedFields) };
 };
 
-const getUsers: Handler = ({ body, store, caller }) => {
+const getUsers: Handler = ({ body, store, caller, observedFields }) => {
   const q = parse(UsersQuery, body, "");
   const { users, total } = store.queryUsers({
     page: q.page ?? 0,
@@ -131,7 +159,7 @@ const getUsers: Handler = ({ body, store, caller }) => {
     sortDirection: q.sort_direction ?? "desc",
     filters: q.filters ?? [],
   });
-  const json: Record<string, unknown> = { users: users.map((u) => userJson(store, u, caller)), total };
+  const json: Record<string, unknown> = { users: users.map((u) => userJson(store, u, caller, observedFields)), total };
   // The product echoes `page` only when the caller sent one.
   if (q.page !== undefined) json.page = q.page;
   return json;
@@ -143,12 +171,12 @@ function targetIsAdmin(store: Store, userId: unknown): boolean {
   return !!user && store.isGlobalAdmin(user);
 }
 
-const updateUser: Handler = ({ body, store, caller }) => {
+const updateUser: Handler = ({ body, store, caller, observedFields }) => {
   const target = parse(TargetUser, body.target_user, "target_user");
   if (!target.user_id) throw new InvalidRequest("Invalid Request: target_user.user_id is required");
   caller.require("update_user", { targetUserIsGlobalAdmin: targetIsAdmin(store, target.user_id) });
   const { user_id, ...fields } = target;
-  return { user: userJson(store, store.updateUser(user_id, fields), caller) };
+  return { user: userJson(store, store.updateUser(user_id, fields), caller, observedFields) };
 };
 
 const deleteUser: Handler = ({ body, store, caller }) => {
@@ -169,9 +197,9 @@ const logoutUser: Handler = ({ body, store }) => {
   return {};
 };
 
-const getAttributes: Handler = ({ body, store }) => {
+const getAttributes: Handler = ({ body, store, observedFields }) => {
   const target = parse(UserRef, body.target_user, "target_user");
-  return { user_attributes: { ...store.attributesOf(target.user_id) } };
+  return { user_attributes: attributesJson(store.attributesOf(target.user_id), observedFields) };
 };
 
 const updateUserAttributes: Handler = ({ body, store, caller }) => {
@@ -187,10 +215,11 @@ const Assignment = z.object({
   target_server: z.object({ server_id: id.optional() }).optional(),
 });
 
-const assignUserServer: Handler = ({ body, store, caller }) => {
+const assignUserServer: Handler = ({ body, store, caller, observedFields }) => {
   const { target_user, target_server } = parse(Assignment, body, "");
   caller.require("assign_user_server", { targetUserIsGlobalAdmin: targetIsAdmin(store, target_user?.user_id) });
-  return { user_server_assignment: store.assignUserServer(target_user?.user_id, target_server?.server_id) };
+  const assignment = store.assignUserServer(target_user?.user_id, target_server?.server_id);
+  return { user_server_assignment: USER_SERVER_ASSIGNMENT.form(assignment, observedFields) };
 };
 
 const unassignUserServer: Handler = ({ body, store, caller }) => {

@@ -65,10 +65,27 @@ async function answer(res: Awaited<ReturnType<typeof request>>): Promise<WireAns
   return { status: res.statusCode, headers: res.headers, body };
 }
 
+/** How a test emulator starts besides its seed. */
+export interface TestEmulatorOptions {
+  /** Persist to this file, and resume from it when it exists. */
+  dataFile?: string;
+  /**
+   * Also answer with the fields the real product is known to send beyond the spec (such as a
+   * server's `is_draining`). Default: the seed's flag, else the spec-only mode.
+   */
+  observedFields?: boolean;
+}
+
 /** Start an emulator seeded with `seed` plus the ADMIN key. */
-export async function startTestEmulator(seed: SeedInput = {}, options: { dataFile?: string } = {}): Promise<TestEmulator> {
+export async function startTestEmulator(seed: SeedInput = {}, options: TestEmulatorOptions = {}): Promise<TestEmulator> {
   const requests: string[] = [];
-  const emulator = await startEmulator({ port: 0, seed: seedWithAdmin(seed), dataFile: options.dataFile, log: (line) => requests.push(line) });
+  const emulator = await startEmulator({
+    port: 0,
+    seed: seedWithAdmin(seed),
+    dataFile: options.dataFile,
+    observedFields: options.observedFields,
+    log: (line) => requests.push(line),
+  });
   const raw: TestEmulator["raw"] = async (method, path, opts = {}) =>
     answer(await request(`${emulator.url}${path}`, { method: method as never, body: opts.body, headers: opts.headers }));
   return {
