@@ -18,7 +18,11 @@ export interface CastConfigArgs {
   readonly allowedReferrers?: pulumi.Input<pulumi.Input<string>[]>;
   /** Limit the number of sessions the link may still start (see `sessionRemaining`). */
   readonly limitSessions?: pulumi.Input<boolean>;
-  /** Sessions the link may still start (0 or more); required when `limitSessions` is true. */
+  /**
+   * Sessions the link may still start (0 or more); required when `limitSessions` is true. Kasm
+   * counts it down as the link starts sessions; setting it resets the count. It is sent when the
+   * config is created and when this value changes; an update of other fields leaves the count alone.
+   */
   readonly sessionRemaining?: pulumi.Input<number>;
   /** Limit sessions per source IP: `ipRequestLimit` per `ipRequestSeconds`, both then required and positive. */
   readonly limitIps?: pulumi.Input<boolean>;
@@ -80,7 +84,9 @@ export interface CastConfigArgs {
 }
 
 /**
- * A Kasm casting config. Every field updates in place, and each update sends every declared field.
+ * A Kasm casting config. Every field updates in place, and each update sends every declared field
+ * except `sessionRemaining`, a counter that Kasm counts down as the link starts sessions: it is
+ * sent only when its declared value changes, since setting it resets the count.
  *
  * Kasm has no operation to read casting configs. So refresh keeps the last known state (changes
  * and deletions made in the Kasm UI are not seen), and an existing casting config cannot be

@@ -3,7 +3,10 @@
  *
  * API: create_cast_config, update_cast_config, delete_cast_config. Every field updates in place,
  * the key and the name included; nothing replaces. Each update sends every declared field, so an
- * update also reverts changes made in the Kasm UI to declared fields.
+ * update also reverts changes made in the Kasm UI to declared fields, with one exception:
+ * `sessionRemaining` is a counter. Kasm counts it down as the link starts sessions (with
+ * `limitSessions`), and setting it resets it. So it is sent on create, and on update only when the
+ * program changes `sessionRemaining`: editing any other field keeps the sessions already used.
  *
  * What the API cannot do: Kasm has NO operation that lists or reads casting configs. So:
  * - `read` (refresh) keeps the last known state: it returns the outputs and the declared inputs
@@ -250,9 +253,12 @@ export const castConfigProvider: KindProvider = {
     return { id, props, inputs: declared(props, Object.keys(INPUT_FIELDS)) };
   },
 
-  async update(id, _olds, news) {
+  async update(id, olds, news) {
     // Every declared field is sent: with no read, this is the only way to undo changes made in the UI.
     const update: CastConfigUpdate = { ...targetCastConfig(news), cast_config_id: id };
+    // But not the remaining-sessions counter unless the program changed it: Kasm counts it down as
+    // sessions start, and sending the declared value again would reset the count.
+    if (same.value(olds.sessionRemaining, news.sessionRemaining)) delete update.session_remaining;
     try {
       const config = await kasmClient().casting.updateCastConfig(update);
       return { outs: outputs(news, config) };

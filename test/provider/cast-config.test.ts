@@ -1,8 +1,9 @@
 /**
  * CastConfig through Pulumi's real dynamic-provider host against the emulator: check (formats and
  * cross-field rules), create, diff (ids in either form, referrers in any order), in-place updates
- * that send every declared field, refresh keeping the last known state (Kasm cannot read casting
- * configs), the clash that cannot be adopted, a permission denial, and deletion.
+ * that send every declared field but an unchanged remaining-sessions counter, refresh keeping the
+ * last known state (Kasm cannot read casting configs), the clash that cannot be adopted, a
+ * permission denial, and deletion.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator, hyphenatedUpperCase as hyphenated } from "../helpers/emulator";
@@ -160,6 +161,33 @@ describe("CastConfig", () => {
     await emulator.call("delete_cast_config", { cast_config_id: cast.id, casting_config_name: "Drift" });
     expect((await cast.read()).id).toBe(cast.id);
     await expect(cast.update({ ...next, disableTips: false })).rejects.toThrow(/no longer exists in Kasm.*pulumi up --replace/s);
+    await cast.delete();
+  });
+
+  it("an update of other fields keeps Kasm's remaining-sessions counter; a changed sessionRemaining resets it", async () => {
+    const cast = new Driven(host, "CastConfig", "counted");
+    const inputs = { castingConfigName: "Counted", imageId: CHROME, key: "counted", limitSessions: true, sessionRemaining: 10 };
+    await cast.create(inputs);
+    expect(await castInKasm(cast.id)).toMatchObject({ limit_sessions: true, session_remaining: 10 });
+
+    // The link starts three sessions: Kasm counts down (the emulator starts no casting sessions,
+    // so the count is set as Kasm would leave it).
+    await emulator.call("update_cast_config", { target_cast_config: { cast_config_id: cast.id, session_remaining: 7 } });
+
+    // Editing another field sends it, and leaves the counter alone.
+    const edited = { ...inputs, errorUrl: "https://www.example.com/used-up" };
+    expect(await cast.diff(edited)).toMatchObject({ changes: "some", replaces: [] });
+    await cast.update(edited);
+    expect(await castInKasm(cast.id)).toMatchObject({ error_url: "https://www.example.com/used-up", limit_sessions: true, session_remaining: 7 });
+    expect(cast.state).toMatchObject({ sessionRemaining: 10, errorUrl: "https://www.example.com/used-up" });
+
+    // Changing sessionRemaining in the program sets the counter (it resets it), with other changes too.
+    const topped = { ...edited, sessionRemaining: 25, disableTips: true };
+    await cast.update(topped);
+    expect(await castInKasm(cast.id)).toMatchObject({ session_remaining: 25, disable_tips: true });
+    await emulator.call("update_cast_config", { target_cast_config: { cast_config_id: cast.id, session_remaining: 24 } });
+    await cast.update({ ...topped, disableTips: false });
+    expect(await castInKasm(cast.id)).toMatchObject({ session_remaining: 24, disable_tips: false });
     await cast.delete();
   });
 
