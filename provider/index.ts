@@ -15,6 +15,7 @@ import { stagingConfigProvider } from "./resources/staging-config";
 import { castConfigProvider } from "./resources/cast-config";
 import { serverDrainProvider } from "./resources/server-drain";
 import { licenseActivationProvider } from "./resources/license-activation";
+import { serverImportProvider } from "./resources/server-import";
 import type { KindProvider } from "./resources/kit";
 
 export { configure, CONFIG_KEYS, kasmClient, type ConfigureRequest } from "./runtime";
@@ -35,6 +36,7 @@ export const providers = {
   CastConfig: castConfigProvider,
   ServerDrain: serverDrainProvider,
   LicenseActivation: licenseActivationProvider,
+  ServerImport: serverImportProvider,
 } satisfies Record<string, KindProvider>;
 
 /** The name of a kind, such as `User`. */

@@ -14,6 +14,7 @@ export { UserServerAssignment, type UserServerAssignmentArgs } from "./user-serv
 export { StagingConfig, type StagingConfigArgs } from "./staging-config";
 export { CastConfig, type CastConfigArgs } from "./cast-config";
 export { ServerDrain, type ServerDrainArgs } from "./server-drain";
+export { ServerImport, type ServerImportArgs, type ServerImportRow } from "./server-import";
 export { LicenseActivation, type LicenseActivationArgs, type LicenseFeatures } from "./license-activation";
 export { EgressProvider, type EgressProviderArgs, type EgressProviderType } from "./egress-provider";
 export { EgressGateway, type EgressGatewayArgs } from "./egress-gateway";

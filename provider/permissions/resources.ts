@@ -28,6 +28,7 @@
  * needs.create.requirements; // [{ all: ["Groups Modify", "Groups Modify System"], oneOf: [], reasons: [...] }]
  * ```
  */
+import { serverImportRows } from "./bulk-rows";
 import { closeUnderDependencies, effectivePermissions } from "./dependencies";
 import type { PermissionName } from "./names";
 import {
@@ -53,6 +54,7 @@ export const KASM_KINDS = [
   "CastConfig",
   "ServerDrain",
   "LicenseActivation",
+  "ServerImport",
   "EgressProvider",
   "EgressGateway",
   "EgressProviderMapping",
@@ -549,6 +551,39 @@ export const KIND_ROWS: Readonly<Record<KasmKind, Row>> = {
     update: [],
     delete: [],
   }),
+
+  // provider/resources/server-import.ts
+  ServerImport: (props, knowledge) => {
+    // The users the rows assign (by username): undefined when the rows, or one of these usernames, are not known yet.
+    const rows = serverImportRows(props, isUnknownValue);
+    const assigned = rows?.rows.map((r) => r.assignedUsername).filter((u) => u !== undefined && u !== null && u !== "");
+    const assignsUsers = assigned === undefined ? undefined : assigned.length > 0;
+    const admin = (step: LifecycleStep): boolean | undefined => {
+      if (assigned === undefined) return undefined;
+      let result: boolean | undefined = false;
+      for (const user of assigned) {
+        const answer = typeof user === "string" && !isUnknownValue(user) ? knowledge.userIsGlobalAdmin(referenceKey(user), { kind: "ServerImport", step }) : undefined;
+        if (answer === true) return true;
+        if (answer === undefined) result = undefined;
+      }
+      return result;
+    };
+    const explain = {
+      assignsUsers: "whether a row assigns a user (the rows are not known yet)",
+      targetUserIsGlobalAdmin:
+        "whether a user a row assigns (assignedUsername) holds Global Admin; list the users that do, by username, in globalAdminUserIds",
+    };
+    const importCall = (step: LifecycleStep, condition?: string) =>
+      plan("batch_create_server", { assignsUsers, targetUserIsGlobalAdmin: assignsUsers === false ? false : admin(step) }, { explain, ...(condition ? { condition } : {}) });
+    return {
+      create: [importCall("create")],
+      read: [plan("get_servers", {}, { condition: "once per server" })],
+      // Kasm cannot update servers: added and changed rows are imported as new servers.
+      update: [importCall("update", "when rows are added or changed")],
+      // Kasm cannot delete servers: destroy only forgets them.
+      delete: [],
+    };
+  },
 
   // provider/resources/egress-provider.ts
   EgressProvider: (props) => {

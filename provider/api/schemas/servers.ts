@@ -23,6 +23,7 @@ export const Server = z.looseObject({
   connection_port: nullable(Int).optional(),
   connection_username: NullableString.optional(),
   connection_credential_type: NullableString.optional(),
+  use_user_private_key: nullable(Bool).optional(),
   operational_status: NullableString.optional(),
   enabled: nullable(Bool).optional(),
   is_draining: nullable(Bool).optional(),
