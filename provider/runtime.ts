@@ -6,52 +6,32 @@
  * objects that Pulumi serializes into the state file, so the secret cannot leak there. The client
  * is built on first use; settings not in the configuration fall back to the client's
  * environment variables (`KASM_BASE_URL`, `KASM_API_KEY`, `KASM_API_KEY_SECRET`, ...).
+ *
+ * How long an operation may take is bounded by these settings, not by Pulumi's `customTimeouts`
+ * resource option: Pulumi's engine puts the option's value into its Create, Update and Delete
+ * requests, but the dynamic-provider host never passes it on to the provider's methods. Each API
+ * call waits at most `kasm:connectTimeoutMs` + `kasm:requestTimeoutMs` per attempt, for up to
+ * `kasm:maxRetries` + 1 attempts, with a backoff between attempts bounded by
+ * `kasm:retryBaseDelayMs` and `kasm:retryMaxDelayMs` (README.md gives the worst case).
  */
 import { KasmClient, type KasmClientOptions } from "./api";
+import { CONFIG_KEYS, optionsFromConfig } from "./api/config";
+
+/** The configuration keys the provider reads, and the client option each one sets. */
+export { CONFIG_KEYS };
 
 /** What `configure` receives from the dynamic-provider host: the stack configuration. */
 export interface ConfigureRequest {
   readonly config: { get(key: string): string | undefined };
 }
 
-/** The configuration keys the provider reads, and the client option each one sets. */
-export const CONFIG_KEYS = {
-  baseUrl: "kasm:baseUrl",
-  apiKey: "kasm:apiKey",
-  apiKeySecret: "kasm:apiKeySecret",
-  caCert: "kasm:caCert",
-  insecureSkipVerify: "kasm:insecureSkipVerify",
-  connectTimeoutMs: "kasm:connectTimeoutMs",
-  requestTimeoutMs: "kasm:requestTimeoutMs",
-  maxRetries: "kasm:maxRetries",
-  retryBaseDelayMs: "kasm:retryBaseDelayMs",
-  retryMaxDelayMs: "kasm:retryMaxDelayMs",
-} as const;
-
-const NUMERIC = ["connectTimeoutMs", "requestTimeoutMs", "maxRetries", "retryBaseDelayMs", "retryMaxDelayMs"] as const;
-
 let options: KasmClientOptions = {};
 let client: KasmClient | undefined;
 
 /** Read the provider settings from the stack configuration. Called by the host before any other method. */
 export function configure(req: ConfigureRequest): void {
-  const get = (key: keyof typeof CONFIG_KEYS) => {
-    const value = req.config.get(CONFIG_KEYS[key]);
-    return value === undefined || value === "" ? undefined : value;
-  };
-  const next: Record<string, unknown> = {
-    baseUrl: get("baseUrl"),
-    apiKey: get("apiKey"),
-    apiKeySecret: get("apiKeySecret"),
-    caCert: get("caCert"),
-    insecureSkipVerify: get("insecureSkipVerify") === "true",
-  };
-  for (const key of NUMERIC) {
-    const value = get(key);
-    // An invalid number is passed on as NaN so that the client names the setting in its error.
-    if (value !== undefined) next[key] = Number(value);
-  }
-  options = Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined)) as KasmClientOptions;
+  // The same reading of the `kasm:` keys as the lookups' (see optionsFromConfig).
+  options = optionsFromConfig((key) => req.config.get(key));
   client = undefined;
 }
 

@@ -3,12 +3,24 @@
  *
  * Each is a plain async function and has an `...Output` twin taking `pulumi.Input`s. They run in
  * the program's own process, configured like the resources: the `kasm:` stack configuration
- * (`kasm:baseUrl`, `kasm:apiKey`, `kasm:apiKeySecret`, ...), falling back to the `KASM_*`
- * environment variables. Results use camelCase field names, like the resources.
+ * (`kasm:baseUrl`, `kasm:apiKey`, `kasm:apiKeySecret`, ...), read by the same function as the
+ * provider's, falling back to the `KASM_*` environment variables. Results use camelCase field
+ * names, like the resources.
+ *
+ * Secrets: a lookup's result often ends up in the state (exported, or passed to a resource), and
+ * the state keeps plain values in plain text. So the fields of a record that hold a secret
+ * ({@link UserSecrets}, {@link ImageSecrets}, {@link ZoneSecrets}, {@link ServerSecrets},
+ * {@link EgressGatewaySecrets}) are left out of the plain functions' results, and the `...Output`
+ * twins return each of them as a secret Output (`pulumi.secret`), which Pulumi encrypts in the
+ * state and masks in its display. The rest of the record stays plain, so that an id or a name
+ * read from it does not become secret. Any other field named like a secret (`password`, `token`,
+ * `private_key`, ...: the client's list of secret field names), which a release of Kasm may add
+ * beyond the documented fields, is left out of both.
  */
+import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
-import { KasmClient, type EgressGatewayFilter, type EgressProviderFilter, type KasmClientOptions } from "../provider/api";
-import { CONFIG_KEYS } from "../provider/runtime";
+import { KasmClient, isSecretFieldName, type EgressGatewayFilter, type EgressProviderFilter } from "../provider/api";
+import { optionsFromConfig } from "../provider/api/config";
 
 // --- results -------------------------------------------------------------------------------------
 
@@ -32,39 +44,173 @@ function camelize<T>(value: T): Camelized<T> {
   return value as Camelized<T>;
 }
 
+/** `ctrToken` -> `ctr_token`: the API's name of a result field. */
+function snakeCase(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/**
+ * A record as the plain lookups return it: the secret fields `S` are left out (typed `never`, so
+ * that a program reading one finds out when it compiles rather than by getting `undefined`).
+ */
+export type WithoutSecrets<T, S> = Omit<T, keyof S> & { readonly [K in keyof S]?: never };
+
+/**
+ * A record as the `...Output` twins return it: each secret field of `S` is a secret Output. Read
+ * it as `result.connectionPassword` or `result.apply((r) => r.connectionPassword)`: both give a
+ * secret `Output<string>`.
+ */
+export type WithSecretOutputs<T, S> = Omit<T, keyof S> & { readonly [K in keyof S]-?: pulumi.Output<S[K]> };
+
+/** The secret fields of a user record. */
+export interface UserSecrets {
+  /**
+   * A hash `get_user` returns, derived from the user's credentials: nothing a program needs to
+   * manage a user, and something an attacker could attack offline.
+   */
+  readonly hash?: string | null;
+}
+
+/** The secret fields of an image record. */
+export interface ImageSecrets {
+  /** The password or token of the image's container registry (`ctrUser`, its username, is kept). */
+  readonly ctrToken?: string | null;
+}
+
+/** The secret fields of a zone record. */
+export interface ZoneSecrets {
+  /**
+   * The secret access key of an auto-scaling zone's cloud account. Kasm documents it as masked;
+   * a release that sends it must not have it written to the state.
+   */
+  readonly cloudSecretAccessKey?: string | null;
+}
+
+/** The secret fields of a server record. */
+export interface ServerSecrets {
+  /** The password Kasm uses for the server's connection (SSH, RDP, ...). */
+  readonly connectionPassword?: string | null;
+  /** The private key Kasm uses for the server's connection. */
+  readonly connectionPrivateKey?: string | null;
+  /** The passphrase of that private key. */
+  readonly connectionPassphrase?: string | null;
+  /** Free-form connection settings (such as RDP options), which may carry credentials. */
+  readonly connectionInfo?: unknown;
+  /** The token an agent registers itself with. */
+  readonly registrationJwt?: string | null;
+}
+
+/** The secret fields of an egress gateway record. */
+export interface EgressGatewaySecrets {
+  /** The gateway's VPN configuration, which may hold a private key (a WireGuard `PrivateKey` line, OpenVPN keys). */
+  readonly config?: string | null;
+}
+
+/** Which fields of a record type `T` are the secrets `S`: the names, checked against `S` by the compiler. */
+interface RecordSecrets<T, S> {
+  readonly fields: readonly string[];
+  /** Carries the types only. */
+  readonly types?: { record: T; secrets: S };
+}
+
+/** A {@link RecordSecrets}: `fields` must name every field of `S`, and nothing else. */
+function recordSecrets<T, S>(fields: { readonly [K in keyof S]-?: true }): RecordSecrets<T, S> {
+  return { fields: Object.keys(fields) };
+}
+
 type Api = KasmClient;
-export type User = Camelized<Awaited<ReturnType<Api["users"]["getUser"]>>>;
-export type Image = Camelized<Awaited<ReturnType<Api["images"]["getImages"]>>[number]>;
-export type Zone = Camelized<Awaited<ReturnType<Api["zones"]["getZones"]>>[number]>;
-export type Server = Camelized<Awaited<ReturnType<Api["servers"]["getServers"]>>>;
+type UserRecord = Camelized<Awaited<ReturnType<Api["users"]["getUser"]>>>;
+type ImageRecord = Camelized<Awaited<ReturnType<Api["images"]["getImages"]>>[number]>;
+type ZoneRecord = Camelized<Awaited<ReturnType<Api["zones"]["getZones"]>>[number]>;
+type ServerRecord = Camelized<Awaited<ReturnType<Api["servers"]["getServers"]>>>;
+type EgressGatewayRecord = Camelized<Awaited<ReturnType<Api["egress"]["getEgressGateways"]>>[number]>;
+
+const USER_SECRETS = recordSecrets<UserRecord, UserSecrets>({ hash: true });
+const IMAGE_SECRETS = recordSecrets<ImageRecord, ImageSecrets>({ ctrToken: true });
+const ZONE_SECRETS = recordSecrets<ZoneRecord, ZoneSecrets>({ cloudSecretAccessKey: true });
+const SERVER_SECRETS = recordSecrets<ServerRecord, ServerSecrets>({
+  connectionPassword: true,
+  connectionPrivateKey: true,
+  connectionPassphrase: true,
+  connectionInfo: true,
+  registrationJwt: true,
+});
+const EGRESS_GATEWAY_SECRETS = recordSecrets<EgressGatewayRecord, EgressGatewaySecrets>({ config: true });
+
+/** A user, as {@link getUser} and {@link getUsers} return it: without {@link UserSecrets}. */
+export type User = WithoutSecrets<UserRecord, UserSecrets>;
+/** A user, as {@link getUserOutput} and {@link getUsersOutput} return it: {@link UserSecrets} as secret Outputs. */
+export type UserWithSecrets = WithSecretOutputs<UserRecord, UserSecrets>;
+/** An image, as {@link getImage} and {@link getImages} return it: without {@link ImageSecrets}. */
+export type Image = WithoutSecrets<ImageRecord, ImageSecrets>;
+/** An image, as {@link getImageOutput} and {@link getImagesOutput} return it: {@link ImageSecrets} as secret Outputs. */
+export type ImageWithSecrets = WithSecretOutputs<ImageRecord, ImageSecrets>;
+/** A zone, as {@link getZone} and {@link getZones} return it: without {@link ZoneSecrets}. */
+export type Zone = WithoutSecrets<ZoneRecord, ZoneSecrets>;
+/** A zone, as {@link getZoneOutput} and {@link getZonesOutput} return it: {@link ZoneSecrets} as secret Outputs. */
+export type ZoneWithSecrets = WithSecretOutputs<ZoneRecord, ZoneSecrets>;
+/** A server, as {@link getServer} returns it: without {@link ServerSecrets}. */
+export type Server = WithoutSecrets<ServerRecord, ServerSecrets>;
+/** A server, as {@link getServerOutput} returns it: {@link ServerSecrets} as secret Outputs. */
+export type ServerWithSecrets = WithSecretOutputs<ServerRecord, ServerSecrets>;
+/** A staging config (it has no secret fields). */
 export type StagingConfig = Camelized<Awaited<ReturnType<Api["staging"]["getStagingConfigs"]>>[number]>;
+/** An egress provider (it has no secret fields). */
 export type EgressProvider = Camelized<Awaited<ReturnType<Api["egress"]["getEgressProviders"]>>[number]>;
-export type EgressGateway = Camelized<Awaited<ReturnType<Api["egress"]["getEgressGateways"]>>[number]>;
+/** An egress gateway, as {@link getEgressGateways} returns it: without {@link EgressGatewaySecrets}. */
+export type EgressGateway = WithoutSecrets<EgressGatewayRecord, EgressGatewaySecrets>;
+/** An egress gateway, as {@link getEgressGatewaysOutput} returns it: {@link EgressGatewaySecrets} as secret Outputs. */
+export type EgressGatewayWithSecrets = WithSecretOutputs<EgressGatewayRecord, EgressGatewaySecrets>;
+
+/** A copy without the fields named like a secret, at any depth (see the module's TSDoc). */
+function withoutSecretNamed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSecretNamed);
+  if (value && typeof value === "object")
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => !isSecretFieldName(k))
+        .map(([k, v]) => [k, withoutSecretNamed(v)]),
+    );
+  return value;
+}
+
+/** A record with no secret fields of its own, from the API's form: only the fields named like a secret are left out. */
+function scrubbed<R>(record: R): Camelized<R> {
+  return camelize(withoutSecretNamed(record) as R);
+}
+
+/** The record, from the API's form, without its secret fields. */
+function withoutSecrets<T, S>(record: object, secrets: RecordSecrets<T, S>): WithoutSecrets<T, S> {
+  const left = secrets.fields.map(snakeCase);
+  return scrubbed(Object.fromEntries(Object.entries(record).filter(([k]) => !left.includes(k)))) as WithoutSecrets<T, S>;
+}
+
+/** The record, from the API's form, with each secret field as a secret Output. */
+function withSecretOutputs<T, S>(record: object, secrets: RecordSecrets<T, S>): WithSecretOutputs<T, S> {
+  const values = record as Record<string, unknown>;
+  const wrapped = secrets.fields.map((field) => [field, pulumi.secret(camelize(values[snakeCase(field)]))]);
+  return { ...withoutSecrets(record, secrets), ...Object.fromEntries(wrapped) } as WithSecretOutputs<T, S>;
+}
 
 // --- the program's client ------------------------------------------------------------------------
 
-let client: KasmClient | undefined;
+let current: { client: KasmClient; settings: string } | undefined;
 
 /** The client of this program: the `kasm:` stack configuration, then the environment. */
 function programClient(): KasmClient {
-  if (client) return client;
   // runtime.getConfig reads secrets too, without the warning Config.get gives for them; the value
-  // only goes to the client, never into an output.
-  const get = (key: string) => pulumi.runtime.getConfig(key) || undefined;
-  const numeric = (key: string) => (get(key) === undefined ? undefined : Number(get(key)));
-  const options: KasmClientOptions = {
-    baseUrl: get(CONFIG_KEYS.baseUrl),
-    apiKey: get(CONFIG_KEYS.apiKey),
-    apiKeySecret: get(CONFIG_KEYS.apiKeySecret),
-    caCert: get(CONFIG_KEYS.caCert),
-    insecureSkipVerify: get(CONFIG_KEYS.insecureSkipVerify) === "true",
-    connectTimeoutMs: numeric(CONFIG_KEYS.connectTimeoutMs),
-    requestTimeoutMs: numeric(CONFIG_KEYS.requestTimeoutMs),
-    maxRetries: numeric(CONFIG_KEYS.maxRetries),
-  };
-  client = new KasmClient(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)));
+  // only goes to the client, never into an output. The reading is the provider's own.
+  const options = optionsFromConfig((key) => pulumi.runtime.getConfig(key));
+  // A program's configuration does not change while it runs, so this is one client per program;
+  // a process that changes it (a test) gets a client that follows. Compared by digest, so that
+  // the secret is not kept here a second time.
+  const settings = createHash("sha256").update(JSON.stringify(options)).digest("hex");
+  if (current?.settings === settings) return current.client;
+  const client = new KasmClient(options);
+  if (current) void current.client.close();
   // The program exits when Pulumi is done with it; an open keep-alive pool must not hold it up.
-  process.once("beforeExit", () => void client?.close());
+  else process.once("beforeExit", () => void current?.client.close());
+  current = { client, settings };
   return client;
 }
 
@@ -77,9 +223,9 @@ function single<T>(found: T[], what: string): T {
 /** The arguments of a lookup with every field a `pulumi.Input`. */
 export type InputArgs<A> = { [K in keyof A]: pulumi.Input<A[K]> };
 
-/** The Output twin of a lookup: the same arguments as Inputs, the result as an Output. */
-function outputOf<A, R>(lookup: (args: A) => Promise<R>): (args: InputArgs<A>) => pulumi.Output<R> {
-  return (args) => pulumi.output(args).apply((a) => lookup(a as A)) as pulumi.Output<R>;
+/** An Output twin: fetch the API's records for the resolved arguments, then present them. */
+function outputOf<A, R, P>(fetch: (args: A) => Promise<R>, present: (records: R) => P): (args: InputArgs<A>) => pulumi.Output<P> {
+  return (args) => pulumi.output(args).apply(async (a) => present(await fetch(a as A))) as pulumi.Output<P>;
 }
 
 // --- users ---------------------------------------------------------------------------------------
@@ -87,12 +233,20 @@ function outputOf<A, R>(lookup: (args: A) => Promise<R>): (args: InputArgs<A>) =
 /** Arguments of {@link getUser}: a user id (hex or hyphenated) or a username. */
 export type GetUserArgs = { userId: string; username?: undefined } | { username: string; userId?: undefined };
 
-/** One user, by id or username. */
-export async function getUser(args: GetUserArgs): Promise<User> {
+async function fetchUser(args: GetUserArgs) {
   const lookup = args.userId !== undefined ? { user_id: args.userId } : { username: args.username };
-  return camelize(await programClient().users.getUser(lookup as never));
+  return programClient().users.getUser(lookup as never);
 }
-export const getUserOutput = outputOf(getUser);
+
+/** One user, by id or username. Leaves out {@link UserSecrets} (`hash`); {@link getUserOutput} has them as secrets. */
+export async function getUser(args: GetUserArgs): Promise<User> {
+  return withoutSecrets(await fetchUser(args), USER_SECRETS);
+}
+
+/** {@link getUser} taking Inputs; {@link UserSecrets} (`hash`) come as secret Outputs. */
+export const getUserOutput: (args: InputArgs<GetUserArgs>) => pulumi.Output<UserWithSecrets> = outputOf(fetchUser, (user) =>
+  withSecretOutputs(user, USER_SECRETS),
+);
 
 /** Arguments of {@link getUsers}. */
 export interface GetUsersArgs {
@@ -106,14 +260,13 @@ export interface GetUsersArgs {
   readonly includeAnonymous?: boolean;
 }
 
-/** Every user matching the filters, across all pages. */
-export async function getUsers(args: GetUsersArgs = {}): Promise<User[]> {
+async function fetchUsers(args: GetUsersArgs = {}) {
   const filters: { id: "username" | "locked" | "disabled" | "exclude_group"; value: unknown }[] = [];
   if (args.usernameContains !== undefined) filters.push({ id: "username", value: args.usernameContains });
   if (args.locked !== undefined) filters.push({ id: "locked", value: args.locked });
   if (args.disabled !== undefined) filters.push({ id: "disabled", value: args.disabled });
   if (args.excludeGroupId !== undefined) filters.push({ id: "exclude_group", value: args.excludeGroupId });
-  const users: User[] = [];
+  const users: Awaited<ReturnType<Api["users"]["getUsers"]>>["users"] = [];
   const pageSize = 1000;
   for (let page = 0; ; page++) {
     const answer = await programClient().users.getUsers({
@@ -124,71 +277,154 @@ export async function getUsers(args: GetUsersArgs = {}): Promise<User[]> {
       sort_by: "username",
       sort_direction: "asc",
     });
-    users.push(...answer.users.map(camelize));
+    users.push(...answer.users);
     if (answer.users.length < pageSize || (answer.total !== undefined && users.length >= answer.total)) return users;
   }
 }
-export const getUsersOutput = outputOf(getUsers);
+
+/** Every user matching the filters, across all pages. Leaves out {@link UserSecrets} (`hash`). */
+export async function getUsers(args: GetUsersArgs = {}): Promise<User[]> {
+  return (await fetchUsers(args)).map((u) => withoutSecrets(u, USER_SECRETS));
+}
+
+/** {@link getUsers} taking Inputs; {@link UserSecrets} (`hash`) come as secret Outputs. */
+export function getUsersOutput(args: InputArgs<GetUsersArgs> = {}): pulumi.Output<UserWithSecrets[]> {
+  return outputOf(fetchUsers, (users) => users.map((u) => withSecretOutputs(u, USER_SECRETS)))(args);
+}
 
 // --- images, zones, servers ----------------------------------------------------------------------
 
-/** Every image. */
-export async function getImages(): Promise<Image[]> {
-  return (await programClient().images.getImages()).map(camelize);
+async function fetchImages() {
+  return programClient().images.getImages();
 }
-export const getImagesOutput = outputOf(getImages);
+
+/** Every image. Leaves out {@link ImageSecrets} (`ctrToken`); {@link getImagesOutput} has them as secrets. */
+export async function getImages(): Promise<Image[]> {
+  return (await fetchImages()).map((i) => withoutSecrets(i, IMAGE_SECRETS));
+}
+
+/** {@link getImages} as an Output; {@link ImageSecrets} (`ctrToken`) come as secret Outputs. */
+export function getImagesOutput(): pulumi.Output<ImageWithSecrets[]> {
+  return outputOf(fetchImages, (images) => images.map((i) => withSecretOutputs(i, IMAGE_SECRETS)))({});
+}
 
 /** Arguments of {@link getImage}: the image name (`kasmweb/chrome:1.16.0`) or its friendly name (`Chrome`). */
 export type GetImageArgs = { name: string; friendlyName?: undefined } | { friendlyName: string; name?: undefined };
 
-/** One image, by name or friendly name. */
-export async function getImage(args: GetImageArgs): Promise<Image> {
-  const images = await getImages();
-  const found = images.filter((i) => (args.name !== undefined ? i.name === args.name : i.friendlyName === args.friendlyName));
+async function fetchImage(args: GetImageArgs) {
+  const images = await fetchImages();
+  const found = images.filter((i) => (args.name !== undefined ? i.name === args.name : i.friendly_name === args.friendlyName));
   return single(found, `image ${JSON.stringify(args.name ?? args.friendlyName)}`);
 }
-export const getImageOutput = outputOf(getImage);
 
-/** Every deployment zone. */
-export async function getZones(): Promise<Zone[]> {
-  return (await programClient().zones.getZones({ brief: false })).map(camelize);
+/** One image, by name or friendly name. Leaves out {@link ImageSecrets} (`ctrToken`). */
+export async function getImage(args: GetImageArgs): Promise<Image> {
+  return withoutSecrets(await fetchImage(args), IMAGE_SECRETS);
 }
-export const getZonesOutput = outputOf(getZones);
 
-/** One zone, by name. */
-export async function getZone(args: { name: string }): Promise<Zone> {
+/** {@link getImage} taking Inputs; {@link ImageSecrets} (`ctrToken`) come as secret Outputs. */
+export const getImageOutput: (args: InputArgs<GetImageArgs>) => pulumi.Output<ImageWithSecrets> = outputOf(fetchImage, (image) =>
+  withSecretOutputs(image, IMAGE_SECRETS),
+);
+
+async function fetchZones() {
+  return programClient().zones.getZones({ brief: false });
+}
+
+/** Every deployment zone. Leaves out {@link ZoneSecrets} (`cloudSecretAccessKey`). */
+export async function getZones(): Promise<Zone[]> {
+  return (await fetchZones()).map((z) => withoutSecrets(z, ZONE_SECRETS));
+}
+
+/** {@link getZones} as an Output; {@link ZoneSecrets} (`cloudSecretAccessKey`) come as secret Outputs. */
+export function getZonesOutput(): pulumi.Output<ZoneWithSecrets[]> {
+  return outputOf(fetchZones, (zones) => zones.map((z) => withSecretOutputs(z, ZONE_SECRETS)))({});
+}
+
+async function fetchZone(args: { name: string }) {
   return single(
-    (await getZones()).filter((z) => z.zoneName === args.name),
+    (await fetchZones()).filter((z) => z.zone_name === args.name),
     `zone ${JSON.stringify(args.name)}`,
   );
 }
-export const getZoneOutput = outputOf(getZone);
 
-/** One server, by id. */
-export async function getServer(args: { serverId: string }): Promise<Server> {
-  return camelize(await programClient().servers.getServers({ server_id: args.serverId }));
+/** One zone, by name. Leaves out {@link ZoneSecrets} (`cloudSecretAccessKey`). */
+export async function getZone(args: { name: string }): Promise<Zone> {
+  return withoutSecrets(await fetchZone(args), ZONE_SECRETS);
 }
-export const getServerOutput = outputOf(getServer);
+
+/** {@link getZone} taking Inputs; {@link ZoneSecrets} (`cloudSecretAccessKey`) come as secret Outputs. */
+export const getZoneOutput: (args: InputArgs<{ name: string }>) => pulumi.Output<ZoneWithSecrets> = outputOf(fetchZone, (zone) =>
+  withSecretOutputs(zone, ZONE_SECRETS),
+);
+
+async function fetchServer(args: { serverId: string }) {
+  return programClient().servers.getServers({ server_id: args.serverId });
+}
+
+/**
+ * One server, by id. Leaves out {@link ServerSecrets} (`connectionPassword`,
+ * `connectionPrivateKey`, `connectionPassphrase`, `connectionInfo`, `registrationJwt`);
+ * {@link getServerOutput} has them as secrets.
+ */
+export async function getServer(args: { serverId: string }): Promise<Server> {
+  return withoutSecrets(await fetchServer(args), SERVER_SECRETS);
+}
+
+/** {@link getServer} taking Inputs; {@link ServerSecrets} come as secret Outputs. */
+export const getServerOutput: (args: InputArgs<{ serverId: string }>) => pulumi.Output<ServerWithSecrets> = outputOf(
+  fetchServer,
+  (server) => withSecretOutputs(server, SERVER_SECRETS),
+);
 
 // --- staging and egress --------------------------------------------------------------------------
 
+async function fetchStagingConfigs() {
+  return programClient().staging.getStagingConfigs();
+}
+
 /** Every staging config. */
 export async function getStagingConfigs(): Promise<StagingConfig[]> {
-  return (await programClient().staging.getStagingConfigs()).map(camelize);
+  return (await fetchStagingConfigs()).map((c) => scrubbed(c));
 }
-export const getStagingConfigsOutput = outputOf(getStagingConfigs);
+
+/** {@link getStagingConfigs} as an Output. */
+export function getStagingConfigsOutput(): pulumi.Output<StagingConfig[]> {
+  return outputOf(fetchStagingConfigs, (configs) => configs.map((c) => scrubbed(c)))({});
+}
+
+/** Arguments of {@link getEgressProviders}: exact matches, all optional. */
+export interface GetEgressProvidersArgs {
+  readonly name?: string;
+  readonly egressProviderType?: string;
+  readonly enabled?: boolean;
+}
+
+async function fetchEgressProviders(args: GetEgressProvidersArgs = {}) {
+  const filter = { name: args.name, egress_provider_type: args.egressProviderType, enabled: args.enabled };
+  return programClient().egress.getEgressProviders(definedOnly(filter) as EgressProviderFilter);
+}
 
 /** Egress providers, optionally filtered (exact matches). */
-export async function getEgressProviders(args: { name?: string; egressProviderType?: string; enabled?: boolean } = {}): Promise<EgressProvider[]> {
-  const filter = { name: args.name, egress_provider_type: args.egressProviderType, enabled: args.enabled };
-  return (await programClient().egress.getEgressProviders(definedOnly(filter) as EgressProviderFilter)).map(camelize);
+export async function getEgressProviders(args: GetEgressProvidersArgs = {}): Promise<EgressProvider[]> {
+  return (await fetchEgressProviders(args)).map((p) => scrubbed(p));
 }
-export const getEgressProvidersOutput = outputOf(getEgressProviders);
 
-/** Egress gateways, optionally filtered (exact matches). */
-export async function getEgressGateways(
-  args: { egressProviderId?: string; name?: string; country?: string; city?: string; enabled?: boolean } = {},
-): Promise<EgressGateway[]> {
+/** {@link getEgressProviders} taking Inputs. */
+export function getEgressProvidersOutput(args: InputArgs<GetEgressProvidersArgs> = {}): pulumi.Output<EgressProvider[]> {
+  return outputOf(fetchEgressProviders, (providers) => providers.map((p) => scrubbed(p)))(args);
+}
+
+/** Arguments of {@link getEgressGateways}: exact matches, all optional. */
+export interface GetEgressGatewaysArgs {
+  readonly egressProviderId?: string;
+  readonly name?: string;
+  readonly country?: string;
+  readonly city?: string;
+  readonly enabled?: boolean;
+}
+
+async function fetchEgressGateways(args: GetEgressGatewaysArgs = {}) {
   const filter = {
     egress_provider_id: args.egressProviderId,
     name: args.name,
@@ -196,9 +432,21 @@ export async function getEgressGateways(
     city: args.city,
     enabled: args.enabled,
   };
-  return (await programClient().egress.getEgressGateways(definedOnly(filter) as EgressGatewayFilter)).map(camelize);
+  return programClient().egress.getEgressGateways(definedOnly(filter) as EgressGatewayFilter);
 }
-export const getEgressGatewaysOutput = outputOf(getEgressGateways);
+
+/**
+ * Egress gateways, optionally filtered (exact matches). Leaves out {@link EgressGatewaySecrets}
+ * (`config`); {@link getEgressGatewaysOutput} has it as a secret.
+ */
+export async function getEgressGateways(args: GetEgressGatewaysArgs = {}): Promise<EgressGateway[]> {
+  return (await fetchEgressGateways(args)).map((g) => withoutSecrets(g, EGRESS_GATEWAY_SECRETS));
+}
+
+/** {@link getEgressGateways} taking Inputs; {@link EgressGatewaySecrets} (`config`) come as secret Outputs. */
+export function getEgressGatewaysOutput(args: InputArgs<GetEgressGatewaysArgs> = {}): pulumi.Output<EgressGatewayWithSecrets[]> {
+  return outputOf(fetchEgressGateways, (gateways) => gateways.map((g) => withSecretOutputs(g, EGRESS_GATEWAY_SECRETS)))(args);
+}
 
 function definedOnly(value: Record<string, unknown>): Record<string, unknown> | undefined {
   const entries = Object.entries(value).filter(([, v]) => v !== undefined);

@@ -83,6 +83,24 @@ export const ENV_VARS = {
   retryMaxDelayMs: "KASM_RETRY_MAX_DELAY_MS",
 } as const;
 
+/**
+ * The Pulumi stack configuration key of each option that has one (`pulumi config set kasm:baseUrl ...`).
+ * The provider (in Pulumi's dynamic-provider host) and the lookups (in the program) both read
+ * them through {@link optionsFromConfig}.
+ */
+export const CONFIG_KEYS = {
+  baseUrl: "kasm:baseUrl",
+  apiKey: "kasm:apiKey",
+  apiKeySecret: "kasm:apiKeySecret",
+  caCert: "kasm:caCert",
+  insecureSkipVerify: "kasm:insecureSkipVerify",
+  connectTimeoutMs: "kasm:connectTimeoutMs",
+  requestTimeoutMs: "kasm:requestTimeoutMs",
+  maxRetries: "kasm:maxRetries",
+  retryBaseDelayMs: "kasm:retryBaseDelayMs",
+  retryMaxDelayMs: "kasm:retryMaxDelayMs",
+} as const satisfies Record<Exclude<keyof KasmClientOptions, "logger">, string>;
+
 /** The default of each numeric option. */
 export const DEFAULTS = {
   connectTimeoutMs: 10_000,
@@ -93,6 +111,41 @@ export const DEFAULTS = {
 } as const;
 
 type NumericOption = keyof typeof DEFAULTS;
+
+/**
+ * Client options from a Pulumi stack configuration: the one reading of the `kasm:` keys
+ * ({@link CONFIG_KEYS}), shared by the provider's `configure` and the lookups, so that a setting
+ * cannot work in one and be ignored in the other.
+ *
+ * `get` answers a fully qualified key (`kasm:baseUrl`) with its value, or undefined. A key that is
+ * unset or empty is left out, so the option falls back to its environment variable, then to its
+ * default. `kasm:insecureSkipVerify` is on only for `true`. A numeric setting is passed on as a
+ * number even when it is not one (NaN), so that {@link resolveConfig} names it in its error instead
+ * of silently using the default.
+ *
+ * @example
+ * ```ts
+ * const options = optionsFromConfig((key) => pulumi.runtime.getConfig(key));
+ * ```
+ */
+export function optionsFromConfig(get: (key: string) => string | undefined): KasmClientOptions {
+  const read = (name: keyof typeof CONFIG_KEYS): string | undefined => {
+    const value = get(CONFIG_KEYS[name]);
+    return value === undefined || value.trim() === "" ? undefined : value;
+  };
+  const options: { -readonly [K in keyof KasmClientOptions]: KasmClientOptions[K] } = {};
+  for (const name of ["baseUrl", "apiKey", "apiKeySecret", "caCert"] as const) {
+    const value = read(name);
+    if (value !== undefined) options[name] = value;
+  }
+  const insecure = read("insecureSkipVerify");
+  if (insecure !== undefined) options.insecureSkipVerify = insecure.trim().toLowerCase() === "true";
+  for (const name of Object.keys(DEFAULTS) as NumericOption[]) {
+    const value = read(name);
+    if (value !== undefined) options[name] = Number(value);
+  }
+  return options;
+}
 
 /**
  * Merge options, environment and defaults, and check the result. Throws one
@@ -107,7 +160,8 @@ export function resolveConfig(options: KasmClientOptions = {}, env: NodeJS.Proce
   };
   const required = (name: "baseUrl" | "apiKey" | "apiKeySecret"): string => {
     const value = pick(name);
-    if (value === undefined) missing.push(`${name} (option \`${name}\` or environment variable ${ENV_VARS[name]})`);
+    if (value === undefined)
+      missing.push(`${name} (configuration \`${CONFIG_KEYS[name]}\`, option \`${name}\` or environment variable ${ENV_VARS[name]})`);
     return value ?? "";
   };
   const numeric = (name: NumericOption, min: number): number => {
@@ -115,7 +169,7 @@ export function resolveConfig(options: KasmClientOptions = {}, env: NodeJS.Proce
     const raw = options[name] ?? (fromEnv === undefined || fromEnv.trim() === "" ? undefined : Number(fromEnv));
     if (raw === undefined) return DEFAULTS[name];
     if (!Number.isFinite(raw) || raw < min || !Number.isInteger(raw)) {
-      invalid.push(`${name} must be a whole number of at least ${min} (option \`${name}\` or ${ENV_VARS[name]})`);
+      invalid.push(`${name} must be a whole number of at least ${min} (configuration \`${CONFIG_KEYS[name]}\`, option \`${name}\` or ${ENV_VARS[name]})`);
       return DEFAULTS[name];
     }
     return raw;

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { DEFAULTS, KasmClient, KasmConfigurationError, createKasmClient } from "../../provider/api";
-import { resolveConfig } from "../../provider/api/config";
+import { CONFIG_KEYS, optionsFromConfig, resolveConfig } from "../../provider/api/config";
 
 const SECRET = "cfg-secret-Vb81";
 const PEM = "-----BEGIN CERTIFICATE-----\nMIIBfake\n-----END CERTIFICATE-----\n";
@@ -32,7 +32,7 @@ describe("configuration", () => {
 
   it("names only what is missing", () => {
     expect(() => createKasmClient({ baseUrl: "https://kasm.example.com", apiKey: "k" }, {})).toThrow(
-      /missing: apiKeySecret \(option `apiKeySecret` or environment variable KASM_API_KEY_SECRET\)\.$/,
+      /missing: apiKeySecret \(configuration `kasm:apiKeySecret`, option `apiKeySecret` or environment variable KASM_API_KEY_SECRET\)\.$/,
     );
   });
 
@@ -64,7 +64,9 @@ describe("configuration", () => {
     expect(attempt).toThrow(KasmConfigurationError);
     expect(attempt).toThrow(/baseUrl must be an http:\/\/ or https:\/\/ address/);
     expect(attempt).toThrow(/requestTimeoutMs must be a whole number of at least 1/);
-    expect(attempt).toThrow(/maxRetries must be a whole number of at least 0 \(option `maxRetries` or KASM_MAX_RETRIES\)/);
+    expect(attempt).toThrow(
+      /maxRetries must be a whole number of at least 0 \(configuration `kasm:maxRetries`, option `maxRetries` or KASM_MAX_RETRIES\)/,
+    );
   });
 
   it("reads the CA certificate as PEM text, or from a file named by the option or KASM_CA_CERT", () => {
@@ -82,6 +84,56 @@ describe("configuration", () => {
     const base = { baseUrl: "https://kasm.example.com", apiKey: "k", apiKeySecret: SECRET };
     expect(resolveConfig(base, { KASM_INSECURE_SKIP_VERIFY: "true" }).insecureSkipVerify).toBe(false);
     expect(resolveConfig({ ...base, insecureSkipVerify: true }, {}).insecureSkipVerify).toBe(true);
+  });
+});
+
+describe("the stack configuration", () => {
+  const read = (config: Record<string, string>) => optionsFromConfig((key) => config[key]);
+
+  it("maps each kasm: key to its option", () => {
+    const config = {
+      "kasm:baseUrl": "https://kasm.example.com",
+      "kasm:apiKey": "k",
+      "kasm:apiKeySecret": SECRET,
+      "kasm:caCert": PEM,
+      "kasm:insecureSkipVerify": "true",
+      "kasm:connectTimeoutMs": "1001",
+      "kasm:requestTimeoutMs": "1002",
+      "kasm:maxRetries": "3",
+      "kasm:retryBaseDelayMs": "1004",
+      "kasm:retryMaxDelayMs": "1005",
+    };
+    expect(Object.values(CONFIG_KEYS).sort()).toEqual(Object.keys(config).sort());
+    expect(read(config)).toEqual({
+      baseUrl: "https://kasm.example.com",
+      apiKey: "k",
+      apiKeySecret: SECRET,
+      caCert: PEM,
+      insecureSkipVerify: true,
+      connectTimeoutMs: 1001,
+      requestTimeoutMs: 1002,
+      maxRetries: 3,
+      retryBaseDelayMs: 1004,
+      retryMaxDelayMs: 1005,
+    });
+  });
+
+  it("leaves out unset and empty keys, so that the environment and the defaults apply", () => {
+    expect(read({ "kasm:baseUrl": "", "kasm:maxRetries": "  " })).toEqual({});
+    const env = { KASM_BASE_URL: "https://env.example.com", KASM_API_KEY_SECRET: SECRET, KASM_MAX_RETRIES: "2" };
+    const resolved = resolveConfig(read({ "kasm:apiKey": "from-config" }), env);
+    expect(resolved).toMatchObject({ apiKey: "from-config", apiKeySecret: SECRET, maxRetries: 2, retryBaseDelayMs: DEFAULTS.retryBaseDelayMs });
+  });
+
+  it("turns insecureSkipVerify on only for true", () => {
+    expect(read({ "kasm:insecureSkipVerify": "TRUE" }).insecureSkipVerify).toBe(true);
+    expect(read({ "kasm:insecureSkipVerify": "false" }).insecureSkipVerify).toBe(false);
+    expect(read({ "kasm:insecureSkipVerify": "yes" }).insecureSkipVerify).toBe(false);
+  });
+
+  it("passes a number that is not one on, so that the client names the setting", () => {
+    const options = { ...read({ "kasm:retryMaxDelayMs": "soon" }), baseUrl: "https://kasm.example.com", apiKey: "k", apiKeySecret: SECRET };
+    expect(() => resolveConfig(options, {})).toThrow(/retryMaxDelayMs must be a whole number of at least 0 \(configuration `kasm:retryMaxDelayMs`/);
   });
 });
 
