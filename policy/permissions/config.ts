@@ -9,6 +9,7 @@
 import type { PolicyConfigSchema } from "@pulumi/policy";
 import { ALL_PERMISSIONS, isPermissionName, type PermissionName } from "../../provider/permissions";
 import { referenceKey, type KnownFacts } from "../../provider/permissions/resources";
+import { LOOKUP_NAMES, lookupOf, type LookupName } from "../../provider/permissions/lookups";
 
 /** The ids of the built-in groups in the target Kasm. */
 export interface SystemGroupIds {
@@ -140,6 +141,31 @@ export function parseKeyConfig(policy: string, raw: Record<string, unknown>): Ke
     globalAdminUserIds: stringList(policy, "globalAdminUserIds", raw.globalAdminUserIds),
     usersWithSessions: stringList(policy, "usersWithSessions", raw.usersWithSessions) ?? [],
   };
+}
+
+/** The lookups a program calls, from `least-privilege`'s `lookups`. */
+export interface LookupConfig {
+  readonly names: readonly LookupName[];
+  /** True when the config does not say: every lookup may be called. */
+  readonly assumed: boolean;
+}
+
+/**
+ * Read `lookups`: lookup names, either spelling (`getZone` or `getZoneOutput`). Left out: every
+ * lookup may be called.
+ *
+ * @throws {@link PolicyConfigError} naming every name that is no lookup, and the lookups there are.
+ */
+export function parseLookups(policy: string, value: unknown): LookupConfig {
+  const names = stringList(policy, "lookups", value);
+  if (names === undefined) return { names: LOOKUP_NAMES, assumed: true };
+  const unknown = names.filter((n) => lookupOf(n) === undefined);
+  if (unknown.length > 0)
+    throw new PolicyConfigError(
+      `policy config of '${policy}': lookups names ${unknown.map((n) => `'${n}'`).join(", ")}, which ${unknown.length > 1 ? "are" : "is"} no lookup of pulumi-kasm. ` +
+        `Name the lookups the program calls among ${LOOKUP_NAMES.join(", ")} (or their ...Output twins), or give [] for none.`,
+    );
+  return { names: [...new Set(names.map((n) => lookupOf(n)!))], assumed: false };
 }
 
 /** The facts the config gives (the stack adds its own, see `stack.ts`). */

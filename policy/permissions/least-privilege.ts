@@ -8,24 +8,36 @@
  * the key holds more than the stack needs (or lacks some of it), and always when the config gives
  * no permissions (then it says what to grant a new key). `reportWhenMinimal` reports a key that
  * holds exactly the set too.
+ *
+ * Lookups (getZone, getImage, getUser, ...) are not resources: the program calls them itself and
+ * no policy sees them. A real program gives a StagingConfig its zone and image from getZoneOutput
+ * and getImageOutput, so Zones View and Images View are needed though no resource calls for them.
+ * The policy never advises dropping what a lookup needs (`provider/permissions/lookups.ts`),
+ * unless the config names the lookups the program calls (`lookups`, `[]` for none); then it also
+ * counts their needs in the set.
  */
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { ALL_PERMISSIONS, closeUnderDependencies, effectivePermissions, type PermissionName } from "../../provider/permissions";
 import { judgeNeeds, minimalPermissions } from "../../provider/permissions/resources";
-import { KEY_CONFIG_PROPERTIES, parseKeyConfig } from "./config";
+import { LOOKUP_NAMES, lookupNeeds, lookupPermissions, type LookupName } from "../../provider/permissions/lookups";
+import { KEY_CONFIG_PROPERTIES, parseKeyConfig, parseLookups, type LookupConfig } from "./config";
 import { analyseStack } from "./stack";
-import { quoted } from "../shared/kasm";
+import { listWords, quoted } from "../shared/kasm";
 
 export const NAME = "least-privilege";
 
 /** The minimal set of a stack, and how a key compares with it. */
 export interface LeastPrivilege {
-  /** What the stack needs, closed under the dependency rules. */
+  /** What the stack needs, closed under the dependency rules (with the lookups the config names, when it names them). */
   readonly minimal: readonly PermissionName[];
   /** Needed only if a fact that is not known holds. */
   readonly ifUndecided: readonly PermissionName[];
-  /** Held beyond the minimal set (and beyond what undecided facts may need). */
+  /** What the lookups the program may call need, beyond the two sets above, closed under the dependency rules. */
+  readonly forLookups: readonly PermissionName[];
+  /** Held beyond the minimal set and beyond what undecided facts and lookups may need. */
   readonly extra: readonly PermissionName[];
+  /** Held only because a lookup the program may call needs it (kept, not advised away). */
+  readonly keptForLookups: readonly PermissionName[];
   /** In the minimal set but not in effect for the key. */
   readonly lacking: readonly PermissionName[];
 }
@@ -36,25 +48,54 @@ function inCatalogueOrder(permissions: Iterable<PermissionName>): PermissionName
   return ALL_PERMISSIONS.filter((p) => set.has(p));
 }
 
-/** Compare a key with what the stack needs. `Global Admin` counts as one extra permission. */
-export function leastPrivilege(analysis: ReturnType<typeof analyseStack>, held: readonly PermissionName[]): LeastPrivilege {
+/**
+ * Compare a key with what the stack needs. `Global Admin` counts as one extra permission.
+ *
+ * @param lookups The lookups the program calls, as the config names them; by default every lookup
+ *   may be called, and what they need is kept (`keptForLookups`) but not counted as needed.
+ */
+export function leastPrivilege(analysis: ReturnType<typeof analyseStack>, held: readonly PermissionName[], lookups: LookupConfig = { names: LOOKUP_NAMES, assumed: true }): LeastPrivilege {
   const needs = analysis.entries.map((e) => e.needs);
-  const minimal = minimalPermissions(needs, held);
+  const resources = minimalPermissions(needs, held);
+  const forLookupsAll = lookupPermissions(lookups.names, [...resources, ...held]);
+  // Lookups the config names are needed as surely as the resources' calls.
+  const minimal = lookups.assumed ? resources : closeUnderDependencies([...resources, ...forLookupsAll]);
   // What undecided facts would add (with their dependencies), judged against a key that holds exactly the minimal set.
   const undecided = needs.flatMap((n) => judgeNeeds({ permissions: minimal }, n).undecided.flatMap((u) => u.missing));
   const ifUndecided = new Set([...closeUnderDependencies([...minimal, ...undecided])].filter((p) => !minimal.has(p)));
+  const forLookups = new Set([...forLookupsAll].filter((p) => !minimal.has(p) && !ifUndecided.has(p)));
   const effective = effectivePermissions(held);
   return {
     minimal: inCatalogueOrder(minimal),
     ifUndecided: inCatalogueOrder(ifUndecided),
-    extra: held.filter((p) => !minimal.has(p) && !ifUndecided.has(p)),
+    forLookups: inCatalogueOrder(forLookups),
+    extra: held.filter((p) => !minimal.has(p) && !ifUndecided.has(p) && !forLookups.has(p)),
+    keptForLookups: held.filter((p) => forLookups.has(p)),
     lacking: inCatalogueOrder(minimal).filter((p) => !effective.has(p)),
   };
 }
 
+/**
+ * What each lookup needs, in words, lookups with the same needs together:
+ * `getImage, getImages: 'Images View'; getServer: 'Servers View' or 'Agents View'`.
+ */
+export function describeLookupNeeds(lookups: readonly LookupName[]): string {
+  const groups = new Map<string, LookupName[]>();
+  for (const lookup of lookups) {
+    const n = lookupNeeds(lookup);
+    const call = [...(n.all.length ? [quoted(n.all)] : []), ...(n.oneOf.length ? [n.oneOf.map((p) => `'${p}'`).join(" or ")] : [])].join(" and ");
+    const fields = n.fields.length ? ` (and ${quoted(n.fields.map((f) => f.permission))} to see ${listWords(n.fields.map((f) => f.field))} in the user records)` : "";
+    const text = `${call}${fields}`;
+    groups.set(text, [...(groups.get(text) ?? []), lookup]);
+  }
+  return [...groups].map(([text, names]) => `${names.join(", ")}: ${text}`).join("; ");
+}
+
 export const leastPrivilegePolicy: StackValidationPolicy = {
   name: NAME,
-  description: "Reports the smallest permission set the stack needs (closed under Kasm's dependency rules) and the key's permissions beyond it.",
+  description:
+    "Reports the smallest permission set the stack needs (closed under Kasm's dependency rules) and the key's permissions beyond it. " +
+    "Policies cannot see lookups (getZone, getImage, getUser, ...): what they need is never called unneeded unless `lookups` names the lookups the program calls.",
   enforcementLevel: "advisory",
   severity: "low",
   tags: ["kasm", "permissions", "least-privilege"],
@@ -63,23 +104,44 @@ export const leastPrivilegePolicy: StackValidationPolicy = {
     properties: {
       ...KEY_CONFIG_PROPERTIES,
       reportWhenMinimal: { type: "boolean", default: false, description: "Report the set even when the key holds exactly it." },
+      lookups: {
+        type: "array",
+        items: { type: "string", enum: [...LOOKUP_NAMES, ...LOOKUP_NAMES.map((n) => `${n}Output`)] },
+        uniqueItems: true,
+        description:
+          "The lookups the program calls (getZone, getImageOutput, ...; [] for none). Policies cannot see lookups: without this list every lookup is taken " +
+          "as possibly called, and the permissions they need are never reported as unneeded.",
+      },
     },
   },
   validateStack: (args, reportViolation) => {
     const raw = args.getConfig<Record<string, unknown>>();
     const config = parseKeyConfig(NAME, raw);
+    const lookups = parseLookups(NAME, raw.lookups);
     const analysis = analyseStack(args.resources, config);
     if (analysis.entries.length === 0) args.notApplicable("the stack has no Kasm resources");
-    const result = leastPrivilege(analysis, config.permissions ?? []);
-    const needed = `The stack's Kasm resources need exactly: ${result.minimal.length ? quoted(result.minimal) : "no permission"} (closed under the dependency rules)`;
+    const result = leastPrivilege(analysis, config.permissions ?? [], lookups);
+    const named = lookups.assumed ? "" : lookups.names.length ? ` and the lookups named in lookups (${lookups.names.join(", ")})` : "";
+    const needed = `The stack's Kasm resources${named} need exactly: ${result.minimal.length ? quoted(result.minimal) : "no permission"} (closed under the dependency rules)`;
     const maybe = result.ifUndecided.length ? `; and, depending on facts the pack could not decide: ${quoted(result.ifUndecided)}` : "";
+    /** What policies cannot see: the lookups, what each needs, and `kept`, the key's permissions kept for them. */
+    const lookupNote = (kept: readonly PermissionName[], ending: string) =>
+      ` Lookups are not resources, and policies cannot see which ones the program calls: ${describeLookupNeeds(LOOKUP_NAMES)} (each with its dependencies).` +
+      `${kept.length ? ` The key's ${quoted(kept)} ${kept.length > 1 ? "are" : "is"} kept for them.` : ""} ${ending}`;
     if (!config.permissions) {
-      reportViolation(`${needed}${maybe}. The config gives no permissions: grant a new key that set.`);
+      const lookupsPart = lookups.assumed
+        ? lookupNote([], "Add what the lookups the program calls need, or name them in lookups ([] for none) to have them counted.")
+        : "";
+      reportViolation(`${needed}${maybe}. The config gives no permissions: grant a new key that set.${lookupsPart}`);
       return;
     }
     const parts: string[] = [];
     if (result.extra.length) parts.push(`the key also holds ${quoted(result.extra)}, which the stack does not need`);
-    if (result.lacking.length) parts.push(`the key lacks ${quoted(result.lacking)} (see resource-needs-permissions)`);
-    if (parts.length > 0 || raw.reportWhenMinimal === true) reportViolation(`${needed}${maybe}. ${parts.length ? `${parts.join("; ")}.` : "The key holds exactly that."}`);
+    if (result.lacking.length) parts.push(`the key lacks ${quoted(result.lacking)} (see resource-needs-permissions${lookups.assumed ? "" : ", and the lookups named in lookups"})`);
+    if (parts.length > 0 || raw.reportWhenMinimal === true)
+      reportViolation(
+        `${needed}${maybe}. ${parts.length ? `${parts.join("; ")}.` : "The key holds exactly that."}` +
+          (result.keptForLookups.length ? lookupNote(result.keptForLookups, "Name the lookups the program calls in lookups ([] for none) to be told which of them it needs.") : ""),
+      );
   },
 };

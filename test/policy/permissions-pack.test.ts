@@ -10,7 +10,7 @@ import {
   resourceNeedsPermissions,
 } from "../../policy/permissions/policies";
 import { PolicyConfigError } from "../../policy/permissions/config";
-import { IDS, runResourcePolicy, runStackPolicy } from "./helpers";
+import { IDS, runResourcePolicy, runStackPolicy, type FixtureResource } from "./helpers";
 import { NEEDED, PASSWORD, config, set, stack, without } from "./fixtures";
 
 describe("resource-needs-permissions", () => {
@@ -186,5 +186,50 @@ describe("least-privilege", () => {
   it("reports a minimal key too with reportWhenMinimal", async () => {
     const { violations } = await runStackPolicy(leastPrivilegePolicy, stack(), config({ reportWhenMinimal: true }));
     expect(violations.map((v) => v.message)).toEqual([expect.stringMatching(/The key holds exactly that\.$/)]);
+  });
+
+  describe("and lookups, which policies cannot see", () => {
+    // A real program gives a StagingConfig its zone and image from getZoneOutput and getImageOutput.
+    const staged: FixtureResource[] = [{ kind: "StagingConfig", name: "chrome", props: { zoneId: IDS.zone, imageId: IDS.image1, numSessions: 1, expiration: 1 } }];
+    const STAGING = ["Staging View", "Staging Create", "Staging Modify", "Staging Delete"];
+    const key = (change: Record<string, unknown> = {}) => config({ permissions: [...STAGING, "Images View", "Zones View", "Webfilters View"], ...change });
+
+    it("never calls what a lookup needs unneeded, and says why it keeps it", async () => {
+      const { violations } = await runStackPolicy(leastPrivilegePolicy, staged, key());
+      expect(violations).toHaveLength(1);
+      const message = violations[0].message;
+      expect(message).toContain("the key also holds 'Webfilters View', which the stack does not need.");
+      expect(message).not.toMatch(/'Images View'[^.]*which the stack does not need|'Zones View'[^.]*which the stack does not need/);
+      expect(message).toContain("Lookups are not resources, and policies cannot see which ones the program calls:");
+      expect(message).toContain("getImage, getImages: 'Images View'; getZone, getZones: 'Zones View'; getServer: 'Servers View' or 'Agents View'");
+      expect(message).toContain("getUser, getUsers: 'Users View' (and 'Groups View', 'Sessions View', 'Servers View', 'Companies View' to see groups, wss, assigned_servers and company in the user records)");
+      expect(message).toContain("The key's 'Images View', 'Zones View' are kept for them.");
+      // Nothing beyond the lookups' needs: nothing to report.
+      expect(await runStackPolicy(leastPrivilegePolicy, staged, key({ permissions: [...STAGING, "Images View", "Zones View"] }))).toEqual({ violations: [] });
+    });
+
+    it("with lookups named in the config, counts their needs and advises dropping the rest", async () => {
+      const none = (await runStackPolicy(leastPrivilegePolicy, staged, key({ lookups: [] }))).violations[0].message;
+      expect(none).toContain("the key also holds 'Images View', 'Zones View', 'Webfilters View', which the stack does not need.");
+      expect(none).not.toContain("Lookups are not resources");
+      const zone = (await runStackPolicy(leastPrivilegePolicy, staged, key({ lookups: ["getZoneOutput"] }))).violations[0].message;
+      expect(zone).toContain("The stack's Kasm resources and the lookups named in lookups (getZone) need exactly: 'Staging View', 'Staging Modify', 'Staging Create', 'Staging Delete', 'Zones View'");
+      expect(zone).toContain("the key also holds 'Images View', 'Webfilters View', which the stack does not need.");
+      const lacking = (await runStackPolicy(leastPrivilegePolicy, staged, key({ permissions: STAGING, lookups: ["getZone", "getImage"] }))).violations[0].message;
+      expect(lacking).toContain("the key lacks 'Images View', 'Zones View' (see resource-needs-permissions, and the lookups named in lookups).");
+    });
+
+    it("a new key: the set, and what each lookup needs", async () => {
+      const { violations } = await runStackPolicy(leastPrivilegePolicy, staged, key({ permissions: undefined }));
+      expect(violations[0].message).toContain("The config gives no permissions: grant a new key that set. Lookups are not resources");
+      expect(violations[0].message).toMatch(/Add what the lookups the program calls need, or name them in lookups \(\[\] for none\) to have them counted\.$/);
+      expect(violations[0].message).toContain("getStagingConfigs: 'Staging View'; getEgressProviders: 'Egress Providers View'; getEgressGateways: 'Egress Gateways View'");
+    });
+
+    it("refuses a name that is no lookup, naming it", async () => {
+      await expect(runStackPolicy(leastPrivilegePolicy, staged, key({ lookups: ["getZone", "getImageById"] }))).rejects.toThrow(
+        "policy config of 'least-privilege': lookups names 'getImageById', which is no lookup of pulumi-kasm.",
+      );
+    });
   });
 });
