@@ -15,6 +15,7 @@ import { stagingConfigProvider } from "./resources/staging-config";
 import { castConfigProvider } from "./resources/cast-config";
 import { serverDrainProvider } from "./resources/server-drain";
 import { licenseActivationProvider } from "./resources/license-activation";
+import { userSetProvider } from "./resources/user-set";
 import { serverImportProvider } from "./resources/server-import";
 import type { KindProvider } from "./resources/kit";
 
@@ -36,6 +37,7 @@ export const providers = {
   CastConfig: castConfigProvider,
   ServerDrain: serverDrainProvider,
   LicenseActivation: licenseActivationProvider,
+  UserSet: userSetProvider,
   ServerImport: serverImportProvider,
 } satisfies Record<string, KindProvider>;
 

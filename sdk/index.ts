@@ -20,5 +20,6 @@ export { EgressProvider, type EgressProviderArgs, type EgressProviderType } from
 export { EgressGateway, type EgressGatewayArgs } from "./egress-gateway";
 export { EgressProviderMapping, type EgressProviderMappingArgs } from "./egress-provider-mapping";
 export { EgressCredential, type EgressCredentialArgs } from "./egress-credential";
+export { UserSet, type UserSetArgs, type UserSetUser, type UserSetGroupsMode } from "./user-set";
 export { typeToken } from "./provider";
 export * from "./lookups";

@@ -7,12 +7,17 @@ import { KasmNotFoundError } from "../errors";
 import { callCountingAsDone, createOrAdopt } from "../recovery";
 import { Empty, normaliseId } from "../schemas/common";
 import type { BatchView } from "../schemas/batch";
+import { ADMINISTRATORS_GROUP, ALL_USERS_GROUP } from "../../permissions";
 import {
+  BATCH_USER_COLUMNS,
   BatchUsersResult,
+  MAX_USERS_PAGE_SIZE,
   User,
   UserAttributes,
   UserPage,
   UserServerAssignment,
+  type BatchUserColumn,
+  type BatchUserRow,
   type DeleteUserParams,
   type GetUsersParams,
   type NewUser,
@@ -69,6 +74,59 @@ export async function batchCreateUser(api: KasmApi, params: { csv: string; view?
 }
 
 /**
+ * Import users given as rows (`batch_create_user` with the CSV written by {@link usersCsv}). One
+ * request for all of them; Kasm validates every row first and creates nothing when one is
+ * invalid. A 403 names Groups Modify (System) when the rows put users into (system) groups.
+ *
+ * @throws {@link KasmBadRequestError} `Failed to import CSV file data`, whose `validationErrors`
+ * list every problem as `row N: ...` or `row N, <column>: ...` (N counts the rows from 1, as given).
+ * @example
+ * ```ts
+ * const { resources } = await importUsers(client, [{ username: "alice", email: "alice@example.com", groups: ["Engineering"] }]);
+ * ```
+ */
+export async function importUsers(api: KasmApi, rows: readonly BatchUserRow[], options: { view?: BatchView } = {}): Promise<BatchUsersResult> {
+  const groups = rows.flatMap((row) => row.groups ?? []);
+  return api.transport.callMultipart(
+    "batch_create_user",
+    { csv: usersCsv(rows) },
+    { view: options.view ?? "api" },
+    BatchUsersResult,
+    {
+      context: {
+        assignsGroups: groups.length > 0,
+        targetGroupIsSystem: groups.some((g) => g === ALL_USERS_GROUP || g === ADMINISTRATORS_GROUP),
+      },
+    },
+  );
+}
+
+/**
+ * The CSV text of Kasm's user import for `rows`: a header with every column that some row uses
+ * or `layout` asks for (in Kasm's order, then `group_1` ... as many as the row with most groups
+ * needs, or `layout.groupColumns`), one line per row. Values with a comma, a quote, a line break or surrounding spaces are quoted.
+ */
+export function usersCsv(rows: readonly BatchUserRow[], layout: { columns?: readonly BatchUserColumn[]; groupColumns?: number } = {}): string {
+  const used = (column: BatchUserColumn) => column === "username" || layout.columns?.includes(column) || rows.some((row) => row[column] !== undefined);
+  const columns = BATCH_USER_COLUMNS.filter(used);
+  const groupColumns = Math.max(layout.groupColumns ?? 0, ...rows.map((row) => row.groups?.length ?? 0));
+  const header = [...columns, ...Array.from({ length: groupColumns }, (_, i) => `group_${i + 1}`)];
+  const lines = rows.map((row) => {
+    const values = columns.map((column) => {
+      const value = row[column];
+      return value === undefined ? "" : String(value);
+    });
+    for (let i = 0; i < groupColumns; i++) values.push(row.groups?.[i] ?? "");
+    return values.map(csvValue).join(",");
+  });
+  return `${[header.join(","), ...lines].join("\r\n")}\r\n`;
+}
+
+function csvValue(value: string): string {
+  return /[",\r\n]|^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/**
  * Read one user by id or by username (`get_user`; needs Users View, and Servers View for
  * `assigned_servers`).
  *
@@ -94,6 +152,59 @@ export async function findUser(api: KasmApi, lookup: UserLookup): Promise<User |
  */
 export async function getUsers(api: KasmApi, params: GetUsersParams = {}): Promise<UserPage> {
   return api.transport.call("get_users", params, UserPage);
+}
+
+/**
+ * Every user, across all pages of `get_users` (sorted by username so that pages do not overlap).
+ * Anonymous users are left out unless asked for.
+ */
+export async function getAllUsers(
+  api: KasmApi,
+  params: Pick<GetUsersParams, "filters" | "anonymous" | "anonymous_only" | "page_size"> = {},
+): Promise<User[]> {
+  const pageSize = params.page_size ?? MAX_USERS_PAGE_SIZE;
+  const users: User[] = [];
+  for (let page = 0; ; page++) {
+    const answer = await getUsers(api, { ...params, page, page_size: pageSize, sort_by: "username", sort_direction: "asc" });
+    users.push(...answer.users);
+    if (answer.users.length < pageSize || (answer.total !== undefined && users.length >= answer.total)) return users;
+  }
+}
+
+/** What {@link getUsersNamed} read. */
+export interface NamedUsers {
+  /** Every user read: the named ones that exist, and others read on the way. */
+  readonly users: readonly User[];
+  /** Whether `users` holds every (non-anonymous) user of Kasm, or only pages and the named ones. */
+  readonly complete: boolean;
+}
+
+/**
+ * The users with these usernames (any case), in as few `get_users` calls as the page size allows:
+ * the first page (1,000 users, with the total); then, when fewer usernames are still missing than
+ * pages are left, one `username`-filtered call per missing name (the filter is a partial match, so
+ * matches are kept only when exact), and otherwise the remaining pages.
+ */
+export async function getUsersNamed(api: KasmApi, usernames: Iterable<string>, options: { pageSize?: number } = {}): Promise<NamedUsers> {
+  const pageSize = options.pageSize ?? MAX_USERS_PAGE_SIZE;
+  const first = await getUsers(api, { page: 0, page_size: pageSize, sort_by: "username", sort_direction: "asc" });
+  const users = [...first.users];
+  if (first.users.length < pageSize || (first.total !== undefined && first.total <= users.length)) return { users, complete: true };
+  const seen = new Set(users.map((u) => u.username.toLowerCase()));
+  const missing = [...new Set([...usernames].map((u) => u.trim().toLowerCase()))].filter((u) => !seen.has(u));
+  const pagesLeft = first.total === undefined ? Infinity : Math.ceil(first.total / pageSize) - 1;
+  if (missing.length >= pagesLeft) {
+    for (let page = 1; ; page++) {
+      const answer = await getUsers(api, { page, page_size: pageSize, sort_by: "username", sort_direction: "asc" });
+      users.push(...answer.users);
+      if (answer.users.length < pageSize || (answer.total !== undefined && users.length >= answer.total)) return { users, complete: true };
+    }
+  }
+  for (const username of missing) {
+    const matches = await getAllUsers(api, { page_size: pageSize, filters: [{ id: "username", value: username }] });
+    users.push(...matches.filter((u) => u.username.toLowerCase() === username));
+  }
+  return { users, complete: false };
 }
 
 /**

@@ -178,3 +178,45 @@ export type UserServerAssignment = z.infer<typeof UserServerAssignment>;
 export const BatchUsersResult = BatchResult(z.object({ users: z.array(BatchUser) }));
 /** The answer of `batch_create_user`. */
 export type BatchUsersResult = z.infer<typeof BatchUsersResult>;
+
+/**
+ * One user of a CSV import (`batch_create_user`), by column. Values are written as given; empty
+ * or absent ones leave the column empty (Kasm's default: realm `local`, no groups). `groups` are
+ * group names, written as `group_1`, `group_2`, ...
+ */
+export const BatchUserRow = z.object({
+  username: z.string(),
+  realm: z.string().optional(),
+  first_name: z.string().optional(),
+  last_name: z.string().optional(),
+  phone_number: z.string().optional(),
+  organization: z.string().optional(),
+  force_password_reset: z.boolean().optional(),
+  city: z.string().optional(),
+  state: z.string().optional(),
+  country: z.string().optional(),
+  email: z.string().optional(),
+  groups: z.array(z.string()).optional(),
+});
+/** One user of a CSV import. */
+export type BatchUserRow = z.infer<typeof BatchUserRow>;
+
+/** The columns of Kasm's user import, before the numbered `group_N` columns, in Kasm's order. */
+export const BATCH_USER_COLUMNS = [
+  "username",
+  "realm",
+  "first_name",
+  "last_name",
+  "phone_number",
+  "organization",
+  "force_password_reset",
+  "city",
+  "state",
+  "country",
+  "email",
+] as const;
+/** A column of Kasm's user import other than `group_N`. */
+export type BatchUserColumn = (typeof BATCH_USER_COLUMNS)[number];
+
+/** The most users `get_users` returns in one page. */
+export const MAX_USERS_PAGE_SIZE = 1000;
