@@ -489,7 +489,9 @@ export const serverImportProvider: KindProvider = {
 
   async delete(id, props) {
     const serverIds = (props.serverIds ?? {}) as Record<string, string>;
-    const names = Object.keys(serverIds);
+    // Named in the order the program declares them (the state keeps map keys sorted).
+    const declaredNames = (declaredRows(props) ?? []).map((l) => l.row.name).filter((n) => serverIds[n] !== undefined);
+    const names = [...declaredNames, ...Object.keys(serverIds).filter((n) => !declaredNames.includes(n))];
     if (names.length === 0) return;
     await warn(
       `ServerImport ${id}: the Kasm API cannot delete servers, so its ${names.length} server(s) stay in Kasm and Pulumi only forgets them: ` +
