@@ -5,6 +5,11 @@ import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kasm from "../../sdk";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { PLAIN_SECRETS, PLAIN_SECRET_VALUES, startUnmaskedKasm, type UnmaskedKasm } from "./unmasked-kasm";
+
+const SERVER_ID = "5e000000000000000000000000000001";
+/** A WireGuard private key inside an egress gateway's config. */
+const WIREGUARD_KEY = "wg-private-key-Qs38AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ab=";
 
 let emulator: TestEmulator;
 
@@ -65,5 +70,105 @@ describe("lookups", () => {
     expect(await kasm.getEgressProviders({ name: "none" })).toEqual([]);
     expect(await kasm.getEgressGateways()).toEqual([]);
     expect(await kasm.getStagingConfigs()).toEqual([]);
+  });
+});
+
+/** The value of an Output and whether it is secret. */
+async function settle<T>(output: pulumi.Output<T>): Promise<{ value: T; secret: boolean }> {
+  const value = await new Promise<T>((resolve) => output.apply(resolve));
+  return { value, secret: await pulumi.isSecret(output) };
+}
+
+describe("secret fields of lookups, from a Kasm that sends them in plain", () => {
+  let unmasked: UnmaskedKasm;
+  let userHash: string;
+
+  beforeAll(async () => {
+    unmasked = await startUnmaskedKasm(emulator.url, { serverId: SERVER_ID, imageName: "kasmweb/chrome:1.16.0", zoneName: "eu" });
+    pulumi.runtime.setConfig("kasm:baseUrl", unmasked.url);
+    userHash = (await emulator.call("get_user", { target_user: { username: "user0001" } })).body.user.hash;
+    const provider = await emulator.call("create_egress_provider", { target_egress_provider: { name: "vpn", egress_provider_type: "wireguard", enabled: true } });
+    await emulator.call("create_egress_gateway", {
+      target_egress_gateway: {
+        egress_provider_id: provider.body.egress_provider.egress_provider_id,
+        name: "berlin",
+        enabled: true,
+        config: `[Interface]\nPrivateKey = ${WIREGUARD_KEY}\nAddress = 10.0.0.2/32\n`,
+      },
+    });
+  });
+  afterAll(async () => {
+    pulumi.runtime.setConfig("kasm:baseUrl", emulator.url);
+    await unmasked?.close();
+  });
+
+  it("the stand-in Kasm does send them, so that the tests below can fail", async () => {
+    expect(userHash).toMatch(/^[0-9a-f]{16,}$/);
+    const server = await kasm.getServerOutput({ serverId: SERVER_ID }).apply((s) => s.connectionPassword);
+    expect(await settle(server)).toEqual({ value: PLAIN_SECRETS.connection_password, secret: true });
+  });
+
+  it("the plain lookups leave them out, and keep the rest of the record", async () => {
+    const results = {
+      server: await kasm.getServer({ serverId: SERVER_ID }),
+      images: await kasm.getImages(),
+      image: await kasm.getImage({ friendlyName: "Chrome" }),
+      zones: await kasm.getZones(),
+      zone: await kasm.getZone({ name: "eu" }),
+      user: await kasm.getUser({ username: "user0001" }),
+      users: await kasm.getUsers({ usernameContains: "user000" }),
+      gateways: await kasm.getEgressGateways(),
+    };
+    const text = JSON.stringify(results);
+    for (const secret of [...PLAIN_SECRET_VALUES, WIREGUARD_KEY, userHash]) expect(text).not.toContain(secret);
+
+    const { server, image, zone, user, gateways } = results;
+    for (const field of ["connectionPassword", "connectionPrivateKey", "connectionPassphrase", "connectionInfo", "registrationJwt", "sessionToken"])
+      expect(server).not.toHaveProperty(field);
+    expect(server).toMatchObject({ serverId: SERVER_ID, hostname: "ws1.example.org", zoneName: "eu", connectionType: "SSH" });
+    expect(image).not.toHaveProperty("ctrToken");
+    expect(image).toMatchObject({ name: "kasmweb/chrome:1.16.0", friendlyName: "Chrome" });
+    expect(zone).not.toHaveProperty("cloudSecretAccessKey");
+    expect(zone.zoneName).toBe("eu");
+    expect(user).not.toHaveProperty("hash");
+    expect(results.users.map((u) => u.username)).toContain("user0001");
+    expect(gateways).toHaveLength(1);
+    expect(gateways[0]).not.toHaveProperty("config");
+    expect(gateways[0]).toMatchObject({ name: "berlin", enabled: true });
+  });
+
+  it("the Output twins return each as a secret Output, and the rest of the record plain", async () => {
+    const server = kasm.getServerOutput({ serverId: pulumi.output(SERVER_ID) });
+    expect(await pulumi.isSecret(server)).toBe(false);
+    expect(await settle(server.hostname)).toEqual({ value: "ws1.example.org", secret: false });
+    expect(await settle(server.connectionPassword)).toEqual({ value: PLAIN_SECRETS.connection_password, secret: true });
+    expect(await settle(server.connectionPrivateKey)).toEqual({ value: PLAIN_SECRETS.connection_private_key, secret: true });
+    expect(await settle(server.connectionPassphrase)).toEqual({ value: PLAIN_SECRETS.connection_passphrase, secret: true });
+    expect(await settle(server.registrationJwt)).toEqual({ value: PLAIN_SECRETS.registration_jwt, secret: true });
+    const info = await settle(server.connectionInfo);
+    expect(info.secret).toBe(true);
+    expect(JSON.stringify(info.value)).toContain(PLAIN_SECRETS.connection_info_password);
+    // A field the spec does not list, named like a secret, is left out of the Output twin too.
+    expect(await settle(server.apply((s) => Object.keys(s)))).toEqual({ value: expect.not.arrayContaining(["sessionToken"]), secret: false });
+
+    const images = kasm.getImagesOutput();
+    const chrome = images.apply((list) => list.find((i) => i.name === "kasmweb/chrome:1.16.0")!);
+    expect(await settle(chrome.imageId)).toMatchObject({ secret: false });
+    expect(await settle(chrome.ctrToken)).toEqual({ value: PLAIN_SECRETS.ctr_token, secret: true });
+    expect(await settle(kasm.getImageOutput({ friendlyName: "Chrome" }).ctrToken)).toEqual({ value: PLAIN_SECRETS.ctr_token, secret: true });
+
+    const zone = kasm.getZoneOutput({ name: "eu" });
+    expect(await settle(zone.zoneName)).toEqual({ value: "eu", secret: false });
+    expect(await settle(zone.cloudSecretAccessKey)).toEqual({ value: PLAIN_SECRETS.cloud_secret_access_key, secret: true });
+
+    const user = kasm.getUserOutput({ username: "user0001" });
+    expect(await settle(user.username)).toEqual({ value: "user0001", secret: false });
+    expect(await settle(user.hash)).toEqual({ value: userHash, secret: true });
+
+    const gateway = kasm.getEgressGatewaysOutput({ name: "berlin" }).apply((list) => list[0]);
+    expect(await settle(gateway.name)).toEqual({ value: "berlin", secret: false });
+    const config = await settle(gateway.config);
+    expect(config.secret).toBe(true);
+    expect(config.value).toContain(WIREGUARD_KEY);
   });
 });
