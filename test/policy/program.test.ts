@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { ADMIN, hyphenatedUpperCase, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { TestEngine } from "../engine/engine";
 import { IDS } from "./helpers";
 
@@ -27,6 +27,7 @@ beforeAll(async () => {
       { group_id: IDS.administrators, name: "Administrators" },
     ],
     images: [{ image_id: IDS.image1, name: "kasmweb/chrome" }],
+    zones: [{ zone_id: IDS.zone, zone_name: "zone1" }],
   });
 });
 
@@ -56,31 +57,48 @@ const KEY = {
   globalAdminUserIds: [],
 };
 
+/** A test engine for `program` (the body of index.ts, with `pulumi`, `kasm` and `config` in scope), with both packs. */
+function engineFor(name: string, program: string, permissionsConfig: Record<string, unknown>): TestEngine {
+  const programDir = path.join(dir, name);
+  mkdirSync(programDir, { recursive: true });
+  writeFileSync(path.join(programDir, "package.json"), JSON.stringify({ name: "policy-program", main: "index.ts" }));
+  writeFileSync(path.join(programDir, "index.ts"), `import * as pulumi from "@pulumi/pulumi";\nimport * as kasm from "pulumi-kasm";\nconst config = new pulumi.Config();\n${program}\n`);
+  return new TestEngine({
+    programDir,
+    project: "policy-program",
+    stack: "dev",
+    stateFile: path.join(dir, `${name}-state.json`),
+    passphrase: "correct horse",
+    config: { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret, "policy-program:alicePassword": PASSWORD },
+    secretKeys: ["kasm:apiKeySecret", "policy-program:alicePassword"],
+    policyPacks: [
+      {
+        dir: path.join(ROOT, "policy/permissions"),
+        config: Object.fromEntries(["key-permission-dependencies", "resource-needs-permissions", "read-only-key", "least-privilege"].map((n) => [n, permissionsConfig])),
+      },
+      { dir: path.join(ROOT, "policy/hardening") },
+    ],
+  });
+}
+
+/**
+ * Two resources declaring one Kasm object. The staging configs get the zone and image from
+ * lookups, as real programs do (known during the preview: lookups run in it); the attributes
+ * both take the userId of a User the stack creates (not known during the first preview).
+ */
+const CONFLICTS = `
+const alice = new kasm.User("alice", { username: "alice", password: config.requireSecret("alicePassword") });
+new kasm.UserAttributes("alice-attrs", { userId: alice.userId, showTips: false });
+new kasm.UserAttributes("alice-more", { userId: alice.userId, autoLoginWs: true });
+const zone = kasm.getZoneOutput({ name: "zone1" });
+const chrome = kasm.getImageOutput({ name: "kasmweb/chrome" });
+new kasm.StagingConfig("chrome", { zoneId: zone.zoneId, imageId: chrome.imageId, numSessions: 1, expiration: 1 });
+new kasm.StagingConfig("chrome-again", { zoneId: zone.zoneId, imageId: "${hyphenatedUpperCase(IDS.image1)}", numSessions: 2, expiration: 1 });
+`;
+
 describe("a real program previewed with both packs", () => {
   it("stops on the missing Users Modify Admin that the stack's own Administrators membership makes necessary, and reports the hardening advice", { timeout: 180_000 }, async () => {
-    const programDir = path.join(dir, "program");
-    mkdirSync(programDir, { recursive: true });
-    writeFileSync(path.join(programDir, "package.json"), JSON.stringify({ name: "policy-program", main: "index.ts" }));
-    writeFileSync(
-      path.join(programDir, "index.ts"),
-      `import * as pulumi from "@pulumi/pulumi";\nimport * as kasm from "pulumi-kasm";\nconst config = new pulumi.Config();\n${PROGRAM}\n`,
-    );
-    const engine = new TestEngine({
-      programDir,
-      project: "policy-program",
-      stack: "dev",
-      stateFile: path.join(dir, "state.json"),
-      passphrase: "correct horse",
-      config: { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret, "policy-program:alicePassword": PASSWORD },
-      secretKeys: ["kasm:apiKeySecret", "policy-program:alicePassword"],
-      policyPacks: [
-        {
-          dir: path.join(ROOT, "policy/permissions"),
-          config: Object.fromEntries(["key-permission-dependencies", "resource-needs-permissions", "read-only-key", "least-privilege"].map((n) => [n, KEY])),
-        },
-        { dir: path.join(ROOT, "policy/hardening") },
-      ],
-    });
+    const engine = engineFor("program", PROGRAM, KEY);
     const preview = await engine.preview();
     const seen = preview.policyViolations.map((v) => `${v.policyPack} ${v.policyName} ${v.enforcementLevel} ${v.urn.split("::").pop()}`);
     expect(seen.sort()).toEqual(
@@ -96,5 +114,39 @@ describe("a real program previewed with both packs", () => {
     expect(alice.message).toContain("User 'alice' cannot be updated with this API key: update calls update_user (when a field sent to Kasm changed), which needs 'Users Modify Admin'");
     for (const v of preview.policyViolations) expect(v.message).not.toContain(PASSWORD);
     for (const v of preview.policyViolations) expect(v.message).not.toContain("kiosk-link-key");
+  });
+
+  it("stops on two resources declaring one Kasm object before anything is applied, and keeps the permissions the lookups need", { timeout: 180_000 }, async () => {
+    const key = {
+      permissions: ["Users View", "Users Create", "Users Modify", "Users Delete", "Staging View", "Staging Create", "Staging Modify", "Staging Delete", "Images View", "Zones View", "Webfilters View"],
+      systemGroupIds: { allUsers: IDS.allUsers, administrators: IDS.administrators },
+      globalAdminUserIds: [],
+    };
+    const engine = engineFor("conflicts", CONFLICTS, key);
+    const preview = await engine.preview();
+    const seen = preview.policyViolations.map((v) => `${v.policyName} ${v.enforcementLevel} ${v.urn ? v.urn.split("::")[2].split(":").pop() : ""}`);
+    expect(seen.sort()).toEqual(["conflicting-declarations mandatory StagingConfig", "conflicting-declarations mandatory UserAttributes", "least-privilege advisory "].sort());
+    expect(preview.ok).toBe(false);
+    // Each is reported on the resource registered later (a staging config waiting for its lookups registers after the other), naming both.
+    const message = (kind: string) => preview.policyViolations.find((v) => v.urn.includes(`kasm:${kind}::`) && v.policyName === "conflicting-declarations")!.message;
+    expect(message("UserAttributes")).toContain("UserAttributes 'alice-attrs' and UserAttributes 'alice-more' both manage the attributes of the same user (userId)");
+    expect(message("StagingConfig")).toMatch(
+      /StagingConfig '(chrome|chrome-again)' and StagingConfig '(chrome-again|chrome)' both manage the staging config of the same zone and image \(zoneId and imageId\)/,
+    );
+    // The zone and image come from lookups, which no policy sees: least-privilege keeps what they need.
+    const least = preview.policyViolations.find((v) => v.policyName === "least-privilege")!.message;
+    expect(least).toContain("the key also holds 'Webfilters View', which the stack does not need.");
+    expect(least).toContain("The key's 'Images View', 'Zones View' are kept for them.");
+    for (const v of preview.policyViolations) expect(v.message).not.toContain(PASSWORD);
+
+    const up = await engine.up();
+    expect(up.ok).toBe(false);
+    expect(up.errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(/^mandatory policy violation kasm-hardening@v0\.1\.0\/conflicting-declarations: /),
+      expect.stringMatching(/^mandatory policy violation kasm-hardening@v0\.1\.0\/conflicting-declarations: /),
+    ]);
+    const state = await emulator.state();
+    expect(Object.values(state.users as Record<string, { username: string }>).map((u) => u.username)).not.toContain("alice");
+    expect(state.stagingConfigs).toEqual({});
   });
 });
