@@ -2,7 +2,8 @@
  * `kasm.EgressCredential`: credentials a user, a group or an image uses on an egress provider's gateways.
  *
  * The Kasm API can create egress credentials but neither update nor delete them: every change
- * replaces the credential and needs a new `name`, and destroying one leaves it in Kasm.
+ * replaces the credential and needs a new `name` (preview refuses one that keeps it), and
+ * destroying one leaves it in Kasm.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { isKind, kindProvider } from "./provider";
@@ -48,6 +49,13 @@ export interface EgressCredentialArgs {
   readonly activeConnectionLimit?: pulumi.Input<number>;
   /** Credential data for a provider of type `custom`; always stored as a secret. */
   readonly customCredential?: pulumi.Input<string>;
+  /**
+   * Take over the provider's existing credential with this `name` instead of failing. Kasm cannot
+   * update a credential, so it must already be as declared: a difference in any input Kasm
+   * returns fails the create and names the inputs (the password, which Kasm returns masked, cannot
+   * be checked). Changing `adopt` later replaces nothing.
+   */
+  readonly adopt?: pulumi.Input<boolean>;
 }
 
 /**
@@ -56,12 +64,13 @@ export interface EgressCredentialArgs {
  * The Kasm API has no operation to update or delete an egress credential. Hence:
  * - **Every change replaces it.** Names are unique within a provider and the old credential
  *   cannot be deleted, so give the credential a new `name` together with any other change
- *   (for example put a version in it: `alice-wg-2`); with the same name the create fails with an
- *   error saying so.
- * - **Destroying or replacing it leaves the old credential in Kasm.** The destroy succeeds and the
- *   provider writes a warning line (Pulumi offers dynamic providers no way to raise an engine
- *   warning; the CLI prints the line as plain output). Kasm deletes a provider's credentials with
- *   the provider; otherwise remove them in the Kasm admin UI.
+ *   (for example put a version in it: `alice-wg-2`). A change that keeps the name (and the
+ *   provider) fails in `pulumi preview`, naming `name` and the inputs that changed.
+ * - **Destroying or replacing it leaves the old credential in Kasm.** The destroy succeeds with a
+ *   warning in the engine's diagnostics. Kasm deletes a provider's credentials with the provider;
+ *   otherwise remove them in the Kasm admin UI.
+ * - **Refresh** shows drift in what Kasm returns. Kasm returns the password masked, so it stays as
+ *   declared; so does any other secret Kasm returns masked or as null.
  *
  * Needs Egress Credentials Create and View, Egress Providers Modify, plus the Modify permission
  * of the target (Users Modify, Groups Modify or Images Modify).
@@ -99,6 +108,7 @@ export class EgressCredential extends pulumi.dynamic.Resource {
   declare readonly activeConnectionLimit: pulumi.Output<number | undefined>;
   /** Secret. */
   declare readonly customCredential: pulumi.Output<string | undefined>;
+  declare readonly adopt: pulumi.Output<boolean | undefined>;
   /** Connections using the credential when last read (refreshed by `pulumi refresh`; never causes a diff). */
   declare readonly activeConnections: pulumi.Output<number | null>;
 

@@ -5,15 +5,21 @@
  * API: create_egress_credential and get_egress_credentials (filtered by provider and name, found
  * by id). The API has NO operation to update or to delete a credential, so:
  * - every change of an input replaces the credential (a new one is created), and names are unique
- *   within a provider, so a replacement needs a new `name`: a create with the old name fails
- *   with an error saying so;
+ *   within a provider, so a replacement needs a new `name`. `check` refuses a replacing change
+ *   that keeps the name (and the provider), so that `pulumi preview` fails rather than `up`; a
+ *   create that still meets the old name fails with an error saying so;
  * - destroying or replacing a credential leaves the old one in Kasm. Delete succeeds without a
  *   request, and warns (through the engine's log, see provider/engine-log.ts). Kasm deletes a
- *   provider's credentials with the provider; otherwise remove them in the Kasm admin UI.
+ *   provider's credentials with the provider; otherwise remove them in the Kasm admin UI;
+ * - `adopt: true` takes over the credential of the provider with the same name (found with
+ *   get_egress_credentials). Since it cannot be updated, it must already be as declared: a
+ *   difference in a field Kasm returns fails the create, naming the fields (never their values).
  * `allowAllGateways` left out means false (Kasm's default), as for a mapping.
  * `password`, `wireguardPrivateKey`, `meshKey` and `customCredential` are secrets, never in
- * errors or logs. Kasm returns the password masked, so it stays as declared and drift in it
- * cannot be seen; drift in the other fields shows on refresh (and reverting it means a replacement).
+ * errors or logs. Kasm returns the password masked: it stays as declared and drift in it cannot
+ * be seen. The other secrets are compared when Kasm returns them in clear; returned as null or
+ * masked (asterisks), they stay as declared too. Drift in the other fields shows on refresh (and
+ * reverting it means a replacement).
  */
 import { z } from "zod";
 import { KasmApiError, type EgressCredential as KasmCredential, type NewEgressCredential } from "../api";
@@ -27,6 +33,7 @@ import {
   EVEN_WITH_OTHER_FAILURES,
   GONE,
   isAlreadyExists,
+  isUnknown,
   keepSpelling,
   refreshedInputs,
   requiredId,
@@ -55,6 +62,8 @@ export const EgressCredentialInputs = z
     limitActiveConnections: z.boolean().optional(),
     activeConnectionLimit: z.number().int("must be a whole number").nonnegative("must not be negative").optional(),
     customCredential: Secret.optional(),
+    /** Take over the provider's credential with this name instead of failing (it must already be as declared). */
+    adopt: z.boolean().optional(),
   })
   .superRefine((value, ctx) => {
     refineTargetAndGateways(value, ctx);
@@ -99,6 +108,11 @@ const API_FIELDS: Readonly<Record<string, FieldRule>> = {
   customCredential: REPLACES,
 };
 
+/** Inputs that only steer the provider: they replace nothing and are never sent. */
+const PROVIDER_FIELDS: Readonly<Record<string, FieldRule>> = { adopt: {} };
+
+const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
+
 /** Placeholders for values unknown during preview (see `checkWithPlaceholders`). */
 const PLACEHOLDERS: Readonly<Props> = { ...TARGET_PLACEHOLDERS, limitActiveConnections: false, activeConnectionLimit: 1 };
 
@@ -127,23 +141,79 @@ function targetCredential(inputs: Props): NewEgressCredential {
 }
 
 function outputs(inputs: Props, id: string, activeConnections: unknown): Props {
-  return { ...declared(inputs, Object.keys(API_FIELDS)), egressCredentialId: id, activeConnections: activeConnections ?? null };
+  return { ...declared(inputs, Object.keys(INPUT_FIELDS)), egressCredentialId: id, activeConnections: activeConnections ?? null };
 }
 
-/** A value Kasm masked (asterisks only), did not return, or returned in a form not declared (not text): the declared one is kept. */
+/**
+ * A secret Kasm did not show: masked (asterisks only), null or absent, or in a form not declared
+ * (not text). The declared value is kept: Kasm cannot change a credential, so this is no drift.
+ */
 function isHidden(value: unknown): boolean {
-  if (value === null) return false;
   return typeof value !== "string" || /^\*+$/.test(value);
 }
 
+/**
+ * The current values of the declared inputs, from Kasm's record: what `read` returns and what
+ * adoption compares. Secrets Kasm hides stay as declared.
+ */
+function currentInputs(props: Props, credential: KasmCredential): Props {
+  const current: Props = {
+    egressProviderId: keepSpelling(props.egressProviderId, credential.egress_provider_id),
+    name: credential.name,
+    ...currentTarget(props, credential),
+    username: credential.username ?? null,
+    enabled: credential.enabled,
+    allowAllGateways: credential.allow_all_gateways ?? null,
+    selectedGateways: currentGateways(props.selectedGateways, props.allowAllGateways, credential.allow_all_gateways, credential.egress_gateways),
+    limitActiveConnections: credential.limit_active_connections ?? null,
+    activeConnectionLimit: credential.active_connection_limit ?? null,
+  };
+  // The password always comes back masked: it stays as declared.
+  const returned: Props = {
+    wireguardPrivateKey: credential.wireguard_private_key,
+    meshKey: credential.mesh_key,
+    customCredential: credential.custom_credential,
+  };
+  for (const [key, value] of Object.entries(returned)) if (!isHidden(value)) current[key] = value;
+  return refreshedInputs(props, Object.keys(INPUT_FIELDS), current);
+}
+
+/**
+ * The inputs whose change replaces the credential between `olds` and `news`: those the program
+ * declares with a known value that differs (one it stops declaring replaces nothing). A value not
+ * known yet is left out: it may turn out the same, and `check` runs again once it is known.
+ */
+function replacingChanges(olds: Props, news: Props): string[] {
+  const before = withGatewayDefault(olds);
+  const after = withGatewayDefault(news);
+  return Object.entries(API_FIELDS)
+    .filter(([key, rule]) => {
+      const value = after[key];
+      if (!rule.replaces || value === undefined || isUnknown(value)) return false;
+      return before[key] === undefined || !(rule.equal ?? same.value)(before[key], value);
+    })
+    .map(([key]) => key);
+}
+
 /** The error for a name that exists already: Kasm cannot change or delete the old credential. */
-function nameTakenError(name: string, providerId: string, cause: unknown): Error {
+function nameTakenError(name: string, providerId: string, cause: unknown, adopting: boolean): Error {
   const detail = cause instanceof KasmApiError && cause.errorMessage ? ` (Kasm: ${cause.errorMessage})` : "";
+  const adopt = adopting ? "" : " To take the existing credential over instead (it must already be as declared), set `adopt: true`.";
   return new Error(
     `Egress credential '${name}' already exists for egress provider ${providerId}${detail}. The Kasm API can neither update nor ` +
       `delete egress credentials, so a changed credential is a new one and needs a new \`name\`: give it another name (the old ` +
       `credential stays in Kasm until it is removed in the Kasm admin UI or its egress provider is deleted), or remove the ` +
-      `existing credential in the Kasm admin UI first.`,
+      `existing credential in the Kasm admin UI first.${adopt}`,
+  );
+}
+
+/** The error for an existing credential that `adopt` cannot take over: it differs from the program. */
+function differsError(name: string, providerId: string, fields: readonly string[]): Error {
+  return new Error(
+    `Egress credential '${name}' of egress provider ${providerId} exists, but differs from the program in ${fields.join(", ")}. ` +
+      `\`adopt: true\` cannot bring it to the declared state, because the Kasm API can neither update nor delete egress ` +
+      `credentials. Declare those inputs as they are in Kasm, or give the credential a new \`name\` to create a new one ` +
+      `(the existing credential stays in Kasm until it is removed in the Kasm admin UI or its egress provider is deleted).`,
   );
 }
 
@@ -165,21 +235,51 @@ async function findCredential(id: string, props: Props): Promise<KasmCredential 
 // --- provider ------------------------------------------------------------------------------------
 
 export const egressCredentialProvider: KindProvider = {
-  async check(_olds, news) {
-    return checkInputs(EgressCredentialInputs, news, PLACEHOLDERS);
+  async check(olds, news) {
+    const result = checkInputs(EgressCredentialInputs, news, PLACEHOLDERS);
+    // A replacing change that keeps the name (and the provider) cannot succeed: the new credential
+    // would clash with the old one, which Kasm cannot delete. Refuse it here, so that preview
+    // fails instead of `up`. `olds` are the inputs in the state; empty for a new resource.
+    const name = news.name;
+    if (olds.name === undefined || typeof name !== "string" || isUnknown(name) || name !== olds.name) return result;
+    if (news.egressProviderId === undefined || isUnknown(news.egressProviderId) || !same.id(olds.egressProviderId, news.egressProviderId)) return result;
+    const changed = replacingChanges(olds, news);
+    if (changed.length === 0) return result;
+    const failure = {
+      property: "name",
+      reason:
+        `must change: ${changed.join(", ")} changed, and the Kasm API can neither update nor delete an egress credential, so ` +
+        `the change creates a new credential, which would clash with the existing one named '${name}' (names are unique ` +
+        `within an egress provider). Give the credential a new name (for example with a version: '${name}-2'); the old ` +
+        `one stays in Kasm until it is removed in the Kasm admin UI or its egress provider is deleted.`,
+    };
+    return { ...result, failures: [...(result.failures ?? []), failure] };
   },
 
   async diff(_id, olds, news) {
-    return diffInputs(withGatewayDefault(olds), withGatewayDefault(news), API_FIELDS);
+    return diffInputs(withGatewayDefault(olds), withGatewayDefault(news), INPUT_FIELDS);
   },
 
   async create(inputs) {
     const body = targetCredential(inputs);
+    const client = kasmClient();
+    if (inputs.adopt === true) {
+      // Names are unique within a provider: the one with this name is the one to take over.
+      const existing = (await client.egress.getEgressCredentials({ egress_provider_id: body.egress_provider_id, name: body.name })).find(
+        (c) => same.id(c.egress_provider_id, body.egress_provider_id) && c.name === body.name,
+      );
+      if (existing) {
+        // `allowAllGateways` left out means false: compare it too.
+        const differs = replacingChanges(currentInputs(withGatewayDefault(inputs), existing), inputs);
+        if (differs.length > 0) throw differsError(body.name, body.egress_provider_id, differs);
+        return { id: existing.egress_credential_id, outs: outputs(inputs, existing.egress_credential_id, existing.active_connections) };
+      }
+    }
     try {
-      const credential = await kasmClient().egress.createEgressCredential(body);
+      const credential = await client.egress.createEgressCredential(body);
       return { id: credential.egress_credential_id, outs: outputs(inputs, credential.egress_credential_id, credential.active_connections) };
     } catch (error) {
-      if (isAlreadyExists(error)) throw nameTakenError(body.name, body.egress_provider_id, error);
+      if (isAlreadyExists(error)) throw nameTakenError(body.name, body.egress_provider_id, error, inputs.adopt === true);
       throw error;
     }
   },
@@ -187,26 +287,7 @@ export const egressCredentialProvider: KindProvider = {
   async read(id, props) {
     const credential = await findCredential(id, props);
     if (!credential) return GONE;
-    const current: Props = {
-      egressProviderId: keepSpelling(props.egressProviderId, credential.egress_provider_id),
-      name: credential.name,
-      ...currentTarget(props, credential),
-      username: credential.username ?? null,
-      enabled: credential.enabled,
-      allowAllGateways: credential.allow_all_gateways ?? null,
-      selectedGateways: currentGateways(props.selectedGateways, props.allowAllGateways, credential.allow_all_gateways, credential.egress_gateways),
-      limitActiveConnections: credential.limit_active_connections ?? null,
-      activeConnectionLimit: credential.active_connection_limit ?? null,
-    };
-    // The password always comes back masked: it stays as declared. The other secrets are compared
-    // when Kasm returns them in clear.
-    const returned: Props = {
-      wireguardPrivateKey: credential.wireguard_private_key,
-      meshKey: credential.mesh_key,
-      customCredential: credential.custom_credential,
-    };
-    for (const [key, value] of Object.entries(returned)) if (!isHidden(value)) current[key] = value;
-    const inputs = refreshedInputs(props, Object.keys(API_FIELDS), current);
+    const inputs = currentInputs(props, credential);
     return { id: credential.egress_credential_id, props: outputs(inputs, credential.egress_credential_id, credential.active_connections), inputs };
   },
 

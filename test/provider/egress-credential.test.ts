@@ -1,10 +1,15 @@
 /**
  * EgressCredential through Pulumi's real dynamic-provider host against the emulator. The Kasm API
  * can create and read credentials but neither update nor delete them: every change replaces,
- * a replacement with the same name fails with an error that says why, and delete leaves the
- * credential in Kasm with a warning. Also: check, diff, refresh after drift and after deletion,
- * and the secrets kept out of errors and the host's stderr.
+ * a replacement that keeps the name is refused by check (so preview fails) and by the create
+ * with an error that says why, and delete leaves the credential in Kasm with a warning. Also:
+ * check, diff, adoption by provider and name, refresh after drift and after deletion, secrets
+ * Kasm masks or leaves null kept as declared, and the secrets kept out of errors and the host's
+ * stderr.
  */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startTestEmulator, type TestEmulator, hyphenatedUpperCase as hyphenated } from "../helpers/emulator";
 import type { ProviderHost } from "../helpers/host";
@@ -55,14 +60,14 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-async function createProvider(name: string): Promise<string> {
-  const res = await emulator.call("create_egress_provider", { target_egress_provider: { name, egress_provider_type: "wireguard" } });
+async function createProvider(name: string, on: TestEmulator = emulator): Promise<string> {
+  const res = await on.call("create_egress_provider", { target_egress_provider: { name, egress_provider_type: "wireguard" } });
   expect(res.status).toBe(200);
   return res.body.egress_provider.egress_provider_id;
 }
 
-async function createGateway(providerId: string, name: string): Promise<string> {
-  const res = await emulator.call("create_egress_gateway", { target_egress_gateway: { egress_provider_id: providerId, name } });
+async function createGateway(providerId: string, name: string, on: TestEmulator = emulator): Promise<string> {
+  const res = await on.call("create_egress_gateway", { target_egress_gateway: { egress_provider_id: providerId, name } });
   expect(res.status).toBe(200);
   return res.body.egress_gateway.egress_gateway_id;
 }
@@ -207,6 +212,135 @@ describe("EgressCredential", () => {
     await second.delete();
     await second.delete();
     expectNoSecrets(host.stderr.join(""));
+  });
+
+  it("check refuses a replacing change that keeps the name, naming `name`, so that preview fails instead of up", async () => {
+    const credential = new Driven(host, "EgressCredential", "bob-wg");
+    const inputs = { egressProviderId: provider, name: "bob-wg-1", userId: USER_ID, password: PASSWORD, wireguardPrivateKey: WG_KEY, selectedGateways: [g1] };
+    await credential.create(inputs);
+    const olds = credential.state;
+    const before = emulator.requests.length;
+
+    // A new password and another gateway with the same name: refused, naming `name` and what changed.
+    const refused = await credential.check({ ...inputs, password: `${PASSWORD}-2`, selectedGateways: [g1, g2] }, olds);
+    expect(refused.failures).toEqual([{ property: "name", reason: expect.stringMatching(/^must change: password, selectedGateways changed/) }]);
+    expect(refused.failures[0].reason).toMatch(/can neither update nor delete.*clash with the existing one named 'bob-wg-1'.*Give the credential a new name/s);
+    expectNoSecrets(JSON.stringify(refused.failures));
+    // The same with the provider's id spelled otherwise.
+    expect((await credential.check({ ...inputs, egressProviderId: hyphenated(provider), enabled: false }, olds)).failures.map((f) => f.property)).toEqual(["name"]);
+
+    // Accepted: no change, ids spelled otherwise, a new name, an input the program stops declaring,
+    // another provider (names are unique only within one), and values not known yet (preview).
+    expect((await credential.check(inputs, olds)).failures).toEqual([]);
+    expect((await credential.check({ ...inputs, userId: hyphenated(USER_ID), selectedGateways: [hyphenated(g1)] }, olds)).failures).toEqual([]);
+    expect((await credential.check({ ...inputs, name: "bob-wg-2", password: `${PASSWORD}-2` }, olds)).failures).toEqual([]);
+    const { wireguardPrivateKey: _key, ...forgotten } = inputs;
+    expect((await credential.check(forgotten, olds)).failures).toEqual([]);
+    expect((await credential.check({ ...inputs, egressProviderId: otherProvider, selectedGateways: [foreignGateway] }, olds)).failures).toEqual([]);
+    expect((await credential.check({ ...inputs, password: UNKNOWN, selectedGateways: [UNKNOWN] }, olds)).failures).toEqual([]);
+    expect((await credential.check({ ...inputs, name: UNKNOWN, password: `${PASSWORD}-2` }, olds)).failures).toEqual([]);
+    // A new resource has no olds: nothing to clash with in the state.
+    expect((await new Driven(host, "EgressCredential", "fresh").check({ ...inputs, name: "fresh-1" })).failures).toEqual([]);
+    expect(emulator.requests.length).toBe(before);
+    expectNoSecrets(host.stderr.join(""));
+  });
+
+  it("adopt takes over the provider's credential with the same name when it is as declared, and names what differs otherwise", async () => {
+    // Made outside Pulumi (in the Kasm UI, or by a stack whose state was lost).
+    const made = await emulator.call("create_egress_credential", {
+      target_egress_credential: { egress_provider_id: provider, name: "shared-wg", group_id: GROUP_ID, allow_all_gateways: false, selected_gateways: [g1, g2], wireguard_private_key: WG_KEY, password: PASSWORD, enabled: true },
+    });
+    expect(made.status).toBe(200);
+    const existingId = made.body.egress_credentials[0].egress_credential_id;
+    const inputs = { egressProviderId: hyphenated(provider), name: "shared-wg", groupId: GROUP_ID, selectedGateways: [g2, g1], wireguardPrivateKey: WG_KEY, password: PASSWORD };
+
+    // Without adopt: the error says the name is taken and suggests adopt.
+    const plain = await new Driven(host, "EgressCredential", "shared").create(inputs).catch((e: Error) => e);
+    expect((plain as Error).message).toMatch(/'shared-wg' already exists.*set `adopt: true`/s);
+    expectNoSecrets((plain as Error).message);
+
+    // Adopt, but the program differs in what Kasm shows: refused, naming the inputs, never their values.
+    const differs = new Driven(host, "EgressCredential", "shared");
+    const refused = await differs.create({ ...inputs, selectedGateways: [g1], enabled: false, username: "shared", adopt: true }).catch((e: Error) => e);
+    expect((refused as Error).message).toMatch(/'shared-wg' of egress provider [0-9a-f]{32} exists, but differs from the program in username, enabled, selectedGateways\..*cannot bring it to the declared state/s);
+    expectNoSecrets((refused as Error).message);
+    expect(differs.id).toBe("");
+    const wrongSecret = await differs.create({ ...inputs, wireguardPrivateKey: `${WG_KEY}x`, adopt: true }).catch((e: Error) => e);
+    expect((wrongSecret as Error).message).toMatch(/differs from the program in wireguardPrivateKey\./);
+    expectNoSecrets((wrongSecret as Error).message);
+
+    // Adopt, as declared: the existing credential is taken over, nothing is created.
+    const before = emulator.requests.length;
+    const adopted = new Driven(host, "EgressCredential", "shared");
+    const state = await adopted.create({ ...inputs, adopt: true });
+    expect(adopted.id).toBe(existingId);
+    expect(state).toMatchObject({ ...inputs, adopt: true, egressCredentialId: existingId, activeConnections: 0 });
+    expect(emulator.requests.slice(before).map((line) => line.split(" ")[0])).toEqual(["get_egress_credentials"]);
+    expect(await credentialsNamed("shared-wg")).toHaveLength(1);
+
+    // From then on it is managed like any other: no change for the same program, adopt changes nothing.
+    const { __provider: _provider, ...refreshed } = (await adopted.read()).inputs ?? {};
+    expect(refreshed).toEqual({ ...inputs, adopt: true });
+    expect(await adopted.diff({ ...inputs, adopt: true })).toMatchObject({ changes: "none" });
+    expect(await adopted.diff(inputs)).toMatchObject({ changes: "some", replaces: [] });
+    expectNoSecrets(host.stderr.join(""));
+  });
+
+  it("a secret Kasm returns masked or as null is not drift; one returned in clear and changed is", async () => {
+    // Kasm's API cannot change a credential: change what a persisted emulator returns between two runs.
+    const dir = mkdtempSync(path.join(tmpdir(), "kasm-credential-"));
+    const dataFile = path.join(dir, "data.json");
+    let first: TestEmulator | undefined;
+    let second: TestEmulator | undefined;
+    let firstHost: ProviderHost | undefined;
+    let secondHost: ProviderHost | undefined;
+    try {
+      first = await startTestEmulator({ users: [{ user_id: USER_ID, username: "alice" }] }, { dataFile });
+      firstHost = await hostFor(first);
+      const vpn = await createProvider("Custom VPN", first);
+      const gateway = await createGateway(vpn, "Madrid", first);
+      const credential = new Driven(firstHost, "EgressCredential", "masked");
+      const inputs = {
+        egressProviderId: vpn,
+        name: "masked-1",
+        userId: USER_ID,
+        password: PASSWORD,
+        wireguardPrivateKey: WG_KEY,
+        meshKey: MESH_KEY,
+        customCredential: `{"token":"${MESH_KEY}"}`,
+        selectedGateways: [gateway],
+      };
+      await credential.create(inputs);
+      // Stop each once: a second stop of a host would wait for an exit that already happened.
+      await firstHost.stop();
+      firstHost = undefined;
+      await first.close();
+      first = undefined;
+
+      const data = JSON.parse(readFileSync(dataFile, "utf8"));
+      const record = data.egressCredentials[credential.id];
+      record.wireguard_private_key = null;
+      record.mesh_key = "********";
+      record.custom_credential = '{"token":"rotated-outside"}';
+      writeFileSync(dataFile, JSON.stringify(data));
+      second = await startTestEmulator({}, { dataFile });
+      secondHost = await hostFor(second);
+      const later = new Driven(secondHost, "EgressCredential", "masked");
+      later.id = credential.id;
+      later.state = credential.state;
+      // The null and the masked secret stay as declared; the one Kasm shows in clear is compared.
+      const { __provider: _provider, ...refreshed } = (await later.read()).inputs ?? {};
+      expect(refreshed).toEqual({ ...inputs, customCredential: '{"token":"rotated-outside"}' });
+      expect(await later.diff(inputs)).toMatchObject({ changes: "some", replaces: ["customCredential"] });
+      expect(await later.diff({ ...inputs, customCredential: '{"token":"rotated-outside"}' })).toMatchObject({ changes: "none" });
+      expectNoSecrets(secondHost.stderr.join(""));
+    } finally {
+      await firstHost?.stop();
+      await secondHost?.stop();
+      await first?.close();
+      await second?.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("refresh shows drift (a selected gateway deleted in the Kasm UI), and the replacement brings Kasm to the declared state", async () => {
