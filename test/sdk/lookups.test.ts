@@ -140,7 +140,7 @@ describe("secret fields of lookups, from a Kasm that sends them in plain", () =>
   it("the Output twins return each as a secret Output, and the rest of the record plain", async () => {
     const server = kasm.getServerOutput({ serverId: pulumi.output(SERVER_ID) });
     expect(await pulumi.isSecret(server)).toBe(false);
-    expect(await settle(server.hostname)).toEqual({ value: "ws1.example.org", secret: false });
+    expect(await settle(server.apply((s) => s.hostname))).toEqual({ value: "ws1.example.org", secret: false });
     expect(await settle(server.connectionPassword)).toEqual({ value: PLAIN_SECRETS.connection_password, secret: true });
     expect(await settle(server.connectionPrivateKey)).toEqual({ value: PLAIN_SECRETS.connection_private_key, secret: true });
     expect(await settle(server.connectionPassphrase)).toEqual({ value: PLAIN_SECRETS.connection_passphrase, secret: true });
