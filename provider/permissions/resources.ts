@@ -638,8 +638,13 @@ export const KIND_ROWS: Readonly<Record<KasmKind, Row>> = {
   // provider/resources/egress-credential.ts
   EgressCredential: (props, knowledge) => {
     const { facts, explain } = egressFacts(props, knowledge, "EgressCredential", "create");
+    const adopt = adoptOptions(props.adopt, "with adopt: true");
     return {
-      create: [plan("create_egress_credential", facts, { explain })],
+      // With adopt, a credential of that name is taken over as it is (Kasm cannot update it).
+      create: [
+        ...(adopt ? [plan("get_egress_credentials", {}, adopt)] : []),
+        plan("create_egress_credential", facts, adopt ? { explain, condition: "unless adopt: true finds the credential" } : { explain }),
+      ],
       read: [plan("get_egress_credentials", {}, { condition: "once or twice: by provider and name, then all credentials" })],
       // Kasm cannot change or delete a credential: every change replaces it, destroy only forgets it.
       update: [],
