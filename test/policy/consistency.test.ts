@@ -37,6 +37,7 @@ import { IDS, policyResources, runStackPolicy, UNKNOWN, type FixtureResource } f
 // --- the world ---------------------------------------------------------------------------------
 
 const KEY = { key: "case-key", secret: "case-secret" };
+const NAMED_USER_KEY = "NAMED-USER-KEY-1";
 
 function seedFor(permissions: readonly PermissionName[], readOnly: boolean): SeedInput {
   return {
@@ -61,7 +62,11 @@ function seedFor(permissions: readonly PermissionName[], readOnly: boolean): See
       { server_id: IDS.server1, hostname: "ws1.example.test", zone_name: "zone1" },
       { server_id: IDS.server2, hostname: "ws2.example.test", zone_name: "zone1" },
     ],
-    activationKeys: [{ activation_key: "ACTIVATION-KEY-1", seats: 1_000_000 }],
+    activationKeys: [
+      { activation_key: "ACTIVATION-KEY-1", seats: 1_000_000 },
+      // Activated only by the licence-limit case: as many named-user seats as the seed has users.
+      { activation_key: NAMED_USER_KEY, seats: 3, license_type: "Per Named User" },
+    ],
   };
 }
 
@@ -498,3 +503,18 @@ describe("resource-needs-permissions agrees with the providers run against the e
     );
   }, 240_000);
 });
+
+describe("a licence limit is not a permission", () => {
+  it("with every named-user seat taken, the policy passes a key that holds what a User needs, and the provider fails with the licence error, not a refusal", async () => {
+    const specs: Spec[] = [{ kind: "User", name: "u0", props: { username: "one-too-many", firstName: "Ada" }, update: {} }];
+    const config = { permissions: RELEVANT, systemGroupIds: { allUsers: IDS.allUsers, administrators: IDS.administrators }, globalAdminUserIds: [IDS.admin1] };
+    const verdict = await policySaysRefused(specs, new Map(), config);
+    expect(verdict).toEqual({ refused: false, messages: [], shortSteps: new Set() });
+    const store = serve(RELEVANT, false);
+    store.activate(NAMED_USER_KEY, 3, null);
+    await expect(runLifecycle(specs, store, new Map())).rejects.toThrow(
+      /^User u0 create failed without a permission refusal: create_user: the server refused the call: a licence limit is reached \(HTTP 403 /,
+    );
+  });
+});
+
