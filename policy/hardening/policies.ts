@@ -13,6 +13,7 @@ import { castAnonymousSharing } from "./cast-anonymous-sharing";
 import { castValidUntilPast } from "./cast-valid-until-past";
 import { conflictingDeclarations } from "./conflicting-declarations";
 import { egressCredentialConnectionLimit } from "./egress-credential-connection-limit";
+import { serverImportSharedCredentials } from "./server-import-shared-credentials";
 import { stagingLicenseCapacity } from "./staging-license-capacity";
 import { userPasswordLength } from "./user-password-length";
 
@@ -33,6 +34,7 @@ export const policies: Policies = [
   egressCredentialConnectionLimit,
   stagingLicenseCapacity,
   userPasswordLength,
+  serverImportSharedCredentials,
 ];
 
 export {
@@ -46,6 +48,7 @@ export {
   castValidUntilPast,
   conflictingDeclarations,
   egressCredentialConnectionLimit,
+  serverImportSharedCredentials,
   stagingLicenseCapacity,
   userPasswordLength,
 };

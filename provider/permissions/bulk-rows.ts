@@ -87,7 +87,8 @@ export type BulkRow = Readonly<Record<string, unknown>>;
 export interface BulkRows {
   /** Where the rows come from: the array input, or the CSV text. */
   readonly source: "csv" | "array";
-  readonly rows: readonly BulkRow[];
+  /** The rows; `undefined` for a row that is not known yet (or is not an object). */
+  readonly rows: readonly (BulkRow | undefined)[];
 }
 
 /** `ip_hostname` -> `ipHostname`. */
@@ -126,7 +127,7 @@ export function userRowFromCsv(headers: readonly string[], record: readonly stri
 
 function rowsOf(props: Readonly<Record<string, unknown>>, arrayKey: string, fromCsv: typeof serverRowFromCsv, isUnknown: (v: unknown) => boolean): BulkRows | undefined {
   const list = props[arrayKey];
-  if (Array.isArray(list)) return { source: "array", rows: list.map((r) => (r && typeof r === "object" ? (r as BulkRow) : {})) };
+  if (Array.isArray(list)) return { source: "array", rows: list.map((r) => (r && typeof r === "object" && !Array.isArray(r) ? (r as BulkRow) : undefined)) };
   const csv = props.csv;
   if (typeof csv !== "string" || isUnknown(csv)) return undefined;
   try {

@@ -556,11 +556,11 @@ export const KIND_ROWS: Readonly<Record<KasmKind, Row>> = {
   ServerImport: (props, knowledge) => {
     // The users the rows assign (by username): undefined when the rows, or one of these usernames, are not known yet.
     const rows = serverImportRows(props, isUnknownValue);
-    const assigned = rows?.rows.map((r) => r.assignedUsername).filter((u) => u !== undefined && u !== null && u !== "");
-    const assignsUsers = assigned === undefined ? undefined : assigned.length > 0;
+    const rowsKnown = rows !== undefined && rows.rows.every((r) => r !== undefined);
+    const assigned = (rows?.rows ?? []).flatMap((r) => (r === undefined || r.assignedUsername === undefined || r.assignedUsername === null || r.assignedUsername === "" ? [] : [r.assignedUsername]));
+    const assignsUsers = assigned.length > 0 ? true : rowsKnown ? false : undefined;
     const admin = (step: LifecycleStep): boolean | undefined => {
-      if (assigned === undefined) return undefined;
-      let result: boolean | undefined = false;
+      let result: boolean | undefined = rowsKnown ? false : undefined;
       for (const user of assigned) {
         const answer = typeof user === "string" && !isUnknownValue(user) ? knowledge.userIsGlobalAdmin(referenceKey(user), { kind: "ServerImport", step }) : undefined;
         if (answer === true) return true;

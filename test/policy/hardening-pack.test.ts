@@ -15,6 +15,7 @@ import {
   conflictingDeclarations,
   egressCredentialConnectionLimit,
   policies,
+  serverImportSharedCredentials,
   stagingLicenseCapacity,
   userPasswordLength,
 } from "../../policy/hardening/policies";
@@ -24,6 +25,17 @@ import { CAST_KEY, cast, credential, staging, user } from "./fixtures";
 import { hyphenatedUpperCase } from "../helpers/emulator";
 
 const messages = (outcome: { violations: { message: string }[] }) => outcome.violations.map((v) => v.message);
+
+/** A compliant ServerImport: an SSH server with per-user keys, an RDP server, an SSO SSH server. */
+const serverImport = (servers: Record<string, unknown>[] | string = [{}, {}, {}], name = "lab"): FixtureResource => {
+  const base = [
+    { name: "ws-1", ipHostname: "10.0.0.1", port: 22, connectionType: "SSH", connectionCredentialType: "STATIC", useUserPrivateKey: true },
+    { name: "ws-2", ipHostname: "10.0.0.2", port: 3389, connectionType: "RDP" },
+    { name: "ws-3", ipHostname: "10.0.0.3", port: 22, connectionType: "ssh", connectionCredentialType: "SSO" },
+  ];
+  if (typeof servers === "string") return { kind: "ServerImport", name, props: { csv: servers } };
+  return { kind: "ServerImport", name, props: { servers: servers.map((change, i) => ({ ...base[i % base.length], ...change })) } };
+};
 
 describe("the pack", () => {
   it("every policy but cast-valid-until-past and conflicting-declarations is advisory by default, each takes exemptResources", () => {
@@ -40,6 +52,7 @@ describe("the pack", () => {
       ["egress-credential-connection-limit", "advisory"],
       ["staging-license-capacity", "advisory"],
       ["user-password-length", "advisory"],
+      ["server-import-shared-credentials", "advisory"],
     ]);
     for (const p of policies) expect(Object.keys(p.configSchema!.properties)).toContain("exemptResources");
   });
@@ -47,7 +60,7 @@ describe("the pack", () => {
   it("the compliant fixtures pass every resource policy and never show secrets", async () => {
     for (const p of policies) {
       if (!("validateResource" in p)) continue;
-      for (const r of [cast(), staging(), credential(), user()]) expect(await runResourcePolicy(p, r, {}), `${p.name} on ${r.name}`).toEqual({ violations: [] });
+      for (const r of [cast(), staging(), credential(), user(), serverImport()]) expect(await runResourcePolicy(p, r, {}), `${p.name} on ${r.name}`).toEqual({ violations: [] });
     }
     const loud = [cast({ limitIps: false, key: CAST_KEY }), user({ password: "short" })];
     for (const p of policies)
@@ -349,5 +362,33 @@ describe("conflicting-declarations", () => {
       notApplicable: "the stack has fewer than two resources of the kinds this policy compares",
     });
     expect((await runStackPolicy(conflictingDeclarations, [cast(), user()])).notApplicable).toBeDefined();
+  });
+});
+
+describe("server-import-shared-credentials", () => {
+  it("flags SSH rows with STATIC credentials (named or Kasm's default) and no user key, naming them by position", async () => {
+    expect(messages(await runResourcePolicy(serverImportSharedCredentials, serverImport([{}, {}, { connectionCredentialType: "static" }, { useUserPrivateKey: false }])))).toEqual([
+      "ServerImport 'lab': servers[2] and servers[3] are SSH servers with STATIC credentials (Kasm's default) and without useUserPrivateKey: every user connects as the same stored account. Set useUserPrivateKey: true, or connectionCredentialType: SSO.",
+    ]);
+    expect(messages(await runResourcePolicy(serverImportSharedCredentials, serverImport([{ connectionCredentialType: undefined, useUserPrivateKey: undefined }])))).toEqual([
+      expect.stringMatching(/^ServerImport 'lab': servers\[0\] is an SSH server with STATIC credentials/),
+    ]);
+    expect(await runResourcePolicy(serverImportSharedCredentials, serverImport())).toEqual({ violations: [] });
+  });
+  it("reads Kasm's CSV too, and never prints a row's values", async () => {
+    const csv = "name,ip_hostname,port,connection_type,connection_credential_type,use_user_private_key\nsecret-host,10.0.0.9,22,SSH,,no\nws-2,10.0.0.2,22,SSH,STATIC,yes\n";
+    const found = messages(await runResourcePolicy(serverImportSharedCredentials, serverImport(csv)));
+    expect(found).toEqual([expect.stringMatching(/^ServerImport 'lab': csv row 1 is an SSH server/)]);
+    expect(found[0]).not.toMatch(/secret-host|10\.0\.0\.9/);
+  });
+  it("could not decide while the rows or their connection settings are not known, unless a known row is flagged already", async () => {
+    expect((await runResourcePolicy(serverImportSharedCredentials, { kind: "ServerImport", name: "lab", props: { servers: UNKNOWN_ARRAY } })).undecided).toBe(
+      "could not decide for ServerImport 'lab': its rows (csv or servers) are not known yet",
+    );
+    expect((await runResourcePolicy(serverImportSharedCredentials, serverImport([{ useUserPrivateKey: UNKNOWN_BOOL }, {}]))).undecided).toContain("not known yet");
+    expect(messages(await runResourcePolicy(serverImportSharedCredentials, serverImport([{ useUserPrivateKey: UNKNOWN_BOOL }, {}, { connectionCredentialType: "STATIC" }])))).toHaveLength(1);
+  });
+  it("respects exemptResources", async () => {
+    expect(await runResourcePolicy(serverImportSharedCredentials, serverImport([{ useUserPrivateKey: false }]), { exemptResources: ["lab"] })).toEqual({ violations: [] });
   });
 });
