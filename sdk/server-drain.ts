@@ -19,6 +19,11 @@ export interface ServerDrainArgs {
  * back to not draining (whatever it was before), and succeeds when the server no longer exists.
  * Declare at most one per server.
  *
+ * Refresh and drift: Kasm's API documents no draining flag in the server record it returns. When
+ * the record carries one (`is_draining`), refresh reads it and shows a drain ended in the Kasm UI
+ * as drift. When it does not, refresh keeps the declared value and warns that drift cannot be
+ * seen, once per resource and refresh.
+ *
  * @example
  * ```ts
  * // Drain the server during maintenance; remove the resource to put it back in service.

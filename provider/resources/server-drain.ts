@@ -7,8 +7,15 @@
  * before Pulumi managed it, and succeeds when the server no longer exists. A server that
  * disappears from Kasm (removed in the UI) is dropped by refresh. There is nothing to adopt: every
  * server has the flag. Declare at most one ServerDrain per server.
+ *
+ * What the API cannot do: the spec's server record does not list `is_draining` (only
+ * set_drain_server takes it). When Kasm's record carries it, refresh reads it and shows drift (a
+ * drain ended in the Kasm UI). When it does not (or it is null), refresh keeps the declared
+ * value, so drift cannot be seen, and says so once per resource and refresh, as a warning through
+ * the engine's log (see provider/engine-log.ts).
  */
 import { z } from "zod";
+import { warn } from "../engine-log";
 import { kasmClient } from "../runtime";
 import {
   canonicalId,
@@ -83,10 +90,19 @@ export const serverDrainProvider: KindProvider = {
   async read(id, props) {
     const server = await unlessGone(() => kasmClient().servers.getServers({ server_id: id }));
     if (!server) return GONE;
+    // `is_draining` is not a documented field of the server record: without it (or with null) the
+    // declared value is kept, and the user is told that drift cannot be seen.
+    const seen = server.is_draining;
+    if (typeof seen !== "boolean" && props.draining !== undefined)
+      await warn(
+        `ServerDrain ${server.server_id}: Kasm's server record does not include the draining flag (is_draining), so refresh ` +
+          `cannot see whether the server is still ${props.draining === false ? "not draining" : "draining"}; the declared value is kept. ` +
+          `A change made in the Kasm UI is not noticed: check the server there when in doubt.`,
+      );
     const inputs: Props = {
       // Keep the declared spelling when it names the same server, so refresh shows no change.
       ...(props.serverId !== undefined ? { serverId: same.id(props.serverId, server.server_id) ? props.serverId : server.server_id } : {}),
-      ...(props.draining !== undefined ? { draining: server.is_draining === true } : {}),
+      ...(props.draining !== undefined ? { draining: typeof seen === "boolean" ? seen : props.draining } : {}),
     };
     return { id: server.server_id, props: outputs(inputs), inputs };
   },

@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startTestEmulator, type TestEmulator, hyphenatedUpperCase as hyphenated } from "../helpers/emulator";
 import type { ProviderHost } from "../helpers/host";
 import { Driven, hostFor } from "../helpers/provider";
@@ -148,5 +148,58 @@ describe("ServerDrain", () => {
       await second?.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("ServerDrain against a Kasm whose server record has no draining flag (the spec's fields only)", () => {
+  let plain: TestEmulator;
+  let plainHost: ProviderHost;
+
+  beforeAll(async () => {
+    plain = await startTestEmulator(SEED, { observedFields: false });
+    plainHost = await hostFor(plain);
+  });
+  afterAll(async () => {
+    await plainHost?.stop();
+    await plain?.close();
+  });
+
+  /** The flag as the emulator holds it: its API does not show it in this mode. */
+  async function held(id: string): Promise<boolean> {
+    return (await plain.state()).servers[id].is_draining;
+  }
+
+  /** How many times the host has warned that drift cannot be seen, for this server. */
+  function warnings(id: string): number {
+    return plainHost.stderr.join("").split(`ServerDrain ${id}: Kasm's server record does not include the draining flag`).length - 1;
+  }
+
+  it("refresh keeps the declared value (no false drift) and warns once per resource and refresh that drift cannot be seen", async () => {
+    const res = await plain.call("get_servers", { target_server: { server_id: WS1 } });
+    expect(res.body.server).not.toHaveProperty("is_draining");
+
+    const drain = new Driven(plainHost, "ServerDrain", "plain-ws1");
+    const checked = (await drain.check({ serverId: WS1 })).inputs;
+    await drain.create(checked);
+    expect(await held(WS1)).toBe(true);
+
+    // Someone ends the drain in the Kasm UI: refresh cannot see it, keeps the declared value, and says so.
+    await plain.call("set_drain_server", { target_server: { server_id: WS1, is_draining: false } });
+    const refreshed = await drain.read();
+    expect(refreshed).toMatchObject({ id: WS1, inputs: { serverId: WS1, draining: true } });
+    expect(await drain.diff(checked)).toMatchObject({ changes: "none", replaces: [] });
+    await vi.waitFor(() => expect(warnings(WS1)).toBe(1), { timeout: 10_000 });
+    expect(plainHost.stderr.join("")).toMatch(/cannot see whether the server is still draining; the declared value is kept/);
+
+    // The next refresh says it again, once; a declared `false` is kept and named the same way.
+    await drain.update({ serverId: WS1, draining: false });
+    expect(await held(WS1)).toBe(false);
+    expect((await drain.read()).inputs).toMatchObject({ draining: false });
+    await vi.waitFor(() => expect(warnings(WS1)).toBe(2), { timeout: 10_000 });
+    expect(plainHost.stderr.join("")).toMatch(/cannot see whether the server is still not draining/);
+
+    await drain.delete();
+    expect(await held(WS1)).toBe(false);
+    expect(warnings(WS1)).toBe(2);
   });
 });
