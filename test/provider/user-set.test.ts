@@ -5,8 +5,9 @@
  * refused import, adoption, a permission denial, destroy, and the request counts of 1,000 users.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import type { ProviderHost } from "../helpers/host";
+import { createKasmClient } from "../../provider/api";
+import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import type { HostError, ProviderHost } from "../helpers/host";
 import { Driven, hostFor } from "../helpers/provider";
 
 const ENGINEERING = "1e0a2b3c4d5e6f708192a3b4c5d6e7f8";
@@ -26,7 +27,7 @@ beforeAll(async () => {
       { group_id: SALES, name: "Sales" },
       { group_id: SUPPORT, name: "Support" },
     ],
-    users: [{ username: "seeded", groups: ["Engineering", "Sales"] }, { username: "taken", first_name: "Old" }, { username: "taken2" }],
+    users: [{ username: "seeded", groups: ["Engineering", "Sales"] }, { username: "taken", first_name: "Old" }, { username: "taken2" }, { username: "held" }],
     images: [{ name: "kasmweb/chrome:1.16.0" }],
   });
   host = await hostFor(emulator);
@@ -235,7 +236,13 @@ describe("UserSet", () => {
     expect(await userInKasm("gina")).toBeDefined();
     expect((await set.read()).inputs?.users).toEqual(users);
     expect(await set.diff({ users, groupsMode: "authoritative" })).toMatchObject({ changes: "none" });
+
+    // Renamed in Kasm: no longer the declared user. It drops out with a warning naming it, and stays in Kasm.
+    await emulator.call("update_user", { target_user: { user_id: ids.frank, username: "franklin" } });
+    expect((await set.read()).properties).toMatchObject({ count: 2 });
+    expect(host.stderr.join("")).toMatch(/'frank' \(now 'franklin', id [0-9a-f]{32}\) was renamed in Kasm/);
     await set.delete();
+    expect(await userInKasm("franklin")).toBeDefined();
   });
 
   it("takes Kasm's import file as it is, and writes drift back into it", async () => {
@@ -322,6 +329,53 @@ describe("UserSet", () => {
     expect(await userInKasm("quinn")).toBeUndefined();
   });
 
+  it("a failure after the import keeps the created users in the state, and the next update finishes the work", async () => {
+    const faults = (config: object | null) =>
+      config
+        ? emulator.raw("POST", "/__emulator/faults", { body: JSON.stringify(config), headers: { "content-type": "application/json" } })
+        : emulator.raw("DELETE", "/__emulator/faults");
+    const set = new Driven(host, "UserSet", "half");
+    const users = [{ username: "uma" }, { username: "vic" }, { username: "held", firstName: "Adopted" }];
+    await faults({ rate: 1, kinds: ["500"], operations: ["update_user"], phase: "before", seed: 1 });
+    let error: unknown;
+    try {
+      error = await set.create({ users, adopt: true }).catch((e: unknown) => e);
+    } finally {
+      await faults(null);
+    }
+    const failure = (error as HostError).initFailure;
+    expect(failure?.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(failure?.reasons.join()).toMatch(/update_user/);
+    // The imported users are in the state; the adopted one, not yet brought to the program, is not.
+    expect(failure?.properties).toMatchObject({ count: 2, users: [{ username: "uma" }, { username: "vic" }] });
+    expect(Object.keys(failure?.properties.userIds as object).sort()).toEqual(["uma", "vic"]);
+
+    // As the engine does: the half-created set in the state, then an update towards the program.
+    set.id = failure!.id;
+    set.state = failure!.properties;
+    expect(await set.diff({ users, adopt: true })).toMatchObject({ changes: "some" });
+    await set.update({ users, adopt: true });
+    expect(await userInKasm("held")).toMatchObject({ first_name: "Adopted" });
+
+    // A failure in the middle of an update: what was done is kept, what was not stays as before.
+    await faults({ rate: 1, kinds: ["500"], operations: ["delete_user"], phase: "before", seed: 1 });
+    try {
+      error = await set.update({ users: [{ username: "uma", lastName: "Changed" }, { username: "will" }], adopt: true }).catch((e: unknown) => e);
+    } finally {
+      await faults(null);
+    }
+    const partial = (error as HostError).initFailure;
+    expect(partial?.reasons.join()).toMatch(/delete_user/);
+    expect(Object.keys(partial?.properties.userIds as object).sort()).toEqual(["held", "uma", "vic", "will"]);
+    expect(partial?.properties.users).toEqual(
+      expect.arrayContaining([{ username: "uma", lastName: "Changed" }, { username: "will" }, { username: "vic" }]),
+    );
+    set.state = partial!.properties;
+    await set.update({ users: [{ username: "uma", lastName: "Changed" }, { username: "will" }], adopt: true });
+    for (const name of ["vic", "held"]) expect(await userInKasm(name)).toBeUndefined();
+    await set.delete();
+  });
+
   it("a key without Users Create is refused with the permission to grant, and nothing is created", async () => {
     const limited = await hostFor(emulator, CREATE_ONLY);
     try {
@@ -374,5 +428,32 @@ describe("UserSet with 1,000 users", () => {
     expect(refreshed.properties.count).toBe(1000);
     expect(await set.diff({ users })).toMatchObject({ changes: "none" });
     console.log(`UserSet of 1,000 users: create ${createRequests} request(s), refresh ${refreshRequests} request(s)`);
+  });
+
+  it("looks a few users up by name instead of reading every page, when that takes fewer requests", async () => {
+    const client = createKasmClient({ baseUrl: big.url, apiKey: ADMIN.key, apiKeySecret: ADMIN.secret });
+    try {
+      // 1,001 users, pages of 100: after the first page, 2 names cost 2 requests where the pages would cost 10.
+      let from = big.requests.length;
+      const few = await client.users.getUsersNamed(["USER0999", "user0500"], { pageSize: 100 });
+      expect(big.requests.length - from).toBe(3);
+      expect(few.complete).toBe(false);
+      expect(few.users.map((u) => u.username)).toEqual(expect.arrayContaining(["user0999", "user0500"]));
+      // 20 names: the pages are cheaper, and read everyone.
+      from = big.requests.length;
+      const many = await client.users.getUsersNamed(Array.from({ length: 20 }, (_, i) => `user09${50 + i}`), { pageSize: 100 });
+      expect(big.requests.length - from).toBe(11);
+      expect(many).toMatchObject({ complete: true });
+      expect(many.users).toHaveLength(1001);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("UserSet secrets", () => {
+  it("the API key secret never reached the host's stderr", async () => {
+    await host.stop();
+    expect(host.stderr.join("")).not.toContain(ADMIN.secret);
   });
 });
