@@ -4,7 +4,9 @@
  *
  * API: add_user_group, remove_user_group, and get_user (whose `groups` list needs Groups View) to
  * read. The id is `<userId>:<groupId>` (canonical ids). Both inputs replace: a membership cannot
- * be moved. An existing membership is an error unless `adopt: true` takes it over. Refresh drops
+ * be moved. An existing membership is an error unless `adopt: true` takes it over; the error says
+ * first to keep one resource when another declares it (a second GroupMembership, or a UserGroups
+ * of the user, whose create made it), since adopting would leave both fighting. Refresh drops
  * the resource when the user is gone or no longer in the group; destroying a membership that is
  * already gone succeeds. Adding to or removing from All Users or Administrators needs Groups
  * Modify System.
@@ -62,6 +64,12 @@ function membership(props: Props) {
   return { user_id: canonicalId(props.userId), group_id: canonicalId(props.groupId) };
 }
 
+/**
+ * Who else may have made the membership: in one `up`, two resources' creates run side by side,
+ * so the second of two declarations meets the first's membership.
+ */
+const DECLARED_BY = "another GroupMembership of this user and group, or a UserGroups of this user, in this stack or another";
+
 /** `User (<u>) is already a member of group (<g>)`. */
 function isAlreadyMember(error: unknown): boolean {
   return error instanceof KasmBadRequestError && /\bis already a member\b/i.test(error.errorMessage ?? "");
@@ -93,7 +101,8 @@ export const groupMembershipProvider: KindProvider = {
       await kasmClient().groups.addUserGroup(target);
     } catch (error) {
       if (!isAlreadyMember(error)) throw error;
-      if (!inputs.adopt) throw alreadyExistsError("GroupMembership", `of user ${target.user_id} in group ${target.group_id}`, error);
+      if (!inputs.adopt)
+        throw alreadyExistsError("GroupMembership", `of user ${target.user_id} in group ${target.group_id}`, error, DECLARED_BY);
       // Adopted: the user is a member, which is all this resource declares.
     }
     return { id: pairId(target.user_id, target.group_id), outs: outputs(inputs) };

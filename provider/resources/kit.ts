@@ -221,6 +221,8 @@ export interface Adoption<T> {
   /** The kind and the natural key, for the error when the object exists and `adopt` is not set. */
   readonly kind: string;
   readonly key: string;
+  /** Which other resources may declare the same object, for the error (see {@link alreadyExistsError}). */
+  readonly declaredBy?: string;
   /** The object with the same natural key, if there is one. */
   find(): Promise<T | undefined>;
   /** Bring the existing object to the declared state. */
@@ -240,7 +242,7 @@ export async function createOrAdopt<T>(how: Adoption<T>): Promise<T> {
   try {
     return await how.create();
   } catch (error) {
-    if (isAlreadyExists(error)) throw alreadyExistsError(how.kind, how.key, error);
+    if (isAlreadyExists(error)) throw alreadyExistsError(how.kind, how.key, error, how.declaredBy);
     throw error;
   }
 }
@@ -255,9 +257,21 @@ export function isAlreadyExists(error: unknown): boolean {
   return error instanceof KasmBadRequestError && /already exists|must be unique/i.test(error.errorMessage ?? "");
 }
 
-/** The error for an object that exists already when `adopt` is not set. */
-export function alreadyExistsError(kind: string, key: string, cause?: unknown): Error {
+/**
+ * The error for an object that exists already when `adopt` is not set.
+ *
+ * @param declaredBy For a kind whose object another resource may declare too (`another
+ *   StagingConfig of this zone and image`): the error then says to keep one of them first, since
+ *   `adopt` would leave both resources managing the object and undoing each other.
+ */
+export function alreadyExistsError(kind: string, key: string, cause?: unknown, declaredBy?: string): Error {
   const detail = cause instanceof KasmApiError && cause.errorMessage ? ` (Kasm: ${cause.errorMessage})` : "";
+  if (declaredBy)
+    return new Error(
+      `${kind} ${key} already exists in Kasm${detail}. If another resource declares it (${declaredBy}), keep only one of ` +
+        `them: with both, each undoes the other's changes, and adopt would not stop that. If it was made outside Pulumi, set ` +
+        `\`adopt: true\` on the resource to take it over and bring it to the declared state.`,
+    );
   return new Error(
     `${kind} ${key} already exists in Kasm${detail}. Set \`adopt: true\` on the resource to take it over and bring it ` +
       `to the declared state, or declare another ${kind.toLowerCase()}.`,

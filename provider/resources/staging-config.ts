@@ -4,7 +4,9 @@
  * API: create_staging_config, get_staging_config, update_staging_config, delete_staging_config,
  * and get_staging_configs for adoption. Every field updates in place, the zone and the image
  * included (update_staging_config takes them); nothing replaces. Kasm allows one staging config
- * per (zone, image): adoption by that pair (`adopt: true`). `numCurrentSessions` (the sessions
+ * per (zone, image): adoption by that pair (`adopt: true`). Without it an existing config is an
+ * error that says first to keep one StagingConfig when another resource declares it (two in one
+ * stack: the second create meets the first's config). `numCurrentSessions` (the sessions
  * staged right now) is read only and never causes a diff.
  */
 import { z } from "zod";
@@ -115,6 +117,8 @@ export const stagingConfigProvider: KindProvider = {
       adopt: inputs.adopt,
       kind: "StagingConfig",
       key: label(inputs),
+      // Kasm keeps one per zone and image: a second declaration meets the first's config.
+      declaredBy: "another StagingConfig of this zone and image, in this stack or another",
       find: async () =>
         (await client.staging.getStagingConfigs()).find((c) => same.id(c.zone_id, body.zone_id) && same.id(c.image_id, body.image_id)),
       update: (existing) => client.staging.updateStagingConfig({ ...body, staging_config_id: existing.staging_config_id }),

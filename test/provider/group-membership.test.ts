@@ -25,7 +25,7 @@ beforeAll(async () => {
       { group_id: OPS, name: "Ops" },
       { group_id: ADMINISTRATORS, name: "Administrators" },
     ],
-    users: [{ username: "alice" }, { username: "bob", groups: ["Ops"] }, { username: "carol" }, { username: "dave" }],
+    users: [{ username: "alice" }, { username: "bob", groups: ["Ops"] }, { username: "carol" }, { username: "dave" }, { username: "erin" }],
   });
   host = await hostFor(emulator);
 });
@@ -99,6 +99,25 @@ describe("GroupMembership", () => {
     await emulator.call("delete_user", { target_user: { user_id: dave } });
     expect((await membership.read()).id).toBe("");
     await membership.delete();
+  });
+
+  it("a second declaration of one membership, or one beside a UserGroups that made it, fails saying to keep one, not only to adopt", async () => {
+    const erin = await emulator.userId("erin");
+    const first = new Driven(host, "GroupMembership", "erin-ops");
+    await first.create({ userId: erin, groupId: OPS });
+    const second = new Driven(host, "GroupMembership", "erin-ops-again");
+    const keepOne =
+      "If another resource declares it (another GroupMembership of this user and group, or a UserGroups of this user, in this stack or another), " +
+      "keep only one of them: with both, each undoes the other's changes, and adopt would not stop that. If it was made outside Pulumi, set `adopt: true`";
+    await expect(second.create({ userId: hyphenated(erin), groupId: OPS })).rejects.toThrow(`GroupMembership of user ${erin} in group ${OPS} already exists in Kasm`);
+    await expect(second.create({ userId: erin, groupId: OPS })).rejects.toThrow(keepOne);
+    await first.delete();
+
+    const groups = new Driven(host, "UserGroups", "erin-groups");
+    await groups.create({ userId: erin, groupIds: [ENGINEERING] });
+    await expect(new Driven(host, "GroupMembership", "erin-engineering").create({ userId: erin, groupId: ENGINEERING })).rejects.toThrow(keepOne);
+    await groups.delete();
+    expect(await groupsInKasm(erin)).not.toContain(ENGINEERING);
   });
 
   it("an existing membership is an error that suggests adopt, and adopt takes it over", async () => {

@@ -120,6 +120,20 @@ describe("StagingConfig", () => {
     await staging.delete();
   });
 
+  it("a second StagingConfig of one zone and image fails saying to keep one, not only to adopt", async () => {
+    const first = new Driven(host, "StagingConfig", "terminal");
+    await first.create({ zoneId: OTHER_ZONE, imageId: TERMINAL, numSessions: 1, expiration: 1 });
+    const second = new Driven(host, "StagingConfig", "terminal-again");
+    await expect(second.create({ zoneId: hyphenated(OTHER_ZONE), imageId: TERMINAL, numSessions: 3, expiration: 2 })).rejects.toThrow(
+      "already exists in Kasm (Kasm: ",
+    );
+    await expect(second.create({ zoneId: OTHER_ZONE, imageId: TERMINAL, numSessions: 3, expiration: 2 })).rejects.toThrow(
+      "If another resource declares it (another StagingConfig of this zone and image, in this stack or another), keep only one of them",
+    );
+    expect(await configInKasm(first.id)).toMatchObject({ num_sessions: 1, expiration: 1 });
+    await first.delete();
+  });
+
   it("an existing config for the zone and image is an error that suggests adopt, and adopt takes it over", async () => {
     const existing = await emulator.call("create_staging_config", {
       target_staging_config: { zone_id: OTHER_ZONE, image_id: FIREFOX, num_sessions: 9, expiration: 12 },
