@@ -14,7 +14,15 @@ export function typeToken(kind: KindName): string {
   return `pulumi-nodejs:dynamic/kasm:${kind}`;
 }
 
-/** The serializable provider of one kind. Create one per kind and reuse it: Pulumi caches its serialization. */
+/**
+ * The serializable provider of one kind. Create one per kind and reuse it: Pulumi caches its serialization.
+ *
+ * Pulumi's `customTimeouts` resource option has no effect on these resources: the engine sends its
+ * value with Create, Update and Delete, but the dynamic-provider host calls `create(inputs)`,
+ * `update(id, olds, news)` and `delete(id, props)` without it. Each API call is bounded instead by
+ * the `kasm:connectTimeoutMs`, `kasm:requestTimeoutMs`, `kasm:maxRetries`, `kasm:retryBaseDelayMs`
+ * and `kasm:retryMaxDelayMs` settings (README.md, "Timeouts").
+ */
 export function kindProvider(kind: KindName): pulumi.dynamic.ResourceProvider {
   // Only `kind` is captured; `require` runs in the host, resolving the installed package.
   return {

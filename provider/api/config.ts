@@ -41,7 +41,12 @@ export interface KasmClientOptions {
    * attempt. Env: `KASM_REQUEST_TIMEOUT_MS`. Default: 60000.
    */
   readonly requestTimeoutMs?: number;
-  /** Retries after the first attempt of a failed request. Env: `KASM_MAX_RETRIES`. Default: 5. */
+  /**
+   * Retries after the first attempt of a failed request. Env: `KASM_MAX_RETRIES`. Default: 5.
+   * One call waits at most about (maxRetries + 1) × (connectTimeoutMs + requestTimeoutMs), plus the
+   * backoff between attempts (at most the sum of min(retryMaxDelayMs, retryBaseDelayMs × 2^(n−1))
+   * for n = 1 … maxRetries): 7 minutes 15 seconds with the defaults.
+   */
   readonly maxRetries?: number;
   /** The backoff before the first retry; it doubles per retry, with jitter. Env: `KASM_RETRY_BASE_DELAY_MS`. Default: 500. */
   readonly retryBaseDelayMs?: number;
