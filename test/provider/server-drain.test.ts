@@ -2,6 +2,11 @@
  * ServerDrain through Pulumi's real dynamic-provider host against the emulator: check (and its
  * default), create, diff (ids in either form), in-place updates, replacement by another server,
  * refresh after drift and after the server's removal, and destroy restoring the flag.
+ *
+ * The spec's server record does not list `is_draining`, so the emulator's default (spec-only)
+ * mode does not send it: refresh keeps the declared value and warns that drift cannot be seen.
+ * The emulator's observed mode sends it, as the real product does: refresh then sees drift. Only
+ * the refresh differs between the modes, so only that runs in both.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -36,9 +41,14 @@ afterAll(async () => {
   await emulator?.close();
 });
 
+/** The server's draining flag in the emulator's store (the wire shows it only in observed mode); undefined once it is gone. */
 async function draining(id: string, on: TestEmulator = emulator): Promise<boolean | undefined> {
-  const res = await on.call("get_servers", { target_server: { server_id: id } });
-  return res.status === 200 ? res.body.server.is_draining : undefined;
+  return (await on.state()).servers[id]?.is_draining;
+}
+
+/** How many warnings a host printed about not seeing a server's draining flag. */
+function blindWarnings(on: ProviderHost, id: string): number {
+  return on.stderr.join("").split("\n").filter((line) => line.startsWith("warning:") && line.includes(id) && line.includes("is_draining")).length;
 }
 
 describe("ServerDrain", () => {
@@ -56,7 +66,7 @@ describe("ServerDrain", () => {
     expect(emulator.requests.length).toBe(before);
   });
 
-  it("drains, plans no change for the same inputs, updates in place, refreshes drift and restores on destroy", async () => {
+  it("drains, plans no change for the same inputs, updates in place, keeps the declared value on refresh and restores on destroy", async () => {
     const drain = new Driven(host, "ServerDrain", "ws1");
     const inputs = { serverId: WS1 };
     const state = await drain.create(inputs);
@@ -76,15 +86,13 @@ describe("ServerDrain", () => {
     await drain.update({ serverId: WS1, draining: true });
     expect(await draining(WS1)).toBe(true);
 
-    // Someone ends the drain in the Kasm UI: refresh sees it, and the next up drains again.
+    // Someone ends the drain in the Kasm UI. A record without is_draining cannot show it: refresh
+    // keeps the declared value (the warning: below; a Kasm that sends the flag: observed mode, below).
     await emulator.call("set_drain_server", { target_server: { server_id: WS1, is_draining: false } });
-    const refreshed = await drain.read();
-    expect(refreshed).toMatchObject({ id: WS1, inputs: { serverId: WS1, draining: false } });
-    expect(await drain.diff(checked)).toMatchObject({ changes: "some", replaces: [] });
-    await drain.update(checked);
-    expect(await draining(WS1)).toBe(true);
-    expect((await drain.read()).inputs).toMatchObject({ draining: true });
+    expect(await drain.read()).toMatchObject({ id: WS1, inputs: { serverId: WS1, draining: true } });
     expect(await drain.diff(checked)).toMatchObject({ changes: "none" });
+    await drain.update({ serverId: WS1, draining: true });
+    expect(await draining(WS1)).toBe(true);
 
     await drain.delete();
     expect(await draining(WS1)).toBe(false);
@@ -201,5 +209,38 @@ describe("ServerDrain against a Kasm whose server record has no draining flag (t
     await drain.delete();
     expect(await held(WS1)).toBe(false);
     expect(warnings(WS1)).toBe(2);
+  });
+});
+
+describe("ServerDrain against a Kasm that sends is_draining (the emulator's observed mode)", () => {
+  let observed: TestEmulator;
+  let observedHost: ProviderHost;
+  beforeAll(async () => {
+    observed = await startTestEmulator(SEED, { observedFields: true });
+    observedHost = await hostFor(observed);
+  });
+  afterAll(async () => {
+    await observedHost?.stop();
+    await observed?.close();
+  });
+
+  it("refresh sees a drain ended in the Kasm UI, without a warning, and the next up drains again", async () => {
+    const drain = new Driven(observedHost, "ServerDrain", "observed");
+    const inputs = (await drain.check({ serverId: WS2 })).inputs;
+    await drain.create(inputs);
+    expect(await draining(WS2, observed)).toBe(true);
+    expect((await drain.read()).inputs).toMatchObject({ serverId: WS2, draining: true });
+
+    await observed.call("set_drain_server", { target_server: { server_id: WS2, is_draining: false } });
+    expect(await drain.read()).toMatchObject({ id: WS2, inputs: { serverId: WS2, draining: false } });
+    expect(await drain.diff(inputs)).toMatchObject({ changes: "some", replaces: [] });
+    await drain.update(inputs);
+    expect(await draining(WS2, observed)).toBe(true);
+    expect((await drain.read()).inputs).toMatchObject({ draining: true });
+    expect(await drain.diff(inputs)).toMatchObject({ changes: "none" });
+    expect(blindWarnings(observedHost, WS2)).toBe(0);
+
+    await drain.delete();
+    expect(await draining(WS2, observed)).toBe(false);
   });
 });
