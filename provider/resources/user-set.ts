@@ -41,7 +41,16 @@
 import { randomUUID } from "node:crypto";
 import { parse as parseCsv } from "csv-parse/sync";
 import { z } from "zod";
-import { BATCH_USER_COLUMNS, KasmBadRequestError, users as userOperations, type BatchUserColumn, type BatchUserRow, type User as KasmUser } from "../api";
+import {
+  BATCH_USER_COLUMNS,
+  KasmBadRequestError,
+  KasmServerError,
+  KasmTransportError,
+  users as userOperations,
+  type BatchUserColumn,
+  type BatchUserRow,
+  type User as KasmUser,
+} from "../api";
 import { warn } from "../engine-log";
 import { kasmClient } from "../runtime";
 import {
@@ -554,14 +563,19 @@ async function importRows(rows: readonly Row[]): Promise<Imported> {
   const created = new Map<string, KasmUser>();
   if (rows.length === 0) return { created };
   const client = kasmClient();
-  let answer;
   try {
-    answer = await client.users.importUsers(rows.map(batchRow), { view: "api" });
+    const answer = await client.users.importUsers(rows.map(batchRow), { view: "api" });
+    for (const user of answer.resources?.users ?? []) created.set(user.username.toLowerCase(), user);
   } catch (error) {
     if (error instanceof KasmBadRequestError && error.validationErrors?.length) throw refusedImportError(rows, error.validationErrors);
-    throw error;
+    // Kasm refused it: nothing was created. No answer, or a server error: the import is not
+    // repeated (it could create the users twice), but it may have been applied; Kasm imports all
+    // rows or none, so the pages say which.
+    if (!(error instanceof KasmServerError || error instanceof KasmTransportError)) throw error;
+    const imported = await importedAnyway(rows).catch(() => undefined);
+    if (imported === undefined || imported.size === 0) throw error;
+    return { created: imported, ...(imported.size < rows.length ? { error } : {}) };
   }
-  for (const user of answer.resources?.users ?? []) created.set(user.username.toLowerCase(), user);
   // The import answers with the created users; should a release leave some out, the pages have them.
   const missing = rows.filter((row) => !created.has(row.key));
   if (missing.length === 0) return { created };
@@ -580,6 +594,13 @@ async function importRows(rows: readonly Row[]): Promise<Imported> {
         `Run the update again with \`adopt: true\` to take them over if they exist.`,
     ),
   };
+}
+
+/** The users of `rows` that exist now (they did not before the import), by username. */
+async function importedAnyway(rows: readonly Row[]): Promise<Map<string, KasmUser>> {
+  const { users } = await kasmClient().users.getUsersNamed(rows.map((r) => r.key));
+  const wanted = new Set(rows.map((r) => r.key));
+  return new Map(users.filter((u) => wanted.has(u.username.toLowerCase())).map((u) => [u.username.toLowerCase(), u]));
 }
 
 /** Kasm's `row 2, group_1: CSV_ERROR_011 ...` in the program's terms: `users[4] ('carol').groups[0]: ...`. */
@@ -672,7 +693,7 @@ export const userSetProvider: KindProvider = {
     const id = randomUUID().replace(/-/g, "");
     const rows = rowsOf(inputs) ?? [];
     const client = kasmClient();
-    const { users: seen } = await client.users.getUsersNamed(rows.map((r) => r.key));
+    const { users: seen } = rows.length > 0 ? await client.users.getUsersNamed(rows.map((r) => r.key)) : { users: [] };
     const existing = new Map(seen.map((u) => [u.username.toLowerCase(), u]));
     const adopted = rows.filter((row) => existing.has(row.key));
     if (adopted.length > 0 && inputs.adopt !== true) throw existingUsersError(adopted);
@@ -718,6 +739,7 @@ export const userSetProvider: KindProvider = {
   async read(id, props) {
     const rows = rowsOf(props) ?? [];
     const userIds = userIdsOf(props);
+    if (rows.length === 0) return { id, props: outputs(props, [], userIds), inputs: { ...declared(props, OTHER_INPUTS), ...render(props, []) } };
     const { users } = await kasmClient().users.getUsersNamed(rows.map((r) => r.key));
     const byId = new Map(users.map((u) => [canonicalId(u.user_id), u]));
     const mode = String(props.groupsMode ?? "additive");
@@ -726,6 +748,8 @@ export const userSetProvider: KindProvider = {
     for (const row of rows) {
       const userId = userIds[row.key];
       const record = userId ? byId.get(canonicalId(userId)) : undefined;
+      // Deleted in Kasm (or re-created there under the same name, with another id): it drops out of
+      // the set, and the next up imports it again (or, for a re-created one, refuses it unless `adopt`).
       if (!record) continue;
       if (record.username.toLowerCase() !== row.key) {
         renamed.push(`'${row.username}' (now '${record.username}', id ${canonicalId(record.user_id)})`);
@@ -733,8 +757,11 @@ export const userSetProvider: KindProvider = {
       }
       refreshed.push(currentRow(row, record, mode));
     }
-    // A user re-created under the same name outside the set has another id: it drops out like a
-    // deleted one, and the next up refuses it unless `adopt` is set.
+    if (rows.some((row) => row.groups !== undefined) && users.some((u) => u.groups === undefined))
+      await warn(
+        `UserSet ${id}: Kasm did not return the users' groups, so drift in group membership cannot be seen: ` +
+          `the API key needs Groups View to read group membership. Grant the API key: Groups View.`,
+      );
     if (renamed.length)
       await warn(
         `UserSet ${id}: ${renamed.join(", ")} ${renamed.length === 1 ? "was" : "were"} renamed in Kasm, so the set no longer manages ` +
@@ -792,7 +819,6 @@ export const userSetProvider: KindProvider = {
       const rows = [...applied.values()];
       throw initializationFailure(id, outputs(news, rows, userIds), error);
     };
-    const isKept = new Set(kept.map((r) => r.key));
 
     // 1. New users, in one import (a refused import changed nothing).
     const imported = await importRows(toCreate);
@@ -833,11 +859,11 @@ export const userSetProvider: KindProvider = {
     // 4. Group changes of kept users.
     const grouping = await eachLimited(groupWork, applyGroupChange);
     if (grouping.error !== undefined) fail(grouping.error);
-    for (const row of kept) if (isKept.has(row.key)) applied.set(row.key, row);
+    for (const row of kept) applied.set(row.key, row);
 
     // 5. Removed users.
     const deletion = await eachLimited(removed, async (row) => {
-      await deleteOne(row.username, userIds[row.key], news.forceDelete === true || olds.forceDelete === true);
+      await deleteOne(row.username, userIds[row.key], news.forceDelete === true);
       applied.delete(row.key);
       delete userIds[row.key];
     });

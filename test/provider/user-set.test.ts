@@ -357,6 +357,15 @@ describe("UserSet", () => {
     await set.update({ users, adopt: true });
     expect(await userInKasm("held")).toMatchObject({ first_name: "Adopted" });
 
+    // The import's answer is lost after Kasm applied it: the pages show the users, and they are in the set.
+    await faults({ rate: 1, kinds: ["500"], operations: ["batch_create_user"], phase: "after", seed: 1 });
+    try {
+      await set.update({ users: [...users, { username: "xena" }], adopt: true });
+    } finally {
+      await faults(null);
+    }
+    expect(set.state.userIds).toMatchObject({ xena: (await userInKasm("xena")).user_id });
+
     // A failure in the middle of an update: what was done is kept, what was not stays as before.
     await faults({ rate: 1, kinds: ["500"], operations: ["delete_user"], phase: "before", seed: 1 });
     try {
@@ -366,13 +375,13 @@ describe("UserSet", () => {
     }
     const partial = (error as HostError).initFailure;
     expect(partial?.reasons.join()).toMatch(/delete_user/);
-    expect(Object.keys(partial?.properties.userIds as object).sort()).toEqual(["held", "uma", "vic", "will"]);
+    expect(Object.keys(partial?.properties.userIds as object).sort()).toEqual(["held", "uma", "vic", "will", "xena"]);
     expect(partial?.properties.users).toEqual(
       expect.arrayContaining([{ username: "uma", lastName: "Changed" }, { username: "will" }, { username: "vic" }]),
     );
     set.state = partial!.properties;
     await set.update({ users: [{ username: "uma", lastName: "Changed" }, { username: "will" }], adopt: true });
-    for (const name of ["vic", "held"]) expect(await userInKasm(name)).toBeUndefined();
+    for (const name of ["vic", "held", "xena"]) expect(await userInKasm(name)).toBeUndefined();
     await set.delete();
   });
 
