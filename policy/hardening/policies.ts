@@ -16,6 +16,8 @@ import { egressCredentialConnectionLimit } from "./egress-credential-connection-
 import { serverImportSharedCredentials } from "./server-import-shared-credentials";
 import { stagingLicenseCapacity } from "./staging-license-capacity";
 import { userPasswordLength } from "./user-password-length";
+import { userSetAdministrators } from "./user-set-administrators";
+import { userSetPasswordReset } from "./user-set-password-reset";
 
 /** The pack's name, as `pulumi preview --policy-pack` reports it. */
 export const PACK_NAME = "kasm-hardening";
@@ -35,6 +37,8 @@ export const policies: Policies = [
   stagingLicenseCapacity,
   userPasswordLength,
   serverImportSharedCredentials,
+  userSetAdministrators,
+  userSetPasswordReset,
 ];
 
 export {
@@ -51,4 +55,6 @@ export {
   serverImportSharedCredentials,
   stagingLicenseCapacity,
   userPasswordLength,
+  userSetAdministrators,
+  userSetPasswordReset,
 };

@@ -18,6 +18,8 @@ import {
   serverImportSharedCredentials,
   stagingLicenseCapacity,
   userPasswordLength,
+  userSetAdministrators,
+  userSetPasswordReset,
 } from "../../policy/hardening/policies";
 import { withinDomains } from "../../policy/hardening/cast-anonymous-referrers";
 import { IDS, runResourcePolicy, runStackPolicy, UNKNOWN, UNKNOWN_ARRAY, UNKNOWN_BOOL, type FixtureResource } from "./helpers";
@@ -25,6 +27,17 @@ import { CAST_KEY, cast, credential, staging, user } from "./fixtures";
 import { hyphenatedUpperCase } from "../helpers/emulator";
 
 const messages = (outcome: { violations: { message: string }[] }) => outcome.violations.map((v) => v.message);
+
+/** A compliant UserSet: local users who reset their password, an LDAP user, ordinary groups. */
+const userSet = (users: Record<string, unknown>[] | string = [{}, {}, {}], name = "staff"): FixtureResource => {
+  const base = [
+    { username: "ada", forcePasswordReset: true, groups: ["devs"] },
+    { username: "grace", realm: "ldap", groups: ["All Users", "ops"] },
+    { username: "linus", realm: "Local", forcePasswordReset: true },
+  ];
+  if (typeof users === "string") return { kind: "UserSet", name, props: { csv: users } };
+  return { kind: "UserSet", name, props: { users: users.map((change, i) => ({ ...base[i % base.length], ...change })) } };
+};
 
 /** A compliant ServerImport: an SSH server with per-user keys, an RDP server, an SSO SSH server. */
 const serverImport = (servers: Record<string, unknown>[] | string = [{}, {}, {}], name = "lab"): FixtureResource => {
@@ -53,6 +66,8 @@ describe("the pack", () => {
       ["staging-license-capacity", "advisory"],
       ["user-password-length", "advisory"],
       ["server-import-shared-credentials", "advisory"],
+      ["user-set-administrators", "advisory"],
+      ["user-set-password-reset", "advisory"],
     ]);
     for (const p of policies) expect(Object.keys(p.configSchema!.properties)).toContain("exemptResources");
   });
@@ -60,7 +75,7 @@ describe("the pack", () => {
   it("the compliant fixtures pass every resource policy and never show secrets", async () => {
     for (const p of policies) {
       if (!("validateResource" in p)) continue;
-      for (const r of [cast(), staging(), credential(), user(), serverImport()]) expect(await runResourcePolicy(p, r, {}), `${p.name} on ${r.name}`).toEqual({ violations: [] });
+      for (const r of [cast(), staging(), credential(), user(), serverImport(), userSet()]) expect(await runResourcePolicy(p, r, {}), `${p.name} on ${r.name}`).toEqual({ violations: [] });
     }
     const loud = [cast({ limitIps: false, key: CAST_KEY }), user({ password: "short" })];
     for (const p of policies)
@@ -390,5 +405,46 @@ describe("server-import-shared-credentials", () => {
   });
   it("respects exemptResources", async () => {
     expect(await runResourcePolicy(serverImportSharedCredentials, serverImport([{ useUserPrivateKey: false }]), { exemptResources: ["lab"] })).toEqual({ violations: [] });
+  });
+});
+
+describe("user-set-administrators", () => {
+  it("flags rows that put users into Administrators, naming them by position only", async () => {
+    const found = messages(await runResourcePolicy(userSetAdministrators, userSet([{}, { groups: ["ops", "Administrators"] }, {}, { groups: [" administrators "] }])));
+    expect(found).toEqual([
+      "UserSet 'staff': users[1] and users[3] put their users into Administrators, which holds Global Admin over the whole deployment. Declare administrators one by one (a User with a GroupMembership).",
+    ]);
+    expect(found[0]).not.toMatch(/grace|ada/);
+    expect(await runResourcePolicy(userSetAdministrators, userSet())).toEqual({ violations: [] });
+  });
+  it("reads Kasm's CSV group columns", async () => {
+    const csv = "username,group_1,group_2\nada,devs,\nroot,ops,Administrators\n";
+    expect(messages(await runResourcePolicy(userSetAdministrators, userSet(csv)))).toEqual([expect.stringMatching(/^UserSet 'staff': csv row 2 puts its user into Administrators/)]);
+  });
+  it("could not decide while groups are not known, and respects exemptResources", async () => {
+    expect((await runResourcePolicy(userSetAdministrators, userSet([{ groups: UNKNOWN_ARRAY }]))).undecided).toBe(
+      "could not decide for UserSet 'staff': the groups of some rows are not known yet",
+    );
+    expect((await runResourcePolicy(userSetAdministrators, userSet([{ groups: ["devs", UNKNOWN] }]))).undecided).toBeDefined();
+    expect((await runResourcePolicy(userSetAdministrators, { kind: "UserSet", name: "staff", props: { csv: UNKNOWN } })).undecided).toContain("its rows");
+    expect(await runResourcePolicy(userSetAdministrators, userSet([{ groups: ["Administrators"] }]), { exemptResources: ["staff"] })).toEqual({ violations: [] });
+  });
+});
+
+describe("user-set-password-reset", () => {
+  it("flags local users (the default realm) without forcePasswordReset, not users of a directory", async () => {
+    expect(messages(await runResourcePolicy(userSetPasswordReset, userSet([{ forcePasswordReset: false }, {}, { forcePasswordReset: undefined }, { realm: "saml", forcePasswordReset: false }])))).toEqual([
+      "UserSet 'staff': users[0] and users[2] are local users without forcePasswordReset: they keep the password they were given until they change it. Set forcePasswordReset: true.",
+    ]);
+    expect(await runResourcePolicy(userSetPasswordReset, userSet())).toEqual({ violations: [] });
+  });
+  it("reads the CSV's force_password_reset column", async () => {
+    const csv = "username,realm,force_password_reset\nada,,yes\nbob,local,false\ncarl,oidc,\n";
+    expect(messages(await runResourcePolicy(userSetPasswordReset, userSet(csv)))).toEqual([expect.stringMatching(/^UserSet 'staff': csv row 2 is a local user without forcePasswordReset/)]);
+  });
+  it("could not decide while a local row's flag or a realm is not known", async () => {
+    expect((await runResourcePolicy(userSetPasswordReset, userSet([{ forcePasswordReset: UNKNOWN_BOOL }]))).undecided).toContain("not known yet");
+    expect((await runResourcePolicy(userSetPasswordReset, userSet([{ realm: UNKNOWN, forcePasswordReset: false }]))).undecided).toContain("not known yet");
+    expect(await runResourcePolicy(userSetPasswordReset, userSet([{}, { forcePasswordReset: UNKNOWN_BOOL }]))).toEqual({ violations: [] });
   });
 });
