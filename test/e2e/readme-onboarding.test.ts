@@ -1,0 +1,129 @@
+/**
+ * The README's "Bulk onboarding" story, as a reader who reads only the README would follow it: the
+ * section's program, copied from README.md into a fresh temporary program, with a users.csv of
+ * 200 rows in the format the section shows (its own sample rows first), through the test engine
+ * against an emulator seeded with examples/onboarding/seed.json (the groups and the zone the
+ * section names). `up` creates the 200 users, the server and the assignment; a bad row fails
+ * `preview` with its row number. examples/onboarding holds the same program.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TestEngine } from "../engine/engine";
+import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { EXAMPLES, PASSPHRASE, REPO, SLOW, expectOk, ops, resource, tempDir, userNamed } from "./helpers";
+
+const README = readFileSync(path.join(REPO, "README.md"), "utf8");
+
+/** The text of the section under `heading`, up to the next heading. */
+function sectionText(heading: string): string {
+  const start = README.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`README.md has no "${heading}" heading`);
+  return README.slice(start + heading.length + 2).split(/\n#{1,3} /)[0];
+}
+
+/** The first fenced block of `language` in the section under `heading`. */
+function codeBlock(heading: string, language: string): string {
+  const block = new RegExp("```" + language + "\\n([\\s\\S]*?)```").exec(sectionText(heading));
+  if (!block) throw new Error(`README.md's "${heading}" section has no \`\`\`${language} block`);
+  return block[1];
+}
+
+const SECTION = "### Bulk onboarding";
+const PROGRAM = codeBlock(SECTION, "ts");
+const CSV_SAMPLE = codeBlock(SECTION, "csv").trim().split("\n");
+/** The error the section quotes for a bad row, such as `csv row 17, column username: username is required (it is empty)`. */
+const BAD_ROW_ERROR = /`(csv row (\d+), column username: [^`]+)`/.exec(sectionText(SECTION).replace(/\s*\n\s*/g, " "));
+const SEED = JSON.parse(readFileSync(path.join(EXAMPLES, "onboarding", "seed.json"), "utf8"));
+
+/** The sample's header and rows, then generated rows in its format up to `count` rows. */
+function usersCsv(count: number): string {
+  const [header, ...sample] = CSV_SAMPLE;
+  const columns = header.split(",");
+  const teams = ["Engineering", "Support"];
+  const rows = [...sample];
+  for (let i = rows.length; i < count; i++) {
+    const username = `staff${String(i).padStart(3, "0")}`;
+    const values: Record<string, string> = {
+      username,
+      first_name: `First${i}`,
+      last_name: `Last${i}`,
+      email: `${username}@example.org`,
+      group_1: teams[i % teams.length],
+    };
+    rows.push(columns.map((c) => values[c] ?? "").join(","));
+  }
+  return [header, ...rows].join("\n") + "\n";
+}
+
+let emulator: TestEmulator;
+let tmp: ReturnType<typeof tempDir>;
+
+/** A fresh program folder holding the README's program and `csv` as users.csv. */
+function program(name: string, csv: string): string {
+  const dir = path.join(tmp.dir, name);
+  mkdirSync(dir);
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "readme-onboarding", main: "index.ts" }));
+  writeFileSync(path.join(dir, "index.ts"), PROGRAM);
+  writeFileSync(path.join(dir, "users.csv"), csv);
+  return dir;
+}
+
+function engineFor(programDir: string): TestEngine {
+  return new TestEngine({
+    programDir,
+    project: "readme-onboarding",
+    stack: path.basename(programDir),
+    stateFile: path.join(tmp.dir, `${path.basename(programDir)}.json`),
+    passphrase: PASSPHRASE,
+    config: { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret, "kasm:maxRetries": "1" },
+    secretKeys: ["kasm:apiKeySecret"],
+  });
+}
+
+beforeAll(async () => {
+  tmp = tempDir("readme-onboarding");
+  emulator = await startTestEmulator(SEED);
+});
+
+afterAll(async () => {
+  await emulator?.close();
+  tmp?.remove();
+});
+
+describe("README: Bulk onboarding", () => {
+  it("is the program of examples/onboarding", () => {
+    expect(readFileSync(path.join(EXAMPLES, "onboarding", "index.ts"), "utf8")).toContain(PROGRAM.trim());
+  });
+
+  it("declares 200 users from a CSV file and a server, and assigns one user to that server", { timeout: SLOW }, async () => {
+    const csv = usersCsv(200);
+    expect(csv.trim().split("\n")).toHaveLength(201);
+    const up = await engineFor(program("story", csv)).up();
+    expectOk(up);
+    const state = await emulator.state();
+    expect(Object.keys(state.users)).toHaveLength(200); // the seed has none
+    const [sampleUser] = CSV_SAMPLE[1].split(",");
+    const servers = Object.values<any>(state.servers);
+    expect(servers).toHaveLength(1);
+    const assigned = Object.values<any>(state.users).filter((u) => u.server_ids.length > 0);
+    expect(assigned.map((u) => u.username)).toEqual([sampleUser]);
+    expect(assigned[0].server_ids).toEqual([servers[0].server_id]);
+    expect(userNamed(state, sampleUser).group_ids.length).toBe(2);
+    expect(Object.values(ops(up))).not.toContain("delete");
+    expect(up.outputs).toEqual({ userCount: 200 });
+    expect(Object.keys(resource(up, "staff").outputs.userIds as object)).toHaveLength(200);
+  });
+
+  it("a row without a username fails the preview with the row number and the message the section quotes", { timeout: SLOW }, async () => {
+    expect(BAD_ROW_ERROR, "the section quotes the error of a row without a username").not.toBeNull();
+    const [, message, row] = BAD_ROW_ERROR!;
+    const lines = usersCsv(200).split("\n");
+    lines[Number(row)] = lines[Number(row)].replace(/^[^,]*/, ""); // line 0 is the header
+    const before = await emulator.state();
+    const preview = await engineFor(program("bad-row", lines.join("\n"))).preview();
+    expect(preview.ok).toBe(false);
+    expect(preview.errors.map((e) => e.message).join("\n")).toContain(message);
+    expect(await emulator.state()).toEqual(before);
+  });
+});
