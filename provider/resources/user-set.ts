@@ -491,10 +491,11 @@ function groupChanges(row: Row, record: KasmUser, mode: string, index: Map<strin
 function unknownGroupsError(unknown: Map<string, string[]>): Error {
   const listed = [...unknown].map(([name, users]) => `'${name}' (for ${names(users.map((username) => ({ username })), 5)})`);
   return new Error(
-    `UserSet: the id of group ${listed.join(", ")} is unknown. Kasm's API cannot list groups, and no user it showed is in ` +
+    `UserSet: the id${unknown.size === 1 ? " of group" : "s of groups"} ${listed.join(", ")} ${unknown.size === 1 ? "is" : "are"} unknown. Kasm's API cannot list groups, and no user it showed is in ` +
       `${unknown.size === 1 ? "that group" : "those groups"}; adding an existing user to a group needs its id. Give the id in ` +
-      `\`groupIds\` (for example groupIds: { "${[...unknown.keys()][0]}": "<group id>" }): Kasm's admin UI shows it under ` +
-      `Access Management, Groups, in the group's details. New users of the set need no id: the import takes group names.`,
+      `\`groupIds\` (for example groupIds: { "${[...unknown.keys()][0]}": "<group id>" }): Kasm's admin UI lists groups under ` +
+      `Access Management, Groups, and a group's id is in the address of its page. ` +
+      `New users of the set need no id: the import takes group names.`,
   );
 }
 
