@@ -127,6 +127,30 @@ describe("kasm-emulator CLI", () => {
     expect((await exited).code).toBe(0);
   });
 
+  it("sends a server's is_draining only with --observed-fields", async () => {
+    const seed = JSON.parse(readFileSync(SEED, "utf8"));
+    const admin = seed.apiKeys.find((k: { permissions: string[] }) => k.permissions.includes("Global Admin"));
+    const serverFields = async (args: string[]) => {
+      const { child, url, exited } = run(["--port", "0", "--seed", "examples/seed.json", ...args]);
+      const base = await url;
+      const state = (await (await request(`${base}/__emulator/state`)).body.json()) as { servers: Record<string, unknown> };
+      const res = await request(`${base}/api/public/get_servers`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ api_key: admin.key, api_key_secret: admin.secret, target_server: { server_id: Object.keys(state.servers)[0] } }),
+      });
+      expect(res.statusCode).toBe(200);
+      const { server } = (await res.body.json()) as { server: Record<string, unknown> };
+      child.kill("SIGTERM");
+      expect((await exited).code).toBe(0);
+      return Object.keys(server);
+    };
+    const plain = await serverFields([]);
+    const observed = await serverFields(["--observed-fields"]);
+    expect(plain).not.toContain("is_draining");
+    expect(observed.filter((f) => !plain.includes(f))).toEqual(["is_draining"]);
+  });
+
   it("exits non-zero with a message on stderr when the seed file does not exist", async () => {
     const { exited } = run(["--port", "0", "--seed", "examples/no-such-seed.json"]);
     const exit = await exited;

@@ -6,6 +6,9 @@
  * field tables, not imported from the emulator.
  */
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SeedInput } from "../../emulator/seed";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
@@ -329,7 +332,7 @@ describe("choosing the mode", () => {
   afterAll(async () => {
     await Promise.all(started.map((e) => e.close()));
   });
-  const start = async (seed: SeedInput, options: { observedFields?: boolean } = {}) => {
+  const start = async (seed: SeedInput, options: { observedFields?: boolean; dataFile?: string } = {}) => {
     const emulator = await startTestEmulator(seed, options);
     started.push(emulator);
     return emulator;
@@ -352,6 +355,22 @@ describe("choosing the mode", () => {
     const emulator = await start({ ...servers, observedFields: true }, { observedFields: false });
     expect(emulator.observedFields).toBe(false);
     expect(await drainFlagShown(emulator)).toBe(false);
+  });
+
+  it("takes the seed's flag on a restart from a data file too (the data replaces the seed's objects, not its flag)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kasm-emulator-fields-"));
+    try {
+      const dataFile = join(dir, "data.json");
+      const first = await startTestEmulator({ ...servers, observedFields: true }, { dataFile });
+      expect(await drainFlagShown(first)).toBe(true);
+      await first.close();
+      const again = await start({ observedFields: true }, { dataFile });
+      expect(await drainFlagShown(again)).toBe(true);
+      const plain = await start({}, { dataFile });
+      expect(await drainFlagShown(plain)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("refuses a seed whose observedFields is not a boolean, naming the field", async () => {
