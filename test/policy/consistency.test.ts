@@ -14,7 +14,12 @@
  *
  * What the generator keeps out, because the pack cannot know it and says so in its docs: `adopt`
  * (an adopting create may take either branch), users listed as having sessions who have none,
- * and a user whose groups both a GroupMembership and a UserGroups manage.
+ * a user whose groups both a GroupMembership and a UserGroups manage, and a ServerImport row that
+ * assigns (by username) a user whose groups the stack changes (the pack matches `assignedUsername`
+ * with `globalAdminUserIds` by username, and cannot follow a group resource's `userId` to it).
+ * Updates of the bulk kinds stay within what their create needed: a ServerImport changes one
+ * row's port (a new server), a UserSet changes a name (update_user), adds a row without groups or
+ * removes one (delete_user); group changes of a UserSet need group ids that no user may show yet.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -80,6 +85,7 @@ const USED_OPERATIONS: OperationName[] = [
   "create_egress_gateway", "get_egress_gateways", "update_egress_gateway", "delete_egress_gateway",
   "create_egress_provider_mapping", "get_egress_provider_mapping", "update_egress_provider_mapping", "delete_egress_provider_mapping",
   "create_egress_credential", "get_egress_credentials",
+  "batch_create_server", "batch_create_user", "get_users",
 ];
 
 /** Every permission the used operations may need, with their dependencies. */
@@ -110,7 +116,7 @@ interface Spec {
   readonly props: Record<string, unknown>;
   /** The one field the update changes (empty: nothing to change). */
   readonly update: Record<string, unknown>;
-  /** A User that has a running session when it is deleted. */
+  /** A User (or the first user of a UserSet) that has a running session when it is deleted. */
   readonly sessions?: boolean;
 }
 
@@ -165,6 +171,8 @@ function buildStack(seed: number, size: number, tag: string): { specs: Spec[]; u
   const mappedTargets = new Set<string>();
   let casts = 0;
   let credentials = 0;
+  let serverImports = 0;
+  let userSet = false;
   let license = false;
   let egressProvider = false;
   let gateway = false;
@@ -179,6 +187,7 @@ function buildStack(seed: number, size: number, tag: string): { specs: Spec[]; u
     const kind = r.pick<KasmKind>([
       "UserAttributes", "GroupMembership", "UserGroups", "UserServerAssignment", "StagingConfig", "CastConfig",
       "ServerDrain", "LicenseActivation", "EgressProvider", "EgressGateway", "EgressProviderMapping", "EgressCredential",
+      "ServerImport", "UserSet",
     ]);
     const name = `${kind[0].toLowerCase()}${kind.slice(1)}${specs.length}`;
     const user = r.pick(users);
@@ -244,6 +253,41 @@ function buildStack(seed: number, size: number, tag: string): { specs: Spec[]; u
         specs.push({ kind, name, props: { serverId: server, draining: true }, update: { draining: false } });
         break;
       }
+      case "ServerImport": {
+        if (serverImports >= 2) continue;
+        serverImports += 1;
+        const servers = Array.from({ length: 1 + Math.floor(r.next() * 3) }, (_, j) => {
+          const row: Record<string, unknown> = { name: `${tag}srv${serverImports}-${j}`, ipHostname: `10.1.${serverImports}.${j + 1}`, port: 22, zoneName: "zone1", connectionType: r.pick(["SSH", "RDP"]) };
+          if (r.coin(0.4)) row.assignedUsername = r.pick(["plain1", "plain2", "admin1"]);
+          if (r.coin(0.3)) row.labels = ["lab"];
+          return row;
+        });
+        const changed = servers.map((row, j) => (j === 0 ? { ...row, port: 2222 } : row));
+        specs.push({ kind, name, props: { servers }, update: { servers: changed } });
+        break;
+      }
+      case "UserSet": {
+        if (userSet) continue;
+        userSet = true;
+        const users = Array.from({ length: 1 + Math.floor(r.next() * 3) }, (_, j) => {
+          const row: Record<string, unknown> = { username: `${tag}set${j}`, firstName: "Ada" };
+          if (r.coin(0.6)) row.groups = r.subset(["devs", "ops", "Administrators", "All Users"]);
+          if (r.coin(0.5)) row.forcePasswordReset = r.coin();
+          return row;
+        });
+        const sessions = r.coin(0.3);
+        if (sessions && r.coin()) usersWithSessions.push(`${tag}set0`);
+        const props: Record<string, unknown> = { users, ...(sessions ? { forceDelete: true } : r.coin(0.3) ? { forceDelete: false } : {}) };
+        const change = r.pick(["rename", "add", "remove"] as const);
+        const next =
+          change === "rename" || (change === "remove" && users.length === 1)
+            ? users.map((u, j) => (j === 0 ? { ...u, firstName: "Grace" } : u))
+            : change === "add"
+              ? [...users, { username: `${tag}set${users.length}`, lastName: "Hopper" }]
+              : users.slice(0, -1);
+        specs.push({ kind, name, props, update: { users: next }, sessions });
+        break;
+      }
       case "LicenseActivation": {
         if (license) continue;
         license = true;
@@ -284,6 +328,14 @@ function buildStack(seed: number, size: number, tag: string): { specs: Spec[]; u
         break;
       }
     }
+  }
+  // A user whose groups the stack changes may gain or lose Global Admin, which the pack cannot
+  // follow to a username a ServerImport row assigns: such rows assign nobody.
+  const regrouped = new Set([...groupLinks.keys()].map((k) => Object.entries({ admin1: IDS.admin1, plain1: IDS.plain1, plain2: IDS.plain2 }).find(([, id]) => id === k)?.[0]));
+  for (const s of specs) {
+    if (s.kind !== "ServerImport") continue;
+    for (const list of [s.props.servers, s.update.servers] as Record<string, unknown>[][])
+      for (const row of list) if (regrouped.has(row.assignedUsername as string)) delete row.assignedUsername;
   }
   specs.sort((a, b) => (RANK[a.kind] ?? 4) - (RANK[b.kind] ?? 4));
   return { specs, usersWithSessions };
@@ -366,7 +418,8 @@ async function runLifecycle(specs: readonly Spec[], store: Store, ids: Map<strin
       live.set(s.name, made);
       ids.set(s.name, made.id);
       if (s.sessions) {
-        const user = store.user(made.id)!;
+        const userId = s.kind === "UserSet" ? Object.values(made.outs.userIds as Record<string, string>)[0] : made.id;
+        const user = store.user(userId)!;
         store.createSessionUnchecked(user, store.image(IDS.image1)!);
       }
     }
@@ -416,11 +469,11 @@ beforeAll(async () => {
     "kasm:maxRetries": "0",
   };
   configure({ config: { get: (k: string) => settings[k] } });
-  // LicenseActivation and EgressCredential warn on stderr on every delete (Kasm cannot remove
-  // them): thousands of cases would bury the test output.
+  // LicenseActivation, EgressCredential and ServerImport warn on stderr on every delete (Kasm
+  // cannot remove them), UserSet on some updates: thousands of cases would bury the test output.
   const write = process.stderr.write.bind(process.stderr);
   process.stderr.write = ((chunk: unknown, ...rest: unknown[]) =>
-    /^warning: (LicenseActivation|EgressCredential) /.test(String(chunk)) ? true : (write as (...a: unknown[]) => boolean)(chunk, ...rest)) as typeof process.stderr.write;
+    /^warning: (LicenseActivation|EgressCredential|ServerImport|UserSet) /.test(String(chunk)) ? true : (write as (...a: unknown[]) => boolean)(chunk, ...rest)) as typeof process.stderr.write;
 });
 
 afterAll(async () => {
@@ -468,7 +521,8 @@ describe("resource-needs-permissions agrees with the providers run against the e
           permissions,
           readOnly: c.readOnly,
           systemGroupIds: { allUsers: IDS.allUsers, administrators: IDS.administrators },
-          globalAdminUserIds: [IDS.admin1],
+          // By id, and by username for the users a ServerImport row assigns.
+          globalAdminUserIds: [IDS.admin1, "admin1"],
           usersWithSessions,
         };
         const preview = await policySaysRefused(specs, new Map(), config);
