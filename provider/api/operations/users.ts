@@ -7,7 +7,7 @@ import { KasmNotFoundError } from "../errors";
 import { callCountingAsDone, createOrAdopt } from "../recovery";
 import { Empty, normaliseId } from "../schemas/common";
 import type { BatchView } from "../schemas/batch";
-import { ADMINISTRATORS_GROUP, ALL_USERS_GROUP } from "../../permissions";
+import { ADMINISTRATORS_GROUP, ALL_USERS_GROUP, type OperationContext } from "../../permissions";
 import {
   BATCH_USER_COLUMNS,
   BatchUsersResult,
@@ -58,18 +58,22 @@ export async function createUser(api: KasmApi, user: NewUser): Promise<User> {
  * default here), the validation report (`table`) or both (`all`).
  *
  * Not repeated after a failure that may have reached the server: a repeated import could create
- * users twice or fail half way; check what exists before importing again.
+ * users twice or fail half way; check what exists before importing again. `context` (what the
+ * rows do, for the advice of a 403) defaults to what the header shows.
  *
  * @throws {@link KasmBadRequestError} `Invalid file format: ...` or `Failed to import CSV file data`.
  */
-export async function batchCreateUser(api: KasmApi, params: { csv: string; view?: BatchView; filename?: string }): Promise<BatchUsersResult> {
+export async function batchCreateUser(
+  api: KasmApi,
+  params: { csv: string; view?: BatchView; filename?: string; context?: OperationContext },
+): Promise<BatchUsersResult> {
   const header = params.csv.split(/\r?\n/, 1)[0] ?? "";
   return api.transport.callMultipart(
     "batch_create_user",
     { csv: params.csv, filename: params.filename },
     { view: params.view ?? "api" },
     BatchUsersResult,
-    { context: { assignsGroups: /(^|,)\s*"?group_\d+/i.test(header) } },
+    { context: params.context ?? { assignsGroups: /(^|,)\s*"?group_\d+/i.test(header) } },
   );
 }
 
@@ -87,18 +91,11 @@ export async function batchCreateUser(api: KasmApi, params: { csv: string; view?
  */
 export async function importUsers(api: KasmApi, rows: readonly BatchUserRow[], options: { view?: BatchView } = {}): Promise<BatchUsersResult> {
   const groups = rows.flatMap((row) => row.groups ?? []);
-  return api.transport.callMultipart(
-    "batch_create_user",
-    { csv: usersCsv(rows) },
-    { view: options.view ?? "api" },
-    BatchUsersResult,
-    {
-      context: {
-        assignsGroups: groups.length > 0,
-        targetGroupIsSystem: groups.some((g) => g === ALL_USERS_GROUP || g === ADMINISTRATORS_GROUP),
-      },
-    },
-  );
+  return batchCreateUser(api, {
+    csv: usersCsv(rows),
+    view: options.view,
+    context: { assignsGroups: groups.length > 0, targetGroupIsSystem: groups.some((g) => g === ALL_USERS_GROUP || g === ADMINISTRATORS_GROUP) },
+  });
 }
 
 /**
