@@ -463,7 +463,7 @@ export const KIND_ROWS: Readonly<Record<KasmKind, Row>> = {
     const sessions = force === true || listedWithSessions ? true : force === undefined ? undefined : false;
     const adopt = adoptOptions(props.adopt, "with adopt: true");
     const explain = {
-      assignsGroups: "whether a row lists groups (the rows are not known yet)",
+      assignsGroups: "whether a row lists groups (the rows are not known yet; All Users or Administrators would also need Groups Modify System)",
       targetGroupIsSystem: "whether a row lists All Users or Administrators (the rows are not known yet)",
       targetUserIsGlobalAdmin: "whether a user of the set holds Global Admin (a row lists Administrators, or the user is listed in globalAdminUserIds)",
       targetUserHasSessions: "whether a user of the set has running sessions (forceDelete is not known yet)",
@@ -651,7 +651,7 @@ export const KIND_ROWS: Readonly<Record<KasmKind, Row>> = {
       return result;
     };
     const explain = {
-      assignsUsers: "whether a row assigns a user (the rows are not known yet)",
+      assignsUsers: "whether a row assigns a user (the rows are not known yet; a user with Global Admin would also need Users Modify Admin)",
       targetUserIsGlobalAdmin:
         "whether a user a row assigns (assignedUsername) holds Global Admin; list the users that do, by username, in globalAdminUserIds",
     };
