@@ -12,7 +12,7 @@
  *   BENCH_ONLY=UserSet npm run bench:bulk        # one of UserSet, User, User+GroupMembership
  *
  * The users are examples/bulk-users/users.csv (Kasm's batch import format: username, first_name,
- * last_name, group_1), in the example's four team groups.
+ * last_name, force_password_reset, group_1), in the example's four team groups.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
