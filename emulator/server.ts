@@ -108,7 +108,11 @@ export function createApp(store: Store, options: Pick<EmulatorOptions, "dataFile
     });
   }
 
-  app.post("/__emulator/faults", express.json(), (req, res) => {
+  // The control routes read JSON whatever the content type says (curl -d sends
+  // application/x-www-form-urlencoded), as the API routes do; an empty body is `{}`.
+  const controlJson = express.json({ limit: options.bodyLimitBytes ?? 1024 * 1024, type: () => true });
+
+  app.post("/__emulator/faults", controlJson, (req, res) => {
     const parsed = FaultConfig.safeParse(req.body ?? {});
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

@@ -186,4 +186,20 @@ describe("fault injection", () => {
     expect(res.body.error_message).toContain(mentioned);
     expect((await emulator.call("get_zones")).status).toBe(503);
   });
+  it.each([
+    ["curl's default (application/x-www-form-urlencoded)", { "content-type": "application/x-www-form-urlencoded" }],
+    ["text/plain", { "content-type": "text/plain" }],
+    ["no content type", {}],
+  ])("reads a JSON configuration sent with %s", async (_what, headers) => {
+    const res = await emulator.raw("POST", "/__emulator/faults", { body: JSON.stringify({ rate: 1, kinds: ["503"], phase: "before" }), headers });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.config).toMatchObject({ rate: 1, kinds: ["503"] });
+    expect((await emulator.call("get_zones")).status).toBe(503);
+  });
+
+  it("refuses a body that is not JSON, whatever its content type, with 400", async () => {
+    const res = await emulator.raw("POST", "/__emulator/faults", { body: "rate=1", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(res).toMatchObject({ status: 400, body: { error_message: "Invalid Request: the body is not valid JSON" } });
+    expect((await emulator.call("get_zones")).status).toBe(200);
+  });
 });
