@@ -122,6 +122,7 @@ export const UserSetInputs = z.strictObject({
   /** Group name -> id, for groups no user shows yet. */
   groupIds: z.record(z.string().min(1, "a group name must not be empty"), KasmId).optional(),
 });
+/** The inputs of a UserSet (the rows themselves are checked by `check`). */
 export type UserSetInputs = z.infer<typeof UserSetInputs>;
 
 /** What the provider adds to the inputs. */
@@ -657,6 +658,7 @@ function unchangeableWarning(id: string, what: string, entries: readonly string[
 
 // --- provider ------------------------------------------------------------------------------------
 
+/** The provider of `UserSet`. */
 export const userSetProvider: KindProvider = {
   async check(_olds, news) {
     const result = checkInputs(UserSetInputs, news);
