@@ -792,6 +792,8 @@ export const userSetProvider: KindProvider = {
 
     // Reads first: which added users exist already, the users' current groups, and group ids.
     const unchangeable: string[] = [];
+    /** Users of the set deleted in Kasm since the last refresh: they leave the set, and the next up imports them again. */
+    const gone = new Set<string>();
     let adoptPlans: { row: Row; record: KasmUser; update?: Record<string, string>; groups: GroupChange[] }[] = [];
     let groupWork: GroupChange[] = [];
     let toCreate = added;
@@ -810,8 +812,8 @@ export const userSetProvider: KindProvider = {
       });
       for (const row of regroup) {
         const record = byId.get(canonicalId(userIds[row.key]));
-        // Gone since the last refresh: nothing to regroup; the next refresh drops it.
         if (record) groupWork.push(...groupChanges(row, record, mode, index, unknownGroups));
+        else gone.add(row.key);
       }
       if (unknownGroups.size > 0) throw unknownGroupsError(unknownGroups);
     }
@@ -819,7 +821,7 @@ export const userSetProvider: KindProvider = {
     // The state as far as the writes went, kept by username.
     const applied = new Map<string, Row>(before.filter((r) => userIds[r.key]).map((r) => [r.key, r]));
     const fail = (error: unknown): never => {
-      const rows = [...applied.values()];
+      const rows = [...applied.values()].filter((row) => !gone.has(row.key));
       throw initializationFailure(id, outputs(news, rows, userIds), error);
     };
 
@@ -853,16 +855,29 @@ export const userSetProvider: KindProvider = {
       return body ? [{ row, body }] : [];
     });
     const updates = await eachLimited(changes, async ({ row, body }) => {
-      await client.users.updateUser({ user_id: userIds[row.key], username: row.key, ...body });
+      try {
+        await client.users.updateUser({ user_id: userIds[row.key], username: row.key, ...body });
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+        gone.add(row.key);
+        return;
+      }
       // Groups are applied next: until then the row keeps its old groups.
       applied.set(row.key, { ...row, groups: applied.get(row.key)?.groups });
     });
     if (updates.error !== undefined) fail(updates.error);
 
     // 4. Group changes of kept users.
-    const grouping = await eachLimited(groupWork, applyGroupChange);
+    const grouping = await eachLimited(groupWork, async (change) => {
+      try {
+        await applyGroupChange(change);
+      } catch (error) {
+        if (!isUserGone(error)) throw error;
+        gone.add(change.key);
+      }
+    });
     if (grouping.error !== undefined) fail(grouping.error);
-    for (const row of kept) applied.set(row.key, row);
+    for (const row of kept) if (!gone.has(row.key)) applied.set(row.key, row);
 
     // 5. Removed users.
     const deletion = await eachLimited(removed, async (row) => {
@@ -873,7 +888,15 @@ export const userSetProvider: KindProvider = {
     if (deletion.error !== undefined) fail(deletion.error);
 
     if (unchangeable.length) await warn(unchangeableWarning(id, "these changes were not applied", unchangeable));
-    return { outs: outputs(news, after, userIds) };
+    if (gone.size > 0) {
+      const goneRows = after.filter((row) => gone.has(row.key));
+      for (const row of goneRows) delete userIds[row.key];
+      await warn(
+        `UserSet ${id}: ${names(goneRows)} ${goneRows.length === 1 ? "was" : "were"} deleted in Kasm since the last refresh, so ` +
+          `${goneRows.length === 1 ? "it is" : "they are"} out of the set now; the next up imports ${goneRows.length === 1 ? "it" : "them"} again.`,
+      );
+    }
+    return { outs: outputs(news, after.filter((row) => !gone.has(row.key)), userIds) };
   },
 
   async delete(_id, props) {
@@ -916,6 +939,11 @@ function currentRow(row: Row, record: KasmUser, mode: string): Row {
     groups = mode === "authoritative" ? [...listed, ...current.filter((g) => g !== ALL_USERS && !listed.includes(g))] : listed;
   }
   return { ...row, fields, groups };
+}
+
+/** Whether a Kasm error says the user of a membership change does not exist (rather than the group). */
+function isUserGone(error: unknown): boolean {
+  return isNotFound(error) && /\bUser ID\b|\bunknown user\b/i.test((error as KasmBadRequestError).errorMessage ?? "");
 }
 
 /** Delete one user; one that is gone already counts as deleted. */

@@ -245,6 +245,21 @@ describe("UserSet", () => {
     expect(await userInKasm("franklin")).toBeDefined();
   });
 
+  it("an update without a refresh takes users deleted in Kasm out of the set, and the next up imports them again", async () => {
+    const set = new Driven(host, "UserSet", "stale");
+    const state = await set.create({ users: [{ username: "yann" }, { username: "zoe", firstName: "Zoe" }] });
+    await emulator.call("delete_user", { target_user: { user_id: (state.userIds as Record<string, string>).zoe }, force: true });
+    const next = { users: [{ username: "yann", lastName: "Y" }, { username: "zoe", firstName: "Zoey", groups: ["Sales"] }] };
+    const updated = await set.update(next);
+    expect(updated).toMatchObject({ count: 1, users: [{ username: "yann", lastName: "Y" }] });
+    expect(host.stderr.join("")).toMatch(/'zoe' was deleted in Kasm since the last refresh/);
+    expect(await set.diff(next)).toMatchObject({ changes: "some" });
+    await set.update(next);
+    expect(await userInKasm("zoe")).toMatchObject({ first_name: "Zoey" });
+    expect(await groupNames("zoe")).toEqual(["All Users", "Sales"]);
+    await set.delete();
+  });
+
   it("takes Kasm's import file as it is, and writes drift back into it", async () => {
     const set = new Driven(host, "UserSet", "from-csv");
     const csv = "username,first_name,email,group_1\nhank,Hank,hank@example.com,Sales\nIris,Iris,,\n";
