@@ -10,8 +10,8 @@
 import { parse as parseCsv } from "csv-parse/sync";
 import { z } from "zod";
 import { CsvFormatError, CsvValidationFailed } from "../errors";
-import { MASK, newId, timestamp, type ServerRecord, type Store, type UserRecord } from "../store";
 import { BATCH_USER_EXTRA } from "../fields";
+import { MASK, newId, timestamp, type ServerRecord, type Store, type UserRecord } from "../store";
 import { parse, type Call, type Handler } from "./common";
 import { serverJson } from "./servers";
 import { userJson } from "./users";

@@ -22,22 +22,25 @@ const StagingRef = z.object({ staging_config_id: id.optional() });
 
 /** A staging config with the names of its zone and image. */
 function stagingJson(store: Store, c: StagingConfigRecord, observedFields: boolean) {
-  return STAGING_CONFIG.form({
-    staging_config_id: c.staging_config_id,
-    zone_id: c.zone_id,
-    zone_name: store.state.zones[c.zone_id]?.zone_name ?? null,
-    image_id: c.image_id,
-    image_friendly_name: store.state.images[c.image_id]?.friendly_name ?? null,
-    num_sessions: c.num_sessions,
-    num_current_sessions: c.num_current_sessions,
-    expiration: c.expiration,
-    allow_ws_audio: c.allow_ws_audio,
-    allow_ws_uploads: c.allow_ws_uploads,
-    allow_ws_downloads: c.allow_ws_downloads,
-    allow_ws_clipboard_down: c.allow_ws_clipboard_down,
-    allow_ws_clipboard_up: c.allow_ws_clipboard_up,
-    allow_ws_microphone: c.allow_ws_microphone,
-  }, observedFields);
+  return STAGING_CONFIG.form(
+    {
+      staging_config_id: c.staging_config_id,
+      zone_id: c.zone_id,
+      zone_name: store.state.zones[c.zone_id]?.zone_name ?? null,
+      image_id: c.image_id,
+      image_friendly_name: store.state.images[c.image_id]?.friendly_name ?? null,
+      num_sessions: c.num_sessions,
+      num_current_sessions: c.num_current_sessions,
+      expiration: c.expiration,
+      allow_ws_audio: c.allow_ws_audio,
+      allow_ws_uploads: c.allow_ws_uploads,
+      allow_ws_downloads: c.allow_ws_downloads,
+      allow_ws_clipboard_down: c.allow_ws_clipboard_down,
+      allow_ws_clipboard_up: c.allow_ws_clipboard_up,
+      allow_ws_microphone: c.allow_ws_microphone,
+    },
+    observedFields,
+  );
 }
 
 /** The handlers of this area, by operation. */
