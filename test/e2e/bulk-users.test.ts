@@ -12,7 +12,7 @@
 import { appendFileSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunResult, TestEngine } from "../engine/engine";
+import type { RunResult, TestEngine } from "../../testing/engine";
 import type { TestEmulator } from "../helpers/emulator";
 import {
   HARDENING_PACK,

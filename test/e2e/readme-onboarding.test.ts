@@ -9,7 +9,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestEngine } from "../engine/engine";
+import { TestEngine } from "../../testing/engine";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { EXAMPLES, PASSPHRASE, REPO, SLOW, expectOk, ops, resource, tempDir, userNamed } from "./helpers";
 
