@@ -4,7 +4,7 @@
  *
  * With the Pulumi CLI on PATH the program is applied with `pulumi up` (a local file backend and a
  * passphrase secrets provider under .kasm-state/); without it, with this repository's test engine
- * (test/engine), which runs the same program through Pulumi's own language runtime and
+ * (the `pulumi-kasm/testing` engine, testing/), which runs the same program through Pulumi's own language runtime and
  * dynamic-provider host. Either way the emulator's data and the stack's state are kept in
  * .kasm-state/, so a second `npm start` resumes and changes nothing. Delete .kasm-state/ to start over.
  *
@@ -14,7 +14,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { startEmulator } from "../emulator/server";
-import { TestEngine, type RunResult } from "../test/engine/engine";
+import { TestEngine, type RunResult } from "../testing/engine";
 
 const REPO = path.resolve(__dirname, "..");
 const EXAMPLE = path.join(REPO, "examples", "quickstart");

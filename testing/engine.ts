@@ -14,11 +14,11 @@
  * ```
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
-import { HostError, ProviderHost } from "../helpers/host";
+import { HostError, ProviderHost } from "./host";
 import { RpcError, serveMonitor, type LogLine, type Registration, type RegistrationAnswer } from "./monitor";
 import { PolicyPackRunner, type AnalyzedResource, type PolicyPackSpec, type PolicyViolation } from "./policy";
 import { StateStore, dependencyOrder, type ResourceRecord } from "./state";
@@ -29,8 +29,8 @@ export type { PolicyPackConfig, PolicyPackSpec, PolicyViolation, EnforcementLeve
 export type { ResourceRecord } from "./state";
 export { UNKNOWN } from "./values";
 
-const REPO = path.resolve(__dirname, "..", "..");
-const RUN = require.resolve("@pulumi/pulumi/cmd/run");
+/** This package's root: `testing/..` from the sources, `dist/testing/../..` once built. */
+const PACKAGE_ROOT = packageRoot(__dirname);
 const STACK_TYPE = "pulumi:pulumi:Stack";
 
 /** How long a program may take to exit after a failure ended the run, before it is killed. */
@@ -55,11 +55,11 @@ export interface TestEngineOptions {
   /** Extra environment variables for the program, the provider host and the policy packs. */
   readonly env?: Readonly<NodeJS.ProcessEnv>;
   /**
-   * Default true: `NODE_PATH` holds a link to this repository as `pulumi-kasm`, then this
-   * repository's node_modules, so a program without node_modules of its own resolves both. False
-   * for a program that installed its own packages (test/e2e/package.test.ts): nothing is added
-   * to `NODE_PATH`, so `pulumi-kasm` in the program and in the serialized providers can only come
-   * from the program's node_modules.
+   * Whether `NODE_PATH` holds a link to this package as `pulumi-kasm`, then this package's
+   * node_modules, so that a program without node_modules of its own resolves both (this
+   * repository's examples and tests). Default: only when the program's folder has no
+   * `node_modules/pulumi-kasm`; a program that installed its own packages resolves everything from
+   * them, as under the CLI.
    */
   readonly linkRepository?: boolean;
 }
@@ -254,21 +254,44 @@ export class TestEngine {
  */
 async function withEnvironment<T>(options: TestEngineOptions, fn: (env: NodeJS.ProcessEnv) => Promise<T>): Promise<T> {
   // An installed program resolves everything from its own node_modules (and NODE_PATH stays the caller's).
-  if (options.linkRepository === false) return fn({ ...process.env, ...options.env });
+  const link = options.linkRepository ?? !existsSync(path.join(options.programDir, "node_modules", "pulumi-kasm"));
+  if (!link) return fn({ ...process.env, ...options.env });
   const linkDir = mkdtempSync(path.join(tmpdir(), "kasm-engine-"));
   try {
     mkdirSync(path.join(linkDir, "node_modules"));
-    symlinkSync(REPO, path.join(linkDir, "node_modules", "pulumi-kasm"), "dir");
-    const nodePath = [path.join(linkDir, "node_modules"), path.join(REPO, "node_modules"), process.env.NODE_PATH].filter(Boolean).join(path.delimiter);
+    symlinkSync(PACKAGE_ROOT, path.join(linkDir, "node_modules", "pulumi-kasm"), "dir");
+    const nodePath = [path.join(linkDir, "node_modules"), path.join(PACKAGE_ROOT, "node_modules"), process.env.NODE_PATH].filter(Boolean).join(path.delimiter);
     return await fn({ ...process.env, ...options.env, NODE_PATH: nodePath });
   } finally {
     rmSync(linkDir, { recursive: true, force: true });
   }
 }
 
+/** The folder above `from` that holds this package's package.json. */
+function packageRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, "package.json");
+    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, "utf8")).name === "pulumi-kasm") return dir;
+    if (path.dirname(dir) === dir) return path.resolve(from, "..");
+  }
+}
+
+/**
+ * A script of `@pulumi/pulumi` (`cmd/run`, `cmd/dynamic-provider`), from the program's own copy
+ * when it has one, as the CLI does (the runtime must be the one the program imports), else this
+ * package's.
+ */
+export function pulumiScript(script: string, programDir: string): string {
+  try {
+    return require.resolve(`@pulumi/pulumi/${script}`, { paths: [programDir] });
+  } catch {
+    return require.resolve(`@pulumi/pulumi/${script}`);
+  }
+}
+
 /** Start the dynamic-provider host (one per operation) and configure it with the stack configuration. */
 async function startHost(options: TestEngineOptions, env: NodeJS.ProcessEnv): Promise<ProviderHost> {
-  const host = await ProviderHost.start({ cwd: options.programDir, env });
+  const host = await ProviderHost.start({ cwd: options.programDir, env, script: pulumiScript("cmd/dynamic-provider", options.programDir) });
   try {
     await host.configure({ ...options.config }, [...(options.secretKeys ?? [])]);
   } catch (error) {
@@ -395,7 +418,7 @@ class Deployment {
 
   /** Run the program to its end; resolves with its exit code. */
   private runProgram(address: string): Promise<number> {
-    const args = [RUN, `--monitor=${address}`, `--engine=${address}`, `--project=${this.o.project}`, `--stack=${this.o.stack}`, "--organization=organization"];
+    const args = [pulumiScript("cmd/run", this.o.programDir), `--monitor=${address}`, `--engine=${address}`, `--project=${this.o.project}`, `--stack=${this.o.stack}`, "--organization=organization"];
     if (this.dryRun) args.push("--dry-run");
     const child = spawn(process.execPath, [...args, this.o.programDir], {
       cwd: this.o.programDir,

@@ -3,15 +3,13 @@
  * way the engine does: Configure, Check, Diff, Create, Read, Update, Delete. Resources travel as
  * protobuf Structs with the serialized provider under `__provider`, exactly as in `pulumi up`.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
-import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 
-const REPO = path.resolve(__dirname, "..", "..");
 const HOST = require.resolve("@pulumi/pulumi/cmd/dynamic-provider");
 
 /** Properties as plain JSON (what a Struct carries). */
@@ -74,13 +72,14 @@ export class ProviderHost {
     readonly stderr: string[],
   ) {}
 
-  /** Start a host with `cwd` (default: the repository, where `pulumi-kasm` resolves) and extra environment. */
-  static async start(options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ProviderHost> {
-    // The serialized providers load `pulumi-kasm/provider` by name; an `npm install` drops the
-    // link that makes that name resolve inside this repository, so make sure it is there.
-    if (!options.cwd) execFileSync(process.execPath, [path.join(REPO, "scripts", "link-self.js")]);
-    const child = spawn(process.execPath, [HOST, "127.0.0.1:1"], {
-      cwd: options.cwd ?? REPO,
+  /**
+   * Start a host in `cwd` (default: the current folder), where the serialized providers'
+   * `require("pulumi-kasm/provider")` must resolve, with extra environment; `script` is the
+   * host's script (default: `@pulumi/pulumi/cmd/dynamic-provider` as this package resolves it).
+   */
+  static async start(options: { cwd?: string; env?: NodeJS.ProcessEnv; script?: string } = {}): Promise<ProviderHost> {
+    const child = spawn(process.execPath, [options.script ?? HOST, "127.0.0.1:1"], {
+      cwd: options.cwd ?? process.cwd(),
       env: { ...process.env, ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -6,8 +6,9 @@
  * ever reaches the file.
  */
 import { createCipheriv, createDecipheriv, pbkdf2Sync, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import writeFileAtomic from "write-file-atomic";
 import { SECRET_SIG, SIG, isSecret, type Props } from "./values";
 
 /** One resource in the state. Values are in wire form: secrets are `{ [SIG]: SECRET_SIG, value }` in memory. */
@@ -111,7 +112,10 @@ export class StateStore {
     return mapSecrets(file.resources, (s) => ({ [SIG]: SECRET_SIG, value: JSON.parse(crypter.decrypt(String(s.ciphertext))) })) as ResourceRecord[];
   }
 
-  /** Write the resources, every secret encrypted; atomically (write then rename), as a crash must not leave half a file. */
+  /**
+   * Write the resources, every secret encrypted; atomically (a temporary file, flushed, then
+   * renamed over the old one), as a crash must not leave half a file.
+   */
   save(resources: ResourceRecord[]): void {
     const crypter = this.crypterFor(this.salt);
     const file: StateFile = {
@@ -121,9 +125,7 @@ export class StateStore {
     };
     // The folder may not exist yet (a first run with a fresh state path): nothing would be recorded.
     mkdirSync(path.dirname(this.path), { recursive: true });
-    const temp = `${this.path}.tmp`;
-    writeFileSync(temp, `${JSON.stringify(file, null, 2)}\n`);
-    renameSync(temp, this.path);
+    writeFileAtomic.sync(this.path, `${JSON.stringify(file, null, 2)}\n`);
   }
 }
 

@@ -3,8 +3,9 @@
  *
  * API: batch_create_user (one request for every new user; Kasm validates every row first and
  * creates nothing when one is invalid; the only call that sets email, realm, city, state, country
- * and force_password_reset), get_users pages (1,000 users a page: existence before an import,
- * ids, groups, refresh), update_user, add_user_group / remove_user_group, delete_user.
+ * and force_password_reset), get_users pages (1,000 users a page, or one username-filtered call
+ * per user when that takes fewer requests: existence before an import, ids, groups, refresh),
+ * update_user, add_user_group / remove_user_group, delete_user.
  *
  * The users are given either as `users` (a list) or as `csv` (Kasm's import format). Rows are
  * matched by username, in any case (Kasm lowercases usernames). The id of the set is its own
@@ -14,14 +15,17 @@
  *   anything is written), imports every new user in one request, then brings adopted users to
  *   the declared fields and groups.
  * - diff: from the state alone, row by row; a no-change `up` sends no request.
- * - update: imports added rows in one request, `update_user` for changed names, phone and
- *   organization, group changes, `delete_user` for removed rows. Kasm cannot change realm, email,
- *   city, state, country or force_password_reset of an existing user: a change to one of them
- *   is not applied, and says so in a warning.
+ * - update, in this order: imports added rows in one request, adopts existing ones, `update_user`
+ *   for changed names, phone and organization, group changes, `delete_user` for removed rows;
+ *   every check and read comes before the first write. Kasm cannot change realm, email, city,
+ *   state, country or force_password_reset of an existing user: a change to one of them is not
+ *   applied, and a warning says so. A user deleted in Kasm since the last refresh leaves the set
+ *   (with a warning) and the next up imports it again.
  * - read: the users pages, never one request per user. Deleted users drop out of the set (and
  *   come back on the next up); names, phone, organization, realm and groups show drift; email,
  *   city, state, country and force_password_reset are not in Kasm's user records, so drift in
- *   them cannot be seen. A user renamed in Kasm drops out of the set, with a warning naming it.
+ *   them cannot be seen. A user renamed in Kasm drops out of the set too (with a warning naming
+ *   it, when every page was read).
  * - delete: `delete_user` per user (`forceDelete` ends their sessions).
  *
  * Groups are named. The import takes names; adding or removing a group of an existing user needs
@@ -158,7 +162,7 @@ type Failure = { property: string; reason: string };
 // --- check ---------------------------------------------------------------------------------------
 
 const CSV_COLUMNS: readonly string[] = BATCH_USER_COLUMNS;
-const GROUP_COLUMN = /^group_(\d+)$/;
+const GROUP_COLUMN = /^group_([1-9]\d*)$/;
 const BOOLEAN_CELLS = new Map([
   ["true", true],
   ["yes", true],

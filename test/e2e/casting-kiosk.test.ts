@@ -10,7 +10,7 @@
  */
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestEngine } from "../engine/engine";
+import type { TestEngine } from "../../testing/engine";
 import type { TestEmulator } from "../helpers/emulator";
 import {
   HARDENING_PACK,

@@ -1,6 +1,6 @@
 /**
  * What the end-to-end tests share: each example of examples/ run through the test engine
- * (test/engine) against an emulator seeded with the example's own seed.json, configured with the
+ * (the `pulumi-kasm/testing` engine, testing/) against an emulator seeded with the example's own seed.json, configured with the
  * seed's own API key, as `npm start` configures the quickstart. Needs a current dist/ (`npm run
  * build && node scripts/link-self.js`, which the suite's `pretest` runs): the provider host loads
  * `pulumi-kasm/provider` from it, and the policy packs load their compiled files.
@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "vitest";
 import type { SeedInput } from "../../emulator/seed";
-import { TestEngine, type PolicyPackConfig, type PolicyPackSpec, type RunResult } from "../engine/engine";
+import { TestEngine, type PolicyPackConfig, type PolicyPackSpec, type RunResult } from "../../testing/engine";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 export const REPO = path.resolve(__dirname, "..", "..");

@@ -10,7 +10,7 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UNKNOWN, type RunResult, type TestEngine } from "../engine/engine";
+import { UNKNOWN, type RunResult, type TestEngine } from "../../testing/engine";
 import type { TestEmulator } from "../helpers/emulator";
 import {
   HARDENING_PACK,

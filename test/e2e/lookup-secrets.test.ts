@@ -10,8 +10,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestEngine } from "../engine/engine";
-import { isSecret } from "../engine/values";
+import { TestEngine } from "../../testing/engine";
+import { isSecret } from "../../testing/values";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { PLAIN_SECRETS, PLAIN_SECRET_VALUES, startUnmaskedKasm, type UnmaskedKasm } from "../sdk/unmasked-kasm";
 import { PASSPHRASE, SLOW, expectOk, tempDir } from "./helpers";

@@ -18,7 +18,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestEngine, UNKNOWN } from "../engine/engine";
+import { TestEngine, UNKNOWN } from "../../testing/engine";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { PASSPHRASE, REPO, expectOk, ops, seconds, strictHardeningPack, tempDir } from "./helpers";
 

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UNKNOWN, type TestEngine } from "../engine/engine";
+import { UNKNOWN, type TestEngine } from "../../testing/engine";
 import type { TestEmulator } from "../helpers/emulator";
 import {
   HARDENING_PACK,

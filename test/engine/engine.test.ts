@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { TestEngine, UNKNOWN, type RunResult, type TestEngineOptions } from "./engine";
+import { TestEngine, UNKNOWN, type RunResult, type TestEngineOptions } from "../../testing/engine";
 
 const PASSWORD = "pw-never-in-state-5e2a";
 const USER = "pulumi-nodejs:dynamic/kasm:User";

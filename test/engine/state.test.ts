@@ -2,12 +2,12 @@
  * The test engine's state file on its own: written where the caller says, even when the folder
  * does not exist yet, and read back with secrets decrypted.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { StateStore, type ResourceRecord } from "./state";
-import { SECRET_SIG, SIG } from "./values";
+import { StateStore, type ResourceRecord } from "../../testing/state";
+import { SECRET_SIG, SIG } from "../../testing/values";
 
 let dir: string;
 beforeEach(() => {
@@ -34,7 +34,7 @@ it("creates the state file's folder on the first save, and leaves no temporary f
   store.save([stack]);
 
   expect(existsSync(file)).toBe(true);
-  expect(existsSync(`${file}.tmp`)).toBe(false);
+  expect(readdirSync(path.dirname(file))).toEqual(["dev.json"]);
   expect(readFileSync(file, "utf8")).not.toContain("s3cret-value-9c1");
   const [record] = new StateStore(file, "correct horse").load();
   expect(record.outputs.token).toEqual(secret);

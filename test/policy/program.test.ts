@@ -1,6 +1,6 @@
 /**
  * Both packs on a real Pulumi program: `pulumi preview --policy-pack policy/permissions
- * --policy-pack policy/hardening`, played by the test engine (test/engine), which runs the program
+ * --policy-pack policy/hardening`, played by the test engine (the `pulumi-kasm/testing` engine, testing/), which runs the program
  * with Pulumi's runtime and the packs with Pulumi's policy runner from their folders. What a
  * preview really sends the packs (ids of the stack's own objects unknown, property dependencies,
  * `__provider` stripped, secrets) is what they are judged on here. Needs a current dist/.
@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, hyphenatedUpperCase, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { TestEngine } from "../engine/engine";
+import { TestEngine } from "../../testing/engine";
 import { IDS } from "./helpers";
 
 const ROOT = path.resolve(__dirname, "../..");
