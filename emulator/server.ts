@@ -16,6 +16,7 @@ import type { AddressInfo } from "node:net";
 import express, { type NextFunction, type Request, type Response } from "express";
 import multer from "multer";
 import writeFileAtomic from "write-file-atomic";
+import { z } from "zod";
 import { authenticate } from "./auth";
 import { EmulatorError, InvalidRequest, NoSuchOperation } from "./errors";
 import { FaultConfig, Faults, type Fault } from "./faults";
@@ -58,6 +59,46 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
+/**
+ * The body of `POST /__emulator/health`: answer `/api/__healthcheck` unhealthy for a while (a
+ * Kasm starting or losing its database), given as a time, a number of probes, or both (healthy
+ * again when either runs out). `{}` is healthy at once.
+ */
+const wholeNumber = (message: string) => z.number({ error: message }).int({ error: message }).min(0, { error: message }).optional();
+const HealthConfig = z
+  .object({
+    unhealthyForMs: wholeNumber("expected a whole number of milliseconds, 0 or more"),
+    unhealthyRequests: wholeNumber("expected a whole number of probes, 0 or more"),
+  })
+  .strict();
+
+/** Whether the health endpoint answers unhealthy, and until when. */
+class HealthControl {
+  private until = 0;
+  private requestsLeft = 0;
+  private unhealthyAnswers = 0;
+
+  configure(config: z.infer<typeof HealthConfig>): void {
+    this.until = config.unhealthyForMs ? Date.now() + config.unhealthyForMs : 0;
+    this.requestsLeft = config.unhealthyRequests ?? 0;
+  }
+
+  /** Count one probe: the reason it is answered unhealthy, or undefined for healthy. */
+  probe(): string | undefined {
+    const byTime = Date.now() < this.until;
+    const byCount = this.requestsLeft > 0;
+    if (!byTime && !byCount) return undefined;
+    if (byCount) this.requestsLeft -= 1;
+    this.unhealthyAnswers += 1;
+    return "The emulator was told to answer unhealthy (POST /__emulator/health)";
+  }
+
+  describe(): { healthy: boolean; unhealthyForMs: number; unhealthyRequests: number; unhealthyAnswers: number } {
+    const unhealthyForMs = Math.max(0, this.until - Date.now());
+    return { healthy: unhealthyForMs === 0 && this.requestsLeft === 0, unhealthyForMs, unhealthyRequests: this.requestsLeft, unhealthyAnswers: this.unhealthyAnswers };
+  }
+}
+
 /** Upper bound of an uploaded CSV file. */
 const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
@@ -93,8 +134,11 @@ export function createApp(store: Store, options: Pick<EmulatorOptions, "dataFile
   });
   const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } }).any();
 
+  const health = new HealthControl();
   app.get("/api/__healthcheck", (_req, res) => {
-    res.json({ ok: true });
+    const unhealthy = health.probe();
+    if (unhealthy) res.status(503).json({ ok: false, error_message: unhealthy });
+    else res.json({ ok: true });
   });
 
   for (const route of ROUTES) {
@@ -128,6 +172,23 @@ export function createApp(store: Store, options: Pick<EmulatorOptions, "dataFile
   app.delete("/__emulator/faults", (_req, res) => {
     faults.clear();
     res.json(faults.describe());
+  });
+  app.post("/__emulator/health", controlJson, (req, res) => {
+    const parsed = HealthConfig.safeParse(req.body ?? {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      res.status(400).json({ error_message: `Invalid health configuration: ${issue.path.join(".") || "body"}: ${issue.message}` });
+      return;
+    }
+    health.configure(parsed.data);
+    res.json(health.describe());
+  });
+  app.get("/__emulator/health", (_req, res) => {
+    res.json(health.describe());
+  });
+  app.delete("/__emulator/health", (_req, res) => {
+    health.configure({});
+    res.json(health.describe());
   });
   app.get("/__emulator/state", (_req, res) => {
     res.json(store.state);
