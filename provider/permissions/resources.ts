@@ -470,12 +470,17 @@ export const KIND_ROWS: Readonly<Record<KasmKind, Row>> = {
     };
     const groupFields: UserField[] = hasGroups === false ? [] : ["groups"];
     const importCall = (condition: string) => plan("batch_create_user", { assignsGroups: hasGroups, targetGroupIsSystem: system }, { explain, condition });
-    const groupCalls = (condition: string, options: CallOptions = {}) => [
-      plan("add_user_group", { targetGroupIsSystem: system }, { explain, condition, ...options }),
-      ...(props.groupsMode === "additive" || props.groupsMode === undefined
-        ? []
-        : [plan("remove_user_group", { targetGroupIsSystem: system }, { explain, condition: `${condition}, groups the row leaves out (groupsMode authoritative)`, ...options })]),
-    ];
+    const groupCalls = (condition: string, options: CallOptions = {}): PlannedCall[] => {
+      // No row lists groups: the set never changes a membership.
+      if (hasGroups === false) return [];
+      const authoritative = props.groupsMode !== undefined && props.groupsMode !== "additive";
+      return [
+        plan("add_user_group", { targetGroupIsSystem: system }, { explain, condition, ...options }),
+        ...(authoritative
+          ? [plan("remove_user_group", { targetGroupIsSystem: system }, { explain, condition: `${condition}, groups the row leaves out (groupsMode authoritative)`, ...options })]
+          : []),
+      ];
+    };
     const modify = (step: LifecycleStep, condition: string, options: CallOptions = {}) =>
       plan("update_user", { targetUserIsGlobalAdmin: adminUser(step) }, { explain, condition, ...options });
     return {

@@ -39,7 +39,7 @@ import { KasmBadRequestError, type Server } from "../api";
 import { kasmClient } from "../runtime";
 import { warn } from "../engine-log";
 import { csvCell, parseCsv, serverRowFromCsv, SERVER_CSV_COLUMNS } from "../permissions/bulk-rows";
-import { canonicalId, isUnknown, same, unlessGone, UNKNOWN, type KindProvider, type Props } from "./kit";
+import { canonicalId, GONE, isUnknown, same, unlessGone, UNKNOWN, type KindProvider, type Props } from "./kit";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -212,7 +212,7 @@ function checkServers(servers: unknown): Failure[] {
   return failures;
 }
 
-// --- rows ----------------------------------------------------------------------------------------
+// --- diff: rows compared by name -----------------------------------------------------------------
 
 /** A declared row in normal form: strings trimmed, CSV cells converted, empty fields left out. */
 function normalRow(raw: Props): ServerRow {
@@ -273,7 +273,7 @@ function planRows(before: readonly Located[], after: readonly Located[]): RowPla
   return { ...plan, forgotten };
 }
 
-// --- the import ----------------------------------------------------------------------------------
+// --- create and update: the import --------------------------------------------------------------
 
 /** The CSV for `batch_create_server`: name and ip_hostname, then every other column some row uses, in Kasm's order. */
 function importCsv(rows: readonly ServerRow[]): string {
@@ -438,7 +438,8 @@ export const serverImportProvider: KindProvider = {
     const rows = (declaredRows(props) ?? []).map((l) => l.row);
     const names = rows.map((r) => r.name).filter((name) => serverIds[name] !== undefined);
     const servers = await readServers(names.map((n) => serverIds[n]));
-    if (servers.every((s) => s === undefined)) return { id: "", props: {} };
+    // Every server was removed out of band: Pulumi drops the resource, and the next `up` imports them all again.
+    if (servers.every((s) => s === undefined)) return GONE;
     const current: ServerRow[] = [];
     const ids: Record<string, string> = {};
     let changed = names.length !== rows.length;

@@ -82,11 +82,14 @@ describe("UserSet row", () => {
     const needs = resourcePermissionNeeds("UserSet", { users: [user()] }, KNOWN);
     expect(ops(needs, "create")).toEqual(["get_users", "batch_create_user"]);
     expect(ops(needs, "read")).toEqual(["get_users"]);
-    expect(ops(needs, "update")).toEqual(["get_users", "batch_create_user", "update_user", "add_user_group", "delete_user"]);
+    expect(ops(needs, "update")).toEqual(["get_users", "batch_create_user", "update_user", "delete_user"]);
     expect(ops(needs, "delete")).toEqual(["delete_user"]);
     expect(perms(needs, "create")).toEqual(["Users View", "Users Create"]);
     expect(perms(needs, "delete")).toEqual(["Users Delete", "Users Modify"]);
-    expect(ops(resourcePermissionNeeds("UserSet", { users: [user()], groupsMode: "authoritative" }, KNOWN), "update")).toContain("remove_user_group");
+    // Memberships change only for rows that list groups; groups the row leaves out go only in authoritative mode.
+    const grouped = { users: [user({ groups: ["devs"] })] };
+    expect(ops(resourcePermissionNeeds("UserSet", grouped, KNOWN), "update")).toEqual(["get_users", "batch_create_user", "update_user", "add_user_group", "delete_user"]);
+    expect(ops(resourcePermissionNeeds("UserSet", { ...grouped, groupsMode: "authoritative" }, KNOWN), "update")).toContain("remove_user_group");
   });
 
   it("needs Groups Modify for rows with groups, Groups Modify System for All Users or Administrators, and Users Modify Admin for users it makes admins", () => {
