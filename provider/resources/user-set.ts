@@ -50,11 +50,11 @@ import {
   KasmBadRequestError,
   KasmServerError,
   KasmTransportError,
-  users as userOperations,
   type BatchUserColumn,
   type BatchUserRow,
   type User as KasmUser,
 } from "../api";
+import { usersCsv } from "../api/batch-csv";
 import { warn } from "../engine-log";
 import { kasmClient } from "../runtime";
 import {
@@ -422,7 +422,7 @@ function render(template: Props, rows: readonly Row[]): Props {
   const header = readCsv(text).header;
   const columns = header.filter((h): h is BatchUserColumn => CSV_COLUMNS.includes(h));
   const groupColumns = header.filter((h) => GROUP_COLUMN.test(h)).length;
-  return { csv: userOperations.usersCsv(rows.map(batchRow), { columns, groupColumns }) };
+  return { csv: usersCsv(rows.map(batchRow), { columns, groupColumns }) };
 }
 
 /** A `users` entry for a row: the written one's username spelling, the row's values. */

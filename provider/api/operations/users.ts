@@ -6,17 +6,16 @@ import { z } from "zod";
 import { KasmNotFoundError } from "../errors";
 import { callCountingAsDone, createOrAdopt } from "../recovery";
 import { Empty, normaliseId } from "../schemas/common";
+import { usersCsv } from "../batch-csv";
 import type { BatchView } from "../schemas/batch";
 import { ADMINISTRATORS_GROUP, ALL_USERS_GROUP, type OperationContext } from "../../permissions";
 import {
-  BATCH_USER_COLUMNS,
   BatchUsersResult,
   MAX_USERS_PAGE_SIZE,
   User,
   UserAttributes,
   UserPage,
   UserServerAssignment,
-  type BatchUserColumn,
   type BatchUserRow,
   type DeleteUserParams,
   type GetUsersParams,
@@ -96,31 +95,6 @@ export async function importUsers(api: KasmApi, rows: readonly BatchUserRow[], o
     view: options.view,
     context: { assignsGroups: groups.length > 0, targetGroupIsSystem: groups.some((g) => g === ALL_USERS_GROUP || g === ADMINISTRATORS_GROUP) },
   });
-}
-
-/**
- * The CSV text of Kasm's user import for `rows`: a header with every column that some row uses
- * or `layout` asks for (in Kasm's order, then `group_1` ... as many as the row with most groups
- * needs, or `layout.groupColumns`), one line per row. Values with a comma, a quote, a line break or surrounding spaces are quoted.
- */
-export function usersCsv(rows: readonly BatchUserRow[], layout: { columns?: readonly BatchUserColumn[]; groupColumns?: number } = {}): string {
-  const used = (column: BatchUserColumn) => column === "username" || layout.columns?.includes(column) || rows.some((row) => row[column] !== undefined);
-  const columns = BATCH_USER_COLUMNS.filter(used);
-  const groupColumns = Math.max(layout.groupColumns ?? 0, ...rows.map((row) => row.groups?.length ?? 0));
-  const header = [...columns, ...Array.from({ length: groupColumns }, (_, i) => `group_${i + 1}`)];
-  const lines = rows.map((row) => {
-    const values = columns.map((column) => {
-      const value = row[column];
-      return value === undefined ? "" : String(value);
-    });
-    for (let i = 0; i < groupColumns; i++) values.push(row.groups?.[i] ?? "");
-    return values.map(csvValue).join(",");
-  });
-  return `${[header.join(","), ...lines].join("\r\n")}\r\n`;
-}
-
-function csvValue(value: string): string {
-  return /[",\r\n]|^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
 /**
