@@ -1,0 +1,360 @@
+/**
+ * `npm run test:compat`: the packed package with the newest @pulumi/pulumi and @pulumi/policy,
+ * under this machine's Node and under Node 22 and 24.
+ *
+ * 1. `npm pack` this repository (its `prepare` builds dist/).
+ * 2. Install the tarball into a fresh temporary project with the newest @pulumi/pulumi and
+ *    @pulumi/policy from the npm registry, and the `typescript` and `ts-node` that @pulumi/pulumi
+ *    accepts (its optional peers: the newest version inside their ranges), as a TypeScript
+ *    program's project has them.
+ * 3. Install Node 22 and 24 from the npm registry's `node` package (its install step fetches the
+ *    binary from the registry's `node-<os>-<arch>` packages).
+ * 4. Under each Node, run this file again with `--run`: in that process, the installed package's
+ *    emulator (`pulumi-kasm/emulator`) and test engine (`pulumi-kasm/testing`), which starts the
+ *    program, the dynamic-provider host and the policy pack with the same Node and from the
+ *    installed @pulumi/pulumi. Steps: the internals check (scripts/compat-internals.ts) against the
+ *    installed @pulumi/pulumi and @pulumi/policy, preview, up, a second up that changes nothing,
+ *    destroy, and a preview with the installed hardening pack (none of its policies violated,
+ *    then one made to fail, so that the pack is seen to run).
+ * 5. Print a summary (versions, each step's result and time) and exit 1 when anything failed.
+ *
+ * Options: `--node 20,22,24` (which to run; `20` is this machine's Node, whatever its version),
+ * `--prebuilt` (pack dist/ as it is, without rebuilding: for CI right after `npm test`), `--keep`
+ * (leave the temporary folder and print where it is). Needs the npm registry.
+ */
+import { execFile, spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import type { PolicyPackConfig } from "../testing/engine";
+import { checkInternals } from "./compat-internals";
+
+const run = promisify(execFile);
+const REPO = path.resolve(__dirname, "..");
+const NPM_FLAGS = ["--no-audit", "--no-fund", "--loglevel=error"];
+const PROJECT = "kasm-compat";
+/** Encrypts the secrets of the throwaway stacks' state files. */
+const PASSPHRASE = "compat correct horse battery";
+const ADMIN = { key: "compat-admin", secret: "compat-admin-secret" };
+const GROUP_ID = "6d1c0a9e5b2f4c8d9e7a3b1f0c2d4e6f";
+
+/** The program every Node runs: a user with a password from config, and a membership that needs the user's id. */
+const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
+import * as kasm from "pulumi-kasm";
+
+const config = new pulumi.Config();
+const user = new kasm.User("compat", {
+  username: "compat-user",
+  firstName: "Compat",
+  password: config.requireSecret("password"),
+});
+new kasm.GroupMembership("compat-member", { userId: user.userId, groupId: config.require("groupId") });
+export const userId = user.userId;
+`;
+
+/** One step of a run under one Node. */
+interface Step {
+  readonly name: string;
+  readonly ok: boolean;
+  readonly ms: number;
+  /** Why it failed, or a short note. */
+  readonly detail?: string;
+}
+
+/** What a run under one Node reports back (as JSON in a file). */
+interface NodeReport {
+  readonly node: string;
+  readonly pulumi: string;
+  readonly policy: string;
+  /** The `cmd/run` script the test engine starts programs with (the installed @pulumi/pulumi's). */
+  runtime: string;
+  readonly steps: Step[];
+}
+
+function seconds(ms: number): string {
+  return ms >= 60_000 ? `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function errorText(error: unknown): string {
+  const e = error as { message?: string; stderr?: string };
+  return [e?.message ?? String(error), e?.stderr].filter(Boolean).join("\n").trim();
+}
+
+async function timed<T>(label: string, fn: () => Promise<T>, times: string[]): Promise<T> {
+  const started = Date.now();
+  process.stdout.write(`compat: ${label}...\n`);
+  try {
+    return await fn();
+  } finally {
+    times.push(`${label} ${seconds(Date.now() - started)}`);
+  }
+}
+
+async function npmView(spec: string, field: string): Promise<string> {
+  const { stdout } = await run("npm", ["view", spec, field, "--json", "--loglevel=error"], { maxBuffer: 16 * 1024 * 1024 });
+  return JSON.parse(stdout);
+}
+
+/** Install `node@<major>` from the npm registry into `dir`; the path of its binary. */
+async function installNode(major: string, dir: string): Promise<string> {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `node-${major}`, private: true }));
+  await run("npm", ["install", `node@${major}`, ...NPM_FLAGS], { cwd: dir, timeout: 300_000 });
+  const binary = path.join(dir, "node_modules", "node", "bin", "node");
+  const { stdout } = await run(binary, ["--version"]);
+  if (!stdout.trim().startsWith(`v${major}.`)) throw new Error(`node@${major} from the registry runs as ${stdout.trim()}`);
+  return binary;
+}
+
+/** The orchestrating process: pack, install, run each Node, print the summary. */
+async function main(args: string[]): Promise<number> {
+  const started = Date.now();
+  const nodeArg = args.includes("--node") ? args[args.indexOf("--node") + 1] : "20,22,24";
+  const majors = nodeArg.split(",").map((s) => s.trim());
+  const keep = args.includes("--keep");
+  const tmp = mkdtempSync(path.join(tmpdir(), "kasm-compat-"));
+  const times: string[] = [];
+  const reports: NodeReport[] = [];
+  const failures: string[] = [];
+  try {
+    const [pulumiVersion, policyVersion, peers] = await timed(
+      "newest versions from the npm registry",
+      () => Promise.all([npmView("@pulumi/pulumi@latest", "version"), npmView("@pulumi/policy@latest", "version"), npmView("@pulumi/pulumi@latest", "peerDependencies")]),
+      times,
+    );
+    const peerRanges = peers as unknown as Record<string, string>;
+
+    // `--prebuilt` (CI, right after `npm test` built dist/): pack dist/ as it is, without `prepare`.
+    const prebuilt = args.includes("--prebuilt");
+    const packArgs = ["pack", REPO, "--pack-destination", tmp, "--json", "--loglevel=error", ...(prebuilt ? ["--ignore-scripts"] : [])];
+    const packed = await timed(prebuilt ? "npm pack" : "npm pack (builds dist/)", () => run("npm", packArgs, { cwd: tmp, maxBuffer: 64 * 1024 * 1024 }), times);
+    const tarball = path.join(tmp, JSON.parse(packed.stdout.slice(packed.stdout.indexOf("[")))[0].filename);
+
+    const projectDir = path.join(tmp, "project");
+    mkdirSync(projectDir);
+    writeFileSync(path.join(projectDir, "package.json"), JSON.stringify({ name: PROJECT, private: true, main: "index.ts" }, null, 2));
+    writeFileSync(path.join(projectDir, "Pulumi.yaml"), `name: ${PROJECT}\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n`);
+    writeFileSync(path.join(projectDir, "index.ts"), PROGRAM);
+    const install = [
+      tarball,
+      `@pulumi/pulumi@${pulumiVersion}`,
+      `@pulumi/policy@${policyVersion}`,
+      // What `pulumi new typescript` gives a project, in the ranges this @pulumi/pulumi accepts.
+      `typescript@${peerRanges.typescript ?? "^5"}`,
+      `ts-node@${peerRanges["ts-node"] ?? "^10"}`,
+      "@types/node",
+    ];
+    // The project and the Node binaries install at the same time: all of it is download time.
+    const nodeDirs = majors.filter((m) => m !== "20");
+    const [, ...binaries] = await timed(
+      `npm install (project${nodeDirs.map((m) => `, node@${m}`).join("")})`,
+      () =>
+        Promise.all([
+          run("npm", ["install", ...install, ...NPM_FLAGS], { cwd: projectDir, timeout: 600_000 }),
+          ...nodeDirs.map((m) => installNode(m, path.join(tmp, `node-${m}`))),
+        ]),
+      times,
+    );
+    const nodes = majors.map((m) => (m === "20" ? process.execPath : binaries[nodeDirs.indexOf(m)]));
+    const installedTs = JSON.parse(readFileSync(path.join(projectDir, "node_modules", "typescript", "package.json"), "utf8")).version;
+
+    const tsx = pathToFileURL(require.resolve("tsx")).href;
+    for (const [i, node] of nodes.entries()) {
+      const out = path.join(tmp, `report-${i}.json`);
+      const label = majors[i] === "20" ? "this machine's Node" : `Node ${majors[i]} from the registry`;
+      await timed(`run under ${label}`, async () => {
+        const code = await new Promise<number>((resolve, reject) => {
+          const child = spawn(node, ["--import", tsx, __filename, "--run", projectDir, "--out", out], { cwd: REPO, stdio: ["ignore", "inherit", "inherit"] });
+          child.once("error", reject);
+          child.once("exit", (c, signal) => resolve(c ?? (signal ? 128 : 1)));
+        });
+        try {
+          reports.push(JSON.parse(readFileSync(out, "utf8")));
+        } catch {
+          failures.push(`${label}: the run exited with ${code} before reporting`);
+        }
+      }, times);
+    }
+
+    console.log(`\nCompatibility of the packed ${path.basename(tarball)}`);
+    console.log(`@pulumi/pulumi ${pulumiVersion}, @pulumi/policy ${policyVersion}, typescript ${installedTs}`);
+    for (const report of reports) {
+      console.log(`\nNode ${report.node}: @pulumi/pulumi ${report.pulumi} and @pulumi/policy ${report.policy} as loaded; runtime ${path.relative(tmp, report.runtime)}`);
+      for (const step of report.steps) {
+        console.log(`  ${step.ok ? "ok  " : "FAIL"} ${step.name.padEnd(16)} ${seconds(step.ms).padStart(8)}${step.detail ? `  ${step.detail.split("\n").join("\n        ")}` : ""}`);
+        if (!step.ok) failures.push(`Node ${report.node}: ${step.name}`);
+      }
+    }
+    console.log(`\nTimes: ${times.join(", ")}; whole run ${seconds(Date.now() - started)}`);
+  } catch (error) {
+    failures.push(errorText(error));
+  } finally {
+    if (keep) console.log(`kept: ${tmp}`);
+    else rmSync(tmp, { recursive: true, force: true });
+  }
+  if (failures.length) {
+    console.log(`\nFAILED:\n  ${failures.join("\n  ")}`);
+    return 1;
+  }
+  console.log("\nAll passed.");
+  return 0;
+}
+
+/** The process under one Node: the steps, against the installed package in `projectDir`. */
+async function runSteps(projectDir: string, out: string): Promise<void> {
+  const req = createRequire(path.join(projectDir, "index.js"));
+  const report: NodeReport = {
+    node: process.version,
+    pulumi: req("@pulumi/pulumi/package.json").version,
+    policy: String(req("@pulumi/policy/package.json").version).replace(/^v/, ""),
+    runtime: "",
+    steps: [],
+  };
+  const save = () => writeFileSync(out, JSON.stringify(report, null, 2));
+  const step = async (name: string, fn: () => Promise<string | void>): Promise<boolean> => {
+    const started = Date.now();
+    try {
+      const detail = await fn();
+      report.steps.push({ name, ok: true, ms: Date.now() - started, ...(detail ? { detail } : {}) });
+      console.log(`compat: ${process.version} ${name} ok`);
+      return true;
+    } catch (error) {
+      report.steps.push({ name, ok: false, ms: Date.now() - started, detail: errorText(error) });
+      console.log(`compat: ${process.version} ${name} FAILED: ${errorText(error)}`);
+      return false;
+    } finally {
+      save();
+    }
+  };
+
+  await step("internals", async () => {
+    const missing = checkInternals(req).filter((r) => r.problem);
+    if (missing.length) throw new Error(missing.map((r) => `${r.symbol} (used by ${r.usedBy}): ${r.problem}`).join("\n"));
+  });
+
+  const { startEmulator } = req("pulumi-kasm/emulator") as typeof import("../emulator/server");
+  const testing = req("pulumi-kasm/testing") as typeof import("../testing/engine");
+  // The engine must run the program with the project's @pulumi/pulumi, not one of its own.
+  const { pulumiScript } = testing as { pulumiScript?: (script: string, programDir: string) => string };
+  const runtime = pulumiScript ? pulumiScript("cmd/run", projectDir) : req.resolve("@pulumi/pulumi/cmd/run");
+  if (!runtime.startsWith(path.join(projectDir, "node_modules", "@pulumi", "pulumi") + path.sep)) throw new Error(`the test engine runs programs with ${runtime}, not the project's @pulumi/pulumi`);
+  report.runtime = runtime;
+  const emulator = await startEmulator({
+    seed: { apiKeys: [{ name: "compat", key: ADMIN.key, secret: ADMIN.secret, permissions: ["Global Admin"] }], groups: [{ group_id: GROUP_ID, name: "Compat" }] },
+  });
+  const stateDir = mkdtempSync(path.join(tmpdir(), "kasm-compat-state-"));
+  const engine = (stack: string, options: { password?: string; policyConfig?: PolicyPackConfig } = {}) =>
+    new testing.TestEngine({
+      programDir: projectDir,
+      project: PROJECT,
+      stack,
+      stateFile: path.join(stateDir, `${stack}.json`),
+      passphrase: PASSPHRASE,
+      config: {
+        "kasm:baseUrl": emulator.url,
+        "kasm:apiKey": ADMIN.key,
+        "kasm:apiKeySecret": ADMIN.secret,
+        "kasm:maxRetries": "1",
+        [`${PROJECT}:password`]: options.password ?? "a-long-compat-password-1234",
+        [`${PROJECT}:groupId`]: GROUP_ID,
+      },
+      secretKeys: ["kasm:apiKeySecret", `${PROJECT}:password`],
+      linkRepository: false,
+      policyPacks: options.policyConfig
+        ? [{ dir: path.join(projectDir, "node_modules", "pulumi-kasm", "policy", "hardening"), config: options.policyConfig }]
+        : undefined,
+    });
+  /** The emulator's users, by username, from its state route. */
+  const users = async (): Promise<string[]> => {
+    const state = (await (await fetch(`${emulator.url}/__emulator/state`)).json()) as { users: Record<string, { username: string }> };
+    return Object.values(state.users).map((u) => u.username);
+  };
+  type Result = Awaited<ReturnType<InstanceType<typeof testing.TestEngine>["up"]>>;
+  const expectOk = (result: Result): void => {
+    if (!result.ok) {
+      throw new Error(`${result.operation} failed: ${JSON.stringify(result.errors)} ${JSON.stringify(result.policyViolations)}\n${result.programOutput.slice(-2000)}`);
+    }
+  };
+  const ops = (result: Result) => result.resources.map((r) => `${r.urn.split("::").pop()}=${r.op}`).sort().join(", ");
+  const expectOps = (result: Result, expected: string): void => {
+    if (ops(result) !== expected) throw new Error(`${result.operation}: expected ${expected}, got ${ops(result)}`);
+  };
+
+  try {
+    const dev = engine("dev");
+    const steps: [string, () => Promise<string | void>][] = [
+      [
+        "preview",
+        async () => {
+          const r = await dev.preview();
+          expectOk(r);
+          expectOps(r, "compat-member=create, compat=create, kasm-compat-dev=create");
+        },
+      ],
+      [
+        "up",
+        async () => {
+          const r = await dev.up();
+          expectOk(r);
+          expectOps(r, "compat-member=create, compat=create, kasm-compat-dev=create");
+          if (!(await users()).includes("compat-user")) throw new Error("the user is not in the emulator after up");
+          if (typeof r.outputs.userId !== "string" || !r.outputs.userId) throw new Error(`no userId output: ${JSON.stringify(r.outputs)}`);
+        },
+      ],
+      [
+        "up (no change)",
+        async () => {
+          const r = await dev.up();
+          expectOk(r);
+          expectOps(r, "compat-member=same, compat=same, kasm-compat-dev=same");
+        },
+      ],
+      [
+        "destroy",
+        async () => {
+          const r = await dev.destroy();
+          expectOk(r);
+          if ((await users()).includes("compat-user")) throw new Error("the user is still in the emulator after destroy");
+          if (dev.readState().length) throw new Error("the state is not empty after destroy");
+        },
+      ],
+      [
+        "policy preview",
+        async () => {
+          // Every hardening policy mandatory: the program breaks none of them.
+          const clean = await engine("policy", { policyConfig: { all: "mandatory" } }).preview();
+          expectOk(clean);
+          if (clean.policyViolations.length) throw new Error(`unexpected violations: ${JSON.stringify(clean.policyViolations)}`);
+          // The same with a minimum length the password does not reach: the pack must say so.
+          const short = await engine("policy", { policyConfig: { all: "mandatory", "user-password-length": { enforcementLevel: "mandatory", minLength: 64 } } }).preview();
+          const names = short.policyViolations.map((v) => v.policyName);
+          if (short.ok || !names.includes("user-password-length")) {
+            throw new Error(`expected a user-password-length violation, got ok=${short.ok} ${JSON.stringify(short.policyViolations)} ${JSON.stringify(short.errors)}`);
+          }
+          return `${clean.policyViolations.length} violations, then ${names.join(", ")} as expected`;
+        },
+      ],
+    ];
+    for (const [name, fn] of steps) if (!(await step(name, fn))) break;
+  } finally {
+    await emulator.close();
+    rmSync(stateDir, { recursive: true, force: true });
+    save();
+  }
+}
+
+const argv = process.argv.slice(2);
+if (argv[0] === "--run") {
+  runSteps(argv[1], argv[argv.indexOf("--out") + 1]).then(
+    () => process.exit(0),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+} else {
+  main(argv).then((code) => process.exit(code));
+}
