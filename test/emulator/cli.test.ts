@@ -3,7 +3,9 @@
  * requests, serves the seed, stops cleanly on SIGTERM, and refuses bad arguments.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { request } from "undici";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -63,8 +65,8 @@ interface Exit {
 }
 
 /** Start the CLI with `args`; `exited` resolves when it ends, with everything it printed. */
-function run(args: string[]) {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+function run(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   children.push(child);
   let stdout = "";
   let stderr = "";
@@ -173,5 +175,73 @@ describe("kasm-emulator CLI", () => {
     const exit = await exited;
     expect(exit.code).toBe(2);
     expect(exit.stderr).toContain("usage: kasm-emulator");
+  });
+  it("--help lists every option with its default, the environment variable and an example, and exits 0", async () => {
+    const exit = await run(["--help"]).exited;
+    expect(exit.code).toBe(0);
+    for (const option of ["--port", "--host", "--seed", "--data", "--tls-key", "--tls-cert", "--observed-fields", "--verbose", "--help"])
+      expect(exit.stdout).toContain(`  ${option}`);
+    expect(exit.stdout).toContain("default: 127.0.0.1");
+    expect(exit.stdout).toContain("KASM_EMULATOR_PORT");
+    expect(exit.stdout).toContain("Example:");
+    expect(exit.stdout).toMatch(/kasm-emulator --port 8443 --seed/);
+  });
+
+  describe("a port in use", () => {
+    let blocker: ReturnType<typeof createServer>;
+    let port: number;
+    beforeAll(async () => {
+      blocker = createServer();
+      await new Promise<void>((done) => blocker.listen(0, "127.0.0.1", done));
+      port = (blocker.address() as AddressInfo).port;
+      return () => new Promise<void>((done) => blocker.close(() => done()));
+    });
+
+    it.each([
+      ["--port", (p: number) => ({ args: ["--port", String(p), "--seed", "examples/seed.json"], env: {} })],
+      ["KASM_EMULATOR_PORT", (p: number) => ({ args: ["--seed", "examples/seed.json"], env: { KASM_EMULATOR_PORT: String(p) } })],
+    ])("given with %s: exits 1 saying so and naming the way out, without a stack trace", async (_how, make) => {
+      const { args, env } = make(port);
+      const exit = await run(args, env).exited;
+      expect(exit.code).toBe(1);
+      expect(exit.stdout).toBe("");
+      expect(exit.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+      expect(exit.stderr).toContain("--port N");
+      expect(exit.stderr).toContain("KASM_EMULATOR_PORT");
+      expect(exit.stderr).not.toMatch(/EADDRINUSE|\n\s+at /);
+    });
+  });
+
+  it("refuses a KASM_EMULATOR_PORT that is not a port, naming it", async () => {
+    const { child, exited } = run(["--seed", "examples/seed.json"], { KASM_EMULATOR_PORT: "abc" });
+    const exit = await exited;
+    expect(child.exitCode).toBe(2);
+    expect(exit.stderr).toContain("KASM_EMULATOR_PORT must be a number from 0 to 65535, got abc");
+  });
+
+  it.each([
+    ["without --seed", [], "no --seed was given"],
+    ["with a seed that has no apiKeys", ["--seed", "NO_KEYS"], "the seed has no apiKeys"],
+  ])("warns at start %s that every call will answer 401, and how to add a key", async (_what, args, why) => {
+    const dir = mkdtempSync(join(tmpdir(), "kasm-cli-"));
+    const noKeys = join(dir, "seed.json");
+    writeFileSync(noKeys, JSON.stringify({ groups: [{ name: "Engineering" }] }));
+    const { child, url, exited } = run(["--port", "0", ...args.map((a) => (a === "NO_KEYS" ? noKeys : a))]);
+    const base = await url;
+    const res = await request(`${base}/api/public/get_users`, { method: "POST", body: JSON.stringify({ api_key: "k", api_key_secret: "s" }) });
+    expect(res.statusCode).toBe(401);
+    await res.body.dump();
+    child.kill("SIGTERM");
+    const exit = await exited;
+    expect(exit.stderr).toContain(`warning: there is no API key (${why}), so every API call will answer 401`);
+    expect(exit.stderr).toContain('"apiKeys"');
+    expect(exit.stderr).toContain("--seed FILE");
+  });
+
+  it("does not warn when the seed has an API key", async () => {
+    const { child, url, exited } = run(["--port", "0", "--seed", "examples/seed.json"]);
+    await url;
+    child.kill("SIGTERM");
+    expect((await exited).stderr).toBe("");
   });
 });
