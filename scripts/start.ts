@@ -8,10 +8,13 @@
  * dynamic-provider host. Either way the emulator's data and the stack's state are kept in
  * .kasm-state/, so a second `npm start` resumes and changes nothing. Delete .kasm-state/ to start over.
  *
- * Environment: KASM_EMULATOR_PORT (default 8443; 0 picks a free port).
+ * Environment: KASM_EMULATOR_PORT (default 8443; 0 picks a free port). When the port is taken (a
+ * first `npm start` still running, or `npx kasm-emulator` on it), it says so and exits 1 before
+ * touching .kasm-state/.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import path from "node:path";
 import { startEmulator } from "../emulator/server";
 import { TestEngine, type RunResult } from "../testing/engine";
@@ -92,14 +95,61 @@ function report(result: RunResult): void {
   for (const [key, value] of Object.entries(result.outputs)) console.log(`  ${key}: ${JSON.stringify(value)}`);
 }
 
+const HOST = "127.0.0.1";
+
+/** The port from KASM_EMULATOR_PORT, or 8443; exits 2 with a message when it is not a port. */
+function chosenPort(): number {
+  const raw = process.env.KASM_EMULATOR_PORT?.trim() || "8443";
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`npm start: KASM_EMULATOR_PORT must be a number from 0 to 65535, got ${raw}`);
+    process.exit(2);
+  }
+  return port;
+}
+
+/** What to do when the emulator's port is taken, or undefined for any other error. */
+function busyPortMessage(error: unknown, port: number): string | undefined {
+  if ((error as { code?: string })?.code !== "EADDRINUSE") return undefined;
+  return (
+    `npm start: port ${port} on ${HOST} is already in use (another \`npm start\` or kasm-emulator may be running there). ` +
+    `Stop it (Ctrl-C in its terminal), or choose another port: KASM_EMULATOR_PORT=8444 npm start (0 picks a free one).`
+  );
+}
+
+/**
+ * Fail early, before .kasm-state/ is touched, when the port is taken: a second `npm start` must
+ * not rewrite the data of the emulator that is running.
+ */
+async function ensurePortFree(port: number): Promise<void> {
+  if (port === 0) return;
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once("error", reject);
+    probe.listen(port, HOST, () => probe.close(() => resolve()));
+  }).catch((error: unknown) => {
+    const message = busyPortMessage(error, port);
+    if (message === undefined) throw error;
+    console.error(message);
+    process.exit(1);
+  });
+}
+
 async function main(): Promise<void> {
+  const port = chosenPort();
+  await ensurePortFree(port);
   // The emulator's data and the stack's state go together: with one missing, start both afresh.
   if (!existsSync(EMULATOR_DATA) || !(existsSync(STACK_STATE) || existsSync(PULUMI_BACKEND))) {
     rmSync(STATE_DIR, { recursive: true, force: true });
   }
   mkdirSync(STATE_DIR, { recursive: true });
-  const port = Number(process.env.KASM_EMULATOR_PORT ?? 8443);
-  const emulator = await startEmulator({ port, seed: path.join(EXAMPLE, "seed.json"), dataFile: EMULATOR_DATA });
+  const emulator = await startEmulator({ host: HOST, port, seed: path.join(EXAMPLE, "seed.json"), dataFile: EMULATOR_DATA }).catch((error: unknown) => {
+    // Taken between the probe and now.
+    const message = busyPortMessage(error, port);
+    if (message === undefined) throw error;
+    console.error(message);
+    process.exit(1);
+  });
   console.log(`Kasm API emulator listening on ${emulator.url} (data: ${path.relative(REPO, EMULATOR_DATA)})`);
 
   try {
