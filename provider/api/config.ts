@@ -187,6 +187,14 @@ export function resolveConfig(options: KasmClientOptions = {}, env: NodeJS.Proce
   if (rawBaseUrl) {
     baseUrl = parseBaseUrl(rawBaseUrl);
     if (!baseUrl) invalid.push(`baseUrl must be an http:// or https:// address, such as https://kasm.example.com`);
+    else if (API_PATH.test(baseUrl.pathname)) {
+      const shown = `${baseUrl.origin}${baseUrl.pathname}`;
+      const without = `${baseUrl.origin}${baseUrl.pathname.replace(API_PATH, "")}`;
+      invalid.push(
+        `baseUrl must be the address of the Kasm installation, without the API path: ${without} rather than ${shown} ` +
+          `(the client adds /api/public/... itself; configuration \`${CONFIG_KEYS.baseUrl}\`, option \`baseUrl\` or ${ENV_VARS.baseUrl})`,
+      );
+    }
   }
   const caCert = readCaCert(pick("caCert"), invalid);
   const config = {
@@ -214,6 +222,13 @@ export function resolveConfig(options: KasmClientOptions = {}, env: NodeJS.Proce
     logger: options.logger,
   };
 }
+
+/**
+ * A base URL path that ends in Kasm's API path (`/api` or `/api/public`, any case). The client adds
+ * that path itself, so such a base URL would call `/api/api/public/...`; {@link resolveConfig}
+ * refuses it, naming the address to give instead, rather than guess what a path prefix meant.
+ */
+const API_PATH = /\/api(?:\/public)?$/i;
 
 /** The base URL without a trailing slash, or undefined when it is not an http(s) URL. */
 export function parseBaseUrl(raw: string): URL | undefined {

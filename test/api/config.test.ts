@@ -55,6 +55,25 @@ describe("configuration", () => {
     await client.close();
   });
 
+  it.each([
+    ["https://kasm.example.com/api", "https://kasm.example.com"],
+    ["https://kasm.example.com/api/", "https://kasm.example.com"],
+    ["https://kasm.example.com/api/public", "https://kasm.example.com"],
+    ["https://kasm.example.com/API/Public/", "https://kasm.example.com"],
+    ["https://kasm.example.com/kasm/api/public", "https://kasm.example.com/kasm"],
+  ])("refuses a base URL ending in the API path (%s), naming the address to give instead", (given, instead) => {
+    const attempt = () => resolveConfig({ baseUrl: given, apiKey: "k", apiKeySecret: SECRET }, {});
+    expect(attempt).toThrow(KasmConfigurationError);
+    expect(attempt).toThrow(`baseUrl must be the address of the Kasm installation, without the API path: ${instead} rather than`);
+    expect(attempt).toThrow("(the client adds /api/public/... itself; configuration `kasm:baseUrl`, option `baseUrl` or KASM_BASE_URL)");
+    expect(() => resolveConfig({}, { KASM_BASE_URL: given, KASM_API_KEY: "k", KASM_API_KEY_SECRET: SECRET })).toThrow(/without the API path/);
+  });
+
+  it("keeps a path prefix that only looks like the API path", () => {
+    for (const prefix of ["/apis", "/api-gateway", "/public", "/api/public/kasm"])
+      expect(resolveConfig({ baseUrl: `https://kasm.example.com${prefix}`, apiKey: "k", apiKeySecret: SECRET }, {}).baseUrl.pathname).toBe(prefix);
+  });
+
   it("refuses invalid values, naming each", () => {
     const attempt = () =>
       resolveConfig(
