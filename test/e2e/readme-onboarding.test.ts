@@ -3,15 +3,16 @@
  * section's program, copied from README.md into a fresh temporary program, with a users.csv of
  * 200 rows in the format the section shows (its own sample rows first), through the test engine
  * against an emulator seeded with examples/onboarding/seed.json (the groups and the zone the
- * section names). `up` creates the 200 users, the server and the assignment; a bad row fails
- * `preview` with its row number. examples/onboarding holds the same program.
+ * section names). `up` creates the 200 users, the server and the assignment; destroy deletes the
+ * users and forgets the server (the API cannot delete it); a bad row fails `preview` with its row
+ * number. examples/onboarding holds the same program.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestEngine } from "../../testing/engine";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { EXAMPLES, PASSPHRASE, REPO, SLOW, expectOk, ops, resource, tempDir, userNamed } from "./helpers";
+import { EXAMPLES, PASSPHRASE, REPO, SLOW, expectOk, ops, resource, tempDir, userNamed, warnings } from "./helpers";
 
 const README = readFileSync(path.join(REPO, "README.md"), "utf8");
 
@@ -58,6 +59,8 @@ function usersCsv(count: number): string {
 
 let emulator: TestEmulator;
 let tmp: ReturnType<typeof tempDir>;
+/** The stack of the story, kept for its destroy. */
+let story: TestEngine;
 
 /** A fresh program folder holding the README's program and `csv` as users.csv. */
 function program(name: string, csv: string): string {
@@ -99,7 +102,8 @@ describe("README: Bulk onboarding", () => {
   it("declares 200 users from a CSV file and a server, and assigns one user to that server", { timeout: SLOW }, async () => {
     const csv = usersCsv(200);
     expect(csv.trim().split("\n")).toHaveLength(201);
-    const up = await engineFor(program("story", csv)).up();
+    story = engineFor(program("story", csv));
+    const up = await story.up();
     expectOk(up);
     const state = await emulator.state();
     expect(Object.keys(state.users)).toHaveLength(200); // the seed has none
@@ -113,6 +117,16 @@ describe("README: Bulk onboarding", () => {
     expect(Object.values(ops(up))).not.toContain("delete");
     expect(up.outputs).toEqual({ userCount: 200 });
     expect(Object.keys(resource(up, "staff").outputs.userIds as object)).toHaveLength(200);
+  });
+
+  it("destroy deletes the users and forgets the server, which stays in Kasm, with a warning naming it", { timeout: SLOW }, async () => {
+    const serverId = Object.keys((await emulator.state()).servers)[0];
+    const destroy = await story.destroy();
+    expectOk(destroy);
+    const state = await emulator.state();
+    expect(Object.keys(state.users)).toEqual([]);
+    expect(Object.keys(state.servers)).toEqual([serverId]);
+    expect(warnings(destroy).filter((w) => w.includes("cannot delete servers"))).toEqual([expect.stringContaining("build-box")]);
   });
 
   it("a row without a username fails the preview with the row number and the message the section quotes", { timeout: SLOW }, async () => {
