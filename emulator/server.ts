@@ -76,6 +76,7 @@ const HealthConfig = z
 class HealthControl {
   private until = 0;
   private requestsLeft = 0;
+  private probes = 0;
   private unhealthyAnswers = 0;
 
   configure(config: z.infer<typeof HealthConfig>): void {
@@ -85,6 +86,7 @@ class HealthControl {
 
   /** Count one probe: the reason it is answered unhealthy, or undefined for healthy. */
   probe(): string | undefined {
+    this.probes += 1;
     const byTime = Date.now() < this.until;
     const byCount = this.requestsLeft > 0;
     if (!byTime && !byCount) return undefined;
@@ -93,9 +95,15 @@ class HealthControl {
     return "The emulator was told to answer unhealthy (POST /__emulator/health)";
   }
 
-  describe(): { healthy: boolean; unhealthyForMs: number; unhealthyRequests: number; unhealthyAnswers: number } {
+  describe(): { healthy: boolean; unhealthyForMs: number; unhealthyRequests: number; probes: number; unhealthyAnswers: number } {
     const unhealthyForMs = Math.max(0, this.until - Date.now());
-    return { healthy: unhealthyForMs === 0 && this.requestsLeft === 0, unhealthyForMs, unhealthyRequests: this.requestsLeft, unhealthyAnswers: this.unhealthyAnswers };
+    return {
+      healthy: unhealthyForMs === 0 && this.requestsLeft === 0,
+      unhealthyForMs,
+      unhealthyRequests: this.requestsLeft,
+      probes: this.probes,
+      unhealthyAnswers: this.unhealthyAnswers,
+    };
   }
 }
 

@@ -13,6 +13,10 @@
  * call waits at most `kasm:connectTimeoutMs` + `kasm:requestTimeoutMs` per attempt, for up to
  * `kasm:maxRetries` + 1 attempts, with a backoff between attempts bounded by
  * `kasm:retryBaseDelayMs` and `kasm:retryMaxDelayMs` (README.md gives the worst case).
+ *
+ * `kasm:waitForHealthySeconds` (or `KASM_WAIT_FOR_HEALTHY_SECONDS`) makes the first request of
+ * this process wait for Kasm's health check: once per host process, which is once per deployment,
+ * however many resources and clients follow (see `healthGate` in api/health.ts).
  */
 import { KasmClient, type KasmClientOptions } from "./api";
 import { CONFIG_KEYS, optionsFromConfig } from "./api/config";

@@ -21,5 +21,6 @@ export { EgressGateway, type EgressGatewayArgs } from "./egress-gateway";
 export { EgressProviderMapping, type EgressProviderMappingArgs } from "./egress-provider-mapping";
 export { EgressCredential, type EgressCredentialArgs } from "./egress-credential";
 export { UserSet, type UserSetArgs, type UserSetUser, type UserSetGroupsMode } from "./user-set";
+export { waitForHealthy, type WaitForHealthyArgs } from "./health";
 export { typeToken } from "./provider";
 export * from "./lookups";

@@ -55,6 +55,14 @@ export interface KasmClientOptions {
    * Env: `KASM_RETRY_MAX_DELAY_MS`. Default: 30000.
    */
   readonly retryMaxDelayMs?: number;
+  /**
+   * Before the first request, wait up to this many seconds for `GET {baseUrl}/api/__healthcheck`
+   * to answer `{ok: true}` (a Kasm still starting, or just upgraded), probing as the product's own
+   * health check does (5 s after the first failure, doubling up to 60 s). Once per process and
+   * base URL: the dynamic-provider host waits once for all the resources of a deployment, the
+   * program once for all its lookups. Env: `KASM_WAIT_FOR_HEALTHY_SECONDS`. Default: 0 (no wait).
+   */
+  readonly waitForHealthySeconds?: number;
   /** Where to report retries and adopted objects. No environment variable. Default: silent. */
   readonly logger?: KasmLogger;
 }
@@ -72,6 +80,8 @@ export interface ResolvedConfig {
   readonly maxRetries: number;
   readonly retryBaseDelayMs: number;
   readonly retryMaxDelayMs: number;
+  /** 0: no wait before the first request. */
+  readonly waitForHealthySeconds: number;
   readonly logger?: KasmLogger;
 }
 
@@ -86,6 +96,7 @@ export const ENV_VARS = {
   maxRetries: "KASM_MAX_RETRIES",
   retryBaseDelayMs: "KASM_RETRY_BASE_DELAY_MS",
   retryMaxDelayMs: "KASM_RETRY_MAX_DELAY_MS",
+  waitForHealthySeconds: "KASM_WAIT_FOR_HEALTHY_SECONDS",
 } as const;
 
 /**
@@ -104,6 +115,7 @@ export const CONFIG_KEYS = {
   maxRetries: "kasm:maxRetries",
   retryBaseDelayMs: "kasm:retryBaseDelayMs",
   retryMaxDelayMs: "kasm:retryMaxDelayMs",
+  waitForHealthySeconds: "kasm:waitForHealthySeconds",
 } as const satisfies Record<Exclude<keyof KasmClientOptions, "logger">, string>;
 
 /** The default of each numeric option. */
@@ -113,6 +125,7 @@ export const DEFAULTS = {
   maxRetries: 5,
   retryBaseDelayMs: 500,
   retryMaxDelayMs: 30_000,
+  waitForHealthySeconds: 0,
 } as const;
 
 type NumericOption = keyof typeof DEFAULTS;
@@ -203,6 +216,7 @@ export function resolveConfig(options: KasmClientOptions = {}, env: NodeJS.Proce
     maxRetries: numeric("maxRetries", 0),
     retryBaseDelayMs: numeric("retryBaseDelayMs", 0),
     retryMaxDelayMs: numeric("retryMaxDelayMs", 0),
+    waitForHealthySeconds: numeric("waitForHealthySeconds", 0),
   };
 
   if (missing.length > 0 || invalid.length > 0) {

@@ -2,6 +2,10 @@
  * Waiting for a Kasm installation to become healthy: poll `GET {baseUrl}/api/__healthcheck`
  * until it answers `{ok: true}`, backing off the way the product's own health-check script does
  * for the API Server (retry_delay 5 s, doubling per consecutive failure up to max_delay 60 s).
+ *
+ * {@link healthGate} is the `waitForHealthySeconds` setting: the transport waits on it before its
+ * first request, once per process and base URL, so that a deployment against a Kasm still
+ * starting waits instead of failing its first calls.
  */
 import { KasmHealthCheckError } from "./errors";
 import type { KasmApi } from "./transport";
@@ -57,7 +61,10 @@ export async function waitForHealthy(api: KasmApi, options: WaitForHealthyOption
     options.signal?.throwIfAborted();
     // A probe never runs past the deadline (but gets at least a moment to answer).
     const probe = await api.transport.probeHealth(Math.max(1, Math.min(probeTimeoutMs, deadlineMs - elapsed())));
-    if (probe.healthy) return { attempts, elapsedMs: elapsed() };
+    if (probe.healthy) {
+      markHealthy(api.transport.baseUrl);
+      return { attempts, elapsedMs: elapsed() };
+    }
     const remaining = deadlineMs - elapsed();
     if (remaining <= 0) throw new KasmHealthCheckError(attempts, elapsed(), probe.detail);
     api.transport.log("debug", `healthcheck: attempt ${attempts} failed (${probe.detail}); next in ${Math.min(delayMs, remaining)} ms`);
@@ -65,6 +72,51 @@ export async function waitForHealthy(api: KasmApi, options: WaitForHealthyOption
     await sleep(Math.min(delayMs, remaining), options.signal);
     delayMs = Math.min(delayMs * 2, maxDelayMs);
   }
+}
+
+/**
+ * The health wait of the `waitForHealthySeconds` setting ran out: the message names the setting,
+ * its environment variable and the way out.
+ */
+export class KasmHealthGateError extends KasmHealthCheckError {
+  constructor(baseUrl: string, seconds: number, cause: KasmHealthCheckError) {
+    super(cause.attempts ?? 1, seconds * 1000, cause.lastFailure);
+    this.message =
+      `Kasm at ${baseUrl} did not report healthy (GET /api/__healthcheck) within the ${seconds} s that ` +
+      `kasm:waitForHealthySeconds (or KASM_WAIT_FOR_HEALTHY_SECONDS) allows, after ${cause.attempts ?? 1} probe(s); ` +
+      `last answer: ${cause.lastFailure}. Check that Kasm is running and reachable at that address, or raise the setting.`;
+  }
+}
+
+/** One wait per base URL in this process: its outcome, shared by every request that follows. */
+const gates = new Map<string, Promise<void>>();
+
+/**
+ * Wait, once per process and base URL, until the installation reports healthy, for at most
+ * `seconds` (the `waitForHealthySeconds` setting; 0 returns at once). Every request of every
+ * client of this process to that base URL waits on the same outcome: a Kasm that became healthy
+ * is not probed again, and one that did not fails each request at once with the same
+ * {@link KasmHealthGateError} rather than waiting again.
+ */
+export function healthGate(api: KasmApi, seconds: number): Promise<void> | undefined {
+  if (seconds <= 0) return undefined;
+  const key = api.transport.baseUrl;
+  let gate = gates.get(key);
+  if (!gate) {
+    gate = waitForHealthy(api, { deadlineMs: seconds * 1000 }).then(
+      () => undefined,
+      (error: unknown) => {
+        throw error instanceof KasmHealthCheckError ? new KasmHealthGateError(key, seconds, error) : error;
+      },
+    );
+    gates.set(key, gate);
+  }
+  return gate;
+}
+
+/** Record that `baseUrl` answered healthy in this process (an explicit wait succeeded): no gate waits for it again. */
+export function markHealthy(baseUrl: string): void {
+  gates.set(baseUrl, Promise.resolve());
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

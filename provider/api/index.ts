@@ -26,7 +26,7 @@
 export { KasmClient, createKasmClient, type BoundOperations } from "./client";
 export { DEFAULTS, ENV_VARS, type KasmClientOptions, type KasmLogger } from "./config";
 export * from "./errors";
-export { HEALTH_DEFAULTS, waitForHealthy, type HealthyResult, type WaitForHealthyOptions } from "./health";
+export { HEALTH_DEFAULTS, KasmHealthGateError, waitForHealthy, type HealthyResult, type WaitForHealthyOptions } from "./health";
 export { REDACTED, SECRET_FIELD_NAMES, isSecretFieldName, redact, scrubText } from "./redact";
 export { REPEAT_MODES, RetryPolicy, type RepeatMode, type RetryPolicyOptions } from "./retry";
 export type { CallOptions, CsvUpload, KasmApi, KasmTransport } from "./transport";

@@ -20,6 +20,7 @@ import {
   errorForStatus,
   type ShapeIssue,
 } from "./errors";
+import { healthGate } from "./health";
 import { collectSecretValues, redact, scrubText } from "./redact";
 import { CsvValidationData } from "./schemas/batch";
 import { RetryPolicy, TIMEOUT_ERROR_CODES, describeFailure, parseRetryAfter, repeatMode, type Failure, type RepeatMode } from "./retry";
@@ -79,6 +80,7 @@ export class KasmTransport {
   readonly #logger?: KasmLogger;
   readonly #pool: Pool;
   readonly #retrying: Dispatcher;
+  readonly #waitForHealthySeconds: number;
 
   constructor(config: ResolvedConfig) {
     this.baseUrl = config.baseUrl.href.replace(/\/$/, "");
@@ -86,6 +88,7 @@ export class KasmTransport {
     this.#secret = config.apiKeySecret;
     this.#pathPrefix = config.baseUrl.pathname.replace(/\/$/, "");
     this.#logger = config.logger;
+    this.#waitForHealthySeconds = config.waitForHealthySeconds;
     this.policy = new RetryPolicy({
       maxRetries: config.maxRetries,
       baseDelayMs: config.retryBaseDelayMs,
@@ -200,6 +203,8 @@ export class KasmTransport {
     operation: OperationName,
     request: { body: string | Buffer; headers: Record<string, string>; query?: Record<string, string> },
   ): Promise<RawAnswer> {
+    // The `waitForHealthySeconds` setting: once per process, before the first request.
+    await healthGate({ transport: this }, this.#waitForHealthySeconds);
     const spec = OPERATIONS[operation];
     const mode = repeatMode(operation);
     let retries = 0;

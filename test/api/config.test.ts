@@ -121,6 +121,7 @@ describe("the stack configuration", () => {
       "kasm:maxRetries": "3",
       "kasm:retryBaseDelayMs": "1004",
       "kasm:retryMaxDelayMs": "1005",
+      "kasm:waitForHealthySeconds": "30",
     };
     expect(Object.values(CONFIG_KEYS).sort()).toEqual(Object.keys(config).sort());
     expect(read(config)).toEqual({
@@ -134,6 +135,7 @@ describe("the stack configuration", () => {
       maxRetries: 3,
       retryBaseDelayMs: 1004,
       retryMaxDelayMs: 1005,
+      waitForHealthySeconds: 30,
     });
   });
 

@@ -37,7 +37,7 @@ it("answers 503 and ok: false for the number of probes it was told, then healthy
     expect(String((res.body as { error_message: string }).error_message)).toMatch(/__emulator\/health/);
   }
   expect(await probe()).toMatchObject({ status: 200, body: { ok: true } });
-  expect((await emulator.raw("GET", "/__emulator/health")).body).toMatchObject({ healthy: true, unhealthyAnswers: 2 });
+  expect((await emulator.raw("GET", "/__emulator/health")).body).toMatchObject({ healthy: true, unhealthyAnswers: 2, probes: 4 });
 });
 
 it("answers unhealthy for a time until told otherwise", async () => {

@@ -1,0 +1,51 @@
+/**
+ * Waiting for Kasm to report healthy, from a program or a pipeline's script: the same wait as the
+ * `kasm:waitForHealthySeconds` setting (`GET {baseUrl}/api/__healthcheck` until it answers
+ * `{ok: true}`, probing as the product's own health check does), run when the caller asks.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { HEALTH_DEFAULTS, KasmClient, type HealthyResult, type KasmClientOptions, type WaitForHealthyOptions } from "../provider/api";
+import { optionsFromConfig, resolveConfig } from "../provider/api/config";
+
+/** Options of {@link waitForHealthy}. */
+export interface WaitForHealthyArgs extends WaitForHealthyOptions {
+  /**
+   * Give up after this many milliseconds. Default: `kasm:waitForHealthySeconds` (or
+   * `KASM_WAIT_FOR_HEALTHY_SECONDS`) when it is set above 0, else 300000 (5 minutes).
+   */
+  readonly deadlineMs?: number;
+  /**
+   * Client settings over the `kasm:` stack configuration and the `KASM_*` environment variables
+   * (for a script outside a Pulumi program, such as `{ baseUrl }`). The API key and its secret are
+   * required like everywhere else, although the health check itself does not send them.
+   */
+  readonly settings?: KasmClientOptions;
+}
+
+/**
+ * Wait until Kasm reports healthy: the installation the program's `kasm:` configuration (or the
+ * `KASM_*` environment) names. Once it has, this process's resources and lookups do not wait for
+ * it again, whatever `kasm:waitForHealthySeconds` says.
+ *
+ * @returns how many probes it took and how long.
+ * @throws `KasmHealthCheckError` when the deadline passes first, naming the probes and the last
+ * answer; `KasmConfigurationError` when the settings are missing or invalid.
+ * @example
+ * ```ts
+ * import * as kasm from "pulumi-kasm";
+ * // In a pipeline step before `pulumi up`, or at the top of a program that runs lookups:
+ * await kasm.waitForHealthy({ deadlineMs: 120_000 });
+ * ```
+ */
+export async function waitForHealthy(args: WaitForHealthyArgs = {}): Promise<HealthyResult> {
+  // The same reading of the `kasm:` keys as the provider's and the lookups' (outside a program, none are set).
+  const options = { ...optionsFromConfig((key) => pulumi.runtime.getConfig(key)), ...args.settings };
+  const seconds = resolveConfig(options).waitForHealthySeconds;
+  const client = new KasmClient(options);
+  try {
+    const { settings: _settings, ...wait } = args;
+    return await client.waitForHealthy({ ...wait, deadlineMs: args.deadlineMs ?? (seconds > 0 ? seconds * 1000 : HEALTH_DEFAULTS.deadlineMs) });
+  } finally {
+    await client.close();
+  }
+}
