@@ -57,7 +57,8 @@ export function checkInputs(schema: z.ZodType, news: Props, placeholders: Readon
     if (!isUnknown(value)) known[key] = value;
     else if (key in placeholders) known[key] = placeholders[key];
   }
-  const result = schema.safeParse(known);
+  // The marker stands for zod's own wording, which plainMessage replaces; a schema's own message wins over it.
+  const result = schema.safeParse(known, { error: () => ZOD_WORDING, reportInput: true });
   if (result.success) return { inputs: news };
   const failures = result.error.issues
     // An issue about a field that is unknown now may vanish once it is known: do not report it,
@@ -66,8 +67,110 @@ export function checkInputs(schema: z.ZodType, news: Props, placeholders: Readon
       const field = String(issue.path[0] ?? "");
       return !(issue.path.length > 0 && isUnknown(inputs[field]) && !(field in placeholders));
     })
-    .map((issue) => ({ property: issue.path.map(String).join(".") || "(inputs)", reason: issue.message }));
+    .map((issue) => ({
+      property: issue.path.map(String).join(".") || "(inputs)",
+      reason: issue.message === ZOD_WORDING ? plainMessage(issue) : withSubject(issue),
+    }));
   return failures.length ? { inputs: news, failures } : { inputs: news };
+}
+
+/** A schema's own message, led by the property's name when it leaves it out ("must be a Kasm id: ..."). */
+function withSubject(issue: z.core.$ZodIssue): string {
+  return /^must\b/.test(issue.message) && issue.path.length > 0 ? `${pathWords(issue.path)} ${issue.message}` : issue.message;
+}
+
+/** Marks an issue that carries zod's default wording (such as "Invalid input: expected number, received undefined"). */
+const ZOD_WORDING = "\u0000zod";
+
+/** An input's path as a reader writes it: `numSessions`, `users[3].username`. */
+function pathWords(path: readonly PropertyKey[]): string {
+  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i > 0 ? "." : ""}${String(p)}`)).join("");
+}
+
+/** What a type name means to a reader: `number` -> "a number". */
+const EXPECTED: Readonly<Record<string, string>> = {
+  number: "a number",
+  int: "a whole number",
+  boolean: "true or false",
+  string: "text",
+  array: "a list",
+  object: "an object",
+  record: "an object",
+  map: "an object",
+  null: "null",
+};
+
+/** What the program gave, by kind only: the value itself may be a secret. */
+function givenWords(input: unknown): string {
+  if (input === undefined) return "nothing";
+  if (input === null) return "null";
+  if (Array.isArray(input)) return "a list";
+  switch (typeof input) {
+    case "string":
+      return "text";
+    case "number":
+      return Number.isInteger(input) ? "a whole number" : "a number";
+    case "boolean":
+      return input ? "true" : "false";
+    case "object":
+      return "an object";
+    default:
+      return typeof input;
+  }
+}
+
+function plural(n: number | bigint, one: string): string {
+  return `${n} ${one}${Number(n) === 1 ? "" : "s"}`;
+}
+
+/**
+ * One validation issue in plain words, naming the property, what it must be and, for a missing
+ * input, that it is required. Used for every issue whose schema gives no message of its own, so
+ * that no kind shows the validation library's wording. Never includes the value (it may be secret).
+ */
+function plainMessage(issue: z.core.$ZodIssue): string {
+  const subject = pathWords(issue.path) || "the inputs";
+  const input = (issue as { input?: unknown }).input;
+  switch (issue.code) {
+    case "invalid_type": {
+      const expected = EXPECTED[issue.expected] ?? `a ${issue.expected}`;
+      if (input === undefined) return `${subject} must be ${expected} (got nothing): it is required`;
+      return `${subject} must be ${expected} (got ${givenWords(input)})`;
+    }
+    case "invalid_value": {
+      const values = issue.values.map((v) => JSON.stringify(v));
+      return values.length === 1 ? `${subject} must be ${values[0]}` : `${subject} must be one of ${values.join(", ")}`;
+    }
+    case "too_small": {
+      const min = issue.minimum;
+      if (issue.origin === "string") return Number(min) <= 1 ? `${subject} must not be empty` : `${subject} must be at least ${plural(min, "character")} long`;
+      if (issue.origin === "array" || issue.origin === "set") return `${subject} must have at least ${plural(min, "item")}`;
+      return `${subject} must be ${issue.inclusive === false ? "more than" : "at least"} ${min}`;
+    }
+    case "too_big": {
+      const max = issue.maximum;
+      if (issue.origin === "string") return `${subject} must be at most ${plural(max, "character")} long`;
+      if (issue.origin === "array" || issue.origin === "set") return `${subject} must have at most ${plural(max, "item")}`;
+      return `${subject} must be ${issue.inclusive === false ? "less than" : "at most"} ${max}`;
+    }
+    case "not_multiple_of":
+      return `${subject} must be a multiple of ${issue.divisor}`;
+    case "invalid_format":
+      return issue.format === "regex" ? `${subject} is not in the expected format` : `${subject} must be ${issue.format === "url" ? "a URL" : `in ${issue.format} format`}`;
+    case "unrecognized_keys": {
+      const keys = issue.keys.join(", ");
+      const owner = issue.path.length > 0 ? `a field of ${subject}` : "an input of this resource";
+      return `${keys} ${issue.keys.length === 1 ? "is not" : "are not"} ${owner}: check the spelling (inputs are the camelCase names of the API's fields)`;
+    }
+    case "invalid_union":
+      return `${subject} matches none of the forms it may take (got ${givenWords(input)})`;
+    case "invalid_key":
+      return `${subject} has a key that is not allowed`;
+    case "invalid_element":
+      return `${subject} has an item that is not allowed`;
+    default:
+      return `${subject} is not valid`;
+  }
 }
 
 /**
@@ -171,6 +274,39 @@ export function refreshedInputs(props: Props, keys: Iterable<string>, current: P
     inputs[key] = key in current ? current[key] : props[key];
   }
   return inputs;
+}
+
+/**
+ * The fields among `rules` (a kind's API fields) whose declared value differs from the state's.
+ * A field the program stops declaring is not among them: Kasm keeps its value, so there is
+ * nothing to send. When none changed, an update has nothing to tell Kasm (only provider flags
+ * such as `adopt` or `forceDelete` changed) and sends no request: see {@link keptOutputs}.
+ */
+export function changedFields(olds: Props, news: Props, rules: Readonly<Record<string, FieldRule>>): string[] {
+  return Object.keys(rules).filter((key) => news[key] !== undefined && !(rules[key].equal ?? same.value)(olds[key], news[key]));
+}
+
+/**
+ * Whether an update changes nothing Kasm holds: every API field among `rules` is as in the state
+ * (both undeclared, or equal), so only provider flags such as `adopt` changed. Such an update
+ * sends no request: see {@link keptOutputs}.
+ */
+export function onlyProviderFlagsChanged(olds: Props, news: Props, rules: Readonly<Record<string, FieldRule>>): boolean {
+  return Object.entries(rules).every(([key, rule]) => {
+    if (olds[key] === undefined || news[key] === undefined) return olds[key] === news[key];
+    return (rule.equal ?? same.value)(olds[key], news[key]);
+  });
+}
+
+/**
+ * The outputs of an update that sends nothing: the declared inputs among `inputKeys`, and the
+ * state's other outputs (what Kasm computed) as they are.
+ */
+export function keptOutputs(olds: Props, news: Props, inputKeys: Iterable<string>): Props {
+  const keys = [...inputKeys];
+  const outs: Props = {};
+  for (const [key, value] of Object.entries(olds)) if (!keys.includes(key) && key !== "__provider") outs[key] = value;
+  return { ...outs, ...declared(news, keys) };
 }
 
 /** The declared inputs among `props`: the keys of `rules` whose value is set. */
