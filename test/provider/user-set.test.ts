@@ -15,13 +15,17 @@ const SALES = "2f1b3c4d5e6f708192a3b4c5d6e7f809";
 /** A group no user is in: its id cannot be learnt from user records. */
 const SUPPORT = "3a2c4d5e6f708192a3b4c5d6e7f8091a";
 const CREATE_ONLY = { key: "create-only-key", secret: "create-only-secret-41c7" };
+const USERS_VIEW = { key: "users-view-key", secret: "users-view-secret-9b02" };
 
 let emulator: TestEmulator;
 let host: ProviderHost;
 
 beforeAll(async () => {
   emulator = await startTestEmulator({
-    apiKeys: [{ name: "create-only", key: CREATE_ONLY.key, secret: CREATE_ONLY.secret, permissions: ["Users View", "Groups View"] }],
+    apiKeys: [
+      { name: "create-only", key: CREATE_ONLY.key, secret: CREATE_ONLY.secret, permissions: ["Users View", "Groups View"] },
+      { name: "users-view", key: USERS_VIEW.key, secret: USERS_VIEW.secret, permissions: ["Users View"] },
+    ],
     groups: [
       { group_id: ENGINEERING, name: "Engineering" },
       { group_id: SALES, name: "Sales" },
@@ -397,6 +401,21 @@ describe("UserSet", () => {
     set.state = partial!.properties;
     await set.update({ users: [{ username: "uma", lastName: "Changed" }, { username: "will" }], adopt: true });
     for (const name of ["vic", "held", "xena"]) expect(await userInKasm(name)).toBeUndefined();
+    await set.delete();
+  });
+
+  it("a refresh with a key that cannot see groups keeps the declared groups and says drift in them cannot be seen", async () => {
+    const set = new Driven(host, "UserSet", "no-groups-view");
+    const users = [{ username: "gus", groups: ["Sales"] }];
+    await set.create({ users });
+    const viewer = await hostFor(emulator, USERS_VIEW);
+    try {
+      const refreshed = await viewer.read(set.urn, set.id, set.state);
+      expect(refreshed.inputs?.users).toEqual(users);
+    } finally {
+      await viewer.stop();
+    }
+    expect(viewer.stderr.join("")).toMatch(/did not return the users' groups.*Grant the API key: Groups View/s);
     await set.delete();
   });
 
