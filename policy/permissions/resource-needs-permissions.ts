@@ -8,6 +8,10 @@
  * users with sessions, the target of an egress mapping or credential. It then judges the key
  * with the dependency rules: a permission held without its dependencies does not take effect.
  *
+ * One violation per cause: a Read Only key is `read-only-key`'s to report, so this policy judges
+ * the key's permissions alone, as if it were not Read Only. A Read Only key that also lacks
+ * permissions gets one violation from each policy, each naming its own fix.
+ *
  * A stack policy, not a resource policy: what one resource needs depends on the others (a user
  * the stack puts into Administrators needs Users Modify Admin for every later change), and only
  * a stack policy sees them all and how they are linked. Each violation is still reported against
@@ -28,7 +32,6 @@ const PARTICIPLES: Record<LifecycleStep, string> = { create: "created", read: "r
 /** One shortfall in words: `create calls add_user_group (for each listed group), which needs 'Groups Modify System'`. */
 function describeShortfall(s: CallShortfall): string {
   const when = s.call.condition ? ` (${s.call.condition})` : "";
-  if (s.refusedAsReadOnly) return `${s.step} calls ${s.call.operation}${when}, which writes, and the key is Read Only`;
   const why = s.call.requirement.reasons.filter((r) => s.missing.some((p) => r.includes(p)));
   return `${s.step} calls ${s.call.operation}${when}, which needs ${quoted(s.missing)}${why.length ? ` (${why.join("; ")})` : ""}`;
 }
@@ -37,10 +40,9 @@ function describeShortfall(s: CallShortfall): string {
 export function shortfallMessage(entry: Pick<KasmEntry, "kind" | "name">, verdict: NeedsVerdict): string {
   const steps = LIFECYCLE_STEPS.filter((step) => verdict.shortfalls.some((s) => s.step === step));
   const grant = verdict.toGrant.length > 0 ? ` Grant the key: ${quoted(verdict.toGrant)}.` : "";
-  const readOnly = verdict.shortfalls.some((s) => s.refusedAsReadOnly) ? " A Read Only key cannot write (see read-only-key)." : "";
   return (
     `${label(entry.kind, entry.name)} cannot be ${listWords(steps.map((s) => PARTICIPLES[s]))} with this API key: ` +
-    `${verdict.shortfalls.map(describeShortfall).join("; ")}.${grant}${readOnly}`
+    `${verdict.shortfalls.map(describeShortfall).join("; ")}.${grant}`
   );
 }
 
@@ -60,7 +62,8 @@ export const resourceNeedsPermissions: StackValidationPolicy = {
       throw new PolicyConfigError(`policy config of '${NAME}': permissions is required (the permissions of the pipeline's API key)`);
     const analysis = analyseStack(args.resources, config);
     if (analysis.entries.length === 0) args.notApplicable("the stack has no Kasm resources");
-    const key = { permissions: config.permissions, readOnly: config.readOnly };
+    // Judged as if not Read Only: read-only-key reports that cause, once per resource.
+    const key = { permissions: config.permissions, readOnly: false };
     const undecided: string[] = [];
     for (const entry of analysis.entries) {
       const verdict = judgeNeeds(key, entry.needs);

@@ -83,6 +83,21 @@ describe("the permissions pack on the analyzer protocol", () => {
     expect(await driver.analyze(kiosk)).toEqual([]);
   });
 
+  it("a Read Only key that holds every permission the stack needs gets one mandatory violation per resource, from read-only-key", async () => {
+    await driver.configure(packConfig(config({ readOnly: true })));
+    const resources = stack();
+    const stackWide = (await driver.analyzeStack(resources)).filter((d) => d.level === "mandatory");
+    const perResource: Record<string, string[]> = {};
+    for (const r of resources) {
+      // Analyze diagnostics carry no URN: they are about the resource analysed.
+      const own = (await driver.analyze(r)).filter((d) => d.level === "mandatory");
+      perResource[r.name] = [...own, ...stackWide.filter((d) => d.urn.endsWith(`::${r.name}`))].map((d) => d.policy);
+    }
+    const writers = Object.entries(perResource).filter(([, policies]) => policies.length > 0);
+    expect(writers.length).toBeGreaterThanOrEqual(5);
+    for (const [name, policies] of writers) expect([name, policies]).toEqual([name, ["read-only-key"]]);
+  });
+
   it("during preview, an undecidable need is an advisory 'can't run', and decided violations still come", async () => {
     await driver.configure(packConfig(config({ permissions: without("Casting Delete") })));
     const resources = stack((r) => Object.assign(r.find((x) => x.name === "alice-attrs")!, { from: {} }));

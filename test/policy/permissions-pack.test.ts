@@ -66,10 +66,14 @@ describe("resource-needs-permissions", () => {
     expect(forced.violations[0].message).toContain("Grant the key: 'Sessions Delete', 'Sessions View'.");
   });
 
-  it("a Read Only key cannot apply resources that write", async () => {
-    const { violations } = await runStackPolicy(resourceNeedsPermissions, stack(), config({ readOnly: true }));
+  it("leaves a Read Only key to read-only-key: one violation per cause", async () => {
+    // Every permission the stack needs, but Read Only: only read-only-key speaks.
+    expect(await runStackPolicy(resourceNeedsPermissions, stack(), config({ readOnly: true }))).toEqual({ violations: [] });
+    // Read Only and no permissions: this policy names the permissions, and not Read Only.
+    const { violations } = await runStackPolicy(resourceNeedsPermissions, stack(), config({ permissions: [], readOnly: true }));
     expect(violations).toHaveLength(6);
-    expect(violations[0].message).toContain("create calls create_user, which writes, and the key is Read Only");
+    expect(violations[0].message).toContain("create calls create_user, which needs 'Users Create'");
+    for (const v of violations) expect(v.message).not.toMatch(/Read Only/);
   });
 
   it("says it could not decide when a fact it needs is not known (no systemGroupIds)", async () => {
