@@ -1,6 +1,6 @@
 /**
  * Group membership: add_user_group and remove_user_group, with the product's error texts
- * (observed-behaviour.md) for unknown users and groups, double adds and removals of non-members.
+ * (as observed from real installations, see emulator/README.md) for unknown users and groups, double adds and removals of non-members.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator, hyphenated, wire } from "../helpers/emulator";

@@ -1,6 +1,6 @@
 /**
  * Users: create, read, list (paging, sorting, filters), update, delete, log out, attributes,
- * server assignments and login links. Texts from the spec and observed-behaviour.md are pinned
+ * server assignments and login links. Texts from the spec and the product's observed answers are pinned
  * literally; so are the emulator's own texts that emulator/README.md documents.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
