@@ -35,12 +35,26 @@ let client: KasmClient | undefined;
 /** Read the provider settings from the stack configuration. Called by the host before any other method. */
 export function configure(req: ConfigureRequest): void {
   // The same reading of the `kasm:` keys as the lookups' (see optionsFromConfig).
-  options = optionsFromConfig((key) => req.config.get(key));
+  const next = optionsFromConfig((key) => req.config.get(key));
+  // The host configures each kind's provider when it first meets it, with the same stack
+  // configuration: keep the one client then, so that every kind shares its connection pool (and
+  // its cap), its reads in flight and its snapshot of user pages.
+  if (JSON.stringify(next) === JSON.stringify(options) && client !== undefined) return;
+  options = next;
+  void client?.close().catch(() => undefined);
   client = undefined;
 }
 
 /** The client every resource provider uses; built on first use, from the configuration and the environment. */
 export function kasmClient(): KasmClient {
   client ??= new KasmClient(options);
+  return client;
+}
+
+/**
+ * The client if one was built in this process, else undefined; for what `check` may use only when
+ * it is known already (`check` sends no request).
+ */
+export function existingClient(): KasmClient | undefined {
   return client;
 }

@@ -63,6 +63,13 @@ export interface KasmClientOptions {
    * program once for all its lookups. Env: `KASM_WAIT_FOR_HEALTHY_SECONDS`. Default: 0 (no wait).
    */
   readonly waitForHealthySeconds?: number;
+  /**
+   * The most connections the client opens to Kasm at once; requests beyond them wait for a free
+   * one. A burst of resource operations (Pulumi runs many side by side) otherwise opens a
+   * connection per request in flight, which a proxy in front of Kasm may refuse or rate-limit.
+   * Env: `KASM_MAX_CONNECTIONS`. Default: 8.
+   */
+  readonly maxConnections?: number;
   /** Where to report retries and adopted objects. No environment variable. Default: silent. */
   readonly logger?: KasmLogger;
 }
@@ -80,6 +87,7 @@ export interface ResolvedConfig {
   readonly maxRetries: number;
   readonly retryBaseDelayMs: number;
   readonly retryMaxDelayMs: number;
+  readonly maxConnections: number;
   /** 0: no wait before the first request. */
   readonly waitForHealthySeconds: number;
   readonly logger?: KasmLogger;
@@ -96,6 +104,7 @@ export const ENV_VARS = {
   maxRetries: "KASM_MAX_RETRIES",
   retryBaseDelayMs: "KASM_RETRY_BASE_DELAY_MS",
   retryMaxDelayMs: "KASM_RETRY_MAX_DELAY_MS",
+  maxConnections: "KASM_MAX_CONNECTIONS",
   waitForHealthySeconds: "KASM_WAIT_FOR_HEALTHY_SECONDS",
 } as const;
 
@@ -115,6 +124,7 @@ export const CONFIG_KEYS = {
   maxRetries: "kasm:maxRetries",
   retryBaseDelayMs: "kasm:retryBaseDelayMs",
   retryMaxDelayMs: "kasm:retryMaxDelayMs",
+  maxConnections: "kasm:maxConnections",
   waitForHealthySeconds: "kasm:waitForHealthySeconds",
 } as const satisfies Record<Exclude<keyof KasmClientOptions, "logger">, string>;
 
@@ -125,6 +135,7 @@ export const DEFAULTS = {
   maxRetries: 5,
   retryBaseDelayMs: 500,
   retryMaxDelayMs: 30_000,
+  maxConnections: 8,
   waitForHealthySeconds: 0,
 } as const;
 
@@ -216,6 +227,7 @@ export function resolveConfig(options: KasmClientOptions = {}, env: NodeJS.Proce
     maxRetries: numeric("maxRetries", 0),
     retryBaseDelayMs: numeric("retryBaseDelayMs", 0),
     retryMaxDelayMs: numeric("retryMaxDelayMs", 0),
+    maxConnections: numeric("maxConnections", 1),
     waitForHealthySeconds: numeric("waitForHealthySeconds", 0),
   };
 

@@ -6,6 +6,12 @@
  *
  * The API secret lives in a private field, so it never shows up when a transport or a client is
  * printed or serialised; every log line and error message is scrubbed of it.
+ *
+ * Reads of the same object that overlap in time share one request: a read arrives while an
+ * identical one (same operation, same target, ids compared in canonical form) is waiting for its
+ * answer, and gets a copy of that answer. Nothing is kept once the answer is in, and a read issued
+ * after a write started never joins one issued before it: this only saves duplicate requests, it
+ * never serves an old answer.
  */
 import { rootCertificates } from "node:tls";
 import { FormData, Pool, Response, interceptors, type Dispatcher, type RetryHandler } from "undici";
@@ -57,6 +63,15 @@ export interface HealthProbe {
   readonly detail: string;
 }
 
+/** Told of every answer an operation gets, after it is checked: see {@link KasmTransport.onAnswer}. */
+export type AnswerListener = (operation: OperationName, answer: unknown) => void;
+
+/** A read waiting for its answer, and how many other callers share it. */
+interface SharedRead {
+  readonly answer: Promise<unknown>;
+  joined: number;
+}
+
 /** TLS certificate errors, for which the error message suggests `caCert`. */
 const TLS_TRUST_CODES = new Set([
   "DEPTH_ZERO_SELF_SIGNED_CERT",
@@ -81,6 +96,10 @@ export class KasmTransport {
   readonly #pool: Pool;
   readonly #retrying: Dispatcher;
   readonly #waitForHealthySeconds: number;
+  /** Reads in flight, by operation, canonical parameters and write generation. */
+  readonly #reads = new Map<string, SharedRead>();
+  readonly #listeners: AnswerListener[] = [];
+  #generation = 0;
 
   constructor(config: ResolvedConfig) {
     this.baseUrl = config.baseUrl.href.replace(/\/$/, "");
@@ -106,15 +125,58 @@ export class KasmTransport {
 
   /**
    * Call a JSON-envelope operation: POST (or GET with a body, for the egress reads) of
-   * `{api_key, api_key_secret, ...params}`, then validate the answer against `schema`.
+   * `{api_key, api_key_secret, ...params}`, then validate the answer against `schema`. A read
+   * identical to one still waiting for its answer shares that request (see the module comment).
    */
   async call<S extends z.ZodType>(operation: OperationName, params: object, schema: S, options: CallOptions = {}): Promise<z.infer<S>> {
+    if (OPERATIONS[operation].access !== "read") return this.callOnce(operation, params, schema, options);
+    const key = `${this.#generation} ${operation} ${JSON.stringify(params, canonicalIds)} ${JSON.stringify(options.context ?? null)}`;
+    const shared = this.#reads.get(key);
+    if (shared) {
+      shared.joined += 1;
+      // Each caller gets its own copy: one may change what it got without the others seeing it.
+      return structuredClone(await shared.answer) as z.infer<S>;
+    }
+    const read: SharedRead = { answer: this.callOnce(operation, params, schema, options), joined: 0 };
+    this.#reads.set(key, read);
+    try {
+      const answer = await read.answer;
+      return (read.joined > 0 ? structuredClone(answer) : answer) as z.infer<S>;
+    } finally {
+      if (this.#reads.get(key) === read) this.#reads.delete(key);
+    }
+  }
+
+  /**
+   * A number that changes whenever a write operation starts or ends. What was read while it kept
+   * one value is as current as this transport's own writes can make it; a read that must not miss
+   * this process's writes compares it before and after.
+   */
+  get writeGeneration(): number {
+    return this.#generation;
+  }
+
+  /**
+   * Be told of every checked answer of a JSON or multipart operation (for what never changes in
+   * an installation, such as the id of All Users, learned from the user records that pass by).
+   * The listener must not throw, and must not change the answer.
+   */
+  onAnswer(listener: AnswerListener): void {
+    this.#listeners.push(listener);
+  }
+
+  private async callOnce<S extends z.ZodType>(operation: OperationName, params: object, schema: S, options: CallOptions): Promise<z.infer<S>> {
     const answer = await this.send(operation, {
       body: JSON.stringify({ ...params, api_key: this.apiKey, api_key_secret: this.#secret }),
       headers: { "content-type": "application/json", accept: "application/json" },
     });
     const secrets = collectSecretValues(params);
-    return this.interpret(operation, answer, schema, secrets, options.context);
+    return this.tell(operation, this.interpret(operation, answer, schema, secrets, options.context));
+  }
+
+  private tell<T>(operation: OperationName, answer: T): T {
+    for (const listener of this.#listeners) listener(operation, answer);
+    return answer;
   }
 
   /** Call a JSON-envelope operation that answers with binary content (a screenshot), returned as is. */
@@ -153,7 +215,7 @@ export class KasmTransport {
         "api-key-secret": this.#secret,
       },
     });
-    return this.interpret(operation, answer, schema, [], options.context);
+    return this.tell(operation, this.interpret(operation, answer, schema, [], options.context));
   }
 
   /** One GET of `{baseUrl}/api/__healthcheck`, without retries: healthy when it answers `{ok: true}`. */
@@ -207,6 +269,22 @@ export class KasmTransport {
     await healthGate({ transport: this }, this.#waitForHealthySeconds);
     const spec = OPERATIONS[operation];
     const mode = repeatMode(operation);
+    const write = spec.access !== "read";
+    // Before and after: a read that overlaps a write in any way sees the generation change.
+    if (write) this.#generation += 1;
+    try {
+      return await this.sendOnce(operation, spec, mode, request);
+    } finally {
+      if (write) this.#generation += 1;
+    }
+  }
+
+  private async sendOnce(
+    operation: OperationName,
+    spec: (typeof OPERATIONS)[OperationName],
+    mode: RepeatMode,
+    request: { body: string | Buffer; headers: Record<string, string>; query?: Record<string, string> },
+  ): Promise<RawAnswer> {
     let retries = 0;
     const retryOptions: RetryHandler.RetryOptions = {
       retry: this.policy.undiciRetry(operation, mode, (event) => {
@@ -300,6 +378,14 @@ export class KasmTransport {
   }
 }
 
+/** Kasm ids written hex or hyphenated, in any case, name the same object. */
+const KASM_ID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+
+/** A JSON.stringify replacer that writes every Kasm id in one form, so that both forms share a read. */
+function canonicalIds(_key: string, value: unknown): unknown {
+  return typeof value === "string" && KASM_ID.test(value) ? value.replace(/-/g, "").toLowerCase() : value;
+}
+
 /** Why a failed request was not repeated, when that matters to the user: it may have been applied. */
 function notRepeatedNote(mode: RepeatMode, failure: Failure): string {
   if (mode !== "once") return "";
@@ -316,6 +402,8 @@ function createPool(config: ResolvedConfig): Pool {
       ...(tls && config.caCert !== undefined ? { ca: [...rootCertificates, config.caCert] } : {}),
       ...(tls && config.insecureSkipVerify ? { rejectUnauthorized: false } : {}),
     },
+    // Requests beyond this many wait in the pool's queue instead of opening more connections.
+    connections: config.maxConnections,
     // Per attempt: the wait for the answer's headers, and the longest pause inside its body.
     headersTimeout: config.requestTimeoutMs,
     bodyTimeout: config.requestTimeoutMs,
