@@ -30,6 +30,7 @@ import * as staging from "./operations/staging";
 import * as users from "./operations/users";
 import * as zones from "./operations/zones";
 import { KasmTransport, type KasmApi } from "./transport";
+import { UserReads } from "./user-reads";
 
 /**
  * The functions of an operations module with their first argument (the client) already supplied:
@@ -79,6 +80,11 @@ export class KasmClient implements KasmApi {
   readonly casting: BoundOperations<typeof casting>;
   /** Egress providers, gateways, mappings and credentials. */
   readonly egress: BoundOperations<typeof egress>;
+  /**
+   * User records for the reads of a refresh, from `get_users` pages shared by the reads that
+   * arrive together (see {@link UserReads}), and the id of All Users once seen.
+   */
+  readonly userReads: UserReads;
   readonly #transport: KasmTransport;
 
   /**
@@ -100,6 +106,7 @@ export class KasmClient implements KasmApi {
     this.servers = bind(this, servers);
     this.casting = bind(this, casting);
     this.egress = bind(this, egress);
+    this.userReads = new UserReads(this);
   }
 
   /** The base URL requests go to, without a trailing slash. */

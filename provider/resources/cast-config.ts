@@ -29,6 +29,8 @@ import {
   isAlreadyExists,
   isNotFound,
   KasmId,
+  keptOutputs,
+  onlyProviderFlagsChanged,
   same,
   toApi,
   unlessGone,
@@ -254,6 +256,8 @@ export const castConfigProvider: KindProvider = {
   },
 
   async update(id, olds, news) {
+    // Only `adopt` changed: Kasm has nothing to change, and the state's outputs stand.
+    if (onlyProviderFlagsChanged(olds, news, API_FIELDS)) return { outs: keptOutputs(olds, news, Object.keys(INPUT_FIELDS)) };
     // Every declared field is sent: with no read, this is the only way to undo changes made in the UI.
     const update: CastConfigUpdate = { ...targetCastConfig(news), cast_config_id: id };
     // But not the remaining-sessions counter unless the program changed it: Kasm counts it down as

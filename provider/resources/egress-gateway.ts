@@ -19,6 +19,8 @@ import {
   diffInputs,
   GONE,
   keepSpelling,
+  keptOutputs,
+  onlyProviderFlagsChanged,
   refreshedInputs,
   requiredId,
   requiredText,
@@ -130,7 +132,9 @@ export const egressGatewayProvider: KindProvider = {
     return { id: gateway.egress_gateway_id, props: outputs(inputs, gateway), inputs };
   },
 
-  async update(id, _olds, news) {
+  async update(id, olds, news) {
+    // Only `adopt` changed: Kasm has nothing to change, and the state's outputs stand.
+    if (onlyProviderFlagsChanged(olds, news, API_FIELDS)) return { outs: keptOutputs(olds, news, Object.keys(INPUT_FIELDS)) };
     // Every declared field is sent: the update is the whole declared state, which also reverts drift.
     const gateway = await kasmClient().egress.updateEgressGateway({ ...targetGateway(news), egress_gateway_id: id });
     return { outs: outputs(news, gateway) };

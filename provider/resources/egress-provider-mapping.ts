@@ -25,6 +25,8 @@ import {
   EVEN_WITH_OTHER_FAILURES,
   GONE,
   keepSpelling,
+  keptOutputs,
+  onlyProviderFlagsChanged,
   refreshedInputs,
   requiredId,
   same,
@@ -169,7 +171,9 @@ export const egressProviderMappingProvider: KindProvider = {
     return { id: mapping.egress_provider_mapping_id, props: outputs(inputs, mapping), inputs };
   },
 
-  async update(id, _olds, news) {
+  async update(id, olds, news) {
+    // Only `adopt` changed: Kasm has nothing to change, and the state's outputs stand.
+    if (onlyProviderFlagsChanged(olds, news, API_FIELDS)) return { outs: keptOutputs(olds, news, Object.keys(INPUT_FIELDS)) };
     // The whole declared state is sent: Kasm needs the selection with allow_all_gateways false,
     // and it also reverts drift in fields the diff did not see change.
     const mapping = await kasmClient().egress.updateEgressProviderMapping({ ...targetMapping(news), egress_provider_mapping_id: id });

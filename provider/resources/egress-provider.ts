@@ -15,6 +15,8 @@ import {
   declared,
   diffInputs,
   GONE,
+  keptOutputs,
+  onlyProviderFlagsChanged,
   refreshedInputs,
   requiredText,
   same,
@@ -119,7 +121,9 @@ export const egressProviderProvider: KindProvider = {
     return { id: provider.egress_provider_id, props: outputs(inputs, provider), inputs };
   },
 
-  async update(id, _olds, news) {
+  async update(id, olds, news) {
+    // Only `adopt` changed: Kasm has nothing to change, and the state's outputs stand.
+    if (onlyProviderFlagsChanged(olds, news, API_FIELDS)) return { outs: keptOutputs(olds, news, Object.keys(INPUT_FIELDS)) };
     // Every declared field is sent: the update is the whole declared state, which also reverts drift.
     const provider = await kasmClient().egress.updateEgressProvider({ ...targetProvider(news), egress_provider_id: id });
     return { outs: outputs(news, provider) };

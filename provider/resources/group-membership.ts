@@ -29,7 +29,6 @@ import {
   KasmId,
   keepSpelling,
   same,
-  unlessGone,
   type FieldRule,
   type KindProvider,
   type Props,
@@ -110,7 +109,8 @@ export const groupMembershipProvider: KindProvider = {
 
   async read(id, props) {
     const [userId, groupId] = id.split(":");
-    const user = await unlessGone(() => kasmClient().users.getUser({ user_id: userId }));
+    // From the refresh's get_users pages when many users are read together (see UserReads).
+    const user = await kasmClient().userReads.read(userId, ["groups"]);
     if (!user) return GONE;
     const group = groupsOf(user).find((g) => same.id(g.group_id, groupId));
     if (!group) return GONE;

@@ -19,6 +19,8 @@ import {
   diffInputs,
   GONE,
   KasmId,
+  keptOutputs,
+  onlyProviderFlagsChanged,
   refreshedInputs,
   same,
   toApi,
@@ -149,6 +151,8 @@ export const stagingConfigProvider: KindProvider = {
   },
 
   async update(id, olds, news) {
+    // Only `adopt` changed: Kasm has nothing to change, and the state's outputs stand.
+    if (onlyProviderFlagsChanged(olds, news, API_FIELDS)) return { outs: keptOutputs(olds, news, Object.keys(INPUT_FIELDS)) };
     const changed = Object.keys(API_FIELDS).some(
       (key) => news[key] !== undefined && !(API_FIELDS[key].equal ?? same.value)(olds[key], news[key]),
     );

@@ -18,7 +18,7 @@
  */
 import { z } from "zod";
 import { KasmBadRequestError, type User as KasmUser } from "../api";
-import { kasmClient } from "../runtime";
+import { existingClient, kasmClient } from "../runtime";
 import {
   canonicalId,
   checkInputs,
@@ -27,11 +27,9 @@ import {
   GONE,
   initializationFailure,
   isNotFound,
-  isUnknown,
   KasmId,
   keepSpelling,
   same,
-  unlessGone,
   type FieldRule,
   type KindProvider,
   type Props,
@@ -184,17 +182,13 @@ export const userGroupsProvider: KindProvider = {
   async check(_olds, news) {
     const result = checkInputs(UserGroupsInputs, news);
     if (result.failures?.length) return result;
-    const { userId, groupIds } = news;
-    if (userId === undefined || isUnknown(userId) || !Array.isArray(groupIds) || groupIds.length === 0 || isUnknown(groupIds)) return result;
-    // Which id is All Users is only known to Kasm: look it up among the user's groups. When the
-    // lookup is not possible (no such user yet, no Groups View), create and update refuse it instead.
-    let allUsers: string | undefined;
-    try {
-      const user = await kasmClient().users.findUser({ user_id: canonicalId(userId) });
-      allUsers = user ? allUsersGroupId(user) : undefined;
-    } catch {
-      allUsers = undefined;
-    }
+    const { groupIds } = news;
+    if (!Array.isArray(groupIds) || groupIds.length === 0) return result;
+    // Which id is All Users is only known to Kasm, and check sends no request (it runs on every
+    // preview and up): refuse it here when this process has seen the id already (in any user
+    // record it read or created, such as the user's own create in the same up); otherwise create
+    // and update refuse it, before changing anything.
+    const allUsers = existingClient()?.userReads.allUsersGroupId;
     if (allUsers !== undefined && groupIds.some((id) => same.id(id, allUsers)))
       return { inputs: news, failures: [{ property: "groupIds", reason: allUsersReason(allUsers) }] };
     return result;
@@ -211,7 +205,8 @@ export const userGroupsProvider: KindProvider = {
   },
 
   async read(id, props) {
-    const user = await unlessGone(() => kasmClient().users.getUser({ user_id: canonicalId(id) }));
+    // From the refresh's get_users pages when many users are read together (see UserReads).
+    const user = await kasmClient().userReads.read(canonicalId(id), ["groups"]);
     if (!user) return GONE;
     const inputs: Props = {
       userId: keepSpelling(props.userId ?? id, user.user_id),

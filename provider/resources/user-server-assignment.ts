@@ -24,7 +24,6 @@ import {
   KasmId,
   keepSpelling,
   same,
-  unlessGone,
   type FieldRule,
   type KindProvider,
   type Props,
@@ -90,7 +89,8 @@ export const userServerAssignmentProvider: KindProvider = {
 
   async read(id, props) {
     const [userId, serverId] = id.split(":");
-    const user = await unlessGone(() => kasmClient().users.getUser({ user_id: userId }));
+    // From the refresh's get_users pages when many users are read together (see UserReads).
+    const user = await kasmClient().userReads.read(userId, ["assigned_servers"]);
     if (!user) return GONE;
     const server = assignedServersOf(user).find((s) => same.id(s.server_id, serverId));
     if (!server) return GONE;

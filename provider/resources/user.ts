@@ -10,16 +10,17 @@ import { z } from "zod";
 import type { NewUser, User as KasmUser, UserUpdate } from "../api";
 import { kasmClient } from "../runtime";
 import {
+  changedFields,
   checkInputs,
   createOrAdopt,
   declared,
   diffInputs,
   GONE,
   isNotFound,
+  keptOutputs,
   refreshedInputs,
   same,
   toApi,
-  unlessGone,
   type FieldRule,
   type KindProvider,
   type Props,
@@ -118,7 +119,8 @@ export const userProvider: KindProvider = {
   },
 
   async read(id, props) {
-    const user = await unlessGone(() => kasmClient().users.getUser({ user_id: id }));
+    // From the refresh's get_users pages when many users are read together (see UserReads).
+    const user = await kasmClient().userReads.read(id);
     if (!user) return GONE;
     const current: Props = {
       // Keep the declared spelling when it names the same user, so refresh shows no change.
@@ -136,14 +138,13 @@ export const userProvider: KindProvider = {
   },
 
   async update(id, olds, news) {
-    const changed = Object.keys(API_FIELDS).filter((key) => news[key] !== undefined && !(API_FIELDS[key].equal ?? same.value)(olds[key], news[key]));
+    const changed = changedFields(olds, news, API_FIELDS);
+    // Only provider flags changed (forceDelete, adopt), or an input stopped being declared: Kasm
+    // has nothing to change, and the computed outputs are those of the state.
+    if (changed.length === 0) return { outs: keptOutputs(olds, news, Object.keys(INPUT_FIELDS)) };
     const body = targetUser(declared(news, changed));
-    const client = kasmClient();
     // Kasm releases before 1.19 refuse an update without the username: always send it.
-    const user =
-      changed.length > 0
-        ? await client.users.updateUser({ username: String(news.username).trim().toLowerCase(), ...body, user_id: id } satisfies UserUpdate)
-        : await client.users.getUser({ user_id: id });
+    const user = await kasmClient().users.updateUser({ username: String(news.username).trim().toLowerCase(), ...body, user_id: id } satisfies UserUpdate);
     return { outs: outputs(news, user) };
   },
 

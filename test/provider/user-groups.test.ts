@@ -1,6 +1,6 @@
 /**
  * UserGroups through Pulumi's real dynamic-provider host against the emulator: check (duplicates,
- * All Users), create (adds the missing, removes the extra, never All Users), diff with reordered
+ * All Users, never a request), create (adds the missing, removes the extra, never All Users), diff with reordered
  * lists and other id forms, update, replacement, refresh after drift, a partial create that stays
  * in the state, refresh after the user's deletion, and delete.
  */
@@ -66,18 +66,31 @@ describe("UserGroups", () => {
     expect(emulator.requests.length).toBe(before);
   });
 
-  it("check refuses All Users, which is implicit, in either id form", async () => {
+  it("check refuses All Users without a request once the host has seen its id; until then create refuses it, changing nothing", async () => {
     const bob = await emulator.userId("bob");
-    const groups = new Driven(host, "UserGroups", "all-users");
-    for (const allUsers of [ALL_USERS, hyphenated(ALL_USERS)]) {
-      const { failures } = await groups.check({ userId: bob, groupIds: [ENGINEERING, allUsers] });
-      expect(failures).toEqual([{ property: "groupIds", reason: expect.stringMatching(/All Users .* is implicit/) }]);
+    // A host of its own: what it knows about All Users is its own.
+    const fresh = await hostFor(emulator);
+    try {
+      const groups = new Driven(fresh, "UserGroups", "all-users");
+      // A fresh host has seen no user record: check cannot know which id is All Users, and asks nothing.
+      const before = emulator.requests.length;
+      expect((await groups.check({ userId: bob, groupIds: [ENGINEERING, ALL_USERS] })).failures).toEqual([]);
+      expect(emulator.requests.slice(before)).toEqual([]);
+      // Create refuses it, before changing anything.
+      const groupsBefore = await groupsInKasm(bob);
+      const inputs = await groups.withProvider({ userId: bob, groupIds: [ENGINEERING, ALL_USERS] });
+      await expect(fresh.create(groups.urn, inputs)).rejects.toThrow(/All Users .* is implicit/);
+      expect(await groupsInKasm(bob)).toEqual(groupsBefore);
+      // The create read bob's record, which lists All Users: from now on check refuses it, in either id form, with no request.
+      const after = emulator.requests.length;
+      for (const allUsers of [ALL_USERS, hyphenated(ALL_USERS)]) {
+        const { failures } = await groups.check({ userId: bob, groupIds: [ENGINEERING, allUsers] });
+        expect(failures).toEqual([{ property: "groupIds", reason: expect.stringMatching(/All Users .* is implicit/) }]);
+      }
+      expect(emulator.requests.slice(after)).toEqual([]);
+    } finally {
+      await fresh.stop();
     }
-    // Create refuses it too when it is reached without check, before changing anything.
-    const before = await groupsInKasm(bob);
-    const inputs = await groups.withProvider({ userId: bob, groupIds: [ENGINEERING, ALL_USERS] });
-    await expect(host.create(groups.urn, inputs)).rejects.toThrow(/All Users .* is implicit/);
-    expect(await groupsInKasm(bob)).toEqual(before);
   });
 
   it("creates the exact set, plans no change when reordered or in other id forms, updates in place, reverts drift, and deletes", async () => {

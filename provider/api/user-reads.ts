@@ -1,0 +1,174 @@
+/**
+ * User records for the reads of a refresh, served from `get_users` pages instead of one `get_user`
+ * per resource, and what never changes in an installation (the id of All Users), learned from the
+ * user records that pass through the client.
+ *
+ * Why pages: a refresh reads every resource, and the kinds that hang off a user (`User`,
+ * `GroupMembership`, `UserGroups`, `UserServerAssignment`) each read the whole user record. The
+ * spec's `get_users` answers with the same User record as `get_user` (groups with Groups View,
+ * assigned servers with Servers View), minus `two_factor`, `program_id` and `hash`, which no read
+ * uses; a page holds up to 1,000 users. So 1,000 users and their memberships cost a couple of
+ * pages instead of 2,000 requests.
+ *
+ * How long a snapshot serves: from its first page until this client writes anything (any write
+ * operation, started or finished) or {@link SNAPSHOT_MAX_AGE_MS} pass, whichever comes first. A
+ * refresh is a sequence of reads with no writes, so one refresh shares one snapshot; an `up` that
+ * follows reads again after its first write. Changes made outside this process during those
+ * seconds are seen by the next refresh, as with reads that happen to run a few seconds apart.
+ *
+ * What the pages lack falls back to `get_user`: a user not in them (created after the snapshot,
+ * moved between pages, or gone: `get_user` says which) and a record without a list the read needs.
+ * The first reads of a window go straight to `get_user`, so a refresh of a stack with a user or
+ * two never pays for a page of 1,000; the rest of a page beyond the first is read only once as
+ * many users were missing from the pages read as pages are left (until then, `get_user` each).
+ */
+import { ALL_USERS_GROUP } from "../permissions";
+import { findUser, getUsers } from "./operations/users";
+import { MAX_USERS_PAGE_SIZE, type User } from "./schemas/users";
+import type { KasmApi } from "./transport";
+
+/** How long a snapshot may serve reads at most, even without a write in between. */
+export const SNAPSHOT_MAX_AGE_MS = 30_000;
+
+/** Reads that go straight to `get_user` before a snapshot is taken, within {@link READ_WINDOW_MS} of each other. */
+export const DIRECT_READS = 2;
+
+/** Reads closer together than this count as one burst (one refresh); after a pause, the count starts again. */
+export const READ_WINDOW_MS = 2_000;
+
+/** The lists of a user record that a read may need (each needs a View permission to be shown). */
+export type UserList = "groups" | "assigned_servers";
+
+/** The id in Kasm's canonical form: hyphens removed, lowercase. */
+function canonical(id: string): string {
+  return id.replace(/-/g, "").toLowerCase();
+}
+
+/** One `get_users` snapshot: the pages read so far, and whether they are all of them. */
+class Snapshot {
+  readonly takenAt = Date.now();
+  readonly #users = new Map<string, User>();
+  readonly #first: Promise<void>;
+  #pagesLeft = 0;
+  #complete = false;
+  #misses = 0;
+  #rest?: Promise<void>;
+
+  constructor(
+    private readonly api: KasmApi,
+    readonly generation: number,
+  ) {
+    this.#first = this.page(0).then((page) => {
+      this.#complete = page.users.length < MAX_USERS_PAGE_SIZE || (page.total !== undefined && page.total <= this.#users.size);
+      this.#pagesLeft = page.total === undefined ? Infinity : Math.max(0, Math.ceil(page.total / MAX_USERS_PAGE_SIZE) - 1);
+    });
+  }
+
+  /**
+   * The user with this (canonical) id from the pages, reading the remaining pages once enough
+   * users were missing; undefined when the pages do not have it.
+   */
+  async find(id: string): Promise<User | undefined> {
+    await this.#first;
+    const found = this.#users.get(id);
+    if (found || this.#complete) return found;
+    this.#misses += 1;
+    if (this.#rest === undefined && this.#misses < this.#pagesLeft) return undefined;
+    this.#rest ??= this.readRest();
+    await this.#rest;
+    return this.#users.get(id);
+  }
+
+  private async readRest(): Promise<void> {
+    for (let page = 1; ; page++) {
+      const answer = await this.page(page);
+      if (answer.users.length < MAX_USERS_PAGE_SIZE || (answer.total !== undefined && this.#users.size >= answer.total)) break;
+    }
+    this.#complete = true;
+  }
+
+  private async page(page: number) {
+    // Sorted by username, so that pages do not overlap; anonymous users (casting links) are left
+    // out, as no resource manages one (should one be asked for, get_user finds it).
+    const answer = await getUsers(this.api, { page, page_size: MAX_USERS_PAGE_SIZE, sort_by: "username", sort_direction: "asc" });
+    for (const user of answer.users) this.#users.set(canonical(user.user_id), user);
+    return answer;
+  }
+}
+
+/**
+ * User records for the reads of one client (one per dynamic-provider host): see the module
+ * comment. Also knows the id of All Users once any user record that lists it passed through the
+ * client, so that `check` can refuse it without a request.
+ */
+export class UserReads {
+  #allUsersGroupId?: string;
+  #snapshot?: Snapshot;
+  #recentReads = 0;
+  #lastReadAt = 0;
+  #failedAt = -Infinity;
+
+  constructor(private readonly api: KasmApi) {
+    api.transport.onAnswer((_operation, answer) => this.learn(answer));
+  }
+
+  /**
+   * The id of All Users in this installation (canonical), when a user record seen by this client
+   * listed it; undefined before that. It never changes in an installation.
+   */
+  get allUsersGroupId(): string | undefined {
+    return this.#allUsersGroupId;
+  }
+
+  /**
+   * The user with this id as a refresh reads it, or undefined when Kasm has no such user. `needs`
+   * names the lists the caller reads: a record without one of them is read again with `get_user`
+   * (which, when the key lacks the View permission, lacks it too, and the caller says what to grant).
+   */
+  async read(userId: string, needs: readonly UserList[] = []): Promise<User | undefined> {
+    const id = canonical(userId);
+    const snapshot = this.current();
+    let record: User | undefined;
+    if (snapshot) {
+      try {
+        record = await snapshot.find(id);
+      } catch {
+        // A page failed: no snapshot for a while, and this read falls back to get_user, which
+        // reports the failure if it is not passing.
+        if (this.#snapshot === snapshot) this.#snapshot = undefined;
+        this.#failedAt = Date.now();
+      }
+    }
+    if (record && needs.every((list) => record[list] !== undefined)) return record;
+    return findUser(this.api, { user_id: id });
+  }
+
+  /** The snapshot that may serve a read now, taking one when the burst of reads is long enough. */
+  private current(): Snapshot | undefined {
+    const now = Date.now();
+    this.#recentReads = now - this.#lastReadAt <= READ_WINDOW_MS ? this.#recentReads + 1 : 1;
+    this.#lastReadAt = now;
+    const generation = this.api.transport.writeGeneration;
+    const snapshot = this.#snapshot;
+    if (snapshot && snapshot.generation === generation && now - snapshot.takenAt < SNAPSHOT_MAX_AGE_MS) return snapshot;
+    this.#snapshot = undefined;
+    if (this.#recentReads <= DIRECT_READS || now - this.#failedAt < SNAPSHOT_MAX_AGE_MS) return undefined;
+    // An odd generation is a write in flight: what a page says now may change before it ends.
+    if (generation % 2 !== 0) return undefined;
+    this.#snapshot = new Snapshot(this.api, generation);
+    return this.#snapshot;
+  }
+
+  /** Note the id of All Users from any user record in an answer. */
+  private learn(answer: unknown): void {
+    if (this.#allUsersGroupId !== undefined || answer === null || typeof answer !== "object") return;
+    const { user, users } = answer as { user?: User; users?: User[] };
+    for (const record of user ? [user] : Array.isArray(users) ? users : []) {
+      const group = record.groups?.find((g) => g.name === ALL_USERS_GROUP);
+      if (group) {
+        this.#allUsersGroupId = canonical(group.group_id);
+        return;
+      }
+    }
+  }
+}
