@@ -214,6 +214,49 @@ function programClient(): KasmClient {
   return client;
 }
 
+/**
+ * What a lookup fails with: its name, then the message of what failed (the client's error, such as
+ * `get_zones: the server refused the call (HTTP 403 ...)`, or `Kasm has no zone "x"`), which stays
+ * reachable as `cause` (a `KasmApiError` from `pulumi-kasm/api`, whose `kind` and `status` say what
+ * went wrong, with its stack).
+ *
+ * It has no stack of its own, and it is a `pulumi.RunError`, so that Pulumi's runtime reports the
+ * message alone, at once. The runtime formats an uncaught error that has a stack (a RunError too,
+ * for its tracing) with `util.inspect(err, { colors: true })`, and on Node 20 and 22 that call
+ * loops over the stack frames that ts-node maps to `node_modules/@pulumi/<file>.ts` (any error
+ * raised inside an `apply` has them, and so does its `cause`) for one to three minutes, growing
+ * the program to about 4 GB, before it gives up and prints the error plainly. The README's "When
+ * a program fails" has the figures.
+ */
+export class KasmLookupError extends pulumi.RunError {
+  override readonly name = "KasmLookupError";
+
+  constructor(
+    /** The lookup that failed, such as `getZone`. */
+    readonly lookup: string,
+    cause: unknown,
+  ) {
+    super(`${lookup}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    // Without a stack the runtime prints the message and never calls util.inspect (see above).
+    this.stack = undefined;
+  }
+}
+
+/**
+ * `fetch`, failing with a {@link KasmLookupError} named after the lookup. One raised by a lookup it
+ * calls (`getZone` reads through `getZones`) is renamed, so that the message names what the
+ * program called.
+ */
+function named<A extends unknown[], R>(lookup: string, fetch: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args) => {
+    try {
+      return await fetch(...args);
+    } catch (error) {
+      throw new KasmLookupError(lookup, error instanceof KasmLookupError ? error.cause : error);
+    }
+  };
+}
+
 /** Find the only element matching, or fail naming what was looked for. */
 function single<T>(found: T[], what: string): T {
   if (found.length === 1) return found[0];
@@ -233,10 +276,10 @@ function outputOf<A, R, P>(fetch: (args: A) => Promise<R>, present: (records: R)
 /** Arguments of {@link getUser}: a user id (hex or hyphenated) or a username. */
 export type GetUserArgs = { userId: string; username?: undefined } | { username: string; userId?: undefined };
 
-async function fetchUser(args: GetUserArgs) {
+const fetchUser = named("getUser", async (args: GetUserArgs) => {
   const lookup = args.userId !== undefined ? { user_id: args.userId } : { username: args.username };
   return programClient().users.getUser(lookup as never);
-}
+});
 
 /** One user, by id or username. Leaves out {@link UserSecrets} (`hash`); {@link getUserOutput} has them as secrets. */
 export async function getUser(args: GetUserArgs): Promise<User> {
@@ -260,7 +303,7 @@ export interface GetUsersArgs {
   readonly includeAnonymous?: boolean;
 }
 
-async function fetchUsers(args: GetUsersArgs = {}) {
+const fetchUsers = named("getUsers", async (args: GetUsersArgs = {}) => {
   const filters: { id: "username" | "locked" | "disabled" | "exclude_group"; value: unknown }[] = [];
   if (args.usernameContains !== undefined) filters.push({ id: "username", value: args.usernameContains });
   if (args.locked !== undefined) filters.push({ id: "locked", value: args.locked });
@@ -280,7 +323,7 @@ async function fetchUsers(args: GetUsersArgs = {}) {
     users.push(...answer.users);
     if (answer.users.length < pageSize || (answer.total !== undefined && users.length >= answer.total)) return users;
   }
-}
+});
 
 /** Every user matching the filters, across all pages. Leaves out {@link UserSecrets} (`hash`). */
 export async function getUsers(args: GetUsersArgs = {}): Promise<User[]> {
@@ -294,9 +337,9 @@ export function getUsersOutput(args: InputArgs<GetUsersArgs> = {}): pulumi.Outpu
 
 // --- images, zones, servers ----------------------------------------------------------------------
 
-async function fetchImages() {
+const fetchImages = named("getImages", async () => {
   return programClient().images.getImages();
-}
+});
 
 /** Every image. Leaves out {@link ImageSecrets} (`ctrToken`); {@link getImagesOutput} has them as secrets. */
 export async function getImages(): Promise<Image[]> {
@@ -311,11 +354,11 @@ export function getImagesOutput(): pulumi.Output<ImageWithSecrets[]> {
 /** Arguments of {@link getImage}: the image name (`kasmweb/chrome:1.16.0`) or its friendly name (`Chrome`). */
 export type GetImageArgs = { name: string; friendlyName?: undefined } | { friendlyName: string; name?: undefined };
 
-async function fetchImage(args: GetImageArgs) {
+const fetchImage = named("getImage", async (args: GetImageArgs) => {
   const images = await fetchImages();
   const found = images.filter((i) => (args.name !== undefined ? i.name === args.name : i.friendly_name === args.friendlyName));
   return single(found, `image ${JSON.stringify(args.name ?? args.friendlyName)}`);
-}
+});
 
 /** One image, by name or friendly name. Leaves out {@link ImageSecrets} (`ctrToken`). */
 export async function getImage(args: GetImageArgs): Promise<Image> {
@@ -327,9 +370,9 @@ export const getImageOutput: (args: InputArgs<GetImageArgs>) => pulumi.Output<Im
   withSecretOutputs(image, IMAGE_SECRETS),
 );
 
-async function fetchZones() {
+const fetchZones = named("getZones", async () => {
   return programClient().zones.getZones({ brief: false });
-}
+});
 
 /** Every deployment zone. Leaves out {@link ZoneSecrets} (`cloudSecretAccessKey`). */
 export async function getZones(): Promise<Zone[]> {
@@ -341,12 +384,12 @@ export function getZonesOutput(): pulumi.Output<ZoneWithSecrets[]> {
   return outputOf(fetchZones, (zones) => zones.map((z) => withSecretOutputs(z, ZONE_SECRETS)))({});
 }
 
-async function fetchZone(args: { name: string }) {
+const fetchZone = named("getZone", async (args: { name: string }) => {
   return single(
     (await fetchZones()).filter((z) => z.zone_name === args.name),
     `zone ${JSON.stringify(args.name)}`,
   );
-}
+});
 
 /** One zone, by name. Leaves out {@link ZoneSecrets} (`cloudSecretAccessKey`). */
 export async function getZone(args: { name: string }): Promise<Zone> {
@@ -358,9 +401,9 @@ export const getZoneOutput: (args: InputArgs<{ name: string }>) => pulumi.Output
   withSecretOutputs(zone, ZONE_SECRETS),
 );
 
-async function fetchServer(args: { serverId: string }) {
+const fetchServer = named("getServer", async (args: { serverId: string }) => {
   return programClient().servers.getServers({ server_id: args.serverId });
-}
+});
 
 /**
  * One server, by id. Leaves out {@link ServerSecrets} (`connectionPassword`,
@@ -379,9 +422,9 @@ export const getServerOutput: (args: InputArgs<{ serverId: string }>) => pulumi.
 
 // --- staging and egress --------------------------------------------------------------------------
 
-async function fetchStagingConfigs() {
+const fetchStagingConfigs = named("getStagingConfigs", async () => {
   return programClient().staging.getStagingConfigs();
-}
+});
 
 /** Every staging config. */
 export async function getStagingConfigs(): Promise<StagingConfig[]> {
@@ -400,10 +443,10 @@ export interface GetEgressProvidersArgs {
   readonly enabled?: boolean;
 }
 
-async function fetchEgressProviders(args: GetEgressProvidersArgs = {}) {
+const fetchEgressProviders = named("getEgressProviders", async (args: GetEgressProvidersArgs = {}) => {
   const filter = { name: args.name, egress_provider_type: args.egressProviderType, enabled: args.enabled };
   return programClient().egress.getEgressProviders(definedOnly(filter) as EgressProviderFilter);
-}
+});
 
 /** Egress providers, optionally filtered (exact matches). */
 export async function getEgressProviders(args: GetEgressProvidersArgs = {}): Promise<EgressProvider[]> {
@@ -424,7 +467,7 @@ export interface GetEgressGatewaysArgs {
   readonly enabled?: boolean;
 }
 
-async function fetchEgressGateways(args: GetEgressGatewaysArgs = {}) {
+const fetchEgressGateways = named("getEgressGateways", async (args: GetEgressGatewaysArgs = {}) => {
   const filter = {
     egress_provider_id: args.egressProviderId,
     name: args.name,
@@ -433,7 +476,7 @@ async function fetchEgressGateways(args: GetEgressGatewaysArgs = {}) {
     enabled: args.enabled,
   };
   return programClient().egress.getEgressGateways(definedOnly(filter) as EgressGatewayFilter);
-}
+});
 
 /**
  * Egress gateways, optionally filtered (exact matches). Leaves out {@link EgressGatewaySecrets}
