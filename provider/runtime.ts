@@ -39,7 +39,7 @@ export function configure(req: ConfigureRequest): void {
   // The host configures each kind's provider when it first meets it, with the same stack
   // configuration: keep the one client then, so that every kind shares its connection pool (and
   // its cap), its reads in flight and its snapshot of user pages.
-  if (JSON.stringify(next) === JSON.stringify(options) && client !== undefined) return;
+  if (client !== undefined && !client.closed && JSON.stringify(next) === JSON.stringify(options)) return;
   options = next;
   void client?.close().catch(() => undefined);
   client = undefined;
@@ -47,7 +47,7 @@ export function configure(req: ConfigureRequest): void {
 
 /** The client every resource provider uses; built on first use, from the configuration and the environment. */
 export function kasmClient(): KasmClient {
-  client ??= new KasmClient(options);
+  if (client === undefined || client.closed) client = new KasmClient(options);
   return client;
 }
 

@@ -86,6 +86,7 @@ export class KasmClient implements KasmApi {
    */
   readonly userReads: UserReads;
   readonly #transport: KasmTransport;
+  #closed = false;
 
   /**
    * @param options Settings; each falls back to its environment variable (see {@link KasmClientOptions}).
@@ -133,7 +134,13 @@ export class KasmClient implements KasmApi {
 
   /** Close the connection pool. Requests in flight finish first; later calls fail. */
   close(): Promise<void> {
+    this.#closed = true;
     return this.#transport.close();
+  }
+
+  /** Whether {@link KasmClient.close} was called: the client sends nothing more. */
+  get closed(): boolean {
+    return this.#closed;
   }
 
   /** What `JSON.stringify` shows: the base URL and the API key, never the secret. */

@@ -122,6 +122,7 @@ describe("the stack configuration", () => {
       "kasm:retryBaseDelayMs": "1004",
       "kasm:retryMaxDelayMs": "1005",
       "kasm:waitForHealthySeconds": "30",
+      "kasm:maxConnections": "4",
     };
     expect(Object.values(CONFIG_KEYS).sort()).toEqual(Object.keys(config).sort());
     expect(read(config)).toEqual({
@@ -136,6 +137,7 @@ describe("the stack configuration", () => {
       retryBaseDelayMs: 1004,
       retryMaxDelayMs: 1005,
       waitForHealthySeconds: 30,
+      maxConnections: 4,
     });
   });
 

@@ -69,6 +69,8 @@ const CASES: Record<string, Case> = {
   },
   "kasm:retryBaseDelayMs": { config: () => ({ ...working(), "kasm:retryBaseDelayMs": "-1" }), shows: /retryBaseDelayMs must be a whole number of at least 0/ },
   "kasm:retryMaxDelayMs": { config: () => ({ ...working(), "kasm:retryMaxDelayMs": "later" }), shows: /retryMaxDelayMs must be a whole number of at least 0/ },
+  // The cap itself, through the host: test/provider/calls.test.ts.
+  "kasm:maxConnections": { config: () => ({ ...working(), "kasm:maxConnections": "0" }), shows: /maxConnections must be a whole number of at least 1/ },
   // The wait itself, through the host and the sdk's waitForHealthy: test/provider/health-gate.test.ts, test/sdk/health.test.ts.
   "kasm:waitForHealthySeconds": { config: () => ({ ...working(), "kasm:waitForHealthySeconds": "-5" }), shows: /waitForHealthySeconds must be a whole number of at least 0/ },
 };
