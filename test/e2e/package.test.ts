@@ -119,7 +119,11 @@ describe("the npm package, installed in a fresh project", () => {
         "policy/permissions/PulumiPolicy.yaml",
       ]),
     );
-    expect(packedFiles.filter((f) => /^(test|provider|sdk|emulator|examples|scripts|bench)\//.test(f) || f.endsWith(".test.js") || /^policy\/.*\.ts$/.test(f))).toEqual([]);
+    // The emulator's README is shipped: the package's README links to it, and `npx kasm-emulator` users read it.
+    expect(packedFiles).toContain("emulator/README.md");
+    expect(
+      packedFiles.filter((f) => (/^(test|provider|sdk|emulator|examples|scripts|bench)\//.test(f) && f !== "emulator/README.md") || f.endsWith(".test.js") || /^policy\/.*\.ts$/.test(f)),
+    ).toEqual([]);
   });
 
   it(`installs with @pulumi/pulumi ${PULUMI_VERSION} and @pulumi/policy from the npm cache`, { timeout: 120_000 }, async () => {
