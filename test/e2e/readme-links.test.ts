@@ -3,6 +3,8 @@
  * relative link in a packed Markdown file (README.md first) leads to a file or folder that the
  * package contains, as `npm pack --dry-run --json` lists it. A link to something the package does
  * not ship (examples/, the sources) would be broken there, even though it works in the repository.
+ * Likewise every `pulumi-kasm/...` module the documentation imports is one the package exports
+ * (`pulumi-kasm/dist/...` is not: Node refuses it with ERR_PACKAGE_PATH_NOT_EXPORTED).
  */
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -46,6 +48,20 @@ describe("links in the packed documentation", () => {
         if (!resolves(file, target)) broken.push(`${file} -> ${target}`);
     }
     expect(broken).toEqual([]);
+  });
+
+  it("every `pulumi-kasm/...` import the packed Markdown shows is an entry point of the package's exports", () => {
+    const exported = Object.keys((JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { exports: Record<string, unknown> }).exports);
+    const wrong: string[] = [];
+    let seen = 0;
+    for (const file of packed.filter((f) => f.endsWith(".md"))) {
+      for (const m of readFileSync(path.join(REPO, file), "utf8").matchAll(/["'](pulumi-kasm\/[^"'\s]+)["']/g)) {
+        seen++;
+        if (!exported.includes(`./${m[1].slice("pulumi-kasm/".length)}`)) wrong.push(`${file}: ${m[1]}`);
+      }
+    }
+    expect(seen).toBeGreaterThan(0);
+    expect(wrong).toEqual([]);
   });
 
   it("the checker finds a link to what the package does not ship", () => {

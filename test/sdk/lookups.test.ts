@@ -39,6 +39,12 @@ describe("lookups", () => {
     expect(byName.groups?.map((g) => g.name)).toEqual(["All Users", "Engineering"]);
   });
 
+  it("getUser's groups carry each group's id: the way a program finds one, as the API cannot list groups (README, Group ids)", async () => {
+    const engineering = Object.values<{ name: string; group_id: string }>((await emulator.state()).groups).find((g) => g.name === "Engineering")!;
+    const { groups } = await kasm.getUser({ username: "user0001" });
+    expect(groups?.find((g) => g.name === "Engineering")?.groupId).toBe(engineering.group_id);
+  });
+
   it("getUsers reads every page and applies the filters", async () => {
     expect(await kasm.getUsers()).toHaveLength(1205);
     const filtered = await kasm.getUsers({ usernameContains: "user12" });
