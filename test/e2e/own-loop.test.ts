@@ -1,0 +1,190 @@
+/**
+ * README.md's "Run your own program against the emulator", word for word, as a user follows it:
+ * `npm pack` of this repository stands in for the registry; in a fresh folder the README's install
+ * lines run (the package name replaced by the tarball, the peers pinned to this repository's
+ * versions so that the npm cache serves them), the README's Pulumi.yaml, seed.json and index.ts
+ * are written, `npx kasm-emulator` starts from the installed package, and each `npx
+ * kasm-test-engine` line runs as written (the port replaced by a free one). Checked: what each
+ * prints and its exit status, the objects in the emulator after up and destroy, the state file
+ * created in a folder that did not exist, with no secret in plain.
+ *
+ * `npm pack --ignore-scripts` packs the current dist/: `npm run build` first, as `pretest` does.
+ */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { REPO, tempDir } from "./helpers";
+
+const run = promisify(execFile);
+const PULUMI_VERSION: string = require("@pulumi/pulumi/package.json").version;
+const POLICY_VERSION: string = require("@pulumi/policy/package.json").version.replace(/^v/, "");
+const TYPESCRIPT_VERSION: string = require("typescript/package.json").version;
+const NPM_FLAGS = ["--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
+
+/** The README's section, and its fenced blocks in order. */
+const README = readFileSync(path.join(REPO, "README.md"), "utf8");
+const SECTION = (() => {
+  const start = README.indexOf("## Run your own program against the emulator");
+  if (start < 0) throw new Error('README.md has no "Run your own program against the emulator" section');
+  const end = README.indexOf("\n## ", start + 3);
+  return README.slice(start, end < 0 ? undefined : end);
+})();
+const BLOCKS = [...SECTION.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], text: m[2] }));
+const block = (lang: string, index = 0) => {
+  const found = BLOCKS.filter((b) => b.lang === lang)[index];
+  if (!found) throw new Error(`the README's section has no ${lang} block #${index + 1}`);
+  return found.text;
+};
+/** The section names each file just before its block: `Pulumi.yaml`, `seed.json`, `index.ts`. */
+const FILES = { "Pulumi.yaml": block("yaml"), "seed.json": block("json"), "index.ts": block("ts") };
+const INSTALL = block("sh", 0).trim().split("\n");
+const COMMANDS = block("sh", 1).trim().split("\n");
+
+let tmp: ReturnType<typeof tempDir>;
+let projectDir: string;
+let emulator: ChildProcess | undefined;
+let port: number;
+const SEED = JSON.parse(FILES["seed.json"]) as { apiKeys: { key: string; secret: string }[]; groups: { group_id: string; name: string }[] };
+
+/** A port nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.once("error", reject);
+  });
+}
+
+/** A line of the README as run here: the README's port replaced by the free one. */
+const local = (line: string) => line.replaceAll("8443", String(port));
+
+/** Run one shell line of the README in the project, after the README's `export` lines. */
+async function shell(line: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const exports = COMMANDS.filter((l) => l.startsWith("export ")).join("\n");
+  return run("bash", ["-c", `${exports}\n${local(line)}`], { cwd: projectDir, timeout: 170_000 }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
+}
+
+/** The README's line for `operation`. */
+function commandFor(operation: string): string {
+  const line = COMMANDS.find((l) => l.startsWith(`npx kasm-test-engine ${operation} `));
+  if (!line) throw new Error(`the README's section has no kasm-test-engine ${operation} line`);
+  return line;
+}
+
+/** A Developer API call to the emulator with the README's pipeline key. */
+async function api(operation: string, body: object = {}): Promise<any> {
+  const [key] = SEED.apiKeys;
+  const res = await fetch(`http://127.0.0.1:${port}/api/public/${operation}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ api_key: key.key, api_key_secret: key.secret, ...body }),
+  });
+  return res.json();
+}
+
+beforeAll(async () => {
+  tmp = tempDir("own-loop");
+  port = await freePort();
+}, 60_000);
+
+afterAll(async () => {
+  if (emulator?.pid && emulator.exitCode === null) {
+    const exited = new Promise((resolve) => emulator!.once("exit", resolve));
+    // npx runs the emulator in a child of its own: end the process group this test started (at
+    // once: a graceful stop would wait for this process's keep-alive connections to close).
+    process.kill(-emulator.pid, "SIGKILL");
+    await exited;
+  }
+  tmp?.remove();
+});
+
+it("the README's section has the install lines, the three files and the four runner lines", () => {
+  expect(INSTALL.some((l) => l.startsWith("npm install pulumi-kasm "))).toBe(true);
+  expect(COMMANDS[0]).toMatch(/^npx kasm-emulator /);
+  for (const op of ["preview", "up", "refresh", "destroy"]) expect(commandFor(op)).toContain("--state .state/dev.json");
+});
+
+it("installs the packed package and its peers with the README's lines", { timeout: 180_000 }, async () => {
+  const packed = await run("npm", ["pack", REPO, "--pack-destination", tmp.dir, "--ignore-scripts", "--json", "--loglevel=error"], { cwd: tmp.dir });
+  const [info] = JSON.parse(packed.stdout);
+  const files = info.files.map((f: { path: string }) => f.path);
+  expect(files).toEqual(expect.arrayContaining(["dist/testing/engine.js", "dist/testing/cli.js", "dist/testing/engine.d.ts", "testing/README.md"]));
+  const tarball = path.join(tmp.dir, info.filename);
+  projectDir = path.join(tmp.dir, "my-kasm");
+  mkdirSync(projectDir);
+  for (const line of INSTALL) {
+    // The registry's package is this repository's tarball; the peers, this repository's versions (in the npm cache).
+    const pinned = line.startsWith("npm install ")
+      ? `${line.replace(/ pulumi-kasm\b/, ` ${tarball}`).replace("@pulumi/pulumi", `@pulumi/pulumi@${PULUMI_VERSION}`).replace("@pulumi/policy", `@pulumi/policy@${POLICY_VERSION}`).replace(/ typescript\b/, ` typescript@${TYPESCRIPT_VERSION}`)} ${NPM_FLAGS.join(" ")}`
+      : line;
+    const result = await shell(pinned);
+    expect(result.code, `${pinned}\n${result.stderr}`).toBe(0);
+  }
+  for (const [name, text] of Object.entries(FILES)) writeFileSync(path.join(projectDir, name), text);
+  expect(JSON.parse(readFileSync(path.join(projectDir, "node_modules", "pulumi-kasm", "package.json"), "utf8")).exports).toHaveProperty("./testing");
+});
+
+it("starts the emulator from the installed package with the README's line", { timeout: 60_000 }, async () => {
+  const [command, ...args] = local(COMMANDS[0].replace(/\s*&\s*$/, "")).split(/\s+/);
+  emulator = spawn(command, args, { cwd: projectDir, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const listening = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: emulator!.stdout! }).on("line", (line) => {
+      if (line.includes("listening")) resolve(line);
+    });
+    emulator!.once("exit", (code) => reject(new Error(`kasm-emulator exited with ${code}`)));
+  });
+  expect(listening).toContain(`127.0.0.1:${port}`);
+});
+
+it("preview, up, refresh and destroy run with the README's lines, and do what they print", { timeout: 600_000 }, async () => {
+  const stateFile = path.join(projectDir, ".state", "dev.json");
+  expect(existsSync(path.dirname(stateFile))).toBe(false);
+
+  const preview = await shell(commandFor("preview"));
+  expect(preview.code, preview.stdout + preview.stderr).toBe(0);
+  expect(preview.stdout).toMatch(/^preview: succeeded/);
+  expect(preview.stdout).toMatch(/create +pulumi-nodejs:dynamic\/kasm:User alice/);
+  expect(existsSync(stateFile)).toBe(false);
+
+  const up = await shell(commandFor("up"));
+  expect(up.code, up.stdout + up.stderr).toBe(0);
+  expect(up.stdout).toMatch(/create +pulumi-nodejs:dynamic\/kasm:User alice/);
+  expect(up.stdout).toMatch(/create +pulumi-nodejs:dynamic\/kasm:GroupMembership alice-engineering/);
+  const alice = (await api("get_user", { target_user: { username: "alice" } })).user;
+  expect(alice).toMatchObject({ username: "alice", first_name: "Alice" });
+  expect(up.stdout).toContain(`output aliceId: "${alice.user_id}"`);
+  expect(alice.groups.map((g: { name: string }) => g.name)).toContain(SEED.groups[0].name);
+  // The state folder was created; the password and the API secret are not in it in plain.
+  const state = readFileSync(stateFile, "utf8");
+  expect(state).not.toContain("correct-horse-battery");
+  expect(state).not.toContain(SEED.apiKeys[0].secret);
+  expect(up.stdout + up.stderr).not.toContain("correct-horse-battery");
+
+  const refresh = await shell(commandFor("refresh"));
+  expect(refresh.code, refresh.stdout + refresh.stderr).toBe(0);
+  expect(refresh.stdout).toMatch(/read +pulumi-nodejs:dynamic\/kasm:User alice/);
+  expect(refresh.stdout).toMatch(/read +pulumi-nodejs:dynamic\/kasm:GroupMembership alice-engineering/);
+
+  const destroy = await shell(commandFor("destroy"));
+  expect(destroy.code, destroy.stdout + destroy.stderr).toBe(0);
+  expect(destroy.stdout).toMatch(/delete +pulumi-nodejs:dynamic\/kasm:User alice/);
+  expect((await api("get_users")).users.some((u: { username: string }) => u.username === "alice")).toBe(false);
+});
+
+it("a failed operation exits non-zero and says why", { timeout: 180_000 }, async () => {
+  // The README's up line with a key the emulator does not know: the provider's 401, named.
+  const failed = await shell(commandFor("up").replace("kasm:apiKey=pipeline-key", "kasm:apiKey=no-such-key"));
+  expect(failed.code).toBe(1);
+  expect(failed.stdout).toMatch(/^up: failed/);
+  expect(failed.stdout).toMatch(/error in .*::alice: .*refused the API credentials/);
+  expect(failed.stdout + failed.stderr).not.toContain(SEED.apiKeys[0].secret);
+});

@@ -1,0 +1,169 @@
+#!/usr/bin/env node
+/**
+ * `kasm-test-engine`: run a Pulumi program's preview, up, refresh or destroy with the
+ * {@link TestEngine}, without the Pulumi CLI, against the emulator or any Kasm. README.md beside
+ * this file says what it does not do that `pulumi up` does.
+ *
+ * ```sh
+ * PULUMI_CONFIG_PASSPHRASE=... KASM_API_KEY_SECRET=... \
+ *   npx kasm-test-engine up --program . --stack dev --state .state/dev.json \
+ *     --config kasm:baseUrl=http://127.0.0.1:8443 --config kasm:apiKey=pipeline-key
+ * ```
+ *
+ * Prints one line per resource and the stack outputs (secrets as `[secret]`); exits 0 when the
+ * operation succeeded, 1 when it failed (errors and mandatory policy violations are printed), 2
+ * on a usage error.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { TestEngine, type RunResult } from "./engine";
+import { isSecret } from "./values";
+
+const OPERATIONS = ["preview", "up", "refresh", "destroy"] as const;
+type OperationName = (typeof OPERATIONS)[number];
+
+const HELP = `Usage: kasm-test-engine <preview|up|refresh|destroy> [options]
+
+Runs a Pulumi program of pulumi-kasm resources through Pulumi's own language runtime and
+dynamic-provider host, without the Pulumi CLI, keeping the stack's state in a JSON file.
+
+Options:
+  --program <dir>        the program's folder, with its Pulumi.yaml and node_modules (default: .)
+  --stack <name>         the stack's name (default: dev)
+  --state <file>         the state file; its folder is created as needed (default: .state/<stack>.json)
+  --project <name>       the project's name (default: the name in the program's Pulumi.yaml)
+  --config <key=value>   a configuration value, such as kasm:baseUrl=http://127.0.0.1:8443 (repeat it);
+                         a key without a namespace gets the project's (password=... is <project>:password)
+  --secret <key=value>   the same, marked secret: encrypted in the state, a secret in the program
+  --policy-pack <dir>    a policy pack to run during preview and up (repeat it)
+  --help                 this text
+
+Environment:
+  PULUMI_CONFIG_PASSPHRASE   encrypts the secrets in the state file (required)
+  KASM_*                     the provider's settings not given with --config, such as
+                             KASM_API_KEY_SECRET (kept off the command line this way)
+
+Exit status: 0 when the operation succeeded, 1 when it failed, 2 on a usage error.
+`;
+
+class UsageError extends Error {}
+
+interface Invocation {
+  readonly operation: OperationName;
+  readonly engine: TestEngine;
+}
+
+/** Read the command line into an engine and an operation. */
+function parse(argv: readonly string[]): Invocation | "help" {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      program: { type: "string", default: "." },
+      stack: { type: "string", default: "dev" },
+      state: { type: "string" },
+      project: { type: "string" },
+      config: { type: "string", multiple: true, default: [] },
+      secret: { type: "string", multiple: true, default: [] },
+      "policy-pack": { type: "string", multiple: true, default: [] },
+      help: { type: "boolean", default: false },
+    },
+  });
+  if (values.help) return "help";
+  const [operation, ...extra] = positionals;
+  if (!operation) throw new UsageError(`no operation given: one of ${OPERATIONS.join(", ")}`);
+  if (!(OPERATIONS as readonly string[]).includes(operation)) throw new UsageError(`unknown operation "${operation}": one of ${OPERATIONS.join(", ")}`);
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+
+  const programDir = path.resolve(values.program);
+  const project = values.project ?? projectName(programDir);
+  const passphrase = process.env.PULUMI_CONFIG_PASSPHRASE;
+  if (!passphrase) throw new UsageError("PULUMI_CONFIG_PASSPHRASE is not set: it encrypts the secrets in the state file, as with `pulumi login --local`");
+
+  const config: Record<string, string> = {};
+  const secretKeys: string[] = [];
+  const add = (pair: string, secret: boolean) => {
+    const at = pair.indexOf("=");
+    if (at <= 0) throw new UsageError(`--${secret ? "secret" : "config"} ${secret ? "<hidden>" : pair}: expected key=value, such as kasm:baseUrl=http://127.0.0.1:8443`);
+    const name = pair.slice(0, at);
+    const key = name.includes(":") ? name : `${project}:${name}`;
+    config[key] = pair.slice(at + 1);
+    if (secret) secretKeys.push(key);
+  };
+  for (const pair of values.config) add(pair, false);
+  for (const pair of values.secret) add(pair, true);
+
+  const engine = new TestEngine({
+    programDir,
+    project,
+    stack: values.stack,
+    stateFile: path.resolve(values.state ?? path.join(".state", `${values.stack}.json`)),
+    passphrase,
+    config,
+    secretKeys,
+    policyPacks: values["policy-pack"].map((dir) => ({ dir: path.resolve(dir) })),
+  });
+  return { operation: operation as OperationName, engine };
+}
+
+/** The `name:` of the program's Pulumi.yaml. */
+function projectName(programDir: string): string {
+  const file = path.join(programDir, "Pulumi.yaml");
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    throw new UsageError(`${file} cannot be read: give the program's folder with --program, or the project's name with --project`);
+  }
+  const name = /^name:\s*["']?([^"'\s#]+)/m.exec(text)?.[1];
+  if (!name) throw new UsageError(`${file} has no name: line; give the project's name with --project`);
+  return name;
+}
+
+/** What the run did, in the CLI's words; the stack outputs from the state, secrets masked. */
+function report(result: RunResult, engine: TestEngine): string {
+  const lines = [`${result.operation}: ${result.ok ? "succeeded" : "failed"} in ${(result.durationMs / 1000).toFixed(1)} s`];
+  for (const r of result.resources) {
+    const name = r.urn.slice(r.urn.lastIndexOf("::") + 2);
+    lines.push(`  ${r.op.padEnd(7)} ${r.type} ${name}${r.changed.length ? ` (${r.changed.join(", ")})` : ""}`);
+  }
+  const counts = Object.entries(result.summary).map(([op, n]) => `${n} ${op}`);
+  if (counts.length) lines.push(`resources: ${counts.join(", ")} (the stack included)`);
+  for (const v of result.policyViolations) lines.push(`policy ${v.enforcementLevel}: ${v.policyPack}/${v.policyName}: ${v.message}${v.urn ? ` (${v.urn})` : ""}`);
+  for (const e of result.errors) lines.push(`error${e.urn ? ` in ${e.urn}` : ""}: ${e.message}`);
+  if (result.ok && (result.operation === "up" || result.operation === "refresh")) {
+    const stack = engine.readState().find((r) => r.type === "pulumi:pulumi:Stack");
+    for (const [key, value] of Object.entries(stack?.outputs ?? {})) lines.push(`output ${key}: ${JSON.stringify(value, (_k, v: unknown) => (isSecret(v) ? "[secret]" : v))}`);
+  }
+  if (!result.ok && result.errors.some((e) => e.urn === "")) lines.push("the program's own output:", result.programOutput.trimEnd());
+  return `${lines.join("\n")}\n`;
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  let invocation: Invocation | "help";
+  try {
+    invocation = parse(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError) && (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS") !== true) throw error;
+    process.stderr.write(`kasm-test-engine: ${(error as Error).message}\nRun kasm-test-engine --help for the options.\n`);
+    return 2;
+  }
+  if (invocation === "help") {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const result = await invocation.engine[invocation.operation]();
+  process.stdout.write(report(result, invocation.engine));
+  return result.ok ? 0 : 1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`kasm-test-engine: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);
