@@ -15,8 +15,11 @@
  *   have committed (`createOrAdopt`: get_user after create_user, get_staging_configs after
  *   create_staging_config, the egress reads after the egress creates). Each needs the View
  *   permission of the family whose Create the call needs, which dependency rule 1 already requires.
- * - `check`. Only UserGroups' check calls Kasm (get_user, to find All Users' id) and it ignores any
- *   failure, so a key that cannot make the call loses nothing but that early message.
+ * - `check`, which calls no operation.
+ * - get_users in the reads of User, GroupMembership, UserGroups and UserServerAssignment: a refresh
+ *   that reads many users serves them from get_users pages instead of a get_user each. The spec
+ *   gives get_users the permissions of get_user (Users View, and Servers View for
+ *   `assigned_servers`) and the same record, so the get_user rows stand for both.
  * - Images Modify Resources (special permission 3): no kind changes an image's compute settings
  *   (GPU count, cores, memory, CPU allocation, registry, volume mappings, run config, exec config),
  *   so no row needs it. {@link COMPUTE_SETTINGS_KINDS} is empty; a kind that touches them must add
