@@ -104,8 +104,9 @@ afterAll(async () => {
     process.kill(-emulator.pid, "SIGKILL");
     await exited;
   }
+  // The project's node_modules is large: removing it can take a while on a busy machine.
   tmp?.remove();
-});
+}, 120_000);
 
 it("the README's section has the install lines, the three files and the four runner lines", () => {
   expect(INSTALL.some((l) => l.startsWith("npm install pulumi-kasm "))).toBe(true);
