@@ -350,7 +350,6 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /** Start an emulator; resolves once it accepts requests. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const { store, observedFields } = initialStore(options);
-  if (options.dataFile) writeFileAtomic.sync(options.dataFile, JSON.stringify(store.state));
   const app = createApp(store, { ...options, observedFields });
   const server = options.tls ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, app) : http.createServer(app);
   server.keepAliveTimeout = 65_000;
@@ -362,6 +361,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       resolve();
     });
   });
+  // Written only once the port is ours: an emulator started on a busy port must not rewrite the
+  // data file of the one already listening there.
+  if (options.dataFile) writeFileAtomic.sync(options.dataFile, JSON.stringify(store.state));
   const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(":") ? `[${host}]` : host;
   return {

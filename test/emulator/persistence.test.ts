@@ -278,4 +278,11 @@ describe("seed validation", () => {
     );
     expect(() => readFileSync(file)).toThrow();
   });
+
+  it("writes nothing when the port is taken, so a second emulator cannot touch the first one's data", async () => {
+    const first = await start(SEED, join(dir, "first.json"));
+    const file = join(dir, "second.json");
+    await expect(startEmulator({ port: Number(new URL(first.url).port), seed: SEED, dataFile: file })).rejects.toMatchObject({ code: "EADDRINUSE" });
+    expect(() => readFileSync(file)).toThrow();
+  });
 });
