@@ -1,9 +1,18 @@
 /**
- * A small Pulumi engine for tests: runs a real Pulumi program (through Pulumi's own language
- * runtime, `@pulumi/pulumi/cmd/run`) against a ResourceMonitor served here, drives the real
- * dynamic-provider host for its resources, and keeps the stack's state in a JSON file with
- * encrypted secrets. `preview`, `up`, `refresh` and `destroy` behave like the CLI's commands for
- * what this repository needs; README.md beside this file lists what they leave out.
+ * `pulumi-kasm/testing`: run a Pulumi program's preview, up, refresh and destroy without the
+ * Pulumi CLI, against the emulator or any Kasm (in CI, in a test). It runs the program through
+ * Pulumi's own language runtime (`@pulumi/pulumi/cmd/run`, the program's own copy) against a
+ * ResourceMonitor served here, drives Pulumi's real dynamic-provider host for its resources, and
+ * keeps the stack's state in a JSON file with encrypted secrets. `npx kasm-test-engine` is its
+ * command line.
+ *
+ * What it does not do that `pulumi up` does (README.md beside this file has the whole list): only
+ * dynamic resources under the default provider; the program is transpiled, not type-checked;
+ * `ignoreChanges`, `replaceOnChanges`, `protect`, `retainOnDelete`, `aliases` and `import` are not
+ * honoured, nor `Resource.get` and invokes other than `getResource`; no dependent replacement, no
+ * detailed diff, no `--target`; deletes run one at a time; the state is its own JSON file (no
+ * lock, no history, not readable by the CLI); configuration comes only from the options (no
+ * `Pulumi.<stack>.yaml`); policy remediations are not applied.
  *
  * @example
  * ```ts
