@@ -132,6 +132,12 @@ it("installs the packed package and its peers with the README's lines", { timeou
   }
   for (const [name, text] of Object.entries(FILES)) writeFileSync(path.join(projectDir, name), text);
   expect(JSON.parse(readFileSync(path.join(projectDir, "node_modules", "pulumi-kasm", "package.json"), "utf8")).exports).toHaveProperty("./testing");
+  // The runner's gRPC and protobuf dependencies are the copies @pulumi/pulumi brings, not a second set.
+  for (const dep of ["@grpc/grpc-js", "google-protobuf"]) {
+    expect(existsSync(path.join(projectDir, "node_modules", dep, "package.json")), dep).toBe(true);
+    expect(existsSync(path.join(projectDir, "node_modules", "pulumi-kasm", "node_modules", dep)), dep).toBe(false);
+    expect(existsSync(path.join(projectDir, "node_modules", "@pulumi", "pulumi", "node_modules", dep)), dep).toBe(false);
+  }
 });
 
 it("starts the emulator from the installed package with the README's line", { timeout: 60_000 }, async () => {
