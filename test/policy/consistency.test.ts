@@ -33,11 +33,11 @@ import { kasmClient } from "../../provider/runtime";
 import { KasmLicenseLimitError, KasmPermissionError } from "../../provider/api";
 import { closeUnderDependencies, OPERATIONS, USER_FIELD_PERMISSIONS, type OperationName, type PermissionName } from "../../provider/permissions";
 import type { KasmKind } from "../../provider/permissions/resources";
-import { resourceNeedsPermissions } from "../../policy/permissions/policies";
+import { readOnlyKey, resourceNeedsPermissions } from "../../policy/permissions/policies";
 import { judgeNeeds } from "../../provider/permissions/resources";
 import { parseKeyConfig } from "../../policy/permissions/config";
 import { analyseStack } from "../../policy/permissions/stack";
-import { IDS, policyResources, runStackPolicy, UNKNOWN, type FixtureResource } from "./helpers";
+import { IDS, policyResources, runResourcePolicy, runStackPolicy, UNKNOWN, type FixtureResource } from "./helpers";
 
 // --- the world ---------------------------------------------------------------------------------
 
@@ -369,8 +369,15 @@ async function policySaysRefused(
   config: Record<string, unknown>,
 ): Promise<{ refused: boolean; messages: string[]; shortSteps: Set<string> }> {
   const resources = fixture(specs, ids);
+  // The pack reports each cause once: a Read Only key through read-only-key, missing permissions
+  // through resource-needs-permissions. Its verdict is the two together.
   const outcome = await runStackPolicy(resourceNeedsPermissions, resources, config);
   if (outcome.undecided) throw new Error(`the policy could not decide, with every fact known: ${outcome.undecided}`);
+  for (const resource of resources) {
+    const readOnly = await runResourcePolicy(readOnlyKey, resource, config);
+    if (readOnly.undecided) throw new Error(`read-only-key could not decide, with every fact known: ${readOnly.undecided}`);
+    outcome.violations.push(...readOnly.violations);
+  }
   const key = parseKeyConfig("test", config);
   const analysis = analyseStack(policyResources(resources), key);
   const shortSteps = new Set<string>();
