@@ -7,5 +7,9 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Emulators listen on loopback ports picked by the OS, so files can run in parallel.
     pool: "forks",
+    // Most files spend their time waiting on child processes (Pulumi's program runtime, the
+    // provider host, the policy runner), not in the worker itself: two workers keep a 2-core
+    // machine busy where vitest's default (cores - 1) leaves it half idle.
+    maxWorkers: 2,
   },
 });
