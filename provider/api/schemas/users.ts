@@ -4,6 +4,7 @@ import { BatchResult } from "./batch";
 import { AnyObject, Bool, Id, Int, ListParams, NullableId, NullableString, Timestamp, nullable } from "./common";
 import { Group } from "./groups";
 import { SessionSummary } from "./sessions";
+import { USER_CSV_COLUMNS } from "../../permissions/bulk-rows";
 
 /** A server assigned to a user (needs Servers View to be listed). */
 export const AssignedServer = z.object({
@@ -201,20 +202,11 @@ export const BatchUserRow = z.object({
 /** One user of a CSV import. */
 export type BatchUserRow = z.infer<typeof BatchUserRow>;
 
-/** The columns of Kasm's user import, before the numbered `group_N` columns, in Kasm's order. */
-export const BATCH_USER_COLUMNS = [
-  "username",
-  "realm",
-  "first_name",
-  "last_name",
-  "phone_number",
-  "organization",
-  "force_password_reset",
-  "city",
-  "state",
-  "country",
-  "email",
-] as const;
+/**
+ * The columns of Kasm's user import, before the numbered `group_N` columns, in Kasm's order: the
+ * catalogue's list, which the permission table and the policy packs read rows by too.
+ */
+export const BATCH_USER_COLUMNS = USER_CSV_COLUMNS;
 /** A column of Kasm's user import other than `group_N`. */
 export type BatchUserColumn = (typeof BATCH_USER_COLUMNS)[number];
 
