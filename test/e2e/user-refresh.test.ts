@@ -59,9 +59,9 @@ describe(`${COUNT} users and ${COUNT} memberships`, () => {
 
   it("refresh reads get_users pages, at most 25 calls, and sees a rename and a removed membership", { timeout: SLOW }, async () => {
     const renamed = await emulator.userId(programUsername(17));
-    const unjoined = await emulator.userId(programUsername(420));
+    const unjoined = await emulator.userId(programUsername(200));
     expect((await emulator.call("update_user", { target_user: { user_id: renamed, username: "person00017-renamed" } })).status).toBe(200);
-    const removal = { target_user: { user_id: unjoined }, target_group: { group_id: programGroupId(420) } };
+    const removal = { target_user: { user_id: unjoined }, target_group: { group_id: programGroupId(200) } };
     expect((await emulator.call("remove_user_group", removal)).status).toBe(200);
 
     const { result, operations } = await operationsDuring(emulator, () => engine.refresh());
@@ -70,7 +70,7 @@ describe(`${COUNT} users and ${COUNT} memberships`, () => {
     expect(operations.length).toBeLessThanOrEqual(25);
     expect(operations.filter((op) => op !== "get_user" && op !== "get_users")).toEqual([]);
     expect(resource(result, programUsername(17)).outputs.username).toBe("person00017-renamed");
-    expect(resource(result, `${programUsername(420)}-team`).op).toBe("delete");
+    expect(resource(result, `${programUsername(200)}-team`).op).toBe("delete");
     // Refresh drops the membership from the state (the CLI's words: deleted); the rest is read.
     expect(result.summary).toEqual({ read: 2 * COUNT - 1, delete: 1 });
   });
