@@ -9,6 +9,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { isPermissionName } from "../provider/permissions";
+import { LICENSE_FEATURES } from "./fields";
 import {
   canonicalId,
   emptyState,
@@ -144,21 +145,8 @@ export class SeedError extends Error {
   override name = "SeedError";
 }
 
-const ALL_FEATURES = [
-  "auto_scaling",
-  "branding",
-  "session_staging",
-  "session_casting",
-  "log_forwarding",
-  "developer_api",
-  "inject_ssh_keys",
-  "saml",
-  "ldap",
-  "session_sharing",
-  "login_banner",
-  "url_categorization",
-  "usage_limit",
-];
+/** A seeded activation key grants every feature of the licence record unless it says otherwise. */
+const ALL_FEATURES = LICENSE_FEATURES.documented;
 
 /** Read and validate a seed file. */
 export function readSeedFile(path: string): SeedInput {
