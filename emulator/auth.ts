@@ -1,5 +1,5 @@
 /**
- * Authentication and authorisation of a call, enforcing provider/permissions.
+ * Authentication and authorisation of a call, enforcing catalogue.
  *
  * 401 for a missing or unknown key, a wrong secret or an expired key; 403 when the key lacks a
  * permission the call needs (with the dependency rules: a permission without its dependencies is
@@ -13,7 +13,7 @@ import {
   type OperationContext,
   type OperationName,
   type PermissionName,
-} from "../provider/permissions";
+} from "../catalogue";
 import { InvalidCredentials, Unauthorized } from "./errors";
 import { hashSecret, parseTime, type ApiKeyRecord, type Store } from "./store";
 

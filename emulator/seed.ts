@@ -8,7 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { isPermissionName } from "../provider/permissions";
+import { isPermissionName } from "../catalogue";
 import { LICENSE_FEATURES } from "./fields";
 import {
   canonicalId,

@@ -7,8 +7,9 @@
  * request never leaves a half-applied change. Records are kept in the wire's own field names;
  * handlers decide what a response shows.
  */
+import { COMMUNITY_CONCURRENT_SESSIONS } from "../catalogue/product";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { ADMINISTRATORS_GROUP, ALL_USERS_GROUP, SYSTEM_GROUP_NAMES, type PermissionName } from "../provider/permissions";
+import { ADMINISTRATORS_GROUP, ALL_USERS_GROUP, SYSTEM_GROUP_NAMES, type PermissionName } from "../catalogue";
 import {
   ActivationRefused,
   AlreadyExists,
@@ -468,8 +469,8 @@ export interface UserQuery {
   filters: { id: string; value: unknown }[];
 }
 
-/** Capacity of the Community Edition, which applies while no licence is active. */
-export const COMMUNITY_CONCURRENT_SESSIONS = 5;
+/** Capacity of the Community Edition, which applies while no licence is active (the catalogue's product constant). */
+export { COMMUNITY_CONCURRENT_SESSIONS };
 
 // ---------------------------------------------------------------------------------------------
 // The store

@@ -8,10 +8,11 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { KindName } from "../provider";
+import { kasmTypeToken } from "../catalogue/kinds";
 
 /** The type token of a kind: `pulumi-nodejs:dynamic/kasm:<Kind>`, what policy packs match on. */
 export function typeToken(kind: KindName): string {
-  return `pulumi-nodejs:dynamic/kasm:${kind}`;
+  return kasmTypeToken(kind);
 }
 
 /**

@@ -2,7 +2,7 @@
  * Group membership: add a user to a group, remove a user from a group.
  */
 import { z } from "zod";
-import type { OperationName } from "../../provider/permissions";
+import type { OperationName } from "../../catalogue";
 import { id, parse, type Handler } from "./common";
 
 const Membership = z.object({

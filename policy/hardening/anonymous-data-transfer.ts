@@ -13,7 +13,7 @@
  */
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { EXEMPT_PROPERTY, flag, isExempt, tri, type Tri } from "./common";
-import { referenceKey } from "../../provider/permissions/resources";
+import { referenceKey } from "../../catalogue";
 import { isUnknownValue, kindOf, label, rawProps, undecidable, type RawProps } from "../shared/kasm";
 
 export const NAME = "anonymous-data-transfer";

@@ -24,7 +24,7 @@
  */
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { EXEMPT_PROPERTY, isExempt, tri, type Tri } from "./common";
-import { referenceKey } from "../../provider/permissions/resources";
+import { referenceKey } from "../../catalogue";
 import { isUnknownValue, kindOf, label, rawProps, undecidable, type KasmKind, type RawProps } from "../shared/kasm";
 
 export const NAME = "conflicting-declarations";

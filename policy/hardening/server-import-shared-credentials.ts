@@ -9,7 +9,7 @@
  * `csv row 3`), never by their values.
  */
 import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { rowLabel, serverImportRows } from "../../provider/permissions/bulk-rows";
+import { rowLabel, serverImportRows } from "../../catalogue/bulk-rows";
 import { EXEMPT_PROPERTY, forKind, isUnknownValue, type Tri } from "./common";
 import { listWords } from "../shared/kasm";
 

@@ -9,13 +9,14 @@
  * apply). Without `license` the rule does not apply: the pack cannot ask Kasm.
  */
 import type { StackValidationPolicy } from "@pulumi/policy";
+import { COMMUNITY_CONCURRENT_SESSIONS } from "../../catalogue/product";
 import { EXEMPT_PROPERTY, isExempt, numberOf } from "./common";
 import { kindOf, label, rawProps, undecidable } from "../shared/kasm";
 
 export const NAME = "staging-license-capacity";
 
-/** Concurrent sessions of the Community Edition (licensing-and-health-checks.md, Limits). */
-export const COMMUNITY_CONCURRENT_SESSIONS = 5;
+/** Concurrent sessions of the Community Edition (the catalogue's product constant). */
+export { COMMUNITY_CONCURRENT_SESSIONS };
 
 export const stagingLicenseCapacity: StackValidationPolicy = {
   name: NAME,

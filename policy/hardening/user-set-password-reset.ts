@@ -8,7 +8,7 @@
  * (`users[2]`, `csv row 3`), never by their values.
  */
 import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { rowLabel, userSetRows } from "../../provider/permissions/bulk-rows";
+import { rowLabel, userSetRows } from "../../catalogue/bulk-rows";
 import { EXEMPT_PROPERTY, forKind, isUnknownValue, type Tri } from "./common";
 import { listWords } from "../shared/kasm";
 

@@ -7,9 +7,9 @@
  * description).
  */
 import type { PolicyConfigSchema } from "@pulumi/policy";
-import { ALL_PERMISSIONS, isPermissionName, type PermissionName } from "../../provider/permissions";
-import { referenceKey, type KnownFacts } from "../../provider/permissions/resources";
-import { LOOKUP_NAMES, lookupOf, type LookupName } from "../../provider/permissions/lookups";
+import { ALL_PERMISSIONS, isPermissionName, type PermissionName } from "../../catalogue";
+import { referenceKey, type KnownFacts } from "../../catalogue";
+import { LOOKUP_NAMES, lookupOf, type LookupName } from "../../catalogue/lookups";
 
 /** The ids of the built-in groups in the target Kasm. */
 export interface SystemGroupIds {

@@ -15,7 +15,7 @@
  * resource-needs-permissions (mandatory) reports exactly those.
  */
 import type { StackValidationPolicy } from "@pulumi/policy";
-import { dependencyViolations, DEPENDENCY_RULES, type PermissionName } from "../../provider/permissions";
+import { dependencyViolations, DEPENDENCY_RULES, type PermissionName } from "../../catalogue";
 import { KEY_CONFIG_PROPERTIES, parseKeyConfig, PolicyConfigError } from "./config";
 import { kindOf } from "../shared/kasm";
 

@@ -3,12 +3,12 @@
  *
  * Kasm's Read Only setting overrides the key's permissions and allows read operations only. A
  * resource policy: whether a resource's provider writes depends on that resource alone (its
- * calls come from the shared table, `provider/permissions/resources.ts`). Nearly every resource
+ * calls come from the shared table, `catalogue/kinds.ts`). Nearly every resource
  * writes when created; a UserAttributes that declares no attribute is the exception (it only
  * reads).
  */
 import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { knowledgeFromFacts, LIFECYCLE_STEPS, resourcePermissionNeeds } from "../../provider/permissions/resources";
+import { knowledgeFromFacts, LIFECYCLE_STEPS, resourcePermissionNeeds } from "../../catalogue";
 import { KEY_CONFIG_PROPERTIES, parseKeyConfig } from "./config";
 import { kindOf, label, rawProps, undecidable } from "../shared/kasm";
 

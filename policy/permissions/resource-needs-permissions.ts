@@ -3,7 +3,7 @@
  * updated and deleted with the pipeline's API key.
  *
  * For each resource it takes the calls its provider makes in each step from the shared table
- * (`provider/permissions/resources.ts`), with their circumstances: system groups, users that hold
+ * (`catalogue/kinds.ts`), with their circumstances: system groups, users that hold
  * Global Admin (from the config, or made so by a GroupMembership or UserGroups of the same stack),
  * users with sessions, the target of an egress mapping or credential. It then judges the key
  * with the dependency rules: a permission held without its dependencies does not take effect.
@@ -20,7 +20,7 @@
  * `pulumi up --skip-preview` does it run after the changes.
  */
 import type { StackValidationPolicy } from "@pulumi/policy";
-import { judgeNeeds, LIFECYCLE_STEPS, type CallShortfall, type LifecycleStep, type NeedsVerdict } from "../../provider/permissions/resources";
+import { judgeNeeds, LIFECYCLE_STEPS, type CallShortfall, type LifecycleStep, type NeedsVerdict } from "../../catalogue";
 import { KEY_CONFIG_PROPERTIES, parseKeyConfig, PolicyConfigError } from "./config";
 import { analyseStack, type KasmEntry } from "./stack";
 import { label, listWords, quoted, undecidable } from "../shared/kasm";

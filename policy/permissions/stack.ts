@@ -8,7 +8,7 @@
  * UserAttributes whose `userId` comes from a User of the stack acts on that User.
  *
  * This file resolves those links into references and facts, then asks the shared table
- * (`provider/permissions/resources.ts`) what each resource needs.
+ * (`catalogue/kinds.ts`) what each resource needs.
  */
 import {
   knowledgeFromFacts,
@@ -18,7 +18,7 @@ import {
   type KnownFacts,
   type PermissionKnowledge,
   type ResourceNeeds,
-} from "../../provider/permissions/resources";
+} from "../../catalogue";
 import { configFacts, type KeyConfig } from "./config";
 import { isUnknownValue, kindOf, rawProps, type RawProps } from "../shared/kasm";
 

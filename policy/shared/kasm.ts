@@ -7,7 +7,7 @@
  * nothing to tell them from other values, so the only safe rule is to name properties, never
  * print them. Properties whose names start with `__` (such as `__provider`) are never looked at.
  */
-import { isUnknownValue, kindOfTypeToken, UNKNOWN_SENTINELS, type KasmKind } from "../../provider/permissions/resources";
+import { isUnknownValue, kindOfTypeToken, UNKNOWN_SENTINELS, type KasmKind } from "../../catalogue";
 
 export { isUnknownValue, kindOfTypeToken, type KasmKind };
 

@@ -36,7 +36,7 @@ import {
   type ContextualRequirement,
   type OperationContext,
   type PermissionName,
-} from "../permissions";
+} from "../../catalogue";
 import { scrubText } from "./redact";
 
 /** What went wrong, in one word; see the table in this module's documentation. */

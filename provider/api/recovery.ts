@@ -10,7 +10,7 @@
  * transient failure, adopts what it finds, and creates again only when nothing was committed.
  */
 import type { z } from "zod";
-import type { OperationName } from "../permissions";
+import type { OperationName } from "../../catalogue";
 import { KasmApiError, KasmBadRequestError } from "./errors";
 import type { CallOptions, KasmTransport } from "./transport";
 

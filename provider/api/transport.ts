@@ -16,7 +16,8 @@
 import { rootCertificates } from "node:tls";
 import { FormData, Pool, Response, interceptors, type Dispatcher, type RetryHandler } from "undici";
 import type { z } from "zod";
-import { OPERATIONS, type OperationContext, type OperationName } from "../permissions";
+import { OPERATIONS, type OperationContext, type OperationName } from "../../catalogue";
+import { canonicalId } from "../../catalogue/ids";
 import type { KasmLogger, ResolvedConfig } from "./config";
 import {
   KasmApiError,
@@ -378,12 +379,9 @@ export class KasmTransport {
   }
 }
 
-/** Kasm ids written hex or hyphenated, in any case, name the same object. */
-const KASM_ID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
-
 /** A JSON.stringify replacer that writes every Kasm id in one form, so that both forms share a read. */
 function canonicalIds(_key: string, value: unknown): unknown {
-  return typeof value === "string" && KASM_ID.test(value) ? value.replace(/-/g, "").toLowerCase() : value;
+  return typeof value === "string" ? canonicalId(value) : value;
 }
 
 /** Why a failed request was not repeated, when that matters to the user: it may have been applied. */

@@ -22,7 +22,7 @@
  * two never pays for a page of 1,000; the rest of a page beyond the first is read only once as
  * many users were missing from the pages read as pages are left (until then, `get_user` each).
  */
-import { ALL_USERS_GROUP } from "../permissions";
+import { ALL_USERS_GROUP } from "../../catalogue";
 import { findUser, getUsers } from "./operations/users";
 import { MAX_USERS_PAGE_SIZE, type User } from "./schemas/users";
 import type { KasmApi } from "./transport";

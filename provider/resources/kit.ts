@@ -11,10 +11,12 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { UNKNOWN } from "../../catalogue/values";
+import { canonicalId, KASM_ID_MESSAGE, KASM_ID_PATTERN } from "../../catalogue/ids";
 import { KasmApiError, KasmBadRequestError, KasmNotFoundError } from "../api";
 
-/** Pulumi's placeholder for a value not known during preview. */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+/** Pulumi's placeholder for a value not known during preview (the catalogue's). */
+export { UNKNOWN };
 
 /** Properties as they travel between the engine and a provider. */
 export type Props = Record<string, unknown>;
@@ -182,15 +184,13 @@ export const EVEN_WITH_OTHER_FAILURES = {
   when: (payload: { value: unknown }) => typeof payload.value === "object" && payload.value !== null,
 };
 
-const ID = /^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
-const ID_MESSAGE = "must be a Kasm id: 32 hexadecimal digits, or a hyphenated UUID";
 
 /** A Kasm id as a program may write it: 32 hex digits, or a hyphenated UUID. */
-export const KasmId = z.string().regex(ID, ID_MESSAGE);
+export const KasmId = z.string().regex(KASM_ID_PATTERN, KASM_ID_MESSAGE);
 
 /** A Kasm id input that must be given, saying so by name when it is missing. */
 export function requiredId(name: string) {
-  return z.string({ error: (issue) => (issue.input === undefined ? `${name} is required` : undefined) }).regex(ID, ID_MESSAGE);
+  return z.string({ error: (issue) => (issue.input === undefined ? `${name} is required` : undefined) }).regex(KASM_ID_PATTERN, KASM_ID_MESSAGE);
 }
 
 /** A string input that must be given and not be blank. */
@@ -202,10 +202,7 @@ export function requiredText(name: string) {
 
 // --- ids, names, lists -----------------------------------------------------------------------------
 
-/** An id in Kasm's canonical form: hyphens removed, lowercase. Hex and hyphenated UUIDs are the same object. */
-export function canonicalId(id: unknown): string {
-  return String(id ?? "").replace(/-/g, "").toLowerCase();
-}
+export { canonicalId };
 
 /** Equality rules for {@link diffInputs}. */
 export const same = {

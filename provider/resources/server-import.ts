@@ -38,7 +38,8 @@ import { randomUUID } from "node:crypto";
 import { KasmBadRequestError, type Server } from "../api";
 import { kasmClient } from "../runtime";
 import { warn } from "../engine-log";
-import { csvCell, parseCsv, serverRowFromCsv, SERVER_CSV_COLUMNS } from "../permissions/bulk-rows";
+import { isKasmId, KASM_ID_MESSAGE } from "../../catalogue/ids";
+import { csvCell, parseCsv, serverRowFromCsv, SERVER_CSV_COLUMNS } from "../../catalogue/bulk-rows";
 import { canonicalId, GONE, isUnknown, same, unlessGone, UNKNOWN, type KindProvider, type Props } from "./kit";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -100,7 +101,6 @@ interface Located {
 
 type Failure = { property: string; reason: string };
 
-const ID = /^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
 
 /** What is wrong with one field's value, or undefined. `fromCsv`: the value came from a CSV cell. */
 function fieldProblem(field: Field, value: unknown, fromCsv: boolean): string | undefined {
@@ -116,7 +116,7 @@ function fieldProblem(field: Field, value: unknown, fromCsv: boolean): string | 
   }
   if (typeof value !== "string") return "must be a string";
   if (value.trim() === "") return "must not be empty";
-  if (type === "id" && !ID.test(value.trim())) return "must be a Kasm id: 32 hexadecimal digits, or a hyphenated UUID";
+  if (type === "id" && !isKasmId(value)) return KASM_ID_MESSAGE;
   return undefined;
 }
 

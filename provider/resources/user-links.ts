@@ -7,7 +7,7 @@
  * `groups` and `assigned_servers` lists Kasm only shows to a key with the matching View permission.
  */
 import type { AssignedServer, Group, User as KasmUser } from "../api";
-import { ALL_USERS_GROUP, closeUnderDependencies } from "../permissions";
+import { ALL_USERS_GROUP, closeUnderDependencies } from "../../catalogue";
 import { canonicalId } from "./kit";
 
 /** The id of an object that links two others: `<first>:<second>`, both canonical. */

@@ -11,7 +11,7 @@ import {
   requiredPermissions,
   type OperationName,
   type PermissionName,
-} from "../../provider/permissions";
+} from "../../catalogue";
 import type { SeedInput } from "../../emulator/seed";
 import { startTestEmulator, type TestEmulator, type WireAnswer, wire } from "../helpers/emulator";
 

@@ -3,7 +3,7 @@
  * policies, and direct calls that collect violations (and the advisory "could not decide").
  */
 import type { ResourceValidationPolicy, StackValidationPolicy, PolicyResource, ResourceValidationArgs, StackValidationArgs } from "@pulumi/policy";
-import { kasmTypeToken, UNKNOWN_SENTINELS, type KasmKind } from "../../provider/permissions/resources";
+import { kasmTypeToken, UNKNOWN_SENTINELS, type KasmKind } from "../../catalogue";
 import { isUndecidable } from "../../policy/shared/kasm";
 
 /** The engine's placeholder for a string not known during preview. */

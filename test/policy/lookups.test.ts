@@ -1,5 +1,5 @@
 /**
- * The lookup table (`provider/permissions/lookups.ts`) against the lookups it describes: every
+ * The lookup table (`catalogue/lookups.ts`) against the lookups it describes: every
  * lookup of `sdk/lookups.ts` has a row, and each, called as a program calls it against the
  * emulator, works with a key holding exactly what its row says and is refused with one of those
  * permissions less. The user lookups lose the fields whose View permission the key lacks.
@@ -10,8 +10,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { KasmPermissionError } from "../../provider/api";
-import { ALL_PERMISSIONS, closeUnderDependencies, type PermissionName } from "../../provider/permissions";
-import { LOOKUP_NAMES, lookupNeeds, lookupPermissions, type LookupName } from "../../provider/permissions/lookups";
+import { ALL_PERMISSIONS, closeUnderDependencies, type PermissionName } from "../../catalogue";
+import { LOOKUP_NAMES, lookupNeeds, lookupPermissions, type LookupName } from "../../catalogue/lookups";
 import { IDS } from "./helpers";
 
 type Lookups = typeof import("../../sdk/lookups");

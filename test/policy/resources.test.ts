@@ -1,5 +1,5 @@
 /**
- * The shared table of what each kind's provider calls (provider/permissions/resources.ts): its
+ * The shared table of what each kind's provider calls (catalogue/kinds.ts): its
  * coverage of the registry, its rows' contextual needs, and judging a key against them.
  */
 import { describe, expect, it } from "vitest";
@@ -17,7 +17,7 @@ import {
   resourcePermissionNeeds,
   type KasmKind,
   type ResourceNeeds,
-} from "../../provider/permissions/resources";
+} from "../../catalogue";
 import { IDS, UNKNOWN, UNKNOWN_BOOL } from "./helpers";
 
 const KNOWN = knowledgeFromFacts({

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../emulator/server";
 import { storeFromSeed } from "../../emulator/seed";
 import type { Store } from "../../emulator/store";
-import { OPERATIONS, type OperationName } from "../../provider/permissions";
+import { OPERATIONS, type OperationName } from "../../catalogue";
 import * as kasm from "../../sdk";
 import { ADMIN, hyphenated, seedWithAdmin } from "../helpers/emulator";
 import type { ProviderHost } from "../helpers/host";

@@ -7,7 +7,7 @@
  * is looked up by its natural key and adopted if the failed attempt created it.
  */
 import { z } from "zod";
-import type { OperationContext } from "../../permissions";
+import type { OperationContext } from "../../../catalogue";
 import { KasmNotFoundError } from "../errors";
 import { callCountingAsDone, createOrAdopt } from "../recovery";
 import { Empty, sameId } from "../schemas/common";

@@ -3,7 +3,7 @@
  * place so that the area schemas read like the spec's field tables:
  *
  * - ids come as 32-character hex or as hyphenated UUIDs (notably `user_id` in some `get_users`
- *   answers): {@link Id} normalises both to lowercase hex without hyphens;
+ *   answers): {@link Id} (the catalogue's `WireId`) normalises both to lowercase hex without hyphens;
  * - an unset value sometimes comes as the string `"None"` (Python's `str(None)`): {@link nullable}
  *   reads it as `null`;
  * - numbers sometimes come as strings (`"5"`): {@link Int} and {@link Num} accept both;
@@ -13,31 +13,13 @@
  * release breaks nothing, while the fields we declare are checked.
  */
 import { z } from "zod";
+import { canonicalId, sameId, WireId } from "../../../catalogue/ids";
 
-const HEX_ID = /^[0-9a-f]{32}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A Kasm id, normalised to 32 lowercase hex characters (the catalogue's one id schema). */
+export const Id = WireId;
 
-/**
- * The canonical form of a Kasm id: 32 lowercase hex characters, no hyphens. Anything that is not
- * an id with or without hyphens is returned unchanged.
- *
- * @example normaliseId("6E1A5C0C-1F4B-4F6A-9F52-35E1C0A2B3D4") // "6e1a5c0c1f4b4f6a9f5235e1c0a2b3d4"
- */
-export function normaliseId(value: string): string {
-  if (UUID.test(value) || HEX_ID.test(value.toLowerCase())) return value.replace(/-/g, "").toLowerCase();
-  return value;
-}
-
-/** Whether two ids name the same object, whatever their form. */
-export function sameId(a: string | null | undefined, b: string | null | undefined): boolean {
-  return a != null && b != null && normaliseId(a) === normaliseId(b);
-}
-
-/** A Kasm id, normalised to 32 lowercase hex characters. */
-export const Id = z.preprocess(
-  (value) => (typeof value === "string" ? normaliseId(value) : value),
-  z.string().regex(HEX_ID, "expected an id of 32 hexadecimal characters (or a hyphenated UUID)"),
-);
+/** The canonical form of a Kasm id (the catalogue's one normaliser, by its name in this module). */
+export { canonicalId as normaliseId, sameId };
 
 /** `schema`, or `null`, where the string `"None"` also means `null`. */
 export function nullable<T extends z.ZodType>(schema: T) {

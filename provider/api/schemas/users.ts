@@ -4,7 +4,7 @@ import { BatchResult } from "./batch";
 import { AnyObject, Bool, Id, Int, ListParams, NullableId, NullableString, Timestamp, nullable } from "./common";
 import { Group } from "./groups";
 import { SessionSummary } from "./sessions";
-import { USER_CSV_COLUMNS } from "../../permissions/bulk-rows";
+import { USER_CSV_COLUMNS } from "../../../catalogue/bulk-rows";
 
 /** A server assigned to a user (needs Servers View to be listed). */
 export const AssignedServer = z.object({

@@ -18,6 +18,11 @@ import { OPERATIONS, requiredPermissions, type OperationContext, type OperationN
 export * from "./names";
 export * from "./dependencies";
 export * from "./operations";
+export * from "./kinds";
+export * from "./kind-table";
+export * from "./values";
+export * from "./ids";
+export * from "./product";
 
 /** What a key holds. */
 export interface KeyPermissions {

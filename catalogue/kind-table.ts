@@ -31,6 +31,9 @@
  * needs.create.requirements; // [{ all: ["Groups Modify", "Groups Modify System"], oneOf: [], reasons: [...] }]
  * ```
  */
+import { canonicalId } from "./ids";
+import { isUnknownValue } from "./values";
+import { COMPUTE_SETTINGS_KINDS, LIFECYCLE_STEPS, type KasmKind, type LifecycleStep } from "./kinds";
 import { serverImportRows, userSetRows } from "./bulk-rows";
 import { closeUnderDependencies, effectivePermissions } from "./dependencies";
 import { ADMINISTRATORS_GROUP, ALL_USERS_GROUP, type PermissionName } from "./names";
@@ -44,78 +47,6 @@ import {
   type Requirement,
 } from "./operations";
 
-// --- kinds and steps -------------------------------------------------------------------------
-
-/** Every kind of Kasm resource, by the name of its SDK class (its type token is `pulumi-nodejs:dynamic/kasm:<Kind>`). */
-export const KASM_KINDS = [
-  "User",
-  "UserSet",
-  "UserAttributes",
-  "GroupMembership",
-  "UserGroups",
-  "UserServerAssignment",
-  "StagingConfig",
-  "CastConfig",
-  "ServerDrain",
-  "LicenseActivation",
-  "ServerImport",
-  "EgressProvider",
-  "EgressGateway",
-  "EgressProviderMapping",
-  "EgressCredential",
-] as const;
-
-/** A kind of Kasm resource, such as `User`. */
-export type KasmKind = (typeof KASM_KINDS)[number];
-
-/** Type guard: is `name` a kind of Kasm resource? */
-export function isKasmKind(name: unknown): name is KasmKind {
-  return typeof name === "string" && (KASM_KINDS as readonly string[]).includes(name);
-}
-
-/** The type token of a kind, what policies match resources by. */
-export function kasmTypeToken(kind: KasmKind): string {
-  return `pulumi-nodejs:dynamic/kasm:${kind}`;
-}
-
-/** The kind of a type token, or undefined when it is not a Kasm resource. */
-export function kindOfTypeToken(type: unknown): KasmKind | undefined {
-  if (typeof type !== "string" || !type.startsWith("pulumi-nodejs:dynamic/kasm:")) return undefined;
-  const kind = type.slice("pulumi-nodejs:dynamic/kasm:".length);
-  return isKasmKind(kind) ? kind : undefined;
-}
-
-/** The steps of a resource's life that call Kasm. */
-export const LIFECYCLE_STEPS = ["create", "read", "update", "delete"] as const;
-
-/** A step of a resource's life: `create`, `read` (refresh), `update` (in place) or `delete`. */
-export type LifecycleStep = (typeof LIFECYCLE_STEPS)[number];
-
-/** Kinds whose provider changes an image's compute settings (and so needs Images Modify Resources). None today. */
-export const COMPUTE_SETTINGS_KINDS: readonly KasmKind[] = Object.freeze([]);
-
-// --- values ------------------------------------------------------------------------------------
-
-/**
- * Pulumi's placeholders for values not known during preview (one per type, as the engine sends
- * them; the string one is also what dynamic providers see).
- */
-export const UNKNOWN_SENTINELS: readonly string[] = Object.freeze([
-  "1c4a061d-8072-4f0a-a4cb-0ff528b18fe7", // boolean
-  "3eeb2bf0-c639-47a8-9e75-3b44932eb421", // number
-  "04da6b54-80e4-46f7-96ec-b56ff0331ba9", // string
-  "6a19a0b0-7e62-4c92-b797-7f8e31da9cc2", // array
-  "030794c1-ac77-496b-92df-f27374a8bd58", // asset
-  "e48ece36-62e2-4504-bad9-02848725956a", // archive
-  "dd056dcd-154b-4c76-9bd3-c8f88648b5ff", // object
-]);
-
-/** Whether a value is not known yet (a placeholder of the engine's). Values inside arrays are looked at by the caller. */
-export function isUnknownValue(value: unknown): boolean {
-  return typeof value === "string" && UNKNOWN_SENTINELS.includes(value);
-}
-
-const UUID = /^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
 
 /**
  * How a user or group is named in {@link PermissionKnowledge}: a Kasm id in its canonical form (32
@@ -123,8 +54,7 @@ const UUID = /^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[
  * object whose id is not known yet) trimmed and lowercased, as Kasm stores usernames.
  */
 export function referenceKey(value: unknown): string {
-  const text = String(value ?? "").trim();
-  return UUID.test(text) ? text.replace(/-/g, "").toLowerCase() : text.toLowerCase();
+  return canonicalId(value).trim().toLowerCase();
 }
 
 // --- what the props do not say ----------------------------------------------------------------

@@ -1,0 +1,54 @@
+/**
+ * The kinds of Kasm resource, their type tokens (what policy packs match resources by) and the
+ * steps of a resource's life.
+ */
+
+// --- kinds and steps -------------------------------------------------------------------------
+
+/** Every kind of Kasm resource, by the name of its SDK class (its type token is `pulumi-nodejs:dynamic/kasm:<Kind>`). */
+export const KASM_KINDS = [
+  "User",
+  "UserSet",
+  "UserAttributes",
+  "GroupMembership",
+  "UserGroups",
+  "UserServerAssignment",
+  "StagingConfig",
+  "CastConfig",
+  "ServerDrain",
+  "LicenseActivation",
+  "ServerImport",
+  "EgressProvider",
+  "EgressGateway",
+  "EgressProviderMapping",
+  "EgressCredential",
+] as const;
+
+/** A kind of Kasm resource, such as `User`. */
+export type KasmKind = (typeof KASM_KINDS)[number];
+
+/** Type guard: is `name` a kind of Kasm resource? */
+export function isKasmKind(name: unknown): name is KasmKind {
+  return typeof name === "string" && (KASM_KINDS as readonly string[]).includes(name);
+}
+
+/** The type token of a kind, what policies match resources by. */
+export function kasmTypeToken(kind: KasmKind): string {
+  return `pulumi-nodejs:dynamic/kasm:${kind}`;
+}
+
+/** The kind of a type token, or undefined when it is not a Kasm resource. */
+export function kindOfTypeToken(type: unknown): KasmKind | undefined {
+  if (typeof type !== "string" || !type.startsWith("pulumi-nodejs:dynamic/kasm:")) return undefined;
+  const kind = type.slice("pulumi-nodejs:dynamic/kasm:".length);
+  return isKasmKind(kind) ? kind : undefined;
+}
+
+/** The steps of a resource's life that call Kasm. */
+export const LIFECYCLE_STEPS = ["create", "read", "update", "delete"] as const;
+
+/** A step of a resource's life: `create`, `read` (refresh), `update` (in place) or `delete`. */
+export type LifecycleStep = (typeof LIFECYCLE_STEPS)[number];
+
+/** Kinds whose provider changes an image's compute settings (and so needs Images Modify Resources). None today. */
+export const COMPUTE_SETTINGS_KINDS: readonly KasmKind[] = Object.freeze([]);
