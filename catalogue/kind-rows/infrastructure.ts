@@ -1,0 +1,87 @@
+/**
+ * The kind rows of sessions, servers and licensing (see `catalogue/kind-table.ts`): StagingConfig,
+ * CastConfig, ServerDrain, LicenseActivation, ServerImport. Read each next to
+ * `provider/resources/<kind>.ts`.
+ */
+import { isUnknownValue } from "../values";
+import type { KasmKind, LifecycleStep } from "../kinds";
+import { serverImportRows } from "../bulk-rows";
+import { referenceKey } from "../permission-knowledge";
+import { adoptOptions, plan, type Row } from "./plan";
+
+/** The rows of staging, casting, servers and licensing. */
+export const INFRASTRUCTURE_ROWS = {
+  // provider/resources/staging-config.ts
+  StagingConfig: (props) => {
+    const adopt = adoptOptions(props.adopt, "with adopt: true");
+    return {
+      create: [
+        ...(adopt ? [plan("get_staging_configs", {}, adopt), plan("update_staging_config", {}, { ...adopt, condition: "with adopt: true, when the zone and image have a staging config" })] : []),
+        plan("create_staging_config", {}, adopt ? { condition: "unless adopt: true finds a staging config" } : {}),
+      ],
+      read: [plan("get_staging_config")],
+      update: [plan("update_staging_config", {}, { condition: "when a field sent to Kasm changed" })],
+      delete: [plan("delete_staging_config")],
+    };
+  },
+
+  // provider/resources/cast-config.ts
+  CastConfig: () => ({
+    create: [plan("create_cast_config")],
+    // Kasm cannot read casting configs: refresh keeps the last known state and calls nothing.
+    read: [],
+    update: [plan("update_cast_config")],
+    delete: [plan("delete_cast_config")],
+  }),
+
+  // provider/resources/server-drain.ts
+  ServerDrain: () => ({
+    create: [plan("set_drain_server")],
+    read: [plan("get_servers")],
+    update: [plan("set_drain_server")],
+    // Destroy sets the server back to not draining.
+    delete: [plan("set_drain_server")],
+  }),
+
+  // provider/resources/license-activation.ts
+  LicenseActivation: () => ({
+    create: [plan("activate")],
+    // Kasm cannot read or remove licences; every change replaces (a new activation).
+    read: [],
+    update: [],
+    delete: [],
+  }),
+
+  // provider/resources/server-import.ts
+  ServerImport: (props, knowledge) => {
+    // The users the rows assign (by username): undefined when the rows, or one of these usernames, are not known yet.
+    const rows = serverImportRows(props, isUnknownValue);
+    const rowsKnown = rows !== undefined && rows.rows.every((r) => r !== undefined);
+    const assigned = (rows?.rows ?? []).flatMap((r) => (r === undefined || r.assignedUsername === undefined || r.assignedUsername === null || r.assignedUsername === "" ? [] : [r.assignedUsername]));
+    const assignsUsers = assigned.length > 0 ? true : rowsKnown ? false : undefined;
+    const admin = (step: LifecycleStep): boolean | undefined => {
+      let result: boolean | undefined = rowsKnown ? false : undefined;
+      for (const user of assigned) {
+        const answer = typeof user === "string" && !isUnknownValue(user) ? knowledge.userIsGlobalAdmin(referenceKey(user), { kind: "ServerImport", step }) : undefined;
+        if (answer === true) return true;
+        if (answer === undefined) result = undefined;
+      }
+      return result;
+    };
+    const explain = {
+      assignsUsers: "whether a row assigns a user (the rows are not known yet; a user with Global Admin would also need Users Modify Admin)",
+      targetUserIsGlobalAdmin:
+        "whether a user a row assigns (assignedUsername) holds Global Admin; list the users that do, by username, in globalAdminUserIds",
+    };
+    const importCall = (step: LifecycleStep, condition?: string) =>
+      plan("batch_create_server", { assignsUsers, targetUserIsGlobalAdmin: assignsUsers === false ? false : admin(step) }, { explain, ...(condition ? { condition } : {}) });
+    return {
+      create: [importCall("create")],
+      read: [plan("get_servers", {}, { condition: "once per server" })],
+      // Kasm cannot update servers: added and changed rows are imported as new servers.
+      update: [importCall("update", "when rows are added or changed")],
+      // Kasm cannot delete servers: destroy only forgets them.
+      delete: [],
+    };
+  },
+} satisfies Partial<Record<KasmKind, Row>>;

@@ -1,0 +1,166 @@
+/**
+ * The building blocks of the kind rows: what one step of a resource needs (its planned calls),
+ * {@link plan} to build a call from three-valued facts, and the small readers of properties the
+ * rows share. The rows themselves are in the files next to this one, one per family of kinds.
+ */
+import { isUnknownValue } from "../values";
+import type { KasmKind, LifecycleStep } from "../kinds";
+import type { PermissionName } from "../names";
+import { OPERATIONS, USER_FIELD_PERMISSIONS, requiredPermissions, type ContextFlag, type OperationContext, type OperationName, type Requirement } from "../operations";
+import { referenceKey, type PermissionKnowledge } from "../permission-knowledge";
+
+/** A fact of the target Kasm that is not known, and the permissions a call would need if it held. */
+export interface UndecidedFact {
+  /** What is not known, in words (`whether user ... holds Global Admin`). */
+  readonly fact: string;
+  /** The permissions the call needs on top of its requirement if the fact holds. */
+  readonly adds: readonly PermissionName[];
+}
+
+/** A field of get_user's answer that Kasm shows only with a View permission. */
+export type UserField = keyof typeof USER_FIELD_PERMISSIONS;
+
+/** One call a step makes. */
+export interface PlannedCall {
+  readonly operation: OperationName;
+  /** Whether a Read Only key may make it. */
+  readonly access: "read" | "write";
+  /** The circumstances that are known. */
+  readonly context: OperationContext;
+  /**
+   * What the call needs: the operation's permissions in that context, plus the View permission of
+   * each answer field the provider reads (Kasm leaves a field out, rather than refusing the call,
+   * when the key lacks it, and the provider then fails).
+   */
+  readonly requirement: Requirement;
+  /** Fields of get_user's answer the provider reads. */
+  readonly fields: readonly UserField[];
+  /** When the call is made only in some cases: which (the pack counts it as made). */
+  readonly condition?: string;
+  /** Set when whether the call is made at all depends on a value not known: why. */
+  readonly unsure?: string;
+  /** Circumstances that are not known, with the permissions each would add. */
+  readonly undecided: readonly UndecidedFact[];
+}
+
+/** What one lifecycle step needs. */
+export interface StepNeeds {
+  readonly step: LifecycleStep;
+  /** The calls, in the order the provider makes them. */
+  readonly calls: readonly PlannedCall[];
+  /** The requirement of each call, in the same order. */
+  readonly requirements: readonly Requirement[];
+}
+
+/** What each lifecycle step of one resource needs. */
+export type ResourceNeeds = Readonly<Record<LifecycleStep, StepNeeds>>;
+
+/** A three-valued context: `undefined` means not known. */
+export type Facts = Partial<Record<ContextFlag, boolean | undefined>>;
+
+/** How a call is made: the answer fields it reads, when it is made, and words for what is not known. */
+export interface CallOptions {
+  readonly fields?: readonly UserField[];
+  readonly condition?: string;
+  readonly unsure?: string;
+  /** Words for each flag that may be undefined, for {@link UndecidedFact.fact}. */
+  readonly explain?: Partial<Record<ContextFlag, string>>;
+}
+
+/** Build one planned call from three-valued facts. */
+export function plan(operation: OperationName, facts: Facts = {}, options: CallOptions = {}): PlannedCall {
+  const context: Record<string, boolean> = {};
+  const unknownFlags: ContextFlag[] = [];
+  for (const [flag, value] of Object.entries(facts) as [ContextFlag, boolean | undefined][]) {
+    if (value === true) context[flag] = true;
+    else if (value === undefined) unknownFlags.push(flag);
+  }
+  const base = requiredPermissions(operation, context);
+  const fields = options.fields ?? [];
+  const all = [...base.all];
+  const reasons = [...base.reasons];
+  for (const field of fields) {
+    const permission = USER_FIELD_PERMISSIONS[field];
+    if (!all.includes(permission)) all.push(permission);
+    reasons.push(`${permission}: the provider reads the user's ${field}, which Kasm shows only with ${permission}`);
+  }
+  const undecided: UndecidedFact[] = [];
+  for (const flag of unknownFlags) {
+    const adds = requiredPermissions(operation, { ...context, [flag]: true }).all.filter((p) => !all.includes(p));
+    if (adds.length > 0) undecided.push({ fact: options.explain?.[flag] ?? flag, adds });
+  }
+  return {
+    operation,
+    access: OPERATIONS[operation].access,
+    context,
+    requirement: { all, oneOf: base.oneOf, reasons },
+    fields,
+    ...(options.condition ? { condition: options.condition } : {}),
+    ...(options.unsure ? { unsure: options.unsure } : {}),
+    undecided,
+  };
+}
+
+/** A row: the calls of each step for one resource's properties. */
+export type Row = (props: Readonly<Record<string, unknown>>, knowledge: PermissionKnowledge) => Readonly<Record<LifecycleStep, PlannedCall[]>>;
+
+/** A three-valued boolean property: true, false (absent counts as false), or undefined when not known. */
+export function flag(value: unknown): boolean | undefined {
+  if (isUnknownValue(value)) return undefined;
+  return value === true;
+}
+
+/** A user or group reference from a property, or undefined when not known. */
+export function ref(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === "" || isUnknownValue(value)) return undefined;
+  return referenceKey(value);
+}
+
+/** Whether a property is declared (given, known or not). */
+export function given(value: unknown): boolean {
+  return value !== undefined && value !== null;
+}
+
+/*
+ * The words for facts that are not known. They name properties, never their values: a policy
+ * must not print property values (secrets reach policies unwrapped).
+ */
+/** The words for not knowing whether a user (named by `property`) holds Global Admin. */
+export function adminFact(user: string | undefined, property = "userId"): string {
+  return user === undefined
+    ? `whether the user (${property}, not known yet) holds Global Admin`
+    : `whether the user (${property}) holds Global Admin; list the users that do in globalAdminUserIds`;
+}
+
+/** The words for not knowing whether a group is a system group. */
+export function systemFact(group: string | undefined): string {
+  return group === undefined
+    ? "whether the group (groupId, not known yet) is a system group"
+    : "whether the group (groupId) is a system group (All Users or Administrators); give their ids in systemGroupIds";
+}
+
+/** Global Admin of a user reference, undefined when the reference is not known. */
+export function isAdmin(knowledge: PermissionKnowledge, user: string | undefined, kind: KasmKind, step: LifecycleStep): boolean | undefined {
+  return user === undefined ? undefined : knowledge.userIsGlobalAdmin(user, { kind, step });
+}
+
+/** The egress target of a mapping or credential, as three-valued facts for one step. */
+export function egressFacts(props: Readonly<Record<string, unknown>>, knowledge: PermissionKnowledge, kind: KasmKind, step: LifecycleStep): { facts: Facts; explain: Partial<Record<ContextFlag, string>> } {
+  const user = ref(props.userId);
+  const group = ref(props.groupId);
+  const facts: Facts = {
+    targetIsUser: given(props.userId),
+    targetIsGroup: given(props.groupId),
+    targetIsImage: given(props.imageId),
+    targetUserIsGlobalAdmin: given(props.userId) ? isAdmin(knowledge, user, kind, step) : false,
+    targetGroupIsSystem: given(props.groupId) ? (group === undefined ? undefined : knowledge.groupIsSystem(group)) : false,
+  };
+  return { facts, explain: { targetUserIsGlobalAdmin: adminFact(user), targetGroupIsSystem: systemFact(group) } };
+}
+
+/** The calls an `adopt` input adds to a create: made when adopt is true, unsure when it is not known. */
+export function adoptOptions(adopt: unknown, condition: string): CallOptions | undefined {
+  const value = flag(adopt);
+  if (value === false) return undefined;
+  return value === true ? { condition } : { unsure: "whether adopt is set is not known yet", condition };
+}
