@@ -7,6 +7,8 @@
  * - The same operations as plain functions taking the client first, by area: `users.createUser(client, ...)`.
  * - Errors: {@link KasmApiError} and its subclasses, one per kind of failure.
  * - Schemas: the zod schema and type of every request and record, by area.
+ * - Records: the one mapping between the API's snake_case fields and camelCase ({@link camelized},
+ *   {@link fromApiFields}, {@link toApiBody}).
  *
  * @example
  * ```ts
@@ -27,6 +29,18 @@ export { KasmClient, createKasmClient, type BoundOperations } from "./client";
 export { DEFAULTS, ENV_VARS, type KasmClientOptions, type KasmLogger } from "./config";
 export * from "./errors";
 export { HEALTH_DEFAULTS, KasmHealthGateError, waitForHealthy, type HealthyResult, type WaitForHealthyOptions } from "./health";
+export {
+  camelized,
+  fromApiFields,
+  toApiBody,
+  toCamelCase,
+  toSnakeCase,
+  type CamelCase,
+  type CamelField,
+  type CamelKeyed,
+  type Camelized,
+  type SnakeCase,
+} from "./records";
 export { REDACTED, SECRET_FIELD_NAMES, isSecretFieldName, redact, scrubText } from "./redact";
 export { REPEAT_MODES, RetryPolicy, type RepeatMode, type RetryPolicyOptions } from "./retry";
 export type { CallOptions, CsvUpload, KasmApi, KasmTransport } from "./transport";

@@ -6,7 +6,7 @@
  * describe the state the first attempt left behind ("does not exist" for a delete, "already a
  * member" for a group join), and {@link callCountingAsDone} counts those as success.
  *
- * Creates are not idempotent: {@link createOrAdopt} looks the object up by its natural key after a
+ * Creates are not idempotent: {@link createOnce} looks the object up by its natural key after a
  * transient failure, adopts what it finds, and creates again only when nothing was committed.
  */
 import type { z } from "zod";
@@ -37,7 +37,7 @@ export async function callCountingAsDone<S extends z.ZodType>(
   }
 }
 
-/** How {@link createOrAdopt} finds what an earlier attempt may have committed. */
+/** How {@link createOnce} finds what an earlier attempt may have committed. */
 export interface Adoption<T> {
   /** Look the object up by its natural key; `undefined` when there is none. */
   find(): Promise<T | undefined>;
@@ -49,7 +49,8 @@ export interface Adoption<T> {
 }
 
 /**
- * Create an object whose create is not idempotent, without ever creating it twice.
+ * Create an object whose create is not idempotent, without ever creating it twice. (Adopting an
+ * object a program declares with `adopt` is the resources' business, not this function's.)
  *
  * 1. Send the create. The transport repeats it only when the request certainly never reached the
  *    server (connection refused).
@@ -59,7 +60,7 @@ export interface Adoption<T> {
  * 3. When a repeated create is refused (400, typically "already exists"), an earlier attempt
  *    committed after the lookup ran, or its answer was lost: look it up once more and adopt it.
  */
-export async function createOrAdopt<T>(
+export async function createOnce<T>(
   transport: KasmTransport,
   operation: OperationName,
   create: () => Promise<T>,

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { KasmNotFoundError } from "../errors";
-import { callCountingAsDone, createOrAdopt } from "../recovery";
+import { callCountingAsDone, createOnce } from "../recovery";
 import { Empty } from "../schemas/common";
 import {
   CastConfig,
@@ -31,7 +31,7 @@ const DUPLICATE_CAST_CONFIG = /^A Cast config with existing key \(.*\) OR config
  */
 export async function createCastConfig(api: KasmApi, config: NewCastConfig): Promise<CreateCastConfigResult> {
   const { transport } = api;
-  return createOrAdopt<CreateCastConfigResult>(
+  return createOnce<CreateCastConfigResult>(
     transport,
     "create_cast_config",
     async () => ({

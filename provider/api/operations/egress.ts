@@ -9,7 +9,7 @@
 import { z } from "zod";
 import type { OperationContext } from "../../../catalogue";
 import { KasmNotFoundError } from "../errors";
-import { callCountingAsDone, createOrAdopt } from "../recovery";
+import { callCountingAsDone, createOnce } from "../recovery";
 import { Empty, sameId } from "../schemas/common";
 import {
   EgressCredential,
@@ -46,14 +46,22 @@ export async function getEgressProviders(api: KasmApi, filter?: EgressProviderFi
   return answer.egress_providers;
 }
 
+/**
+ * The egress provider with this name (names compare exactly), or `undefined` when there is none:
+ * the natural-key lookup of a provider (`get_egress_providers` filtered by name).
+ */
+export async function findEgressProvider(api: KasmApi, key: { readonly name: string }): Promise<EgressProvider | undefined> {
+  return (await getEgressProviders(api, { name: key.name })).find((p) => p.name === key.name);
+}
+
 /** Create an egress provider (`create_egress_provider`; needs Egress Providers Create). Natural key: its name. */
 export async function createEgressProvider(api: KasmApi, provider: NewEgressProvider): Promise<EgressProvider> {
   const { transport } = api;
-  return createOrAdopt(
+  return createOnce(
     transport,
     "create_egress_provider",
     async () => (await transport.call("create_egress_provider", { target_egress_provider: provider }, ProviderAnswer)).egress_provider,
-    { find: async () => (await getEgressProviders(api, { name: provider.name })).find((p) => p.name === provider.name) },
+    { find: () => findEgressProvider(api, provider) },
   );
 }
 
@@ -102,22 +110,33 @@ export async function getEgressGateways(api: KasmApi, filter?: EgressGatewayFilt
   return answer.egress_gateways;
 }
 
+/** The natural key of a gateway: its provider and its name. */
+export interface EgressGatewayKey {
+  readonly egress_provider_id: string;
+  readonly name: string;
+}
+
+/**
+ * The gateway of this provider with this name (ids in any spelling, names exactly), or
+ * `undefined` when there is none: the natural-key lookup of a gateway (`get_egress_gateways`).
+ */
+export async function findEgressGateway(api: KasmApi, key: EgressGatewayKey): Promise<EgressGateway | undefined> {
+  return (await getEgressGateways(api, { egress_provider_id: key.egress_provider_id, name: key.name })).find(
+    (g) => sameId(g.egress_provider_id, key.egress_provider_id) && g.name === key.name,
+  );
+}
+
 /**
  * Create a gateway of a provider (`create_egress_gateway`; needs Egress Gateways Create and Egress
  * Providers Modify). Natural key: provider and name.
  */
 export async function createEgressGateway(api: KasmApi, gateway: NewEgressGateway): Promise<EgressGateway> {
   const { transport } = api;
-  return createOrAdopt(
+  return createOnce(
     transport,
     "create_egress_gateway",
     async () => (await transport.call("create_egress_gateway", { target_egress_gateway: gateway }, GatewayAnswer)).egress_gateway,
-    {
-      find: async () =>
-        (await getEgressGateways(api, { egress_provider_id: gateway.egress_provider_id, name: gateway.name })).find(
-          (g) => sameId(g.egress_provider_id, gateway.egress_provider_id) && g.name === gateway.name,
-        ),
-    },
+    { find: () => findEgressGateway(api, gateway) },
   );
 }
 
@@ -157,6 +176,22 @@ export async function getEgressProviderMapping(api: KasmApi, filter: EgressProvi
   return answer.egress_provider_mappings;
 }
 
+/** The natural key of a provider mapping: its provider and its target (a user, a group or an image). */
+export interface EgressProviderMappingKey extends EgressTarget {
+  readonly egress_provider_id: string;
+}
+
+/**
+ * The mapping of this provider to this target (ids in any spelling; a target field left out
+ * matches only a record without it), or `undefined` when there is none: the natural-key lookup
+ * of a mapping (`get_egress_provider_mapping` filtered by provider and target).
+ */
+export async function findEgressProviderMapping(api: KasmApi, key: EgressProviderMappingKey): Promise<EgressProviderMapping | undefined> {
+  return (await getEgressProviderMapping(api, { egress_provider_id: key.egress_provider_id, ...targetOf(key) })).find(
+    (m) => sameId(m.egress_provider_id, key.egress_provider_id) && sameTarget(m, key),
+  );
+}
+
 /**
  * Route a user, group or image (exactly one) through a provider
  * (`create_egress_provider_mapping`; needs Egress Providers Modify and the Modify permission of
@@ -164,7 +199,7 @@ export async function getEgressProviderMapping(api: KasmApi, filter: EgressProvi
  */
 export async function createEgressProviderMapping(api: KasmApi, mapping: NewEgressProviderMapping): Promise<EgressProviderMapping> {
   const { transport } = api;
-  return createOrAdopt(
+  return createOnce(
     transport,
     "create_egress_provider_mapping",
     async () =>
@@ -173,12 +208,7 @@ export async function createEgressProviderMapping(api: KasmApi, mapping: NewEgre
           context: targetContext(mapping),
         })
       ).egress_provider_mapping,
-    {
-      find: async () =>
-        (await getEgressProviderMapping(api, { egress_provider_id: mapping.egress_provider_id, ...targetOf(mapping) })).find(
-          (m) => sameId(m.egress_provider_id, mapping.egress_provider_id) && sameTarget(m, mapping),
-        ),
-    },
+    { find: () => findEgressProviderMapping(api, mapping) },
   );
 }
 
@@ -217,6 +247,28 @@ export async function getEgressCredentials(api: KasmApi, filter: EgressCredentia
 }
 
 /**
+ * The natural key of a credential: its provider and its name (unique within the provider), and,
+ * optionally, its target.
+ */
+export interface EgressCredentialKey extends EgressTarget {
+  readonly egress_provider_id: string;
+  readonly name: string;
+}
+
+/**
+ * The credential of this provider with this name (ids in any spelling, names exactly), or
+ * `undefined` when there is none: the natural-key lookup of a credential (`get_egress_credentials`
+ * filtered by provider and name). When the key names a target, a credential of another target
+ * does not match; without one, the target is not compared.
+ */
+export async function findEgressCredential(api: KasmApi, key: EgressCredentialKey): Promise<EgressCredential | undefined> {
+  const anyTarget = !key.user_id && !key.group_id && !key.image_id;
+  return (await getEgressCredentials(api, { egress_provider_id: key.egress_provider_id, name: key.name })).find(
+    (c) => sameId(c.egress_provider_id, key.egress_provider_id) && c.name === key.name && (anyTarget || sameTarget(c, key)),
+  );
+}
+
+/**
  * Create credentials for a user, group or image (one is required) on a provider's gateways
  * (`create_egress_credential`; needs Egress Credentials Create, Egress Providers Modify and the
  * Modify permission of the target). Natural key: provider, name and target. The API has no
@@ -225,7 +277,7 @@ export async function getEgressCredentials(api: KasmApi, filter: EgressCredentia
 export async function createEgressCredential(api: KasmApi, credential: NewEgressCredential): Promise<EgressCredential> {
   const { transport } = api;
   const answerSchema = z.object({ egress_credentials: z.array(EgressCredential).min(1) });
-  return createOrAdopt(
+  return createOnce(
     transport,
     "create_egress_credential",
     async () =>
@@ -234,25 +286,21 @@ export async function createEgressCredential(api: KasmApi, credential: NewEgress
           context: targetContext(credential),
         })
       ).egress_credentials[0],
-    {
-      find: async () =>
-        (await getEgressCredentials(api, { egress_provider_id: credential.egress_provider_id, name: credential.name })).find(
-          (c) => sameId(c.egress_provider_id, credential.egress_provider_id) && c.name === credential.name && sameTarget(c, credential),
-        ),
-    },
+    { find: () => findEgressCredential(api, credential) },
   );
 }
 
 // --- helpers -----------------------------------------------------------------------------------
 
-interface Targeted {
+/** What a mapping or a credential applies to: one of a user, a group or an image. */
+export interface EgressTarget {
   readonly user_id?: string | null;
   readonly group_id?: string | null;
   readonly image_id?: string | null;
 }
 
 /** The target fields that are set, for a lookup filter. */
-function targetOf(t: Targeted): Targeted {
+function targetOf(t: EgressTarget): EgressTarget {
   if (t.user_id) return { user_id: t.user_id };
   if (t.group_id) return { group_id: t.group_id };
   if (t.image_id) return { image_id: t.image_id };
@@ -260,13 +308,13 @@ function targetOf(t: Targeted): Targeted {
 }
 
 /** Whether a record targets what a request targets. */
-function sameTarget(record: Targeted, request: Targeted): boolean {
+function sameTarget(record: EgressTarget, request: EgressTarget): boolean {
   const same = (a: string | null | undefined, b: string | null | undefined) => (!a && !b) || sameId(a, b);
   return same(record.user_id, request.user_id) && same(record.group_id, request.group_id) && same(record.image_id, request.image_id);
 }
 
 /** What a 403 should mention: the target decides which Modify permission is needed. */
-function targetContext(t: Targeted): OperationContext {
+function targetContext(t: EgressTarget): OperationContext {
   return { targetIsUser: !!t.user_id, targetIsGroup: !!t.group_id, targetIsImage: !!t.image_id };
 }
 

@@ -1,7 +1,7 @@
 /** Operations of the staging area: staging configs, which keep sessions of an image ready in a zone. */
 import { z } from "zod";
 import { KasmNotFoundError } from "../errors";
-import { callCountingAsDone, createOrAdopt } from "../recovery";
+import { callCountingAsDone, createOnce } from "../recovery";
 import { Empty, sameId } from "../schemas/common";
 import { StagingConfig, type NewStagingConfig, type StagingConfigUpdate } from "../schemas/staging";
 import type { KasmApi } from "../transport";
@@ -22,6 +22,20 @@ export async function getStagingConfig(api: KasmApi, params: { staging_config_id
   return (await api.transport.call("get_staging_config", { target_staging_config: params }, StagingAnswer)).staging_config;
 }
 
+/** The natural key of a staging config: one config per zone and image. */
+export interface StagingConfigKey {
+  readonly zone_id: string;
+  readonly image_id: string;
+}
+
+/**
+ * The staging config of this zone and image, or `undefined` when there is none: the natural-key
+ * lookup of a staging config (`get_staging_configs`; ids compared in any spelling).
+ */
+export async function findStagingConfig(api: KasmApi, key: StagingConfigKey): Promise<StagingConfig | undefined> {
+  return (await getStagingConfigs(api)).find((c) => sameId(c.zone_id, key.zone_id) && sameId(c.image_id, key.image_id));
+}
+
 /**
  * Create a staging config (`create_staging_config`; needs Staging Create). (zone_id, image_id)
  * is unique. Never creates it twice: after a failure that leaves the outcome unknown, the config
@@ -29,14 +43,11 @@ export async function getStagingConfig(api: KasmApi, params: { staging_config_id
  */
 export async function createStagingConfig(api: KasmApi, config: NewStagingConfig): Promise<StagingConfig> {
   const { transport } = api;
-  return createOrAdopt(
+  return createOnce(
     transport,
     "create_staging_config",
     async () => (await transport.call("create_staging_config", { target_staging_config: config }, StagingAnswer)).staging_config,
-    {
-      find: async () =>
-        (await getStagingConfigs(api)).find((c) => sameId(c.zone_id, config.zone_id) && sameId(c.image_id, config.image_id)),
-    },
+    { find: () => findStagingConfig(api, config) },
   );
 }
 

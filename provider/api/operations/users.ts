@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { KasmNotFoundError } from "../errors";
-import { callCountingAsDone, createOrAdopt } from "../recovery";
+import { callCountingAsDone, createOnce } from "../recovery";
 import { Empty, normaliseId } from "../schemas/common";
 import { usersCsv } from "../batch-csv";
 import type { BatchView } from "../schemas/batch";
@@ -42,12 +42,11 @@ const UserAnswer = z.object({ user: User });
  */
 export async function createUser(api: KasmApi, user: NewUser): Promise<User> {
   const { transport } = api;
-  return createOrAdopt(
+  return createOnce(
     transport,
     "create_user",
     async () => (await transport.call("create_user", { target_user: user }, UserAnswer)).user,
-    // The server strips and lowercases usernames.
-    { find: () => findUser(api, { username: user.username.trim().toLowerCase() }) },
+    { find: () => findUserByUsername(api, user.username) },
   );
 }
 
@@ -115,6 +114,14 @@ export async function findUser(api: KasmApi, lookup: UserLookup): Promise<User |
     if (error instanceof KasmNotFoundError) return undefined;
     throw error;
   }
+}
+
+/**
+ * The user with this username, or `undefined` when there is none (`get_user` by username): the
+ * natural-key lookup of a user. The name is trimmed and lowercased first, as Kasm stores it.
+ */
+export async function findUserByUsername(api: KasmApi, username: string): Promise<User | undefined> {
+  return findUser(api, { username: username.trim().toLowerCase() });
 }
 
 /**
