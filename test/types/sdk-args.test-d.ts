@@ -1,0 +1,97 @@
+/**
+ * Compile-time check that every kind's SDK arguments (`sdk/<kind>.ts`, values wrapped in
+ * `pulumi.Input`) and the provider's zod inputs (`provider/resources/<kind>.ts`) describe the same
+ * inputs: the same keys, the same optionality, and values a program can give that the schema's
+ * types accept. Nothing here runs: the file fails to compile when the two drift apart, and
+ * `test/types/sdk-args.test.ts` turns that into a failing test.
+ *
+ * A mismatch shows as `Type '{ onlyInArgs: "newField"; ... }' does not satisfy the constraint
+ * 'true'`, naming the keys that disagree.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import type * as sdk from "../../sdk";
+import type { CastConfigInputs } from "../../provider/resources/cast-config";
+import type { EgressCredentialInputs } from "../../provider/resources/egress-credential";
+import type { EgressGatewayInputs } from "../../provider/resources/egress-gateway";
+import type { EgressProviderInputs } from "../../provider/resources/egress-provider";
+import type { EgressProviderMappingInputs } from "../../provider/resources/egress-provider-mapping";
+import type { GroupMembershipInputs } from "../../provider/resources/group-membership";
+import type { LicenseActivationInputs } from "../../provider/resources/license-activation";
+import type { ServerDrainInputs } from "../../provider/resources/server-drain";
+import type { ServerRow } from "../../provider/resources/server-import";
+import type { StagingConfigInputs } from "../../provider/resources/staging-config";
+import type { UserInputs } from "../../provider/resources/user";
+import type { UserAttributesInputs } from "../../provider/resources/user-attributes";
+import type { UserGroupsInputs } from "../../provider/resources/user-groups";
+import type { UserServerAssignmentInputs } from "../../provider/resources/user-server-assignment";
+import type { UserSetInputs } from "../../provider/resources/user-set";
+
+/** A value as the provider receives it: every `pulumi.Input` (promise, output) resolved, deeply. */
+type Resolved<T> =
+  T extends pulumi.OutputInstance<infer U>
+    ? Resolved<U>
+    : T extends Promise<infer U>
+      ? Resolved<U>
+      : T extends readonly (infer E)[]
+        ? Resolved<E>[]
+        : T extends object
+          ? { -readonly [K in keyof T]: Resolved<T[K]> }
+          : T;
+
+/** The keys of `T` that may be left out. */
+type OptionalKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? K : never }[keyof T];
+
+/** The keys whose resolved SDK value the schema's input type does not accept. */
+type UnacceptedKeys<Args, Inputs> = {
+  [K in keyof Args & keyof Inputs]-?: [Exclude<Resolved<Args[K]>, undefined>] extends [Exclude<Inputs[K], undefined>] ? never : K;
+}[keyof Args & keyof Inputs];
+
+/** Symmetric difference of two key sets, and of their optional subsets. */
+type Disagreements<Args, Inputs> = {
+  onlyInArgs: Exclude<keyof Args, keyof Inputs>;
+  onlyInInputs: Exclude<keyof Inputs, keyof Args>;
+  optionalOnlyInArgs: Exclude<OptionalKeys<Args> & keyof Inputs, OptionalKeys<Inputs>>;
+  optionalOnlyInInputs: Exclude<OptionalKeys<Inputs> & keyof Args, OptionalKeys<Args>>;
+  valueNotAccepted: UnacceptedKeys<Args, Inputs>;
+};
+
+/** The disagreements that are not empty, spelled out so that the compiler's message names them. */
+type NonEmpty<D> = D extends infer O ? { [K in keyof O as [O[K]] extends [never] ? never : K]: O[K] } : never;
+
+/** `true` when every disagreement is empty; otherwise the ones that are not, for the compiler's message. */
+type Agree<Args, Inputs> = keyof NonEmpty<Disagreements<Args, Inputs>> extends never ? true : NonEmpty<Disagreements<Args, Inputs>>;
+
+/** Compiles only when `T` is `true`. */
+type Expect<T extends true> = T;
+
+/** The input type a zod schema accepts (what a program writes, before transforms). */
+type ZodInputs<Schema extends z.ZodType> = z.input<Schema>;
+
+/**
+ * ServerImport validates its rows by hand rather than with zod: its inputs are `csv` or `servers`
+ * (rows of {@link ServerRow}), as its `check` reads them.
+ */
+interface ServerImportInputs {
+  csv?: string;
+  servers?: ServerRow[];
+}
+
+export type SdkArgsMatchZodInputs = [
+  Expect<Agree<sdk.UserArgs, ZodInputs<typeof UserInputs>>>,
+  Expect<Agree<sdk.UserAttributesArgs, ZodInputs<typeof UserAttributesInputs>>>,
+  Expect<Agree<sdk.GroupMembershipArgs, ZodInputs<typeof GroupMembershipInputs>>>,
+  Expect<Agree<sdk.UserGroupsArgs, ZodInputs<typeof UserGroupsInputs>>>,
+  Expect<Agree<sdk.UserServerAssignmentArgs, ZodInputs<typeof UserServerAssignmentInputs>>>,
+  Expect<Agree<sdk.StagingConfigArgs, ZodInputs<typeof StagingConfigInputs>>>,
+  Expect<Agree<sdk.CastConfigArgs, ZodInputs<typeof CastConfigInputs>>>,
+  Expect<Agree<sdk.ServerDrainArgs, ZodInputs<typeof ServerDrainInputs>>>,
+  Expect<Agree<sdk.ServerImportArgs, ServerImportInputs>>,
+  Expect<Agree<sdk.ServerImportRow, ServerRow>>,
+  Expect<Agree<sdk.LicenseActivationArgs, ZodInputs<typeof LicenseActivationInputs>>>,
+  Expect<Agree<sdk.EgressProviderArgs, ZodInputs<typeof EgressProviderInputs>>>,
+  Expect<Agree<sdk.EgressGatewayArgs, ZodInputs<typeof EgressGatewayInputs>>>,
+  Expect<Agree<sdk.EgressProviderMappingArgs, ZodInputs<typeof EgressProviderMappingInputs>>>,
+  Expect<Agree<sdk.EgressCredentialArgs, ZodInputs<typeof EgressCredentialInputs>>>,
+  Expect<Agree<sdk.UserSetArgs, ZodInputs<typeof UserSetInputs>>>,
+];
