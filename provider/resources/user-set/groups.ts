@@ -1,0 +1,92 @@
+/**
+ * `UserSet`'s group memberships. Groups are named in the rows, but adding or removing a group of
+ * an existing user needs its id, which the API only shows inside user records: the ids are learnt
+ * from the users read (and the `groupIds` input), and every change is worked out before the first
+ * write.
+ */
+import { KasmBadRequestError, type User as KasmUser } from "../../api";
+import { kasmClient } from "../../runtime";
+import { canonicalId, isNotFound } from "../kit";
+import { ALL_USERS } from "../user-links";
+import type { Row } from "./fields";
+import { names } from "./rows";
+
+// --- types ---------------------------------------------------------------------------------------
+
+/** One membership change. */
+export interface GroupChange {
+  readonly key: string;
+  readonly userId: string;
+  readonly groupId: string;
+  readonly add: boolean;
+}
+
+// --- planning ------------------------------------------------------------------------------------
+
+/** Group name -> id, from the users' records and the `groupIds` input (which wins). */
+export function groupIndex(records: Iterable<KasmUser>, groupIds: unknown): Map<string, string> {
+  const index = new Map<string, string>();
+  for (const user of records) for (const group of user.groups ?? []) if (!index.has(group.name)) index.set(group.name, canonicalId(group.group_id));
+  if (groupIds && typeof groupIds === "object") for (const [name, id] of Object.entries(groupIds)) index.set(name, canonicalId(id));
+  return index;
+}
+
+/**
+ * The membership changes that bring `record` to the row's groups: the missing ones added, and in
+ * authoritative mode the others (but All Users) removed. Throws, before anything is written, when
+ * Kasm did not show the user's groups; a group to add with no known id is collected in
+ * `unknownGroups` (group name -> usernames), for {@link unknownGroupsError}.
+ */
+export function groupChanges(row: Row, record: KasmUser, mode: string, index: Map<string, string>, unknownGroups: Map<string, string[]>): GroupChange[] {
+  if (row.groups === undefined) return [];
+  if (record.groups === undefined)
+    throw new Error(
+      `UserSet: Kasm did not return the groups of '${row.username}', so its groups cannot be reconciled: ` +
+        `the API key needs Groups View to read group membership. Grant the API key: Groups View.`,
+    );
+  const current = new Map(record.groups.map((g) => [g.name, canonicalId(g.group_id)]));
+  const changes: GroupChange[] = [];
+  for (const name of row.groups) {
+    if (current.has(name)) continue;
+    const groupId = index.get(name);
+    if (groupId === undefined) unknownGroups.set(name, [...(unknownGroups.get(name) ?? []), row.username]);
+    else changes.push({ key: row.key, userId: canonicalId(record.user_id), groupId, add: true });
+  }
+  if (mode === "authoritative")
+    for (const [name, groupId] of current)
+      if (name !== ALL_USERS && !row.groups.includes(name)) changes.push({ key: row.key, userId: canonicalId(record.user_id), groupId, add: false });
+  return changes;
+}
+
+/** The error for groups to add whose id is not known (group name -> the usernames that list it). */
+export function unknownGroupsError(unknown: Map<string, string[]>): Error {
+  const listed = [...unknown].map(([name, users]) => `'${name}' (for ${names(users.map((username) => ({ username })), 5)})`);
+  return new Error(
+    `UserSet: the id${unknown.size === 1 ? " of group" : "s of groups"} ${listed.join(", ")} ${unknown.size === 1 ? "is" : "are"} unknown. Kasm's API cannot list groups, and no user it showed is in ` +
+      `${unknown.size === 1 ? "that group" : "those groups"}; adding an existing user to a group needs its id. Give the id in ` +
+      `\`groupIds\` (for example groupIds: { "${[...unknown.keys()][0]}": "<group id>" }): Kasm's admin UI lists groups under ` +
+      `Access Management, Groups, and a group's id is in the address of its page. ` +
+      `New users of the set need no id: the import takes group names.`,
+  );
+}
+
+// --- writing -------------------------------------------------------------------------------------
+
+/** Make one membership change; one someone else made meanwhile counts as made. */
+export async function applyGroupChange(change: GroupChange): Promise<void> {
+  const groups = kasmClient().groups;
+  try {
+    if (change.add) await groups.addUserGroup({ user_id: change.userId, group_id: change.groupId });
+    else await groups.removeUserGroup({ user_id: change.userId, group_id: change.groupId });
+  } catch (error) {
+    // Someone made the same change meanwhile: the outcome is the one wanted.
+    const message = error instanceof KasmBadRequestError ? (error.errorMessage ?? "") : "";
+    if (change.add ? /\bis already a member\b/i.test(message) : /\bis not a member\b/i.test(message)) return;
+    throw error;
+  }
+}
+
+/** Whether a Kasm error says the user of a membership change does not exist (rather than the group). */
+export function isUserGone(error: unknown): boolean {
+  return isNotFound(error) && /\bUser ID\b|\bunknown user\b/i.test((error as KasmBadRequestError).errorMessage ?? "");
+}

@@ -1,0 +1,78 @@
+/**
+ * `UserSet`'s `read` (refresh): the users pages, never one request per user. Deleted users drop
+ * out of the set (and come back on the next up); names, phone, organization, realm and groups show
+ * drift as a change back to the program's values; a user renamed in Kasm drops out with a warning.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { User as KasmUser } from "../../api";
+import { warn } from "../../engine-log";
+import { kasmClient } from "../../runtime";
+import { canonicalId, declared, type Props } from "../kit";
+import { ALL_USERS } from "../user-links";
+import { OTHER_INPUTS, READABLE, USER_FIELDS, type Row } from "./fields";
+import { formOf, outputs, render, rowsOf, userIdsOf } from "./rows";
+
+// --- helpers -------------------------------------------------------------------------------------
+
+/** `record`'s current values for the fields the row declares that Kasm's record shows, and its groups. */
+function currentRow(row: Row, record: KasmUser, mode: string): Row {
+  const fields: Row["fields"] = { ...row.fields };
+  for (const field of USER_FIELDS) {
+    const name = READABLE[field];
+    if (name === undefined || fields[field] === undefined || !(name in record)) continue;
+    const value = String(record[name] ?? "");
+    // Kasm's realm is lowercase; keep the declared spelling when it is the same realm.
+    fields[field] = field === "realm" ? value.toLowerCase() : value;
+  }
+  let groups = row.groups;
+  // Without Groups View the record has no groups: membership cannot be read, and the declared groups stay.
+  if (groups !== undefined && record.groups !== undefined) {
+    const current = record.groups.map((g) => g.name);
+    const listed = groups.filter((g) => current.includes(g));
+    groups = mode === "authoritative" ? [...listed, ...current.filter((g) => g !== ALL_USERS && !listed.includes(g))] : listed;
+  }
+  return { ...row, fields, groups };
+}
+
+// --- read ----------------------------------------------------------------------------------------
+
+/**
+ * The users pages: users deleted in Kasm drop out (and come back on the next up); drift in
+ * names, phone, organization, realm and groups shows as a change back to the program's values.
+ */
+export async function readUserSet(id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
+  const rows = rowsOf(props) ?? [];
+  const userIds = userIdsOf(props);
+  if (rows.length === 0) return { id, props: outputs(props, [], userIds), inputs: { ...declared(props, OTHER_INPUTS), ...render(props, []) } };
+  const { users } = await kasmClient().users.getUsersNamed(rows.map((r) => r.key));
+  const byId = new Map(users.map((u) => [canonicalId(u.user_id), u]));
+  const mode = String(props.groupsMode ?? "additive");
+  const refreshed: Row[] = [];
+  const renamed: string[] = [];
+  for (const row of rows) {
+    const userId = userIds[row.key];
+    const record = userId ? byId.get(canonicalId(userId)) : undefined;
+    // Deleted in Kasm (or re-created there under the same name, with another id): it drops out of
+    // the set, and the next up imports it again (or, for a re-created one, refuses it unless `adopt`).
+    if (!record) continue;
+    if (record.username.toLowerCase() !== row.key) {
+      renamed.push(`'${row.username}' (now '${record.username}', id ${canonicalId(record.user_id)})`);
+      continue;
+    }
+    refreshed.push(currentRow(row, record, mode));
+  }
+  if (rows.some((row) => row.groups !== undefined) && users.some((u) => u.groups === undefined))
+    await warn(
+      `UserSet ${id}: Kasm did not return the users' groups, so drift in group membership cannot be seen: ` +
+        `the API key needs Groups View to read group membership. Grant the API key: Groups View.`,
+    );
+  if (renamed.length)
+    await warn(
+      `UserSet ${id}: ${renamed.join(", ")} ${renamed.length === 1 ? "was" : "were"} renamed in Kasm, so the set no longer manages ` +
+        `${renamed.length === 1 ? "it" : "them"}; the next up creates the declared usernames again. To keep a renamed user instead, ` +
+        `rename it back in Kasm and add it with \`adopt: true\`.`,
+    );
+  const state = outputs(props, refreshed, userIds);
+  const inputs: Props = { ...declared(props, OTHER_INPUTS), ...(formOf(props) === "csv" ? { csv: state.csv } : { users: state.users }) };
+  return { id, props: state, inputs };
+}

@@ -1,0 +1,141 @@
+/**
+ * `UserSet`'s rows: reading them from the inputs (`users` or `csv`, one `Row` each), comparing
+ * two rows, writing rows back in the form the program declared them, and the state the provider
+ * keeps (the inputs with the rows, `userIds` and `count`).
+ */
+import { parseCsv, rowLabel, userRowFromCsv } from "../../../catalogue/bulk-rows";
+import { BATCH_USER_COLUMNS, type BatchUserColumn, type BatchUserRow } from "../../api";
+import { usersCsv } from "../../api/batch-csv";
+import { declared, isUnknown, same, snakeCase, type Props } from "../kit";
+import { GROUP_COLUMN, OTHER_INPUTS, USER_FIELDS, type Form, type Row, type UserField } from "./fields";
+
+// --- helpers: reading ----------------------------------------------------------------------------
+
+/** The form the rows were given in, or undefined when neither is known. */
+export function formOf(props: Props): Form | undefined {
+  if (props.users !== undefined) return "users";
+  if (props.csv !== undefined) return "csv";
+  return undefined;
+}
+
+/** The rows of inputs that passed `check`; undefined while they are not known (preview). */
+export function rowsOf(props: Props): Row[] | undefined {
+  if (isUnknown(props.users) || isUnknown(props.csv)) return undefined;
+  if (Array.isArray(props.users)) return props.users.map((entry, i) => userRow(entry as Record<string, unknown>, rowLabel("array", "users", i)));
+  if (typeof props.csv === "string") return csvRows(props.csv);
+  return [];
+}
+
+/** A `users` entry (or a CSV line in the same camelCase fields) as a row. */
+function userRow(entry: Record<string, unknown>, label: string): Row {
+  const username = String(entry.username).trim();
+  const fields: Row["fields"] = {};
+  for (const field of USER_FIELDS) {
+    const value = entry[field];
+    if (value === undefined) continue;
+    // A field Kasm has cleared reads back as null: declared, and empty.
+    if (typeof value === "boolean") fields[field] = value;
+    else fields[field] = field === "realm" ? String(value ?? "").trim().toLowerCase() : String(value ?? "").trim();
+  }
+  const groups = Array.isArray(entry.groups) ? [...new Set(entry.groups.map((g) => String(g).trim()))] : undefined;
+  return { username, key: username.toLowerCase(), fields, groups, label };
+}
+
+function csvRows(text: string): Row[] {
+  const { headers, records } = parseCsv(text);
+  const hasGroupColumns = headers.some((h) => GROUP_COLUMN.test(h));
+  return records.map((record, i) => {
+    const entry = userRowFromCsv(headers, record);
+    // `check` lets only a boolean cell through; anything else is no reset.
+    if (entry.forcePasswordReset !== undefined && typeof entry.forcePasswordReset !== "boolean") entry.forcePasswordReset = false;
+    // With group columns, every row manages its groups (an empty row: none besides All Users).
+    if (hasGroupColumns) entry.groups ??= [];
+    return userRow(entry, rowLabel("csv", "users", i));
+  });
+}
+
+/** The row as a line of Kasm's import. */
+export function batchRow(row: Row): BatchUserRow {
+  const line: BatchUserRow = { username: row.key };
+  for (const field of USER_FIELDS) {
+    const value = row.fields[field];
+    if (value === undefined || value === "") continue;
+    (line as Record<string, unknown>)[snakeCase(field)] = value;
+  }
+  if (row.groups?.length) line.groups = [...row.groups];
+  return line;
+}
+
+// --- helpers: comparing --------------------------------------------------------------------------
+
+/** Whether two rows declare the same fields and groups (the username's case aside). */
+export function sameRow(a: Row, b: Row): boolean {
+  return changedFields(a, b).length === 0 && !groupsChanged(a, b);
+}
+
+/** The fields whose declaration or value differs between `old` and `now`. */
+function changedFields(old: Row, now: Row): UserField[] {
+  return USER_FIELDS.filter((f) => (old.fields[f] === undefined) !== (now.fields[f] === undefined) || !same.value(old.fields[f], now.fields[f]));
+}
+
+/** Whether the declared groups differ (a row that leaves groups alone differs from one that lists them). */
+export function groupsChanged(old: Row, now: Row): boolean {
+  if ((old.groups === undefined) !== (now.groups === undefined)) return true;
+  return !same.set(old.groups, now.groups);
+}
+
+// --- helpers: writing back -----------------------------------------------------------------------
+
+/**
+ * `rows` in the form of `template` (the inputs they came from): the `users` list keeps each
+ * entry as written where the row is unchanged, and a `csv` is written again only when it differs,
+ * keeping the template's columns.
+ */
+export function render(template: Props, rows: readonly Row[]): Props {
+  const form = formOf(template) ?? "users";
+  const original = rowsOf(template) ?? [];
+  if (form === "users") {
+    const entries = Array.isArray(template.users) ? (template.users as Record<string, unknown>[]) : [];
+    const byKey = new Map(original.map((row, i) => [row.key, { row, entry: entries[i] }]));
+    return {
+      users: rows.map((row) => {
+        const before = byKey.get(row.key);
+        return before && sameRow(before.row, row) ? before.entry : userEntry(row, before?.entry);
+      }),
+    };
+  }
+  const text = String(template.csv);
+  if (original.length === rows.length && original.every((row, i) => row.key === rows[i].key && sameRow(row, rows[i]))) return { csv: text };
+  const header = parseCsv(text).headers;
+  const columns = header.filter((h): h is BatchUserColumn => (BATCH_USER_COLUMNS as readonly string[]).includes(h));
+  const groupColumns = header.filter((h) => GROUP_COLUMN.test(h)).length;
+  return { csv: usersCsv(rows.map(batchRow), { columns, groupColumns }) };
+}
+
+/** A `users` entry for a row: the written one's username spelling, the row's values. */
+function userEntry(row: Row, written: Record<string, unknown> | undefined): Record<string, unknown> {
+  const entry: Record<string, unknown> = { username: written !== undefined && same.username(written.username, row.username) ? written.username : row.username };
+  for (const field of USER_FIELDS) if (row.fields[field] !== undefined) entry[field] = row.fields[field];
+  if (row.groups !== undefined) entry.groups = [...row.groups];
+  return entry;
+}
+
+// --- the state -----------------------------------------------------------------------------------
+
+/** The state: the declared inputs with the rows as `rows`, and the outputs. */
+export function outputs(inputs: Props, rows: readonly Row[], userIds: Readonly<Record<string, string>>): Props {
+  const ids: Record<string, string> = {};
+  for (const row of rows) if (userIds[row.key]) ids[row.key] = userIds[row.key];
+  return { ...declared(inputs, OTHER_INPUTS), ...render(inputs, rows), userIds: ids, count: rows.length };
+}
+
+/** A copy of the state's `userIds` (username -> user id), to change as the writes go. */
+export function userIdsOf(props: Props): Record<string, string> {
+  return props.userIds && typeof props.userIds === "object" ? { ...(props.userIds as Record<string, string>) } : {};
+}
+
+/** `'alice', 'bob' and 3 more`: how messages name users. */
+export function names(rows: readonly { username: string }[], limit = 20): string {
+  const listed = rows.slice(0, limit).map((r) => `'${r.username}'`);
+  return rows.length > limit ? `${listed.join(", ")} and ${rows.length - limit} more` : listed.join(", ");
+}
