@@ -12,6 +12,9 @@
  * answer, and gets a copy of that answer. Nothing is kept once the answer is in, and a read issued
  * after a write started never joins one issued before it: this only saves duplicate requests, it
  * never serves an old answer.
+ *
+ * Every id field of a JSON call's parameters is sent in the canonical form (see `request-ids.ts`),
+ * whatever spelling the caller used.
  */
 import { rootCertificates } from "node:tls";
 import { FormData, Pool, Response, interceptors, type Dispatcher, type RetryHandler } from "undici";
@@ -29,6 +32,7 @@ import {
 } from "./errors";
 import { healthGate } from "./health";
 import { collectSecretValues, redact, scrubText } from "./redact";
+import { withCanonicalIds } from "./request-ids";
 import { CsvValidationData } from "./schemas/batch";
 import { RetryPolicy, TIMEOUT_ERROR_CODES, describeFailure, parseRetryAfter, repeatMode, type Failure, type RepeatMode } from "./retry";
 
@@ -168,7 +172,7 @@ export class KasmTransport {
 
   private async callOnce<S extends z.ZodType>(operation: OperationName, params: object, schema: S, options: CallOptions): Promise<z.infer<S>> {
     const answer = await this.send(operation, {
-      body: JSON.stringify({ ...params, api_key: this.apiKey, api_key_secret: this.#secret }),
+      body: JSON.stringify({ ...withCanonicalIds(params), api_key: this.apiKey, api_key_secret: this.#secret }),
       headers: { "content-type": "application/json", accept: "application/json" },
     });
     const secrets = collectSecretValues(params);
@@ -183,7 +187,7 @@ export class KasmTransport {
   /** Call a JSON-envelope operation that answers with binary content (a screenshot), returned as is. */
   async callBinary(operation: OperationName, params: object, options: CallOptions = {}): Promise<Buffer> {
     const answer = await this.send(operation, {
-      body: JSON.stringify({ ...params, api_key: this.apiKey, api_key_secret: this.#secret }),
+      body: JSON.stringify({ ...withCanonicalIds(params), api_key: this.apiKey, api_key_secret: this.#secret }),
       headers: { "content-type": "application/json" },
     });
     if (answer.status >= 200 && answer.status < 300) return answer.body;
