@@ -325,11 +325,22 @@ export function camelCase(name: string): string {
   return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
-/** The API body for the declared inputs among `keys`: snake_case names, undefined left out. */
-export function toApi(props: Props, keys: Iterable<string>): Record<string, unknown> {
+/** `castingConfigName` -> `casting_config_name`, as a type. */
+export type SnakeCase<Name extends string> = Name extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}`
+  : Name;
+
+/** The API body of some inputs: each input under its snake_case name, with its type. */
+export type ApiBody<Inputs> = { [K in keyof Inputs & string as SnakeCase<K>]: Inputs[K] };
+
+/**
+ * The API body for the declared inputs among `keys`: snake_case names, undefined left out. Typed
+ * inputs give a typed body (`{ zoneId: string }` -> `{ zone_id: string }`).
+ */
+export function toApi<Inputs extends object, Key extends keyof Inputs & string>(props: Inputs, keys: Iterable<Key>): ApiBody<Pick<Inputs, Key>> {
   const body: Record<string, unknown> = {};
   for (const key of keys) if (props[key] !== undefined) body[snakeCase(key)] = props[key];
-  return body;
+  return body as ApiBody<Pick<Inputs, Key>>;
 }
 
 // --- errors ----------------------------------------------------------------------------------------

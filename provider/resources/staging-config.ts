@@ -12,23 +12,8 @@
 import { z } from "zod";
 import type { NewStagingConfig, StagingConfig as KasmStagingConfig, StagingConfigUpdate } from "../api";
 import { kasmClient } from "../runtime";
-import {
-  checkInputs,
-  createOrAdopt,
-  declared,
-  diffInputs,
-  GONE,
-  KasmId,
-  keptOutputs,
-  onlyProviderFlagsChanged,
-  refreshedInputs,
-  same,
-  toApi,
-  unlessGone,
-  type FieldRule,
-  type KindProvider,
-  type Props,
-} from "./kit";
+import { createOrAdopt, declared, GONE, KasmId, refreshedInputs, same, toApi, unlessGone, type KindProvider, type Props } from "./kit";
+import { defineKind, type FieldRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -61,7 +46,7 @@ export interface StagingConfigOutputs {
 }
 
 /** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
-const API_FIELDS: Readonly<Record<string, FieldRule>> = {
+const API_FIELDS = {
   zoneId: { equal: same.id },
   imageId: { equal: same.id },
   numSessions: {},
@@ -72,18 +57,21 @@ const API_FIELDS: Readonly<Record<string, FieldRule>> = {
   allowWsClipboardDown: {},
   allowWsClipboardUp: {},
   allowWsMicrophone: {},
-};
+} satisfies FieldRules<StagingConfigInputs>;
 
 /** Inputs that only steer the provider. */
-const PROVIDER_FIELDS: Readonly<Record<string, FieldRule>> = { adopt: {} };
+const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<StagingConfigInputs>;
 
 const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
 // --- helpers -------------------------------------------------------------------------------------
 
-/** The `target_staging_config` body for the declared fields (the inputs passed `check`). */
-function targetStagingConfig(inputs: Props): NewStagingConfig {
-  return toApi(inputs, Object.keys(API_FIELDS)) as NewStagingConfig;
+/** The API fields' names. */
+const API_KEYS = Object.keys(API_FIELDS) as (keyof typeof API_FIELDS)[];
+
+/** The `target_staging_config` body for the declared fields. */
+function targetStagingConfig(inputs: StagingConfigInputs): NewStagingConfig {
+  return toApi(inputs, API_KEYS);
 }
 
 function outputs(inputs: Props, config: KasmStagingConfig): Props {
@@ -97,20 +85,17 @@ function outputs(inputs: Props, config: KasmStagingConfig): Props {
 }
 
 /** How the error messages name a staging config. */
-function label(inputs: Props): string {
+function label(inputs: StagingConfigInputs): string {
   return `for zone ${String(inputs.zoneId)} and image ${String(inputs.imageId)}`;
 }
 
 // --- provider ------------------------------------------------------------------------------------
 
-export const stagingConfigProvider: KindProvider = {
-  async check(_olds, news) {
-    return checkInputs(StagingConfigInputs, news);
-  },
-
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, INPUT_FIELDS);
-  },
+/** The provider of StagingConfig; only `adopt` changing sends no request. */
+export const stagingConfigProvider: KindProvider = defineKind<StagingConfigInputs, StagingConfigOutputs>({
+  schema: StagingConfigInputs,
+  apiFields: API_FIELDS,
+  providerFields: PROVIDER_FIELDS,
 
   async create(inputs) {
     const client = kasmClient();
@@ -150,18 +135,15 @@ export const stagingConfigProvider: KindProvider = {
     return { id: config.staging_config_id, props: outputs(inputs, config), inputs };
   },
 
-  async update(id, olds, news) {
-    // Only `adopt` changed: Kasm has nothing to change, and the state's outputs stand.
-    if (onlyProviderFlagsChanged(olds, news, API_FIELDS)) return { outs: keptOutputs(olds, news, Object.keys(INPUT_FIELDS)) };
-    const changed = Object.keys(API_FIELDS).some(
-      (key) => news[key] !== undefined && !(API_FIELDS[key].equal ?? same.value)(olds[key], news[key]),
-    );
+  async update(id, _olds, news, changedFields) {
     const client = kasmClient();
     // Every declared field is sent (the required ones are always declared): Kasm's update does not
-    // say which fields it requires, and a full body leaves nothing to chance.
-    const config = changed
-      ? await client.staging.updateStagingConfig({ ...targetStagingConfig(news), staging_config_id: id } satisfies StagingConfigUpdate)
-      : await client.staging.getStagingConfig({ staging_config_id: id });
+    // say which fields it requires, and a full body leaves nothing to chance. With none changed (an
+    // input stopped being declared), Kasm is only read.
+    const config =
+      changedFields.length > 0
+        ? await client.staging.updateStagingConfig({ ...targetStagingConfig(news), staging_config_id: id } satisfies StagingConfigUpdate)
+        : await client.staging.getStagingConfig({ staging_config_id: id });
     return { outs: outputs(news, config) };
   },
 
@@ -169,4 +151,4 @@ export const stagingConfigProvider: KindProvider = {
     // Deleting what is already gone is done.
     await unlessGone(() => kasmClient().staging.deleteStagingConfig({ staging_config_id: id }));
   },
-};
+});

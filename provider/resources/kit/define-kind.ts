@@ -1,0 +1,101 @@
+/**
+ * `defineKind`: one kind's provider from its zod inputs, its field rules and four typed methods.
+ *
+ * What every kind does the same way is derived here once: `check` validates with the kind's zod
+ * schema ({@link checkInputs}), `diff` compares field by field ({@link diffInputs}), and `update`
+ * learns which API fields changed and sends nothing when only provider flags (`adopt`,
+ * `forceDelete`) changed. A kind writes only what is its own: how to create, read, update and
+ * delete its object, with the inputs typed as its schema says.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import { changedFields, checkInputs, diffInputs, keptOutputs, onlyProviderFlagsChanged, type FieldRule, type KindProvider, type Props } from "../kit";
+
+/** How each of a kind's inputs compares (see {@link FieldRule}), keyed by input name. */
+export type FieldRules<Inputs> = { readonly [K in keyof Inputs & string]?: FieldRule };
+
+/** What the state holds for a resource: the declared inputs and the outputs the provider added. */
+export type KindState<Inputs, Outputs> = Partial<Inputs> & Partial<Outputs> & Props;
+
+/**
+ * When an update sends nothing and keeps the state's outputs ({@link keptOutputs}):
+ * - `"only-provider-flags-changed"` (the default): every API field is as in the state, declared or not;
+ * - `"no-api-field-changed"`: no declared API field changed (an API field the program stopped
+ *   declaring needs no request either: Kasm keeps its value);
+ * - `"never"`: the kind's `update` always runs (it has no provider flags, or handles them itself).
+ */
+export type SendsNothingWhen = "only-provider-flags-changed" | "no-api-field-changed" | "never";
+
+/** What a kind gives {@link defineKind}. */
+export interface KindDefinition<Inputs extends object, Outputs extends object> {
+  /** The kind's inputs: `check` validates with it before any request is sent. */
+  readonly schema: z.ZodType<Inputs>;
+  /** Fields sent to Kasm, and how each compares; `update` is told which of them changed. */
+  readonly apiFields: FieldRules<Inputs>;
+  /** Inputs that only steer the provider (`adopt`, `forceDelete`): compared by `diff`, never sent. */
+  readonly providerFields?: FieldRules<Inputs>;
+  /** Valid stand-ins for inputs not known during preview (see {@link checkInputs}). */
+  readonly placeholders?: Readonly<Partial<Record<keyof Inputs & string, unknown>>>;
+  /** A rule of the kind's own after the schema's: it receives the schema's result and may add failures or defaults. */
+  readonly extraCheck?: (result: pulumi.dynamic.CheckResult, news: Props, olds: Props) => pulumi.dynamic.CheckResult;
+  /** A form of the inputs in which `diff` compares them, such as one with defaults written in. */
+  readonly compareAs?: (props: Props) => Props;
+  /** Adjusts the derived diff, for a kind whose replacement rules go beyond {@link FieldRule.replaces}. */
+  readonly adjustDiff?: (diff: pulumi.dynamic.DiffResult, olds: Props, news: Props) => pulumi.dynamic.DiffResult;
+  /** When `update` sends nothing; default `"only-provider-flags-changed"`. */
+  readonly sendsNothingWhen?: SendsNothingWhen;
+  create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult>;
+  read(id: string, state: KindState<Inputs, Outputs>): Promise<pulumi.dynamic.ReadResult>;
+  /** `changedFields`: the declared API fields whose value differs from the state's. */
+  update(id: string, olds: KindState<Inputs, Outputs>, news: Inputs, changedFields: (keyof Inputs & string)[]): Promise<pulumi.dynamic.UpdateResult>;
+  delete(id: string, state: KindState<Inputs, Outputs>): Promise<void>;
+}
+
+/** The rules as {@link diffInputs} takes them: the optional keys of {@link FieldRules} are all present. */
+function asRules<Inputs>(rules: FieldRules<Inputs> | undefined): Readonly<Record<string, FieldRule>> {
+  return (rules ?? {}) as Readonly<Record<string, FieldRule>>;
+}
+
+/**
+ * A kind's provider: `check` and `diff` derived from the definition's schema and field rules,
+ * `update` handed the typed inputs and the changed API fields, and spared when nothing Kasm holds
+ * changed (see {@link SendsNothingWhen}).
+ */
+export function defineKind<Inputs extends object, Outputs extends object = Record<string, never>>(definition: KindDefinition<Inputs, Outputs>): KindProvider {
+  const apiFields = asRules(definition.apiFields);
+  const inputFields = { ...apiFields, ...asRules(definition.providerFields) };
+  const inputKeys = Object.keys(inputFields);
+  const compareAs = definition.compareAs ?? ((props: Props) => props);
+  const sendsNothingWhen = definition.sendsNothingWhen ?? "only-provider-flags-changed";
+  // The engine calls create, read, update and delete only with inputs that passed `check`.
+  const typed = (props: Props) => props as Inputs;
+  const state = (props: Props) => props as KindState<Inputs, Outputs>;
+  return {
+    async check(olds, news) {
+      const result = checkInputs(definition.schema, news, definition.placeholders as Readonly<Props> | undefined);
+      return definition.extraCheck ? definition.extraCheck(result, news, olds) : result;
+    },
+
+    async diff(_id, olds, news) {
+      const result = diffInputs(compareAs(olds), compareAs(news), inputFields);
+      return definition.adjustDiff ? definition.adjustDiff(result, olds, news) : result;
+    },
+
+    create: (inputs) => definition.create(typed(inputs)),
+
+    read: (id, props) => definition.read(id, state(props)),
+
+    async update(id, olds, news) {
+      const changed = changedFields(olds, news, apiFields) as (keyof Inputs & string)[];
+      const sendsNothing =
+        sendsNothingWhen === "only-provider-flags-changed"
+          ? onlyProviderFlagsChanged(olds, news, apiFields)
+          : sendsNothingWhen === "no-api-field-changed" && changed.length === 0;
+      // Kasm has nothing to change: the state's outputs stand, with the declared inputs.
+      if (sendsNothing) return { outs: keptOutputs(olds, news, inputKeys) };
+      return definition.update(id, state(olds), typed(news), changed);
+    },
+
+    delete: (id, props) => definition.delete(id, state(props)),
+  };
+}
