@@ -45,7 +45,7 @@ export class Caller {
 /** Check a key and secret against the store; throw 401 unless they match a key that has not expired. */
 export function authenticate(store: Store, key: unknown, secret: unknown, now: Date = new Date()): Caller {
   if (typeof key !== "string" || typeof secret !== "string" || key === "" || secret === "") throw new InvalidCredentials();
-  const record = Object.values(store.state.apiKeys).find((k) => k.key === key);
+  const record = store.keys.byKey(key);
   if (!record) throw new InvalidCredentials();
   const expected = Buffer.from(record.secret_hash, "hex");
   const actual = Buffer.from(hashSecret(secret, record.secret_salt), "hex");

@@ -8,20 +8,8 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { isPermissionName } from "../catalogue";
-import { LICENSE_FEATURES } from "./fields";
-import {
-  canonicalId,
-  emptyState,
-  hashSecret,
-  newId,
-  newSalt,
-  parseTime,
-  Store,
-  timestamp,
-  type ImageRecord,
-  type ZoneRecord,
-} from "./store";
+import { isPermissionName, type PermissionName } from "../catalogue";
+import { canonicalId, emptyState, parseTime, Store } from "./store";
 
 const SeedId = z.string().refine((v) => canonicalId(v) !== undefined, "must be a UUID (32 hex digits, hyphens allowed)");
 
@@ -145,9 +133,6 @@ export class SeedError extends Error {
   override name = "SeedError";
 }
 
-/** A seeded activation key grants every feature of the licence record unless it says otherwise. */
-const ALL_FEATURES = LICENSE_FEATURES.documented;
-
 /** Read and validate a seed file. */
 export function readSeedFile(path: string): SeedInput {
   let text: string;
@@ -182,7 +167,6 @@ export function storeFromSeed(input: SeedInput | undefined): Store {
   }
   const seed = parsed.data;
   const store = new Store(emptyState());
-  const state = store.state;
   const fail = (where: string, message: string): never => {
     throw new SeedError(`seed: ${where}: ${message}`);
   };
@@ -195,176 +179,71 @@ export function storeFromSeed(input: SeedInput | undefined): Store {
   unique("zones.zone_name", seed.zones.map((z) => z.zone_name));
   unique("images.name", seed.images.map((i) => i.name));
 
-  for (const k of seed.apiKeys) {
-    const salt = newSalt();
-    const api_key_id = newId();
-    state.apiKeys[api_key_id] = {
-      api_key_id,
-      name: k.name,
-      key: k.key,
-      secret_salt: salt,
-      secret_hash: hashSecret(k.secret, salt),
-      permissions: k.permissions as never,
-      read_only: k.readOnly,
-      expires: k.expiresAt,
-    };
-  }
+  // Each model fills in the product's defaults for what an entry leaves out; this function
+  // resolves the references by name and words the errors.
+  for (const k of seed.apiKeys) store.keys.addKey({ ...k, permissions: k.permissions as PermissionName[] });
 
   for (const [i, g] of seed.groups.entries()) {
-    const existing = store.groupByName(g.name);
-    if (existing?.is_system && g.group_id) {
-      // A seed may pin the id of a system group, so tests can refer to it.
-      delete state.groups[existing.group_id];
-      existing.group_id = canonicalId(g.group_id)!;
-      state.groups[existing.group_id] = existing;
-      continue;
-    }
-    if (existing) fail(`groups[${i}]`, `duplicate group name ${JSON.stringify(g.name)}`);
-    const group_id = g.group_id ? canonicalId(g.group_id)! : newId();
-    state.groups[group_id] = { group_id, name: g.name, description: g.description ?? null, priority: 100 + i, is_system: false };
+    // Seeded groups come after the system groups in priority.
+    if (store.groups.addSeedGroup(g, 100 + i) === "duplicate") fail(`groups[${i}]`, `duplicate group name ${JSON.stringify(g.name)}`);
   }
 
   for (const [i, z] of seed.zones.entries()) {
-    const zone_id = z.zone_id ? canonicalId(z.zone_id)! : newId();
-    const zone: ZoneRecord = {
-      zone_id,
-      zone_name: z.zone_name,
-      auto_scaling_enabled: false,
-      cloud_enabled: z.cloud_enabled ?? false,
-      cloud_region: z.cloud_region ?? "",
-      cloud_access_key_id: z.cloud_access_key_id ?? "",
-      cloud_secret_access_key: z.cloud_secret_access_key ?? "",
-      vm_agent_image_id: null,
-    };
-    if (state.zones[zone_id]) fail(`zones[${i}]`, `duplicate zone_id ${zone_id}`);
-    state.zones[zone_id] = zone;
+    if (store.servers.addSeedZone(z) === "duplicate") fail(`zones[${i}]`, `duplicate zone_id ${canonicalId(z.zone_id)}`);
   }
   const zoneByName = (name: string | undefined, where: string) => {
     if (name === undefined) return undefined;
-    return Object.values(state.zones).find((z) => z.zone_name === name) ?? fail(where, `unknown zone ${JSON.stringify(name)}`);
+    return store.servers.zoneByName(name) ?? fail(where, `unknown zone ${JSON.stringify(name)}`);
   };
 
   for (const [i, im] of seed.images.entries()) {
-    const image_id = im.image_id ? canonicalId(im.image_id)! : newId();
-    const zone = zoneByName(im.zone_name, `images[${i}].zone_name`);
-    const image: ImageRecord = {
-      image_id,
-      name: im.name,
-      friendly_name: im.friendly_name ?? im.name,
-      description: im.description ?? "",
-      enabled: im.enabled ?? true,
-      available: true,
-      memory: im.memory ?? 2768000000,
-      cores: im.cores ?? 2,
-      cpu_allocation_method: "Inherit",
-      x_res: 800,
-      y_res: 600,
-      ctr_registry: null,
-      ctr_user: null,
-      ctr_token: null,
-      hash: null,
-      volume_mappings: {},
-      run_config: {},
-      persistent_profile_config: {},
-      persistent_profile_path: null,
-      exec_config: im.exec_config ?? {},
-      restrict_to_network: false,
-      restrict_to_zone: !!zone,
-      restrict_to_server: false,
-      zone_id: zone?.zone_id ?? null,
-      server_id: null,
-      network_name: null,
-      image_src: `img/thumbnails/${im.name.replace(/[^a-z0-9]+/gi, "_")}.png`,
-    };
-    state.images[image_id] = image;
+    const { zone_name, ...fields } = im;
+    const zone = zoneByName(zone_name, `images[${i}].zone_name`);
+    store.images.addSeedImage({ ...fields, zone_id: zone?.zone_id });
   }
 
-  for (const p of seed.serverPools) {
-    const server_pool_id = p.server_pool_id ? canonicalId(p.server_pool_id)! : newId();
-    state.serverPools[server_pool_id] = {
-      server_pool_id,
-      server_pool_name: p.server_pool_name,
-      server_pool_type: p.server_pool_type ?? "Server",
-    };
-  }
+  for (const p of seed.serverPools) store.servers.addSeedServerPool(p);
 
   for (const [i, u] of seed.users.entries()) {
     const groupIds = u.groups.map((ref, j) => {
-      const group = store.groupByName(ref) ?? store.group(ref);
+      const group = store.groups.groupByNameOrId(ref);
       return group?.group_id ?? fail(`users[${i}].groups[${j}]`, `unknown group ${JSON.stringify(ref)}`);
     });
     const { user_id, groups: _groups, oidc_id, saml_id, ...fields } = u;
-    const user = store.buildUser(u.username.trim().toLowerCase(), fields, groupIds);
+    const user = store.users.buildUser(u.username.trim().toLowerCase(), fields, groupIds);
     if (user_id) user.user_id = canonicalId(user_id)!;
     user.oidc_id = oidc_id ?? null;
     user.saml_id = saml_id ?? null;
-    store.insertUser(user);
+    store.users.insertUser(user);
   }
 
   for (const [i, s] of seed.servers.entries()) {
-    const zones = Object.values(state.zones);
+    const zones = store.servers.allZones();
     const zone =
       zoneByName(s.zone_name, `servers[${i}].zone_name`) ??
       (zones.length === 1 ? zones[0] : fail(`servers[${i}]`, "zone_name is required when the seed has more or fewer than one zone"));
     const pool = s.server_pool_name
-      ? (Object.values(state.serverPools).find((p) => p.server_pool_name === s.server_pool_name) ??
+      ? (store.servers.serverPoolByName(s.server_pool_name) ??
         fail(`servers[${i}].server_pool_name`, `unknown server pool ${JSON.stringify(s.server_pool_name)}`))
       : undefined;
-    const server_id = s.server_id ? canonicalId(s.server_id)! : newId();
-    state.servers[server_id] = {
-      server_id,
-      created: timestamp(),
-      server_type: s.server_type ?? "Desktop",
-      hostname: s.hostname,
-      friendly_name: s.friendly_name ?? null,
-      port: s.port ?? (s.connection_type === "RDP" ? 3389 : 22),
-      connection_type: s.connection_type,
-      connection_credential_type: "STATIC",
-      connection_username: null,
-      connection_password: null,
-      connection_private_key: null,
-      connection_passphrase: null,
-      use_user_private_key: false,
-      zone_id: zone.zone_id,
-      server_pool_id: pool?.server_pool_id ?? null,
-      enabled: true,
-      is_draining: s.is_draining ?? false,
-      labels: s.labels ?? [],
-      max_simultaneous_sessions: 1,
-      max_simultaneous_users: 1,
-      operational_status: "running",
-    };
-    for (const [j, name] of (s.assigned_users ?? []).entries()) {
-      const user = store.userByName(name) ?? fail(`servers[${i}].assigned_users[${j}]`, `unknown user ${JSON.stringify(name)}`);
-      user.server_ids.push(server_id);
+    const { zone_name: _zone, server_pool_name: _pool, assigned_users, ...fields } = s;
+    const server = store.servers.addSeedServer({ ...fields, zone_id: zone.zone_id, server_pool_id: pool?.server_pool_id });
+    for (const [j, name] of (assigned_users ?? []).entries()) {
+      const user = store.users.userByName(name) ?? fail(`servers[${i}].assigned_users[${j}]`, `unknown user ${JSON.stringify(name)}`);
+      user.server_ids.push(server.server_id);
     }
   }
 
   for (const [i, s] of seed.sessions.entries()) {
-    const user = store.userByName(s.username) ?? fail(`sessions[${i}].username`, `unknown user ${JSON.stringify(s.username)}`);
+    const user = store.users.userByName(s.username) ?? fail(`sessions[${i}].username`, `unknown user ${JSON.stringify(s.username)}`);
     const image =
-      Object.values(state.images).find((im) => im.name === s.image_name) ??
-      fail(`sessions[${i}].image_name`, `unknown image ${JSON.stringify(s.image_name)}`);
+      store.images.imageByName(s.image_name) ?? fail(`sessions[${i}].image_name`, `unknown image ${JSON.stringify(s.image_name)}`);
     // Seeded sessions bypass the licence capacity: a seed describes what is already running.
-    const session = store.createSessionUnchecked(user, image);
-    if (s.ws_id) {
-      delete state.sessions[session.ws_id];
-      session.ws_id = canonicalId(s.ws_id)!;
-      state.sessions[session.ws_id] = session;
-    }
-    for (const duration of s.recordings ?? []) store.addRecording(session, duration);
+    const session = store.sessions.createSessionUnchecked(user, image);
+    if (s.ws_id) store.sessions.pinSessionId(session, s.ws_id);
+    for (const duration of s.recordings ?? []) store.sessions.addRecording(session, duration);
   }
 
-  for (const k of seed.activationKeys) {
-    state.activationKeys[k.activation_key.trim()] = {
-      activation_key: k.activation_key.trim(),
-      seats: k.seats,
-      seats_used: 0,
-      license_type: k.license_type,
-      sku: k.sku ?? (/named/i.test(k.license_type) ? "PER-NAMED-USER" : "PER-CONCURRENT-SESSION"),
-      expiration: k.expiration ?? timestamp(new Date(Date.now() + 365 * 24 * 3600_000)),
-      features: { ...Object.fromEntries(ALL_FEATURES.map((f) => [f, true])), ...(k.features ?? {}) },
-    };
-  }
+  for (const k of seed.activationKeys) store.licences.addSeedActivationKey(k);
   return store;
 }

@@ -129,7 +129,7 @@ function initialStore(options: EmulatorOptions): { store: Store; observedFields:
 export function createApp(store: Store, options: Pick<EmulatorOptions, "dataFile" | "bodyLimitBytes" | "log" | "observedFields"> = {}) {
   const faults = new Faults();
   const persist = () => {
-    if (options.dataFile) writeFileAtomic.sync(options.dataFile, JSON.stringify(store.state));
+    if (options.dataFile) writeFileAtomic.sync(options.dataFile, JSON.stringify(store.snapshot()));
   };
   const app = express();
   app.disable("x-powered-by");
@@ -199,7 +199,7 @@ export function createApp(store: Store, options: Pick<EmulatorOptions, "dataFile
     res.json(health.describe());
   });
   app.get("/__emulator/state", (_req, res) => {
-    res.json(store.state);
+    res.json(store.snapshot());
   });
 
   app.use((req, _res, next) => next(new NoSuchOperation(req.path)));
@@ -363,7 +363,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   });
   // Written only once the port is ours: an emulator started on a busy port must not rewrite the
   // data file of the one already listening there.
-  if (options.dataFile) writeFileAtomic.sync(options.dataFile, JSON.stringify(store.state));
+  if (options.dataFile) writeFileAtomic.sync(options.dataFile, JSON.stringify(store.snapshot()));
   const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(":") ? `[${host}]` : host;
   return {

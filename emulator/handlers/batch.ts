@@ -186,7 +186,7 @@ const batchCreateUser: Handler = (call) => {
   const groupNames = new Set(csv.rows.flatMap((r) => groupColumns.map((c) => (r[csv.headers.indexOf(c)] ?? "").trim())).filter(Boolean));
   caller.require("batch_create_user", {
     assignsGroups: groupNames.size > 0,
-    targetGroupIsSystem: [...groupNames].some((n) => (store.groupByName(n) ?? store.group(n))?.is_system),
+    targetGroupIsSystem: [...groupNames].some((n) => (store.groups.groupByName(n) ?? store.groups.group(n))?.is_system),
   });
 
   const globalErrors = headerErrors(csv.headers, ["username"], (h) => USER_COLUMNS.includes(h) || GROUP_COLUMN.test(h));
@@ -196,7 +196,7 @@ const batchCreateUser: Handler = (call) => {
     const row = new RowCheck(csv.headers, values);
     const username = row.value("username").toLowerCase();
     if (!username) row.fail("username", CSV.REQUIRED, "username");
-    else if (store.userByName(username) || seen.has(username)) row.fail("username", CSV.DUPLICATE, `user (${username}) already exists`);
+    else if (store.users.userByName(username) || seen.has(username)) row.fail("username", CSV.DUPLICATE, `user (${username}) already exists`);
     seen.add(username);
     const realm = row.value("realm").toLowerCase();
     if (realm && !(REALMS as readonly string[]).includes(realm)) row.fail("realm", CSV.NOT_ALLOWED, REALMS.join(", "));
@@ -206,7 +206,7 @@ const batchCreateUser: Handler = (call) => {
     for (const column of groupColumns) {
       const name = row.value(column);
       if (!name) continue;
-      const group = store.groupByName(name) ?? store.group(name);
+      const group = store.groups.groupByName(name) ?? store.groups.group(name);
       if (!group) row.fail(column, CSV.NOT_FOUND, `group (${name}) not found`);
       else groupIds.push(group.group_id);
     }
@@ -216,9 +216,9 @@ const batchCreateUser: Handler = (call) => {
   const data = validationData(csv, globalErrors, rowData);
   if (data.total_errors > 0) throw new CsvValidationFailed(data);
 
-  store.checkNamedUserSeats(planned.length);
+  store.users.checkNamedUserSeats(planned.length);
   const users = planned.map(({ username, row, groupIds }) =>
-    store.buildUser(
+    store.users.buildUser(
       username,
       {
         realm: (row.value("realm").toLowerCase() || "local") as UserRecord["realm"],
@@ -235,7 +235,7 @@ const batchCreateUser: Handler = (call) => {
       groupIds,
     ),
   );
-  users.forEach((u) => store.insertUser(u));
+  users.forEach((u) => store.users.insertUser(u));
   return success(view, data, { users: users.map((u) => batchUserJson(store, u, call)) });
 };
 
@@ -267,8 +267,8 @@ const batchCreateServer: Handler = (call) => {
   caller.require("batch_create_server", {
     assignsUsers: assigned.length > 0,
     targetUserIsGlobalAdmin: assigned.some((name) => {
-      const user = store.userByName(name);
-      return !!user && store.isGlobalAdmin(user);
+      const user = store.users.userByName(name);
+      return !!user && store.users.isGlobalAdmin(user);
     }),
   });
 
@@ -279,7 +279,7 @@ const batchCreateServer: Handler = (call) => {
     for (const field of SERVER_REQUIRED) if (!row.value(field)) row.fail(field, CSV.REQUIRED, field);
     const port = Number(row.value("port"));
     if (row.value("port") && !(Number.isInteger(port) && port >= 1 && port <= 65535)) row.fail("port", CSV.NOT_ALLOWED, "1 to 65535");
-    const zone = Object.values(store.state.zones).find((z) => z.zone_name === row.value("zone_name"));
+    const zone = store.servers.zoneByName(row.value("zone_name"));
     if (row.value("zone_name") && !zone) row.fail("zone_name", CSV.NOT_FOUND, `zone (${row.value("zone_name")}) not found`);
     const connectionType = CONNECTION_TYPES.find((t) => t.toLowerCase() === row.value("connection_type").toLowerCase());
     if (row.value("connection_type") && !connectionType) row.fail("connection_type", CSV.NOT_ALLOWED, CONNECTION_TYPES.join(", "));
@@ -289,9 +289,9 @@ const batchCreateServer: Handler = (call) => {
       row.together(["connection_type", "connection_credential_type"], CSV.INCOMPATIBLE, "SSH servers cannot prompt the user for credentials");
     if (!BOOLEAN_VALUES.includes(row.value("use_user_private_key").toLowerCase()))
       row.fail("use_user_private_key", CSV.NOT_ALLOWED, "true, false");
-    const pool = row.value("pool_id") ? store.state.serverPools[row.value("pool_id").replace(/-/g, "").toLowerCase()] : undefined;
+    const pool = row.value("pool_id") ? store.servers.serverPool(row.value("pool_id")) : undefined;
     if (row.value("pool_id") && !pool) row.fail("pool_id", CSV.NOT_FOUND, `server pool (${row.value("pool_id")}) does not exist`);
-    const assignTo = row.value("assigned_username") ? store.userByName(row.value("assigned_username")) : undefined;
+    const assignTo = row.value("assigned_username") ? store.users.userByName(row.value("assigned_username")) : undefined;
     if (row.value("assigned_username") && !assignTo)
       row.fail("assigned_username", CSV.NOT_FOUND, `user (${row.value("assigned_username")}) not found`);
     const server: ServerRecord = {
@@ -323,7 +323,7 @@ const batchCreateServer: Handler = (call) => {
   if (data.total_errors > 0) throw new CsvValidationFailed(data);
 
   for (const { server, assignTo } of planned) {
-    store.state.servers[server.server_id] = server;
+    store.servers.insertServer(server);
     if (assignTo) assignTo.server_ids.push(server.server_id);
   }
   return success(view, data, { servers: planned.map((p) => serverJson(store, p.server, call.observedFields)) });

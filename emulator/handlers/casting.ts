@@ -54,7 +54,7 @@ function castJson(store: Store, c: CastConfigRecord, observedFields: boolean) {
       cast_config_id: c.cast_config_id,
       casting_config_name: c.casting_config_name,
       image_id: c.image_id,
-      image_friendly_name: c.image_id ? (store.state.images[c.image_id]?.friendly_name ?? null) : null,
+      image_friendly_name: c.image_id ? (store.images.image(c.image_id)?.friendly_name ?? null) : null,
       key: c.key,
       allowed_referrers: [...c.allowed_referrers],
       limit_sessions: c.limit_sessions,
@@ -69,7 +69,7 @@ function castJson(store: Store, c: CastConfigRecord, observedFields: boolean) {
       disable_fixed_res: c.disable_fixed_res,
       allow_anonymous: c.allow_anonymous,
       group_id: c.group_id,
-      group_name: c.group_id ? (store.state.groups[c.group_id]?.name ?? null) : null,
+      group_name: c.group_id ? (store.groups.group(c.group_id)?.name ?? null) : null,
       require_recaptcha: c.require_recaptcha,
       ws_url: c.ws_url,
       dynamic_ws_url: c.dynamic_ws_url,
@@ -95,7 +95,7 @@ function castJson(store: Store, c: CastConfigRecord, observedFields: boolean) {
 export const castingHandlers = {
   create_cast_config: ({ body, store, observedFields }) => {
     const fields = parse(CastFields, body.target_cast_config, "target_cast_config");
-    return { cast_config: castJson(store, store.createCastConfig(fields), observedFields) };
+    return { cast_config: castJson(store, store.casting.createCastConfig(fields), observedFields) };
   },
   update_cast_config: ({ body, store, observedFields }) => {
     const { cast_config_id, ...fields } = parse(
@@ -103,11 +103,11 @@ export const castingHandlers = {
       body.target_cast_config,
       "target_cast_config",
     );
-    return { cast_config: castJson(store, store.updateCastConfig(cast_config_id, fields), observedFields) };
+    return { cast_config: castJson(store, store.casting.updateCastConfig(cast_config_id, fields), observedFields) };
   },
   delete_cast_config: ({ body, store }) => {
     const req = parse(z.object({ cast_config_id: id.nullable().optional(), casting_config_name: z.string().nullable().optional() }), body, "");
-    store.deleteCastConfig(req.cast_config_id, req.casting_config_name);
+    store.casting.deleteCastConfig(req.cast_config_id, req.casting_config_name);
     return {};
   },
 } satisfies Record<string, Handler>;

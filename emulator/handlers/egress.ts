@@ -119,7 +119,7 @@ function providerRef(p: EgressProviderRecord | undefined, observedFields: boolea
 
 /** The gateways a mapping or credential gives access to, as {name, egress_gateway_id}. */
 function gatewayRefs(store: Store, holder: EgressMappingRecord | EgressCredentialRecord, observedFields: boolean) {
-  return Object.values(store.state.egressGateways)
+  return store.egress.gateways()
     .filter(
       (g) =>
         g.egress_provider_id === holder.egress_provider_id &&
@@ -152,7 +152,7 @@ function mappingJson(store: Store, m: EgressMappingRecord, observedFields: boole
   return EGRESS_MAPPING.form(
     {
       ...mappingOwnFields(m),
-      egress_provider: providerRef(store.state.egressProviders[m.egress_provider_id], observedFields),
+      egress_provider: providerRef(store.egress.provider(m.egress_provider_id), observedFields),
       egress_gateways: gatewayRefs(store, m, observedFields),
     },
     observedFields,
@@ -179,7 +179,7 @@ function credentialJson(store: Store, c: EgressCredentialRecord, observedFields:
       active_connection_limit: c.active_connection_limit,
       active_connections: c.active_connections,
       custom_credential: c.custom_credential,
-      egress_provider: providerRef(store.state.egressProviders[c.egress_provider_id], observedFields),
+      egress_provider: providerRef(store.egress.provider(c.egress_provider_id), observedFields),
       egress_gateways: gatewayRefs(store, c, observedFields),
     },
     observedFields,
@@ -204,14 +204,14 @@ function filterBy<T extends object>(records: T[], filters: Record<string, unknow
 
 /** Check the target-dependent permissions of a mapping or credential call. */
 function requireForTarget(store: Store, caller: Caller, operation: OperationName, target: Partial<EgressTarget>): void {
-  caller.require(operation, store.egressTargetContext(target));
+  caller.require(operation, store.egress.egressTargetContext(target));
 }
 
 /** The target a mapping call acts on: what is sent, or else what the mapping has. */
 function mappingTarget(store: Store, fields: Partial<EgressTarget> & { egress_provider_mapping_id?: string }) {
   const sent = fields.user_id || fields.group_id || fields.image_id;
   if (sent || !fields.egress_provider_mapping_id) return fields;
-  const current = store.state.egressMappings[canonicalId(fields.egress_provider_mapping_id) ?? ""];
+  const current = store.egress.mapping(fields.egress_provider_mapping_id);
   return current ?? fields;
 }
 
@@ -220,19 +220,19 @@ function mappingTarget(store: Store, fields: Partial<EgressTarget> & { egress_pr
 const providerHandlers = {
   get_egress_providers: ({ body, store, observedFields }) => {
     const f = parse(ProviderFields, body.target_egress_provider, "target_egress_provider");
-    return { egress_providers: filterBy(Object.values(store.state.egressProviders), f).map((p) => providerJson(p, observedFields)) };
+    return { egress_providers: filterBy(store.egress.providers(), f).map((p) => providerJson(p, observedFields)) };
   },
   create_egress_provider: ({ body, store, observedFields }) => {
     const { egress_provider_id: _ignored, ...f } = parse(ProviderFields, body.target_egress_provider, "target_egress_provider");
-    return { egress_provider: providerJson(store.createEgressProvider(f), observedFields) };
+    return { egress_provider: providerJson(store.egress.createEgressProvider(f), observedFields) };
   },
   update_egress_provider: ({ body, store, observedFields }) => {
     const { egress_provider_id, ...f } = parse(ProviderFields, body.target_egress_provider, "target_egress_provider");
-    return { egress_provider: providerJson(store.updateEgressProvider(egress_provider_id, f), observedFields) };
+    return { egress_provider: providerJson(store.egress.updateEgressProvider(egress_provider_id, f), observedFields) };
   },
   delete_egress_provider: ({ body, store }) => {
     const f = parse(ProviderFields, body.target_egress_provider, "target_egress_provider");
-    store.deleteEgressProvider(f.egress_provider_id);
+    store.egress.deleteEgressProvider(f.egress_provider_id);
     return {};
   },
 } satisfies Record<string, Handler>;
@@ -247,7 +247,7 @@ const gatewayHandlers = {
       body,
       "",
     );
-    const { image, gateways } = store.gatewaysForUserImage(req.target_user?.user_id, req.target_image?.image_id);
+    const { image, gateways } = store.egress.gatewaysForUserImage(req.target_user?.user_id, req.target_image?.image_id);
     return {
       egress_gateways: gateways.map(({ gateway, provider, credential }) =>
         IMAGE_EGRESS_GATEWAY.form(
@@ -267,19 +267,19 @@ const gatewayHandlers = {
   },
   get_egress_gateways: ({ body, store, observedFields }) => {
     const f = parse(GatewayFields, body.target_egress_gateway, "target_egress_gateway");
-    return { egress_gateways: filterBy(Object.values(store.state.egressGateways), f).map((g) => gatewayJson(g, observedFields)) };
+    return { egress_gateways: filterBy(store.egress.gateways(), f).map((g) => gatewayJson(g, observedFields)) };
   },
   create_egress_gateway: ({ body, store, observedFields }) => {
     const { egress_gateway_id: _ignored, ...f } = parse(GatewayFields, body.target_egress_gateway, "target_egress_gateway");
-    return { egress_gateway: gatewayJson(store.createEgressGateway(f), observedFields) };
+    return { egress_gateway: gatewayJson(store.egress.createEgressGateway(f), observedFields) };
   },
   update_egress_gateway: ({ body, store, observedFields }) => {
     const { egress_gateway_id, ...f } = parse(GatewayFields, body.target_egress_gateway, "target_egress_gateway");
-    return { egress_gateway: gatewayJson(store.updateEgressGateway(egress_gateway_id, f), observedFields) };
+    return { egress_gateway: gatewayJson(store.egress.updateEgressGateway(egress_gateway_id, f), observedFields) };
   },
   delete_egress_gateway: ({ body, store }) => {
     const f = parse(GatewayFields, body.target_egress_gateway, "target_egress_gateway");
-    store.deleteEgressGateway(f.egress_gateway_id);
+    store.egress.deleteEgressGateway(f.egress_gateway_id);
     return {};
   },
 } satisfies Record<string, Handler>;
@@ -292,7 +292,7 @@ const mappingHandlers = {
       "target_egress_provider_mapping",
     );
     return {
-      egress_provider_mappings: filterBy(Object.values(store.state.egressMappings), f).map((m) => mappingJson(store, m, observedFields)),
+      egress_provider_mappings: filterBy(store.egress.mappings(), f).map((m) => mappingJson(store, m, observedFields)),
     };
   },
   create_egress_provider_mapping: ({ body, store, caller, observedFields }) => {
@@ -302,7 +302,7 @@ const mappingHandlers = {
       "target_egress_provider_mapping",
     );
     requireForTarget(store, caller, "create_egress_provider_mapping", f);
-    return { egress_provider_mapping: mappingBrief(store.createEgressMapping(f), observedFields) };
+    return { egress_provider_mapping: mappingBrief(store.egress.createEgressMapping(f), observedFields) };
   },
   update_egress_provider_mapping: ({ body, store, caller, observedFields }) => {
     const { egress_provider_mapping_id, ...f } = parse(
@@ -313,7 +313,7 @@ const mappingHandlers = {
     // Moving a mapping changes both targets: it needs the permissions of where it was and of where it goes.
     requireForTarget(store, caller, "update_egress_provider_mapping", mappingTarget(store, { ...f, egress_provider_mapping_id }));
     requireForTarget(store, caller, "update_egress_provider_mapping", mappingTarget(store, { egress_provider_mapping_id }));
-    return { egress_provider_mapping: mappingBrief(store.updateEgressMapping(egress_provider_mapping_id, f), observedFields) };
+    return { egress_provider_mapping: mappingBrief(store.egress.updateEgressMapping(egress_provider_mapping_id, f), observedFields) };
   },
   delete_egress_provider_mapping: ({ body, store, caller }) => {
     const f = parse(MappingFields, body.target_egress_provider_mapping, "target_egress_provider_mapping");
@@ -323,7 +323,7 @@ const mappingHandlers = {
       "delete_egress_provider_mapping",
       mappingTarget(store, { egress_provider_mapping_id: f.egress_provider_mapping_id }),
     );
-    store.deleteEgressMapping(f.egress_provider_mapping_id);
+    store.egress.deleteEgressMapping(f.egress_provider_mapping_id);
     return {};
   },
 } satisfies Record<string, Handler>;
@@ -335,12 +335,12 @@ const credentialHandlers = {
       body.target_egress_credential,
       "target_egress_credential",
     );
-    return { egress_credentials: filterBy(Object.values(store.state.egressCredentials), f).map((c) => credentialJson(store, c, observedFields)) };
+    return { egress_credentials: filterBy(store.egress.credentials(), f).map((c) => credentialJson(store, c, observedFields)) };
   },
   create_egress_credential: ({ body, store, caller, observedFields }) => {
     const f = parse(CredentialFields, body.target_egress_credential, "target_egress_credential");
     requireForTarget(store, caller, "create_egress_credential", f);
-    const credential = store.createEgressCredential({ ...f, active_connection_limit: f.active_connection_limit ?? undefined });
+    const credential = store.egress.createEgressCredential({ ...f, active_connection_limit: f.active_connection_limit ?? undefined });
     return { egress_credentials: [credentialJson(store, credential, observedFields)] };
   },
 } satisfies Record<string, Handler>;

@@ -14,9 +14,9 @@ const Membership = z.object({
 function membershipHandler(operation: OperationName, change: "add" | "remove"): Handler {
   return ({ body, store, caller }) => {
     const { target_user, target_group } = parse(Membership, body, "");
-    caller.require(operation, { targetGroupIsSystem: !!store.group(target_group?.group_id)?.is_system });
-    if (change === "add") store.addUserToGroup(target_user?.user_id, target_group?.group_id);
-    else store.removeUserFromGroup(target_user?.user_id, target_group?.group_id);
+    caller.require(operation, { targetGroupIsSystem: !!store.groups.group(target_group?.group_id)?.is_system });
+    if (change === "add") store.users.addUserToGroup(target_user?.user_id, target_group?.group_id);
+    else store.users.removeUserFromGroup(target_user?.user_id, target_group?.group_id);
     return {};
   };
 }

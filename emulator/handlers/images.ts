@@ -36,7 +36,7 @@ function imageJson(store: Store, image: ImageRecord, observedFields: boolean) {
       restrict_to_zone: image.restrict_to_zone,
       restrict_to_server: image.restrict_to_server,
       zone_id: image.zone_id,
-      zone_name: image.zone_id ? (store.state.zones[image.zone_id]?.zone_name ?? null) : null,
+      zone_name: image.zone_id ? (store.servers.zone(image.zone_id)?.zone_name ?? null) : null,
       server_id: image.server_id,
       network_name: image.network_name,
       image_src: image.image_src,
@@ -46,7 +46,7 @@ function imageJson(store: Store, image: ImageRecord, observedFields: boolean) {
 }
 
 const getImages: Handler = ({ store, observedFields }) => ({
-  images: Object.values(store.state.images).map((i) => imageJson(store, i, observedFields)),
+  images: store.images.all().map((i) => imageJson(store, i, observedFields)),
 });
 
 /** The fixed page size of get_session_recordings. */
@@ -78,8 +78,8 @@ const getSessionRecordings: Handler = ({ body, store, baseUrl, observedFields }:
     "",
   );
   if (!req.target_ws_id) throw new MissingParameters();
-  const wsId = store.session(req.target_ws_id)?.ws_id ?? req.target_ws_id.replace(/-/g, "").toLowerCase();
-  const all = store.recordingsOf(wsId);
+  const wsId = store.sessions.session(req.target_ws_id)?.ws_id ?? req.target_ws_id.replace(/-/g, "").toLowerCase();
+  const all = store.sessions.recordingsOf(wsId);
   const page = req.page ?? 1;
   const items = all.slice((page - 1) * RECORDINGS_PER_PAGE, page * RECORDINGS_PER_PAGE);
   return {
@@ -100,9 +100,9 @@ const getSessionsRecordings: Handler = ({ body, store, baseUrl, observedFields }
   if (!req.target_ws_ids) throw new MissingParameters();
   const ws_sessions: Record<string, { session_recordings: unknown[] }> = {};
   for (const raw of req.target_ws_ids) {
-    const wsId = store.session(raw)?.ws_id ?? raw.replace(/-/g, "").toLowerCase();
+    const wsId = store.sessions.session(raw)?.ws_id ?? raw.replace(/-/g, "").toLowerCase();
     ws_sessions[wsId] = {
-      session_recordings: store.recordingsOf(wsId).map((r) => recordingJson(r, baseUrl, req.preauth_download_link ?? false, observedFields)),
+      session_recordings: store.sessions.recordingsOf(wsId).map((r) => recordingJson(r, baseUrl, req.preauth_download_link ?? false, observedFields)),
     };
   }
   return { ws_sessions };

@@ -48,7 +48,7 @@ function licenseJson(l: LicenseRecord, observedFields: boolean) {
 const activate: Handler = ({ body, store, observedFields }) => {
   const req = parse(Activation, body, "");
   if (!req.activation_key?.trim()) throw new InvalidRequest("Invalid Request. Missing activation_key");
-  const license = store.activate(req.activation_key, req.seats ?? undefined, req.issued_to ?? null);
+  const license = store.licences.activate(req.activation_key, req.seats ?? undefined, req.issued_to ?? null);
   return { license: licenseJson(license, observedFields) };
 };
 

@@ -33,9 +33,9 @@ function zoneJson(zone: ZoneRecord, observedFields: boolean) {
  * value. Observed mode adds `is_draining` (see fields.ts).
  */
 export function serverJson(store: Store, s: ServerRecord, observedFields: boolean) {
-  const zone = store.state.zones[s.zone_id];
-  const pool = s.server_pool_id ? store.state.serverPools[s.server_pool_id] : undefined;
-  const sessions = Object.values(store.state.sessions).filter((w) => w.server_id === s.server_id);
+  const zone = store.servers.zone(s.zone_id);
+  const pool = s.server_pool_id ? store.servers.serverPool(s.server_pool_id) : undefined;
+  const sessions = store.sessions.sessionsOnServer(s.server_id);
   const zoneRef = { zone_id: s.zone_id, zone_name: zone?.zone_name ?? null };
   const calculation = (used: number, max: number) => SERVER_CALCULATION.form({ percentage: 0, used, max }, observedFields);
   return SERVER.form(
@@ -102,10 +102,10 @@ export function serverJson(store: Store, s: ServerRecord, observedFields: boolea
       registration_jwt: null,
       registration_jwt_expiration: null,
       assigned_users: store
-        .usersOfServer(s.server_id)
+        .users.usersOfServer(s.server_id)
         .map((u) => SERVER_USER.form({ user_id: u.user_id, username: u.username }, observedFields)),
       wss: sessions.map((w) => {
-        const user = w.user_id ? store.state.users[w.user_id] : undefined;
+        const user = w.user_id ? store.users.user(w.user_id) : undefined;
         return SERVER_SESSION.form(
           {
             ws_id: w.ws_id,
@@ -129,18 +129,18 @@ export const serverHandlers = {
   get_zones: ({ body, store, observedFields }) => {
     // `brief` is accepted and checked; both forms show the brief fields, the only ones the spec lists.
     parse(z.object({ brief: bool.optional() }), body, "");
-    return { zones: Object.values(store.state.zones).map((zone) => zoneJson(zone, observedFields)) };
+    return { zones: store.servers.allZones().map((zone) => zoneJson(zone, observedFields)) };
   },
   get_servers: ({ body, store, observedFields }) => {
     const ref = parse(ServerRef, body.target_server, "target_server");
     if (!ref.server_id) throw new MissingParameters();
-    return { server: serverJson(store, store.requireServer(ref.server_id), observedFields) };
+    return { server: serverJson(store, store.servers.requireServer(ref.server_id), observedFields) };
   },
   set_drain_server: ({ body, store }) => {
     const req = parse(ServerRef.extend({ is_draining: bool.optional() }), body.target_server, "target_server");
     if (!req.server_id || req.is_draining === undefined) throw new MissingParameters();
     if (typeof req.is_draining !== "boolean") throw new InvalidRequest("Invalid Request: is_draining must be a boolean");
-    store.setDraining(req.server_id, req.is_draining);
+    store.servers.setDraining(req.server_id, req.is_draining);
     return {};
   },
 } satisfies Record<string, Handler>;

@@ -14,8 +14,8 @@ const SessionRef = z.object({ ws_id: id.optional(), user_id: id.optional() });
 
 /** The session as the status and exec operations describe it: the fields the spec has seen. */
 function sessionJson(store: Store, s: SessionRecord, observedFields: boolean) {
-  const server = s.server_id ? store.state.servers[s.server_id] : undefined;
-  const user = s.user_id ? store.state.users[s.user_id] : undefined;
+  const server = s.server_id ? store.servers.server(s.server_id) : undefined;
+  const user = s.user_id ? store.users.user(s.user_id) : undefined;
   return SESSION.form(
     {
       ws_id: s.ws_id,
@@ -41,8 +41,8 @@ const requestWs: Handler = ({ body, store, baseUrl }) => {
     "",
   );
   if (!req.user_id || !req.image_id) throw new InvalidRequest("Invalid Request: Missing required parameters");
-  const s = store.createSession(req.user_id, req.image_id);
-  const user = store.state.users[s.user_id!];
+  const s = store.sessions.createSession(req.user_id, req.image_id);
+  const user = store.users.user(s.user_id)!;
   return {
     ws_id: s.ws_id,
     status: s.operational_status,
@@ -56,7 +56,7 @@ const requestWs: Handler = ({ body, store, baseUrl }) => {
 
 const getWsStatus: Handler = ({ body, store, baseUrl, observedFields }) => {
   const ref = parse(SessionRef, body, "");
-  const s = store.sessionOf(ref.ws_id, ref.user_id);
+  const s = store.sessions.sessionOf(ref.ws_id, ref.user_id);
   s.keepalive_date = timestamp();
   return {
     operational_status: s.operational_status,
@@ -68,8 +68,8 @@ const getWsStatus: Handler = ({ body, store, baseUrl, observedFields }) => {
 
 const deleteWs: Handler = ({ body, store }) => {
   const ref = parse(SessionRef, body, "");
-  const s = store.sessionOf(ref.ws_id, ref.user_id);
-  store.removeSession(s.ws_id);
+  const s = store.sessions.sessionOf(ref.ws_id, ref.user_id);
+  store.sessions.removeSession(s.ws_id);
   return {};
 };
 
@@ -81,13 +81,13 @@ function steady(seed: string, index: number): number {
 
 const getBottleneckStats: Handler = ({ body, store }) => {
   const ref = parse(SessionRef, body, "");
-  const s = store.sessionOf(ref.ws_id, ref.user_id);
+  const s = store.sessions.sessionOf(ref.ws_id, ref.user_id);
   return { ws_user: { [s.share_id]: [0, 1, 2, 3].map((i) => steady(s.ws_id, i)) } };
 };
 
 const getSystemStats: Handler = ({ body, store }) => {
   const ref = parse(SessionRef, body, "");
-  store.sessionOf(ref.ws_id, ref.user_id);
+  store.sessions.sessionOf(ref.ws_id, ref.user_id);
   return {
     cpu: { usage_percent: 12.5 },
     memory: { total: 2147483648, free: 1073741824, cached: 268435456, used: 805306368 },
@@ -105,7 +105,7 @@ const PLACEHOLDER_JPEG = Buffer.from(
 
 const getScreenshot: Handler = ({ body, store }) => {
   const req = parse(SessionRef.extend({ width: int.optional(), height: int.optional() }), body, "");
-  store.sessionOf(req.ws_id, req.user_id);
+  store.sessions.sessionOf(req.ws_id, req.user_id);
   if (req.width !== undefined && req.width < 1) throw new InvalidRequest("Invalid Request: width must be positive");
   return new Reply(200, PLACEHOLDER_JPEG, "image/jpeg");
 };
@@ -124,14 +124,14 @@ const execCommandWs: Handler = ({ body, store, observedFields }) => {
     body,
     "",
   );
-  const s = store.sessionOf(req.ws_id, req.user_id);
+  const s = store.sessions.sessionOf(req.ws_id, req.user_id);
   return { ws: sessionJson(store, s, observedFields), current_time: timestamp() };
 };
 
 const execWs: Handler = ({ body, store, observedFields }) => {
   const req = parse(SessionRef.extend({ ws_exec: z.string().min(1), ws_url: z.string() }), body, "");
-  const s = store.sessionOf(req.ws_id, req.user_id);
-  const image = store.state.images[s.image_id];
+  const s = store.sessions.sessionOf(req.ws_id, req.user_id);
+  const image = store.images.image(s.image_id);
   if (!image?.exec_config[req.ws_exec])
     throw new InvalidRequest(`Invalid Request: the image has no exec action (${req.ws_exec})`);
   if (!URL.canParse(req.ws_url)) throw new InvalidRequest("Invalid Request: ws_url must be a valid URL");

@@ -26,9 +26,9 @@ function stagingJson(store: Store, c: StagingConfigRecord, observedFields: boole
     {
       staging_config_id: c.staging_config_id,
       zone_id: c.zone_id,
-      zone_name: store.state.zones[c.zone_id]?.zone_name ?? null,
+      zone_name: store.servers.zone(c.zone_id)?.zone_name ?? null,
       image_id: c.image_id,
-      image_friendly_name: store.state.images[c.image_id]?.friendly_name ?? null,
+      image_friendly_name: store.images.image(c.image_id)?.friendly_name ?? null,
       num_sessions: c.num_sessions,
       num_current_sessions: c.num_current_sessions,
       expiration: c.expiration,
@@ -46,15 +46,15 @@ function stagingJson(store: Store, c: StagingConfigRecord, observedFields: boole
 /** The handlers of this area, by operation. */
 export const stagingHandlers = {
   get_staging_configs: ({ store, observedFields }) => ({
-    staging_configs: Object.values(store.state.stagingConfigs).map((c) => stagingJson(store, c, observedFields)),
+    staging_configs: store.staging.all().map((c) => stagingJson(store, c, observedFields)),
   }),
   get_staging_config: ({ body, store, observedFields }) => {
     const ref = parse(StagingRef, body.target_staging_config, "target_staging_config");
-    return { staging_config: stagingJson(store, store.requireStagingConfig(ref.staging_config_id), observedFields) };
+    return { staging_config: stagingJson(store, store.staging.requireStagingConfig(ref.staging_config_id), observedFields) };
   },
   create_staging_config: ({ body, store, observedFields }) => {
     const fields = parse(StagingFields, body.target_staging_config, "target_staging_config");
-    return { staging_config: stagingJson(store, store.createStagingConfig(fields), observedFields) };
+    return { staging_config: stagingJson(store, store.staging.createStagingConfig(fields), observedFields) };
   },
   update_staging_config: ({ body, store, observedFields }) => {
     const { staging_config_id, ...fields } = parse(
@@ -62,11 +62,11 @@ export const stagingHandlers = {
       body.target_staging_config,
       "target_staging_config",
     );
-    return { staging_config: stagingJson(store, store.updateStagingConfig(staging_config_id, fields), observedFields) };
+    return { staging_config: stagingJson(store, store.staging.updateStagingConfig(staging_config_id, fields), observedFields) };
   },
   delete_staging_config: ({ body, store }) => {
     const ref = parse(StagingRef, body.target_staging_config, "target_staging_config");
-    store.deleteStagingConfig(ref.staging_config_id);
+    store.staging.deleteStagingConfig(ref.staging_config_id);
     return {};
   },
 } satisfies Record<string, Handler>;

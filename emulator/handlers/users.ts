@@ -88,12 +88,12 @@ export function userJson(store: Store, user: UserRecord, caller: Caller, observe
       program_id: user.program_id,
       hash: createHash("sha256").update(user.user_id).update(user.password_hash).digest("hex"),
       groups: shown("groups")
-        ? user.group_ids.map((gid) => USER_GROUP.form({ name: store.state.groups[gid]?.name, group_id: gid }, observedFields))
+        ? user.group_ids.map((gid) => USER_GROUP.form({ name: store.groups.group(gid)?.name, group_id: gid }, observedFields))
         : undefined,
-      wss: shown("wss") ? store.sessionsOf(user.user_id).map((s) => sessionSummary(s, observedFields)) : undefined,
+      wss: shown("wss") ? store.sessions.sessionsOf(user.user_id).map((s) => sessionSummary(s, observedFields)) : undefined,
       assigned_servers: shown("assigned_servers")
         ? user.server_ids.map((sid) => {
-            const server = store.state.servers[sid];
+            const server = store.servers.server(sid);
             return ASSIGNED_SERVER.form(
               {
                 server_id: sid,
@@ -139,18 +139,18 @@ function attributesJson(a: UserAttributesRecord, observedFields: boolean) {
 
 const createUser: Handler = ({ body, store, caller, observedFields }) => {
   const target = parse(TargetUser, body.target_user, "target_user");
-  const user = store.createUser(target);
+  const user = store.users.createUser(target);
   return { user: userJson(store, user, caller, observedFields) };
 };
 
 const getUser: Handler = ({ body, store, caller, observedFields }) => {
   const target = body.target_user === undefined ? undefined : parse(UserRef, body.target_user, "target_user");
-  return { user: userJson(store, store.findUser(target), caller, observedFields) };
+  return { user: userJson(store, store.users.findUser(target), caller, observedFields) };
 };
 
 const getUsers: Handler = ({ body, store, caller, observedFields }) => {
   const q = parse(UsersQuery, body, "");
-  const { users, total } = store.queryUsers({
+  const { users, total } = store.users.queryUsers({
     page: q.page ?? 0,
     pageSize: q.page_size ?? 100,
     anonymous: q.anonymous ?? false,
@@ -167,8 +167,8 @@ const getUsers: Handler = ({ body, store, caller, observedFields }) => {
 
 /** Whether the user an operation targets holds Global Admin (unknown users are left to the store to refuse). */
 function targetIsAdmin(store: Store, userId: unknown): boolean {
-  const user = store.user(userId);
-  return !!user && store.isGlobalAdmin(user);
+  const user = store.users.user(userId);
+  return !!user && store.users.isGlobalAdmin(user);
 }
 
 const updateUser: Handler = ({ body, store, caller, observedFields }) => {
@@ -176,37 +176,37 @@ const updateUser: Handler = ({ body, store, caller, observedFields }) => {
   if (!target.user_id) throw new InvalidRequest("Invalid Request: target_user.user_id is required");
   caller.require("update_user", { targetUserIsGlobalAdmin: targetIsAdmin(store, target.user_id) });
   const { user_id, ...fields } = target;
-  return { user: userJson(store, store.updateUser(user_id, fields), caller, observedFields) };
+  return { user: userJson(store, store.users.updateUser(user_id, fields), caller, observedFields) };
 };
 
 const deleteUser: Handler = ({ body, store, caller }) => {
   const target = parse(UserRef, body.target_user, "target_user");
   const force = parse(bool.optional(), body.force, "force") ?? false;
-  const user = store.user(target.user_id);
+  const user = store.users.user(target.user_id);
   caller.require("delete_user", {
     targetUserIsGlobalAdmin: targetIsAdmin(store, target.user_id),
-    targetUserHasSessions: !!user && store.sessionsOf(user.user_id).length > 0,
+    targetUserHasSessions: !!user && store.sessions.sessionsOf(user.user_id).length > 0,
   });
-  store.deleteUser(target.user_id, force);
+  store.users.deleteUser(target.user_id, force);
   return {};
 };
 
 const logoutUser: Handler = ({ body, store }) => {
   const target = parse(UserRef, body.target_user, "target_user");
-  store.logoutUser(target.user_id);
+  store.users.logoutUser(target.user_id);
   return {};
 };
 
 const getAttributes: Handler = ({ body, store, observedFields }) => {
   const target = parse(UserRef, body.target_user, "target_user");
-  return { user_attributes: attributesJson(store.attributesOf(target.user_id), observedFields) };
+  return { user_attributes: attributesJson(store.users.attributesOf(target.user_id), observedFields) };
 };
 
 const updateUserAttributes: Handler = ({ body, store, caller }) => {
   const target = parse(TargetAttributes, body.target_user_attributes, "target_user_attributes");
   caller.require("update_user_attributes", { targetUserIsGlobalAdmin: targetIsAdmin(store, target.user_id) });
   const { user_id, ...fields } = target;
-  store.updateAttributes(user_id, fields);
+  store.users.updateAttributes(user_id, fields);
   return {};
 };
 
@@ -218,20 +218,20 @@ const Assignment = z.object({
 const assignUserServer: Handler = ({ body, store, caller, observedFields }) => {
   const { target_user, target_server } = parse(Assignment, body, "");
   caller.require("assign_user_server", { targetUserIsGlobalAdmin: targetIsAdmin(store, target_user?.user_id) });
-  const assignment = store.assignUserServer(target_user?.user_id, target_server?.server_id);
+  const assignment = store.users.assignUserServer(target_user?.user_id, target_server?.server_id);
   return { user_server_assignment: USER_SERVER_ASSIGNMENT.form(assignment, observedFields) };
 };
 
 const unassignUserServer: Handler = ({ body, store, caller }) => {
   const { target_user, target_server } = parse(Assignment, body, "");
   caller.require("unassign_user_server", { targetUserIsGlobalAdmin: targetIsAdmin(store, target_user?.user_id) });
-  store.unassignUserServer(target_user?.user_id, target_server?.server_id);
+  store.users.unassignUserServer(target_user?.user_id, target_server?.server_id);
   return new Reply(204);
 };
 
 const getLogin: Handler = ({ body, store, baseUrl }: Call) => {
   const target = parse(UserRef, body.target_user, "target_user");
-  const user = store.requireUser(target.user_id);
+  const user = store.users.requireUser(target.user_id);
   user.last_session = timestamp();
   const token = randomBytes(16).toString("hex");
   return { url: `${baseUrl}/#/staticlogin/?token=${token}&username=${encodeURIComponent(user.username)}` };

@@ -1,0 +1,78 @@
+/**
+ * What every model of the emulator shares: identifiers, times, secrets and small record helpers.
+ *
+ * The emulator keeps its own identifier handling on purpose: it models the product on its own,
+ * independently of the provider's reading of it.
+ */
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+
+/** A new identifier in the product's form: 32 lowercase hex characters. */
+export function newId(): string {
+  return randomUUID().replace(/-/g, "");
+}
+
+const HEX_ID = /^[0-9a-f]{32}$/;
+
+/**
+ * The canonical form of an identifier sent by a client: hex and hyphenated UUIDs are the same
+ * object. Returns undefined for anything that is not a UUID in either form.
+ */
+export function canonicalId(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const hex = value.trim().toLowerCase().replace(/-/g, "");
+  return HEX_ID.test(hex) ? hex : undefined;
+}
+
+/** A timestamp as the product writes it: `str(datetime)`, UTC, microseconds, no zone. */
+export function timestamp(date: Date = new Date()): string {
+  const iso = date.toISOString(); // 2020-11-12T14:29:25.808Z
+  return `${iso.slice(0, 10)} ${iso.slice(11, 23)}000`;
+}
+
+/**
+ * Parse a `YYYY-MM-DD HH:MM:SS[.ffffff]` (UTC), an ISO 8601 time or a bare `YYYY-MM-DD` date;
+ * undefined if it is none of them.
+ */
+export function parseTime(value: string): Date | undefined {
+  const m = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(value.trim());
+  if (!m) return undefined;
+  const date = new Date(`${m[1]}T${m[2] ?? "00:00:00"}${m[3] ? m[3].slice(0, 4) : ""}${m[4] ?? "Z"}`);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+/** A salted SHA-256 of a secret: keys and passwords are checked, never stored or shown. */
+export function hashSecret(secret: string, salt: string): string {
+  return createHash("sha256").update(salt).update("\0").update(secret).digest("hex");
+}
+
+/** A fresh salt for {@link hashSecret}. */
+export function newSalt(): string {
+  return randomBytes(8).toString("hex");
+}
+
+/** How the product masks a secret it will not show. */
+export const MASK = "**********";
+
+/** One kind of record, by its canonical id: how the state keeps every collection. */
+export type Table<T> = Record<string, T>;
+
+/** The record of `table` named by an id in either form; undefined when the id is malformed or unknown. */
+export function byId<T>(table: Table<T>, id: unknown): T | undefined {
+  const canonical = canonicalId(id);
+  return canonical ? table[canonical] : undefined;
+}
+
+/** The properties of `input` that are not undefined: an update changes only what was sent. */
+export function definedOnly<T extends object>(input: T): Partial<T> {
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** The client permissions of a session, all off: the defaults of staging and casting configs. */
+export const NO_CLIENT_PERMISSIONS = {
+  allow_ws_audio: false,
+  allow_ws_uploads: false,
+  allow_ws_downloads: false,
+  allow_ws_clipboard_down: false,
+  allow_ws_clipboard_up: false,
+  allow_ws_microphone: false,
+} as const;
