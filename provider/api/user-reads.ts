@@ -23,7 +23,8 @@
  * many users were missing from the pages read as pages are left (until then, `get_user` each).
  */
 import { ALL_USERS_GROUP } from "../../catalogue";
-import { findUser, getUsers } from "./operations/users";
+import { canonicalId } from "../../catalogue/ids";
+import { findUser, userPages, type UserPageRead } from "./operations/users";
 import { MAX_USERS_PAGE_SIZE, type User } from "./schemas/users";
 import type { KasmApi } from "./transport";
 
@@ -39,15 +40,12 @@ export const READ_WINDOW_MS = 2_000;
 /** The lists of a user record that a read may need (each needs a View permission to be shown). */
 export type UserList = "groups" | "assigned_servers";
 
-/** The id in Kasm's canonical form: hyphens removed, lowercase. */
-function canonical(id: string): string {
-  return id.replace(/-/g, "").toLowerCase();
-}
-
 /** One `get_users` snapshot: the pages read so far, and whether they are all of them. */
 class Snapshot {
   readonly takenAt = Date.now();
   readonly #users = new Map<string, User>();
+  /** The pages of get_users (see userPages), read as far as the reads need. */
+  readonly #pages: AsyncGenerator<UserPageRead, void, undefined>;
   readonly #first: Promise<void>;
   #pagesLeft = 0;
   #complete = false;
@@ -55,12 +53,16 @@ class Snapshot {
   #rest?: Promise<void>;
 
   constructor(
-    private readonly api: KasmApi,
+    api: KasmApi,
     readonly generation: number,
   ) {
-    this.#first = this.page(0).then((page) => {
-      this.#complete = page.users.length < MAX_USERS_PAGE_SIZE || (page.total !== undefined && page.total <= this.#users.size);
-      this.#pagesLeft = page.total === undefined ? Infinity : Math.max(0, Math.ceil(page.total / MAX_USERS_PAGE_SIZE) - 1);
+    // Anonymous users (casting links) are left out, as no resource manages one (should one be
+    // asked for, get_user finds it).
+    this.#pages = userPages(api);
+    this.#first = this.#pages.next().then(({ value: page }) => {
+      if (page) this.keep(page);
+      this.#complete = page?.last ?? true;
+      this.#pagesLeft = page?.total === undefined ? Infinity : Math.max(0, Math.ceil(page.total / MAX_USERS_PAGE_SIZE) - 1);
     });
   }
 
@@ -80,19 +82,12 @@ class Snapshot {
   }
 
   private async readRest(): Promise<void> {
-    for (let page = 1; ; page++) {
-      const answer = await this.page(page);
-      if (answer.users.length < MAX_USERS_PAGE_SIZE || (answer.total !== undefined && this.#users.size >= answer.total)) break;
-    }
+    for await (const page of this.#pages) this.keep(page);
     this.#complete = true;
   }
 
-  private async page(page: number) {
-    // Sorted by username, so that pages do not overlap; anonymous users (casting links) are left
-    // out, as no resource manages one (should one be asked for, get_user finds it).
-    const answer = await getUsers(this.api, { page, page_size: MAX_USERS_PAGE_SIZE, sort_by: "username", sort_direction: "asc" });
-    for (const user of answer.users) this.#users.set(canonical(user.user_id), user);
-    return answer;
+  private keep(page: UserPageRead): void {
+    for (const user of page.users) this.#users.set(canonicalId(user.user_id), user);
   }
 }
 
@@ -126,7 +121,7 @@ export class UserReads {
    * (which, when the key lacks the View permission, lacks it too, and the caller says what to grant).
    */
   async read(userId: string, needs: readonly UserList[] = []): Promise<User | undefined> {
-    const id = canonical(userId);
+    const id = canonicalId(userId);
     const snapshot = this.current();
     let record: User | undefined;
     if (snapshot) {
@@ -166,7 +161,7 @@ export class UserReads {
     for (const record of user ? [user] : Array.isArray(users) ? users : []) {
       const group = record.groups?.find((g) => g.name === ALL_USERS_GROUP);
       if (group) {
-        this.#allUsersGroupId = canonical(group.group_id);
+        this.#allUsersGroupId = canonicalId(group.group_id);
         return;
       }
     }

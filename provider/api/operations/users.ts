@@ -132,21 +132,49 @@ export async function getUsers(api: KasmApi, params: GetUsersParams = {}): Promi
   return api.transport.call("get_users", params, UserPage);
 }
 
+/** One page of {@link userPages}: the answer, and whether it is the last page. */
+export interface UserPageRead extends UserPage {
+  /** Whether no page follows: this one is short, or the pages read so far hold `total` users. */
+  readonly last: boolean;
+}
+
 /**
- * Every user, across all pages of `get_users` (sorted by username so that pages do not overlap).
- * Anonymous users are left out unless asked for.
+ * The pages of `get_users`, read one at a time as the caller asks for them: the one place that
+ * reads users page by page. Sorted by username, so that pages do not overlap; anonymous users are
+ * left out unless asked for. A caller that has what it needs stops asking, and no further page is
+ * read.
+ *
+ * @example
+ * ```ts
+ * for await (const page of userPages(client, { filters: [{ id: "locked", value: true }] })) console.log(page.users.length);
+ * ```
+ */
+export async function* userPages(
+  api: KasmApi,
+  params: Pick<GetUsersParams, "filters" | "anonymous" | "anonymous_only" | "page_size"> = {},
+): AsyncGenerator<UserPageRead, void, undefined> {
+  const pageSize = params.page_size ?? MAX_USERS_PAGE_SIZE;
+  let read = 0;
+  for (let page = 0; ; page++) {
+    const answer = await getUsers(api, { ...params, page, page_size: pageSize, sort_by: "username", sort_direction: "asc" });
+    read += answer.users.length;
+    const last = answer.users.length < pageSize || (answer.total !== undefined && read >= answer.total);
+    yield { ...answer, last };
+    if (last) return;
+  }
+}
+
+/**
+ * Every user, across all pages of `get_users` (see {@link userPages}). Anonymous users are left
+ * out unless asked for.
  */
 export async function getAllUsers(
   api: KasmApi,
   params: Pick<GetUsersParams, "filters" | "anonymous" | "anonymous_only" | "page_size"> = {},
 ): Promise<User[]> {
-  const pageSize = params.page_size ?? MAX_USERS_PAGE_SIZE;
   const users: User[] = [];
-  for (let page = 0; ; page++) {
-    const answer = await getUsers(api, { ...params, page, page_size: pageSize, sort_by: "username", sort_direction: "asc" });
-    users.push(...answer.users);
-    if (answer.users.length < pageSize || (answer.total !== undefined && users.length >= answer.total)) return users;
-  }
+  for await (const page of userPages(api, params)) users.push(...page.users);
+  return users;
 }
 
 /** What {@link getUsersNamed} read. */
@@ -165,19 +193,19 @@ export interface NamedUsers {
  */
 export async function getUsersNamed(api: KasmApi, usernames: Iterable<string>, options: { pageSize?: number } = {}): Promise<NamedUsers> {
   const pageSize = options.pageSize ?? MAX_USERS_PAGE_SIZE;
-  const first = await getUsers(api, { page: 0, page_size: pageSize, sort_by: "username", sort_direction: "asc" });
+  const pages = userPages(api, { page_size: pageSize });
+  const first = (await pages.next()).value;
+  if (!first) return { users: [], complete: true };
   const users = [...first.users];
-  if (first.users.length < pageSize || (first.total !== undefined && first.total <= users.length)) return { users, complete: true };
+  if (first.last) return { users, complete: true };
   const seen = new Set(users.map((u) => u.username.toLowerCase()));
   const missing = [...new Set([...usernames].map((u) => u.trim().toLowerCase()))].filter((u) => !seen.has(u));
   const pagesLeft = first.total === undefined ? Infinity : Math.ceil(first.total / pageSize) - 1;
   if (missing.length >= pagesLeft) {
-    for (let page = 1; ; page++) {
-      const answer = await getUsers(api, { page, page_size: pageSize, sort_by: "username", sort_direction: "asc" });
-      users.push(...answer.users);
-      if (answer.users.length < pageSize || (answer.total !== undefined && users.length >= answer.total)) return { users, complete: true };
-    }
+    for await (const page of pages) users.push(...page.users);
+    return { users, complete: true };
   }
+  await pages.return();
   for (const username of missing) {
     const matches = await getAllUsers(api, { page_size: pageSize, filters: [{ id: "username", value: username }] });
     users.push(...matches.filter((u) => u.username.toLowerCase() === username));
