@@ -1,0 +1,128 @@
+/**
+ * `ServerImport`'s rows: the fields of one server row (CSV column, type, how two values compare),
+ * the declared rows of the inputs (`servers` or `csv`) with where each is declared, and the plan
+ * of an update (rows added, changed, removed), compared by name.
+ */
+import { rowLabel, serverImportRows } from "../../../catalogue/bulk-rows";
+import { isUnknown, same, type Props } from "../kit";
+
+// --- types ---------------------------------------------------------------------------------------
+
+/** One server to import: the camelCase form of a CSV row. */
+export interface ServerRow {
+  /** The server's name in Kasm (its friendly name); unique within the set. */
+  readonly name: string;
+  /** The address Kasm connects to. */
+  readonly ipHostname: string;
+  readonly port?: number;
+  readonly zoneName?: string;
+  /** `SSH`, or a remote display type such as `RDP`, `VNC` or `KasmVNC`. */
+  readonly connectionType?: string;
+  /** `STATIC`, `PROMPT_USER` or `SSO`; an SSH server cannot use `PROMPT_USER`. */
+  readonly connectionCredentialType?: string;
+  readonly useUserPrivateKey?: boolean;
+  readonly poolId?: string;
+  /** A user (by username) assigned to the server. */
+  readonly assignedUsername?: string;
+  readonly labels?: readonly string[];
+}
+
+/** What the provider adds to the inputs. */
+export interface ServerImportOutputs {
+  /** Server name -> the id of the server this resource imported under that name. */
+  readonly serverIds: Readonly<Record<string, string>>;
+}
+
+/** A field of a server row. */
+export type Field = keyof ServerRow;
+
+/** Same text, blanks around aside. */
+const text = (a: unknown, b: unknown) => String(a ?? "").trim() === String(b ?? "").trim();
+/** Same text, blanks around and case aside. */
+const caseless = (a: unknown, b: unknown) => String(a ?? "").trim().toLowerCase() === String(b ?? "").trim().toLowerCase();
+
+/** Each field: its CSV column, its type in the `servers` input, and how two values compare. */
+export const FIELDS: Readonly<Record<Field, { column: string; type: "text" | "port" | "boolean" | "id" | "labels"; equal: (a: unknown, b: unknown) => boolean }>> = {
+  name: { column: "name", type: "text", equal: text },
+  ipHostname: { column: "ip_hostname", type: "text", equal: caseless },
+  port: { column: "port", type: "port", equal: same.value },
+  zoneName: { column: "zone_name", type: "text", equal: text },
+  connectionType: { column: "connection_type", type: "text", equal: caseless },
+  connectionCredentialType: { column: "connection_credential_type", type: "text", equal: caseless },
+  useUserPrivateKey: { column: "use_user_private_key", type: "boolean", equal: same.value },
+  poolId: { column: "pool_id", type: "id", equal: same.id },
+  assignedUsername: { column: "assigned_username", type: "text", equal: same.username },
+  labels: { column: "labels", type: "labels", equal: same.set },
+};
+/** The fields of a server row, in Kasm's column order. */
+export const FIELD_NAMES = Object.keys(FIELDS) as Field[];
+/** The inputs of a ServerImport: exactly one of them is given. */
+export const INPUTS = ["csv", "servers"];
+
+/** A declared row with where it was declared, for messages. */
+export interface Located {
+  readonly row: ServerRow;
+  /** `servers[2] 'ws-03'` or `csv row 3 'ws-03'`. */
+  readonly where: string;
+}
+
+// --- diff: rows compared by name -----------------------------------------------------------------
+
+/** A declared row in normal form: strings trimmed, CSV cells converted, empty fields left out. */
+function normalRow(raw: Props): ServerRow {
+  const row: Record<string, unknown> = {};
+  for (const field of FIELD_NAMES) {
+    const value = raw[field];
+    if (value === undefined || value === null) continue;
+    row[field] = typeof value === "string" ? value.trim() : value;
+  }
+  return row as unknown as ServerRow;
+}
+
+/** The declared rows of `props` (csv or servers) with where each is declared; undefined when neither is given. */
+export function declaredRows(props: Props): Located[] | undefined {
+  const declared = serverImportRows(props, isUnknown);
+  if (!declared) return undefined;
+  return declared.rows.map((raw, i) => {
+    const row = normalRow(raw ?? {});
+    return { row, where: `${rowLabel(declared.source, "servers", i)} '${row.name}'` };
+  });
+}
+
+/** What an update does to the set. */
+export interface RowPlan {
+  /** Rows whose name is new. */
+  readonly added: Located[];
+  /** Rows whose declared fields changed: imported again as new servers. */
+  readonly changed: { located: Located; fields: Field[] }[];
+  /** Names no longer declared: forgotten. */
+  readonly removed: ServerRow[];
+  /** Some row stopped declaring a field: only the state changes. */
+  readonly forgotten: boolean;
+}
+
+/** What an update does: `after`'s rows compared with `before`'s by name. */
+export function planRows(before: readonly Located[], after: readonly Located[]): RowPlan {
+  const old = new Map(before.map((l) => [l.row.name, l.row]));
+  const kept = new Set(after.map((l) => l.row.name));
+  const plan: RowPlan = { added: [], changed: [], removed: before.filter((l) => !kept.has(l.row.name)).map((l) => l.row), forgotten: false };
+  let forgotten = false;
+  for (const located of after) {
+    const previous = old.get(located.row.name);
+    if (!previous) {
+      plan.added.push(located);
+      continue;
+    }
+    const fields = FIELD_NAMES.filter((f) => located.row[f] !== undefined && (previous[f] === undefined || !FIELDS[f].equal(previous[f], located.row[f])));
+    if (fields.length) plan.changed.push({ located, fields });
+    if (FIELD_NAMES.some((f) => previous[f] !== undefined && located.row[f] === undefined)) forgotten = true;
+  }
+  return { ...plan, forgotten };
+}
+
+/** The state: the declared inputs (`csv` or `servers`) and `serverIds`. */
+export function outputs(inputs: Props, serverIds: Record<string, string>): Props {
+  const result: Props = { serverIds };
+  for (const key of INPUTS) if (inputs[key] !== undefined) result[key] = inputs[key];
+  return result;
+}
