@@ -307,8 +307,8 @@ export function keptOutputs(olds: Props, news: Props, inputKeys: Iterable<string
 }
 
 /** The declared inputs among `props`: the keys of `rules` whose value is set. */
-export function declared(props: Props, keys: Iterable<string>): Props {
-  const result: Props = {};
+export function declared<Inputs extends object, Key extends keyof Inputs & string>(props: Inputs, keys: Iterable<Key>): Partial<Pick<Inputs, Key>> {
+  const result: Partial<Pick<Inputs, Key>> = {};
   for (const key of keys) if (props[key] !== undefined) result[key] = props[key];
   return result;
 }

@@ -16,21 +16,8 @@
 import { z } from "zod";
 import type { UserAttributes as KasmUserAttributes, UserAttributesUpdate } from "../api";
 import { kasmClient } from "../runtime";
-import {
-  canonicalId,
-  checkInputs,
-  declared,
-  diffInputs,
-  GONE,
-  isNotFound,
-  KasmId,
-  keepSpelling,
-  same,
-  unlessGone,
-  type FieldRule,
-  type KindProvider,
-  type Props,
-} from "./kit";
+import { canonicalId, declared, GONE, isNotFound, KasmId, keepSpelling, same, unlessGone, type FieldRule, type KindProvider, type Props } from "./kit";
+import { defineKind, type FieldRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -71,34 +58,34 @@ export interface UserAttributesOutputs {
 const sameText = (a: unknown, b: unknown) => String(a ?? "").trim() === String(b ?? "").trim();
 
 /** Fields sent to Kasm, and how each compares. Every attribute updates in place. */
-const API_FIELDS: Readonly<Record<string, FieldRule>> = {
+const API_FIELDS = {
   sshPublicKey: { equal: sameText },
   // canonicalId(null) and canonicalId("") are both "": no image.
   defaultImage: { equal: same.id },
   showTips: {},
   toggleControlPanel: {},
   autoLoginWs: {},
-};
+} satisfies FieldRules<UserAttributesInputs>;
 
 /** The user whose record it is: another user is another record. */
-const KEY_FIELDS: Readonly<Record<string, FieldRule>> = { userId: { equal: same.id, replaces: true } };
+const KEY_FIELDS = { userId: { equal: same.id, replaces: true } } satisfies FieldRules<UserAttributesInputs>;
 
-const INPUT_FIELDS = { ...KEY_FIELDS, ...API_FIELDS };
+const INPUT_FIELDS: Readonly<Record<string, FieldRule>> = { ...KEY_FIELDS, ...API_FIELDS };
 
 // --- helpers -------------------------------------------------------------------------------------
 
+/** An attribute's input name. */
+type AttributeKey = keyof typeof API_FIELDS;
+
 /** The `target_user_attributes` body for the declared attributes among `keys`. */
-function attributesBody(userId: string, inputs: Props, keys: readonly string[]): UserAttributesUpdate {
+function attributesBody(userId: string, inputs: UserAttributesInputs, keys: readonly AttributeKey[]): UserAttributesUpdate {
   const body: UserAttributesUpdate = { user_id: userId };
-  for (const key of keys) {
-    const value = inputs[key];
-    if (value === undefined) continue;
-    if (key === "sshPublicKey") body.ssh_public_key = String(value).trim();
-    else if (key === "defaultImage") body.default_image = value === "" ? null : canonicalId(value);
-    else if (key === "showTips") body.show_tips = value as boolean;
-    else if (key === "toggleControlPanel") body.toggle_control_panel = value as boolean;
-    else if (key === "autoLoginWs") body.auto_login_ws = value as boolean;
-  }
+  const { sshPublicKey, defaultImage, showTips, toggleControlPanel, autoLoginWs } = declared(inputs, keys);
+  if (sshPublicKey !== undefined) body.ssh_public_key = sshPublicKey.trim();
+  if (defaultImage !== undefined) body.default_image = defaultImage === "" ? null : canonicalId(defaultImage);
+  if (showTips !== undefined) body.show_tips = showTips;
+  if (toggleControlPanel !== undefined) body.toggle_control_panel = toggleControlPanel;
+  if (autoLoginWs !== undefined) body.auto_login_ws = autoLoginWs;
   return body;
 }
 
@@ -136,20 +123,18 @@ async function attributesOf(userId: string): Promise<KasmUserAttributes> {
 
 // --- provider ------------------------------------------------------------------------------------
 
-export const userAttributesProvider: KindProvider = {
-  async check(_olds, news) {
-    return checkInputs(UserAttributesInputs, news);
-  },
-
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, INPUT_FIELDS);
-  },
+/** The provider of UserAttributes; every update runs (it has no provider flags). */
+export const userAttributesProvider: KindProvider = defineKind<UserAttributesInputs, UserAttributesOutputs>({
+  schema: UserAttributesInputs,
+  apiFields: API_FIELDS,
+  keyFields: KEY_FIELDS,
+  sendsNothingWhen: "never",
 
   async create(inputs) {
     const userId = canonicalId(inputs.userId);
     // Read first: it proves the user exists and gives the record's id, so the only write comes last.
     const attributes = await attributesOf(userId);
-    const body = attributesBody(userId, inputs, Object.keys(API_FIELDS));
+    const body = attributesBody(userId, inputs, Object.keys(API_FIELDS) as AttributeKey[]);
     if (Object.keys(body).length > 1) await kasmClient().users.updateUserAttributes(body);
     return { id: userId, outs: outputs(inputs, attributes.user_attributes_id) };
   },
@@ -161,8 +146,8 @@ export const userAttributesProvider: KindProvider = {
     return { id: canonicalId(attributes.user_id), props: outputs(inputs, attributes.user_attributes_id), inputs };
   },
 
-  async update(id, olds, news) {
-    const changed = Object.keys(API_FIELDS).filter((key) => news[key] !== undefined && !(API_FIELDS[key].equal ?? same.value)(olds[key], news[key]));
+  async update(id, olds, news, changedFields) {
+    const changed = changedFields.filter((key): key is AttributeKey => key in API_FIELDS);
     if (changed.length > 0) await kasmClient().users.updateUserAttributes(attributesBody(canonicalId(id), news, changed));
     return { outs: outputs(news, olds.userAttributesId) };
   },
@@ -170,4 +155,4 @@ export const userAttributesProvider: KindProvider = {
   async delete() {
     // The API has no delete: the record lives as long as its user. Destroying only forgets it.
   },
-};
+});

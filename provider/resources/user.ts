@@ -9,22 +9,8 @@
 import { z } from "zod";
 import type { NewUser, User as KasmUser, UserUpdate } from "../api";
 import { kasmClient } from "../runtime";
-import {
-  changedFields,
-  checkInputs,
-  createOrAdopt,
-  declared,
-  diffInputs,
-  GONE,
-  isNotFound,
-  keptOutputs,
-  refreshedInputs,
-  same,
-  toApi,
-  type FieldRule,
-  type KindProvider,
-  type Props,
-} from "./kit";
+import { createOrAdopt, declared, GONE, isNotFound, refreshedInputs, same, toApi, type KindProvider, type Props } from "./kit";
+import { defineKind, type FieldRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -60,7 +46,7 @@ export interface UserOutputs {
 }
 
 /** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
-const API_FIELDS: Readonly<Record<string, FieldRule>> = {
+const API_FIELDS = {
   username: { equal: same.username },
   password: {},
   firstName: {},
@@ -69,21 +55,21 @@ const API_FIELDS: Readonly<Record<string, FieldRule>> = {
   organization: {},
   locked: {},
   disabled: {},
-};
+} satisfies FieldRules<UserInputs>;
 
 /** Inputs that only steer the provider. */
-const PROVIDER_FIELDS: Readonly<Record<string, FieldRule>> = { forceDelete: {}, adopt: {} };
+const PROVIDER_FIELDS = { forceDelete: {}, adopt: {} } satisfies FieldRules<UserInputs>;
 
 const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
 // --- helpers -------------------------------------------------------------------------------------
 
-/**
- * The `target_user` body for the declared fields, with the username as Kasm stores it. The
- * inputs passed `check`, so the fields have the types the API expects.
- */
-function targetUser(inputs: Props): Partial<NewUser> {
-  const body = toApi(inputs, Object.keys(API_FIELDS)) as Partial<NewUser>;
+/** The API fields' names. */
+const API_KEYS = Object.keys(API_FIELDS) as (keyof typeof API_FIELDS)[];
+
+/** The `target_user` body for the declared fields, with the username as Kasm stores it. */
+function targetUser(inputs: Partial<UserInputs>): Partial<NewUser> {
+  const body: Partial<NewUser> = toApi(inputs, API_KEYS);
   if (typeof body.username === "string") body.username = body.username.trim().toLowerCase();
   return body;
 }
@@ -94,14 +80,16 @@ function outputs(inputs: Props, user: KasmUser): Props {
 
 // --- provider ------------------------------------------------------------------------------------
 
-export const userProvider: KindProvider = {
-  async check(_olds, news) {
-    return checkInputs(UserInputs, news);
-  },
-
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, INPUT_FIELDS);
-  },
+/**
+ * The provider of User. An update sends nothing when no declared API field changed (only
+ * `forceDelete` or `adopt` did, or an input stopped being declared): Kasm has nothing to change,
+ * and the computed outputs are those of the state.
+ */
+export const userProvider: KindProvider = defineKind<UserInputs, UserOutputs>({
+  schema: UserInputs,
+  apiFields: API_FIELDS,
+  providerFields: PROVIDER_FIELDS,
+  sendsNothingWhen: "no-api-field-changed",
 
   async create(inputs) {
     const client = kasmClient();
@@ -137,14 +125,10 @@ export const userProvider: KindProvider = {
     return { id: user.user_id, props: outputs(inputs, user), inputs };
   },
 
-  async update(id, olds, news) {
-    const changed = changedFields(olds, news, API_FIELDS);
-    // Only provider flags changed (forceDelete, adopt), or an input stopped being declared: Kasm
-    // has nothing to change, and the computed outputs are those of the state.
-    if (changed.length === 0) return { outs: keptOutputs(olds, news, Object.keys(INPUT_FIELDS)) };
-    const body = targetUser(declared(news, changed));
+  async update(id, _olds, news, changedFields) {
+    const body = targetUser(declared(news, changedFields));
     // Kasm releases before 1.19 refuse an update without the username: always send it.
-    const user = await kasmClient().users.updateUser({ username: String(news.username).trim().toLowerCase(), ...body, user_id: id } satisfies UserUpdate);
+    const user = await kasmClient().users.updateUser({ username: news.username.trim().toLowerCase(), ...body, user_id: id } satisfies UserUpdate);
     return { outs: outputs(news, user) };
   },
 
@@ -163,4 +147,4 @@ export const userProvider: KindProvider = {
       throw error;
     }
   },
-};
+});

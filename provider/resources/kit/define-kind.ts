@@ -30,6 +30,8 @@ export type SendsNothingWhen = "only-provider-flags-changed" | "no-api-field-cha
 export interface KindDefinition<Inputs extends object, Outputs extends object> {
   /** The kind's inputs: `check` validates with it before any request is sent. */
   readonly schema: z.ZodType<Inputs>;
+  /** Inputs that name the object (a user's id, a membership's two ids): a change to one replaces it. */
+  readonly keyFields?: FieldRules<Inputs>;
   /** Fields sent to Kasm, and how each compares; `update` is told which of them changed. */
   readonly apiFields: FieldRules<Inputs>;
   /** Inputs that only steer the provider (`adopt`, `forceDelete`): compared by `diff`, never sent. */
@@ -63,7 +65,10 @@ function asRules<Inputs>(rules: FieldRules<Inputs> | undefined): Readonly<Record
  */
 export function defineKind<Inputs extends object, Outputs extends object = Record<string, never>>(definition: KindDefinition<Inputs, Outputs>): KindProvider {
   const apiFields = asRules(definition.apiFields);
-  const inputFields = { ...apiFields, ...asRules(definition.providerFields) };
+  const keyFields = asRules(definition.keyFields);
+  // Only the provider flags are not what Kasm holds: the key and the API fields are.
+  const kasmFields = { ...keyFields, ...apiFields };
+  const inputFields = { ...kasmFields, ...asRules(definition.providerFields) };
   const inputKeys = Object.keys(inputFields);
   const compareAs = definition.compareAs ?? ((props: Props) => props);
   const sendsNothingWhen = definition.sendsNothingWhen ?? "only-provider-flags-changed";
@@ -89,7 +94,7 @@ export function defineKind<Inputs extends object, Outputs extends object = Recor
       const changed = changedFields(olds, news, apiFields) as (keyof Inputs & string)[];
       const sendsNothing =
         sendsNothingWhen === "only-provider-flags-changed"
-          ? onlyProviderFlagsChanged(olds, news, apiFields)
+          ? onlyProviderFlagsChanged(olds, news, kasmFields)
           : sendsNothingWhen === "no-api-field-changed" && changed.length === 0;
       // Kasm has nothing to change: the state's outputs stand, with the declared inputs.
       if (sendsNothing) return { outs: keptOutputs(olds, news, inputKeys) };
