@@ -14,20 +14,21 @@
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { EXEMPT_PROPERTY, flag, isExempt, tri, type Tri } from "./common";
 import { referenceKey } from "../../catalogue";
-import { isUnknownValue, kindOf, label, rawProps, undecidable, type RawProps } from "../shared/kasm";
+import { isUnknownValue, label, undecidable } from "../shared/kasm";
+import { inputsOf, type PolicyInputs } from "../shared/inputs";
 
 export const NAME = "anonymous-data-transfer";
 
-const DATA_FLAGS = ["allowWsClipboardUp", "allowWsUploads", "allowWsClipboardDown", "allowWsDownloads", "allowWsAudio", "allowWsMicrophone"];
-const DEFAULT_FLAGS = ["allowWsClipboardUp", "allowWsUploads"];
+/** The `allowWs*` flags that move data, which casting and staging configs both declare. */
+const DATA_FLAGS = ["allowWsClipboardUp", "allowWsUploads", "allowWsClipboardDown", "allowWsDownloads", "allowWsAudio", "allowWsMicrophone"] as const;
+type DataFlag = (typeof DATA_FLAGS)[number];
+const DEFAULT_FLAGS: readonly DataFlag[] = ["allowWsClipboardUp", "allowWsUploads"];
 
-interface Entry {
-  readonly kind: "CastConfig" | "StagingConfig";
-  readonly name: string;
-  readonly urn: string;
-  readonly props: RawProps;
-  readonly imageFrom: readonly string[];
-}
+/** A casting or staging config of the stack, with the resources its imageId comes from. */
+type Entry = { readonly name: string; readonly urn: string; readonly imageFrom: readonly string[] } & (
+  | { readonly kind: "CastConfig"; readonly props: PolicyInputs<"CastConfig"> }
+  | { readonly kind: "StagingConfig"; readonly props: PolicyInputs<"StagingConfig"> }
+);
 
 /** Whether two resources name the same image: by id, or (ids not known yet) by coming from the same resource. */
 function sameImage(a: Entry, b: Entry): Tri {
@@ -53,43 +54,44 @@ export const anonymousDataTransfer: StackValidationPolicy = {
       ...EXEMPT_PROPERTY,
       flags: {
         type: "array",
-        items: { type: "string", enum: DATA_FLAGS },
-        default: DEFAULT_FLAGS,
+        items: { type: "string", enum: [...DATA_FLAGS] },
+        default: [...DEFAULT_FLAGS],
         description: "The allowWs* flags anonymous users must not get.",
       },
     },
   },
   validateStack: (args, reportViolation) => {
     const config = args.getConfig<Record<string, unknown>>();
-    const flags = Array.isArray(config.flags) ? (config.flags as string[]) : DEFAULT_FLAGS;
-    const entries: Entry[] = args.resources.flatMap((r) => {
-      const kind = kindOf(r);
-      if (kind !== "CastConfig" && kind !== "StagingConfig") return [];
-      const imageFrom = (r.propertyDependencies?.imageId ?? []).map((d) => d.urn);
-      return [{ kind, name: r.name, urn: r.urn, props: rawProps(r.props), imageFrom }];
+    const flags = Array.isArray(config.flags) ? (config.flags as DataFlag[]) : DEFAULT_FLAGS;
+    const entries: Entry[] = args.resources.flatMap((r): Entry[] => {
+      const about = { name: r.name, urn: r.urn, imageFrom: (r.propertyDependencies?.imageId ?? []).map((d) => d.urn) };
+      const cast = inputsOf("CastConfig", r);
+      if (cast) return [{ ...about, kind: "CastConfig", props: cast }];
+      const staging = inputsOf("StagingConfig", r);
+      return staging ? [{ ...about, kind: "StagingConfig", props: staging }] : [];
     });
     if (entries.length === 0) args.notApplicable("the stack has no casting or staging configs");
-    const grants = (e: Entry) => tri.or(...flags.map((f) => flag(e.props, f)));
-    const onFlags = (e: Entry) => flags.filter((f) => flag(e.props, f) === true);
+    const grants = (e: Entry) => tri.or(...flags.map((f) => flag(e.props[f])));
+    const onFlags = (e: Entry) => flags.filter((f) => flag(e.props[f]) === true);
     /** `allowWsUploads lets` / `allowWsClipboardUp and allowWsUploads let`. */
     const on = (e: Entry, one: string, many: string) => {
       const names = onFlags(e);
       return `${names.join(" and ")} ${names.length > 1 ? many : one}`;
     };
-    const anonymousCasts = entries.filter((e) => e.kind === "CastConfig" && flag(e.props, "allowAnonymous") !== false);
+    const anonymousCasts = entries.filter((e) => e.kind === "CastConfig" && flag(e.props.allowAnonymous) !== false);
     const undecided: string[] = [];
     for (const e of entries) {
       if (isExempt(config, e.name)) continue;
       if (e.kind === "CastConfig") {
-        const anonymous = flag(e.props, "allowAnonymous");
+        const anonymous = flag(e.props.allowAnonymous);
         const result = tri.and(anonymous, grants(e));
         if (result === true) {
-          const enforced = flag(e.props, "enforceClientSettings") === true ? "" : " (they apply once enforceClientSettings is true; until then the groups' client settings decide)";
+          const enforced = flag(e.props.enforceClientSettings) === true ? "" : " (they apply once enforceClientSettings is true; until then the groups' client settings decide)";
           reportViolation(`${label(e.kind, e.name)}: allowAnonymous is true and ${on(e, "lets", "let")} anonymous users move data into the session${enforced}. Turn ${onFlags(e).length > 1 ? "them" : "it"} off.`, e.urn);
         } else if (result === undefined) undecided.push(`${label(e.kind, e.name)}: allowAnonymous or the allowWs* flags are not known yet`);
         continue;
       }
-      const backing = anonymousCasts.map((c) => ({ c, backs: tri.and(flag(c.props, "allowAnonymous"), sameImage(c, e)) }));
+      const backing = anonymousCasts.map((c) => ({ c, backs: tri.and(c.kind === "CastConfig" ? flag(c.props.allowAnonymous) : false, sameImage(c, e)) }));
       const result = tri.and(grants(e), tri.or(...backing.map((b) => b.backs)));
       if (result === true) {
         const casts = backing.filter((b) => b.backs === true).map((b) => `'${b.c.name}'`).join(", ");

@@ -4,37 +4,31 @@
  * Why: an anonymous link works for anyone who has the URL; without `validUntil` it works until
  * someone remembers to delete it. `maxValidDays` also flags an end further away than that.
  */
-import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { EXEMPT_PROPERTY, flag, forKind, isSet, parseUtc, tri, verdict } from "./common";
-import { isUnknownValue } from "../shared/kasm";
+import { flag, isSet, isUnknownValue, parseUtc, resourceRule, tri, verdict } from "./common";
 
-export const NAME = "cast-anonymous-expiry";
-
-export const castAnonymousExpiry: ResourceValidationPolicy = {
-  name: NAME,
+/** The policy. */
+export const castAnonymousExpiry = resourceRule({
+  name: "cast-anonymous-expiry",
+  kind: "CastConfig",
   description: "A casting config that allows anonymous access sets validUntil, so the link stops working on its own.",
-  enforcementLevel: "advisory",
   severity: "medium",
-  tags: ["kasm", "casting", "hardening"],
+  area: "casting",
   remediationSteps: "Set validUntil ('YYYY-MM-DD HH:MM:SS', UTC) on the casting config.",
-  configSchema: {
-    properties: {
-      ...EXEMPT_PROPERTY,
-      maxValidDays: { type: "number", minimum: 1, description: "Also flag a validUntil more than this many days ahead." },
-    },
+  config: {
+    maxValidDays: { type: "number", minimum: 1, description: "Also flag a validUntil more than this many days ahead." },
   },
-  validateResource: forKind("CastConfig", (props, config) => {
-    const anonymous = flag(props, "allowAnonymous");
+  check: (cast, config) => {
+    const anonymous = flag(cast.allowAnonymous);
     const missing = verdict(
-      tri.and(anonymous, tri.not(isSet(props, "validUntil"))),
+      tri.and(anonymous, tri.not(isSet(cast.validUntil))),
       "allowAnonymous is true but validUntil is not set: the anonymous link never expires. Set validUntil.",
       "allowAnonymous or validUntil is not known yet",
     );
     if (missing || typeof config.maxValidDays !== "number" || anonymous === false) return missing;
-    if (anonymous === undefined || isUnknownValue(props.validUntil)) return { undecided: "allowAnonymous or validUntil is not known yet" };
-    const until = parseUtc(props.validUntil);
+    if (anonymous === undefined || isUnknownValue(cast.validUntil)) return { undecided: "allowAnonymous or validUntil is not known yet" };
+    const until = parseUtc(cast.validUntil);
     if (!until) return null;
     const days = (until.getTime() - Date.now()) / 86_400_000;
     return days > config.maxValidDays ? { violation: `validUntil is more than maxValidDays (${config.maxValidDays}) days ahead.` } : null;
-  }),
-};
+  },
+});

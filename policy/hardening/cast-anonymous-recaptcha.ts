@@ -5,24 +5,20 @@
  * Why: every anonymous request starts a session and creates a user; a captcha keeps scripts from
  * doing that at scale. (It needs captcha keys in the server settings.)
  */
-import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { EXEMPT_PROPERTY, flag, forKind, tri, verdict } from "./common";
+import { flag, resourceRule, tri, verdict } from "./common";
 
-export const NAME = "cast-anonymous-recaptcha";
-
-export const castAnonymousRecaptcha: ResourceValidationPolicy = {
-  name: NAME,
+/** The policy. */
+export const castAnonymousRecaptcha = resourceRule({
+  name: "cast-anonymous-recaptcha",
+  kind: "CastConfig",
   description: "A casting config that allows anonymous access requires a captcha (requireRecaptcha).",
-  enforcementLevel: "advisory",
   severity: "medium",
-  tags: ["kasm", "casting", "hardening"],
+  area: "casting",
   remediationSteps: "Set requireRecaptcha: true (and the captcha keys in Kasm's server settings).",
-  configSchema: { properties: { ...EXEMPT_PROPERTY } },
-  validateResource: forKind("CastConfig", (props) =>
+  check: (cast) =>
     verdict(
-      tri.and(flag(props, "allowAnonymous"), tri.not(flag(props, "requireRecaptcha"))),
+      tri.and(flag(cast.allowAnonymous), tri.not(flag(cast.requireRecaptcha))),
       "allowAnonymous is true but requireRecaptcha is not: scripts can start anonymous sessions. Set requireRecaptcha.",
       "allowAnonymous or requireRecaptcha is not known yet",
     ),
-  ),
-};
+});

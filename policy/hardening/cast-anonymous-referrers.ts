@@ -6,11 +6,7 @@
  * the link works from anywhere it is pasted. `trustedDomains` also flags a referrer outside them
  * (`app.example.com` and `*.example.com` are within `example.com`).
  */
-import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { EXEMPT_PROPERTY, flag, forKind, nonEmptyList, tri, verdict } from "./common";
-import { containsUnknown } from "../shared/kasm";
-
-export const NAME = "cast-anonymous-referrers";
+import { containsUnknown, flag, nonEmptyList, resourceRule, tri, verdict } from "./common";
 
 /** Whether a referrer (`host`, `*.host`, `host:port`) lies within one of the trusted domains. */
 export function withinDomains(referrer: string, domains: readonly string[]): boolean {
@@ -21,34 +17,32 @@ export function withinDomains(referrer: string, domains: readonly string[]): boo
   });
 }
 
-export const castAnonymousReferrers: ResourceValidationPolicy = {
-  name: NAME,
+/** The policy. */
+export const castAnonymousReferrers = resourceRule({
+  name: "cast-anonymous-referrers",
+  kind: "CastConfig",
   description: "A casting config that allows anonymous access lists allowedReferrers, the domains allowed to send users to the link.",
-  enforcementLevel: "advisory",
   severity: "medium",
-  tags: ["kasm", "casting", "hardening"],
+  area: "casting",
   remediationSteps: "Set allowedReferrers to the domains of the pages that link to the casting URL.",
-  configSchema: {
-    properties: {
-      ...EXEMPT_PROPERTY,
-      trustedDomains: {
-        type: "array",
-        items: { type: "string" },
-        description: "Also flag an allowed referrer outside these domains (subdomains included).",
-      },
+  config: {
+    trustedDomains: {
+      type: "array",
+      items: { type: "string" },
+      description: "Also flag an allowed referrer outside these domains (subdomains included).",
     },
   },
-  validateResource: forKind("CastConfig", (props, config) => {
-    const anonymous = flag(props, "allowAnonymous");
+  check: (cast, config) => {
+    const anonymous = flag(cast.allowAnonymous);
     const missing = verdict(
-      tri.and(anonymous, tri.not(nonEmptyList(props, "allowedReferrers"))),
+      tri.and(anonymous, tri.not(nonEmptyList(cast.allowedReferrers))),
       "allowAnonymous is true but allowedReferrers is empty: the anonymous link works from any page. List the referring domains.",
       "allowAnonymous or allowedReferrers is not known yet",
     );
     const trusted = Array.isArray(config.trustedDomains) ? (config.trustedDomains as string[]) : undefined;
     if (missing || !trusted || anonymous === false) return missing;
-    if (anonymous === undefined || containsUnknown(props.allowedReferrers)) return { undecided: "allowAnonymous or allowedReferrers is not known yet" };
-    const outside = (props.allowedReferrers as unknown[]).filter((r) => typeof r === "string" && !withinDomains(r, trusted)).length;
+    if (anonymous === undefined || containsUnknown(cast.allowedReferrers)) return { undecided: "allowAnonymous or allowedReferrers is not known yet" };
+    const outside = (cast.allowedReferrers as unknown[]).filter((r) => typeof r === "string" && !withinDomains(r, trusted)).length;
     return outside > 0 ? { violation: `${outside} allowed referrer(s) lie outside trustedDomains.` } : null;
-  }),
-};
+  },
+});

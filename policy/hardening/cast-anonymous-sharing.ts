@@ -5,27 +5,23 @@
  * Why: a shared session can be joined by whoever gets the sharing link, on top of an anonymous
  * session that needed no login to begin with.
  */
-import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { EXEMPT_PROPERTY, flag, forKind, tri, verdict } from "./common";
+import { flag, resourceRule, tri, verdict } from "./common";
 
-export const NAME = "cast-anonymous-sharing";
-
-export const castAnonymousSharing: ResourceValidationPolicy = {
-  name: NAME,
+/** The policy. */
+export const castAnonymousSharing = resourceRule({
+  name: "cast-anonymous-sharing",
+  kind: "CastConfig",
   description: "A casting config that allows anonymous access does not enable session sharing.",
-  enforcementLevel: "advisory",
   severity: "medium",
-  tags: ["kasm", "casting", "hardening"],
+  area: "casting",
   remediationSteps: "Set enableSharing (and allowWsSharing) to false on anonymous casting configs.",
-  configSchema: { properties: { ...EXEMPT_PROPERTY } },
-  validateResource: forKind("CastConfig", (props) =>
+  check: (cast) =>
     verdict(
       tri.and(
-        flag(props, "allowAnonymous"),
-        tri.or(flag(props, "enableSharing"), tri.and(flag(props, "enforceClientSettings"), flag(props, "allowWsSharing"))),
+        flag(cast.allowAnonymous),
+        tri.or(flag(cast.enableSharing), tri.and(flag(cast.enforceClientSettings), flag(cast.allowWsSharing))),
       ),
       "allowAnonymous is true and session sharing is on (enableSharing, or allowWsSharing with enforceClientSettings): anyone with the sharing link can join. Turn sharing off.",
       "allowAnonymous or the sharing settings are not known yet",
     ),
-  ),
-};
+});

@@ -5,27 +5,22 @@
  * is applied is a mistake (a date typed wrong, or a copy of an old config). `minRemainingHours`
  * also flags one that ends sooner than that.
  */
-import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { EXEMPT_PROPERTY, forKind, parseUtc } from "./common";
-import { isUnknownValue } from "../shared/kasm";
+import { isUnknownValue, parseUtc, resourceRule } from "./common";
 
-export const NAME = "cast-valid-until-past";
-
-export const castValidUntilPast: ResourceValidationPolicy = {
-  name: NAME,
+/** The policy. */
+export const castValidUntilPast = resourceRule({
+  name: "cast-valid-until-past",
+  kind: "CastConfig",
   description: "A casting config's validUntil ('YYYY-MM-DD HH:MM:SS', UTC) is in the future: after it the link only answers with an error.",
   enforcementLevel: "mandatory",
   severity: "medium",
-  tags: ["kasm", "casting", "hardening"],
+  area: "casting",
   remediationSteps: "Set validUntil to a future UTC time, or leave it out.",
-  configSchema: {
-    properties: {
-      ...EXEMPT_PROPERTY,
-      minRemainingHours: { type: "number", minimum: 0, default: 0, description: "Also flag a validUntil less than this many hours ahead." },
-    },
+  config: {
+    minRemainingHours: { type: "number", minimum: 0, default: 0, description: "Also flag a validUntil less than this many hours ahead." },
   },
-  validateResource: forKind("CastConfig", (props, config) => {
-    const value = props.validUntil;
+  check: (cast, config) => {
+    const value = cast.validUntil;
     if (value === undefined || value === null) return null;
     if (isUnknownValue(value)) return { undecided: "validUntil is not known yet" };
     const until = parseUtc(value);
@@ -35,5 +30,5 @@ export const castValidUntilPast: ResourceValidationPolicy = {
     if (until.getTime() < Date.now() + hours * 3_600_000)
       return { violation: `validUntil is less than minRemainingHours (${hours}) hours ahead.` };
     return null;
-  }),
-};
+  },
+});

@@ -1,17 +1,21 @@
 /**
  * What the hardening policies share: their common config (`exemptResources`), three-valued logic
- * for values not known during preview, and reading the properties they look at.
+ * for values not known during preview, reading the properties they look at, and
+ * {@link resourceRule}, the skeleton of a policy that judges one resource of one kind.
  *
  * Each rule is written as a three-valued condition: true (a violation), false (compliant), or
  * unknown (a value it needs is not known yet). An unknown condition becomes an advisory "could
  * not decide" (see `undecidable`), never a crash and never a silent pass.
  */
-import type { PolicyConfigSchema, ResourceValidationArgs, ReportViolation } from "@pulumi/policy";
-import { containsUnknown, isUnknownValue, kindOf, label, rawProps, undecidable, type KasmKind, type RawProps } from "../shared/kasm";
+import type { PolicyConfigSchema, ResourceValidationArgs, ResourceValidationPolicy, ReportViolation } from "@pulumi/policy";
+import { rowLabel, type BulkRow, type BulkRows } from "../../catalogue/bulk-rows";
+import { containsUnknown, isUnknownValue, label, listWords, rawProps, undecidable, type KasmKind } from "../shared/kasm";
+import { inputsOf, type PolicyInputs } from "../shared/inputs";
 
 /** A three-valued boolean: `undefined` is not known yet. */
 export type Tri = boolean | undefined;
 
+/** `and`, `or` and `not` over {@link Tri}: a known answer wins over one not known, as in SQL. */
 export const tri = {
   and(...values: Tri[]): Tri {
     if (values.some((v) => v === false)) return false;
@@ -27,29 +31,25 @@ export const tri = {
 };
 
 /** A boolean property: true, false (absent counts as false, Kasm's default), or undefined when not known. */
-export function flag(props: RawProps, key: string): Tri {
-  const value = props[key];
+export function flag(value: unknown): Tri {
   if (isUnknownValue(value)) return undefined;
   return value === true;
 }
 
-/** Whether a property is set (given and not null): undefined when not known. */
-export function isSet(props: RawProps, key: string): Tri {
-  const value = props[key];
+/** Whether a property is set (given, not null and not empty): undefined when not known. */
+export function isSet(value: unknown): Tri {
   if (isUnknownValue(value)) return undefined;
   return value !== undefined && value !== null && value !== "";
 }
 
 /** A list property with at least one entry: undefined when the list is not known. */
-export function nonEmptyList(props: RawProps, key: string): Tri {
-  const value = props[key];
+export function nonEmptyList(value: unknown): Tri {
   if (isUnknownValue(value)) return undefined;
   return Array.isArray(value) && value.length > 0;
 }
 
 /** A number property, undefined when not known, null when absent. */
-export function numberOf(props: RawProps, key: string): number | null | undefined {
-  const value = props[key];
+export function numberOf(value: unknown): number | null | undefined {
   if (isUnknownValue(value)) return undefined;
   return typeof value === "number" ? value : null;
 }
@@ -68,30 +68,88 @@ export function isExempt(config: Record<string, unknown>, name: string): boolean
   return Array.isArray(config.exemptResources) && config.exemptResources.includes(name);
 }
 
+/** What a rule answers: a violation message, `undecided` with what it lacked, or null (compliant). */
+export type Verdict = { readonly violation?: string; readonly undecided?: string } | null;
+
+/** What a hardening resource policy states: its rule and the words around it. */
+export interface ResourceRuleSpec<K extends KasmKind> {
+  /** The policy's name, as config files and messages spell it. */
+  readonly name: string;
+  /** The one kind it looks at. */
+  readonly kind: K;
+  /** What a compliant resource does, in one sentence (Pulumi prints it above each violation). */
+  readonly description: string;
+  /** The default level: advisory unless the rule catches a certain mistake. */
+  readonly enforcementLevel?: "advisory" | "mandatory";
+  readonly severity: "low" | "medium" | "high";
+  /** The area it belongs to, between the tags `kasm` and `hardening` (`casting`, `users`, ...). */
+  readonly area: string;
+  readonly remediationSteps: string;
+  /** Its tuning properties; `exemptResources` is added to every rule. */
+  readonly config?: PolicyConfigSchema["properties"];
+  /**
+   * The rule, on the inputs of one resource that is not exempt. Inputs may be absent or not known
+   * yet: read them with {@link flag}, {@link isSet}, {@link numberOf}, ... (or `isUnknownValue`).
+   */
+  check(inputs: PolicyInputs<K>, config: Record<string, unknown>): Verdict;
+}
+
 /**
- * The body of a hardening resource policy for one kind: `rule` answers with a violation message,
- * null (compliant), or `undefined` when it could not decide, with what it lacked.
+ * A hardening resource policy from its rule: it looks at resources of `kind` only, skips those
+ * named in `exemptResources`, reports a violation as `Kind 'name': message`, and turns an
+ * undecided verdict into an advisory "could not decide" (see {@link undecidable}).
  */
-export function forKind(
-  kind: KasmKind,
-  rule: (props: RawProps, config: Record<string, unknown>, name: string) => { violation?: string; undecided?: string } | null,
-) {
-  return (args: ResourceValidationArgs, reportViolation: ReportViolation): void => {
-    if (kindOf(args) !== kind) return;
-    const config = args.getConfig<Record<string, unknown>>();
-    if (isExempt(config, args.name)) return;
-    const result = rule(rawProps(args.props), config, args.name);
-    if (!result) return;
-    if (result.violation) reportViolation(`${label(kind, args.name)}: ${result.violation}`);
-    else if (result.undecided) throw undecidable(`could not decide for ${label(kind, args.name)}: ${result.undecided}`);
+export function resourceRule<K extends KasmKind>(spec: ResourceRuleSpec<K>): ResourceValidationPolicy {
+  const { name, kind, description, severity, remediationSteps, check } = spec;
+  return {
+    name,
+    description,
+    enforcementLevel: spec.enforcementLevel ?? "advisory",
+    severity,
+    tags: ["kasm", spec.area, "hardening"],
+    remediationSteps,
+    configSchema: { properties: { ...EXEMPT_PROPERTY, ...spec.config } },
+    validateResource: (args: ResourceValidationArgs, reportViolation: ReportViolation): void => {
+      const inputs = inputsOf(kind, args);
+      if (!inputs) return;
+      const config = args.getConfig<Record<string, unknown>>();
+      if (isExempt(config, args.name)) return;
+      const result = check(inputs, config);
+      if (!result) return;
+      if (result.violation) reportViolation(`${label(kind, args.name)}: ${result.violation}`);
+      else if (result.undecided) throw undecidable(`could not decide for ${label(kind, args.name)}: ${result.undecided}`);
+    },
   };
 }
 
 /** The verdict of a three-valued condition: a violation, nothing, or undecided. */
-export function verdict(condition: Tri, violation: string, unknown: string): { violation?: string; undecided?: string } | null {
+export function verdict(condition: Tri, violation: string, unknown: string): Verdict {
   if (condition === true) return { violation };
   if (condition === undefined) return { undecided: unknown };
   return null;
+}
+
+/** What {@link rowsVerdict} says, given the rows it flagged (by position) or what it lacked. */
+export interface RowsWords {
+  /** The violation, given the flagged rows already joined (`users[0] and csv row 3`) and how many. */
+  violation(rows: string, count: number): string;
+  /** Undecided: the rows themselves are not known. */
+  readonly rowsNotKnown: string;
+  /** Undecided: no row is flagged, but a value some rows need is not known. */
+  readonly someNotKnown: string;
+}
+
+/**
+ * The verdict of a rule judged row by row on a bulk resource (a UserSet's users, a ServerImport's
+ * servers): `judge` answers for one row (`undefined` for a row or value not known). Flagged rows
+ * are named by position (`users[2]`, `csv row 3`), never by their values.
+ */
+export function rowsVerdict(rows: BulkRows | undefined, arrayKey: string, judge: (row: BulkRow | undefined) => Tri, words: RowsWords): Verdict {
+  if (!rows) return { undecided: words.rowsNotKnown };
+  const verdicts = rows.rows.map(judge);
+  const flagged = verdicts.flatMap((v, i) => (v === true ? [rowLabel(rows.source, arrayKey, i)] : []));
+  if (flagged.length > 0) return { violation: words.violation(listWords(flagged), flagged.length) };
+  return verdicts.some((v) => v === undefined) ? { undecided: words.someNotKnown } : null;
 }
 
 /** `YYYY-MM-DD HH:MM:SS` (UTC) as a time, or undefined when it is not that form. */

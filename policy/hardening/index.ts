@@ -6,10 +6,10 @@
  * policy/README.md). Pulumi loads the compiled file (`main` in this folder's package.json).
  */
 import { PolicyPack } from "@pulumi/policy";
-import { PACK_NAME, policies } from "./policies";
+import { PACK_DESCRIPTION, PACK_NAME, policies } from "./policies";
 
 new PolicyPack(PACK_NAME, {
-  description: "Hardening rules for Kasm resources: anonymous casting, staging capacity, egress credentials, passwords, conflicting declarations.",
+  description: PACK_DESCRIPTION,
   enforcementLevel: "advisory",
   policies,
 });

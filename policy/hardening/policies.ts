@@ -1,8 +1,10 @@
 /**
- * The policies of the hardening pack, without serving them: `index.ts` serves them as a policy
- * pack, and tests import them from here.
+ * The registry of the hardening pack (see `policy/shared/registry.ts`): every policy once, with
+ * the README's words for it. `index.ts` serves {@link policies} as the pack; tests import it from
+ * here.
  */
 import type { Policies } from "@pulumi/policy";
+import { markdownRow, registered, type PolicyEntry, type ReadmeTable } from "../shared/registry";
 import { anonymousDataTransfer } from "./anonymous-data-transfer";
 import { castAnonymousDynamicArgs } from "./cast-anonymous-dynamic-args";
 import { castAnonymousExpiry } from "./cast-anonymous-expiry";
@@ -22,39 +24,54 @@ import { userSetPasswordReset } from "./user-set-password-reset";
 /** The pack's name, as `pulumi preview --policy-pack` reports it. */
 export const PACK_NAME = "kasm-hardening";
 
-/** Every policy of the pack. */
-export const policies: Policies = [
-  castAnonymousIpLimit,
-  castAnonymousExpiry,
-  castAnonymousReferrers,
-  castAnonymousRecaptcha,
-  castAnonymousSharing,
-  castAnonymousDynamicArgs,
-  anonymousDataTransfer,
-  castValidUntilPast,
-  conflictingDeclarations,
-  egressCredentialConnectionLimit,
-  stagingLicenseCapacity,
-  userPasswordLength,
-  serverImportSharedCredentials,
-  userSetAdministrators,
-  userSetPasswordReset,
+/** The pack's description, as `pulumi preview` shows it. */
+export const PACK_DESCRIPTION =
+  "Hardening rules for Kasm resources: anonymous casting, staging capacity, egress credentials, passwords, conflicting declarations.";
+
+/** Every policy of the pack, in the order it serves them: what each flags, and its tuning. */
+export const REGISTRY: readonly PolicyEntry[] = [
+  registered(castAnonymousIpLimit, "`allowAnonymous` without `limitIps`", "`maxRequestsPerHour`"),
+  registered(castAnonymousExpiry, "`allowAnonymous` without `validUntil`", "`maxValidDays`"),
+  registered(castAnonymousReferrers, "`allowAnonymous` with no `allowedReferrers`", "`trustedDomains`"),
+  registered(castAnonymousRecaptcha, "`allowAnonymous` without `requireRecaptcha`"),
+  registered(castAnonymousSharing, "`allowAnonymous` with `enableSharing` (or `allowWsSharing` under `enforceClientSettings`)"),
+  registered(castAnonymousDynamicArgs, "`allowAnonymous` with `dynamicWsUrl` or `dynamicCtrNetwork`", "`allowedArguments`"),
+  registered(
+    anonymousDataTransfer,
+    "`allowWsClipboardUp`/`allowWsUploads` on an anonymous casting config, or on a staging config of the same image (its staged sessions back the link)",
+    "`flags`",
+  ),
+  registered(castValidUntilPast, "`validUntil` already past", "`minRemainingHours`"),
+  registered(
+    conflictingDeclarations,
+    "two resources declaring one Kasm object: two `UserAttributes`, two `UserGroups` or a `UserGroups` and a `GroupMembership` of one user, two `GroupMembership` of one user and group, two `ServerDrain` of one server, two `StagingConfig` of one zone and image; reported on the later resource, naming both",
+  ),
+  registered(egressCredentialConnectionLimit, "an egress credential without `limitActiveConnections`", "`maxActiveConnectionLimit`"),
+  registered(
+    stagingLicenseCapacity,
+    "staging configs keeping more sessions staged, together, than the licence runs at once (Community Edition: 5)",
+    "`license` (`community`, `per-concurrent-session` with `concurrentSessions`, `per-named-user`); without it the rule does not apply",
+  ),
+  registered(userPasswordLength, "a `User` password shorter than `minLength` (12)", "`minLength`"),
+  registered(
+    serverImportSharedCredentials,
+    "an SSH server of a `ServerImport` with STATIC credentials (named, or left out: Kasm's default) and without `useUserPrivateKey`, so every user connects as one stored account; rows named by position (`servers[2]`, `csv row 3`)",
+  ),
+  registered(
+    userSetAdministrators,
+    "a `UserSet` row that puts its user into Administrators (Global Admin over the whole deployment); administrators are better declared one by one, as a `User` with a `GroupMembership`; rows named by position",
+  ),
+  registered(
+    userSetPasswordReset,
+    "a local-realm `UserSet` row (realm left out means local) without `forcePasswordReset: true`, so the user keeps the password they were given; rows named by position",
+  ),
 ];
 
-export {
-  anonymousDataTransfer,
-  castAnonymousDynamicArgs,
-  castAnonymousExpiry,
-  castAnonymousIpLimit,
-  castAnonymousRecaptcha,
-  castAnonymousReferrers,
-  castAnonymousSharing,
-  castValidUntilPast,
-  conflictingDeclarations,
-  egressCredentialConnectionLimit,
-  serverImportSharedCredentials,
-  stagingLicenseCapacity,
-  userPasswordLength,
-  userSetAdministrators,
-  userSetPasswordReset,
+/** Every policy of the pack, as `new PolicyPack` takes them. */
+export const policies: Policies = REGISTRY.map((entry) => entry.policy);
+
+/** The pack's table in policy/README.md: a mandatory default is written in bold. */
+export const README_TABLE: ReadmeTable = {
+  header: "| Policy | Default | Flags | Tuning |",
+  row: (entry) => markdownRow([`\`${entry.name}\``, entry.level === "mandatory" ? "**mandatory**" : entry.level, entry.summary, entry.settings]),
 };

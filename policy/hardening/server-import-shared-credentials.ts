@@ -8,15 +8,11 @@
  * opens the server to everyone. The message names the rows by position (`servers[2]`,
  * `csv row 3`), never by their values.
  */
-import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { rowLabel, serverImportRows } from "../../catalogue/bulk-rows";
-import { EXEMPT_PROPERTY, forKind, isUnknownValue, type Tri } from "./common";
-import { listWords } from "../shared/kasm";
-
-export const NAME = "server-import-shared-credentials";
+import { serverImportRows, type BulkRow } from "../../catalogue/bulk-rows";
+import { isUnknownValue, resourceRule, rowsVerdict, type Tri } from "./common";
 
 /** Whether one row is an SSH server with shared STATIC credentials: undefined when a value it needs is not known. */
-function sharesCredentials(row: Readonly<Record<string, unknown>> | undefined): Tri {
+function sharesCredentials(row: BulkRow | undefined): Tri {
   if (row === undefined) return undefined;
   const { connectionType, connectionCredentialType, useUserPrivateKey } = row;
   if ([connectionType, connectionCredentialType, useUserPrivateKey].some(isUnknownValue)) return undefined;
@@ -25,25 +21,20 @@ function sharesCredentials(row: Readonly<Record<string, unknown>> | undefined): 
   return credentials === "STATIC" && useUserPrivateKey !== true;
 }
 
-export const serverImportSharedCredentials: ResourceValidationPolicy = {
-  name: NAME,
+/** The policy. */
+export const serverImportSharedCredentials = resourceRule({
+  name: "server-import-shared-credentials",
+  kind: "ServerImport",
   description: "An SSH server imported with ServerImport uses each user's own SSH key or single sign-on, not one STATIC account shared by every user.",
-  enforcementLevel: "advisory",
   severity: "medium",
-  tags: ["kasm", "servers", "hardening"],
+  area: "servers",
   remediationSteps: "Set useUserPrivateKey: true on the row (each user connects with the SSH key of their user attributes), or connectionCredentialType: SSO.",
-  configSchema: { properties: { ...EXEMPT_PROPERTY } },
-  validateResource: forKind("ServerImport", (props) => {
-    const rows = serverImportRows(props, isUnknownValue);
-    if (!rows) return { undecided: "its rows (csv or servers) are not known yet" };
-    const verdicts = rows.rows.map(sharesCredentials);
-    const flagged = verdicts.flatMap((v, i) => (v === true ? [rowLabel(rows.source, "servers", i)] : []));
-    if (flagged.length > 0)
-      return {
-        violation:
-          `${listWords(flagged)} ${flagged.length === 1 ? "is an SSH server" : "are SSH servers"} with STATIC credentials (Kasm's default) and without useUserPrivateKey: ` +
-          `every user connects as the same stored account. Set useUserPrivateKey: true, or connectionCredentialType: SSO.`,
-      };
-    return verdicts.some((v) => v === undefined) ? { undecided: "the connection settings of some rows are not known yet" } : null;
-  }),
-};
+  check: (serverImport) =>
+    rowsVerdict(serverImportRows(serverImport, isUnknownValue), "servers", sharesCredentials, {
+      violation: (rows, count) =>
+        `${rows} ${count === 1 ? "is an SSH server" : "are SSH servers"} with STATIC credentials (Kasm's default) and without useUserPrivateKey: ` +
+        `every user connects as the same stored account. Set useUserPrivateKey: true, or connectionCredentialType: SSO.`,
+      rowsNotKnown: "its rows (csv or servers) are not known yet",
+      someNotKnown: "the connection settings of some rows are not known yet",
+    }),
+});

@@ -11,7 +11,8 @@
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { COMMUNITY_CONCURRENT_SESSIONS } from "../../catalogue/product";
 import { EXEMPT_PROPERTY, isExempt, numberOf } from "./common";
-import { kindOf, label, rawProps, undecidable } from "../shared/kasm";
+import { label, undecidable } from "../shared/kasm";
+import { inputsOf } from "../shared/inputs";
 
 export const NAME = "staging-license-capacity";
 
@@ -45,9 +46,10 @@ export const stagingLicenseCapacity: StackValidationPolicy = {
           ? config.concurrentSessions
           : undefined;
     if (capacity === undefined) args.notApplicable("the config gives no licence with a concurrent-session limit");
-    const staging = args.resources
-      .filter((r) => kindOf(r) === "StagingConfig" && !isExempt(config, r.name))
-      .map((r) => ({ r, sessions: numberOf(rawProps(r.props), "numSessions") }));
+    const staging = args.resources.flatMap((r) => {
+      const inputs = inputsOf("StagingConfig", r);
+      return inputs && !isExempt(config, r.name) ? [{ r, sessions: numberOf(inputs.numSessions) }] : [];
+    });
     if (staging.length === 0) args.notApplicable("the stack has no staging configs");
     const total = staging.reduce((sum, s) => sum + (typeof s.sessions === "number" ? s.sessions : 0), 0);
     const unknown = staging.filter((s) => s.sessions === undefined);

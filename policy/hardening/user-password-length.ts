@@ -6,32 +6,26 @@
  * easiest way in. A User without a password gets a random one from Kasm and is not flagged. The
  * message never quotes the password or its length.
  */
-import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { EXEMPT_PROPERTY, forKind } from "./common";
-import { isUnknownValue } from "../shared/kasm";
+import { isUnknownValue, resourceRule } from "./common";
 
-export const NAME = "user-password-length";
-
-export const userPasswordLength: ResourceValidationPolicy = {
-  name: NAME,
+/** The policy. */
+export const userPasswordLength = resourceRule({
+  name: "user-password-length",
+  kind: "User",
   description: "A password set on a Kasm user is at least minLength characters long.",
-  enforcementLevel: "advisory",
   severity: "medium",
-  tags: ["kasm", "users", "hardening"],
+  area: "users",
   remediationSteps: "Use a longer password (a generated secret, such as random.RandomPassword, stored as a Pulumi secret).",
-  configSchema: {
-    properties: {
-      ...EXEMPT_PROPERTY,
-      minLength: { type: "integer", minimum: 1, default: 12, description: "The shortest password accepted." },
-    },
+  config: {
+    minLength: { type: "integer", minimum: 1, default: 12, description: "The shortest password accepted." },
   },
-  validateResource: forKind("User", (props, config) => {
-    const password = props.password;
+  check: (user, config) => {
+    const password = user.password;
     if (password === undefined || password === null) return null;
     if (isUnknownValue(password)) return { undecided: "password is not known yet" };
     const min = typeof config.minLength === "number" ? config.minLength : 12;
     return typeof password === "string" && [...password].length < min
       ? { violation: `password is shorter than minLength (${min}) characters. Use a longer, generated password.` }
       : null;
-  }),
-};
+  },
+});

@@ -4,10 +4,10 @@
  * (see policy/README.md). Pulumi loads the compiled file (`main` in this folder's package.json).
  */
 import { PolicyPack } from "@pulumi/policy";
-import { PACK_NAME, policies } from "./policies";
+import { PACK_DESCRIPTION, PACK_NAME, policies } from "./policies";
 
 new PolicyPack(PACK_NAME, {
-  description: "Checks that the pipeline's Kasm API key holds every permission the stack's Kasm resources need, with Kasm's dependency rules.",
+  description: PACK_DESCRIPTION,
   enforcementLevel: "advisory",
   policies,
 });

@@ -1,8 +1,10 @@
 /**
- * The policies of the permissions pack, without serving them: `index.ts` serves them as a policy
- * pack, and tests import them from here.
+ * The registry of the permissions pack (see `policy/shared/registry.ts`): every policy once, with
+ * the README's words for it. `index.ts` serves {@link policies} as the pack; tests import it from
+ * here.
  */
 import type { Policies } from "@pulumi/policy";
+import { markdownRow, registered, type PolicyEntry, type ReadmeTable } from "../shared/registry";
 import { keyPermissionDependencies } from "./key-permission-dependencies";
 import { leastPrivilegePolicy } from "./least-privilege";
 import { readOnlyKey } from "./read-only-key";
@@ -11,7 +13,39 @@ import { resourceNeedsPermissions } from "./resource-needs-permissions";
 /** The pack's name, as `pulumi preview --policy-pack` reports it. */
 export const PACK_NAME = "kasm-permissions";
 
-/** Every policy of the pack. */
-export const policies: Policies = [keyPermissionDependencies, resourceNeedsPermissions, readOnlyKey, leastPrivilegePolicy];
+/** The pack's description, as `pulumi preview` shows it. */
+export const PACK_DESCRIPTION =
+  "Checks that the pipeline's Kasm API key holds every permission the stack's Kasm resources need, with Kasm's dependency rules.";
 
-export { keyPermissionDependencies, leastPrivilegePolicy, readOnlyKey, resourceNeedsPermissions };
+/** Every policy of the pack, in the order it serves them: what each checks, and its own config. */
+export const REGISTRY: readonly PolicyEntry[] = [
+  registered(
+    keyPermissionDependencies,
+    "The key's permissions satisfy dependency rules 1-9 (rule 10 only hides UI), and rule 7's sessions part when `usersWithSessions` is given. Each violation names the rule and the missing permission.",
+    "the key",
+  ),
+  registered(
+    resourceNeedsPermissions,
+    "Every Kasm resource can be created, read, updated and deleted with the key. Each violation is reported on its resource and names the operation, the missing permissions and what to grant (closed under the dependency rules). A stack policy because one resource's needs depend on others (a `GroupMembership` or `UserGroups` into Administrators makes its user a Global Admin, so later changes to that user need Users Modify Admin).",
+    "the key",
+  ),
+  registered(
+    readOnlyKey,
+    "A Read Only key cannot apply a resource whose provider writes. One violation per resource; `resource-needs-permissions` judges the permissions alone and leaves this cause to it, so a Read Only key that also lacks permissions gets one violation from each, each naming its own fix.",
+    "the key",
+  ),
+  registered(
+    leastPrivilegePolicy,
+    "The smallest permission set the stack needs, closed under the dependency rules, and what the key holds beyond it (or lacks). Without `permissions`, it says what to grant a new key. Never calls a permission a lookup needs unneeded, unless `lookups` says the program does not call that lookup.",
+    "the key; `reportWhenMinimal`; `lookups`",
+  ),
+];
+
+/** Every policy of the pack, as `new PolicyPack` takes them. */
+export const policies: Policies = REGISTRY.map((entry) => entry.policy);
+
+/** The pack's table in policy/README.md. */
+export const README_TABLE: ReadmeTable = {
+  header: "| Policy | Kind | Default | What it checks | Its own config |",
+  row: (entry) => markdownRow([`\`${entry.name}\``, entry.scope, entry.level, entry.summary, entry.settings]),
+};

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PACK_NAME, policies } from "../../policy/hardening/policies";
-import { resourceNeedsPermissions } from "../../policy/permissions/policies";
+import { resourceNeedsPermissions } from "../../policy/permissions/resource-needs-permissions";
 import { AnalyzerDriver } from "./analyzer-client";
 import { IDS, runStackPolicy, UNKNOWN, type FixtureResource } from "./helpers";
 

@@ -4,9 +4,10 @@
  * policies on the wire, and "can't run during preview" for values not known yet.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { PACK_NAME, policies } from "../../policy/hardening/policies";
+import { PACK_NAME, policies, REGISTRY } from "../../policy/hardening/policies";
 import { AnalyzerDriver } from "./analyzer-client";
-import { cast, staging } from "./fixtures";
+import { everyPolicyThroughTheAnalyzer } from "./analyzer-coverage";
+import { cast, credential, staging, user } from "./fixtures";
 import { IDS, UNKNOWN, UNKNOWN_BOOL, type FixtureResource } from "./helpers";
 
 const VERSION = (require("../../policy/hardening/package.json") as { version: string }).version;
@@ -101,4 +102,29 @@ describe("the hardening pack on the analyzer protocol", () => {
     expect(diagnostics.map((d) => [d.policy, d.level])).toEqual([["conflicting-declarations", "advisory"]]);
     expect(diagnostics[0].message).toMatch(/^can't run policy 'conflicting-declarations' from policy pack 'kasm-hardening@v0\.1\.0' during preview: could not decide whether UserAttributes 'a1' and UserAttributes 'a2'/);
   });
+});
+
+everyPolicyThroughTheAnalyzer(() => driver, REGISTRY, {
+  "cast-anonymous-ip-limit": { resources: [cast({ limitIps: false })] },
+  "cast-anonymous-expiry": { resources: [cast({ validUntil: null })] },
+  "cast-anonymous-referrers": { resources: [cast({ allowedReferrers: [] })] },
+  "cast-anonymous-recaptcha": { resources: [cast({ requireRecaptcha: false })] },
+  "cast-anonymous-sharing": { resources: [cast({ enableSharing: true })] },
+  "cast-anonymous-dynamic-args": { resources: [cast({ dynamicWsUrl: true })] },
+  "anonymous-data-transfer": { resources: [cast({ allowWsUploads: true })] },
+  "cast-valid-until-past": { resources: [cast({ validUntil: "2001-01-01 00:00:00" })] },
+  "conflicting-declarations": {
+    resources: [
+      { kind: "UserAttributes", name: "a1", props: { userId: IDS.plain1, showTips: true } },
+      { kind: "UserAttributes", name: "a2", props: { userId: IDS.plain1, showTips: false } },
+    ],
+  },
+  "egress-credential-connection-limit": { resources: [credential({ limitActiveConnections: false })] },
+  "staging-license-capacity": { config: { "staging-license-capacity": { license: "community" } }, resources: [staging({ numSessions: 6 })] },
+  "user-password-length": { resources: [user({ password: "short" })] },
+  "server-import-shared-credentials": {
+    resources: [{ kind: "ServerImport", name: "lab", props: { servers: [{ name: "ws-1", ipHostname: "10.0.0.1", port: 22, connectionType: "SSH" }] } }],
+  },
+  "user-set-administrators": { resources: [{ kind: "UserSet", name: "staff", props: { users: [{ username: "ada", forcePasswordReset: true, groups: ["Administrators"] }] } }] },
+  "user-set-password-reset": { resources: [{ kind: "UserSet", name: "staff", props: { users: [{ username: "bob" }] } }] },
 });

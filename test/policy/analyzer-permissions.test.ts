@@ -5,8 +5,9 @@
  * One pack per process: the SDK serves a single pack.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { PACK_NAME, policies } from "../../policy/permissions/policies";
+import { PACK_NAME, policies, REGISTRY } from "../../policy/permissions/policies";
 import { AnalyzerDriver, secret } from "./analyzer-client";
+import { everyPolicyThroughTheAnalyzer } from "./analyzer-coverage";
 import { config, NEEDED, PASSWORD, stack, without } from "./fixtures";
 import { IDS } from "./helpers";
 
@@ -27,8 +28,7 @@ afterAll(() => driver?.close());
 
 /** The key config under each policy's name, as a --policy-pack-config file holds it. */
 function packConfig(key: Record<string, unknown>, extra: Record<string, Record<string, unknown>> = {}) {
-  const names = ["key-permission-dependencies", "resource-needs-permissions", "read-only-key", "least-privilege"];
-  return Object.fromEntries(names.map((n) => [n, { ...key, ...(extra[n] ?? {}) }]));
+  return Object.fromEntries(REGISTRY.map(({ name }) => [name, { ...key, ...(extra[name] ?? {}) }]));
 }
 
 describe("the permissions pack on the analyzer protocol", () => {
@@ -123,4 +123,11 @@ describe("the permissions pack on the analyzer protocol", () => {
     await driver.configure(packConfig(config({ permissions: [...NEEDED, "Users Veiw"], globalAdminUserIds: [IDS.admin1] })));
     await expect(driver.analyzeStack(stack())).rejects.toThrow(/unknown permission name 'Users Veiw' \(did you mean 'Users View'\?\)/);
   });
+});
+
+everyPolicyThroughTheAnalyzer(() => driver, REGISTRY, {
+  "key-permission-dependencies": { config: packConfig(config({ permissions: without("Users View") })), resources: stack() },
+  "resource-needs-permissions": { config: packConfig(config({ permissions: without("Groups Modify") })), resources: stack() },
+  "read-only-key": { config: packConfig(config({ readOnly: true })), resources: stack() },
+  "least-privilege": { config: packConfig(config({ permissions: without("Groups Modify") })), resources: stack() },
 });

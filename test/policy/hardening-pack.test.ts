@@ -3,25 +3,22 @@
  * changed per case; values not known during preview give "could not decide", never a crash.
  */
 import { describe, expect, it } from "vitest";
-import {
-  anonymousDataTransfer,
-  castAnonymousDynamicArgs,
-  castAnonymousExpiry,
-  castAnonymousIpLimit,
-  castAnonymousRecaptcha,
-  castAnonymousReferrers,
-  castAnonymousSharing,
-  castValidUntilPast,
-  conflictingDeclarations,
-  egressCredentialConnectionLimit,
-  policies,
-  serverImportSharedCredentials,
-  stagingLicenseCapacity,
-  userPasswordLength,
-  userSetAdministrators,
-  userSetPasswordReset,
-} from "../../policy/hardening/policies";
-import { withinDomains } from "../../policy/hardening/cast-anonymous-referrers";
+import { policies } from "../../policy/hardening/policies";
+import { anonymousDataTransfer } from "../../policy/hardening/anonymous-data-transfer";
+import { castAnonymousDynamicArgs } from "../../policy/hardening/cast-anonymous-dynamic-args";
+import { castAnonymousExpiry } from "../../policy/hardening/cast-anonymous-expiry";
+import { castAnonymousIpLimit } from "../../policy/hardening/cast-anonymous-ip-limit";
+import { castAnonymousRecaptcha } from "../../policy/hardening/cast-anonymous-recaptcha";
+import { castAnonymousSharing } from "../../policy/hardening/cast-anonymous-sharing";
+import { castValidUntilPast } from "../../policy/hardening/cast-valid-until-past";
+import { conflictingDeclarations } from "../../policy/hardening/conflicting-declarations";
+import { egressCredentialConnectionLimit } from "../../policy/hardening/egress-credential-connection-limit";
+import { serverImportSharedCredentials } from "../../policy/hardening/server-import-shared-credentials";
+import { stagingLicenseCapacity } from "../../policy/hardening/staging-license-capacity";
+import { userPasswordLength } from "../../policy/hardening/user-password-length";
+import { userSetAdministrators } from "../../policy/hardening/user-set-administrators";
+import { userSetPasswordReset } from "../../policy/hardening/user-set-password-reset";
+import { castAnonymousReferrers, withinDomains } from "../../policy/hardening/cast-anonymous-referrers";
 import { IDS, runResourcePolicy, runStackPolicy, UNKNOWN, UNKNOWN_ARRAY, UNKNOWN_BOOL, type FixtureResource } from "./helpers";
 import { CAST_KEY, cast, credential, staging, user } from "./fixtures";
 import { hyphenatedUpperCase } from "../helpers/emulator";

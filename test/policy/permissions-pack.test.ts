@@ -3,12 +3,10 @@
  * field changed per case.
  */
 import { describe, expect, it } from "vitest";
-import {
-  keyPermissionDependencies,
-  leastPrivilegePolicy,
-  readOnlyKey,
-  resourceNeedsPermissions,
-} from "../../policy/permissions/policies";
+import { keyPermissionDependencies } from "../../policy/permissions/key-permission-dependencies";
+import { leastPrivilegePolicy } from "../../policy/permissions/least-privilege";
+import { readOnlyKey } from "../../policy/permissions/read-only-key";
+import { resourceNeedsPermissions } from "../../policy/permissions/resource-needs-permissions";
 import { PolicyConfigError } from "../../policy/permissions/config";
 import { IDS, runResourcePolicy, runStackPolicy, type FixtureResource } from "./helpers";
 import { NEEDED, PASSWORD, config, set, stack, without } from "./fixtures";

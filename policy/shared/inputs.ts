@@ -1,0 +1,78 @@
+/**
+ * Typed access to a resource's inputs: {@link inputsOf} hands a policy the properties of a
+ * resource of one kind, typed as that kind's provider declares them, so that a misspelt property
+ * name fails to compile instead of reading `undefined` forever.
+ *
+ * The types come from the providers' zod schemas through TYPE-ONLY imports: they are erased when
+ * compiled, so the packs load nothing from the provider at run time. A value may still be a
+ * placeholder for what is not known during preview (see `catalogue/values.ts`): every property is
+ * typed as possibly {@link UnknownPlaceholder}, and the readers in `policy/hardening/common.ts`
+ * turn it into "not known".
+ */
+import type { CastConfigInputs } from "../../provider/resources/cast-config";
+import type { EgressCredentialInputs } from "../../provider/resources/egress-credential";
+import type { EgressGatewayInputs } from "../../provider/resources/egress-gateway";
+import type { EgressProviderInputs } from "../../provider/resources/egress-provider";
+import type { EgressProviderMappingInputs } from "../../provider/resources/egress-provider-mapping";
+import type { GroupMembershipInputs } from "../../provider/resources/group-membership";
+import type { LicenseActivationInputs } from "../../provider/resources/license-activation";
+import type { ServerDrainInputs } from "../../provider/resources/server-drain";
+import type { StagingConfigInputs } from "../../provider/resources/staging-config";
+import type { UserInputs } from "../../provider/resources/user";
+import type { UserAttributesInputs } from "../../provider/resources/user-attributes";
+import type { UserGroupsInputs } from "../../provider/resources/user-groups";
+import type { UserServerAssignmentInputs } from "../../provider/resources/user-server-assignment";
+import type { UserSetInputs } from "../../provider/resources/user-set";
+import { kindOf, rawProps, type KasmKind, type RawProps } from "./kasm";
+
+/**
+ * The declared inputs of each kind. ServerImport's provider exports no inputs type (its rows are
+ * checked by hand), so its inputs stay plain properties.
+ */
+export interface KindInputs {
+  readonly CastConfig: CastConfigInputs;
+  readonly EgressCredential: EgressCredentialInputs;
+  readonly EgressGateway: EgressGatewayInputs;
+  readonly EgressProvider: EgressProviderInputs;
+  readonly EgressProviderMapping: EgressProviderMappingInputs;
+  readonly GroupMembership: GroupMembershipInputs;
+  readonly LicenseActivation: LicenseActivationInputs;
+  readonly ServerDrain: ServerDrainInputs;
+  readonly ServerImport: RawProps;
+  readonly StagingConfig: StagingConfigInputs;
+  readonly User: UserInputs;
+  readonly UserAttributes: UserAttributesInputs;
+  readonly UserGroups: UserGroupsInputs;
+  readonly UserServerAssignment: UserServerAssignmentInputs;
+  readonly UserSet: UserSetInputs;
+}
+
+/**
+ * What the engine puts in place of a value not known during preview: one of the strings of
+ * `UNKNOWN_SENTINELS`, whatever the property's declared type. Test it with `isUnknownValue`.
+ */
+export type UnknownPlaceholder = string;
+
+/**
+ * A kind's inputs as a policy receives them: any may be absent (a policy also sees resources
+ * the provider's check would refuse) and any may be an {@link UnknownPlaceholder}.
+ */
+export type PolicyInputs<K extends KasmKind> = {
+  readonly [P in keyof KindInputs[K]]?: KindInputs[K][P] | UnknownPlaceholder;
+};
+
+/**
+ * The inputs of `resource` typed as kind `kind` declares them, or undefined when it is a resource
+ * of another kind (or not a Kasm resource at all). `__`-prefixed properties are left out, and
+ * values not known yet are handed over as their placeholders (see {@link rawProps}).
+ *
+ * @example
+ * ```ts
+ * const cast = inputsOf("CastConfig", args);
+ * if (cast && flag(cast.allowAnonymous) === true) ...
+ * ```
+ */
+export function inputsOf<K extends KasmKind>(kind: K, resource: { readonly type: string; readonly props: unknown }): PolicyInputs<K> | undefined {
+  if (kindOf(resource) !== kind) return undefined;
+  return rawProps(resource.props) as PolicyInputs<K>;
+}
