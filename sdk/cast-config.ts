@@ -2,9 +2,7 @@
  * `kasm.CastConfig`: a casting config, session access through `{base_url}/#/cast/<key>`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { isKind, kindProvider } from "./provider";
-
-const provider = kindProvider("CastConfig");
+import { KasmResource, type InputOutputs } from "./provider";
 
 /** The arguments of a {@link CastConfig}. Inputs left out are not managed: Kasm keeps whatever they are. */
 export interface CastConfigArgs {
@@ -101,53 +99,20 @@ export interface CastConfigArgs {
  * });
  * ```
  */
-export class CastConfig extends pulumi.dynamic.Resource {
+export class CastConfig extends KasmResource<CastConfigArgs> {
+  protected static override readonly kind = "CastConfig";
+
   /** The casting config's id (32 hex digits). */
   declare readonly castConfigId: pulumi.Output<string>;
-  declare readonly castingConfigName: pulumi.Output<string>;
-  declare readonly imageId: pulumi.Output<string>;
-  declare readonly key: pulumi.Output<string>;
-  declare readonly allowedReferrers: pulumi.Output<string[] | undefined>;
-  declare readonly limitSessions: pulumi.Output<boolean | undefined>;
-  declare readonly sessionRemaining: pulumi.Output<number | undefined>;
-  declare readonly limitIps: pulumi.Output<boolean | undefined>;
-  declare readonly ipRequestLimit: pulumi.Output<number | undefined>;
-  declare readonly ipRequestSeconds: pulumi.Output<number | undefined>;
-  declare readonly errorUrl: pulumi.Output<string | undefined>;
-  declare readonly enableSharing: pulumi.Output<boolean | undefined>;
-  declare readonly disableControlPanel: pulumi.Output<boolean | undefined>;
-  declare readonly disableTips: pulumi.Output<boolean | undefined>;
-  declare readonly disableFixedRes: pulumi.Output<boolean | undefined>;
-  declare readonly allowAnonymous: pulumi.Output<boolean | undefined>;
-  declare readonly groupId: pulumi.Output<string | undefined>;
-  declare readonly requireRecaptcha: pulumi.Output<boolean | undefined>;
-  declare readonly wsUrl: pulumi.Output<string | undefined>;
-  declare readonly dynamicWsUrl: pulumi.Output<boolean | undefined>;
-  declare readonly dynamicCtrNetwork: pulumi.Output<boolean | undefined>;
-  declare readonly allowResume: pulumi.Output<boolean | undefined>;
-  declare readonly enforceClientSettings: pulumi.Output<boolean | undefined>;
-  declare readonly allowWsAudio: pulumi.Output<boolean | undefined>;
-  declare readonly allowWsUploads: pulumi.Output<boolean | undefined>;
-  declare readonly allowWsDownloads: pulumi.Output<boolean | undefined>;
-  declare readonly allowWsClipboardDown: pulumi.Output<boolean | undefined>;
-  declare readonly allowWsClipboardUp: pulumi.Output<boolean | undefined>;
-  declare readonly allowWsMicrophone: pulumi.Output<boolean | undefined>;
-  declare readonly allowWsSharing: pulumi.Output<boolean | undefined>;
-  declare readonly wsAudioDefaultOn: pulumi.Output<boolean | undefined>;
-  declare readonly wsImeModeDefaultOn: pulumi.Output<boolean | undefined>;
-  declare readonly validUntil: pulumi.Output<string | undefined>;
   /** The image's friendly name, as of the last create or update. */
   declare readonly imageFriendlyName: pulumi.Output<string | null>;
   /** The name of the group `groupId` names, as of the last create or update. */
   declare readonly groupName: pulumi.Output<string | null>;
 
-  /** Whether `obj` is a CastConfig (by type token). */
-  static override isInstance(obj: unknown): obj is CastConfig {
-    return isKind(obj, "CastConfig");
-  }
-
   constructor(name: string, args: CastConfigArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...args, castConfigId: undefined, imageFriendlyName: undefined, groupName: undefined };
-    super(provider, name, props, opts, "kasm", "CastConfig");
+    super(name, args, opts, { computed: ["castConfigId", "imageFriendlyName", "groupName"] });
   }
 }
+
+/** The outputs of a {@link CastConfig} that mirror its arguments (see {@link CastConfigArgs}). */
+export interface CastConfig extends InputOutputs<CastConfigArgs> {}

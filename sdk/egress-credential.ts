@@ -6,9 +6,7 @@
  * destroying one leaves it in Kasm.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { isKind, kindProvider } from "./provider";
-
-const provider = kindProvider("EgressCredential");
+import { KasmResource, type InputOutputs } from "./provider";
 
 /** The secret inputs: wrapped with `pulumi.secret` and kept secret in the outputs. */
 const SECRETS = ["password", "wireguardPrivateKey", "meshKey", "customCredential"] as const;
@@ -86,40 +84,18 @@ export interface EgressCredentialArgs {
  * });
  * ```
  */
-export class EgressCredential extends pulumi.dynamic.Resource {
+export class EgressCredential extends KasmResource<EgressCredentialArgs> {
+  protected static override readonly kind = "EgressCredential";
+
   /** The credential's id (32 hex digits). */
   declare readonly egressCredentialId: pulumi.Output<string>;
-  declare readonly egressProviderId: pulumi.Output<string>;
-  declare readonly name: pulumi.Output<string>;
-  declare readonly userId: pulumi.Output<string | undefined>;
-  declare readonly groupId: pulumi.Output<string | undefined>;
-  declare readonly imageId: pulumi.Output<string | undefined>;
-  declare readonly username: pulumi.Output<string | undefined>;
-  /** Secret. */
-  declare readonly password: pulumi.Output<string | undefined>;
-  /** Secret. */
-  declare readonly wireguardPrivateKey: pulumi.Output<string | undefined>;
-  /** Secret. */
-  declare readonly meshKey: pulumi.Output<string | undefined>;
-  declare readonly enabled: pulumi.Output<boolean | undefined>;
-  declare readonly allowAllGateways: pulumi.Output<boolean | undefined>;
-  declare readonly selectedGateways: pulumi.Output<string[] | undefined>;
-  declare readonly limitActiveConnections: pulumi.Output<boolean | undefined>;
-  declare readonly activeConnectionLimit: pulumi.Output<number | undefined>;
-  /** Secret. */
-  declare readonly customCredential: pulumi.Output<string | undefined>;
-  declare readonly adopt: pulumi.Output<boolean | undefined>;
   /** Connections using the credential when last read (refreshed by `pulumi refresh`; never causes a diff). */
   declare readonly activeConnections: pulumi.Output<number | null>;
 
-  /** Whether `obj` is an EgressCredential (by type token). */
-  static override isInstance(obj: unknown): obj is EgressCredential {
-    return isKind(obj, "EgressCredential");
-  }
-
   constructor(name: string, args: EgressCredentialArgs, opts?: pulumi.CustomResourceOptions) {
-    const props: Record<string, unknown> = { ...args, egressCredentialId: undefined, activeConnections: undefined };
-    for (const key of SECRETS) if (args[key] !== undefined) props[key] = pulumi.secret(args[key]);
-    super(provider, name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: [...SECRETS] }), "kasm", "EgressCredential");
+    super(name, args, opts, { computed: ["egressCredentialId", "activeConnections"], secrets: SECRETS });
   }
 }
+
+/** The outputs of a {@link EgressCredential} that mirror its arguments (see {@link EgressCredentialArgs}). */
+export interface EgressCredential extends InputOutputs<EgressCredentialArgs> {}

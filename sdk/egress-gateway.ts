@@ -2,9 +2,7 @@
  * `kasm.EgressGateway`: a gateway (VPN endpoint) of an egress provider.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { isKind, kindProvider } from "./provider";
-
-const provider = kindProvider("EgressGateway");
+import { KasmResource, type InputOutputs } from "./provider";
 
 /** The arguments of an {@link EgressGateway}. Inputs left out are not managed: Kasm keeps whatever they are. */
 export interface EgressGatewayArgs {
@@ -43,32 +41,18 @@ export interface EgressGatewayArgs {
  * });
  * ```
  */
-export class EgressGateway extends pulumi.dynamic.Resource {
+export class EgressGateway extends KasmResource<EgressGatewayArgs> {
+  protected static override readonly kind = "EgressGateway";
+
   /** The gateway's id (32 hex digits). */
   declare readonly egressGatewayId: pulumi.Output<string>;
-  declare readonly egressProviderId: pulumi.Output<string>;
-  declare readonly name: pulumi.Output<string>;
-  declare readonly enabled: pulumi.Output<boolean | undefined>;
-  declare readonly country: pulumi.Output<string | undefined>;
-  declare readonly city: pulumi.Output<string | undefined>;
-  /** The connection configuration (secret). */
-  declare readonly config: pulumi.Output<string | undefined>;
-  declare readonly adopt: pulumi.Output<boolean | undefined>;
   /** Connections through the gateway when last read (refreshed by `pulumi refresh`; never causes a diff). */
   declare readonly activeConnections: pulumi.Output<number | null>;
 
-  /** Whether `obj` is an EgressGateway (by type token). */
-  static override isInstance(obj: unknown): obj is EgressGateway {
-    return isKind(obj, "EgressGateway");
-  }
-
   constructor(name: string, args: EgressGatewayArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...args,
-      config: args.config === undefined ? undefined : pulumi.secret(args.config),
-      egressGatewayId: undefined,
-      activeConnections: undefined,
-    };
-    super(provider, name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["config"] }), "kasm", "EgressGateway");
+    super(name, args, opts, { computed: ["egressGatewayId", "activeConnections"], secrets: ["config"] });
   }
 }
+
+/** The outputs of a {@link EgressGateway} that mirror its arguments (see {@link EgressGatewayArgs}). */
+export interface EgressGateway extends InputOutputs<EgressGatewayArgs> {}

@@ -2,9 +2,7 @@
  * `kasm.EgressProviderMapping`: routes a user, a group or an image through an egress provider.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { isKind, kindProvider } from "./provider";
-
-const provider = kindProvider("EgressProviderMapping");
+import { KasmResource, type InputOutputs } from "./provider";
 
 /**
  * The arguments of an {@link EgressProviderMapping}: exactly one of `userId`, `groupId` and
@@ -53,27 +51,18 @@ export interface EgressProviderMappingArgs {
  * });
  * ```
  */
-export class EgressProviderMapping extends pulumi.dynamic.Resource {
+export class EgressProviderMapping extends KasmResource<EgressProviderMappingArgs> {
+  protected static override readonly kind = "EgressProviderMapping";
+
   /** The mapping's id (32 hex digits). */
   declare readonly egressProviderMappingId: pulumi.Output<string>;
-  declare readonly egressProviderId: pulumi.Output<string>;
-  declare readonly userId: pulumi.Output<string | undefined>;
-  declare readonly groupId: pulumi.Output<string | undefined>;
-  declare readonly imageId: pulumi.Output<string | undefined>;
-  declare readonly enabled: pulumi.Output<boolean | undefined>;
-  declare readonly allowAllGateways: pulumi.Output<boolean | undefined>;
-  declare readonly selectedGateways: pulumi.Output<string[] | undefined>;
-  declare readonly adopt: pulumi.Output<boolean | undefined>;
   /** When Kasm created the mapping. */
   declare readonly created: pulumi.Output<string | null>;
 
-  /** Whether `obj` is an EgressProviderMapping (by type token). */
-  static override isInstance(obj: unknown): obj is EgressProviderMapping {
-    return isKind(obj, "EgressProviderMapping");
-  }
-
   constructor(name: string, args: EgressProviderMappingArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...args, egressProviderMappingId: undefined, created: undefined };
-    super(provider, name, props, opts, "kasm", "EgressProviderMapping");
+    super(name, args, opts, { computed: ["egressProviderMappingId", "created"] });
   }
 }
+
+/** The outputs of a {@link EgressProviderMapping} that mirror its arguments (see {@link EgressProviderMappingArgs}). */
+export interface EgressProviderMapping extends InputOutputs<EgressProviderMappingArgs> {}

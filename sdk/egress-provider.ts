@@ -2,9 +2,7 @@
  * `kasm.EgressProvider`: an egress (VPN) provider.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { isKind, kindProvider } from "./provider";
-
-const provider = kindProvider("EgressProvider");
+import { KasmResource, type InputOutputs } from "./provider";
 
 /** The kinds of egress provider Kasm knows. */
 export type EgressProviderType = "wireguard" | "openvpn" | "custom";
@@ -31,22 +29,18 @@ export interface EgressProviderArgs {
  * const vpn = new kasm.EgressProvider("vpn", { name: "Corporate VPN", egressProviderType: "wireguard" });
  * ```
  */
-export class EgressProvider extends pulumi.dynamic.Resource {
+export class EgressProvider extends KasmResource<EgressProviderArgs> {
+  protected static override readonly kind = "EgressProvider";
+
   /** The provider's id (32 hex digits). */
   declare readonly egressProviderId: pulumi.Output<string>;
-  declare readonly name: pulumi.Output<string>;
-  declare readonly egressProviderType: pulumi.Output<EgressProviderType>;
-  declare readonly enabled: pulumi.Output<boolean | undefined>;
-  declare readonly adopt: pulumi.Output<boolean | undefined>;
   /** When Kasm created the provider. */
   declare readonly created: pulumi.Output<string | null>;
 
-  /** Whether `obj` is an EgressProvider (by type token). */
-  static override isInstance(obj: unknown): obj is EgressProvider {
-    return isKind(obj, "EgressProvider");
-  }
-
   constructor(name: string, args: EgressProviderArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { ...args, egressProviderId: undefined, created: undefined }, opts, "kasm", "EgressProvider");
+    super(name, args, opts, { computed: ["egressProviderId", "created"] });
   }
 }
+
+/** The outputs of a {@link EgressProvider} that mirror its arguments (see {@link EgressProviderArgs}). */
+export interface EgressProvider extends InputOutputs<EgressProviderArgs> {}

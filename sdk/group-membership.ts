@@ -2,9 +2,7 @@
  * `kasm.GroupMembership`: one user in one Kasm group.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { isKind, kindProvider } from "./provider";
-
-const provider = kindProvider("GroupMembership");
+import { KasmResource, type InputOutputs } from "./provider";
 
 /** The arguments of a {@link GroupMembership}. */
 export interface GroupMembershipArgs {
@@ -29,17 +27,13 @@ export interface GroupMembershipArgs {
  * new kasm.GroupMembership("alice-engineering", { userId: alice.userId, groupId: engineeringGroupId });
  * ```
  */
-export class GroupMembership extends pulumi.dynamic.Resource {
-  declare readonly userId: pulumi.Output<string>;
-  declare readonly groupId: pulumi.Output<string>;
-  declare readonly adopt: pulumi.Output<boolean | undefined>;
-
-  /** Whether `obj` is a GroupMembership (by type token). */
-  static override isInstance(obj: unknown): obj is GroupMembership {
-    return isKind(obj, "GroupMembership");
-  }
+export class GroupMembership extends KasmResource<GroupMembershipArgs> {
+  protected static override readonly kind = "GroupMembership";
 
   constructor(name: string, args: GroupMembershipArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { ...args }, opts, "kasm", "GroupMembership");
+    super(name, args, opts);
   }
 }
+
+/** The outputs of a {@link GroupMembership} that mirror its arguments (see {@link GroupMembershipArgs}). */
+export interface GroupMembership extends InputOutputs<GroupMembershipArgs> {}

@@ -2,9 +2,7 @@
  * `kasm.LicenseActivation`: activate a licence with an activation key.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { isKind, kindProvider } from "./provider";
-
-const provider = kindProvider("LicenseActivation");
+import { KasmResource, type InputOutputs } from "./provider";
 
 /** The arguments of a {@link LicenseActivation}. Every change activates again (replaces). */
 export interface LicenseActivationArgs {
@@ -46,12 +44,11 @@ export interface LicenseFeatures {
  * const licence = new kasm.LicenseActivation("prod", { activationKey: cfg.requireSecret("activationKey"), seats: 50 });
  * ```
  */
-export class LicenseActivation extends pulumi.dynamic.Resource {
+export class LicenseActivation extends KasmResource<LicenseActivationArgs> {
+  protected static override readonly kind = "LicenseActivation";
+
   /** The licence's id. */
   declare readonly licenseId: pulumi.Output<string>;
-  declare readonly activationKey: pulumi.Output<string>;
-  declare readonly seats: pulumi.Output<number | undefined>;
-  declare readonly issuedTo: pulumi.Output<string | undefined>;
   /** When the licence expires. */
   declare readonly expiration: pulumi.Output<string | null>;
   /** When the licence was issued. */
@@ -64,24 +61,13 @@ export class LicenseActivation extends pulumi.dynamic.Resource {
   declare readonly sku: pulumi.Output<string | null>;
   declare readonly features: pulumi.Output<LicenseFeatures | null>;
 
-  /** Whether `obj` is a LicenseActivation (by type token). */
-  static override isInstance(obj: unknown): obj is LicenseActivation {
-    return isKind(obj, "LicenseActivation");
-  }
-
   constructor(name: string, args: LicenseActivationArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...args,
-      activationKey: pulumi.secret(args.activationKey),
-      licenseId: undefined,
-      expiration: undefined,
-      issuedAt: undefined,
-      limit: undefined,
-      isVerified: undefined,
-      licenseType: undefined,
-      sku: undefined,
-      features: undefined,
-    };
-    super(provider, name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["activationKey"] }), "kasm", "LicenseActivation");
+    super(name, args, opts, {
+      computed: ["licenseId", "expiration", "issuedAt", "limit", "isVerified", "licenseType", "sku", "features"],
+      secrets: ["activationKey"],
+    });
   }
 }
+
+/** The outputs of a {@link LicenseActivation} that mirror its arguments (see {@link LicenseActivationArgs}). */
+export interface LicenseActivation extends InputOutputs<LicenseActivationArgs> {}

@@ -6,7 +6,7 @@
  * client, no secret, no schema. Each method loads the real implementation by package name in
  * the host (`require("pulumi-kasm/provider")`), where `configure` has put the credentials.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import type { KindName } from "../provider";
 import { kasmTypeToken } from "../catalogue/kinds";
 
@@ -40,4 +40,78 @@ export function kindProvider(kind: KindName): pulumi.dynamic.ResourceProvider {
 /** Whether `obj` is a resource of the given kind (by its type token; works across copies of this package). */
 export function isKind(obj: unknown, kind: KindName): boolean {
   return typeof obj === "object" && obj !== null && (obj as { __pulumiType?: string }).__pulumiType === typeToken(kind);
+}
+
+/**
+ * The outputs of a resource that mirror its arguments: argument `K` of type `pulumi.Input<T>`
+ * becomes the output `K` of type `pulumi.Output<T>`, and an optional argument an output of
+ * `T | undefined`. Mapping the arguments' own keys keeps their TSDoc on the outputs. A class merges
+ * it in with an interface of its name, so it declares only its computed outputs:
+ *
+ * ```ts
+ * export interface User extends InputOutputs<UserArgs> {}
+ * ```
+ */
+export type InputOutputs<Args> = { readonly [K in keyof Args]-?: pulumi.Output<pulumi.Unwrap<Args[K]>> };
+
+/** The providers made so far, one per kind: Pulumi caches a provider's serialization by object. */
+const providersByKind = new Map<KindName, pulumi.dynamic.ResourceProvider>();
+
+/** The one provider of a kind, made on first use. */
+function sharedKindProvider(kind: KindName): pulumi.dynamic.ResourceProvider {
+  let provider = providersByKind.get(kind);
+  if (provider === undefined) {
+    provider = kindProvider(kind);
+    providersByKind.set(kind, provider);
+  }
+  return provider;
+}
+
+/** What a {@link KasmResource} registers besides the arguments. */
+export interface KasmResourceOutputs<Args> {
+  /** The outputs the provider computes: registered as undefined, so Pulumi fills them from the state. */
+  readonly computed?: readonly string[];
+  /**
+   * Arguments kept secret: wrapped with `pulumi.secret` (an argument left out is registered as
+   * undefined, so its output exists too) and listed in `additionalSecretOutputs`.
+   */
+  readonly secrets?: readonly (keyof Args & string)[];
+}
+
+/**
+ * The base of the SDK's resource classes: a dynamic resource of one kind, with the kind's shared
+ * provider, its type token (`pulumi-nodejs:dynamic/kasm:<Kind>`) and an `isInstance` that
+ * matches it. A class sets {@link KasmResource.kind}, declares its computed outputs and merges in
+ * {@link InputOutputs} for the rest.
+ */
+export abstract class KasmResource<Args extends object> extends pulumi.dynamic.Resource {
+  /** The kind the class manages; `isInstance` and the constructor read it from the class. */
+  declare protected static readonly kind: KindName;
+
+  /**
+   * Whether `obj` is a resource of this class's kind (by type token; works across copies of
+   * this package).
+   */
+  static override isInstance<T>(this: abstract new (...args: never[]) => T, obj: unknown): obj is T {
+    return isKind(obj, (this as unknown as typeof KasmResource).kind);
+  }
+
+  /**
+   * Registers a resource of the class's kind with its arguments, its computed outputs as undefined
+   * and its secret arguments wrapped.
+   */
+  protected constructor(
+    name: string,
+    args: Args,
+    opts: pulumi.CustomResourceOptions | undefined,
+    outputs: KasmResourceOutputs<Args> = {},
+  ) {
+    const kind = (new.target as unknown as typeof KasmResource).kind;
+    const props = { ...args } as Record<string, unknown>;
+    for (const key of outputs.computed ?? []) props[key] = undefined;
+    const secrets = outputs.secrets ?? [];
+    for (const key of secrets) props[key] = args[key] === undefined ? undefined : pulumi.secret(args[key]);
+    const options = secrets.length === 0 ? opts : pulumi.mergeOptions(opts, { additionalSecretOutputs: [...secrets] });
+    super(sharedKindProvider(kind), name, props, options, "kasm", kind);
+  }
 }

@@ -2,9 +2,7 @@
  * `kasm.ServerDrain`: hold a server's draining flag.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { isKind, kindProvider } from "./provider";
-
-const provider = kindProvider("ServerDrain");
+import { KasmResource, type InputOutputs } from "./provider";
 
 /** The arguments of a {@link ServerDrain}. */
 export interface ServerDrainArgs {
@@ -30,16 +28,16 @@ export interface ServerDrainArgs {
  * const drain = new kasm.ServerDrain("ws-07", { serverId: "6e1a5c0c1f4b4f6a9f5235e1c0a2b3d4" });
  * ```
  */
-export class ServerDrain extends pulumi.dynamic.Resource {
-  declare readonly serverId: pulumi.Output<string>;
+export class ServerDrain extends KasmResource<ServerDrainArgs> {
+  protected static override readonly kind = "ServerDrain";
+
+  /** Whether the server is draining: the declared value, true when left out (never undefined). */
   declare readonly draining: pulumi.Output<boolean>;
 
-  /** Whether `obj` is a ServerDrain (by type token). */
-  static override isInstance(obj: unknown): obj is ServerDrain {
-    return isKind(obj, "ServerDrain");
-  }
-
   constructor(name: string, args: ServerDrainArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { ...args }, opts, "kasm", "ServerDrain");
+    super(name, args, opts);
   }
 }
+
+/** The outputs of a {@link ServerDrain} that mirror its arguments (see {@link ServerDrainArgs}). */
+export interface ServerDrain extends InputOutputs<ServerDrainArgs> {}

@@ -6,9 +6,7 @@
  * only forgets servers. The provider warns, naming every server it leaves behind.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { isKind, kindProvider } from "./provider";
-
-const provider = kindProvider("ServerImport");
+import { KasmResource, type InputOutputs } from "./provider";
 
 /** One server of a {@link ServerImport}: the camelCase form of a row of Kasm's server CSV. */
 export interface ServerImportRow {
@@ -86,18 +84,21 @@ export interface ServerImportArgs {
  * new kasm.ServerImport("lab", { csv: fs.readFileSync("servers.csv", "utf8") });
  * ```
  */
-export class ServerImport extends pulumi.dynamic.Resource {
+export class ServerImport extends KasmResource<ServerImportArgs> {
+  protected static override readonly kind = "ServerImport";
+
   /** Server name -> the id (32 hex digits) of the server this resource imported under that name. */
   declare readonly serverIds: pulumi.Output<Record<string, string>>;
-  declare readonly csv: pulumi.Output<string | undefined>;
+  /** The servers as rows (see {@link ServerImportRow}). */
   declare readonly servers: pulumi.Output<ServerImportRow[] | undefined>;
 
-  /** Whether `obj` is a ServerImport (by type token). */
-  static override isInstance(obj: unknown): obj is ServerImport {
-    return isKind(obj, "ServerImport");
-  }
-
   constructor(name: string, args: ServerImportArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { ...args, serverIds: undefined }, opts, "kasm", "ServerImport");
+    super(name, args, opts, { computed: ["serverIds"] });
   }
 }
+
+/**
+ * The outputs of a {@link ServerImport} that mirror its arguments, but `servers`, which the class declares:
+ * its rows keep the argument's `pulumi.Input` field types.
+ */
+export interface ServerImport extends InputOutputs<Omit<ServerImportArgs, "servers">> {}

@@ -2,9 +2,7 @@
  * `kasm.StagingConfig`: keep sessions of an image staged in a zone.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { isKind, kindProvider } from "./provider";
-
-const provider = kindProvider("StagingConfig");
+import { KasmResource, type InputOutputs } from "./provider";
 
 /** The arguments of a {@link StagingConfig}. Inputs left out are not managed: Kasm keeps whatever they are. */
 export interface StagingConfigArgs {
@@ -44,19 +42,11 @@ export interface StagingConfigArgs {
  * const staged = new kasm.StagingConfig("chrome", { zoneId: zone.zoneId, imageId: chrome.imageId, numSessions: 3, expiration: 4 });
  * ```
  */
-export class StagingConfig extends pulumi.dynamic.Resource {
+export class StagingConfig extends KasmResource<StagingConfigArgs> {
+  protected static override readonly kind = "StagingConfig";
+
   /** The staging config's id (32 hex digits). */
   declare readonly stagingConfigId: pulumi.Output<string>;
-  declare readonly zoneId: pulumi.Output<string>;
-  declare readonly imageId: pulumi.Output<string>;
-  declare readonly numSessions: pulumi.Output<number>;
-  declare readonly expiration: pulumi.Output<number>;
-  declare readonly allowWsAudio: pulumi.Output<boolean | undefined>;
-  declare readonly allowWsUploads: pulumi.Output<boolean | undefined>;
-  declare readonly allowWsDownloads: pulumi.Output<boolean | undefined>;
-  declare readonly allowWsClipboardDown: pulumi.Output<boolean | undefined>;
-  declare readonly allowWsClipboardUp: pulumi.Output<boolean | undefined>;
-  declare readonly allowWsMicrophone: pulumi.Output<boolean | undefined>;
   /** The zone's name. */
   declare readonly zoneName: pulumi.Output<string | null>;
   /** The image's friendly name. */
@@ -64,19 +54,10 @@ export class StagingConfig extends pulumi.dynamic.Resource {
   /** The sessions staged when Kasm was last read (read only; never causes a diff). */
   declare readonly numCurrentSessions: pulumi.Output<number | null>;
 
-  /** Whether `obj` is a StagingConfig (by type token). */
-  static override isInstance(obj: unknown): obj is StagingConfig {
-    return isKind(obj, "StagingConfig");
-  }
-
   constructor(name: string, args: StagingConfigArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...args,
-      stagingConfigId: undefined,
-      zoneName: undefined,
-      imageFriendlyName: undefined,
-      numCurrentSessions: undefined,
-    };
-    super(provider, name, props, opts, "kasm", "StagingConfig");
+    super(name, args, opts, { computed: ["stagingConfigId", "zoneName", "imageFriendlyName", "numCurrentSessions"] });
   }
 }
+
+/** The outputs of a {@link StagingConfig} that mirror its arguments (see {@link StagingConfigArgs}). */
+export interface StagingConfig extends InputOutputs<StagingConfigArgs> {}

@@ -2,9 +2,7 @@
  * `kasm.UserAttributes`: the attributes of one Kasm user.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { isKind, kindProvider } from "./provider";
-
-const provider = kindProvider("UserAttributes");
+import { KasmResource, type InputOutputs } from "./provider";
 
 /** The arguments of a {@link UserAttributes}. Attributes left out are not managed: Kasm keeps whatever they are. */
 export interface UserAttributesArgs {
@@ -41,22 +39,16 @@ export interface UserAttributesArgs {
  * });
  * ```
  */
-export class UserAttributes extends pulumi.dynamic.Resource {
+export class UserAttributes extends KasmResource<UserAttributesArgs> {
+  protected static override readonly kind = "UserAttributes";
+
   /** The id of the attributes record (the resource's id is the user's id). */
   declare readonly userAttributesId: pulumi.Output<string>;
-  declare readonly userId: pulumi.Output<string>;
-  declare readonly sshPublicKey: pulumi.Output<string | undefined>;
-  declare readonly defaultImage: pulumi.Output<string | undefined>;
-  declare readonly showTips: pulumi.Output<boolean | undefined>;
-  declare readonly toggleControlPanel: pulumi.Output<boolean | undefined>;
-  declare readonly autoLoginWs: pulumi.Output<boolean | undefined>;
-
-  /** Whether `obj` is a UserAttributes (by type token). */
-  static override isInstance(obj: unknown): obj is UserAttributes {
-    return isKind(obj, "UserAttributes");
-  }
 
   constructor(name: string, args: UserAttributesArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { ...args, userAttributesId: undefined }, opts, "kasm", "UserAttributes");
+    super(name, args, opts, { computed: ["userAttributesId"] });
   }
 }
+
+/** The outputs of a {@link UserAttributes} that mirror its arguments (see {@link UserAttributesArgs}). */
+export interface UserAttributes extends InputOutputs<UserAttributesArgs> {}

@@ -2,9 +2,7 @@
  * `kasm.UserGroups`: the exact set of groups of one Kasm user, besides All Users.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { isKind, kindProvider } from "./provider";
-
-const provider = kindProvider("UserGroups");
+import { KasmResource, type InputOutputs } from "./provider";
 
 /** The arguments of a {@link UserGroups}. */
 export interface UserGroupsArgs {
@@ -32,16 +30,13 @@ export interface UserGroupsArgs {
  * new kasm.UserGroups("alice", { userId: alice.userId, groupIds: [engineeringGroupId, oncallGroupId] });
  * ```
  */
-export class UserGroups extends pulumi.dynamic.Resource {
-  declare readonly userId: pulumi.Output<string>;
-  declare readonly groupIds: pulumi.Output<string[]>;
-
-  /** Whether `obj` is a UserGroups (by type token). */
-  static override isInstance(obj: unknown): obj is UserGroups {
-    return isKind(obj, "UserGroups");
-  }
+export class UserGroups extends KasmResource<UserGroupsArgs> {
+  protected static override readonly kind = "UserGroups";
 
   constructor(name: string, args: UserGroupsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { ...args }, opts, "kasm", "UserGroups");
+    super(name, args, opts);
   }
 }
+
+/** The outputs of a {@link UserGroups} that mirror its arguments (see {@link UserGroupsArgs}). */
+export interface UserGroups extends InputOutputs<UserGroupsArgs> {}

@@ -2,9 +2,7 @@
  * `kasm.UserServerAssignment`: one Kasm user assigned to one server.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { isKind, kindProvider } from "./provider";
-
-const provider = kindProvider("UserServerAssignment");
+import { KasmResource, type InputOutputs } from "./provider";
 
 /** The arguments of a {@link UserServerAssignment}. */
 export interface UserServerAssignmentArgs {
@@ -26,17 +24,13 @@ export interface UserServerAssignmentArgs {
  * new kasm.UserServerAssignment("alice-ws1", { userId: alice.userId, serverId: ws1ServerId });
  * ```
  */
-export class UserServerAssignment extends pulumi.dynamic.Resource {
-  declare readonly userId: pulumi.Output<string>;
-  declare readonly serverId: pulumi.Output<string>;
-  declare readonly adopt: pulumi.Output<boolean | undefined>;
-
-  /** Whether `obj` is a UserServerAssignment (by type token). */
-  static override isInstance(obj: unknown): obj is UserServerAssignment {
-    return isKind(obj, "UserServerAssignment");
-  }
+export class UserServerAssignment extends KasmResource<UserServerAssignmentArgs> {
+  protected static override readonly kind = "UserServerAssignment";
 
   constructor(name: string, args: UserServerAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { ...args }, opts, "kasm", "UserServerAssignment");
+    super(name, args, opts);
   }
 }
+
+/** The outputs of a {@link UserServerAssignment} that mirror its arguments (see {@link UserServerAssignmentArgs}). */
+export interface UserServerAssignment extends InputOutputs<UserServerAssignmentArgs> {}

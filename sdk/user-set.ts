@@ -2,9 +2,7 @@
  * `kasm.UserSet`: many Kasm users as one resource, created through Kasm's CSV import.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { isKind, kindProvider } from "./provider";
-
-const provider = kindProvider("UserSet");
+import { KasmResource, type InputOutputs } from "./provider";
 
 /** `additive` (default): the set only adds the listed groups. `authoritative`: it also removes the others, except All Users. */
 export type UserSetGroupsMode = "additive" | "authoritative";
@@ -97,24 +95,18 @@ export interface UserSetArgs {
  * export const aliceId = team.userIds["alice"];
  * ```
  */
-export class UserSet extends pulumi.dynamic.Resource {
+export class UserSet extends KasmResource<UserSetArgs> {
+  protected static override readonly kind = "UserSet";
+
   /** Username (as Kasm stores it: lowercase) -> user id (32 hex digits), for every user of the set. */
   declare readonly userIds: pulumi.Output<Record<string, string>>;
   /** How many users the set holds. */
   declare readonly count: pulumi.Output<number>;
-  declare readonly users: pulumi.Output<pulumi.Unwrap<UserSetUser>[] | undefined>;
-  declare readonly csv: pulumi.Output<string | undefined>;
-  declare readonly groupsMode: pulumi.Output<UserSetGroupsMode | undefined>;
-  declare readonly forceDelete: pulumi.Output<boolean | undefined>;
-  declare readonly adopt: pulumi.Output<boolean | undefined>;
-  declare readonly groupIds: pulumi.Output<Record<string, string> | undefined>;
-
-  /** Whether `obj` is a UserSet (by type token). */
-  static override isInstance(obj: unknown): obj is UserSet {
-    return isKind(obj, "UserSet");
-  }
 
   constructor(name: string, args: UserSetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { ...args, userIds: undefined, count: undefined }, opts, "kasm", "UserSet");
+    super(name, args, opts, { computed: ["userIds", "count"] });
   }
 }
+
+/** The outputs of a {@link UserSet} that mirror its arguments (see {@link UserSetArgs}). */
+export interface UserSet extends InputOutputs<UserSetArgs> {}

@@ -2,9 +2,7 @@
  * `kasm.User`: a Kasm user account.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { isKind, kindProvider } from "./provider";
-
-const provider = kindProvider("User");
+import { KasmResource, type InputOutputs } from "./provider";
 
 /** The arguments of a {@link User}. Inputs left out are not managed: Kasm keeps whatever they are. */
 export interface UserArgs {
@@ -38,35 +36,20 @@ export interface UserArgs {
  * const alice = new kasm.User("alice", { username: "alice", password: cfg.requireSecret("alicePassword"), firstName: "Alice" });
  * ```
  */
-export class User extends pulumi.dynamic.Resource {
+export class User extends KasmResource<UserArgs> {
+  protected static override readonly kind = "User";
+
   /** The user's id (32 hex digits). */
   declare readonly userId: pulumi.Output<string>;
-  declare readonly username: pulumi.Output<string>;
-  declare readonly password: pulumi.Output<string | undefined>;
-  declare readonly firstName: pulumi.Output<string | undefined>;
-  declare readonly lastName: pulumi.Output<string | undefined>;
-  declare readonly phone: pulumi.Output<string | undefined>;
-  declare readonly organization: pulumi.Output<string | undefined>;
-  declare readonly locked: pulumi.Output<boolean | undefined>;
-  declare readonly disabled: pulumi.Output<boolean | undefined>;
   /** `local`, `ldap`, `oidc` or `saml`. */
   declare readonly realm: pulumi.Output<string>;
   /** When Kasm created the user. */
   declare readonly created: pulumi.Output<string>;
 
-  /** Whether `obj` is a User (by type token). */
-  static override isInstance(obj: unknown): obj is User {
-    return isKind(obj, "User");
-  }
-
   constructor(name: string, args: UserArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...args,
-      password: args.password === undefined ? undefined : pulumi.secret(args.password),
-      userId: undefined,
-      realm: undefined,
-      created: undefined,
-    };
-    super(provider, name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["password"] }), "kasm", "User");
+    super(name, args, opts, { computed: ["userId", "realm", "created"], secrets: ["password"] });
   }
 }
+
+/** The outputs of a {@link User} that mirror its arguments (see {@link UserArgs}). */
+export interface User extends InputOutputs<UserArgs> {}
