@@ -143,6 +143,17 @@ export function parseKeyConfig(policy: string, raw: Record<string, unknown>): Ke
   };
 }
 
+/**
+ * Read the key properties of the config of a policy that cannot run without the key's permissions.
+ *
+ * @throws {@link PolicyConfigError} when `permissions` is left out, or as {@link parseKeyConfig} does.
+ */
+export function parseKeyConfigWithPermissions(policy: string, raw: Record<string, unknown>): KeyConfig & { readonly permissions: readonly PermissionName[] } {
+  const config = parseKeyConfig(policy, raw);
+  if (!config.permissions) throw new PolicyConfigError(`policy config of '${policy}': permissions is required (the permissions of the pipeline's API key)`);
+  return { ...config, permissions: config.permissions };
+}
+
 /** The lookups a program calls, from `least-privilege`'s `lookups`. */
 export interface LookupConfig {
   readonly names: readonly LookupName[];

@@ -16,7 +16,7 @@
  */
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { dependencyViolations, DEPENDENCY_RULES, type PermissionName } from "../../catalogue";
-import { KEY_CONFIG_PROPERTIES, parseKeyConfig, PolicyConfigError } from "./config";
+import { KEY_CONFIG_PROPERTIES, parseKeyConfigWithPermissions } from "./config";
 import { kindOf } from "../shared/kasm";
 
 export const NAME = "key-permission-dependencies";
@@ -60,9 +60,7 @@ export const keyPermissionDependencies: StackValidationPolicy = {
   remediationSteps: "Grant the key each missing permission the message names (or remove the permission that needs it).",
   configSchema: { properties: KEY_CONFIG_PROPERTIES, required: ["permissions"] },
   validateStack: (args, reportViolation) => {
-    const config = parseKeyConfig(NAME, args.getConfig<Record<string, unknown>>());
-    if (!config.permissions)
-      throw new PolicyConfigError(`policy config of '${NAME}': permissions is required (the permissions of the pipeline's API key)`);
+    const config = parseKeyConfigWithPermissions(NAME, args.getConfig<Record<string, unknown>>());
     if (!args.resources.some((r) => kindOf(r))) args.notApplicable("the stack has no Kasm resources");
     for (const v of keyRuleViolations(config.permissions, config)) reportViolation(`The API key breaks ${v.rule}: ${v.message}.`);
   },

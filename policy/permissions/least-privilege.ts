@@ -3,7 +3,7 @@
  * rules, and what the pipeline's API key holds beyond it.
  *
  * The set is the union of what every call of every resource's create, read, update and delete
- * needs (the shared table, `catalogue/kinds.ts`), with each dependency added.
+ * needs (the shared table, `catalogue/kind-table.ts`), with each dependency added.
  * Permissions needed only if an undecided fact holds are listed apart. Advisory: it reports when
  * the key holds more than the stack needs (or lacks some of it), and always when the config gives
  * no permissions (then it says what to grant a new key). `reportWhenMinimal` reports a key that

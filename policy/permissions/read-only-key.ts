@@ -3,7 +3,7 @@
  *
  * Kasm's Read Only setting overrides the key's permissions and allows read operations only. A
  * resource policy: whether a resource's provider writes depends on that resource alone (its
- * calls come from the shared table, `catalogue/kinds.ts`). Nearly every resource
+ * calls come from the shared table, `catalogue/kind-table.ts`). Nearly every resource
  * writes when created; a UserAttributes that declares no attribute is the exception (it only
  * reads).
  */

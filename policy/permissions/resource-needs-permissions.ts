@@ -3,7 +3,7 @@
  * updated and deleted with the pipeline's API key.
  *
  * For each resource it takes the calls its provider makes in each step from the shared table
- * (`catalogue/kinds.ts`), with their circumstances: system groups, users that hold
+ * (`catalogue/kind-table.ts`), with their circumstances: system groups, users that hold
  * Global Admin (from the config, or made so by a GroupMembership or UserGroups of the same stack),
  * users with sessions, the target of an egress mapping or credential. It then judges the key
  * with the dependency rules: a permission held without its dependencies does not take effect.
@@ -21,7 +21,7 @@
  */
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { judgeNeeds, LIFECYCLE_STEPS, type CallShortfall, type LifecycleStep, type NeedsVerdict } from "../../catalogue";
-import { KEY_CONFIG_PROPERTIES, parseKeyConfig, PolicyConfigError } from "./config";
+import { KEY_CONFIG_PROPERTIES, parseKeyConfigWithPermissions } from "./config";
 import { analyseStack, type KasmEntry } from "./stack";
 import { label, listWords, quoted, undecidable } from "../shared/kasm";
 
@@ -57,9 +57,7 @@ export const resourceNeedsPermissions: StackValidationPolicy = {
   remediationSteps: "Grant the key the permissions the message lists (closed under Kasm's dependency rules), or change the resource.",
   configSchema: { properties: KEY_CONFIG_PROPERTIES, required: ["permissions"] },
   validateStack: (args, reportViolation) => {
-    const config = parseKeyConfig(NAME, args.getConfig<Record<string, unknown>>());
-    if (!config.permissions)
-      throw new PolicyConfigError(`policy config of '${NAME}': permissions is required (the permissions of the pipeline's API key)`);
+    const config = parseKeyConfigWithPermissions(NAME, args.getConfig<Record<string, unknown>>());
     const analysis = analyseStack(args.resources, config);
     if (analysis.entries.length === 0) args.notApplicable("the stack has no Kasm resources");
     // Judged as if not Read Only: read-only-key reports that cause, once per resource.

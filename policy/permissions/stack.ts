@@ -8,7 +8,7 @@
  * UserAttributes whose `userId` comes from a User of the stack acts on that User.
  *
  * This file resolves those links into references and facts, then asks the shared table
- * (`catalogue/kinds.ts`) what each resource needs.
+ * (`catalogue/kind-table.ts`) what each resource needs.
  */
 import {
   knowledgeFromFacts,

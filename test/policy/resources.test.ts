@@ -1,5 +1,5 @@
 /**
- * The shared table of what each kind's provider calls (catalogue/kinds.ts): its
+ * The shared table of what each kind's provider calls (catalogue/kind-table.ts): its
  * coverage of the registry, its rows' contextual needs, and judging a key against them.
  */
 import { describe, expect, it } from "vitest";
