@@ -324,7 +324,7 @@ const batchCreateServer: Handler = (call) => {
 
   for (const { server, assignTo } of planned) {
     store.servers.insertServer(server);
-    if (assignTo) assignTo.server_ids.push(server.server_id);
+    if (assignTo) store.users.assignUserServer(assignTo.user_id, server.server_id);
   }
   return success(view, data, { servers: planned.map((p) => serverJson(store, p.server, call.observedFields)) });
 };
