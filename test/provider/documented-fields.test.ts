@@ -1,8 +1,10 @@
 /**
  * The provider reads only API record fields the spec documents, unless it copes with the field's
- * absence. Per kind (provider/resources/*.ts) and per lookup (sdk/lookups.ts), {@link READS} lists
- * the fields the code reads; the type checker (./field-reads.ts) finds what the code really reads,
- * and the first test fails when the two differ, so the table cannot go stale. Each field read must
+ * absence. Per kind (provider/resources/*.ts, with the folder of a kind split into parts), for the
+ * client's refresh reads (provider/api/user-reads.ts) and per lookup (sdk/lookups.ts and its areas
+ * in sdk/lookups/), {@link READS} lists the fields the code reads; the type checker
+ * (./field-reads.ts) finds what the code really reads, including the fields `fromApiFields` picks
+ * by name, and the first test fails when the two differ, so the table cannot go stale. Each field read must
  * be in the spec's list for its record, transcribed below from the spec (not taken from the
  * emulator or the provider, so a misreading on either side cannot hide), or be on
  * {@link COPES_WHEN_ABSENT} with the reason the kind still works against a Kasm that does not send
@@ -15,6 +17,9 @@ import { fieldReads, scannedFiles, type FieldRead } from "./field-reads";
 /** A file with a read in every form the scanner must see. */
 const FIXTURE = join(__dirname, "field-reads.fixture.ts");
 const FIXTURE_PLACE = "test/provider/field-reads.fixture.ts";
+/** A file with a read by name list (`fromApiFields`) in every form the scanner must see. */
+const NAME_LISTS_FIXTURE = join(__dirname, "field-reads.name-lists.fixture.ts");
+const NAME_LISTS_FIXTURE_PLACE = "test/provider/field-reads.name-lists.fixture.ts";
 
 // --- the spec's records, transcribed (developer API, "Resources and their fields" and the answers of "Endpoints") ---
 
@@ -186,8 +191,10 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
   "provider/resources/user.ts": {
     user: ["user_id", "username", "realm", "created", "first_name", "last_name", "phone", "organization", "locked", "disabled"],
   },
+  // The user records of a refresh, from get_users pages (the pages the lookups' getUsers reads too).
+  "provider/api/user-reads.ts": { "get_users answer": ["users", "total"], user: ["user_id", "groups"], group: ["name", "group_id"] },
   // The lookups read inside arrow functions wrapped by `named(...)`, so the reads count for the module.
-  "sdk/lookups.ts": { image: ["name", "friendly_name"], "get_users answer": ["users", "total"], zone: ["zone_name"] },
+  "sdk/lookups.ts": { image: ["name", "friendly_name"], zone: ["zone_name"] },
 };
 
 /**
@@ -237,11 +244,14 @@ const isProviderOwn = (record: string) => typeof SCHEMA_RECORDS[record] === "obj
 describe("API record fields the provider reads", () => {
   let found: Record<string, Record<string, string[]>>;
   let fixture: FieldRead[];
+  let nameListsFixture: FieldRead[];
   beforeAll(() => {
     // One type-checked program for the code and the fixture: building it is the slow part.
-    const reads = fieldReads([...scannedFiles(), FIXTURE]);
+    const reads = fieldReads([...scannedFiles(), FIXTURE, NAME_LISTS_FIXTURE]);
     fixture = reads.get(FIXTURE_PLACE) ?? [];
+    nameListsFixture = reads.get(NAME_LISTS_FIXTURE_PLACE) ?? [];
     reads.delete(FIXTURE_PLACE);
+    reads.delete(NAME_LISTS_FIXTURE_PLACE);
     found = grouped(reads);
   }, 120_000);
 
@@ -253,6 +263,15 @@ describe("API record fields the provider reads", () => {
       { schema: "Server", field: "hostname" },
       { schema: "Server", field: "server_id" },
       { schema: "User", field: "username" },
+    ]);
+  });
+
+  it("finds the fields a name list picks with fromApiFields, from a literal list or a constant", () => {
+    expect([...nameListsFixture].sort((a, b) => a.field.localeCompare(b.field))).toEqual([
+      { schema: "StagingConfig", field: "allow_ws_audio" },
+      { schema: "Zone", field: "auto_scaling_enabled" },
+      { schema: "StagingConfig", field: "num_sessions" },
+      { schema: "Zone", field: "zone_name" },
     ]);
   });
 

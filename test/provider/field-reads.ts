@@ -4,10 +4,11 @@
  * `"is_draining" in server`, `const { user_id } = user`) whose property is declared by a schema of
  * provider/api/schemas, or that goes through the index signature of such a record (a field the
  * schema does not declare). Reads through camelCased copies (the lookups' results) are followed
- * back to the snake_case field they came from.
+ * back to the snake_case field they came from, and the fields a call of `fromApiFields(record,
+ * [...names])` picks by their camelCase names count as reads of those fields of the record.
  */
-import { readdirSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, readdirSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import ts from "typescript";
 
 /** The repository's root. */
@@ -21,12 +22,48 @@ export interface FieldRead {
   readonly field: string;
 }
 
-/** The files scanned: every kind of provider/resources, and the lookups. */
+/** The TypeScript files of a folder of the repository, its subfolders' too. */
+function tsFilesIn(folder: string): string[] {
+  return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return tsFilesIn(path);
+    return entry.name.endsWith(".ts") ? [join(ROOT, path)] : [];
+  });
+}
+
+/**
+ * The files scanned: every kind of provider/resources (with the parts of a kind split into a
+ * folder named after it), the client's refresh reads (the user
+ * records it reads from `get_users` pages on the kinds' behalf), and the lookups (sdk/lookups.ts
+ * and the areas of sdk/lookups/). The client's operations are not scanned: besides the records
+ * the kinds read again, they read only their own request parameters.
+ */
 export function scannedFiles(): string[] {
-  const resources = readdirSync(join(ROOT, "provider/resources"))
-    .filter((f) => f.endsWith(".ts"))
-    .map((f) => join(ROOT, "provider/resources", f));
-  return [...resources, join(ROOT, "sdk/lookups.ts")];
+  return [
+    ...tsFilesIn("provider/resources"),
+    join(ROOT, "provider/api/user-reads.ts"),
+    join(ROOT, "sdk/lookups.ts"),
+    ...tsFilesIn("sdk/lookups"),
+  ];
+}
+
+/**
+ * The module a file belongs to: a file in a folder beside a module of the folder's name (the parts
+ * of a kind in `provider/resources/user-set/`, the areas of the lookups in `sdk/lookups/`) counts
+ * as that module (`provider/resources/user-set.ts`, `sdk/lookups.ts`), so that the table does not
+ * change when a module is split.
+ */
+function moduleOf(path: string): string {
+  const folder = dirname(path);
+  return existsSync(join(ROOT, `${folder}.ts`)) ? `${folder}.ts` : path;
+}
+
+/** The module of the one mapping between records and camelCase, whose `fromApiFields` picks fields by name. */
+const RECORDS_MODULE = join(ROOT, "provider/api/records.ts");
+
+/** `casting_config_name` -> `castingConfigName` (the rule of provider/api/records.ts). */
+function camelCase(name: string): string {
+  return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
 /**
@@ -58,9 +95,9 @@ function declaringSchema(symbol: ts.Symbol | undefined): string | undefined {
   return undefined;
 }
 
-/** Where a read is made: the kind's file, or `sdk/lookups.ts#<lookup>` for a lookup. */
+/** Where a read is made: the kind's (or the client's) file, or `sdk/lookups.ts#<lookup>` for a lookup. */
 function placeOf(file: string, node: ts.Node): string {
-  const path = relative(ROOT, file);
+  const path = moduleOf(relative(ROOT, file));
   if (!path.startsWith("sdk/")) return path;
   for (let n: ts.Node | undefined = node; n; n = n.parent)
     if (ts.isFunctionDeclaration(n) && n.name && n.parent && ts.isSourceFile(n.parent)) return `${path}#${n.name.text}`;
@@ -112,6 +149,33 @@ export function fieldReads(files: string[] = scannedFiles()): Map<string, FieldR
     }
   };
 
+  /** Whether a call is one of `fromApiFields` of provider/api/records.ts (imported under any name). */
+  const isFromApiFields = (call: ts.CallExpression): boolean => {
+    let symbol = checker.getSymbolAtLocation(call.expression);
+    if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+    return !!symbol?.declarations?.some((d) => d.getSourceFile().fileName === RECORDS_MODULE && ts.isFunctionDeclaration(d) && d.name?.text === "fromApiFields");
+  };
+
+  /** The string literals a list of names can hold, from its type (a literal array, `as const`, or a constant's). */
+  const namesOf = (list: ts.Expression): string[] => {
+    const type = checker.getTypeAtLocation(list);
+    const elements = checker.isTupleType(type)
+      ? checker.getTypeArguments(type as ts.TypeReference)
+      : [checker.getIndexTypeOfType(type, ts.IndexKind.Number)].filter((t): t is ts.Type => t !== undefined);
+    return elements.flatMap((element) => (element.isUnion() ? element.types : [element])).flatMap((t) => (t.isStringLiteral() ? [t.value] : []));
+  };
+
+  /** `fromApiFields(record, ["numSessions", ...])`: a read of each named field of the record, by its API name. */
+  const readNamed = (place: string, call: ts.CallExpression) => {
+    const [record, list] = call.arguments;
+    if (!record || !list) return;
+    const properties = checker.getPropertiesOfType(checker.getNonNullableType(checker.getTypeAtLocation(record)));
+    for (const name of namesOf(list)) {
+      const property = properties.find((p) => camelCase(p.name) === name);
+      read(place, record, property?.name ?? name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+    }
+  };
+
   for (const file of files) {
     const source = program.getSourceFile(file);
     if (!source) throw new Error(`not in the program: ${file}`);
@@ -122,6 +186,7 @@ export function fieldReads(files: string[] = scannedFiles()): Map<string, FieldR
         read(place, node.expression, node.argumentExpression.text, node.argumentExpression);
       else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.InKeyword && ts.isStringLiteralLike(node.left))
         read(place, node.right, node.left.text);
+      else if (ts.isCallExpression(node) && isFromApiFields(node)) readNamed(place, node);
       else if (ts.isObjectBindingPattern(node))
         for (const element of node.elements) {
           const key = element.propertyName ?? element.name;

@@ -1,0 +1,157 @@
+/**
+ * What every lookup shares: the program's client, the presentation of records (camelCase, secrets
+ * left out or made secret Outputs), the lookup's error, and the `...Output` twins.
+ */
+import { createHash } from "node:crypto";
+import * as pulumi from "@pulumi/pulumi";
+import { KasmClient, camelized, isSecretFieldName, toSnakeCase, type Camelized } from "../../provider/api";
+import { optionsFromConfig } from "../../provider/api/config";
+
+export type { Camelized };
+
+/** The client the lookups read through (for the record types of its operations). */
+export type Api = KasmClient;
+
+// --- secrets -------------------------------------------------------------------------------------
+
+/**
+ * A record as the plain lookups return it: the secret fields `S` are left out (typed `never`, so
+ * that a program reading one finds out when it compiles rather than by getting `undefined`).
+ */
+export type WithoutSecrets<T, S> = Omit<T, keyof S> & { readonly [K in keyof S]?: never };
+
+/**
+ * A record as the `...Output` twins return it: each secret field of `S` is a secret Output. Read
+ * it as `result.connectionPassword` or `result.apply((r) => r.connectionPassword)`: both give a
+ * secret `Output<string>`.
+ */
+export type WithSecretOutputs<T, S> = Omit<T, keyof S> & { readonly [K in keyof S]-?: pulumi.Output<S[K]> };
+
+/** Which fields of a record type `T` are the secrets `S`: the names, checked against `S` by the compiler. */
+export interface RecordSecrets<T, S> {
+  readonly fields: readonly string[];
+  /** Carries the types only. */
+  readonly types?: { record: T; secrets: S };
+}
+
+/** A {@link RecordSecrets}: `fields` must name every field of `S`, and nothing else. */
+export function recordSecrets<T, S>(fields: { readonly [K in keyof S]-?: true }): RecordSecrets<T, S> {
+  return { fields: Object.keys(fields) };
+}
+
+/** A copy without the fields named like a secret, at any depth (see the lookups' module TSDoc). */
+function withoutSecretNamed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSecretNamed);
+  if (value && typeof value === "object")
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => !isSecretFieldName(k))
+        .map(([k, v]) => [k, withoutSecretNamed(v)]),
+    );
+  return value;
+}
+
+/** A record with no secret fields of its own, from the API's form: only the fields named like a secret are left out. */
+export function scrubbed<R>(record: R): Camelized<R> {
+  return camelized(withoutSecretNamed(record) as R);
+}
+
+/** The record, from the API's form, without its secret fields. */
+export function withoutSecrets<T, S>(record: object, secrets: RecordSecrets<T, S>): WithoutSecrets<T, S> {
+  const left = secrets.fields.map(toSnakeCase);
+  return scrubbed(Object.fromEntries(Object.entries(record).filter(([k]) => !left.includes(k)))) as WithoutSecrets<T, S>;
+}
+
+/** The record, from the API's form, with each secret field as a secret Output. */
+export function withSecretOutputs<T, S>(record: object, secrets: RecordSecrets<T, S>): WithSecretOutputs<T, S> {
+  const values = record as Record<string, unknown>;
+  const wrapped = secrets.fields.map((field) => [field, pulumi.secret(camelized(values[toSnakeCase(field)]))]);
+  return { ...withoutSecrets(record, secrets), ...Object.fromEntries(wrapped) } as WithSecretOutputs<T, S>;
+}
+
+// --- the program's client ------------------------------------------------------------------------
+
+let current: { client: KasmClient; settings: string } | undefined;
+
+/** The client of this program: the `kasm:` stack configuration, then the environment. */
+export function programClient(): KasmClient {
+  // runtime.getConfig reads secrets too, without the warning Config.get gives for them; the value
+  // only goes to the client, never into an output. The reading is the provider's own.
+  const options = optionsFromConfig((key) => pulumi.runtime.getConfig(key));
+  // A program's configuration does not change while it runs, so this is one client per program;
+  // a process that changes it (a test) gets a client that follows. Compared by digest, so that
+  // the secret is not kept here a second time.
+  const settings = createHash("sha256").update(JSON.stringify(options)).digest("hex");
+  if (current?.settings === settings) return current.client;
+  const client = new KasmClient(options);
+  if (current) void current.client.close();
+  // The program exits when Pulumi is done with it; an open keep-alive pool must not hold it up.
+  else process.once("beforeExit", () => void current?.client.close());
+  current = { client, settings };
+  return client;
+}
+
+// --- errors and Output twins ---------------------------------------------------------------------
+
+/**
+ * What a lookup fails with: its name, then the message of what failed (the client's error, such as
+ * `get_zones: the server refused the call (HTTP 403 ...)`, or `Kasm has no zone "x"`), which stays
+ * reachable as `cause` (a `KasmApiError` from `pulumi-kasm/api`, whose `kind` and `status` say what
+ * went wrong, with its stack).
+ *
+ * It has no stack of its own, and it is a `pulumi.RunError`, so that Pulumi's runtime reports the
+ * message alone, at once. The runtime formats an uncaught error that has a stack (a RunError too,
+ * for its tracing) with `util.inspect(err, { colors: true })`, and on Node 20 and 22 that call
+ * loops over the stack frames that ts-node maps to `node_modules/@pulumi/<file>.ts` (any error
+ * raised inside an `apply` has them, and so does its `cause`) for one to three minutes, growing
+ * the program to about 4 GB, before it gives up and prints the error plainly. The README's "When
+ * a program fails" has the figures.
+ */
+export class KasmLookupError extends pulumi.RunError {
+  override readonly name = "KasmLookupError";
+
+  constructor(
+    /** The lookup that failed, such as `getZone`. */
+    readonly lookup: string,
+    cause: unknown,
+  ) {
+    super(`${lookup}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    // Without a stack the runtime prints the message and never calls util.inspect (see above).
+    this.stack = undefined;
+  }
+}
+
+/**
+ * `fetch`, failing with a {@link KasmLookupError} named after the lookup. One raised by a lookup it
+ * calls (`getZone` reads through `getZones`) is renamed, so that the message names what the
+ * program called.
+ */
+export function named<A extends unknown[], R>(lookup: string, fetch: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args) => {
+    try {
+      return await fetch(...args);
+    } catch (error) {
+      throw new KasmLookupError(lookup, error instanceof KasmLookupError ? error.cause : error);
+    }
+  };
+}
+
+/** Find the only element matching, or fail naming what was looked for. */
+export function single<T>(found: T[], what: string): T {
+  if (found.length === 1) return found[0];
+  throw new Error(found.length === 0 ? `Kasm has no ${what}` : `Kasm has ${found.length} matches for ${what}; be more specific`);
+}
+
+/** The arguments of a lookup with every field a `pulumi.Input`. */
+export type InputArgs<A> = { [K in keyof A]: pulumi.Input<A[K]> };
+
+/** An Output twin: fetch the API's records for the resolved arguments, then present them. */
+export function outputOf<A, R, P>(fetch: (args: A) => Promise<R>, present: (records: R) => P): (args: InputArgs<A>) => pulumi.Output<P> {
+  return (args) => pulumi.output(args).apply(async (a) => present(await fetch(a as A))) as pulumi.Output<P>;
+}
+
+/** The fields of a filter that are set, or undefined when none is (no filter at all). */
+export function definedOnly(value: Record<string, unknown>): Record<string, unknown> | undefined {
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+  return entries.length ? Object.fromEntries(entries) : undefined;
+}

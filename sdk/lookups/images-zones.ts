@@ -1,0 +1,161 @@
+/** Lookups of images, deployment zones and servers. */
+import type * as pulumi from "@pulumi/pulumi";
+import {
+  named,
+  outputOf,
+  programClient,
+  recordSecrets,
+  single,
+  withoutSecrets,
+  withSecretOutputs,
+  type Api,
+  type Camelized,
+  type InputArgs,
+  type WithoutSecrets,
+  type WithSecretOutputs,
+} from "./common";
+
+/** The secret fields of an image record. */
+export interface ImageSecrets {
+  /** The password or token of the image's container registry (`ctrUser`, its username, is kept). */
+  readonly ctrToken?: string | null;
+}
+
+/** The secret fields of a zone record. */
+export interface ZoneSecrets {
+  /**
+   * The secret access key of an auto-scaling zone's cloud account. Kasm documents it as masked;
+   * a release that sends it must not have it written to the state.
+   */
+  readonly cloudSecretAccessKey?: string | null;
+}
+
+/** The secret fields of a server record. */
+export interface ServerSecrets {
+  /** The password Kasm uses for the server's connection (SSH, RDP, ...). */
+  readonly connectionPassword?: string | null;
+  /** The private key Kasm uses for the server's connection. */
+  readonly connectionPrivateKey?: string | null;
+  /** The passphrase of that private key. */
+  readonly connectionPassphrase?: string | null;
+  /** Free-form connection settings (such as RDP options), which may carry credentials. */
+  readonly connectionInfo?: unknown;
+  /** The token an agent registers itself with. */
+  readonly registrationJwt?: string | null;
+}
+
+type ImageRecord = Camelized<Awaited<ReturnType<Api["images"]["getImages"]>>[number]>;
+type ZoneRecord = Camelized<Awaited<ReturnType<Api["zones"]["getZones"]>>[number]>;
+type ServerRecord = Camelized<Awaited<ReturnType<Api["servers"]["getServers"]>>>;
+
+const IMAGE_SECRETS = recordSecrets<ImageRecord, ImageSecrets>({ ctrToken: true });
+const ZONE_SECRETS = recordSecrets<ZoneRecord, ZoneSecrets>({ cloudSecretAccessKey: true });
+const SERVER_SECRETS = recordSecrets<ServerRecord, ServerSecrets>({
+  connectionPassword: true,
+  connectionPrivateKey: true,
+  connectionPassphrase: true,
+  connectionInfo: true,
+  registrationJwt: true,
+});
+
+/** An image, as {@link getImage} and {@link getImages} return it: without {@link ImageSecrets}. */
+export type Image = WithoutSecrets<ImageRecord, ImageSecrets>;
+/** An image, as {@link getImageOutput} and {@link getImagesOutput} return it: {@link ImageSecrets} as secret Outputs. */
+export type ImageWithSecrets = WithSecretOutputs<ImageRecord, ImageSecrets>;
+/** A zone, as {@link getZone} and {@link getZones} return it: without {@link ZoneSecrets}. */
+export type Zone = WithoutSecrets<ZoneRecord, ZoneSecrets>;
+/** A zone, as {@link getZoneOutput} and {@link getZonesOutput} return it: {@link ZoneSecrets} as secret Outputs. */
+export type ZoneWithSecrets = WithSecretOutputs<ZoneRecord, ZoneSecrets>;
+/** A server, as {@link getServer} returns it: without {@link ServerSecrets}. */
+export type Server = WithoutSecrets<ServerRecord, ServerSecrets>;
+/** A server, as {@link getServerOutput} returns it: {@link ServerSecrets} as secret Outputs. */
+export type ServerWithSecrets = WithSecretOutputs<ServerRecord, ServerSecrets>;
+
+// --- images --------------------------------------------------------------------------------------
+
+const fetchImages = named("getImages", async () => {
+  return programClient().images.getImages();
+});
+
+/** Every image. Leaves out {@link ImageSecrets} (`ctrToken`); {@link getImagesOutput} has them as secrets. */
+export async function getImages(): Promise<Image[]> {
+  return (await fetchImages()).map((i) => withoutSecrets(i, IMAGE_SECRETS));
+}
+
+/** {@link getImages} as an Output; {@link ImageSecrets} (`ctrToken`) come as secret Outputs. */
+export function getImagesOutput(): pulumi.Output<ImageWithSecrets[]> {
+  return outputOf(fetchImages, (images) => images.map((i) => withSecretOutputs(i, IMAGE_SECRETS)))({});
+}
+
+/** Arguments of {@link getImage}: the image name (`kasmweb/chrome:1.16.0`) or its friendly name (`Chrome`). */
+export type GetImageArgs = { name: string; friendlyName?: undefined } | { friendlyName: string; name?: undefined };
+
+const fetchImage = named("getImage", async (args: GetImageArgs) => {
+  const images = await fetchImages();
+  const found = images.filter((i) => (args.name !== undefined ? i.name === args.name : i.friendly_name === args.friendlyName));
+  return single(found, `image ${JSON.stringify(args.name ?? args.friendlyName)}`);
+});
+
+/** One image, by name or friendly name. Leaves out {@link ImageSecrets} (`ctrToken`). */
+export async function getImage(args: GetImageArgs): Promise<Image> {
+  return withoutSecrets(await fetchImage(args), IMAGE_SECRETS);
+}
+
+/** {@link getImage} taking Inputs; {@link ImageSecrets} (`ctrToken`) come as secret Outputs. */
+export const getImageOutput: (args: InputArgs<GetImageArgs>) => pulumi.Output<ImageWithSecrets> = outputOf(fetchImage, (image) =>
+  withSecretOutputs(image, IMAGE_SECRETS),
+);
+
+// --- zones ---------------------------------------------------------------------------------------
+
+const fetchZones = named("getZones", async () => {
+  return programClient().zones.getZones({ brief: false });
+});
+
+/** Every deployment zone. Leaves out {@link ZoneSecrets} (`cloudSecretAccessKey`). */
+export async function getZones(): Promise<Zone[]> {
+  return (await fetchZones()).map((z) => withoutSecrets(z, ZONE_SECRETS));
+}
+
+/** {@link getZones} as an Output; {@link ZoneSecrets} (`cloudSecretAccessKey`) come as secret Outputs. */
+export function getZonesOutput(): pulumi.Output<ZoneWithSecrets[]> {
+  return outputOf(fetchZones, (zones) => zones.map((z) => withSecretOutputs(z, ZONE_SECRETS)))({});
+}
+
+const fetchZone = named("getZone", async (args: { name: string }) => {
+  return single(
+    (await fetchZones()).filter((z) => z.zone_name === args.name),
+    `zone ${JSON.stringify(args.name)}`,
+  );
+});
+
+/** One zone, by name. Leaves out {@link ZoneSecrets} (`cloudSecretAccessKey`). */
+export async function getZone(args: { name: string }): Promise<Zone> {
+  return withoutSecrets(await fetchZone(args), ZONE_SECRETS);
+}
+
+/** {@link getZone} taking Inputs; {@link ZoneSecrets} (`cloudSecretAccessKey`) come as secret Outputs. */
+export const getZoneOutput: (args: InputArgs<{ name: string }>) => pulumi.Output<ZoneWithSecrets> = outputOf(fetchZone, (zone) =>
+  withSecretOutputs(zone, ZONE_SECRETS),
+);
+
+// --- servers -------------------------------------------------------------------------------------
+
+const fetchServer = named("getServer", async (args: { serverId: string }) => {
+  return programClient().servers.getServers({ server_id: args.serverId });
+});
+
+/**
+ * One server, by id. Leaves out {@link ServerSecrets} (`connectionPassword`,
+ * `connectionPrivateKey`, `connectionPassphrase`, `connectionInfo`, `registrationJwt`);
+ * {@link getServerOutput} has them as secrets.
+ */
+export async function getServer(args: { serverId: string }): Promise<Server> {
+  return withoutSecrets(await fetchServer(args), SERVER_SECRETS);
+}
+
+/** {@link getServer} taking Inputs; {@link ServerSecrets} come as secret Outputs. */
+export const getServerOutput: (args: InputArgs<{ serverId: string }>) => pulumi.Output<ServerWithSecrets> = outputOf(
+  fetchServer,
+  (server) => withSecretOutputs(server, SERVER_SECRETS),
+);
