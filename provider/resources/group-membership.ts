@@ -18,22 +18,8 @@
 import { z } from "zod";
 import { KasmBadRequestError } from "../api";
 import { kasmClient } from "../runtime";
-import {
-  alreadyExistsError,
-  canonicalId,
-  checkInputs,
-  declared,
-  diffInputs,
-  GONE,
-  isNotFound,
-  KasmId,
-  keepSpelling,
-  same,
-  type FieldRule,
-  type KindProvider,
-  type Props,
-} from "./kit";
-import { groupsOf, pairId } from "./user-links";
+import { alreadyExistsError, canonicalId, KasmId, same, type KindProvider } from "./kit";
+import { defineUserLink, groupsOf } from "./user-links";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -46,22 +32,7 @@ export const GroupMembershipInputs = z.strictObject({
 });
 export type GroupMembershipInputs = z.infer<typeof GroupMembershipInputs>;
 
-/** The membership's key: both parts replace, as a membership cannot be moved. */
-const KEY_FIELDS: Readonly<Record<string, FieldRule>> = {
-  userId: { equal: same.id, replaces: true },
-  groupId: { equal: same.id, replaces: true },
-};
-
-/** Inputs that only steer the provider. */
-const PROVIDER_FIELDS: Readonly<Record<string, FieldRule>> = { adopt: {} };
-
-const INPUT_FIELDS = { ...KEY_FIELDS, ...PROVIDER_FIELDS };
-
 // --- helpers -------------------------------------------------------------------------------------
-
-function membership(props: Props) {
-  return { user_id: canonicalId(props.userId), group_id: canonicalId(props.groupId) };
-}
 
 /**
  * Who else may have made the membership: in one `up`, two resources' creates run side by side,
@@ -79,60 +50,30 @@ function isNotMember(error: unknown): boolean {
   return error instanceof KasmBadRequestError && /\bis not a member\b/i.test(error.errorMessage ?? "");
 }
 
-function outputs(inputs: Props): Props {
-  return declared(inputs, Object.keys(INPUT_FIELDS));
-}
-
 // --- provider ------------------------------------------------------------------------------------
 
-export const groupMembershipProvider: KindProvider = {
-  async check(_olds, news) {
-    return checkInputs(GroupMembershipInputs, news);
-  },
+/** The provider of GroupMembership: a link between a user and a group (see {@link defineUserLink}). */
+export const groupMembershipProvider: KindProvider = defineUserLink({
+  schema: GroupMembershipInputs,
+  otherField: "groupId",
+  userList: "groups",
 
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, INPUT_FIELDS);
-  },
+  linkedId: (user, groupId) => groupsOf(user).find((g) => same.id(g.group_id, groupId))?.group_id,
 
-  async create(inputs) {
-    const target = membership(inputs);
+  async link(user_id, group_id, adopt) {
     try {
-      await kasmClient().groups.addUserGroup(target);
+      await kasmClient().groups.addUserGroup({ user_id, group_id });
     } catch (error) {
       if (!isAlreadyMember(error)) throw error;
-      if (!inputs.adopt)
-        throw alreadyExistsError("GroupMembership", `of user ${target.user_id} in group ${target.group_id}`, error, DECLARED_BY);
+      if (!adopt) throw alreadyExistsError("GroupMembership", `of user ${user_id} in group ${group_id}`, error, DECLARED_BY);
       // Adopted: the user is a member, which is all this resource declares.
     }
-    return { id: pairId(target.user_id, target.group_id), outs: outputs(inputs) };
   },
 
-  async read(id, props) {
-    const [userId, groupId] = id.split(":");
-    // From the refresh's get_users pages when many users are read together (see UserReads).
-    const user = await kasmClient().userReads.read(userId, ["groups"]);
-    if (!user) return GONE;
-    const group = groupsOf(user).find((g) => same.id(g.group_id, groupId));
-    if (!group) return GONE;
-    const inputs: Props = { ...declared(props, Object.keys(INPUT_FIELDS)) };
-    inputs.userId = keepSpelling(props.userId ?? userId, user.user_id);
-    inputs.groupId = keepSpelling(props.groupId ?? groupId, group.group_id);
-    return { id: pairId(user.user_id, group.group_id), props: outputs(inputs), inputs };
+  async unlink(userId, groupId) {
+    await kasmClient().groups.removeUserGroup({ user_id: canonicalId(userId), group_id: canonicalId(groupId) });
   },
 
-  async update(_id, _olds, news) {
-    // Only `adopt` can change in place, and it steers nothing after the create.
-    return { outs: outputs(news) };
-  },
-
-  async delete(id) {
-    const [userId, groupId] = id.split(":");
-    try {
-      await kasmClient().groups.removeUserGroup(membership({ userId, groupId }));
-    } catch (error) {
-      // Not a member any more, or the user or group is gone: the membership is gone, as asked.
-      if (isNotMember(error) || isNotFound(error)) return;
-      throw error;
-    }
-  },
-};
+  // Not a member any more (the user or group being gone is Kasm's not-found, which the link handles too).
+  isUnlinked: isNotMember,
+});

@@ -13,7 +13,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { UNKNOWN } from "../../catalogue/values";
 import { canonicalId, KASM_ID_MESSAGE, KASM_ID_PATTERN } from "../../catalogue/ids";
-import { KasmApiError, KasmBadRequestError, KasmNotFoundError } from "../api";
+import { KasmApiError, KasmBadRequestError, KasmNotFoundError, toApiBody, toCamelCase, toSnakeCase, type SnakeCase } from "../api";
 
 /** Pulumi's placeholder for a value not known during preview (the catalogue's). */
 export { UNKNOWN };
@@ -315,20 +315,11 @@ export function declared<Inputs extends object, Key extends keyof Inputs & strin
 
 // --- field names -----------------------------------------------------------------------------------
 
-/** `castingConfigName` -> `casting_config_name`. */
-export function snakeCase(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-}
+/** `castingConfigName` -> `casting_config_name` (the API client's rule). */
+export const snakeCase = toSnakeCase;
 
-/** `casting_config_name` -> `castingConfigName`. */
-export function camelCase(name: string): string {
-  return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-}
-
-/** `castingConfigName` -> `casting_config_name`, as a type. */
-export type SnakeCase<Name extends string> = Name extends `${infer Head}${infer Tail}`
-  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}`
-  : Name;
+/** `casting_config_name` -> `castingConfigName` (the API client's rule). */
+export const camelCase = toCamelCase;
 
 /** The API body of some inputs: each input under its snake_case name, with its type. */
 export type ApiBody<Inputs> = { [K in keyof Inputs & string as SnakeCase<K>]: Inputs[K] };
@@ -338,9 +329,7 @@ export type ApiBody<Inputs> = { [K in keyof Inputs & string as SnakeCase<K>]: In
  * inputs give a typed body (`{ zoneId: string }` -> `{ zone_id: string }`).
  */
 export function toApi<Inputs extends object, Key extends keyof Inputs & string>(props: Inputs, keys: Iterable<Key>): ApiBody<Pick<Inputs, Key>> {
-  const body: Record<string, unknown> = {};
-  for (const key of keys) if (props[key] !== undefined) body[snakeCase(key)] = props[key];
-  return body as ApiBody<Pick<Inputs, Key>>;
+  return toApiBody(props as Readonly<Props>, keys) as ApiBody<Pick<Inputs, Key>>;
 }
 
 // --- errors ----------------------------------------------------------------------------------------

@@ -5,10 +5,17 @@
  * What they have in common: ids given in either form (hex or hyphenated) and compared
  * canonically, ids of two parts (`<userId>:<groupId>`), and the user record of `get_user`, whose
  * `groups` and `assigned_servers` lists Kasm only shows to a key with the matching View permission.
+ *
+ * `GroupMembership` and `UserServerAssignment` are one shape, a link between a user and another
+ * object, and share their provider: {@link defineUserLink}.
  */
+import type { z } from "zod";
 import type { AssignedServer, Group, User as KasmUser } from "../api";
+import type { UserList } from "../api/user-reads";
 import { ALL_USERS_GROUP, closeUnderDependencies } from "../../catalogue";
-import { canonicalId } from "./kit";
+import { kasmClient } from "../runtime";
+import { canonicalId, declared, GONE, isNotFound, keepSpelling, same, type KindProvider, type Props } from "./kit";
+import { defineKind, type FieldRules } from "./kit/define-kind";
 
 /** The id of an object that links two others: `<first>:<second>`, both canonical. */
 export function pairId(first: unknown, second: unknown): string {
@@ -47,4 +54,89 @@ export function assignedServersOf(user: KasmUser): readonly AssignedServer[] {
         `assignments. Grant the API key: ${[...closeUnderDependencies(["Servers View"])].join(", ")}.`,
     );
   return user.assigned_servers;
+}
+
+// --- links between a user and another object ------------------------------------------------------
+
+/** The inputs every link has: the user, the other object's id under its own name, and `adopt`. */
+export type UserLinkInputs<OtherField extends string> = { userId: string; adopt?: boolean } & { [K in OtherField]: string };
+
+/**
+ * What differs between two kinds of link (a user in a group, a user assigned to a server): the
+ * rest, from the id `<userId>:<otherId>` to refresh through the user's record, is {@link defineUserLink}'s.
+ */
+export interface UserLinkDefinition<OtherField extends string> {
+  /** The kind's zod inputs. */
+  readonly schema: z.ZodType<UserLinkInputs<OtherField>>;
+  /** The input naming the other object: `groupId`, `serverId`. */
+  readonly otherField: OtherField;
+  /** The list of the user's record that holds the link (`groups`, `assigned_servers`). */
+  readonly userList: UserList;
+  /** The other object's id as Kasm spells it in the user's record, when the user has the link. */
+  linkedId(user: KasmUser, otherId: string): string | undefined;
+  /**
+   * Make the link (both ids canonical). An existing link is taken over with `adopt`, and is an
+   * error that suggests it without.
+   */
+  link(userId: string, otherId: string, adopt: boolean): Promise<void>;
+  /** Remove the link (the two parts of the resource's id). */
+  unlink(userId: string, otherId: string): Promise<void>;
+  /** Whether an error of `unlink` says there is no such link any more. */
+  isUnlinked(error: unknown): boolean;
+}
+
+/**
+ * The provider of a link between a user and another object. Both ids replace: a link cannot be
+ * moved. Refresh reads the link through the user's record (from the refresh's get_users pages when
+ * many users are read together, see UserReads) and drops the resource when the user is gone or no
+ * longer linked; destroying a link that is already gone succeeds.
+ */
+export function defineUserLink<OtherField extends string>(link: UserLinkDefinition<OtherField>): KindProvider {
+  type Inputs = UserLinkInputs<OtherField>;
+  const keyFields = { userId: { equal: same.id, replaces: true }, [link.otherField]: { equal: same.id, replaces: true } } as FieldRules<Inputs>;
+  const providerFields: FieldRules<Inputs> = { adopt: {} };
+  const inputKeys = ["userId", link.otherField, "adopt"];
+  const outputs = (inputs: Props): Props => declared(inputs, inputKeys);
+  return defineKind<Inputs, Record<string, never>>({
+    schema: link.schema,
+    keyFields,
+    apiFields: {},
+    providerFields,
+    // Only `adopt` can change in place, and it steers nothing after the create.
+    sendsNothingWhen: "never",
+
+    async create(inputs) {
+      const userId = canonicalId(inputs.userId);
+      const otherId = canonicalId(inputs[link.otherField]);
+      await link.link(userId, otherId, inputs.adopt === true);
+      return { id: pairId(userId, otherId), outs: outputs(inputs) };
+    },
+
+    async read(id, state) {
+      const [userId, otherId] = id.split(":");
+      const user = await kasmClient().userReads.read(userId, [link.userList]);
+      if (!user) return GONE;
+      const linkedId = link.linkedId(user, otherId);
+      if (linkedId === undefined) return GONE;
+      const inputs: Props = { ...outputs(state) };
+      inputs.userId = keepSpelling(state.userId ?? userId, user.user_id);
+      inputs[link.otherField] = keepSpelling(state[link.otherField] ?? otherId, linkedId);
+      return { id: pairId(user.user_id, linkedId), props: outputs(inputs), inputs };
+    },
+
+    async update(_id, _olds, news) {
+      return { outs: outputs(news) };
+    },
+
+    async delete(id) {
+      const [userId, otherId] = id.split(":");
+      try {
+        await link.unlink(userId, otherId);
+      } catch (error) {
+        // No such link any more, or the user or the other object is gone: the link is gone, as asked.
+        if (link.isUnlinked(error) || isNotFound(error)) return;
+        throw error;
+      }
+    },
+  });
 }

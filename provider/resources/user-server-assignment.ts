@@ -13,22 +13,8 @@
 import { z } from "zod";
 import { KasmBadRequestError } from "../api";
 import { kasmClient } from "../runtime";
-import {
-  alreadyExistsError,
-  canonicalId,
-  checkInputs,
-  declared,
-  diffInputs,
-  GONE,
-  isNotFound,
-  KasmId,
-  keepSpelling,
-  same,
-  type FieldRule,
-  type KindProvider,
-  type Props,
-} from "./kit";
-import { assignedServersOf, pairId } from "./user-links";
+import { alreadyExistsError, KasmId, same, type KindProvider } from "./kit";
+import { assignedServersOf, defineUserLink } from "./user-links";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -41,17 +27,6 @@ export const UserServerAssignmentInputs = z.strictObject({
 });
 export type UserServerAssignmentInputs = z.infer<typeof UserServerAssignmentInputs>;
 
-/** The assignment's key: both parts replace, as an assignment cannot be moved. */
-const KEY_FIELDS: Readonly<Record<string, FieldRule>> = {
-  userId: { equal: same.id, replaces: true },
-  serverId: { equal: same.id, replaces: true },
-};
-
-/** Inputs that only steer the provider. */
-const PROVIDER_FIELDS: Readonly<Record<string, FieldRule>> = { adopt: {} };
-
-const INPUT_FIELDS = { ...KEY_FIELDS, ...PROVIDER_FIELDS };
-
 // --- helpers -------------------------------------------------------------------------------------
 
 /** `User (<u>) is not assigned to server (<s>)`. */
@@ -59,60 +34,31 @@ function isNotAssigned(error: unknown): boolean {
   return error instanceof KasmBadRequestError && /\bis not assigned\b/i.test(error.errorMessage ?? "");
 }
 
-function outputs(inputs: Props): Props {
-  return declared(inputs, Object.keys(INPUT_FIELDS));
-}
-
 // --- provider ------------------------------------------------------------------------------------
 
-export const userServerAssignmentProvider: KindProvider = {
-  async check(_olds, news) {
-    return checkInputs(UserServerAssignmentInputs, news);
-  },
+/** The provider of UserServerAssignment: a link between a user and a server (see {@link defineUserLink}). */
+export const userServerAssignmentProvider: KindProvider = defineUserLink({
+  schema: UserServerAssignmentInputs,
+  otherField: "serverId",
+  userList: "assigned_servers",
 
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, INPUT_FIELDS);
-  },
+  linkedId: (user, serverId) => assignedServersOf(user).find((s) => same.id(s.server_id, serverId))?.server_id,
 
-  async create(inputs) {
+  async link(user_id, server_id, adopt) {
     const client = kasmClient();
-    const user_id = canonicalId(inputs.userId);
-    const server_id = canonicalId(inputs.serverId);
+    // Kasm accepts assigning twice: an existing assignment is found by reading the user first.
     const user = await client.users.findUser({ user_id });
     if (!user) throw new Error(`UserServerAssignment: Kasm has no user with id ${user_id}.`);
     const assigned = assignedServersOf(user).some((s) => same.id(s.server_id, server_id));
-    if (assigned && !inputs.adopt) throw alreadyExistsError("UserServerAssignment", `of user ${user_id} to server ${server_id}`);
+    if (assigned && !adopt) throw alreadyExistsError("UserServerAssignment", `of user ${user_id} to server ${server_id}`);
     // Adopted: the user is assigned, which is all this resource declares.
     if (!assigned) await client.users.assignUserServer({ user_id, server_id });
-    return { id: pairId(user_id, server_id), outs: outputs(inputs) };
   },
 
-  async read(id, props) {
-    const [userId, serverId] = id.split(":");
-    // From the refresh's get_users pages when many users are read together (see UserReads).
-    const user = await kasmClient().userReads.read(userId, ["assigned_servers"]);
-    if (!user) return GONE;
-    const server = assignedServersOf(user).find((s) => same.id(s.server_id, serverId));
-    if (!server) return GONE;
-    const inputs: Props = { ...declared(props, Object.keys(INPUT_FIELDS)) };
-    inputs.userId = keepSpelling(props.userId ?? userId, user.user_id);
-    inputs.serverId = keepSpelling(props.serverId ?? serverId, server.server_id);
-    return { id: pairId(user.user_id, server.server_id), props: outputs(inputs), inputs };
+  async unlink(user_id, server_id) {
+    await kasmClient().users.unassignUserServer({ user_id, server_id });
   },
 
-  async update(_id, _olds, news) {
-    // Only `adopt` can change in place, and it steers nothing after the create.
-    return { outs: outputs(news) };
-  },
-
-  async delete(id) {
-    const [user_id, server_id] = id.split(":");
-    try {
-      await kasmClient().users.unassignUserServer({ user_id, server_id });
-    } catch (error) {
-      // Not assigned any more, or the user or server is gone: the assignment is gone, as asked.
-      if (isNotAssigned(error) || isNotFound(error)) return;
-      throw error;
-    }
-  },
-};
+  // Not assigned any more (the user or server being gone is Kasm's not-found, which the link handles too).
+  isUnlinked: isNotAssigned,
+});
