@@ -15,7 +15,8 @@ import { z } from "zod";
 import type { License } from "../api";
 import { kasmClient } from "../runtime";
 import { warn } from "../engine-log";
-import { camelCase, checkInputs, declared, diffInputs, type FieldRule, type KindProvider, type Props } from "./kit";
+import { camelCase, declared, type KindProvider, type Props } from "./kit";
+import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -45,11 +46,11 @@ export interface LicenseActivationOutputs {
 }
 
 /** Every input replaces: an activation cannot be changed, only made again. */
-const INPUT_FIELDS: Readonly<Record<string, FieldRule>> = {
+const INPUT_FIELDS = {
   activationKey: { replaces: true },
   seats: { replaces: true },
   issuedTo: { replaces: true },
-};
+} satisfies FieldRules<LicenseActivationInputs>;
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -69,13 +70,14 @@ function outputs(inputs: Props, license: License): Props {
 
 // --- provider ------------------------------------------------------------------------------------
 
-export const licenseActivationProvider: KindProvider = {
-  async check(_olds, news) {
-    return checkInputs(LicenseActivationInputs, news);
-  },
+/** The provider of LicenseActivation: every input names the activation, so every change replaces it. */
+export const licenseActivationProvider: KindProvider = defineKind<LicenseActivationInputs, LicenseActivationOutputs>({
+  schema: LicenseActivationInputs,
+  keyFields: INPUT_FIELDS,
+  apiFields: {},
+  sendsNothingWhen: "never",
 
-  async diff(_id, olds, news) {
-    const result = diffInputs(olds, news, INPUT_FIELDS);
+  adjustDiff(result, olds, news) {
     // Leaving out `seats` or `issuedTo` changes what an activation asks for too: replace as well.
     const replaces = Object.keys(INPUT_FIELDS).filter(
       (key) => (olds[key] !== undefined || news[key] !== undefined) && JSON.stringify(olds[key] ?? null) !== JSON.stringify(news[key] ?? null),
@@ -85,9 +87,9 @@ export const licenseActivationProvider: KindProvider = {
 
   async create(inputs) {
     const license = await kasmClient().licenses.activate({
-      activation_key: String(inputs.activationKey).trim(),
-      ...(inputs.seats !== undefined ? { seats: Number(inputs.seats) } : {}),
-      ...(inputs.issuedTo !== undefined ? { issued_to: String(inputs.issuedTo) } : {}),
+      activation_key: inputs.activationKey.trim(),
+      ...(inputs.seats !== undefined ? { seats: inputs.seats } : {}),
+      ...(inputs.issuedTo !== undefined ? { issued_to: inputs.issuedTo } : {}),
     });
     return { id: license.license_id, outs: outputs(inputs, license) };
   },
@@ -99,7 +101,7 @@ export const licenseActivationProvider: KindProvider = {
 
   /** Never reached with a change (every change replaces): keeps the state. */
   async update(_id, olds, news) {
-    return { outs: { ...olds, ...declared(news, Object.keys(INPUT_FIELDS)) } };
+    return { outs: { ...olds, ...declared(news, fieldNames(INPUT_FIELDS)) } };
   },
 
   async delete(id, props) {
@@ -109,4 +111,4 @@ export const licenseActivationProvider: KindProvider = {
         `Pulumi only forgets it. Check the licences under Diagnostics, System Info, Licenses in the Kasm UI.`,
     );
   },
-};
+});

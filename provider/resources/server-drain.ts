@@ -17,20 +17,8 @@
 import { z } from "zod";
 import { warn } from "../engine-log";
 import { kasmClient } from "../runtime";
-import {
-  canonicalId,
-  checkInputs,
-  declared,
-  diffInputs,
-  GONE,
-  isNotFound,
-  KasmId,
-  same,
-  unlessGone,
-  type FieldRule,
-  type KindProvider,
-  type Props,
-} from "./kit";
+import { canonicalId, declared, GONE, isNotFound, KasmId, same, unlessGone, type KindProvider, type Props } from "./kit";
+import { defineKind, type FieldRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -45,11 +33,13 @@ export type ServerDrainInputs = z.infer<typeof ServerDrainInputs>;
 /** A ServerDrain has no outputs besides its inputs; its id is the server's id. */
 export type ServerDrainOutputs = Record<string, never>;
 
-/** How each input compares; another server replaces. */
-const INPUT_FIELDS: Readonly<Record<string, FieldRule>> = {
-  serverId: { equal: same.id, replaces: true },
-  draining: {},
-};
+/** The server whose flag it is: another server replaces. */
+const KEY_FIELDS = { serverId: { equal: same.id, replaces: true } } satisfies FieldRules<ServerDrainInputs>;
+
+/** The flag, which updates in place. */
+const API_FIELDS = { draining: {} } satisfies FieldRules<ServerDrainInputs>;
+
+const INPUT_FIELDS = { ...KEY_FIELDS, ...API_FIELDS };
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -70,16 +60,15 @@ async function setDraining(serverId: string, draining: boolean): Promise<void> {
 
 // --- provider ------------------------------------------------------------------------------------
 
-export const serverDrainProvider: KindProvider = {
-  async check(_olds, news) {
-    const result = checkInputs(ServerDrainInputs, news);
-    // The default is written into the inputs, so that the state says what is managed.
-    return { ...result, inputs: { ...result.inputs, draining: news.draining ?? true } };
-  },
+/** The provider of ServerDrain; every update sets the flag. */
+export const serverDrainProvider: KindProvider = defineKind<ServerDrainInputs, ServerDrainOutputs>({
+  schema: ServerDrainInputs,
+  keyFields: KEY_FIELDS,
+  apiFields: API_FIELDS,
+  sendsNothingWhen: "never",
 
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, INPUT_FIELDS);
-  },
+  // The default is written into the inputs, so that the state says what is managed.
+  extraCheck: (result, news) => ({ ...result, inputs: { ...result.inputs, draining: news.draining ?? true } }),
 
   async create(inputs) {
     const serverId = canonicalId(inputs.serverId);
@@ -121,4 +110,4 @@ export const serverDrainProvider: KindProvider = {
       throw error;
     }
   },
-};
+});

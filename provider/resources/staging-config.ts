@@ -13,7 +13,7 @@ import { z } from "zod";
 import type { NewStagingConfig, StagingConfig as KasmStagingConfig, StagingConfigUpdate } from "../api";
 import { kasmClient } from "../runtime";
 import { createOrAdopt, declared, GONE, KasmId, refreshedInputs, same, toApi, unlessGone, type KindProvider, type Props } from "./kit";
-import { defineKind, type FieldRules } from "./kit/define-kind";
+import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -67,7 +67,7 @@ const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 // --- helpers -------------------------------------------------------------------------------------
 
 /** The API fields' names. */
-const API_KEYS = Object.keys(API_FIELDS) as (keyof typeof API_FIELDS)[];
+const API_KEYS = fieldNames(API_FIELDS);
 
 /** The `target_staging_config` body for the declared fields. */
 function targetStagingConfig(inputs: StagingConfigInputs): NewStagingConfig {

@@ -17,7 +17,7 @@ import { z } from "zod";
 import type { UserAttributes as KasmUserAttributes, UserAttributesUpdate } from "../api";
 import { kasmClient } from "../runtime";
 import { canonicalId, declared, GONE, isNotFound, KasmId, keepSpelling, same, unlessGone, type FieldRule, type KindProvider, type Props } from "./kit";
-import { defineKind, type FieldRules } from "./kit/define-kind";
+import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -134,7 +134,7 @@ export const userAttributesProvider: KindProvider = defineKind<UserAttributesInp
     const userId = canonicalId(inputs.userId);
     // Read first: it proves the user exists and gives the record's id, so the only write comes last.
     const attributes = await attributesOf(userId);
-    const body = attributesBody(userId, inputs, Object.keys(API_FIELDS) as AttributeKey[]);
+    const body = attributesBody(userId, inputs, fieldNames(API_FIELDS));
     if (Object.keys(body).length > 1) await kasmClient().users.updateUserAttributes(body);
     return { id: userId, outs: outputs(inputs, attributes.user_attributes_id) };
   },

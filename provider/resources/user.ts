@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { NewUser, User as KasmUser, UserUpdate } from "../api";
 import { kasmClient } from "../runtime";
 import { createOrAdopt, declared, GONE, isNotFound, refreshedInputs, same, toApi, type KindProvider, type Props } from "./kit";
-import { defineKind, type FieldRules } from "./kit/define-kind";
+import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -65,7 +65,7 @@ const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 // --- helpers -------------------------------------------------------------------------------------
 
 /** The API fields' names. */
-const API_KEYS = Object.keys(API_FIELDS) as (keyof typeof API_FIELDS)[];
+const API_KEYS = fieldNames(API_FIELDS);
 
 /** The `target_user` body for the declared fields, with the username as Kasm stores it. */
 function targetUser(inputs: Partial<UserInputs>): Partial<NewUser> {

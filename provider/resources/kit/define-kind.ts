@@ -53,6 +53,11 @@ export interface KindDefinition<Inputs extends object, Outputs extends object> {
   delete(id: string, state: KindState<Inputs, Outputs>): Promise<void>;
 }
 
+/** The names of some field rules, typed as the inputs they name (`Object.keys` gives only `string[]`). */
+export function fieldNames<Rules extends object>(rules: Rules): (keyof Rules & string)[] {
+  return Object.keys(rules) as (keyof Rules & string)[];
+}
+
 /** The rules as {@link diffInputs} takes them: the optional keys of {@link FieldRules} are all present. */
 function asRules<Inputs>(rules: FieldRules<Inputs> | undefined): Readonly<Record<string, FieldRule>> {
   return (rules ?? {}) as Readonly<Record<string, FieldRule>>;
