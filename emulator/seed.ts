@@ -230,7 +230,7 @@ export function storeFromSeed(input: SeedInput | undefined): Store {
     const server = store.servers.addSeedServer({ ...fields, zone_id: zone.zone_id, server_pool_id: pool?.server_pool_id });
     for (const [j, name] of (assigned_users ?? []).entries()) {
       const user = store.users.userByName(name) ?? fail(`servers[${i}].assigned_users[${j}]`, `unknown user ${JSON.stringify(name)}`);
-      user.server_ids.push(server.server_id);
+      store.users.assignUserServer(user.user_id, server.server_id);
     }
   }
 

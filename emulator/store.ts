@@ -21,6 +21,7 @@ import { SessionsModel, type SessionsTables } from "./models/sessions";
 import { StagingModel, type StagingTables } from "./models/staging";
 import { UsersModel, type UsersTables } from "./models/users";
 
+// The records, inputs and helpers of every model, so that handlers import from one place.
 export * from "./models/casting";
 export * from "./models/common";
 export * from "./models/egress";

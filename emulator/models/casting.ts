@@ -7,6 +7,7 @@ import { byId, definedOnly, newId, NO_CLIENT_PERMISSIONS, parseTime, type Table 
 import type { GroupsModel } from "./groups";
 import type { ImagesModel } from "./images";
 
+/** A casting config as stored: the wire's fields, ids canonical. */
 export interface CastConfigRecord {
   cast_config_id: string;
   casting_config_name: string;

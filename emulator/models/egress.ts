@@ -9,8 +9,10 @@ import type { GroupsModel } from "./groups";
 import type { ImagesModel } from "./images";
 import type { UsersModel } from "./users";
 
+/** The kinds of egress provider the product knows. */
 export type EgressProviderType = "wireguard" | "openvpn" | "custom";
 
+/** An egress provider (a VPN or proxy service) as stored. */
 export interface EgressProviderRecord {
   egress_provider_id: string;
   created: string;
@@ -19,6 +21,7 @@ export interface EgressProviderRecord {
   enabled: boolean;
 }
 
+/** An egress gateway: one endpoint of a provider. */
 export interface EgressGatewayRecord {
   egress_gateway_id: string;
   egress_provider_id: string;
@@ -37,6 +40,7 @@ export interface EgressTarget {
   image_id: string | null;
 }
 
+/** An egress provider mapping: which gateways of a provider a user, group or image may use. */
 export interface EgressMappingRecord extends EgressTarget {
   egress_provider_mapping_id: string;
   egress_provider_id: string;
@@ -46,6 +50,7 @@ export interface EgressMappingRecord extends EgressTarget {
   selected_gateways: string[];
 }
 
+/** An egress credential: how a user, group or image signs in to a provider's gateways. */
 export interface EgressCredentialRecord extends EgressTarget {
   egress_credential_id: string;
   egress_provider_id: string;

@@ -6,6 +6,7 @@ import { ADMINISTRATORS_GROUP, ALL_USERS_GROUP, SYSTEM_GROUP_NAMES } from "../..
 import { UnknownObject } from "../errors";
 import { byId, canonicalId, newId, type Table } from "./common";
 
+/** A group as stored; `is_system` marks All Users and Administrators. */
 export interface GroupRecord {
   group_id: string;
   name: string;

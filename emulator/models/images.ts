@@ -4,6 +4,7 @@
 import { UnknownObject } from "../errors";
 import { byId, canonicalId, newId, type Table } from "./common";
 
+/** A workspace image as stored: the wire's fields, ids canonical. */
 export interface ImageRecord {
   image_id: string;
   name: string;

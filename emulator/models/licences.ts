@@ -18,6 +18,7 @@ export interface ActivationKeyRecord {
   features: Record<string, boolean>;
 }
 
+/** A licence activated from an activation key: `limit` is the seats it took. */
 export interface LicenseRecord {
   license_id: string;
   expiration: string;

@@ -5,6 +5,7 @@
 import { UnknownObject } from "../errors";
 import { byId, canonicalId, newId, timestamp, type Table } from "./common";
 
+/** A deployment zone as stored. */
 export interface ZoneRecord {
   zone_id: string;
   zone_name: string;
@@ -16,12 +17,14 @@ export interface ZoneRecord {
   vm_agent_image_id: string | null;
 }
 
+/** A server pool as stored. */
 export interface ServerPoolRecord {
   server_pool_id: string;
   server_pool_name: string;
   server_pool_type: string;
 }
 
+/** A server (a fixed host sessions can run on) as stored. */
 export interface ServerRecord {
   server_id: string;
   created: string;

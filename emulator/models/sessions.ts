@@ -12,6 +12,7 @@ import type { LicencesModel } from "./licences";
 import type { ServersModel } from "./servers";
 import type { UserRecord, UsersModel } from "./users";
 
+/** A running session as stored; `user_id` is null for a staged session nobody has taken yet. */
 export interface SessionRecord {
   ws_id: string;
   user_id: string | null;
@@ -26,6 +27,7 @@ export interface SessionRecord {
   staging_config_id: string | null;
 }
 
+/** A recording of a session; `timestamp` is in seconds since the epoch. */
 export interface RecordingRecord {
   recording_id: string;
   ws_id: string;

@@ -7,6 +7,7 @@ import { byId, definedOnly, newId, NO_CLIENT_PERMISSIONS, type Table } from "./c
 import type { ImagesModel } from "./images";
 import type { ServersModel } from "./servers";
 
+/** A staging config as stored: a pool of sessions of an image kept ready in a zone. */
 export interface StagingConfigRecord {
   staging_config_id: string;
   zone_id: string;

@@ -14,6 +14,7 @@ import type { ImagesModel } from "./images";
 import type { LicencesModel } from "./licences";
 import type { ServerRecord, ServersModel } from "./servers";
 
+/** A user as stored: the wire's fields plus the password hash, memberships and assignments. */
 export interface UserRecord {
   user_id: string;
   username: string;
@@ -43,6 +44,7 @@ export interface UserRecord {
   server_ids: string[];
 }
 
+/** A user's attributes (preferences), one record per user. */
 export interface UserAttributesRecord {
   user_attributes_id: string;
   user_id: string;
