@@ -33,6 +33,9 @@
  *
  * Needs Servers Create (and Users Modify when a row has `assignedUsername`, Users Modify Admin when
  * that user has Global Admin), and Servers View (or Agents View) to read.
+ *
+ * This module is the provider; its parts are in `server-import/`: `rows` (the fields of a row, the
+ * declared rows, the plan of an update, the state), `check`, `import` and `read`.
  */
 import { randomUUID } from "node:crypto";
 import { warn } from "../engine-log";
@@ -44,7 +47,7 @@ import { declaredRows, outputs, planRows } from "./server-import/rows";
 
 // --- types ---------------------------------------------------------------------------------------
 
-// The kind's row and outputs types live with its rows; the provider index and the SDK import them from here.
+// The kind's public types, defined with its rows and exported from this module, the kind's entry point.
 export type { ServerImportOutputs, ServerRow } from "./server-import/rows";
 
 // --- helpers -------------------------------------------------------------------------------------

@@ -41,6 +41,10 @@
  *
  * When a step fails after users were created, the error keeps them in the state
  * (`initializationFailure`), so nothing is orphaned and the next up finishes the work.
+ *
+ * This module is the provider; its parts are in `user-set/`: `fields` (the vocabulary and the inputs
+ * schema), `check`, `rows` (reading, comparing and writing back rows, the state), `groups`, `import`,
+ * `writes` (update_user, adoption, delete_user), `read` and `update`.
  */
 import { randomUUID } from "node:crypto";
 import { canonicalId, initializationFailure, isUnknown, same, type KindProvider } from "./kit";
@@ -57,7 +61,7 @@ import { adopt, deleteOne, eachLimited, planAdoption, unchangeableWarning } from
 
 // --- types ---------------------------------------------------------------------------------------
 
-// The kind's vocabulary lives with its parts; the provider index, the SDK and the policy packs import it from here.
+// The kind's public names, defined with its parts and exported from this module, the kind's entry point.
 export { IMPORT_ONLY_FIELDS, REALMS, USER_FIELDS, UserSetInputs, type UserField, type UserSetOutputs } from "./user-set/fields";
 
 // --- provider ------------------------------------------------------------------------------------
