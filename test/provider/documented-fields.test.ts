@@ -154,7 +154,7 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
   "provider/resources/egress-provider.ts": {
     "egress provider": ["egress_provider_id", "created", "name", "egress_provider_type", "enabled"],
   },
-  "provider/resources/group-membership.ts": { group: ["group_id"], user: ["user_id"] },
+  "provider/resources/group-membership.ts": { group: ["group_id"] },
   "provider/resources/license-activation.ts": {
     licence: ["license_id", "expiration", "issued_at", "limit", "is_verified", "license_type", "sku", "features"],
   },
@@ -180,7 +180,7 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
   },
   "provider/resources/user-groups.ts": { group: ["name", "group_id"], user: ["user_id"] },
   "provider/resources/user-links.ts": { user: ["user_id", "groups", "assigned_servers"], group: ["group_id", "name"] },
-  "provider/resources/user-server-assignment.ts": { "user assigned_servers item": ["server_id"], user: ["user_id"] },
+  "provider/resources/user-server-assignment.ts": { "user assigned_servers item": ["server_id"] },
   "provider/resources/user-set.ts": {
     "batch answer": ["resources"],
     "batch_create_user resources": ["users"],
