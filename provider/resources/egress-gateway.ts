@@ -11,26 +11,8 @@
 import { z } from "zod";
 import type { EgressGateway as KasmEgressGateway, NewEgressGateway } from "../api";
 import { kasmClient } from "../runtime";
-import { apiId } from "./egress-shared";
-import {
-  checkInputs,
-  createOrAdopt,
-  declared,
-  diffInputs,
-  GONE,
-  keepSpelling,
-  keptOutputs,
-  onlyProviderFlagsChanged,
-  refreshedInputs,
-  requiredId,
-  requiredText,
-  same,
-  toApi,
-  unlessGone,
-  type FieldRule,
-  type KindProvider,
-  type Props,
-} from "./kit";
+import { canonicalId, createOrAdopt, declared, GONE, keepSpelling, refreshedInputs, requiredId, requiredText, same, toApi, unlessGone, type KindProvider, type Props } from "./kit";
+import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -56,27 +38,25 @@ export interface EgressGatewayOutputs {
 }
 
 /** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
-const API_FIELDS: Readonly<Record<string, FieldRule>> = {
+const API_FIELDS = {
   egressProviderId: { equal: same.id },
   name: {},
   enabled: {},
   country: {},
   city: {},
   config: {},
-};
+} satisfies FieldRules<EgressGatewayInputs>;
 
 /** Inputs that only steer the provider. */
-const PROVIDER_FIELDS: Readonly<Record<string, FieldRule>> = { adopt: {} };
+const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<EgressGatewayInputs>;
 
 const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
 // --- helpers -------------------------------------------------------------------------------------
 
 /** The `target_egress_gateway` body for the declared fields, with the provider id as Kasm writes it. */
-function targetGateway(inputs: Props): NewEgressGateway {
-  const body = toApi(inputs, Object.keys(API_FIELDS)) as NewEgressGateway;
-  body.egress_provider_id = apiId(inputs.egressProviderId) as string;
-  return body;
+function targetGateway(inputs: EgressGatewayInputs): NewEgressGateway {
+  return { ...toApi(inputs, fieldNames(API_FIELDS)), egress_provider_id: canonicalId(inputs.egressProviderId) };
 }
 
 function outputs(inputs: Props, gateway: KasmEgressGateway): Props {
@@ -89,14 +69,11 @@ function outputs(inputs: Props, gateway: KasmEgressGateway): Props {
 
 // --- provider ------------------------------------------------------------------------------------
 
-export const egressGatewayProvider: KindProvider = {
-  async check(_olds, news) {
-    return checkInputs(EgressGatewayInputs, news);
-  },
-
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, INPUT_FIELDS);
-  },
+/** The provider of EgressGateway; only `adopt` changing sends no request. */
+export const egressGatewayProvider: KindProvider = defineKind<EgressGatewayInputs, EgressGatewayOutputs>({
+  schema: EgressGatewayInputs,
+  apiFields: API_FIELDS,
+  providerFields: PROVIDER_FIELDS,
 
   async create(inputs) {
     const client = kasmClient();
@@ -105,10 +82,7 @@ export const egressGatewayProvider: KindProvider = {
       adopt: inputs.adopt,
       kind: "Egress gateway",
       key: `'${body.name}' of provider ${body.egress_provider_id}`,
-      find: async () =>
-        (await client.egress.getEgressGateways({ egress_provider_id: body.egress_provider_id, name: body.name })).find(
-          (g) => same.id(g.egress_provider_id, body.egress_provider_id) && g.name === body.name,
-        ),
+      find: () => client.egress.findEgressGateway(body),
       update: (existing) => client.egress.updateEgressGateway({ ...body, egress_gateway_id: existing.egress_gateway_id }),
       create: () => client.egress.createEgressGateway(body),
     });
@@ -132,9 +106,7 @@ export const egressGatewayProvider: KindProvider = {
     return { id: gateway.egress_gateway_id, props: outputs(inputs, gateway), inputs };
   },
 
-  async update(id, olds, news) {
-    // Only `adopt` changed: Kasm has nothing to change, and the state's outputs stand.
-    if (onlyProviderFlagsChanged(olds, news, API_FIELDS)) return { outs: keptOutputs(olds, news, Object.keys(INPUT_FIELDS)) };
+  async update(id, _olds, news) {
     // Every declared field is sent: the update is the whole declared state, which also reverts drift.
     const gateway = await kasmClient().egress.updateEgressGateway({ ...targetGateway(news), egress_gateway_id: id });
     return { outs: outputs(news, gateway) };
@@ -144,4 +116,4 @@ export const egressGatewayProvider: KindProvider = {
     // Deleting what is already gone is done.
     await unlessGone(() => kasmClient().egress.deleteEgressGateway({ egress_gateway_id: id }));
   },
-};
+});

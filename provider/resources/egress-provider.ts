@@ -9,23 +9,8 @@
 import { z } from "zod";
 import type { EgressProvider as KasmEgressProvider, NewEgressProvider } from "../api";
 import { kasmClient } from "../runtime";
-import {
-  checkInputs,
-  createOrAdopt,
-  declared,
-  diffInputs,
-  GONE,
-  keptOutputs,
-  onlyProviderFlagsChanged,
-  refreshedInputs,
-  requiredText,
-  same,
-  toApi,
-  unlessGone,
-  type FieldRule,
-  type KindProvider,
-  type Props,
-} from "./kit";
+import { createOrAdopt, declared, GONE, refreshedInputs, requiredText, same, toApi, unlessGone, type KindProvider, type Props } from "./kit";
+import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -52,22 +37,22 @@ export interface EgressProviderOutputs {
 }
 
 /** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
-const API_FIELDS: Readonly<Record<string, FieldRule>> = {
+const API_FIELDS = {
   name: {},
   egressProviderType: {},
   enabled: {},
-};
+} satisfies FieldRules<EgressProviderInputs>;
 
 /** Inputs that only steer the provider. */
-const PROVIDER_FIELDS: Readonly<Record<string, FieldRule>> = { adopt: {} };
+const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<EgressProviderInputs>;
 
 const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
 // --- helpers -------------------------------------------------------------------------------------
 
-/** The `target_egress_provider` body for the declared fields (the inputs passed `check`). */
-function targetProvider(inputs: Props): NewEgressProvider {
-  return toApi(inputs, Object.keys(API_FIELDS)) as NewEgressProvider;
+/** The `target_egress_provider` body for the declared fields. */
+function targetProvider(inputs: EgressProviderInputs): NewEgressProvider {
+  return toApi(inputs, fieldNames(API_FIELDS));
 }
 
 function outputs(inputs: Props, provider: KasmEgressProvider): Props {
@@ -86,14 +71,11 @@ async function findById(id: string): Promise<KasmEgressProvider | undefined> {
 
 // --- provider ------------------------------------------------------------------------------------
 
-export const egressProviderProvider: KindProvider = {
-  async check(_olds, news) {
-    return checkInputs(EgressProviderInputs, news);
-  },
-
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, INPUT_FIELDS);
-  },
+/** The provider of EgressProvider; only `adopt` changing sends no request. */
+export const egressProviderProvider: KindProvider = defineKind<EgressProviderInputs, EgressProviderOutputs>({
+  schema: EgressProviderInputs,
+  apiFields: API_FIELDS,
+  providerFields: PROVIDER_FIELDS,
 
   async create(inputs) {
     const client = kasmClient();
@@ -102,7 +84,7 @@ export const egressProviderProvider: KindProvider = {
       adopt: inputs.adopt,
       kind: "Egress provider",
       key: `'${body.name}'`,
-      find: async () => (await client.egress.getEgressProviders({ name: body.name })).find((p) => p.name === body.name),
+      find: () => client.egress.findEgressProvider(body),
       update: (existing) => client.egress.updateEgressProvider({ ...body, egress_provider_id: existing.egress_provider_id }),
       create: () => client.egress.createEgressProvider(body),
     });
@@ -121,9 +103,7 @@ export const egressProviderProvider: KindProvider = {
     return { id: provider.egress_provider_id, props: outputs(inputs, provider), inputs };
   },
 
-  async update(id, olds, news) {
-    // Only `adopt` changed: Kasm has nothing to change, and the state's outputs stand.
-    if (onlyProviderFlagsChanged(olds, news, API_FIELDS)) return { outs: keptOutputs(olds, news, Object.keys(INPUT_FIELDS)) };
+  async update(id, _olds, news) {
     // Every declared field is sent: the update is the whole declared state, which also reverts drift.
     const provider = await kasmClient().egress.updateEgressProvider({ ...targetProvider(news), egress_provider_id: id });
     return { outs: outputs(news, provider) };
@@ -133,4 +113,4 @@ export const egressProviderProvider: KindProvider = {
     // Deleting what is already gone is done.
     await unlessGone(() => kasmClient().egress.deleteEgressProvider({ egress_provider_id: id }));
   },
-};
+});

@@ -106,8 +106,7 @@ export const stagingConfigProvider: KindProvider = defineKind<StagingConfigInput
       key: label(inputs),
       // Kasm keeps one per zone and image: a second declaration meets the first's config.
       declaredBy: "another StagingConfig of this zone and image, in this stack or another",
-      find: async () =>
-        (await client.staging.getStagingConfigs()).find((c) => same.id(c.zone_id, body.zone_id) && same.id(c.image_id, body.image_id)),
+      find: () => client.staging.findStagingConfig(body),
       update: (existing) => client.staging.updateStagingConfig({ ...body, staging_config_id: existing.staging_config_id }),
       create: () => client.staging.createStagingConfig(body),
     });

@@ -99,7 +99,7 @@ export const userProvider: KindProvider = defineKind<UserInputs, UserOutputs>({
       adopt: inputs.adopt,
       kind: "User",
       key: `'${username}'`,
-      find: () => client.users.findUser({ username }),
+      find: () => client.users.findUserByUsername(username),
       update: (existing) => client.users.updateUser({ ...body, user_id: existing.user_id }),
       create: () => client.users.createUser({ ...body, username }),
     });
