@@ -12,7 +12,7 @@ const FLAGS = ["dynamicWsUrl", "dynamicCtrNetwork"] as const;
 
 const WHAT: Record<(typeof FLAGS)[number], string> = { dynamicWsUrl: "WS_URL", dynamicCtrNetwork: "container network" };
 
-/** The policy. */
+/** The `cast-anonymous-dynamic-args` policy: the rule above, on each CastConfig. */
 export const castAnonymousDynamicArgs = resourceRule({
   name: "cast-anonymous-dynamic-args",
   kind: "CastConfig",

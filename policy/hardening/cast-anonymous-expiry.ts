@@ -6,7 +6,7 @@
  */
 import { flag, isSet, isUnknownValue, parseUtc, resourceRule, tri, verdict } from "./common";
 
-/** The policy. */
+/** The `cast-anonymous-expiry` policy: the rule above, on each CastConfig. */
 export const castAnonymousExpiry = resourceRule({
   name: "cast-anonymous-expiry",
   kind: "CastConfig",

@@ -8,7 +8,7 @@
  */
 import { flag, numberOf, resourceRule, tri, verdict } from "./common";
 
-/** The policy. */
+/** The `cast-anonymous-ip-limit` policy: the rule above, on each CastConfig. */
 export const castAnonymousIpLimit = resourceRule({
   name: "cast-anonymous-ip-limit",
   kind: "CastConfig",

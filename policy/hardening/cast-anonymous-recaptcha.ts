@@ -7,7 +7,7 @@
  */
 import { flag, resourceRule, tri, verdict } from "./common";
 
-/** The policy. */
+/** The `cast-anonymous-recaptcha` policy: the rule above, on each CastConfig. */
 export const castAnonymousRecaptcha = resourceRule({
   name: "cast-anonymous-recaptcha",
   kind: "CastConfig",

@@ -17,7 +17,7 @@ export function withinDomains(referrer: string, domains: readonly string[]): boo
   });
 }
 
-/** The policy. */
+/** The `cast-anonymous-referrers` policy: the rule above, on each CastConfig. */
 export const castAnonymousReferrers = resourceRule({
   name: "cast-anonymous-referrers",
   kind: "CastConfig",

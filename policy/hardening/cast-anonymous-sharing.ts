@@ -7,7 +7,7 @@
  */
 import { flag, resourceRule, tri, verdict } from "./common";
 
-/** The policy. */
+/** The `cast-anonymous-sharing` policy: the rule above, on each CastConfig. */
 export const castAnonymousSharing = resourceRule({
   name: "cast-anonymous-sharing",
   kind: "CastConfig",

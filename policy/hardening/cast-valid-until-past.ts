@@ -7,7 +7,7 @@
  */
 import { isUnknownValue, parseUtc, resourceRule } from "./common";
 
-/** The policy. */
+/** The `cast-valid-until-past` policy: the rule above, on each CastConfig. */
 export const castValidUntilPast = resourceRule({
   name: "cast-valid-until-past",
   kind: "CastConfig",

@@ -9,7 +9,7 @@
  */
 import type { PolicyConfigSchema, ResourceValidationArgs, ResourceValidationPolicy, ReportViolation } from "@pulumi/policy";
 import { rowLabel, type BulkRow, type BulkRows } from "../../catalogue/bulk-rows";
-import { containsUnknown, isUnknownValue, label, listWords, rawProps, undecidable, type KasmKind } from "../shared/kasm";
+import { containsUnknown, isUnknownValue, label, listWords, undecidable, type KasmKind } from "../shared/kasm";
 import { inputsOf, type PolicyInputs } from "../shared/inputs";
 
 /** A three-valued boolean: `undefined` is not known yet. */
@@ -81,9 +81,11 @@ export interface ResourceRuleSpec<K extends KasmKind> {
   readonly description: string;
   /** The default level: advisory unless the rule catches a certain mistake. */
   readonly enforcementLevel?: "advisory" | "mandatory";
+  /** How much harm a violation allows. */
   readonly severity: "low" | "medium" | "high";
   /** The area it belongs to, between the tags `kasm` and `hardening` (`casting`, `users`, ...). */
   readonly area: string;
+  /** What to change, in one sentence. */
   readonly remediationSteps: string;
   /** Its tuning properties; `exemptResources` is added to every rule. */
   readonly config?: PolicyConfigSchema["properties"];
@@ -162,4 +164,5 @@ export function parseUtc(value: unknown): Date | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
-export { containsUnknown, isUnknownValue, label, rawProps };
+/** Re-exported for the rules, which read values through this module. */
+export { containsUnknown, isUnknownValue };

@@ -8,7 +8,7 @@
  */
 import { flag, numberOf, resourceRule, tri, verdict } from "./common";
 
-/** The policy. */
+/** The `egress-credential-connection-limit` policy: the rule above, on each EgressCredential. */
 export const egressCredentialConnectionLimit = resourceRule({
   name: "egress-credential-connection-limit",
   kind: "EgressCredential",

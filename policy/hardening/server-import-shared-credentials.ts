@@ -21,7 +21,7 @@ function sharesCredentials(row: BulkRow | undefined): Tri {
   return credentials === "STATIC" && useUserPrivateKey !== true;
 }
 
-/** The policy. */
+/** The `server-import-shared-credentials` policy: the rule above, on each ServerImport. */
 export const serverImportSharedCredentials = resourceRule({
   name: "server-import-shared-credentials",
   kind: "ServerImport",

@@ -8,7 +8,7 @@
  */
 import { isUnknownValue, resourceRule } from "./common";
 
-/** The policy. */
+/** The `user-password-length` policy: the rule above, on each User. */
 export const userPasswordLength = resourceRule({
   name: "user-password-length",
   kind: "User",

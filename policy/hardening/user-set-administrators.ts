@@ -24,7 +24,7 @@ function makesAdministrator(row: BulkRow | undefined): Tri {
   return result;
 }
 
-/** The policy. */
+/** The `user-set-administrators` policy: the rule above, on each UserSet. */
 export const userSetAdministrators = resourceRule({
   name: "user-set-administrators",
   kind: "UserSet",

@@ -19,7 +19,7 @@ function keepsGivenPassword(row: BulkRow | undefined): Tri {
   return row.forcePasswordReset !== true;
 }
 
-/** The policy. */
+/** The `user-set-password-reset` policy: the rule above, on each UserSet. */
 export const userSetPasswordReset = resourceRule({
   name: "user-set-password-reset",
   kind: "UserSet",
