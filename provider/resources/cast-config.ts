@@ -21,23 +21,8 @@
 import { z } from "zod";
 import type { KasmApiError, CastConfig as KasmCastConfig, CastConfigUpdate, CreateCastConfigResult, NewCastConfig } from "../api";
 import { kasmClient } from "../runtime";
-import {
-  alreadyExistsError,
-  checkInputs,
-  declared,
-  diffInputs,
-  isAlreadyExists,
-  isNotFound,
-  KasmId,
-  keptOutputs,
-  onlyProviderFlagsChanged,
-  same,
-  toApi,
-  unlessGone,
-  type FieldRule,
-  type KindProvider,
-  type Props,
-} from "./kit";
+import { alreadyExistsError, declared, isAlreadyExists, isNotFound, KasmId, same, toApi, unlessGone, type KindProvider, type Props } from "./kit";
+import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -148,7 +133,7 @@ export interface CastConfigOutputs {
 }
 
 /** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
-const API_FIELDS: Readonly<Record<string, FieldRule>> = {
+const API_FIELDS = {
   castingConfigName: {},
   imageId: { equal: same.id },
   key: {},
@@ -181,18 +166,18 @@ const API_FIELDS: Readonly<Record<string, FieldRule>> = {
   wsAudioDefaultOn: {},
   wsImeModeDefaultOn: {},
   validUntil: {},
-};
+} satisfies FieldRules<CastConfigInputs>;
 
 /** Inputs that only steer the provider. */
-const PROVIDER_FIELDS: Readonly<Record<string, FieldRule>> = { adopt: {} };
+const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<CastConfigInputs>;
 
 const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
 // --- helpers -------------------------------------------------------------------------------------
 
-/** The `target_cast_config` body for the declared fields (the inputs passed `check`). */
-function targetCastConfig(inputs: Props): NewCastConfig {
-  const body = toApi(inputs, Object.keys(API_FIELDS)) as NewCastConfig;
+/** The `target_cast_config` body for the declared fields. */
+function targetCastConfig(inputs: CastConfigInputs): NewCastConfig {
+  const body: NewCastConfig = toApi(inputs, fieldNames(API_FIELDS));
   body.casting_config_name = body.casting_config_name.trim();
   return body;
 }
@@ -211,20 +196,17 @@ function isCastConfigGone(error: unknown): boolean {
   return isNotFound(error) && /cast config/i.test((error as KasmApiError).errorMessage ?? "");
 }
 
-function label(inputs: Props): string {
-  return `with key '${String(inputs.key)}' or name '${String(inputs.castingConfigName).trim()}'`;
+function label(inputs: CastConfigInputs): string {
+  return `with key '${inputs.key}' or name '${inputs.castingConfigName.trim()}'`;
 }
 
 // --- provider ------------------------------------------------------------------------------------
 
-export const castConfigProvider: KindProvider = {
-  async check(_olds, news) {
-    return checkInputs(CastConfigInputs, news);
-  },
-
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, INPUT_FIELDS);
-  },
+/** The provider of CastConfig; only `adopt` changing sends no request. */
+export const castConfigProvider: KindProvider = defineKind<CastConfigInputs, CastConfigOutputs>({
+  schema: CastConfigInputs,
+  apiFields: API_FIELDS,
+  providerFields: PROVIDER_FIELDS,
 
   async create(inputs) {
     const body = targetCastConfig(inputs);
@@ -256,8 +238,6 @@ export const castConfigProvider: KindProvider = {
   },
 
   async update(id, olds, news) {
-    // Only `adopt` changed: Kasm has nothing to change, and the state's outputs stand.
-    if (onlyProviderFlagsChanged(olds, news, API_FIELDS)) return { outs: keptOutputs(olds, news, Object.keys(INPUT_FIELDS)) };
     // Every declared field is sent: with no read, this is the only way to undo changes made in the UI.
     const update: CastConfigUpdate = { ...targetCastConfig(news), cast_config_id: id };
     // But not the remaining-sessions counter unless the program changed it: Kasm counts it down as
@@ -281,4 +261,4 @@ export const castConfigProvider: KindProvider = {
     // Deleting what is already gone is done.
     await unlessGone(() => kasmClient().casting.deleteCastConfig({ cast_config_id: id, casting_config_name: String(props.castingConfigName ?? "").trim() }));
   },
-};
+});

@@ -14,27 +14,11 @@
  * Modify, Groups Modify or Images Modify) besides Egress Providers Modify.
  */
 import { z } from "zod";
-import type { EgressProviderMapping as KasmMapping, EgressProviderMappingFilter, NewEgressProviderMapping } from "../api";
+import type { EgressProviderMapping as KasmMapping, NewEgressProviderMapping } from "../api";
 import { kasmClient } from "../runtime";
 import { apiId, currentGateways, currentTarget, gatewayBody, refineTargetAndGateways, targetBody, TargetAndGatewayInputs, TARGET_PLACEHOLDERS, withGatewayDefault } from "./egress-shared";
-import {
-  checkInputs,
-  createOrAdopt,
-  declared,
-  diffInputs,
-  EVEN_WITH_OTHER_FAILURES,
-  GONE,
-  keepSpelling,
-  keptOutputs,
-  onlyProviderFlagsChanged,
-  refreshedInputs,
-  requiredId,
-  same,
-  unlessGone,
-  type FieldRule,
-  type KindProvider,
-  type Props,
-} from "./kit";
+import { canonicalId, createOrAdopt, declared, EVEN_WITH_OTHER_FAILURES, GONE, keepSpelling, refreshedInputs, requiredId, same, unlessGone, type KindProvider, type Props } from "./kit";
+import { defineKind, type FieldRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -57,7 +41,7 @@ export interface EgressProviderMappingOutputs {
 }
 
 /** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
-const API_FIELDS: Readonly<Record<string, FieldRule>> = {
+const API_FIELDS = {
   egressProviderId: { equal: same.id },
   userId: { equal: same.id },
   groupId: { equal: same.id },
@@ -65,10 +49,10 @@ const API_FIELDS: Readonly<Record<string, FieldRule>> = {
   enabled: {},
   allowAllGateways: {},
   selectedGateways: { equal: same.idSet },
-};
+} satisfies FieldRules<EgressProviderMappingInputs>;
 
 /** Inputs that only steer the provider. */
-const PROVIDER_FIELDS: Readonly<Record<string, FieldRule>> = { adopt: {} };
+const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<EgressProviderMappingInputs>;
 
 const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
@@ -78,13 +62,13 @@ const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
  * The `target_egress_provider_mapping` body: the whole declared state. The target is always sent
  * in full (the other two null), so that changing it moves the mapping.
  */
-function targetMapping(inputs: Props): NewEgressProviderMapping {
+function targetMapping(inputs: EgressProviderMappingInputs): NewEgressProviderMapping {
   const body: NewEgressProviderMapping = {
-    egress_provider_id: apiId(inputs.egressProviderId) as string,
+    egress_provider_id: canonicalId(inputs.egressProviderId),
     ...targetBody(inputs),
     ...gatewayBody(inputs),
   };
-  if (inputs.enabled !== undefined) body.enabled = inputs.enabled as boolean;
+  if (inputs.enabled !== undefined) body.enabled = inputs.enabled;
   return body;
 }
 
@@ -94,13 +78,6 @@ function outputs(inputs: Props, mapping: KasmMapping): Props {
     egressProviderMappingId: mapping.egress_provider_mapping_id,
     created: mapping.created ?? null,
   };
-}
-
-/** The declared target as a lookup filter. */
-function targetFilter(body: NewEgressProviderMapping): EgressProviderMappingFilter {
-  if (body.user_id) return { user_id: body.user_id };
-  if (body.group_id) return { group_id: body.group_id };
-  return { image_id: body.image_id ?? undefined };
 }
 
 /** A readable name of the declared target, for errors. */
@@ -127,14 +104,14 @@ async function findMapping(id: string, providerId: unknown): Promise<KasmMapping
 
 // --- provider ------------------------------------------------------------------------------------
 
-export const egressProviderMappingProvider: KindProvider = {
-  async check(_olds, news) {
-    return checkInputs(EgressProviderMappingInputs, news, TARGET_PLACEHOLDERS);
-  },
-
-  async diff(_id, olds, news) {
-    return diffInputs(withGatewayDefault(olds), withGatewayDefault(news), INPUT_FIELDS);
-  },
+/** The provider of EgressProviderMapping; only `adopt` changing sends no request. */
+export const egressProviderMappingProvider: KindProvider = defineKind<EgressProviderMappingInputs, EgressProviderMappingOutputs>({
+  schema: EgressProviderMappingInputs,
+  apiFields: API_FIELDS,
+  providerFields: PROVIDER_FIELDS,
+  placeholders: TARGET_PLACEHOLDERS,
+  // The gateway selection compares with its default written in.
+  compareAs: withGatewayDefault,
 
   async create(inputs) {
     const client = kasmClient();
@@ -143,14 +120,7 @@ export const egressProviderMappingProvider: KindProvider = {
       adopt: inputs.adopt,
       kind: "Egress provider mapping",
       key: `of provider ${body.egress_provider_id} for ${describeTarget(body)}`,
-      find: async () =>
-        (await client.egress.getEgressProviderMapping({ egress_provider_id: body.egress_provider_id, ...targetFilter(body) })).find(
-          (m) =>
-            same.id(m.egress_provider_id, body.egress_provider_id) &&
-            same.id(m.user_id, body.user_id) &&
-            same.id(m.group_id, body.group_id) &&
-            same.id(m.image_id, body.image_id),
-        ),
+      find: () => client.egress.findEgressProviderMapping(body),
       update: (existing) => client.egress.updateEgressProviderMapping({ ...body, egress_provider_mapping_id: existing.egress_provider_mapping_id }),
       create: () => client.egress.createEgressProviderMapping(body),
     });
@@ -171,9 +141,7 @@ export const egressProviderMappingProvider: KindProvider = {
     return { id: mapping.egress_provider_mapping_id, props: outputs(inputs, mapping), inputs };
   },
 
-  async update(id, olds, news) {
-    // Only `adopt` changed: Kasm has nothing to change, and the state's outputs stand.
-    if (onlyProviderFlagsChanged(olds, news, API_FIELDS)) return { outs: keptOutputs(olds, news, Object.keys(INPUT_FIELDS)) };
+  async update(id, _olds, news) {
     // The whole declared state is sent: Kasm needs the selection with allow_all_gateways false,
     // and it also reverts drift in fields the diff did not see change.
     const mapping = await kasmClient().egress.updateEgressProviderMapping({ ...targetMapping(news), egress_provider_mapping_id: id });
@@ -184,4 +152,4 @@ export const egressProviderMappingProvider: KindProvider = {
     // Deleting what is already gone is done.
     await unlessGone(() => kasmClient().egress.deleteEgressProviderMapping({ egress_provider_mapping_id: id }));
   },
-};
+});
