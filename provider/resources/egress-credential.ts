@@ -26,23 +26,8 @@ import { KasmApiError, type EgressCredential as KasmCredential, type NewEgressCr
 import { kasmClient } from "../runtime";
 import { warn } from "../engine-log";
 import { apiId, currentGateways, currentTarget, gatewayBody, refineTargetAndGateways, targetBody, TargetAndGatewayInputs, TARGET_PLACEHOLDERS, withGatewayDefault } from "./egress-shared";
-import {
-  checkInputs,
-  declared,
-  diffInputs,
-  EVEN_WITH_OTHER_FAILURES,
-  GONE,
-  isAlreadyExists,
-  isUnknown,
-  keepSpelling,
-  refreshedInputs,
-  requiredId,
-  requiredText,
-  same,
-  type FieldRule,
-  type KindProvider,
-  type Props,
-} from "./kit";
+import { canonicalId, declared, EVEN_WITH_OTHER_FAILURES, GONE, isAlreadyExists, isUnknown, keepSpelling, refreshedInputs, requiredId, requiredText, same, toApi, type FieldRule, type KindProvider, type Props } from "./kit";
+import { defineKind, type FieldRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -90,7 +75,7 @@ const REPLACES: FieldRule = { replaces: true };
 const ID_REPLACES: FieldRule = { equal: same.id, replaces: true };
 
 /** Fields sent to Kasm, and how each compares. */
-const API_FIELDS: Readonly<Record<string, FieldRule>> = {
+const API_FIELDS = {
   egressProviderId: ID_REPLACES,
   name: REPLACES,
   userId: ID_REPLACES,
@@ -106,10 +91,10 @@ const API_FIELDS: Readonly<Record<string, FieldRule>> = {
   limitActiveConnections: REPLACES,
   activeConnectionLimit: REPLACES,
   customCredential: REPLACES,
-};
+} satisfies FieldRules<EgressCredentialInputs>;
 
 /** Inputs that only steer the provider: they replace nothing and are never sent. */
-const PROVIDER_FIELDS: Readonly<Record<string, FieldRule>> = { adopt: {} };
+const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<EgressCredentialInputs>;
 
 const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
@@ -118,26 +103,28 @@ const PLACEHOLDERS: Readonly<Props> = { ...TARGET_PLACEHOLDERS, limitActiveConne
 
 // --- helpers -------------------------------------------------------------------------------------
 
+/** The fields sent as declared, under their snake_case names. */
+const PLAIN_FIELDS = [
+  "username",
+  "password",
+  "wireguardPrivateKey",
+  "meshKey",
+  "enabled",
+  "limitActiveConnections",
+  "activeConnectionLimit",
+  "customCredential",
+] as const satisfies readonly (keyof EgressCredentialInputs)[];
+
 /** The `target_egress_credential` body: the whole declared state, ids as Kasm writes them. */
-function targetCredential(inputs: Props): NewEgressCredential {
-  const body: NewEgressCredential = {
-    egress_provider_id: apiId(inputs.egressProviderId) as string,
-    name: String(inputs.name),
+function targetCredential(inputs: EgressCredentialInputs): NewEgressCredential {
+  return {
+    egress_provider_id: canonicalId(inputs.egressProviderId),
+    name: inputs.name,
     ...targetBody(inputs),
     ...gatewayBody(inputs),
+    // The fields sent as declared, each left out when not declared.
+    ...toApi(inputs, PLAIN_FIELDS),
   };
-  const plain = {
-    username: inputs.username,
-    password: inputs.password,
-    wireguard_private_key: inputs.wireguardPrivateKey,
-    mesh_key: inputs.meshKey,
-    enabled: inputs.enabled,
-    limit_active_connections: inputs.limitActiveConnections,
-    active_connection_limit: inputs.activeConnectionLimit,
-    custom_credential: inputs.customCredential,
-  };
-  for (const [key, value] of Object.entries(plain)) if (value !== undefined) (body as Record<string, unknown>)[key] = value;
-  return body;
 }
 
 function outputs(inputs: Props, id: string, activeConnections: unknown): Props {
@@ -234,9 +221,18 @@ async function findCredential(id: string, props: Props): Promise<KasmCredential 
 
 // --- provider ------------------------------------------------------------------------------------
 
-export const egressCredentialProvider: KindProvider = {
-  async check(olds, news) {
-    const result = checkInputs(EgressCredentialInputs, news, PLACEHOLDERS);
+/** The provider of EgressCredential: every change of a field replaces the credential. */
+export const egressCredentialProvider: KindProvider = defineKind<EgressCredentialInputs, EgressCredentialOutputs>({
+  schema: EgressCredentialInputs,
+  apiFields: API_FIELDS,
+  providerFields: PROVIDER_FIELDS,
+  placeholders: PLACEHOLDERS,
+  // The gateway selection compares with its default written in.
+  compareAs: withGatewayDefault,
+  // An update sends nothing anyway: it only forgets inputs (see `update`).
+  sendsNothingWhen: "never",
+
+  extraCheck(result, news, olds) {
     // A replacing change that keeps the name (and the provider) cannot succeed: the new credential
     // would clash with the old one, which Kasm cannot delete. Refuse it here, so that preview
     // fails instead of `up`. `olds` are the inputs in the state; empty for a new resource.
@@ -256,18 +252,12 @@ export const egressCredentialProvider: KindProvider = {
     return { ...result, failures: [...(result.failures ?? []), failure] };
   },
 
-  async diff(_id, olds, news) {
-    return diffInputs(withGatewayDefault(olds), withGatewayDefault(news), INPUT_FIELDS);
-  },
-
   async create(inputs) {
     const body = targetCredential(inputs);
     const client = kasmClient();
     if (inputs.adopt === true) {
       // Names are unique within a provider: the one with this name is the one to take over.
-      const existing = (await client.egress.getEgressCredentials({ egress_provider_id: body.egress_provider_id, name: body.name })).find(
-        (c) => same.id(c.egress_provider_id, body.egress_provider_id) && c.name === body.name,
-      );
+      const existing = await client.egress.findEgressCredential({ egress_provider_id: body.egress_provider_id, name: body.name });
       if (existing) {
         // `allowAllGateways` left out means false: compare it too.
         const differs = replacingChanges(currentInputs(withGatewayDefault(inputs), existing), inputs);
@@ -304,4 +294,4 @@ export const egressCredentialProvider: KindProvider = {
         `cannot delete egress credentials. Kasm deletes it with its egress provider; otherwise remove it in the Kasm admin UI.`,
     );
   },
-};
+});
