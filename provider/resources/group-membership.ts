@@ -16,10 +16,9 @@
  * the other.
  */
 import { z } from "zod";
-import { KasmBadRequestError } from "../api";
 import { kasmClient } from "../runtime";
 import { alreadyExistsError, canonicalId, KasmId, same, type KindProvider } from "./kit";
-import { defineUserLink, groupsOf } from "./user-links";
+import { defineUserLink, groupsOf, isAlreadyMember, isNotMember } from "./user-links";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -39,16 +38,6 @@ export type GroupMembershipInputs = z.infer<typeof GroupMembershipInputs>;
  * so the second of two declarations meets the first's membership.
  */
 const DECLARED_BY = "another GroupMembership of this user and group, or a UserGroups of this user, in this stack or another";
-
-/** `User (<u>) is already a member of group (<g>)`. */
-function isAlreadyMember(error: unknown): boolean {
-  return error instanceof KasmBadRequestError && /\bis already a member\b/i.test(error.errorMessage ?? "");
-}
-
-/** `User (<u>) is not a member of group (<g>)`. */
-function isNotMember(error: unknown): boolean {
-  return error instanceof KasmBadRequestError && /\bis not a member\b/i.test(error.errorMessage ?? "");
-}
 
 // --- provider ------------------------------------------------------------------------------------
 

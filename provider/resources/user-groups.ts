@@ -19,22 +19,9 @@
 import { z } from "zod";
 import { KasmBadRequestError, type User as KasmUser } from "../api";
 import { existingClient, kasmClient } from "../runtime";
-import {
-  canonicalId,
-  checkInputs,
-  declared,
-  diffInputs,
-  GONE,
-  initializationFailure,
-  isNotFound,
-  KasmId,
-  keepSpelling,
-  same,
-  type FieldRule,
-  type KindProvider,
-  type Props,
-} from "./kit";
-import { ALL_USERS, allUsersGroupId, groupsOf } from "./user-links";
+import { canonicalId, declared, GONE, initializationFailure, isNotFound, KasmId, keepSpelling, same, type KindProvider, type Props } from "./kit";
+import { defineKind, type FieldRules } from "./kit/define-kind";
+import { ALL_USERS, allUsersGroupId, groupsOf, isAlreadyMember, isNotMember } from "./user-links";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -53,11 +40,13 @@ export const UserGroupsInputs = z.strictObject({
 });
 export type UserGroupsInputs = z.infer<typeof UserGroupsInputs>;
 
-/** `userId` names another user's groups; the set itself changes in place. */
-const INPUT_FIELDS: Readonly<Record<string, FieldRule>> = {
-  userId: { equal: same.id, replaces: true },
-  groupIds: { equal: same.idSet },
-};
+/** `userId` names another user's groups. */
+const KEY_FIELDS = { userId: { equal: same.id, replaces: true } } satisfies FieldRules<UserGroupsInputs>;
+
+/** The set itself changes in place. */
+const API_FIELDS = { groupIds: { equal: same.idSet } } satisfies FieldRules<UserGroupsInputs>;
+
+const INPUT_FIELDS = { ...KEY_FIELDS, ...API_FIELDS };
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -101,16 +90,6 @@ function spelledLikeDeclared(declaredIds: unknown, kasmIds: readonly string[]): 
 
 function outputs(inputs: Props): Props {
   return declared(inputs, Object.keys(INPUT_FIELDS));
-}
-
-/** `User (<u>) is already a member of group (<g>)`. */
-function isAlreadyMember(error: unknown): boolean {
-  return error instanceof KasmBadRequestError && /\bis already a member\b/i.test(error.errorMessage ?? "");
-}
-
-/** `User (<u>) is not a member of group (<g>)`. */
-function isNotMember(error: unknown): boolean {
-  return error instanceof KasmBadRequestError && /\bis not a member\b/i.test(error.errorMessage ?? "");
 }
 
 /** The outcome of {@link converge}: the set as it is now, how many changes were made, and what stopped it. */
@@ -159,10 +138,10 @@ async function converge(userId: string, current: readonly string[], desired: rea
  * failure carrying the groups as they are in Kasm (read again; else as far as the changes went),
  * so that the state matches Kasm and the next update finishes the work.
  */
-async function apply(id: string, inputs: Props): Promise<void> {
+async function apply(id: string, inputs: UserGroupsInputs): Promise<void> {
   const userId = canonicalId(inputs.userId);
   const user = await userOf(userId);
-  const groupIds = inputs.groupIds as unknown[];
+  const groupIds = inputs.groupIds;
   refuseAllUsers(user, groupIds);
   const result = await converge(userId, currentGroupIds(user), groupIds.map(canonicalId));
   if (result.error === undefined) return;
@@ -178,9 +157,14 @@ async function apply(id: string, inputs: Props): Promise<void> {
 
 // --- provider ------------------------------------------------------------------------------------
 
-export const userGroupsProvider: KindProvider = {
-  async check(_olds, news) {
-    const result = checkInputs(UserGroupsInputs, news);
+/** The provider of UserGroups; every update brings Kasm's set to the declared one. */
+export const userGroupsProvider: KindProvider = defineKind<UserGroupsInputs>({
+  schema: UserGroupsInputs,
+  keyFields: KEY_FIELDS,
+  apiFields: API_FIELDS,
+  sendsNothingWhen: "never",
+
+  extraCheck(result, news) {
     if (result.failures?.length) return result;
     const { groupIds } = news;
     if (!Array.isArray(groupIds) || groupIds.length === 0) return result;
@@ -192,10 +176,6 @@ export const userGroupsProvider: KindProvider = {
     if (allUsers !== undefined && groupIds.some((id) => same.id(id, allUsers)))
       return { inputs: news, failures: [{ property: "groupIds", reason: allUsersReason(allUsers) }] };
     return result;
-  },
-
-  async diff(_id, olds, news) {
-    return diffInputs(olds, news, INPUT_FIELDS);
   },
 
   async create(inputs) {
@@ -238,4 +218,4 @@ export const userGroupsProvider: KindProvider = {
       }
     }
   },
-};
+});

@@ -10,7 +10,7 @@
  * object, and share their provider: {@link defineUserLink}.
  */
 import type { z } from "zod";
-import type { AssignedServer, Group, User as KasmUser } from "../api";
+import { KasmBadRequestError, type AssignedServer, type Group, type User as KasmUser } from "../api";
 import type { UserList } from "../api/user-reads";
 import { ALL_USERS_GROUP, closeUnderDependencies } from "../../catalogue";
 import { kasmClient } from "../runtime";
@@ -20,6 +20,16 @@ import { defineKind, type FieldRules } from "./kit/define-kind";
 /** The id of an object that links two others: `<first>:<second>`, both canonical. */
 export function pairId(first: unknown, second: unknown): string {
   return `${canonicalId(first)}:${canonicalId(second)}`;
+}
+
+/** Kasm's answer to adding a user to a group twice: `User (<u>) is already a member of group (<g>)`. */
+export function isAlreadyMember(error: unknown): boolean {
+  return error instanceof KasmBadRequestError && /\bis already a member\b/i.test(error.errorMessage ?? "");
+}
+
+/** Kasm's answer to removing a user from a group it is not in: `User (<u>) is not a member of group (<g>)`. */
+export function isNotMember(error: unknown): boolean {
+  return error instanceof KasmBadRequestError && /\bis not a member\b/i.test(error.errorMessage ?? "");
 }
 
 /** The name of the group every user belongs to implicitly. */
