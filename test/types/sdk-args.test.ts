@@ -4,13 +4,12 @@
  * type-only file: compiling it is the test.
  */
 import { execFile } from "node:child_process";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
-const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+const tsc = require.resolve("typescript/bin/tsc");
 const project = join(__dirname, "tsconfig.json");
 
 describe("SDK arguments and zod inputs", () => {
