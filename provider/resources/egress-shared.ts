@@ -25,7 +25,8 @@ export const TargetAndGatewayInputs = {
   selectedGateways: z.array(KasmId).optional(),
 };
 
-interface Targeted {
+/** The target and gateway inputs, as a mapping's or credential's inputs hold them. */
+export interface Targeted {
   readonly userId?: string;
   readonly groupId?: string;
   readonly imageId?: string;
@@ -81,7 +82,7 @@ export function apiId(value: unknown): string | undefined {
 }
 
 /** The whole target of a request: the declared one, the other two null (so a change of target clears the old one). */
-export function targetBody(inputs: Props): { user_id: string | null; group_id: string | null; image_id: string | null } {
+export function targetBody(inputs: Targeted): { user_id: string | null; group_id: string | null; image_id: string | null } {
   return {
     user_id: apiId(inputs.userId) ?? null,
     group_id: apiId(inputs.groupId) ?? null,
@@ -100,9 +101,9 @@ export function withGatewayDefault(props: Props): Props {
 }
 
 /** The gateway fields of a request: `allow_all_gateways` always (see {@link withGatewayDefault}), the selection when declared. */
-export function gatewayBody(inputs: Props): { allow_all_gateways: boolean; selected_gateways?: string[] } {
+export function gatewayBody(inputs: Targeted): { allow_all_gateways: boolean; selected_gateways?: string[] } {
   const body: { allow_all_gateways: boolean; selected_gateways?: string[] } = { allow_all_gateways: inputs.allowAllGateways === true };
-  if (inputs.selectedGateways !== undefined) body.selected_gateways = (inputs.selectedGateways as string[]).map(canonicalId);
+  if (inputs.selectedGateways !== undefined) body.selected_gateways = inputs.selectedGateways.map(canonicalId);
   return body;
 }
 

@@ -46,10 +46,16 @@ export interface KindDefinition<Inputs extends object, Outputs extends object> {
   readonly adjustDiff?: (diff: pulumi.dynamic.DiffResult, olds: Props, news: Props) => pulumi.dynamic.DiffResult;
   /** When `update` sends nothing; default `"only-provider-flags-changed"`. */
   readonly sendsNothingWhen?: SendsNothingWhen;
+  /** Create (or adopt) the object from inputs that passed `check`. */
   create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult>;
+  /** Refresh: the object as Kasm has it, or `GONE`. */
   read(id: string, state: KindState<Inputs, Outputs>): Promise<pulumi.dynamic.ReadResult>;
-  /** `changedFields`: the declared API fields whose value differs from the state's. */
+  /**
+   * Bring the object to `news`, which passed `check`. `changedFields`: the declared API fields
+   * whose value differs from the state's. Not called when the update sends nothing (see {@link SendsNothingWhen}).
+   */
   update(id: string, olds: KindState<Inputs, Outputs>, news: Inputs, changedFields: (keyof Inputs & string)[]): Promise<pulumi.dynamic.UpdateResult>;
+  /** Destroy the object (or only forget it, for what Kasm cannot delete). */
   delete(id: string, state: KindState<Inputs, Outputs>): Promise<void>;
 }
 
