@@ -8,6 +8,9 @@
  * - Outputs are the managed inputs (refreshed by `read`) plus the kind's computed outputs, under
  *   names that are not inputs (`userId`, `created`, ...). `read` returns the managed inputs too,
  *   so a refresh causes no false diff and drift shows as a change back to the program's value.
+ *
+ * A kind's provider is built with `defineKind` (kit/define-kind.ts), which derives `check` and
+ * `diff` from the kind's zod inputs and field rules with the functions below.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
