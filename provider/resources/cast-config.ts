@@ -21,7 +21,18 @@
 import { z } from "zod";
 import type { KasmApiError, CastConfig as KasmCastConfig, CastConfigUpdate, CreateCastConfigResult, NewCastConfig } from "../api";
 import { kasmClient } from "../runtime";
-import { alreadyExistsError, declared, isAlreadyExists, isNotFound, KasmId, same, toApi, unlessGone, type KindProvider, type Props } from "./kit";
+import {
+  alreadyExistsError,
+  declared,
+  isAlreadyExists,
+  isNotFound,
+  KasmId,
+  same,
+  toApi,
+  unlessGone,
+  type KindProvider,
+  type Props,
+} from "./kit";
 import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------

@@ -25,8 +25,34 @@ import { z } from "zod";
 import { KasmApiError, type EgressCredential as KasmCredential, type NewEgressCredential } from "../api";
 import { kasmClient } from "../runtime";
 import { warn } from "../engine-log";
-import { apiId, currentGateways, currentTarget, gatewayBody, refineTargetAndGateways, targetBody, TargetAndGatewayInputs, TARGET_PLACEHOLDERS, withGatewayDefault } from "./egress-shared";
-import { canonicalId, declared, EVEN_WITH_OTHER_FAILURES, GONE, isAlreadyExists, isUnknown, keepSpelling, refreshedInputs, requiredId, requiredText, same, toApi, type FieldRule, type KindProvider, type Props } from "./kit";
+import {
+  apiId,
+  currentGateways,
+  currentTarget,
+  gatewayBody,
+  refineTargetAndGateways,
+  targetBody,
+  TargetAndGatewayInputs,
+  TARGET_PLACEHOLDERS,
+  withGatewayDefault,
+} from "./egress-shared";
+import {
+  canonicalId,
+  declared,
+  EVEN_WITH_OTHER_FAILURES,
+  GONE,
+  isAlreadyExists,
+  isUnknown,
+  keepSpelling,
+  refreshedInputs,
+  requiredId,
+  requiredText,
+  same,
+  toApi,
+  type FieldRule,
+  type KindProvider,
+  type Props,
+} from "./kit";
 import { defineKind, type FieldRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------

@@ -11,7 +11,21 @@
 import { z } from "zod";
 import type { EgressGateway as KasmEgressGateway, NewEgressGateway } from "../api";
 import { kasmClient } from "../runtime";
-import { canonicalId, createOrAdopt, declared, GONE, keepSpelling, refreshedInputs, requiredId, requiredText, same, toApi, unlessGone, type KindProvider, type Props } from "./kit";
+import {
+  canonicalId,
+  createOrAdopt,
+  declared,
+  GONE,
+  keepSpelling,
+  refreshedInputs,
+  requiredId,
+  requiredText,
+  same,
+  toApi,
+  unlessGone,
+  type KindProvider,
+  type Props,
+} from "./kit";
 import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------

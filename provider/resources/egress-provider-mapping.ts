@@ -16,8 +16,31 @@
 import { z } from "zod";
 import type { EgressProviderMapping as KasmMapping, NewEgressProviderMapping } from "../api";
 import { kasmClient } from "../runtime";
-import { apiId, currentGateways, currentTarget, gatewayBody, refineTargetAndGateways, targetBody, TargetAndGatewayInputs, TARGET_PLACEHOLDERS, withGatewayDefault } from "./egress-shared";
-import { canonicalId, createOrAdopt, declared, EVEN_WITH_OTHER_FAILURES, GONE, keepSpelling, refreshedInputs, requiredId, same, unlessGone, type KindProvider, type Props } from "./kit";
+import {
+  apiId,
+  currentGateways,
+  currentTarget,
+  gatewayBody,
+  refineTargetAndGateways,
+  targetBody,
+  TargetAndGatewayInputs,
+  TARGET_PLACEHOLDERS,
+  withGatewayDefault,
+} from "./egress-shared";
+import {
+  canonicalId,
+  createOrAdopt,
+  declared,
+  EVEN_WITH_OTHER_FAILURES,
+  GONE,
+  keepSpelling,
+  refreshedInputs,
+  requiredId,
+  same,
+  unlessGone,
+  type KindProvider,
+  type Props,
+} from "./kit";
 import { defineKind, type FieldRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------

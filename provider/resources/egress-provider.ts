@@ -9,7 +9,18 @@
 import { z } from "zod";
 import type { EgressProvider as KasmEgressProvider, NewEgressProvider } from "../api";
 import { kasmClient } from "../runtime";
-import { createOrAdopt, declared, GONE, refreshedInputs, requiredText, same, toApi, unlessGone, type KindProvider, type Props } from "./kit";
+import {
+  createOrAdopt,
+  declared,
+  GONE,
+  refreshedInputs,
+  requiredText,
+  same,
+  toApi,
+  unlessGone,
+  type KindProvider,
+  type Props,
+} from "./kit";
 import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------

@@ -16,7 +16,19 @@
 import { z } from "zod";
 import type { UserAttributes as KasmUserAttributes, UserAttributesUpdate } from "../api";
 import { kasmClient } from "../runtime";
-import { canonicalId, declared, GONE, isNotFound, KasmId, keepSpelling, same, unlessGone, type FieldRule, type KindProvider, type Props } from "./kit";
+import {
+  canonicalId,
+  declared,
+  GONE,
+  isNotFound,
+  KasmId,
+  keepSpelling,
+  same,
+  unlessGone,
+  type FieldRule,
+  type KindProvider,
+  type Props,
+} from "./kit";
 import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------

@@ -19,7 +19,18 @@
 import { z } from "zod";
 import { KasmBadRequestError, type User as KasmUser } from "../api";
 import { existingClient, kasmClient } from "../runtime";
-import { canonicalId, declared, GONE, initializationFailure, isNotFound, KasmId, keepSpelling, same, type KindProvider, type Props } from "./kit";
+import {
+  canonicalId,
+  declared,
+  GONE,
+  initializationFailure,
+  isNotFound,
+  KasmId,
+  keepSpelling,
+  same,
+  type KindProvider,
+  type Props,
+} from "./kit";
 import { defineKind, type FieldRules } from "./kit/define-kind";
 import { ALL_USERS, allUsersGroupId, groupsOf, isAlreadyMember, isNotMember } from "./user-links";
 

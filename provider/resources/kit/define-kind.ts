@@ -9,7 +9,16 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { changedFields, checkInputs, diffInputs, keptOutputs, onlyProviderFlagsChanged, type FieldRule, type KindProvider, type Props } from "../kit";
+import {
+  changedFields,
+  checkInputs,
+  diffInputs,
+  keptOutputs,
+  onlyProviderFlagsChanged,
+  type FieldRule,
+  type KindProvider,
+  type Props,
+} from "../kit";
 
 /** How each of a kind's inputs compares (see {@link FieldRule}), keyed by input name. */
 export type FieldRules<Inputs> = { readonly [K in keyof Inputs & string]?: FieldRule };
@@ -74,7 +83,9 @@ function asRules<Inputs>(rules: FieldRules<Inputs> | undefined): Readonly<Record
  * `update` handed the typed inputs and the changed API fields, and spared when nothing Kasm holds
  * changed (see {@link SendsNothingWhen}).
  */
-export function defineKind<Inputs extends object, Outputs extends object = Record<string, never>>(definition: KindDefinition<Inputs, Outputs>): KindProvider {
+export function defineKind<Inputs extends object, Outputs extends object = Record<string, never>>(
+  definition: KindDefinition<Inputs, Outputs>,
+): KindProvider {
   const apiFields = asRules(definition.apiFields);
   const keyFields = asRules(definition.keyFields);
   // Only the provider flags are not what Kasm holds: the key and the API fields are.
