@@ -3,7 +3,7 @@
  * refer to an image and a group, whose models are passed in.
  */
 import { AlreadyExists, InvalidRequest, MissingParameters, UnknownObject } from "../errors";
-import { byId, definedOnly, newId, NO_CLIENT_PERMISSIONS, parseTime, type Table } from "./common";
+import { byId, definedOnly, newId, NO_CLIENT_PERMISSIONS, parseTime, orUnknown, type Table } from "./common";
 import type { GroupsModel } from "./groups";
 import type { ImagesModel } from "./images";
 
@@ -72,9 +72,7 @@ export class CastingModel {
 
   /** A casting config an operation refers to, with the product's wording when it is unknown. */
   requireCastConfig(id: unknown): CastConfigRecord {
-    const config = byId(this.tables.castConfigs, id);
-    if (!config) throw new UnknownObject(`Cast config with id (${String(id ?? "")}) does not exist`);
-    return config;
+    return orUnknown(byId(this.tables.castConfigs, id), id, (given) => `Cast config with id (${given}) does not exist`);
   }
 
   /** create_cast_config: `key` is required; key and name are each unique. */

@@ -5,6 +5,7 @@
  * independently of the provider's reading of it.
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { UnknownObject } from "../errors";
 
 /** A new identifier in the product's form: 32 lowercase hex characters. */
 export function newId(): string {
@@ -60,6 +61,15 @@ export type Table<T> = Record<string, T>;
 export function byId<T>(table: Table<T>, id: unknown): T | undefined {
   const canonical = canonicalId(id);
   return canonical ? table[canonical] : undefined;
+}
+
+/**
+ * `record`, or the product's error for an unknown object, worded as Kasm words it for that kind
+ * (`wording` gets the id as the request gave it).
+ */
+export function orUnknown<T>(record: T | undefined, id: unknown, wording: (id: string) => string): T {
+  if (record === undefined) throw new UnknownObject(wording(String(id ?? "")));
+  return record;
 }
 
 /** The properties of `input` that are not undefined: an update changes only what was sent. */

@@ -3,8 +3,8 @@
  * images the use of them. Mappings and credentials target a user, a group or an image, whose
  * models are passed in.
  */
-import { AlreadyExists, InvalidRequest, MissingParameters, UnknownObject } from "../errors";
-import { byId, definedOnly, newId, timestamp, type Table } from "./common";
+import { AlreadyExists, InvalidRequest, MissingParameters } from "../errors";
+import { byId, definedOnly, newId, timestamp, orUnknown, type Table } from "./common";
 import type { GroupsModel } from "./groups";
 import type { ImagesModel } from "./images";
 import type { UsersModel } from "./users";
@@ -140,23 +140,17 @@ export class EgressModel {
 
   /** An egress provider an operation refers to, with the product's wording when it is unknown. */
   requireEgressProvider(id: unknown): EgressProviderRecord {
-    const provider = this.provider(id);
-    if (!provider) throw new UnknownObject(`Egress provider (${String(id ?? "")}) does not exist`);
-    return provider;
+    return orUnknown(this.provider(id), id, (given) => `Egress provider (${given}) does not exist`);
   }
 
   /** An egress gateway an operation refers to, with the product's wording when it is unknown. */
   requireEgressGateway(id: unknown): EgressGatewayRecord {
-    const gateway = byId(this.tables.egressGateways, id);
-    if (!gateway) throw new UnknownObject(`Egress gateway (${String(id ?? "")}) does not exist`);
-    return gateway;
+    return orUnknown(byId(this.tables.egressGateways, id), id, (given) => `Egress gateway (${given}) does not exist`);
   }
 
   /** An egress provider mapping an operation refers to, with the product's wording when it is unknown. */
   requireEgressMapping(id: unknown): EgressMappingRecord {
-    const mapping = this.mapping(id);
-    if (!mapping) throw new UnknownObject(`Egress provider mapping (${String(id ?? "")}) does not exist`);
-    return mapping;
+    return orUnknown(this.mapping(id), id, (given) => `Egress provider mapping (${given}) does not exist`);
   }
 
   // --- providers ------------------------------------------------------------------------------

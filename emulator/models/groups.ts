@@ -3,8 +3,7 @@
  * the seed or the data file), but users join and leave them.
  */
 import { ADMINISTRATORS_GROUP, ALL_USERS_GROUP, SYSTEM_GROUP_NAMES } from "../../catalogue";
-import { UnknownObject } from "../errors";
-import { byId, canonicalId, newId, type Table } from "./common";
+import { byId, canonicalId, newId, orUnknown, type Table } from "./common";
 
 /** A group as stored; `is_system` marks All Users and Administrators. */
 export interface GroupRecord {
@@ -68,9 +67,7 @@ export class GroupsModel {
 
   /** A group an operation refers to, with the product's wording when it is unknown. */
   requireGroup(id: unknown): GroupRecord {
-    const group = this.group(id);
-    if (!group) throw new UnknownObject(`Invalid Group ID (${String(id ?? "")})`);
-    return group;
+    return orUnknown(this.group(id), id, (given) => `Invalid Group ID (${given})`);
   }
 
   /** The All Users group. */

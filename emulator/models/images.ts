@@ -1,8 +1,7 @@
 /**
  * Workspace images. The API only reads them; they come from the seed or the data file.
  */
-import { UnknownObject } from "../errors";
-import { byId, canonicalId, newId, type Table } from "./common";
+import { byId, canonicalId, newId, orUnknown, type Table } from "./common";
 
 /** A workspace image as stored: the wire's fields, ids canonical. */
 export interface ImageRecord {
@@ -69,9 +68,7 @@ export class ImagesModel {
 
   /** An image an operation refers to, with the product's wording when it is unknown. */
   requireImage(id: unknown): ImageRecord {
-    const image = this.image(id);
-    if (!image) throw new UnknownObject(`Invalid Image ID (${String(id ?? "")})`);
-    return image;
+    return orUnknown(this.image(id), id, (given) => `Invalid Image ID (${given})`);
   }
 
   /** The image named `name` (its Docker name), if any. */

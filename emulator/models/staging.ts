@@ -3,7 +3,7 @@
  * and an image, whose models are passed in.
  */
 import { AlreadyExists, MissingParameters, UnknownObject } from "../errors";
-import { byId, definedOnly, newId, NO_CLIENT_PERMISSIONS, type Table } from "./common";
+import { byId, definedOnly, newId, NO_CLIENT_PERMISSIONS, orUnknown, type Table } from "./common";
 import type { ImagesModel } from "./images";
 import type { ServersModel } from "./servers";
 
@@ -51,9 +51,7 @@ export class StagingModel {
 
   /** A staging config an operation refers to, with the product's wording when it is unknown. */
   requireStagingConfig(id: unknown): StagingConfigRecord {
-    const config = byId(this.tables.stagingConfigs, id);
-    if (!config) throw new UnknownObject(`Staging config with id (${String(id ?? "")}) does not exist`);
-    return config;
+    return orUnknown(byId(this.tables.stagingConfigs, id), id, (given) => `Staging config with id (${given}) does not exist`);
   }
 
   /** create_staging_config: zone and image must exist; (zone, image) is unique. */

@@ -34,6 +34,7 @@ import {
   type Props,
 } from "./kit";
 import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
+import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS } from "./session-permissions";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -110,12 +111,7 @@ export const CastConfigInputs = z
     dynamicCtrNetwork: z.boolean().optional(),
     allowResume: z.boolean().optional(),
     enforceClientSettings: z.boolean().optional(),
-    allowWsAudio: z.boolean().optional(),
-    allowWsUploads: z.boolean().optional(),
-    allowWsDownloads: z.boolean().optional(),
-    allowWsClipboardDown: z.boolean().optional(),
-    allowWsClipboardUp: z.boolean().optional(),
-    allowWsMicrophone: z.boolean().optional(),
+    ...SESSION_PERMISSION_INPUTS,
     allowWsSharing: z.boolean().optional(),
     wsAudioDefaultOn: z.boolean().optional(),
     wsImeModeDefaultOn: z.boolean().optional(),
@@ -167,12 +163,7 @@ const API_FIELDS = {
   dynamicCtrNetwork: {},
   allowResume: {},
   enforceClientSettings: {},
-  allowWsAudio: {},
-  allowWsUploads: {},
-  allowWsDownloads: {},
-  allowWsClipboardDown: {},
-  allowWsClipboardUp: {},
-  allowWsMicrophone: {},
+  ...SESSION_PERMISSION_FIELDS,
   allowWsSharing: {},
   wsAudioDefaultOn: {},
   wsImeModeDefaultOn: {},

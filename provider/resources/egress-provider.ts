@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import type { EgressProvider as KasmEgressProvider, NewEgressProvider } from "../api";
+import { fromApiFields } from "../api";
 import { kasmClient } from "../runtime";
 import {
   createOrAdopt,
@@ -105,11 +106,7 @@ export const egressProviderProvider: KindProvider = defineKind<EgressProviderInp
   async read(id, props) {
     const provider = await findById(id);
     if (!provider) return GONE;
-    const current: Props = {
-      name: provider.name,
-      egressProviderType: provider.egress_provider_type,
-      enabled: provider.enabled,
-    };
+    const current: Props = fromApiFields(provider, ["name", "egressProviderType", "enabled"]);
     const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), current);
     return { id: provider.egress_provider_id, props: outputs(inputs, provider), inputs };
   },

@@ -11,9 +11,11 @@
  */
 import { z } from "zod";
 import type { NewStagingConfig, StagingConfig as KasmStagingConfig, StagingConfigUpdate } from "../api";
+import { fromApiFields } from "../api";
 import { kasmClient } from "../runtime";
 import { createOrAdopt, declared, GONE, KasmId, refreshedInputs, same, toApi, unlessGone, type KindProvider, type Props } from "./kit";
 import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
+import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS, SESSION_PERMISSION_NAMES } from "./session-permissions";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -25,12 +27,7 @@ export const StagingConfigInputs = z.strictObject({
   numSessions: z.number().int("numSessions must be a whole number").min(0, "numSessions must be 0 or more"),
   /** Hours after which an unassigned staged session expires and is re-created. */
   expiration: z.number().int("expiration must be a whole number of hours").min(1, "expiration must be at least 1 hour"),
-  allowWsAudio: z.boolean().optional(),
-  allowWsUploads: z.boolean().optional(),
-  allowWsDownloads: z.boolean().optional(),
-  allowWsClipboardDown: z.boolean().optional(),
-  allowWsClipboardUp: z.boolean().optional(),
-  allowWsMicrophone: z.boolean().optional(),
+  ...SESSION_PERMISSION_INPUTS,
   /** Take over an existing staging config of this zone and image instead of failing. */
   adopt: z.boolean().optional(),
 });
@@ -51,12 +48,7 @@ const API_FIELDS = {
   imageId: { equal: same.id },
   numSessions: {},
   expiration: {},
-  allowWsAudio: {},
-  allowWsUploads: {},
-  allowWsDownloads: {},
-  allowWsClipboardDown: {},
-  allowWsClipboardUp: {},
-  allowWsMicrophone: {},
+  ...SESSION_PERMISSION_FIELDS,
 } satisfies FieldRules<StagingConfigInputs>;
 
 /** Inputs that only steer the provider. */
@@ -120,14 +112,7 @@ export const stagingConfigProvider: KindProvider = defineKind<StagingConfigInput
       // Keep the declared spelling of an id when it names the same object, so refresh shows no change.
       zoneId: same.id(props.zoneId, config.zone_id) ? props.zoneId : config.zone_id,
       imageId: same.id(props.imageId, config.image_id) ? props.imageId : config.image_id,
-      numSessions: config.num_sessions,
-      expiration: config.expiration,
-      allowWsAudio: config.allow_ws_audio,
-      allowWsUploads: config.allow_ws_uploads,
-      allowWsDownloads: config.allow_ws_downloads,
-      allowWsClipboardDown: config.allow_ws_clipboard_down,
-      allowWsClipboardUp: config.allow_ws_clipboard_up,
-      allowWsMicrophone: config.allow_ws_microphone,
+      ...fromApiFields(config, ["numSessions", "expiration", ...SESSION_PERMISSION_NAMES]),
     };
     // `adopt` cannot be read back: it stays as declared.
     const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), current);

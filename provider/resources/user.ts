@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import type { NewUser, User as KasmUser, UserUpdate } from "../api";
+import { fromApiFields } from "../api";
 import { kasmClient } from "../runtime";
 import { createOrAdopt, declared, GONE, isNotFound, refreshedInputs, same, toApi, type KindProvider, type Props } from "./kit";
 import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
@@ -113,12 +114,7 @@ export const userProvider: KindProvider = defineKind<UserInputs, UserOutputs>({
     const current: Props = {
       // Keep the declared spelling when it names the same user, so refresh shows no change.
       username: same.username(props.username, user.username) ? props.username : user.username,
-      firstName: user.first_name,
-      lastName: user.last_name,
-      phone: user.phone,
-      organization: user.organization,
-      locked: user.locked,
-      disabled: user.disabled,
+      ...fromApiFields(user, ["firstName", "lastName", "phone", "organization", "locked", "disabled"]),
     };
     // The password and the provider flags cannot be read back: they stay as declared.
     const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), current);
