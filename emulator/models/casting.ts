@@ -3,7 +3,7 @@
  * refer to an image and a group, whose models are passed in.
  */
 import { AlreadyExists, InvalidRequest, MissingParameters, UnknownObject } from "../errors";
-import { byId, definedOnly, newId, NO_CLIENT_PERMISSIONS, parseTime, orUnknown, type Table } from "./common";
+import { AreaModel, byId, definedOnly, newId, NO_CLIENT_PERMISSIONS, parseTime, orUnknown, type Table } from "./common";
 import type { GroupsModel } from "./groups";
 import type { ImagesModel } from "./images";
 
@@ -59,12 +59,7 @@ export interface CastingDependencies {
 }
 
 /** The casting configs and the rules that change them. */
-export class CastingModel {
-  constructor(
-    private readonly tables: CastingTables,
-    private readonly deps: CastingDependencies,
-  ) {}
-
+export class CastingModel extends AreaModel<CastingTables, CastingDependencies> {
   /** Every casting config. */
   all(): CastConfigRecord[] {
     return Object.values(this.tables.castConfigs);

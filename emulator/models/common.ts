@@ -86,3 +86,14 @@ export const NO_CLIENT_PERMISSIONS = {
   allow_ws_clipboard_up: false,
   allow_ws_microphone: false,
 } as const;
+
+/**
+ * What every area model is built from: its tables (its part of the one state object the store
+ * persists) and the other models its rules consult, passed in so that models import no one another.
+ */
+export abstract class AreaModel<Tables, Dependencies = Record<string, never>> {
+  constructor(
+    protected readonly tables: Tables,
+    protected readonly deps: Dependencies = {} as Dependencies,
+  ) {}
+}

@@ -4,7 +4,7 @@
  * models are passed in.
  */
 import { AlreadyExists, InvalidRequest, MissingParameters } from "../errors";
-import { byId, definedOnly, newId, timestamp, orUnknown, type Table } from "./common";
+import { AreaModel, byId, definedOnly, newId, timestamp, orUnknown, type Table } from "./common";
 import type { GroupsModel } from "./groups";
 import type { ImagesModel } from "./images";
 import type { UsersModel } from "./users";
@@ -100,12 +100,7 @@ export interface UsableGateway {
 }
 
 /** The egress providers, gateways, mappings and credentials, and the rules that change them. */
-export class EgressModel {
-  constructor(
-    private readonly tables: EgressTables,
-    private readonly deps: EgressDependencies,
-  ) {}
-
+export class EgressModel extends AreaModel<EgressTables, EgressDependencies> {
   // --- lookups --------------------------------------------------------------------------------
 
   /** Every egress provider. */

@@ -1,7 +1,7 @@
 /**
  * Workspace images. The API only reads them; they come from the seed or the data file.
  */
-import { byId, canonicalId, newId, orUnknown, type Table } from "./common";
+import { AreaModel, byId, canonicalId, newId, orUnknown, type Table } from "./common";
 
 /** A workspace image as stored: the wire's fields, ids canonical. */
 export interface ImageRecord {
@@ -53,9 +53,7 @@ export interface ImageInput {
 }
 
 /** The images and how they are found. */
-export class ImagesModel {
-  constructor(private readonly tables: ImagesTables) {}
-
+export class ImagesModel extends AreaModel<ImagesTables> {
   /** Every image. */
   all(): ImageRecord[] {
     return Object.values(this.tables.images);

@@ -3,7 +3,7 @@
  * from the seed or the data file.
  */
 import type { PermissionName } from "../../catalogue";
-import { hashSecret, newId, newSalt, type Table } from "./common";
+import { AreaModel, hashSecret, newId, newSalt, type Table } from "./common";
 
 /** An API key as the administrator configured it. The secret is kept as a salted hash. */
 export interface ApiKeyRecord {
@@ -34,9 +34,7 @@ export interface ApiKeyInput {
 }
 
 /** The API keys and how they are found. */
-export class KeysModel {
-  constructor(private readonly tables: KeysTables) {}
-
+export class KeysModel extends AreaModel<KeysTables> {
   /** The key record whose public part is `key`, if any. */
   byKey(key: string): ApiKeyRecord | undefined {
     return Object.values(this.tables.apiKeys).find((k) => k.key === key);

@@ -5,7 +5,7 @@
 import { COMMUNITY_CONCURRENT_SESSIONS } from "../../catalogue/product";
 import { ActivationRefused, LicenseLimitExceeded } from "../errors";
 import { LICENSE_FEATURES } from "../fields";
-import { newId, timestamp, type Table } from "./common";
+import { AreaModel, newId, timestamp, type Table } from "./common";
 
 /** A licence entitlement: an activation key and the seats it still has to give. */
 export interface ActivationKeyRecord {
@@ -54,9 +54,7 @@ const ALL_FEATURES = LICENSE_FEATURES.documented;
 export { COMMUNITY_CONCURRENT_SESSIONS };
 
 /** Activation keys, licences and the limits they set. */
-export class LicencesModel {
-  constructor(private readonly tables: LicencesTables) {}
-
+export class LicencesModel extends AreaModel<LicencesTables> {
   /** Every active licence. */
   private all(): LicenseRecord[] {
     return Object.values(this.tables.licenses);

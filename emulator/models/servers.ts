@@ -3,7 +3,7 @@
  * imports servers from CSV; the rest comes from the seed or the data file.
  */
 import { UnknownObject } from "../errors";
-import { byId, canonicalId, newId, timestamp, type Table } from "./common";
+import { AreaModel, byId, canonicalId, newId, timestamp, type Table } from "./common";
 
 /** A deployment zone as stored. */
 export interface ZoneRecord {
@@ -88,9 +88,7 @@ export interface ServerInput {
 }
 
 /** Zones, server pools and servers, and the rules that change servers. */
-export class ServersModel {
-  constructor(private readonly tables: ServersTables) {}
-
+export class ServersModel extends AreaModel<ServersTables> {
   // --- zones and pools ------------------------------------------------------------------------
 
   /** Every zone. */

@@ -6,7 +6,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { LicenseLimitExceeded, UnknownObject } from "../errors";
-import { byId, canonicalId, newId, timestamp, type Table } from "./common";
+import { AreaModel, byId, canonicalId, newId, timestamp, type Table } from "./common";
 import type { ImageRecord, ImagesModel } from "./images";
 import type { LicencesModel } from "./licences";
 import type { ServersModel } from "./servers";
@@ -51,12 +51,7 @@ export interface SessionsDependencies {
 }
 
 /** The sessions and their recordings, and the rules that start and end them. */
-export class SessionsModel {
-  constructor(
-    private readonly tables: SessionsTables,
-    private readonly deps: SessionsDependencies,
-  ) {}
-
+export class SessionsModel extends AreaModel<SessionsTables, SessionsDependencies> {
   /** Every session. */
   all(): SessionRecord[] {
     return Object.values(this.tables.sessions);

@@ -3,7 +3,7 @@
  * and an image, whose models are passed in.
  */
 import { AlreadyExists, MissingParameters, UnknownObject } from "../errors";
-import { byId, definedOnly, newId, NO_CLIENT_PERMISSIONS, orUnknown, type Table } from "./common";
+import { AreaModel, byId, definedOnly, newId, NO_CLIENT_PERMISSIONS, orUnknown, type Table } from "./common";
 import type { ImagesModel } from "./images";
 import type { ServersModel } from "./servers";
 
@@ -38,12 +38,7 @@ export interface StagingDependencies {
 }
 
 /** The staging configs and the rules that change them. */
-export class StagingModel {
-  constructor(
-    private readonly tables: StagingTables,
-    private readonly deps: StagingDependencies,
-  ) {}
-
+export class StagingModel extends AreaModel<StagingTables, StagingDependencies> {
   /** Every staging config. */
   all(): StagingConfigRecord[] {
     return Object.values(this.tables.stagingConfigs);
