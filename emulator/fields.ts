@@ -13,6 +13,7 @@
  * ```
  */
 
+import { CLIENT_PERMISSION_FIELDS } from "./models/common";
 import { WireRecord } from "./wire-record";
 
 export { WireRecord, type RecordValues } from "./wire-record";
@@ -276,12 +277,7 @@ export const STAGING_CONFIG = new WireRecord("staging config", [
   "num_sessions",
   "num_current_sessions",
   "expiration",
-  "allow_ws_audio",
-  "allow_ws_uploads",
-  "allow_ws_downloads",
-  "allow_ws_clipboard_down",
-  "allow_ws_clipboard_up",
-  "allow_ws_microphone",
+  ...CLIENT_PERMISSION_FIELDS,
 ]);
 
 /** Casting config (create_cast_config, update_cast_config). */
@@ -311,12 +307,7 @@ export const CAST_CONFIG = new WireRecord("casting config", [
   "dynamic_ctr_network",
   "allow_resume",
   "enforce_client_settings",
-  "allow_ws_audio",
-  "allow_ws_uploads",
-  "allow_ws_downloads",
-  "allow_ws_clipboard_down",
-  "allow_ws_clipboard_up",
-  "allow_ws_microphone",
+  ...CLIENT_PERMISSION_FIELDS,
   "allow_ws_sharing",
   "ws_audio_default_on",
   "ws_ime_mode_default_on",

@@ -3,9 +3,14 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
+import type { SessionPermissionArgs } from "./session-permissions";
 
-/** The arguments of a {@link CastConfig}. Inputs left out are not managed: Kasm keeps whatever they are. */
-export interface CastConfigArgs {
+/**
+ * The arguments of a {@link CastConfig}. Inputs left out are not managed: Kasm keeps whatever they
+ * are. The session permissions (`allowWsAudio`, ...) are those of {@link SessionPermissionArgs};
+ * they apply with `enforceClientSettings`.
+ */
+export interface CastConfigArgs extends SessionPermissionArgs {
   /** The config's name; unique in Kasm. */
   readonly castingConfigName: pulumi.Input<string>;
   /** The image the link launches (32 hex digits or a hyphenated UUID). */
@@ -54,18 +59,6 @@ export interface CastConfigArgs {
   readonly allowResume?: pulumi.Input<boolean>;
   /** The `allowWs*` flags below override the client settings of the user's groups. */
   readonly enforceClientSettings?: pulumi.Input<boolean>;
-  /** Allow audio (with `enforceClientSettings`). */
-  readonly allowWsAudio?: pulumi.Input<boolean>;
-  /** Allow uploads (with `enforceClientSettings`). */
-  readonly allowWsUploads?: pulumi.Input<boolean>;
-  /** Allow downloads (with `enforceClientSettings`). */
-  readonly allowWsDownloads?: pulumi.Input<boolean>;
-  /** Allow copying out of the session (with `enforceClientSettings`). */
-  readonly allowWsClipboardDown?: pulumi.Input<boolean>;
-  /** Allow pasting into the session (with `enforceClientSettings`). */
-  readonly allowWsClipboardUp?: pulumi.Input<boolean>;
-  /** Allow the microphone (with `enforceClientSettings`). */
-  readonly allowWsMicrophone?: pulumi.Input<boolean>;
   /** Allow sharing (with `enforceClientSettings`). */
   readonly allowWsSharing?: pulumi.Input<boolean>;
   /** Start with audio on; false starts muted. */

@@ -13,6 +13,7 @@ export { UserGroups, type UserGroupsArgs } from "./user-groups";
 export { UserServerAssignment, type UserServerAssignmentArgs } from "./user-server-assignment";
 export { StagingConfig, type StagingConfigArgs } from "./staging-config";
 export { CastConfig, type CastConfigArgs } from "./cast-config";
+export type { SessionPermissionArgs } from "./session-permissions";
 export { ServerDrain, type ServerDrainArgs } from "./server-drain";
 export { ServerImport, type ServerImportArgs, type ServerImportRow } from "./server-import";
 export { LicenseActivation, type LicenseActivationArgs, type LicenseFeatures } from "./license-activation";

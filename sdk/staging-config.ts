@@ -3,9 +3,14 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
+import type { SessionPermissionArgs } from "./session-permissions";
 
-/** The arguments of a {@link StagingConfig}. Inputs left out are not managed: Kasm keeps whatever they are. */
-export interface StagingConfigArgs {
+/**
+ * The arguments of a {@link StagingConfig}. Inputs left out are not managed: Kasm keeps whatever
+ * they are. The session permissions of the staged sessions (`allowWsAudio`, ...) are those of
+ * {@link SessionPermissionArgs}.
+ */
+export interface StagingConfigArgs extends SessionPermissionArgs {
   /** The zone the sessions are staged in (32 hex digits or a hyphenated UUID). Changes in place. */
   readonly zoneId: pulumi.Input<string>;
   /** The image of the staged sessions (32 hex digits or a hyphenated UUID). Changes in place. */
@@ -14,18 +19,6 @@ export interface StagingConfigArgs {
   readonly numSessions: pulumi.Input<number>;
   /** Hours after which an unassigned staged session expires and is re-created: a whole number, 1 or more. */
   readonly expiration: pulumi.Input<number>;
-  /** Allow audio in the staged sessions. */
-  readonly allowWsAudio?: pulumi.Input<boolean>;
-  /** Allow uploads. */
-  readonly allowWsUploads?: pulumi.Input<boolean>;
-  /** Allow downloads. */
-  readonly allowWsDownloads?: pulumi.Input<boolean>;
-  /** Allow copying from the session to the local clipboard. */
-  readonly allowWsClipboardDown?: pulumi.Input<boolean>;
-  /** Allow pasting from the local clipboard into the session. */
-  readonly allowWsClipboardUp?: pulumi.Input<boolean>;
-  /** Allow the microphone. */
-  readonly allowWsMicrophone?: pulumi.Input<boolean>;
   /**
    * Take over the existing staging config of this zone and image (Kasm allows one per pair) and
    * bring it to the declared state, instead of failing. Default: false.

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { CAST_CONFIG } from "../fields";
 import type { CastConfigRecord, Store } from "../store";
-import { bool, id, int, parse, text, type Handler } from "./common";
+import { bool, clientPermissionInputs, id, int, parse, text, type Handler } from "./common";
 
 /** Referrers arrive as a list or as one newline-separated string, and are kept as a list. */
 const referrers = z.union([
@@ -35,12 +35,7 @@ const CastFields = z.object({
   dynamic_ctr_network: bool.optional(),
   allow_resume: bool.optional(),
   enforce_client_settings: bool.optional(),
-  allow_ws_audio: bool.optional(),
-  allow_ws_uploads: bool.optional(),
-  allow_ws_downloads: bool.optional(),
-  allow_ws_clipboard_down: bool.optional(),
-  allow_ws_clipboard_up: bool.optional(),
-  allow_ws_microphone: bool.optional(),
+  ...clientPermissionInputs,
   allow_ws_sharing: bool.optional(),
   ws_audio_default_on: bool.optional(),
   ws_ime_mode_default_on: bool.optional(),

@@ -45,6 +45,16 @@ export const bool = z.union([
   z.enum(["true", "false", "True", "False", "1", "0"]).transform((v) => v === "true" || v === "True" || v === "1"),
 ]);
 
+/** The client permissions of a staging or casting config, as create and update requests give them. */
+export const clientPermissionInputs = {
+  allow_ws_audio: bool.optional(),
+  allow_ws_uploads: bool.optional(),
+  allow_ws_downloads: bool.optional(),
+  allow_ws_clipboard_down: bool.optional(),
+  allow_ws_clipboard_up: bool.optional(),
+  allow_ws_microphone: bool.optional(),
+};
+
 /** An integer, also as a string of digits. */
 export const int = z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number)]);
 

@@ -4,19 +4,14 @@
 import { z } from "zod";
 import { STAGING_CONFIG } from "../fields";
 import type { StagingConfigRecord, Store } from "../store";
-import { bool, id, int, parse, type Handler } from "./common";
+import { clientPermissionInputs, id, int, parse, type Handler } from "./common";
 
 const StagingFields = z.object({
   zone_id: id.optional(),
   image_id: id.optional(),
   num_sessions: int.refine((n) => n >= 0, "must be 0 or more").optional(),
   expiration: int.refine((n) => n >= 1, "must be at least 1 hour").optional(),
-  allow_ws_audio: bool.optional(),
-  allow_ws_uploads: bool.optional(),
-  allow_ws_downloads: bool.optional(),
-  allow_ws_clipboard_down: bool.optional(),
-  allow_ws_clipboard_up: bool.optional(),
-  allow_ws_microphone: bool.optional(),
+  ...clientPermissionInputs,
 });
 const StagingRef = z.object({ staging_config_id: id.optional() });
 

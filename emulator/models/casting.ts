@@ -3,12 +3,12 @@
  * refer to an image and a group, whose models are passed in.
  */
 import { AlreadyExists, InvalidRequest, MissingParameters, UnknownObject } from "../errors";
-import { AreaModel, byId, definedOnly, newId, NO_CLIENT_PERMISSIONS, parseTime, orUnknown, type Table } from "./common";
+import { AreaModel, byId, definedOnly, newId, NO_CLIENT_PERMISSIONS, parseTime, orUnknown, type ClientPermissions, type Table } from "./common";
 import type { GroupsModel } from "./groups";
 import type { ImagesModel } from "./images";
 
 /** A casting config as stored: the wire's fields, ids canonical. */
-export interface CastConfigRecord {
+export interface CastConfigRecord extends ClientPermissions {
   cast_config_id: string;
   casting_config_name: string;
   image_id: string | null;
@@ -32,12 +32,6 @@ export interface CastConfigRecord {
   dynamic_ctr_network: boolean;
   allow_resume: boolean;
   enforce_client_settings: boolean;
-  allow_ws_audio: boolean;
-  allow_ws_uploads: boolean;
-  allow_ws_downloads: boolean;
-  allow_ws_clipboard_down: boolean;
-  allow_ws_clipboard_up: boolean;
-  allow_ws_microphone: boolean;
   allow_ws_sharing: boolean;
   ws_audio_default_on: boolean;
   ws_ime_mode_default_on: boolean;

@@ -87,6 +87,12 @@ export const NO_CLIENT_PERMISSIONS = {
   allow_ws_microphone: false,
 } as const;
 
+/** The client permissions a staging or casting config sets on the sessions it starts. */
+export type ClientPermissions = { -readonly [K in keyof typeof NO_CLIENT_PERMISSIONS]: boolean };
+
+/** The client permissions' field names, as both configs' answers list them. */
+export const CLIENT_PERMISSION_FIELDS = Object.keys(NO_CLIENT_PERMISSIONS) as (keyof ClientPermissions)[];
+
 /**
  * What every area model is built from: its tables (its part of the one state object the store
  * persists) and the other models its rules consult, passed in so that models import no one another.

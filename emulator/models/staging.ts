@@ -3,24 +3,18 @@
  * and an image, whose models are passed in.
  */
 import { AlreadyExists, MissingParameters, UnknownObject } from "../errors";
-import { AreaModel, byId, definedOnly, newId, NO_CLIENT_PERMISSIONS, orUnknown, type Table } from "./common";
+import { AreaModel, byId, definedOnly, newId, NO_CLIENT_PERMISSIONS, orUnknown, type ClientPermissions, type Table } from "./common";
 import type { ImagesModel } from "./images";
 import type { ServersModel } from "./servers";
 
 /** A staging config as stored: a pool of sessions of an image kept ready in a zone. */
-export interface StagingConfigRecord {
+export interface StagingConfigRecord extends ClientPermissions {
   staging_config_id: string;
   zone_id: string;
   image_id: string;
   num_sessions: number;
   num_current_sessions: number;
   expiration: number;
-  allow_ws_audio: boolean;
-  allow_ws_uploads: boolean;
-  allow_ws_downloads: boolean;
-  allow_ws_clipboard_down: boolean;
-  allow_ws_clipboard_up: boolean;
-  allow_ws_microphone: boolean;
 }
 
 /** The part of the state this model owns. */

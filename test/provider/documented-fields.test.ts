@@ -94,6 +94,11 @@ const SPEC: Readonly<Record<string, readonly string[]>> = {
   ],
   /** The target of a mapping or a credential: both records list the three. */
   "egress mapping or credential target": ["user_id", "group_id", "image_id"],
+  /** The session permissions both the staging config and the casting config records document. */
+  "staging or casting config session permissions": [
+    "allow_ws_audio", "allow_ws_uploads", "allow_ws_downloads", "allow_ws_clipboard_down", "allow_ws_clipboard_up",
+    "allow_ws_microphone",
+  ],
   licence: ["license_id", "expiration", "issued_at", "issued_to", "limit", "is_verified", "license_type", "sku", "features"],
 };
 
@@ -122,6 +127,7 @@ const SCHEMA_RECORDS: Readonly<Record<string, string | { providerOwn: string }>>
   EgressProviderMapping: "egress provider mapping",
   EgressCredential: "egress credential",
   EgressTarget: "egress mapping or credential target",
+  SessionPermissions: "staging or casting config session permissions",
   License: "licence",
   CreateCastConfigResult: { providerOwn: "the client's answer to a create that may have to be confirmed: {confirmed, cast_config}" },
   BatchUserRow: { providerOwn: "a row of a user import as the provider builds it, before it becomes CSV" },
@@ -171,8 +177,11 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
   "provider/resources/staging-config.ts": {
     "staging config": [
       "staging_config_id", "zone_id", "zone_name", "image_id", "image_friendly_name", "num_sessions", "num_current_sessions",
-      "expiration", "allow_ws_audio", "allow_ws_uploads", "allow_ws_downloads", "allow_ws_clipboard_down",
-      "allow_ws_clipboard_up", "allow_ws_microphone",
+      "expiration",
+    ],
+    "staging or casting config session permissions": [
+      "allow_ws_audio", "allow_ws_uploads", "allow_ws_downloads", "allow_ws_clipboard_down", "allow_ws_clipboard_up",
+      "allow_ws_microphone",
     ],
   },
   "provider/resources/user-attributes.ts": {
@@ -268,8 +277,8 @@ describe("API record fields the provider reads", () => {
 
   it("finds the fields a name list picks with fromApiFields, from a literal list or a constant", () => {
     expect([...nameListsFixture].sort((a, b) => a.field.localeCompare(b.field))).toEqual([
-      { schema: "StagingConfig", field: "allow_ws_audio" },
       { schema: "Zone", field: "auto_scaling_enabled" },
+      { schema: "StagingConfig", field: "expiration" },
       { schema: "StagingConfig", field: "num_sessions" },
       { schema: "Zone", field: "zone_name" },
     ]);

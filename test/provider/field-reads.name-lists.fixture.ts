@@ -9,5 +9,5 @@ const ZONE_FIELDS = ["zoneName", "autoScalingEnabled"] as const;
 
 /** A literal list, a constant list: each name is a read of the field it stands for. */
 export function readsByName(config: StagingConfig, zone: Zone): unknown[] {
-  return [fromApiFields(config, ["numSessions", "allowWsAudio"]), fromApiFields(zone, ZONE_FIELDS)];
+  return [fromApiFields(config, ["numSessions", "expiration"]), fromApiFields(zone, ZONE_FIELDS)];
 }

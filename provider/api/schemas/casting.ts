@@ -3,7 +3,7 @@
  * `{base_url}/#/cast/<key>`. The API has no operation that reads them back.
  */
 import { z } from "zod";
-import { Bool, Id, Int, NullableId, NullableString, nullable } from "./common";
+import { Bool, Id, Int, NullableId, NullableString, nullable, SessionPermissions } from "./common";
 
 /** The casting config record. */
 export const CastConfig = z.object({
@@ -36,12 +36,7 @@ export const CastConfig = z.object({
   dynamic_ctr_network: nullable(Bool).optional(),
   allow_resume: nullable(Bool).optional(),
   enforce_client_settings: nullable(Bool).optional(),
-  allow_ws_audio: nullable(Bool).optional(),
-  allow_ws_uploads: nullable(Bool).optional(),
-  allow_ws_downloads: nullable(Bool).optional(),
-  allow_ws_clipboard_down: nullable(Bool).optional(),
-  allow_ws_clipboard_up: nullable(Bool).optional(),
-  allow_ws_microphone: nullable(Bool).optional(),
+  ...SessionPermissions,
   allow_ws_sharing: nullable(Bool).optional(),
   ws_audio_default_on: nullable(Bool).optional(),
   ws_ime_mode_default_on: nullable(Bool).optional(),

@@ -69,3 +69,16 @@ export const ListParams = z.object({
 });
 /** Paging, sorting and filtering parameters of list operations. */
 export type ListParams = z.infer<typeof ListParams>;
+
+/**
+ * The session permissions a staging config and a casting config both carry (`allow_ws_audio`,
+ * ...): each may be unset, `null` or `"None"` in an answer.
+ */
+export const SessionPermissions = {
+  allow_ws_audio: nullable(Bool).optional(),
+  allow_ws_uploads: nullable(Bool).optional(),
+  allow_ws_downloads: nullable(Bool).optional(),
+  allow_ws_clipboard_down: nullable(Bool).optional(),
+  allow_ws_clipboard_up: nullable(Bool).optional(),
+  allow_ws_microphone: nullable(Bool).optional(),
+};

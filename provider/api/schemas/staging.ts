@@ -1,6 +1,6 @@
 /** Schemas of the staging area: staging configs, which keep sessions of an image ready in a zone. */
 import { z } from "zod";
-import { Bool, Id, Int, Num, NullableString, nullable } from "./common";
+import { Id, Int, Num, NullableString, nullable, SessionPermissions } from "./common";
 
 /** A staging config: keep `num_sessions` sessions of an image staged in a zone. (zone_id, image_id) is unique. */
 export const StagingConfig = z.object({
@@ -15,12 +15,7 @@ export const StagingConfig = z.object({
   num_current_sessions: nullable(Int).optional(),
   /** Hours after which an unassigned staged session expires and is re-created. */
   expiration: Num,
-  allow_ws_audio: nullable(Bool).optional(),
-  allow_ws_uploads: nullable(Bool).optional(),
-  allow_ws_downloads: nullable(Bool).optional(),
-  allow_ws_clipboard_down: nullable(Bool).optional(),
-  allow_ws_clipboard_up: nullable(Bool).optional(),
-  allow_ws_microphone: nullable(Bool).optional(),
+  ...SessionPermissions,
 });
 /** A staging config. */
 export type StagingConfig = z.infer<typeof StagingConfig>;
