@@ -133,31 +133,4 @@ export class Store {
   snapshot(): Readonly<State> {
     return this.state;
   }
-
-  // --- shortcuts kept for tests and scripts that arrange a state through the store ------------
-
-  /** The user named `username`; see {@link UsersModel.userByName}. */
-  userByName(username: string) {
-    return this.users.userByName(username);
-  }
-
-  /** A user by id in either form; see {@link UsersModel.user}. */
-  user(id: unknown) {
-    return this.users.user(id);
-  }
-
-  /** An image by id in either form; see {@link ImagesModel.image}. */
-  image(id: unknown) {
-    return this.images.image(id);
-  }
-
-  /** Start a session past the licence capacity; see {@link SessionsModel.createSessionUnchecked}. */
-  createSessionUnchecked(...args: Parameters<SessionsModel["createSessionUnchecked"]>) {
-    return this.sessions.createSessionUnchecked(...args);
-  }
-
-  /** Activate a licence; see {@link LicencesModel.activate}. */
-  activate(...args: Parameters<LicencesModel["activate"]>) {
-    return this.licences.activate(...args);
-  }
 }

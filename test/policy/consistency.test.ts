@@ -188,8 +188,8 @@ async function runLifecycle(specs: readonly Spec[], store: Store, ids: Map<strin
       ids.set(s.name, made.id);
       if (s.sessions) {
         const userId = s.kind === "UserSet" ? Object.values(made.outs.userIds as Record<string, string>)[0] : made.id;
-        const user = store.user(userId)!;
-        store.createSessionUnchecked(user, store.image(IDS.image1)!);
+        const user = store.users.user(userId)!;
+        store.sessions.createSessionUnchecked(user, store.images.image(IDS.image1)!);
       }
     }
     for (const s of specs) {
@@ -334,7 +334,7 @@ describe("a licence limit is not a permission", () => {
     const verdict = await policySaysRefused(specs, new Map(), config);
     expect(verdict).toEqual({ refused: false, messages: [], shortSteps: new Set() });
     const store = serve(RELEVANT, false);
-    store.activate(NAMED_USER_KEY, 3, null);
+    store.licences.activate(NAMED_USER_KEY, 3, null);
     await expect(runLifecycle(specs, store, new Map())).rejects.toThrow(
       /^User u0 create failed without a permission refusal: create_user: the server refused the call: a licence limit is reached \(HTTP 403 /,
     );

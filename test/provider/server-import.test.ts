@@ -265,7 +265,7 @@ describe("ServerImport", () => {
     // An administrator edits ws-31 (port, labels), unassigns bob, and deletes ws-32.
     store.state.servers[ids["ws-31"]].port = 2200;
     store.state.servers[ids["ws-31"]].labels = ["x", "y"];
-    expect((await call("unassign_user_server", { target_user: { user_id: store.userByName("bob")!.user_id }, target_server: { server_id: ids["ws-31"] } })).status).toBe(204);
+    expect((await call("unassign_user_server", { target_user: { user_id: store.users.userByName("bob")!.user_id }, target_server: { server_id: ids["ws-31"] } })).status).toBe(204);
     delete store.state.servers[ids["ws-32"]];
 
     const before = requests.length;
@@ -382,7 +382,7 @@ describe("ServerImport", () => {
     const set = new Driven(host, "ServerImport", "for-others");
     await set.create({ servers: [ws(71), ws(72)] });
     const ids = set.state.serverIds as Record<string, string>;
-    const aliceId = store.userByName("alice")!.user_id;
+    const aliceId = store.users.userByName("alice")!.user_id;
 
     const assignment = new Driven(host, "UserServerAssignment", "alice-ws-71");
     await assignment.create({ userId: aliceId, serverId: ids["ws-71"] });
