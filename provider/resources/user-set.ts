@@ -57,7 +57,8 @@ import { existingUsersError, importRows } from "./user-set/import";
 import { readUserSet } from "./user-set/read";
 import { formOf, outputs, rowsOf, sameRow, userIdsOf } from "./user-set/rows";
 import { updateUserSet } from "./user-set/update";
-import { adopt, deleteOne, eachLimited, planAdoption, unchangeableWarning } from "./user-set/writes";
+import { deleteKasmUser } from "./user";
+import { adopt, eachLimited, planAdoption, unchangeableWarning } from "./user-set/writes";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -139,7 +140,7 @@ export const userSetProvider: KindProvider = {
     // Every user is attempted, so that one failure does not hold back the others; the next destroy retries what is left.
     await eachLimited(targets, async (row) => {
       try {
-        await deleteOne(row.username, userIds[row.key], force);
+        await deleteKasmUser(row.username, userIds[row.key], force);
       } catch (error) {
         if (/still has running sessions/.test((error as Error).message)) busy += 1;
         failures.push(`'${row.username}': ${(error as Error).message}`);

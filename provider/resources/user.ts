@@ -65,6 +65,26 @@ const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
 // --- helpers -------------------------------------------------------------------------------------
 
+/**
+ * Delete a user (`delete_user`); one that is gone already counts as deleted. Kasm refuses a user
+ * with running sessions unless `force` is set: that refusal becomes an error naming the way out.
+ * UserSet deletes its users the same way.
+ */
+export async function deleteKasmUser(username: string, userId: string, force: boolean): Promise<void> {
+  try {
+    await kasmClient().users.deleteUser({ user_id: userId, force });
+  } catch (error) {
+    if (isNotFound(error)) return;
+    const message = (error as { errorMessage?: string }).errorMessage ?? "";
+    if (/kasms and 'force' option not set/i.test(message))
+      throw new Error(
+        `User '${username}' still has running sessions, and Kasm refuses to delete a user with sessions. ` +
+          `Set \`forceDelete: true\` to end the sessions and delete the user, or end the sessions first.`,
+      );
+    throw error;
+  }
+}
+
 /** The API fields' names. */
 const API_KEYS = fieldNames(API_FIELDS);
 
@@ -129,18 +149,6 @@ export const userProvider: KindProvider = defineKind<UserInputs, UserOutputs>({
   },
 
   async delete(id, props) {
-    const client = kasmClient();
-    try {
-      await client.users.deleteUser({ user_id: id, force: props.forceDelete === true });
-    } catch (error) {
-      if (isNotFound(error)) return;
-      const message = (error as { errorMessage?: string }).errorMessage ?? "";
-      if (/kasms and 'force' option not set/i.test(message))
-        throw new Error(
-          `User '${String(props.username)}' still has running sessions, and Kasm refuses to delete a user with sessions. ` +
-            `Set \`forceDelete: true\` to end the sessions and delete the user, or end the sessions first.`,
-        );
-      throw error;
-    }
+    await deleteKasmUser(String(props.username), id, props.forceDelete === true);
   },
 });

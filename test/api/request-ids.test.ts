@@ -8,6 +8,13 @@ const HYPHENATED = "6E1A5C0C-1F4B-4F6A-9F52-35E1C0A2B3D4";
 const CANONICAL = "6e1a5c0c1f4b4f6a9f5235e1c0a2b3d4";
 
 describe("id fields", () => {
+  // The id fields are found by walking zod's schema definitions (`schema._zod.def`, the structure
+  // Zod 4 exposes to library authors). Should a zod release change it, no field is found, and this
+  // test fails before any id goes out in the wrong form.
+  it("are found through zod's schema definitions (`_zod.def`)", () => {
+    expect(ID_FIELD_NAMES.size, "no id field found: has zod's `_zod.def` changed?").toBeGreaterThan(10);
+  });
+
   it("are read from the schemas: plain, nullable and listed ids", () => {
     for (const name of ["user_id", "group_id", "image_id", "zone_id", "egress_provider_id", "selected_gateways", "default_image"])
       expect(ID_FIELD_NAMES.has(name), name).toBe(true);

@@ -12,7 +12,8 @@ import { USER_FIELDS, type Row } from "./fields";
 import { applyGroupChange, groupChanges, groupIndex, isUserGone, unknownGroupsError, type GroupChange } from "./groups";
 import { existingUsersError, importRows } from "./import";
 import { groupsChanged, names, outputs, rowsOf, userIdsOf } from "./rows";
-import { adopt, deleteOne, eachLimited, notApplied, planAdoption, unchangeableWarning, userUpdate, type Adoption } from "./writes";
+import { deleteKasmUser } from "../user";
+import { adopt, eachLimited, notApplied, planAdoption, unchangeableWarning, userUpdate, type Adoption } from "./writes";
 
 /** `update` of a UserSet: see the module's comment for the order of the writes. */
 export async function updateUserSet(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
@@ -113,7 +114,7 @@ export async function updateUserSet(id: string, olds: Props, news: Props): Promi
 
   // 5. Removed users.
   const deletion = await eachLimited(removed, async (row) => {
-    await deleteOne(row.username, userIds[row.key], news.forceDelete === true);
+    await deleteKasmUser(row.username, userIds[row.key], news.forceDelete === true);
     applied.delete(row.key);
     delete userIds[row.key];
   });

@@ -1,11 +1,12 @@
 /**
  * `UserSet`'s per-user writes besides the import: `update_user` for the fields it can change,
- * adopting a user that exists already, `delete_user`, the warning about fields only an import
- * sets, and the few-at-a-time runner every batch of such requests goes through.
+ * adopting a user that exists already, the warning about fields only an import sets, and the
+ * few-at-a-time runner every batch of such requests goes through. (`delete_user` goes through the
+ * User kind's `deleteKasmUser`: the same rules, whichever kind declared the user.)
  */
 import type { User as KasmUser } from "../../api";
 import { kasmClient } from "../../runtime";
-import { canonicalId, isNotFound } from "../kit";
+import { canonicalId } from "../kit";
 import { IMPORT_ONLY_FIELDS, READABLE, UPDATABLE, USER_FIELDS, type Row, type UserField } from "./fields";
 import { applyGroupChange, groupChanges, type GroupChange } from "./groups";
 
@@ -111,22 +112,4 @@ export async function adopt(plan: Adoption): Promise<string> {
   if (plan.update) await kasmClient().users.updateUser({ user_id: userId, username: plan.row.key, ...plan.update });
   for (const change of plan.groups) await applyGroupChange(change);
   return userId;
-}
-
-// --- delete_user ---------------------------------------------------------------------------------
-
-/** Delete one user; one that is gone already counts as deleted. */
-export async function deleteOne(username: string, userId: string, force: boolean): Promise<void> {
-  try {
-    await kasmClient().users.deleteUser({ user_id: userId, force });
-  } catch (error) {
-    if (isNotFound(error)) return;
-    const message = (error as { errorMessage?: string }).errorMessage ?? "";
-    if (/kasms and 'force' option not set/i.test(message))
-      throw new Error(
-        `User '${username}' still has running sessions, and Kasm refuses to delete a user with sessions. ` +
-          `Set \`forceDelete: true\` to end the sessions and delete the user, or end the sessions first.`,
-      );
-    throw error;
-  }
 }
