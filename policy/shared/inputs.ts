@@ -17,17 +17,17 @@ import type { EgressProviderMappingInputs } from "../../provider/resources/egres
 import type { GroupMembershipInputs } from "../../provider/resources/group-membership";
 import type { LicenseActivationInputs } from "../../provider/resources/license-activation";
 import type { ServerDrainInputs } from "../../provider/resources/server-drain";
+import type { ServerImportInputs } from "../../provider/resources/server-import";
 import type { StagingConfigInputs } from "../../provider/resources/staging-config";
 import type { UserInputs } from "../../provider/resources/user";
 import type { UserAttributesInputs } from "../../provider/resources/user-attributes";
 import type { UserGroupsInputs } from "../../provider/resources/user-groups";
 import type { UserServerAssignmentInputs } from "../../provider/resources/user-server-assignment";
 import type { UserSetInputs } from "../../provider/resources/user-set";
-import { kindOf, rawProps, type KasmKind, type RawProps } from "./kasm";
+import { kindOf, rawProps, type KasmKind } from "./kasm";
 
 /**
- * The declared inputs of each kind. ServerImport's provider exports no inputs type (its rows are
- * checked by hand), so its inputs stay plain properties.
+ * The declared inputs of each kind.
  */
 export interface KindInputs {
   readonly CastConfig: CastConfigInputs;
@@ -38,7 +38,7 @@ export interface KindInputs {
   readonly GroupMembership: GroupMembershipInputs;
   readonly LicenseActivation: LicenseActivationInputs;
   readonly ServerDrain: ServerDrainInputs;
-  readonly ServerImport: RawProps;
+  readonly ServerImport: ServerImportInputs;
   readonly StagingConfig: StagingConfigInputs;
   readonly User: UserInputs;
   readonly UserAttributes: UserAttributesInputs;

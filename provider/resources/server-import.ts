@@ -48,7 +48,7 @@ import { declaredRows, outputs, planRows } from "./server-import/rows";
 // --- types ---------------------------------------------------------------------------------------
 
 // The kind's public types, defined with its rows and exported from this module, the kind's entry point.
-export type { ServerImportOutputs, ServerRow } from "./server-import/rows";
+export type { ServerImportInputs, ServerImportOutputs, ServerRow } from "./server-import/rows";
 
 // --- helpers -------------------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ import type { EgressProviderMappingInputs } from "../../provider/resources/egres
 import type { GroupMembershipInputs } from "../../provider/resources/group-membership";
 import type { LicenseActivationInputs } from "../../provider/resources/license-activation";
 import type { ServerDrainInputs } from "../../provider/resources/server-drain";
-import type { ServerRow } from "../../provider/resources/server-import";
+import type { ServerImportInputs, ServerRow } from "../../provider/resources/server-import";
 import type { StagingConfigInputs } from "../../provider/resources/staging-config";
 import type { UserInputs } from "../../provider/resources/user";
 import type { UserAttributesInputs } from "../../provider/resources/user-attributes";
@@ -68,14 +68,8 @@ type Expect<T extends true> = T;
 /** The input type a zod schema accepts (what a program writes, before transforms). */
 type ZodInputs<Schema extends z.ZodType> = z.input<Schema>;
 
-/**
- * ServerImport validates its rows by hand rather than with zod: its inputs are `csv` or `servers`
- * (rows of {@link ServerRow}), as its `check` reads them.
- */
-interface ServerImportInputs {
-  csv?: string;
-  servers?: ServerRow[];
-}
+// ServerImport validates its rows by hand rather than with zod: its inputs are the provider's
+// declared `ServerImportInputs` (`csv` or `servers`, rows of `ServerRow`), as its `check` reads them.
 
 export type SdkArgsMatchZodInputs = [
   Expect<Agree<sdk.UserArgs, ZodInputs<typeof UserInputs>>>,

@@ -56,8 +56,18 @@ export const FIELDS: Readonly<Record<Field, { column: string; type: "text" | "po
 };
 /** The fields of a server row, in Kasm's column order. */
 export const FIELD_NAMES = Object.keys(FIELDS) as Field[];
-/** The inputs of a ServerImport: exactly one of them is given. */
-export const INPUTS = ["csv", "servers"];
+/**
+ * The inputs of a ServerImport, as its `check` reads them: exactly one of `csv` (Kasm's batch
+ * import CSV) and `servers` (the same rows as objects). The rows are validated by hand rather
+ * than with zod, so that each problem names its row and column.
+ */
+export interface ServerImportInputs {
+  readonly csv?: string;
+  readonly servers?: ServerRow[];
+}
+
+/** The names of the inputs: exactly one of them is given. */
+export const INPUTS: string[] = ["csv", "servers"] satisfies (keyof ServerImportInputs)[];
 
 /** A declared row with where it was declared, for messages. */
 export interface Located {
