@@ -7,38 +7,21 @@
  *   npm run bench                       # defaults
  *   BENCH_SECONDS=10 BENCH_CONNECTIONS=32 npm run bench
  */
-import { spawn } from "node:child_process";
-import { once } from "node:events";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { Pool } from "undici";
+import { startEmulatorProcess, type EmulatorProcess } from "./emulator-process";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const CREDS = { api_key: "bench-key", api_key_secret: "bench-secret" };
 
-async function startEmulatorProcess(): Promise<{ url: string; stop: () => void }> {
-  const dir = mkdtempSync(join(tmpdir(), "kasm-bench-"));
-  const seedFile = join(dir, "seed.json");
+/** The emulator in its own process, with 1,000 users (half of them in Engineering) and the bench key. */
+function startSeededEmulator(): Promise<EmulatorProcess> {
   const users = Array.from({ length: 1000 }, (_, i) => ({ username: `user${i}`, groups: i % 2 ? ["Engineering"] : [] }));
-  writeFileSync(
-    seedFile,
-    JSON.stringify({
-      apiKeys: [{ name: "bench", key: CREDS.api_key, secret: CREDS.api_key_secret, permissions: ["Global Admin"] }],
-      groups: [{ name: "Engineering" }],
-      users,
-    }),
-  );
-  const child = spawn(process.execPath, [join(__dirname, "..", "dist", "emulator", "cli.js"), "--port", "0", "--seed", seedFile], {
-    stdio: ["ignore", "pipe", "inherit"],
+  return startEmulatorProcess({
+    apiKeys: [{ name: "bench", key: CREDS.api_key, secret: CREDS.api_key_secret, permissions: ["Global Admin"] }],
+    groups: [{ name: "Engineering" }],
+    users,
   });
-  const lines = createInterface({ input: child.stdout! });
-  const [line] = (await once(lines, "line")) as [string];
-  const url = /https?:\/\/\S+/.exec(line)?.[0];
-  if (!url) throw new Error(`unexpected first line from the emulator: ${line}`);
-  return { url, stop: () => child.kill("SIGTERM") };
 }
 
 interface Result {
@@ -82,7 +65,7 @@ function report(name: string, r: Result): void {
 }
 
 async function main(): Promise<void> {
-  const emulator = await startEmulatorProcess();
+  const emulator = await startSeededEmulator();
   const pool = new Pool(emulator.url, { connections: CONNECTIONS, pipelining: 1 });
   try {
     console.log(`kasm-emulator benchmark: ${CONNECTIONS} connections, ${SECONDS} s per operation, 1,000 seeded users`);

@@ -17,12 +17,9 @@
  *   npm run bench:provider
  *   BENCH_USERS=500 BENCH_REPEAT=5 BENCH_REFRESH_USERS=200 npm run bench:provider
  */
-import { spawn } from "node:child_process";
-import { once } from "node:events";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import * as pulumi from "@pulumi/pulumi";
 import { KasmClient } from "../provider/api";
 import type { KindName } from "../provider";
@@ -30,6 +27,7 @@ import { ADMIN, startTestEmulator, type TestEmulator } from "../test/helpers/emu
 import { ProviderHost, type Props } from "../test/helpers/host";
 import { FAST_RETRIES, hostFor, serializedProvider, urnOf } from "../test/helpers/provider";
 import { operationsDuring, startUsersEmulator, usersEngine, writeUsersProgram } from "../test/helpers/users-program";
+import { startEmulatorProcess } from "./emulator-process";
 
 const USERS = Number(process.env.BENCH_USERS ?? 300);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
@@ -58,20 +56,6 @@ async function timed(run: () => Promise<void>): Promise<number> {
 
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 
-/** The emulator in its own process, as `npx kasm-emulator` runs, with the admin key. */
-async function startEmulatorProcess(): Promise<{ url: string; stop: () => void }> {
-  const dir = mkdtempSync(join(tmpdir(), "kasm-bench-provider-"));
-  const seedFile = join(dir, "seed.json");
-  writeFileSync(seedFile, JSON.stringify({ apiKeys: [{ name: "bench", key: ADMIN.key, secret: ADMIN.secret, permissions: ["Global Admin"] }] }));
-  const child = spawn(process.execPath, [join(__dirname, "..", "dist", "emulator", "cli.js"), "--port", "0", "--seed", seedFile], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const lines = createInterface({ input: child.stdout! });
-  const [line] = (await once(lines, "line")) as [string];
-  const url = /https?:\/\/\S+/.exec(line)?.[0];
-  if (!url) throw new Error(`unexpected first line from the emulator: ${line}`);
-  return { url, stop: () => child.kill("SIGTERM") };
-}
 
 /** A dynamic provider that sends nothing anywhere: what the host costs by itself. */
 function doNothingProvider(): pulumi.dynamic.ResourceProvider {
@@ -137,7 +121,10 @@ async function clientRound(client: KasmClient, round: number): Promise<Phases> {
 }
 
 async function timing(): Promise<void> {
-  const emulator = await startEmulatorProcess();
+  // The emulator in its own process, as `npx kasm-emulator` runs, with the admin key.
+  const emulator = await startEmulatorProcess({
+    apiKeys: [{ name: "bench", key: ADMIN.key, secret: ADMIN.secret, permissions: ["Global Admin"] }],
+  });
   const config = { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret, ...FAST_RETRIES };
   const ours = await ProviderHost.start();
   const noop = await ProviderHost.start();

@@ -3,6 +3,7 @@
  */
 import { z } from "zod";
 import { CAST_CONFIG } from "../fields";
+import { clientPermissionsOf } from "../models/common";
 import type { CastConfigRecord, Store } from "../store";
 import { bool, clientPermissionInputs, id, int, parse, text, type Handler } from "./common";
 
@@ -71,12 +72,7 @@ function castJson(store: Store, c: CastConfigRecord, observedFields: boolean) {
       dynamic_ctr_network: c.dynamic_ctr_network,
       allow_resume: c.allow_resume,
       enforce_client_settings: c.enforce_client_settings,
-      allow_ws_audio: c.allow_ws_audio,
-      allow_ws_uploads: c.allow_ws_uploads,
-      allow_ws_downloads: c.allow_ws_downloads,
-      allow_ws_clipboard_down: c.allow_ws_clipboard_down,
-      allow_ws_clipboard_up: c.allow_ws_clipboard_up,
-      allow_ws_microphone: c.allow_ws_microphone,
+      ...clientPermissionsOf(c),
       allow_ws_sharing: c.allow_ws_sharing,
       ws_audio_default_on: c.ws_audio_default_on,
       ws_ime_mode_default_on: c.ws_ime_mode_default_on,

@@ -3,6 +3,7 @@
  */
 import { z } from "zod";
 import { STAGING_CONFIG } from "../fields";
+import { clientPermissionsOf } from "../models/common";
 import type { StagingConfigRecord, Store } from "../store";
 import { clientPermissionInputs, id, int, parse, type Handler } from "./common";
 
@@ -27,12 +28,7 @@ function stagingJson(store: Store, c: StagingConfigRecord, observedFields: boole
       num_sessions: c.num_sessions,
       num_current_sessions: c.num_current_sessions,
       expiration: c.expiration,
-      allow_ws_audio: c.allow_ws_audio,
-      allow_ws_uploads: c.allow_ws_uploads,
-      allow_ws_downloads: c.allow_ws_downloads,
-      allow_ws_clipboard_down: c.allow_ws_clipboard_down,
-      allow_ws_clipboard_up: c.allow_ws_clipboard_up,
-      allow_ws_microphone: c.allow_ws_microphone,
+      ...clientPermissionsOf(c),
     },
     observedFields,
   );

@@ -93,6 +93,11 @@ export type ClientPermissions = { -readonly [K in keyof typeof NO_CLIENT_PERMISS
 /** The client permissions' field names, as both configs' answers list them. */
 export const CLIENT_PERMISSION_FIELDS = Object.keys(NO_CLIENT_PERMISSIONS) as (keyof ClientPermissions)[];
 
+/** The client permissions of a staging or casting config, for its answer. */
+export function clientPermissionsOf(config: ClientPermissions): ClientPermissions {
+  return Object.fromEntries(CLIENT_PERMISSION_FIELDS.map((field) => [field, config[field]])) as ClientPermissions;
+}
+
 /**
  * What every area model is built from: its tables (its part of the one state object the store
  * persists) and the other models its rules consult, passed in so that models import no one another.

@@ -3,23 +3,17 @@
  * @pulumi/policy's analyzer machinery (served in this process, driven over the analyzer protocol),
  * and resource-needs-permissions on stacks holding them, naming what the key lacks.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PACK_NAME, policies } from "../../policy/hardening/policies";
 import { resourceNeedsPermissions } from "../../policy/permissions/resource-needs-permissions";
-import { AnalyzerDriver } from "./analyzer-client";
+import { AnalyzerDriver, servePack } from "./analyzer-client";
 import { IDS, runStackPolicy, UNKNOWN, type FixtureResource } from "./helpers";
 
 const VERSION = (require("../../policy/hardening/package.json") as { version: string }).version;
 let driver: AnalyzerDriver;
 
 beforeAll(async () => {
-  const log = vi.spyOn(console, "log").mockImplementation(() => {});
-  const { serve } = require("@pulumi/policy/server");
-  serve(PACK_NAME, VERSION, "advisory", { policies }, undefined);
-  await vi.waitFor(() => expect(log).toHaveBeenCalledWith(expect.stringMatching(/^\d+$/)), { timeout: 10_000 });
-  const port = log.mock.calls.map((c) => String(c[0])).find((line) => /^\d+$/.test(line));
-  log.mockRestore();
-  driver = AnalyzerDriver.connect(`127.0.0.1:${port}`);
+  driver = await servePack(PACK_NAME, VERSION, policies);
 });
 
 afterAll(() => driver?.close());

@@ -9,6 +9,7 @@
 import path from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as AnalyzerPb from "@pulumi/pulumi/proto/analyzer_pb";
+import { expect, vi } from "vitest";
 import { policyResources, type FixtureResource } from "./helpers";
 
 // One copy of grpc-js and of the generated code: the ones @pulumi/pulumi (and so @pulumi/policy) use.
@@ -174,4 +175,22 @@ export async function startEngine(): Promise<{ address: string; logs: string[]; 
     logs,
     stop: () => new Promise((resolve) => server.tryShutdown(() => resolve())),
   };
+}
+
+/**
+ * Serve a pack's policies with @pulumi/policy's own gRPC server, in this process (the SDK serves
+ * one pack per process), and connect a driver to it. The server prints its port on stdout: it is
+ * read from there, as the engine reads it.
+ */
+export async function servePack(packName: string, version: string, policies: unknown[]): Promise<AnalyzerDriver> {
+  const log = vi.spyOn(console, "log").mockImplementation(() => {});
+  try {
+    const { serve } = require("@pulumi/policy/server");
+    serve(packName, version, "advisory", { policies }, undefined);
+    await vi.waitFor(() => expect(log).toHaveBeenCalledWith(expect.stringMatching(/^\d+$/)), { timeout: 10_000 });
+    const port = log.mock.calls.map((c) => String(c[0])).find((line) => /^\d+$/.test(line));
+    return AnalyzerDriver.connect(`127.0.0.1:${port}`);
+  } finally {
+    log.mockRestore();
+  }
 }

@@ -3,9 +3,9 @@
  * levels (advisory, one mandatory), levels and config from Configure, resource and stack
  * policies on the wire, and "can't run during preview" for values not known yet.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PACK_NAME, policies, REGISTRY } from "../../policy/hardening/policies";
-import { AnalyzerDriver } from "./analyzer-client";
+import { AnalyzerDriver, servePack } from "./analyzer-client";
 import { everyPolicyThroughTheAnalyzer } from "./analyzer-coverage";
 import { cast, credential, staging, user } from "./fixtures";
 import { IDS, UNKNOWN, UNKNOWN_BOOL, type FixtureResource } from "./helpers";
@@ -14,13 +14,7 @@ const VERSION = (require("../../policy/hardening/package.json") as { version: st
 let driver: AnalyzerDriver;
 
 beforeAll(async () => {
-  const log = vi.spyOn(console, "log").mockImplementation(() => {});
-  const { serve } = require("@pulumi/policy/server");
-  serve(PACK_NAME, VERSION, "advisory", { policies }, undefined);
-  await vi.waitFor(() => expect(log).toHaveBeenCalledWith(expect.stringMatching(/^\d+$/)), { timeout: 10_000 });
-  const port = log.mock.calls.map((c) => String(c[0])).find((line) => /^\d+$/.test(line));
-  log.mockRestore();
-  driver = AnalyzerDriver.connect(`127.0.0.1:${port}`);
+  driver = await servePack(PACK_NAME, VERSION, policies);
 });
 
 afterAll(() => driver?.close());

@@ -4,9 +4,9 @@
  * enforcement levels, Configure with levels and config, Analyze and AnalyzeStack on the wire).
  * One pack per process: the SDK serves a single pack.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PACK_NAME, policies, REGISTRY } from "../../policy/permissions/policies";
-import { AnalyzerDriver, secret } from "./analyzer-client";
+import { AnalyzerDriver, secret, servePack } from "./analyzer-client";
 import { everyPolicyThroughTheAnalyzer } from "./analyzer-coverage";
 import { config, NEEDED, PASSWORD, stack, without } from "./fixtures";
 import { IDS } from "./helpers";
@@ -15,13 +15,7 @@ const VERSION = (require("../../policy/permissions/package.json") as { version: 
 let driver: AnalyzerDriver;
 
 beforeAll(async () => {
-  const log = vi.spyOn(console, "log").mockImplementation(() => {});
-  const { serve } = require("@pulumi/policy/server");
-  serve(PACK_NAME, VERSION, "advisory", { policies }, undefined);
-  await vi.waitFor(() => expect(log).toHaveBeenCalledWith(expect.stringMatching(/^\d+$/)), { timeout: 10_000 });
-  const port = log.mock.calls.map((c) => String(c[0])).find((line) => /^\d+$/.test(line));
-  log.mockRestore();
-  driver = AnalyzerDriver.connect(`127.0.0.1:${port}`);
+  driver = await servePack(PACK_NAME, VERSION, policies);
 });
 
 afterAll(() => driver?.close());
