@@ -61,7 +61,22 @@ export interface OperationSpec {
   readonly contextual?: readonly ContextualRequirement[];
   /** Why the permissions are what they are, where the spec does not show them. */
   readonly chosen?: string;
+  /**
+   * Where the operation exists. `spec` (the default): the API documentation lists it, and every
+   * installation has it. `product`: the documentation leaves it out, but the released product
+   * serves it (seen in a decompile of the 1.15.0 API server and called by public clients against
+   * 1.16.1); a client talking the spec's vocabulary must not call it.
+   */
+  readonly availability: OperationAvailability;
+  /**
+   * For a `product` operation: where its permissions were read, or, when they were inferred
+   * rather than read, that they were inferred and why.
+   */
+  readonly permissionSource?: string;
 }
+
+/** Where an operation exists: in the spec (every installation) or only in the released product. */
+export type OperationAvailability = "spec" | "product";
 
 /** The areas the API is grouped in. */
 export type OperationArea =
@@ -97,7 +112,8 @@ const egressTarget: readonly ContextualRequirement[] = [
   { when: ["targetIsImage"], add: ["Images Modify"], reason: "it targets an image" },
 ];
 
-type Row = Omit<OperationSpec, "name" | "method" | "path" | "envelope"> & {
+type Row = Omit<OperationSpec, "name" | "method" | "path" | "envelope" | "availability"> & {
+  availability?: "product";
   method?: "GET";
   envelope?: "multipart";
   path?: string;
@@ -245,6 +261,68 @@ const rows = {
   update_egress_provider_mapping: { area: "egress", access: "write", requires: ["Egress Providers Modify"], contextual: egressTarget },
   delete_egress_provider_mapping: { area: "egress", access: "write", requires: ["Egress Providers Modify"], contextual: egressTarget },
 
+  // Operations of the released product that the spec leaves out ("not shown"). Their request and
+  // answer shapes are written down where the client and the emulator implement them.
+  get_groups: {
+    area: "groups",
+    access: "read",
+    availability: "product",
+    requires: ["Groups View"],
+    permissionSource:
+      "1.15.0 decompile (admin_api.get_groups): any of Groups View, Groups View IfMember or Groups View System is let in, " +
+      "but only the groups the key may view are listed; Groups View is what lists every group that is not a system group",
+  },
+  get_users_group: {
+    area: "groups",
+    access: "read",
+    availability: "product",
+    requires: ["Groups View"],
+    permissionSource: "1.15.0 decompile (admin_api.get_users_group): Groups View (or IfMember / View System for the groups they reach)",
+  },
+  create_group: {
+    area: "groups",
+    access: "write",
+    availability: "product",
+    requires: ["Groups Create"],
+    permissionSource: "1.15.0 decompile (admin_api.create_group): Groups Create",
+  },
+  update_group: {
+    area: "groups",
+    access: "write",
+    availability: "product",
+    requires: ["Groups Modify"],
+    contextual: [modifiesSystemGroup],
+    permissionSource: "1.15.0 decompile (admin_api.update_group): Groups Modify, checked against the target group (system groups need Groups Modify System)",
+  },
+  delete_group: {
+    area: "groups",
+    access: "write",
+    availability: "product",
+    requires: ["Groups Delete"],
+    permissionSource: "1.15.0 decompile (admin_api.delete_group): Groups Delete; a system group is refused whatever the key holds",
+  },
+  get_cast_configs: {
+    area: "casting",
+    access: "read",
+    availability: "product",
+    requires: ["Casting View"],
+    permissionSource: "1.15.0 decompile (public_api.get_cast_configs): Casting View",
+  },
+  get_cast_config: {
+    area: "casting",
+    access: "read",
+    availability: "product",
+    requires: ["Casting View"],
+    permissionSource: "1.15.0 decompile (public_api.get_cast_config): Casting View",
+  },
+  get_licenses: {
+    area: "licenses",
+    access: "read",
+    availability: "product",
+    requires: ["Licenses View"],
+    permissionSource: "1.15.0 decompile (admin_api.get_licenses): Licenses View",
+  },
+
   // Egress credentials
   get_egress_credentials: { area: "egress", access: "read", method: "GET", requires: ["Egress Credentials View"] },
   create_egress_credential: {
@@ -269,10 +347,16 @@ export const OPERATIONS = Object.freeze(
         method: row.method ?? "POST",
         path: row.path ?? `/api/public/${name}`,
         envelope: row.envelope ?? "json",
+        availability: row.availability ?? "spec",
       }),
     ]),
   ) as Record<OperationName, OperationSpec>,
 );
+
+/** Whether the spec documents `operation` (every installation has it), rather than only the released product. */
+export function isSpecOperation(operation: OperationName): boolean {
+  return OPERATIONS[operation].availability === "spec";
+}
 
 /** Type guard: is `name` a public operation? */
 export function isOperationName(name: unknown): name is OperationName {

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { KasmConfigurationError } from "./errors";
+import { API_NAMES, type ApiNames } from "./vocabulary";
 
 /** Where the client reports what it does (retries, adopted objects). Every line is free of secrets. */
 export interface KasmLogger {
@@ -70,6 +71,16 @@ export interface KasmClientOptions {
    * Env: `KASM_MAX_CONNECTIONS`. Default: 8.
    */
   readonly maxConnections?: number;
+  /**
+   * Which names the installation's API uses on the wire: `spec`, the API documentation's
+   * (`allow_ws_audio`, `ws_url`, `auto_login_ws`, `request_ws`), or `product`, the released
+   * Kasm's (1.15 and later: `allow_kasm_audio`, `kasm_url`, `auto_login_kasm`, `request_kasm`),
+   * which also has the operations the documentation leaves out (groups, cast config reads,
+   * licence listing). Programs and state use the same names either way; answers are understood in
+   * both; an answer in the other vocabulary fails the operation, naming this setting.
+   * Env: `KASM_API_NAMES`. Default: `spec`.
+   */
+  readonly apiNames?: ApiNames;
   /** Where to report retries and adopted objects. No environment variable. Default: silent. */
   readonly logger?: KasmLogger;
 }
@@ -90,6 +101,8 @@ export interface ResolvedConfig {
   readonly maxConnections: number;
   /** 0: no wait before the first request. */
   readonly waitForHealthySeconds: number;
+  /** The wire vocabulary (see {@link KasmClientOptions.apiNames}). */
+  readonly apiNames: ApiNames;
   readonly logger?: KasmLogger;
 }
 
@@ -106,6 +119,7 @@ export const ENV_VARS = {
   retryMaxDelayMs: "KASM_RETRY_MAX_DELAY_MS",
   maxConnections: "KASM_MAX_CONNECTIONS",
   waitForHealthySeconds: "KASM_WAIT_FOR_HEALTHY_SECONDS",
+  apiNames: "KASM_API_NAMES",
 } as const;
 
 /**
@@ -126,6 +140,7 @@ export const CONFIG_KEYS = {
   retryMaxDelayMs: "kasm:retryMaxDelayMs",
   maxConnections: "kasm:maxConnections",
   waitForHealthySeconds: "kasm:waitForHealthySeconds",
+  apiNames: "kasm:apiNames",
 } as const satisfies Record<Exclude<keyof KasmClientOptions, "logger">, string>;
 
 /** The default of each numeric option. */
@@ -167,6 +182,9 @@ export function optionsFromConfig(get: (key: string) => string | undefined): Kas
     const value = read(name);
     if (value !== undefined) options[name] = value;
   }
+  // Passed on as written: resolveConfig names a value that is neither `spec` nor `product`.
+  const apiNames = read("apiNames");
+  if (apiNames !== undefined) options.apiNames = apiNames as ApiNames;
   const insecure = read("insecureSkipVerify");
   if (insecure !== undefined) options.insecureSkipVerify = insecure.trim().toLowerCase() === "true";
   for (const name of Object.keys(DEFAULTS) as NumericOption[]) {
@@ -221,6 +239,7 @@ export function resolveConfig(options: KasmClientOptions = {}, env: NodeJS.Proce
     }
   }
   const caCert = readCaCert(pick("caCert"), invalid);
+  const apiNames = readApiNames(options.apiNames ?? env[ENV_VARS.apiNames], invalid);
   const config = {
     connectTimeoutMs: numeric("connectTimeoutMs", 1),
     requestTimeoutMs: numeric("requestTimeoutMs", 1),
@@ -245,6 +264,7 @@ export function resolveConfig(options: KasmClientOptions = {}, env: NodeJS.Proce
     caCert,
     insecureSkipVerify: options.insecureSkipVerify === true,
     ...config,
+    apiNames,
     logger: options.logger,
   };
 }
@@ -268,6 +288,18 @@ export function parseBaseUrl(raw: string): URL | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The wire vocabulary setting: `spec` when unset; a value other than `spec` or `product` is added to `invalid`. */
+function readApiNames(value: string | undefined, invalid: string[]): ApiNames {
+  const given = value?.trim().toLowerCase();
+  if (given === undefined || given === "") return "spec";
+  if ((API_NAMES as readonly string[]).includes(given)) return given as ApiNames;
+  invalid.push(
+    `apiNames must be "spec" (the API documentation's names, the default) or "product" (a released Kasm, 1.15 or later), not ${JSON.stringify(value)} ` +
+      `(configuration \`${CONFIG_KEYS.apiNames}\`, option \`apiNames\` or ${ENV_VARS.apiNames})`,
+  );
+  return "spec";
 }
 
 /** PEM text given inline, or read from the named file. Problems are added to `invalid`, without the value. */

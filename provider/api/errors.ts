@@ -18,11 +18,14 @@
  * | `timeout`        | {@link KasmTimeoutError}    | connecting or waiting for the answer took too long           |
  * | `response_shape` | {@link KasmResponseShapeError} | the answer does not have the documented shape            |
  * | `unhealthy`      | {@link KasmHealthCheckError} | {@link waitForHealthy} ran out of time                     |
+ * | `vocabulary`     | {@link KasmVocabularyError} | the answer shows the installation speaks the other vocabulary than `apiNames` |
+ * | `unsupported`    | {@link KasmUnsupportedOperationError} | a product operation, called with `apiNames` `spec` (nothing is sent) |
  *
  * Kasm's texts, not only its status codes, decide the class: a 403 `License limit exceeded. ...`
  * is about the licence, not a permission, and `Invalid user name or password.` is about the
- * credentials whatever its code (releases before 1.19.0 answered some credential failures with
- * 403). See {@link errorForStatus}.
+ * credentials whatever its code. Releases before 1.19.0 swapped the codes and used other texts
+ * (1.15: 403 `Access Denied` for wrong credentials, 401 `Unauthorized` for a missing permission);
+ * both releases' texts are classified right. See {@link errorForStatus}.
  *
  * Secrets: no error holds a request body, a credential or a secret value. Server messages are
  * scrubbed of the secret values of the request before they are stored, and `cause` is a plain
@@ -52,7 +55,9 @@ export type KasmErrorKind =
   | "transport"
   | "timeout"
   | "response_shape"
-  | "unhealthy";
+  | "unhealthy"
+  | "vocabulary"
+  | "unsupported";
 
 /** The fields every {@link KasmApiError} may carry. */
 export interface KasmErrorDetails {
@@ -118,16 +123,22 @@ export class KasmConfigurationError extends KasmApiError {
   }
 }
 
-/** HTTP 401: the API key or secret is wrong, expired or deleted. */
+/** HTTP 401 (1.15: 403 `Access Denied`): the API key or secret is wrong, expired or deleted. */
 export class KasmAuthenticationError extends KasmApiError {
   override readonly name = "KasmAuthenticationError";
+  /** Whether Kasm said the key has expired (1.15: `Access has expired`). */
+  readonly expired: boolean;
   constructor(details: KasmErrorDetails) {
+    const expired = EXPIRED_KEY_MESSAGE.test((details.errorMessage ?? "").trim());
     super(
       "authentication",
       `${details.operation}: the server refused the API credentials (HTTP ${details.status ?? 401} ${quote(details.errorMessage)}). ` +
-        "Check the API key and secret, and that the key has not expired or been deleted.",
+        (expired
+          ? "The API key has expired: give it a later expiration date (Settings, Developers) or create a new key, and configure it."
+          : "Check the API key and secret, and that the key has not expired or been deleted."),
       details,
     );
+    this.expired = expired;
   }
 }
 
@@ -156,8 +167,11 @@ export class KasmPermissionError extends KasmApiError {
   }
 }
 
-/** What a licence limit stopped: a new user (named-user seats) or a new session (concurrent sessions). */
-export type LicenseLimited = "user" | "session";
+/**
+ * What a licence stopped: a new user (named-user seats), a new session (concurrent sessions), or
+ * a feature the licence does not include (1.15: 403 `Access Denied. This feature is not licensed`).
+ */
+export type LicenseLimited = "user" | "session" | "feature";
 
 /**
  * HTTP 403 `License limit exceeded. Unable to create user` (or `... session`): the deployment's
@@ -171,13 +185,14 @@ export class KasmLicenseLimitError extends KasmApiError {
 
   constructor(details: KasmErrorDetails & { readonly operation: string }) {
     const limited = licenseLimited(details.errorMessage);
-    super("license", `${details.operation}: the server refused the call: a licence limit is reached (HTTP ${details.status ?? 403} ${quote(details.errorMessage)}). ${licenseAdvice(limited)}`, details);
+    super("license", `${details.operation}: the server refused the call: ${limited === "feature" ? "the licence does not include this feature" : "a licence limit is reached"} (HTTP ${details.status ?? 403} ${quote(details.errorMessage)}). ${licenseAdvice(limited)}`, details);
     if (limited !== undefined) this.limited = limited;
   }
 }
 
 /** What the licence limit of a Kasm message stopped: `... Unable to create user` or `... session`. */
 function licenseLimited(message: string | undefined): LicenseLimited | undefined {
+  if (UNLICENSED_FEATURE_MESSAGE.test((message ?? "").trim())) return "feature";
   const what = /unable to create (user|session)/i.exec(message ?? "")?.[1]?.toLowerCase();
   return what === "user" || what === "session" ? what : undefined;
 }
@@ -190,6 +205,12 @@ function licenseAdvice(limited: LicenseLimited | undefined): string {
       "The licence's named-user seats are all used (a Per Named User licence counts every user). Activate more seats " +
       "(a LicenseActivation, or Diagnostics > System Info > Licenses in the Kasm UI) or delete users that are no longer " +
       `needed, then try again. ${notTheKey}`
+    );
+  if (limited === "feature")
+    return (
+      "The installation's licence does not include the feature this operation uses (Kasm's Community Edition lacks " +
+      "several, such as session staging and casting). Activate a licence that includes it (a LicenseActivation, or " +
+      `Diagnostics > System Info > Licenses in the Kasm UI), or leave the feature out of the program. ${notTheKey}`
     );
   if (limited === "session")
     return (
@@ -284,6 +305,72 @@ export class KasmResponseShapeError extends KasmApiError {
   }
 }
 
+/** How to switch the wire vocabulary, for messages. */
+function switchAdvice(to: "spec" | "product"): string {
+  return `Set kasm:apiNames to "${to}" (\`pulumi config set kasm:apiNames ${to}\`, or KASM_API_NAMES=${to} for the client and lookups)`;
+}
+
+/**
+ * The answer shows that the installation speaks the other wire vocabulary than the configured
+ * `apiNames` (see `vocabulary.ts`). A released Kasm ignores fields it does not know and answers
+ * 200, so a write in the wrong vocabulary may have been applied without the settings it named:
+ * this error says so instead of reporting success. `answer` is the answer as read (translated).
+ */
+export class KasmVocabularyError extends KasmApiError {
+  override readonly name = "KasmVocabularyError";
+  /** The vocabulary the client is configured with. */
+  readonly configured: "spec" | "product";
+  /** The vocabulary the answer showed. */
+  readonly answered: "spec" | "product";
+  /** The names of the answered vocabulary that the answer holds. */
+  readonly foreignNames: readonly string[];
+  /** The answer, read whichever names it used: what a refresh may still use. */
+  readonly answer: unknown;
+
+  constructor(
+    details: KasmErrorDetails & {
+      readonly operation: string;
+      readonly configured: "spec" | "product";
+      readonly foreignNames: readonly string[];
+      readonly answer: unknown;
+      readonly write: boolean;
+    },
+  ) {
+    const answered = details.configured === "spec" ? "product" : "spec";
+    const speaks = answered === "product" ? "the released Kasm product's names" : "the API documentation's names";
+    const shown = details.foreignNames.slice(0, 4).join(", ") + (details.foreignNames.length > 4 ? ", ..." : "");
+    const consequence = details.write
+      ? "it ignores fields named the other way, so settings this call sent may not have been applied"
+      : "settings written in the configured vocabulary would be ignored";
+    super(
+      "vocabulary",
+      `${details.operation}: the installation answered with ${speaks} (${shown}), but kasm:apiNames is "${details.configured}": ` +
+        `${consequence}. ${switchAdvice(answered)} and run again.`,
+      details,
+    );
+    this.configured = details.configured;
+    this.answered = answered;
+    this.foreignNames = details.foreignNames;
+    this.answer = details.answer;
+  }
+}
+
+/**
+ * An operation that only the released product has (groups, cast config reads, licence listing:
+ * the API documentation leaves them out), called while `apiNames` is `spec`. Nothing was sent.
+ */
+export class KasmUnsupportedOperationError extends KasmApiError {
+  override readonly name = "KasmUnsupportedOperationError";
+  constructor(operation: string, purpose?: string) {
+    super(
+      "unsupported",
+      `${operation}${purpose ? ` (${purpose})` : ""} is an operation of the released Kasm product that the API documentation does not list, ` +
+        `and kasm:apiNames is "spec", so it was not sent. If the installation is a released Kasm (1.15 or later), ${switchAdvice("product")}.`,
+      { operation },
+    );
+  }
+}
+
 /** The health endpoint did not answer `{ok: true}` before the deadline. */
 export class KasmHealthCheckError extends KasmApiError {
   override readonly name = "KasmHealthCheckError";
@@ -308,6 +395,7 @@ export function isKasmApiError(error: unknown): error is KasmApiError {
 const NOT_FOUND_MESSAGES: readonly RegExp[] = [
   /^Unknown\b/i, // Unknown User, Unknown user (<id>), Unknown session (<id>)
   /\bdoes not exist\b/i,
+  /\bdoes not exit by that id\b/i, // 1.15 update_group, as written there
   /^Invalid (User|Group|Server|Image|Zone) ID\b/i,
   /\bnot found\b/i,
 ];
@@ -324,6 +412,16 @@ export function isNotFoundMessage(operation: string, message: string | undefined
 const LICENSE_LIMIT_MESSAGE = /^licen[cs]e limit exceeded\b/i;
 /** Kasm's text for wrong or expired credentials (401 from 1.19.0; some earlier releases sent 403). */
 const BAD_CREDENTIALS_MESSAGE = /^invalid user ?name or password\b/i;
+/** 1.15's text for a wrong key or secret (HTTP 403), exactly: `Access Denied`. */
+const ACCESS_DENIED_MESSAGE = /^access denied\.?$/i;
+/** 1.15's text for an expired key (HTTP 401). */
+const EXPIRED_KEY_MESSAGE = /^access has expired\b/i;
+/** 1.15's text for a feature the licence lacks (HTTP 403). */
+const UNLICENSED_FEATURE_MESSAGE = /^access denied\. this feature is not licensed\b/i;
+/** The text of a missing permission: 1.19 answers 403 `Unauthorized.`, 1.15 answers 401 `Unauthorized`. */
+const UNAUTHORIZED_MESSAGE = /^unauthorized\.?$/i;
+/** 1.15's text for a key whose permissions do not reach the target group (HTTP 401, update_group). */
+const NOT_AUTHORIZED_FOR_TARGET_MESSAGE = /^user not authorized to\b/i;
 
 /**
  * The error for a non-2xx answer. `errorMessage` must already be scrubbed of secrets.
@@ -341,11 +439,13 @@ export function errorForStatus(
   const { status } = details;
   if (status === 401 || status === 403) {
     const text = (details.errorMessage ?? "").trim();
-    if (LICENSE_LIMIT_MESSAGE.test(text)) return new KasmLicenseLimitError(details);
-    if (BAD_CREDENTIALS_MESSAGE.test(text)) return new KasmAuthenticationError(details);
+    if (LICENSE_LIMIT_MESSAGE.test(text) || UNLICENSED_FEATURE_MESSAGE.test(text)) return new KasmLicenseLimitError(details);
+    if (BAD_CREDENTIALS_MESSAGE.test(text) || ACCESS_DENIED_MESSAGE.test(text) || EXPIRED_KEY_MESSAGE.test(text)) return new KasmAuthenticationError(details);
+    if (UNAUTHORIZED_MESSAGE.test(text) || NOT_AUTHORIZED_FOR_TARGET_MESSAGE.test(text)) return new KasmPermissionError(details);
     return status === 401 ? new KasmAuthenticationError(details) : new KasmPermissionError(details);
   }
-  if (status === 404 || (status === 400 && isNotFoundMessage(details.operation, details.errorMessage))) return new KasmNotFoundError(details);
+  // A 200 with an error_message (1.15 answers many refusals so) is read like a 400.
+  if (status === 404 || ((status === 400 || status < 300) && isNotFoundMessage(details.operation, details.errorMessage))) return new KasmNotFoundError(details);
   if (status === 429) return new KasmRateLimitError(details);
   if (status >= 500) return new KasmServerError(details, note);
   return new KasmBadRequestError(details);

@@ -39,6 +39,11 @@ export const REPEAT_MODES: Readonly<Record<OperationName, RepeatMode>> = Object.
   // Groups
   add_user_group: "idempotent",
   remove_user_group: "idempotent",
+  get_groups: "idempotent",
+  get_users_group: "idempotent",
+  create_group: "recover", // natural key: name (the product refuses a second group of that name)
+  update_group: "idempotent",
+  delete_group: "idempotent",
   // Sessions
   request_ws: "once", // a second request would start a second session
   get_ws_status: "idempotent",
@@ -55,6 +60,7 @@ export const REPEAT_MODES: Readonly<Record<OperationName, RepeatMode>> = Object.
   get_login: "idempotent", // mints another login link; the first one is simply not used
   // Licensing
   activate: "once", // each call takes seats from the entitlement
+  get_licenses: "idempotent",
   // Staging
   get_staging_configs: "idempotent",
   get_staging_config: "idempotent",
@@ -70,6 +76,8 @@ export const REPEAT_MODES: Readonly<Record<OperationName, RepeatMode>> = Object.
   create_cast_config: "recover", // no read operation: a duplicate-key answer after a failure counts as committed
   update_cast_config: "idempotent",
   delete_cast_config: "idempotent",
+  get_cast_configs: "idempotent",
+  get_cast_config: "idempotent",
   // Egress
   get_egress_providers: "idempotent",
   create_egress_provider: "recover", // natural key: name

@@ -15,6 +15,13 @@
  *
  * Every id field of a JSON call's parameters is sent in the canonical form (see `request-ids.ts`),
  * whatever spelling the caller used.
+ *
+ * The wire vocabulary (`apiNames`, see `vocabulary.ts`) is applied here and nowhere else: requests
+ * and operation names are written in the configured vocabulary, answers are read in either, and an
+ * answer in the other vocabulary fails the call ({@link KasmVocabularyError}; inside
+ * `readLeniently`, a read notes it instead). An operation only the product has is refused before
+ * anything is sent when the vocabulary is `spec`. An answer of 2xx that carries an
+ * `error_message` is an error, never a success (1.15 answers many refusals so).
  */
 import { rootCertificates } from "node:tls";
 import { FormData, Pool, Response, interceptors, type Dispatcher, type RetryHandler } from "undici";
@@ -27,6 +34,8 @@ import {
   KasmResponseShapeError,
   KasmTimeoutError,
   KasmTransportError,
+  KasmUnsupportedOperationError,
+  KasmVocabularyError,
   errorForStatus,
   type ShapeIssue,
 } from "./errors";
@@ -35,6 +44,7 @@ import { collectSecretValues, redact, scrubText } from "./redact";
 import { withCanonicalIds } from "./request-ids";
 import { CsvValidationData } from "./schemas/batch";
 import { RetryPolicy, TIMEOUT_ERROR_CODES, describeFailure, parseRetryAfter, repeatMode, type Failure, type RepeatMode } from "./retry";
+import { currentLenientReads, fromWire, toWire, wireOperationName, type ApiNames } from "./vocabulary";
 
 /** Options of one call. */
 export interface CallOptions {
@@ -95,6 +105,8 @@ export class KasmTransport {
   readonly apiKey: string;
   /** The retry policy every request of this transport follows. */
   readonly policy: RetryPolicy;
+  /** The wire vocabulary requests are written in (see `vocabulary.ts`). */
+  readonly apiNames: ApiNames;
   readonly #secret: string;
   readonly #pathPrefix: string;
   readonly #logger?: KasmLogger;
@@ -109,6 +121,7 @@ export class KasmTransport {
   constructor(config: ResolvedConfig) {
     this.baseUrl = config.baseUrl.href.replace(/\/$/, "");
     this.apiKey = config.apiKey;
+    this.apiNames = config.apiNames;
     this.#secret = config.apiKeySecret;
     this.#pathPrefix = config.baseUrl.pathname.replace(/\/$/, "");
     this.#logger = config.logger;
@@ -134,6 +147,7 @@ export class KasmTransport {
    * identical to one still waiting for its answer shares that request (see the module comment).
    */
   async call<S extends z.ZodType>(operation: OperationName, params: object, schema: S, options: CallOptions = {}): Promise<z.infer<S>> {
+    this.requireAvailable(operation);
     if (OPERATIONS[operation].access !== "read") return this.callOnce(operation, params, schema, options);
     const key = `${this.#generation} ${operation} ${JSON.stringify(params, canonicalIds)} ${JSON.stringify(options.context ?? null)}`;
     const shared = this.#reads.get(key);
@@ -170,9 +184,26 @@ export class KasmTransport {
     this.#listeners.push(listener);
   }
 
+  /**
+   * Whether the installation can have `operation`: one that only the product has is refused,
+   * before anything is sent, when the vocabulary is `spec`.
+   */
+  supports(operation: OperationName): boolean {
+    return OPERATIONS[operation].availability === "spec" || this.apiNames === "product";
+  }
+
+  private requireAvailable(operation: OperationName): void {
+    if (!this.supports(operation)) throw new KasmUnsupportedOperationError(operation);
+  }
+
+  /** The JSON envelope of a call: the parameters in the wire vocabulary, ids canonical, and the credentials. */
+  private jsonBody(params: object): string {
+    return JSON.stringify({ ...toWire(withCanonicalIds(params), this.apiNames), api_key: this.apiKey, api_key_secret: this.#secret });
+  }
+
   private async callOnce<S extends z.ZodType>(operation: OperationName, params: object, schema: S, options: CallOptions): Promise<z.infer<S>> {
     const answer = await this.send(operation, {
-      body: JSON.stringify({ ...withCanonicalIds(params), api_key: this.apiKey, api_key_secret: this.#secret }),
+      body: this.jsonBody(params),
       headers: { "content-type": "application/json", accept: "application/json" },
     });
     const secrets = collectSecretValues(params);
@@ -186,8 +217,9 @@ export class KasmTransport {
 
   /** Call a JSON-envelope operation that answers with binary content (a screenshot), returned as is. */
   async callBinary(operation: OperationName, params: object, options: CallOptions = {}): Promise<Buffer> {
+    this.requireAvailable(operation);
     const answer = await this.send(operation, {
-      body: JSON.stringify({ ...withCanonicalIds(params), api_key: this.apiKey, api_key_secret: this.#secret }),
+      body: this.jsonBody(params),
       headers: { "content-type": "application/json" },
     });
     if (answer.status >= 200 && answer.status < 300) return answer.body;
@@ -205,6 +237,7 @@ export class KasmTransport {
     schema: S,
     options: CallOptions = {},
   ): Promise<z.infer<S>> {
+    this.requireAvailable(operation);
     const form = new FormData();
     form.append("file_content", new Blob([upload.csv], { type: "text/csv" }), upload.filename ?? "import.csv");
     // Let undici's own multipart encoder write the body, into a buffer that a retry can resend.
@@ -299,7 +332,8 @@ export class KasmTransport {
     };
     // The retry interceptor merges per-request `retryOptions` into its own; undici's types do not list the field.
     const options: Dispatcher.RequestOptions & { retryOptions: RetryHandler.RetryOptions } = {
-      path: this.#pathPrefix + spec.path,
+      // The operation's name is the path's last segment; the product names a few of them otherwise.
+      path: this.#pathPrefix + spec.path.replace(/[^/]+$/, wireOperationName(operation, this.apiNames)),
       method: spec.method,
       query: request.query,
       headers: request.headers,
@@ -340,8 +374,16 @@ export class KasmTransport {
         });
       }
     }
-    const parsed = schema.safeParse(json);
-    if (parsed.success) return parsed.data;
+    // 1.15 answers many refusals with 200 and an error_message: never a success.
+    if (isObject(json) && typeof json.error_message === "string" && json.error_message.trim() !== "") {
+      throw this.errorFor(operation, answer, secrets, context);
+    }
+    const reading = fromWire(json, this.apiNames);
+    const parsed = schema.safeParse(reading.answer);
+    if (parsed.success) {
+      if (reading.spoke !== undefined && reading.spoke !== this.apiNames) this.vocabularyMismatch(operation, reading.foreignNames, parsed.data);
+      return parsed.data;
+    }
     throw new KasmResponseShapeError({
       operation,
       status: answer.status,
@@ -350,7 +392,19 @@ export class KasmTransport {
     });
   }
 
-  /** The error for a non-2xx answer, with the server's message scrubbed of every secret of the request. */
+  /**
+   * An answer in the other vocabulary than the configured one: an error, except for a read inside
+   * `readLeniently` (a refresh), which notes it and goes on with what it read.
+   */
+  private vocabularyMismatch(operation: OperationName, foreignNames: readonly string[], answer: unknown): void {
+    const write = OPERATIONS[operation].access !== "read";
+    const error = new KasmVocabularyError({ operation, configured: this.apiNames, foreignNames, answer, write });
+    const lenient = currentLenientReads();
+    if (write || lenient === undefined) throw error;
+    if (!lenient.mismatches.includes(error.message)) lenient.mismatches.push(error.message);
+  }
+
+  /** The error for an answer that failed (non-2xx, or 2xx with an error_message), with the server's message scrubbed of every secret of the request. */
   private errorFor(operation: OperationName, answer: RawAnswer, secrets: readonly string[], context: OperationContext | undefined): KasmApiError {
     let errorMessage: string | undefined;
     let validationErrors: string[] | undefined;
@@ -381,6 +435,10 @@ export class KasmTransport {
     if (code !== undefined && TIMEOUT_ERROR_CODES.includes(code)) return new KasmTimeoutError(details, note);
     return new KasmTransportError(details, note);
   }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A JSON.stringify replacer that writes every Kasm id in one form, so that both forms share a read. */

@@ -1,6 +1,7 @@
 /**
  * Operations of the casting area: casting configs, which expose session access through a URL
- * `{base_url}/#/cast/<key>`. The API has no operation to list or read them.
+ * `{base_url}/#/cast/<key>`. The API documentation has no operation to list or read them; a
+ * released Kasm has two (`get_cast_configs`, `get_cast_config`), called with `apiNames` `product`.
  */
 import { z } from "zod";
 import { KasmNotFoundError } from "../errors";
@@ -39,13 +40,44 @@ export async function createCastConfig(api: KasmApi, config: NewCastConfig): Pro
       cast_config: (await transport.call("create_cast_config", { target_cast_config: config }, CastAnswer)).cast_config,
     }),
     {
-      // No read operation exists: nothing can be found before the create is repeated.
-      find: async () => undefined,
+      // The API documentation has no read operation: only a released Kasm can be asked.
+      find: async () => {
+        if (!transport.supports("get_cast_configs")) return undefined;
+        const found = await findCastConfig(api, config);
+        return found === undefined ? undefined : { confirmed: true as const, cast_config: found };
+      },
       // Only reached after an earlier attempt failed transiently: the duplicate is that attempt's commit.
       repeatRefused: (error) =>
         DUPLICATE_CAST_CONFIG.test(error.errorMessage ?? "") ? { confirmed: false, cast_config: config } : undefined,
     },
   );
+}
+
+/**
+ * Every casting config (`get_cast_configs`; a product operation, needs Casting View).
+ *
+ * @throws {@link KasmUnsupportedOperationError} with `apiNames` `spec`, before sending anything.
+ */
+export async function getCastConfigs(api: KasmApi): Promise<CastConfig[]> {
+  return (await api.transport.call("get_cast_configs", {}, z.object({ cast_configs: z.array(CastConfig).default([]) }))).cast_configs;
+}
+
+/**
+ * Read one casting config (`get_cast_config`; a product operation, needs Casting View). The
+ * product takes `cast_config_id` at the top level of the body.
+ *
+ * @throws {@link KasmNotFoundError} `Cast config with id (...) does not exist`.
+ */
+export async function getCastConfig(api: KasmApi, params: { cast_config_id: string }): Promise<CastConfig> {
+  return (await api.transport.call("get_cast_config", { cast_config_id: params.cast_config_id }, CastAnswer)).cast_config;
+}
+
+/**
+ * The casting config with this key, or `undefined` (`get_cast_configs`; a product operation). The
+ * key is what the product keeps unique, with the name.
+ */
+export async function findCastConfig(api: KasmApi, key: { key: string }): Promise<CastConfig | undefined> {
+  return (await getCastConfigs(api)).find((c) => c.key === key.key);
 }
 
 /** Change a casting config (`update_cast_config`; needs Casting Modify). */

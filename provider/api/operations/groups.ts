@@ -1,8 +1,15 @@
-/** Operations of the groups area: add a user to a group, remove a user from a group. */
-import { callCountingAsDone } from "../recovery";
-import { Empty } from "../schemas/common";
-import type { GroupMembership } from "../schemas/groups";
+/**
+ * Operations of the groups area: add a user to a group, remove a user from a group; and, on a
+ * released Kasm (`apiNames` `product`), list, create, change and delete groups.
+ */
+import { z } from "zod";
+import { KasmNotFoundError } from "../errors";
+import { callCountingAsDone, createOnce } from "../recovery";
+import { Empty, sameId } from "../schemas/common";
+import { GroupRecord, type GroupMembership, type GroupUpdate, type NewGroup } from "../schemas/groups";
 import type { KasmApi } from "../transport";
+
+const GroupAnswer = z.object({ group: GroupRecord });
 
 /**
  * Add a user to a group (`add_user_group`; needs Groups Modify, and Groups Modify System for All
@@ -32,4 +39,55 @@ export async function removeUserGroup(api: KasmApi, membership: GroupMembership)
 
 function membershipBody(membership: GroupMembership) {
   return { target_user: { user_id: membership.user_id }, target_group: { group_id: membership.group_id } };
+}
+
+/**
+ * Every group the key may view (`get_groups`; a product operation, needs Groups View). A released
+ * Kasm answers `{}` when it lists none.
+ *
+ * @throws {@link KasmUnsupportedOperationError} with `apiNames` `spec`, before sending anything.
+ */
+export async function getGroups(api: KasmApi): Promise<GroupRecord[]> {
+  return (await api.transport.call("get_groups", {}, z.object({ groups: z.array(GroupRecord).default([]) }))).groups;
+}
+
+/** The group of this name (exact, as the product compares names when it refuses a duplicate), or `undefined`. */
+export async function findGroup(api: KasmApi, name: string): Promise<GroupRecord | undefined> {
+  return (await getGroups(api)).find((g) => g.name === name);
+}
+
+/** The group with this id (any spelling), or `undefined`: the product has no operation that reads one group. */
+export async function findGroupById(api: KasmApi, groupId: string): Promise<GroupRecord | undefined> {
+  return (await getGroups(api)).find((g) => sameId(g.group_id, groupId));
+}
+
+/**
+ * Create a group (`create_group`; a product operation, needs Groups Create). The product refuses
+ * a name in use (`Group (<name>) already exists`, with HTTP 200 in 1.15) and a priority outside
+ * 1 to 4095. Never creates it twice: after a failure that leaves the outcome unknown, the group of
+ * that name is looked up and adopted if the failed attempt created it.
+ */
+export async function createGroup(api: KasmApi, group: NewGroup): Promise<GroupRecord> {
+  const { transport } = api;
+  return createOnce(
+    transport,
+    "create_group",
+    async () => (await transport.call("create_group", { target_group: group }, GroupAnswer)).group,
+    { find: () => findGroup(api, group.name) },
+  );
+}
+
+/** Change a group's name, priority or description (`update_group`; a product operation, needs Groups Modify). */
+export async function updateGroup(api: KasmApi, update: GroupUpdate): Promise<GroupRecord> {
+  return (await api.transport.call("update_group", { target_group: update }, GroupAnswer)).group;
+}
+
+/**
+ * Delete a group (`delete_group`; a product operation, needs Groups Delete). Without `force` the
+ * product refuses a group that still has members; it always refuses a system group and a group a
+ * cast config names. If a retried attempt answers that the group does not exist, done.
+ */
+export async function deleteGroup(api: KasmApi, params: { group_id: string; force?: boolean }): Promise<void> {
+  const body = { target_group: { group_id: params.group_id }, ...(params.force === undefined ? {} : { force: params.force }) };
+  await callCountingAsDone(api.transport, "delete_group", body, Empty, (error) => error instanceof KasmNotFoundError);
 }

@@ -13,3 +13,13 @@ import type { KasmApi } from "../transport";
 export async function activate(api: KasmApi, params: ActivateParams): Promise<License> {
   return (await api.transport.call("activate", params, z.object({ license: License }))).license;
 }
+
+/**
+ * Every licence applied to the installation (`get_licenses`; a product operation, needs Licenses
+ * View).
+ *
+ * @throws {@link KasmUnsupportedOperationError} with `apiNames` `spec`, before sending anything.
+ */
+export async function getLicenses(api: KasmApi): Promise<License[]> {
+  return (await api.transport.call("get_licenses", {}, z.object({ licenses: z.array(License).default([]) }))).licenses;
+}

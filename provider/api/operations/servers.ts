@@ -1,5 +1,7 @@
 /** Operations of the servers area: read a server, drain it, import servers from a CSV file. */
 import { z } from "zod";
+import { canonicalId } from "../../../catalogue/ids";
+import { KasmNotFoundError } from "../errors";
 import type { BatchView } from "../schemas/batch";
 import { Empty } from "../schemas/common";
 import { BatchServersResult, Server, type DrainServerParams } from "../schemas/servers";
@@ -32,10 +34,26 @@ export async function setDrainServer(api: KasmApi, params: DrainServerParams): P
 }
 
 /**
- * Read one server (`get_servers`, despite its name; needs Servers View or Agents View).
+ * The answer of `get_servers`: `{server}` in the API documentation; a released Kasm (1.15)
+ * answers `{servers: [...]}`, a list even when one server id is asked for.
+ */
+const ServersAnswer = z.union([z.object({ server: Server }), z.object({ servers: z.array(Server) })]);
+
+/**
+ * Read one server (`get_servers`, despite its name; needs Servers View or Agents View). Either
+ * answer shape is read (see {@link ServersAnswer}); from a list, the server with the asked id.
  *
- * @throws {@link KasmNotFoundError} `Invalid Server ID (...)`.
+ * @throws {@link KasmNotFoundError} `Invalid Server ID (...)`, or a list without that server.
  */
 export async function getServers(api: KasmApi, params: { server_id: string }): Promise<Server> {
-  return (await api.transport.call("get_servers", { target_server: params }, z.object({ server: Server }))).server;
+  const answer = await api.transport.call("get_servers", { target_server: params }, ServersAnswer);
+  if ("server" in answer) return answer.server;
+  const wanted = canonicalId(params.server_id);
+  const server = answer.servers.find((s) => canonicalId(s.server_id) === wanted);
+  if (server) return server;
+  throw new KasmNotFoundError({
+    operation: "get_servers",
+    status: 200,
+    errorMessage: `the answer lists ${answer.servers.length} server(s), none with server_id ${params.server_id}`,
+  });
 }

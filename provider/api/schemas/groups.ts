@@ -1,6 +1,13 @@
-/** Schemas of the groups area: group records and membership changes. */
+/**
+ * Schemas of the groups area: group records and membership changes.
+ *
+ * The group record beyond its name and id, and the operations that list, create, change and
+ * delete groups, are the released product's (the API documentation leaves them out): their shapes
+ * were read in a decompile of the 1.15.0 API server (admin_api.py, and the group model's JSON
+ * fields in data/model.py) and in the group types of a Terraform client tested against 1.16.1.
+ */
 import { z } from "zod";
-import { Id } from "./common";
+import { Bool, Id, Int, NullableString, nullable } from "./common";
 
 /** A group as it appears in a user's `groups` list: its name and id. */
 export const Group = z.object({
@@ -17,3 +24,28 @@ export const GroupMembership = z.object({
 });
 /** Parameters of `add_user_group` and `remove_user_group`: which user joins or leaves which group. */
 export type GroupMembership = z.infer<typeof GroupMembership>;
+
+/** A group record as the product's `get_groups`, `create_group` and `update_group` answer it. */
+export const GroupRecord = Group.extend({
+  description: NullableString.optional(),
+  /** Lower is stronger when group settings conflict; the product accepts 1 to 4095 (4095 by default). */
+  priority: nullable(Int).optional(),
+  /** All Users and Administrators: the product refuses to delete them. */
+  is_system: nullable(Bool).optional(),
+});
+/** A group record. */
+export type GroupRecord = z.infer<typeof GroupRecord>;
+
+/** `target_group` of `create_group`: the product requires a name and a priority. */
+export const NewGroup = z.object({
+  name: z.string(),
+  priority: z.number().int(),
+  description: z.string().nullable().optional(),
+});
+/** `target_group` of `create_group`. */
+export type NewGroup = z.infer<typeof NewGroup>;
+
+/** `target_group` of `update_group`: the id and the fields to change. */
+export const GroupUpdate = NewGroup.partial().extend({ group_id: Id });
+/** `target_group` of `update_group`. */
+export type GroupUpdate = z.infer<typeof GroupUpdate>;

@@ -117,9 +117,12 @@ export const GetUsersParams = ListParams.extend({
 /** Parameters of `get_users`. */
 export type GetUsersParams = z.infer<typeof GetUsersParams>;
 
-/** The answer of `get_users`: one page of users and the total count. */
+/**
+ * The answer of `get_users`: one page of users and the total count. A released Kasm (1.15)
+ * answers a page with no matching user as `{}` (with `page` when one was asked): no users.
+ */
 export const UserPage = z.object({
-  users: z.array(User),
+  users: z.array(User).default([]),
   total: Int.optional(),
   /** Present only when `page` was sent. */
   page: Int.optional(),
