@@ -18,12 +18,16 @@ import { licenseActivationProvider } from "./resources/license-activation";
 import { userSetProvider } from "./resources/user-set";
 import { serverImportProvider } from "./resources/server-import";
 import type { KindProvider } from "./resources/kit";
+import { refreshingLeniently } from "./resources/kit/lenient-refresh";
 
 export { configure, CONFIG_KEYS, kasmClient, type ConfigureRequest } from "./runtime";
 export type { KindProvider } from "./resources/kit";
 
-/** Every kind, by the name of its SDK class and type token (`pulumi-nodejs:dynamic/kasm:<Kind>`). */
-export const providers = {
+/**
+ * Every kind, by the name of its SDK class and type token (`pulumi-nodejs:dynamic/kasm:<Kind>`).
+ * Each refresh reads through a wire-vocabulary mismatch and warns (see `refreshingLeniently`).
+ */
+export const providers = refreshingLeniently({
   User: userProvider,
   UserAttributes: userAttributesProvider,
   GroupMembership: groupMembershipProvider,
@@ -39,7 +43,7 @@ export const providers = {
   LicenseActivation: licenseActivationProvider,
   UserSet: userSetProvider,
   ServerImport: serverImportProvider,
-} satisfies Record<string, KindProvider>;
+} satisfies Record<string, KindProvider>);
 
 /** The name of a kind, such as `User`. */
 export type KindName = keyof typeof providers;

@@ -8,25 +8,33 @@
  * `limitSessions`), and setting it resets it. So it is sent on create, and on update only when the
  * program changes `sessionRemaining`: editing any other field keeps the sessions already used.
  *
- * What the API cannot do: Kasm has NO operation that lists or reads casting configs. So:
- * - `read` (refresh) keeps the last known state: it returns the outputs and the declared inputs
- *   unchanged. Drift is invisible, and a casting config deleted in the Kasm UI stays in the state
- *   until an update fails (with advice) or a destroy (which succeeds) removes it.
- * - An existing casting config cannot be adopted: its id cannot be found. A create that clashes
- *   with an existing key or name fails, with `adopt: true` too; delete the other config in the
- *   Kasm UI or choose another key and name.
- * - A create whose outcome the client could not confirm (an attempt failed in transit and the
- *   repeat found the key taken) fails with advice rather than guessing whose config it is.
+ * Reading depends on the installation's vocabulary (`kasm:apiNames`):
+ * - `product` (a released Kasm): `get_cast_config` and `get_cast_configs` exist. Refresh reads the
+ *   config and shows drift (a config deleted in the UI is gone), and `adopt: true` takes over the
+ *   config with the declared key. `sessionRemaining` is not read back: Kasm counts it down as the
+ *   link starts sessions, and a refreshed count would make the next update reset it.
+ * - `spec` (the API documentation): it lists NO operation that reads casting configs. So `read`
+ *   keeps the last known state, drift is invisible, a config deleted in the UI stays in the state
+ *   until an update fails (with advice) or a destroy removes it, and an existing config cannot be
+ *   adopted (its id cannot be found): a create that clashes with an existing key or name fails,
+ *   with advice. A create whose outcome the client could not confirm (an attempt failed in
+ *   transit and the repeat found the key taken) fails with advice rather than guessing whose
+ *   config it is.
  */
 import { z } from "zod";
-import type { KasmApiError, CastConfig as KasmCastConfig, CastConfigUpdate, CreateCastConfigResult, NewCastConfig } from "../api";
+import type { KasmApiError, KasmClient, CastConfig as KasmCastConfig, CastConfigUpdate, CreateCastConfigResult, NewCastConfig } from "../api";
+import { fromApiFields, type CamelField } from "../api/records";
 import { kasmClient } from "../runtime";
 import {
   alreadyExistsError,
   declared,
+  GONE,
   isAlreadyExists,
   isNotFound,
+  keepingWhatWasCreated,
+  keepSpelling,
   KasmId,
+  refreshedInputs,
   same,
   toApi,
   unlessGone,
@@ -116,7 +124,10 @@ export const CastConfigInputs = z
     wsAudioDefaultOn: z.boolean().optional(),
     wsImeModeDefaultOn: z.boolean().optional(),
     validUntil: ValidUntil.optional(),
-    /** Accepted so that a program gets a clear error: a casting config cannot be adopted (no read). */
+    /**
+     * Take over the casting config with this key (a released Kasm, `kasm:apiNames` `product`);
+     * with the documentation's vocabulary it cannot be found, and the create says so.
+     */
     adopt: z.boolean().optional(),
   })
   .superRefine((inputs, ctx) => {
@@ -198,6 +209,31 @@ function isCastConfigGone(error: unknown): boolean {
   return isNotFound(error) && /cast config/i.test((error as KasmApiError).errorMessage ?? "");
 }
 
+/** Whether the installation can read casting configs: a released Kasm can (`kasm:apiNames` `product`). */
+function canRead(client: KasmClient): boolean {
+  return client.transport.supports("get_cast_config");
+}
+
+/** The API fields a refresh reads back: all but the ids (compared by spelling) and the sessions counter. */
+const READ_BACK_FIELDS = fieldNames(API_FIELDS).filter(
+  (name): name is CamelField<KasmCastConfig> & typeof name => !["imageId", "groupId", "sessionRemaining"].includes(name),
+);
+
+/** The declared inputs as Kasm has them now, for refresh. */
+function currentInputs(props: Props, config: KasmCastConfig): Props {
+  const current: Props = {
+    ...fromApiFields(config, READ_BACK_FIELDS),
+    imageId: keepSpelling(props.imageId, config.image_id),
+    groupId: keepSpelling(props.groupId, config.group_id),
+  };
+  // The declared order of referrers when Kasm holds the same set; "" declared for what Kasm keeps as null.
+  if (same.set(props.allowedReferrers, current.allowedReferrers)) current.allowedReferrers = props.allowedReferrers;
+  for (const [key, value] of Object.entries(current)) if (value === null && props[key] === "") current[key] = "";
+  if (typeof current.castingConfigName === "string" && current.castingConfigName === String(props.castingConfigName ?? "").trim())
+    current.castingConfigName = props.castingConfigName;
+  return current;
+}
+
 function label(inputs: CastConfigInputs): string {
   return `with key '${inputs.key}' or name '${inputs.castingConfigName.trim()}'`;
 }
@@ -211,17 +247,40 @@ export const castConfigProvider: KindProvider = defineKind<CastConfigInputs, Cas
   providerFields: PROVIDER_FIELDS,
 
   async create(inputs) {
+    const client = kasmClient();
     const body = targetCastConfig(inputs);
+    if (inputs.adopt && canRead(client)) {
+      const existing = await client.casting.findCastConfig(body);
+      if (existing) {
+        const config = await client.casting.updateCastConfig({ ...body, cast_config_id: existing.cast_config_id });
+        return { id: config.cast_config_id, outs: outputs(inputs, config) };
+      }
+    }
     let result: CreateCastConfigResult;
     try {
-      result = await kasmClient().casting.createCastConfig(body);
+      // An answer in the other vocabulary: the config exists, without the settings named the other way.
+      result = await keepingWhatWasCreated(
+        () => client.casting.createCastConfig(body),
+        (answer) => {
+          const created = (answer as { cast_config?: KasmCastConfig }).cast_config;
+          return created && { id: created.cast_config_id, properties: outputs(inputs, created) };
+        },
+      );
     } catch (error) {
       if (!isAlreadyExists(error)) throw error;
+      if (inputs.adopt && canRead(client))
+        throw new Error(
+          `A casting config ${label(inputs)} already exists in Kasm, but none has the key '${inputs.key}': another config ` +
+            `holds the name '${inputs.castingConfigName.trim()}'. \`adopt: true\` takes over the config with the declared key; ` +
+            `rename one of them, or declare the other config's key.`,
+        );
       if (inputs.adopt)
         throw new Error(
-          `A casting config ${label(inputs)} already exists in Kasm, and \`adopt: true\` cannot take it over: Kasm has no ` +
-            `operation to read or list casting configs, so its id cannot be found. Delete it in the Kasm UI (the Casting page of the ` +
-            `administration) and run the update again, or choose another key and name.`,
+          `A casting config ${label(inputs)} already exists in Kasm, and \`adopt: true\` cannot take it over: the API ` +
+            `documentation's vocabulary (kasm:apiNames "spec") has no operation to read or list casting configs, so its id ` +
+            `cannot be found. If this installation is a released Kasm (1.15 or later), set kasm:apiNames to "product" ` +
+            `(\`pulumi config set kasm:apiNames product\`), which can; otherwise delete it in the Kasm UI (the Casting page of ` +
+            `the administration) and run the update again, or choose another key and name.`,
         );
       throw alreadyExistsError("CastConfig", label(inputs), error);
     }
@@ -234,9 +293,14 @@ export const castConfigProvider: KindProvider = defineKind<CastConfigInputs, Cas
     return { id: result.cast_config.cast_config_id, outs: outputs(inputs, result.cast_config) };
   },
 
-  /** Kasm cannot read casting configs: the last known state is kept as it is. */
+  /** A released Kasm reads the config back; with the documentation's vocabulary the last known state is kept. */
   async read(id, props) {
-    return { id, props, inputs: declared(props, Object.keys(INPUT_FIELDS)) };
+    const client = kasmClient();
+    if (!canRead(client)) return { id, props, inputs: declared(props, Object.keys(INPUT_FIELDS)) };
+    const config = await unlessGone(() => client.casting.getCastConfig({ cast_config_id: id }));
+    if (!config) return GONE;
+    const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), currentInputs(props, config));
+    return { id: config.cast_config_id, props: outputs(inputs, config), inputs };
   },
 
   async update(id, olds, news) {

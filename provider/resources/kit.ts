@@ -16,7 +16,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { UNKNOWN } from "../../catalogue/values";
 import { canonicalId, KASM_ID_MESSAGE, KASM_ID_PATTERN } from "../../catalogue/ids";
-import { KasmApiError, KasmBadRequestError, KasmNotFoundError, toApiBody, toCamelCase, toSnakeCase, type SnakeCase } from "../api";
+import { KasmApiError, KasmBadRequestError, KasmNotFoundError, KasmVocabularyError, toApiBody, toCamelCase, toSnakeCase, type SnakeCase } from "../api";
 
 /** Pulumi's placeholder for a value not known during preview (the catalogue's). */
 export { UNKNOWN };
@@ -421,4 +421,23 @@ export function alreadyExistsError(kind: string, key: string, cause?: unknown, d
 export function initializationFailure(id: string, properties: Props, cause: unknown): Error {
   const reason = cause instanceof Error ? cause.message : String(cause);
   return Object.assign(new Error(reason), { id, properties, reasons: [reason] });
+}
+
+/**
+ * Run a create whose answer may show that the installation speaks the other wire vocabulary
+ * (`kasm:apiNames`): the object then exists, but settings named the other way were not applied.
+ * `created` finds the object in the answer; the error keeps it in the state as failed to
+ * initialise (see {@link initializationFailure}), so nothing is left untracked, and the next
+ * update, with the right setting, applies what was declared.
+ */
+export async function keepingWhatWasCreated<T>(
+  create: () => Promise<T>,
+  created: (answer: unknown) => { readonly id: string; readonly properties: Props } | undefined,
+): Promise<T> {
+  try {
+    return await create();
+  } catch (error) {
+    const kept = error instanceof KasmVocabularyError ? created(error.answer) : undefined;
+    throw kept ? initializationFailure(kept.id, kept.properties, error) : error;
+  }
 }

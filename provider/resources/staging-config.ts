@@ -13,7 +13,7 @@ import { z } from "zod";
 import type { NewStagingConfig, StagingConfig as KasmStagingConfig, StagingConfigUpdate } from "../api";
 import { fromApiFields } from "../api";
 import { kasmClient } from "../runtime";
-import { createOrAdopt, declared, GONE, KasmId, refreshedInputs, same, toApi, unlessGone, type KindProvider, type Props } from "./kit";
+import { createOrAdopt, declared, GONE, KasmId, keepingWhatWasCreated, refreshedInputs, same, toApi, unlessGone, type KindProvider, type Props } from "./kit";
 import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
 import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS, SESSION_PERMISSION_NAMES } from "./session-permissions";
 
@@ -100,7 +100,15 @@ export const stagingConfigProvider: KindProvider = defineKind<StagingConfigInput
       declaredBy: "another StagingConfig of this zone and image, in this stack or another",
       find: () => client.staging.findStagingConfig(body),
       update: (existing) => client.staging.updateStagingConfig({ ...body, staging_config_id: existing.staging_config_id }),
-      create: () => client.staging.createStagingConfig(body),
+      // An answer in the other vocabulary: the config exists, without the permissions named the other way.
+      create: () =>
+        keepingWhatWasCreated(
+          () => client.staging.createStagingConfig(body),
+          (answer) => {
+            const created = (answer as { staging_config?: KasmStagingConfig }).staging_config;
+            return created && { id: created.staging_config_id, properties: outputs(inputs, created) };
+          },
+        ),
     });
     return { id: config.staging_config_id, outs: outputs(inputs, config) };
   },

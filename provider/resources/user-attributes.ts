@@ -160,6 +160,10 @@ export const userAttributesProvider: KindProvider = defineKind<UserAttributesInp
 
   async update(id, olds, news, changedFields) {
     const changed = changedFields.filter((key): key is AttributeKey => key in API_FIELDS);
+    // update_user_attributes answers `{}`, which cannot show that Kasm ignored `auto_login_ws`
+    // (a released Kasm names it `auto_login_kasm`): read the record first, whose names show the
+    // vocabulary the installation speaks, so that a mismatch fails before anything is written.
+    if (changed.includes("autoLoginWs")) await attributesOf(canonicalId(id));
     if (changed.length > 0) await kasmClient().users.updateUserAttributes(attributesBody(canonicalId(id), news, changed));
     return { outs: outputs(news, olds.userAttributesId) };
   },

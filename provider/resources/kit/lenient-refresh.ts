@@ -1,0 +1,28 @@
+/**
+ * Refresh that reads through a vocabulary mismatch and warns, where create and update fail.
+ *
+ * Answers are understood in both wire vocabularies (see `api/vocabulary.ts`), so a refresh can
+ * still read an object when the installation speaks the other vocabulary than `kasm:apiNames`.
+ * Failing it would block `pulumi refresh` on a setting that reading does not need; staying silent
+ * would hide that the next write will not be applied. So the refresh goes on and the user is
+ * warned once per resource, naming the setting to change.
+ */
+import { readLeniently } from "../../api/vocabulary";
+import { warn } from "../../engine-log";
+import type { KindProvider } from "../kit";
+
+/** The same providers, each `read` run leniently, with one warning per vocabulary mismatch it met. */
+export function refreshingLeniently<P extends Record<string, KindProvider>>(providers: P): P {
+  const wrapped: Record<string, KindProvider> = {};
+  for (const [kind, provider] of Object.entries(providers)) {
+    wrapped[kind] = {
+      ...provider,
+      async read(id, props) {
+        const { result, mismatches } = await readLeniently(() => provider.read(id, props));
+        for (const message of mismatches) await warn(`${kind} ${id}: refresh read it, but ${message}`);
+        return result;
+      },
+    };
+  }
+  return wrapped as P;
+}
