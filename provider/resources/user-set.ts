@@ -52,7 +52,7 @@ import { warn } from "../engine-log";
 import { kasmClient } from "../runtime";
 import { OTHER_INPUTS } from "./user-set/fields";
 import { checkUserSet } from "./user-set/check";
-import { groupIndex, unknownGroupsError } from "./user-set/groups";
+import { groupIndexFor, unknownGroupsError } from "./user-set/groups";
 import { existingUsersError, importRows } from "./user-set/import";
 import { readUserSet } from "./user-set/read";
 import { formOf, outputs, rowsOf, sameRow, userIdsOf } from "./user-set/rows";
@@ -99,7 +99,7 @@ export const userSetProvider: KindProvider = {
     if (adopted.length > 0 && inputs.adopt !== true) throw existingUsersError(adopted);
 
     // Everything about adopted users is worked out before anything is written.
-    const index = groupIndex(seen, inputs.groupIds);
+    const index = await groupIndexFor(adopted, seen, inputs.groupIds);
     const unknownGroups = new Map<string, string[]>();
     const unchangeable: string[] = [];
     const mode = String(inputs.groupsMode ?? "additive");

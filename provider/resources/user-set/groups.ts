@@ -1,8 +1,9 @@
 /**
  * `UserSet`'s group memberships. Groups are named in the rows, but adding or removing a group of
- * an existing user needs its id, which the API only shows inside user records: the ids are learnt
- * from the users read (and the `groupIds` input), and every change is worked out before the first
- * write.
+ * an existing user needs its id. The API documentation shows group ids only inside user records:
+ * the ids are learnt from the users read and the `groupIds` input; a released Kasm
+ * (`kasm:apiNames` `product`) also lists its groups, which is asked only for names still unknown.
+ * Every change is worked out before the first write.
  */
 import { KasmBadRequestError, type User as KasmUser } from "../../api";
 import { kasmClient } from "../../runtime";
@@ -24,10 +25,24 @@ export interface GroupChange {
 // --- planning ------------------------------------------------------------------------------------
 
 /** Group name -> id, from the users' records and the `groupIds` input (which wins). */
-export function groupIndex(records: Iterable<KasmUser>, groupIds: unknown): Map<string, string> {
+function groupIndex(records: Iterable<KasmUser>, groupIds: unknown): Map<string, string> {
   const index = new Map<string, string>();
   for (const user of records) for (const group of user.groups ?? []) if (!index.has(group.name)) index.set(group.name, canonicalId(group.group_id));
   if (groupIds && typeof groupIds === "object") for (const [name, id] of Object.entries(groupIds)) index.set(name, canonicalId(id));
+  return index;
+}
+
+/**
+ * {@link groupIndex}, completed from the installation's list of groups (`get_groups`, a released
+ * Kasm's) when `rows` name groups it does not know yet; with the documentation's vocabulary, or
+ * when every name is known, nothing is asked.
+ */
+export async function groupIndexFor(rows: readonly Row[], records: Iterable<KasmUser>, groupIds: unknown): Promise<Map<string, string>> {
+  const index = groupIndex(records, groupIds);
+  const client = kasmClient();
+  const missing = rows.some((row) => (row.groups ?? []).some((name) => !index.has(name)));
+  if (!missing || !client.transport.supports("get_groups")) return index;
+  for (const group of await client.groups.getGroups()) if (!index.has(group.name)) index.set(group.name, canonicalId(group.group_id));
   return index;
 }
 
@@ -61,11 +76,18 @@ export function groupChanges(row: Row, record: KasmUser, mode: string, index: Ma
 /** The error for groups to add whose id is not known (group name -> the usernames that list it). */
 export function unknownGroupsError(unknown: Map<string, string[]>): Error {
   const listed = [...unknown].map(([name, users]) => `'${name}' (for ${names(users.map((username) => ({ username })), 5)})`);
+  if (kasmClient().transport.supports("get_groups"))
+    return new Error(
+      `UserSet: Kasm has no group named ${listed.join(", ")}: its list of groups (get_groups) does not hold ` +
+        `${unknown.size === 1 ? "that name" : "those names"}. Create the group (a kasm.Group, or Access Management, Groups in ` +
+        `the admin UI) or correct the name; group names are compared exactly, case included.`,
+    );
   return new Error(
     `UserSet: the id${unknown.size === 1 ? " of group" : "s of groups"} ${listed.join(", ")} ${unknown.size === 1 ? "is" : "are"} unknown. Kasm's API cannot list groups, and no user it showed is in ` +
       `${unknown.size === 1 ? "that group" : "those groups"}; adding an existing user to a group needs its id. Give the id in ` +
       `\`groupIds\` (for example groupIds: { "${[...unknown.keys()][0]}": "<group id>" }): Kasm's admin UI lists groups under ` +
-      `Access Management, Groups, and a group's id is in the address of its page. ` +
+      `Access Management, Groups, and a group's id is in the address of its page. If the installation is a released Kasm ` +
+      `(1.15 or later), set kasm:apiNames to "product" instead: it can list groups and find the ids by name. ` +
       `New users of the set need no id: the import takes group names.`,
   );
 }

@@ -9,7 +9,7 @@ import { warn } from "../../engine-log";
 import { kasmClient } from "../../runtime";
 import { canonicalId, initializationFailure, isNotFound, same, type Props } from "../kit";
 import { USER_FIELDS, type Row } from "./fields";
-import { applyGroupChange, groupChanges, groupIndex, isUserGone, unknownGroupsError, type GroupChange } from "./groups";
+import { applyGroupChange, groupChanges, groupIndexFor, isUserGone, unknownGroupsError, type GroupChange } from "./groups";
 import { existingUsersError, importRows } from "./import";
 import { groupsChanged, names, outputs, rowsOf, userIdsOf } from "./rows";
 import { deleteKasmUser } from "../user";
@@ -44,7 +44,7 @@ export async function updateUserSet(id: string, olds: Props, news: Props): Promi
     const existing = added.filter((row) => byName.has(row.key));
     if (existing.length > 0 && news.adopt !== true) throw existingUsersError(existing);
     toCreate = added.filter((row) => !byName.has(row.key));
-    const index = groupIndex(seen, news.groupIds);
+    const index = await groupIndexFor([...existing, ...regroup], seen, news.groupIds);
     const unknownGroups = new Map<string, string[]>();
     adoptPlans = existing.map((row) => planAdoption(row, byName.get(row.key)!, { mode, index, unknownGroups, unchangeable }));
     for (const row of regroup) {
