@@ -123,6 +123,7 @@ describe("the stack configuration", () => {
       "kasm:retryMaxDelayMs": "1005",
       "kasm:waitForHealthySeconds": "30",
       "kasm:maxConnections": "4",
+      "kasm:apiNames": "product",
     };
     expect(Object.values(CONFIG_KEYS).sort()).toEqual(Object.keys(config).sort());
     expect(read(config)).toEqual({
@@ -138,6 +139,7 @@ describe("the stack configuration", () => {
       retryMaxDelayMs: 1005,
       waitForHealthySeconds: 30,
       maxConnections: 4,
+      apiNames: "product",
     });
   });
 

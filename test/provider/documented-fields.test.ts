@@ -140,7 +140,18 @@ const SCHEMA_RECORDS: Readonly<Record<string, string | { providerOwn: string }>>
  */
 const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
   "provider/resources/cast-config.ts": {
-    "casting config": ["cast_config_id", "casting_config_name", "image_friendly_name", "group_name", "session_remaining"],
+    // With kasm:apiNames "product", refresh reads every documented field back (get_cast_config).
+    "casting config": [
+      "cast_config_id", "casting_config_name", "image_friendly_name", "group_name", "session_remaining", "allow_anonymous",
+      "allow_resume", "allow_ws_sharing", "allowed_referrers", "disable_control_panel", "disable_fixed_res", "disable_tips",
+      "dynamic_ctr_network", "dynamic_ws_url", "enable_sharing", "enforce_client_settings", "error_url", "group_id", "image_id",
+      "ip_request_limit", "ip_request_seconds", "key", "limit_ips", "limit_sessions", "require_recaptcha", "valid_until",
+      "ws_audio_default_on", "ws_ime_mode_default_on", "ws_url",
+    ],
+    "staging or casting config session permissions": [
+      "allow_ws_audio", "allow_ws_uploads", "allow_ws_downloads", "allow_ws_clipboard_down", "allow_ws_clipboard_up",
+      "allow_ws_microphone",
+    ],
     CreateCastConfigResult: ["confirmed", "cast_config"],
   },
   "provider/resources/egress-credential.ts": {

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { KasmNotFoundError } from "../errors";
 import { callCountingAsDone, createOnce } from "../recovery";
-import { Empty, sameId } from "../schemas/common";
+import { Empty, Id, Int, sameId } from "../schemas/common";
 import { GroupRecord, type GroupMembership, type GroupUpdate, type NewGroup } from "../schemas/groups";
 import type { KasmApi } from "../transport";
 
@@ -49,6 +49,25 @@ function membershipBody(membership: GroupMembership) {
  */
 export async function getGroups(api: KasmApi): Promise<GroupRecord[]> {
   return (await api.transport.call("get_groups", {}, z.object({ groups: z.array(GroupRecord).default([]) }))).groups;
+}
+
+/** One member of a group, as `get_users_group` lists it (the product writes the username as `name`). */
+const GroupMember = z.object({ user_id: Id, name: z.string() });
+
+/**
+ * The members of a group, one page at a time (`get_users_group`; a product operation, needs
+ * Groups View). Sorted by username.
+ */
+export async function getUsersGroup(
+  api: KasmApi,
+  params: { group_id: string; page?: number; page_size?: number },
+): Promise<{ users: { user_id: string; name: string }[]; total?: number }> {
+  const { group_id, ...paging } = params;
+  return api.transport.call(
+    "get_users_group",
+    { target_group: { group_id }, sort_by: "username", sort_direction: "asc", ...paging },
+    z.object({ users: z.array(GroupMember).default([]), total: Int.optional() }),
+  );
 }
 
 /** The group of this name (exact, as the product compares names when it refuses a duplicate), or `undefined`. */
