@@ -7,6 +7,7 @@ import { kindProvider, typeToken } from "../../sdk/provider";
 import type { KindName } from "../../provider";
 import { ProviderHost, type Props } from "./host";
 import { ADMIN, type TestEmulator } from "./emulator";
+import { API_NAMES_CONFIG } from "./vocabulary";
 
 const serialized = new Map<string, Promise<string>>();
 
@@ -29,11 +30,18 @@ export function urnOf(kind: KindName, name: string): string {
 /** Client settings that keep retries short in tests. */
 export const FAST_RETRIES = { "kasm:maxRetries": "2", "kasm:retryBaseDelayMs": "10", "kasm:retryMaxDelayMs": "50" };
 
-/** Start a host and configure it against `emulator` with `creds` (default: the admin key). */
-export async function hostFor(emulator: TestEmulator, creds: { key: string; secret: string } = ADMIN): Promise<ProviderHost> {
+/**
+ * Start a host and configure it against `emulator` with `creds` (default: the admin key), in this
+ * run's wire vocabulary (see `vocabulary.ts`) unless `config` says otherwise.
+ */
+export async function hostFor(
+  emulator: TestEmulator,
+  creds: { key: string; secret: string } = ADMIN,
+  config: Readonly<Record<string, string>> = {},
+): Promise<ProviderHost> {
   const host = await ProviderHost.start();
   await host.configure(
-    { "kasm:baseUrl": emulator.url, "kasm:apiKey": creds.key, "kasm:apiKeySecret": creds.secret, ...FAST_RETRIES },
+    { "kasm:baseUrl": emulator.url, "kasm:apiKey": creds.key, "kasm:apiKeySecret": creds.secret, ...FAST_RETRIES, ...API_NAMES_CONFIG, ...config },
     ["kasm:apiKeySecret"],
   );
   return host;
