@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { TestEngine } from "../../testing/engine";
 import { ADMIN, startTestEmulator, type TestEmulator } from "./emulator";
+import { API_NAMES_CONFIG } from "./vocabulary";
 
 /** The team groups every seed of this program has, by name. */
 export const TEAM_GROUPS = {
@@ -65,7 +66,7 @@ export function usersEngine(programDir: string, stateDir: string, emulator: Test
     stack: "dev",
     stateFile: path.join(stateDir, "dev.json"),
     passphrase: "many users correct horse",
-    config: { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret, "kasm:maxRetries": "1" },
+    config: { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret, "kasm:maxRetries": "1", ...API_NAMES_CONFIG },
     secretKeys: ["kasm:apiKeySecret"],
   });
 }

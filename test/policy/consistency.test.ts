@@ -28,6 +28,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../emulator/server";
 import { storeFromSeed, type SeedInput } from "../../emulator/seed";
 import type { Store } from "../../emulator/store";
+import { API_NAMES_CONFIG } from "../helpers/vocabulary";
 import { configure, providers } from "../../provider";
 import { kasmClient } from "../../provider/runtime";
 import { KasmLicenseLimitError, KasmPermissionError } from "../../provider/api";
@@ -236,6 +237,7 @@ beforeAll(async () => {
     "kasm:apiKey": KEY.key,
     "kasm:apiKeySecret": KEY.secret,
     "kasm:maxRetries": "0",
+    ...API_NAMES_CONFIG,
   };
   configure({ config: { get: (k: string) => settings[k] } });
   // LicenseActivation, EgressCredential and ServerImport warn on stderr on every delete (Kasm

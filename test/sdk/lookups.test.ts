@@ -5,6 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kasm from "../../sdk";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { TEST_API_NAMES } from "../helpers/vocabulary";
 import { PLAIN_SECRETS, PLAIN_SECRET_VALUES, startUnmaskedKasm, type UnmaskedKasm } from "./unmasked-kasm";
 
 const SERVER_ID = "5e000000000000000000000000000001";
@@ -27,6 +28,7 @@ beforeAll(async () => {
   pulumi.runtime.setConfig("kasm:baseUrl", emulator.url);
   pulumi.runtime.setConfig("kasm:apiKey", ADMIN.key);
   pulumi.runtime.setConfig("kasm:apiKeySecret", ADMIN.secret);
+  pulumi.runtime.setConfig("kasm:apiNames", TEST_API_NAMES);
 });
 afterAll(() => emulator?.close());
 
