@@ -43,7 +43,7 @@ import { healthGate } from "./health";
 import { collectSecretValues, redact, scrubText } from "./redact";
 import { withCanonicalIds } from "./request-ids";
 import { CsvValidationData } from "./schemas/batch";
-import { RetryPolicy, TIMEOUT_ERROR_CODES, describeFailure, parseRetryAfter, repeatMode, type Failure, type RepeatMode } from "./retry";
+import { NOT_SENT_ERROR_CODES, RetryPolicy, TIMEOUT_ERROR_CODES, describeFailure, parseRetryAfter, repeatMode, type Failure, type RepeatMode } from "./retry";
 import { currentLenientReads, fromWire, toWire, wireOperationName, type ApiNames } from "./vocabulary";
 
 /** Options of one call. */
@@ -450,6 +450,8 @@ function canonicalIds(_key: string, value: unknown): unknown {
 function notRepeatedNote(mode: RepeatMode, failure: Failure): string {
   if (mode !== "once") return "";
   if (failure.status !== undefined && failure.status < 500) return "";
+  // A refused connection (or one that never opened) carried nothing: it cannot have been applied.
+  if (failure.code !== undefined && NOT_SENT_ERROR_CODES.includes(failure.code)) return "; the request never reached the server, so nothing was applied";
   return `; it was not repeated because repeating it could apply it twice, and it may have been applied (${describeFailure(failure)})`;
 }
 
