@@ -50,7 +50,7 @@ import { randomUUID } from "node:crypto";
 import { canonicalId, initializationFailure, isUnknown, same, type KindProvider } from "./kit";
 import { warn } from "../engine-log";
 import { kasmClient } from "../runtime";
-import { OTHER_INPUTS } from "./user-set/fields";
+import { OTHER_INPUTS, type Row } from "./user-set/fields";
 import { checkUserSet } from "./user-set/check";
 import { groupIndexFor, unknownGroupsError } from "./user-set/groups";
 import { existingUsersError, importRows } from "./user-set/import";
@@ -64,6 +64,22 @@ import { adopt, eachLimited, planAdoption, unchangeableWarning } from "./user-se
 
 // The kind's public names, defined with its parts and exported from this module, the kind's entry point.
 export { IMPORT_ONLY_FIELDS, REALMS, USER_FIELDS, UserSetInputs, type UserField, type UserSetOutputs } from "./user-set/fields";
+
+// --- helpers -------------------------------------------------------------------------------------
+
+/**
+ * The rows whose user Kasm still holds, read in a page or two of `get_users`: a destroy retried
+ * after a partial failure (a fault, a timeout) redoes only what is left, so it converges at any
+ * fault rate short of certain failure. A user not found by name is kept when Kasm's users were not
+ * all read (it may have been renamed in the UI): its delete answers "unknown user" if it is gone.
+ */
+async function stillInKasm(rows: readonly Row[], userIds: Readonly<Record<string, string>>): Promise<Row[]> {
+  if (rows.length === 0) return [];
+  const { users, complete } = await kasmClient().users.getUsersNamed(rows.map((row) => row.key));
+  const ids = new Set(users.map((user) => canonicalId(user.user_id)));
+  const names = new Set(users.map((user) => user.username.toLowerCase()));
+  return rows.filter((row) => ids.has(canonicalId(userIds[row.key])) || (!complete && !names.has(row.key)));
+}
 
 // --- provider ------------------------------------------------------------------------------------
 
@@ -134,7 +150,7 @@ export const userSetProvider: KindProvider = {
     const rows = rowsOf(props) ?? [];
     const userIds = userIdsOf(props);
     const force = props.forceDelete === true;
-    const targets = rows.filter((row) => userIds[row.key]);
+    const targets = await stillInKasm(rows.filter((row) => userIds[row.key]), userIds);
     const failures: string[] = [];
     let busy = 0;
     // Every user is attempted, so that one failure does not hold back the others; the next destroy retries what is left.
@@ -148,6 +164,10 @@ export const userSetProvider: KindProvider = {
     });
     if (failures.length === 0) return;
     const advice = busy > 0 ? " Set `forceDelete: true` to end the sessions and delete the users, or end the sessions first." : "";
-    throw new Error(`UserSet: ${failures.length} of ${targets.length} users could not be deleted:\n  ${failures.slice(0, 20).join("\n  ")}${advice}`);
+    throw new Error(
+      `UserSet: ${targets.length - failures.length} of the ${targets.length} users left were deleted, ${failures.length} could not be ` +
+        `(run the destroy again: it deletes only the users still in Kasm):\n  ${failures.slice(0, 20).join("\n  ")}` +
+        `${failures.length > 20 ? `\n  and ${failures.length - 20} more` : ""}${advice}`,
+    );
   },
 };
