@@ -37,6 +37,51 @@ export class Unauthorized extends EmulatorError {
   }
 }
 
+/** The authentication and authorisation answers: the spec's (1.19, the default) or 1.15's. */
+export type AuthAnswers = "1.19" | "1.15";
+
+/** The values of {@link AuthAnswers}. */
+export const AUTH_ANSWERS: readonly AuthAnswers[] = ["1.19", "1.15"];
+
+/** 1.15: no key or no secret at all (400 `Invalid Request`). */
+export class NoCredentials115 extends EmulatorError {
+  constructor() {
+    super(400, "Invalid Request");
+  }
+}
+
+/** 1.15: an unknown key, or a wrong secret (403 `Access Denied`). */
+export class AccessDenied115 extends EmulatorError {
+  constructor() {
+    super(403, "Access Denied");
+  }
+}
+
+/** 1.15: the key has expired, whatever the secret (401 `Access has expired`). */
+export class AccessExpired115 extends EmulatorError {
+  constructor() {
+    super(401, "Access has expired");
+  }
+}
+
+/** 1.15: the key lacks a permission, or is Read Only and the call writes (401 `Unauthorized`, no full stop). */
+export class Unauthorized115 extends EmulatorError {
+  constructor() {
+    super(401, "Unauthorized");
+  }
+}
+
+/**
+ * HTTP 200 with an `error_message`: how the product's admin-inherited operations (create_group,
+ * update_group, delete_group, get_users_group) refuse a request, without changing the status.
+ * Nothing is changed and nothing is persisted, as for any other error.
+ */
+export class RefusedWith200 extends EmulatorError {
+  constructor(message: string) {
+    super(200, message);
+  }
+}
+
 /** 400: the request is malformed or refers to something that does not exist, or breaks a rule. */
 export class InvalidRequest extends EmulatorError {
   constructor(message: string) {

@@ -102,7 +102,15 @@ export class Store {
   constructor(state: State = emptyState()) {
     this.state = state;
     this.keys = new KeysModel(state);
-    this.groups = new GroupsModel(state);
+    // A group's members, cast configs and egress bindings belong to models built after it: reached lazily.
+    this.groups = new GroupsModel(state, {
+      memberCount: (groupId) => this.users.membersOf(groupId).length,
+      castConfigIds: (groupId) => this.casting.all().filter((c) => c.group_id === groupId).map((c) => c.cast_config_id),
+      forgetGroup: (groupId) => {
+        this.users.leaveGroup(groupId);
+        this.egress.forgetGroup(groupId);
+      },
+    });
     this.images = new ImagesModel(state);
     this.servers = new ServersModel(state);
     this.licences = new LicencesModel(state);

@@ -3,12 +3,12 @@
  * refer to an image and a group, whose models are passed in.
  */
 import { AlreadyExists, InvalidRequest, MissingParameters, UnknownObject } from "../errors";
-import { AreaModel, byId, definedOnly, newId, NO_CLIENT_PERMISSIONS, parseTime, orUnknown, type ClientPermissions, type Table } from "./common";
+import { AreaModel, byId, definedOnly, newId, NO_CLIENT_PERMISSIONS, parseTime, orUnknown, type ClientPermissions, type ProductClientPermissions, type Table } from "./common";
 import type { GroupsModel } from "./groups";
 import type { ImagesModel } from "./images";
 
 /** A casting config as stored: the wire's fields, ids canonical. */
-export interface CastConfigRecord extends ClientPermissions {
+export interface CastConfigRecord extends ClientPermissions, ProductClientPermissions {
   cast_config_id: string;
   casting_config_name: string;
   image_id: string | null;

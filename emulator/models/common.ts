@@ -93,6 +93,24 @@ export type ClientPermissions = { -readonly [K in keyof typeof NO_CLIENT_PERMISS
 /** The client permissions' field names, as both configs' answers list them. */
 export const CLIENT_PERMISSION_FIELDS = Object.keys(NO_CLIENT_PERMISSIONS) as (keyof ClientPermissions)[];
 
+/**
+ * The client permissions only the released product has (1.15's staging and cast config records):
+ * stored in product mode, off by default, and absent from the spec's records.
+ */
+export const PRODUCT_ONLY_CLIENT_PERMISSIONS = ["allow_kasm_gamepad", "allow_kasm_webcam", "allow_kasm_printing"] as const;
+
+/** The product-only client permissions of a config; absent in configs created in spec mode. */
+export type ProductClientPermissions = { [K in (typeof PRODUCT_ONLY_CLIENT_PERMISSIONS)[number]]?: boolean };
+
+/** A config's product-only client permissions for a product-mode answer: false unless set. */
+export function productClientPermissionsOf(config: ProductClientPermissions): Required<ProductClientPermissions> {
+  return {
+    allow_kasm_gamepad: config.allow_kasm_gamepad ?? false,
+    allow_kasm_webcam: config.allow_kasm_webcam ?? false,
+    allow_kasm_printing: config.allow_kasm_printing ?? false,
+  };
+}
+
 /** The client permissions of a staging or casting config, for its answer. */
 export function clientPermissionsOf(config: ClientPermissions): ClientPermissions {
   return Object.fromEntries(CLIENT_PERMISSION_FIELDS.map((field) => [field, config[field]])) as ClientPermissions;

@@ -365,9 +365,18 @@ export class EgressModel extends AreaModel<EgressTables, EgressDependencies> {
 
   /** Drop the mappings and credentials of a deleted user, as the product's foreign keys cascade. */
   forgetUser(userId: string): void {
+    this.forgetTarget("user_id", userId);
+  }
+
+  /** Drop the mappings and credentials of a deleted group (product mode's delete_group), likewise. */
+  forgetGroup(groupId: string): void {
+    this.forgetTarget("group_id", groupId);
+  }
+
+  private forgetTarget(field: "user_id" | "group_id", id: string): void {
     const { egressMappings, egressCredentials } = this.tables;
-    for (const m of this.mappings()) if (m.user_id === userId) delete egressMappings[m.egress_provider_mapping_id];
-    for (const c of this.credentials()) if (c.user_id === userId) delete egressCredentials[c.egress_credential_id];
+    for (const m of this.mappings()) if (m[field] === id) delete egressMappings[m.egress_provider_mapping_id];
+    for (const c of this.credentials()) if (c[field] === id) delete egressCredentials[c.egress_credential_id];
   }
 
   // --- what applies ---------------------------------------------------------------------------

@@ -1,8 +1,10 @@
 /**
- * Groups. All Users and Administrators always exist; the API creates no groups (they come from
- * the seed or the data file), but users join and leave them.
+ * Groups. All Users and Administrators always exist. The spec's API creates no groups (they come
+ * from the seed or the data file) but users join and leave them; in product mode the product's
+ * create_group, update_group and delete_group change them, with 1.15's rules.
  */
 import { ADMINISTRATORS_GROUP, ALL_USERS_GROUP, SYSTEM_GROUP_NAMES } from "../../catalogue";
+import { RefusedWith200 } from "../errors";
 import { byId, canonicalId, newId, orUnknown, type Table } from "./common";
 
 /** A group as stored; `is_system` marks All Users and Administrators. */
@@ -10,8 +12,43 @@ export interface GroupRecord {
   group_id: string;
   name: string;
   description: string | null;
+  /** 1 (first) to 4095 (last): which group's settings win for a user in several. */
   priority: number;
   is_system: boolean;
+  /** The product's free-form metadata; absent in groups stored before product mode ({} then). */
+  group_metadata?: Record<string, unknown>;
+}
+
+/**
+ * The priorities and descriptions the system groups get. The sources are silent: Administrators
+ * come first and All Users last, at the product's default priority, so that any other group's
+ * settings win over the ones every user has.
+ */
+const SYSTEM_GROUPS: Readonly<Record<(typeof SYSTEM_GROUP_NAMES)[number], { priority: number; description: string }>> = {
+  [ALL_USERS_GROUP]: { priority: 4095, description: "Every user belongs to this group" },
+  [ADMINISTRATORS_GROUP]: { priority: 1, description: "Administrators of the installation" },
+};
+
+/** The product's bounds of a group priority (1.15 refuses anything outside 0 < priority < 4096). */
+const PRIORITY_MIN = 1;
+const PRIORITY_MAX = 4095;
+
+/** What other areas keep about a group, reached as callbacks so that this model imports none of them. */
+export interface GroupDependents {
+  /** How many users are members of the group. */
+  memberCount(groupId: string): number;
+  /** The ids of the cast configs that name the group. */
+  castConfigIds(groupId: string): string[];
+  /** Drop the memberships and egress bindings of a deleted group, as the product's foreign keys cascade. */
+  forgetGroup(groupId: string): void;
+}
+
+/** A group as create_group takes it (the product's fields). */
+export interface NewGroupInput {
+  name?: string;
+  priority?: number;
+  description?: string | null;
+  group_metadata?: Record<string, unknown> | null;
 }
 
 /** The part of the state this model owns. */
@@ -24,24 +61,28 @@ export interface GroupInput {
   group_id?: string;
   name: string;
   description?: string;
+  priority?: number;
 }
 
-/** The groups: lookups by id and name, the system groups, and the seeded ones. */
+/** The groups: lookups by id and name, the system groups, the seeded ones, and the product's changes. */
 export class GroupsModel {
-  constructor(private readonly tables: GroupsTables) {
+  constructor(
+    private readonly tables: GroupsTables,
+    private readonly dependents?: GroupDependents,
+  ) {
     this.ensureSystemGroups();
   }
 
   /** All Users and Administrators always exist, whatever the seed or data file says. */
   private ensureSystemGroups(): void {
-    for (const [index, name] of SYSTEM_GROUP_NAMES.entries()) {
+    for (const name of SYSTEM_GROUP_NAMES) {
       const existing = this.groupByName(name);
       if (existing) {
         existing.is_system = true;
         continue;
       }
       const group_id = newId();
-      this.tables.groups[group_id] = { group_id, name, description: null, priority: index + 1, is_system: true };
+      this.tables.groups[group_id] = { group_id, name, ...SYSTEM_GROUPS[name], is_system: true };
     }
   }
 
@@ -82,8 +123,8 @@ export class GroupsModel {
 
   /**
    * Add a seeded group. A seed may pin the id of a system group, so tests can refer to it; any
-   * other name already taken is refused (the caller words the error). `priority` orders the
-   * seeded groups after the system ones.
+   * other name already taken is refused (the caller words the error). `priority` (the seed's own,
+   * else the caller's) orders the seeded groups after Administrators and before All Users.
    */
   addSeedGroup(input: GroupInput, priority: number): GroupRecord | "duplicate" {
     const existing = this.groupByName(input.name);
@@ -95,8 +136,77 @@ export class GroupsModel {
     }
     if (existing) return "duplicate";
     const group_id = input.group_id ? canonicalId(input.group_id)! : newId();
-    const group: GroupRecord = { group_id, name: input.name, description: input.description ?? null, priority, is_system: false };
+    const group: GroupRecord = {
+      group_id,
+      name: input.name,
+      description: input.description ?? null,
+      priority: input.priority ?? priority,
+      is_system: false,
+    };
     this.tables.groups[group_id] = group;
     return group;
+  }
+
+  // --- the product's group operations (1.15 answers their refusals with HTTP 200) ------------
+
+  /** create_group: a name and a priority are required; names are unique; 0 < priority < 4096. */
+  createGroup(input: NewGroupInput): GroupRecord {
+    if (input.name === undefined || input.priority === undefined) throw new RefusedWith200("Invalid Request. Missing required parameters");
+    if (this.groupByName(input.name)) throw new RefusedWith200(`Group (${input.name}) already exists`);
+    if (!(input.priority >= PRIORITY_MIN && input.priority <= PRIORITY_MAX))
+      throw new RefusedWith200(`Invalid priority value (${input.priority})`);
+    const group_id = newId();
+    const group: GroupRecord = {
+      group_id,
+      name: input.name,
+      description: input.description ?? null,
+      priority: input.priority,
+      is_system: false,
+      group_metadata: input.group_metadata ?? {},
+    };
+    this.tables.groups[group_id] = group;
+    return group;
+  }
+
+  /**
+   * update_group: the fields sent change. 1.15 checks neither the priority nor the name here; the
+   * emulator takes any priority, as 1.15 does, but keeps names unique with create's wording:
+   * seeds, CSV rows and lookups find groups by name.
+   */
+  updateGroup(id: unknown, input: NewGroupInput): GroupRecord {
+    const group = this.productGroup(id);
+    if (input.name !== undefined && input.name !== group.name && this.groupByName(input.name))
+      throw new RefusedWith200(`Group (${input.name}) already exists`);
+    if (input.name !== undefined) group.name = input.name;
+    if (input.description !== undefined) group.description = input.description;
+    if (input.priority !== undefined) group.priority = input.priority;
+    if (input.group_metadata !== undefined) group.group_metadata = input.group_metadata ?? {};
+    return group;
+  }
+
+  /** The group update_group names, with 1.15's wording when the id is missing, malformed or unknown. */
+  productGroup(id: unknown): GroupRecord {
+    if (id === undefined || id === null || id === "") throw new RefusedWith200("Invalid Request. Missing required parameters");
+    if (!canonicalId(id)) throw new RefusedWith200("Invalid Request. group_id must be a uuid");
+    const group = this.group(id);
+    if (!group) throw new RefusedWith200("Invalid Request. group does not exit by that id");
+    return group;
+  }
+
+  /**
+   * delete_group: never a system group, nor one a cast config names; one with members only with
+   * `force`, which takes them out of it.
+   */
+  deleteGroup(id: unknown, force: boolean): void {
+    const group = this.group(id);
+    if (!group) throw new RefusedWith200(`Group ${String(id ?? "")} does not exist`);
+    if (group.is_system) throw new RefusedWith200(`Group (${group.name}) is a protected group and cannot be deleted`);
+    const castConfigs = this.dependents?.castConfigIds(group.group_id) ?? [];
+    if (castConfigs.length > 0)
+      throw new RefusedWith200(`Group (${group.name}) is referenced in Cast configuration (${castConfigs.join(",")}) and cannot be deleted`);
+    const members = this.dependents?.memberCount(group.group_id) ?? 0;
+    if (members > 0 && !force) throw new RefusedWith200(`Group contains (${members}) users and 'force' option not set to True`);
+    this.dependents?.forgetGroup(group.group_id);
+    delete this.tables.groups[group.group_id];
   }
 }

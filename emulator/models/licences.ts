@@ -56,7 +56,7 @@ export { COMMUNITY_CONCURRENT_SESSIONS };
 /** Activation keys, licences and the limits they set. */
 export class LicencesModel extends AreaModel<LicencesTables> {
   /** Every active licence. */
-  private all(): LicenseRecord[] {
+  all(): LicenseRecord[] {
     return Object.values(this.tables.licenses);
   }
 

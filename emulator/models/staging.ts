@@ -3,12 +3,12 @@
  * and an image, whose models are passed in.
  */
 import { AlreadyExists, MissingParameters, UnknownObject } from "../errors";
-import { AreaModel, byId, definedOnly, newId, NO_CLIENT_PERMISSIONS, orUnknown, type ClientPermissions, type Table } from "./common";
+import { AreaModel, byId, definedOnly, newId, NO_CLIENT_PERMISSIONS, orUnknown, type ClientPermissions, type ProductClientPermissions, type Table } from "./common";
 import type { ImagesModel } from "./images";
 import type { ServersModel } from "./servers";
 
 /** A staging config as stored: a pool of sessions of an image kept ready in a zone. */
-export interface StagingConfigRecord extends ClientPermissions {
+export interface StagingConfigRecord extends ClientPermissions, ProductClientPermissions {
   staging_config_id: string;
   zone_id: string;
   image_id: string;

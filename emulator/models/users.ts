@@ -373,6 +373,18 @@ export class UsersModel {
     user.group_ids.push(group.group_id);
   }
 
+  /** The members of a group, by username (get_users_group). */
+  membersOf(groupId: string): UserRecord[] {
+    return Object.values(this.tables.users)
+      .filter((u) => u.group_ids.includes(groupId))
+      .sort((a, b) => (a.username < b.username ? -1 : a.username > b.username ? 1 : 0));
+  }
+
+  /** Take every member out of a deleted group. */
+  leaveGroup(groupId: string): void {
+    for (const user of Object.values(this.tables.users)) user.group_ids = user.group_ids.filter((id) => id !== groupId);
+  }
+
   /** remove_user_group: refused when the user is not a member. */
   removeUserFromGroup(userId: unknown, groupId: unknown): void {
     const { user, group } = this.membershipParties(userId, groupId);
