@@ -3,21 +3,24 @@
  * `kasm-emulator`: run the Kasm API emulator from the command line.
  *
  *   kasm-emulator --port 8443 --seed examples/seed.json [--data state.json] [--host 127.0.0.1]
- *                 [--tls-key key.pem --tls-cert cert.pem] [--observed-fields] [--verbose]
+ *                 [--tls-key key.pem --tls-cert cert.pem] [--observed-fields] [--api-names spec|product]
+ *                 [--auth-answers 1.19|1.15] [--verbose]
  *
  * Prints one line with the URL once it accepts requests, and runs until SIGINT or SIGTERM.
  * `--help` lists every option with its default.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { AUTH_ANSWERS, type AuthAnswers } from "./errors";
 import { readSeedFile, SeedError } from "./seed";
 import { startEmulator } from "./server";
+import { API_NAMES, type ApiNames } from "./vocabulary";
 
 /** The environment variable that gives the port when `--port` is not given (`npm start` reads it too). */
 const PORT_ENV = "KASM_EMULATOR_PORT";
 
 const USAGE =
-  "usage: kasm-emulator [--port N] [--host ADDR] [--seed seed.json] [--data state.json] [--tls-key key.pem --tls-cert cert.pem] [--observed-fields] [--verbose]";
+  "usage: kasm-emulator [--port N] [--host ADDR] [--seed seed.json] [--data state.json] [--tls-key key.pem --tls-cert cert.pem] [--observed-fields] [--api-names spec|product] [--auth-answers 1.19|1.15] [--verbose]";
 
 const HELP = `${USAGE}
 
@@ -37,6 +40,14 @@ Options:
   --tls-cert FILE      serve HTTPS with this PEM certificate (with --tls-key)
   --observed-fields    also send the fields the real product is known to return beyond the
                        spec (default: the seed's "observedFields", else off)
+  --api-names NAMES    spec: the API documentation's names (allow_ws_audio, request_ws);
+                       product: the released product's (allow_kasm_audio, request_kasm), its
+                       answer shapes and its own operations (get_groups, create_group, ...)
+                       (default: the seed's "apiNames", else spec)
+  --auth-answers REL   1.19: refusals as the spec gives them (401 "Invalid user name or
+                       password.", 403 "Unauthorized."); 1.15: as release 1.15 gave them
+                       (403 "Access Denied", 401 "Access has expired", 401 "Unauthorized",
+                       400 "Invalid Request") (default: the seed's "authAnswers", else 1.19)
   --verbose            one line per request on stderr: operation, status, milliseconds, never
                        a body (default: off)
   --help               print this help and exit
@@ -90,6 +101,8 @@ async function main(): Promise<void> {
         "tls-key": { type: "string" },
         "tls-cert": { type: "string" },
         "observed-fields": { type: "boolean" },
+        "api-names": { type: "string" },
+        "auth-answers": { type: "string" },
         verbose: { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
@@ -115,6 +128,16 @@ async function main(): Promise<void> {
     process.stderr.write("kasm-emulator: --tls-key and --tls-cert go together\n");
     process.exit(2);
   }
+  const apiNames = values["api-names"];
+  if (apiNames !== undefined && !API_NAMES.includes(apiNames as ApiNames)) {
+    process.stderr.write(`kasm-emulator: --api-names must be ${API_NAMES.join(" or ")}, got ${apiNames}\n`);
+    process.exit(2);
+  }
+  const authAnswers = values["auth-answers"];
+  if (authAnswers !== undefined && !AUTH_ANSWERS.includes(authAnswers as AuthAnswers)) {
+    process.stderr.write(`kasm-emulator: --auth-answers must be ${AUTH_ANSWERS.join(" or ")}, got ${authAnswers}\n`);
+    process.exit(2);
+  }
   const tls = values["tls-key"] ? { key: readFileSync(values["tls-key"]), cert: readFileSync(values["tls-cert"]!) } : undefined;
   let emulator;
   try {
@@ -126,6 +149,8 @@ async function main(): Promise<void> {
       tls,
       // Absent: the seed's flag decides.
       observedFields: values["observed-fields"] ? true : undefined,
+      apiNames: apiNames as ApiNames | undefined,
+      authAnswers: authAnswers as AuthAnswers | undefined,
       log: values.verbose ? (line) => process.stderr.write(`${line}\n`) : undefined,
     });
   } catch (error) {

@@ -314,6 +314,33 @@ export const CAST_CONFIG = new WireRecord("casting config", [
   "valid_until",
 ]);
 
+// --- the product's own operations (product mode only; 1.15 decompile, admin_api.py) ---------------
+
+/** A group as the product's get_groups lists it. */
+export const PRODUCT_GROUP_ITEM = new WireRecord("group (get_groups)", [
+  "group_id",
+  "name",
+  "description",
+  "priority",
+  "is_system",
+  "group_metadata",
+  "group_mappings",
+]);
+
+/** A group as the product's create_group and update_group answer it (its data model's JSON form). */
+export const PRODUCT_GROUP = new WireRecord("group (create_group, update_group)", [
+  "group_id",
+  "name",
+  "is_system",
+  "description",
+  "priority",
+  "program_data",
+  "group_metadata",
+]);
+
+/** A member as the product's get_users_group lists it (the username is `name`). */
+export const PRODUCT_GROUP_MEMBER = new WireRecord("group member (get_users_group)", ["name", "user_id"]);
+
 // --- egress --------------------------------------------------------------------------------------
 
 /** Egress provider. */
@@ -443,6 +470,9 @@ export const WIRE_RECORDS = [
   SERVER_SESSION,
   STAGING_CONFIG,
   CAST_CONFIG,
+  PRODUCT_GROUP_ITEM,
+  PRODUCT_GROUP,
+  PRODUCT_GROUP_MEMBER,
   EGRESS_PROVIDER,
   EGRESS_GATEWAY,
   EGRESS_MAPPING_BRIEF,

@@ -9,7 +9,9 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { isPermissionName, type PermissionName } from "../catalogue";
+import { AUTH_ANSWERS, type AuthAnswers } from "./errors";
 import { canonicalId, emptyState, parseTime, Store } from "./store";
+import { API_NAMES, type ApiNames } from "./vocabulary";
 
 const SeedId = z.string().refine((v) => canonicalId(v) !== undefined, "must be a UUID (32 hex digits, hyphens allowed)");
 
@@ -26,7 +28,13 @@ const SeedApiKey = z.strictObject({
     .default(null),
 });
 
-const SeedGroup = z.strictObject({ group_id: SeedId.optional(), name: z.string().min(1), description: z.string().optional() });
+const SeedGroup = z.strictObject({
+  group_id: SeedId.optional(),
+  name: z.string().min(1),
+  description: z.string().optional(),
+  /** 1 (first) to 4095 (last); default 100, 101, ... in the seed's order. */
+  priority: z.number().int().min(1).max(4095).optional(),
+});
 
 const SeedUser = z.strictObject({
   user_id: SeedId.optional(),
@@ -114,6 +122,13 @@ export const Seed = z.strictObject({
    * emulator/README.md). Default false: exactly the documented fields.
    */
   observedFields: z.boolean().default(false),
+  /**
+   * Speak the released product's names (`product`: `allow_kasm_audio`, `request_kasm`, ...) rather
+   * than the spec's (`spec`, the default); see emulator/README.md, "Product mode".
+   */
+  apiNames: z.enum(API_NAMES as [ApiNames, ...ApiNames[]]).default("spec"),
+  /** Authentication answers of release 1.19 (the spec's, the default) or 1.15. */
+  authAnswers: z.enum(AUTH_ANSWERS as [AuthAnswers, ...AuthAnswers[]]).default("1.19"),
   apiKeys: z.array(SeedApiKey).default([]),
   groups: z.array(SeedGroup).default([]),
   users: z.array(SeedUser).default([]),
@@ -155,6 +170,23 @@ export function readSeedFile(path: string): SeedInput {
 export function seedObservedFields(input: SeedInput | undefined): boolean {
   const parsed = Seed.shape.observedFields.safeParse((input as { observedFields?: unknown } | undefined)?.observedFields);
   if (!parsed.success) throw new SeedError("seed: observedFields: must be true or false");
+  return parsed.data;
+}
+
+/**
+ * The seed's `apiNames` (`spec` when absent), or a {@link SeedError}. Read on its own, as
+ * {@link seedObservedFields} is, so that a data file keeps the mode the seed gives.
+ */
+export function seedApiNames(input: SeedInput | undefined): ApiNames {
+  const parsed = Seed.shape.apiNames.safeParse((input as { apiNames?: unknown } | undefined)?.apiNames);
+  if (!parsed.success) throw new SeedError(`seed: apiNames: must be ${API_NAMES.map((n) => JSON.stringify(n)).join(" or ")}`);
+  return parsed.data;
+}
+
+/** The seed's `authAnswers` (`1.19` when absent), or a {@link SeedError}. Read on its own, as {@link seedApiNames} is. */
+export function seedAuthAnswers(input: SeedInput | undefined): AuthAnswers {
+  const parsed = Seed.shape.authAnswers.safeParse((input as { authAnswers?: unknown } | undefined)?.authAnswers);
+  if (!parsed.success) throw new SeedError(`seed: authAnswers: must be ${AUTH_ANSWERS.map((n) => JSON.stringify(n)).join(" or ")}`);
   return parsed.data;
 }
 

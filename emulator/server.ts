@@ -18,12 +18,13 @@ import multer from "multer";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import { authenticate } from "./auth";
-import { EmulatorError, InvalidRequest, NoSuchOperation } from "./errors";
+import { EmulatorError, InvalidRequest, NoSuchOperation, type AuthAnswers } from "./errors";
 import { FaultConfig, Faults, type Fault } from "./faults";
 import { Reply, type Call } from "./handlers/common";
 import { ROUTES, type Route } from "./routes";
-import { readSeedFile, seedObservedFields, storeFromSeed, type SeedInput } from "./seed";
+import { readSeedFile, seedApiNames, seedAuthAnswers, seedObservedFields, storeFromSeed, type SeedInput } from "./seed";
 import { emptyState, Store, type State } from "./store";
+import { answerToProduct, requestFromProduct, wireOperationName, type ApiNames } from "./vocabulary";
 
 /** How to start an emulator. */
 export interface EmulatorOptions {
@@ -47,6 +48,17 @@ export interface EmulatorOptions {
    * every record carries exactly the fields the spec documents.
    */
   observedFields?: boolean;
+  /**
+   * Speak the released product's names (`product`) rather than the spec's (`spec`): field and
+   * operation names, its answer shapes and its own operations (emulator/README.md, "Product
+   * mode"). Default: the seed's `apiNames`, else `spec`.
+   */
+  apiNames?: ApiNames;
+  /**
+   * Answer authentication and authorisation failures as release 1.19 does (the spec's, `1.19`) or
+   * as 1.15 did (`1.15`). Default: the seed's `authAnswers`, else `1.19`.
+   */
+  authAnswers?: AuthAnswers;
 }
 
 /** A running emulator. */
@@ -55,6 +67,10 @@ export interface RunningEmulator {
   readonly url: string;
   /** Whether records carry the observed fields beyond the spec (see {@link EmulatorOptions.observedFields}). */
   readonly observedFields: boolean;
+  /** The names the emulator speaks (see {@link EmulatorOptions.apiNames}). */
+  readonly apiNames: ApiNames;
+  /** Which release's authentication answers it gives (see {@link EmulatorOptions.authAnswers}). */
+  readonly authAnswers: AuthAnswers;
   /** Stop listening and drop open connections. */
   close(): Promise<void>;
 }
@@ -110,23 +126,38 @@ class HealthControl {
 /** Upper bound of an uploaded CSV file. */
 const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
+/** The modes an emulator answers in. */
+type Modes = Required<Pick<EmulatorOptions, "observedFields" | "apiNames" | "authAnswers">>;
+
 /**
- * Build the store (from the data file when it exists, else from the seed) and decide the field
- * mode: the option when given, else the seed's flag. A data file replaces the seed's objects, not
- * its flag, so a restarted emulator answers in the mode it started in.
+ * Build the store (from the data file when it exists, else from the seed) and decide the modes:
+ * each option when given, else the seed's flag. A data file replaces the seed's objects, not its
+ * flags, so a restarted emulator answers in the modes it started in.
  */
-function initialStore(options: EmulatorOptions): { store: Store; observedFields: boolean } {
+function initialStore(options: EmulatorOptions): { store: Store; modes: Modes } {
   const seed = typeof options.seed === "string" ? readSeedFile(options.seed) : options.seed;
-  const observedFields = options.observedFields ?? seedObservedFields(seed);
+  const modes: Modes = {
+    observedFields: options.observedFields ?? seedObservedFields(seed),
+    apiNames: options.apiNames ?? seedApiNames(seed),
+    authAnswers: options.authAnswers ?? seedAuthAnswers(seed),
+  };
   if (options.dataFile && existsSync(options.dataFile)) {
     const saved = JSON.parse(readFileSync(options.dataFile, "utf8")) as Partial<State>;
-    return { store: new Store({ ...emptyState(), ...saved }), observedFields };
+    return { store: new Store({ ...emptyState(), ...saved }), modes };
   }
-  return { store: storeFromSeed(seed), observedFields };
+  return { store: storeFromSeed(seed), modes };
 }
 
-/** Build the Express application of one emulator around its store. */
-export function createApp(store: Store, options: Pick<EmulatorOptions, "dataFile" | "bodyLimitBytes" | "log" | "observedFields"> = {}) {
+/**
+ * Build the Express application of one emulator around its store. In product mode the renamed
+ * operations are served at their product paths only, and the product's own operations are
+ * served; in spec mode those answer as any unknown path does.
+ */
+export function createApp(
+  store: Store,
+  options: Pick<EmulatorOptions, "dataFile" | "bodyLimitBytes" | "log" | "observedFields" | "apiNames" | "authAnswers"> = {},
+) {
+  const apiNames = options.apiNames ?? "spec";
   const faults = new Faults();
   const persist = () => {
     if (options.dataFile) writeFileAtomic.sync(options.dataFile, JSON.stringify(store.snapshot()));
@@ -149,14 +180,26 @@ export function createApp(store: Store, options: Pick<EmulatorOptions, "dataFile
     else res.json({ ok: true });
   });
 
+  const ctx = {
+    store,
+    faults,
+    persist,
+    log: options.log,
+    observedFields: options.observedFields ?? false,
+    apiNames,
+    authAnswers: options.authAnswers ?? "1.19",
+  } satisfies DispatchContext;
   for (const route of ROUTES) {
-    const { method, path, envelope } = route.operation;
+    const { method, envelope, availability } = route.operation;
+    if (availability === "product" && apiNames !== "product") continue;
+    const name = wireOperationName(route.operation.name, apiNames);
+    const path = route.operation.path.replace(/[^/]+$/, name);
     const parseBody = envelope === "multipart" ? requireMultipart(route, upload) : json;
     app[method === "GET" ? "get" : "post"](path, parseBody, (req, res, next) => {
-      dispatch(route, req, res, { store, faults, persist, log: options.log, observedFields: options.observedFields ?? false }).catch(next);
+      dispatch(route, req, res, ctx).catch(next);
     });
     app.all(path, (req, res) => {
-      res.status(405).set("Allow", method).json({ error_message: `Method ${req.method} not allowed for ${route.operation.name}; use ${method}` });
+      res.status(405).set("Allow", method).json({ error_message: `Method ${req.method} not allowed for ${name}; use ${method}` });
     });
   }
 
@@ -224,6 +267,8 @@ interface DispatchContext {
   persist: () => void;
   log?: (line: string) => void;
   observedFields: boolean;
+  apiNames: ApiNames;
+  authAnswers: AuthAnswers;
 }
 
 /**
@@ -252,19 +297,20 @@ async function dispatch(route: Route, req: Request, res: Response, ctx: Dispatch
     const payload: Record<string, unknown> = isObject(req.body) ? req.body : {};
     if (!multipart && req.body !== undefined && !isObject(req.body))
       throw new InvalidRequest("Invalid Request: the body must be a JSON object");
-    const caller = multipart
-      ? authenticate(ctx.store, req.get("api-key"), req.get("api-key-secret"))
-      : authenticate(ctx.store, payload.api_key, payload.api_key_secret);
+    const [key, secret] = credentials(req, payload, multipart, ctx.apiNames);
+    const caller = authenticate(ctx.store, key, secret, new Date(), ctx.authAnswers);
     caller.require(operation.name);
+    const product = ctx.apiNames === "product";
     const call: Call = {
       operation: operation.name,
-      body: payload,
+      body: product ? requestFromProduct(operation.name, payload) : payload,
       query: req.query as Record<string, unknown>,
       fileContent: multipart ? uploadedFile(req) : undefined,
       store: ctx.store,
       caller,
       baseUrl: `${req.protocol}://${req.get("host")}`,
       observedFields: ctx.observedFields,
+      apiNames: ctx.apiNames,
     };
     const result = route.handler(call);
     if (result instanceof Reply) ({ status, body, contentType } = result);
@@ -275,7 +321,9 @@ async function dispatch(route: Route, req: Request, res: Response, ctx: Dispatch
     status = error.status;
     body = error.body();
   }
-  ctx.log?.(`${operation.name} ${status} ${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)}ms`);
+  // Answers are renamed like requests; a JPEG (contentType set) has no names to rename.
+  if (ctx.apiNames === "product" && !contentType) body = answerToProduct(body);
+  ctx.log?.(`${wireOperationName(operation.name, ctx.apiNames)} ${status} ${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)}ms`);
   if (fault?.phase === "after" && fault.kind !== "latency") {
     ctx.log?.(`${operation.name} fault ${fault.kind} after`);
     return applyFault(fault, res);
@@ -284,6 +332,17 @@ async function dispatch(route: Route, req: Request, res: Response, ctx: Dispatch
   if (body === undefined) res.end();
   else if (contentType) res.type(contentType).send(body);
   else res.json(body);
+}
+
+/**
+ * The key and secret of a call. Multipart calls carry them in the `api-key` and `api-key-secret`
+ * headers; JSON calls in the body. The product reads those headers on every operation, before
+ * the body (1.15's authentication), so product mode does too.
+ */
+function credentials(req: Request, payload: Record<string, unknown>, multipart: boolean, apiNames: ApiNames): [unknown, unknown] {
+  if (multipart) return [req.get("api-key"), req.get("api-key-secret")];
+  if (apiNames !== "product") return [payload.api_key, payload.api_key_secret];
+  return [req.get("api-key") || payload.api_key, req.get("api-key-secret") || payload.api_key_secret];
 }
 
 /** The CSV of a batch call: an uploaded file part, or a plain text field, named `file_content`. */
@@ -349,8 +408,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** Start an emulator; resolves once it accepts requests. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const { store, observedFields } = initialStore(options);
-  const app = createApp(store, { ...options, observedFields });
+  const { store, modes } = initialStore(options);
+  const app = createApp(store, { ...options, ...modes });
   const server = options.tls ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, app) : http.createServer(app);
   server.keepAliveTimeout = 65_000;
   const host = options.host ?? "127.0.0.1";
@@ -368,7 +427,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const urlHost = host.includes(":") ? `[${host}]` : host;
   return {
     url: `${options.tls ? "https" : "http"}://${urlHost}:${port}`,
-    observedFields,
+    ...modes,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

@@ -2,10 +2,12 @@
  * Casting configurations: create, update, delete (the API has no read).
  */
 import { z } from "zod";
+import { MissingParameters } from "../errors";
 import { CAST_CONFIG } from "../fields";
-import { clientPermissionsOf } from "../models/common";
+import { clientPermissionsOf, productClientPermissionsOf } from "../models/common";
 import type { CastConfigRecord, Store } from "../store";
-import { bool, clientPermissionInputs, id, int, parse, text, type Handler } from "./common";
+import type { ApiNames } from "../vocabulary";
+import { bool, clientPermissionInputs, id, int, parse, productClientPermissionInputs, text, withProductDefaults, type Handler } from "./common";
 
 /** Referrers arrive as a list or as one newline-separated string, and are kept as a list. */
 const referrers = z.union([
@@ -43,8 +45,18 @@ const CastFields = z.object({
   valid_until: text.optional(),
 });
 
-/** A casting config with the names of its image and group. */
-function castJson(store: Store, c: CastConfigRecord, observedFields: boolean) {
+const ProductCastFields = CastFields.extend(productClientPermissionInputs);
+
+/** The fields a request may set, in the emulator's vocabulary. */
+const castFields = (apiNames: ApiNames) => (apiNames === "product" ? ProductCastFields : CastFields);
+
+/** A casting config with the names of its image and group (and in product mode the product's extra permissions). */
+function castJson(store: Store, c: CastConfigRecord, observedFields: boolean, apiNames: ApiNames) {
+  const json = castRecord(store, c, observedFields);
+  return apiNames === "product" ? { ...json, ...productClientPermissionsOf(c) } : json;
+}
+
+function castRecord(store: Store, c: CastConfigRecord, observedFields: boolean) {
   return CAST_CONFIG.form(
     {
       cast_config_id: c.cast_config_id,
@@ -82,23 +94,33 @@ function castJson(store: Store, c: CastConfigRecord, observedFields: boolean) {
   );
 }
 
-/** The handlers of this area, by operation. */
+/** The handlers of this area, by operation. `get_cast_configs` and `get_cast_config` are the product's (product mode only). */
 export const castingHandlers = {
-  create_cast_config: ({ body, store, observedFields }) => {
-    const fields = parse(CastFields, body.target_cast_config, "target_cast_config");
-    return { cast_config: castJson(store, store.casting.createCastConfig(fields), observedFields) };
+  create_cast_config: ({ body, store, observedFields, apiNames }) => {
+    const parsed = parse(castFields(apiNames), body.target_cast_config, "target_cast_config");
+    const fields = apiNames === "product" ? withProductDefaults(parsed) : parsed;
+    return { cast_config: castJson(store, store.casting.createCastConfig(fields), observedFields, apiNames) };
   },
-  update_cast_config: ({ body, store, observedFields }) => {
+  update_cast_config: ({ body, store, observedFields, apiNames }) => {
     const { cast_config_id, ...fields } = parse(
-      CastFields.extend({ cast_config_id: id.optional() }),
+      castFields(apiNames).extend({ cast_config_id: id.optional() }),
       body.target_cast_config,
       "target_cast_config",
     );
-    return { cast_config: castJson(store, store.casting.updateCastConfig(cast_config_id, fields), observedFields) };
+    return { cast_config: castJson(store, store.casting.updateCastConfig(cast_config_id, fields), observedFields, apiNames) };
   },
   delete_cast_config: ({ body, store }) => {
     const req = parse(z.object({ cast_config_id: id.nullable().optional(), casting_config_name: z.string().nullable().optional() }), body, "");
     store.casting.deleteCastConfig(req.cast_config_id, req.casting_config_name);
     return {};
+  },
+  get_cast_configs: ({ store, observedFields, apiNames }) => ({
+    cast_configs: store.casting.all().map((c) => castJson(store, c, observedFields, apiNames)),
+  }),
+  // 1.15's public get_cast_config: `cast_config_id` at the top level, 400 when missing or unknown.
+  get_cast_config: ({ body, store, observedFields, apiNames }) => {
+    const req = parse(z.object({ cast_config_id: id.nullable().optional() }), body, "");
+    if (!req.cast_config_id) throw new MissingParameters(".");
+    return { cast_config: castJson(store, store.casting.requireCastConfig(req.cast_config_id), observedFields, apiNames) };
   },
 } satisfies Record<string, Handler>;

@@ -6,7 +6,9 @@ import { z } from "zod";
 import type { OperationName } from "../../catalogue";
 import type { Caller } from "../auth";
 import { InvalidRequest } from "../errors";
+import { definedOnly, PRODUCT_ONLY_CLIENT_PERMISSIONS, type ProductClientPermissions } from "../models/common";
 import type { Store } from "../store";
+import type { ApiNames } from "../vocabulary";
 
 /** One authenticated call, as a handler sees it. */
 export interface Call {
@@ -25,6 +27,12 @@ export interface Call {
    * (observed mode, see fields.ts); false: exactly the documented fields.
    */
   readonly observedFields: boolean;
+  /**
+   * The vocabulary of the wire. The body a handler sees and the answer it returns use the spec's
+   * names either way (the server translates); a handler asks only for what differs beyond names:
+   * the product's answer shapes, its extra fields and its operations.
+   */
+  readonly apiNames: ApiNames;
 }
 
 /** A reply other than a 200 JSON body (another status, no body, or another content type). */
@@ -54,6 +62,22 @@ export const clientPermissionInputs = {
   allow_ws_clipboard_up: bool.optional(),
   allow_ws_microphone: bool.optional(),
 };
+
+/** The product-only client permissions, as product-mode create and update requests give them. */
+export const productClientPermissionInputs = {
+  allow_kasm_gamepad: bool.optional(),
+  allow_kasm_webcam: bool.optional(),
+  allow_kasm_printing: bool.optional(),
+};
+
+/**
+ * The fields a product-mode create stores: the product-only client permissions off unless the
+ * request sets them. Configs created in spec mode do not carry them.
+ */
+export function withProductDefaults<T extends object>(fields: T): T & ProductClientPermissions {
+  const off = Object.fromEntries(PRODUCT_ONLY_CLIENT_PERMISSIONS.map((name) => [name, false]));
+  return { ...off, ...definedOnly(fields) } as T & ProductClientPermissions;
+}
 
 /** An integer, also as a string of digits. */
 export const int = z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number)]);

@@ -1,9 +1,17 @@
 /**
- * Group membership: add a user to a group, remove a user from a group.
+ * Groups: add a user to a group, remove a user from a group (the spec's); list, read the members
+ * of, create, update and delete groups (the product's, served in product mode only).
+ *
+ * The product's group operations are inherited from its admin API and keep its habits (1.15
+ * decompile, admin_api.py): a refused request answers HTTP 200 with an `error_message`, and
+ * answers carry `group_mappings` (the emulator models no SSO group mappings: always `[]`).
  */
 import { z } from "zod";
 import type { OperationName } from "../../catalogue";
-import { id, parse, type Handler } from "./common";
+import { RefusedWith200 } from "../errors";
+import { PRODUCT_GROUP, PRODUCT_GROUP_ITEM, PRODUCT_GROUP_MEMBER } from "../fields";
+import type { GroupRecord } from "../store";
+import { bool, id, int, parse, text, type Call, type Handler } from "./common";
 
 const Membership = z.object({
   target_user: z.object({ user_id: id.optional() }).optional(),
@@ -21,8 +29,126 @@ function membershipHandler(operation: OperationName, change: "add" | "remove"): 
   };
 }
 
+// --- the product's group operations ---------------------------------------------------------------
+
+const metadata = z.record(z.string(), z.unknown()).nullable();
+
+const GroupFields = z.object({
+  name: z.string().optional(),
+  priority: int.optional(),
+  description: text.optional(),
+  group_metadata: metadata.optional(),
+});
+
+const UsersOfGroup = z.object({
+  target_group: z.object({ group_id: id.optional() }).optional(),
+  page: int.nullable().optional(),
+  page_size: int.nullable().optional(),
+  sort_by: z.string().nullable().optional(),
+  sort_direction: z.enum(["asc", "desc"]).optional(),
+  filters: z.array(z.object({ id: z.string(), value: z.unknown() })).optional(),
+});
+
+/** A group's data-model form, as create_group and update_group answer it. */
+function groupJson(g: GroupRecord, observedFields: boolean) {
+  return PRODUCT_GROUP.form(
+    {
+      group_id: g.group_id,
+      name: g.name,
+      is_system: g.is_system,
+      description: g.description,
+      priority: g.priority,
+      program_data: {},
+      group_metadata: g.group_metadata ?? {},
+    },
+    observedFields,
+  );
+}
+
+/**
+ * The product lists a system group only to a key that may also view system groups (Groups View
+ * System); the catalogue's Groups View is already checked.
+ */
+function visible({ caller }: Call, g: GroupRecord): boolean {
+  return !g.is_system || caller.has("Groups View System");
+}
+
+const getGroups: Handler = (call) => ({
+  groups: call.store.groups
+    .all()
+    .filter((g) => visible(call, g))
+    .map((g) =>
+      PRODUCT_GROUP_ITEM.form(
+        {
+          group_id: g.group_id,
+          name: g.name,
+          description: g.description,
+          priority: g.priority,
+          is_system: g.is_system,
+          group_metadata: g.group_metadata ?? {},
+          group_mappings: [],
+        },
+        call.observedFields,
+      ),
+    ),
+});
+
+/**
+ * get_users_group: the members of `target_group`, as {name, user_id}, with their total. The filter
+ * `name` matches part of a username (a filter with an empty value is skipped); paging applies when
+ * both page and page_size are given; sort_by sorts by username, `desc` unless told otherwise.
+ */
+const getUsersGroup: Handler = (call) => {
+  const req = parse(UsersOfGroup, call.body, "");
+  const groupId = req.target_group?.group_id;
+  if (groupId === undefined) throw new RefusedWith200("Invalid Request: Missing required parameters");
+  const group = call.store.groups.group(groupId);
+  if (!group) throw new RefusedWith200(`Invalid Group ID (${groupId})`);
+  if (!visible(call, group)) throw call.caller.refusal();
+  let members = call.store.users.membersOf(group.group_id);
+  for (const filter of req.filters ?? []) {
+    if (filter.id === "name" && typeof filter.value === "string" && filter.value !== "")
+      members = members.filter((u) => u.username.includes(filter.value as string));
+  }
+  if (req.sort_by && (req.sort_direction ?? "desc") === "desc") members.reverse();
+  const total = members.length;
+  if (req.page !== undefined && req.page !== null && req.page_size) members = members.slice(req.page * req.page_size, (req.page + 1) * req.page_size);
+  return {
+    users: members.map((u) => PRODUCT_GROUP_MEMBER.form({ name: u.username, user_id: u.user_id }, call.observedFields)),
+    total,
+  };
+};
+
+const createGroup: Handler = ({ body, store, observedFields }) => {
+  if (body.target_group === undefined) throw new RefusedWith200("Invalid Request. Missing required parameters");
+  const fields = parse(GroupFields, body.target_group, "target_group");
+  return { group_mappings: [], group: groupJson(store.groups.createGroup(fields), observedFields) };
+};
+
+/** update_group: a system group also needs Groups Modify System, checked once the group is known. */
+const updateGroup: Handler = ({ body, store, caller, observedFields }) => {
+  if (body.target_group === undefined) throw new RefusedWith200("Invalid Request. Missing required parameters");
+  const { group_id, ...fields } = parse(GroupFields.extend({ group_id: id.nullable().optional() }), body.target_group, "target_group");
+  const group = store.groups.productGroup(group_id);
+  caller.require("update_group", { targetGroupIsSystem: group.is_system });
+  return { group_mappings: [], group: groupJson(store.groups.updateGroup(group.group_id, fields), observedFields) };
+};
+
+const deleteGroup: Handler = ({ body, store }) => {
+  if (body.force !== undefined && typeof body.force !== "boolean") throw new RefusedWith200("Invalid Request. 'force' option must be boolean");
+  const req = parse(z.object({ target_group: z.object({ group_id: id.optional() }).optional(), force: bool.optional() }), body, "");
+  if (req.target_group?.group_id === undefined) throw new RefusedWith200("Invalid Request: Missing required parameters");
+  store.groups.deleteGroup(req.target_group.group_id, req.force ?? false);
+  return {};
+};
+
 /** The handlers of this area, by operation. */
 export const groupHandlers = {
   add_user_group: membershipHandler("add_user_group", "add"),
   remove_user_group: membershipHandler("remove_user_group", "remove"),
+  get_groups: getGroups,
+  get_users_group: getUsersGroup,
+  create_group: createGroup,
+  update_group: updateGroup,
+  delete_group: deleteGroup,
 } satisfies Record<string, Handler>;

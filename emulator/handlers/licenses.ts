@@ -1,5 +1,5 @@
 /**
- * Licence activation.
+ * Licence activation, and the product's licence list (get_licenses, product mode only).
  */
 import { z } from "zod";
 import { InvalidRequest } from "../errors";
@@ -53,4 +53,7 @@ const activate: Handler = ({ body, store, observedFields }) => {
 };
 
 /** The handlers of this area, by operation. */
-export const licenseHandlers = { activate } satisfies Record<string, Handler>;
+export const licenseHandlers = {
+  activate,
+  get_licenses: ({ store, observedFields }) => ({ licenses: store.licences.all().map((l) => licenseJson(l, observedFields)) }),
+} satisfies Record<string, Handler>;

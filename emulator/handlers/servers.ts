@@ -131,8 +131,13 @@ export const serverHandlers = {
     parse(z.object({ brief: bool.optional() }), body, "");
     return { zones: store.servers.allZones().map((zone) => zoneJson(zone, observedFields)) };
   },
-  get_servers: ({ body, store, observedFields }) => {
+  get_servers: ({ body, store, observedFields, apiNames }) => {
     const ref = parse(ServerRef, body.target_server, "target_server");
+    if (apiNames === "product") {
+      // The product answers a list: every server, or the one named (none when the id names nothing).
+      const servers = ref.server_id ? [store.servers.server(ref.server_id)].filter((s) => s !== undefined) : store.servers.allServers();
+      return { servers: servers.map((s) => serverJson(store, s, observedFields)) };
+    }
     if (!ref.server_id) throw new MissingParameters();
     return { server: serverJson(store, store.servers.requireServer(ref.server_id), observedFields) };
   },

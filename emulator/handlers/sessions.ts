@@ -128,13 +128,18 @@ const execCommandWs: Handler = ({ body, store, observedFields }) => {
   return { ws: sessionJson(store, s, observedFields), current_time: timestamp() };
 };
 
-const execWs: Handler = ({ body, store, observedFields }) => {
-  const req = parse(SessionRef.extend({ ws_exec: z.string().min(1), ws_url: z.string() }), body, "");
+/**
+ * exec_ws (the product's exec_kasm, whose `target_kasm` the server lifts to the top level). The
+ * product makes the URL optional (it passes an empty one to the action); when sent, it must parse.
+ */
+const execWs: Handler = ({ body, store, observedFields, apiNames }) => {
+  const url = apiNames === "product" ? z.string().optional() : z.string();
+  const req = parse(SessionRef.extend({ ws_exec: z.string().min(1), ws_url: url }), body, "");
   const s = store.sessions.sessionOf(req.ws_id, req.user_id);
   const image = store.images.image(s.image_id);
   if (!image?.exec_config[req.ws_exec])
     throw new InvalidRequest(`Invalid Request: the image has no exec action (${req.ws_exec})`);
-  if (!URL.canParse(req.ws_url)) throw new InvalidRequest("Invalid Request: ws_url must be a valid URL");
+  if (req.ws_url !== undefined && !URL.canParse(req.ws_url)) throw new InvalidRequest("Invalid Request: ws_url must be a valid URL");
   return { ws: sessionJson(store, s, observedFields), current_time: timestamp() };
 };
 

@@ -1,11 +1,13 @@
 /**
- * Session staging configurations.
+ * Session staging configurations. In product mode a config also carries the product's
+ * allow_kasm_gamepad, allow_kasm_webcam and allow_kasm_printing.
  */
 import { z } from "zod";
 import { STAGING_CONFIG } from "../fields";
-import { clientPermissionsOf } from "../models/common";
+import { clientPermissionsOf, productClientPermissionsOf } from "../models/common";
 import type { StagingConfigRecord, Store } from "../store";
-import { clientPermissionInputs, id, int, parse, type Handler } from "./common";
+import type { ApiNames } from "../vocabulary";
+import { clientPermissionInputs, id, int, parse, productClientPermissionInputs, withProductDefaults, type Handler } from "./common";
 
 const StagingFields = z.object({
   zone_id: id.optional(),
@@ -14,11 +16,21 @@ const StagingFields = z.object({
   expiration: int.refine((n) => n >= 1, "must be at least 1 hour").optional(),
   ...clientPermissionInputs,
 });
+/** A number, also as a string of digits with an optional fraction. */
+const decimal = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/).transform(Number)]);
+/** The product stores `expiration` as a float of hours (its data model), so 0.5 is half an hour. */
+const ProductStagingFields = StagingFields.extend({
+  expiration: decimal.refine((n) => n > 0, "must be more than 0 hours").optional(),
+  ...productClientPermissionInputs,
+});
 const StagingRef = z.object({ staging_config_id: id.optional() });
 
+/** The fields a request may set, in the emulator's vocabulary. */
+const stagingFields = (apiNames: ApiNames) => (apiNames === "product" ? ProductStagingFields : StagingFields);
+
 /** A staging config with the names of its zone and image. */
-function stagingJson(store: Store, c: StagingConfigRecord, observedFields: boolean) {
-  return STAGING_CONFIG.form(
+function stagingJson(store: Store, c: StagingConfigRecord, observedFields: boolean, apiNames: ApiNames) {
+  const json = STAGING_CONFIG.form(
     {
       staging_config_id: c.staging_config_id,
       zone_id: c.zone_id,
@@ -32,28 +44,30 @@ function stagingJson(store: Store, c: StagingConfigRecord, observedFields: boole
     },
     observedFields,
   );
+  return apiNames === "product" ? { ...json, ...productClientPermissionsOf(c) } : json;
 }
 
 /** The handlers of this area, by operation. */
 export const stagingHandlers = {
-  get_staging_configs: ({ store, observedFields }) => ({
-    staging_configs: store.staging.all().map((c) => stagingJson(store, c, observedFields)),
+  get_staging_configs: ({ store, observedFields, apiNames }) => ({
+    staging_configs: store.staging.all().map((c) => stagingJson(store, c, observedFields, apiNames)),
   }),
-  get_staging_config: ({ body, store, observedFields }) => {
+  get_staging_config: ({ body, store, observedFields, apiNames }) => {
     const ref = parse(StagingRef, body.target_staging_config, "target_staging_config");
-    return { staging_config: stagingJson(store, store.staging.requireStagingConfig(ref.staging_config_id), observedFields) };
+    return { staging_config: stagingJson(store, store.staging.requireStagingConfig(ref.staging_config_id), observedFields, apiNames) };
   },
-  create_staging_config: ({ body, store, observedFields }) => {
-    const fields = parse(StagingFields, body.target_staging_config, "target_staging_config");
-    return { staging_config: stagingJson(store, store.staging.createStagingConfig(fields), observedFields) };
+  create_staging_config: ({ body, store, observedFields, apiNames }) => {
+    const parsed = parse(stagingFields(apiNames), body.target_staging_config, "target_staging_config");
+    const fields = apiNames === "product" ? withProductDefaults(parsed) : parsed;
+    return { staging_config: stagingJson(store, store.staging.createStagingConfig(fields), observedFields, apiNames) };
   },
-  update_staging_config: ({ body, store, observedFields }) => {
+  update_staging_config: ({ body, store, observedFields, apiNames }) => {
     const { staging_config_id, ...fields } = parse(
-      StagingFields.extend(StagingRef.shape),
+      stagingFields(apiNames).extend(StagingRef.shape),
       body.target_staging_config,
       "target_staging_config",
     );
-    return { staging_config: stagingJson(store, store.staging.updateStagingConfig(staging_config_id, fields), observedFields) };
+    return { staging_config: stagingJson(store, store.staging.updateStagingConfig(staging_config_id, fields), observedFields, apiNames) };
   },
   delete_staging_config: ({ body, store }) => {
     const ref = parse(StagingRef, body.target_staging_config, "target_staging_config");

@@ -137,8 +137,18 @@ function attributesJson(a: UserAttributesRecord, observedFields: boolean) {
 
 // --- handlers ------------------------------------------------------------------------------------
 
-const createUser: Handler = ({ body, store, caller, observedFields }) => {
+/** The text fields the product's create_user strips (1.15's data access layer); update_user does not. */
+const STRIPPED_ON_CREATE = ["first_name", "last_name", "phone", "organization"] as const;
+
+const createUser: Handler = ({ body, store, caller, observedFields, apiNames }) => {
   const target = parse(TargetUser, body.target_user, "target_user");
+  if (apiNames === "product") {
+    // The product keeps a value only when it is not empty, and then stripped: "" becomes null.
+    for (const field of STRIPPED_ON_CREATE) {
+      const value = target[field];
+      target[field] = value ? value.trim() : null;
+    }
+  }
   const user = store.users.createUser(target);
   return { user: userJson(store, user, caller, observedFields) };
 };
@@ -148,18 +158,25 @@ const getUser: Handler = ({ body, store, caller, observedFields }) => {
   return { user: userJson(store, store.users.findUser(target), caller, observedFields) };
 };
 
-const getUsers: Handler = ({ body, store, caller, observedFields }) => {
+/**
+ * get_users. In product mode, as 1.15 did: pages only when both page and page_size are sent
+ * (otherwise every user), a filter with a false or empty value is not applied, and no matching
+ * user answers `{}` (with `page` when one was sent).
+ */
+const getUsers: Handler = ({ body, store, caller, observedFields, apiNames }) => {
   const q = parse(UsersQuery, body, "");
+  const product = apiNames === "product";
+  const paged = !product || (q.page !== undefined && !!q.page_size);
   const { users, total } = store.users.queryUsers({
-    page: q.page ?? 0,
-    pageSize: q.page_size ?? 100,
+    page: paged ? (q.page ?? 0) : 0,
+    pageSize: paged ? (q.page_size ?? 100) : Number.MAX_SAFE_INTEGER,
     anonymous: q.anonymous ?? false,
     anonymousOnly: q.anonymous_only ?? false,
     sortBy: q.sort_by ?? undefined,
     sortDirection: q.sort_direction ?? "desc",
-    filters: q.filters ?? [],
+    filters: product ? (q.filters ?? []).filter((f) => !!f.value) : (q.filters ?? []),
   });
-  const json: Record<string, unknown> = { users: users.map((u) => userJson(store, u, caller, observedFields)), total };
+  const json: Record<string, unknown> = product && users.length === 0 ? {} : { users: users.map((u) => userJson(store, u, caller, observedFields)), total };
   // The product echoes `page` only when the caller sent one.
   if (q.page !== undefined) json.page = q.page;
   return json;
