@@ -4,8 +4,11 @@
  */
 import { request } from "undici";
 import { OPERATIONS, type OperationName } from "../../catalogue";
+import type { AuthAnswers } from "../../emulator/errors";
 import { startEmulator, type RunningEmulator } from "../../emulator/server";
 import type { SeedInput } from "../../emulator/seed";
+import { wireOperationName, type ApiNames } from "../../emulator/vocabulary";
+import { TEST_API_NAMES } from "./vocabulary";
 
 /** The admin key every test seed has. */
 export const ADMIN = { key: "admin-key", secret: "admin-secret" } as const;
@@ -19,7 +22,11 @@ export interface WireAnswer {
 
 /** A running emulator with helpers to call it. */
 export interface TestEmulator extends RunningEmulator {
-  /** Call an operation with a JSON body, using its method from the operation table; credentials default to ADMIN. */
+  /**
+   * Call an operation with a JSON body, using its method from the operation table, at its path in
+   * the emulator's vocabulary (`request_kasm` for `request_ws` in product mode); credentials
+   * default to ADMIN. The body is sent as given: write it in the emulator's vocabulary.
+   */
   call(operation: OperationName, body?: Record<string, unknown>, creds?: { key: string; secret: string } | null): Promise<WireAnswer>;
   /** Send an arbitrary request. */
   raw(method: string, path: string, options?: { body?: string | Buffer; headers?: Record<string, string> }): Promise<WireAnswer>;
@@ -74,6 +81,19 @@ export interface TestEmulatorOptions {
    * server's `is_draining`). Default: the seed's flag, else the spec-only mode.
    */
   observedFields?: boolean;
+  /**
+   * The names the emulator speaks. Default: the seed's `apiNames`, else this run's vocabulary
+   * (`vocabulary.ts`: `spec` unless the vitest project sets KASM_TEST_API_NAMES), so that the
+   * suites that run in both vocabularies get an emulator matching the provider.
+   */
+  apiNames?: ApiNames;
+  /** Which release's authentication answers it gives (default: the seed's, else 1.19). */
+  authAnswers?: AuthAnswers;
+}
+
+/** The path of an operation on an emulator speaking `apiNames`. */
+export function operationPath(operation: OperationName, apiNames: ApiNames): string {
+  return OPERATIONS[operation].path.replace(/[^/]+$/, wireOperationName(operation, apiNames));
 }
 
 /** Start an emulator seeded with `seed` plus the ADMIN key. */
@@ -84,6 +104,9 @@ export async function startTestEmulator(seed: SeedInput = {}, options: TestEmula
     seed: seedWithAdmin(seed),
     dataFile: options.dataFile,
     observedFields: options.observedFields,
+    // The seed's own apiNames wins over the run's vocabulary, as it does on the command line.
+    apiNames: options.apiNames ?? (seed.apiNames === undefined ? TEST_API_NAMES : undefined),
+    authAnswers: options.authAnswers,
     log: (line) => requests.push(line),
   });
   const raw: TestEmulator["raw"] = async (method, path, opts = {}) =>
@@ -95,7 +118,7 @@ export async function startTestEmulator(seed: SeedInput = {}, options: TestEmula
     call: (operation, body = {}, creds = ADMIN) => {
       const spec = OPERATIONS[operation];
       const payload = creds ? { api_key: creds.key, api_key_secret: creds.secret, ...body } : body;
-      return raw(spec.method, spec.path, { body: JSON.stringify(payload), headers: { "content-type": "application/json" } });
+      return raw(spec.method, operationPath(operation, emulator.apiNames), { body: JSON.stringify(payload), headers: { "content-type": "application/json" } });
     },
     state: async () => (await raw("GET", "/__emulator/state")).body,
     userId: async (username) => {
