@@ -153,6 +153,37 @@ describe("kasm-emulator CLI", () => {
     expect(observed.filter((f) => !plain.includes(f))).toEqual(["is_draining"]);
   });
 
+  it("speaks the product's names with --api-names product, and 1.15's answers with --auth-answers 1.15", async () => {
+    const { child, url, exited } = run(["--port", "0", "--seed", "examples/seed.json", "--api-names", "product", "--auth-answers", "1.15"]);
+    const base = await url;
+    const post = (name: string, body: Record<string, unknown>) =>
+      request(`${base}/api/public/${name}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const absent = await post("request_ws", {});
+    expect(absent.statusCode).toBe(404);
+    await absent.body.dump();
+    const denied = await post("request_kasm", { api_key: "admin-key", api_key_secret: "not-the-secret" });
+    expect(denied.statusCode).toBe(403);
+    expect(await denied.body.json()).toEqual({ error_message: "Access Denied" });
+    child.kill("SIGTERM");
+    expect((await exited).code).toBe(0);
+  });
+
+  it.each([
+    ["--api-names", "kasm", "--api-names must be spec or product, got kasm"],
+    ["--auth-answers", "1.16", "--auth-answers must be 1.19 or 1.15, got 1.16"],
+  ])("exits 2 for %s %s, naming the values", async (option, value, message) => {
+    const exit = await run([option, value]).exited;
+    expect(exit.code).toBe(2);
+    expect(exit.stderr).toContain(message);
+    expect(exit.stdout).toBe("");
+  });
+
+  it("--help describes --api-names and --auth-answers with their defaults", async () => {
+    const exit = await run(["--help"]).exited;
+    expect(exit.stdout).toContain(`default: the seed's "apiNames", else spec`);
+    expect(exit.stdout).toContain(`default: the seed's "authAnswers", else 1.19`);
+  });
+
   it("exits non-zero with a message on stderr when the seed file does not exist", async () => {
     const { exited } = run(["--port", "0", "--seed", "examples/no-such-seed.json"]);
     const exit = await exited;
