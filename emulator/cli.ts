@@ -166,8 +166,10 @@ async function main(): Promise<void> {
       : values.seed
         ? "the seed has no apiKeys"
         : "no --seed was given";
+    // What an unknown key gets, in the answers the emulator gives.
+    const refusal = emulator.authAnswers === "1.15" ? '403 "Access Denied"' : '401 "Invalid user name or password."';
     process.stderr.write(
-      `kasm-emulator: warning: there is no API key (${why}), so every API call will answer 401 "Invalid user name or password.". ` +
+      `kasm-emulator: warning: there is no API key (${why}), so every API call will answer ${refusal}. ` +
         `Restart with --seed FILE, a JSON file listing keys, such as ` +
         `{ "apiKeys": [{ "name": "ci", "key": "ci-key", "secret": "ci-secret", "permissions": ["Global Admin"] }] } ` +
         `(kasm-emulator --help shows the options)\n`,
