@@ -324,8 +324,7 @@ export class KasmVocabularyError extends KasmApiError {
   readonly answered: "spec" | "product";
   /** The names of the answered vocabulary that the answer holds. */
   readonly foreignNames: readonly string[];
-  /** The answer, read whichever names it used: what a refresh may still use. */
-  readonly answer: unknown;
+  readonly #answer: unknown;
 
   constructor(
     details: KasmErrorDetails & {
@@ -351,7 +350,16 @@ export class KasmVocabularyError extends KasmApiError {
     this.configured = details.configured;
     this.answered = answered;
     this.foreignNames = details.foreignNames;
-    this.answer = details.answer;
+    this.#answer = details.answer;
+  }
+
+  /**
+   * The answer, read whichever names it used: what a create that did commit needs to keep its
+   * object in the state. Kept private, so that printing, inspecting or serialising the error never
+   * shows a record (which may hold credentials).
+   */
+  get answer(): unknown {
+    return this.#answer;
   }
 }
 

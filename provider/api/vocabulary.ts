@@ -57,12 +57,18 @@ export const FIELD_NAMES: readonly (readonly [spec: string, product: string])[] 
   ["ctr_registry", "docker_registry"],
   ["ctr_user", "docker_user"],
   ["ctr_token", "docker_token"],
+  // Session recordings (1.15.0 decompile, admin_api.py: get_session_recordings and get_sessions_recordings).
+  ["target_ws_id", "target_kasm_id"],
+  ["target_ws_ids", "target_kasm_ids"],
+  ["ws_sessions", "kasm_sessions"],
 ];
 
 /**
  * Operations whose name differs, spec name to product name (1.15.0 decompile, public_api.py;
- * `destroy_kasm` is the name clients written for 1.19 call). `get_ws_system_stats` and `exec_ws`
- * have no counterpart in the sources and keep their names.
+ * `destroy_kasm` is the name clients written for 1.19 call). `get_ws_system_stats` has no
+ * counterpart in the sources and keeps its name; `exec_ws` keeps its name too: the product's
+ * nearest operation (`exec_kasm`, client_api.py) takes its parameters in another shape, which no
+ * source shows the public API accepting.
  */
 export const OPERATION_NAMES: Readonly<Record<string, string>> = {
   request_ws: "request_kasm",

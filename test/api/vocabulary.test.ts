@@ -4,6 +4,7 @@
  * that a mismatch fails naming `kasm:apiNames`, the product's answer shapes, 1.15's error texts,
  * and the product's operations refused in spec mode before anything is sent.
  */
+import { inspect } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   KasmAuthenticationError,
@@ -134,6 +135,16 @@ describe("a mismatch fails loudly, naming the setting", () => {
     expect(error.message).toContain("allow_kasm_audio");
     expect((error as KasmVocabularyError).answer).toMatchObject({ staging_config: { staging_config_id: CONFIG_ID, allow_ws_audio: false } });
     expect(error.message).not.toContain(SECRET);
+  });
+
+  it("the error carries the answer for the provider, but never prints, inspects or serialises it", async () => {
+    const secretPassword = "conn-password-Vq81";
+    server.script("get_servers", { status: 200, body: { servers: [{ server_id: SERVER, docker_images: {}, connection_password: secretPassword }] } });
+    const error = await failure(client("spec").servers.getServers({ server_id: SERVER }));
+    expect(error).toBeInstanceOf(KasmVocabularyError);
+    expect(JSON.stringify((error as KasmVocabularyError).answer)).toContain(secretPassword);
+    const shown = [String(error), JSON.stringify(error), inspect(error, { showHidden: true, depth: 20 })].join("\n");
+    expect(shown).not.toContain(secretPassword);
   });
 
   it("product meeting the spec: a write answered with allow_ws_* fails, naming the other value", async () => {

@@ -7,7 +7,7 @@ import { OPERATIONS, type OperationName } from "../../catalogue";
 import type { AuthAnswers } from "../../emulator/errors";
 import { startEmulator, type RunningEmulator } from "../../emulator/server";
 import type { SeedInput } from "../../emulator/seed";
-import { wireOperationName, type ApiNames } from "../../emulator/vocabulary";
+import { FIELD_RENAMES, wireOperationName, type ApiNames } from "../../emulator/vocabulary";
 import { TEST_API_NAMES } from "./vocabulary";
 
 /** The admin key every test seed has. */
@@ -36,6 +36,13 @@ export interface TestEmulator extends RunningEmulator {
   userId(username: string): Promise<string>;
   /** One line per API request served so far (`<operation> <status> <ms>`), to check what was sent. */
   readonly requests: string[];
+  /**
+   * {@link TestEmulator.call} in the spec's names whatever the emulator speaks: the body's names
+   * are written in the emulator's vocabulary and the answer's read back into the spec's (with
+   * `get_servers` as `{server}` and an empty `get_users` as `{users: []}`), by the emulator's own
+   * table. For tests that check what Kasm holds, not what the wire looks like.
+   */
+  specCall(operation: OperationName, body?: Record<string, unknown>, creds?: { key: string; secret: string } | null): Promise<WireAnswer>;
 }
 
 /** An id of 32 hex digits in hyphenated UUID form: the emulator and the providers take both. */
@@ -111,14 +118,23 @@ export async function startTestEmulator(seed: SeedInput = {}, options: TestEmula
   });
   const raw: TestEmulator["raw"] = async (method, path, opts = {}) =>
     answer(await request(`${emulator.url}${path}`, { method: method as never, body: opts.body, headers: opts.headers }));
+  const call: TestEmulator["call"] = (operation, body = {}, creds = ADMIN) => {
+    const spec = OPERATIONS[operation];
+    const payload = creds ? { api_key: creds.key, api_key_secret: creds.secret, ...body } : body;
+    return raw(spec.method, operationPath(operation, emulator.apiNames), { body: JSON.stringify(payload), headers: { "content-type": "application/json" } });
+  };
   return {
     ...emulator,
     requests,
     raw,
-    call: (operation, body = {}, creds = ADMIN) => {
-      const spec = OPERATIONS[operation];
-      const payload = creds ? { api_key: creds.key, api_key_secret: creds.secret, ...body } : body;
-      return raw(spec.method, operationPath(operation, emulator.apiNames), { body: JSON.stringify(payload), headers: { "content-type": "application/json" } });
+    call,
+    specCall: async (operation, body = {}, creds = ADMIN) => {
+      if (emulator.apiNames === "spec") return call(operation, body, creds);
+      const res = await call(operation, renamed(body, PRODUCT_BY_SPEC) as Record<string, unknown>, creds);
+      let answerBody = renamed(res.body, SPEC_BY_PRODUCT) as any;
+      if (operation === "get_servers" && Array.isArray(answerBody?.servers)) answerBody = { server: answerBody.servers[0] };
+      if (operation === "get_users" && res.status === 200 && answerBody?.users === undefined) answerBody = { ...answerBody, users: [], total: 0 };
+      return { ...res, body: answerBody };
     },
     state: async () => (await raw("GET", "/__emulator/state")).body,
     userId: async (username) => {
@@ -129,4 +145,14 @@ export async function startTestEmulator(seed: SeedInput = {}, options: TestEmula
       return res.body.user.user_id;
     },
   };
+}
+
+const PRODUCT_BY_SPEC = new Map(FIELD_RENAMES.map((r) => [r.spec, r.product]));
+const SPEC_BY_PRODUCT = new Map(FIELD_RENAMES.map((r) => [r.product, r.spec]));
+
+/** A copy of `value` with the keys of its objects renamed by `names`, at any depth. */
+function renamed(value: unknown, names: ReadonlyMap<string, string>): unknown {
+  if (Array.isArray(value)) return value.map((item) => renamed(item, names));
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [names.get(key) ?? key, renamed(item, names)]));
 }

@@ -28,7 +28,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../emulator/server";
 import { storeFromSeed, type SeedInput } from "../../emulator/seed";
 import type { Store } from "../../emulator/store";
-import { API_NAMES_CONFIG } from "../helpers/vocabulary";
+import { API_NAMES_CONFIG, TEST_API_NAMES } from "../helpers/vocabulary";
 import { configure, providers } from "../../provider";
 import { kasmClient } from "../../provider/runtime";
 import { KasmLicenseLimitError, KasmPermissionError } from "../../provider/api";
@@ -256,7 +256,7 @@ afterAll(async () => {
 /** Serve a fresh store for one case. */
 function serve(permissions: readonly PermissionName[], readOnly: boolean): Store {
   const store = storeFromSeed(seedFor(permissions, readOnly));
-  const app = createApp(store);
+  const app = createApp(store, { apiNames: TEST_API_NAMES });
   server.removeAllListeners("request");
   server.on("request", app);
   stores += 1;

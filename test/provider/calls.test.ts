@@ -12,6 +12,7 @@ import type { KindName } from "../../provider";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import type { ProviderHost, Props } from "../helpers/host";
 import { Driven, hostFor, serializedProvider, urnOf, FAST_RETRIES } from "../helpers/provider";
+import { API_NAMES_CONFIG } from "../helpers/vocabulary";
 import { ProviderHost as Host } from "../helpers/host";
 import { ADMIN } from "../helpers/emulator";
 
@@ -137,8 +138,8 @@ describe("API calls at the minimum", () => {
   it("a refresh of many users and memberships reads get_users pages, sees changes made in Kasm, and reads again after its own write", async () => {
     const ids = await Promise.all(USERS.map((u) => emulator.userId(u)));
     // Made in Kasm before the refresh: a rename and a removed membership.
-    expect((await emulator.call("update_user", { target_user: { user_id: ids[5], username: "renamed05" } })).status).toBe(200);
-    expect((await emulator.call("remove_user_group", { target_user: { user_id: ids[6] }, target_group: { group_id: ENGINEERING } })).status).toBe(200);
+    expect((await emulator.specCall("update_user", { target_user: { user_id: ids[5], username: "renamed05" } })).status).toBe(200);
+    expect((await emulator.specCall("remove_user_group", { target_user: { user_id: ids[6] }, target_group: { group_id: ENGINEERING } })).status).toBe(200);
 
     await withHost(async (host) => {
       const results: Record<string, Awaited<ReturnType<typeof read>>> = {};
@@ -176,7 +177,7 @@ describe("API calls at the minimum", () => {
     const host = await Host.start();
     try {
       await host.configure(
-        { "kasm:baseUrl": proxy.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret, "kasm:maxConnections": "3", ...FAST_RETRIES },
+        { "kasm:baseUrl": proxy.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret, "kasm:maxConnections": "3", ...FAST_RETRIES, ...API_NAMES_CONFIG },
         ["kasm:apiKeySecret"],
       );
       const users = Array.from({ length: 24 }, (_, i) => new Driven(host, "User", `burst${i}`));

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator, hyphenatedUpperCase as hyphenated } from "../helpers/emulator";
 import type { ProviderHost } from "../helpers/host";
 import { Driven, hostFor } from "../helpers/provider";
+import { TEST_API_NAMES } from "../helpers/vocabulary";
 
 const CHROME = "1b000000000000000000000000000001";
 const TERMINAL = "1b000000000000000000000000000002";
@@ -136,14 +137,15 @@ describe("CastConfig", () => {
     await cast.delete();
   });
 
-  it("refresh keeps the last known state (Kasm cannot read casting configs); the next update sends every declared field", async () => {
+  // With kasm:apiNames "product" Kasm can read casting configs: test/vocabulary/host.test.ts covers refresh and adoption there.
+  it.skipIf(TEST_API_NAMES === "product")("refresh keeps the last known state (Kasm cannot read casting configs); the next update sends every declared field", async () => {
     const cast = new Driven(host, "CastConfig", "drift");
     const inputs = { castingConfigName: "Drift", imageId: CHROME, key: "drift", disableTips: true, allowWsAudio: false };
     await cast.create(inputs);
     const before = emulator.requests.length;
 
     // Changed in the Kasm UI: invisible to refresh, which sends no request at all.
-    await emulator.call("update_cast_config", { target_cast_config: { cast_config_id: cast.id, disable_tips: false, allow_ws_audio: true } });
+    await emulator.specCall("update_cast_config", { target_cast_config: { cast_config_id: cast.id, disable_tips: false, allow_ws_audio: true } });
     const stateBefore = cast.state;
     const refreshed = await cast.read();
     expect(emulator.requests.length).toBe(before + 1); // only the raw call above
@@ -158,7 +160,7 @@ describe("CastConfig", () => {
     expect(await castInKasm(cast.id)).toMatchObject({ disable_tips: true, allow_ws_audio: false, ws_audio_default_on: false });
 
     // Deleted in the Kasm UI: refresh still cannot tell, an update says what happened and what to do, destroy succeeds.
-    await emulator.call("delete_cast_config", { cast_config_id: cast.id, casting_config_name: "Drift" });
+    await emulator.specCall("delete_cast_config", { cast_config_id: cast.id, casting_config_name: "Drift" });
     expect((await cast.read()).id).toBe(cast.id);
     await expect(cast.update({ ...next, disableTips: false })).rejects.toThrow(/no longer exists in Kasm.*pulumi up --replace/s);
     await cast.delete();
@@ -172,7 +174,7 @@ describe("CastConfig", () => {
 
     // The link starts three sessions: Kasm counts down (the emulator starts no casting sessions,
     // so the count is set as Kasm would leave it).
-    await emulator.call("update_cast_config", { target_cast_config: { cast_config_id: cast.id, session_remaining: 7 } });
+    await emulator.specCall("update_cast_config", { target_cast_config: { cast_config_id: cast.id, session_remaining: 7 } });
 
     // Editing another field sends it, and leaves the counter alone.
     const edited = { ...inputs, errorUrl: "https://www.example.com/used-up" };
@@ -185,14 +187,15 @@ describe("CastConfig", () => {
     const topped = { ...edited, sessionRemaining: 25, disableTips: true };
     await cast.update(topped);
     expect(await castInKasm(cast.id)).toMatchObject({ session_remaining: 25, disable_tips: true });
-    await emulator.call("update_cast_config", { target_cast_config: { cast_config_id: cast.id, session_remaining: 24 } });
+    await emulator.specCall("update_cast_config", { target_cast_config: { cast_config_id: cast.id, session_remaining: 24 } });
     await cast.update({ ...topped, disableTips: false });
     expect(await castInKasm(cast.id)).toMatchObject({ session_remaining: 24, disable_tips: false });
     await cast.delete();
   });
 
-  it("an existing key is an error that suggests adopt, and adopt explains why it cannot take the config over", async () => {
-    const existing = await emulator.call("create_cast_config", {
+  // With kasm:apiNames "product" Kasm can read casting configs: test/vocabulary/host.test.ts covers refresh and adoption there.
+  it.skipIf(TEST_API_NAMES === "product")("an existing key is an error that suggests adopt, and adopt explains why it cannot take the config over", async () => {
+    const existing = await emulator.specCall("create_cast_config", {
       target_cast_config: { casting_config_name: "Taken", image_id: CHROME, key: "taken" },
     });
     expect(existing.status).toBe(200);

@@ -61,20 +61,20 @@ afterAll(async () => {
 });
 
 async function createProvider(name: string, on: TestEmulator = emulator): Promise<string> {
-  const res = await on.call("create_egress_provider", { target_egress_provider: { name, egress_provider_type: "wireguard" } });
+  const res = await on.specCall("create_egress_provider", { target_egress_provider: { name, egress_provider_type: "wireguard" } });
   expect(res.status).toBe(200);
   return res.body.egress_provider.egress_provider_id;
 }
 
 async function createGateway(providerId: string, name: string, on: TestEmulator = emulator): Promise<string> {
-  const res = await on.call("create_egress_gateway", { target_egress_gateway: { egress_provider_id: providerId, name } });
+  const res = await on.specCall("create_egress_gateway", { target_egress_gateway: { egress_provider_id: providerId, name } });
   expect(res.status).toBe(200);
   return res.body.egress_gateway.egress_gateway_id;
 }
 
 /** The credentials of the provider with this name, as Kasm returns them. */
 async function credentialsNamed(name: string, providerId = provider) {
-  const res = await emulator.call("get_egress_credentials", { target_egress_credential: { egress_provider_id: providerId, name } });
+  const res = await emulator.specCall("get_egress_credentials", { target_egress_credential: { egress_provider_id: providerId, name } });
   return res.body.egress_credentials as any[];
 }
 
@@ -247,7 +247,7 @@ describe("EgressCredential", () => {
 
   it("adopt takes over the provider's credential with the same name when it is as declared, and names what differs otherwise", async () => {
     // Made outside Pulumi (in the Kasm UI, or by a stack whose state was lost).
-    const made = await emulator.call("create_egress_credential", {
+    const made = await emulator.specCall("create_egress_credential", {
       target_egress_credential: { egress_provider_id: provider, name: "shared-wg", group_id: GROUP_ID, allow_all_gateways: false, selected_gateways: [g1, g2], wireguard_private_key: WG_KEY, password: PASSWORD, enabled: true },
     });
     expect(made.status).toBe(200);
@@ -349,7 +349,7 @@ describe("EgressCredential", () => {
     const inputs = { egressProviderId: provider, name: "eng-wg-1", groupId: GROUP_ID, wireguardPrivateKey: WG_KEY, selectedGateways: [g1, doomed] };
     await credential.create(inputs);
 
-    await emulator.call("delete_egress_gateway", { target_egress_gateway: { egress_gateway_id: doomed } });
+    await emulator.specCall("delete_egress_gateway", { target_egress_gateway: { egress_gateway_id: doomed } });
     const refreshed = await credential.read();
     expect(refreshed.id).toBe(credential.id);
     expect(refreshed.inputs).toMatchObject({ selectedGateways: [g1], wireguardPrivateKey: WG_KEY, groupId: GROUP_ID });
@@ -374,7 +374,7 @@ describe("EgressCredential", () => {
     const credential = new Driven(host, "EgressCredential", "temp");
     await credential.create({ egressProviderId: temporary, name: "temp-1", userId: USER_ID, selectedGateways: [gateway] });
     expect((await credential.read()).id).toBe(credential.id);
-    await emulator.call("delete_egress_provider", { target_egress_provider: { egress_provider_id: temporary } });
+    await emulator.specCall("delete_egress_provider", { target_egress_provider: { egress_provider_id: temporary } });
     expect((await credential.read()).id).toBe("");
   });
 

@@ -43,14 +43,14 @@ afterAll(async () => {
 });
 
 async function createProvider(name: string): Promise<string> {
-  const res = await emulator.call("create_egress_provider", { target_egress_provider: { name, egress_provider_type: "wireguard" } });
+  const res = await emulator.specCall("create_egress_provider", { target_egress_provider: { name, egress_provider_type: "wireguard" } });
   expect(res.status).toBe(200);
   return res.body.egress_provider.egress_provider_id;
 }
 
 /** The gateway as Kasm has it, by id (undefined when there is none). */
 async function gatewayInKasm(id: string) {
-  const res = await emulator.call("get_egress_gateways", { target_egress_gateway: { egress_gateway_id: id } });
+  const res = await emulator.specCall("get_egress_gateways", { target_egress_gateway: { egress_gateway_id: id } });
   return res.body.egress_gateways[0];
 }
 
@@ -106,7 +106,7 @@ describe("EgressGateway", () => {
     expect(await gatewayInKasm(gateway.id)).toMatchObject({ egress_provider_id: providerB, city: "Offenbach", config: CONFIG_NO_KEY });
 
     // Someone edits it in the Kasm UI: refresh shows the drift, and the next update reverts it.
-    await emulator.call("update_egress_gateway", {
+    await emulator.specCall("update_egress_gateway", {
       target_egress_gateway: { egress_gateway_id: gateway.id, enabled: false, config: CONFIG, city: "Mainz" },
     });
     const refreshed = await gateway.read();
@@ -126,19 +126,19 @@ describe("EgressGateway", () => {
   it("refresh of a gateway deleted in the Kasm UI, or with its provider, drops it instead of failing", async () => {
     const gateway = new Driven(host, "EgressGateway", "gone");
     await gateway.create({ egressProviderId: providerA, name: "Gone" });
-    await emulator.call("delete_egress_gateway", { target_egress_gateway: { egress_gateway_id: gateway.id } });
+    await emulator.specCall("delete_egress_gateway", { target_egress_gateway: { egress_gateway_id: gateway.id } });
     expect((await gateway.read()).id).toBe("");
 
     const providerC = await createProvider("VPN C");
     const orphan = new Driven(host, "EgressGateway", "orphan");
     await orphan.create({ egressProviderId: providerC, name: "Orphan" });
-    await emulator.call("delete_egress_provider", { target_egress_provider: { egress_provider_id: providerC } });
+    await emulator.specCall("delete_egress_provider", { target_egress_provider: { egress_provider_id: providerC } });
     expect((await orphan.read()).id).toBe("");
     await orphan.delete();
   });
 
   it("an existing name in the provider is an error that suggests adopt, and adopt takes the gateway over", async () => {
-    const res = await emulator.call("create_egress_gateway", {
+    const res = await emulator.specCall("create_egress_gateway", {
       target_egress_gateway: { egress_provider_id: providerA, name: "Amsterdam", country: "NL" },
     });
     const existingId = res.body.egress_gateway.egress_gateway_id;
@@ -170,7 +170,7 @@ describe("EgressGateway", () => {
         expect((error as Error).message).not.toContain(secret);
         expect(limited.stderr.join("")).not.toContain(secret);
       }
-      const all = await emulator.call("get_egress_gateways", { target_egress_gateway: { name: "Denied" } });
+      const all = await emulator.specCall("get_egress_gateways", { target_egress_gateway: { name: "Denied" } });
       expect(all.body.egress_gateways).toEqual([]);
     } finally {
       await limited.stop();

@@ -52,20 +52,20 @@ afterAll(async () => {
 });
 
 async function createProvider(name: string): Promise<string> {
-  const res = await emulator.call("create_egress_provider", { target_egress_provider: { name, egress_provider_type: "wireguard" } });
+  const res = await emulator.specCall("create_egress_provider", { target_egress_provider: { name, egress_provider_type: "wireguard" } });
   expect(res.status).toBe(200);
   return res.body.egress_provider.egress_provider_id;
 }
 
 async function createGateway(providerId: string, name: string): Promise<string> {
-  const res = await emulator.call("create_egress_gateway", { target_egress_gateway: { egress_provider_id: providerId, name } });
+  const res = await emulator.specCall("create_egress_gateway", { target_egress_gateway: { egress_provider_id: providerId, name } });
   expect(res.status).toBe(200);
   return res.body.egress_gateway.egress_gateway_id;
 }
 
 /** The mapping as Kasm has it, by id (undefined when there is none). */
 async function mappingInKasm(id: string) {
-  const res = await emulator.call("get_egress_provider_mapping", { target_egress_provider_mapping: {} });
+  const res = await emulator.specCall("get_egress_provider_mapping", { target_egress_provider_mapping: {} });
   return res.body.egress_provider_mappings.find((m: { egress_provider_mapping_id: string }) => m.egress_provider_mapping_id === id);
 }
 
@@ -145,7 +145,7 @@ describe("EgressProviderMapping", () => {
     expect(gatewayIds(moved)).toEqual([g2, g3].sort());
 
     // Someone edits it in the Kasm UI: refresh shows the drift, and the next update reverts it.
-    await emulator.call("update_egress_provider_mapping", {
+    await emulator.specCall("update_egress_provider_mapping", {
       target_egress_provider_mapping: { egress_provider_mapping_id: mapping.id, enabled: false, selected_gateways: [g1] },
     });
     const refreshed = await mapping.read();
@@ -177,14 +177,14 @@ describe("EgressProviderMapping", () => {
     const mapping = new Driven(host, "EgressProviderMapping", "image");
     const inputs = { egressProviderId: provider, imageId: IMAGE_ID, selectedGateways: [g1, paris2] };
     await mapping.create(inputs);
-    await emulator.call("delete_egress_gateway", { target_egress_gateway: { egress_gateway_id: paris2 } });
+    await emulator.specCall("delete_egress_gateway", { target_egress_gateway: { egress_gateway_id: paris2 } });
     expect((await mapping.read()).inputs).toMatchObject({ selectedGateways: [g1] });
     expect(await mapping.diff(inputs)).toMatchObject({ changes: "some" });
 
     // Allowing every gateway in the UI, when the program does not, shows as a selection of all of them.
     const selection = { egressProviderId: provider, imageId: IMAGE_ID, selectedGateways: [g1] };
     await mapping.update(selection);
-    await emulator.call("update_egress_provider_mapping", {
+    await emulator.specCall("update_egress_provider_mapping", {
       target_egress_provider_mapping: { egress_provider_mapping_id: mapping.id, allow_all_gateways: true },
     });
     const refreshed = await mapping.read();
@@ -197,25 +197,25 @@ describe("EgressProviderMapping", () => {
   });
 
   it("refresh of a mapping deleted in the Kasm UI, or moved to another provider, keeps track of it", async () => {
-    const olaf = (await emulator.call("get_user", { target_user: { username: "olaf" } })).body.user.user_id;
+    const olaf = (await emulator.specCall("get_user", { target_user: { username: "olaf" } })).body.user.user_id;
     const mapping = new Driven(host, "EgressProviderMapping", "olaf");
     await mapping.create({ egressProviderId: provider, userId: olaf, allowAllGateways: true });
 
     // Moved to another provider in the UI: still found, and the provider shows as drift.
-    await emulator.call("update_egress_provider_mapping", {
+    await emulator.specCall("update_egress_provider_mapping", {
       target_egress_provider_mapping: { egress_provider_mapping_id: mapping.id, egress_provider_id: otherProvider },
     });
     const moved = await mapping.read();
     expect(moved.id).toBe(mapping.id);
     expect(moved.inputs).toMatchObject({ egressProviderId: otherProvider });
 
-    await emulator.call("delete_egress_provider_mapping", { target_egress_provider_mapping: { egress_provider_mapping_id: mapping.id } });
+    await emulator.specCall("delete_egress_provider_mapping", { target_egress_provider_mapping: { egress_provider_mapping_id: mapping.id } });
     expect((await mapping.read()).id).toBe("");
   });
 
   it("an existing mapping of the provider and target is an error that suggests adopt, and adopt takes it over", async () => {
     const sales = await groupId("Sales");
-    const res = await emulator.call("create_egress_provider_mapping", {
+    const res = await emulator.specCall("create_egress_provider_mapping", {
       target_egress_provider_mapping: { egress_provider_id: provider, group_id: sales, allow_all_gateways: true },
     });
     const existingId = res.body.egress_provider_mapping.egress_provider_mapping_id;
@@ -242,7 +242,7 @@ describe("EgressProviderMapping", () => {
       expect((error as Error).message).toMatch(/The API key needs all of: [^.;]*\bGroups Modify(,|;)/);
       expect((error as Error).message).not.toContain(NO_GROUPS_MODIFY.secret);
       expect(limited.stderr.join("")).not.toContain(NO_GROUPS_MODIFY.secret);
-      const mappings = await emulator.call("get_egress_provider_mapping", { target_egress_provider_mapping: { group_id: GROUP_ID } });
+      const mappings = await emulator.specCall("get_egress_provider_mapping", { target_egress_provider_mapping: { group_id: GROUP_ID } });
       expect(mappings.body.egress_provider_mappings).toEqual([]);
     } finally {
       await limited.stop();

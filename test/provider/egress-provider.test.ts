@@ -27,12 +27,12 @@ afterAll(async () => {
 
 /** The provider as Kasm has it, by id (undefined when there is none). */
 async function providerInKasm(id: string) {
-  const res = await emulator.call("get_egress_providers", { target_egress_provider: { egress_provider_id: id } });
+  const res = await emulator.specCall("get_egress_providers", { target_egress_provider: { egress_provider_id: id } });
   return res.body.egress_providers[0];
 }
 
 async function createRaw(name: string, type = "wireguard"): Promise<string> {
-  const res = await emulator.call("create_egress_provider", { target_egress_provider: { name, egress_provider_type: type } });
+  const res = await emulator.specCall("create_egress_provider", { target_egress_provider: { name, egress_provider_type: type } });
   expect(res.status).toBe(200);
   return res.body.egress_provider.egress_provider_id;
 }
@@ -77,7 +77,7 @@ describe("EgressProvider", () => {
     expect(await providerInKasm(provider.id)).toMatchObject({ name: "Corp OpenVPN", egress_provider_type: "openvpn" });
 
     // Someone disables it in the Kasm UI: refresh shows it, and the next update reverts it.
-    await emulator.call("update_egress_provider", { target_egress_provider: { egress_provider_id: provider.id, enabled: false } });
+    await emulator.specCall("update_egress_provider", { target_egress_provider: { egress_provider_id: provider.id, enabled: false } });
     const refreshed = await provider.read();
     expect(refreshed.id).toBe(provider.id);
     expect(refreshed.inputs).toMatchObject({ ...changed, enabled: false });
@@ -103,7 +103,7 @@ describe("EgressProvider", () => {
   it("refresh of a provider deleted in the Kasm UI drops it instead of failing", async () => {
     const provider = new Driven(host, "EgressProvider", "gone");
     await provider.create({ name: "Gone VPN", egressProviderType: "custom" });
-    await emulator.call("delete_egress_provider", { target_egress_provider: { egress_provider_id: provider.id } });
+    await emulator.specCall("delete_egress_provider", { target_egress_provider: { egress_provider_id: provider.id } });
     expect((await provider.read()).id).toBe("");
   });
 

@@ -36,7 +36,7 @@ afterAll(async () => {
 
 /** The ids of the user's groups in Kasm (sorted), or undefined when the user is gone. */
 async function groupsInKasm(id: string): Promise<string[] | undefined> {
-  const res = await emulator.call("get_user", { target_user: { user_id: id } });
+  const res = await emulator.specCall("get_user", { target_user: { user_id: id } });
   return res.status === 200 ? res.body.user.groups.map((g: { group_id: string }) => g.group_id).sort() : undefined;
 }
 
@@ -85,7 +85,7 @@ describe("GroupMembership", () => {
     const membership = new Driven(host, "GroupMembership", "carol-ops");
     const inputs = { userId: carol, groupId: OPS };
     await membership.create(inputs);
-    await emulator.call("remove_user_group", { target_user: { user_id: carol }, target_group: { group_id: OPS } });
+    await emulator.specCall("remove_user_group", { target_user: { user_id: carol }, target_group: { group_id: OPS } });
     expect((await membership.read()).id).toBe("");
     await membership.create(inputs);
     expect(await groupsInKasm(carol)).toContain(OPS);
@@ -96,7 +96,7 @@ describe("GroupMembership", () => {
     const dave = await emulator.userId("dave");
     const membership = new Driven(host, "GroupMembership", "dave-ops");
     await membership.create({ userId: dave, groupId: OPS });
-    await emulator.call("delete_user", { target_user: { user_id: dave } });
+    await emulator.specCall("delete_user", { target_user: { user_id: dave } });
     expect((await membership.read()).id).toBe("");
     await membership.delete();
   });

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { ProviderHost } from "../helpers/host";
 import { Driven, FAST_RETRIES } from "../helpers/provider";
+import { API_NAMES_CONFIG } from "../helpers/vocabulary";
 
 let emulator: TestEmulator;
 let host: ProviderHost | undefined;
@@ -26,7 +27,7 @@ afterAll(() => emulator?.close());
 async function hostWaiting(seconds: string): Promise<ProviderHost> {
   host = await ProviderHost.start();
   await host.configure(
-    { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret, "kasm:waitForHealthySeconds": seconds, ...FAST_RETRIES },
+    { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret, "kasm:waitForHealthySeconds": seconds, ...FAST_RETRIES, ...API_NAMES_CONFIG },
     ["kasm:apiKeySecret"],
   );
   return host;
@@ -38,7 +39,7 @@ async function unhealthy(config: Record<string, number>): Promise<void> {
 }
 
 const health = async () => (await emulator.raw("GET", "/__emulator/health")).body as { probes: number; unhealthyAnswers: number };
-const userExists = async (username: string) => (await emulator.call("get_user", { target_user: { username } })).status === 200;
+const userExists = async (username: string) => (await emulator.specCall("get_user", { target_user: { username } })).status === 200;
 
 it("waits for Kasm to report healthy before the first request, then creates; later requests do not probe again", async () => {
   await unhealthy({ unhealthyRequests: 1 });

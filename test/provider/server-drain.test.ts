@@ -88,7 +88,7 @@ describe("ServerDrain", () => {
 
     // Someone ends the drain in the Kasm UI. A record without is_draining cannot show it: refresh
     // keeps the declared value (the warning: below; a Kasm that sends the flag: observed mode, below).
-    await emulator.call("set_drain_server", { target_server: { server_id: WS1, is_draining: false } });
+    await emulator.specCall("set_drain_server", { target_server: { server_id: WS1, is_draining: false } });
     expect(await drain.read()).toMatchObject({ id: WS1, inputs: { serverId: WS1, draining: true } });
     expect(await drain.diff(checked)).toMatchObject({ changes: "none" });
     await drain.update({ serverId: WS1, draining: true });
@@ -183,7 +183,7 @@ describe("ServerDrain against a Kasm whose server record has no draining flag (t
   }
 
   it("refresh keeps the declared value (no false drift) and warns once per resource and refresh that drift cannot be seen", async () => {
-    const res = await plain.call("get_servers", { target_server: { server_id: WS1 } });
+    const res = await plain.specCall("get_servers", { target_server: { server_id: WS1 } });
     expect(res.body.server).not.toHaveProperty("is_draining");
 
     const drain = new Driven(plainHost, "ServerDrain", "plain-ws1");
@@ -192,7 +192,7 @@ describe("ServerDrain against a Kasm whose server record has no draining flag (t
     expect(await held(WS1)).toBe(true);
 
     // Someone ends the drain in the Kasm UI: refresh cannot see it, keeps the declared value, and says so.
-    await plain.call("set_drain_server", { target_server: { server_id: WS1, is_draining: false } });
+    await plain.specCall("set_drain_server", { target_server: { server_id: WS1, is_draining: false } });
     const refreshed = await drain.read();
     expect(refreshed).toMatchObject({ id: WS1, inputs: { serverId: WS1, draining: true } });
     expect(await drain.diff(checked)).toMatchObject({ changes: "none", replaces: [] });
@@ -231,7 +231,7 @@ describe("ServerDrain against a Kasm that sends is_draining (the emulator's obse
     expect(await draining(WS2, observed)).toBe(true);
     expect((await drain.read()).inputs).toMatchObject({ serverId: WS2, draining: true });
 
-    await observed.call("set_drain_server", { target_server: { server_id: WS2, is_draining: false } });
+    await observed.specCall("set_drain_server", { target_server: { server_id: WS2, is_draining: false } });
     expect(await drain.read()).toMatchObject({ id: WS2, inputs: { serverId: WS2, draining: false } });
     expect(await drain.diff(inputs)).toMatchObject({ changes: "some", replaces: [] });
     await drain.update(inputs);

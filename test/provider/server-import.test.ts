@@ -14,6 +14,7 @@ import type { AddressInfo } from "node:net";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../emulator/server";
+import { TEST_API_NAMES } from "../helpers/vocabulary";
 import { storeFromSeed } from "../../emulator/seed";
 import type { Store } from "../../emulator/store";
 import { OPERATIONS, type OperationName } from "../../catalogue";
@@ -49,7 +50,7 @@ beforeAll(async () => {
       users: [{ username: "alice" }, { username: "bob" }, { username: "root", groups: ["Administrators"] }],
     }),
   );
-  server = http.createServer(createApp(store, { log: (line) => requests.push(line) }));
+  server = http.createServer(createApp(store, { log: (line) => requests.push(line), apiNames: TEST_API_NAMES }));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   host = await hostFor({ url } as never);
@@ -75,7 +76,8 @@ async function call(operation: OperationName, body: Record<string, unknown>): Pr
 /** The server with this id as get_servers answers, or undefined. */
 async function kasmServer(id: string): Promise<any> {
   const res = await call("get_servers", { target_server: { server_id: id } });
-  return res.status === 200 ? res.body.server : undefined;
+  // A released Kasm answers with a list, even for one id.
+  return res.status === 200 ? (res.body.server ?? res.body.servers?.[0]) : undefined;
 }
 
 /** Servers the emulator holds with this name. */
@@ -397,6 +399,7 @@ describe("ServerImport", () => {
     pulumi.runtime.setConfig("kasm:baseUrl", url);
     pulumi.runtime.setConfig("kasm:apiKey", ADMIN.key);
     pulumi.runtime.setConfig("kasm:apiKeySecret", ADMIN.secret);
+    pulumi.runtime.setConfig("kasm:apiNames", TEST_API_NAMES);
     expect(await kasm.getServer({ serverId: ids["ws-71"] })).toMatchObject({ serverId: ids["ws-71"], friendlyName: "ws-71", hostname: "10.0.4.71" });
   });
 });

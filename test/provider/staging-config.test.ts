@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 async function configInKasm(id: string) {
-  const res = await emulator.call("get_staging_config", { target_staging_config: { staging_config_id: id } });
+  const res = await emulator.specCall("get_staging_config", { target_staging_config: { staging_config_id: id } });
   return res.status === 200 ? res.body.staging_config : undefined;
 }
 
@@ -90,7 +90,7 @@ describe("StagingConfig", () => {
     expect(await configInKasm(staging.id)).toMatchObject({ image_id: TERMINAL, num_sessions: 3 });
 
     // Someone changes it in the Kasm UI: refresh sees it, and the next up reverts it.
-    await emulator.call("update_staging_config", {
+    await emulator.specCall("update_staging_config", {
       target_staging_config: { staging_config_id: staging.id, num_sessions: 7, allow_ws_audio: false },
     });
     const refreshed = await staging.read();
@@ -115,7 +115,7 @@ describe("StagingConfig", () => {
   it("refresh of a staging config deleted in the Kasm UI drops it instead of failing", async () => {
     const staging = new Driven(host, "StagingConfig", "gone");
     await staging.create({ zoneId: OTHER_ZONE, imageId: TERMINAL, numSessions: 1, expiration: 1 });
-    await emulator.call("delete_staging_config", { target_staging_config: { staging_config_id: staging.id } });
+    await emulator.specCall("delete_staging_config", { target_staging_config: { staging_config_id: staging.id } });
     expect((await staging.read()).id).toBe("");
     await staging.delete();
   });
@@ -135,7 +135,7 @@ describe("StagingConfig", () => {
   });
 
   it("an existing config for the zone and image is an error that suggests adopt, and adopt takes it over", async () => {
-    const existing = await emulator.call("create_staging_config", {
+    const existing = await emulator.specCall("create_staging_config", {
       target_staging_config: { zone_id: OTHER_ZONE, image_id: FIREFOX, num_sessions: 9, expiration: 12 },
     });
     expect(existing.status).toBe(200);

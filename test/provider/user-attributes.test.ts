@@ -32,7 +32,7 @@ afterAll(async () => {
 
 /** `0123...` -> `01234567-89ab-...` (upper case, to show that case does not matter either). */
 async function attributesInKasm(id: string) {
-  const res = await emulator.call("get_attributes", { target_user: { user_id: id } });
+  const res = await emulator.specCall("get_attributes", { target_user: { user_id: id } });
   return res.status === 200 ? res.body.user_attributes : undefined;
 }
 
@@ -75,7 +75,7 @@ describe("UserAttributes", () => {
     expect(await attributesInKasm(alice)).toMatchObject({ default_image: OTHER_IMAGE, show_tips: true, toggle_control_panel: false, auto_login_ws: true });
 
     // Someone changes them in the Kasm UI: refresh shows it, and the next up reverts it.
-    await emulator.call("update_user_attributes", { target_user_attributes: { user_id: alice, show_tips: false, default_image: IMAGE } });
+    await emulator.specCall("update_user_attributes", { target_user_attributes: { user_id: alice, show_tips: false, default_image: IMAGE } });
     const refreshed = await attrs.read();
     expect(refreshed.id).toBe(alice);
     expect(refreshed.inputs).toMatchObject({ showTips: false, defaultImage: IMAGE, toggleControlPanel: false, sshPublicKey: `${SSH_KEY}\n` });
@@ -108,7 +108,7 @@ describe("UserAttributes", () => {
     const gone = await emulator.userId("gone");
     const attrs = new Driven(host, "UserAttributes", "gone");
     await attrs.create({ userId: gone, showTips: false });
-    await emulator.call("delete_user", { target_user: { user_id: gone } });
+    await emulator.specCall("delete_user", { target_user: { user_id: gone } });
     expect((await attrs.read()).id).toBe("");
     await attrs.delete();
   });

@@ -47,7 +47,7 @@ afterAll(async () => {
 
 /** The ids of the user's groups in Kasm, All Users included (sorted), or undefined when the user is gone. */
 async function groupsInKasm(id: string): Promise<string[] | undefined> {
-  const res = await emulator.call("get_user", { target_user: { user_id: id } });
+  const res = await emulator.specCall("get_user", { target_user: { user_id: id } });
   return res.status === 200 ? res.body.user.groups.map((g: { group_id: string }) => g.group_id).sort() : undefined;
 }
 
@@ -113,8 +113,8 @@ describe("UserGroups", () => {
     expect(await groupsInKasm(bob)).toEqual([ALL_USERS, DESIGN].sort());
 
     // Someone adds Engineering and removes Design in the Kasm UI: refresh shows it; the next up reverts it.
-    await emulator.call("add_user_group", { target_user: { user_id: bob }, target_group: { group_id: ENGINEERING } });
-    await emulator.call("remove_user_group", { target_user: { user_id: bob }, target_group: { group_id: DESIGN } });
+    await emulator.specCall("add_user_group", { target_user: { user_id: bob }, target_group: { group_id: ENGINEERING } });
+    await emulator.specCall("remove_user_group", { target_user: { user_id: bob }, target_group: { group_id: DESIGN } });
     const refreshed = await groups.read();
     expect(refreshed.id).toBe(bob);
     expect(refreshed.inputs).toMatchObject({ userId: bob });
@@ -177,7 +177,7 @@ describe("UserGroups", () => {
     const gone = await emulator.userId("gone");
     const groups = new Driven(host, "UserGroups", "gone");
     await groups.create({ userId: gone, groupIds: [OPS] });
-    await emulator.call("delete_user", { target_user: { user_id: gone } });
+    await emulator.specCall("delete_user", { target_user: { user_id: gone } });
     expect((await groups.read()).id).toBe("");
     await groups.delete();
   });

@@ -51,7 +51,7 @@ describe("User under a Per Named User licence", () => {
     expect(message).not.toContain(PASSWORD);
     // Nothing half-created: no id in the state, no user in Kasm.
     expect(beyond.id).toBe("");
-    expect((await emulator.call("get_user", { target_user: { username: "beyond" } })).status).toBe(400);
+    expect((await emulator.specCall("get_user", { target_user: { username: "beyond" } })).status).toBe(400);
 
     // Freeing a seat lets the same program through.
     await fits.delete();

@@ -37,7 +37,7 @@ afterAll(async () => {
 
 /** The ids of the servers assigned to the user (sorted), or undefined when the user is gone. */
 async function serversInKasm(id: string): Promise<string[] | undefined> {
-  const res = await emulator.call("get_user", { target_user: { user_id: id } });
+  const res = await emulator.specCall("get_user", { target_user: { user_id: id } });
   return res.status === 200 ? res.body.user.assigned_servers.map((s: { server_id: string }) => s.server_id).sort() : undefined;
 }
 
@@ -84,7 +84,7 @@ describe("UserServerAssignment", () => {
     const assignment = new Driven(host, "UserServerAssignment", "carol-ws1");
     const inputs = { userId: carol, serverId: WS1 };
     await assignment.create(inputs);
-    await emulator.call("unassign_user_server", { target_user: { user_id: carol }, target_server: { server_id: WS1 } });
+    await emulator.specCall("unassign_user_server", { target_user: { user_id: carol }, target_server: { server_id: WS1 } });
     expect((await assignment.read()).id).toBe("");
     await assignment.create(inputs);
     expect(await serversInKasm(carol)).toEqual([WS1]);
@@ -95,7 +95,7 @@ describe("UserServerAssignment", () => {
     const gone = await emulator.userId("gone");
     const assignment = new Driven(host, "UserServerAssignment", "gone-ws1");
     await assignment.create({ userId: gone, serverId: WS1 });
-    await emulator.call("delete_user", { target_user: { user_id: gone } });
+    await emulator.specCall("delete_user", { target_user: { user_id: gone } });
     expect((await assignment.read()).id).toBe("");
     await assignment.delete();
   });

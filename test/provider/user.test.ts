@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 async function userInKasm(username: string) {
-  const res = await emulator.call("get_user", { target_user: { username } });
+  const res = await emulator.specCall("get_user", { target_user: { username } });
   return res.status === 200 ? res.body.user : undefined;
 }
 
@@ -67,7 +67,7 @@ describe("User", () => {
     expect(await userInKasm("carol")).toMatchObject({ first_name: "Caroline", last_name: "Jones" });
 
     // Someone locks the user in the Kasm UI: refresh sees it, and the next up reverts it.
-    await emulator.call("update_user", { target_user: { user_id: user.id, locked: true } });
+    await emulator.specCall("update_user", { target_user: { user_id: user.id, locked: true } });
     const refreshed = await user.read();
     expect(refreshed.inputs).toMatchObject({ locked: true, firstName: "Caroline", password: SECRET_PASSWORD });
     expect(await user.diff(changed)).toMatchObject({ changes: "some" });
@@ -94,7 +94,7 @@ describe("User", () => {
   it("refresh of a user deleted in the Kasm UI drops it instead of failing", async () => {
     const user = new Driven(host, "User", "gone");
     await user.create({ username: "gone" });
-    await emulator.call("delete_user", { target_user: { user_id: user.id } });
+    await emulator.specCall("delete_user", { target_user: { user_id: user.id } });
     expect((await user.read()).id).toBe("");
   });
 
@@ -112,8 +112,8 @@ describe("User", () => {
   it("destroying a user with sessions fails with advice unless forceDelete is set", async () => {
     const user = new Driven(host, "User", "busy");
     await user.create({ username: "busy" });
-    const images = await emulator.call("get_images");
-    await emulator.call("request_ws", { user_id: user.id, image_id: images.body.images[0].image_id });
+    const images = await emulator.specCall("get_images");
+    await emulator.specCall("request_ws", { user_id: user.id, image_id: images.body.images[0].image_id });
     await expect(user.delete()).rejects.toThrow(/still has running sessions.*forceDelete: true/s);
     expect(await userInKasm("busy")).toBeDefined();
 

@@ -94,9 +94,9 @@ describe("secret fields of lookups, from a Kasm that sends them in plain", () =>
   beforeAll(async () => {
     unmasked = await startUnmaskedKasm(emulator.url, { serverId: SERVER_ID, imageName: "kasmweb/chrome:1.16.0", zoneName: "eu" });
     pulumi.runtime.setConfig("kasm:baseUrl", unmasked.url);
-    userHash = (await emulator.call("get_user", { target_user: { username: "user0001" } })).body.user.hash;
-    const provider = await emulator.call("create_egress_provider", { target_egress_provider: { name: "vpn", egress_provider_type: "wireguard", enabled: true } });
-    await emulator.call("create_egress_gateway", {
+    userHash = (await emulator.specCall("get_user", { target_user: { username: "user0001" } })).body.user.hash;
+    const provider = await emulator.specCall("create_egress_provider", { target_egress_provider: { name: "vpn", egress_provider_type: "wireguard", enabled: true } });
+    await emulator.specCall("create_egress_gateway", {
       target_egress_gateway: {
         egress_provider_id: provider.body.egress_provider.egress_provider_id,
         name: "berlin",

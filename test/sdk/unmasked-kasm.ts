@@ -43,8 +43,10 @@ export interface UnmaskedKasm {
 type Json = Record<string, any>;
 
 function fillIn(operation: string, body: Json, targets: UnmaskedTargets): void {
-  if (operation === "get_servers" && body.server?.server_id === targets.serverId) {
-    Object.assign(body.server, {
+  // A released Kasm answers get_servers with a list, and names the registry token docker_token.
+  const server = operation === "get_servers" ? (body.server ?? body.servers?.[0]) : undefined;
+  if (server?.server_id === targets.serverId) {
+    Object.assign(server, {
       connection_password: PLAIN_SECRETS.connection_password,
       connection_private_key: PLAIN_SECRETS.connection_private_key,
       connection_passphrase: PLAIN_SECRETS.connection_passphrase,
@@ -54,7 +56,8 @@ function fillIn(operation: string, body: Json, targets: UnmaskedTargets): void {
     });
   }
   if (operation === "get_images") {
-    for (const image of body.images ?? []) if (image.name === targets.imageName) image.ctr_token = PLAIN_SECRETS.ctr_token;
+    for (const image of body.images ?? [])
+      if (image.name === targets.imageName) image["docker_token" in image ? "docker_token" : "ctr_token"] = PLAIN_SECRETS.ctr_token;
   }
   if (operation === "get_zones") {
     for (const zone of body.zones ?? [])
