@@ -61,14 +61,19 @@ export const FIELD_NAMES: readonly (readonly [spec: string, product: string])[] 
   ["target_ws_id", "target_kasm_id"],
   ["target_ws_ids", "target_kasm_ids"],
   ["ws_sessions", "kasm_sessions"],
+  // get_kasm_bottleneck_stats answers under the session's display user, `kasm_user` by default
+  // (1.15.0 decompile, client_api.py, where that user's credentials are built).
+  ["ws_user", "kasm_user"],
+  // exec_kasm, the product's exec_ws (1.15.0 decompile, client_api.py): its parameters travel in target_kasm.
+  ["target_ws", "target_kasm"],
+  ["ws_exec", "kasm_exec"],
 ];
 
 /**
  * Operations whose name differs, spec name to product name (1.15.0 decompile, public_api.py;
- * `destroy_kasm` is the name clients written for 1.19 call). `get_ws_system_stats` has no
- * counterpart in the sources and keeps its name; `exec_ws` keeps its name too: the product's
- * nearest operation (`exec_kasm`, client_api.py) takes its parameters in another shape, which no
- * source shows the public API accepting.
+ * `destroy_kasm` is the name clients written for 1.19 call; `exec_kasm` is in client_api.py, which
+ * the public API inherits). `get_ws_system_stats` has no counterpart in the sources and keeps its
+ * name.
  */
 export const OPERATION_NAMES: Readonly<Record<string, string>> = {
   request_ws: "request_kasm",
@@ -77,6 +82,7 @@ export const OPERATION_NAMES: Readonly<Record<string, string>> = {
   exec_command_ws: "exec_command_kasm",
   get_ws_screenshot: "get_kasm_screenshot",
   get_ws_bottleneck_stats: "get_kasm_bottleneck_stats",
+  exec_ws: "exec_kasm",
 };
 
 const PRODUCT_BY_SPEC = new Map(FIELD_NAMES.map(([spec, product]) => [spec, product]));

@@ -74,5 +74,10 @@ export async function execCommandWs(api: KasmApi, params: ExecCommandParams): Pr
  * {@link execCommandWs}, and likewise not repeated).
  */
 export async function execWs(api: KasmApi, params: ExecWsParams): Promise<ExecResult> {
+  // A released Kasm's exec_kasm takes the session, the action and the URL inside target_kasm.
+  if (api.transport.apiNames === "product") {
+    const { user_id, ...target } = params;
+    return api.transport.call("exec_ws", { user_id, target_ws: target }, ExecResult);
+  }
   return api.transport.call("exec_ws", params, ExecResult);
 }
