@@ -111,6 +111,17 @@ describe("writing: exact, in the configured vocabulary", () => {
     expect(server.requests.at(-1)?.path).toBe("/api/public/get_kasm_status");
   });
 
+  it("product: exec_ws is exec_kasm, with the session, action and URL inside target_kasm", async () => {
+    server.script("exec_kasm", { status: 200, body: { kasm: { kasm_id: CONFIG_ID }, current_time: "2026-11-24 10:00:00.000000" } });
+    const result = await client("product").sessions.execWs({ ws_id: CONFIG_ID, user_id: SERVER, ws_exec: "first_launch", ws_url: "https://app.example.com" });
+    expect(result.ws).toMatchObject({ ws_id: CONFIG_ID });
+    expect(server.requests[0].path).toBe("/api/public/exec_kasm");
+    expect(server.requests[0].json).toMatchObject({
+      user_id: SERVER,
+      target_kasm: { kasm_id: CONFIG_ID, kasm_exec: "first_launch", kasm_url: "https://app.example.com" },
+    });
+  });
+
   it("spec: unchanged", async () => {
     server.script("create_staging_config", {
       status: 200,
