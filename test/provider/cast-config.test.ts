@@ -206,7 +206,7 @@ describe("CastConfig", () => {
     );
     const adopt = new Driven(host, "CastConfig", "adopt");
     await expect(adopt.create({ castingConfigName: "Taken", imageId: CHROME, key: "other", adopt: true })).rejects.toThrow(
-      /cannot take it over: Kasm has no operation to read or list casting configs.*choose another key and name/s,
+      /cannot take it over: the API documentation's vocabulary \(kasm:apiNames "spec"\) has no operation to read or list casting configs.*kasm:apiNames to "product".*choose another key and name/s,
     );
     // The existing config is left alone.
     expect(await castInKasm(existing.body.cast_config.cast_config_id)).toMatchObject({ key: "taken", casting_config_name: "Taken" });

@@ -73,6 +73,12 @@ const CASES: Record<string, Case> = {
   "kasm:maxConnections": { config: () => ({ ...working(), "kasm:maxConnections": "0" }), shows: /maxConnections must be a whole number of at least 1/ },
   // The wait itself, through the host and the sdk's waitForHealthy: test/provider/health-gate.test.ts, test/sdk/health.test.ts.
   "kasm:waitForHealthySeconds": { config: () => ({ ...working(), "kasm:waitForHealthySeconds": "-5" }), shows: /waitForHealthySeconds must be a whole number of at least 0/ },
+  // This emulator speaks the documentation's names: the images it answers (ctr_*) show the mismatch.
+  // Both vocabularies end to end: test/vocabulary/host.test.ts and the product project of the suite.
+  "kasm:apiNames": {
+    config: () => ({ ...working(), "kasm:apiNames": "product" }),
+    shows: /get_images: the installation answered with the API documentation's names \(ctr_.*kasm:apiNames is "product".*kasm:apiNames spec/,
+  },
 };
 
 let certPem: string;
