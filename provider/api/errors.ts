@@ -19,6 +19,7 @@
  * | `response_shape` | {@link KasmResponseShapeError} | the answer does not have the documented shape            |
  * | `unhealthy`      | {@link KasmHealthCheckError} | {@link waitForHealthy} ran out of time                     |
  * | `vocabulary`     | {@link KasmVocabularyError} | the answer shows the installation speaks the other vocabulary than `apiNames` |
+ * | `vocabulary`     | {@link KasmMissingOperationError} | HTTP 404 for an operation the other vocabulary names otherwise or lacks |
  * | `unsupported`    | {@link KasmUnsupportedOperationError} | a product operation, called with `apiNames` `spec` (nothing is sent) |
  *
  * Kasm's texts, not only its status codes, decide the class: a 403 `License limit exceeded. ...`
@@ -360,6 +361,25 @@ export class KasmVocabularyError extends KasmApiError {
    */
   get answer(): unknown {
     return this.#answer;
+  }
+}
+
+/**
+ * HTTP 404 for an operation whose name or existence depends on the vocabulary (a product-only
+ * operation, or one the product names otherwise, such as `request_kasm`): the installation most
+ * likely speaks the other vocabulary than the configured `apiNames`.
+ */
+export class KasmMissingOperationError extends KasmApiError {
+  override readonly name = "KasmMissingOperationError";
+  constructor(details: KasmErrorDetails & { readonly operation: string; readonly wireName: string; readonly configured: "spec" | "product" }) {
+    const other = details.configured === "spec" ? "product" : "spec";
+    super(
+      "vocabulary",
+      `${details.operation}: the installation has no operation ${details.wireName} (HTTP 404 ${quote(details.errorMessage)}). ` +
+        `kasm:apiNames is "${details.configured}", and ${details.configured === "product" ? "an installation that follows the API documentation names it otherwise or lacks it" : "a released Kasm names it otherwise"}. ` +
+        `${switchAdvice(other)} if the installation ${other === "spec" ? "follows the API documentation" : "is a released Kasm (1.15 or later)"}, and run again.`,
+      details,
+    );
   }
 }
 

@@ -33,6 +33,7 @@ import {
   KasmApiError,
   KasmResponseShapeError,
   KasmTimeoutError,
+  KasmMissingOperationError,
   KasmTransportError,
   KasmUnsupportedOperationError,
   KasmVocabularyError,
@@ -416,6 +417,9 @@ export class KasmTransport {
     } catch {
       // Not JSON (a proxy's error page, say): the status alone describes it.
     }
+    const wireName = wireOperationName(operation, this.apiNames);
+    if (answer.status === 404 && (OPERATIONS[operation].availability === "product" || wireName !== wireOperationName(operation, "spec")))
+      return new KasmMissingOperationError({ operation, status: 404, errorMessage, attempts: answer.attempts, wireName, configured: this.apiNames });
     const retryAfterMs = parseRetryAfter(answer.headers["retry-after"]);
     return errorForStatus(
       { operation, status: answer.status, errorMessage, validationErrors, attempts: answer.attempts, retryAfterMs, context },

@@ -4,9 +4,13 @@
  * - configured to match (`kasm:apiNames product`), every session permission declared true is true
  *   in Kasm, `autoLoginWs` converges, and a casting config edited in Kasm shows as drift;
  * - configured with the documentation's names (`spec`), each kind whose settings the product
- *   would silently ignore fails naming `kasm:apiNames`, and none reports success; a refresh warns.
+ *   would silently ignore fails naming `kasm:apiNames`, and none reports success; a refresh warns;
+ * and the other way round, configured `product` against an emulator that follows the
+ * documentation (the default mode): the same kinds fail naming the setting, and the product's
+ * operations meet a 404 that names it too.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKasmClient, KasmMissingOperationError } from "../../provider/api";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import type { HostError, ProviderHost } from "../helpers/host";
 import { Driven, hostFor } from "../helpers/provider";
@@ -181,5 +185,47 @@ describe("kasm:apiNames spec against the product: loud, never a silent success",
     const warnings = mismatched.stderr.slice(printed).join("");
     expect(warnings).toContain("warning:");
     expect(warnings).toContain("kasm:apiNames");
+  });
+});
+
+describe("kasm:apiNames product against an installation that follows the documentation", () => {
+  let spec: TestEmulator;
+  let productHost: ProviderHost;
+  beforeAll(async () => {
+    spec = await startTestEmulator(
+      { zones: [{ zone_id: ZONE, zone_name: "default" }], images: [{ image_id: CHROME, name: "kasmweb/chrome:1.16.0" }], users: [{ username: "lin" }] },
+      { apiNames: "spec" },
+    );
+    productHost = await hostFor(spec, ADMIN, { "kasm:apiNames": "product" });
+  });
+  afterAll(async () => {
+    await productHost?.stop();
+    await spec?.close();
+  });
+
+  it("StagingConfig, CastConfig and UserAttributes fail naming kasm:apiNames; none reports success", async () => {
+    const staging = await failure(new Driven(productHost, "StagingConfig", "s").create({ zoneId: ZONE, imageId: CHROME, numSessions: 1, expiration: 2, allowWsAudio: true }));
+    expect(staging.message).toContain('kasm:apiNames is "product"');
+    expect(staging.message).toContain("pulumi config set kasm:apiNames spec");
+    const cast = await failure(new Driven(productHost, "CastConfig", "c").create({ castingConfigName: "C", imageId: CHROME, key: "c", allowWsAudio: true }));
+    expect(cast.message).toContain("kasm:apiNames");
+    const userId = await spec.userId("lin");
+    const attributes = await failure(new Driven(productHost, "UserAttributes", "a").create({ userId, autoLoginWs: true }));
+    expect(attributes.message).toContain("kasm:apiNames");
+  });
+
+  it("a product operation, or one the product names otherwise, meets a 404 that names kasm:apiNames", async () => {
+    const client = createKasmClient({ baseUrl: spec.url, apiKey: ADMIN.key, apiKeySecret: ADMIN.secret, apiNames: "product", maxRetries: 0 }, {});
+    try {
+      const groups = await failure(client.groups.getGroups());
+      expect(groups).toBeInstanceOf(KasmMissingOperationError);
+      expect(groups.message).toContain("has no operation get_groups (HTTP 404");
+      expect(groups.message).toContain('Set kasm:apiNames to "spec"');
+      const status = await failure(client.sessions.getWsStatus({ ws_id: CHROME, user_id: CHROME }));
+      expect(status).toBeInstanceOf(KasmMissingOperationError);
+      expect(status.message).toContain("get_kasm_status");
+    } finally {
+      await client.close();
+    }
   });
 });
