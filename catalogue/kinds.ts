@@ -10,6 +10,7 @@ export const KASM_KINDS = [
   "User",
   "UserSet",
   "UserAttributes",
+  "Group",
   "GroupMembership",
   "UserGroups",
   "UserServerAssignment",

@@ -4,6 +4,7 @@
  */
 import { userProvider } from "./resources/user";
 import { userAttributesProvider } from "./resources/user-attributes";
+import { groupProvider } from "./resources/group";
 import { groupMembershipProvider } from "./resources/group-membership";
 import { userGroupsProvider } from "./resources/user-groups";
 import { userServerAssignmentProvider } from "./resources/user-server-assignment";
@@ -30,6 +31,7 @@ export type { KindProvider } from "./resources/kit";
 export const providers = refreshingLeniently({
   User: userProvider,
   UserAttributes: userAttributesProvider,
+  Group: groupProvider,
   GroupMembership: groupMembershipProvider,
   UserGroups: userGroupsProvider,
   UserServerAssignment: userServerAssignmentProvider,

@@ -19,7 +19,8 @@
  * however many resources and clients follow (see `healthGate` in api/health.ts).
  */
 import { KasmClient, type KasmClientOptions } from "./api";
-import { CONFIG_KEYS, optionsFromConfig } from "./api/config";
+import { CONFIG_KEYS, ENV_VARS, optionsFromConfig } from "./api/config";
+import type { ApiNames } from "./api/vocabulary";
 
 /** The configuration keys the provider reads, and the client option each one sets. */
 export { CONFIG_KEYS };
@@ -57,4 +58,15 @@ export function kasmClient(): KasmClient {
  */
 export function existingClient(): KasmClient | undefined {
   return client;
+}
+
+/**
+ * The wire vocabulary the configuration names (`kasm:apiNames`, else `KASM_API_NAMES`, else
+ * `spec`), known without building a client: for `check`, which sends no request but can refuse a
+ * product-only kind before the plan is made. A value that is neither is left to the client's own
+ * configuration error.
+ */
+export function configuredApiNames(): ApiNames {
+  const value = (options.apiNames ?? process.env[ENV_VARS.apiNames] ?? "spec").trim().toLowerCase();
+  return value === "product" ? "product" : "spec";
 }

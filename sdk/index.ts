@@ -8,6 +8,7 @@
  */
 export { User, type UserArgs } from "./user";
 export { UserAttributes, type UserAttributesArgs } from "./user-attributes";
+export { Group, type GroupArgs } from "./group";
 export { GroupMembership, type GroupMembershipArgs } from "./group-membership";
 export { UserGroups, type UserGroupsArgs } from "./user-groups";
 export { UserServerAssignment, type UserServerAssignmentArgs } from "./user-server-assignment";

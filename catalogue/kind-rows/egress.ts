@@ -1,6 +1,7 @@
 /**
  * The kind rows of egress (see `catalogue/kind-table.ts`): EgressProvider, EgressGateway,
- * EgressProviderMapping, EgressCredential. Read each next to `provider/resources/<kind>.ts`.
+ * EgressProviderMapping, EgressCredential; and Group, a named object of the same shape (create
+ * or adopt by name, read from a list). Read each next to `provider/resources/<kind>.ts`.
  */
 import type { KasmKind, LifecycleStep } from "../kinds";
 import type { OperationName } from "../operations";
@@ -8,6 +9,20 @@ import { adoptOptions, egressFacts, plan, type CallOptions, type Row } from "./p
 
 /** The rows of the egress kinds. */
 export const EGRESS_ROWS = {
+  // provider/resources/group.ts (a released Kasm's operations: kasm:apiNames product)
+  Group: (props) => {
+    const adopt = adoptOptions(props.adopt, "with adopt: true");
+    return {
+      create: [
+        ...(adopt ? [plan("get_groups", {}, adopt), plan("update_group", {}, { ...adopt, condition: "with adopt: true, when a group has that name" })] : []),
+        plan("create_group", {}, adopt ? { condition: "unless adopt: true finds the group" } : {}),
+      ],
+      read: [plan("get_groups")],
+      update: [plan("update_group")],
+      delete: [plan("delete_group")],
+    };
+  },
+
   // provider/resources/egress-provider.ts
   EgressProvider: (props) => {
     const adopt = adoptOptions(props.adopt, "with adopt: true");

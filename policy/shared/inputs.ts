@@ -14,6 +14,7 @@ import type { EgressCredentialInputs } from "../../provider/resources/egress-cre
 import type { EgressGatewayInputs } from "../../provider/resources/egress-gateway";
 import type { EgressProviderInputs } from "../../provider/resources/egress-provider";
 import type { EgressProviderMappingInputs } from "../../provider/resources/egress-provider-mapping";
+import type { GroupInputs } from "../../provider/resources/group";
 import type { GroupMembershipInputs } from "../../provider/resources/group-membership";
 import type { LicenseActivationInputs } from "../../provider/resources/license-activation";
 import type { ServerDrainInputs } from "../../provider/resources/server-drain";
@@ -35,6 +36,7 @@ export interface KindInputs {
   readonly EgressGateway: EgressGatewayInputs;
   readonly EgressProvider: EgressProviderInputs;
   readonly EgressProviderMapping: EgressProviderMappingInputs;
+  readonly Group: GroupInputs;
   readonly GroupMembership: GroupMembershipInputs;
   readonly LicenseActivation: LicenseActivationInputs;
   readonly ServerDrain: ServerDrainInputs;

@@ -100,6 +100,12 @@ const SPEC: Readonly<Record<string, readonly string[]>> = {
     "allow_ws_microphone",
   ],
   licence: ["license_id", "expiration", "issued_at", "issued_to", "limit", "is_verified", "license_type", "sku", "features"],
+  /**
+   * Not the spec's: the group record of a released Kasm's get_groups, create_group and
+   * update_group (the spec shows only name and group_id), read only with kasm:apiNames product.
+   * Source: the group model's JSON fields in a decompile of the 1.15.0 API server.
+   */
+  "group (the product's group operations)": ["group_id", "name", "is_system", "description", "priority"],
 };
 
 /**
@@ -129,6 +135,9 @@ const SCHEMA_RECORDS: Readonly<Record<string, string | { providerOwn: string }>>
   EgressTarget: "egress mapping or credential target",
   SessionPermissions: "staging or casting config session permissions",
   License: "licence",
+  GroupRecord: "group (the product's group operations)",
+  NewGroup: { providerOwn: "the target_group the provider builds for the product's create_group" },
+  GroupUpdate: { providerOwn: "the target_group the provider builds for the product's update_group" },
   CreateCastConfigResult: { providerOwn: "the client's answer to a create that may have to be confirmed: {confirmed, cast_config}" },
   BatchUserRow: { providerOwn: "a row of a user import as the provider builds it, before it becomes CSV" },
 };
@@ -172,6 +181,11 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
     "egress provider": ["egress_provider_id", "created", "name", "egress_provider_type", "enabled"],
   },
   "provider/resources/group-membership.ts": { group: ["group_id"] },
+  "provider/resources/group.ts": {
+    group: ["group_id", "name"],
+    "group (the product's group operations)": ["description", "priority"],
+    NewGroup: ["name", "priority", "description"],
+  },
   "provider/resources/license-activation.ts": {
     licence: ["license_id", "expiration", "issued_at", "limit", "is_verified", "license_type", "sku", "features"],
   },

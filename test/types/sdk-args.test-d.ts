@@ -16,6 +16,7 @@ import type { EgressCredentialInputs } from "../../provider/resources/egress-cre
 import type { EgressGatewayInputs } from "../../provider/resources/egress-gateway";
 import type { EgressProviderInputs } from "../../provider/resources/egress-provider";
 import type { EgressProviderMappingInputs } from "../../provider/resources/egress-provider-mapping";
+import type { GroupInputs } from "../../provider/resources/group";
 import type { GroupMembershipInputs } from "../../provider/resources/group-membership";
 import type { LicenseActivationInputs } from "../../provider/resources/license-activation";
 import type { ServerDrainInputs } from "../../provider/resources/server-drain";
@@ -74,6 +75,7 @@ type ZodInputs<Schema extends z.ZodType> = z.input<Schema>;
 export type SdkArgsMatchZodInputs = [
   Expect<Agree<sdk.UserArgs, ZodInputs<typeof UserInputs>>>,
   Expect<Agree<sdk.UserAttributesArgs, ZodInputs<typeof UserAttributesInputs>>>,
+  Expect<Agree<sdk.GroupArgs, ZodInputs<typeof GroupInputs>>>,
   Expect<Agree<sdk.GroupMembershipArgs, ZodInputs<typeof GroupMembershipInputs>>>,
   Expect<Agree<sdk.UserGroupsArgs, ZodInputs<typeof UserGroupsInputs>>>,
   Expect<Agree<sdk.UserServerAssignmentArgs, ZodInputs<typeof UserServerAssignmentInputs>>>,

@@ -1,0 +1,159 @@
+/**
+ * `Group`: a Kasm group (a released Kasm's operations: `kasm:apiNames` `product`).
+ *
+ * API: create_group, get_groups (the product has no read of one group: refresh finds the group in
+ * the list by id), update_group, delete_group. The API documentation leaves these operations out;
+ * their shapes come from a decompile of the 1.15.0 API server and a Terraform client tested
+ * against 1.16.1. Every field updates in place, the name included. Names are unique in Kasm (the
+ * product refuses a second group of a name): adoption by name (`adopt: true`).
+ *
+ * With `kasm:apiNames` `spec` (the default), `check` refuses the resource before any plan, naming
+ * the setting: the documentation's vocabulary has no operation that manages groups.
+ *
+ * `priority` is required by the product's create, which keeps it between 1 and 4095; left out, the
+ * provider sends 4095, the product's own default for a group. Kasm uses it to decide between the
+ * settings of a user's groups. The product refuses to delete a group that still has members unless
+ * told to force it (`forceDelete`), and never deletes All Users, Administrators or a group a
+ * casting config names.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { KasmBadRequestError, type GroupRecord, type GroupUpdate, type NewGroup } from "../api";
+import { configuredApiNames, kasmClient } from "../runtime";
+import { createOrAdopt, declared, GONE, refreshedInputs, requiredText, unlessGone, type KindProvider, type Props } from "./kit";
+import { defineKind, type FieldRules } from "./kit/define-kind";
+
+// --- types ---------------------------------------------------------------------------------------
+
+/** The product's bounds of a priority (1.15.0 decompile, create_group: `0 < priority < 4096`). */
+const PRIORITY = { min: 1, max: 4095 } as const;
+
+/** The priority sent when none is declared: the product's default for a new group. */
+export const DEFAULT_GROUP_PRIORITY = PRIORITY.max;
+
+/** The inputs of a Group. */
+export const GroupInputs = z.strictObject({
+  name: requiredText("name"),
+  priority: z
+    .number()
+    .int("priority must be a whole number")
+    .min(PRIORITY.min, `priority must be between ${PRIORITY.min} and ${PRIORITY.max} (Kasm refuses others)`)
+    .max(PRIORITY.max, `priority must be between ${PRIORITY.min} and ${PRIORITY.max} (Kasm refuses others)`)
+    .optional(),
+  description: z.string().optional(),
+  /** Take over an existing group with this name instead of failing. */
+  adopt: z.boolean().optional(),
+  /** Delete the group even while it has members (they leave it). */
+  forceDelete: z.boolean().optional(),
+});
+export type GroupInputs = z.infer<typeof GroupInputs>;
+
+/** What the provider adds to the inputs. */
+export interface GroupOutputs {
+  readonly groupId: string;
+}
+
+/** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
+const API_FIELDS = {
+  name: {},
+  priority: {},
+  description: {},
+} satisfies FieldRules<GroupInputs>;
+
+/** Inputs that only steer the provider. */
+const PROVIDER_FIELDS = { adopt: {}, forceDelete: {} } satisfies FieldRules<GroupInputs>;
+
+const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
+
+// --- helpers -------------------------------------------------------------------------------------
+
+/** The `target_group` of an update: the declared fields only, so that Kasm keeps the others. */
+function groupUpdate(id: string, inputs: GroupInputs): GroupUpdate {
+  const body: GroupUpdate = { group_id: id, name: inputs.name.trim() };
+  if (inputs.priority !== undefined) body.priority = inputs.priority;
+  if (inputs.description !== undefined) body.description = inputs.description;
+  return body;
+}
+
+/** The `target_group` of a create: the declared fields, and the product's default priority (create requires one). */
+function newGroup(inputs: GroupInputs): NewGroup {
+  const body: NewGroup = { name: inputs.name.trim(), priority: inputs.priority ?? DEFAULT_GROUP_PRIORITY };
+  if (inputs.description !== undefined) body.description = inputs.description;
+  return body;
+}
+
+/** The error for a group Kasm keeps because it has members, with the way out. */
+function stillHasMembers(id: string, name: unknown, cause: Error): Error {
+  return new Error(
+    `Group '${String(name ?? id)}' still has members, and Kasm refuses to delete a group with members (${cause.message}). ` +
+      "Set `forceDelete: true` on the resource to delete it anyway (its members leave it), or remove the members first.",
+  );
+}
+
+function outputs(inputs: Props, group: GroupRecord): Props {
+  return { ...declared(inputs, Object.keys(INPUT_FIELDS)), groupId: group.group_id };
+}
+
+/** The refusal of a Group where the configured vocabulary has no group operations. */
+function needsProductVocabulary(): pulumi.dynamic.CheckFailure {
+  return {
+    property: "name",
+    reason:
+      "a Group needs a released Kasm's group operations (create_group, get_groups, update_group, delete_group), which the " +
+      'API documentation\'s vocabulary does not have, and kasm:apiNames is "spec". If the installation is a released Kasm ' +
+      "(1.15 or later), run `pulumi config set kasm:apiNames product`; otherwise manage the group in the Kasm UI and refer " +
+      "to it by id.",
+  };
+}
+
+// --- provider ------------------------------------------------------------------------------------
+
+/** The provider of Group; only `adopt` or `forceDelete` changing sends no request. */
+export const groupProvider: KindProvider = defineKind<GroupInputs, GroupOutputs>({
+  schema: GroupInputs,
+  apiFields: API_FIELDS,
+  providerFields: PROVIDER_FIELDS,
+  // Refused before any plan when the configuration cannot manage groups.
+  extraCheck: (result) => (configuredApiNames() === "product" ? result : { ...result, failures: [...(result.failures ?? []), needsProductVocabulary()] }),
+
+  async create(inputs) {
+    const client = kasmClient();
+    const body = newGroup(inputs);
+    const group = await createOrAdopt({
+      adopt: inputs.adopt,
+      kind: "Group",
+      key: `'${body.name}'`,
+      find: () => client.groups.findGroup(body.name),
+      // An adopted group keeps what the program does not declare (its priority included).
+      update: (existing) => client.groups.updateGroup(groupUpdate(existing.group_id, inputs)),
+      create: () => client.groups.createGroup(body),
+    });
+    return { id: group.group_id, outs: outputs(inputs, group) };
+  },
+
+  async read(id, props) {
+    const group = await kasmClient().groups.findGroupById(id);
+    if (!group) return GONE;
+    const current: Props = { name: group.name, priority: group.priority ?? null, description: group.description ?? (props.description === "" ? "" : null) };
+    // A name declared with surrounding spaces is sent trimmed: the same name, no drift.
+    if (typeof props.name === "string" && props.name.trim() === group.name) current.name = props.name;
+    const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), current);
+    return { id: group.group_id, props: outputs(inputs, group), inputs };
+  },
+
+  async update(id, _olds, news) {
+    // Every declared field is sent, which also reverts drift; a field left out is kept by Kasm.
+    const group = await kasmClient().groups.updateGroup(groupUpdate(id, news));
+    return { outs: outputs(news, group) };
+  },
+
+  async delete(id, props) {
+    try {
+      // Deleting what is already gone is done.
+      await unlessGone(() => kasmClient().groups.deleteGroup({ group_id: id, ...(props.forceDelete === true ? { force: true } : {}) }));
+    } catch (error) {
+      if (error instanceof KasmBadRequestError && /force' option not set/i.test(error.errorMessage ?? "")) throw stillHasMembers(id, props.name, error);
+      throw error;
+    }
+  },
+});
