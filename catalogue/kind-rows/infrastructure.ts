@@ -28,7 +28,10 @@ export const INFRASTRUCTURE_ROWS = {
   // provider/resources/cast-config.ts
   CastConfig: () => ({
     create: [plan("create_cast_config")],
-    // Kasm cannot read casting configs: refresh keeps the last known state and calls nothing.
+    // The documentation lists no read of casting configs: refresh keeps the last known state and
+    // calls nothing. A released Kasm (kasm:apiNames product) reads them with get_cast_config(s),
+    // which needs Casting View: every key this row lets create, update or delete one holds it in
+    // effect already (Casting Create, Modify and Delete each need it by the dependency rules).
     read: [],
     update: [plan("update_cast_config")],
     delete: [plan("delete_cast_config")],
