@@ -4,6 +4,7 @@
  * changes, and whether its user has running sessions when deleted.
  */
 import type { KasmKind } from "../../catalogue";
+import { TEST_API_NAMES } from "../helpers/vocabulary";
 import { IDS } from "./helpers";
 
 /** A value that is the id of another resource of the stack. */
@@ -81,6 +82,7 @@ export function buildStack(seed: number, size: number, tag: string): { specs: Sp
   let license = false;
   let egressProvider = false;
   let gateway = false;
+  let group = false;
   /** The stack's egress provider, which gateways, mappings and credentials need: added once, when first needed. */
   const addEgressProvider = () => {
     if (egressProvider) return;
@@ -93,6 +95,8 @@ export function buildStack(seed: number, size: number, tag: string): { specs: Sp
       "UserAttributes", "GroupMembership", "UserGroups", "UserServerAssignment", "StagingConfig", "CastConfig",
       "ServerDrain", "LicenseActivation", "EgressProvider", "EgressGateway", "EgressProviderMapping", "EgressCredential",
       "ServerImport", "UserSet",
+      // Groups are a released Kasm's operations: only a product run manages them.
+      ...(TEST_API_NAMES === "product" ? (["Group"] as const) : []),
     ]);
     const name = `${kind[0].toLowerCase()}${kind.slice(1)}${specs.length}`;
     const user = r.pick(users);
@@ -197,6 +201,12 @@ export function buildStack(seed: number, size: number, tag: string): { specs: Sp
         if (license) continue;
         license = true;
         specs.push({ kind, name, props: { activationKey: "ACTIVATION-KEY-1", seats: 1, issuedTo: "team a" }, update: { issuedTo: "team b" } });
+        break;
+      }
+      case "Group": {
+        if (group) continue;
+        group = true;
+        specs.push({ kind, name, props: { name: `${tag}grp`, priority: 20, description: "made by the stack" }, update: { priority: 21 } });
         break;
       }
       case "EgressProvider": {

@@ -88,6 +88,8 @@ const USED_OPERATIONS: OperationName[] = [
   "create_egress_provider_mapping", "get_egress_provider_mapping", "update_egress_provider_mapping", "delete_egress_provider_mapping",
   "create_egress_credential", "get_egress_credentials",
   "batch_create_server", "batch_create_user", "get_users",
+  // A released Kasm's group operations, which only a product run's Group resources call.
+  ...(TEST_API_NAMES === "product" ? (["get_groups", "create_group", "update_group", "delete_group"] as const) : []),
 ];
 
 /** Every permission the used operations may need, with their dependencies. */
