@@ -7,7 +7,12 @@ import { defineConfig } from "vitest/config";
  * lookups, and the property that the permissions pack agrees with the providers. The emulator's
  * own wire tests assert literal JSON in one vocabulary each and run once.
  */
-const BOTH_VOCABULARIES = ["test/provider/**/*.test.ts", "test/sdk/lookups.test.ts", "test/policy/consistency.test.ts"];
+const BOTH_VOCABULARIES = [
+  "test/provider/**/*.test.ts",
+  "test/sdk/lookups.test.ts",
+  "test/policy/lookups.test.ts",
+  "test/policy/consistency.test.ts",
+];
 
 export default defineConfig({
   test: {

@@ -33,6 +33,9 @@ export const LOOKUP_NAMES = [
   "getStagingConfigs",
   "getEgressProviders",
   "getEgressGateways",
+  "getGroup",
+  "getGroups",
+  "getLicenses",
 ] as const;
 
 /** A lookup of the SDK, such as `getZone`. */
@@ -65,6 +68,10 @@ export const LOOKUP_CALLS: Readonly<Record<LookupName, LookupCall>> = Object.fre
   getStagingConfigs: { operation: "get_staging_configs", shows: [] },
   getEgressProviders: { operation: "get_egress_providers", shows: [] },
   getEgressGateways: { operation: "get_egress_gateways", shows: [] },
+  // A released Kasm's operations (kasm:apiNames product); getGroup filters the list getGroups reads.
+  getGroup: { operation: "get_groups", shows: [] },
+  getGroups: { operation: "get_groups", shows: [] },
+  getLicenses: { operation: "get_licenses", shows: [] },
 });
 
 /** Type guard: is `name` a lookup of the SDK? */

@@ -66,3 +66,14 @@ export {
   type GetEgressProvidersArgs,
   type StagingConfig,
 } from "./lookups/egress";
+export {
+  getGroup,
+  getGroupOutput,
+  getGroups,
+  getGroupsOutput,
+  getLicenses,
+  getLicensesOutput,
+  type GetGroupArgs,
+  type Group,
+  type License,
+} from "./lookups/groups-licences";

@@ -10,8 +10,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { KasmPermissionError } from "../../provider/api";
-import { ALL_PERMISSIONS, closeUnderDependencies, type PermissionName } from "../../catalogue";
-import { LOOKUP_NAMES, lookupNeeds, lookupPermissions, type LookupName } from "../../catalogue/lookups";
+import { ALL_PERMISSIONS, OPERATIONS, closeUnderDependencies, type PermissionName } from "../../catalogue";
+import { LOOKUP_CALLS, LOOKUP_NAMES, lookupNeeds, lookupPermissions, type LookupName } from "../../catalogue/lookups";
+import { TEST_API_NAMES } from "../helpers/vocabulary";
 import { IDS } from "./helpers";
 
 type Lookups = typeof import("../../sdk/lookups");
@@ -45,12 +46,18 @@ const ARGS: Record<LookupName, unknown> = {
   getStagingConfigs: undefined,
   getEgressProviders: {},
   getEgressGateways: {},
+  getGroup: { name: "devs" },
+  getGroups: undefined,
+  getLicenses: undefined,
 };
+
+/** The lookups this run's vocabulary has: a released Kasm's (groups, licences) only in a product run. */
+const AVAILABLE = LOOKUP_NAMES.filter((lookup) => TEST_API_NAMES === "product" || OPERATIONS[LOOKUP_CALLS[lookup].operation].availability === "spec");
 
 /** The keys of every case, in the order the cases run. */
 function cases(): { lookup: LookupName; permissions: PermissionName[]; refused: boolean; why: string }[] {
   const all: ReturnType<typeof cases> = [];
-  for (const lookup of LOOKUP_NAMES) {
+  for (const lookup of AVAILABLE) {
     const exact = [...lookupPermissions([lookup])];
     all.push({ lookup, permissions: exact, refused: false, why: "exactly its row" });
     const needs = lookupNeeds(lookup);
@@ -89,7 +96,7 @@ afterAll(async () => {
 /** The lookups module of a program whose key has these permissions. */
 async function lookupsWith(permissions: Iterable<PermissionName>): Promise<Lookups> {
   const key = keySpec(permissions);
-  process.env = { ...saved, KASM_BASE_URL: emulator.url, KASM_API_KEY: key.key, KASM_API_KEY_SECRET: key.secret, KASM_MAX_RETRIES: "0" };
+  process.env = { ...saved, KASM_BASE_URL: emulator.url, KASM_API_KEY: key.key, KASM_API_KEY_SECRET: key.secret, KASM_MAX_RETRIES: "0", KASM_API_NAMES: TEST_API_NAMES };
   vi.resetModules();
   return (await import("../../sdk/lookups")) as Lookups;
 }
@@ -120,6 +127,16 @@ describe("the lookup table", () => {
       );
       expect(outcome, `${c.lookup} ${c.why}`).toBe(c.refused ? "refused" : "ok");
     }
+  });
+
+  it.skipIf(TEST_API_NAMES === "product")("a released Kasm's lookups fail before sending anything with kasm:apiNames spec, naming the setting", async () => {
+    const lookups = await lookupsWith(["Global Admin"]);
+    const before = emulator.requests.length;
+    for (const lookup of LOOKUP_NAMES.filter((l) => !AVAILABLE.includes(l))) {
+      const message = await call(lookups, lookup).then(() => "ok", (error: Error) => error.message);
+      expect(message, lookup).toMatch(/is an operation of the released Kasm product.*kasm:apiNames is "spec".*kasm:apiNames product/s);
+    }
+    expect(emulator.requests.length).toBe(before);
   });
 
   it("getUser shows the fields of its row only with their View permissions", async () => {

@@ -1,0 +1,69 @@
+/**
+ * Lookups of groups and licences: a released Kasm's operations (`get_groups`, `get_licenses`),
+ * which the API documentation leaves out. They need `kasm:apiNames` `product`; with `spec` (the
+ * default) they fail before sending anything, naming the setting.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { canonicalId } from "../../catalogue/ids";
+import { named, outputOf, programClient, scrubbed, single, type Api, type Camelized, type InputArgs } from "./common";
+
+/** A group (it has no secret fields). */
+export type Group = Camelized<Awaited<ReturnType<Api["groups"]["getGroups"]>>[number]>;
+/** A licence applied to the installation (it has no secret fields: the licence key itself is not returned). */
+export type License = Camelized<Awaited<ReturnType<Api["licenses"]["getLicenses"]>>[number]>;
+
+/** Arguments of {@link getGroup}: the group's exact name, or its id (either spelling). */
+export type GetGroupArgs = { readonly name: string; readonly groupId?: undefined } | { readonly groupId: string; readonly name?: undefined };
+
+// --- groups --------------------------------------------------------------------------------------
+
+const fetchGroups = named("getGroups", async () => programClient().groups.getGroups());
+
+/** Every group the API key may view (system groups need Groups View System). */
+export async function getGroups(): Promise<Group[]> {
+  return (await fetchGroups()).map((g) => scrubbed(g));
+}
+
+/** {@link getGroups} as an Output. */
+export function getGroupsOutput(): pulumi.Output<Group[]> {
+  return outputOf(fetchGroups, (groups) => groups.map((g) => scrubbed(g)))({});
+}
+
+const fetchGroup = named("getGroup", async (args: GetGroupArgs) => {
+  const groups = await programClient().groups.getGroups();
+  if (args.groupId !== undefined) return single(groups.filter((g) => canonicalId(g.group_id) === canonicalId(args.groupId)), `group with id ${args.groupId}`);
+  return single(groups.filter((g) => g.name === args.name), `group named '${args.name}' (names are compared exactly)`);
+});
+
+/**
+ * One group, by exact name or by id: where a program needs a group's id (a `GroupMembership`, a
+ * `UserSet`'s `groupIds`, an egress mapping) without copying it from the Kasm UI.
+ *
+ * @example
+ * ```ts
+ * const support = await kasm.getGroup({ name: "Support" });
+ * new kasm.GroupMembership("ada-support", { userId: ada.userId, groupId: support.groupId });
+ * ```
+ */
+export async function getGroup(args: GetGroupArgs): Promise<Group> {
+  return scrubbed(await fetchGroup(args));
+}
+
+/** {@link getGroup} taking Inputs. */
+export function getGroupOutput(args: InputArgs<GetGroupArgs>): pulumi.Output<Group> {
+  return outputOf(fetchGroup, (group) => scrubbed(group))(args as InputArgs<GetGroupArgs>);
+}
+
+// --- licences ------------------------------------------------------------------------------------
+
+const fetchLicenses = named("getLicenses", async () => programClient().licenses.getLicenses());
+
+/** Every licence applied to the installation: seats (`limit`), type, expiry and features. */
+export async function getLicenses(): Promise<License[]> {
+  return (await fetchLicenses()).map((l) => scrubbed(l));
+}
+
+/** {@link getLicenses} as an Output. */
+export function getLicensesOutput(): pulumi.Output<License[]> {
+  return outputOf(fetchLicenses, (licenses) => licenses.map((l) => scrubbed(l)))({});
+}
