@@ -96,8 +96,9 @@ function outputs(inputs: Props, group: GroupRecord): Props {
 
 /** The refusal of a Group where the configured vocabulary has no group operations. */
 function needsProductVocabulary(): pulumi.dynamic.CheckFailure {
+  // About the resource as a whole, not one input: named as the check names other such failures.
   return {
-    property: "name",
+    property: "(inputs)",
     reason:
       "a Group needs a released Kasm's group operations (create_group, get_groups, update_group, delete_group), which the " +
       'API documentation\'s vocabulary does not have, and kasm:apiNames is "spec". If the installation is a released Kasm ' +

@@ -228,7 +228,7 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
   // The user records of a refresh, from get_users pages (the pages the lookups' getUsers reads too).
   "provider/api/user-reads.ts": { "get_users answer": ["users", "total"], user: ["user_id", "groups"], group: ["name", "group_id"] },
   // The lookups read inside arrow functions wrapped by `named(...)`, so the reads count for the module.
-  "sdk/lookups.ts": { image: ["name", "friendly_name"], zone: ["zone_name"] },
+  "sdk/lookups.ts": { image: ["name", "friendly_name"], zone: ["zone_name"], group: ["group_id", "name"] },
 };
 
 /**
