@@ -9,20 +9,17 @@ import type { StagingConfigRecord, Store } from "../store";
 import type { ApiNames } from "../vocabulary";
 import { clientPermissionInputs, id, int, parse, productClientPermissionInputs, withProductDefaults, type Handler } from "./common";
 
+/** A number, also as a string of digits with an optional fraction. */
+const decimal = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/).transform(Number)]);
 const StagingFields = z.object({
   zone_id: id.optional(),
   image_id: id.optional(),
   num_sessions: int.refine((n) => n >= 0, "must be 0 or more").optional(),
-  expiration: int.refine((n) => n >= 1, "must be at least 1 hour").optional(),
+  // The spec's record says "number of hours" and the product stores a float: 0.5 is half an hour.
+  expiration: decimal.refine((n) => n > 0, "must be more than 0 hours").optional(),
   ...clientPermissionInputs,
 });
-/** A number, also as a string of digits with an optional fraction. */
-const decimal = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/).transform(Number)]);
-/** The product stores `expiration` as a float of hours (its data model), so 0.5 is half an hour. */
-const ProductStagingFields = StagingFields.extend({
-  expiration: decimal.refine((n) => n > 0, "must be more than 0 hours").optional(),
-  ...productClientPermissionInputs,
-});
+const ProductStagingFields = StagingFields.extend({ ...productClientPermissionInputs });
 const StagingRef = z.object({ staging_config_id: id.optional() });
 
 /** The fields a request may set, in the emulator's vocabulary. */

@@ -26,7 +26,9 @@ export const StagingConfigInputs = z.strictObject({
   /** Sessions kept staged at all times. */
   numSessions: z.number().int("numSessions must be a whole number").min(0, "numSessions must be 0 or more"),
   /** Hours after which an unassigned staged session expires and is re-created. */
-  expiration: z.number().int("expiration must be a whole number of hours").min(1, "expiration must be at least 1 hour"),
+  // Hours, fractions included: the record is "number of hours" and the product stores a float.
+  // More than 0 is the project's own rule (CONSTRAINTS.md): no source states it.
+  expiration: z.number().positive("expiration must be more than 0 hours (fractions such as 0.5 are allowed)"),
   ...SESSION_PERMISSION_INPUTS,
   /** Take over an existing staging config of this zone and image instead of failing. */
   adopt: z.boolean().optional(),

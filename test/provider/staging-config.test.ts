@@ -46,15 +46,17 @@ describe("StagingConfig", () => {
   it("check refuses bad input, naming the property, before any request", async () => {
     const staging = new Driven(host, "StagingConfig", "bad");
     const before = emulator.requests.length;
-    const { failures } = await staging.check({ zoneId: "zone-1", numSessions: -1, expiration: 0.5, allowWsAudio: "yes", colour: "blue" });
+    const { failures } = await staging.check({ zoneId: "zone-1", numSessions: -1, expiration: -2, allowWsAudio: "yes", colour: "blue" });
     expect(failures.map((f) => f.property).sort()).toEqual(["(inputs)", "allowWsAudio", "expiration", "imageId", "numSessions", "zoneId"].sort());
     expect(failures.find((f) => f.property === "zoneId")?.reason).toMatch(/Kasm id/);
     expect(failures.find((f) => f.property === "numSessions")?.reason).toMatch(/0 or more/);
-    expect(failures.find((f) => f.property === "expiration")?.reason).toMatch(/whole number/);
+    expect(failures.find((f) => f.property === "expiration")?.reason).toMatch(/more than 0 hours/);
     expect(failures.find((f) => f.property === "(inputs)")?.reason).toMatch(/colour/);
     expect((await staging.check({ zoneId: ZONE, imageId: CHROME, numSessions: 1, expiration: 0 })).failures).toEqual([
-      { property: "expiration", reason: "expiration must be at least 1 hour" },
+      { property: "expiration", reason: "expiration must be more than 0 hours (fractions such as 0.5 are allowed)" },
     ]);
+    // Fractions of an hour are valid: the record is a "number of hours", and the product stores a float.
+    expect((await staging.check({ zoneId: ZONE, imageId: CHROME, numSessions: 1, expiration: 0.5 })).failures).toEqual([]);
     expect(emulator.requests.length).toBe(before);
   });
 
@@ -109,6 +111,19 @@ describe("StagingConfig", () => {
     await staging.delete();
     expect(await configInKasm(staging.id)).toBeUndefined();
     // Deleting what is already gone succeeds.
+    await staging.delete();
+  });
+
+  it("takes fractions of an hour: 0.5 is created, reads back without drift, and updates to 2.25", async () => {
+    const staging = new Driven(host, "StagingConfig", "half-hour");
+    const inputs = { zoneId: OTHER_ZONE, imageId: FIREFOX, numSessions: 1, expiration: 0.5 };
+    await staging.create(inputs);
+    expect(await configInKasm(staging.id)).toMatchObject({ expiration: 0.5 });
+    expect((await staging.read()).inputs).toMatchObject({ expiration: 0.5 });
+    expect((await staging.diff(inputs)).changes).toBe("none");
+    await staging.update({ ...inputs, expiration: 2.25 });
+    expect(await configInKasm(staging.id)).toMatchObject({ expiration: 2.25 });
+    expect((await staging.diff({ ...inputs, expiration: 2.25 })).changes).toBe("none");
     await staging.delete();
   });
 
