@@ -1,0 +1,287 @@
+#!/usr/bin/env node
+/**
+ * `kasm-import`: read a Kasm installation through the API and write a Pulumi project that takes
+ * everything it holds over with `adopt: true`, so that the first `pulumi up` changes nothing.
+ *
+ * ```sh
+ * KASM_BASE_URL=https://kasm.example.com KASM_API_KEY=... KASM_API_KEY_SECRET=... npx kasm-import --out kasm-stack
+ * ```
+ *
+ * Exit status: 0 when the project was written (or, with `--dry-run`, the summary printed), 1 when
+ * the installation could not be read or the folder not written, 2 on a usage error.
+ */
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { createKasmClient, isKasmApiError, KasmAuthenticationError, KasmConfigurationError } from "../provider/api";
+import { optionsFromConfig } from "../provider/api/config";
+import { IMPORT_KINDS, isImportKind, type ImportKind } from "./kinds";
+import { generateProject, type GeneratedProject, type SummaryRow } from "./program";
+import { readInstallation, type Inventory } from "./read";
+
+const HELP = `Usage: kasm-import [--out <dir>] [options]
+
+Reads a Kasm installation through its API and writes a Pulumi project (TypeScript) that declares
+what it holds, each resource with adopt: true, so that the first \`pulumi up\` changes nothing.
+
+Options:
+  --out <dir>            the folder to write (default: kasm-stack); it must not exist or be empty
+  --force                write into a folder that is not empty (files of the same name are replaced)
+  --dry-run              read and print the summary; write nothing
+  --only <areas>         only these areas, comma-separated (see below)
+  --except <areas>       every area but these, comma-separated
+  --users <set|each>     set: one UserSet from users.csv, in Kasm's import format (default);
+                         each: one User and one UserGroups per user, from users.json
+  --project <name>       the Pulumi project's name (default: the folder's name)
+  --no-protect           do not mark the resources protect: true (pulumi import does, by default)
+  --config <key=value>   a kasm: setting, as the provider reads it: kasm:baseUrl, kasm:apiKey,
+                         kasm:apiNames, kasm:caCert, kasm:maxRetries, ... (repeat it)
+  --help                 this text
+
+Settings not given with --config come from the environment, as for the provider:
+  KASM_BASE_URL, KASM_API_KEY, KASM_API_KEY_SECRET (keep the secret there, off the command line),
+  KASM_API_NAMES (product for a released Kasm 1.15 or later), KASM_CA_CERT, KASM_MAX_RETRIES, ...
+
+Areas: ${IMPORT_KINDS.map((k) => k.name).join(", ")}
+${IMPORT_KINDS.map((k) => `  ${k.name.padEnd(20)} ${k.declaredAs}; reads ${k.reads}`).join("\n")}
+
+The key needs the View permission of each area it reads; an area it may not view is left out
+and named in the summary with the permission to grant.
+
+Exit status: 0 when the project was written (or the summary printed with --dry-run), 1 when the
+installation could not be read or the folder could not be written, 2 on a usage error.
+`;
+
+/** A mistake on the command line: printed with a pointer to --help, exit 2. */
+class UsageError extends Error {}
+
+/** Where the command writes: standard output for the summary, standard error for progress and errors. */
+export interface ImportIo {
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+}
+
+/** What the command line asks for. */
+interface Invocation {
+  readonly out: string;
+  readonly force: boolean;
+  readonly dryRun: boolean;
+  readonly kinds: ReadonlySet<ImportKind>;
+  readonly users: "set" | "each";
+  readonly project: string;
+  readonly protect: boolean;
+  readonly config: ReadonlyMap<string, string>;
+}
+
+function areas(list: string, option: string): ImportKind[] {
+  const names = list
+    .split(",")
+    .map((n) => n.trim())
+    .filter(Boolean);
+  const unknown = names.filter((n) => !isImportKind(n));
+  if (unknown.length > 0)
+    throw new UsageError(`${option}: unknown area ${unknown.map((n) => `'${n}'`).join(", ")}; the areas are ${IMPORT_KINDS.map((k) => k.name).join(", ")}`);
+  return names as ImportKind[];
+}
+
+function parse(argv: readonly string[], cwd: string): Invocation | "help" {
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      out: { type: "string" },
+      force: { type: "boolean" },
+      "dry-run": { type: "boolean" },
+      only: { type: "string" },
+      except: { type: "string" },
+      users: { type: "string" },
+      project: { type: "string" },
+      "no-protect": { type: "boolean" },
+      config: { type: "string", multiple: true },
+      help: { type: "boolean" },
+    },
+  });
+  if (values.help) return "help";
+  if (values.only !== undefined && values.except !== undefined) throw new UsageError("--only and --except cannot be given together: choose one");
+  let kinds = new Set<ImportKind>(IMPORT_KINDS.map((k) => k.name));
+  if (values.only !== undefined) kinds = new Set(areas(values.only, "--only"));
+  if (values.except !== undefined) for (const name of areas(values.except, "--except")) kinds.delete(name);
+  if (kinds.size === 0) throw new UsageError("no area is left to import: --only needs at least one area, and --except must leave one");
+  const users = values.users ?? "set";
+  if (users !== "set" && users !== "each") throw new UsageError(`--users must be 'set' or 'each', not '${users}'`);
+  const config = new Map<string, string>();
+  for (const pair of values.config ?? []) {
+    const at = pair.indexOf("=");
+    if (at <= 0) throw new UsageError(`--config ${pair}: write key=value, such as --config kasm:baseUrl=https://kasm.example.com`);
+    const key = pair.slice(0, at).trim();
+    if (!key.startsWith("kasm:")) throw new UsageError(`--config ${key}: only kasm: settings are read here (kasm:baseUrl, kasm:apiKey, ...)`);
+    config.set(key, pair.slice(at + 1));
+  }
+  const out = path.resolve(cwd, values.out ?? "kasm-stack");
+  const project = values.project ?? path.basename(out);
+  if (!/^[A-Za-z0-9_.-]+$/.test(project))
+    throw new UsageError(`--project '${project}': a Pulumi project name may hold only letters, digits, '-', '_' and '.'; give one with --project`);
+  return { out, force: values.force === true, dryRun: values["dry-run"] === true, kinds, users, project, protect: values["no-protect"] !== true, config };
+}
+
+// --- output ------------------------------------------------------------------------------------------
+
+/** The summary table, in fixed-width columns. */
+export function summaryTable(rows: readonly SummaryRow[]): string {
+  const header = ["area", "found", "declared", "not declared, and why"];
+  const lines = rows.map((row) => [row.kind, row.found === undefined ? "not read" : String(row.found), String(row.declared), row.skipped.join("; ") || "-"]);
+  const widths = [0, 1, 2].map((i) => Math.max(header[i].length, ...lines.map((l) => l[i].length)));
+  const format = (cells: string[]) => cells.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]) : cell)).join("  ");
+  return [format(header), ...lines.map(format)].join("\n");
+}
+
+/** Progress on standard error: one line rewritten in place on a terminal, a line per finished area otherwise. */
+function progressReporter(stderr: ImportIo["stderr"]) {
+  const tty = stderr.isTTY === true;
+  let last = 0;
+  return {
+    report(kind: ImportKind, count: number, done: boolean) {
+      if (tty) {
+        const now = Date.now();
+        if (!done && now - last < 100) return;
+        last = now;
+        stderr.write(`\r\x1b[Kreading ${kind}: ${count}${done ? "\n" : ""}`);
+      } else if (done) stderr.write(`read ${kind}: ${count}\n`);
+    },
+  };
+}
+
+/** Write the files into `out`: a new folder appears whole (written beside it, then renamed). */
+function writeProject(out: string, project: GeneratedProject, force: boolean): void {
+  if (existsSync(out) && readdirSync(out).length > 0) {
+    if (!force) throw new Error(`${out} exists and is not empty: choose another --out, or add --force to write into it (files of the same name are replaced)`);
+    for (const [name, content] of project.files) {
+      const file = path.join(out, name);
+      const temporary = `${file}.kasm-import-${process.pid}`;
+      writeFileSync(temporary, content);
+      renameSync(temporary, file);
+    }
+    return;
+  }
+  const temporary = `${out.replace(/[\\/]+$/, "")}.kasm-import-${process.pid}`;
+  rmSync(temporary, { recursive: true, force: true });
+  mkdirSync(temporary, { recursive: true });
+  try {
+    for (const [name, content] of project.files) writeFileSync(path.join(temporary, name), content);
+    if (existsSync(out)) rmSync(out, { recursive: true }); // an empty folder
+    renameSync(temporary, out);
+  } catch (error) {
+    rmSync(temporary, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Counts the HTTP requests the client sends (retries included), from undici's diagnostics channel. */
+function requestCounter(): { readonly count: () => number; readonly stop: () => void } {
+  let count = 0;
+  const listener = () => {
+    count++;
+  };
+  subscribe("undici:request:create", listener);
+  return { count: () => count, stop: () => unsubscribe("undici:request:create", listener) };
+}
+
+/** This package's version, for the generated project's dependency. */
+function packageVersion(): string {
+  // The nearest package.json up from here: dist/importer/ when built, importer/ from the sources.
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, "package.json");
+    if (existsSync(file)) {
+      const manifest = JSON.parse(readFileSync(file, "utf8")) as { name?: string; version: string };
+      if (manifest.name === "pulumi-kasm") return `^${manifest.version}`;
+    }
+    if (path.dirname(dir) === dir) throw new Error("kasm-import: the pulumi-kasm package.json was not found beside the command");
+  }
+}
+
+/**
+ * Run the command with `argv` (the arguments after the command's name). Resolves to the exit
+ * status; never throws.
+ */
+export async function runImport(argv: readonly string[], io: ImportIo): Promise<number> {
+  let invocation: Invocation | "help";
+  try {
+    invocation = parse(argv, io.cwd);
+  } catch (error) {
+    io.stderr.write(`kasm-import: ${(error as Error).message}\nRun kasm-import --help for the options.\n`);
+    return 2;
+  }
+  if (invocation === "help") {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  const { out, force, dryRun, kinds } = invocation;
+  if (!dryRun && !force && existsSync(out) && readdirSync(out).length > 0) {
+    io.stderr.write(`kasm-import: ${out} exists and is not empty: choose another --out, or add --force to write into it (files of the same name are replaced)\n`);
+    return 1;
+  }
+
+  let client;
+  try {
+    client = createKasmClient(optionsFromConfig((key) => invocation.config.get(key)), io.env);
+  } catch (error) {
+    io.stderr.write(`kasm-import: ${(error as Error).message}\n`);
+    return error instanceof KasmConfigurationError ? 2 : 1;
+  }
+  const requests = requestCounter();
+  const started = Date.now();
+  let inventory: Inventory;
+  try {
+    inventory = await readInstallation(client, { kinds, onProgress: progressReporter(io.stderr).report });
+  } catch (error) {
+    const advice =
+      error instanceof KasmAuthenticationError
+        ? " Check kasm:apiKey and the secret (KASM_API_KEY_SECRET): nothing was read."
+        : isKasmApiError(error)
+          ? " Nothing was written."
+          : "";
+    io.stderr.write(`kasm-import: could not read the installation at ${client.transport.baseUrl}: ${(error as Error).message}${advice}\n`);
+    return 1;
+  } finally {
+    requests.stop();
+    await client.close();
+  }
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+
+  const project = generateProject(inventory, {
+    kinds,
+    users: invocation.users,
+    project: invocation.project,
+    baseUrl: client.transport.baseUrl,
+    apiKey: client.transport.apiKey,
+    protect: invocation.protect,
+    packageVersion: packageVersion(),
+  });
+  io.stdout.write(`${summaryTable(project.summary)}\n\n`);
+  io.stdout.write(`${requests.count()} requests to ${client.transport.baseUrl} in ${seconds} s.\n`);
+  if (dryRun) {
+    io.stdout.write("Dry run: nothing was written.\n");
+    return 0;
+  }
+  try {
+    writeProject(out, project, force);
+  } catch (error) {
+    io.stderr.write(`kasm-import: ${(error as Error).message}\n`);
+    return 1;
+  }
+  io.stdout.write(`Wrote ${project.files.size} files to ${out}: ${[...project.files.keys()].join(", ")}.\n`);
+  if (project.secrets.length > 0)
+    io.stdout.write(`The program reads ${project.secrets.length} secret(s) from the stack configuration: ${out}/README.md lists the commands to set them.\n`);
+  io.stdout.write(`Next: cd ${path.relative(io.cwd, out) || "."} && npm install, then follow README.md there.\n`);
+  return 0;
+}
+
+if (require.main === module) {
+  runImport(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() }).then((status) => {
+    process.exitCode = status;
+  });
+}
