@@ -647,7 +647,7 @@ export function generateProject(inventory: Inventory, settings: ProgramSettings)
   writeStagingConfigs(w);
   writeEgress(w);
   writeCastConfigs(w);
-  if (!w.summary.some((r) => r.kind === "Licences")) w.row("licences", undefined, 0);
+  w.row("licences", inventory.licences, 0);
 
   const imports = [
     ...(w.usesReadFile ? ['import { readFileSync } from "node:fs";', 'import * as path from "node:path";'] : []),
@@ -688,7 +688,17 @@ export function generateProject(inventory: Inventory, settings: ProgramSettings)
   files.set(
     "tsconfig.json",
     json({
-      compilerOptions: { strict: true, target: "es2022", module: "node16", moduleResolution: "node16", skipLibCheck: true, outDir: "bin" },
+      // Pulumi's own TypeScript template: what `pulumi up` (ts-node) and `tsc` both read.
+      compilerOptions: {
+        strict: true,
+        outDir: "bin",
+        target: "es2020",
+        module: "commonjs",
+        moduleResolution: "node",
+        sourceMap: true,
+        skipLibCheck: true,
+        forceConsistentCasingInFileNames: true,
+      },
       files: ["index.ts"],
     }),
   );

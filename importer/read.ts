@@ -51,6 +51,8 @@ export interface Inventory {
   readonly egressMappings?: readonly EgressProviderMapping[];
   readonly egressCredentials?: readonly EgressCredential[];
   readonly castConfigs?: readonly CastConfig[];
+  /** How many licences a released Kasm lists (undefined: not listed). */
+  readonly licences?: number;
   /** What is not declared, and why (areas refused, objects that cannot be taken over). */
   readonly skipped: readonly Skipped[];
 }
@@ -216,8 +218,10 @@ export async function readInstallation(client: KasmClient, options: ReadOptions)
   }
 
   // Licences can be listed by a released Kasm, never taken over: activation needs the key.
+  let licenceCount: number | undefined;
   if (product) {
     const licences = await unlessRefused(skipped, "licences", "licences (License View)", () => client.licenses.getLicenses());
+    licenceCount = licences?.length;
     if (licences && licences.length > 0)
       skipped.push({
         kind: "licences",
@@ -241,6 +245,7 @@ export async function readInstallation(client: KasmClient, options: ReadOptions)
     egressMappings,
     egressCredentials,
     castConfigs,
+    licences: licenceCount,
     skipped,
   };
 }
