@@ -244,7 +244,8 @@ export async function runImport(argv: readonly string[], io: ImportIo): Promise<
         : isKasmApiError(error)
           ? " Nothing was written."
           : "";
-    io.stderr.write(`kasm-import: could not read the installation at ${client.transport.baseUrl}: ${(error as Error).message}${advice}\n`);
+    const message = (error as Error).message.replace(/\.?\s*$/, ".");
+    io.stderr.write(`kasm-import: could not read the installation at ${client.transport.baseUrl}: ${message}${advice}\n`);
     return 1;
   } finally {
     requests.stop();

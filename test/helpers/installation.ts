@@ -41,12 +41,17 @@ function ok(res: { status: number; body: any }, what: string): any {
  * Start an emulator holding `users` users (three teams, attributes on every third, two assigned
  * to servers), three staging configs, two egress providers with two gateways each, a mapping and
  * a credential each; with `apiNames: "product"`, two groups made with create_group and two cast
- * configs too.
+ * configs too. `apiKeys` are added to the admin key.
  */
-export async function buildInstallation(users: number, options: TestEmulatorOptions = {}): Promise<Installation> {
+export async function buildInstallation(
+  users: number,
+  options: TestEmulatorOptions = {},
+  apiKeys: { name: string; key: string; secret: string; permissions: string[] }[] = [],
+): Promise<Installation> {
   const usernames = Array.from({ length: users }, (_, i) => `user${String(i).padStart(4, "0")}`);
   const emulator = await startTestEmulator(
     {
+      apiKeys,
       groups: TEAMS.map((name, i) => ({ group_id: hex("9a", i + 1), name })),
       users: usernames.map((username, i) => ({
         username,
