@@ -274,7 +274,7 @@ const SCENARIOS: Scenario[] = [
     kind: "ServerDrain",
     create: () => ({ serverId: IDS.server2, draining: true }),
     update: (i) => ({ ...i, draining: false }),
-    minimum: { create: 1, read: "1", update: 1, delete: 1, why: "set_drain_server; get_servers" },
+    minimum: { create: 2, read: "1", update: 1, delete: 1, why: "get_servers, then set_drain_server unless the record shows the declared state; get_servers" },
   },
   {
     kind: "LicenseActivation",

@@ -14,7 +14,7 @@ export const EGRESS_ROWS = {
     const adopt = adoptOptions(props.adopt, "with adopt: true");
     return {
       create: [
-        ...(adopt ? [plan("get_groups", {}, adopt), plan("update_group", {}, { ...adopt, condition: "with adopt: true, when a group has that name" })] : []),
+        ...(adopt ? [plan("get_groups", {}, adopt), plan("update_group", {}, { ...adopt, condition: "with adopt: true, when a group has that name that differs from the program" })] : []),
         plan("create_group", {}, adopt ? { condition: "unless adopt: true finds the group" } : {}),
       ],
       read: [plan("get_groups")],
@@ -28,7 +28,7 @@ export const EGRESS_ROWS = {
     const adopt = adoptOptions(props.adopt, "with adopt: true");
     return {
       create: [
-        ...(adopt ? [plan("get_egress_providers", {}, adopt), plan("update_egress_provider", {}, { ...adopt, condition: "with adopt: true, when a provider has that name" })] : []),
+        ...(adopt ? [plan("get_egress_providers", {}, adopt), plan("update_egress_provider", {}, { ...adopt, condition: "with adopt: true, when a provider has that name that differs from the program" })] : []),
         plan("create_egress_provider", {}, adopt ? { condition: "unless adopt: true finds the provider" } : {}),
       ],
       read: [plan("get_egress_providers")],
@@ -42,7 +42,7 @@ export const EGRESS_ROWS = {
     const adopt = adoptOptions(props.adopt, "with adopt: true");
     return {
       create: [
-        ...(adopt ? [plan("get_egress_gateways", {}, adopt), plan("update_egress_gateway", {}, { ...adopt, condition: "with adopt: true, when the provider has a gateway of that name" })] : []),
+        ...(adopt ? [plan("get_egress_gateways", {}, adopt), plan("update_egress_gateway", {}, { ...adopt, condition: "with adopt: true, when the provider has a gateway of that name that differs from the program" })] : []),
         plan("create_egress_gateway", {}, adopt ? { condition: "unless adopt: true finds the gateway" } : {}),
       ],
       read: [plan("get_egress_gateways")],
@@ -62,7 +62,7 @@ export const EGRESS_ROWS = {
     return {
       create: [
         ...(adopt
-          ? [plan("get_egress_provider_mapping", {}, adopt), write("update_egress_provider_mapping", "create", { ...adopt, condition: "with adopt: true, when the provider has a mapping for the target" })]
+          ? [plan("get_egress_provider_mapping", {}, adopt), write("update_egress_provider_mapping", "create", { ...adopt, condition: "with adopt: true, when the provider has a mapping for the target that differs from the program" })]
           : []),
         write("create_egress_provider_mapping", "create", adopt ? { condition: "unless adopt: true finds the mapping" } : {}),
       ],

@@ -16,7 +16,7 @@ export const INFRASTRUCTURE_ROWS = {
     const adopt = adoptOptions(props.adopt, "with adopt: true");
     return {
       create: [
-        ...(adopt ? [plan("get_staging_configs", {}, adopt), plan("update_staging_config", {}, { ...adopt, condition: "with adopt: true, when the zone and image have a staging config" })] : []),
+        ...(adopt ? [plan("get_staging_configs", {}, adopt), plan("update_staging_config", {}, { ...adopt, condition: "with adopt: true, when the zone and image have a staging config that differs from the program" })] : []),
         plan("create_staging_config", {}, adopt ? { condition: "unless adopt: true finds a staging config" } : {}),
       ],
       read: [plan("get_staging_config")],
@@ -39,7 +39,8 @@ export const INFRASTRUCTURE_ROWS = {
 
   // provider/resources/server-drain.ts
   ServerDrain: () => ({
-    create: [plan("set_drain_server")],
+    // Create reads the server first, and sets nothing when its record shows the flag as declared.
+    create: [plan("get_servers"), plan("set_drain_server", {}, { condition: "unless the server's record shows the declared state" })],
     read: [plan("get_servers")],
     update: [plan("set_drain_server")],
     // Destroy sets the server back to not draining.

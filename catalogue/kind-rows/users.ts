@@ -15,7 +15,7 @@ export const USER_ROWS = {
   User: (props, knowledge) => {
     const self = ref(props.userId) ?? ref(props.username);
     const adopt = adoptOptions(props.adopt, "with adopt: true");
-    const adoptTarget = adopt && { ...adopt, condition: "with adopt: true, when a user with that username exists" };
+    const adoptTarget = adopt && { ...adopt, condition: "with adopt: true, when a user with that username exists and differs from the program (or a password is declared)" };
     // Sessions: a user listed in usersWithSessions has them; forceDelete says the program expects them.
     const force = flag(props.forceDelete);
     const listed = self !== undefined && knowledge.userHasSessions(self) === true;
@@ -137,7 +137,7 @@ export const USER_ROWS = {
     const write = (step: LifecycleStep, condition: string) =>
       plan("update_user_attributes", { targetUserIsGlobalAdmin: isAdmin(knowledge, user, "UserAttributes", step) }, { condition, explain: { targetUserIsGlobalAdmin: adminFact(user) } });
     return {
-      create: [plan("get_attributes"), ...(attributes ? [write("create", "when an attribute is declared")] : [])],
+      create: [plan("get_attributes"), ...(attributes ? [write("create", "when a declared attribute differs from Kasm's")] : [])],
       read: [plan("get_attributes")],
       update: attributes ? [write("update", "when a declared attribute changed")] : [],
       // Kasm has no delete: destroying only forgets the attributes.
@@ -150,8 +150,13 @@ export const USER_ROWS = {
     const group = ref(props.groupId);
     const system = group === undefined ? undefined : knowledge.groupIsSystem(group);
     const explain = { targetGroupIsSystem: systemFact(group) };
+    const adopt = adoptOptions(props.adopt, "with adopt: true");
     return {
-      create: [plan("add_user_group", { targetGroupIsSystem: system }, { explain })],
+      // With adopt, the user is read first: a membership that exists is taken over without a write.
+      create: [
+        ...(adopt ? [plan("get_user", {}, adopt)] : []),
+        plan("add_user_group", { targetGroupIsSystem: system }, adopt ? { explain, condition: "unless adopt: true finds the membership" } : { explain }),
+      ],
       read: [plan("get_user", {}, { fields: ["groups"] })],
       // Only `adopt` changes in place, and that calls nothing.
       update: [],

@@ -30,6 +30,7 @@ import {
   declared,
   GONE,
   isAlreadyExists,
+  isAsDeclared,
   isNotFound,
   keepingWhatWasCreated,
   keepSpelling,
@@ -234,6 +235,14 @@ function currentInputs(props: Props, config: KasmCastConfig): Props {
   return current;
 }
 
+/**
+ * The fields adoption compares: those a refresh reads back, so all but the remaining-sessions
+ * counter. Kasm counts it down as the link starts sessions: a config otherwise as declared is
+ * taken over as it is, keeping the count of sessions used (sending the declared value would
+ * reset it, which an update does only when the program changes it).
+ */
+const { sessionRemaining: _counter, ...ADOPTION_COMPARED } = API_FIELDS;
+
 function label(inputs: CastConfigInputs): string {
   return `with key '${inputs.key}' or name '${inputs.castingConfigName.trim()}'`;
 }
@@ -252,6 +261,9 @@ export const castConfigProvider: KindProvider = defineKind<CastConfigInputs, Cas
     if (inputs.adopt && canRead(client)) {
       const existing = await client.casting.findCastConfig(body);
       if (existing) {
+        // A config already as declared is taken over without a request.
+        if (isAsDeclared(inputs, currentInputs(inputs, existing), ADOPTION_COMPARED))
+          return { id: existing.cast_config_id, outs: outputs(inputs, existing) };
         const config = await client.casting.updateCastConfig({ ...body, cast_config_id: existing.cast_config_id });
         return { id: config.cast_config_id, outs: outputs(inputs, config) };
       }

@@ -16,6 +16,7 @@ import {
   createOrAdopt,
   declared,
   GONE,
+  isAsDeclared,
   keepSpelling,
   refreshedInputs,
   requiredId,
@@ -81,6 +82,21 @@ function outputs(inputs: Props, gateway: KasmEgressGateway): Props {
   };
 }
 
+/** The gateway's fields as inputs: what `read` reports and adoption compares. */
+function currentInputs(props: Props, gateway: KasmEgressGateway): Props {
+  const current: Props = {
+    egressProviderId: keepSpelling(props.egressProviderId, gateway.egress_provider_id),
+    name: gateway.name,
+    enabled: gateway.enabled,
+    country: gateway.country ?? null,
+    city: gateway.city ?? null,
+  };
+  // A release that leaves the config out of its answer shows no drift in it (and adoption, which
+  // cannot compare it then, sends the update).
+  if (gateway.config !== undefined) current.config = gateway.config;
+  return current;
+}
+
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of EgressGateway; only `adopt` changing sends no request. */
@@ -97,6 +113,8 @@ export const egressGatewayProvider: KindProvider = defineKind<EgressGatewayInput
       kind: "Egress gateway",
       key: `'${body.name}' of provider ${body.egress_provider_id}`,
       find: () => client.egress.findEgressGateway(body),
+      // A gateway already as declared is taken over without a request.
+      asDeclared: (existing) => isAsDeclared(inputs, currentInputs(inputs, existing), API_FIELDS),
       update: (existing) => client.egress.updateEgressGateway({ ...body, egress_gateway_id: existing.egress_gateway_id }),
       create: () => client.egress.createEgressGateway(body),
     });
@@ -107,16 +125,7 @@ export const egressGatewayProvider: KindProvider = defineKind<EgressGatewayInput
     const found = await kasmClient().egress.getEgressGateways({ egress_gateway_id: id });
     const gateway = found.find((g) => same.id(g.egress_gateway_id, id));
     if (!gateway) return GONE;
-    const current: Props = {
-      egressProviderId: keepSpelling(props.egressProviderId, gateway.egress_provider_id),
-      name: gateway.name,
-      enabled: gateway.enabled,
-      country: gateway.country ?? null,
-      city: gateway.city ?? null,
-    };
-    // A release that leaves the config out of its answer shows no drift in it.
-    if (gateway.config !== undefined) current.config = gateway.config;
-    const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), current);
+    const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), currentInputs(props, gateway));
     return { id: gateway.egress_gateway_id, props: outputs(inputs, gateway), inputs };
   },
 

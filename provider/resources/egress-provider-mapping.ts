@@ -33,6 +33,7 @@ import {
   declared,
   EVEN_WITH_OTHER_FAILURES,
   GONE,
+  isAsDeclared,
   keepSpelling,
   refreshedInputs,
   requiredId,
@@ -111,6 +112,21 @@ function describeTarget(body: NewEgressProviderMapping): string {
 }
 
 /**
+ * The mapping's fields as inputs: what `read` reports and adoption compares. The selection is
+ * read from the gateways Kasm lists (see {@link currentGateways}): with every gateway allowed, as
+ * declared, the declared selection stands, since Kasm then ignores it.
+ */
+function currentInputs(props: Props, mapping: KasmMapping): Props {
+  return {
+    egressProviderId: keepSpelling(props.egressProviderId, mapping.egress_provider_id),
+    ...currentTarget(props, mapping),
+    enabled: mapping.enabled,
+    allowAllGateways: mapping.allow_all_gateways,
+    selectedGateways: currentGateways(props.selectedGateways, props.allowAllGateways, mapping.allow_all_gateways, mapping.egress_gateways),
+  };
+}
+
+/**
  * The mapping with this id: looked for among the provider's mappings, then, in case it was moved
  * to another provider outside Pulumi, among all of them. Undefined when Kasm has none.
  */
@@ -144,6 +160,12 @@ export const egressProviderMappingProvider: KindProvider = defineKind<EgressProv
       kind: "Egress provider mapping",
       key: `of provider ${body.egress_provider_id} for ${describeTarget(body)}`,
       find: () => client.egress.findEgressProviderMapping(body),
+      // A mapping already as declared is taken over without a request. As `diff` does, it compares
+      // with `allowAllGateways` left out as false (it is sent so).
+      asDeclared: (existing) => {
+        const wanted = withGatewayDefault(inputs);
+        return isAsDeclared(wanted, currentInputs(wanted, existing), API_FIELDS);
+      },
       update: (existing) => client.egress.updateEgressProviderMapping({ ...body, egress_provider_mapping_id: existing.egress_provider_mapping_id }),
       create: () => client.egress.createEgressProviderMapping(body),
     });
@@ -153,14 +175,7 @@ export const egressProviderMappingProvider: KindProvider = defineKind<EgressProv
   async read(id, props) {
     const mapping = await findMapping(id, props.egressProviderId);
     if (!mapping) return GONE;
-    const current: Props = {
-      egressProviderId: keepSpelling(props.egressProviderId, mapping.egress_provider_id),
-      ...currentTarget(props, mapping),
-      enabled: mapping.enabled,
-      allowAllGateways: mapping.allow_all_gateways,
-      selectedGateways: currentGateways(props.selectedGateways, props.allowAllGateways, mapping.allow_all_gateways, mapping.egress_gateways),
-    };
-    const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), current);
+    const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), currentInputs(props, mapping));
     return { id: mapping.egress_provider_mapping_id, props: outputs(inputs, mapping), inputs };
   },
 

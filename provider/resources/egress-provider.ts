@@ -14,6 +14,7 @@ import {
   createOrAdopt,
   declared,
   GONE,
+  isAsDeclared,
   refreshedInputs,
   requiredText,
   same,
@@ -75,6 +76,11 @@ function outputs(inputs: Props, provider: KasmEgressProvider): Props {
   };
 }
 
+/** The provider's fields as inputs: what `read` reports and adoption compares. */
+function currentInputs(provider: KasmEgressProvider): Props {
+  return fromApiFields(provider, ["name", "egressProviderType", "enabled"]);
+}
+
 /** The provider with this id, or undefined when Kasm has none. */
 async function findById(id: string): Promise<KasmEgressProvider | undefined> {
   const found = await kasmClient().egress.getEgressProviders({ egress_provider_id: id });
@@ -97,6 +103,8 @@ export const egressProviderProvider: KindProvider = defineKind<EgressProviderInp
       kind: "Egress provider",
       key: `'${body.name}'`,
       find: () => client.egress.findEgressProvider(body),
+      // A provider already as declared is taken over without a request.
+      asDeclared: (existing) => isAsDeclared(inputs, currentInputs(existing), API_FIELDS),
       update: (existing) => client.egress.updateEgressProvider({ ...body, egress_provider_id: existing.egress_provider_id }),
       create: () => client.egress.createEgressProvider(body),
     });
@@ -106,8 +114,7 @@ export const egressProviderProvider: KindProvider = defineKind<EgressProviderInp
   async read(id, props) {
     const provider = await findById(id);
     if (!provider) return GONE;
-    const current: Props = fromApiFields(provider, ["name", "egressProviderType", "enabled"]);
-    const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), current);
+    const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), currentInputs(provider));
     return { id: provider.egress_provider_id, props: outputs(inputs, provider), inputs };
   },
 

@@ -4,7 +4,8 @@
  *
  * API: add_user_group, remove_user_group, and get_user (whose `groups` list needs Groups View) to
  * read. The id is `<userId>:<groupId>` (canonical ids). Both inputs replace: a membership cannot
- * be moved. An existing membership is an error unless `adopt: true` takes it over; the error says
+ * be moved. An existing membership is an error unless `adopt: true` takes it over (reading the
+ * user first, so that a membership that exists is taken over without a write); the error says
  * first to keep one resource when another declares it (a second GroupMembership, or a UserGroups
  * of the user, whose create made it), since adopting would leave both fighting. Refresh drops
  * the resource when the user is gone or no longer in the group; destroying a membership that is
@@ -50,8 +51,16 @@ export const groupMembershipProvider: KindProvider = defineUserLink({
   linkedId: (user, groupId) => groupsOf(user).find((g) => same.id(g.group_id, groupId))?.group_id,
 
   async link(user_id, group_id, adopt) {
+    const client = kasmClient();
+    if (adopt) {
+      // A membership that exists is taken over without a write. A key without Groups View is not
+      // shown the user's groups: the add below then finds the membership (Kasm answers that the
+      // user is already a member), as it would without adopt. An unknown user is reported by the add.
+      const user = await client.users.findUser({ user_id });
+      if (user?.groups?.some((g) => same.id(g.group_id, group_id))) return;
+    }
     try {
-      await kasmClient().groups.addUserGroup({ user_id, group_id });
+      await client.groups.addUserGroup({ user_id, group_id });
     } catch (error) {
       if (!isAlreadyMember(error)) throw error;
       if (!adopt) throw alreadyExistsError("GroupMembership", `of user ${user_id} in group ${group_id}`, error, DECLARED_BY);

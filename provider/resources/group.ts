@@ -20,7 +20,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { KasmBadRequestError, type GroupRecord, type GroupUpdate, type NewGroup } from "../api";
 import { configuredApiNames, kasmClient } from "../runtime";
-import { createOrAdopt, declared, GONE, refreshedInputs, requiredText, unlessGone, type KindProvider, type Props } from "./kit";
+import { createOrAdopt, declared, GONE, isAsDeclared, refreshedInputs, requiredText, unlessGone, type KindProvider, type Props } from "./kit";
 import { defineKind, type FieldRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -90,6 +90,14 @@ function stillHasMembers(id: string, name: unknown, cause: Error): Error {
   );
 }
 
+/** The group's fields as inputs: what `read` reports and adoption compares. */
+function currentInputs(props: Props, group: GroupRecord): Props {
+  const current: Props = { name: group.name, priority: group.priority ?? null, description: group.description ?? (props.description === "" ? "" : null) };
+  // A name declared with surrounding spaces is sent trimmed: the same name, no drift.
+  if (typeof props.name === "string" && props.name.trim() === group.name) current.name = props.name;
+  return current;
+}
+
 function outputs(inputs: Props, group: GroupRecord): Props {
   return { ...declared(inputs, Object.keys(INPUT_FIELDS)), groupId: group.group_id };
 }
@@ -125,6 +133,8 @@ export const groupProvider: KindProvider = defineKind<GroupInputs, GroupOutputs>
       kind: "Group",
       key: `'${body.name}'`,
       find: () => client.groups.findGroup(body.name),
+      // A group already as declared (in the fields the program declares) is taken over without a request.
+      asDeclared: (existing) => isAsDeclared(inputs, currentInputs(inputs, existing), API_FIELDS),
       // An adopted group keeps what the program does not declare (its priority included).
       update: (existing) => client.groups.updateGroup(groupUpdate(existing.group_id, inputs)),
       create: () => client.groups.createGroup(body),
@@ -135,10 +145,7 @@ export const groupProvider: KindProvider = defineKind<GroupInputs, GroupOutputs>
   async read(id, props) {
     const group = await kasmClient().groups.findGroupById(id);
     if (!group) return GONE;
-    const current: Props = { name: group.name, priority: group.priority ?? null, description: group.description ?? (props.description === "" ? "" : null) };
-    // A name declared with surrounding spaces is sent trimmed: the same name, no drift.
-    if (typeof props.name === "string" && props.name.trim() === group.name) current.name = props.name;
-    const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), current);
+    const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), currentInputs(props, group));
     return { id: group.group_id, props: outputs(inputs, group), inputs };
   },
 

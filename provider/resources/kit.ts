@@ -277,6 +277,21 @@ export function refreshedInputs(props: Props, keys: Iterable<string>, current: P
 }
 
 /**
+ * Whether an object Kasm holds is in the declared state: every declared input among `rules` (a
+ * kind's API fields) equals its current value by the field's rule, so that a refresh right after
+ * taking the object over would show no change. `current` holds the values as the kind's `read`
+ * takes them from Kasm's record (before {@link refreshedInputs}). An input the program does not
+ * declare is not managed and does not count. A declared input `current` has no value for (a
+ * write-only secret, a field this release leaves out of its record) cannot be confirmed, so the
+ * object does not count as in the declared state: adopting it sends the update, which sets it.
+ */
+export function isAsDeclared(inputs: Props, current: Props, rules: Readonly<Record<string, FieldRule>>): boolean {
+  return Object.entries(rules).every(
+    ([key, rule]) => inputs[key] === undefined || (key in current && (rule.equal ?? same.value)(current[key], inputs[key])),
+  );
+}
+
+/**
  * The fields among `rules` (a kind's API fields) whose declared value differs from the state's.
  * A field the program stops declaring is not among them: Kasm keeps its value, so there is
  * nothing to send. When none changed, an update has nothing to tell Kasm (only provider flags
@@ -361,6 +376,11 @@ export interface Adoption<T> {
   readonly declaredBy?: string;
   /** The object with the same natural key, if there is one. */
   find(): Promise<T | undefined>;
+  /**
+   * Whether the existing object is already in the declared state (see {@link isAsDeclared}): it is
+   * then taken over as it is, and nothing is written. Without this hook, adopting always updates.
+   */
+  asDeclared?(existing: T): boolean;
   /** Bring the existing object to the declared state. */
   update(existing: T): Promise<T>;
   create(): Promise<T>;
@@ -368,12 +388,13 @@ export interface Adoption<T> {
 
 /**
  * Create an object; with `adopt`, take over the existing one with the same natural key instead and
- * bring it to the declared state. Without `adopt`, an existing object is an error that suggests it.
+ * bring it to the declared state (no request when it is in that state already, see
+ * {@link Adoption.asDeclared}). Without `adopt`, an existing object is an error that suggests it.
  */
 export async function createOrAdopt<T>(how: Adoption<T>): Promise<T> {
   if (how.adopt === true) {
     const existing = await how.find();
-    if (existing !== undefined) return how.update(existing);
+    if (existing !== undefined) return how.asDeclared?.(existing) ? existing : how.update(existing);
   }
   try {
     return await how.create();

@@ -3,7 +3,8 @@
  *
  * API: set_drain_server, and get_servers to read the flag (`is_draining`). The resource's id is
  * the server's id. `draining` updates in place; another `serverId` replaces (the new server is
- * set, then the old one restored). Destroy restores the server to not draining, whatever it was
+ * set, then the old one restored). Create reads the server first and sets nothing when its record
+ * shows the flag as declared. Destroy restores the server to not draining, whatever it was
  * before Pulumi managed it, and succeeds when the server no longer exists. A server that
  * disappears from Kasm (removed in the UI) is dropped by refresh. There is nothing to adopt: every
  * server has the flag. Declare at most one ServerDrain per server.
@@ -47,13 +48,28 @@ function outputs(inputs: Props): Props {
   return declared(inputs, Object.keys(INPUT_FIELDS));
 }
 
+/** The error for a server Kasm does not know. */
+function unknownServer(serverId: string, error: unknown): Error {
+  return new Error(`Server ${serverId} does not exist in Kasm (${(error as { errorMessage?: string }).errorMessage ?? "not found"}).`);
+}
+
 /** Set the flag; an unknown server is an error that says so. */
 async function setDraining(serverId: string, draining: boolean): Promise<void> {
   try {
     await kasmClient().servers.setDrainServer({ server_id: serverId, is_draining: draining });
   } catch (error) {
-    if (isNotFound(error))
-      throw new Error(`Server ${serverId} does not exist in Kasm (${(error as { errorMessage?: string }).errorMessage ?? "not found"}).`);
+    if (isNotFound(error)) throw unknownServer(serverId, error);
+    throw error;
+  }
+}
+
+/** The server's draining flag as its record shows it: undefined when the record does not carry it (see the module comment). */
+async function drainingFlag(serverId: string): Promise<boolean | undefined> {
+  try {
+    const seen = (await kasmClient().servers.getServers({ server_id: serverId })).is_draining;
+    return typeof seen === "boolean" ? seen : undefined;
+  } catch (error) {
+    if (isNotFound(error)) throw unknownServer(serverId, error);
     throw error;
   }
 }
@@ -72,7 +88,10 @@ export const serverDrainProvider: KindProvider = defineKind<ServerDrainInputs, S
 
   async create(inputs) {
     const serverId = canonicalId(inputs.serverId);
-    await setDraining(serverId, inputs.draining !== false);
+    const draining = inputs.draining !== false;
+    // A server whose record shows the declared state already is left as it is. A record without
+    // the flag (the spec's) cannot show it: the flag is set, as it always was.
+    if ((await drainingFlag(serverId)) !== draining) await setDraining(serverId, draining);
     return { id: serverId, outs: outputs(inputs) };
   },
 

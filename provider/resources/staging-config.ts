@@ -13,7 +13,7 @@ import { z } from "zod";
 import type { NewStagingConfig, StagingConfig as KasmStagingConfig, StagingConfigUpdate } from "../api";
 import { fromApiFields } from "../api";
 import { kasmClient } from "../runtime";
-import { createOrAdopt, declared, GONE, KasmId, keepingWhatWasCreated, refreshedInputs, same, toApi, unlessGone, type KindProvider, type Props } from "./kit";
+import { createOrAdopt, declared, GONE, isAsDeclared, KasmId, keepingWhatWasCreated, refreshedInputs, same, toApi, unlessGone, type KindProvider, type Props } from "./kit";
 import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
 import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS, SESSION_PERMISSION_NAMES } from "./session-permissions";
 
@@ -78,6 +78,16 @@ function outputs(inputs: Props, config: KasmStagingConfig): Props {
   };
 }
 
+/** The config's fields as inputs, keeping the declared spelling of ids that name the same object: what `read` reports and adoption compares. */
+function currentInputs(props: Props, config: KasmStagingConfig): Props {
+  return {
+    // Keep the declared spelling of an id when it names the same object, so refresh shows no change.
+    zoneId: same.id(props.zoneId, config.zone_id) ? props.zoneId : config.zone_id,
+    imageId: same.id(props.imageId, config.image_id) ? props.imageId : config.image_id,
+    ...fromApiFields(config, ["numSessions", "expiration", ...SESSION_PERMISSION_NAMES]),
+  };
+}
+
 /** How the error messages name a staging config. */
 function label(inputs: StagingConfigInputs): string {
   return `for zone ${String(inputs.zoneId)} and image ${String(inputs.imageId)}`;
@@ -101,6 +111,8 @@ export const stagingConfigProvider: KindProvider = defineKind<StagingConfigInput
       // Kasm keeps one per zone and image: a second declaration meets the first's config.
       declaredBy: "another StagingConfig of this zone and image, in this stack or another",
       find: () => client.staging.findStagingConfig(body),
+      // A config already as declared is taken over without a request.
+      asDeclared: (existing) => isAsDeclared(inputs, currentInputs(inputs, existing), API_FIELDS),
       update: (existing) => client.staging.updateStagingConfig({ ...body, staging_config_id: existing.staging_config_id }),
       // An answer in the other vocabulary: the config exists, without the permissions named the other way.
       create: () =>
@@ -118,14 +130,8 @@ export const stagingConfigProvider: KindProvider = defineKind<StagingConfigInput
   async read(id, props) {
     const config = await unlessGone(() => kasmClient().staging.getStagingConfig({ staging_config_id: id }));
     if (!config) return GONE;
-    const current: Props = {
-      // Keep the declared spelling of an id when it names the same object, so refresh shows no change.
-      zoneId: same.id(props.zoneId, config.zone_id) ? props.zoneId : config.zone_id,
-      imageId: same.id(props.imageId, config.image_id) ? props.imageId : config.image_id,
-      ...fromApiFields(config, ["numSessions", "expiration", ...SESSION_PERMISSION_NAMES]),
-    };
     // `adopt` cannot be read back: it stays as declared.
-    const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), current);
+    const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), currentInputs(props, config));
     return { id: config.staging_config_id, props: outputs(inputs, config), inputs };
   },
 

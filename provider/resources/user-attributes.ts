@@ -4,8 +4,9 @@
  *
  * API: get_attributes, update_user_attributes. Every user has exactly one attributes record,
  * which Kasm creates with the user and deletes with it; the API can neither create nor delete
- * one. So creating this resource updates the declared attributes of the existing record, and
- * destroying it only forgets them: Kasm keeps the values they have then, nothing is restored.
+ * one. So creating this resource updates the declared attributes of the existing record (those
+ * that differ from Kasm's: when none does, nothing is written), and destroying it only forgets
+ * them: Kasm keeps the values they have then, nothing is restored.
  * The id is the user's id. `userId` replaces (it names another user's record); every attribute
  * updates in place. Refresh drops the resource when the user is gone. Declare at most one
  * UserAttributes per user: two would overwrite each other.
@@ -18,6 +19,7 @@ import type { UserAttributes as KasmUserAttributes, UserAttributesUpdate } from 
 import { kasmClient } from "../runtime";
 import {
   canonicalId,
+  changedFields,
   declared,
   GONE,
   isNotFound,
@@ -29,7 +31,7 @@ import {
   type KindProvider,
   type Props,
 } from "./kit";
-import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
+import { defineKind, type FieldRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -144,10 +146,12 @@ export const userAttributesProvider: KindProvider = defineKind<UserAttributesInp
 
   async create(inputs) {
     const userId = canonicalId(inputs.userId);
-    // Read first: it proves the user exists and gives the record's id, so the only write comes last.
+    // Read first: it proves the user exists, gives the record's id, and shows the record in the
+    // installation's vocabulary (a mismatch fails here, before anything is written). Then only the
+    // declared attributes that differ from Kasm's, by each field's rule, are sent: none, no request.
     const attributes = await attributesOf(userId);
-    const body = attributesBody(userId, inputs, fieldNames(API_FIELDS));
-    if (Object.keys(body).length > 1) await kasmClient().users.updateUserAttributes(body);
+    const differing = changedFields(currentInputs(inputs, attributes), inputs, API_FIELDS) as AttributeKey[];
+    if (differing.length > 0) await kasmClient().users.updateUserAttributes(attributesBody(userId, inputs, differing));
     return { id: userId, outs: outputs(inputs, attributes.user_attributes_id) };
   },
 

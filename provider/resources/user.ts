@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { NewUser, User as KasmUser, UserUpdate } from "../api";
 import { fromApiFields } from "../api";
 import { kasmClient } from "../runtime";
-import { createOrAdopt, declared, GONE, isNotFound, refreshedInputs, same, toApi, type KindProvider, type Props } from "./kit";
+import { createOrAdopt, declared, GONE, isAsDeclared, isNotFound, refreshedInputs, same, toApi, type KindProvider, type Props } from "./kit";
 import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -95,6 +95,15 @@ function targetUser(inputs: Partial<UserInputs>): Partial<NewUser> {
   return body;
 }
 
+/** The user's fields as inputs: what `read` reports and adoption compares. The password is never among them. */
+function currentInputs(props: Props, user: KasmUser): Props {
+  return {
+    // Keep the declared spelling when it names the same user, so refresh shows no change.
+    username: same.username(props.username, user.username) ? props.username : user.username,
+    ...fromApiFields(user, ["firstName", "lastName", "phone", "organization", "locked", "disabled"]),
+  };
+}
+
 function outputs(inputs: Props, user: KasmUser): Props {
   return { ...declared(inputs, Object.keys(INPUT_FIELDS)), userId: user.user_id, realm: user.realm, created: user.created };
 }
@@ -121,6 +130,11 @@ export const userProvider: KindProvider = defineKind<UserInputs, UserOutputs>({
       kind: "User",
       key: `'${username}'`,
       find: () => client.users.findUserByUsername(username),
+      // A user already as declared is taken over without a request. Not when a password is
+      // declared: Kasm never returns it, so whether it is the declared one cannot be known, and
+      // adopting is the one moment the program can make it so (later updates send it only when
+      // the program changes it). isAsDeclared says so too (the record has no password to compare).
+      asDeclared: (existing) => inputs.password === undefined && isAsDeclared(inputs, currentInputs(inputs, existing), API_FIELDS),
       update: (existing) => client.users.updateUser({ ...body, user_id: existing.user_id }),
       create: () => client.users.createUser({ ...body, username }),
     });
@@ -131,13 +145,8 @@ export const userProvider: KindProvider = defineKind<UserInputs, UserOutputs>({
     // From the refresh's get_users pages when many users are read together (see UserReads).
     const user = await kasmClient().userReads.read(id);
     if (!user) return GONE;
-    const current: Props = {
-      // Keep the declared spelling when it names the same user, so refresh shows no change.
-      username: same.username(props.username, user.username) ? props.username : user.username,
-      ...fromApiFields(user, ["firstName", "lastName", "phone", "organization", "locked", "disabled"]),
-    };
     // The password and the provider flags cannot be read back: they stay as declared.
-    const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), current);
+    const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), currentInputs(props, user));
     return { id: user.user_id, props: outputs(inputs, user), inputs };
   },
 
