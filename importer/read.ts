@@ -220,7 +220,7 @@ export async function readInstallation(client: KasmClient, options: ReadOptions)
   // Licences can be listed by a released Kasm, never taken over: activation needs the key.
   let licenceCount: number | undefined;
   if (product) {
-    const licences = await unlessRefused(skipped, "licences", "licences (License View)", () => client.licenses.getLicenses());
+    const licences = await unlessRefused(skipped, "licences", "licences (Licenses View)", () => client.licenses.getLicenses());
     licenceCount = licences?.length;
     if (licences && licences.length > 0)
       skipped.push({
