@@ -97,7 +97,7 @@ describe("the npm package, installed in a fresh project", () => {
   it("packs the built dist/, the README and the policy packs' manifests, and nothing of the sources or tests", { timeout: 120_000 }, async () => {
     expect(existsSync(path.join(REPO, "dist", "sdk", "index.js")), "dist/ is missing: run `npm run build`").toBe(true);
     expect(statSync(path.join(REPO, "dist", "sdk", "index.js")).mtimeMs, "dist/ is older than the sources: run `npm run build`").toBeGreaterThanOrEqual(
-      Math.max(...["provider", "sdk", "policy", "emulator", "testing"].map((d) => newestSource(path.join(REPO, d)))) - 1000,
+      Math.max(...["provider", "sdk", "policy", "emulator", "testing", "importer"].map((d) => newestSource(path.join(REPO, d)))) - 1000,
     );
     const packed = await timedStep("npm pack", () =>
       run("npm", ["pack", REPO, "--pack-destination", tmp.dir, "--ignore-scripts", "--json", "--loglevel=error"], { cwd: tmp.dir }),

@@ -73,7 +73,11 @@ export async function buildInstallation(
   const call = (operation: Parameters<TestEmulator["specCall"]>[0], body: Record<string, unknown>) => emulator.specCall(operation, body).then((res) => ok(res, operation));
 
   const ids = new Map<string, string>();
-  for (const user of (await call("get_users", { page_size: 1000 })).users) ids.set(user.username, user.user_id);
+  for (let page = 0; ids.size < usernames.length; page++) {
+    const { users: onPage } = await call("get_users", { page, page_size: 1000, sort_by: "username", sort_direction: "asc" });
+    if (onPage.length === 0) break;
+    for (const user of onPage) ids.set(user.username, user.user_id);
+  }
   for (let i = 0; i < usernames.length; i += 3)
     await call("update_user_attributes", {
       target_user_attributes: { user_id: ids.get(usernames[i]), show_tips: i % 2 === 0, toggle_control_panel: true, default_image: hex("3c", 1) },
