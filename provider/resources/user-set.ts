@@ -39,26 +39,33 @@
  * identity provider (realm ldap, oidc or saml), or get a password through the `User` kind or
  * Kasm's UI; `forcePasswordReset` makes a user choose a new one at the next sign-in.
  *
- * When a step fails after users were created, the error keeps them in the state
- * (`initializationFailure`), so nothing is orphaned and the next up finishes the work.
+ * Progress survives a failure. Every step attempts every user, whatever happens to the others;
+ * a run that did not finish fails with what it did (`initializationFailure`: the state holds
+ * exactly what Kasm holds, so nothing is orphaned) and a message counting the writes made and left.
+ * The next up does only what is left: a row whose write failed still differs from the state;
+ * group changes are worked out from Kasm's current records; deletes of users already gone count as
+ * done. An import whose answer was lost is not sent again blindly: the users pages say whether
+ * Kasm applied it, and when they cannot be read either, the rows stay in the state as
+ * `unconfirmed`, looked up by username before the next run writes anything. A destroy deletes
+ * only the users still in Kasm.
  *
  * This module is the provider; its parts are in `user-set/`: `fields` (the vocabulary and the inputs
  * schema), `check`, `rows` (reading, comparing and writing back rows, the state), `groups`, `import`,
  * `writes` (update_user, adoption, delete_user), `read` and `update`.
  */
 import { randomUUID } from "node:crypto";
-import { canonicalId, initializationFailure, isUnknown, same, type KindProvider } from "./kit";
+import { canonicalId, isUnknown, same, type KindProvider } from "./kit";
 import { warn } from "../engine-log";
 import { kasmClient } from "../runtime";
 import { OTHER_INPUTS, type Row } from "./user-set/fields";
 import { checkUserSet } from "./user-set/check";
 import { groupIndexFor, unknownGroupsError } from "./user-set/groups";
-import { existingUsersError, importRows } from "./user-set/import";
+import { existingUsersError, importFailure, importRows, unconfirmedNotes } from "./user-set/import";
 import { readUserSet } from "./user-set/read";
-import { formOf, outputs, rowsOf, sameRow, userIdsOf } from "./user-set/rows";
+import { formOf, outputs, rowsOf, sameRow, unconfirmedOf, userIdsOf } from "./user-set/rows";
 import { updateUserSet } from "./user-set/update";
 import { deleteKasmUser } from "./user";
-import { adopt, eachLimited, planAdoption, unchangeableWarning } from "./user-set/writes";
+import { adopt, eachAll, keptFailure, messageOf, planAdoption, step, unchangeableWarning, unfinishedMessage } from "./user-set/writes";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -68,17 +75,27 @@ export { IMPORT_ONLY_FIELDS, REALMS, USER_FIELDS, UserSetInputs, type UserField,
 // --- helpers -------------------------------------------------------------------------------------
 
 /**
- * The rows whose user Kasm still holds, read in a page or two of `get_users`: a destroy retried
- * after a partial failure (a fault, a timeout) redoes only what is left, so it converges at any
- * fault rate short of certain failure. A user not found by name is kept when Kasm's users were not
- * all read (it may have been renamed in the UI): its delete answers "unknown user" if it is gone.
+ * The rows whose user Kasm still holds, with its id, read in a page or two of `get_users`: a
+ * destroy retried after a partial failure (a fault, a timeout) redoes only what is left, so it
+ * converges at any fault rate short of certain failure. A user not found by name is kept when
+ * Kasm's users were not all read (it may have been renamed in the UI): its delete answers "unknown
+ * user" if it is gone. A row whose import is unconfirmed is the user of that name, if there is one.
  */
-async function stillInKasm(rows: readonly Row[], userIds: Readonly<Record<string, string>>): Promise<Row[]> {
+async function stillInKasm(
+  rows: readonly Row[],
+  userIds: Readonly<Record<string, string>>,
+  unconfirmed: ReadonlySet<string>,
+): Promise<{ row: Row; userId: string }[]> {
   if (rows.length === 0) return [];
   const { users, complete } = await kasmClient().users.getUsersNamed(rows.map((row) => row.key));
   const ids = new Set(users.map((user) => canonicalId(user.user_id)));
-  const names = new Set(users.map((user) => user.username.toLowerCase()));
-  return rows.filter((row) => ids.has(canonicalId(userIds[row.key])) || (!complete && !names.has(row.key)));
+  const byName = new Map(users.map((user) => [user.username.toLowerCase(), user]));
+  return rows.flatMap((row) => {
+    const userId = userIds[row.key];
+    if (userId) return ids.has(canonicalId(userId)) || (!complete && !byName.has(row.key)) ? [{ row, userId }] : [];
+    const found = unconfirmed.has(row.key) ? byName.get(row.key) : undefined;
+    return found ? [{ row, userId: canonicalId(found.user_id) }] : [];
+  });
 }
 
 // --- provider ------------------------------------------------------------------------------------
@@ -102,6 +119,8 @@ export const userSetProvider: KindProvider = {
       });
     }
     for (const key of OTHER_INPUTS) if (!same.value(olds[key], news[key]) || isUnknown(news[key])) changes = true;
+    // Users whose import is unconfirmed: the next update looks them up and finishes the work.
+    if (unconfirmedOf(olds).size > 0) changes = true;
     return { changes, replaces: [], deleteBeforeReplace: false };
   },
 
@@ -123,20 +142,34 @@ export const userSetProvider: KindProvider = {
     if (unknownGroups.size > 0) throw unknownGroupsError(unknownGroups);
 
     const toCreate = rows.filter((row) => !existing.has(row.key));
-    const imported = await importRows(toCreate);
+    const importing = step("imported", "new users", toCreate.length);
+    const adopting = step("adopted", "existing users", plans.length);
     const userIds: Record<string, string> = {};
-    for (const [key, user] of imported.created) userIds[key] = canonicalId(user.user_id);
-    if (imported.error !== undefined)
-      throw initializationFailure(id, outputs(inputs, rows.filter((row) => userIds[row.key] !== undefined), userIds), imported.error);
+    let unconfirmed: readonly Row[] = [];
+    try {
+      const imported = await importRows(toCreate);
+      for (const [key, user] of imported.created) userIds[key] = canonicalId(user.user_id);
+      importing.done = imported.created.size;
+      unconfirmed = imported.unconfirmed;
+      if (imported.error !== undefined) importing.failures.push(importFailure(imported.error, toCreate.length - imported.created.size, unconfirmed.length));
+    } catch (error) {
+      // Nothing was created: with no adoption to make, the create simply failed, and the next up starts again.
+      if (plans.length === 0) throw error;
+      importing.failures.push(importFailure(error, toCreate.length, 0));
+    }
 
-    const { error } = await eachLimited(plans, async (plan) => {
+    // Adopted users not brought to the declared state stay out of the set: the next up adopts them again.
+    const adoption = await eachAll(plans, async (plan) => {
       userIds[plan.row.key] = await adopt(plan);
     });
-    if (error !== undefined) {
-      // Adopted users not yet brought to the declared state stay out of the set: the next up adopts them again.
-      const inSet = rows.filter((row) => userIds[row.key] !== undefined);
-      if (inSet.length === 0) throw error;
-      throw initializationFailure(id, outputs(inputs, inSet, userIds), error);
+    adopting.done = adoption.done.length;
+    for (const { item, error } of adoption.failed) adopting.failures.push(`'${item.row.username}': ${messageOf(error)}`);
+    if (importing.failures.length + adopting.failures.length > 0) {
+      const pending = new Set(unconfirmed.map((row) => row.key));
+      const inSet = rows.filter((row) => userIds[row.key] !== undefined || pending.has(row.key));
+      const message = unfinishedMessage(id, [importing, adopting], "pulumi up", unconfirmedNotes(unconfirmed.length));
+      if (inSet.length === 0) throw new Error(message);
+      throw keptFailure(id, inputs, outputs(inputs, inSet, userIds, [...pending]), message);
     }
     if (unchangeable.length) await warn(unchangeableWarning(id, "adopted users keep values that only an import sets", unchangeable));
     return { id, outs: outputs(inputs, rows, userIds) };
@@ -149,14 +182,15 @@ export const userSetProvider: KindProvider = {
   async delete(_id, props) {
     const rows = rowsOf(props) ?? [];
     const userIds = userIdsOf(props);
+    const unconfirmed = unconfirmedOf(props);
     const force = props.forceDelete === true;
-    const targets = await stillInKasm(rows.filter((row) => userIds[row.key]), userIds);
+    const targets = await stillInKasm(rows.filter((row) => userIds[row.key] || unconfirmed.has(row.key)), userIds, unconfirmed);
     const failures: string[] = [];
     let busy = 0;
     // Every user is attempted, so that one failure does not hold back the others; the next destroy retries what is left.
-    await eachLimited(targets, async (row) => {
+    await eachAll(targets, async ({ row, userId }) => {
       try {
-        await deleteKasmUser(row.username, userIds[row.key], force);
+        await deleteKasmUser(row.username, userId, force);
       } catch (error) {
         if (/still has running sessions/.test((error as Error).message)) busy += 1;
         failures.push(`'${row.username}': ${(error as Error).message}`);
@@ -166,7 +200,7 @@ export const userSetProvider: KindProvider = {
     const advice = busy > 0 ? " Set `forceDelete: true` to end the sessions and delete the users, or end the sessions first." : "";
     throw new Error(
       `UserSet: ${targets.length - failures.length} of the ${targets.length} users left were deleted, ${failures.length} could not be ` +
-        `(run the destroy again: it deletes only the users still in Kasm):\n  ${failures.slice(0, 20).join("\n  ")}` +
+        `and are left (run the destroy again: it deletes only the users still in Kasm):\n  ${failures.slice(0, 20).join("\n  ")}` +
         `${failures.length > 20 ? `\n  and ${failures.length - 20} more` : ""}${advice}`,
     );
   },

@@ -14,8 +14,14 @@ import { batchRow, names } from "./rows";
 /** What {@link importRows} did: the created users by username, and an error once users were created. */
 export interface Imported {
   readonly created: Map<string, KasmUser>;
-  /** Set when the import succeeded but a later lookup of ids failed: the created users must not be forgotten. */
+  /** Set when some users were created (or may have been) but not all: the created users must not be forgotten. */
   readonly error?: unknown;
+  /**
+   * Rows whose import may or may not have been applied: Kasm's answer was lost and the users
+   * could not be read back. They are kept in the state as unconfirmed (see `outputs`), and the
+   * next run looks them up by username before it imports anything.
+   */
+  readonly unconfirmed: readonly Row[];
 }
 
 // --- errors --------------------------------------------------------------------------------------
@@ -52,37 +58,61 @@ function refusedImportError(rows: readonly Row[], problems: readonly string[]): 
 /**
  * Import `rows` in one request. Throws only when nothing was created: a refused import names
  * every problem with the row it is on, as the program wrote it.
+ *
+ * A failure that leaves the outcome unknown (a server error, a broken connection) is never
+ * answered by sending the same import blindly: the users pages say which rows exist now (Kasm
+ * imports all rows or none, and none of them existed before), and only the rows Kasm does not
+ * have are imported again, up to the client's retries. When the pages cannot be read either, the
+ * rows are answered as unconfirmed.
  */
 export async function importRows(rows: readonly Row[]): Promise<Imported> {
   const created = new Map<string, KasmUser>();
-  if (rows.length === 0) return { created };
+  if (rows.length === 0) return { created, unconfirmed: [] };
   const client = kasmClient();
-  try {
-    const answer = await client.users.importUsers(rows.map(batchRow), { view: "api" });
-    for (const user of answer.resources?.users ?? []) created.set(user.username.toLowerCase(), user);
-  } catch (error) {
-    if (error instanceof KasmBadRequestError && error.validationErrors?.length) throw refusedImportError(rows, error.validationErrors);
-    // Kasm refused it: nothing was created. No answer, or a server error: the import is not
-    // repeated (it could create the users twice), but it may have been applied; Kasm imports all
-    // rows or none, so the pages say which.
-    if (!(error instanceof KasmServerError || error instanceof KasmTransportError)) throw error;
-    const imported = await importedAnyway(rows).catch(() => undefined);
-    if (imported === undefined || imported.size === 0) throw error;
-    return { created: imported, ...(imported.size < rows.length ? { error } : {}) };
+  const policy = client.transport.policy;
+  /** The end of an import that did not create every row: an error when it created none. */
+  const stop = (error: unknown): Imported => {
+    if (created.size === 0) throw error;
+    return { created, error, unconfirmed: [] };
+  };
+  let left: readonly Row[] = rows;
+  let uncertain = false;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const answer = await client.users.importUsers(left.map(batchRow), { view: "api" });
+      for (const user of answer.resources?.users ?? []) created.set(user.username.toLowerCase(), user);
+      break;
+    } catch (error) {
+      const refused = error instanceof KasmBadRequestError && error.validationErrors?.length ? error.validationErrors : undefined;
+      // Refused the first time: nothing was created. Refused after an unknown outcome: the pages say whether an earlier attempt did it.
+      if (refused && !uncertain) throw refusedImportError(left, refused);
+      if (!refused && !(error instanceof KasmServerError || error instanceof KasmTransportError)) return stop(error);
+      uncertain = true;
+      if (!refused) await sleep(policy.delayMs(attempt));
+      const found = await importedAnyway(left).catch(() => undefined);
+      if (found === undefined) return { created, error, unconfirmed: left };
+      for (const [key, user] of found) created.set(key, user);
+      left = left.filter((row) => !created.has(row.key));
+      if (left.length === 0) return { created, unconfirmed: [] };
+      if (refused) return stop(refusedImportError(left, refused));
+      if (attempt > policy.maxRetries) return stop(error);
+    }
   }
   // The import answers with the created users; should a release leave some out, the pages have them.
   const missing = rows.filter((row) => !created.has(row.key));
-  if (missing.length === 0) return { created };
+  if (missing.length === 0) return { created, unconfirmed: [] };
   try {
     const { users } = await client.users.getUsersNamed(missing.map((r) => r.key));
-    for (const user of users) if (missing.some((r) => r.key === user.username.toLowerCase())) created.set(user.username.toLowerCase(), user);
+    const wanted = new Set(missing.map((r) => r.key));
+    for (const user of users) if (wanted.has(user.username.toLowerCase())) created.set(user.username.toLowerCase(), user);
   } catch (error) {
-    return { created, error };
+    return { created, error, unconfirmed: missing };
   }
   const unseen = missing.filter((row) => !created.has(row.key));
-  if (unseen.length === 0) return { created };
+  if (unseen.length === 0) return { created, unconfirmed: [] };
   return {
     created,
+    unconfirmed: [],
     error: new Error(
       `UserSet: Kasm imported the users but did not show ${names(unseen)} afterwards; they are not in the set. ` +
         `Run the update again with \`adopt: true\` to take them over if they exist.`,
@@ -90,9 +120,32 @@ export async function importRows(rows: readonly Row[]): Promise<Imported> {
   };
 }
 
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 /** The users of `rows` that exist now (they did not before the import), by username. */
 async function importedAnyway(rows: readonly Row[]): Promise<Map<string, KasmUser>> {
   const { users } = await kasmClient().users.getUsersNamed(rows.map((r) => r.key));
   const wanted = new Set(rows.map((r) => r.key));
   return new Map(users.filter((u) => wanted.has(u.username.toLowerCase())).map((u) => [u.username.toLowerCase(), u]));
+}
+
+// --- messages of a run that stopped short --------------------------------------------------------
+
+/** The failure line of an import that did not create every row (`unconfirmed` of them may have been). */
+export function importFailure(error: unknown, notCreated: number, unconfirmed: number): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (unconfirmed > 0)
+    return `the import of ${unconfirmed} user${unconfirmed === 1 ? "" : "s"}: ${message} (Kasm's answer was lost and the users could not be read back)`;
+  return `the import of ${notCreated} user${notCreated === 1 ? "" : "s"}: ${message}`;
+}
+
+/** What the message says about rows whose import is unconfirmed. */
+export function unconfirmedNotes(count: number): string[] {
+  if (count === 0) return [];
+  return [
+    `Whether Kasm created ${count} of the new users is not known: the next run looks them up by username first, ` +
+      `keeps the ones Kasm has and imports only the others.`,
+  ];
 }

@@ -10,7 +10,7 @@ import { kasmClient } from "../../runtime";
 import { canonicalId, declared, type Props } from "../kit";
 import { ALL_USERS } from "../user-links";
 import { OTHER_INPUTS, READABLE, USER_FIELDS, type Row } from "./fields";
-import { formOf, outputs, render, rowsOf, userIdsOf } from "./rows";
+import { formOf, outputs, render, rowsOf, unconfirmedOf, userIdsOf } from "./rows";
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -46,6 +46,13 @@ export async function readUserSet(id: string, props: Props): Promise<pulumi.dyna
   if (rows.length === 0) return { id, props: outputs(props, [], userIds), inputs: { ...declared(props, OTHER_INPUTS), ...render(props, []) } };
   const { users } = await kasmClient().users.getUsersNamed(rows.map((r) => r.key));
   const byId = new Map(users.map((u) => [canonicalId(u.user_id), u]));
+  // A row whose import is unconfirmed is the user of that name when Kasm has one (this set imported it), else it drops out.
+  const unconfirmed = unconfirmedOf(props);
+  if (unconfirmed.size > 0)
+    for (const user of users) {
+      const key = user.username.toLowerCase();
+      if (unconfirmed.has(key) && !userIds[key]) userIds[key] = canonicalId(user.user_id);
+    }
   const mode = String(props.groupsMode ?? "additive");
   const refreshed: Row[] = [];
   const renamed: string[] = [];

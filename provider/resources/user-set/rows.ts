@@ -122,11 +122,29 @@ function userEntry(row: Row, written: Record<string, unknown> | undefined): Reco
 
 // --- the state -----------------------------------------------------------------------------------
 
-/** The state: the declared inputs with the rows as `rows`, and the outputs. */
-export function outputs(inputs: Props, rows: readonly Row[], userIds: Readonly<Record<string, string>>): Props {
+/**
+ * The state: the declared inputs with the rows as `rows`, and the outputs. `unconfirmed` names
+ * rows (among `rows`, without an id) whose import may or may not have been applied: Kasm's answer
+ * was lost and the users could not be read back. The next update, refresh or destroy looks them up
+ * by username first: found, they are the set's; not found, the next update imports them.
+ */
+export function outputs(inputs: Props, rows: readonly Row[], userIds: Readonly<Record<string, string>>, unconfirmed: readonly string[] = []): Props {
   const ids: Record<string, string> = {};
   for (const row of rows) if (userIds[row.key]) ids[row.key] = userIds[row.key];
-  return { ...declared(inputs, OTHER_INPUTS), ...render(inputs, rows), userIds: ids, count: rows.length };
+  const keys = new Set(rows.map((row) => row.key));
+  const pending = unconfirmed.filter((key) => !ids[key] && keys.has(key));
+  return {
+    ...declared(inputs, OTHER_INPUTS),
+    ...render(inputs, rows),
+    userIds: ids,
+    count: rows.length - pending.length,
+    ...(pending.length > 0 ? { unconfirmed: pending } : {}),
+  };
+}
+
+/** The usernames of the state's rows whose import is not confirmed (see {@link outputs}). */
+export function unconfirmedOf(props: Props): Set<string> {
+  return new Set(Array.isArray(props.unconfirmed) ? props.unconfirmed.map(String) : []);
 }
 
 /** A copy of the state's `userIds` (username -> user id), to change as the writes go. */

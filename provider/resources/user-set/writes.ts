@@ -6,7 +6,7 @@
  */
 import type { User as KasmUser } from "../../api";
 import { kasmClient } from "../../runtime";
-import { canonicalId } from "../kit";
+import { canonicalId, initializationFailure, type Props } from "../kit";
 import { IMPORT_ONLY_FIELDS, READABLE, UPDATABLE, USER_FIELDS, type Row, type UserField } from "./fields";
 import { applyGroupChange, groupChanges, type GroupChange } from "./groups";
 
@@ -28,26 +28,76 @@ export interface Adoption {
 // --- running requests ----------------------------------------------------------------------------
 
 /**
- * Run `work` for every item, a few at a time. Stops starting new items after the first failure,
- * lets the running ones finish, and reports which items succeeded and the first error.
+ * Run `work` for every item, a few at a time; every item is attempted whatever happens to the
+ * others, so that one run makes all the progress it can. Answers the items done and the failures.
  */
-export async function eachLimited<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<{ done: T[]; error?: unknown }> {
+export async function eachAll<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<{ done: T[]; failed: { item: T; error: unknown }[] }> {
   const done: T[] = [];
-  let error: unknown;
+  const failed: { item: T; error: unknown }[] = [];
   let next = 0;
   const worker = async () => {
-    while (error === undefined && next < items.length) {
+    while (next < items.length) {
       const item = items[next++];
       try {
         await work(item);
         done.push(item);
-      } catch (e) {
-        error ??= e;
+      } catch (error) {
+        failed.push({ item, error });
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
-  return { done, error };
+  return { done, failed };
+}
+
+// --- partial failures ----------------------------------------------------------------------------
+
+/** One step of a set's writes, counted for the message of a run that did not finish. */
+export interface Step {
+  /** What the step does to one user, for `imported 18 of 20 new users`: `imported`, `new users`. */
+  readonly verb: string;
+  readonly noun: string;
+  readonly total: number;
+  done: number;
+  /** One line per failure: `'bob' (update_user): ...`. */
+  readonly failures: string[];
+}
+
+/** A step with nothing done yet. */
+export function step(verb: string, noun: string, total: number): Step {
+  return { verb, noun, total, done: 0, failures: [] };
+}
+
+/** The message of an error, without a stack. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The message of a run that stopped short: how many writes were made and how many are left,
+ * step by step, that the state keeps what was done and that running `again` continues with the
+ * rest, then the first failures.
+ */
+export function unfinishedMessage(id: string, steps: readonly Step[], again: string, notes: readonly string[] = []): string {
+  const counted = steps.filter((s) => s.total > 0);
+  const total = counted.reduce((n, s) => n + s.total, 0);
+  const done = counted.reduce((n, s) => n + s.done, 0);
+  const failures = counted.flatMap((s) => s.failures);
+  const parts = counted.map((s) => `${s.verb} ${s.done} of ${s.total} ${s.noun}`);
+  return (
+    `UserSet ${id}: ${done} of ${total} writes were made and ${total - done} ${total - done === 1 ? "is" : "are"} left (${parts.join(", ")}). ` +
+    `The state keeps what was done: run \`${again}\` again, and it does only what is left.${notes.map((n) => ` ${n}`).join("")}` +
+    (failures.length ? `\n  ${failures.slice(0, 20).join("\n  ")}${failures.length > 20 ? `\n  and ${failures.length - 20} more` : ""}` : "")
+  );
+}
+
+/**
+ * An error that keeps what a run did in the state (see `initializationFailure`), with the
+ * serialized provider the engine needs to call this provider for the resource again (the host
+ * adds it to the properties of a run that succeeds, not to those of a failure).
+ */
+export function keptFailure(id: string, inputs: Props, state: Props, message: string): Error {
+  return initializationFailure(id, inputs.__provider === undefined ? state : { ...state, __provider: inputs.__provider }, new Error(message));
 }
 
 // --- update_user ---------------------------------------------------------------------------------
