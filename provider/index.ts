@@ -19,6 +19,7 @@ import { licenseActivationProvider } from "./resources/license-activation";
 import { userSetProvider } from "./resources/user-set";
 import { serverImportProvider } from "./resources/server-import";
 import type { KindProvider } from "./resources/kit";
+import { acrossConnections } from "./resources/kit/connections";
 import { refreshingLeniently } from "./resources/kit/lenient-refresh";
 
 export { configure, CONFIG_KEYS, kasmClient, type ConfigureRequest } from "./runtime";
@@ -26,9 +27,10 @@ export type { KindProvider } from "./resources/kit";
 
 /**
  * Every kind, by the name of its SDK class and type token (`pulumi-nodejs:dynamic/kasm:<Kind>`).
- * Each refresh reads through a wire-vocabulary mismatch and warns (see `refreshingLeniently`).
+ * Each takes the `connection` input, the installation its object lives on (see `acrossConnections`),
+ * and each refresh reads through a wire-vocabulary mismatch and warns (see `refreshingLeniently`).
  */
-export const providers = refreshingLeniently({
+export const providers = acrossConnections(refreshingLeniently({
   User: userProvider,
   UserAttributes: userAttributesProvider,
   Group: groupProvider,
@@ -45,7 +47,7 @@ export const providers = refreshingLeniently({
   LicenseActivation: licenseActivationProvider,
   UserSet: userSetProvider,
   ServerImport: serverImportProvider,
-} satisfies Record<string, KindProvider>);
+} satisfies Record<string, KindProvider>));
 
 /** The name of a kind, such as `User`. */
 export type KindName = keyof typeof providers;

@@ -17,9 +17,22 @@
  * `kasm:waitForHealthySeconds` (or `KASM_WAIT_FOR_HEALTHY_SECONDS`) makes the first request of
  * this process wait for Kasm's health check: once per host process, which is once per deployment,
  * however many resources and clients follow (see `healthGate` in api/health.ts).
+ *
+ * Named connections (a resource's `connection` input, see `resources/kit/connections.ts`): each
+ * has its own client, built from its own settings (`kasm-<name>:` keys, `KASM_<NAME>_*`
+ * variables), so pools, coalesced reads and health waits are per installation. A provider method
+ * runs inside {@link withConnection}, and {@link kasmClient} answers that connection's client.
  */
-import { KasmClient, type KasmClientOptions } from "./api";
-import { CONFIG_KEYS, ENV_VARS, optionsFromConfig } from "./api/config";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { KasmClient, KasmConfigurationError, type KasmClientOptions } from "./api";
+import {
+  CONFIG_KEYS,
+  ENV_VARS,
+  connectionConfigurationError,
+  environmentForConnection,
+  optionsForConnection,
+  optionsFromConfig,
+} from "./api/config";
 import type { ApiNames } from "./api/vocabulary";
 
 /** The configuration keys the provider reads, and the client option each one sets. */
@@ -32,9 +45,16 @@ export interface ConfigureRequest {
 
 let options: KasmClientOptions = {};
 let client: KasmClient | undefined;
+/** The stack configuration, for the named connections' settings (read when a connection is first used). */
+let configuration: ConfigureRequest["config"] = { get: () => undefined };
+/** The clients of named connections, by name. */
+const connectionClients = new Map<string, KasmClient>();
+/** The named connection the current provider method works on; undefined for the default one. */
+const currentConnection = new AsyncLocalStorage<string | undefined>();
 
 /** Read the provider settings from the stack configuration. Called by the host before any other method. */
 export function configure(req: ConfigureRequest): void {
+  configuration = req.config;
   // The same reading of the `kasm:` keys as the lookups' (see optionsFromConfig).
   const next = optionsFromConfig((key) => req.config.get(key));
   // The host configures each kind's provider when it first meets it, with the same stack
@@ -44,29 +64,66 @@ export function configure(req: ConfigureRequest): void {
   options = next;
   void client?.close().catch(() => undefined);
   client = undefined;
+  for (const named of connectionClients.values()) void named.close().catch(() => undefined);
+  connectionClients.clear();
 }
 
-/** The client every resource provider uses; built on first use, from the configuration and the environment. */
+/**
+ * Run `work` with `connection` as the installation {@link kasmClient} answers for (undefined: the
+ * default one, `kasm:`).
+ */
+export function withConnection<T>(connection: string | undefined, work: () => Promise<T>): Promise<T> {
+  return currentConnection.run(connection, work);
+}
+
+/** The client of a named connection, built on first use from its own settings. */
+function connectionClient(name: string): KasmClient {
+  let named = connectionClients.get(name);
+  if (named === undefined || named.closed) {
+    try {
+      named = new KasmClient(optionsForConnection(name, (key) => configuration.get(key)), environmentForConnection(name));
+    } catch (error) {
+      throw error instanceof KasmConfigurationError ? connectionConfigurationError(name, error) : error;
+    }
+    connectionClients.set(name, named);
+  }
+  return named;
+}
+
+/**
+ * The client the current resource provider method uses: its connection's (see
+ * {@link withConnection}), else the default one; built on first use, from the configuration and
+ * the environment.
+ */
 export function kasmClient(): KasmClient {
+  const name = currentConnection.getStore();
+  if (name !== undefined) return connectionClient(name);
   if (client === undefined || client.closed) client = new KasmClient(options);
   return client;
 }
 
 /**
- * The client if one was built in this process, else undefined; for what `check` may use only when
- * it is known already (`check` sends no request).
+ * The current connection's client if one was built in this process, else undefined; for what
+ * `check` may use only when it is known already (`check` sends no request).
  */
 export function existingClient(): KasmClient | undefined {
-  return client;
+  const name = currentConnection.getStore();
+  return name === undefined ? client : connectionClients.get(name);
 }
 
 /**
- * The wire vocabulary the configuration names (`kasm:apiNames`, else `KASM_API_NAMES`, else
- * `spec`), known without building a client: for `check`, which sends no request but can refuse a
- * product-only kind before the plan is made. A value that is neither is left to the client's own
- * configuration error.
+ * The wire vocabulary the current connection's configuration names (`kasm:apiNames`, else
+ * `KASM_API_NAMES`, else `spec`; for a named connection its own `kasm-<name>:apiNames` and
+ * `KASM_<NAME>_API_NAMES`), known without building a client: for `check`, which sends no request
+ * but can refuse a product-only kind before the plan is made. A value that is neither is left to
+ * the client's own configuration error.
  */
 export function configuredApiNames(): ApiNames {
-  const value = (options.apiNames ?? process.env[ENV_VARS.apiNames] ?? "spec").trim().toLowerCase();
+  const name = currentConnection.getStore();
+  const configured =
+    name === undefined
+      ? (options.apiNames ?? process.env[ENV_VARS.apiNames])
+      : (optionsForConnection(name, (key) => configuration.get(key)).apiNames ?? environmentForConnection(name)[ENV_VARS.apiNames]);
+  const value = (configured ?? "spec").trim().toLowerCase();
   return value === "product" ? "product" : "spec";
 }

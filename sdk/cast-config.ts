@@ -3,6 +3,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
+import type { ConnectionArgs } from "./connection";
 import type { SessionPermissionArgs } from "./session-permissions";
 
 /**
@@ -10,7 +11,7 @@ import type { SessionPermissionArgs } from "./session-permissions";
  * are. The session permissions (`allowWsAudio`, ...) are those of {@link SessionPermissionArgs};
  * they apply with `enforceClientSettings`.
  */
-export interface CastConfigArgs extends SessionPermissionArgs {
+export interface CastConfigArgs extends SessionPermissionArgs, ConnectionArgs {
   /** The config's name; unique in Kasm. */
   readonly castingConfigName: pulumi.Input<string>;
   /** The image the link launches (32 hex digits or a hyphenated UUID). */

@@ -7,6 +7,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
+import type { ConnectionArgs } from "./connection";
 
 /** The secret inputs: wrapped with `pulumi.secret` and kept secret in the outputs. */
 const SECRETS = ["password", "wireguardPrivateKey", "meshKey", "customCredential"] as const;
@@ -16,7 +17,7 @@ const SECRETS = ["password", "wireguardPrivateKey", "meshKey", "customCredential
  * Inputs left out are not managed. A change of ANY input replaces the credential, and the new
  * one needs a new `name` (see {@link EgressCredential}).
  */
-export interface EgressCredentialArgs {
+export interface EgressCredentialArgs extends ConnectionArgs {
   /** The egress provider (32 hex digits or a hyphenated UUID). */
   readonly egressProviderId: pulumi.Input<string>;
   /** The credential's name, unique within its provider. Change it whenever another input changes. */

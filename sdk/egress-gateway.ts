@@ -3,9 +3,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
+import type { ConnectionArgs } from "./connection";
 
 /** The arguments of an {@link EgressGateway}. Inputs left out are not managed: Kasm keeps whatever they are. */
-export interface EgressGatewayArgs {
+export interface EgressGatewayArgs extends ConnectionArgs {
   /** The egress provider (32 hex digits or a hyphenated UUID). Changing it moves the gateway in place. */
   readonly egressProviderId: pulumi.Input<string>;
   /** The gateway's name, unique within its provider. */

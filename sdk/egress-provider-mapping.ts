@@ -3,12 +3,13 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
+import type { ConnectionArgs } from "./connection";
 
 /**
  * The arguments of an {@link EgressProviderMapping}: exactly one of `userId`, `groupId` and
  * `imageId`. Inputs left out are not managed: Kasm keeps whatever they are.
  */
-export interface EgressProviderMappingArgs {
+export interface EgressProviderMappingArgs extends ConnectionArgs {
   /** The egress provider (32 hex digits or a hyphenated UUID). Changing it updates the mapping in place. */
   readonly egressProviderId: pulumi.Input<string>;
   /** The user routed through the provider. Set exactly one of `userId`, `groupId`, `imageId`; changing the target updates in place. */

@@ -3,12 +3,13 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
+import type { ConnectionArgs } from "./connection";
 
 /** The kinds of egress provider Kasm knows. */
 export type EgressProviderType = "wireguard" | "openvpn" | "custom";
 
 /** The arguments of an {@link EgressProvider}. Inputs left out are not managed: Kasm keeps whatever they are. */
-export interface EgressProviderArgs {
+export interface EgressProviderArgs extends ConnectionArgs {
   /** The provider's name, unique in Kasm. Changing it renames the provider in place. */
   readonly name: pulumi.Input<string>;
   /** `wireguard`, `openvpn` or `custom`. Changing it updates the provider in place. */

@@ -3,9 +3,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
+import type { ConnectionArgs } from "./connection";
 
 /** The arguments of a {@link Group}. Inputs left out are not managed: Kasm keeps whatever they are. */
-export interface GroupArgs {
+export interface GroupArgs extends ConnectionArgs {
   /** The group's name, unique in Kasm. Changing it renames the group in place. */
   readonly name: pulumi.Input<string>;
   /**

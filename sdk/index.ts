@@ -23,6 +23,7 @@ export { EgressGateway, type EgressGatewayArgs } from "./egress-gateway";
 export { EgressProviderMapping, type EgressProviderMappingArgs } from "./egress-provider-mapping";
 export { EgressCredential, type EgressCredentialArgs } from "./egress-credential";
 export { UserSet, type UserSetArgs, type UserSetUser, type UserSetGroupsMode } from "./user-set";
+export { Connection, type ConnectionArgs } from "./connection";
 export { waitForHealthy, type WaitForHealthyArgs } from "./health";
 export { typeToken } from "./provider";
 export * from "./lookups";

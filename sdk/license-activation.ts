@@ -3,9 +3,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
+import type { ConnectionArgs } from "./connection";
 
 /** The arguments of a {@link LicenseActivation}. Every change activates again (replaces). */
-export interface LicenseActivationArgs {
+export interface LicenseActivationArgs extends ConnectionArgs {
   /** The activation key text block; always stored as a secret, and never shown in errors or logs. */
   readonly activationKey: pulumi.Input<string>;
   /** Seats to take from the key's entitlement (a whole number, 1 or more). Default: all that remain. */

@@ -9,6 +9,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { KindName } from "../provider";
 import { kasmTypeToken } from "../catalogue/kinds";
+import { connectionName, type ConnectionArgs } from "./connection";
 
 /** The type token of a kind: `pulumi-nodejs:dynamic/kasm:<Kind>`, what policy packs match on. */
 export function typeToken(kind: KindName): string {
@@ -52,7 +53,10 @@ export function isKind(obj: unknown, kind: KindName): boolean {
  * export interface User extends InputOutputs<UserArgs> {}
  * ```
  */
-export type InputOutputs<Args> = { readonly [K in keyof Args]-?: pulumi.Output<pulumi.Unwrap<Args[K]>> };
+export type InputOutputs<Args> = {
+  // The connection is kept by name: the output is the name, never the object.
+  readonly [K in keyof Args]-?: K extends "connection" ? pulumi.Output<string | undefined> : pulumi.Output<pulumi.Unwrap<Args[K]>>;
+};
 
 /** The providers made so far, one per kind: Pulumi caches a provider's serialization by object. */
 const providersByKind = new Map<KindName, pulumi.dynamic.ResourceProvider>();
@@ -108,6 +112,10 @@ export abstract class KasmResource<Args extends object> extends pulumi.dynamic.R
   ) {
     const kind = (new.target as unknown as typeof KasmResource).kind;
     const props = { ...args } as Record<string, unknown>;
+    // Only the connection's name reaches the provider and the state (see Connection).
+    const connection = connectionName((args as ConnectionArgs).connection);
+    if (connection === undefined) delete props.connection;
+    else props.connection = connection;
     for (const key of outputs.computed ?? []) props[key] = undefined;
     const secrets = outputs.secrets ?? [];
     for (const key of secrets) props[key] = args[key] === undefined ? undefined : pulumi.secret(args[key]);

@@ -3,9 +3,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
+import type { ConnectionArgs } from "./connection";
 
 /** The arguments of a {@link ServerDrain}. */
-export interface ServerDrainArgs {
+export interface ServerDrainArgs extends ConnectionArgs {
   /** The server (32 hex digits or a hyphenated UUID). Another server replaces the resource. */
   readonly serverId: pulumi.Input<string>;
   /** Whether the server is draining (takes no new sessions). Default: true. */

@@ -7,6 +7,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
+import type { ConnectionArgs } from "./connection";
 
 /** One server of a {@link ServerImport}: the camelCase form of a row of Kasm's server CSV. */
 export interface ServerImportRow {
@@ -33,7 +34,7 @@ export interface ServerImportRow {
 }
 
 /** The arguments of a {@link ServerImport}: exactly one of `csv` and `servers`. */
-export interface ServerImportArgs {
+export interface ServerImportArgs extends ConnectionArgs {
   /**
    * Kasm's batch import CSV: a header line with any of `name, ip_hostname, port, zone_name,
    * connection_type, connection_credential_type, use_user_private_key, pool_id, assigned_username,

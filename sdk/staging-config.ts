@@ -3,6 +3,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
+import type { ConnectionArgs } from "./connection";
 import type { SessionPermissionArgs } from "./session-permissions";
 
 /**
@@ -10,7 +11,7 @@ import type { SessionPermissionArgs } from "./session-permissions";
  * they are. The session permissions of the staged sessions (`allowWsAudio`, ...) are those of
  * {@link SessionPermissionArgs}.
  */
-export interface StagingConfigArgs extends SessionPermissionArgs {
+export interface StagingConfigArgs extends SessionPermissionArgs, ConnectionArgs {
   /** The zone the sessions are staged in (32 hex digits or a hyphenated UUID). Changes in place. */
   readonly zoneId: pulumi.Input<string>;
   /** The image of the staged sessions (32 hex digits or a hyphenated UUID). Changes in place. */

@@ -3,9 +3,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
+import type { ConnectionArgs } from "./connection";
 
 /** The arguments of a {@link UserAttributes}. Attributes left out are not managed: Kasm keeps whatever they are. */
-export interface UserAttributesArgs {
+export interface UserAttributesArgs extends ConnectionArgs {
   /** The user whose attributes these are (32 hex digits or a hyphenated UUID). Changing it replaces the resource. */
   readonly userId: pulumi.Input<string>;
   /**

@@ -3,9 +3,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
+import type { ConnectionArgs } from "./connection";
 
 /** The arguments of a {@link UserServerAssignment}. */
-export interface UserServerAssignmentArgs {
+export interface UserServerAssignmentArgs extends ConnectionArgs {
   /** The user (32 hex digits or a hyphenated UUID). Changing it replaces the assignment. */
   readonly userId: pulumi.Input<string>;
   /** The server (32 hex digits or a hyphenated UUID). Changing it replaces the assignment. */

@@ -3,6 +3,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
+import type { ConnectionArgs } from "./connection";
 
 /** `additive` (default): the set only adds the listed groups. `authoritative`: it also removes the others, except All Users. */
 export type UserSetGroupsMode = "additive" | "authoritative";
@@ -45,7 +46,7 @@ export interface UserSetUser {
 }
 
 /** The arguments of a {@link UserSet}: exactly one of `users` and `csv`. */
-export interface UserSetArgs {
+export interface UserSetArgs extends ConnectionArgs {
   /** The users, one entry each. */
   readonly users?: pulumi.Input<pulumi.Input<UserSetUser>[]>;
   /**

@@ -3,9 +3,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
+import type { ConnectionArgs } from "./connection";
 
 /** The arguments of a {@link User}. Inputs left out are not managed: Kasm keeps whatever they are. */
-export interface UserArgs {
+export interface UserArgs extends ConnectionArgs {
   /** The login name. Kasm trims and lowercases it; changing it renames the user in place. */
   readonly username: pulumi.Input<string>;
   /** The password; always stored as a secret. Write-only: Kasm never returns it, so drift in it cannot be seen. */

@@ -316,3 +316,64 @@ export function readCaCert(value: string | undefined, invalid: string[] = []): s
     return undefined;
   }
 }
+
+// --- named connections ------------------------------------------------------------------------------
+
+/**
+ * The name of a connection to an installation other than the default one (`kasm:`): lower case
+ * letters, digits and hyphens, starting with a letter, at most 40 characters. It names the
+ * configuration namespace and the environment prefix (see {@link connectionNamespace}).
+ */
+export const CONNECTION_NAME = /^[a-z][a-z0-9-]{0,39}$/;
+
+/** Whether `name` can name a connection (see {@link CONNECTION_NAME}). */
+export function isConnectionName(name: unknown): name is string {
+  return typeof name === "string" && CONNECTION_NAME.test(name) && !name.endsWith("-");
+}
+
+/** The configuration namespace of a connection: `kasm-<name>` (`pulumi config set kasm-prod:baseUrl ...`). */
+export function connectionNamespace(name: string): string {
+  return `kasm-${name}`;
+}
+
+/** The environment prefix of a connection: `KASM_<NAME>_` with hyphens as underscores (`KASM_PROD_API_KEY_SECRET`). */
+export function connectionEnvPrefix(name: string): string {
+  return `KASM_${name.toUpperCase().replace(/-/g, "_")}_`;
+}
+
+/**
+ * Client options of a named connection, from its own configuration namespace, by the same reading
+ * as `kasm:` ({@link optionsFromConfig}): `kasm-prod:baseUrl` sets `baseUrl` for connection `prod`.
+ */
+export function optionsForConnection(name: string, get: (key: string) => string | undefined): KasmClientOptions {
+  const namespace = connectionNamespace(name);
+  return optionsFromConfig((key) => get(key.replace(/^kasm:/, `${namespace}:`)));
+}
+
+/**
+ * The environment a named connection's client reads: its own prefixed variables only, under the
+ * default names (`KASM_PROD_BASE_URL` as `KASM_BASE_URL`). The default connection's variables are
+ * never used for it: a second installation must not quietly get the first one's credentials.
+ */
+export function environmentForConnection(name: string, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const prefix = connectionEnvPrefix(name);
+  const own: NodeJS.ProcessEnv = {};
+  for (const variable of Object.values(ENV_VARS)) {
+    const value = env[`${prefix}${variable.slice("KASM_".length)}`];
+    if (value !== undefined) own[variable] = value;
+  }
+  return own;
+}
+
+/**
+ * A configuration error of a named connection, naming its own settings: `kasm-prod:baseUrl` and
+ * `KASM_PROD_BASE_URL` where the default connection's error says `kasm:baseUrl` and `KASM_BASE_URL`.
+ */
+export function connectionConfigurationError(name: string, error: KasmConfigurationError): KasmConfigurationError {
+  const rename = (text: string) =>
+    text.replace(/`kasm:/g, `\`${connectionNamespace(name)}:`).replace(/\bKASM_(?=[A-Z])/g, connectionEnvPrefix(name));
+  return new KasmConfigurationError(
+    rename(error.message).replace("The Kasm API client is not configured", `The Kasm connection "${name}" is not configured`),
+    error.missing.map(rename),
+  );
+}

@@ -69,25 +69,52 @@ type Expect<T extends true> = T;
 /** The input type a zod schema accepts (what a program writes, before transforms). */
 type ZodInputs<Schema extends z.ZodType> = z.input<Schema>;
 
+/**
+ * The arguments a kind's own schema checks: all but `connection`, which every kind takes and the
+ * provider's connection wrapper (provider/resources/kit/connections.ts) checks before the kind.
+ */
+type KindArgs<Args> = Omit<Args, keyof sdk.ConnectionArgs>;
+
 // ServerImport validates its rows by hand rather than with zod: its inputs are the provider's
 // declared `ServerImportInputs` (`csv` or `servers`, rows of `ServerRow`), as its `check` reads them.
 
 export type SdkArgsMatchZodInputs = [
-  Expect<Agree<sdk.UserArgs, ZodInputs<typeof UserInputs>>>,
-  Expect<Agree<sdk.UserAttributesArgs, ZodInputs<typeof UserAttributesInputs>>>,
-  Expect<Agree<sdk.GroupArgs, ZodInputs<typeof GroupInputs>>>,
-  Expect<Agree<sdk.GroupMembershipArgs, ZodInputs<typeof GroupMembershipInputs>>>,
-  Expect<Agree<sdk.UserGroupsArgs, ZodInputs<typeof UserGroupsInputs>>>,
-  Expect<Agree<sdk.UserServerAssignmentArgs, ZodInputs<typeof UserServerAssignmentInputs>>>,
-  Expect<Agree<sdk.StagingConfigArgs, ZodInputs<typeof StagingConfigInputs>>>,
-  Expect<Agree<sdk.CastConfigArgs, ZodInputs<typeof CastConfigInputs>>>,
-  Expect<Agree<sdk.ServerDrainArgs, ZodInputs<typeof ServerDrainInputs>>>,
-  Expect<Agree<sdk.ServerImportArgs, ServerImportInputs>>,
+  Expect<Agree<KindArgs<sdk.UserArgs>, ZodInputs<typeof UserInputs>>>,
+  Expect<Agree<KindArgs<sdk.UserAttributesArgs>, ZodInputs<typeof UserAttributesInputs>>>,
+  Expect<Agree<KindArgs<sdk.GroupArgs>, ZodInputs<typeof GroupInputs>>>,
+  Expect<Agree<KindArgs<sdk.GroupMembershipArgs>, ZodInputs<typeof GroupMembershipInputs>>>,
+  Expect<Agree<KindArgs<sdk.UserGroupsArgs>, ZodInputs<typeof UserGroupsInputs>>>,
+  Expect<Agree<KindArgs<sdk.UserServerAssignmentArgs>, ZodInputs<typeof UserServerAssignmentInputs>>>,
+  Expect<Agree<KindArgs<sdk.StagingConfigArgs>, ZodInputs<typeof StagingConfigInputs>>>,
+  Expect<Agree<KindArgs<sdk.CastConfigArgs>, ZodInputs<typeof CastConfigInputs>>>,
+  Expect<Agree<KindArgs<sdk.ServerDrainArgs>, ZodInputs<typeof ServerDrainInputs>>>,
+  Expect<Agree<KindArgs<sdk.ServerImportArgs>, ServerImportInputs>>,
   Expect<Agree<sdk.ServerImportRow, ServerRow>>,
-  Expect<Agree<sdk.LicenseActivationArgs, ZodInputs<typeof LicenseActivationInputs>>>,
-  Expect<Agree<sdk.EgressProviderArgs, ZodInputs<typeof EgressProviderInputs>>>,
-  Expect<Agree<sdk.EgressGatewayArgs, ZodInputs<typeof EgressGatewayInputs>>>,
-  Expect<Agree<sdk.EgressProviderMappingArgs, ZodInputs<typeof EgressProviderMappingInputs>>>,
-  Expect<Agree<sdk.EgressCredentialArgs, ZodInputs<typeof EgressCredentialInputs>>>,
-  Expect<Agree<sdk.UserSetArgs, ZodInputs<typeof UserSetInputs>>>,
+  Expect<Agree<KindArgs<sdk.LicenseActivationArgs>, ZodInputs<typeof LicenseActivationInputs>>>,
+  Expect<Agree<KindArgs<sdk.EgressProviderArgs>, ZodInputs<typeof EgressProviderInputs>>>,
+  Expect<Agree<KindArgs<sdk.EgressGatewayArgs>, ZodInputs<typeof EgressGatewayInputs>>>,
+  Expect<Agree<KindArgs<sdk.EgressProviderMappingArgs>, ZodInputs<typeof EgressProviderMappingInputs>>>,
+  Expect<Agree<KindArgs<sdk.EgressCredentialArgs>, ZodInputs<typeof EgressCredentialInputs>>>,
+  Expect<Agree<KindArgs<sdk.UserSetArgs>, ZodInputs<typeof UserSetInputs>>>,
+];
+
+/** Every kind takes `connection`, as ConnectionArgs declares it. */
+type TakesConnection<Args> = sdk.ConnectionArgs extends Pick<Args, keyof sdk.ConnectionArgs & keyof Args> ? ("connection" extends keyof Args ? true : false) : false;
+export type EveryKindTakesConnection = [
+  Expect<TakesConnection<sdk.UserArgs>>,
+  Expect<TakesConnection<sdk.UserAttributesArgs>>,
+  Expect<TakesConnection<sdk.GroupArgs>>,
+  Expect<TakesConnection<sdk.GroupMembershipArgs>>,
+  Expect<TakesConnection<sdk.UserGroupsArgs>>,
+  Expect<TakesConnection<sdk.UserServerAssignmentArgs>>,
+  Expect<TakesConnection<sdk.StagingConfigArgs>>,
+  Expect<TakesConnection<sdk.CastConfigArgs>>,
+  Expect<TakesConnection<sdk.ServerDrainArgs>>,
+  Expect<TakesConnection<sdk.ServerImportArgs>>,
+  Expect<TakesConnection<sdk.LicenseActivationArgs>>,
+  Expect<TakesConnection<sdk.EgressProviderArgs>>,
+  Expect<TakesConnection<sdk.EgressGatewayArgs>>,
+  Expect<TakesConnection<sdk.EgressProviderMappingArgs>>,
+  Expect<TakesConnection<sdk.EgressCredentialArgs>>,
+  Expect<TakesConnection<sdk.UserSetArgs>>,
 ];

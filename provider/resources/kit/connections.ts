@@ -1,0 +1,98 @@
+/**
+ * The `connection` input every kind takes: which installation holds the object.
+ *
+ * Pulumi's `provider` resource option cannot serve here: a dynamic resource's provider is Pulumi's
+ * own `pulumi-nodejs` one, and the engine owns it. So the installation is an input, like
+ * Terraform's `provider` meta-argument: the name of a connection (`prod`), whose settings live
+ * under their own configuration namespace and environment prefix (`kasm-prod:baseUrl`,
+ * `KASM_PROD_API_KEY_SECRET`; see api/config.ts). Left out, the resource uses `kasm:`, as before.
+ * Only the name is kept in the state: never a setting, never the secret.
+ *
+ * This wrapper gives every kind the input without the kinds knowing of it: `check` validates the
+ * name and hands the kind its inputs without it; every other method runs inside
+ * {@link withConnection} for the connection the object lives on (the new inputs' for create and
+ * update, the state's for read and delete, so that refresh and delete go to the installation that
+ * holds the object, whatever the program says now); `diff` replaces the resource when the name
+ * changes (created in the new installation, deleted from the old one); outputs carry the name.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { connectionEnvPrefix, connectionNamespace, isConnectionName } from "../../api/config";
+import { withConnection } from "../../runtime";
+import type { KindProvider, Props } from "../kit";
+
+/** The input's name. */
+export const CONNECTION_INPUT = "connection";
+
+/** The connection named in inputs or outputs (undefined: the default one). */
+function connectionOf(props: Props | undefined): string | undefined {
+  const value = props?.[CONNECTION_INPUT];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** The properties without the connection, as the kind knows them. */
+function withoutConnection(props: Props): Props {
+  if (!(CONNECTION_INPUT in props)) return props;
+  const { [CONNECTION_INPUT]: _dropped, ...rest } = props;
+  return rest;
+}
+
+/** The properties with the connection added back (when there is one). */
+function withConnectionName<T extends Props | undefined>(props: T, connection: string | undefined): T {
+  if (connection === undefined || props === undefined) return props;
+  return { ...props, [CONNECTION_INPUT]: connection };
+}
+
+/** Why a `connection` value is refused, or undefined when it is a valid name (or left out). */
+function connectionProblem(value: unknown): string | undefined {
+  if (value === undefined || isConnectionName(value)) return undefined;
+  const shown = typeof value === "string" ? JSON.stringify(value) : typeof value;
+  return (
+    `connection must be the name of a kasm.Connection: lower-case letters, digits and hyphens, starting with a letter ` +
+    `(such as "prod", whose settings are ${connectionNamespace("prod")}:baseUrl ... or ${connectionEnvPrefix("prod")}BASE_URL ...), not ${shown}`
+  );
+}
+
+/** The same providers, each aware of the `connection` input (see the module comment). */
+export function acrossConnections<P extends Record<string, KindProvider>>(providers: P): P {
+  const wrapped: Record<string, KindProvider> = {};
+  for (const [kind, provider] of Object.entries(providers)) {
+    wrapped[kind] = {
+      async check(olds, news) {
+        const connection = news[CONNECTION_INPUT];
+        const problem = connectionProblem(connection);
+        const result = await withConnection(connectionOf(news), () => provider.check(withoutConnection(olds), withoutConnection(news)));
+        if (problem !== undefined) return { failures: [...(result.failures ?? []), { property: CONNECTION_INPUT, reason: problem }] };
+        return { ...result, inputs: withConnectionName(result.inputs, connectionOf(news)) };
+      },
+      async diff(id, olds, news): Promise<pulumi.dynamic.DiffResult> {
+        const before = connectionOf(olds);
+        const after = connectionOf(news);
+        const result = await withConnection(before, () => provider.diff(id, withoutConnection(olds), withoutConnection(news)));
+        if (before === after) return result;
+        // Another installation holds another object: create it there, then delete the old one.
+        return { ...result, changes: true, replaces: [...new Set([...(result.replaces ?? []), CONNECTION_INPUT])] };
+      },
+      async create(inputs) {
+        const connection = connectionOf(inputs);
+        const result = await withConnection(connection, () => provider.create(withoutConnection(inputs)));
+        return { ...result, outs: withConnectionName(result.outs, connection) };
+      },
+      async read(id, props) {
+        const connection = connectionOf(props);
+        const result = await withConnection(connection, () => provider.read(id, withoutConnection(props)));
+        // A gone object stays gone (an empty id and no properties).
+        if (!result.id) return result;
+        return { ...result, props: withConnectionName(result.props, connection), inputs: withConnectionName(result.inputs, connection) };
+      },
+      async update(id, olds, news) {
+        const connection = connectionOf(news);
+        const result = await withConnection(connection, () => provider.update(id, withoutConnection(olds), withoutConnection(news)));
+        return { ...result, outs: withConnectionName(result.outs, connection) };
+      },
+      async delete(id, props) {
+        await withConnection(connectionOf(props), () => provider.delete(id, withoutConnection(props)));
+      },
+    };
+  }
+  return wrapped as P;
+}

@@ -1,0 +1,159 @@
+/**
+ * examples/two-installations: one program, two emulators. The default connection (`kasm:`) is
+ * staging, `kasm.Connection("production")` (`kasm-production:`) is production. `up` puts the team
+ * and a staging config in both; an `up` without change sends no request to either; refresh
+ * changes nothing; a resource moved from one connection to the other is created in the second and
+ * deleted from the first; destroy empties both. Neither API secret is in the state file, the
+ * serialized providers included. Through the provider host: a bad connection name fails `check`,
+ * and a connection without settings names its own keys.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TestEngine } from "../../testing/engine";
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import type { ProviderHost } from "../helpers/host";
+import { Driven, hostFor } from "../helpers/provider";
+import { EXAMPLES, PASSPHRASE, SLOW, copyExample, editFile, expectOk, ops, tempDir } from "./helpers";
+
+const EXAMPLE = path.join(EXAMPLES, "two-installations");
+const seedFile = (name: string) => JSON.parse(readFileSync(path.join(EXAMPLE, name), "utf8"));
+const STAGING_SEED = seedFile("seed.json");
+const PRODUCTION_SEED = seedFile("seed-production.json");
+const PROJECT = "kasm-two-installations";
+const TEAM = ["ada", "grace", "linus"];
+
+let staging: TestEmulator;
+let production: TestEmulator;
+let tmp: ReturnType<typeof tempDir>;
+let programDir: string;
+let engine: TestEngine;
+
+beforeAll(async () => {
+  [staging, production] = await Promise.all([startTestEmulator(STAGING_SEED, { apiNames: "spec" }), startTestEmulator(PRODUCTION_SEED, { apiNames: "spec" })]);
+  tmp = tempDir("two-installations");
+  programDir = copyExample("two-installations", tmp.dir);
+  const [stagingKey] = STAGING_SEED.apiKeys;
+  const [productionKey] = PRODUCTION_SEED.apiKeys;
+  engine = new TestEngine({
+    programDir,
+    project: PROJECT,
+    stack: "dev",
+    stateFile: path.join(tmp.dir, "dev.json"),
+    passphrase: PASSPHRASE,
+    config: {
+      "kasm:baseUrl": staging.url,
+      "kasm:apiKey": stagingKey.key,
+      "kasm:apiKeySecret": stagingKey.secret,
+      "kasm-production:baseUrl": production.url,
+      "kasm-production:apiKey": productionKey.key,
+      "kasm-production:apiKeySecret": productionKey.secret,
+      [`${PROJECT}:stagingZoneId`]: STAGING_SEED.zones[0].zone_id,
+      [`${PROJECT}:stagingImageId`]: STAGING_SEED.images[0].image_id,
+      [`${PROJECT}:productionZoneId`]: PRODUCTION_SEED.zones[0].zone_id,
+      [`${PROJECT}:productionImageId`]: PRODUCTION_SEED.images[0].image_id,
+    },
+    secretKeys: ["kasm:apiKeySecret", "kasm-production:apiKeySecret"],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([staging?.close(), production?.close()]);
+  tmp?.remove();
+});
+
+/** The usernames an installation holds, besides its seeded ones. */
+async function usernames(emulator: TestEmulator): Promise<string[]> {
+  const users = (await emulator.call("get_users", { page_size: 1000 })).body.users as { username: string }[];
+  return users.map((u) => u.username).filter((u) => u !== "admin@kasm.local").sort();
+}
+
+async function stagingConfigs(emulator: TestEmulator): Promise<{ zone_id: string; num_sessions: number }[]> {
+  return (await emulator.call("get_staging_configs")).body.staging_configs;
+}
+
+describe("one program, two installations", () => {
+  it("up puts the team and a staging config in each installation, by its own connection", { timeout: SLOW }, async () => {
+    const up = await engine.up();
+    expectOk(up);
+    expect(ops(up)).toMatchObject({ "team-staging": "create", "team-production": "create", "chrome-staging": "create", "chrome-production": "create" });
+    expect(await usernames(staging)).toEqual(expect.arrayContaining(TEAM));
+    expect(await usernames(production)).toEqual(expect.arrayContaining(TEAM));
+    expect((await stagingConfigs(staging)).map((c) => c.zone_id.replace(/-/g, ""))).toEqual([STAGING_SEED.zones[0].zone_id]);
+    expect((await stagingConfigs(production)).map((c) => c.zone_id.replace(/-/g, ""))).toEqual([PRODUCTION_SEED.zones[0].zone_id]);
+    // Only the name is in the state: the outputs say which installation holds each object.
+    const state = engine.readState();
+    expect(state.find((r) => r.urn.endsWith("::team-production"))!.outputs.connection).toBe("production");
+    expect(state.find((r) => r.urn.endsWith("::team-staging"))!.outputs.connection).toBeUndefined();
+  });
+
+  it("an up without change sends no request to either installation; refresh changes nothing", { timeout: SLOW }, async () => {
+    staging.requests.length = 0;
+    production.requests.length = 0;
+    const again = await engine.up();
+    expectOk(again);
+    expect(again.resources.filter((r) => r.op !== "same")).toEqual([]);
+    expect([staging.requests, production.requests]).toEqual([[], []]);
+    const refresh = await engine.refresh();
+    expectOk(refresh);
+    expect(refresh.resources.filter((r) => r.changed.length > 0)).toEqual([]);
+    // Each installation was read for its own objects.
+    expect(staging.requests.length).toBeGreaterThan(0);
+    expect(production.requests.length).toBeGreaterThan(0);
+  });
+
+  it("a resource moved to the other connection is created there and deleted from the first", { timeout: SLOW }, async () => {
+    const file = path.join(programDir, "index.ts");
+    editFile(file, [["export const userIds", 'new kasm.User("contractor", { username: "contractor" });\nexport const userIds']]);
+    expectOk(await engine.up());
+    expect(await usernames(staging)).toContain("contractor");
+
+    editFile(file, [['new kasm.User("contractor", { username: "contractor" });', 'new kasm.User("contractor", { username: "contractor", connection: production });']]);
+    const moved = await engine.up();
+    expectOk(moved);
+    expect(ops(moved).contractor).toBe("replace");
+    expect(await usernames(staging)).not.toContain("contractor");
+    expect(await usernames(production)).toContain("contractor");
+    expect(engine.readState().find((r) => r.urn.endsWith("::contractor"))!.outputs.connection).toBe("production");
+  });
+
+  it("neither API secret is in the state file, the serialized providers included", () => {
+    const text = readFileSync(path.join(tmp.dir, "dev.json"), "utf8");
+    expect(text).toContain("__provider");
+    for (const key of [STAGING_SEED.apiKeys[0], PRODUCTION_SEED.apiKeys[0]]) expect(text).not.toContain(key.secret);
+  });
+
+  it("destroy empties both installations", { timeout: SLOW }, async () => {
+    expectOk(await engine.destroy());
+    for (const emulator of [staging, production]) {
+      expect((await usernames(emulator)).filter((u) => [...TEAM, "contractor"].includes(u))).toEqual([]);
+      expect(await stagingConfigs(emulator)).toEqual([]);
+    }
+  });
+});
+
+describe("connections through the provider host", () => {
+  let host: ProviderHost;
+  beforeAll(async () => {
+    host = await hostFor(staging, STAGING_SEED.apiKeys[0]);
+  }, 60_000);
+  afterAll(async () => host?.stop());
+
+  it("check refuses a connection name that cannot name settings, and says what one looks like", async () => {
+    const { failures } = await new Driven(host, "User", "bad").check({ username: "x", connection: "Prod Kasm" });
+    expect(failures).toEqual([
+      { property: "connection", reason: expect.stringMatching(/^connection must be the name of a kasm\.Connection: .*kasm-prod:baseUrl .*KASM_PROD_BASE_URL .*not "Prod Kasm"$/) },
+    ]);
+  });
+
+  it("a connection without settings fails naming its own keys, never the default connection's", async () => {
+    const error = await new Driven(host, "User", "orphan").create({ username: "orphan", connection: "archive" }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(error?.message).toContain('The Kasm connection "archive" is not configured: missing: baseUrl (configuration `kasm-archive:baseUrl`');
+    expect(error?.message).toContain("KASM_ARCHIVE_BASE_URL");
+    expect(error?.message).not.toContain("`kasm:baseUrl`");
+    expect(await usernames(staging)).not.toContain("orphan");
+  });
+});
