@@ -17,6 +17,13 @@
  * One import holds every added and changed row, and Kasm validates every row before creating any,
  * so a refused import creates nothing; its error lists every problem with its row and code.
  *
+ * Retries: the import is the only write, and Kasm applies all of its rows or none, so a failed
+ * create or update leaves the state as it was and the next up imports the same rows again. The
+ * import itself is never sent twice: when its outcome is unknown (a server error, a broken
+ * connection) the error says so and what to check first, as the API cannot list servers to tell.
+ * When Kasm accepts an import but its answer lacks some servers, the ones it named are kept in the
+ * state (failed to initialise), and the next up imports only the rows without a server.
+ *
  * Names: Kasm does not keep server names unique (nor does the emulator: a second server with a
  * name in use is created beside the first), and the API cannot list servers, so the provider cannot
  * see a server of the same name made outside this resource. It keeps names unique within the set
@@ -39,11 +46,11 @@
  */
 import { randomUUID } from "node:crypto";
 import { warn } from "../engine-log";
-import { isUnknown, type KindProvider } from "./kit";
+import { initializationFailure, isUnknown, type KindProvider, type Props } from "./kit";
 import { checkServerImport } from "./server-import/check";
-import { importRows } from "./server-import/import";
+import { importCsv, importRows, IncompleteImport } from "./server-import/import";
 import { readServerImport } from "./server-import/read";
-import { declaredRows, outputs, planRows } from "./server-import/rows";
+import { declaredRows, outputs, planRows, type ServerRow } from "./server-import/rows";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -55,6 +62,17 @@ export type { ServerImportInputs, ServerImportOutputs, ServerRow } from "./serve
 /** `'ws-01' (5e0a...)`: how warnings name a server. */
 function serverLabel(name: string, id: string | undefined): string {
   return `'${name}' (${id ?? "id not known"})`;
+}
+
+/**
+ * The state of a run whose import answer lacked some servers: `rows` with their ids, in the form
+ * the program declared them (as a refresh writes them back), and the serialized provider the
+ * engine needs to call this provider for the resource again.
+ */
+function keptState(inputs: Props, rows: readonly ServerRow[], serverIds: Record<string, string>): Props {
+  const declared: Props = Array.isArray(inputs.servers) ? { servers: rows.map((r) => ({ ...r })) } : { csv: importCsv(rows) };
+  const state = outputs(declared, serverIds);
+  return inputs.__provider === undefined ? state : { ...state, __provider: inputs.__provider };
 }
 
 // --- provider ------------------------------------------------------------------------------------
@@ -77,10 +95,18 @@ export const serverImportProvider: KindProvider = {
   },
 
   async create(inputs) {
+    const id = randomUUID().replace(/-/g, "");
     const rows = declaredRows(inputs) ?? [];
-    const ids = await importRows(rows);
+    let ids: Map<string, string>;
+    try {
+      ids = await importRows(rows);
+    } catch (error) {
+      if (!(error instanceof IncompleteImport) || error.ids.size === 0) throw error;
+      const known = rows.filter((l) => error.ids.has(l.row.name));
+      throw initializationFailure(id, keptState(inputs, known.map((l) => l.row), Object.fromEntries(error.ids)), error);
+    }
     const serverIds = Object.fromEntries(rows.map((l) => [l.row.name, ids.get(l.row.name)!]));
-    return { id: randomUUID().replace(/-/g, ""), outs: outputs(inputs, serverIds) };
+    return { id, outs: outputs(inputs, serverIds) };
   },
 
   read: readServerImport,
@@ -91,7 +117,24 @@ export const serverImportProvider: KindProvider = {
     const plan = planRows(before, after);
     const oldIds = (olds.serverIds ?? {}) as Record<string, string>;
     const toImport = [...plan.added, ...plan.changed.map((c) => c.located)];
-    const created = toImport.length ? await importRows(toImport) : new Map<string, string>();
+    let created: Map<string, string>;
+    try {
+      created = toImport.length ? await importRows(toImport) : new Map<string, string>();
+    } catch (error) {
+      if (!(error instanceof IncompleteImport) || error.ids.size === 0) throw error;
+      // Each declared row as Kasm now has it: imported anew, as before (a changed row whose new server is not known), or not at all.
+      const oldRows = new Map(before.map((l) => [l.row.name, l.row]));
+      const rows: ServerRow[] = [];
+      const ids: Record<string, string> = {};
+      const importing = new Set(toImport.map((l) => l.row.name));
+      for (const { row } of after) {
+        const serverId = error.ids.get(row.name) ?? oldIds[row.name];
+        if (serverId === undefined) continue;
+        rows.push(importing.has(row.name) && !error.ids.has(row.name) ? oldRows.get(row.name)! : row);
+        ids[row.name] = serverId;
+      }
+      throw initializationFailure(id, keptState(news, rows, ids), error);
+    }
     const serverIds: Record<string, string> = {};
     for (const { row } of after) serverIds[row.name] = created.get(row.name) ?? oldIds[row.name];
 

@@ -4,7 +4,7 @@
  * refused import naming each problem's row as the program declares it.
  */
 import { csvCell } from "../../../catalogue/bulk-rows";
-import { KasmBadRequestError, type Server } from "../../api";
+import { KasmBadRequestError, KasmServerError, KasmTransportError, type Server } from "../../api";
 import { kasmClient } from "../../runtime";
 import { canonicalId } from "../kit";
 import { FIELD_NAMES, FIELDS, type Field, type Located, type ServerRow } from "./rows";
@@ -28,8 +28,29 @@ export function importCsv(rows: readonly ServerRow[]): string {
 // --- the import ----------------------------------------------------------------------------------
 
 /**
+ * An import Kasm accepted whose answer lacks some of the new servers: `ids` holds the ones it
+ * named, which the state must keep (Kasm cannot delete servers, so forgetting them would leave them
+ * behind for good, and importing their rows again would make a second server of each).
+ */
+export class IncompleteImport extends Error {
+  constructor(
+    message: string,
+    readonly ids: Map<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+/** `3 servers`, `1 server`. */
+function servers(count: number): string {
+  return `${count} server${count === 1 ? "" : "s"}`;
+}
+
+/**
  * Import the rows in one request: Kasm creates all of them or none. Answers name -> new server id.
- * A refused import is an error listing every problem Kasm found, each with its row and code.
+ * A refused import is an error listing every problem Kasm found, each with its row and code. The
+ * import is never sent twice (Kasm cannot delete a server created twice): a failure that leaves its
+ * outcome unknown says so, with what to check before the next up imports the rows again.
  */
 export async function importRows(rows: readonly Located[]): Promise<Map<string, string>> {
   let result;
@@ -37,6 +58,14 @@ export async function importRows(rows: readonly Located[]): Promise<Map<string, 
     result = await kasmClient().servers.batchCreateServer({ csv: importCsv(rows.map((l) => l.row)), view: "api", filename: "servers.csv" });
   } catch (error) {
     if (error instanceof KasmBadRequestError && error.validationErrors?.length) throw refusedImportError(error, rows);
+    if (error instanceof KasmServerError || error instanceof KasmTransportError)
+      throw new Error(
+        `ServerImport: the import of ${servers(rows.length)} (${rows.map((l) => `'${l.row.name}'`).join(", ")}) failed and its outcome is not known: ` +
+          `${error.message}. Kasm creates all rows of an import or none, but the API cannot list servers, so whether these were created cannot be ` +
+          `checked: 0 of ${rows.length} are confirmed, ${rows.length} left, and the state is as before. Look for them in the Kasm admin UI ` +
+          `(Infrastructure, Servers): if they are not there, run \`pulumi up\` again to import them; if they are, remove them there first ` +
+          `(the API cannot), or the next up makes a second server of each.`,
+      );
     throw error;
   }
   const created = result.resources?.servers ?? [];
@@ -51,9 +80,11 @@ export async function importRows(rows: readonly Located[]): Promise<Map<string, 
   for (const located of rows) if (!ids.has(located.row.name) && unnamed.length) ids.set(located.row.name, canonicalId(unnamed.shift()!.server_id));
   const missing = rows.filter((l) => !ids.has(l.row.name));
   if (missing.length)
-    throw new Error(
-      `ServerImport: Kasm accepted the import but its answer lacks the server(s) ${missing.map((l) => `'${l.row.name}'`).join(", ")}. ` +
-        `They may exist in Kasm: check Infrastructure, Servers in the Kasm admin UI before running the update again.`,
+    throw new IncompleteImport(
+      `ServerImport: Kasm accepted the import but its answer lacks the server(s) ${missing.map((l) => `'${l.row.name}'`).join(", ")}: ` +
+        `${ids.size} of ${rows.length} new servers are known and kept in the state, ${missing.length} not. They may exist in Kasm: check ` +
+        `Infrastructure, Servers in the Kasm admin UI before running the update again (it imports the rows not in the state).`,
+      ids,
     );
   return ids;
 }
