@@ -25,7 +25,7 @@
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { EXEMPT_PROPERTY, isExempt, tri, type Tri } from "./common";
 import { referenceKey } from "../../catalogue";
-import { isUnknownValue, kindOf, label, rawProps, undecidable, type KasmKind, type RawProps } from "../shared/kasm";
+import { connectionOf, isUnknownValue, kindOf, label, rawProps, undecidable, type KasmKind, type RawProps } from "../shared/kasm";
 
 export const NAME = "conflicting-declarations";
 
@@ -139,7 +139,7 @@ export const conflictingDeclarations: StackValidationPolicy = {
   name: NAME,
   description:
     "No two resources manage the same Kasm object: one UserAttributes and one UserGroups (not mixed with GroupMembership) per user, one GroupMembership per user " +
-    "and group, one ServerDrain per server, one StagingConfig per zone and image. Ids compare in any spelling; a userId not known during preview is followed to " +
+    "and group, one ServerDrain per server, one StagingConfig per zone and image, within each installation. Ids compare in any spelling; a userId not known during preview is followed to " +
     "the User of the stack it comes from; other values not known yet give an advisory 'could not decide'.",
   enforcementLevel: "mandatory",
   severity: "high",
@@ -172,6 +172,8 @@ export const conflictingDeclarations: StackValidationPolicy = {
     const undecided: string[] = [];
     for (let j = 1; j < entries.length; j++) {
       for (let i = 0; i < j; i++) {
+        // Objects of two installations (kasm.Connection) are two objects, whatever their keys.
+        if (connectionOf(entries[i].props) !== connectionOf(entries[j].props)) continue;
         for (const rule of RULES) {
           const [x, y] = rule.kinds;
           const pair = entries[i].kind === x && entries[j].kind === y ? [entries[i], entries[j]] : entries[i].kind === y && entries[j].kind === x ? [entries[j], entries[i]] : undefined;

@@ -6,18 +6,37 @@
  * stack that stages 6 leaves no session for any user, and the staging itself cannot be met.
  * `license` says which licence the target Kasm runs under (`community`: 5; `per-concurrent-session`
  * with `concurrentSessions`: that many; `per-named-user`: no session limit, the rule does not
- * apply). Without `license` the rule does not apply: the pack cannot ask Kasm.
+ * apply). Without `license` the rule does not apply: the pack cannot ask Kasm. A program with
+ * several installations (kasm.Connection) is counted per installation, each against its own
+ * licence (`connections.<name>.license`).
  */
-import type { StackValidationPolicy } from "@pulumi/policy";
+import type { PolicyConfigSchema, StackValidationPolicy } from "@pulumi/policy";
 import { COMMUNITY_CONCURRENT_SESSIONS } from "../../catalogue/product";
 import { EXEMPT_PROPERTY, isExempt, numberOf } from "./common";
-import { label, undecidable } from "../shared/kasm";
+import { connectionOf, label, rawProps, undecidable } from "../shared/kasm";
 import { inputsOf } from "../shared/inputs";
 
 export const NAME = "staging-license-capacity";
 
 /** Concurrent sessions of the Community Edition (the catalogue's product constant). */
 export { COMMUNITY_CONCURRENT_SESSIONS };
+
+/** The licence properties: at the top level for the default installation, under `connections.<name>` for the others. */
+const LICENSE_PROPERTIES: PolicyConfigSchema["properties"] = {
+  license: {
+    type: "string",
+    enum: ["community", "per-concurrent-session", "per-named-user"],
+    description: "The licence model of the target Kasm.",
+  },
+  concurrentSessions: { type: "integer", minimum: 1, description: "With license per-concurrent-session: the licensed concurrent sessions." },
+};
+
+/** The concurrent sessions a licence description allows, or undefined when it sets no limit (or says nothing). */
+function capacityOf(licence: Record<string, unknown> | undefined): number | undefined {
+  if (licence?.license === "community") return COMMUNITY_CONCURRENT_SESSIONS;
+  if (licence?.license === "per-concurrent-session" && typeof licence.concurrentSessions === "number") return licence.concurrentSessions;
+  return undefined;
+}
 
 export const stagingLicenseCapacity: StackValidationPolicy = {
   name: NAME,
@@ -29,41 +48,48 @@ export const stagingLicenseCapacity: StackValidationPolicy = {
   configSchema: {
     properties: {
       ...EXEMPT_PROPERTY,
-      license: {
-        type: "string",
-        enum: ["community", "per-concurrent-session", "per-named-user"],
-        description: "The licence model of the target Kasm.",
+      ...LICENSE_PROPERTIES,
+      connections: {
+        type: "object",
+        additionalProperties: { type: "object", properties: LICENSE_PROPERTIES, additionalProperties: false },
+        description:
+          "The licence of each other installation, by connection name (the name given to kasm.Connection): {\"prod\": {\"license\": \"community\"}}. " +
+          "The top level describes the default one (kasm:); an installation without a licence here is not checked.",
       },
-      concurrentSessions: { type: "integer", minimum: 1, description: "With license per-concurrent-session: the licensed concurrent sessions." },
     },
   },
   validateStack: (args, reportViolation) => {
     const config = args.getConfig<Record<string, unknown>>();
-    const capacity =
-      config.license === "community"
-        ? COMMUNITY_CONCURRENT_SESSIONS
-        : config.license === "per-concurrent-session" && typeof config.concurrentSessions === "number"
-          ? config.concurrentSessions
-          : undefined;
-    if (capacity === undefined) args.notApplicable("the config gives no licence with a concurrent-session limit");
-    const staging = args.resources.flatMap((r) => {
+    const connections = (config.connections ?? {}) as Record<string, Record<string, unknown>>;
+    // Each installation has its own licence and its own sessions: counted one installation at a time.
+    const byConnection = new Map<string | undefined, { r: (typeof args.resources)[number]; sessions: number | null | undefined }[]>();
+    for (const r of args.resources) {
       const inputs = inputsOf("StagingConfig", r);
-      return inputs && !isExempt(config, r.name) ? [{ r, sessions: numberOf(inputs.numSessions) }] : [];
-    });
-    if (staging.length === 0) args.notApplicable("the stack has no staging configs");
-    const total = staging.reduce((sum, s) => sum + (typeof s.sessions === "number" ? s.sessions : 0), 0);
-    const unknown = staging.filter((s) => s.sessions === undefined);
-    const limit = config.license === "community" ? `the Community Edition's ${capacity} concurrent sessions` : `the licence's ${capacity} concurrent sessions`;
-    if (total > capacity!) {
-      for (const s of staging) {
-        if (typeof s.sessions !== "number" || s.sessions === 0) continue;
-        reportViolation(
-          `${label("StagingConfig", s.r.name)}: the stack's staging configs keep ${total} sessions staged${unknown.length ? " (or more)" : ""}, more than ${limit}; staged sessions count as running sessions.`,
-          s.r.urn,
-        );
-      }
-    } else if (unknown.length > 0) {
-      throw undecidable(`could not decide: numSessions of ${unknown.map((s) => label("StagingConfig", s.r.name)).join(", ")} is not known yet`);
+      if (!inputs || isExempt(config, r.name)) continue;
+      const connection = connectionOf(rawProps(r.props));
+      byConnection.set(connection, [...(byConnection.get(connection) ?? []), { r, sessions: numberOf(inputs.numSessions) }]);
     }
+    if (byConnection.size === 0) args.notApplicable("the stack has no staging configs");
+    const checked = [...byConnection].filter(([connection]) => capacityOf(connection === undefined ? config : connections[connection]) !== undefined);
+    if (checked.length === 0) args.notApplicable("the config gives no licence with a concurrent-session limit for the installations of the stack's staging configs");
+    const unknownAll: string[] = [];
+    for (const [connection, staging] of checked) {
+      const licence = connection === undefined ? config : connections[connection];
+      const capacity = capacityOf(licence)!;
+      const total = staging.reduce((sum, s) => sum + (typeof s.sessions === "number" ? s.sessions : 0), 0);
+      const unknown = staging.filter((s) => s.sessions === undefined);
+      const where = connection === undefined ? "the stack's staging configs" : `the stack's staging configs of connection '${connection}'`;
+      const limit = licence.license === "community" ? `the Community Edition's ${capacity} concurrent sessions` : `the licence's ${capacity} concurrent sessions`;
+      if (total > capacity) {
+        for (const s of staging) {
+          if (typeof s.sessions !== "number" || s.sessions === 0) continue;
+          reportViolation(
+            `${label("StagingConfig", s.r.name)}: ${where} keep ${total} sessions staged${unknown.length ? " (or more)" : ""}, more than ${limit}; staged sessions count as running sessions.`,
+            s.r.urn,
+          );
+        }
+      } else unknownAll.push(...unknown.map((s) => label("StagingConfig", s.r.name)));
+    }
+    if (unknownAll.length > 0) throw undecidable(`could not decide: numSessions of ${unknownAll.join(", ")} is not known yet`);
   },
 };

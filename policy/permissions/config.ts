@@ -10,6 +10,7 @@ import type { PolicyConfigSchema } from "@pulumi/policy";
 import { ALL_PERMISSIONS, isPermissionName, type PermissionName } from "../../catalogue";
 import { referenceKey, type KnownFacts } from "../../catalogue";
 import { LOOKUP_NAMES, lookupOf, type LookupName } from "../../catalogue/lookups";
+import { isConnectionName } from "../../catalogue/connections";
 
 /** The ids of the built-in groups in the target Kasm. */
 export interface SystemGroupIds {
@@ -67,6 +68,22 @@ export const KEY_CONFIG_PROPERTIES: PolicyConfigSchema["properties"] = {
     type: "array",
     items: { type: "string" },
     description: "Users (ids or usernames) that will have running sessions when deleted: deleting them needs Sessions Delete.",
+  },
+};
+
+/**
+ * The JSON schema of `connections`: the key of each named installation (a resource's
+ * `connection`, see `kasm.Connection`), with the same properties as the top level, which describe
+ * the default one (`kasm:`).
+ */
+export const CONNECTIONS_PROPERTY: PolicyConfigSchema["properties"] = {
+  connections: {
+    type: "object",
+    additionalProperties: { type: "object", properties: KEY_CONFIG_PROPERTIES, additionalProperties: false },
+    description:
+      "The API key of each other installation, by connection name (the name given to kasm.Connection), with the same properties as " +
+      "the top level: {\"prod\": {\"permissions\": [...]}}. A resource is judged against the key of its own installation; the top level " +
+      "describes the default connection (kasm:).",
   },
 };
 
@@ -152,6 +169,39 @@ export function parseKeyConfigWithPermissions(policy: string, raw: Record<string
   const config = parseKeyConfig(policy, raw);
   if (!config.permissions) throw new PolicyConfigError(`policy config of '${policy}': permissions is required (the permissions of the pipeline's API key)`);
   return { ...config, permissions: config.permissions };
+}
+
+/**
+ * The keys of the named connections in a policy's config (`connections`), each read as the top
+ * level is, by `parse`.
+ *
+ * @throws {@link PolicyConfigError} for a name that cannot name a connection, or as `parse` does.
+ */
+export function parseConnectionKeys<K extends KeyConfig>(
+  policy: string,
+  raw: Record<string, unknown>,
+  parse: (policy: string, raw: Record<string, unknown>) => K,
+): ReadonlyMap<string, K> {
+  const connections = raw.connections;
+  if (connections === undefined || connections === null) return new Map();
+  if (typeof connections !== "object" || Array.isArray(connections))
+    throw new PolicyConfigError(`policy config of '${policy}': connections must be an object, by connection name: {"prod": {"permissions": [...]}}`);
+  const keys = new Map<string, K>();
+  for (const [name, value] of Object.entries(connections as Record<string, unknown>)) {
+    if (!isConnectionName(name))
+      throw new PolicyConfigError(
+        `policy config of '${policy}': connections.${name}: a connection name is lower-case letters, digits and hyphens, starting with a letter, as given to kasm.Connection`,
+      );
+    if (value === null || typeof value !== "object" || Array.isArray(value))
+      throw new PolicyConfigError(`policy config of '${policy}': connections.${name} must be an object with the key's properties ({"permissions": [...]})`);
+    try {
+      keys.set(name, parse(policy, value as Record<string, unknown>));
+    } catch (error) {
+      if (!(error instanceof PolicyConfigError)) throw error;
+      throw new PolicyConfigError(error.message.replace(`policy config of '${policy}': `, `policy config of '${policy}', connections.${name}: `));
+    }
+  }
+  return keys;
 }
 
 /** The lookups a program calls, from `least-privilege`'s `lookups`. */

@@ -16,7 +16,7 @@
  */
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { dependencyViolations, DEPENDENCY_RULES, type PermissionName } from "../../catalogue";
-import { KEY_CONFIG_PROPERTIES, parseKeyConfigWithPermissions } from "./config";
+import { CONNECTIONS_PROPERTY, KEY_CONFIG_PROPERTIES, parseConnectionKeys, parseKeyConfigWithPermissions } from "./config";
 import { kindOf } from "../shared/kasm";
 
 export const NAME = "key-permission-dependencies";
@@ -58,10 +58,13 @@ export const keyPermissionDependencies: StackValidationPolicy = {
   severity: "medium",
   tags: ["kasm", "permissions"],
   remediationSteps: "Grant the key each missing permission the message names (or remove the permission that needs it).",
-  configSchema: { properties: KEY_CONFIG_PROPERTIES, required: ["permissions"] },
+  configSchema: { properties: { ...KEY_CONFIG_PROPERTIES, ...CONNECTIONS_PROPERTY }, required: ["permissions"] },
   validateStack: (args, reportViolation) => {
-    const config = parseKeyConfigWithPermissions(NAME, args.getConfig<Record<string, unknown>>());
+    const raw = args.getConfig<Record<string, unknown>>();
+    const config = parseKeyConfigWithPermissions(NAME, raw);
     if (!args.resources.some((r) => kindOf(r))) args.notApplicable("the stack has no Kasm resources");
     for (const v of keyRuleViolations(config.permissions, config)) reportViolation(`The API key breaks ${v.rule}: ${v.message}.`);
+    for (const [connection, key] of parseConnectionKeys(NAME, raw, parseKeyConfigWithPermissions))
+      for (const v of keyRuleViolations(key.permissions, key)) reportViolation(`The API key of connection '${connection}' breaks ${v.rule}: ${v.message}.`);
   },
 };

@@ -9,8 +9,8 @@
  */
 import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { knowledgeFromFacts, LIFECYCLE_STEPS, resourcePermissionNeeds } from "../../catalogue";
-import { KEY_CONFIG_PROPERTIES, parseKeyConfig } from "./config";
-import { kindOf, label, rawProps, undecidable } from "../shared/kasm";
+import { CONNECTIONS_PROPERTY, KEY_CONFIG_PROPERTIES, parseConnectionKeys, parseKeyConfig } from "./config";
+import { connectionOf, kindOf, label, rawProps, undecidable } from "../shared/kasm";
 
 export const NAME = "read-only-key";
 
@@ -24,12 +24,15 @@ export const readOnlyKey: ResourceValidationPolicy = {
   severity: "high",
   tags: ["kasm", "permissions"],
   remediationSteps: "Apply the stack with a key that is not Read Only; keep Read Only keys for `pulumi preview` and refresh.",
-  configSchema: { properties: KEY_CONFIG_PROPERTIES },
+  configSchema: { properties: { ...KEY_CONFIG_PROPERTIES, ...CONNECTIONS_PROPERTY } },
   validateResource: (args, reportViolation) => {
     const kind = kindOf(args);
     if (!kind) return;
-    const config = parseKeyConfig(NAME, args.getConfig<Record<string, unknown>>());
-    if (!config.readOnly) return;
+    const raw = args.getConfig<Record<string, unknown>>();
+    // The key of the resource's own installation (resource-needs-permissions reports one the config lacks).
+    const connection = connectionOf(rawProps(args.props));
+    const config = connection === undefined ? parseKeyConfig(NAME, raw) : parseConnectionKeys(NAME, raw, parseKeyConfig).get(connection);
+    if (!config?.readOnly) return;
     const needs = resourcePermissionNeeds(kind, rawProps(args.props), NO_KNOWLEDGE);
     const writes = LIFECYCLE_STEPS.flatMap((step) => needs[step].calls.filter((c) => c.access === "write").map((call) => ({ step, call })));
     const certain = writes.filter((w) => !w.call.unsure);

@@ -12,6 +12,11 @@
  * the key's permissions alone, as if it were not Read Only. A Read Only key that also lacks
  * permissions gets one violation from each policy, each naming its own fix.
  *
+ * A program that manages several installations (`kasm.Connection`) is judged per installation:
+ * each resource against the key of its own connection (`connections.<name>` in the config; the
+ * top level for the default one), and the links between resources only within one installation.
+ * A resource whose connection the config does not describe is a violation that says what to add.
+ *
  * A stack policy, not a resource policy: what one resource needs depends on the others (a user
  * the stack puts into Administrators needs Users Modify Admin for every later change), and only
  * a stack policy sees them all and how they are linked. Each violation is still reported against
@@ -21,9 +26,9 @@
  */
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { judgeNeeds, LIFECYCLE_STEPS, type CallShortfall, type LifecycleStep, type NeedsVerdict } from "../../catalogue";
-import { KEY_CONFIG_PROPERTIES, parseKeyConfigWithPermissions } from "./config";
-import { analyseStack, type KasmEntry } from "./stack";
-import { label, listWords, quoted, undecidable } from "../shared/kasm";
+import { CONNECTIONS_PROPERTY, KEY_CONFIG_PROPERTIES, parseConnectionKeys, parseKeyConfigWithPermissions } from "./config";
+import { analyseStack, type KasmEntry, type StackResource } from "./stack";
+import { connectionOf, installationWords, kindOf, label, listWords, quoted, rawProps, undecidable } from "../shared/kasm";
 
 export const NAME = "resource-needs-permissions";
 
@@ -37,11 +42,12 @@ function describeShortfall(s: CallShortfall): string {
 }
 
 /** The message for one resource the key cannot manage. */
-export function shortfallMessage(entry: Pick<KasmEntry, "kind" | "name">, verdict: NeedsVerdict): string {
+export function shortfallMessage(entry: Pick<KasmEntry, "kind" | "name">, verdict: NeedsVerdict, connection?: string): string {
   const steps = LIFECYCLE_STEPS.filter((step) => verdict.shortfalls.some((s) => s.step === step));
   const grant = verdict.toGrant.length > 0 ? ` Grant the key: ${quoted(verdict.toGrant)}.` : "";
+  const key = connection === undefined ? "this API key" : `the API key of connection '${connection}'`;
   return (
-    `${label(entry.kind, entry.name)} cannot be ${listWords(steps.map((s) => PARTICIPLES[s]))} with this API key: ` +
+    `${label(entry.kind, entry.name)} cannot be ${listWords(steps.map((s) => PARTICIPLES[s]))} with ${key}: ` +
     `${verdict.shortfalls.map(describeShortfall).join("; ")}.${grant}`
   );
 }
@@ -55,20 +61,39 @@ export const resourceNeedsPermissions: StackValidationPolicy = {
   severity: "high",
   tags: ["kasm", "permissions"],
   remediationSteps: "Grant the key the permissions the message lists (closed under Kasm's dependency rules), or change the resource.",
-  configSchema: { properties: KEY_CONFIG_PROPERTIES, required: ["permissions"] },
+  configSchema: { properties: { ...KEY_CONFIG_PROPERTIES, ...CONNECTIONS_PROPERTY }, required: ["permissions"] },
   validateStack: (args, reportViolation) => {
-    const config = parseKeyConfigWithPermissions(NAME, args.getConfig<Record<string, unknown>>());
-    const analysis = analyseStack(args.resources, config);
-    if (analysis.entries.length === 0) args.notApplicable("the stack has no Kasm resources");
-    // Judged as if not Read Only: read-only-key reports that cause, once per resource.
-    const key = { permissions: config.permissions, readOnly: false };
+    const raw = args.getConfig<Record<string, unknown>>();
+    const config = parseKeyConfigWithPermissions(NAME, raw);
+    const connectionKeys = parseConnectionKeys(NAME, raw, parseKeyConfigWithPermissions);
+    if (!args.resources.some((r) => kindOf(r))) args.notApplicable("the stack has no Kasm resources");
+    // One installation at a time: its resources, judged against its own key.
+    const byConnection = new Map<string | undefined, StackResource[]>();
+    for (const resource of args.resources) {
+      const connection = kindOf(resource) ? connectionOf(rawProps(resource.props)) : undefined;
+      byConnection.set(connection, [...(byConnection.get(connection) ?? []), resource]);
+    }
     const undecided: string[] = [];
-    for (const entry of analysis.entries) {
-      const verdict = judgeNeeds(key, entry.needs);
-      if (verdict.shortfalls.length > 0) reportViolation(shortfallMessage(entry, verdict), entry.urn);
-      for (const u of verdict.undecided) {
-        const needs = u.missing.length > 0 ? `needs ${quoted(u.missing)} if so` : "writes if so, and the key is Read Only";
-        undecided.push(`${label(entry.kind, entry.name)}: ${u.step} (${u.call.operation}) ${needs}: could not decide ${u.fact}`);
+    for (const [connection, resources] of byConnection) {
+      const keyConfig = connection === undefined ? config : connectionKeys.get(connection);
+      if (keyConfig === undefined) {
+        for (const r of resources)
+          reportViolation(
+            `${label(kindOf(r)!, r.name)} lives in ${installationWords(connection)}, and the policy config describes no key for it: ` +
+              `add "connections": {"${connection}": {"permissions": [...]}} with the permissions of that installation's API key.`,
+            r.urn,
+          );
+        continue;
+      }
+      // Judged as if not Read Only: read-only-key reports that cause, once per resource.
+      const key = { permissions: keyConfig.permissions, readOnly: false };
+      for (const entry of analyseStack(resources, keyConfig).entries) {
+        const verdict = judgeNeeds(key, entry.needs);
+        if (verdict.shortfalls.length > 0) reportViolation(shortfallMessage(entry, verdict, connection), entry.urn);
+        for (const u of verdict.undecided) {
+          const needs = u.missing.length > 0 ? `needs ${quoted(u.missing)} if so` : "writes if so, and the key is Read Only";
+          undecided.push(`${label(entry.kind, entry.name)}: ${u.step} (${u.call.operation}) ${needs}: could not decide ${u.fact}`);
+        }
       }
     }
     if (undecided.length > 0)

@@ -78,3 +78,17 @@ export function listWords(words: readonly string[]): string {
 export function quoted(names: Iterable<string>): string {
   return [...names].map((n) => `'${n}'`).join(", ");
 }
+
+/**
+ * The connection a resource's object lives on, from its properties: the name given to
+ * `kasm.Connection`, or undefined for the default one (`kasm:`). Rules that count or compare
+ * objects do so within one installation.
+ */
+export function connectionOf(props: RawProps): string | undefined {
+  return typeof props.connection === "string" ? props.connection : undefined;
+}
+
+/** How a message names a connection: `the installation of connection 'prod'`, or `the default installation (kasm:)`. */
+export function installationWords(connection: string | undefined): string {
+  return connection === undefined ? "the default installation (kasm:)" : `the installation of connection '${connection}'`;
+}

@@ -5,6 +5,8 @@
 import { readFileSync } from "node:fs";
 import { KasmConfigurationError } from "./errors";
 import { API_NAMES, type ApiNames } from "./vocabulary";
+import { connectionEnvPrefix, connectionNamespace } from "../../catalogue/connections";
+
 
 /** Where the client reports what it does (retries, adopted objects). Every line is free of secrets. */
 export interface KasmLogger {
@@ -318,28 +320,6 @@ export function readCaCert(value: string | undefined, invalid: string[] = []): s
 }
 
 // --- named connections ------------------------------------------------------------------------------
-
-/**
- * The name of a connection to an installation other than the default one (`kasm:`): lower case
- * letters, digits and hyphens, starting with a letter, at most 40 characters. It names the
- * configuration namespace and the environment prefix (see {@link connectionNamespace}).
- */
-export const CONNECTION_NAME = /^[a-z][a-z0-9-]{0,39}$/;
-
-/** Whether `name` can name a connection (see {@link CONNECTION_NAME}). */
-export function isConnectionName(name: unknown): name is string {
-  return typeof name === "string" && CONNECTION_NAME.test(name) && !name.endsWith("-");
-}
-
-/** The configuration namespace of a connection: `kasm-<name>` (`pulumi config set kasm-prod:baseUrl ...`). */
-export function connectionNamespace(name: string): string {
-  return `kasm-${name}`;
-}
-
-/** The environment prefix of a connection: `KASM_<NAME>_` with hyphens as underscores (`KASM_PROD_API_KEY_SECRET`). */
-export function connectionEnvPrefix(name: string): string {
-  return `KASM_${name.toUpperCase().replace(/-/g, "_")}_`;
-}
 
 /**
  * Client options of a named connection, from its own configuration namespace, by the same reading

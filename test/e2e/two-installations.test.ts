@@ -14,7 +14,9 @@ import { TestEngine } from "../../testing/engine";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import type { ProviderHost } from "../helpers/host";
 import { Driven, hostFor } from "../helpers/provider";
-import { EXAMPLES, PASSPHRASE, SLOW, copyExample, editFile, expectOk, ops, tempDir } from "./helpers";
+import { ALL_PERMISSIONS } from "../../catalogue";
+import type { PolicyPackSpec } from "../../testing/engine";
+import { EXAMPLES, PASSPHRASE, SLOW, copyExample, editFile, expectOk, mandatory, ops, permissionsPack, tempDir } from "./helpers";
 
 const EXAMPLE = path.join(EXAMPLES, "two-installations");
 const seedFile = (name: string) => JSON.parse(readFileSync(path.join(EXAMPLE, name), "utf8"));
@@ -33,10 +35,16 @@ beforeAll(async () => {
   [staging, production] = await Promise.all([startTestEmulator(STAGING_SEED, { apiNames: "spec" }), startTestEmulator(PRODUCTION_SEED, { apiNames: "spec" })]);
   tmp = tempDir("two-installations");
   programDir = copyExample("two-installations", tmp.dir);
+  engine = stackEngine();
+}, 60_000);
+
+/** The stack's engine: both installations' settings, and the packs given. */
+function stackEngine(policyPacks?: PolicyPackSpec[]): TestEngine {
   const [stagingKey] = STAGING_SEED.apiKeys;
   const [productionKey] = PRODUCTION_SEED.apiKeys;
-  engine = new TestEngine({
+  return new TestEngine({
     programDir,
+    policyPacks,
     project: PROJECT,
     stack: "dev",
     stateFile: path.join(tmp.dir, "dev.json"),
@@ -55,7 +63,7 @@ beforeAll(async () => {
     },
     secretKeys: ["kasm:apiKeySecret", "kasm-production:apiKeySecret"],
   });
-}, 60_000);
+}
 
 afterAll(async () => {
   await Promise.all([staging?.close(), production?.close()]);
@@ -100,6 +108,24 @@ describe("one program, two installations", () => {
     // Each installation was read for its own objects.
     expect(staging.requests.length).toBeGreaterThan(0);
     expect(production.requests.length).toBeGreaterThan(0);
+  });
+
+  it("the permissions pack judges each resource against its own installation's key", { timeout: SLOW }, async () => {
+    const everything = ALL_PERMISSIONS.filter((p) => p !== "Global Admin");
+    const preview = await stackEngine([
+      permissionsPack({ permissions: everything, connections: { production: { permissions: everything.filter((p) => p !== "Users Create") } } }),
+    ]).preview();
+    expect(preview.ok).toBe(false);
+    expect(mandatory(preview)).toEqual(["resource-needs-permissions team-production"]);
+    expect(preview.policyViolations.find((v) => v.urn.endsWith("::team-production"))!.message).toMatch(
+      /UserSet 'team-production' cannot be created .*with the API key of connection 'production': .*'Users Create'/,
+    );
+    // A connection the pack's config does not describe is named, with what to add.
+    const undescribed = await stackEngine([permissionsPack({ permissions: everything })]).preview();
+    expect(mandatory(undescribed).sort()).toEqual(["resource-needs-permissions chrome-production", "resource-needs-permissions team-production"]);
+    expect(undescribed.policyViolations.find((v) => v.urn.endsWith("::chrome-production"))!.message).toContain(
+      `lives in the installation of connection 'production', and the policy config describes no key for it: add "connections": {"production": {"permissions": [...]}}`,
+    );
   });
 
   it("a resource moved to the other connection is created there and deleted from the first", { timeout: SLOW }, async () => {

@@ -16,7 +16,7 @@
  * changes (created in the new installation, deleted from the old one); outputs carry the name.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { connectionEnvPrefix, connectionNamespace, isConnectionName } from "../../api/config";
+import { connectionEnvPrefix, connectionNamespace, isConnectionName } from "../../../catalogue/connections";
 import { withConnection } from "../../runtime";
 import type { KindProvider, Props } from "../kit";
 

@@ -1,0 +1,64 @@
+/**
+ * The policy packs with several installations (kasm.Connection): rules that compare or count
+ * objects do so within one installation, and the permissions pack reads a key per connection
+ * from `connections`, refusing a name that cannot name one. Called directly, from a compliant
+ * stack, one field changed per case; the whole path through the analyzer is in
+ * test/e2e/two-installations.test.ts.
+ */
+import { describe, expect, it } from "vitest";
+import { conflictingDeclarations } from "../../policy/hardening/conflicting-declarations";
+import { stagingLicenseCapacity } from "../../policy/hardening/staging-license-capacity";
+import { PolicyConfigError } from "../../policy/permissions/config";
+import { keyPermissionDependencies } from "../../policy/permissions/key-permission-dependencies";
+import { resourceNeedsPermissions } from "../../policy/permissions/resource-needs-permissions";
+import { IDS, runStackPolicy, type FixtureResource } from "./helpers";
+import { config, stack } from "./fixtures";
+
+const staging = (name: string, numSessions: number, connection?: string): FixtureResource => ({
+  kind: "StagingConfig",
+  name,
+  props: { zoneId: IDS.zone, imageId: IDS.image1, numSessions, expiration: 1, ...(connection ? { connection } : {}) },
+});
+
+describe("conflicting-declarations, per installation", () => {
+  it("one zone and image in two installations are two staging configs; twice in one installation, a conflict", async () => {
+    expect(await runStackPolicy(conflictingDeclarations, [staging("chrome-staging", 1), staging("chrome-prod", 1, "prod")])).toEqual({ violations: [] });
+    const { violations } = await runStackPolicy(conflictingDeclarations, [staging("chrome-a", 1, "prod"), staging("chrome-b", 1, "prod")]);
+    expect(violations.map((v) => v.message)).toEqual([expect.stringMatching(/^StagingConfig 'chrome-a' and StagingConfig 'chrome-b' both manage/)]);
+  });
+});
+
+describe("staging-license-capacity, per installation", () => {
+  it("counts each installation's staged sessions against its own licence", async () => {
+    const resources = [staging("a", 4), staging("b", 4, "prod"), staging("c", 3, "prod")];
+    // Community for the default installation (4 of 5): fine; 7 staged in prod against its 6.
+    const { violations } = await runStackPolicy(stagingLicenseCapacity, resources, {
+      license: "community",
+      connections: { prod: { license: "per-concurrent-session", concurrentSessions: 6 } },
+    });
+    expect(violations.map((v) => v.urn!.split("::").pop())).toEqual(["b", "c"]);
+    expect(violations[0].message).toContain("the stack's staging configs of connection 'prod' keep 7 sessions staged, more than the licence's 6 concurrent sessions");
+    // An installation the config gives no licence for is not counted.
+    expect(await runStackPolicy(stagingLicenseCapacity, resources, { license: "community" })).toEqual({ violations: [] });
+  });
+});
+
+describe("the permissions pack's connections", () => {
+  it("a connection name that kasm.Connection would refuse is a config error naming it", async () => {
+    const outcome = runStackPolicy(resourceNeedsPermissions, stack(), { ...config(), connections: { "Prod Kasm": { permissions: [] } } });
+    await expect(outcome).rejects.toThrow(PolicyConfigError);
+    await expect(outcome).rejects.toThrow(/connections\.Prod Kasm: a connection name is lower-case letters, digits and hyphens/);
+  });
+
+  it("an unknown permission of a connection's key is named with its connection", async () => {
+    await expect(runStackPolicy(resourceNeedsPermissions, stack(), { ...config(), connections: { prod: { permissions: ["Users Veiw"] } } })).rejects.toThrow(
+      "policy config of 'resource-needs-permissions', connections.prod: unknown permission name 'Users Veiw' (did you mean 'Users View'?)",
+    );
+  });
+
+  it("key-permission-dependencies checks each connection's key, naming the connection", async () => {
+    const { violations } = await runStackPolicy(keyPermissionDependencies, stack(), { ...config(), connections: { prod: { permissions: ["Users Modify"] } } });
+    expect(violations.length).toBeGreaterThan(0);
+    expect(violations.every((v) => v.message.startsWith("The API key of connection 'prod' breaks "))).toBe(true);
+  });
+});
