@@ -50,7 +50,7 @@ export const REGISTRY: readonly PolicyEntry[] = [
   registered(
     stagingLicenseCapacity,
     "staging configs keeping more sessions staged, together, than the licence runs at once (Community Edition: 5)",
-    "`license` (`community`, `per-concurrent-session` with `concurrentSessions`, `per-named-user`); without it the rule does not apply",
+    "`license` (`community`, `per-concurrent-session` with `concurrentSessions`, `per-named-user`); without it the rule does not apply; `connections` (`{\"prod\": {\"license\": ...}}`) gives other installations' licences, each counted apart",
   ),
   registered(userPasswordLength, "a `User` password shorter than `minLength` (12)", "`minLength`"),
   registered(
