@@ -4,8 +4,9 @@
  * Each is a plain async function and has an `...Output` twin taking `pulumi.Input`s. They run in
  * the program's own process, configured like the resources: the `kasm:` stack configuration
  * (`kasm:baseUrl`, `kasm:apiKey`, `kasm:apiKeySecret`, ...), read by the same function as the
- * provider's, falling back to the `KASM_*` environment variables. Results use camelCase field
- * names, like the resources.
+ * provider's, falling back to the `KASM_*` environment variables; or, with `{ connection }` as
+ * their last argument, a {@link Connection}'s own `kasm-<name>:` settings. Results use camelCase
+ * field names, like the resources.
  *
  * Secrets: a lookup's result often ends up in the state (exported, or passed to a resource), and
  * the state keeps plain values in plain text. So the fields of a record that hold a secret
@@ -17,7 +18,7 @@
  * `private_key`, ...: the client's list of secret field names), which a release of Kasm may add
  * beyond the documented fields, is left out of both.
  */
-export { KasmLookupError, type Camelized, type InputArgs, type WithoutSecrets, type WithSecretOutputs } from "./lookups/common";
+export { KasmLookupError, type Camelized, type InputArgs, type LookupOptions, type WithoutSecrets, type WithSecretOutputs } from "./lookups/common";
 export {
   getUser,
   getUserOutput,

@@ -6,7 +6,10 @@
  *
  * Configuration: per installation, the zone and the image of the staged Chrome sessions
  * (`stagingZoneId`, `stagingImageId`, `productionZoneId`, `productionImageId`): ids differ from
- * one installation to the other.
+ * one installation to the other. (Lookups can find them by name through a connection,
+ * `kasm.getZoneOutput({ name }, { connection: production })`, at the cost of reading both
+ * installations at every run; ids from the configuration keep an `up` without change free of
+ * requests.)
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as kasm from "pulumi-kasm";

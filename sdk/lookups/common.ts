@@ -2,10 +2,12 @@
  * What every lookup shares: the program's client, the presentation of records (camelCase, secrets
  * left out or made secret Outputs), the lookup's error, and the `...Output` twins.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
-import { KasmClient, camelized, isSecretFieldName, toSnakeCase, type Camelized } from "../../provider/api";
-import { optionsFromConfig } from "../../provider/api/config";
+import { KasmClient, KasmConfigurationError, camelized, isSecretFieldName, toSnakeCase, type Camelized } from "../../provider/api";
+import { connectionConfigurationError, environmentForConnection, optionsForConnection, optionsFromConfig } from "../../provider/api/config";
+import { connectionName, type Connection } from "../connection";
 
 export type { Camelized };
 
@@ -71,23 +73,50 @@ export function withSecretOutputs<T, S>(record: object, secrets: RecordSecrets<T
 
 // --- the program's client ------------------------------------------------------------------------
 
-let current: { client: KasmClient; settings: string } | undefined;
+/**
+ * The options every lookup takes after its arguments, as Pulumi's invokes take `InvokeOptions`.
+ */
+export interface LookupOptions {
+  /**
+   * The installation to read: a {@link Connection} or its name (its settings are `kasm-<name>:` or
+   * `KASM_<NAME>_*`). Default: the one `kasm:` configures.
+   */
+  readonly connection?: Connection | string;
+}
 
-/** The client of this program: the `kasm:` stack configuration, then the environment. */
+/** The program's clients, by connection ("" for the default one), with a digest of their settings. */
+const clients = new Map<string, { client: KasmClient; settings: string }>();
+/** The connection the lookup running now reads (see {@link named}). */
+const lookupConnection = new AsyncLocalStorage<string | undefined>();
+
+/**
+ * The client of this program for the connection of the lookup running now: the `kasm:` stack
+ * configuration, then the environment; for a named connection, its own `kasm-<name>:` keys and
+ * `KASM_<NAME>_*` variables only.
+ */
 export function programClient(): KasmClient {
+  const name = lookupConnection.getStore();
   // runtime.getConfig reads secrets too, without the warning Config.get gives for them; the value
   // only goes to the client, never into an output. The reading is the provider's own.
-  const options = optionsFromConfig((key) => pulumi.runtime.getConfig(key));
-  // A program's configuration does not change while it runs, so this is one client per program;
-  // a process that changes it (a test) gets a client that follows. Compared by digest, so that
-  // the secret is not kept here a second time.
-  const settings = createHash("sha256").update(JSON.stringify(options)).digest("hex");
+  const get = (key: string) => pulumi.runtime.getConfig(key);
+  const options = name === undefined ? optionsFromConfig(get) : optionsForConnection(name, get);
+  const env = name === undefined ? process.env : environmentForConnection(name);
+  // A program's configuration does not change while it runs, so this is one client per program
+  // and connection; a process that changes it (a test) gets a client that follows. Compared by
+  // digest, so that the secret is not kept here a second time.
+  const settings = createHash("sha256").update(JSON.stringify([options, name === undefined ? null : env])).digest("hex");
+  const current = clients.get(name ?? "");
   if (current?.settings === settings) return current.client;
-  const client = new KasmClient(options);
+  let client: KasmClient;
+  try {
+    client = new KasmClient(options, env);
+  } catch (error) {
+    throw name !== undefined && error instanceof KasmConfigurationError ? connectionConfigurationError(name, error) : error;
+  }
   if (current) void current.client.close();
   // The program exits when Pulumi is done with it; an open keep-alive pool must not hold it up.
-  else process.once("beforeExit", () => void current?.client.close());
-  current = { client, settings };
+  if (clients.size === 0) process.once("beforeExit", () => clients.forEach(({ client: c }) => void c.close()));
+  clients.set(name ?? "", { client, settings });
   return client;
 }
 
@@ -122,14 +151,23 @@ export class KasmLookupError extends pulumi.RunError {
 }
 
 /**
+ * The options of the lookup running now, for a lookup that calls another (`getZone` reads through
+ * `getZones`): the same connection.
+ */
+export function currentLookupOptions(): LookupOptions {
+  return { connection: lookupConnection.getStore() };
+}
+
+/**
  * `fetch`, failing with a {@link KasmLookupError} named after the lookup. One raised by a lookup it
  * calls (`getZone` reads through `getZones`) is renamed, so that the message names what the
  * program called.
  */
-export function named<A extends unknown[], R>(lookup: string, fetch: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
-  return async (...args) => {
+export function named<A, R>(lookup: string, fetch: (args: A) => Promise<R>): (args: A, options?: LookupOptions) => Promise<R> {
+  return async (args, options) => {
     try {
-      return await fetch(...args);
+      // The connection reaches programClient() through the lookup's asynchronous context.
+      return await lookupConnection.run(connectionName(options?.connection), () => fetch(args));
     } catch (error) {
       throw new KasmLookupError(lookup, error instanceof KasmLookupError ? error.cause : error);
     }
@@ -146,8 +184,11 @@ export function single<T>(found: T[], what: string): T {
 export type InputArgs<A> = { [K in keyof A]: pulumi.Input<A[K]> };
 
 /** An Output twin: fetch the API's records for the resolved arguments, then present them. */
-export function outputOf<A, R, P>(fetch: (args: A) => Promise<R>, present: (records: R) => P): (args: InputArgs<A>) => pulumi.Output<P> {
-  return (args) => pulumi.output(args).apply(async (a) => present(await fetch(a as A))) as pulumi.Output<P>;
+export function outputOf<A, R, P>(
+  fetch: (args: A, options?: LookupOptions) => Promise<R>,
+  present: (records: R) => P,
+): (args: InputArgs<A>, options?: LookupOptions) => pulumi.Output<P> {
+  return (args, options) => pulumi.output(args).apply(async (a) => present(await fetch(a as A, options))) as pulumi.Output<P>;
 }
 
 /** The fields of a filter that are set, or undefined when none is (no filter at all). */

@@ -13,6 +13,7 @@ import {
   type Api,
   type Camelized,
   type InputArgs,
+  type LookupOptions,
   type WithoutSecrets,
   type WithSecretOutputs,
 } from "./common";
@@ -43,13 +44,13 @@ const fetchStagingConfigs = named("getStagingConfigs", async () => {
 });
 
 /** Every staging config. */
-export async function getStagingConfigs(): Promise<StagingConfig[]> {
-  return (await fetchStagingConfigs()).map((c) => scrubbed(c));
+export async function getStagingConfigs(options?: LookupOptions): Promise<StagingConfig[]> {
+  return (await fetchStagingConfigs({}, options)).map((c) => scrubbed(c));
 }
 
 /** {@link getStagingConfigs} as an Output. */
-export function getStagingConfigsOutput(): pulumi.Output<StagingConfig[]> {
-  return outputOf(fetchStagingConfigs, (configs) => configs.map((c) => scrubbed(c)))({});
+export function getStagingConfigsOutput(options?: LookupOptions): pulumi.Output<StagingConfig[]> {
+  return outputOf(fetchStagingConfigs, (configs) => configs.map((c) => scrubbed(c)))({}, options);
 }
 
 // --- egress --------------------------------------------------------------------------------------
@@ -67,13 +68,13 @@ const fetchEgressProviders = named("getEgressProviders", async (args: GetEgressP
 });
 
 /** Egress providers, optionally filtered (exact matches). */
-export async function getEgressProviders(args: GetEgressProvidersArgs = {}): Promise<EgressProvider[]> {
-  return (await fetchEgressProviders(args)).map((p) => scrubbed(p));
+export async function getEgressProviders(args: GetEgressProvidersArgs = {}, options?: LookupOptions): Promise<EgressProvider[]> {
+  return (await fetchEgressProviders(args, options)).map((p) => scrubbed(p));
 }
 
 /** {@link getEgressProviders} taking Inputs. */
-export function getEgressProvidersOutput(args: InputArgs<GetEgressProvidersArgs> = {}): pulumi.Output<EgressProvider[]> {
-  return outputOf(fetchEgressProviders, (providers) => providers.map((p) => scrubbed(p)))(args);
+export function getEgressProvidersOutput(args: InputArgs<GetEgressProvidersArgs> = {}, options?: LookupOptions): pulumi.Output<EgressProvider[]> {
+  return outputOf(fetchEgressProviders, (providers) => providers.map((p) => scrubbed(p)))(args, options);
 }
 
 /** Arguments of {@link getEgressGateways}: exact matches, all optional. */
@@ -100,11 +101,11 @@ const fetchEgressGateways = named("getEgressGateways", async (args: GetEgressGat
  * Egress gateways, optionally filtered (exact matches). Leaves out {@link EgressGatewaySecrets}
  * (`config`); {@link getEgressGatewaysOutput} has it as a secret.
  */
-export async function getEgressGateways(args: GetEgressGatewaysArgs = {}): Promise<EgressGateway[]> {
-  return (await fetchEgressGateways(args)).map((g) => withoutSecrets(g, EGRESS_GATEWAY_SECRETS));
+export async function getEgressGateways(args: GetEgressGatewaysArgs = {}, options?: LookupOptions): Promise<EgressGateway[]> {
+  return (await fetchEgressGateways(args, options)).map((g) => withoutSecrets(g, EGRESS_GATEWAY_SECRETS));
 }
 
 /** {@link getEgressGateways} taking Inputs; {@link EgressGatewaySecrets} (`config`) come as secret Outputs. */
-export function getEgressGatewaysOutput(args: InputArgs<GetEgressGatewaysArgs> = {}): pulumi.Output<EgressGatewayWithSecrets[]> {
-  return outputOf(fetchEgressGateways, (gateways) => gateways.map((g) => withSecretOutputs(g, EGRESS_GATEWAY_SECRETS)))(args);
+export function getEgressGatewaysOutput(args: InputArgs<GetEgressGatewaysArgs> = {}, options?: LookupOptions): pulumi.Output<EgressGatewayWithSecrets[]> {
+  return outputOf(fetchEgressGateways, (gateways) => gateways.map((g) => withSecretOutputs(g, EGRESS_GATEWAY_SECRETS)))(args, options);
 }

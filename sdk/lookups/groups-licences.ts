@@ -5,7 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { canonicalId } from "../../catalogue/ids";
-import { named, outputOf, programClient, scrubbed, single, type Api, type Camelized, type InputArgs } from "./common";
+import { named, outputOf, programClient, scrubbed, single, type Api, type Camelized, type InputArgs, type LookupOptions } from "./common";
 
 /** A group (it has no secret fields). */
 export type Group = Camelized<Awaited<ReturnType<Api["groups"]["getGroups"]>>[number]>;
@@ -20,13 +20,13 @@ export type GetGroupArgs = { readonly name: string; readonly groupId?: undefined
 const fetchGroups = named("getGroups", async () => programClient().groups.getGroups());
 
 /** Every group the API key may view (system groups need Groups View System). */
-export async function getGroups(): Promise<Group[]> {
-  return (await fetchGroups()).map((g) => scrubbed(g));
+export async function getGroups(options?: LookupOptions): Promise<Group[]> {
+  return (await fetchGroups({}, options)).map((g) => scrubbed(g));
 }
 
 /** {@link getGroups} as an Output. */
-export function getGroupsOutput(): pulumi.Output<Group[]> {
-  return outputOf(fetchGroups, (groups) => groups.map((g) => scrubbed(g)))({});
+export function getGroupsOutput(options?: LookupOptions): pulumi.Output<Group[]> {
+  return outputOf(fetchGroups, (groups) => groups.map((g) => scrubbed(g)))({}, options);
 }
 
 const fetchGroup = named("getGroup", async (args: GetGroupArgs) => {
@@ -45,13 +45,13 @@ const fetchGroup = named("getGroup", async (args: GetGroupArgs) => {
  * new kasm.GroupMembership("ada-support", { userId: ada.userId, groupId: support.groupId });
  * ```
  */
-export async function getGroup(args: GetGroupArgs): Promise<Group> {
-  return scrubbed(await fetchGroup(args));
+export async function getGroup(args: GetGroupArgs, options?: LookupOptions): Promise<Group> {
+  return scrubbed(await fetchGroup(args, options));
 }
 
 /** {@link getGroup} taking Inputs. */
-export function getGroupOutput(args: InputArgs<GetGroupArgs>): pulumi.Output<Group> {
-  return outputOf(fetchGroup, (group) => scrubbed(group))(args as InputArgs<GetGroupArgs>);
+export function getGroupOutput(args: InputArgs<GetGroupArgs>, options?: LookupOptions): pulumi.Output<Group> {
+  return outputOf(fetchGroup, (group) => scrubbed(group))(args as InputArgs<GetGroupArgs>, options);
 }
 
 // --- licences ------------------------------------------------------------------------------------
@@ -59,11 +59,11 @@ export function getGroupOutput(args: InputArgs<GetGroupArgs>): pulumi.Output<Gro
 const fetchLicenses = named("getLicenses", async () => programClient().licenses.getLicenses());
 
 /** Every licence applied to the installation: seats (`limit`), type, expiry and features. */
-export async function getLicenses(): Promise<License[]> {
-  return (await fetchLicenses()).map((l) => scrubbed(l));
+export async function getLicenses(options?: LookupOptions): Promise<License[]> {
+  return (await fetchLicenses({}, options)).map((l) => scrubbed(l));
 }
 
 /** {@link getLicenses} as an Output. */
-export function getLicensesOutput(): pulumi.Output<License[]> {
-  return outputOf(fetchLicenses, (licenses) => licenses.map((l) => scrubbed(l)))({});
+export function getLicensesOutput(options?: LookupOptions): pulumi.Output<License[]> {
+  return outputOf(fetchLicenses, (licenses) => licenses.map((l) => scrubbed(l)))({}, options);
 }

@@ -1,6 +1,7 @@
 /** Lookups of images, deployment zones and servers. */
 import type * as pulumi from "@pulumi/pulumi";
 import {
+  currentLookupOptions,
   named,
   outputOf,
   programClient,
@@ -10,6 +11,7 @@ import {
   withSecretOutputs,
   type Api,
   type Camelized,
+  type LookupOptions,
   type InputArgs,
   type WithoutSecrets,
   type WithSecretOutputs,
@@ -78,31 +80,31 @@ const fetchImages = named("getImages", async () => {
 });
 
 /** Every image. Leaves out {@link ImageSecrets} (`ctrToken`); {@link getImagesOutput} has them as secrets. */
-export async function getImages(): Promise<Image[]> {
-  return (await fetchImages()).map((i) => withoutSecrets(i, IMAGE_SECRETS));
+export async function getImages(options?: LookupOptions): Promise<Image[]> {
+  return (await fetchImages({}, options)).map((i) => withoutSecrets(i, IMAGE_SECRETS));
 }
 
 /** {@link getImages} as an Output; {@link ImageSecrets} (`ctrToken`) come as secret Outputs. */
-export function getImagesOutput(): pulumi.Output<ImageWithSecrets[]> {
-  return outputOf(fetchImages, (images) => images.map((i) => withSecretOutputs(i, IMAGE_SECRETS)))({});
+export function getImagesOutput(options?: LookupOptions): pulumi.Output<ImageWithSecrets[]> {
+  return outputOf(fetchImages, (images) => images.map((i) => withSecretOutputs(i, IMAGE_SECRETS)))({}, options);
 }
 
 /** Arguments of {@link getImage}: the image name (`kasmweb/chrome:1.16.0`) or its friendly name (`Chrome`). */
 export type GetImageArgs = { name: string; friendlyName?: undefined } | { friendlyName: string; name?: undefined };
 
 const fetchImage = named("getImage", async (args: GetImageArgs) => {
-  const images = await fetchImages();
+  const images = await fetchImages({}, currentLookupOptions());
   const found = images.filter((i) => (args.name !== undefined ? i.name === args.name : i.friendly_name === args.friendlyName));
   return single(found, `image ${JSON.stringify(args.name ?? args.friendlyName)}`);
 });
 
 /** One image, by name or friendly name. Leaves out {@link ImageSecrets} (`ctrToken`). */
-export async function getImage(args: GetImageArgs): Promise<Image> {
-  return withoutSecrets(await fetchImage(args), IMAGE_SECRETS);
+export async function getImage(args: GetImageArgs, options?: LookupOptions): Promise<Image> {
+  return withoutSecrets(await fetchImage(args, options), IMAGE_SECRETS);
 }
 
 /** {@link getImage} taking Inputs; {@link ImageSecrets} (`ctrToken`) come as secret Outputs. */
-export const getImageOutput: (args: InputArgs<GetImageArgs>) => pulumi.Output<ImageWithSecrets> = outputOf(fetchImage, (image) =>
+export const getImageOutput: (args: InputArgs<GetImageArgs>, options?: LookupOptions) => pulumi.Output<ImageWithSecrets> = outputOf(fetchImage, (image) =>
   withSecretOutputs(image, IMAGE_SECRETS),
 );
 
@@ -113,29 +115,29 @@ const fetchZones = named("getZones", async () => {
 });
 
 /** Every deployment zone. Leaves out {@link ZoneSecrets} (`cloudSecretAccessKey`). */
-export async function getZones(): Promise<Zone[]> {
-  return (await fetchZones()).map((z) => withoutSecrets(z, ZONE_SECRETS));
+export async function getZones(options?: LookupOptions): Promise<Zone[]> {
+  return (await fetchZones({}, options)).map((z) => withoutSecrets(z, ZONE_SECRETS));
 }
 
 /** {@link getZones} as an Output; {@link ZoneSecrets} (`cloudSecretAccessKey`) come as secret Outputs. */
-export function getZonesOutput(): pulumi.Output<ZoneWithSecrets[]> {
-  return outputOf(fetchZones, (zones) => zones.map((z) => withSecretOutputs(z, ZONE_SECRETS)))({});
+export function getZonesOutput(options?: LookupOptions): pulumi.Output<ZoneWithSecrets[]> {
+  return outputOf(fetchZones, (zones) => zones.map((z) => withSecretOutputs(z, ZONE_SECRETS)))({}, options);
 }
 
 const fetchZone = named("getZone", async (args: { name: string }) => {
   return single(
-    (await fetchZones()).filter((z) => z.zone_name === args.name),
+    (await fetchZones({}, currentLookupOptions())).filter((z) => z.zone_name === args.name),
     `zone ${JSON.stringify(args.name)}`,
   );
 });
 
 /** One zone, by name. Leaves out {@link ZoneSecrets} (`cloudSecretAccessKey`). */
-export async function getZone(args: { name: string }): Promise<Zone> {
-  return withoutSecrets(await fetchZone(args), ZONE_SECRETS);
+export async function getZone(args: { name: string }, options?: LookupOptions): Promise<Zone> {
+  return withoutSecrets(await fetchZone(args, options), ZONE_SECRETS);
 }
 
 /** {@link getZone} taking Inputs; {@link ZoneSecrets} (`cloudSecretAccessKey`) come as secret Outputs. */
-export const getZoneOutput: (args: InputArgs<{ name: string }>) => pulumi.Output<ZoneWithSecrets> = outputOf(fetchZone, (zone) =>
+export const getZoneOutput: (args: InputArgs<{ name: string }>, options?: LookupOptions) => pulumi.Output<ZoneWithSecrets> = outputOf(fetchZone, (zone) =>
   withSecretOutputs(zone, ZONE_SECRETS),
 );
 
@@ -150,12 +152,12 @@ const fetchServer = named("getServer", async (args: { serverId: string }) => {
  * `connectionPrivateKey`, `connectionPassphrase`, `connectionInfo`, `registrationJwt`);
  * {@link getServerOutput} has them as secrets.
  */
-export async function getServer(args: { serverId: string }): Promise<Server> {
-  return withoutSecrets(await fetchServer(args), SERVER_SECRETS);
+export async function getServer(args: { serverId: string }, options?: LookupOptions): Promise<Server> {
+  return withoutSecrets(await fetchServer(args, options), SERVER_SECRETS);
 }
 
 /** {@link getServer} taking Inputs; {@link ServerSecrets} come as secret Outputs. */
-export const getServerOutput: (args: InputArgs<{ serverId: string }>) => pulumi.Output<ServerWithSecrets> = outputOf(
+export const getServerOutput: (args: InputArgs<{ serverId: string }>, options?: LookupOptions) => pulumi.Output<ServerWithSecrets> = outputOf(
   fetchServer,
   (server) => withSecretOutputs(server, SERVER_SECRETS),
 );

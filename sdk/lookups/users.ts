@@ -10,6 +10,7 @@ import {
   type Api,
   type Camelized,
   type InputArgs,
+  type LookupOptions,
   type WithoutSecrets,
   type WithSecretOutputs,
 } from "./common";
@@ -41,12 +42,12 @@ const fetchUser = named("getUser", async (args: GetUserArgs) => {
 });
 
 /** One user, by id or username. Leaves out {@link UserSecrets} (`hash`); {@link getUserOutput} has them as secrets. */
-export async function getUser(args: GetUserArgs): Promise<User> {
-  return withoutSecrets(await fetchUser(args), USER_SECRETS);
+export async function getUser(args: GetUserArgs, options?: LookupOptions): Promise<User> {
+  return withoutSecrets(await fetchUser(args, options), USER_SECRETS);
 }
 
 /** {@link getUser} taking Inputs; {@link UserSecrets} (`hash`) come as secret Outputs. */
-export const getUserOutput: (args: InputArgs<GetUserArgs>) => pulumi.Output<UserWithSecrets> = outputOf(fetchUser, (user) =>
+export const getUserOutput: (args: InputArgs<GetUserArgs>, options?: LookupOptions) => pulumi.Output<UserWithSecrets> = outputOf(fetchUser, (user) =>
   withSecretOutputs(user, USER_SECRETS),
 );
 
@@ -73,11 +74,11 @@ const fetchUsers = named("getUsers", async (args: GetUsersArgs = {}) => {
 });
 
 /** Every user matching the filters, across all pages. Leaves out {@link UserSecrets} (`hash`). */
-export async function getUsers(args: GetUsersArgs = {}): Promise<User[]> {
-  return (await fetchUsers(args)).map((u) => withoutSecrets(u, USER_SECRETS));
+export async function getUsers(args: GetUsersArgs = {}, options?: LookupOptions): Promise<User[]> {
+  return (await fetchUsers(args, options)).map((u) => withoutSecrets(u, USER_SECRETS));
 }
 
 /** {@link getUsers} taking Inputs; {@link UserSecrets} (`hash`) come as secret Outputs. */
-export function getUsersOutput(args: InputArgs<GetUsersArgs> = {}): pulumi.Output<UserWithSecrets[]> {
-  return outputOf(fetchUsers, (users) => users.map((u) => withSecretOutputs(u, USER_SECRETS)))(args);
+export function getUsersOutput(args: InputArgs<GetUsersArgs> = {}, options?: LookupOptions): pulumi.Output<UserWithSecrets[]> {
+  return outputOf(fetchUsers, (users) => users.map((u) => withSecretOutputs(u, USER_SECRETS)))(args, options);
 }

@@ -3,7 +3,8 @@
  * staging, `kasm.Connection("production")` (`kasm-production:`) is production. `up` puts the team
  * and a staging config in both; an `up` without change sends no request to either; refresh
  * changes nothing; a resource moved from one connection to the other is created in the second and
- * deleted from the first; destroy empties both. Neither API secret is in the state file, the
+ * deleted from the first, and a lookup given the connection reads that installation only;
+ * destroy empties both. Neither API secret is in the state file, the
  * serialized providers included. Through the provider host: a bad connection name fails `check`,
  * and a connection without settings names its own keys.
  */
@@ -134,9 +135,16 @@ describe("one program, two installations", () => {
     expectOk(await engine.up());
     expect(await usernames(staging)).toContain("contractor");
 
-    editFile(file, [['new kasm.User("contractor", { username: "contractor" });', 'new kasm.User("contractor", { username: "contractor", connection: production });']]);
+    editFile(file, [
+      ['new kasm.User("contractor", { username: "contractor" });', 'new kasm.User("contractor", { username: "contractor", connection: production });'],
+      // A lookup given the connection reads that installation, and only it.
+      ["export const userIds", 'export const productionZone = kasm.getZoneOutput({ name: "eu-central" }, { connection: production }).zoneId;\nexport const userIds'],
+    ]);
+    staging.requests.length = 0;
     const moved = await engine.up();
     expectOk(moved);
+    expect(String(moved.outputs.productionZone).replace(/-/g, "")).toBe(PRODUCTION_SEED.zones[0].zone_id);
+    expect(staging.requests.filter((line) => line.startsWith("get_zones"))).toEqual([]);
     expect(ops(moved).contractor).toBe("replace");
     expect(await usernames(staging)).not.toContain("contractor");
     expect(await usernames(production)).toContain("contractor");

@@ -180,7 +180,7 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
   "provider/resources/egress-provider.ts": {
     "egress provider": ["egress_provider_id", "created", "name", "egress_provider_type", "enabled"],
   },
-  "provider/resources/group-membership.ts": { group: ["group_id"] },
+  "provider/resources/group-membership.ts": { group: ["group_id"], user: ["groups"] },
   "provider/resources/group.ts": {
     group: ["group_id", "name"],
     "group (the product's group operations)": ["description", "priority"],
