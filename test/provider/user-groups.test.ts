@@ -5,7 +5,7 @@
  * in the state, refresh after the user's deletion, and delete.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator, hyphenatedUpperCase as hyphenated } from "../helpers/emulator";
+import { ADMIN, startTestEmulator, type TestEmulator, hyphenatedUpperCase as hyphenated } from "../helpers/emulator";
 import type { ProviderHost } from "../helpers/host";
 import { Driven, hostFor, serializedProvider } from "../helpers/provider";
 import { HostError } from "../helpers/host";
@@ -142,6 +142,31 @@ describe("UserGroups", () => {
     expect(await groups.diff({ userId: erin, groupIds: [] })).toMatchObject({ changes: "none" });
   });
 
+  it("a create refused half way on a named connection keeps the connection and the provider in the state, so the delete goes there", async () => {
+    const carol = await emulator.userId("carol");
+    // The connection "limited" is this emulator through the limited key; the default connection has no settings at all.
+    const limited = await hostFor(emulator, ADMIN, {
+      "kasm:baseUrl": "",
+      "kasm-limited:baseUrl": emulator.url,
+      "kasm-limited:apiKey": LIMITED.key,
+      "kasm-limited:apiKeySecret": LIMITED.secret,
+    });
+    try {
+      const groups = new Driven(limited, "UserGroups", "carol-limited");
+      const error = await groups.create({ userId: carol, groupIds: [ADMINISTRATORS, ENGINEERING], connection: "limited" }).catch((e: unknown) => e);
+      const failure = (error as HostError).initFailure;
+      expect(failure?.properties).toMatchObject({ connection: "limited", groupIds: [ENGINEERING], __provider: await serializedProvider("UserGroups") });
+      // Cleaned up through the same connection the state names (the default one has no settings).
+      const kept = new Driven(limited, "UserGroups", "carol-limited");
+      kept.id = failure!.id;
+      kept.state = failure!.properties;
+      await kept.delete();
+      expect(await groupsInKasm(carol)).toEqual([ALL_USERS]);
+    } finally {
+      await limited.stop();
+    }
+  });
+
   it("a create refused half way stays in the state with the groups as they are in Kasm, naming the permission", async () => {
     const carol = await emulator.userId("carol");
     const limited = await hostFor(emulator, LIMITED);
@@ -158,10 +183,12 @@ describe("UserGroups", () => {
       expect((error as Error).message).not.toContain(LIMITED.secret);
       expect(await groupsInKasm(carol)).toEqual([ALL_USERS, ENGINEERING].sort());
 
-      // The engine keeps it with those properties; with the admin key the next up finishes the work.
+      // The engine keeps it with those properties, the serialized provider among them (the host adds
+      // it to a success's outputs only); with the admin key the next up finishes the work.
+      expect(failure!.properties.__provider).toBe(await serializedProvider("UserGroups"));
       const resumed = new Driven(host, "UserGroups", "carol");
       resumed.id = failure!.id;
-      resumed.state = { ...failure!.properties, __provider: await serializedProvider("UserGroups") };
+      resumed.state = failure!.properties;
       const declared = { userId: carol, groupIds: [ADMINISTRATORS, ENGINEERING] };
       expect(await resumed.diff(declared)).toMatchObject({ changes: "some", replaces: [] });
       await resumed.update(declared);

@@ -14,6 +14,12 @@
  * update, the state's for read and delete, so that refresh and delete go to the installation that
  * holds the object, whatever the program says now); `diff` replaces the resource when the name
  * changes (created in the new installation, deleted from the old one); outputs carry the name.
+ *
+ * A create or update that fails half way keeps the object in the state (an error with `id` and
+ * `properties`, see `initializationFailure`). Those properties must say where the object lives and
+ * how to load its provider, or the next update or delete would go to the default installation, or
+ * find no provider at all: the host adds `__provider` to the outputs of a success only. So this
+ * wrapper adds both, the connection and the serialized provider, to every such error.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { connectionEnvPrefix, connectionNamespace, isConnectionName } from "../../../catalogue/connections";
@@ -34,6 +40,22 @@ function withoutConnection(props: Props): Props {
   if (!(CONNECTION_INPUT in props)) return props;
   const { [CONNECTION_INPUT]: _dropped, ...rest } = props;
   return rest;
+}
+
+/**
+ * Rethrow `error`; when it keeps a half-done object in the state (`id` and `properties`), first
+ * add the connection and the serialized provider of `inputs` to its properties.
+ */
+function keepingWhereItLives(error: unknown, inputs: Props, connection: string | undefined): never {
+  if (error !== null && typeof error === "object" && "id" in error && "properties" in error) {
+    const kept = error as { properties?: Props };
+    const properties = kept.properties ?? {};
+    kept.properties = {
+      ...withConnectionName(properties, connection),
+      ...(properties.__provider === undefined && inputs.__provider !== undefined ? { __provider: inputs.__provider } : {}),
+    };
+  }
+  throw error;
 }
 
 /** The properties with the connection added back (when there is one). */
@@ -74,7 +96,9 @@ export function acrossConnections<P extends Record<string, KindProvider>>(provid
       },
       async create(inputs) {
         const connection = connectionOf(inputs);
-        const result = await withConnection(connection, () => provider.create(withoutConnection(inputs)));
+        const result = await withConnection(connection, () => provider.create(withoutConnection(inputs))).catch((error: unknown) =>
+          keepingWhereItLives(error, inputs, connection),
+        );
         return { ...result, outs: withConnectionName(result.outs, connection) };
       },
       async read(id, props) {
@@ -86,7 +110,9 @@ export function acrossConnections<P extends Record<string, KindProvider>>(provid
       },
       async update(id, olds, news) {
         const connection = connectionOf(news);
-        const result = await withConnection(connection, () => provider.update(id, withoutConnection(olds), withoutConnection(news)));
+        const result = await withConnection(connection, () => provider.update(id, withoutConnection(olds), withoutConnection(news))).catch(
+          (error: unknown) => keepingWhereItLives(error, news, connection),
+        );
         return { ...result, outs: withConnectionName(result.outs, connection) };
       },
       async delete(id, props) {
