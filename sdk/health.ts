@@ -4,8 +4,9 @@
  * `{ok: true}`, probing as the product's own health check does), run when the caller asks.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { HEALTH_DEFAULTS, KasmClient, type HealthyResult, type KasmClientOptions, type WaitForHealthyOptions } from "../provider/api";
-import { optionsFromConfig, resolveConfig } from "../provider/api/config";
+import { HEALTH_DEFAULTS, KasmClient, KasmConfigurationError, type HealthyResult, type KasmClientOptions, type WaitForHealthyOptions } from "../provider/api";
+import { connectionConfigurationError, environmentForConnection, optionsForConnection, optionsFromConfig, resolveConfig } from "../provider/api/config";
+import { connectionName, type Connection } from "./connection";
 
 /** Options of {@link waitForHealthy}. */
 export interface WaitForHealthyArgs extends WaitForHealthyOptions {
@@ -20,11 +21,16 @@ export interface WaitForHealthyArgs extends WaitForHealthyOptions {
    * required like everywhere else, although the health check itself does not send them.
    */
   readonly settings?: KasmClientOptions;
+  /**
+   * The installation to wait for: a {@link Connection} or its name, whose settings are its own
+   * `kasm-<name>:` keys and `KASM_<NAME>_*` variables. Default: the one `kasm:` configures.
+   */
+  readonly connection?: Connection | string;
 }
 
 /**
  * Wait until Kasm reports healthy: the installation the program's `kasm:` configuration (or the
- * `KASM_*` environment) names. Once it has, this process's resources and lookups do not wait for
+ * `KASM_*` environment) names, or the one of `connection`. Once it has, this process's resources and lookups do not wait for
  * it again, whatever `kasm:waitForHealthySeconds` says.
  *
  * @returns how many probes it took and how long.
@@ -38,12 +44,22 @@ export interface WaitForHealthyArgs extends WaitForHealthyOptions {
  * ```
  */
 export async function waitForHealthy(args: WaitForHealthyArgs = {}): Promise<HealthyResult> {
-  // The same reading of the `kasm:` keys as the provider's and the lookups' (outside a program, none are set).
-  const options = { ...optionsFromConfig((key) => pulumi.runtime.getConfig(key)), ...args.settings };
-  const seconds = resolveConfig(options).waitForHealthySeconds;
-  const client = new KasmClient(options);
+  // The same reading of the `kasm:` keys (or a connection's own) as the provider's and the
+  // lookups' (outside a program, none are set).
+  const name = connectionName(args.connection);
+  const get = (key: string) => pulumi.runtime.getConfig(key);
+  const options = { ...(name === undefined ? optionsFromConfig(get) : optionsForConnection(name, get)), ...args.settings };
+  const env = name === undefined ? process.env : environmentForConnection(name);
+  let seconds: number;
+  let client: KasmClient;
   try {
-    const { settings: _settings, ...wait } = args;
+    seconds = resolveConfig(options, env).waitForHealthySeconds;
+    client = new KasmClient(options, env);
+  } catch (error) {
+    throw name !== undefined && error instanceof KasmConfigurationError ? connectionConfigurationError(name, error) : error;
+  }
+  try {
+    const { settings: _settings, connection: _connection, ...wait } = args;
     return await client.waitForHealthy({ ...wait, deadlineMs: args.deadlineMs ?? (seconds > 0 ? seconds * 1000 : HEALTH_DEFAULTS.deadlineMs) });
   } finally {
     await client.close();

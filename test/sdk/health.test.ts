@@ -2,7 +2,8 @@
  * The sdk's `waitForHealthy()` against the emulator told to answer its health check unhealthy:
  * it waits with the program's `kasm:` configuration, its deadline defaults to
  * `kasm:waitForHealthySeconds`, it fails with the health-check error when Kasm stays unhealthy,
- * and once it has seen Kasm healthy the lookups of the same process do not wait again.
+ * and once it has seen Kasm healthy the lookups of the same process do not wait again. With a
+ * connection, it waits for that installation, by its own settings.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
@@ -60,4 +61,23 @@ it("waits until Kasm reports healthy; afterwards the program's lookups do not wa
   const probes = ((await emulator.raw("GET", "/__emulator/health")).body as { probes: number }).probes;
   expect((await kasm.getImages()).map((i) => i.name)).toEqual(["kasmweb/chrome:1.16.0"]);
   expect(((await emulator.raw("GET", "/__emulator/health")).body as { probes: number }).probes).toBe(probes);
+});
+
+it("waits for a named connection's installation, with its own settings, and never the default one's", async () => {
+  // The default connection points nowhere: only the connection's settings can reach the emulator.
+  pulumi.runtime.setAllConfig({
+    "kasm:baseUrl": "http://127.0.0.1:1",
+    "kasm:apiKey": "nobody",
+    "kasm:apiKeySecret": "nothing",
+    "kasm-prod:baseUrl": emulator.url,
+    "kasm-prod:apiKey": ADMIN.key,
+    "kasm-prod:apiKeySecret": ADMIN.secret,
+  });
+  await unhealthy({ unhealthyRequests: 1 });
+  const result = await kasm.waitForHealthy({ connection: new kasm.Connection("prod"), initialDelayMs: 20, maxDelayMs: 20, deadlineMs: 5_000 });
+  expect(result.attempts).toBe(2);
+  // A lookup through the same connection reads that installation.
+  expect((await kasm.getImages({ connection: "prod" })).map((i) => i.name)).toEqual(["kasmweb/chrome:1.16.0"]);
+  // A connection without settings names its own keys.
+  await expect(kasm.waitForHealthy({ connection: "archive" })).rejects.toThrow(/The Kasm connection "archive" is not configured: missing: baseUrl \(configuration `kasm-archive:baseUrl`.*KASM_ARCHIVE_BASE_URL/);
 });
