@@ -20,9 +20,9 @@ import type { StackValidationPolicy } from "@pulumi/policy";
 import { ALL_PERMISSIONS, closeUnderDependencies, effectivePermissions, type PermissionName } from "../../catalogue";
 import { judgeNeeds, minimalPermissions } from "../../catalogue";
 import { LOOKUP_NAMES, lookupNeeds, lookupPermissions, type LookupName } from "../../catalogue/lookups";
-import { KEY_CONFIG_PROPERTIES, parseKeyConfig, parseLookups, type LookupConfig } from "./config";
-import { analyseStack } from "./stack";
-import { listWords, quoted } from "../shared/kasm";
+import { CONNECTIONS_PROPERTY, KEY_CONFIG_PROPERTIES, parseConnectionKeys, parseKeyConfig, parseLookups, type KeyConfig, type LookupConfig } from "./config";
+import { analyseStack, type StackAnalysis, type StackResource } from "./stack";
+import { connectionOf, kindOf, listWords, quoted, rawProps } from "../shared/kasm";
 
 export const NAME = "least-privilege";
 
@@ -91,6 +91,38 @@ export function describeLookupNeeds(lookups: readonly LookupName[]): string {
   return [...groups].map(([text, names]) => `${names.join(", ")}: ${text}`).join("; ");
 }
 
+/** Every lookup, as possibly called: what `lookups` means when the config leaves it out. */
+const ALL_LOOKUPS: LookupConfig = { names: LOOKUP_NAMES, assumed: true };
+
+/**
+ * The report for one installation's resources and key, or undefined when the key holds exactly
+ * what they need and `reportWhenMinimal` is off.
+ */
+function leastPrivilegeMessage(analysis: StackAnalysis, config: KeyConfig, lookups: LookupConfig, reportWhenMinimal: boolean): string | undefined {
+  const result = leastPrivilege(analysis, config.permissions ?? [], lookups);
+  const named = lookups.assumed ? "" : lookups.names.length ? ` and the lookups named in lookups (${lookups.names.join(", ")})` : "";
+  const needed = `The stack's Kasm resources${named} need exactly: ${result.minimal.length ? quoted(result.minimal) : "no permission"} (closed under the dependency rules)`;
+  const maybe = result.ifUndecided.length ? `; and, depending on facts the pack could not decide: ${quoted(result.ifUndecided)}` : "";
+  /** What policies cannot see: the lookups, what each needs, and `kept`, the key's permissions kept for them. */
+  const lookupNote = (kept: readonly PermissionName[], ending: string) =>
+    ` Lookups are not resources, and policies cannot see which ones the program calls: ${describeLookupNeeds(LOOKUP_NAMES)} (each with its dependencies).` +
+    `${kept.length ? ` The key's ${quoted(kept)} ${kept.length > 1 ? "are" : "is"} kept for them.` : ""} ${ending}`;
+  if (!config.permissions) {
+    const lookupsPart = lookups.assumed
+      ? lookupNote([], "Add what the lookups the program calls need, or name them in lookups ([] for none) to have them counted.")
+      : "";
+    return `${needed}${maybe}. The config gives no permissions: grant a new key that set.${lookupsPart}`;
+  }
+  const parts: string[] = [];
+  if (result.extra.length) parts.push(`the key also holds ${quoted(result.extra)}, which the stack does not need`);
+  if (result.lacking.length) parts.push(`the key lacks ${quoted(result.lacking)} (see resource-needs-permissions${lookups.assumed ? "" : ", and the lookups named in lookups"})`);
+  if (parts.length === 0 && !reportWhenMinimal) return undefined;
+  return (
+    `${needed}${maybe}. ${parts.length ? `${parts.join("; ")}.` : "The key holds exactly that."}` +
+    (result.keptForLookups.length ? lookupNote(result.keptForLookups, "Name the lookups the program calls in lookups ([] for none) to be told which of them it needs.") : "")
+  );
+}
+
 export const leastPrivilegePolicy: StackValidationPolicy = {
   name: NAME,
   description:
@@ -103,6 +135,7 @@ export const leastPrivilegePolicy: StackValidationPolicy = {
   configSchema: {
     properties: {
       ...KEY_CONFIG_PROPERTIES,
+      ...CONNECTIONS_PROPERTY,
       reportWhenMinimal: { type: "boolean", default: false, description: "Report the set even when the key holds exactly it." },
       lookups: {
         type: "array",
@@ -118,30 +151,24 @@ export const leastPrivilegePolicy: StackValidationPolicy = {
     const raw = args.getConfig<Record<string, unknown>>();
     const config = parseKeyConfig(NAME, raw);
     const lookups = parseLookups(NAME, raw.lookups);
-    const analysis = analyseStack(args.resources, config);
-    if (analysis.entries.length === 0) args.notApplicable("the stack has no Kasm resources");
-    const result = leastPrivilege(analysis, config.permissions ?? [], lookups);
-    const named = lookups.assumed ? "" : lookups.names.length ? ` and the lookups named in lookups (${lookups.names.join(", ")})` : "";
-    const needed = `The stack's Kasm resources${named} need exactly: ${result.minimal.length ? quoted(result.minimal) : "no permission"} (closed under the dependency rules)`;
-    const maybe = result.ifUndecided.length ? `; and, depending on facts the pack could not decide: ${quoted(result.ifUndecided)}` : "";
-    /** What policies cannot see: the lookups, what each needs, and `kept`, the key's permissions kept for them. */
-    const lookupNote = (kept: readonly PermissionName[], ending: string) =>
-      ` Lookups are not resources, and policies cannot see which ones the program calls: ${describeLookupNeeds(LOOKUP_NAMES)} (each with its dependencies).` +
-      `${kept.length ? ` The key's ${quoted(kept)} ${kept.length > 1 ? "are" : "is"} kept for them.` : ""} ${ending}`;
-    if (!config.permissions) {
-      const lookupsPart = lookups.assumed
-        ? lookupNote([], "Add what the lookups the program calls need, or name them in lookups ([] for none) to have them counted.")
-        : "";
-      reportViolation(`${needed}${maybe}. The config gives no permissions: grant a new key that set.${lookupsPart}`);
-      return;
+    const connectionKeys = parseConnectionKeys(NAME, raw, parseKeyConfig);
+    if (!args.resources.some((r) => kindOf(r))) args.notApplicable("the stack has no Kasm resources");
+    // One report per installation, for its own key. `lookups` describes the program as a whole and
+    // cannot say which installation a lookup reads: for a named connection every lookup is taken as
+    // possibly called, so their permissions are never reported as unneeded there.
+    const byConnection = new Map<string | undefined, StackResource[]>();
+    for (const resource of args.resources) {
+      const connection = kindOf(resource) ? connectionOf(rawProps(resource.props)) : undefined;
+      byConnection.set(connection, [...(byConnection.get(connection) ?? []), resource]);
     }
-    const parts: string[] = [];
-    if (result.extra.length) parts.push(`the key also holds ${quoted(result.extra)}, which the stack does not need`);
-    if (result.lacking.length) parts.push(`the key lacks ${quoted(result.lacking)} (see resource-needs-permissions${lookups.assumed ? "" : ", and the lookups named in lookups"})`);
-    if (parts.length > 0 || raw.reportWhenMinimal === true)
-      reportViolation(
-        `${needed}${maybe}. ${parts.length ? `${parts.join("; ")}.` : "The key holds exactly that."}` +
-          (result.keptForLookups.length ? lookupNote(result.keptForLookups, "Name the lookups the program calls in lookups ([] for none) to be told which of them it needs.") : ""),
-      );
+    for (const [connection, resources] of byConnection) {
+      // A connection the config does not describe: resource-needs-permissions reports it.
+      const key = connection === undefined ? config : connectionKeys.get(connection);
+      if (key === undefined) continue;
+      const analysis = analyseStack(resources, key);
+      if (analysis.entries.length === 0) continue;
+      const message = leastPrivilegeMessage(analysis, key, connection === undefined ? lookups : ALL_LOOKUPS, raw.reportWhenMinimal === true);
+      if (message !== undefined) reportViolation(connection === undefined ? message : `Connection '${connection}': ${message}`);
+    }
   },
 };

@@ -10,6 +10,7 @@ import { conflictingDeclarations } from "../../policy/hardening/conflicting-decl
 import { stagingLicenseCapacity } from "../../policy/hardening/staging-license-capacity";
 import { PolicyConfigError } from "../../policy/permissions/config";
 import { keyPermissionDependencies } from "../../policy/permissions/key-permission-dependencies";
+import { leastPrivilegePolicy } from "../../policy/permissions/least-privilege";
 import { resourceNeedsPermissions } from "../../policy/permissions/resource-needs-permissions";
 import { IDS, runStackPolicy, type FixtureResource } from "./helpers";
 import { config, stack } from "./fixtures";
@@ -60,5 +61,19 @@ describe("the permissions pack's connections", () => {
     const { violations } = await runStackPolicy(keyPermissionDependencies, stack(), { ...config(), connections: { prod: { permissions: ["Users Modify"] } } });
     expect(violations.length).toBeGreaterThan(0);
     expect(violations.every((v) => v.message.startsWith("The API key of connection 'prod' breaks "))).toBe(true);
+  });
+
+  it("least-privilege reports each installation's key against its own resources", async () => {
+    const resources = [staging("chrome-staging", 1), staging("chrome-prod", 1, "prod")];
+    const { violations } = await runStackPolicy(leastPrivilegePolicy, resources, {
+      permissions: ["Staging View", "Staging Create", "Staging Modify", "Staging Delete", "Images View", "Zones View"],
+      lookups: [],
+      connections: { prod: { permissions: ["Staging View", "Staging Create", "Staging Modify", "Staging Delete", "Casting View", "Images View", "Zones View"] } },
+    });
+    const prod = violations.filter((v) => v.message.startsWith("Connection 'prod': "));
+    expect(prod).toHaveLength(1);
+    // Only prod's key holds Casting View, which neither a staging config nor a lookup needs.
+    expect(prod[0].message).toContain("the key also holds 'Casting View'");
+    expect(violations.filter((v) => !v.message.startsWith("Connection ")).every((v) => !v.message.includes("'Casting View'"))).toBe(true);
   });
 });
