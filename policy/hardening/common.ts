@@ -149,9 +149,35 @@ export interface RowsWords {
 export function rowsVerdict(rows: BulkRows | undefined, arrayKey: string, judge: (row: BulkRow | undefined) => Tri, words: RowsWords): Verdict {
   if (!rows) return { undecided: words.rowsNotKnown };
   const verdicts = rows.rows.map(judge);
-  const flagged = verdicts.flatMap((v, i) => (v === true ? [rowLabel(rows.source, arrayKey, i)] : []));
-  if (flagged.length > 0) return { violation: words.violation(listWords(flagged), flagged.length) };
+  const flagged = verdicts.flatMap((v, i) => (v === true ? [i] : []));
+  if (flagged.length > 0) return { violation: words.violation(rowsLabel(rows.source, arrayKey, flagged), flagged.length) };
   return verdicts.some((v) => v === undefined) ? { undecided: words.someNotKnown } : null;
+}
+
+/** The most runs of rows a message lists before it counts the rest. */
+const MAX_RUNS_LISTED = 8;
+
+/**
+ * How a message names several rows, never by their values, and briefly: three or more consecutive
+ * rows as one run (`csv rows 1 to 150`, `users[0] to users[149]`), at most {@link MAX_RUNS_LISTED} runs, then
+ * how many rows are left (`and 40 more rows`). `indexes` are ascending.
+ */
+export function rowsLabel(source: BulkRows["source"], arrayKey: string, indexes: readonly number[]): string {
+  const runs: [number, number][] = [];
+  const flagged = new Set(indexes);
+  for (const i of indexes) {
+    const last = runs[runs.length - 1];
+    // Three rows or more in a row make a run; two are named each ("servers[2] and servers[3]").
+    if (last && i === last[1] + 1 && (last[1] > last[0] || flagged.has(i + 1))) last[1] = i;
+    else runs.push([i, i]);
+  }
+  const run = ([from, to]: [number, number]) => {
+    if (from === to) return rowLabel(source, arrayKey, from);
+    return source === "array" ? `${rowLabel(source, arrayKey, from)} to ${rowLabel(source, arrayKey, to)}` : `csv rows ${from + 1} to ${to + 1}`;
+  };
+  const listed = runs.slice(0, MAX_RUNS_LISTED).map(run);
+  const left = runs.slice(MAX_RUNS_LISTED).reduce((n, [from, to]) => n + to - from + 1, 0);
+  return left > 0 ? `${listed.join(", ")} and ${left} more row${left === 1 ? "" : "s"}` : listWords(listed);
 }
 
 /** `YYYY-MM-DD HH:MM:SS` (UTC) as a time, or undefined when it is not that form. */

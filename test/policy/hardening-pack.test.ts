@@ -439,6 +439,16 @@ describe("user-set-password-reset", () => {
     const csv = "username,realm,force_password_reset\nada,,yes\nbob,local,false\ncarl,oidc,\n";
     expect(messages(await runResourcePolicy(userSetPasswordReset, userSet(csv)))).toEqual([expect.stringMatching(/^UserSet 'staff': csv row 2 is a local user without forcePasswordReset/)]);
   });
+  it("names many rows briefly: consecutive rows as one run, at most eight runs, then how many are left", async () => {
+    const all = `username\n${Array.from({ length: 150 }, (_, i) => `user${i}`).join("\n")}\n`;
+    const [whole] = messages(await runResourcePolicy(userSetPasswordReset, userSet(all)));
+    expect(whole).toMatch(/^UserSet 'staff': csv rows 1 to 150 are local users without forcePasswordReset: /);
+    // Every other row local, from an import where odd rows come from a directory: 75 runs of one row.
+    const alternate = `username,realm\n${Array.from({ length: 150 }, (_, i) => `user${i},${i % 2 ? "oidc" : ""}`).join("\n")}\n`;
+    const [scattered] = messages(await runResourcePolicy(userSetPasswordReset, userSet(alternate)));
+    expect(scattered).toMatch(/^UserSet 'staff': csv row 1, csv row 3, csv row 5, .*, csv row 15 and 67 more rows are local users without forcePasswordReset/);
+    expect(scattered.length).toBeLessThan(400);
+  });
   it("could not decide while a local row's flag or a realm is not known", async () => {
     expect((await runResourcePolicy(userSetPasswordReset, userSet([{ forcePasswordReset: UNKNOWN_BOOL }]))).undecided).toContain("not known yet");
     expect((await runResourcePolicy(userSetPasswordReset, userSet([{ realm: UNKNOWN, forcePasswordReset: false }]))).undecided).toContain("not known yet");
