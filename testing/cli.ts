@@ -17,7 +17,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { TestEngine, type RunResult } from "./engine";
+import { TestEngine, type PolicyPackConfig, type PolicyPackSpec, type RunResult } from "./engine";
 import { isSecret } from "./values";
 
 const OPERATIONS = ["preview", "up", "refresh", "destroy"] as const;
@@ -37,6 +37,10 @@ Options:
                          a key without a namespace gets the project's (password=... is <project>:password)
   --secret <key=value>   the same, marked secret: encrypted in the state, a secret in the program
   --policy-pack <dir>    a policy pack to run during preview and up (repeat it)
+  --policy-pack-config <file>
+                         a JSON file configuring a pack, as for pulumi: the first file configures
+                         the first --policy-pack, and so on (give one per pack, or none); it maps
+                         policy names (or "all") to a level or {"enforcementLevel": ..., ...properties}
   --help                 this text
 
 Environment:
@@ -67,6 +71,7 @@ function parse(argv: readonly string[]): Invocation | "help" {
       config: { type: "string", multiple: true, default: [] },
       secret: { type: "string", multiple: true, default: [] },
       "policy-pack": { type: "string", multiple: true, default: [] },
+      "policy-pack-config": { type: "string", multiple: true, default: [] },
       help: { type: "boolean", default: false },
     },
   });
@@ -102,9 +107,53 @@ function parse(argv: readonly string[]): Invocation | "help" {
     passphrase,
     config,
     secretKeys,
-    policyPacks: values["policy-pack"].map((dir) => ({ dir: path.resolve(dir) })),
+    policyPacks: policyPacks(values["policy-pack"], values["policy-pack-config"]),
   });
   return { operation: operation as OperationName, engine };
+}
+
+const LEVELS: readonly string[] = ["advisory", "mandatory", "remediate", "disabled"];
+
+/**
+ * The packs with their configuration files, paired as the Pulumi CLI pairs them: the N-th
+ * `--policy-pack-config` configures the N-th `--policy-pack`, and when any is given there is one
+ * per pack.
+ */
+function policyPacks(dirs: readonly string[], configFiles: readonly string[]): PolicyPackSpec[] {
+  if (configFiles.length > 0 && configFiles.length !== dirs.length) {
+    throw new UsageError(
+      `${configFiles.length} --policy-pack-config for ${dirs.length} --policy-pack: the N-th config file configures the N-th pack, so give one per pack (or none)`,
+    );
+  }
+  return dirs.map((dir, i) => (configFiles[i] === undefined ? { dir: path.resolve(dir) } : { dir: path.resolve(dir), config: readPackConfig(configFiles[i]) }));
+}
+
+/** A `--policy-pack-config` file: `{ "<policy>" | "all": level | { enforcementLevel?, ...properties } }`. */
+function readPackConfig(file: string): PolicyPackConfig {
+  const where = `--policy-pack-config ${file}`;
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new UsageError(`${where} cannot be read: ${(error as Error).message}`);
+  }
+  let config: unknown;
+  try {
+    config = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${where} is not JSON: ${(error as Error).message}`);
+  }
+  if (typeof config !== "object" || config === null || Array.isArray(config)) {
+    throw new UsageError(`${where}: expected a JSON object mapping policy names (or "all") to an enforcement level or to { "enforcementLevel": ..., ...properties }`);
+  }
+  for (const [policy, value] of Object.entries(config)) {
+    const level = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as { enforcementLevel?: unknown }).enforcementLevel : value;
+    if (level === undefined && typeof value === "object") continue;
+    if (typeof level !== "string" || !LEVELS.includes(level)) {
+      throw new UsageError(`${where}: "${policy}" has enforcement level ${JSON.stringify(level)}: one of ${LEVELS.join(", ")}`);
+    }
+  }
+  return config as PolicyPackConfig;
 }
 
 /** The `name:` of the program's Pulumi.yaml. */

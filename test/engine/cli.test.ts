@@ -1,0 +1,128 @@
+/**
+ * `kasm-test-engine`, the built command line (`node dist/testing/cli.js`), against the emulator:
+ * policy packs configured with `--policy-pack-config`, and the errors of a bad config file. Needs
+ * a current dist/ (`npm run build`).
+ */
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+
+const REPO = path.resolve(__dirname, "../..");
+const CLI = path.join(REPO, "dist/testing/cli.js");
+const PERMISSIONS_PACK = path.join(REPO, "policy/permissions");
+const SLOW = 180_000;
+
+let dir: string;
+let emulator: TestEmulator;
+
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), "engine-cli-test-"));
+  emulator = await startTestEmulator();
+});
+afterEach(async () => {
+  await emulator?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A program folder with a Pulumi.yaml and `body` after the imports. */
+function program(body: string): string {
+  const programDir = path.join(dir, "program");
+  mkdirSync(programDir, { recursive: true });
+  writeFileSync(path.join(programDir, "Pulumi.yaml"), "name: engine-cli-test\nruntime: nodejs\n");
+  writeFileSync(path.join(programDir, "package.json"), JSON.stringify({ name: "engine-cli-test", main: "index.ts" }));
+  writeFileSync(path.join(programDir, "index.ts"), `import * as kasm from "pulumi-kasm";\n${body}\n`);
+  return programDir;
+}
+
+interface Ran {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Run the command line with the emulator's address and key, and the program's folder. */
+function cli(programDir: string, args: readonly string[]): Promise<Ran> {
+  const all = [
+    ...args,
+    "--program",
+    programDir,
+    "--state",
+    path.join(dir, "state.json"),
+    "--config",
+    `kasm:baseUrl=${emulator.url}`,
+    "--config",
+    `kasm:apiKey=${ADMIN.key}`,
+    "--config",
+    "kasm:maxRetries=1",
+  ];
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, ...all],
+      { cwd: dir, env: { ...process.env, PULUMI_CONFIG_PASSPHRASE: "correct horse", KASM_API_KEY_SECRET: ADMIN.secret }, timeout: SLOW - 10_000 },
+      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** A permissions pack config file describing a key with `permissions`, under each of the pack's policies. */
+function keyConfig(name: string, permissions: readonly string[]): string {
+  const key = { permissions, readOnly: false };
+  const file = path.join(dir, name);
+  const policies = ["key-permission-dependencies", "resource-needs-permissions", "read-only-key", "least-privilege"];
+  writeFileSync(file, JSON.stringify(Object.fromEntries(policies.map((p) => [p, key]))));
+  return file;
+}
+
+const ONE_USER = `new kasm.User("alice", { username: "alice", firstName: "Alice" });`;
+
+describe("--policy-pack-config", () => {
+  it("configures the permissions pack: a key lacking Users Create fails the preview, one holding it passes", { timeout: SLOW }, async () => {
+    const programDir = program(ONE_USER);
+    const lacking = await cli(programDir, ["preview", "--policy-pack", PERMISSIONS_PACK, "--policy-pack-config", keyConfig("lacking.json", ["Users View"])]);
+    expect(lacking.code, lacking.stdout + lacking.stderr).toBe(1);
+    expect(lacking.stdout).toMatch(/policy mandatory: kasm-permissions@v[\d.]+\/resource-needs-permissions: [\s\S]*User 'alice' cannot be created[\s\S]*Grant the key: 'Users Create'/);
+
+    const enough = keyConfig("enough.json", ["Users View", "Users Create", "Users Modify", "Users Delete"]);
+    const passing = await cli(programDir, ["preview", "--policy-pack", PERMISSIONS_PACK, "--policy-pack-config", enough]);
+    expect(passing.code, passing.stdout + passing.stderr).toBe(0);
+    expect(passing.stdout).not.toContain("policy mandatory");
+    expect(passing.stdout).toContain("create  pulumi-nodejs:dynamic/kasm:User alice");
+  });
+
+  it("without a config the pack's own error is reported (no crash)", { timeout: SLOW }, async () => {
+    const ran = await cli(program(ONE_USER), ["preview", "--policy-pack", PERMISSIONS_PACK]);
+    expect(ran.code).toBe(1);
+    expect(ran.stdout + ran.stderr).toMatch(/permissions is required/);
+  });
+
+  it("refuses, with exit 2 and the file's name, a file that cannot be read, is not JSON, or is not a config; and more configs than packs", async () => {
+    const programDir = program(ONE_USER);
+    const missing = path.join(dir, "missing.json");
+    const notJson = path.join(dir, "not-json.json");
+    writeFileSync(notJson, "{ permissions: [");
+    const badLevel = path.join(dir, "bad-level.json");
+    writeFileSync(badLevel, JSON.stringify({ "read-only-key": "fatal" }));
+    const array = path.join(dir, "array.json");
+    writeFileSync(array, "[]");
+    const good = keyConfig("good.json", ["Users View"]);
+
+    const cases: [string[], RegExp][] = [
+      [["--policy-pack", PERMISSIONS_PACK, "--policy-pack-config", missing], new RegExp(`--policy-pack-config ${missing} cannot be read`)],
+      [["--policy-pack", PERMISSIONS_PACK, "--policy-pack-config", notJson], new RegExp(`--policy-pack-config ${notJson} is not JSON`)],
+      [["--policy-pack", PERMISSIONS_PACK, "--policy-pack-config", badLevel], /bad-level\.json: "read-only-key" has enforcement level "fatal": one of advisory/],
+      [["--policy-pack", PERMISSIONS_PACK, "--policy-pack-config", array], /array\.json: expected a JSON object/],
+      [["--policy-pack", PERMISSIONS_PACK, "--policy-pack-config", good, "--policy-pack-config", good], /2 --policy-pack-config for 1 --policy-pack/],
+      [["--policy-pack-config", good], /1 --policy-pack-config for 0 --policy-pack/],
+    ];
+    for (const [args, message] of cases) {
+      const ran = await cli(programDir, ["preview", ...args]);
+      expect(ran.code, `${args.join(" ")}: ${ran.stderr}`).toBe(2);
+      expect(ran.stderr).toMatch(message);
+      expect(ran.stdout).toBe("");
+    }
+  });
+});
