@@ -91,6 +91,11 @@ export function describeLookupNeeds(lookups: readonly LookupName[]): string {
   return [...groups].map(([text, names]) => `${names.join(", ")}: ${text}`).join("; ");
 }
 
+/** `the key ...` as the start of a sentence: `The key ...`. */
+function sentence(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** Every lookup, as possibly called: what `lookups` means when the config leaves it out. */
 const ALL_LOOKUPS: LookupConfig = { names: LOOKUP_NAMES, assumed: true };
 
@@ -118,7 +123,7 @@ function leastPrivilegeMessage(analysis: StackAnalysis, config: KeyConfig, looku
   if (result.lacking.length) parts.push(`the key lacks ${quoted(result.lacking)} (see resource-needs-permissions${lookups.assumed ? "" : ", and the lookups named in lookups"})`);
   if (parts.length === 0 && !reportWhenMinimal) return undefined;
   return (
-    `${needed}${maybe}. ${parts.length ? `${parts.join("; ")}.` : "The key holds exactly that."}` +
+    `${needed}${maybe}. ${parts.length ? `${sentence(parts.join("; "))}.` : "The key holds exactly that."}` +
     (result.keptForLookups.length ? lookupNote(result.keptForLookups, "Name the lookups the program calls in lookups ([] for none) to be told which of them it needs.") : "")
   );
 }

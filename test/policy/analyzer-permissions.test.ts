@@ -47,7 +47,7 @@ describe("the permissions pack on the analyzer protocol", () => {
       ["resource-needs-permissions", "mandatory", "vpn-devs"],
       ["least-privilege", "advisory", ""],
     ]);
-    expect(diagnostics[2].message).toContain("the key lacks 'Groups Modify' (see resource-needs-permissions)");
+    expect(diagnostics[2].message).toContain("The key lacks 'Groups Modify' (see resource-needs-permissions)");
   });
 
   it("takes enforcement levels from config: advisory, disabled", async () => {

@@ -73,7 +73,7 @@ describe("the permissions pack's connections", () => {
     const prod = violations.filter((v) => v.message.startsWith("Connection 'prod': "));
     expect(prod).toHaveLength(1);
     // Only prod's key holds Casting View, which neither a staging config nor a lookup needs.
-    expect(prod[0].message).toContain("the key also holds 'Casting View'");
+    expect(prod[0].message).toContain("The key also holds 'Casting View'");
     expect(violations.filter((v) => !v.message.startsWith("Connection ")).every((v) => !v.message.includes("'Casting View'"))).toBe(true);
   });
 });

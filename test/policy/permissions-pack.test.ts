@@ -175,7 +175,7 @@ describe("least-privilege", () => {
     const { violations } = await runStackPolicy(leastPrivilegePolicy, stack(), config({ permissions: [...NEEDED, "Webfilters View", "Global Admin"] }));
     expect(violations).toHaveLength(1);
     expect(violations[0].message).toContain("The stack's Kasm resources need exactly: 'Users View', 'Users Modify', 'Users Create', 'Users Delete', 'Groups View', 'Groups Modify'");
-    expect(violations[0].message).toContain("the key also holds 'Webfilters View', 'Global Admin', which the stack does not need.");
+    expect(violations[0].message).toContain("The key also holds 'Webfilters View', 'Global Admin', which the stack does not need.");
   });
 
   it("says what to grant a new key when the config gives no permissions, and what it would need if undecided facts hold", async () => {
@@ -200,7 +200,7 @@ describe("least-privilege", () => {
       const { violations } = await runStackPolicy(leastPrivilegePolicy, staged, key());
       expect(violations).toHaveLength(1);
       const message = violations[0].message;
-      expect(message).toContain("the key also holds 'Webfilters View', which the stack does not need.");
+      expect(message).toContain("The key also holds 'Webfilters View', which the stack does not need.");
       expect(message).not.toMatch(/'Images View'[^.]*which the stack does not need|'Zones View'[^.]*which the stack does not need/);
       expect(message).toContain("Lookups are not resources, and policies cannot see which ones the program calls:");
       expect(message).toContain("getImage, getImages: 'Images View'; getZone, getZones: 'Zones View'; getServer: 'Servers View' or 'Agents View'");
@@ -212,13 +212,13 @@ describe("least-privilege", () => {
 
     it("with lookups named in the config, counts their needs and advises dropping the rest", async () => {
       const none = (await runStackPolicy(leastPrivilegePolicy, staged, key({ lookups: [] }))).violations[0].message;
-      expect(none).toContain("the key also holds 'Images View', 'Zones View', 'Webfilters View', which the stack does not need.");
+      expect(none).toContain("The key also holds 'Images View', 'Zones View', 'Webfilters View', which the stack does not need.");
       expect(none).not.toContain("Lookups are not resources");
       const zone = (await runStackPolicy(leastPrivilegePolicy, staged, key({ lookups: ["getZoneOutput"] }))).violations[0].message;
       expect(zone).toContain("The stack's Kasm resources and the lookups named in lookups (getZone) need exactly: 'Staging View', 'Staging Modify', 'Staging Create', 'Staging Delete', 'Zones View'");
-      expect(zone).toContain("the key also holds 'Images View', 'Webfilters View', which the stack does not need.");
+      expect(zone).toContain("The key also holds 'Images View', 'Webfilters View', which the stack does not need.");
       const lacking = (await runStackPolicy(leastPrivilegePolicy, staged, key({ permissions: STAGING, lookups: ["getZone", "getImage"] }))).violations[0].message;
-      expect(lacking).toContain("the key lacks 'Images View', 'Zones View' (see resource-needs-permissions, and the lookups named in lookups).");
+      expect(lacking).toContain("The key lacks 'Images View', 'Zones View' (see resource-needs-permissions, and the lookups named in lookups).");
     });
 
     it("a new key: the set, and what each lookup needs", async () => {

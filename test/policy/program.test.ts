@@ -135,7 +135,7 @@ describe("a real program previewed with both packs", () => {
     );
     // The zone and image come from lookups, which no policy sees: least-privilege keeps what they need.
     const least = preview.policyViolations.find((v) => v.policyName === "least-privilege")!.message;
-    expect(least).toContain("the key also holds 'Webfilters View', which the stack does not need.");
+    expect(least).toContain("The key also holds 'Webfilters View', which the stack does not need.");
     expect(least).toContain("The key's 'Images View', 'Zones View' are kept for them.");
     for (const v of preview.policyViolations) expect(v.message).not.toContain(PASSWORD);
 
