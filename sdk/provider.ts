@@ -123,3 +123,10 @@ export abstract class KasmResource<Args extends object> extends pulumi.dynamic.R
     super(sharedKindProvider(kind), name, props, options, "kasm", kind);
   }
 }
+
+/**
+ * `Args` with exactly one of the keys `A` and `B` given: giving both, or neither, fails to compile
+ * (the bulk kinds take their rows as a list or as CSV text, never both).
+ */
+export type ExactlyOneOf<Args, A extends keyof Args, B extends keyof Args> = Args &
+  ({ readonly [K in A]-?: NonNullable<Args[K]> } & { readonly [K in B]?: undefined } | { readonly [K in B]-?: NonNullable<Args[K]> } & { readonly [K in A]?: undefined });

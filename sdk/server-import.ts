@@ -6,7 +6,7 @@
  * only forgets servers. The provider warns, naming every server it leaves behind.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { KasmResource, type InputOutputs } from "./provider";
+import { KasmResource, type ExactlyOneOf, type InputOutputs } from "./provider";
 import type { ConnectionArgs } from "./connection";
 
 /** One server of a {@link ServerImport}: the camelCase form of a row of Kasm's server CSV. */
@@ -93,7 +93,8 @@ export class ServerImport extends KasmResource<ServerImportArgs> {
   /** The servers as rows (see {@link ServerImportRow}). */
   declare readonly servers: pulumi.Output<ServerImportRow[] | undefined>;
 
-  constructor(name: string, args: ServerImportArgs, opts?: pulumi.CustomResourceOptions) {
+  /** Exactly one of `csv` and `servers`: giving both (or neither) fails to compile. */
+  constructor(name: string, args: ExactlyOneOf<ServerImportArgs, "csv", "servers">, opts?: pulumi.CustomResourceOptions) {
     super(name, args, opts, { computed: ["serverIds"] });
   }
 }

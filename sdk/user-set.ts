@@ -2,7 +2,7 @@
  * `kasm.UserSet`: many Kasm users as one resource, created through Kasm's CSV import.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { KasmResource, type InputOutputs } from "./provider";
+import { KasmResource, type ExactlyOneOf, type InputOutputs } from "./provider";
 import type { ConnectionArgs } from "./connection";
 
 /** `additive` (default): the set only adds the listed groups. `authoritative`: it also removes the others, except All Users. */
@@ -104,7 +104,8 @@ export class UserSet extends KasmResource<UserSetArgs> {
   /** How many users the set holds. */
   declare readonly count: pulumi.Output<number>;
 
-  constructor(name: string, args: UserSetArgs, opts?: pulumi.CustomResourceOptions) {
+  /** Exactly one of `users` and `csv`: giving both (or neither) fails to compile. */
+  constructor(name: string, args: ExactlyOneOf<UserSetArgs, "users", "csv">, opts?: pulumi.CustomResourceOptions) {
     super(name, args, opts, { computed: ["userIds", "count"] });
   }
 }

@@ -118,3 +118,15 @@ export type EveryKindTakesConnection = [
   Expect<TakesConnection<sdk.EgressCredentialArgs>>,
   Expect<TakesConnection<sdk.UserSetArgs>>,
 ];
+
+/** The bulk kinds take their rows one way: as a list or as CSV text, never both and never neither. */
+type UserSetTakes<A> = A extends ConstructorParameters<typeof sdk.UserSet>[1] ? true : false;
+type ServerImportTakes<A> = A extends ConstructorParameters<typeof sdk.ServerImport>[1] ? true : false;
+export type BulkKindsTakeOneForm = [
+  Expect<UserSetTakes<{ csv: string }>>,
+  Expect<UserSetTakes<{ users: { username: string }[] }>>,
+  Expect<UserSetTakes<{ csv: string; users: { username: string }[] }> extends false ? true : false>,
+  Expect<UserSetTakes<{ adopt: true }> extends false ? true : false>,
+  Expect<ServerImportTakes<{ csv: string }>>,
+  Expect<ServerImportTakes<{ csv: string; servers: [] }> extends false ? true : false>,
+];
