@@ -41,6 +41,9 @@ Options:
                          a JSON file configuring a pack, as for pulumi: the first file configures
                          the first --policy-pack, and so on (give one per pack, or none); it maps
                          policy names (or "all") to a level or {"enforcementLevel": ..., ...properties}
+  --full-stack-traces    run the program with Node's default stack trace limit (10 frames) rather
+                         than 1 frame; on Node 20 and 22 an error thrown inside an apply then
+                         takes minutes to be reported (README.md, "When a program fails")
   --help                 this text
 
 Environment:
@@ -72,6 +75,7 @@ function parse(argv: readonly string[]): Invocation | "help" {
       secret: { type: "string", multiple: true, default: [] },
       "policy-pack": { type: "string", multiple: true, default: [] },
       "policy-pack-config": { type: "string", multiple: true, default: [] },
+      "full-stack-traces": { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
   });
@@ -108,6 +112,7 @@ function parse(argv: readonly string[]): Invocation | "help" {
     config,
     secretKeys,
     policyPacks: policyPacks(values["policy-pack"], values["policy-pack-config"]),
+    ...(values["full-stack-traces"] ? { stackTraceLimit: false as const } : {}),
   });
   return { operation: operation as OperationName, engine };
 }

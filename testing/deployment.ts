@@ -15,6 +15,23 @@ import type { TestEngine } from "./engine";
 /** How long a program may take to exit after a failure ended the run, before it is killed. */
 const EXIT_GRACE_MS = 10_000;
 
+/** The program's stack trace limit when neither the options nor NODE_OPTIONS say otherwise. */
+const DEFAULT_STACK_TRACE_LIMIT = 1;
+
+/**
+ * Node's options for the program's process: a small stack trace limit (see
+ * `TestEngineOptions.stackTraceLimit`), unless turned off or set in NODE_OPTIONS. It is an
+ * argument of the program's `node` (Pulumi's `cmd/run` runs the program in its own process), so
+ * the processes the program starts keep Node's default; a program's `Error.stackTraceLimit = n`
+ * still takes effect, as the flag only sets the starting value.
+ */
+export function nodeArguments(o: TestEngineOptions, env: NodeJS.ProcessEnv): string[] {
+  const limit = o.stackTraceLimit ?? DEFAULT_STACK_TRACE_LIMIT;
+  if (limit === false || /--stack-trace-limit\b/.test(env.NODE_OPTIONS ?? "")) return [];
+  if (!Number.isInteger(limit) || limit < 0) throw new Error(`stackTraceLimit: expected a whole number of frames (0 or more) or false, got ${limit}`);
+  return [`--stack-trace-limit=${limit}`];
+}
+
 /** One run of the program (`preview` or `up`): the monitor's side of it. */
 export class Deployment {
   private readonly rec = new Recorder();
@@ -94,7 +111,7 @@ export class Deployment {
   private runProgram(address: string): Promise<number> {
     const args = [pulumiScript("cmd/run", this.o.programDir), `--monitor=${address}`, `--engine=${address}`, `--project=${this.o.project}`, `--stack=${this.o.stack}`, "--organization=organization"];
     if (this.dryRun) args.push("--dry-run");
-    const child = spawn(process.execPath, [...args, this.o.programDir], {
+    const child = spawn(process.execPath, [...nodeArguments(this.o, this.env), ...args, this.o.programDir], {
       cwd: this.o.programDir,
       env: {
         ...this.env,

@@ -45,6 +45,15 @@ export interface TestEngineOptions {
    * them, as under the CLI.
    */
   readonly linkRepository?: boolean;
+  /**
+   * The program's stack trace limit (Node's `--stack-trace-limit`), default 1: the frame that
+   * threw. On Node 20 and 22 an error thrown inside an `apply` of a TypeScript program takes
+   * minutes to report with Node's default of 10 frames (Pulumi's runtime formats it with
+   * `util.inspect`, see README.md, "When a program fails"), seconds with 1. `false` leaves Node's
+   * default, as does a `--stack-trace-limit` in the `NODE_OPTIONS` of `env` or of this process. A
+   * program that sets `Error.stackTraceLimit` itself gets what it set.
+   */
+  readonly stackTraceLimit?: number | false;
 }
 
 /** What happened to a resource: the CLI's words; `read` is a resource read by `refresh`. */

@@ -1,7 +1,7 @@
 /**
  * `kasm-test-engine`, the built command line (`node dist/testing/cli.js`), against the emulator:
- * policy packs configured with `--policy-pack-config`, and the errors of a bad config file. Needs
- * a current dist/ (`npm run build`).
+ * policy packs configured with `--policy-pack-config`, the errors of a bad config file, and
+ * `--full-stack-traces`. Needs a current dist/ (`npm run build`).
  */
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -124,5 +124,17 @@ describe("--policy-pack-config", () => {
       expect(ran.stderr).toMatch(message);
       expect(ran.stdout).toBe("");
     }
+  });
+});
+
+describe("--full-stack-traces", () => {
+  it("runs the program with Node's default stack trace limit rather than 1 frame", { timeout: SLOW }, async () => {
+    const programDir = program(`export const limit = Error.stackTraceLimit;`);
+    const limited = await cli(programDir, ["up"]);
+    expect(limited.code, limited.stdout + limited.stderr).toBe(0);
+    expect(limited.stdout).toContain("output limit: 1");
+    const full = await cli(programDir, ["up", "--full-stack-traces"]);
+    expect(full.code, full.stdout + full.stderr).toBe(0);
+    expect(full.stdout).toContain("output limit: 10");
   });
 });
