@@ -129,6 +129,21 @@ function plural(n: number | bigint, one: string): string {
 }
 
 /**
+ * Where a missing id most often comes from: a bulk kind's output read by a key that is not in it
+ * (`team.userIds["ada.lovelase"]` is undefined, which only shows when the value resolves, at `up`).
+ */
+function missingIdHint(path: readonly PropertyKey[]): string {
+  const field = path[path.length - 1];
+  if (field === "userId")
+    return (
+      `. If it comes from a UserSet's userIds["<username>"], that username is not in the set: check its spelling ` +
+      `(userIds has one key per user of the set, the username in lower case)`
+    );
+  if (field === "serverId") return `. If it comes from a ServerImport's serverIds["<name>"], no server of the import has that name: check its spelling`;
+  return "";
+}
+
+/**
  * One validation issue in plain words, naming the property, what it must be and, for a missing
  * input, that it is required. Used for every issue whose schema gives no message of its own, so
  * that no kind shows the validation library's wording. Never includes the value (it may be secret).
@@ -139,7 +154,7 @@ function plainMessage(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case "invalid_type": {
       const expected = EXPECTED[issue.expected] ?? `a ${issue.expected}`;
-      if (input === undefined) return `${subject} must be ${expected} (got nothing): it is required`;
+      if (input === undefined) return `${subject} must be ${expected} (got nothing): it is required${missingIdHint(issue.path)}`;
       return `${subject} must be ${expected} (got ${givenWords(input)})`;
     }
     case "invalid_value": {

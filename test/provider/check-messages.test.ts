@@ -64,6 +64,21 @@ describe("check messages", () => {
     ]);
   });
 
+  it("a missing userId or serverId says where a missing id usually comes from: a bulk kind's output read by a misspelt key", async () => {
+    // `team.userIds["ada.lovelase"]` resolves to undefined at up: the message names the likely cause.
+    const attributes = (await new Driven(host, "UserAttributes", "a").check({ showTips: false })).failures;
+    expect(attributes).toEqual([
+      {
+        property: "userId",
+        reason:
+          "userId must be text (got nothing): it is required. If it comes from a UserSet's userIds[\"<username>\"], that username is not in the set: " +
+          "check its spelling (userIds has one key per user of the set, the username in lower case)",
+      },
+    ]);
+    const drain = (await new Driven(host, "ServerDrain", "d").check({ draining: true })).failures;
+    expect(drain.map((f) => f.reason)).toEqual([expect.stringContaining("If it comes from a ServerImport's serverIds[\"<name>\"], no server of the import has that name")]);
+  });
+
   it("User: mistyped inputs name the type expected and the kind of value given, and an unknown input its name", async () => {
     const { failures } = await new Driven(host, "User", "u").check({ username: "alice", firstName: 3, locked: "no", colour: "blue" });
     expect(failures).toEqual(
