@@ -2,8 +2,8 @@
  * The README's "Bulk onboarding" story, as a reader who reads only the README would follow it: the
  * section's program, copied from README.md into a fresh temporary program, with a users.csv of
  * 200 rows in the format the section shows (its own sample rows first), through the test engine
- * against an emulator seeded with examples/onboarding/seed.json (the groups and the zone the
- * section names). `up` creates the 200 users, the server and the assignment; destroy deletes the
+ * against an emulator seeded with the README's own seed.json (from "Run your own program against
+ * the emulator", which says it serves this program: the groups and the zone the section names). `up` creates the 200 users, the server and the assignment; destroy deletes the
  * users and forgets the server (the API cannot delete it); a bad row fails `preview` with its row
  * number. examples/onboarding holds the same program.
  */
@@ -35,7 +35,8 @@ const PROGRAM = codeBlock(SECTION, "ts");
 const CSV_SAMPLE = codeBlock(SECTION, "csv").trim().split("\n");
 /** The error the section quotes for a bad row, such as `csv row 17, column username: username is required (it is empty)`. */
 const BAD_ROW_ERROR = /`(csv row (\d+), column username: [^`]+)`/.exec(sectionText(SECTION).replace(/\s*\n\s*/g, " "));
-const SEED = JSON.parse(readFileSync(path.join(EXAMPLES, "onboarding", "seed.json"), "utf8"));
+/** The seed.json the README gives under "Run your own program against the emulator", which it says serves this program too. */
+const SEED = JSON.parse(codeBlock("## Run your own program against the emulator", "json"));
 
 /** The sample's header and rows, then generated rows in its format up to `count` rows. */
 function usersCsv(count: number): string {
