@@ -17,7 +17,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { TestEngine, type PolicyPackConfig, type PolicyPackSpec, type RunResult } from "./engine";
+import { TestEngine, type PolicyPackConfig, type PolicyPackSpec, type ResourceResult, type RunResult } from "./engine";
 import { isSecret } from "./values";
 
 const OPERATIONS = ["preview", "up", "refresh", "destroy"] as const;
@@ -46,6 +46,9 @@ Options:
                          takes minutes to be reported (README.md, "When a program fails")
   --help                 this text
 
+While an operation runs longer than 2 s, a progress line goes to stderr every 2 s that a resource
+completed (at least every 30 s otherwise): "destroy: 7 of 20 resources done (6 s), last: delete ...".
+
 Environment:
   PULUMI_CONFIG_PASSPHRASE   encrypts the secrets in the state file (required)
   KASM_*                     the provider's settings not given with --config, such as
@@ -59,6 +62,77 @@ class UsageError extends Error {}
 interface Invocation {
   readonly operation: OperationName;
   readonly engine: TestEngine;
+  readonly progress: Progress;
+}
+
+/** How often the progress line may be printed, and how long a quiet operation waits for the next. */
+const PROGRESS_EVERY_MS = 2_000;
+const PROGRESS_QUIET_MS = 30_000;
+
+/**
+ * The progress lines of a long operation on stderr: from 2 s on, every 2 s in which a resource
+ * completed, and every 30 s when none did, so that a CI log shows the run is alive without a line
+ * per resource.
+ */
+class Progress {
+  private started = 0;
+  private phase = "";
+  private done = 0;
+  private last?: ResourceResult;
+  private printedDone = -1;
+  private printedAt = 0;
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly write: (line: string) => void,
+    /** How many resources the operation will go through, when known before it starts. */
+    private total?: number,
+  ) {}
+
+  start(operation: string): void {
+    this.phase = operation;
+    this.started = Date.now();
+    this.timer = setInterval(() => this.tick(), PROGRESS_EVERY_MS);
+    this.timer.unref();
+  }
+
+  readonly onResource = (operation: string, resource: ResourceResult): void => {
+    if (operation !== this.phase) {
+      // `up` with policy packs previews first: count the update's resources apart.
+      this.phase = operation;
+      this.done = 0;
+      this.printedDone = -1;
+      this.total = undefined;
+    }
+    this.done++;
+    this.last = resource;
+  };
+
+  private tick(): void {
+    const now = Date.now();
+    if (now - this.started < PROGRESS_EVERY_MS - 100) return;
+    if (this.done === this.printedDone && now - this.printedAt < PROGRESS_QUIET_MS) return;
+    this.printedDone = this.done;
+    this.printedAt = now;
+    const of = this.total === undefined ? "" : ` of ${this.total}`;
+    const last = this.last ? `, last: ${this.last.op} ${this.last.type.replace(/^pulumi-nodejs:dynamic\//, "")} ${this.last.urn.slice(this.last.urn.lastIndexOf("::") + 2)}` : "";
+    this.write(`${this.phase}: ${this.done}${of} resources done (${Math.round((now - this.started) / 1000)} s)${last}\n`);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
+/** How many resources destroy (all) or refresh (the custom ones) goes through: counted in the state file, without decrypting it. */
+function resourcesInState(stateFile: string, operation: OperationName): number | undefined {
+  if (operation !== "destroy" && operation !== "refresh") return undefined;
+  try {
+    const resources = (JSON.parse(readFileSync(stateFile, "utf8")) as { resources?: { custom?: boolean }[] }).resources ?? [];
+    return operation === "destroy" ? resources.length : resources.filter((r) => r.custom).length;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Read the command line into an engine and an operation. */
@@ -103,18 +177,21 @@ function parse(argv: readonly string[]): Invocation | "help" {
   for (const pair of values.config) add(pair, false);
   for (const pair of values.secret) add(pair, true);
 
+  const stateFile = path.resolve(values.state ?? path.join(".state", `${values.stack}.json`));
+  const progress = new Progress((line) => process.stderr.write(line), resourcesInState(stateFile, operation as OperationName));
   const engine = new TestEngine({
     programDir,
     project,
     stack: values.stack,
-    stateFile: path.resolve(values.state ?? path.join(".state", `${values.stack}.json`)),
+    stateFile,
     passphrase,
     config,
     secretKeys,
     policyPacks: policyPacks(values["policy-pack"], values["policy-pack-config"]),
     ...(values["full-stack-traces"] ? { stackTraceLimit: false as const } : {}),
+    onResource: progress.onResource,
   });
-  return { operation: operation as OperationName, engine };
+  return { operation: operation as OperationName, engine, progress };
 }
 
 const LEVELS: readonly string[] = ["advisory", "mandatory", "remediate", "disabled"];
@@ -207,7 +284,14 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
-  const result = await invocation.engine[invocation.operation]();
+  const { engine, operation, progress } = invocation;
+  progress.start(operation === "up" && engine.options.policyPacks?.length ? "preview" : operation);
+  let result: RunResult;
+  try {
+    result = await engine[operation]();
+  } finally {
+    progress.stop();
+  }
   process.stdout.write(report(result, invocation.engine));
   return result.ok ? 0 : 1;
 }

@@ -34,7 +34,7 @@ export function nodeArguments(o: TestEngineOptions, env: NodeJS.ProcessEnv): str
 
 /** One run of the program (`preview` or `up`): the monitor's side of it. */
 export class Deployment {
-  private readonly rec = new Recorder();
+  private readonly rec: Recorder;
   private readonly old: ResourceRecord[];
   /** The live (not pending-delete) old records, by URN. */
   private readonly oldByUrn = new Map<string, ResourceRecord>();
@@ -58,6 +58,7 @@ export class Deployment {
     private readonly env: NodeJS.ProcessEnv,
     private readonly dryRun: boolean,
   ) {
+    this.rec = new Recorder(dryRun ? "preview" : "up", o.onResource);
     this.old = store.load();
     for (const r of this.old) if (!r.pendingDelete) this.oldByUrn.set(r.urn, r);
   }

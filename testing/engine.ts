@@ -74,7 +74,7 @@ export class TestEngine {
   refresh(): Promise<RunResult> {
     return withEnvironment(this.options, async (env) => {
       const records = this.store.load();
-      const rec = new Recorder();
+      const rec = new Recorder("refresh", this.options.onResource);
       const host = await startHost(this.options, env);
       let outputs: Props;
       try {
@@ -114,7 +114,7 @@ export class TestEngine {
   destroy(): Promise<RunResult> {
     return withEnvironment(this.options, async (env) => {
       const records = this.store.load();
-      const rec = new Recorder();
+      const rec = new Recorder("destroy", this.options.onResource);
       const host = await startHost(this.options, env);
       try {
         const { left } = await deleteAll(host, dependencyOrder(records).reverse(), rec);

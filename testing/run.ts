@@ -54,6 +54,12 @@ export interface TestEngineOptions {
    * program that sets `Error.stackTraceLimit` itself gets what it set.
    */
   readonly stackTraceLimit?: number | false;
+  /**
+   * Called as each resource's operation completes, in the order of `RunResult.resources` (`up`
+   * with policy packs calls it for its preview first, with `operation: "preview"`). The engine
+   * prints nothing itself; the command line prints its progress lines from this.
+   */
+  readonly onResource?: (operation: RunResult["operation"], resource: ResourceResult) => void;
 }
 
 /** What happened to a resource: the CLI's words; `read` is a resource read by `refresh`. */
@@ -115,6 +121,13 @@ export function errorMessage(error: unknown): string {
 /** Collects what a run produced, and builds the {@link RunResult}. */
 export class Recorder {
   readonly started = Date.now();
+
+  /** `onResource` hears of each resource as it is recorded. */
+  constructor(
+    private readonly operation?: RunResult["operation"],
+    private readonly onResource?: TestEngineOptions["onResource"],
+  ) {}
+
   readonly resources: ResourceResult[] = [];
   readonly errors: EngineError[] = [];
   readonly logs: LogLine[] = [];
@@ -122,7 +135,15 @@ export class Recorder {
   readonly violations: PolicyViolation[] = [];
 
   op(record: Pick<ResourceRecord, "urn" | "type" | "id" | "outputs">, op: Operation, changed: string[] = []): void {
-    this.resources.push({ urn: record.urn, type: record.type, op, id: record.id, outputs: plainProps(record.outputs), changed });
+    const resource: ResourceResult = { urn: record.urn, type: record.type, op, id: record.id, outputs: plainProps(record.outputs), changed };
+    this.resources.push(resource);
+    if (this.onResource && this.operation) {
+      try {
+        this.onResource(this.operation, resource);
+      } catch {
+        // A listener's failure is not the run's.
+      }
+    }
   }
 
   result(operation: RunResult["operation"], outputs: Props): RunResult {

@@ -1,7 +1,7 @@
 /**
  * `kasm-test-engine`, the built command line (`node dist/testing/cli.js`), against the emulator:
- * policy packs configured with `--policy-pack-config`, the errors of a bad config file, and
- * `--full-stack-traces`. Needs a current dist/ (`npm run build`).
+ * policy packs configured with `--policy-pack-config`, the errors of a bad config file,
+ * `--full-stack-traces`, and the progress lines of a long operation. Needs a current dist/ (`npm run build`).
  */
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -136,5 +136,29 @@ describe("--full-stack-traces", () => {
     const full = await cli(programDir, ["up", "--full-stack-traces"]);
     expect(full.code, full.stdout + full.stderr).toBe(0);
     expect(full.stdout).toContain("output limit: 10");
+  });
+});
+
+describe("progress", () => {
+  it("a destroy slower than 2 s prints progress lines on stderr while it runs", { timeout: SLOW }, async () => {
+    const programDir = program(`for (let i = 0; i < 6; i++) new kasm.User(\`user-\${i}\`, { username: \`user-\${i}\` });`);
+    const up = await cli(programDir, ["up"]);
+    expect(up.code, up.stdout + up.stderr).toBe(0);
+
+    // Every delete waits 1 s: the destroy takes about 6 s.
+    const faults = await emulator.raw("POST", "/__emulator/faults", {
+      body: JSON.stringify({ rate: 1, kinds: ["latency"], latencyMs: 1000, operations: ["delete_user"] }),
+      headers: { "content-type": "application/json" },
+    });
+    expect(faults.status).toBe(200);
+    const destroy = await cli(programDir, ["destroy"]);
+    expect(destroy.code, destroy.stdout + destroy.stderr).toBe(0);
+    const lines = destroy.stderr.trimEnd().split("\n");
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const line of lines) expect(line).toMatch(/^destroy: \d+ of 7 resources done \(\d+ s\)(, last: delete kasm:User user-\d)?$/);
+    const done = lines.map((l) => Number(/^destroy: (\d+)/.exec(l)![1]));
+    expect(done).toEqual([...done].sort((a, b) => a - b));
+    expect(destroy.stdout).toMatch(/^destroy: succeeded/);
+    expect(destroy.stdout).not.toContain("resources done"); // stdout keeps the report alone
   });
 });

@@ -159,6 +159,20 @@ describe("TestEngine", () => {
     expect(engine.readState()).toEqual([]);
   });
 
+  it("onResource hears of each resource as it completes, in the result's order, for every operation", { timeout: SLOW }, async () => {
+    const heard: string[] = [];
+    const engine = engineFor(program(TWO_USERS), { onResource: (operation, r) => heard.push(`${operation} ${r.op} ${r.urn.split("::").pop()}`) });
+    const said = (result: RunResult) => result.resources.map((r) => `${result.operation} ${r.op} ${r.urn.split("::").pop()}`);
+    const expected: string[] = [];
+    for (const operation of ["preview", "up", "refresh", "destroy"] as const) {
+      const result = await engine[operation]();
+      expectOk(result);
+      expected.push(...said(result));
+    }
+    expect(heard).toEqual(expected);
+    expect(heard).toContain("destroy delete alice");
+  });
+
   it("never writes a secret in plaintext to the state file, and gives it back to the program as a secret", { timeout: SLOW }, async () => {
     const engine = engineFor(program(TWO_USERS));
     const up = await engine.up();
