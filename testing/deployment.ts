@@ -15,6 +15,9 @@ import type { TestEngine } from "./engine";
 /** How long a program may take to exit after a failure ended the run, before it is killed. */
 const EXIT_GRACE_MS = 10_000;
 
+/** The colour escapes of util.inspect (SGR sequences). */
+const ANSI_COLOURS = /\u001b\[[0-9;]*m/g;
+
 /** The program's stack trace limit when neither the options nor NODE_OPTIONS say otherwise. */
 const DEFAULT_STACK_TRACE_LIMIT = 1;
 
@@ -88,8 +91,9 @@ export class Deployment {
       const code = await this.runProgram(monitor.address);
       await Promise.allSettled([...this.inflight]);
       if (code !== 0 && !this.failed) {
-        // The runtime reports the program's own errors through Log before it exits.
-        const logged = this.rec.logs.filter((l) => l.severity === "error").map((l) => l.message);
+        // The runtime reports the program's own errors through Log before it exits, formatted
+        // with util.inspect's colours (which Node 20 and 22 give up on with long stacks): drop them.
+        const logged = this.rec.logs.filter((l) => l.severity === "error").map((l) => l.message.replace(ANSI_COLOURS, ""));
         this.rec.errors.push({ urn: "", message: logged.join("\n") || `the program exited with code ${code}` });
         this.failed = true;
       }

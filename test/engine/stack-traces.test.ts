@@ -40,7 +40,7 @@ Error.stackTraceLimit = 25;
 export const framesAfterSetting = deep(40).split("\\n").filter((l) => l.trim().startsWith("at ")).length;
 `;
 
-it("a throw inside an apply is reported in seconds, with its message", { timeout: SLOW }, async () => {
+it("a throw inside an apply is reported in seconds, with its message and the frame that threw, without colour escapes", { timeout: SLOW }, async () => {
   const engine = engineFor(`export const value = pulumi.output("x").apply((v) => {
   throw new Error("the program failed on " + v);
 });`);
@@ -48,7 +48,10 @@ it("a throw inside an apply is reported in seconds, with its message", { timeout
   const result = await engine.up();
   const seconds = (Date.now() - started) / 1000;
   expect(result.ok).toBe(false);
-  expect(result.errors.map((e) => e.message).join("\n")).toContain("the program failed on x");
+  const message = result.errors.map((e) => e.message).join("\n");
+  expect(message).toContain("the program failed on x");
+  expect(message).toMatch(/index\.ts:3:9/); // the frame that threw
+  expect(message).not.toContain("\u001b["); // without util.inspect's colours
   expect(seconds).toBeLessThan(10);
 });
 
