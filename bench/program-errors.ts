@@ -119,6 +119,8 @@ async function main(): Promise<void> {
         config: { "kasm:baseUrl": emulator.url, "kasm:apiKey": key.key, "kasm:apiKeySecret": key.secret, "kasm:maxRetries": "1" },
         secretKeys: ["kasm:apiKeySecret"],
         env: { NODE_OPTIONS: [`--require ${preload}`, c.nodeOptions].filter(Boolean).join(" "), BENCH_USAGE_FILE: usageFile },
+        // Node's own stack trace limit unless the case sets one: the engine's default of one frame would hide what is measured.
+        stackTraceLimit: false,
       });
       const started = process.hrtime.bigint();
       const result = await engine.up();
