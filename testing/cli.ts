@@ -259,15 +259,20 @@ function report(result: RunResult, engine: TestEngine): string {
     const name = r.urn.slice(r.urn.lastIndexOf("::") + 2);
     lines.push(`  ${r.op.padEnd(7)} ${r.type} ${name}${r.changed.length ? ` (${r.changed.join(", ")})` : ""}`);
   }
-  const counts = Object.entries(result.summary).map(([op, n]) => `${n} ${op}`);
-  if (counts.length) lines.push(`resources: ${counts.join(", ")} (the stack included)`);
+  // Counted from the lines above, so that the count and the list agree (a refresh lists no stack).
+  const byOp = new Map<string, number>();
+  for (const r of result.resources) byOp.set(r.op, (byOp.get(r.op) ?? 0) + 1);
+  const counts = [...byOp].map(([op, n]) => `${n} ${op}`);
+  const stackListed = result.resources.some((r) => r.type === "pulumi:pulumi:Stack");
+  if (counts.length) lines.push(`resources: ${counts.join(", ")}${stackListed ? " (the stack included)" : ""}`);
   for (const v of result.policyViolations) lines.push(`policy ${v.enforcementLevel}: ${v.policyPack}/${v.policyName}: ${v.message}${v.urn ? ` (${v.urn})` : ""}`);
   for (const e of result.errors) lines.push(`error${e.urn ? ` in ${e.urn}` : ""}: ${e.message}`);
   if (result.ok && (result.operation === "up" || result.operation === "refresh")) {
     const stack = engine.readState().find((r) => r.type === "pulumi:pulumi:Stack");
     for (const [key, value] of Object.entries(stack?.outputs ?? {})) lines.push(`output ${key}: ${JSON.stringify(value, (_k, v: unknown) => (isSecret(v) ? "[secret]" : v))}`);
   }
-  if (!result.ok && result.errors.some((e) => e.urn === "")) lines.push("the program's own output:", result.programOutput.trimEnd());
+  const programOutput = result.programOutput.trimEnd();
+  if (!result.ok && programOutput !== "" && result.errors.some((e) => e.urn === "")) lines.push("the program's own output:", programOutput);
   return `${lines.join("\n")}\n`;
 }
 

@@ -79,6 +79,20 @@ function keyConfig(name: string, permissions: readonly string[]): string {
 
 const ONE_USER = `new kasm.User("alice", { username: "alice", firstName: "Alice" });`;
 
+describe("the report", () => {
+  it("counts what it lists: up names the stack it counts, refresh (which lists no stack) does not claim it", { timeout: SLOW }, async () => {
+    const programDir = program(ONE_USER);
+    const up = await cli(programDir, ["up"]);
+    expect(up.code, up.stdout + up.stderr).toBe(0);
+    expect(up.stdout).toContain("resources: 2 create (the stack included)");
+    const refresh = await cli(programDir, ["refresh"]);
+    expect(refresh.code, refresh.stdout + refresh.stderr).toBe(0);
+    const listed = refresh.stdout.split("\n").filter((line) => /^  read /.test(line));
+    expect(refresh.stdout).toContain(`resources: ${listed.length} read\n`);
+    expect(refresh.stdout).not.toContain("(the stack included)");
+  });
+});
+
 describe("--policy-pack-config", () => {
   it("configures the permissions pack: a key lacking Users Create fails the preview, one holding it passes", { timeout: SLOW }, async () => {
     const programDir = program(ONE_USER);
