@@ -24,15 +24,8 @@
  * runs inside {@link withConnection}, and {@link kasmClient} answers that connection's client.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { KasmClient, KasmConfigurationError, type KasmClientOptions } from "./api";
-import {
-  CONFIG_KEYS,
-  ENV_VARS,
-  connectionConfigurationError,
-  environmentForConnection,
-  optionsForConnection,
-  optionsFromConfig,
-} from "./api/config";
+import { KasmClient, type KasmClientOptions } from "./api";
+import { CONFIG_KEYS, ENV_VARS, connectionSettings, namingConnection, optionsFromConfig } from "./api/config";
 import type { ApiNames } from "./api/vocabulary";
 
 /** The configuration keys the provider reads, and the client option each one sets. */
@@ -80,11 +73,8 @@ export function withConnection<T>(connection: string | undefined, work: () => Pr
 function connectionClient(name: string): KasmClient {
   let named = connectionClients.get(name);
   if (named === undefined || named.closed) {
-    try {
-      named = new KasmClient(optionsForConnection(name, (key) => configuration.get(key)), environmentForConnection(name));
-    } catch (error) {
-      throw error instanceof KasmConfigurationError ? connectionConfigurationError(name, error) : error;
-    }
+    const settings = connectionSettings(name, (key) => configuration.get(key));
+    named = namingConnection(name, () => new KasmClient(settings.options, settings.env));
     connectionClients.set(name, named);
   }
   return named;
@@ -120,10 +110,8 @@ export function existingClient(): KasmClient | undefined {
  */
 export function configuredApiNames(): ApiNames {
   const name = currentConnection.getStore();
-  const configured =
-    name === undefined
-      ? (options.apiNames ?? process.env[ENV_VARS.apiNames])
-      : (optionsForConnection(name, (key) => configuration.get(key)).apiNames ?? environmentForConnection(name)[ENV_VARS.apiNames]);
+  const settings = name === undefined ? { options, env: process.env } : connectionSettings(name, (key) => configuration.get(key));
+  const configured = settings.options.apiNames ?? settings.env[ENV_VARS.apiNames];
   const value = (configured ?? "spec").trim().toLowerCase();
   return value === "product" ? "product" : "spec";
 }

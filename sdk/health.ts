@@ -4,8 +4,8 @@
  * `{ok: true}`, probing as the product's own health check does), run when the caller asks.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { HEALTH_DEFAULTS, KasmClient, KasmConfigurationError, type HealthyResult, type KasmClientOptions, type WaitForHealthyOptions } from "../provider/api";
-import { connectionConfigurationError, environmentForConnection, optionsForConnection, optionsFromConfig, resolveConfig } from "../provider/api/config";
+import { HEALTH_DEFAULTS, KasmClient, type HealthyResult, type KasmClientOptions, type WaitForHealthyOptions } from "../provider/api";
+import { connectionSettings, namingConnection, resolveConfig } from "../provider/api/config";
 import { connectionName, type Connection } from "./connection";
 
 /** Options of {@link waitForHealthy}. */
@@ -47,17 +47,10 @@ export async function waitForHealthy(args: WaitForHealthyArgs = {}): Promise<Hea
   // The same reading of the `kasm:` keys (or a connection's own) as the provider's and the
   // lookups' (outside a program, none are set).
   const name = connectionName(args.connection);
-  const get = (key: string) => pulumi.runtime.getConfig(key);
-  const options = { ...(name === undefined ? optionsFromConfig(get) : optionsForConnection(name, get)), ...args.settings };
-  const env = name === undefined ? process.env : environmentForConnection(name);
-  let seconds: number;
-  let client: KasmClient;
-  try {
-    seconds = resolveConfig(options, env).waitForHealthySeconds;
-    client = new KasmClient(options, env);
-  } catch (error) {
-    throw name !== undefined && error instanceof KasmConfigurationError ? connectionConfigurationError(name, error) : error;
-  }
+  const settings = connectionSettings(name, (key) => pulumi.runtime.getConfig(key));
+  const options = { ...settings.options, ...args.settings };
+  const seconds = namingConnection(name, () => resolveConfig(options, settings.env).waitForHealthySeconds);
+  const client = new KasmClient(options, settings.env);
   try {
     const { settings: _settings, connection: _connection, ...wait } = args;
     return await client.waitForHealthy({ ...wait, deadlineMs: args.deadlineMs ?? (seconds > 0 ? seconds * 1000 : HEALTH_DEFAULTS.deadlineMs) });

@@ -21,8 +21,8 @@ import { ALL_PERMISSIONS, closeUnderDependencies, effectivePermissions, type Per
 import { judgeNeeds, minimalPermissions } from "../../catalogue";
 import { LOOKUP_NAMES, lookupNeeds, lookupPermissions, type LookupName } from "../../catalogue/lookups";
 import { CONNECTIONS_PROPERTY, KEY_CONFIG_PROPERTIES, parseConnectionKeys, parseKeyConfig, parseLookups, type KeyConfig, type LookupConfig } from "./config";
-import { analyseStack, type StackAnalysis, type StackResource } from "./stack";
-import { connectionOf, kindOf, listWords, quoted, rawProps } from "../shared/kasm";
+import { analyseStack, byInstallation, type StackAnalysis } from "./stack";
+import { kindOf, listWords, quoted } from "../shared/kasm";
 
 export const NAME = "least-privilege";
 
@@ -161,12 +161,7 @@ export const leastPrivilegePolicy: StackValidationPolicy = {
     // One report per installation, for its own key. `lookups` describes the program as a whole and
     // cannot say which installation a lookup reads: for a named connection every lookup is taken as
     // possibly called, so their permissions are never reported as unneeded there.
-    const byConnection = new Map<string | undefined, StackResource[]>();
-    for (const resource of args.resources) {
-      const connection = kindOf(resource) ? connectionOf(rawProps(resource.props)) : undefined;
-      byConnection.set(connection, [...(byConnection.get(connection) ?? []), resource]);
-    }
-    for (const [connection, resources] of byConnection) {
+    for (const [connection, resources] of byInstallation(args.resources)) {
       // A connection the config does not describe: resource-needs-permissions reports it.
       const key = connection === undefined ? config : connectionKeys.get(connection);
       if (key === undefined) continue;

@@ -27,8 +27,8 @@
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { judgeNeeds, LIFECYCLE_STEPS, type CallShortfall, type LifecycleStep, type NeedsVerdict } from "../../catalogue";
 import { CONNECTIONS_PROPERTY, KEY_CONFIG_PROPERTIES, parseConnectionKeys, parseKeyConfigWithPermissions } from "./config";
-import { analyseStack, type KasmEntry, type StackResource } from "./stack";
-import { connectionOf, installationWords, kindOf, label, listWords, quoted, rawProps, undecidable } from "../shared/kasm";
+import { analyseStack, byInstallation, type KasmEntry } from "./stack";
+import { installationWords, kindOf, label, listWords, quoted, undecidable } from "../shared/kasm";
 
 export const NAME = "resource-needs-permissions";
 
@@ -68,13 +68,8 @@ export const resourceNeedsPermissions: StackValidationPolicy = {
     const connectionKeys = parseConnectionKeys(NAME, raw, parseKeyConfigWithPermissions);
     if (!args.resources.some((r) => kindOf(r))) args.notApplicable("the stack has no Kasm resources");
     // One installation at a time: its resources, judged against its own key.
-    const byConnection = new Map<string | undefined, StackResource[]>();
-    for (const resource of args.resources) {
-      const connection = kindOf(resource) ? connectionOf(rawProps(resource.props)) : undefined;
-      byConnection.set(connection, [...(byConnection.get(connection) ?? []), resource]);
-    }
     const undecided: string[] = [];
-    for (const [connection, resources] of byConnection) {
+    for (const [connection, resources] of byInstallation(args.resources)) {
       const keyConfig = connection === undefined ? config : connectionKeys.get(connection);
       if (keyConfig === undefined) {
         for (const r of resources)

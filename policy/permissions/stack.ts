@@ -20,7 +20,7 @@ import {
   type ResourceNeeds,
 } from "../../catalogue";
 import { configFacts, type KeyConfig } from "./config";
-import { isUnknownValue, kindOf, rawProps, type RawProps } from "../shared/kasm";
+import { connectionOf, isUnknownValue, kindOf, rawProps, type RawProps } from "../shared/kasm";
 
 /** A resource as a stack policy receives it (a subset of @pulumi/policy's `PolicyResource`). */
 export interface StackResource {
@@ -161,4 +161,20 @@ export function analyseStack(resources: readonly StackResource[], config: KeyCon
     knowledge,
     entries: entries.map((e) => ({ ...e, needs: resourcePermissionNeeds(e.kind, e.resolved, knowledge) })),
   };
+}
+
+/**
+ * The stack's resources by the installation their objects live on (a Kasm resource's
+ * `connection`; undefined for the default one, and for every resource that is not Kasm's), in
+ * the stack's order: each installation is judged against its own key.
+ */
+export function byInstallation<R extends StackResource>(resources: readonly R[]): Map<string | undefined, R[]> {
+  const groups = new Map<string | undefined, R[]>();
+  for (const resource of resources) {
+    const connection = kindOf(resource) ? connectionOf(rawProps(resource.props)) : undefined;
+    const group = groups.get(connection);
+    if (group) group.push(resource);
+    else groups.set(connection, [resource]);
+  }
+  return groups;
 }

@@ -357,3 +357,27 @@ export function connectionConfigurationError(name: string, error: KasmConfigurat
     error.missing.map(rename),
   );
 }
+
+/**
+ * The client options and the environment of a connection: for the default one (`undefined`) the
+ * `kasm:` keys and the `KASM_*` variables, for a named one its own (see
+ * {@link optionsForConnection} and {@link environmentForConnection}). The one place the
+ * provider, the lookups and `waitForHealthy` choose a connection's settings.
+ */
+export function connectionSettings(
+  name: string | undefined,
+  get: (key: string) => string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): { readonly options: KasmClientOptions; readonly env: NodeJS.ProcessEnv } {
+  if (name === undefined) return { options: optionsFromConfig(get), env };
+  return { options: optionsForConnection(name, get), env: environmentForConnection(name, env) };
+}
+
+/** `build()`, with a configuration error of a named connection naming that connection's own keys. */
+export function namingConnection<T>(name: string | undefined, build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    throw name !== undefined && error instanceof KasmConfigurationError ? connectionConfigurationError(name, error) : error;
+  }
+}

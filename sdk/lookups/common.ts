@@ -5,8 +5,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
-import { KasmClient, KasmConfigurationError, camelized, isSecretFieldName, toSnakeCase, type Camelized } from "../../provider/api";
-import { connectionConfigurationError, environmentForConnection, optionsForConnection, optionsFromConfig } from "../../provider/api/config";
+import { KasmClient, camelized, isSecretFieldName, toSnakeCase, type Camelized } from "../../provider/api";
+import { connectionSettings, namingConnection } from "../../provider/api/config";
 import { connectionName, type Connection } from "../connection";
 
 export type { Camelized };
@@ -98,21 +98,14 @@ export function programClient(): KasmClient {
   const name = lookupConnection.getStore();
   // runtime.getConfig reads secrets too, without the warning Config.get gives for them; the value
   // only goes to the client, never into an output. The reading is the provider's own.
-  const get = (key: string) => pulumi.runtime.getConfig(key);
-  const options = name === undefined ? optionsFromConfig(get) : optionsForConnection(name, get);
-  const env = name === undefined ? process.env : environmentForConnection(name);
+  const { options, env } = connectionSettings(name, (key) => pulumi.runtime.getConfig(key));
   // A program's configuration does not change while it runs, so this is one client per program
   // and connection; a process that changes it (a test) gets a client that follows. Compared by
   // digest, so that the secret is not kept here a second time.
   const settings = createHash("sha256").update(JSON.stringify([options, name === undefined ? null : env])).digest("hex");
   const current = clients.get(name ?? "");
   if (current?.settings === settings) return current.client;
-  let client: KasmClient;
-  try {
-    client = new KasmClient(options, env);
-  } catch (error) {
-    throw name !== undefined && error instanceof KasmConfigurationError ? connectionConfigurationError(name, error) : error;
-  }
+  const client = namingConnection(name, () => new KasmClient(options, env));
   if (current) void current.client.close();
   // The program exits when Pulumi is done with it; an open keep-alive pool must not hold it up.
   if (clients.size === 0) process.once("beforeExit", () => clients.forEach(({ client: c }) => void c.close()));
