@@ -265,6 +265,8 @@ function report(result: RunResult, engine: TestEngine): string {
   const counts = [...byOp].map(([op, n]) => `${n} ${op}`);
   const stackListed = result.resources.some((r) => r.type === "pulumi:pulumi:Stack");
   if (counts.length) lines.push(`resources: ${counts.join(", ")}${stackListed ? " (the stack included)" : ""}`);
+  // The provider's warnings and notes (and the program's pulumi.log lines), as the CLI shows its diagnostics; errors come below.
+  for (const l of result.logs) if (l.severity === "warning" || l.severity === "info") lines.push(`${l.severity}: ${l.message}${l.urn ? ` (${l.urn})` : ""}`);
   for (const v of result.policyViolations) lines.push(`policy ${v.enforcementLevel}: ${v.policyPack}/${v.policyName}: ${v.message}${v.urn ? ` (${v.urn})` : ""}`);
   for (const e of result.errors) lines.push(`error${e.urn ? ` in ${e.urn}` : ""}: ${e.message}`);
   if (result.ok && (result.operation === "up" || result.operation === "refresh")) {

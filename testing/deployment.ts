@@ -83,7 +83,7 @@ export class Deployment {
       log: (line) => line.severity !== "debug" && this.rec.logs.push(line),
     });
     try {
-      this.host = await startHost(this.o, this.env);
+      this.host = await startHost(this.o, this.env, monitor.address);
       for (const spec of this.o.policyPacks ?? []) {
         const context = { engineAddress: monitor.address, env: this.env, stack: this.o.stack, project: this.o.project, dryRun: this.dryRun, stackPrefix: this.stackPrefix };
         this.packs.push(await PolicyPackRunner.start(spec, context));

@@ -23,6 +23,8 @@
  * ```
  */
 import { Deployment } from "./deployment";
+import type { ProviderHost } from "./host";
+import { serveEngineLog } from "./monitor";
 import { deleteAll, errorMessage, Recorder, stackOutputs, startHost, stopHost, withEnvironment, type RunResult, type TestEngineOptions } from "./run";
 import { StateStore, dependencyOrder, type ResourceRecord } from "./state";
 import { changedKeys, markSecret, plainProps, secretKeys, type Props } from "./values";
@@ -75,9 +77,8 @@ export class TestEngine {
     return withEnvironment(this.options, async (env) => {
       const records = this.store.load();
       const rec = new Recorder("refresh", this.options.onResource);
-      const host = await startHost(this.options, env);
-      let outputs: Props;
-      try {
+      let outputs: Props = {};
+      await withHost(this.options, env, rec, async (host) => {
         const next: ResourceRecord[] = [];
         for (const old of records) {
           if (!old.custom) {
@@ -103,9 +104,7 @@ export class TestEngine {
         }
         this.store.save(next);
         outputs = stackOutputs(next);
-      } finally {
-        await stopHost(host, rec);
-      }
+      });
       return rec.result("refresh", outputs);
     });
   }
@@ -115,15 +114,27 @@ export class TestEngine {
     return withEnvironment(this.options, async (env) => {
       const records = this.store.load();
       const rec = new Recorder("destroy", this.options.onResource);
-      const host = await startHost(this.options, env);
-      try {
+      await withHost(this.options, env, rec, async (host) => {
         const { left } = await deleteAll(host, dependencyOrder(records).reverse(), rec);
         this.store.save(records.filter((r) => left.has(r)));
-      } finally {
-        await stopHost(host, rec);
-      }
+      });
       return rec.result("destroy", {});
     });
   }
 }
 
+/**
+ * Run `fn` with a provider host for an operation that runs no program (refresh, destroy), its
+ * provider's log lines (warnings) recorded as the engine records them during an up.
+ */
+async function withHost(options: TestEngineOptions, env: NodeJS.ProcessEnv, rec: Recorder, fn: (host: ProviderHost) => Promise<void>): Promise<void> {
+  const engine = await serveEngineLog((line) => line.severity !== "debug" && rec.logs.push(line));
+  let host: ProviderHost | undefined;
+  try {
+    host = await startHost(options, env, engine.address);
+    await fn(host);
+  } finally {
+    await stopHost(host, rec);
+    engine.close();
+  }
+}

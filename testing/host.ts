@@ -75,10 +75,12 @@ export class ProviderHost {
   /**
    * Start a host in `cwd` (default: the current folder), where the serialized providers'
    * `require("pulumi-kasm/provider")` must resolve, with extra environment; `script` is the
-   * host's script (default: `@pulumi/pulumi/cmd/dynamic-provider` as this package resolves it).
+   * host's script (default: `@pulumi/pulumi/cmd/dynamic-provider` as this package resolves it);
+   * `engineAddress` is the Engine service the host's provider logs to (its last argument, as the
+   * engine gives it; default: an address where nothing listens, so warnings go to stderr).
    */
-  static async start(options: { cwd?: string; env?: NodeJS.ProcessEnv; script?: string } = {}): Promise<ProviderHost> {
-    const child = spawn(process.execPath, [options.script ?? HOST, "127.0.0.1:1"], {
+  static async start(options: { cwd?: string; env?: NodeJS.ProcessEnv; script?: string; engineAddress?: string } = {}): Promise<ProviderHost> {
+    const child = spawn(process.execPath, [options.script ?? HOST, options.engineAddress ?? "127.0.0.1:1"], {
       cwd: options.cwd ?? process.cwd(),
       env: { ...process.env, ...options.env },
       stdio: ["ignore", "pipe", "pipe"],

@@ -183,11 +183,7 @@ export async function serveMonitor(handlers: MonitorHandlers): Promise<MonitorSe
     },
   };
   const engine: Partial<engrpc.IEngineServer> = {
-    log(call, callback) {
-      const req = call.request;
-      handlers.log({ severity: SEVERITY[req.getSeverity()] ?? "info", message: req.getMessage(), urn: req.getUrn() });
-      callback(null, new emptyproto.Empty());
-    },
+    log: logService(handlers.log),
     getRootResource(_call, callback) {
       callback(null, new engproto.GetRootResourceResponse().setUrn(root));
     },
@@ -200,6 +196,29 @@ export async function serveMonitor(handlers: MonitorHandlers): Promise<MonitorSe
   // calls them, as the features they serve are answered false above.
   server.addService(resrpc.ResourceMonitorService, monitor as resrpc.IResourceMonitorServer);
   server.addService(engrpc.EngineService, engine as engrpc.IEngineServer);
+  return listen(server);
+}
+
+/**
+ * Serve only the Engine service's `Log`, for an operation that runs no program (refresh,
+ * destroy): the provider host logs its warnings there, as it does to the engine under the CLI.
+ */
+export async function serveEngineLog(log: (line: LogLine) => void): Promise<MonitorServer> {
+  const server = new grpc.Server();
+  server.addService(engrpc.EngineService, { log: logService(log) } as Partial<engrpc.IEngineServer> as engrpc.IEngineServer);
+  return listen(server);
+}
+
+/** The Engine service's `Log`: each line to `log`. */
+function logService(log: (line: LogLine) => void): engrpc.IEngineServer["log"] {
+  return (call, callback) => {
+    const req = call.request;
+    log({ severity: SEVERITY[req.getSeverity()] ?? "info", message: req.getMessage(), urn: req.getUrn() });
+    callback(null, new emptyproto.Empty());
+  };
+}
+
+async function listen(server: grpc.Server): Promise<MonitorServer> {
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, p) => (error ? reject(error) : resolve(p))),
   );

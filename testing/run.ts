@@ -208,9 +208,12 @@ export function pulumiScript(script: string, programDir: string): string {
   }
 }
 
-/** Start the dynamic-provider host (one per operation) and configure it with the stack configuration. */
-export async function startHost(options: TestEngineOptions, env: NodeJS.ProcessEnv): Promise<ProviderHost> {
-  const host = await ProviderHost.start({ cwd: options.programDir, env, script: pulumiScript("cmd/dynamic-provider", options.programDir) });
+/**
+ * Start the dynamic-provider host (one per operation), logging to the Engine service at
+ * `engineAddress`, and configure it with the stack configuration.
+ */
+export async function startHost(options: TestEngineOptions, env: NodeJS.ProcessEnv, engineAddress: string): Promise<ProviderHost> {
+  const host = await ProviderHost.start({ cwd: options.programDir, env, script: pulumiScript("cmd/dynamic-provider", options.programDir), engineAddress });
   try {
     await host.configure({ ...options.config }, [...(options.secretKeys ?? [])]);
   } catch (error) {

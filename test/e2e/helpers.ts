@@ -150,10 +150,9 @@ export function expectAllSame(result: RunResult): void {
 }
 
 /**
- * The warnings of a run: the engine's log lines, and the provider's `warning: ...` lines. The test
- * engine starts the provider host without an engine address, so the provider's warnings (see
- * provider/engine-log.ts) fall back to the host's stderr, which is in `programOutput`; under the
- * CLI they are diagnostics of the engine.
+ * The warnings of a run: the engine's log lines (the provider's warnings reach the test engine's
+ * Engine service, as they reach the CLI's), and any `warning: ...` line a process printed instead
+ * (provider/engine-log.ts falls back to stderr when no engine answers).
  */
 export function warnings(result: RunResult): string[] {
   const logged = result.logs.filter((l) => l.severity === "warning").map((l) => l.message);

@@ -1,7 +1,7 @@
 /**
  * `kasm-test-engine`, the built command line (`node dist/testing/cli.js`), against the emulator:
  * policy packs configured with `--policy-pack-config`, the errors of a bad config file,
- * `--full-stack-traces`, and the progress lines of a long operation. Needs a current dist/ (`npm run build`).
+ * `--full-stack-traces`, the progress lines of a long operation, and the provider's warnings. Needs a current dist/ (`npm run build`).
  */
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -20,7 +20,7 @@ let emulator: TestEmulator;
 
 beforeEach(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "engine-cli-test-"));
-  emulator = await startTestEmulator();
+  emulator = await startTestEmulator({ zones: [{ zone_name: "default" }] });
 });
 afterEach(async () => {
   await emulator?.close();
@@ -174,5 +174,21 @@ describe("progress", () => {
     expect(done).toEqual([...done].sort((a, b) => a - b));
     expect(destroy.stdout).toMatch(/^destroy: succeeded/);
     expect(destroy.stdout).not.toContain("resources done"); // stdout keeps the report alone
+  });
+});
+
+describe("the provider's warnings", () => {
+  it("are printed as warnings, in the report of the operation that raised them (a destroy that only forgets servers)", { timeout: SLOW }, async () => {
+    const programDir = program(
+      `new kasm.ServerImport("servers", { servers: [{ name: "build-box", ipHostname: "build-box.example.org", port: 22, zoneName: "default", connectionType: "SSH" }] });`,
+    );
+    const up = await cli(programDir, ["up"]);
+    expect(up.code, up.stdout + up.stderr).toBe(0);
+    expect(up.stdout).not.toContain("warning:");
+    const destroy = await cli(programDir, ["destroy"]);
+    expect(destroy.code, destroy.stdout + destroy.stderr).toBe(0);
+    const warningLines = destroy.stdout.split("\n").filter((line) => line.startsWith("warning: "));
+    expect(warningLines).toEqual([expect.stringMatching(/cannot delete servers.*build-box/)]);
+    expect(destroy.stderr).not.toContain("warning:"); // reached the engine, not the host's stderr
   });
 });
