@@ -9,7 +9,26 @@
  * to a `warning: ...` line on stderr (which the engine shows as plugin output) when there is no
  * engine to reach, as when the host is driven by tests. Never pass a secret in a message.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import path from "node:path";
+
+/** The Pulumi name of the resource whose method is running (see kit/connections.ts). */
+const currentName = new AsyncLocalStorage<string | undefined>();
+
+/** Run `work` as a method of the resource named `name` (undefined: a state that does not keep it). */
+export function withResourceName<T>(name: string | undefined, work: () => Promise<T>): Promise<T> {
+  return currentName.run(name, work);
+}
+
+/**
+ * How a warning names the resource whose method is running: `UserSet staff`, by the name the
+ * program gave it; by `id` (its Kasm id, or the set's) only for a state written before the name
+ * was kept.
+ */
+export function resourceLabel(kind: string, id: string): string {
+  const name = currentName.getStore();
+  return `${kind} ${name ?? id}`;
+}
 
 /** Where a warning went: the engine's diagnostics, or the process's stderr. */
 export type WarningSink = "engine" | "stderr";
@@ -26,22 +45,35 @@ export function engineAddressFromArgv(argv: readonly string[] = process.argv): s
  * @param message The text; never a secret.
  * @param options `engineAddress` (default: from the host's arguments), `timeoutMs` (default 5000).
  */
-export async function warn(message: string, options: { engineAddress?: string; timeoutMs?: number } = {}): Promise<WarningSink> {
+export function warn(message: string, options: { engineAddress?: string; timeoutMs?: number } = {}): Promise<WarningSink> {
+  return report("warning", message, options);
+}
+
+/**
+ * Tell the user something worth knowing that is not a problem (what a change does inside a set):
+ * an INFO diagnostic, which the CLI shows with the resource's others. Resolves with where it went;
+ * never throws.
+ */
+export function note(message: string, options: { engineAddress?: string; timeoutMs?: number } = {}): Promise<WarningSink> {
+  return report("info", message, options);
+}
+
+async function report(severity: "warning" | "info", message: string, options: { engineAddress?: string; timeoutMs?: number }): Promise<WarningSink> {
   const address = options.engineAddress ?? engineAddressFromArgv();
   if (address) {
     try {
-      await logToEngine(address, message, options.timeoutMs ?? 5000);
+      await logToEngine(address, severity, message, options.timeoutMs ?? 5000);
       return "engine";
     } catch {
       // No engine there (a test harness, or it went away): stderr is the next best place.
     }
   }
-  process.stderr.write(`warning: ${message}\n`);
+  process.stderr.write(`${severity}: ${message}\n`);
   return "stderr";
 }
 
-/** One `Engine.Log` call with severity WARNING. */
-async function logToEngine(address: string, message: string, timeoutMs: number): Promise<void> {
+/** One `Engine.Log` call. */
+async function logToEngine(address: string, severity: "warning" | "info", message: string, timeoutMs: number): Promise<void> {
   // Loaded here, from @pulumi/pulumi's own dependencies, so that the generated client and the
   // credentials come from the same copy of grpc-js.
   const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
@@ -51,7 +83,7 @@ async function logToEngine(address: string, message: string, timeoutMs: number):
   const client = new engrpc.EngineClient(address, grpc.credentials.createInsecure());
   try {
     const request = new engproto.LogRequest();
-    request.setSeverity(engproto.LogSeverity.WARNING);
+    request.setSeverity(severity === "warning" ? engproto.LogSeverity.WARNING : engproto.LogSeverity.INFO);
     request.setMessage(message);
     await new Promise<void>((resolve, reject) => {
       client.log(request, new grpc.Metadata(), { deadline: Date.now() + timeoutMs }, (error) => (error ? reject(error) : resolve()));

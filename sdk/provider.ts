@@ -116,6 +116,8 @@ export abstract class KasmResource<Args extends object> extends pulumi.dynamic.R
     const connection = connectionName((args as ConnectionArgs).connection);
     if (connection === undefined) delete props.connection;
     else props.connection = connection;
+    // The provider names the resource in its warnings by it (the host tells it neither URN nor name).
+    props.__resourceName = name;
     for (const key of outputs.computed ?? []) props[key] = undefined;
     const secrets = outputs.secrets ?? [];
     for (const key of secrets) props[key] = args[key] === undefined ? undefined : pulumi.secret(args[key]);

@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type ExactlyOneOf, type InputOutputs } from "./provider";
 import type { ConnectionArgs } from "./connection";
+import { ID_AFTER_IMPORT } from "../catalogue/bulk-rows";
 
 /** `additive` (default): the set only adds the listed groups. `authoritative`: it also removes the others, except All Users. */
 export type UserSetGroupsMode = "additive" | "authoritative";
@@ -107,7 +108,22 @@ export class UserSet extends KasmResource<UserSetArgs> {
   /** Exactly one of `users` and `csv`: giving both (or neither) fails to compile. */
   constructor(name: string, args: ExactlyOneOf<UserSetArgs, "users", "csv">, opts?: pulumi.CustomResourceOptions) {
     super(name, args, opts, { computed: ["userIds", "count"] });
+    this.userIds = idsKnownAfterImport(this.userIds);
   }
+}
+
+/**
+ * `ids` with each id the provider planned as {@link ID_AFTER_IMPORT} (a row a change adds) made
+ * Pulumi's unknown value during a preview: `staff.userIds["ada"]` is known for a user the set
+ * keeps, so a resource using it shows no change, and unknown for a user it adds, so a resource
+ * using it shows as created. Outside a preview the ids are Kasm's, untouched.
+ */
+function idsKnownAfterImport(ids: pulumi.Output<Record<string, string>>): pulumi.Output<Record<string, string>> {
+  if (!pulumi.runtime.isDryRun()) return ids;
+  return ids.apply((map) => {
+    if (map === undefined || map === null || !Object.values(map).includes(ID_AFTER_IMPORT)) return map;
+    return Object.fromEntries(Object.entries(map).map(([username, id]) => [username, id === ID_AFTER_IMPORT ? (pulumi.unknown as unknown as string) : id]));
+  });
 }
 
 /** The outputs of a {@link UserSet} that mirror its arguments (see {@link UserSetArgs}). */

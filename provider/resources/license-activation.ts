@@ -14,7 +14,7 @@
 import { z } from "zod";
 import type { License } from "../api";
 import { kasmClient } from "../runtime";
-import { warn } from "../engine-log";
+import { resourceLabel, warn } from "../engine-log";
 import { camelCase, declared, type KindProvider, type Props } from "./kit";
 import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
 
@@ -107,7 +107,7 @@ export const licenseActivationProvider: KindProvider = defineKind<LicenseActivat
   async delete(id, props) {
     const seats = typeof props.limit === "number" ? `${props.limit} seat(s)` : "its seats";
     await warn(
-      `LicenseActivation ${id}: Kasm has no operation to remove a licence, so it stays applied (${seats}); ` +
+      `${resourceLabel("LicenseActivation", id)}: Kasm has no operation to remove a licence, so it stays applied (${seats}); ` +
         `Pulumi only forgets it. Check the licences under Diagnostics, System Info, Licenses in the Kasm UI.`,
     );
   },

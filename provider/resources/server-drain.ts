@@ -16,7 +16,7 @@
  * the engine's log (see provider/engine-log.ts).
  */
 import { z } from "zod";
-import { warn } from "../engine-log";
+import { resourceLabel, warn } from "../engine-log";
 import { kasmClient } from "../runtime";
 import { canonicalId, declared, GONE, isNotFound, KasmId, same, unlessGone, type KindProvider, type Props } from "./kit";
 import { defineKind, type FieldRules } from "./kit/define-kind";
@@ -103,7 +103,7 @@ export const serverDrainProvider: KindProvider = defineKind<ServerDrainInputs, S
     const seen = server.is_draining;
     if (typeof seen !== "boolean" && props.draining !== undefined)
       await warn(
-        `ServerDrain ${server.server_id}: Kasm's server record does not include the draining flag (is_draining), so refresh ` +
+        `${resourceLabel("ServerDrain", server.server_id)}: Kasm's server record does not include the draining flag (is_draining), so refresh ` +
           `cannot see whether the server is still ${props.draining === false ? "not draining" : "draining"}; the declared value is kept. ` +
           `A change made in the Kasm UI is not noticed: check the server there when in doubt.`,
       );

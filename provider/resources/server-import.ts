@@ -45,7 +45,7 @@
  * declared rows, the plan of an update, the state), `check`, `import` and `read`.
  */
 import { randomUUID } from "node:crypto";
-import { warn } from "../engine-log";
+import { resourceLabel, warn } from "../engine-log";
 import { initializationFailure, isUnknown, type KindProvider, type Props } from "./kit";
 import { checkServerImport } from "./server-import/check";
 import { importCsv, importRows, IncompleteImport } from "./server-import/import";
@@ -148,7 +148,7 @@ export const serverImportProvider: KindProvider = {
     ];
     if (left.length)
       await warn(
-        `ServerImport ${id}: the Kasm API can neither update nor delete servers, so these stay in Kasm and Pulumi no longer manages them: ` +
+        `${resourceLabel("ServerImport", id)}: the Kasm API can neither update nor delete servers, so these stay in Kasm and Pulumi no longer manages them: ` +
           `${left.join("; ")}. Remove them in the Kasm admin UI (Infrastructure, Servers) if they are not needed.`,
       );
     return { outs: outputs(news, serverIds) };
@@ -161,7 +161,7 @@ export const serverImportProvider: KindProvider = {
     const names = [...declaredNames, ...Object.keys(serverIds).filter((n) => !declaredNames.includes(n))];
     if (names.length === 0) return;
     await warn(
-      `ServerImport ${id}: the Kasm API cannot delete servers, so its ${names.length} server(s) stay in Kasm and Pulumi only forgets them: ` +
+      `${resourceLabel("ServerImport", id)}: the Kasm API cannot delete servers, so its ${names.length} server(s) stay in Kasm and Pulumi only forgets them: ` +
         `${names.map((n) => serverLabel(n, serverIds[n])).join(", ")}. Remove them in the Kasm admin UI (Infrastructure, Servers) if they are not needed.`,
     );
   },

@@ -51,18 +51,19 @@
  *
  * This module is the provider; its parts are in `user-set/`: `fields` (the vocabulary and the inputs
  * schema), `check`, `rows` (reading, comparing and writing back rows, the state), `groups`, `import`,
- * `writes` (update_user, adoption, delete_user), `read` and `update`.
+ * `writes` (update_user, adoption, delete_user), `read`, `update`, and `planned-ids` (the ids a preview shows).
  */
 import { randomUUID } from "node:crypto";
-import { canonicalId, isUnknown, same, type KindProvider } from "./kit";
-import { warn } from "../engine-log";
+import { canonicalId, isUnknown, same, type KindProvider, type Props } from "./kit";
+import { note, resourceLabel, warn } from "../engine-log";
 import { kasmClient } from "../runtime";
 import { OTHER_INPUTS, type Row } from "./user-set/fields";
 import { checkUserSet } from "./user-set/check";
 import { groupIndexFor, unknownGroupsError } from "./user-set/groups";
 import { existingUsersError, importFailure, importRows, unconfirmedNotes } from "./user-set/import";
+import { plannedUserIds } from "./user-set/planned-ids";
 import { readUserSet } from "./user-set/read";
-import { formOf, outputs, rowsOf, sameRow, unconfirmedOf, userIdsOf } from "./user-set/rows";
+import { formOf, names, outputs, rowChanges, rowsOf, sameRow, unconfirmedOf, userIdsOf } from "./user-set/rows";
 import { updateUserSet } from "./user-set/update";
 import { deleteKasmUser } from "./user";
 import { adopt, eachAll, keptFailure, messageOf, planAdoption, step, unchangeableWarning, unfinishedMessage } from "./user-set/writes";
@@ -98,29 +99,49 @@ async function stillInKasm(
   });
 }
 
+/** Whether `news` declares other rows or other settings than `olds` (inputs or state alike). */
+function setChanges(olds: Props, news: Props): boolean {
+  const before = rowsOf(olds) ?? [];
+  const after = rowsOf(news);
+  let changes = after === undefined || formOf(olds) !== formOf(news) || before.length !== after.length;
+  if (!changes && after) {
+    const byKey = new Map(before.map((row) => [row.key, row]));
+    changes = after.some((row) => {
+      const old = byKey.get(row.key);
+      return old === undefined || !sameRow(old, row);
+    });
+  }
+  for (const key of OTHER_INPUTS) if (!same.value(olds[key], news[key]) || isUnknown(news[key])) changes = true;
+  return changes;
+}
+
+/** `UserSet staff: this change adds 2 users ('a', 'b'), removes none and changes 1 ('c').` */
+function changeSummary(id: string, { added, removed, changed }: ReturnType<typeof rowChanges>): string {
+  const part = (verb: string, rows: readonly Row[], noun = "") =>
+    rows.length === 0 ? `${verb} none` : `${verb} ${rows.length}${noun && ` ${noun}${rows.length === 1 ? "" : "s"}`} (${names(rows, 10)})`;
+  return `${resourceLabel("UserSet", id)}: this change ${part("adds", added, "user")}, ${part("removes", removed)} and ${part("changes", changed)}.`;
+}
+
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of `UserSet`. */
 export const userSetProvider: KindProvider = {
-  async check(_olds, news) {
-    return checkUserSet(news);
+  /** The rows checked; for a change, the `userIds` it will leave, so that a preview shows them (see planned-ids.ts). */
+  async check(olds, news) {
+    const checked = checkUserSet(news);
+    if (checked.failures?.length || !setChanges(olds, news)) return checked;
+    const userIds = await plannedUserIds(olds, news);
+    return userIds === undefined ? checked : { ...checked, inputs: { ...(checked.inputs ?? news), userIds } };
   },
 
   /** From the state alone: rows by username, then the other inputs. Nothing replaces the set. */
-  async diff(_id, olds, news) {
-    const before = rowsOf(olds) ?? [];
-    const after = rowsOf(news);
-    let changes = after === undefined || formOf(olds) !== formOf(news) || before.length !== after.length;
-    if (!changes && after) {
-      const byKey = new Map(before.map((row) => [row.key, row]));
-      changes = after.some((row) => {
-        const old = byKey.get(row.key);
-        return old === undefined || !sameRow(old, row);
-      });
-    }
-    for (const key of OTHER_INPUTS) if (!same.value(olds[key], news[key]) || isUnknown(news[key])) changes = true;
+  async diff(id, olds, news) {
     // Users whose import is unconfirmed: the next update looks them up and finishes the work.
-    if (unconfirmedOf(olds).size > 0) changes = true;
+    const changes = setChanges(olds, news) || unconfirmedOf(olds).size > 0;
+    const after = rowsOf(news);
+    // Pulumi shows only that the csv (or users) input changed: say what that means, row by row.
+    const rows = changes && after ? rowChanges(rowsOf(olds) ?? [], after) : undefined;
+    if (rows && rows.added.length + rows.removed.length + rows.changed.length > 0) await note(changeSummary(id, rows));
     return { changes, replaces: [], deleteBeforeReplace: false };
   },
 

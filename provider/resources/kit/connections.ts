@@ -20,10 +20,17 @@
  * how to load its provider, or the next update or delete would go to the default installation, or
  * find no provider at all: the host adds `__provider` to the outputs of a success only. So this
  * wrapper adds both, the connection and the serialized provider, to every such error.
+ *
+ * The same wrapper carries the resource's Pulumi name (`__resourceName`, which the sdk adds, as Pulumi
+ * adds `__provider`): the dynamic-provider host tells a provider neither the URN nor the name, and
+ * a warning that names the resource by a Kasm id (`UserSet 3f2a...`) tells the user nothing. The
+ * kinds never see it either: every method runs inside {@link withResourceName}, which
+ * {@link resourceLabel} reads.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { connectionEnvPrefix, connectionNamespace, isConnectionName } from "../../../catalogue/connections";
 import { withConnection } from "../../runtime";
+import { withResourceName } from "../../engine-log";
 import type { KindProvider, Props } from "../kit";
 
 /** The input's name. */
@@ -35,11 +42,25 @@ function connectionOf(props: Props | undefined): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-/** The properties without the connection, as the kind knows them. */
+/** The input the sdk gives every resource: its Pulumi name. */
+export const NAME_INPUT = "__resourceName";
+
+/** The resource's name in inputs or outputs (undefined in a state written before it was kept). */
+function nameOf(props: Props | undefined): string | undefined {
+  const value = props?.[NAME_INPUT];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** The properties without the connection and the name, as the kind knows them. */
 function withoutConnection(props: Props): Props {
-  if (!(CONNECTION_INPUT in props)) return props;
-  const { [CONNECTION_INPUT]: _dropped, ...rest } = props;
+  if (!(CONNECTION_INPUT in props) && !(NAME_INPUT in props)) return props;
+  const { [CONNECTION_INPUT]: _connection, [NAME_INPUT]: _name, ...rest } = props;
   return rest;
+}
+
+/** Run `work` for the object of `props`: on its connection, its warnings naming the resource. */
+function where<T>(props: Props | undefined, connection: string | undefined, work: () => Promise<T>): Promise<T> {
+  return withResourceName(nameOf(props), () => withConnection(connection, work));
 }
 
 /**
@@ -51,17 +72,18 @@ function keepingWhereItLives(error: unknown, inputs: Props, connection: string |
     const kept = error as { properties?: Props };
     const properties = kept.properties ?? {};
     kept.properties = {
-      ...withConnectionName(properties, connection),
+      ...withConnectionName(properties, connection, inputs),
       ...(properties.__provider === undefined && inputs.__provider !== undefined ? { __provider: inputs.__provider } : {}),
     };
   }
   throw error;
 }
 
-/** The properties with the connection added back (when there is one). */
-function withConnectionName<T extends Props | undefined>(props: T, connection: string | undefined): T {
-  if (connection === undefined || props === undefined) return props;
-  return { ...props, [CONNECTION_INPUT]: connection };
+/** The properties with the connection and the name of `from` added back (when there are). */
+function withConnectionName<T extends Props | undefined>(props: T, connection: string | undefined, from?: Props): T {
+  const name = nameOf(from);
+  if ((connection === undefined && name === undefined) || props === undefined) return props;
+  return { ...props, ...(connection === undefined ? {} : { [CONNECTION_INPUT]: connection }), ...(name === undefined ? {} : { [NAME_INPUT]: name }) };
 }
 
 /** Why a `connection` value is refused, or undefined when it is a valid name (or left out). */
@@ -82,41 +104,41 @@ export function acrossConnections<P extends Record<string, KindProvider>>(provid
       async check(olds, news) {
         const connection = news[CONNECTION_INPUT];
         const problem = connectionProblem(connection);
-        const result = await withConnection(connectionOf(news), () => provider.check(withoutConnection(olds), withoutConnection(news)));
+        const result = await where(news, connectionOf(news), () => provider.check(withoutConnection(olds), withoutConnection(news)));
         if (problem !== undefined) return { failures: [...(result.failures ?? []), { property: CONNECTION_INPUT, reason: problem }] };
-        return { ...result, inputs: withConnectionName(result.inputs, connectionOf(news)) };
+        return { ...result, inputs: withConnectionName(result.inputs, connectionOf(news), news) };
       },
       async diff(id, olds, news): Promise<pulumi.dynamic.DiffResult> {
         const before = connectionOf(olds);
         const after = connectionOf(news);
-        const result = await withConnection(before, () => provider.diff(id, withoutConnection(olds), withoutConnection(news)));
+        const result = await where(news, before, () => provider.diff(id, withoutConnection(olds), withoutConnection(news)));
         if (before === after) return result;
         // Another installation holds another object: create it there, then delete the old one.
         return { ...result, changes: true, replaces: [...new Set([...(result.replaces ?? []), CONNECTION_INPUT])] };
       },
       async create(inputs) {
         const connection = connectionOf(inputs);
-        const result = await withConnection(connection, () => provider.create(withoutConnection(inputs))).catch((error: unknown) =>
+        const result = await where(inputs, connection, () => provider.create(withoutConnection(inputs))).catch((error: unknown) =>
           keepingWhereItLives(error, inputs, connection),
         );
-        return { ...result, outs: withConnectionName(result.outs, connection) };
+        return { ...result, outs: withConnectionName(result.outs, connection, inputs) };
       },
       async read(id, props) {
         const connection = connectionOf(props);
-        const result = await withConnection(connection, () => provider.read(id, withoutConnection(props)));
+        const result = await where(props, connection, () => provider.read(id, withoutConnection(props)));
         // A gone object stays gone (an empty id and no properties).
         if (!result.id) return result;
-        return { ...result, props: withConnectionName(result.props, connection), inputs: withConnectionName(result.inputs, connection) };
+        return { ...result, props: withConnectionName(result.props, connection, props), inputs: withConnectionName(result.inputs, connection, props) };
       },
       async update(id, olds, news) {
         const connection = connectionOf(news);
-        const result = await withConnection(connection, () => provider.update(id, withoutConnection(olds), withoutConnection(news))).catch(
+        const result = await where(news, connection, () => provider.update(id, withoutConnection(olds), withoutConnection(news))).catch(
           (error: unknown) => keepingWhereItLives(error, news, connection),
         );
-        return { ...result, outs: withConnectionName(result.outs, connection) };
+        return { ...result, outs: withConnectionName(result.outs, connection, news) };
       },
       async delete(id, props) {
-        await withConnection(connectionOf(props), () => provider.delete(id, withoutConnection(props)));
+        await where(props, connectionOf(props), () => provider.delete(id, withoutConnection(props)));
       },
     };
   }

@@ -8,7 +8,7 @@
  * warned once per resource, naming the setting to change.
  */
 import { readLeniently } from "../../api/vocabulary";
-import { warn } from "../../engine-log";
+import { resourceLabel, warn } from "../../engine-log";
 import type { KindProvider } from "../kit";
 
 /** The same providers, each `read` run leniently, with one warning per vocabulary mismatch it met. */
@@ -19,7 +19,7 @@ export function refreshingLeniently<P extends Record<string, KindProvider>>(prov
       ...provider,
       async read(id, props) {
         const { result, mismatches } = await readLeniently(() => provider.read(id, props));
-        for (const message of mismatches) await warn(`${kind} ${id}: refresh read it, but ${message}`);
+        for (const message of mismatches) await warn(`${resourceLabel(kind, id)}: refresh read it, but ${message}`);
         return result;
       },
     };

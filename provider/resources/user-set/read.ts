@@ -5,12 +5,12 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { User as KasmUser } from "../../api";
-import { warn } from "../../engine-log";
+import { note, resourceLabel, warn } from "../../engine-log";
 import { kasmClient } from "../../runtime";
 import { canonicalId, declared, type Props } from "../kit";
 import { ALL_USERS } from "../user-links";
 import { OTHER_INPUTS, READABLE, USER_FIELDS, type Row } from "./fields";
-import { formOf, outputs, render, rowsOf, unconfirmedOf, userIdsOf } from "./rows";
+import { formOf, names, outputs, render, rowChanges, rowsOf, unconfirmedOf, userIdsOf } from "./rows";
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -32,6 +32,11 @@ function currentRow(row: Row, record: KasmUser, mode: string): Row {
     groups = mode === "authoritative" ? [...listed, ...current.filter((g) => g !== ALL_USERS && !listed.includes(g))] : listed;
   }
   return { ...row, fields, groups };
+}
+
+/** `1 user`, `3 users`. */
+function counted(n: number): string {
+  return `${n} user${n === 1 ? "" : "s"}`;
 }
 
 // --- read ----------------------------------------------------------------------------------------
@@ -56,6 +61,7 @@ export async function readUserSet(id: string, props: Props): Promise<pulumi.dyna
   const mode = String(props.groupsMode ?? "additive");
   const refreshed: Row[] = [];
   const renamed: string[] = [];
+  const renamedRows: Row[] = [];
   for (const row of rows) {
     const userId = userIds[row.key];
     const record = userId ? byId.get(canonicalId(userId)) : undefined;
@@ -64,21 +70,31 @@ export async function readUserSet(id: string, props: Props): Promise<pulumi.dyna
     if (!record) continue;
     if (record.username.toLowerCase() !== row.key) {
       renamed.push(`'${row.username}' (now '${record.username}', id ${canonicalId(record.user_id)})`);
+      renamedRows.push(row);
       continue;
     }
     refreshed.push(currentRow(row, record, mode));
   }
   if (rows.some((row) => row.groups !== undefined) && users.some((u) => u.groups === undefined))
     await warn(
-      `UserSet ${id}: Kasm did not return the users' groups, so drift in group membership cannot be seen: ` +
+      `${resourceLabel("UserSet", id)}: Kasm did not return the users' groups, so drift in group membership cannot be seen: ` +
         `the API key needs Groups View to read group membership. Grant the API key: Groups View.`,
     );
   if (renamed.length)
     await warn(
-      `UserSet ${id}: ${renamed.join(", ")} ${renamed.length === 1 ? "was" : "were"} renamed in Kasm, so the set no longer manages ` +
+      `${resourceLabel("UserSet", id)}: ${renamed.join(", ")} ${renamed.length === 1 ? "was" : "were"} renamed in Kasm, so the set no longer manages ` +
         `${renamed.length === 1 ? "it" : "them"}; the next up creates the declared usernames again. To keep a renamed user instead, ` +
         `rename it back in Kasm and add it with \`adopt: true\`.`,
     );
+  // Pulumi shows that the rows changed; say which users, so that drift is not a riddle.
+  const drift = rowChanges(rows, refreshed);
+  const renamedKeys = new Set(renamedRows.map((row) => row.key));
+  const deleted = drift.removed.filter((row) => !renamedKeys.has(row.key));
+  const found = [
+    drift.changed.length && `${counted(drift.changed.length)} changed in Kasm (${names(drift.changed, 10)}; the next up puts back the declared values)`,
+    deleted.length && `${counted(deleted.length)} deleted in Kasm (${names(deleted, 10)}; out of the set now, the next up imports them again)`,
+  ].filter(Boolean);
+  if (found.length > 0) await note(`${resourceLabel("UserSet", id)}: refresh found ${found.join(", and ")}.`);
   const state = outputs(props, refreshed, userIds);
   const inputs: Props = { ...declared(props, OTHER_INPUTS), ...(formOf(props) === "csv" ? { csv: state.csv } : { users: state.users }) };
   return { id, props: state, inputs };

@@ -84,6 +84,17 @@ export function groupsChanged(old: Row, now: Row): boolean {
   return !same.set(old.groups, now.groups);
 }
 
+/** What differs between two lists of rows, each by username: rows only in `after`, only in `before`, and in both but not the same. */
+export function rowChanges(before: readonly Row[], after: readonly Row[]): { added: Row[]; removed: Row[]; changed: Row[] } {
+  const old = new Map(before.map((row) => [row.key, row]));
+  const now = new Set(after.map((row) => row.key));
+  return {
+    added: after.filter((row) => !old.has(row.key)),
+    removed: before.filter((row) => !now.has(row.key)),
+    changed: after.filter((row) => old.has(row.key) && !sameRow(old.get(row.key)!, row)),
+  };
+}
+
 // --- helpers: writing back -----------------------------------------------------------------------
 
 /**

@@ -11,7 +11,7 @@
  * ones Kasm has are the set's, the others are imported again.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { warn } from "../../engine-log";
+import { resourceLabel, warn } from "../../engine-log";
 import { kasmClient } from "../../runtime";
 import { canonicalId, isNotFound, same, type Props } from "../kit";
 import { USER_FIELDS, type Row } from "./fields";
@@ -188,7 +188,7 @@ export async function updateUserSet(id: string, olds: Props, news: Props): Promi
     const goneRows = after.filter((row) => gone.has(row.key));
     for (const row of goneRows) delete userIds[row.key];
     await warn(
-      `UserSet ${id}: ${names(goneRows)} ${goneRows.length === 1 ? "was" : "were"} deleted in Kasm since the last refresh, so ` +
+      `${resourceLabel("UserSet", id)}: ${names(goneRows)} ${goneRows.length === 1 ? "was" : "were"} deleted in Kasm since the last refresh, so ` +
         `${goneRows.length === 1 ? "it is" : "they are"} out of the set now; the next up imports ${goneRows.length === 1 ? "it" : "them"} again.`,
     );
   }

@@ -6,6 +6,7 @@
  */
 import type { User as KasmUser } from "../../api";
 import { kasmClient } from "../../runtime";
+import { resourceLabel } from "../../engine-log";
 import { canonicalId, initializationFailure, type Props } from "../kit";
 import { IMPORT_ONLY_FIELDS, READABLE, UPDATABLE, USER_FIELDS, type Row, type UserField } from "./fields";
 import { applyGroupChange, groupChanges, type GroupChange } from "./groups";
@@ -134,7 +135,7 @@ export function notApplied(row: Row, fields: readonly UserField[], unchangeable:
 /** The warning for values Kasm keeps because only its import sets them (`entries`: `'alice' (realm, email)`). */
 export function unchangeableWarning(id: string, what: string, entries: readonly string[]): string {
   return (
-    `UserSet ${id}: ${what}: ${entries.slice(0, 20).join(", ")}${entries.length > 20 ? ` and ${entries.length - 20} more` : ""}. ` +
+    `${resourceLabel("UserSet", id)}: ${what}: ${entries.slice(0, 20).join(", ")}${entries.length > 20 ? ` and ${entries.length - 20} more` : ""}. ` +
     `Kasm's API sets realm, email, city, state, country and force_password_reset only when it imports a user ` +
     `(update_user has no such fields), so Kasm keeps its values. Change them in the Kasm UI, or remove the users from the ` +
     `set in one update and add them back in the next (this deletes and re-creates them, with their settings and sessions).`
