@@ -688,13 +688,15 @@ export function generateProject(inventory: Inventory, settings: ProgramSettings)
   files.set(
     "tsconfig.json",
     json({
-      // Pulumi's own TypeScript template: what `pulumi up` (ts-node) and `tsc` both read.
+      // What `pulumi up` (ts-node) and `tsc` both read: Pulumi's template, with the module
+      // resolution TypeScript 6 still takes (it refuses `node`, that is node10, with TS5107).
       compilerOptions: {
         strict: true,
         outDir: "bin",
-        target: "es2020",
-        module: "commonjs",
-        moduleResolution: "node",
+        target: "es2022",
+        module: "node16",
+        moduleResolution: "node16",
+        types: ["node"],
         sourceMap: true,
         skipLibCheck: true,
         forceConsistentCasingInFileNames: true,
@@ -727,7 +729,7 @@ function projectReadme(settings: ProgramSettings, inventory: Inventory, secrets:
     "## Before the first run",
     "",
     "```sh",
-    "npm install",
+    `npm install /path/to/pulumi-kasm-${settings.packageVersion}.tgz   # pulumi-kasm is not on the npm registry yet: the package file it came from; then the rest`,
     "pulumi stack init dev",
     ...config,
     "pulumi preview   # shows every resource to be created: created means taken over, nothing changes in Kasm",

@@ -107,7 +107,7 @@ export const licenseActivationProvider: KindProvider = defineKind<LicenseActivat
   async delete(id, props) {
     const seats = typeof props.limit === "number" ? `${props.limit} seat(s)` : "its seats";
     await warn(
-      `${resourceLabel("LicenseActivation", id)}: Kasm has no operation to remove a licence, so it stays applied (${seats}); ` +
+      `${resourceLabel("LicenseActivation", id)}: Kasm has no operation to remove a licence, so licence ${id} stays applied (${seats}); ` +
         `Pulumi only forgets it. Check the licences under Diagnostics, System Info, Licenses in the Kasm UI.`,
     );
   },

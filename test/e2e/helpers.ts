@@ -203,3 +203,24 @@ export function userNamed(state: any, username: string): any {
 export function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
+
+/**
+ * A users CSV in the format of `sample` (a header and the README's own rows, kept first), with
+ * generated rows (`staff003`, ...; the teams alternating in `group_1`) up to `count` rows.
+ */
+export function usersCsvLike(sample: readonly string[], count: number, teams: readonly string[] = ["Engineering", "Support"]): string {
+  const [header, ...rows] = sample;
+  const columns = header.split(",");
+  for (let i = rows.length; i < count; i++) {
+    const username = `staff${String(i).padStart(3, "0")}`;
+    const values: Record<string, string> = {
+      username,
+      first_name: `First${i}`,
+      last_name: `Last${i}`,
+      email: `${username}@example.org`,
+      group_1: teams[i % teams.length],
+    };
+    rows.push(columns.map((c) => values[c] ?? "").join(","));
+  }
+  return [header, ...rows].join("\n") + "\n";
+}

@@ -6,7 +6,11 @@
  * are written, `npx kasm-emulator` starts from the installed package, and each `npx
  * kasm-test-engine` line runs as written (the port replaced by a free one). Checked: what each
  * prints and its exit status, the objects in the emulator after up and destroy, the state file
- * created in a folder that did not exist, with no secret in plain.
+ * created in a folder that did not exist, with no secret in plain. Then the section's second story:
+ * the README's "Bulk onboarding" program with 150 users in the same folder and the same seed,
+ * type-checked with the README's tsconfig.json, preview, up, an edit of the CSV (whose preview
+ * shows no replace of the kept user's assignment and counts the rows), up, both policy packs with
+ * the README's line and config files, and destroy.
  *
  * `npm pack --ignore-scripts` packs the current dist/: `npm run build` first, as `pretest` does.
  */
@@ -16,13 +20,14 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { REPO, tempDir } from "./helpers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO, tempDir, usersCsvLike } from "./helpers";
 
 const run = promisify(execFile);
 const PULUMI_VERSION: string = require("@pulumi/pulumi/package.json").version;
 const POLICY_VERSION: string = require("@pulumi/policy/package.json").version.replace(/^v/, "");
 const TYPESCRIPT_VERSION: string = require("typescript/package.json").version;
+const TYPES_NODE_VERSION: string = require("@types/node/package.json").version;
 const NPM_FLAGS = ["--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
 
 /** The README's section, and its fenced blocks in order. */
@@ -39,10 +44,34 @@ const block = (lang: string, index = 0) => {
   if (!found) throw new Error(`the README's section has no ${lang} block #${index + 1}`);
   return found.text;
 };
-/** The section names each file just before its block: `Pulumi.yaml`, `seed.json`, `index.ts`. */
-const FILES = { "Pulumi.yaml": block("yaml"), "seed.json": block("json"), "index.ts": block("ts") };
+/** The README's section under `heading` (up to the next heading of any level). */
+function readmeSection(heading: string): string {
+  const start = README.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`README.md has no "${heading}" heading`);
+  return README.slice(start + heading.length + 2).split(/\n#{1,3} /)[0];
+}
+/** The first fenced block of `lang` in the README's section under `heading`. */
+function blockUnder(heading: string, lang: string): string {
+  const found = new RegExp("```" + lang + "\\n([\\s\\S]*?)```").exec(readmeSection(heading));
+  if (!found) throw new Error(`README.md's "${heading}" section has no ${lang} block`);
+  return found[1];
+}
+
+/** The section names each file just before its block: `Pulumi.yaml`, `seed.json`, `index.ts`, and the tsconfig.json of "Use it in your Pulumi program". */
+const FILES = {
+  "Pulumi.yaml": block("yaml"),
+  "seed.json": block("json"),
+  "index.ts": block("ts"),
+  "tsconfig.json": blockUnder("## Use it in your Pulumi program", "json"),
+};
 const INSTALL = block("sh", 0).trim().split("\n");
 const COMMANDS = block("sh", 1).trim().split("\n");
+/** The section's preview with both policy packs, and the permissions pack's config file. */
+const PACKS_LINE = block("sh", 2).trim();
+const PERMISSIONS_CONFIG = block("json", 1);
+/** The "Bulk onboarding" program and its CSV sample. */
+const BULK_PROGRAM = blockUnder("### Bulk onboarding", "ts");
+const BULK_CSV_SAMPLE = blockUnder("### Bulk onboarding", "csv").trim().split("\n");
 
 let tmp: ReturnType<typeof tempDir>;
 let projectDir: string;
@@ -109,7 +138,9 @@ afterAll(async () => {
 }, 120_000);
 
 it("the README's section has the install lines, the three files and the four runner lines", () => {
-  expect(INSTALL.some((l) => l.startsWith("npm install pulumi-kasm "))).toBe(true);
+  expect(INSTALL.some((l) => /^npm install \/path\/to\/pulumi-kasm-[\d.]+\.tgz /.test(l))).toBe(true);
+  expect(JSON.parse(FILES["tsconfig.json"]).compilerOptions.moduleResolution).toBe("node16");
+  expect(PACKS_LINE).toMatch(/^npx kasm-test-engine preview .*--policy-pack-config kasm-permissions\.json .*--policy-pack-config kasm-hardening\.json$/);
   expect(COMMANDS[0]).toMatch(/^npx kasm-emulator /);
   for (const op of ["preview", "up", "refresh", "destroy"]) expect(commandFor(op)).toContain("--state .state/dev.json");
 });
@@ -125,7 +156,13 @@ it("installs the packed package and its peers with the README's lines", { timeou
   for (const line of INSTALL) {
     // The registry's package is this repository's tarball; the peers, this repository's versions (in the npm cache).
     const pinned = line.startsWith("npm install ")
-      ? `${line.replace(/ pulumi-kasm\b/, ` ${tarball}`).replace("@pulumi/pulumi", `@pulumi/pulumi@${PULUMI_VERSION}`).replace("@pulumi/policy", `@pulumi/policy@${POLICY_VERSION}`).replace(/ typescript\b/, ` typescript@${TYPESCRIPT_VERSION}`)} ${NPM_FLAGS.join(" ")}`
+      ? `${line
+          .split(/\s+#/)[0]
+          .replace(/\/path\/to\/pulumi-kasm-[\d.]+\.tgz/, tarball)
+          .replace("@pulumi/pulumi", `@pulumi/pulumi@${PULUMI_VERSION}`)
+          .replace("@pulumi/policy", `@pulumi/policy@${POLICY_VERSION}`)
+          .replace(/ typescript\b/, ` typescript@${TYPESCRIPT_VERSION}`)
+          .replace(/ @types\/node\b/, ` @types/node@${TYPES_NODE_VERSION}`)} ${NPM_FLAGS.join(" ")}`
       : line;
     const result = await shell(pinned);
     expect(result.code, `${pinned}\n${result.stderr}`).toBe(0);
@@ -194,4 +231,79 @@ it("a failed operation exits non-zero and says why", { timeout: 180_000 }, async
   expect(failed.stdout).toMatch(/^up: failed/);
   expect(failed.stdout).toMatch(/error in .*::alice: .*refused the API credentials/);
   expect(failed.stdout + failed.stderr).not.toContain(SEED.apiKeys[0].secret);
+});
+
+describe("the Bulk onboarding program, in the same folder with the same seed and lines", () => {
+  /** The emulator's users, by username. */
+  const users = async (): Promise<Map<string, any>> =>
+    new Map(((await api("get_users", { page_size: 1000 })).users ?? []).map((u: { username: string }) => [u.username, u]));
+  const csvFile = () => path.join(projectDir, "users.csv");
+
+  it("type-checks with the README's tsconfig.json, and preview and up create the 150 users, the server and the assignment", { timeout: 600_000 }, async () => {
+    writeFileSync(path.join(projectDir, "index.ts"), BULK_PROGRAM);
+    writeFileSync(csvFile(), usersCsvLike(BULK_CSV_SAMPLE, 150));
+    const tsc = await shell("npx tsc --noEmit -p .");
+    expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
+
+    const preview = await shell(commandFor("preview"));
+    expect(preview.code, preview.stdout + preview.stderr).toBe(0);
+    expect(preview.stdout).toMatch(/create +pulumi-nodejs:dynamic\/kasm:UserSet staff/);
+    const up = await shell(commandFor("up"));
+    expect(up.code, up.stdout + up.stderr).toBe(0);
+    expect(up.stdout).toMatch(/create +pulumi-nodejs:dynamic\/kasm:UserServerAssignment ada-build-box/);
+    expect(up.stdout).toContain("output userCount: 150");
+    const [sampleUser] = BULK_CSV_SAMPLE[1].split(",");
+    const all = await users();
+    expect(all.size).toBe(150);
+    expect(all.has(sampleUser)).toBe(true);
+  });
+
+  it("after an edit of the CSV, the preview shows no replace of the kept user's assignment and counts and names the rows; the up does that", { timeout: 600_000 }, async () => {
+    const lines = readFileSync(csvFile(), "utf8").trimEnd().split("\n");
+    const [header] = lines;
+    const kept = lines.slice(1).filter((l) => !l.startsWith("staff007,"));
+    const changed = kept.map((l) => (l.startsWith("staff010,") ? l.replace("Last10", "Renamed10") : l));
+    const added = ["grace.hopper", "linus.t"].map((u) => header.split(",").map((c) => (c === "username" ? u : c === "group_1" ? "Support" : c === "first_name" ? "New" : "")).join(","));
+    writeFileSync(csvFile(), [header, ...changed, ...added].join("\n") + "\n");
+
+    const preview = await shell(commandFor("preview"));
+    expect(preview.code, preview.stdout + preview.stderr).toBe(0);
+    expect(preview.stdout).not.toMatch(/^\s*replace /m);
+    expect(preview.stdout).toMatch(/same +pulumi-nodejs:dynamic\/kasm:UserServerAssignment ada-build-box/);
+    expect(preview.stdout).toMatch(/update +pulumi-nodejs:dynamic\/kasm:UserSet staff \(csv/);
+    expect(preview.stdout).toContain("info: UserSet staff: this change adds 2 users ('grace.hopper', 'linus.t'), removes 1 ('staff007') and changes 1 ('staff010').");
+
+    const up = await shell(commandFor("up"));
+    expect(up.code, up.stdout + up.stderr).toBe(0);
+    expect(up.stdout).toMatch(/same +pulumi-nodejs:dynamic\/kasm:UserServerAssignment ada-build-box/);
+    expect(up.stdout).toContain("output userCount: 151");
+    const all = await users();
+    expect(all.has("staff007")).toBe(false);
+    expect(all.get("staff010").last_name).toBe("Renamed10");
+    expect(all.has("grace.hopper") && all.has("linus.t")).toBe(true);
+  });
+
+  it("both policy packs run with the README's line and config files: a key holding Global Admin passes, one that cannot apply the change is refused", { timeout: 600_000 }, async () => {
+    writeFileSync(path.join(projectDir, "kasm-permissions.json"), PERMISSIONS_CONFIG);
+    writeFileSync(path.join(projectDir, "kasm-hardening.json"), "{}");
+    const passing = await shell(PACKS_LINE);
+    expect(passing.code, passing.stdout + passing.stderr).toBe(0);
+    expect(passing.stdout).toMatch(/^preview: succeeded/);
+
+    // The same line with a key that may only view users: the permissions pack names what to grant.
+    const viewOnly = PERMISSIONS_CONFIG.replaceAll('"Global Admin"', '"Users View"');
+    writeFileSync(path.join(projectDir, "kasm-permissions.json"), viewOnly);
+    writeFileSync(csvFile(), readFileSync(csvFile(), "utf8") + "ada.byron,Ada,Byron,,Engineering\n");
+    const refused = await shell(PACKS_LINE);
+    expect(refused.code, refused.stdout + refused.stderr).toBe(1);
+    expect(refused.stdout).toMatch(/^policy mandatory: kasm-permissions@[^/]+\/resource-needs-permissions: .*\nUserSet 'staff' cannot be created, updated and deleted with this API key: [^\n]*Grant the key: 'Users Create'/m);
+    writeFileSync(csvFile(), readFileSync(csvFile(), "utf8").replace("ada.byron,Ada,Byron,,Engineering\n", ""));
+  });
+
+  it("destroy deletes the users and forgets the server, with a warning naming it", { timeout: 600_000 }, async () => {
+    const destroy = await shell(commandFor("destroy"));
+    expect(destroy.code, destroy.stdout + destroy.stderr).toBe(0);
+    expect(destroy.stdout).toMatch(/^warning: ServerImport servers: the Kasm API cannot delete servers.*build-box/m);
+    expect((await users()).size).toBe(0);
+  });
 });

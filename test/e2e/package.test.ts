@@ -121,8 +121,11 @@ describe("the npm package, installed in a fresh project", () => {
     );
     // The emulator's README is shipped: the package's README links to it, and `npx kasm-emulator` users read it.
     expect(packedFiles).toContain("emulator/README.md");
+    // The examples the README names are shipped (their programs and seeds), without anything installed in them.
+    expect(packedFiles).toEqual(expect.arrayContaining(["examples/seed.json", "examples/onboarding/index.ts", "examples/onboarding/users.csv", "examples/two-installations/index.ts"]));
+    expect(packedFiles.filter((f) => f.startsWith("examples/") && /(^|\/)(node_modules|\.state|\.kasm-state)\//.test(f))).toEqual([]);
     expect(
-      packedFiles.filter((f) => (/^(test|provider|sdk|emulator|examples|scripts|bench)\//.test(f) && f !== "emulator/README.md") || f.endsWith(".test.js") || /^policy\/.*\.ts$/.test(f)),
+      packedFiles.filter((f) => (/^(test|provider|sdk|emulator|scripts|bench)\//.test(f) && f !== "emulator/README.md") || f.endsWith(".test.js") || /^policy\/.*\.ts$/.test(f)),
     ).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 /**
  * README.md's "Take over an existing installation: `kasm-import`", word for word, in a fresh
- * folder: `npm pack` of this repository stands in for the registry (the README's `npm install`
+ * folder: `npm pack` of this repository is the README's `/path/to/pulumi-kasm-<version>.tgz` (its `npm install`
  * lines get the tarball, and the peers this repository's versions, from the npm cache), the
  * `export` lines run with the README's key and secret against an emulator that speaks the released
  * product's names (the README's `KASM_API_NAMES=product`) with the address replaced by its own,
@@ -63,7 +63,7 @@ async function shell(line: string, cwd: string): Promise<{ code: number; stdout:
 
 /** An `npm install` line of the README as run here: the package from the tarball, the rest from the npm cache. */
 function pinned(line: string): string {
-  if (line.startsWith("npm install pulumi-kasm")) return `npm install ${tarball} ${NPM_FLAGS.join(" ")}`;
+  if (/^npm install \/path\/to\/pulumi-kasm-[\d.]+\.tgz$/.test(line)) return `npm install ${tarball} ${NPM_FLAGS.join(" ")}`;
   return line.replace(
     /npm install\b.*$/,
     `npm install ${tarball} @pulumi/pulumi@${PULUMI_VERSION} typescript@${TYPESCRIPT_VERSION} @types/node@${TYPES_NODE_VERSION} ${NPM_FLAGS.join(" ")}`,

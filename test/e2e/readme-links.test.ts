@@ -65,9 +65,9 @@ describe("links in the packed documentation", () => {
   });
 
   it("the checker finds a link to what the package does not ship", () => {
-    const links = relativeLinks("See [the examples](examples/onboarding) and [a section](#benchmarks), `[not](a-link)` or [site](https://kasmweb.com).");
-    expect(links).toEqual(["examples/onboarding"]);
-    expect(resolves("README.md", "examples/onboarding")).toBe(false);
+    const links = relativeLinks("See [the benchmarks](bench/provider.ts) and [a section](#benchmarks), `[not](a-link)` or [site](https://kasmweb.com).");
+    expect(links).toEqual(["bench/provider.ts"]);
+    expect(resolves("README.md", "bench/provider.ts")).toBe(false);
     expect(resolves("README.md", "policy/README.md")).toBe(true);
   });
 });

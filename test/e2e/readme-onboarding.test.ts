@@ -12,7 +12,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestEngine } from "../../testing/engine";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { EXAMPLES, PASSPHRASE, REPO, SLOW, expectOk, ops, resource, tempDir, userNamed, warnings } from "./helpers";
+import { EXAMPLES, PASSPHRASE, REPO, SLOW, expectOk, ops, resource, tempDir, userNamed, usersCsvLike, warnings } from "./helpers";
 
 const README = readFileSync(path.join(REPO, "README.md"), "utf8");
 
@@ -39,24 +39,7 @@ const BAD_ROW_ERROR = /`(csv row (\d+), column username: [^`]+)`/.exec(sectionTe
 const SEED = JSON.parse(codeBlock("## Run your own program against the emulator", "json"));
 
 /** The sample's header and rows, then generated rows in its format up to `count` rows. */
-function usersCsv(count: number): string {
-  const [header, ...sample] = CSV_SAMPLE;
-  const columns = header.split(",");
-  const teams = ["Engineering", "Support"];
-  const rows = [...sample];
-  for (let i = rows.length; i < count; i++) {
-    const username = `staff${String(i).padStart(3, "0")}`;
-    const values: Record<string, string> = {
-      username,
-      first_name: `First${i}`,
-      last_name: `Last${i}`,
-      email: `${username}@example.org`,
-      group_1: teams[i % teams.length],
-    };
-    rows.push(columns.map((c) => values[c] ?? "").join(","));
-  }
-  return [header, ...rows].join("\n") + "\n";
-}
+const usersCsv = (count: number) => usersCsvLike(CSV_SAMPLE, count);
 
 let emulator: TestEmulator;
 let tmp: ReturnType<typeof tempDir>;
