@@ -55,6 +55,8 @@ export const USER_GROUP_COLUMN = /^group_\d+$/;
 export interface CsvTable {
   readonly headers: readonly string[];
   readonly records: readonly (readonly string[])[];
+  /** The line of the text (from 1, as an editor numbers them) each record starts on. */
+  readonly lines: readonly number[];
 }
 
 /**
@@ -62,9 +64,11 @@ export interface CsvTable {
  * cells as the header). Throws csv-parse's error, which says where, when the text is not CSV.
  */
 export function parseCsv(text: string): CsvTable {
-  const records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: false }) as string[][];
-  const [headers = [], ...rest] = records;
-  return { headers: headers.map((h) => h.trim()), records: rest };
+  const parsed = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: false, info: true }) as unknown as { record: string[]; info: { lines: number } }[];
+  const [header, ...rest] = parsed;
+  // csv-parse counts the line a record ends on; a quoted cell may hold line breaks.
+  const startLine = ({ record, info }: (typeof parsed)[number]) => info.lines - record.reduce((n, cell) => n + (cell.match(/\r\n|\r|\n/g)?.length ?? 0), 0);
+  return { headers: (header?.record ?? []).map((h) => h.trim()), records: rest.map((r) => r.record), lines: rest.map(startLine) };
 }
 
 /** One CSV cell: quoted when it holds a comma, a quote, a line break or surrounding blanks. */
@@ -98,6 +102,8 @@ export interface BulkRows {
   readonly source: "csv" | "array";
   /** The rows; `undefined` for a row that is not known yet (or is not an object). */
   readonly rows: readonly (BulkRow | undefined)[];
+  /** For CSV rows: the line of the text each row starts on (see {@link CsvTable}). */
+  readonly lines?: readonly number[];
 }
 
 /** `ip_hostname` -> `ipHostname`. */
@@ -141,7 +147,7 @@ function rowsOf(props: Readonly<Record<string, unknown>>, arrayKey: string, from
   if (typeof csv !== "string" || isUnknown(csv)) return undefined;
   try {
     const table = parseCsv(csv);
-    return { source: "csv", rows: table.records.map((r) => fromCsv(table.headers, r)) };
+    return { source: "csv", rows: table.records.map((r) => fromCsv(table.headers, r)), lines: table.lines };
   } catch {
     return undefined;
   }
@@ -157,7 +163,12 @@ export function userSetRows(props: Readonly<Record<string, unknown>>, isUnknown:
   return rowsOf(props, "users", userRowFromCsv, isUnknown);
 }
 
-/** How a message names a row, never by its values: `servers[2]` or `csv row 3`. */
-export function rowLabel(source: BulkRows["source"], arrayKey: string, index: number): string {
-  return source === "array" ? `${arrayKey}[${index}]` : `csv row ${index + 1}`;
+/**
+ * How a message names a row, never by its values: `servers[2]`, or `csv row 3 (line 4)`: rows
+ * count from 1 after the header, as Kasm's import report counts them, and the line is the one an
+ * editor shows (they differ by the header, blank lines and line breaks inside quoted cells).
+ */
+export function rowLabel(source: BulkRows["source"], arrayKey: string, index: number, line?: number): string {
+  if (source === "array") return `${arrayKey}[${index}]`;
+  return line === undefined ? `csv row ${index + 1}` : `csv row ${index + 1} (line ${line})`;
 }

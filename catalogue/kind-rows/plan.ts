@@ -128,14 +128,14 @@ export function given(value: unknown): boolean {
 /** The words for not knowing whether a user (named by `property`) holds Global Admin. */
 export function adminFact(user: string | undefined, property = "userId"): string {
   return user === undefined
-    ? `whether the user (${property}, not known yet) holds Global Admin`
+    ? `whether the user (${property}, not known yet) holds Global Admin; list the users that do in globalAdminUserIds (by username for users the stack declares), and the pack decides it during the update, once the id is known`
     : `whether the user (${property}) holds Global Admin; list the users that do in globalAdminUserIds`;
 }
 
 /** The words for not knowing whether a group is a system group. */
 export function systemFact(group: string | undefined): string {
   return group === undefined
-    ? "whether the group (groupId, not known yet) is a system group"
+    ? "whether the group (groupId, not known yet) is a system group (All Users or Administrators); give their ids in systemGroupIds, and the pack decides it during the update, once the id is known"
     : "whether the group (groupId) is a system group (All Users or Administrators); give their ids in systemGroupIds";
 }
 

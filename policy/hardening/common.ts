@@ -144,13 +144,13 @@ export interface RowsWords {
 /**
  * The verdict of a rule judged row by row on a bulk resource (a UserSet's users, a ServerImport's
  * servers): `judge` answers for one row (`undefined` for a row or value not known). Flagged rows
- * are named by position (`users[2]`, `csv row 3`), never by their values.
+ * are named by position (`users[2]`, `csv row 3 (line 4)`), never by their values.
  */
 export function rowsVerdict(rows: BulkRows | undefined, arrayKey: string, judge: (row: BulkRow | undefined) => Tri, words: RowsWords): Verdict {
   if (!rows) return { undecided: words.rowsNotKnown };
   const verdicts = rows.rows.map(judge);
   const flagged = verdicts.flatMap((v, i) => (v === true ? [i] : []));
-  if (flagged.length > 0) return { violation: words.violation(rowsLabel(rows.source, arrayKey, flagged), flagged.length) };
+  if (flagged.length > 0) return { violation: words.violation(rowsLabel(rows.source, arrayKey, flagged, rows.lines), flagged.length) };
   return verdicts.some((v) => v === undefined) ? { undecided: words.someNotKnown } : null;
 }
 
@@ -159,10 +159,10 @@ const MAX_RUNS_LISTED = 8;
 
 /**
  * How a message names several rows, never by their values, and briefly: three or more consecutive
- * rows as one run (`csv rows 1 to 150`, `users[0] to users[149]`), at most {@link MAX_RUNS_LISTED} runs, then
+ * rows as one run (`csv rows 1 to 150 (lines 2 to 151)`, `users[0] to users[149]`), at most {@link MAX_RUNS_LISTED} runs, then
  * how many rows are left (`and 40 more rows`). `indexes` are ascending.
  */
-export function rowsLabel(source: BulkRows["source"], arrayKey: string, indexes: readonly number[]): string {
+export function rowsLabel(source: BulkRows["source"], arrayKey: string, indexes: readonly number[], lines?: readonly number[]): string {
   const runs: [number, number][] = [];
   const flagged = new Set(indexes);
   for (const i of indexes) {
@@ -172,8 +172,9 @@ export function rowsLabel(source: BulkRows["source"], arrayKey: string, indexes:
     else runs.push([i, i]);
   }
   const run = ([from, to]: [number, number]) => {
-    if (from === to) return rowLabel(source, arrayKey, from);
-    return source === "array" ? `${rowLabel(source, arrayKey, from)} to ${rowLabel(source, arrayKey, to)}` : `csv rows ${from + 1} to ${to + 1}`;
+    if (from === to) return rowLabel(source, arrayKey, from, lines?.[from]);
+    if (source === "array") return `${rowLabel(source, arrayKey, from)} to ${rowLabel(source, arrayKey, to)}`;
+    return `csv rows ${from + 1} to ${to + 1}${lines ? ` (lines ${lines[from]} to ${lines[to]})` : ""}`;
   };
   const listed = runs.slice(0, MAX_RUNS_LISTED).map(run);
   const left = runs.slice(MAX_RUNS_LISTED).reduce((n, [from, to]) => n + to - from + 1, 0);

@@ -55,7 +55,7 @@ export const REGISTRY: readonly PolicyEntry[] = [
   registered(userPasswordLength, "a `User` password shorter than `minLength` (12)", "`minLength`"),
   registered(
     serverImportSharedCredentials,
-    "an SSH server of a `ServerImport` with STATIC credentials (named, or left out: Kasm's default) and without `useUserPrivateKey`, so every user connects as one stored account; rows named by position (`servers[2]`, `csv row 3`)",
+    "an SSH server of a `ServerImport` with STATIC credentials (named, or left out: Kasm's default) and without `useUserPrivateKey`, so every user connects as one stored account; rows named by position (`servers[2]`, `csv row 3 (line 4)`)",
   ),
   registered(
     userSetAdministrators,

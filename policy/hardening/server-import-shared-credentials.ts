@@ -6,7 +6,7 @@
  * Why: with STATIC credentials and no user key, every user the server is given to logs in with the
  * same stored account, so the server's own logs cannot tell them apart and one leaked credential
  * opens the server to everyone. The message names the rows by position (`servers[2]`,
- * `csv row 3`), never by their values.
+ * `csv row 3 (line 4)`), never by their values.
  */
 import { serverImportRows, type BulkRow } from "../../catalogue/bulk-rows";
 import { isUnknownValue, resourceRule, rowsVerdict, type Tri } from "./common";

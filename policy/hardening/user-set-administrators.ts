@@ -4,7 +4,7 @@
  * Why: members of Administrators hold Global Admin over the whole deployment. Granting it in a bulk
  * list, among ordinary accounts, is easy to miss in review; an administrator is better declared on
  * its own (a `User` with a `GroupMembership`), where the grant is visible. The message names the
- * rows by position (`users[2]`, `csv row 3`), never by their values.
+ * rows by position (`users[2]`, `csv row 3 (line 4)`), never by their values.
  */
 import { userSetRows, type BulkRow } from "../../catalogue/bulk-rows";
 import { isUnknownValue, resourceRule, rowsVerdict, type Tri } from "./common";

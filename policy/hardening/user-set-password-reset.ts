@@ -5,7 +5,7 @@
  * Why: users created in bulk start with a password someone else set or handed out; until they
  * change it, whoever knows it can sign in as them. Users of another realm (`ldap`, `oidc`, `saml`)
  * sign in through their directory and are not flagged. The message names the rows by position
- * (`users[2]`, `csv row 3`), never by their values.
+ * (`users[2]`, `csv row 3 (line 4)`), never by their values.
  */
 import { userSetRows, type BulkRow } from "../../catalogue/bulk-rows";
 import { isUnknownValue, resourceRule, rowsVerdict, type Tri } from "./common";

@@ -33,8 +33,8 @@ function codeBlock(heading: string, language: string): string {
 const SECTION = "### Bulk onboarding";
 const PROGRAM = codeBlock(SECTION, "ts");
 const CSV_SAMPLE = codeBlock(SECTION, "csv").trim().split("\n");
-/** The error the section quotes for a bad row, such as `csv row 17, column username: username is required (it is empty)`. */
-const BAD_ROW_ERROR = /`(csv row (\d+), column username: [^`]+)`/.exec(sectionText(SECTION).replace(/\s*\n\s*/g, " "));
+/** The error the section quotes for a bad row, such as `csv row 17 (line 18), column username: username is required (it is empty)`. */
+const BAD_ROW_ERROR = /`(csv row (\d+) \(line \d+\), column username: [^`]+)`/.exec(sectionText(SECTION).replace(/\s*\n\s*/g, " "));
 /** The seed.json the README gives under "Run your own program against the emulator", which it says serves this program too. */
 const SEED = JSON.parse(codeBlock("## Run your own program against the emulator", "json"));
 

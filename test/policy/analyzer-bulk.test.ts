@@ -29,8 +29,8 @@ describe("the hardening pack on the bulk kinds, over the analyzer protocol", () 
     expect((await driver.analyze(lab([rdp, sshShared]))).map((d) => [d.policy, d.level])).toEqual([["server-import-shared-credentials", "advisory"]]);
     const csv = "username,realm,force_password_reset,group_1\nada,ldap,,Administrators\nbob,,false,devs\n";
     expect((await driver.analyze(staff({ csv }))).map((d) => [d.policy, d.level, d.message])).toEqual([
-      ["user-set-administrators", "advisory", expect.stringMatching(/\nUserSet 'staff': csv row 1 puts its user into Administrators/)],
-      ["user-set-password-reset", "advisory", expect.stringMatching(/\nUserSet 'staff': csv row 2 is a local user without forcePasswordReset/)],
+      ["user-set-administrators", "advisory", expect.stringMatching(/\nUserSet 'staff': csv row 1 \(line 2\) puts its user into Administrators/)],
+      ["user-set-password-reset", "advisory", expect.stringMatching(/\nUserSet 'staff': csv row 2 \(line 3\) is a local user without forcePasswordReset/)],
     ]);
 
     await driver.configure({ "server-import-shared-credentials": { enforcementLevel: "mandatory" }, "user-set-password-reset": { exemptResources: ["staff"] } });

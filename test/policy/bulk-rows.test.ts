@@ -29,10 +29,16 @@ describe("bulk rows", () => {
         { name: "ws-1", ipHostname: "10.0.0.1", port: 22, useUserPrivateKey: true, assignedUsername: "alice", labels: ["a", "b"] },
         { name: "ws-2", ipHostname: "10.0.0.2", port: "x", useUserPrivateKey: "maybe" },
       ],
+      lines: [2, 3],
     });
     expect(serverImportRows({ servers: [server(), UNKNOWN] }, isUnknownValue)).toEqual({ source: "array", rows: [server(), undefined] });
     expect(serverImportRows({ csv: UNKNOWN }, isUnknownValue)).toBeUndefined();
     expect(serverImportRows({ csv: 'name\n"open' }, isUnknownValue)).toBeUndefined();
+  });
+
+  it("gives each CSV row the line an editor shows: after the header, blank lines and line breaks inside quoted cells", () => {
+    const csv = 'username,first_name\n\nada,Ada\n"bob","Robert\nthe second"\ncarl,Carl\n';
+    expect(userSetRows({ csv }, isUnknownValue)?.lines).toEqual([3, 4, 6]);
   });
 
   it("reads a UserSet's group columns into groups", () => {

@@ -390,7 +390,7 @@ describe("server-import-shared-credentials", () => {
   it("reads Kasm's CSV too, and never prints a row's values", async () => {
     const csv = "name,ip_hostname,port,connection_type,connection_credential_type,use_user_private_key\nsecret-host,10.0.0.9,22,SSH,,no\nws-2,10.0.0.2,22,SSH,STATIC,yes\n";
     const found = messages(await runResourcePolicy(serverImportSharedCredentials, serverImport(csv)));
-    expect(found).toEqual([expect.stringMatching(/^ServerImport 'lab': csv row 1 is an SSH server/)]);
+    expect(found).toEqual([expect.stringMatching(/^ServerImport 'lab': csv row 1 \(line 2\) is an SSH server/)]);
     expect(found[0]).not.toMatch(/secret-host|10\.0\.0\.9/);
   });
   it("could not decide while the rows or their connection settings are not known, unless a known row is flagged already", async () => {
@@ -416,7 +416,7 @@ describe("user-set-administrators", () => {
   });
   it("reads Kasm's CSV group columns", async () => {
     const csv = "username,group_1,group_2\nada,devs,\nroot,ops,Administrators\n";
-    expect(messages(await runResourcePolicy(userSetAdministrators, userSet(csv)))).toEqual([expect.stringMatching(/^UserSet 'staff': csv row 2 puts its user into Administrators/)]);
+    expect(messages(await runResourcePolicy(userSetAdministrators, userSet(csv)))).toEqual([expect.stringMatching(/^UserSet 'staff': csv row 2 \(line 3\) puts its user into Administrators/)]);
   });
   it("could not decide while groups are not known, and respects exemptResources", async () => {
     expect((await runResourcePolicy(userSetAdministrators, userSet([{ groups: UNKNOWN_ARRAY }]))).undecided).toBe(
@@ -437,16 +437,16 @@ describe("user-set-password-reset", () => {
   });
   it("reads the CSV's force_password_reset column", async () => {
     const csv = "username,realm,force_password_reset\nada,,yes\nbob,local,false\ncarl,oidc,\n";
-    expect(messages(await runResourcePolicy(userSetPasswordReset, userSet(csv)))).toEqual([expect.stringMatching(/^UserSet 'staff': csv row 2 is a local user without forcePasswordReset/)]);
+    expect(messages(await runResourcePolicy(userSetPasswordReset, userSet(csv)))).toEqual([expect.stringMatching(/^UserSet 'staff': csv row 2 \(line 3\) is a local user without forcePasswordReset/)]);
   });
   it("names many rows briefly: consecutive rows as one run, at most eight runs, then how many are left", async () => {
     const all = `username\n${Array.from({ length: 150 }, (_, i) => `user${i}`).join("\n")}\n`;
     const [whole] = messages(await runResourcePolicy(userSetPasswordReset, userSet(all)));
-    expect(whole).toMatch(/^UserSet 'staff': csv rows 1 to 150 are local users without forcePasswordReset: /);
+    expect(whole).toMatch(/^UserSet 'staff': csv rows 1 to 150 \(lines 2 to 151\) are local users without forcePasswordReset: /);
     // Every other row local, from an import where odd rows come from a directory: 75 runs of one row.
     const alternate = `username,realm\n${Array.from({ length: 150 }, (_, i) => `user${i},${i % 2 ? "oidc" : ""}`).join("\n")}\n`;
     const [scattered] = messages(await runResourcePolicy(userSetPasswordReset, userSet(alternate)));
-    expect(scattered).toMatch(/^UserSet 'staff': csv row 1, csv row 3, csv row 5, .*, csv row 15 and 67 more rows are local users without forcePasswordReset/);
+    expect(scattered).toMatch(/^UserSet 'staff': csv row 1 \(line 2\), csv row 3 \(line 4\), csv row 5 \(line 6\), .*, csv row 15 \(line 16\) and 67 more rows are local users without forcePasswordReset/);
     expect(scattered.length).toBeLessThan(400);
   });
   it("could not decide while a local row's flag or a realm is not known", async () => {

@@ -83,7 +83,8 @@ describe("resource-needs-permissions", () => {
   it("says it could not decide when a target is not known during preview and nothing links it", async () => {
     const resources = stack((r) => Object.assign(r.find((x) => x.name === "alice-attrs")!, { from: {} }));
     const outcome = await runStackPolicy(resourceNeedsPermissions, resources, config());
-    expect(outcome.undecided).toContain("could not decide whether the user (userId, not known yet) holds Global Admin");
+    // It names the setting that settles it.
+    expect(outcome.undecided).toContain("could not decide whether the user (userId, not known yet) holds Global Admin; list the users that do in globalAdminUserIds");
     // With the key able to modify admins it does not matter.
     const able = await runStackPolicy(resourceNeedsPermissions, resources, config({ permissions: [...NEEDED, "Users Modify Admin"] }));
     expect(able).toEqual({ violations: [] });

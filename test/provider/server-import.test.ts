@@ -152,11 +152,11 @@ describe("ServerImport", () => {
       csv: "name,ip_hostname,port,connection_type,connection_credential_type,use_user_private_key\nws-1,10.0.0.1,abc,SSH,STATIC,maybe\nws-2,,22,ssh,PROMPT_USER,\nws-1,10.0.0.3,22,RDP,,\n",
     });
     expect(csv.failures).toEqual([
-      { property: "csv", reason: "row 1 'ws-1', column port: must be a whole number from 1 to 65535" },
-      { property: "csv", reason: "row 1 'ws-1', column use_user_private_key: must be true or false (or yes/no, 1/0)" },
-      { property: "csv", reason: "row 2 'ws-2', column ip_hostname: is required" },
-      { property: "csv", reason: expect.stringMatching(/^row 2 'ws-2', column connection_credential_type: PROMPT_USER cannot be used with an SSH connection/) },
-      { property: "csv", reason: "row 3 'ws-1', column name: 'ws-1' is also the name of row 1: names must be unique within the set" },
+      { property: "csv", reason: "row 1 (line 2) 'ws-1', column port: must be a whole number from 1 to 65535" },
+      { property: "csv", reason: "row 1 (line 2) 'ws-1', column use_user_private_key: must be true or false (or yes/no, 1/0)" },
+      { property: "csv", reason: "row 2 (line 3) 'ws-2', column ip_hostname: is required" },
+      { property: "csv", reason: expect.stringMatching(/^row 2 \(line 3\) 'ws-2', column connection_credential_type: PROMPT_USER cannot be used with an SSH connection/) },
+      { property: "csv", reason: "row 3 (line 4) 'ws-1', column name: 'ws-1' is also the name of row 1: names must be unique within the set" },
     ]);
     expect((await resource.check({ csv: "name,hostname,port\nws-1,10.0.0.1,22\n" })).failures).toEqual([
       { property: "csv", reason: expect.stringMatching(/^csv has unknown column\(s\) 'hostname'; the columns are name, ip_hostname, port/) },

@@ -111,10 +111,10 @@ describe("UserSet check", () => {
     expect(reasons).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^csv header, column colour: unknown column/),
-        expect.stringMatching(/^csv row 2, column username: username is required/),
-        expect.stringMatching(/^csv row 3, column realm: 'admin' is not one of ldap, local, oidc, saml/),
-        expect.stringMatching(/^csv row 3, column force_password_reset: 'maybe' is not a boolean/),
-        expect.stringMatching(/^csv row 4, column username: 'Ann' is also on csv row 1/),
+        expect.stringMatching(/^csv row 2 \(line 3\), column username: username is required/),
+        expect.stringMatching(/^csv row 3 \(line 4\), column realm: 'admin' is not one of ldap, local, oidc, saml/),
+        expect.stringMatching(/^csv row 3 \(line 4\), column force_password_reset: 'maybe' is not a boolean/),
+        expect.stringMatching(/^csv row 4 \(line 5\), column username: 'Ann' is also on csv row 1 \(line 2\)/),
       ]),
     );
     expect(reasons).toHaveLength(5);
@@ -302,7 +302,7 @@ describe("UserSet", () => {
 
     const csvSet = new Driven(host, "UserSet", "refused-csv");
     const csvError = await csvSet.create({ csv: "username,group_1\nmia,\nnoah,Nope\n" }).catch((e: Error) => e);
-    expect((csvError as Error).message).toMatch(/csv row 2 \('noah'\), column group_1: CSV_ERROR_011/);
+    expect((csvError as Error).message).toMatch(/csv row 2 \(line 3\) \('noah'\), column group_1: CSV_ERROR_011/);
     expect(await userInKasm("mia")).toBeUndefined();
   });
 

@@ -104,7 +104,7 @@ function checkCsv(csv: unknown): Failure[] {
   const rows = table.records.map((r) => serverRowFromCsv(table.headers, r));
   return rowProblems(rows, true).map((p) => ({
     property: "csv",
-    reason: `row ${p.index + 1}${nameOf(rows[p.index])}${p.field ? `, column ${FIELDS[p.field].column}` : ""}: ${p.message}`,
+    reason: `row ${p.index + 1} (line ${table.lines[p.index]})${nameOf(rows[p.index])}${p.field ? `, column ${FIELDS[p.field].column}` : ""}: ${p.message}`,
   }));
 }
 

@@ -95,7 +95,7 @@ export function declaredRows(props: Props): Located[] | undefined {
   if (!declared) return undefined;
   return declared.rows.map((raw, i) => {
     const row = normalRow(raw ?? {});
-    return { row, where: `${rowLabel(declared.source, "servers", i)} '${row.name}'` };
+    return { row, where: `${rowLabel(declared.source, "servers", i, declared.lines?.[i])} '${row.name}'` };
   });
 }
 

@@ -131,7 +131,7 @@ function headerProblems(header: readonly string[]): string[] {
   return failures;
 }
 
-/** Validate a `csv` input, reporting `csv row 4, column realm: ...` (rows count from 1 after the header, as Kasm's report does). */
+/** Validate a `csv` input, reporting `csv row 4 (line 5), column realm: ...` (rows count from 1 after the header, as Kasm's report does; the line is the editor's). */
 function checkCsv(text: string): Failure[] {
   let csv: CsvTable;
   try {
@@ -142,7 +142,7 @@ function checkCsv(text: string): Failure[] {
   const failures = headerProblems(csv.headers);
   const seenBefore = firstRowOfUsername();
   csv.records.forEach((values, i) => {
-    const at = rowLabel("csv", "users", i);
+    const at = rowLabel("csv", "users", i, csv.lines[i]);
     const cell = (column: string) => (values[csv.headers.indexOf(column)] ?? "").trim();
     if (csv.headers.includes("username")) {
       const username = cell("username");

@@ -42,7 +42,7 @@ function userRow(entry: Record<string, unknown>, label: string): Row {
 }
 
 function csvRows(text: string): Row[] {
-  const { headers, records } = parseCsv(text);
+  const { headers, records, lines } = parseCsv(text);
   const hasGroupColumns = headers.some((h) => GROUP_COLUMN.test(h));
   return records.map((record, i) => {
     const entry = userRowFromCsv(headers, record);
@@ -50,7 +50,7 @@ function csvRows(text: string): Row[] {
     if (entry.forcePasswordReset !== undefined && typeof entry.forcePasswordReset !== "boolean") entry.forcePasswordReset = false;
     // With group columns, every row manages its groups (an empty row: none besides All Users).
     if (hasGroupColumns) entry.groups ??= [];
-    return userRow(entry, rowLabel("csv", "users", i));
+    return userRow(entry, rowLabel("csv", "users", i, lines[i]));
   });
 }
 
