@@ -240,10 +240,52 @@ export class KasmBadRequestError extends KasmApiError {
  * `Unknown user (...)` or `Staging config with id (...) does not exist` (Kasm answers 400 there).
  */
 export class KasmNotFoundError extends KasmBadRequestError {
-  override readonly name = "KasmNotFoundError";
+  override readonly name: string = "KasmNotFoundError";
   constructor(details: KasmErrorDetails) {
     super(details, "not_found");
   }
+}
+
+/**
+ * The user the request names does not exist (`Unknown user (...)`, `Invalid User ID`): told apart
+ * from the other object of a two-object call (the group of `add_user_group`, the server of
+ * `assign_user_server`), which a caller treats otherwise.
+ */
+export class KasmUnknownUserError extends KasmNotFoundError {
+  override readonly name: string = "KasmUnknownUserError";
+}
+
+/** The casting config the request names does not exist (rather than its image or group). */
+export class KasmUnknownCastConfigError extends KasmNotFoundError {
+  override readonly name: string = "KasmUnknownCastConfigError";
+}
+
+/** `User (<u>) is already a member of group (<g>)`: the membership a call adds exists. */
+export class KasmAlreadyMemberError extends KasmBadRequestError {
+  override readonly name: string = "KasmAlreadyMemberError";
+}
+
+/** `User (<u>) is not a member of group (<g>)`: the membership a call removes does not exist. */
+export class KasmNotMemberError extends KasmBadRequestError {
+  override readonly name: string = "KasmNotMemberError";
+}
+
+/** `User (<u>) is not assigned to server (<s>)`: the assignment a call removes does not exist. */
+export class KasmNotAssignedError extends KasmBadRequestError {
+  override readonly name: string = "KasmNotAssignedError";
+}
+
+/** An object with the same natural key (a name, a key, a zone and image) exists already. */
+export class KasmAlreadyExistsError extends KasmBadRequestError {
+  override readonly name: string = "KasmAlreadyExistsError";
+}
+
+/**
+ * Kasm refuses to delete an object that others still depend on unless the call sets `force`: a
+ * user with running sessions (`... kasms and 'force' option not set`), a group with members.
+ */
+export class KasmForceRequiredError extends KasmBadRequestError {
+  override readonly name: string = "KasmForceRequiredError";
 }
 
 /** HTTP 429 after every retry was used up. */
@@ -473,10 +515,31 @@ export function errorForStatus(
     return status === 401 ? new KasmAuthenticationError(details) : new KasmPermissionError(details);
   }
   // A 200 with an error_message (1.15 answers many refusals so) is read like a 400.
-  if (status === 404 || ((status === 400 || status < 300) && isNotFoundMessage(details.operation, details.errorMessage))) return new KasmNotFoundError(details);
+  if (status === 404 || ((status === 400 || status < 300) && isNotFoundMessage(details.operation, details.errorMessage))) return notFoundError(details);
   if (status === 429) return new KasmRateLimitError(details);
   if (status >= 500) return new KasmServerError(details, note);
-  return new KasmBadRequestError(details);
+  const meaning = REFUSAL_MEANINGS.find(([text]) => text.test((details.errorMessage ?? "").trim()));
+  return meaning ? new meaning[1](details) : new KasmBadRequestError(details);
+}
+
+/**
+ * Kasm's refusals that mean one thing a caller acts on, each with its class: read here, where
+ * answers are read, so that no caller reads Kasm's texts. First match wins.
+ */
+const REFUSAL_MEANINGS: readonly (readonly [RegExp, new (details: KasmErrorDetails) => KasmBadRequestError])[] = [
+  [/\bis already a member\b/i, KasmAlreadyMemberError],
+  [/\bis not a member\b/i, KasmNotMemberError],
+  [/\bis not assigned\b/i, KasmNotAssignedError],
+  [/'force' option not set/i, KasmForceRequiredError],
+  [/\balready exists\b|\bmust be unique\b/i, KasmAlreadyExistsError],
+];
+
+/** The not-found error, naming what is missing when the text says (the user, the casting config). */
+function notFoundError(details: KasmErrorDetails): KasmNotFoundError {
+  const text = details.errorMessage ?? "";
+  if (/\bUser ID\b|\bunknown user\b/i.test(text)) return new KasmUnknownUserError(details);
+  if (/\bcast config\b/i.test(text)) return new KasmUnknownCastConfigError(details);
+  return new KasmNotFoundError(details);
 }
 
 interface PermissionAdvice {

@@ -22,7 +22,8 @@
  *   config it is.
  */
 import { z } from "zod";
-import type { KasmApiError, KasmClient, CastConfig as KasmCastConfig, CastConfigUpdate, CreateCastConfigResult, NewCastConfig } from "../api";
+import { KasmUnknownCastConfigError } from "../api";
+import type { KasmClient, CastConfig as KasmCastConfig, CastConfigUpdate, CreateCastConfigResult, NewCastConfig } from "../api";
 import { fromApiFields, type CamelField } from "../api/records";
 import { kasmClient } from "../runtime";
 import {
@@ -31,7 +32,6 @@ import {
   GONE,
   isAlreadyExists,
   isAsDeclared,
-  isNotFound,
   keepingWhatWasCreated,
   keepSpelling,
   KasmId,
@@ -207,7 +207,7 @@ function outputs(inputs: Props, config: KasmCastConfig): Props {
 
 /** Whether an error says the casting config itself (not its image or group) does not exist. */
 function isCastConfigGone(error: unknown): boolean {
-  return isNotFound(error) && /cast config/i.test((error as KasmApiError).errorMessage ?? "");
+  return error instanceof KasmUnknownCastConfigError;
 }
 
 /** Whether the installation can read casting configs: a released Kasm can (`kasm:apiNames` `product`). */

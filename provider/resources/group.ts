@@ -18,7 +18,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { KasmBadRequestError, type GroupRecord, type GroupUpdate, type NewGroup } from "../api";
+import { KasmForceRequiredError, type GroupRecord, type GroupUpdate, type NewGroup } from "../api";
 import { configuredApiNames, kasmClient } from "../runtime";
 import { createOrAdopt, declared, GONE, isAsDeclared, refreshedInputs, requiredText, unlessGone, type KindProvider, type Props } from "./kit";
 import { defineKind, type FieldRules } from "./kit/define-kind";
@@ -160,7 +160,7 @@ export const groupProvider: KindProvider = defineKind<GroupInputs, GroupOutputs>
       // Deleting what is already gone is done.
       await unlessGone(() => kasmClient().groups.deleteGroup({ group_id: id, ...(props.forceDelete === true ? { force: true } : {}) }));
     } catch (error) {
-      if (error instanceof KasmBadRequestError && /force' option not set/i.test(error.errorMessage ?? "")) throw stillHasMembers(id, props.name, error);
+      if (error instanceof KasmForceRequiredError) throw stillHasMembers(id, props.name, error);
       throw error;
     }
   },

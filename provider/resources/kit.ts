@@ -16,7 +16,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { UNKNOWN } from "../../catalogue/values";
 import { canonicalId, KASM_ID_MESSAGE, KASM_ID_PATTERN } from "../../catalogue/ids";
-import { KasmApiError, KasmBadRequestError, KasmNotFoundError, KasmVocabularyError, toApiBody, toCamelCase, toSnakeCase, type SnakeCase } from "../api";
+import { KasmAlreadyExistsError, KasmApiError, KasmNotFoundError, KasmVocabularyError, toApiBody, toCamelCase, toSnakeCase, type SnakeCase } from "../api";
 
 /** Pulumi's placeholder for a value not known during preview (the catalogue's). */
 export { UNKNOWN };
@@ -426,7 +426,7 @@ export function isNotFound(error: unknown): boolean {
 
 /** Whether a Kasm error says an object with the same natural key exists already. */
 export function isAlreadyExists(error: unknown): boolean {
-  return error instanceof KasmBadRequestError && /already exists|must be unique/i.test(error.errorMessage ?? "");
+  return error instanceof KasmAlreadyExistsError;
 }
 
 /**

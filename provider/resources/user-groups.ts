@@ -17,7 +17,7 @@
  * changes on every update.
  */
 import { z } from "zod";
-import { KasmBadRequestError, type User as KasmUser } from "../api";
+import { KasmUnknownUserError, type User as KasmUser } from "../api";
 import { existingClient, kasmClient } from "../runtime";
 import {
   canonicalId,
@@ -222,7 +222,7 @@ export const userGroupsProvider: KindProvider = defineKind<UserGroupsInputs>({
         // Not a member any more, or the group is gone: nothing to remove. The user is gone: done.
         if (isNotMember(error)) continue;
         if (isNotFound(error)) {
-          if (/\bUser ID\b|\bunknown user\b/i.test((error as KasmBadRequestError).errorMessage ?? "")) return;
+          if (error instanceof KasmUnknownUserError) return;
           continue;
         }
         throw error;

@@ -10,7 +10,7 @@
  * object, and share their provider: {@link defineUserLink}.
  */
 import type { z } from "zod";
-import { KasmBadRequestError, type AssignedServer, type Group, type User as KasmUser } from "../api";
+import { KasmAlreadyMemberError, KasmNotMemberError, type AssignedServer, type Group, type User as KasmUser } from "../api";
 import type { UserList } from "../api/user-reads";
 import { ALL_USERS_GROUP, closeUnderDependencies } from "../../catalogue";
 import { kasmClient } from "../runtime";
@@ -24,12 +24,12 @@ export function pairId(first: unknown, second: unknown): string {
 
 /** Kasm's answer to adding a user to a group twice: `User (<u>) is already a member of group (<g>)`. */
 export function isAlreadyMember(error: unknown): boolean {
-  return error instanceof KasmBadRequestError && /\bis already a member\b/i.test(error.errorMessage ?? "");
+  return error instanceof KasmAlreadyMemberError;
 }
 
 /** Kasm's answer to removing a user from a group it is not in: `User (<u>) is not a member of group (<g>)`. */
 export function isNotMember(error: unknown): boolean {
-  return error instanceof KasmBadRequestError && /\bis not a member\b/i.test(error.errorMessage ?? "");
+  return error instanceof KasmNotMemberError;
 }
 
 /** The name of the group every user belongs to implicitly. */

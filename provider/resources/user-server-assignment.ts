@@ -11,7 +11,7 @@
  * user has Global Admin).
  */
 import { z } from "zod";
-import { KasmBadRequestError } from "../api";
+import { KasmNotAssignedError } from "../api";
 import { kasmClient } from "../runtime";
 import { alreadyExistsError, KasmId, same, type KindProvider } from "./kit";
 import { assignedServersOf, defineUserLink } from "./user-links";
@@ -31,7 +31,7 @@ export type UserServerAssignmentInputs = z.infer<typeof UserServerAssignmentInpu
 
 /** `User (<u>) is not assigned to server (<s>)`. */
 function isNotAssigned(error: unknown): boolean {
-  return error instanceof KasmBadRequestError && /\bis not assigned\b/i.test(error.errorMessage ?? "");
+  return error instanceof KasmNotAssignedError;
 }
 
 // --- provider ------------------------------------------------------------------------------------

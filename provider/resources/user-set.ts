@@ -65,7 +65,7 @@ import { plannedUserIds } from "./user-set/planned-ids";
 import { readUserSet } from "./user-set/read";
 import { formOf, names, outputs, rowChanges, rowsOf, sameRow, unconfirmedOf, userIdsOf } from "./user-set/rows";
 import { updateUserSet } from "./user-set/update";
-import { deleteKasmUser } from "./user";
+import { deleteKasmUser, SessionsRunningError } from "./user";
 import { adopt, eachAll, keptFailure, messageOf, planAdoption, step, unchangeableWarning, unfinishedMessage } from "./user-set/writes";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -213,7 +213,7 @@ export const userSetProvider: KindProvider = {
       try {
         await deleteKasmUser(row.username, userId, force);
       } catch (error) {
-        if (/still has running sessions/.test((error as Error).message)) busy += 1;
+        if (error instanceof SessionsRunningError) busy += 1;
         failures.push(`'${row.username}': ${(error as Error).message}`);
       }
     });

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import type { NewUser, User as KasmUser, UserUpdate } from "../api";
-import { fromApiFields } from "../api";
+import { fromApiFields, KasmForceRequiredError } from "../api";
 import { kasmClient } from "../runtime";
 import { createOrAdopt, declared, GONE, isAsDeclared, isNotFound, refreshedInputs, same, toApi, type KindProvider, type Props } from "./kit";
 import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
@@ -65,6 +65,11 @@ const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
 // --- helpers -------------------------------------------------------------------------------------
 
+/** Kasm refused to delete a user who has running sessions (the call did not set `force`). */
+export class SessionsRunningError extends Error {
+  override readonly name = "SessionsRunningError";
+}
+
 /**
  * Delete a user (`delete_user`); one that is gone already counts as deleted. Kasm refuses a user
  * with running sessions unless `force` is set: that refusal becomes an error naming the way out.
@@ -75,9 +80,8 @@ export async function deleteKasmUser(username: string, userId: string, force: bo
     await kasmClient().users.deleteUser({ user_id: userId, force });
   } catch (error) {
     if (isNotFound(error)) return;
-    const message = (error as { errorMessage?: string }).errorMessage ?? "";
-    if (/kasms and 'force' option not set/i.test(message))
-      throw new Error(
+    if (error instanceof KasmForceRequiredError)
+      throw new SessionsRunningError(
         `User '${username}' still has running sessions, and Kasm refuses to delete a user with sessions. ` +
           `Set \`forceDelete: true\` to end the sessions and delete the user, or end the sessions first.`,
       );

@@ -6,8 +6,15 @@
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  KasmAlreadyExistsError,
+  KasmAlreadyMemberError,
   KasmApiError,
   KasmAuthenticationError,
+  KasmForceRequiredError,
+  KasmNotAssignedError,
+  KasmNotMemberError,
+  KasmUnknownCastConfigError,
+  KasmUnknownUserError,
   KasmBadRequestError,
   KasmLicenseLimitError,
   KasmNotFoundError,
@@ -178,6 +185,43 @@ describe("error classes", () => {
 
 /** A permission name of the catalogue, as a permission error would name it (`Users Create`). */
 const PERMISSION_NAME = /\b(Users|Sessions|Licenses|Groups) (View|Modify|Create|Delete|Auth Session)\b/;
+
+describe("a refusal a caller acts on is its own class, decided where the answer is read", () => {
+  const byName = (list: Record<string, any>, key: string, value: string) => Object.values<any>(list).find((o) => o[key] === value);
+
+  it("from the emulator: already a member, not a member, not assigned, already exists, sessions running, unknown user", async () => {
+    const state = await h.state();
+    const bob = byName(state.users, "username", "bob");
+    const alice = byName(state.users, "username", "alice");
+    const engineering = byName(state.groups, "name", "Engineering");
+    const finance = byName(state.groups, "name", "Finance");
+    const server = byName(state.servers, "hostname", "ws2.example.org");
+    const cases: [Promise<unknown>, new (...args: never[]) => KasmApiError][] = [
+      [h.client.groups.addUserGroup({ user_id: bob.user_id, group_id: engineering.group_id }), KasmAlreadyMemberError],
+      [h.client.groups.removeUserGroup({ user_id: alice.user_id, group_id: finance.group_id }), KasmNotMemberError],
+      [h.client.users.unassignUserServer({ user_id: alice.user_id, server_id: server.server_id }), KasmNotAssignedError],
+      [h.client.users.createUser({ username: "bob", password: "another long password 1" }), KasmAlreadyExistsError],
+      [h.client.users.deleteUser({ user_id: bob.user_id }), KasmForceRequiredError],
+      [h.client.groups.addUserGroup({ user_id: "f".repeat(32), group_id: engineering.group_id }), KasmUnknownUserError],
+    ];
+    for (const [call, type] of cases) {
+      const error = await failure(call);
+      expect(error, `${error.operation}: ${error.errorMessage}`).toBeInstanceOf(type);
+      expect(error).toBeInstanceOf(KasmBadRequestError);
+    }
+    // Nothing changed: bob is still there, with his session.
+    expect(byName((await h.state()).users, "username", "bob")).toBeDefined();
+  });
+
+  it("from the released product's texts (answered with HTTP 200 and an error_message by 1.15)", () => {
+    expect(errorForStatus({ operation: "delete_group", status: 200, errorMessage: "Group contains (3) users and 'force' option not set to True" })).toBeInstanceOf(KasmForceRequiredError);
+    expect(errorForStatus({ operation: "create_group", status: 200, errorMessage: "Group (Kiosks) already exists" })).toBeInstanceOf(KasmAlreadyExistsError);
+    expect(errorForStatus({ operation: "get_cast_config", status: 400, errorMessage: "Unknown cast config (abc)" })).toBeInstanceOf(KasmUnknownCastConfigError);
+    // A text that means none of these stays a plain refusal.
+    const plain = errorForStatus({ operation: "create_user", status: 400, errorMessage: "Password does not meet the requirements" });
+    expect(plain.constructor).toBe(KasmBadRequestError);
+  });
+});
 
 describe("the text of a 403 decides its class", () => {
   // Every 403 text of the spec's error table and of the product's observed behaviour.

@@ -4,10 +4,9 @@
  * Values not known during preview are left out.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { isKasmId, KASM_ID_MESSAGE } from "../../../catalogue/ids";
 import { parseCsv, serverRowFromCsv, SERVER_CSV_COLUMNS } from "../../../catalogue/bulk-rows";
 import { isUnknown, UNKNOWN, type Props } from "../kit";
-import { FIELD_NAMES, FIELDS, INPUTS, type Field } from "./rows";
+import { FIELD_NAMES, FIELDS, INPUTS, serverRowSchema, type Field } from "./rows";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -16,48 +15,28 @@ type Failure = pulumi.dynamic.CheckFailure;
 
 // --- helpers -------------------------------------------------------------------------------------
 
-/** What is wrong with one field's value, or undefined. `fromCsv`: the value came from a CSV cell. */
-function fieldProblem(field: Field, value: unknown, fromCsv: boolean): string | undefined {
-  const type = FIELDS[field].type;
-  if (type === "port") {
-    return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 65535 ? undefined : "must be a whole number from 1 to 65535";
-  }
-  if (type === "boolean") return typeof value === "boolean" ? undefined : fromCsv ? "must be true or false (or yes/no, 1/0)" : "must be true or false";
-  if (type === "labels") {
-    if (!Array.isArray(value) || value.some((l) => typeof l !== "string")) return "must be a list of strings";
-    if (value.some((l: string) => /[;,]/.test(l))) return "a label must not contain ';' or ',' (Kasm's CSV separates labels with them)";
-    return undefined;
-  }
-  if (typeof value !== "string") return "must be a string";
-  if (value.trim() === "") return "must not be empty";
-  if (type === "id" && !isKasmId(value)) return KASM_ID_MESSAGE;
-  return undefined;
-}
-
 /**
  * Every problem of the rows, each naming its row and column: required fields, types, the
  * combination Kasm refuses (an SSH server prompting the user for credentials, CSV_ERROR_012), and
  * names used twice. Values not known yet are left out.
  */
 function rowProblems(rows: readonly (Props | undefined)[], fromCsv: boolean): { index: number; field?: Field; message: string }[] {
+  const schema = serverRowSchema(fromCsv);
   const problems: { index: number; field?: Field; message: string }[] = [];
   const firstRowOfName = new Map<string, number>();
   rows.forEach((row, index) => {
     // A row not known yet (preview) is checked once it is.
     if (row === undefined) return;
-    for (const key of Object.keys(row)) {
-      if (!(FIELD_NAMES as string[]).includes(key) && row[key] !== undefined)
-        problems.push({ index, message: `${key} is not a field of a server row (fields: ${FIELD_NAMES.join(", ")})` });
-    }
-    for (const field of FIELD_NAMES) {
-      const value = row[field];
-      if (isUnknown(value)) continue;
-      if (value === undefined || value === null) {
-        if (field === "name" || field === "ipHostname") problems.push({ index, field, message: "is required" });
-        continue;
-      }
-      const problem = fieldProblem(field, value, fromCsv);
-      if (problem) problems.push({ index, field, message: problem });
+    // The row's schema, on the values known now (a value not known yet is checked once it is).
+    const known = Object.fromEntries(Object.entries(row).filter(([, value]) => value !== undefined && value !== null && !isUnknown(value)));
+    const parsed = schema.safeParse(known);
+    const issues = parsed.success ? [] : parsed.error.issues;
+    // A key that is no field first, then the fields in Kasm's column order.
+    for (const issue of issues)
+      if (issue.code === "unrecognized_keys") for (const key of issue.keys) problems.push({ index, message: `${key} is not a field of a server row (fields: ${FIELD_NAMES.join(", ")})` });
+    for (const issue of issues) {
+      const field = issue.path[0] as Field;
+      if (issue.code !== "unrecognized_keys" && !isUnknown(row[field])) problems.push({ index, field, message: issue.message });
     }
     const type = row.connectionType;
     const credentials = row.connectionCredentialType;

@@ -3,29 +3,51 @@
  * the declared rows of the inputs (`servers` or `csv`) with where each is declared, and the plan
  * of an update (rows added, changed, removed), compared by name.
  */
+import { z } from "zod";
 import { rowLabel, serverImportRows } from "../../../catalogue/bulk-rows";
+import { isKasmId, KASM_ID_MESSAGE } from "../../../catalogue/ids";
 import { isUnknown, same, type Props } from "../kit";
 
 // --- types ---------------------------------------------------------------------------------------
 
-/** One server to import: the camelCase form of a CSV row. */
-export interface ServerRow {
-  /** The server's name in Kasm (its friendly name); unique within the set. */
-  readonly name: string;
-  /** The address Kasm connects to. */
-  readonly ipHostname: string;
-  readonly port?: number;
-  readonly zoneName?: string;
-  /** `SSH`, or a remote display type such as `RDP`, `VNC` or `KasmVNC`. */
-  readonly connectionType?: string;
-  /** `STATIC`, `PROMPT_USER` or `SSO`; an SSH server cannot use `PROMPT_USER`. */
-  readonly connectionCredentialType?: string;
-  readonly useUserPrivateKey?: boolean;
-  readonly poolId?: string;
-  /** A user (by username) assigned to the server. */
-  readonly assignedUsername?: string;
-  readonly labels?: readonly string[];
+/** What a text field must be: a string with something in it. */
+const textValue = z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") }).refine((v) => v.trim() !== "", { message: "must not be empty", abort: true });
+const PORT_MESSAGE = "must be a whole number from 1 to 65535";
+
+/**
+ * One server row, the camelCase form of a CSV row, as a runtime schema in `check`'s words. It
+ * reads a `servers` entry and a parsed CSV row alike ({@link serverRowSchema}); the rules that
+ * span fields or rows (an SSH server cannot prompt for credentials; names unique within the set)
+ * are check.ts's. Each message names no field: `check` adds `row 3 'ws-03', column port:` or
+ * `servers[2].port` itself.
+ */
+export function serverRowSchema(fromCsv: boolean) {
+  return z
+    .object({
+      /** The server's name in Kasm (its friendly name); unique within the set. */
+      name: textValue,
+      /** The address Kasm connects to. */
+      ipHostname: textValue,
+      port: z.number({ error: PORT_MESSAGE }).int(PORT_MESSAGE).min(1, PORT_MESSAGE).max(65535, PORT_MESSAGE).optional(),
+      zoneName: textValue.optional(),
+      /** `SSH`, or a remote display type such as `RDP`, `VNC` or `KasmVNC`. */
+      connectionType: textValue.optional(),
+      /** `STATIC`, `PROMPT_USER` or `SSO`; an SSH server cannot use `PROMPT_USER`. */
+      connectionCredentialType: textValue.optional(),
+      useUserPrivateKey: z.boolean({ error: fromCsv ? "must be true or false (or yes/no, 1/0)" : "must be true or false" }).optional(),
+      poolId: textValue.refine(isKasmId, KASM_ID_MESSAGE).optional(),
+      /** A user (by username) assigned to the server. */
+      assignedUsername: textValue.optional(),
+      labels: z
+        .array(z.string({ error: "must be a list of strings" }), { error: "must be a list of strings" })
+        .refine((labels) => labels.every((l) => !/[;,]/.test(l)), "a label must not contain ';' or ',' (Kasm's CSV separates labels with them)")
+        .optional(),
+    })
+    .strict();
 }
+
+/** One server to import: the camelCase form of a CSV row. */
+export type ServerRow = Readonly<z.infer<ReturnType<typeof serverRowSchema>>>;
 
 /** What the provider adds to the inputs. */
 export interface ServerImportOutputs {

@@ -5,9 +5,9 @@
  * (`kasm:apiNames` `product`) also lists its groups, which is asked only for names still unknown.
  * Every change is worked out before the first write.
  */
-import { KasmBadRequestError, type User as KasmUser } from "../../api";
+import { KasmAlreadyMemberError, KasmNotMemberError, KasmUnknownUserError, type User as KasmUser } from "../../api";
 import { kasmClient } from "../../runtime";
-import { canonicalId, isNotFound } from "../kit";
+import { canonicalId } from "../kit";
 import { ALL_USERS } from "../user-links";
 import type { Row } from "./fields";
 import { names } from "./rows";
@@ -102,13 +102,12 @@ export async function applyGroupChange(change: GroupChange): Promise<void> {
     else await groups.removeUserGroup({ user_id: change.userId, group_id: change.groupId });
   } catch (error) {
     // Someone made the same change meanwhile: the outcome is the one wanted.
-    const message = error instanceof KasmBadRequestError ? (error.errorMessage ?? "") : "";
-    if (change.add ? /\bis already a member\b/i.test(message) : /\bis not a member\b/i.test(message)) return;
+    if (change.add ? error instanceof KasmAlreadyMemberError : error instanceof KasmNotMemberError) return;
     throw error;
   }
 }
 
 /** Whether a Kasm error says the user of a membership change does not exist (rather than the group). */
 export function isUserGone(error: unknown): boolean {
-  return isNotFound(error) && /\bUser ID\b|\bunknown user\b/i.test((error as KasmBadRequestError).errorMessage ?? "");
+  return error instanceof KasmUnknownUserError;
 }
