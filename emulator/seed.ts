@@ -276,6 +276,6 @@ export function storeFromSeed(input: SeedInput | undefined): Store {
     for (const duration of s.recordings ?? []) store.sessions.addRecording(session, duration);
   }
 
-  for (const k of seed.activationKeys) store.licences.addSeedActivationKey(k);
+  for (const k of seed.activationKeys) store.licenses.addSeedActivationKey(k);
   return store;
 }

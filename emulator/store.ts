@@ -15,7 +15,7 @@ import { EgressModel, type EgressTables } from "./models/egress";
 import { GroupsModel, type GroupsTables } from "./models/groups";
 import { ImagesModel, type ImagesTables } from "./models/images";
 import { KeysModel, type KeysTables } from "./models/keys";
-import { LicencesModel, type LicencesTables } from "./models/licences";
+import { LicensesModel, type LicensesTables } from "./models/licenses";
 import { ServersModel, type ServersTables } from "./models/servers";
 import { SessionsModel, type SessionsTables } from "./models/sessions";
 import { StagingModel, type StagingTables } from "./models/staging";
@@ -28,7 +28,7 @@ export * from "./models/egress";
 export * from "./models/groups";
 export * from "./models/images";
 export * from "./models/keys";
-export * from "./models/licences";
+export * from "./models/licenses";
 export * from "./models/servers";
 export * from "./models/sessions";
 export * from "./models/staging";
@@ -45,7 +45,7 @@ export interface State
     StagingTables,
     CastingTables,
     EgressTables,
-    LicencesTables {}
+    LicensesTables {}
 
 /** An empty state: no objects at all (the system groups are added by the Store). */
 export function emptyState(): State {
@@ -87,7 +87,7 @@ export class Store {
   /** Zones, server pools and servers. */
   readonly servers: ServersModel;
   /** Activation keys and licences, and the limits they set. */
-  readonly licences: LicencesModel;
+  readonly licenses: LicensesModel;
   /** Users and their attributes, memberships and server assignments. */
   readonly users: UsersModel;
   /** Sessions and recordings. */
@@ -113,13 +113,13 @@ export class Store {
     });
     this.images = new ImagesModel(state);
     this.servers = new ServersModel(state);
-    this.licences = new LicencesModel(state);
+    this.licenses = new LicensesModel(state);
     // A user's sessions and egress bindings belong to models built after it: reached lazily.
     this.users = new UsersModel(state, {
       groups: this.groups,
       images: this.images,
       servers: this.servers,
-      licences: this.licences,
+      licenses: this.licenses,
       dependents: {
         sessionCount: (userId) => this.sessions.sessionsOf(userId).length,
         endSessions: (userId) => this.sessions.endSessionsOf(userId),
@@ -130,7 +130,7 @@ export class Store {
       users: this.users,
       images: this.images,
       servers: this.servers,
-      licences: this.licences,
+      licenses: this.licenses,
     });
     this.staging = new StagingModel(state, { servers: this.servers, images: this.images });
     this.casting = new CastingModel(state, { images: this.images, groups: this.groups });

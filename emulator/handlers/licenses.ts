@@ -48,12 +48,12 @@ function licenseJson(l: LicenseRecord, observedFields: boolean) {
 const activate: Handler = ({ body, store, observedFields }) => {
   const req = parse(Activation, body, "");
   if (!req.activation_key?.trim()) throw new InvalidRequest("Invalid Request. Missing activation_key");
-  const license = store.licences.activate(req.activation_key, req.seats ?? undefined, req.issued_to ?? null);
+  const license = store.licenses.activate(req.activation_key, req.seats ?? undefined, req.issued_to ?? null);
   return { license: licenseJson(license, observedFields) };
 };
 
 /** The handlers of this area, by operation. */
 export const licenseHandlers = {
   activate,
-  get_licenses: ({ store, observedFields }) => ({ licenses: store.licences.all().map((l) => licenseJson(l, observedFields)) }),
+  get_licenses: ({ store, observedFields }) => ({ licenses: store.licenses.all().map((l) => licenseJson(l, observedFields)) }),
 } satisfies Record<string, Handler>;

@@ -8,7 +8,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { LicenseLimitExceeded, UnknownObject } from "../errors";
 import { AreaModel, byId, canonicalId, newId, timestamp, type Table } from "./common";
 import type { ImageRecord, ImagesModel } from "./images";
-import type { LicencesModel } from "./licences";
+import type { LicensesModel } from "./licenses";
 import type { ServersModel } from "./servers";
 import type { UserRecord, UsersModel } from "./users";
 
@@ -47,7 +47,7 @@ export interface SessionsDependencies {
   users: UsersModel;
   images: ImagesModel;
   servers: ServersModel;
-  licences: LicencesModel;
+  licenses: LicensesModel;
 }
 
 /** The sessions and their recordings, and the rules that start and end them. */
@@ -86,7 +86,7 @@ export class SessionsModel extends AreaModel<SessionsTables, SessionsDependencie
     const user = this.deps.users.requireUser(userId);
     const image = this.deps.images.requireImage(imageId);
     const running = this.all().filter((s) => s.user_id !== null).length;
-    if (running >= this.deps.licences.sessionCapacity()) throw new LicenseLimitExceeded("session");
+    if (running >= this.deps.licenses.sessionCapacity()) throw new LicenseLimitExceeded("session");
     return this.createSessionUnchecked(user, image);
   }
 

@@ -11,7 +11,7 @@ import { AlreadyExists, InvalidRequest, MissingParameters, UnknownObject } from 
 import { byId, canonicalId, hashSecret, newId, newSalt, parseTime, timestamp, type Table } from "./common";
 import type { GroupRecord, GroupsModel } from "./groups";
 import type { ImagesModel } from "./images";
-import type { LicencesModel } from "./licences";
+import type { LicensesModel } from "./licenses";
 import type { ServerRecord, ServersModel } from "./servers";
 
 /** A user as stored: the wire's fields plus the password hash, memberships and assignments. */
@@ -107,7 +107,7 @@ export interface UsersDependencies {
   groups: GroupsModel;
   images: ImagesModel;
   servers: ServersModel;
-  licences: LicencesModel;
+  licenses: LicensesModel;
   dependents: UserDependents;
 }
 
@@ -255,7 +255,7 @@ export class UsersModel {
   /** Refuse `adding` new users beyond the seats of Per Named User licences (anonymous users take none). */
   checkNamedUserSeats(adding: number): void {
     const named = Object.values(this.tables.users).filter((u) => !u.anonymous).length;
-    this.deps.licences.checkNamedUserSeats(named, adding);
+    this.deps.licenses.checkNamedUserSeats(named, adding);
   }
 
   /** update_user: changes only the fields sent. A new username must stay unique. */

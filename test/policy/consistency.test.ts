@@ -338,7 +338,7 @@ describe("a licence limit is not a permission", () => {
     const verdict = await policySaysRefused(specs, new Map(), config);
     expect(verdict).toEqual({ refused: false, messages: [], shortSteps: new Set() });
     const store = serve(RELEVANT, false);
-    store.licences.activate(NAMED_USER_KEY, 3, null);
+    store.licenses.activate(NAMED_USER_KEY, 3, null);
     await expect(runLifecycle(specs, store, new Map())).rejects.toThrow(
       /^User u0 create failed without a permission refusal: create_user: the server refused the call: a licence limit is reached \(HTTP 403 /,
     );

@@ -32,7 +32,7 @@ export interface LicenseRecord {
 }
 
 /** The part of the state this model owns. */
-export interface LicencesTables {
+export interface LicensesTables {
   activationKeys: Table<ActivationKeyRecord>;
   licenses: Table<LicenseRecord>;
 }
@@ -54,7 +54,7 @@ const ALL_FEATURES = LICENSE_FEATURES.documented;
 export { COMMUNITY_CONCURRENT_SESSIONS };
 
 /** Activation keys, licences and the limits they set. */
-export class LicencesModel extends AreaModel<LicencesTables> {
+export class LicensesModel extends AreaModel<LicensesTables> {
   /** Every active licence. */
   all(): LicenseRecord[] {
     return Object.values(this.tables.licenses);

@@ -1,0 +1,55 @@
+/**
+ * A new kind is registered in every place ARCHITECTURE.md's "a new kind" checklist names, and
+ * nothing is registered that is not a kind: the catalogue's list (`KASM_KINDS`), the provider
+ * registry (`provider/index.ts`), the sdk's class (exported from `sdk/index.ts`, with the kind's
+ * type token), the permission table's row (`KIND_ROWS`), the policy packs' inputs (`KindInputs`,
+ * read from its source: it is a type), the sdk-vs-zod type test, the README's Resources table and
+ * the files of the kind (`provider/resources/<kind>.ts`, `sdk/<kind>.ts`). Each failure names the
+ * kind and the place.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { KASM_KINDS, kasmTypeToken } from "../catalogue";
+import { KIND_ROWS } from "../catalogue/kind-table";
+import { providers } from "../provider";
+import * as sdk from "../sdk";
+
+const ROOT = path.resolve(__dirname, "..");
+const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
+/** `UserServerAssignment` -> `user-server-assignment`. */
+const fileName = (kind: string) => kind.replace(/[A-Z]/g, (c, i: number) => `${i ? "-" : ""}${c.toLowerCase()}`);
+
+/** The kinds each place registers, by the names it uses. */
+const PLACES: Record<string, readonly string[]> = {
+  "provider/index.ts (providers)": Object.keys(providers),
+  "sdk/index.ts (a class with the kind's type token)": Object.entries(sdk)
+    .filter(([, value]) => typeof value === "function" && typeof (value as { kind?: unknown }).kind === "string")
+    .map(([name]) => name),
+  "catalogue/kind-table.ts (KIND_ROWS)": Object.keys(KIND_ROWS),
+  "policy/shared/inputs.ts (KindInputs)": [...read("policy/shared/inputs.ts").matchAll(/^ {2}readonly (\w+): \w+Inputs;$/gm)].map((m) => m[1]),
+  "test/types/sdk-args.test-d.ts (Args agree with the zod inputs)": [...read("test/types/sdk-args.test-d.ts").matchAll(/KindArgs<sdk\.(\w+)Args>/g)].map((m) => m[1]),
+  "README.md (### Resources table)": [...read("README.md").matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1]).filter((name) => /^[A-Z]/.test(name)),
+};
+
+describe("every kind is registered everywhere a kind must be", () => {
+  for (const [place, names] of Object.entries(PLACES)) {
+    it(place, () => {
+      expect([...new Set(names)].sort(), `${place} registers another set of kinds than KASM_KINDS`).toEqual([...KASM_KINDS].sort());
+    });
+  }
+
+  it("each sdk class carries its kind's type token", () => {
+    for (const kind of KASM_KINDS) {
+      const cls = (sdk as unknown as Record<string, { kind?: string; isInstance?: unknown }>)[kind];
+      expect(cls?.kind, kind).toBe(kind);
+      expect(sdk.typeToken(kind as never), kind).toBe(kasmTypeToken(kind));
+    }
+  });
+
+  it("each kind has its provider file and its sdk file", () => {
+    for (const kind of KASM_KINDS) {
+      for (const file of [`provider/resources/${fileName(kind)}.ts`, `sdk/${fileName(kind)}.ts`]) expect(existsSync(path.join(ROOT, file)), `${kind}: ${file}`).toBe(true);
+    }
+  });
+});
