@@ -688,14 +688,15 @@ export function generateProject(inventory: Inventory, settings: ProgramSettings)
   files.set(
     "tsconfig.json",
     json({
-      // What `pulumi up` (ts-node) and `tsc` both read: Pulumi's template, with the module
-      // resolution TypeScript 6 still takes (it refuses `node`, that is node10, with TS5107).
+      // What `pulumi up` (ts-node) and `tsc` both read: Pulumi's template without its
+      // `moduleResolution: node`, which TypeScript 6 refuses (TS5107); the compiler's default
+      // serves 3.8 (Pulumi's own, when the project has none), 5 and 6. TypeScript 6 reads
+      // Node's types only when `types` names them.
       compilerOptions: {
         strict: true,
         outDir: "bin",
-        target: "es2022",
-        module: "node16",
-        moduleResolution: "node16",
+        target: "es2020",
+        module: "commonjs",
         types: ["node"],
         sourceMap: true,
         skipLibCheck: true,

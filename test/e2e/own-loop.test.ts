@@ -139,7 +139,8 @@ afterAll(async () => {
 
 it("the README's section has the install lines, the three files and the four runner lines", () => {
   expect(INSTALL.some((l) => /^npm install \/path\/to\/pulumi-kasm-[\d.]+\.tgz /.test(l))).toBe(true);
-  expect(JSON.parse(FILES["tsconfig.json"]).compilerOptions.moduleResolution).toBe("node16");
+  // TypeScript 6 refuses `moduleResolution: node` (TS5107), Pulumi's own TypeScript 3.8 knows nothing newer: none is given.
+  expect(JSON.parse(FILES["tsconfig.json"]).compilerOptions).not.toHaveProperty("moduleResolution");
   expect(PACKS_LINE).toMatch(/^npx kasm-test-engine preview .*--policy-pack-config kasm-permissions\.json .*--policy-pack-config kasm-hardening\.json$/);
   expect(COMMANDS[0]).toMatch(/^npx kasm-emulator /);
   for (const op of ["preview", "up", "refresh", "destroy"]) expect(commandFor(op)).toContain("--state .state/dev.json");
