@@ -688,15 +688,17 @@ export function generateProject(inventory: Inventory, settings: ProgramSettings)
   files.set(
     "tsconfig.json",
     json({
-      // What `pulumi up` (ts-node) and `tsc` both read: Pulumi's template without its
-      // `moduleResolution: node`, which TypeScript 6 refuses (TS5107); the compiler's default
-      // serves 3.8 (Pulumi's own, when the project has none), 5 and 6. TypeScript 6 reads
-      // Node's types only when `types` names them.
+      // What `pulumi up` (ts-node) and `tsc` both read, with TypeScript 5 or 6 (a devDependency
+      // above): Pulumi's template with the module resolution TypeScript 6 still takes (it refuses
+      // `node`, that is node10, with TS5107; Pulumi's runtime fills in `nodenext` when none is
+      // given, which `commonjs` cannot go with). TypeScript 6 reads Node's types only when
+      // `types` names them.
       compilerOptions: {
         strict: true,
         outDir: "bin",
-        target: "es2020",
-        module: "commonjs",
+        target: "es2022",
+        module: "node16",
+        moduleResolution: "node16",
         types: ["node"],
         sourceMap: true,
         skipLibCheck: true,

@@ -224,3 +224,18 @@ export function usersCsvLike(sample: readonly string[], count: number, teams: re
   }
   return [header, ...rows].join("\n") + "\n";
 }
+
+/** The README's text under `heading` (`### Bulk onboarding`), up to the next heading of any level. */
+export function readmeSection(heading: string): string {
+  const readme = readFileSync(path.join(REPO, "README.md"), "utf8");
+  const start = readme.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`README.md has no "${heading}" heading`);
+  return readme.slice(start + heading.length + 2).split(/\n#{1,3} /)[0];
+}
+
+/** The first fenced block of `language` in the README's section under `heading`. */
+export function readmeBlock(heading: string, language: string): string {
+  const block = new RegExp("```" + language + "\\n([\\s\\S]*?)```").exec(readmeSection(heading));
+  if (!block) throw new Error(`README.md's "${heading}" section has no \`\`\`${language} block`);
+  return block[1];
+}

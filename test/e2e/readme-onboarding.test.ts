@@ -12,23 +12,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestEngine } from "../../testing/engine";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { EXAMPLES, PASSPHRASE, REPO, SLOW, expectOk, ops, resource, tempDir, userNamed, usersCsvLike, warnings } from "./helpers";
+import { EXAMPLES, PASSPHRASE, SLOW, expectOk, ops, readmeBlock, readmeSection, resource, tempDir, userNamed, usersCsvLike, warnings } from "./helpers";
 
-const README = readFileSync(path.join(REPO, "README.md"), "utf8");
-
-/** The text of the section under `heading`, up to the next heading. */
-function sectionText(heading: string): string {
-  const start = README.indexOf(`\n${heading}\n`);
-  if (start < 0) throw new Error(`README.md has no "${heading}" heading`);
-  return README.slice(start + heading.length + 2).split(/\n#{1,3} /)[0];
-}
-
-/** The first fenced block of `language` in the section under `heading`. */
-function codeBlock(heading: string, language: string): string {
-  const block = new RegExp("```" + language + "\\n([\\s\\S]*?)```").exec(sectionText(heading));
-  if (!block) throw new Error(`README.md's "${heading}" section has no \`\`\`${language} block`);
-  return block[1];
-}
+const sectionText = readmeSection;
+const codeBlock = readmeBlock;
 
 const SECTION = "### Bulk onboarding";
 const PROGRAM = codeBlock(SECTION, "ts");

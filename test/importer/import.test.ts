@@ -26,6 +26,7 @@ const CLI = path.join(REPO, "dist", "importer", "cli.js");
 const TSC = path.join(REPO, "node_modules", "typescript", "bin", "tsc");
 const PULUMI_VERSION: string = require("@pulumi/pulumi/package.json").version;
 const TYPES_NODE_VERSION: string = require("@types/node/package.json").version;
+const TYPESCRIPT_VERSION: string = require("typescript/package.json").version;
 const NPM_FLAGS = ["--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
 
 let tmp: ReturnType<typeof tempDir>;
@@ -39,7 +40,11 @@ beforeAll(async () => {
   const deps = path.join(tmp.dir, "deps");
   mkdirSync(deps);
   writeFileSync(path.join(deps, "package.json"), JSON.stringify({ name: "deps", private: true }));
-  await run("npm", ["install", tarball, `@pulumi/pulumi@${PULUMI_VERSION}`, `@types/node@${TYPES_NODE_VERSION}`, ...NPM_FLAGS], { cwd: deps, timeout: 170_000 });
+  // What the generated package.json declares (TypeScript among its devDependencies: Pulumi's own 3.8 cannot read its tsconfig).
+  await run("npm", ["install", tarball, `@pulumi/pulumi@${PULUMI_VERSION}`, `@types/node@${TYPES_NODE_VERSION}`, `typescript@${TYPESCRIPT_VERSION}`, ...NPM_FLAGS], {
+    cwd: deps,
+    timeout: 170_000,
+  });
   installedModules = path.join(deps, "node_modules");
 }, 180_000);
 
