@@ -52,7 +52,7 @@ function nameOf(props: Props | undefined): string | undefined {
 }
 
 /** The properties without the connection and the name, as the kind knows them. */
-function withoutConnection(props: Props): Props {
+function withoutHiddenInputs(props: Props): Props {
   if (!(CONNECTION_INPUT in props) && !(NAME_INPUT in props)) return props;
   const { [CONNECTION_INPUT]: _connection, [NAME_INPUT]: _name, ...rest } = props;
   return rest;
@@ -72,15 +72,15 @@ function keepingWhereItLives(error: unknown, inputs: Props, connection: string |
     const kept = error as { properties?: Props };
     const properties = kept.properties ?? {};
     kept.properties = {
-      ...withConnectionName(properties, connection, inputs),
+      ...withWhereAndName(properties, connection, inputs),
       ...(properties.__provider === undefined && inputs.__provider !== undefined ? { __provider: inputs.__provider } : {}),
     };
   }
   throw error;
 }
 
-/** The properties with the connection and the name of `from` added back (when there are). */
-function withConnectionName<T extends Props | undefined>(props: T, connection: string | undefined, from?: Props): T {
+/** The properties with the connection and the resource name of `from` added back (when there are): what the kind never sees. */
+function withWhereAndName<T extends Props | undefined>(props: T, connection: string | undefined, from?: Props): T {
   const name = nameOf(from);
   if ((connection === undefined && name === undefined) || props === undefined) return props;
   return { ...props, ...(connection === undefined ? {} : { [CONNECTION_INPUT]: connection }), ...(name === undefined ? {} : { [NAME_INPUT]: name }) };
@@ -104,41 +104,41 @@ export function acrossConnections<P extends Record<string, KindProvider>>(provid
       async check(olds, news) {
         const connection = news[CONNECTION_INPUT];
         const problem = connectionProblem(connection);
-        const result = await where(news, connectionOf(news), () => provider.check(withoutConnection(olds), withoutConnection(news)));
+        const result = await where(news, connectionOf(news), () => provider.check(withoutHiddenInputs(olds), withoutHiddenInputs(news)));
         if (problem !== undefined) return { failures: [...(result.failures ?? []), { property: CONNECTION_INPUT, reason: problem }] };
-        return { ...result, inputs: withConnectionName(result.inputs, connectionOf(news), news) };
+        return { ...result, inputs: withWhereAndName(result.inputs, connectionOf(news), news) };
       },
       async diff(id, olds, news): Promise<pulumi.dynamic.DiffResult> {
         const before = connectionOf(olds);
         const after = connectionOf(news);
-        const result = await where(news, before, () => provider.diff(id, withoutConnection(olds), withoutConnection(news)));
+        const result = await where(news, before, () => provider.diff(id, withoutHiddenInputs(olds), withoutHiddenInputs(news)));
         if (before === after) return result;
         // Another installation holds another object: create it there, then delete the old one.
         return { ...result, changes: true, replaces: [...new Set([...(result.replaces ?? []), CONNECTION_INPUT])] };
       },
       async create(inputs) {
         const connection = connectionOf(inputs);
-        const result = await where(inputs, connection, () => provider.create(withoutConnection(inputs))).catch((error: unknown) =>
+        const result = await where(inputs, connection, () => provider.create(withoutHiddenInputs(inputs))).catch((error: unknown) =>
           keepingWhereItLives(error, inputs, connection),
         );
-        return { ...result, outs: withConnectionName(result.outs, connection, inputs) };
+        return { ...result, outs: withWhereAndName(result.outs, connection, inputs) };
       },
       async read(id, props) {
         const connection = connectionOf(props);
-        const result = await where(props, connection, () => provider.read(id, withoutConnection(props)));
+        const result = await where(props, connection, () => provider.read(id, withoutHiddenInputs(props)));
         // A gone object stays gone (an empty id and no properties).
         if (!result.id) return result;
-        return { ...result, props: withConnectionName(result.props, connection, props), inputs: withConnectionName(result.inputs, connection, props) };
+        return { ...result, props: withWhereAndName(result.props, connection, props), inputs: withWhereAndName(result.inputs, connection, props) };
       },
       async update(id, olds, news) {
         const connection = connectionOf(news);
-        const result = await where(news, connection, () => provider.update(id, withoutConnection(olds), withoutConnection(news))).catch(
+        const result = await where(news, connection, () => provider.update(id, withoutHiddenInputs(olds), withoutHiddenInputs(news))).catch(
           (error: unknown) => keepingWhereItLives(error, news, connection),
         );
-        return { ...result, outs: withConnectionName(result.outs, connection, news) };
+        return { ...result, outs: withWhereAndName(result.outs, connection, news) };
       },
       async delete(id, props) {
-        await where(props, connectionOf(props), () => provider.delete(id, withoutConnection(props)));
+        await where(props, connectionOf(props), () => provider.delete(id, withoutHiddenInputs(props)));
       },
     };
   }
