@@ -40,19 +40,17 @@ Error.stackTraceLimit = 25;
 export const framesAfterSetting = deep(40).split("\\n").filter((l) => l.trim().startsWith("at ")).length;
 `;
 
-it("a throw inside an apply is reported in seconds, with its message and the frame that threw, without colour escapes", { timeout: SLOW }, async () => {
+// How fast it is reported is bench/program-errors.ts's to measure (a timed assertion fails on a busy machine).
+it("a throw inside an apply is reported with its message and the frame that threw, without colour escapes", { timeout: SLOW }, async () => {
   const engine = engineFor(`export const value = pulumi.output("x").apply((v) => {
   throw new Error("the program failed on " + v);
 });`);
-  const started = Date.now();
   const result = await engine.up();
-  const seconds = (Date.now() - started) / 1000;
   expect(result.ok).toBe(false);
   const message = result.errors.map((e) => e.message).join("\n");
   expect(message).toContain("the program failed on x");
   expect(message).toMatch(/index\.ts:3:9/); // the frame that threw
   expect(message).not.toContain("\u001b["); // without util.inspect's colours
-  expect(seconds).toBeLessThan(10);
 });
 
 it("starts the program with 1 frame; a program's own Error.stackTraceLimit takes effect", { timeout: SLOW }, async () => {
