@@ -53,6 +53,8 @@ export class Deployment {
   private failed = false;
   private host!: ProviderHost;
   private readonly packs: PolicyPackRunner[] = [];
+  /** Settles once the provider host and the policy packs have started (see {@link startProcesses}). */
+  private started: Promise<void> = Promise.resolve();
   private program?: ChildProcess;
 
   constructor(
@@ -83,13 +85,18 @@ export class Deployment {
       log: (line) => line.severity !== "debug" && this.rec.logs.push(line),
     });
     try {
-      this.host = await startHost(this.o, this.env, monitor.address);
-      for (const spec of this.o.policyPacks ?? []) {
-        const context = { engineAddress: monitor.address, env: this.env, stack: this.o.stack, project: this.o.project, dryRun: this.dryRun, stackPrefix: this.stackPrefix };
-        this.packs.push(await PolicyPackRunner.start(spec, context));
-      }
+      // The host and the packs start while the program starts (each spends a second or more
+      // loading Pulumi); a registration waits for them (see `started`).
+      this.started = this.startProcesses(monitor.address);
+      const startFailure = this.started.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
       const code = await this.runProgram(monitor.address);
       await Promise.allSettled([...this.inflight]);
+      // A host or pack that could not start fails the operation, as it did before the program ran.
+      const failure = await startFailure;
+      if (failure !== undefined) throw failure;
       if (code !== 0 && !this.failed) {
         // The runtime reports the program's own errors through Log before it exits, formatted
         // with util.inspect's colours (which Node 20 and 22 give up on with long stacks): drop them.
@@ -110,6 +117,22 @@ export class Deployment {
     }
     // After the processes stopped, so that programOutput has all of the host's and the packs' stderr.
     return this.rec.result(operation, stackOutputs(this.news));
+  }
+
+  /**
+   * Start the provider host and the policy packs, all at once. Whichever started is kept (and so
+   * stopped at the end of the run) even when another failed to.
+   */
+  private async startProcesses(address: string): Promise<void> {
+    const context = { engineAddress: address, env: this.env, stack: this.o.stack, project: this.o.project, dryRun: this.dryRun, stackPrefix: this.stackPrefix };
+    const [host, ...packs] = await Promise.allSettled([
+      startHost(this.o, this.env, address),
+      ...(this.o.policyPacks ?? []).map((spec) => PolicyPackRunner.start(spec, context)),
+    ]);
+    if (host.status === "fulfilled") this.host = host.value;
+    for (const pack of packs) if (pack.status === "fulfilled") this.packs.push(pack.value as PolicyPackRunner);
+    const failed = [host, ...packs].find((outcome) => outcome.status === "rejected");
+    if (failed) throw failed.reason;
   }
 
   /** Run the program to its end; resolves with its exit code. */
@@ -168,6 +191,9 @@ export class Deployment {
 
   private async register(reg: Registration): Promise<RegistrationAnswer> {
     if (this.failed) throw new RunEnded("the run has ended after an error");
+    await this.started.catch((error: unknown) => {
+      throw this.fail("", `the provider host or a policy pack did not start: ${errorMessage(error)}`);
+    });
     const urn = this.urnOf(reg);
     if (this.newByUrn.has(urn)) throw this.fail(urn, `duplicate resource URN ${urn}`);
     this.registrations.set(urn, reg);

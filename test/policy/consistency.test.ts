@@ -255,14 +255,30 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
+/** The store of the case running now (see {@link serve}). */
+let caseStore: Store | undefined;
+
+/**
+ * One emulator application for every case, over whichever store the case running now has:
+ * building the application's route table takes about as long as a case's lifecycle, and the
+ * routes do not depend on the store. Every property is read from the current store when used.
+ */
+const app = createApp(
+  new Proxy({} as Store, {
+    get: (_target, key) => {
+      if (!caseStore) throw new Error("no case is running");
+      return Reflect.get(caseStore, key);
+    },
+  }),
+  { apiNames: TEST_API_NAMES },
+);
+server.on("request", app);
+
 /** Serve a fresh store for one case. */
 function serve(permissions: readonly PermissionName[], readOnly: boolean): Store {
-  const store = storeFromSeed(seedFor(permissions, readOnly));
-  const app = createApp(store, { apiNames: TEST_API_NAMES });
-  server.removeAllListeners("request");
-  server.on("request", app);
+  caseStore = storeFromSeed(seedFor(permissions, readOnly));
   stores += 1;
-  return store;
+  return caseStore;
 }
 
 const NUM_RUNS = Number(process.env.POLICY_PROPERTY_RUNS ?? 1200);
