@@ -45,6 +45,28 @@ interface StateFile {
 
 const ITERATIONS = 1_000_000;
 
+/**
+ * Keys derived in this process, by salt and passphrase. Deriving one takes about 0.6 s of CPU,
+ * and a test run opens many state files with one passphrase.
+ */
+const derivedKeys = new Map<string, Buffer>();
+/**
+ * The salt this process gives a new state file, by passphrase: the first one drawn. Pulumi draws
+ * one per stack; sharing it between the stacks of one process loses nothing, as each value is
+ * sealed with a nonce of its own, and spares a derivation per stack.
+ */
+const newFileSalts = new Map<string, Buffer>();
+
+function deriveKey(passphrase: string, salt: Buffer): Buffer {
+  const id = `${salt.toString("base64")}:${passphrase}`;
+  let key = derivedKeys.get(id);
+  if (!key) {
+    key = pbkdf2Sync(passphrase, salt, ITERATIONS, 32, "sha256");
+    derivedKeys.set(id, key);
+  }
+  return key;
+}
+
 /** AES-256-GCM with a key derived from a passphrase, in Pulumi's passphrase-provider format. */
 class Crypter {
   constructor(private readonly key: Buffer) {}
@@ -74,7 +96,7 @@ function mapSecrets(value: unknown, fn: (secret: Props) => unknown): unknown {
   return value;
 }
 
-/** Reads and writes one state file. The key is derived once per passphrase and salt (deriving takes about 0.3 s). */
+/** Reads and writes one state file. The key is derived once per passphrase and salt in a process (see {@link deriveKey}). */
 export class StateStore {
   private crypter?: Crypter;
   private salt?: string;
@@ -87,13 +109,14 @@ export class StateStore {
   private crypterFor(encryptionsalt: string | undefined): Crypter {
     if (encryptionsalt && encryptionsalt === this.salt && this.crypter) return this.crypter;
     if (!encryptionsalt) {
-      const salt = randomBytes(8);
-      this.crypter = new Crypter(pbkdf2Sync(this.passphrase, salt, ITERATIONS, 32, "sha256"));
+      const salt = newFileSalts.get(this.passphrase) ?? randomBytes(8);
+      newFileSalts.set(this.passphrase, salt);
+      this.crypter = new Crypter(deriveKey(this.passphrase, salt));
       this.salt = `v1:${salt.toString("base64")}:${this.crypter.encrypt("pulumi")}`;
       return this.crypter;
     }
     const [, salt, ...check] = encryptionsalt.split(":");
-    const crypter = new Crypter(pbkdf2Sync(this.passphrase, Buffer.from(salt, "base64"), ITERATIONS, 32, "sha256"));
+    const crypter = new Crypter(deriveKey(this.passphrase, Buffer.from(salt, "base64")));
     try {
       if (crypter.decrypt(check.join(":")) !== "pulumi") throw new Error("mismatch");
     } catch {
