@@ -4,8 +4,9 @@
  * `{ok: true}`, probing as the product's own health check does), run when the caller asks.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { HEALTH_DEFAULTS, KasmClient, type HealthyResult, type KasmClientOptions, type WaitForHealthyOptions } from "../provider/api";
+import type { HealthyResult, KasmClientOptions, WaitForHealthyOptions } from "../provider/api";
 import { connectionSettings, namingConnection, resolveConfig } from "../provider/api/config";
+import { HEALTH_DEFAULTS } from "../provider/api/health";
 import { connectionName, type Connection } from "./connection";
 
 /** Options of {@link waitForHealthy}. */
@@ -50,6 +51,8 @@ export async function waitForHealthy(args: WaitForHealthyArgs = {}): Promise<Hea
   const settings = connectionSettings(name, (key) => pulumi.runtime.getConfig(key));
   const options = { ...settings.options, ...args.settings };
   const seconds = namingConnection(name, () => resolveConfig(options, settings.env).waitForHealthySeconds);
+  // Loaded here, not with the sdk: a program that never waits does not spend the time on it.
+  const { KasmClient } = await import("../provider/api/client");
   const client = new KasmClient(options, settings.env);
   try {
     const { settings: _settings, connection: _connection, ...wait } = args;

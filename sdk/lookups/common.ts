@@ -5,8 +5,12 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
-import { KasmClient, camelized, isSecretFieldName, toSnakeCase, type Camelized } from "../../provider/api";
+// The client itself (and undici with it) loads on the first lookup: a program that runs none does
+// not spend the time (about 0.2 s of CPU) on it.
+import type { KasmClient } from "../../provider/api/client";
 import { connectionSettings, namingConnection } from "../../provider/api/config";
+import { camelized, toSnakeCase, type Camelized } from "../../provider/api/records";
+import { isSecretFieldName } from "../../provider/api/redact";
 import { connectionName, type Connection } from "../connection";
 
 export type { Camelized };
@@ -94,8 +98,9 @@ const lookupConnection = new AsyncLocalStorage<string | undefined>();
  * configuration, then the environment; for a named connection, its own `kasm-<name>:` keys and
  * `KASM_<NAME>_*` variables only.
  */
-export function programClient(): KasmClient {
+export async function programClient(): Promise<KasmClient> {
   const name = lookupConnection.getStore();
+  const { KasmClient } = await import("../../provider/api/client");
   // runtime.getConfig reads secrets too, without the warning Config.get gives for them; the value
   // only goes to the client, never into an output. The reading is the provider's own.
   const { options, env } = connectionSettings(name, (key) => pulumi.runtime.getConfig(key));

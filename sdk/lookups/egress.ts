@@ -40,7 +40,7 @@ export type EgressGatewayWithSecrets = WithSecretOutputs<EgressGatewayRecord, Eg
 // --- staging -------------------------------------------------------------------------------------
 
 const fetchStagingConfigs = named("getStagingConfigs", async () => {
-  return programClient().staging.getStagingConfigs();
+  return (await programClient()).staging.getStagingConfigs();
 });
 
 /** Every staging config. */
@@ -64,7 +64,7 @@ export interface GetEgressProvidersArgs {
 
 const fetchEgressProviders = named("getEgressProviders", async (args: GetEgressProvidersArgs = {}) => {
   const filter = { name: args.name, egress_provider_type: args.egressProviderType, enabled: args.enabled };
-  return programClient().egress.getEgressProviders(definedOnly(filter) as EgressProviderFilter);
+  return (await programClient()).egress.getEgressProviders(definedOnly(filter) as EgressProviderFilter);
 });
 
 /** Egress providers, optionally filtered (exact matches). */
@@ -94,7 +94,7 @@ const fetchEgressGateways = named("getEgressGateways", async (args: GetEgressGat
     city: args.city,
     enabled: args.enabled,
   };
-  return programClient().egress.getEgressGateways(definedOnly(filter) as EgressGatewayFilter);
+  return (await programClient()).egress.getEgressGateways(definedOnly(filter) as EgressGatewayFilter);
 });
 
 /**

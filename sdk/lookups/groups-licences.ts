@@ -17,7 +17,7 @@ export type GetGroupArgs = { readonly name: string; readonly groupId?: undefined
 
 // --- groups --------------------------------------------------------------------------------------
 
-const fetchGroups = named("getGroups", async () => programClient().groups.getGroups());
+const fetchGroups = named("getGroups", async () => (await programClient()).groups.getGroups());
 
 /** Every group the API key may view (system groups need Groups View System). */
 export async function getGroups(options?: LookupOptions): Promise<Group[]> {
@@ -30,7 +30,7 @@ export function getGroupsOutput(options?: LookupOptions): pulumi.Output<Group[]>
 }
 
 const fetchGroup = named("getGroup", async (args: GetGroupArgs) => {
-  const groups = await programClient().groups.getGroups();
+  const groups = await (await programClient()).groups.getGroups();
   if (args.groupId !== undefined) return single(groups.filter((g) => canonicalId(g.group_id) === canonicalId(args.groupId)), `group with id ${args.groupId}`);
   return single(groups.filter((g) => g.name === args.name), `group named '${args.name}' (names are compared exactly)`);
 });
@@ -56,7 +56,7 @@ export function getGroupOutput(args: InputArgs<GetGroupArgs>, options?: LookupOp
 
 // --- licences ------------------------------------------------------------------------------------
 
-const fetchLicenses = named("getLicenses", async () => programClient().licenses.getLicenses());
+const fetchLicenses = named("getLicenses", async () => (await programClient()).licenses.getLicenses());
 
 /** Every licence applied to the installation: seats (`limit`), type, expiry and features. */
 export async function getLicenses(options?: LookupOptions): Promise<License[]> {

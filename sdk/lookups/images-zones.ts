@@ -76,7 +76,7 @@ export type ServerWithSecrets = WithSecretOutputs<ServerRecord, ServerSecrets>;
 // --- images --------------------------------------------------------------------------------------
 
 const fetchImages = named("getImages", async () => {
-  return programClient().images.getImages();
+  return (await programClient()).images.getImages();
 });
 
 /** Every image. Leaves out {@link ImageSecrets} (`ctrToken`); {@link getImagesOutput} has them as secrets. */
@@ -111,7 +111,7 @@ export const getImageOutput: (args: InputArgs<GetImageArgs>, options?: LookupOpt
 // --- zones ---------------------------------------------------------------------------------------
 
 const fetchZones = named("getZones", async () => {
-  return programClient().zones.getZones({ brief: false });
+  return (await programClient()).zones.getZones({ brief: false });
 });
 
 /** Every deployment zone. Leaves out {@link ZoneSecrets} (`cloudSecretAccessKey`). */
@@ -144,7 +144,7 @@ export const getZoneOutput: (args: InputArgs<{ name: string }>, options?: Lookup
 // --- servers -------------------------------------------------------------------------------------
 
 const fetchServer = named("getServer", async (args: { serverId: string }) => {
-  return programClient().servers.getServers({ server_id: args.serverId });
+  return (await programClient()).servers.getServers({ server_id: args.serverId });
 });
 
 /**

@@ -38,7 +38,7 @@ export type GetUserArgs = { userId: string; username?: undefined } | { username:
 
 const fetchUser = named("getUser", async (args: GetUserArgs) => {
   const lookup = args.userId !== undefined ? { user_id: args.userId } : { username: args.username };
-  return programClient().users.getUser(lookup as never);
+  return (await programClient()).users.getUser(lookup as never);
 });
 
 /** One user, by id or username. Leaves out {@link UserSecrets} (`hash`); {@link getUserOutput} has them as secrets. */
@@ -70,7 +70,7 @@ const fetchUsers = named("getUsers", async (args: GetUsersArgs = {}) => {
   if (args.disabled !== undefined) filters.push({ id: "disabled", value: args.disabled });
   if (args.excludeGroupId !== undefined) filters.push({ id: "exclude_group", value: args.excludeGroupId });
   // Every page, read by the client's one reader of get_users pages.
-  return programClient().users.getAllUsers({ filters, anonymous: args.includeAnonymous ?? false });
+  return (await programClient()).users.getAllUsers({ filters, anonymous: args.includeAnonymous ?? false });
 });
 
 /** Every user matching the filters, across all pages. Leaves out {@link UserSecrets} (`hash`). */
