@@ -30,7 +30,7 @@ import { UserSetInputs } from "../provider/resources/user-set";
 const REPO = path.resolve(__dirname, "..");
 const DOC = readFileSync(path.join(REPO, "CONSTRAINTS.md"), "utf8");
 
-/** Each kind whose inputs are a zod schema (ServerImport's rows are checked by hand). */
+/** Each kind whose inputs are a zod schema (ServerImport's are a declared type over its row schema). */
 const KINDS: Record<string, unknown> = {
   CastConfig: CastConfigInputs,
   EgressCredential: EgressCredentialInputs,

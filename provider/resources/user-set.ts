@@ -71,7 +71,7 @@ import { adopt, eachAll, keptFailure, messageOf, planAdoption, step, unchangeabl
 // --- types ---------------------------------------------------------------------------------------
 
 // The kind's public names, defined with its parts and exported from this module, the kind's entry point.
-export { IMPORT_ONLY_FIELDS, REALMS, USER_FIELDS, UserSetInputs, type UserField, type UserSetOutputs } from "./user-set/fields";
+export { IMPORT_ONLY_FIELDS, REALMS, USER_FIELDS, UserSetInputs, userRowSchema, type UserField, type UserRow, type UserSetOutputs } from "./user-set/fields";
 
 // --- helpers -------------------------------------------------------------------------------------
 

@@ -26,7 +26,7 @@ import type { UserInputs } from "../../provider/resources/user";
 import type { UserAttributesInputs } from "../../provider/resources/user-attributes";
 import type { UserGroupsInputs } from "../../provider/resources/user-groups";
 import type { UserServerAssignmentInputs } from "../../provider/resources/user-server-assignment";
-import type { UserSetInputs } from "../../provider/resources/user-set";
+import type { UserRow, UserSetInputs } from "../../provider/resources/user-set";
 
 /** A value as the provider receives it: every `pulumi.Input` (promise, output) resolved, deeply. */
 type Resolved<T> =
@@ -75,8 +75,8 @@ type ZodInputs<Schema extends z.ZodType> = z.input<Schema>;
  */
 type KindArgs<Args> = Omit<Args, keyof sdk.ConnectionArgs>;
 
-// ServerImport validates its rows by hand rather than with zod: its inputs are the provider's
-// declared `ServerImportInputs` (`csv` or `servers`, rows of `ServerRow`), as its `check` reads them.
+// ServerImport's inputs are the provider's declared `ServerImportInputs` (`csv` or `servers`, rows
+// of `ServerRow`, the type of its row schema). UserSet's rows are its row schema's (`UserRow`).
 
 export type SdkArgsMatchZodInputs = [
   Expect<Agree<KindArgs<sdk.UserArgs>, ZodInputs<typeof UserInputs>>>,
@@ -96,6 +96,7 @@ export type SdkArgsMatchZodInputs = [
   Expect<Agree<KindArgs<sdk.EgressProviderMappingArgs>, ZodInputs<typeof EgressProviderMappingInputs>>>,
   Expect<Agree<KindArgs<sdk.EgressCredentialArgs>, ZodInputs<typeof EgressCredentialInputs>>>,
   Expect<Agree<KindArgs<sdk.UserSetArgs>, ZodInputs<typeof UserSetInputs>>>,
+  Expect<Agree<Resolved<sdk.UserSetUser>, UserRow>>,
 ];
 
 /** Every kind takes `connection`, as ConnectionArgs declares it. */

@@ -4,46 +4,59 @@
  * realm: ...`), before any request is sent. Values not known during preview are skipped.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { csvBoolean, parseCsv, rowLabel, type CsvTable } from "../../../catalogue/bulk-rows";
+import { parseCsv, rowLabel, type CsvTable } from "../../../catalogue/bulk-rows";
 import { BATCH_USER_COLUMNS } from "../../api";
 import { checkInputs, isUnknown, snakeCase, type Props } from "../kit";
-import { CUT_AT_64, GROUP_COLUMN, REALMS, USER_FIELDS, UserSetInputs, type UserField } from "./fields";
+import { GROUP_COLUMN, USER_FIELDS, UserSetInputs, userRowSchema } from "./fields";
 
 // --- types ---------------------------------------------------------------------------------------
 
 /** One problem `check` reports: the input it is about, and the message. */
 type Failure = pulumi.dynamic.CheckFailure;
 
-/** The keys a `users` entry may have. */
+/** The keys a `users` entry may have, in the order problems are reported. */
 const ROW_KEYS = ["username", ...USER_FIELDS, "groups"] as const;
 
 /** The columns of Kasm's user import besides the numbered group columns. */
 const CSV_COLUMNS: readonly string[] = BATCH_USER_COLUMNS;
 
-// --- helpers: one value ----------------------------------------------------------------------------
-
-function usernameProblem(value: unknown): string | undefined {
-  if (value === undefined || value === null) return "username is required";
-  if (typeof value !== "string") return "must be a string";
-  if (value.trim() === "") return "username is required (it is empty)";
-  if (/\s/.test(value.trim())) return "a username cannot contain white space";
-  return undefined;
+/** A problem of one row: the field (and the entry of `groups`) it is about, and the message. */
+interface RowProblem {
+  readonly field: string;
+  readonly group?: number;
+  readonly message: string;
 }
 
-function fieldProblem(field: UserField, value: unknown): string | undefined {
-  if (field === "forcePasswordReset") return typeof value === "boolean" ? undefined : "must be true or false";
-  if (typeof value !== "string") return "must be a string";
-  if (field === "realm" && value.trim() !== "" && !(REALMS as readonly string[]).includes(value.trim().toLowerCase()))
-    return `'${value}' is not one of ${REALMS.join(", ")}`;
-  if (CUT_AT_64.includes(field) && value.trim().length > 64) return "Kasm keeps at most 64 characters";
-  return undefined;
+// --- helpers: one row ----------------------------------------------------------------------------
+
+/**
+ * The problems of one row by the row schema ({@link userRowSchema}). A field not known yet
+ * (preview), or with a value not known yet inside it, is checked once it is known.
+ */
+function rowProblems(entry: Readonly<Record<string, unknown>>, schema: ReturnType<typeof userRowSchema>): RowProblem[] {
+  // A key that is no field stays, whatever its value, to be reported.
+  const isField = (key: string) => (ROW_KEYS as readonly string[]).includes(key);
+  const known = Object.fromEntries(Object.entries(entry).filter(([key, value]) => value !== undefined && value !== null && !(isUnknown(value) && isField(key))));
+  const unknownField = (field: string) => entry[field] !== undefined && isUnknown(entry[field]);
+  const parsed = schema.safeParse(known);
+  if (parsed.success) return [];
+  return parsed.error.issues.flatMap((issue): RowProblem[] =>
+    issue.code === "unrecognized_keys"
+      ? issue.keys.map((key) => ({ field: key, message: "" }))
+      : unknownField(String(issue.path[0]))
+        ? []
+        : [{ field: String(issue.path[0]), group: typeof issue.path[1] === "number" ? issue.path[1] : undefined, message: issue.message }],
+  );
 }
 
-function groupProblem(group: unknown, seen: Set<string>): string | undefined {
-  if (typeof group !== "string" || group.trim() === "") return "must be a group name (not empty)";
-  if (seen.has(group.trim())) return `lists group '${group.trim()}' twice; list each group once`;
-  seen.add(group.trim());
-  return undefined;
+/**
+ * A row's problems in the order `check` reports them: a key that is no field first, then the
+ * fields in Kasm's column order, a list's entries in their order (zod reports a repeated group
+ * after the entries' own problems).
+ */
+function inReportOrder(problems: readonly RowProblem[]): RowProblem[] {
+  const position = (p: RowProblem) => (p.message === "" ? -1 : (ROW_KEYS as readonly string[]).indexOf(p.field) * 1e6 + (p.group ?? -1));
+  return [...problems].sort((a, b) => position(a) - position(b));
 }
 
 /**
@@ -65,6 +78,7 @@ function firstRowOfUsername(): (username: string, label: string) => string | und
 /** Validate the rows of `users`, reporting `users[3].realm: ...`. Values unknown during preview are skipped. */
 function checkUserRows(users: readonly unknown[]): Failure[] {
   const failures: Failure[] = [];
+  const schema = userRowSchema(false);
   const seenBefore = firstRowOfUsername();
   users.forEach((entry, i) => {
     const at = rowLabel("array", "users", i);
@@ -74,46 +88,30 @@ function checkUserRows(users: readonly unknown[]): Failure[] {
       return;
     }
     const row = entry as Record<string, unknown>;
-    for (const key of Object.keys(row)) {
-      if ((ROW_KEYS as readonly string[]).includes(key) || row[key] === undefined) continue;
-      const reason =
-        key === "password"
-          ? `${at}.password: a UserSet sets no passwords (Kasm's import has none, and the state would hold them). ` +
-            `Give the user a password with the User kind or in the Kasm UI, sign in through an identity provider, or set forcePasswordReset.`
-          : `${at}.${key}: unknown field; the fields are ${ROW_KEYS.join(", ")}`;
-      failures.push({ property: `${at}.${key}`, reason });
+    const problems = rowProblems(row, schema);
+    if (!problems.some((p) => p.field === "username") && typeof row.username === "string" && !isUnknown(row.username)) {
+      const first = seenBefore(row.username, at);
+      if (first !== undefined)
+        problems.push({ field: "username", message: `'${row.username.trim()}' is also ${first} (Kasm lowercases usernames); list each user once` });
     }
-    const username = row.username;
-    if (!isUnknown(username)) {
-      const problem = usernameProblem(username);
-      const first = problem ? undefined : seenBefore(String(username), at);
-      if (problem) failures.push({ property: `${at}.username`, reason: `${at}.username: ${problem}` });
-      else if (first !== undefined)
-        failures.push({
-          property: `${at}.username`,
-          reason: `${at}.username: '${String(username).trim()}' is also ${first} (Kasm lowercases usernames); list each user once`,
-        });
-    }
-    for (const field of USER_FIELDS) {
-      const value = row[field];
-      if (value === undefined || value === null || isUnknown(value)) continue;
-      const problem = fieldProblem(field, value);
-      if (problem) failures.push({ property: `${at}.${field}`, reason: `${at}.${field}: ${problem}` });
-    }
-    const groups = row.groups;
-    if (groups !== undefined && !isUnknown(groups)) {
-      if (!Array.isArray(groups)) failures.push({ property: `${at}.groups`, reason: `${at}.groups must be a list of group names` });
-      else {
-        const seen = new Set<string>();
-        groups.forEach((group, g) => {
-          if (isUnknown(group)) return;
-          const problem = groupProblem(group, seen);
-          if (problem) failures.push({ property: `${at}.groups[${g}]`, reason: `${at}.groups[${g}]: ${problem}` });
-        });
-      }
+    for (const problem of inReportOrder(problems)) {
+      const property = `${at}.${problem.field}${problem.group === undefined ? "" : `[${problem.group}]`}`;
+      failures.push({ property, reason: rowReason(at, property, problem) });
     }
   });
   return failures;
+}
+
+/** The message of a problem of a `users` entry, led by where it is. */
+function rowReason(at: string, property: string, problem: RowProblem): string {
+  if (problem.message === "")
+    return problem.field === "password"
+      ? `${property}: a UserSet sets no passwords (Kasm's import has none, and the state would hold them). ` +
+          `Give the user a password with the User kind or in the Kasm UI, sign in through an identity provider, or set forcePasswordReset.`
+      : `${property}: unknown field; the fields are ${ROW_KEYS.join(", ")}`;
+  // A `groups` that is no list is one problem of the whole field.
+  if (problem.field === "groups" && problem.group === undefined) return `${at}.groups ${problem.message}`;
+  return `${property}: ${problem.message}`;
 }
 
 /** Problems of a CSV's header line: unknown or repeated columns, and a missing username column. */
@@ -140,33 +138,27 @@ function checkCsv(text: string): Failure[] {
     return [{ property: "csv", reason: `csv cannot be parsed: ${(error as Error).message}. Write one header line, then one line per user, comma-separated.` }];
   }
   const failures = headerProblems(csv.headers);
+  const schema = userRowSchema(true);
   const seenBefore = firstRowOfUsername();
+  const groupColumns = csv.headers.filter((h) => GROUP_COLUMN.test(h));
   csv.records.forEach((values, i) => {
     const at = rowLabel("csv", "users", i, csv.lines[i]);
     const cell = (column: string) => (values[csv.headers.indexOf(column)] ?? "").trim();
-    if (csv.headers.includes("username")) {
-      const username = cell("username");
-      const problem = usernameProblem(username);
-      const first = problem ? undefined : seenBefore(username, at);
-      if (problem) failures.push(`${at}, column username: ${problem}`);
-      else if (first !== undefined) failures.push(`${at}, column username: '${username}' is also on ${first} (Kasm lowercases usernames); list each user once`);
+    // The row in the fields of a `users` entry: the declared cells, and the filled group columns.
+    const entry: Record<string, unknown> = {};
+    if (csv.headers.includes("username")) entry.username = cell("username");
+    for (const field of USER_FIELDS) if (csv.headers.includes(snakeCase(field)) && cell(snakeCase(field)) !== "") entry[field] = cell(snakeCase(field));
+    const filledGroupColumns = groupColumns.filter((column) => cell(column) !== "");
+    if (filledGroupColumns.length > 0) entry.groups = filledGroupColumns.map(cell);
+    // Without a username column, the header's problem says so once.
+    const problems = rowProblems(entry, schema).filter((p) => p.field !== "username" || csv.headers.includes("username"));
+    if (csv.headers.includes("username") && !problems.some((p) => p.field === "username")) {
+      const first = seenBefore(cell("username"), at);
+      if (first !== undefined) problems.push({ field: "username", message: `'${cell("username")}' is also on ${first} (Kasm lowercases usernames); list each user once` });
     }
-    for (const field of USER_FIELDS) {
-      const column = snakeCase(field);
-      if (!csv.headers.includes(column) || cell(column) === "") continue;
-      const problem =
-        field === "forcePasswordReset"
-          ? typeof csvBoolean(cell(column)) === "boolean"
-            ? undefined
-            : `'${cell(column)}' is not a boolean: write true or false (or yes, no, 1, 0)`
-          : fieldProblem(field, cell(column));
-      if (problem) failures.push(`${at}, column ${column}: ${problem}`);
-    }
-    const seenGroups = new Set<string>();
-    for (const column of csv.headers.filter((h) => GROUP_COLUMN.test(h))) {
-      if (cell(column) === "") continue;
-      const problem = groupProblem(cell(column), seenGroups);
-      if (problem) failures.push(`${at}, column ${column}: ${problem}`);
+    for (const problem of inReportOrder(problems)) {
+      const column = problem.group === undefined ? snakeCase(problem.field) : filledGroupColumns[problem.group];
+      failures.push(`${at}, column ${column}: ${problem.message}`);
     }
   });
   return failures.map((reason) => ({ property: "csv", reason }));
@@ -176,9 +168,10 @@ function checkCsv(text: string): Failure[] {
 
 /** `check` of a UserSet: the schema, exactly one of `users` and `csv`, then every row. */
 export function checkUserSet(news: Props): pulumi.dynamic.CheckResult {
-  const result = checkInputs(UserSetInputs, news);
-  const failures: Failure[] = [...(result.failures ?? [])];
   const { csv, users } = news;
+  // The inputs' schema without the rows of a `users` list (a list of none stands for them), so
+  // that each row's problems are reported once, named by its row, below.
+  const failures: Failure[] = [...(checkInputs(UserSetInputs, Array.isArray(users) ? { ...news, users: [] } : news).failures ?? [])];
   if (csv !== undefined && users !== undefined && !isUnknown(csv) && !isUnknown(users))
     failures.push({ property: "csv", reason: "give the users either as `csv` or as `users`, not both" });
   else if (csv === undefined && users === undefined)

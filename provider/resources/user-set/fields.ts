@@ -3,6 +3,7 @@
  * inputs schema and outputs, and the `Row` every other part of the kind works on.
  */
 import { z } from "zod";
+import { csvBoolean } from "../../../catalogue/bulk-rows";
 import { KasmId } from "../kit";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -46,10 +47,71 @@ export const READABLE: Readonly<Partial<Record<UserField, "realm" | "first_name"
 /** Kasm cuts these to 64 characters; longer values would show as drift forever. */
 export const CUT_AT_64: readonly UserField[] = ["firstName", "lastName", "phoneNumber", "organization"];
 
-/** The inputs of a UserSet, as far as zod checks them; the rows are checked one by one in `check`. */
+/** What a group name must be. */
+const GROUP_NAME_MESSAGE = "must be a group name (not empty)";
+
+/** Text, in `check`'s words. */
+const text = () => z.string({ error: "must be a string" });
+/** Text Kasm cuts to 64 characters: longer, it would show as drift forever. */
+const cutAt64 = () => text().refine((value) => value.trim().length <= 64, "Kasm keeps at most 64 characters");
+
+/**
+ * One user of the set, as a runtime schema in `check`'s words. It reads a `users` entry and a
+ * parsed CSV row alike (`fromCsv`: the cells as text, `forcePasswordReset` as the cell, group
+ * columns gathered into `groups`). Each message names no field: `check` adds `users[3].realm: `
+ * or `csv row 4 (line 5), column realm: ` itself. A username once per set spans rows, and is
+ * check.ts's.
+ */
+export function userRowSchema(fromCsv: boolean) {
+  return z.strictObject({
+    /** The login name: Kasm trims and lowercases it. */
+    username: z
+      .string({ error: (issue) => (issue.input === undefined ? "username is required" : "must be a string") })
+      .refine((value) => value.trim() !== "", { message: "username is required (it is empty)", abort: true })
+      .refine((value) => !/\s/.test(value.trim()), "a username cannot contain white space"),
+    /** One of the realms of Kasm's import, in any case; empty is Kasm's default. */
+    realm: text()
+      .refine((value) => value.trim() === "" || (REALMS as readonly string[]).includes(value.trim().toLowerCase()), {
+        error: (issue) => `'${String(issue.input)}' is not one of ${REALMS.join(", ")}`,
+      })
+      .optional(),
+    firstName: cutAt64().optional(),
+    lastName: cutAt64().optional(),
+    phoneNumber: cutAt64().optional(),
+    organization: cutAt64().optional(),
+    forcePasswordReset: (fromCsv
+      ? text().refine((cell) => typeof csvBoolean(cell) === "boolean", {
+          error: (issue) => `'${String(issue.input).trim()}' is not a boolean: write true or false (or yes, no, 1, 0)`,
+        })
+      : z.boolean({ error: "must be true or false" })
+    ).optional(),
+    city: text().optional(),
+    state: text().optional(),
+    country: text().optional(),
+    email: text().optional(),
+    /** Each group once: one membership, one entry. */
+    groups: z
+      .array(z.string({ error: GROUP_NAME_MESSAGE }).refine((group) => group.trim() !== "", GROUP_NAME_MESSAGE), { error: "must be a list of group names" })
+      .superRefine((groups, ctx) => {
+        const seen = new Set<string>();
+        groups.forEach((group, index) => {
+          if (typeof group !== "string" || group.trim() === "") return;
+          if (seen.has(group.trim())) ctx.addIssue({ code: "custom", path: [index], message: `lists group '${group.trim()}' twice; list each group once` });
+          seen.add(group.trim());
+        });
+        // A repeated name is reported beside any other entry's problem.
+      }, { when: (payload) => Array.isArray(payload.value) })
+      .optional(),
+  });
+}
+
+/** One user of the set, as a program lists it in `users`. */
+export type UserRow = z.infer<ReturnType<typeof userRowSchema>>;
+
+/** The inputs of a UserSet. `check` applies the row schema itself, to name each problem by row. */
 export const UserSetInputs = z.strictObject({
   csv: z.string().optional(),
-  users: z.array(z.unknown()).optional(),
+  users: z.array(userRowSchema(false)).optional(),
   groupsMode: z.enum(["additive", "authoritative"]).optional(),
   /** Destroy users even with running sessions, ending them. */
   forceDelete: z.boolean().optional(),
@@ -58,7 +120,7 @@ export const UserSetInputs = z.strictObject({
   /** Group name -> id, for groups no user shows yet. */
   groupIds: z.record(z.string().min(1, "a group name must not be empty"), KasmId).optional(),
 });
-/** The inputs of a UserSet (the rows themselves are checked by `check`). */
+/** The inputs of a UserSet. */
 export type UserSetInputs = z.infer<typeof UserSetInputs>;
 
 /** What the provider adds to the inputs. */
