@@ -24,6 +24,9 @@ export { UNKNOWN };
 /** Properties as they travel between the engine and a provider. */
 export type Props = Record<string, unknown>;
 
+/** Declared inputs as a refresh may leave them: a field Kasm has cleared reads back as null. */
+export type RefreshedInputs<Inputs> = { [K in keyof Inputs]?: Inputs[K] | null };
+
 /** The methods of one kind's provider: `pulumi.dynamic.ResourceProvider` without `configure`. */
 export interface KindProvider {
   check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
@@ -282,8 +285,8 @@ export function keepSpelling(declaredId: unknown, kasmId: string | null | undefi
  * The inputs `read` returns: every declared input among `keys`, with its current value from Kasm
  * where `current` has one, and as declared otherwise (write-only secrets, provider-only flags).
  */
-export function refreshedInputs(props: Props, keys: Iterable<string>, current: Props): Props {
-  const inputs: Props = {};
+export function refreshedInputs<Inputs extends object>(props: RefreshedInputs<Inputs>, keys: Iterable<keyof Inputs & string>, current: RefreshedInputs<Inputs>): RefreshedInputs<Inputs> {
+  const inputs: RefreshedInputs<Inputs> = {};
   for (const key of keys) {
     if (props[key] === undefined) continue;
     inputs[key] = key in current ? current[key] : props[key];
@@ -454,7 +457,7 @@ export function alreadyExistsError(kind: string, key: string, cause?: unknown, d
  * An error that keeps a half-created object in the state: Pulumi records `id` and `properties`
  * and reports the resource as failed to initialise, instead of forgetting an object that exists.
  */
-export function initializationFailure(id: string, properties: Props, cause: unknown): Error {
+export function initializationFailure(id: string, properties: object, cause: unknown): Error {
   const reason = cause instanceof Error ? cause.message : String(cause);
   return Object.assign(new Error(reason), { id, properties, reasons: [reason] });
 }
@@ -468,7 +471,7 @@ export function initializationFailure(id: string, properties: Props, cause: unkn
  */
 export async function keepingWhatWasCreated<T>(
   create: () => Promise<T>,
-  created: (answer: unknown) => { readonly id: string; readonly properties: Props } | undefined,
+  created: (answer: unknown) => { readonly id: string; readonly properties: object } | undefined,
 ): Promise<T> {
   try {
     return await create();

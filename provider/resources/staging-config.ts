@@ -13,8 +13,8 @@ import { z } from "zod";
 import type { NewStagingConfig, StagingConfig as KasmStagingConfig, StagingConfigUpdate } from "../api";
 import { fromApiFields } from "../api";
 import { kasmClient } from "../runtime";
-import { createOrAdopt, declared, GONE, isAsDeclared, KasmId, keepingWhatWasCreated, refreshedInputs, same, toApi, unlessGone, type KindProvider, type Props } from "./kit";
-import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
+import { createOrAdopt, declared, GONE, isAsDeclared, KasmId, keepingWhatWasCreated, refreshedInputs, same, toApi, unlessGone, type KindProvider, type RefreshedInputs } from "./kit";
+import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS, SESSION_PERMISSION_NAMES } from "./session-permissions";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -58,6 +58,9 @@ const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<StagingConfigInputs>;
 
 const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
+/** What create, read and update give the engine. */
+type StagingConfigState = KindOutputs<StagingConfigInputs, StagingConfigOutputs>;
+
 // --- helpers -------------------------------------------------------------------------------------
 
 /** The API fields' names. */
@@ -68,9 +71,9 @@ function targetStagingConfig(inputs: StagingConfigInputs): NewStagingConfig {
   return toApi(inputs, API_KEYS);
 }
 
-function outputs(inputs: Props, config: KasmStagingConfig): Props {
+function outputs(inputs: RefreshedInputs<StagingConfigInputs>, config: KasmStagingConfig): StagingConfigState {
   return {
-    ...declared(inputs, Object.keys(INPUT_FIELDS)),
+    ...declared(inputs, fieldNames(INPUT_FIELDS)),
     stagingConfigId: config.staging_config_id,
     zoneName: config.zone_name ?? null,
     imageFriendlyName: config.image_friendly_name ?? null,
@@ -79,7 +82,7 @@ function outputs(inputs: Props, config: KasmStagingConfig): Props {
 }
 
 /** The config's fields as inputs, keeping the declared spelling of ids that name the same object: what `read` reports and adoption compares. */
-function currentInputs(props: Props, config: KasmStagingConfig): Props {
+function currentInputs(props: RefreshedInputs<StagingConfigInputs>, config: KasmStagingConfig): RefreshedInputs<StagingConfigInputs> {
   return {
     // Keep the declared spelling of an id when it names the same object, so refresh shows no change.
     zoneId: same.id(props.zoneId, config.zone_id) ? props.zoneId : config.zone_id,
@@ -131,7 +134,7 @@ export const stagingConfigProvider: KindProvider = defineKind<StagingConfigInput
     const config = await unlessGone(() => kasmClient().staging.getStagingConfig({ staging_config_id: id }));
     if (!config) return GONE;
     // `adopt` cannot be read back: it stays as declared.
-    const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), currentInputs(props, config));
+    const inputs = refreshedInputs(props, fieldNames(INPUT_FIELDS), currentInputs(props, config));
     return { id: config.staging_config_id, props: outputs(inputs, config), inputs };
   },
 

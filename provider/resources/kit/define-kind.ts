@@ -18,13 +18,23 @@ import {
   type FieldRule,
   type KindProvider,
   type Props,
+  type RefreshedInputs,
 } from "../kit";
 
 /** How each of a kind's inputs compares (see {@link FieldRule}), keyed by input name. */
 export type FieldRules<Inputs> = { readonly [K in keyof Inputs & string]?: FieldRule };
 
-/** What the state holds for a resource: the declared inputs and the outputs the provider added. */
-export type KindState<Inputs, Outputs> = Partial<Inputs> & Partial<Outputs> & Props;
+/**
+ * What the state holds for a resource, as the engine hands it back: the declared inputs and the
+ * outputs the provider added (a state written by an older version may lack some).
+ */
+export type KindState<Inputs, Outputs> = RefreshedInputs<Inputs> & Partial<Outputs>;
+
+/**
+ * What create, read and update give the engine: the declared inputs and every output the kind
+ * adds. A missing or misspelt output fails to compile.
+ */
+export type KindOutputs<Inputs, Outputs> = RefreshedInputs<Inputs> & Outputs;
 
 /**
  * When an update sends nothing and keeps the state's outputs ({@link keptOutputs}):
@@ -56,14 +66,14 @@ export interface KindDefinition<Inputs extends object, Outputs extends object> {
   /** When `update` sends nothing; default `"only-provider-flags-changed"`. */
   readonly sendsNothingWhen?: SendsNothingWhen;
   /** Create (or adopt) the object from inputs that passed `check`. */
-  create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult>;
+  create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult<KindOutputs<Inputs, Outputs>>>;
   /** Refresh: the object as Kasm has it, or `GONE`. */
-  read(id: string, state: KindState<Inputs, Outputs>): Promise<pulumi.dynamic.ReadResult>;
+  read(id: string, state: KindState<Inputs, Outputs>): Promise<pulumi.dynamic.ReadResult<KindOutputs<Inputs, Outputs>>>;
   /**
    * Bring the object to `news`, which passed `check`. `changedFields`: the declared API fields
    * whose value differs from the state's. Not called when the update sends nothing (see {@link SendsNothingWhen}).
    */
-  update(id: string, olds: KindState<Inputs, Outputs>, news: Inputs, changedFields: (keyof Inputs & string)[]): Promise<pulumi.dynamic.UpdateResult>;
+  update(id: string, olds: KindState<Inputs, Outputs>, news: Inputs, changedFields: (keyof Inputs & string)[]): Promise<pulumi.dynamic.UpdateResult<KindOutputs<Inputs, Outputs>>>;
   /** Destroy the object (or only forget it, for what Kasm cannot delete). */
   delete(id: string, state: KindState<Inputs, Outputs>): Promise<void>;
 }
