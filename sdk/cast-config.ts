@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
 import type { ConnectionArgs } from "./connection";
+import type { CastConfigOutputs } from "../provider/resources/cast-config";
 import type { SessionPermissionArgs } from "./session-permissions";
 
 /**
@@ -93,7 +94,7 @@ export interface CastConfigArgs extends SessionPermissionArgs, ConnectionArgs {
  * });
  * ```
  */
-export class CastConfig extends KasmResource<CastConfigArgs> {
+export class CastConfig extends KasmResource<CastConfigArgs, CastConfigOutputs> {
   protected static override readonly kind = "CastConfig";
 
   /** The casting config's id (32 hex digits). */
@@ -104,7 +105,7 @@ export class CastConfig extends KasmResource<CastConfigArgs> {
   declare readonly groupName: pulumi.Output<string | null>;
 
   constructor(name: string, args: CastConfigArgs, opts?: pulumi.CustomResourceOptions) {
-    super(name, args, opts, { computed: ["castConfigId", "imageFriendlyName", "groupName"] });
+    super(name, args, opts, { computed: { castConfigId: true, imageFriendlyName: true, groupName: true } });
   }
 }
 

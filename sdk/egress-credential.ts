@@ -8,6 +8,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
 import type { ConnectionArgs } from "./connection";
+import type { EgressCredentialOutputs } from "../provider/resources/egress-credential";
 
 /** The secret inputs: wrapped with `pulumi.secret` and kept secret in the outputs. */
 const SECRETS = ["password", "wireguardPrivateKey", "meshKey", "customCredential"] as const;
@@ -85,7 +86,7 @@ export interface EgressCredentialArgs extends ConnectionArgs {
  * });
  * ```
  */
-export class EgressCredential extends KasmResource<EgressCredentialArgs> {
+export class EgressCredential extends KasmResource<EgressCredentialArgs, EgressCredentialOutputs> {
   protected static override readonly kind = "EgressCredential";
 
   /** The credential's id (32 hex digits). */
@@ -94,7 +95,7 @@ export class EgressCredential extends KasmResource<EgressCredentialArgs> {
   declare readonly activeConnections: pulumi.Output<number | null>;
 
   constructor(name: string, args: EgressCredentialArgs, opts?: pulumi.CustomResourceOptions) {
-    super(name, args, opts, { computed: ["egressCredentialId", "activeConnections"], secrets: SECRETS });
+    super(name, args, opts, { computed: { egressCredentialId: true, activeConnections: true }, secrets: SECRETS });
   }
 }
 

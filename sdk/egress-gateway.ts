@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
 import type { ConnectionArgs } from "./connection";
+import type { EgressGatewayOutputs } from "../provider/resources/egress-gateway";
 
 /** The arguments of an {@link EgressGateway}. Inputs left out are not managed: Kasm keeps whatever they are. */
 export interface EgressGatewayArgs extends ConnectionArgs {
@@ -42,7 +43,7 @@ export interface EgressGatewayArgs extends ConnectionArgs {
  * });
  * ```
  */
-export class EgressGateway extends KasmResource<EgressGatewayArgs> {
+export class EgressGateway extends KasmResource<EgressGatewayArgs, EgressGatewayOutputs> {
   protected static override readonly kind = "EgressGateway";
 
   /** The gateway's id (32 hex digits). */
@@ -51,7 +52,7 @@ export class EgressGateway extends KasmResource<EgressGatewayArgs> {
   declare readonly activeConnections: pulumi.Output<number | null>;
 
   constructor(name: string, args: EgressGatewayArgs, opts?: pulumi.CustomResourceOptions) {
-    super(name, args, opts, { computed: ["egressGatewayId", "activeConnections"], secrets: ["config"] });
+    super(name, args, opts, { computed: { egressGatewayId: true, activeConnections: true }, secrets: ["config"] });
   }
 }
 

@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
 import type { ConnectionArgs } from "./connection";
+import type { EgressProviderMappingOutputs } from "../provider/resources/egress-provider-mapping";
 
 /**
  * The arguments of an {@link EgressProviderMapping}: exactly one of `userId`, `groupId` and
@@ -52,7 +53,7 @@ export interface EgressProviderMappingArgs extends ConnectionArgs {
  * });
  * ```
  */
-export class EgressProviderMapping extends KasmResource<EgressProviderMappingArgs> {
+export class EgressProviderMapping extends KasmResource<EgressProviderMappingArgs, EgressProviderMappingOutputs> {
   protected static override readonly kind = "EgressProviderMapping";
 
   /** The mapping's id (32 hex digits). */
@@ -61,7 +62,7 @@ export class EgressProviderMapping extends KasmResource<EgressProviderMappingArg
   declare readonly created: pulumi.Output<string | null>;
 
   constructor(name: string, args: EgressProviderMappingArgs, opts?: pulumi.CustomResourceOptions) {
-    super(name, args, opts, { computed: ["egressProviderMappingId", "created"] });
+    super(name, args, opts, { computed: { egressProviderMappingId: true, created: true } });
   }
 }
 

@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
 import type { ConnectionArgs } from "./connection";
+import type { EgressProviderOutputs } from "../provider/resources/egress-provider";
 
 /** The kinds of egress provider Kasm knows. */
 export type EgressProviderType = "wireguard" | "openvpn" | "custom";
@@ -30,7 +31,7 @@ export interface EgressProviderArgs extends ConnectionArgs {
  * const vpn = new kasm.EgressProvider("vpn", { name: "Corporate VPN", egressProviderType: "wireguard" });
  * ```
  */
-export class EgressProvider extends KasmResource<EgressProviderArgs> {
+export class EgressProvider extends KasmResource<EgressProviderArgs, EgressProviderOutputs> {
   protected static override readonly kind = "EgressProvider";
 
   /** The provider's id (32 hex digits). */
@@ -39,7 +40,7 @@ export class EgressProvider extends KasmResource<EgressProviderArgs> {
   declare readonly created: pulumi.Output<string | null>;
 
   constructor(name: string, args: EgressProviderArgs, opts?: pulumi.CustomResourceOptions) {
-    super(name, args, opts, { computed: ["egressProviderId", "created"] });
+    super(name, args, opts, { computed: { egressProviderId: true, created: true } });
   }
 }
 

@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
 import type { ConnectionArgs } from "./connection";
+import type { GroupOutputs } from "../provider/resources/group";
 
 /** The arguments of a {@link Group}. Inputs left out are not managed: Kasm keeps whatever they are. */
 export interface GroupArgs extends ConnectionArgs {
@@ -35,14 +36,14 @@ export interface GroupArgs extends ConnectionArgs {
  * new kasm.GroupMembership("ada-support", { userId: ada.userId, groupId: support.groupId });
  * ```
  */
-export class Group extends KasmResource<GroupArgs> {
+export class Group extends KasmResource<GroupArgs, GroupOutputs> {
   protected static override readonly kind = "Group";
 
   /** The group's id (32 hex digits). */
   declare readonly groupId: pulumi.Output<string>;
 
   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
-    super(name, args, opts, { computed: ["groupId"] });
+    super(name, args, opts, { computed: { groupId: true } });
   }
 }
 

@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
 import type { ConnectionArgs } from "./connection";
+import type { LicenseActivationOutputs, LicenseFeatures } from "../provider/resources/license-activation";
 
 /** The arguments of a {@link LicenseActivation}. Every change activates again (replaces). */
 export interface LicenseActivationArgs extends ConnectionArgs {
@@ -15,23 +16,8 @@ export interface LicenseActivationArgs extends ConnectionArgs {
   readonly issuedTo?: pulumi.Input<string>;
 }
 
-/** The features a licence enables. */
-export interface LicenseFeatures {
-  readonly autoScaling?: boolean;
-  readonly branding?: boolean;
-  readonly sessionStaging?: boolean;
-  readonly sessionCasting?: boolean;
-  readonly logForwarding?: boolean;
-  readonly developerApi?: boolean;
-  readonly injectSshKeys?: boolean;
-  readonly saml?: boolean;
-  readonly ldap?: boolean;
-  readonly sessionSharing?: boolean;
-  readonly loginBanner?: boolean;
-  readonly urlCategorization?: boolean;
-  readonly usageLimit?: boolean;
-  readonly [feature: string]: boolean | undefined;
-}
+/** The features a licence enables (the provider's type: its outputs are what this declares). */
+export type { LicenseFeatures };
 
 /**
  * One activation of a Kasm licence (the `activate` operation). Any change to the inputs activates
@@ -45,7 +31,7 @@ export interface LicenseFeatures {
  * const licence = new kasm.LicenseActivation("prod", { activationKey: cfg.requireSecret("activationKey"), seats: 50 });
  * ```
  */
-export class LicenseActivation extends KasmResource<LicenseActivationArgs> {
+export class LicenseActivation extends KasmResource<LicenseActivationArgs, LicenseActivationOutputs> {
   protected static override readonly kind = "LicenseActivation";
 
   /** The licence's id. */
@@ -64,7 +50,7 @@ export class LicenseActivation extends KasmResource<LicenseActivationArgs> {
 
   constructor(name: string, args: LicenseActivationArgs, opts?: pulumi.CustomResourceOptions) {
     super(name, args, opts, {
-      computed: ["licenseId", "expiration", "issuedAt", "limit", "isVerified", "licenseType", "sku", "features"],
+      computed: { licenseId: true, expiration: true, issuedAt: true, limit: true, isVerified: true, licenseType: true, sku: true, features: true },
       secrets: ["activationKey"],
     });
   }

@@ -72,9 +72,13 @@ function sharedKindProvider(kind: KindName): pulumi.dynamic.ResourceProvider {
 }
 
 /** What a {@link KasmResource} registers besides the arguments. */
-export interface KasmResourceOutputs<Args> {
-  /** The outputs the provider computes: registered as undefined, so Pulumi fills them from the state. */
-  readonly computed?: readonly string[];
+export interface KasmResourceOutputs<Args, Outputs> {
+  /**
+   * The outputs the provider computes, each named once: exactly the keys of the kind's `Outputs`
+   * (a missing or misspelt one fails to compile). Registered as undefined, so Pulumi fills them
+   * from the state.
+   */
+  readonly computed?: { readonly [K in keyof Outputs]-?: true };
   /**
    * Arguments kept secret: wrapped with `pulumi.secret` (an argument left out is registered as
    * undefined, so its output exists too) and listed in `additionalSecretOutputs`.
@@ -88,7 +92,7 @@ export interface KasmResourceOutputs<Args> {
  * matches it. A class sets {@link KasmResource.kind}, declares its computed outputs and merges in
  * {@link InputOutputs} for the rest.
  */
-export abstract class KasmResource<Args extends object> extends pulumi.dynamic.Resource {
+export abstract class KasmResource<Args extends object, Outputs extends object = Record<string, never>> extends pulumi.dynamic.Resource {
   /** The kind the class manages; `isInstance` and the constructor read it from the class. */
   declare protected static readonly kind: KindName;
 
@@ -108,7 +112,7 @@ export abstract class KasmResource<Args extends object> extends pulumi.dynamic.R
     name: string,
     args: Args,
     opts: pulumi.CustomResourceOptions | undefined,
-    outputs: KasmResourceOutputs<Args> = {},
+    outputs: KasmResourceOutputs<Args, Outputs> = {},
   ) {
     const kind = (new.target as unknown as typeof KasmResource).kind;
     const props = { ...args } as Record<string, unknown>;
@@ -118,7 +122,7 @@ export abstract class KasmResource<Args extends object> extends pulumi.dynamic.R
     else props.connection = connection;
     // The provider names the resource in its warnings by it (the host tells it neither URN nor name).
     props.__resourceName = name;
-    for (const key of outputs.computed ?? []) props[key] = undefined;
+    for (const key of Object.keys(outputs.computed ?? {})) props[key] = undefined;
     const secrets = outputs.secrets ?? [];
     for (const key of secrets) props[key] = args[key] === undefined ? undefined : pulumi.secret(args[key]);
     const options = secrets.length === 0 ? opts : pulumi.mergeOptions(opts, { additionalSecretOutputs: [...secrets] });

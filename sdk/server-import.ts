@@ -8,6 +8,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type ExactlyOneOf, type InputOutputs } from "./provider";
 import type { ConnectionArgs } from "./connection";
+import type { ServerImportOutputs } from "../provider/resources/server-import";
 
 /** One server of a {@link ServerImport}: the camelCase form of a row of Kasm's server CSV. */
 export interface ServerImportRow {
@@ -85,7 +86,7 @@ export interface ServerImportArgs extends ConnectionArgs {
  * new kasm.ServerImport("lab", { csv: fs.readFileSync("servers.csv", "utf8") });
  * ```
  */
-export class ServerImport extends KasmResource<ServerImportArgs> {
+export class ServerImport extends KasmResource<ServerImportArgs, ServerImportOutputs> {
   protected static override readonly kind = "ServerImport";
 
   /** Server name -> the id (32 hex digits) of the server this resource imported under that name. */
@@ -95,7 +96,7 @@ export class ServerImport extends KasmResource<ServerImportArgs> {
 
   /** Exactly one of `csv` and `servers`: giving both (or neither) fails to compile. */
   constructor(name: string, args: ExactlyOneOf<ServerImportArgs, "csv", "servers">, opts?: pulumi.CustomResourceOptions) {
-    super(name, args, opts, { computed: ["serverIds"] });
+    super(name, args, opts, { computed: { serverIds: true } });
   }
 }
 

@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
 import type { ConnectionArgs } from "./connection";
+import type { StagingConfigOutputs } from "../provider/resources/staging-config";
 import type { SessionPermissionArgs } from "./session-permissions";
 
 /**
@@ -36,7 +37,7 @@ export interface StagingConfigArgs extends SessionPermissionArgs, ConnectionArgs
  * const staged = new kasm.StagingConfig("chrome", { zoneId: zone.zoneId, imageId: chrome.imageId, numSessions: 3, expiration: 4 });
  * ```
  */
-export class StagingConfig extends KasmResource<StagingConfigArgs> {
+export class StagingConfig extends KasmResource<StagingConfigArgs, StagingConfigOutputs> {
   protected static override readonly kind = "StagingConfig";
 
   /** The staging config's id (32 hex digits). */
@@ -49,7 +50,7 @@ export class StagingConfig extends KasmResource<StagingConfigArgs> {
   declare readonly numCurrentSessions: pulumi.Output<number | null>;
 
   constructor(name: string, args: StagingConfigArgs, opts?: pulumi.CustomResourceOptions) {
-    super(name, args, opts, { computed: ["stagingConfigId", "zoneName", "imageFriendlyName", "numCurrentSessions"] });
+    super(name, args, opts, { computed: { stagingConfigId: true, zoneName: true, imageFriendlyName: true, numCurrentSessions: true } });
   }
 }
 

@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
 import type { ConnectionArgs } from "./connection";
+import type { UserAttributesOutputs } from "../provider/resources/user-attributes";
 
 /** The arguments of a {@link UserAttributes}. Attributes left out are not managed: Kasm keeps whatever they are. */
 export interface UserAttributesArgs extends ConnectionArgs {
@@ -40,14 +41,14 @@ export interface UserAttributesArgs extends ConnectionArgs {
  * });
  * ```
  */
-export class UserAttributes extends KasmResource<UserAttributesArgs> {
+export class UserAttributes extends KasmResource<UserAttributesArgs, UserAttributesOutputs> {
   protected static override readonly kind = "UserAttributes";
 
   /** The id of the attributes record (the resource's id is the user's id). */
   declare readonly userAttributesId: pulumi.Output<string>;
 
   constructor(name: string, args: UserAttributesArgs, opts?: pulumi.CustomResourceOptions) {
-    super(name, args, opts, { computed: ["userAttributesId"] });
+    super(name, args, opts, { computed: { userAttributesId: true } });
   }
 }
 

@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type ExactlyOneOf, type InputOutputs } from "./provider";
 import type { ConnectionArgs } from "./connection";
+import type { UserSetOutputs } from "../provider/resources/user-set";
 import { ID_AFTER_IMPORT } from "../catalogue/bulk-rows";
 
 /** `additive` (default): the set only adds the listed groups. `authoritative`: it also removes the others, except All Users. */
@@ -97,7 +98,7 @@ export interface UserSetArgs extends ConnectionArgs {
  * export const aliceId = team.userIds["alice"];
  * ```
  */
-export class UserSet extends KasmResource<UserSetArgs> {
+export class UserSet extends KasmResource<UserSetArgs, UserSetOutputs> {
   protected static override readonly kind = "UserSet";
 
   /** Username (as Kasm stores it: lowercase) -> user id (32 hex digits), for every user of the set. */
@@ -107,7 +108,7 @@ export class UserSet extends KasmResource<UserSetArgs> {
 
   /** Exactly one of `users` and `csv`: giving both (or neither) fails to compile. */
   constructor(name: string, args: ExactlyOneOf<UserSetArgs, "users", "csv">, opts?: pulumi.CustomResourceOptions) {
-    super(name, args, opts, { computed: ["userIds", "count"] });
+    super(name, args, opts, { computed: { userIds: true, count: true } });
     this.userIds = idsKnownAfterImport(this.userIds);
   }
 }

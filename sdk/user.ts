@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
 import type { ConnectionArgs } from "./connection";
+import type { UserOutputs } from "../provider/resources/user";
 
 /** The arguments of a {@link User}. Inputs left out are not managed: Kasm keeps whatever they are. */
 export interface UserArgs extends ConnectionArgs {
@@ -37,7 +38,7 @@ export interface UserArgs extends ConnectionArgs {
  * const alice = new kasm.User("alice", { username: "alice", password: cfg.requireSecret("alicePassword"), firstName: "Alice" });
  * ```
  */
-export class User extends KasmResource<UserArgs> {
+export class User extends KasmResource<UserArgs, UserOutputs> {
   protected static override readonly kind = "User";
 
   /** The user's id (32 hex digits). */
@@ -48,7 +49,7 @@ export class User extends KasmResource<UserArgs> {
   declare readonly created: pulumi.Output<string>;
 
   constructor(name: string, args: UserArgs, opts?: pulumi.CustomResourceOptions) {
-    super(name, args, opts, { computed: ["userId", "realm", "created"], secrets: ["password"] });
+    super(name, args, opts, { computed: { userId: true, realm: true, created: true }, secrets: ["password"] });
   }
 }
 

@@ -31,6 +31,24 @@ export const LicenseActivationInputs = z.strictObject({
 });
 export type LicenseActivationInputs = z.infer<typeof LicenseActivationInputs>;
 
+/** The features a licence enables, by camelCase name; the ones Kasm documents are named. */
+export interface LicenseFeatures {
+  readonly autoScaling?: boolean;
+  readonly branding?: boolean;
+  readonly sessionStaging?: boolean;
+  readonly sessionCasting?: boolean;
+  readonly logForwarding?: boolean;
+  readonly developerApi?: boolean;
+  readonly injectSshKeys?: boolean;
+  readonly saml?: boolean;
+  readonly ldap?: boolean;
+  readonly sessionSharing?: boolean;
+  readonly loginBanner?: boolean;
+  readonly urlCategorization?: boolean;
+  readonly usageLimit?: boolean;
+  readonly [feature: string]: boolean | undefined;
+}
+
 /** What the provider adds to the inputs: the licence record. */
 export interface LicenseActivationOutputs {
   readonly licenseId: string;
@@ -42,7 +60,7 @@ export interface LicenseActivationOutputs {
   readonly licenseType: string | null;
   readonly sku: string | null;
   /** The features the licence enables, by camelCase name (`autoScaling`, `sessionCasting`, ...). */
-  readonly features: Readonly<Record<string, boolean>> | null;
+  readonly features: LicenseFeatures | null;
 }
 
 /** Every input replaces: an activation cannot be changed, only made again. */

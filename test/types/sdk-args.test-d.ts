@@ -11,22 +11,22 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type * as sdk from "../../sdk";
-import type { CastConfigInputs } from "../../provider/resources/cast-config";
-import type { EgressCredentialInputs } from "../../provider/resources/egress-credential";
-import type { EgressGatewayInputs } from "../../provider/resources/egress-gateway";
-import type { EgressProviderInputs } from "../../provider/resources/egress-provider";
-import type { EgressProviderMappingInputs } from "../../provider/resources/egress-provider-mapping";
-import type { GroupInputs } from "../../provider/resources/group";
+import type { CastConfigInputs, CastConfigOutputs } from "../../provider/resources/cast-config";
+import type { EgressCredentialInputs, EgressCredentialOutputs } from "../../provider/resources/egress-credential";
+import type { EgressGatewayInputs, EgressGatewayOutputs } from "../../provider/resources/egress-gateway";
+import type { EgressProviderInputs, EgressProviderOutputs } from "../../provider/resources/egress-provider";
+import type { EgressProviderMappingInputs, EgressProviderMappingOutputs } from "../../provider/resources/egress-provider-mapping";
+import type { GroupInputs, GroupOutputs } from "../../provider/resources/group";
 import type { GroupMembershipInputs } from "../../provider/resources/group-membership";
-import type { LicenseActivationInputs } from "../../provider/resources/license-activation";
+import type { LicenseActivationInputs, LicenseActivationOutputs } from "../../provider/resources/license-activation";
 import type { ServerDrainInputs } from "../../provider/resources/server-drain";
-import type { ServerImportInputs, ServerRow } from "../../provider/resources/server-import";
-import type { StagingConfigInputs } from "../../provider/resources/staging-config";
-import type { UserInputs } from "../../provider/resources/user";
-import type { UserAttributesInputs } from "../../provider/resources/user-attributes";
+import type { ServerImportInputs, ServerImportOutputs, ServerRow } from "../../provider/resources/server-import";
+import type { StagingConfigInputs, StagingConfigOutputs } from "../../provider/resources/staging-config";
+import type { UserInputs, UserOutputs } from "../../provider/resources/user";
+import type { UserAttributesInputs, UserAttributesOutputs } from "../../provider/resources/user-attributes";
 import type { UserGroupsInputs } from "../../provider/resources/user-groups";
 import type { UserServerAssignmentInputs } from "../../provider/resources/user-server-assignment";
-import type { UserRow, UserSetInputs } from "../../provider/resources/user-set";
+import type { UserRow, UserSetInputs, UserSetOutputs } from "../../provider/resources/user-set";
 
 /** A value as the provider receives it: every `pulumi.Input` (promise, output) resolved, deeply. */
 type Resolved<T> =
@@ -130,4 +130,40 @@ export type BulkKindsTakeOneForm = [
   Expect<UserSetTakes<{ adopt: true }> extends false ? true : false>,
   Expect<ServerImportTakes<{ csv: string }>>,
   Expect<ServerImportTakes<{ csv: string; servers: [] }> extends false ? true : false>,
+];
+
+/** Whether two types are the same (each assignable to the other, without distributing unions). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+/**
+ * The outputs of a kind's `Outputs` type that its SDK class does not declare as
+ * `pulumi.Output<T>` of the same `T`: missing, misspelt, or of another type.
+ */
+type UndeclaredOutputs<Resource, Outputs> = {
+  [K in keyof Outputs]-?: K extends keyof Resource ? (Resource[K] extends pulumi.Output<infer T> ? (Same<T, Outputs[K]> extends true ? never : K) : K) : K;
+}[keyof Outputs];
+
+/** `true` when the class declares every output alike; otherwise the outputs that differ, for the compiler's message. */
+type DeclaresOutputs<Resource, Outputs> = [UndeclaredOutputs<Resource, Outputs>] extends [never] ? true : { outputsNotDeclaredAlike: UndeclaredOutputs<Resource, Outputs> };
+
+/**
+ * Every kind's SDK class declares each output of the kind's `Outputs` (the type the provider's
+ * create, read and update return) with its type. The class's `computed` list is tied to the same
+ * type in the SDK itself (`KasmResourceOutputs`): a missing or misspelt name there fails to compile.
+ * The kinds without outputs of their own (GroupMembership, UserGroups, UserServerAssignment,
+ * ServerDrain) have none to declare.
+ */
+export type SdkOutputsMatchProviderOutputs = [
+  Expect<DeclaresOutputs<sdk.User, UserOutputs>>,
+  Expect<DeclaresOutputs<sdk.UserAttributes, UserAttributesOutputs>>,
+  Expect<DeclaresOutputs<sdk.Group, GroupOutputs>>,
+  Expect<DeclaresOutputs<sdk.StagingConfig, StagingConfigOutputs>>,
+  Expect<DeclaresOutputs<sdk.CastConfig, CastConfigOutputs>>,
+  Expect<DeclaresOutputs<sdk.ServerImport, ServerImportOutputs>>,
+  Expect<DeclaresOutputs<sdk.LicenseActivation, LicenseActivationOutputs>>,
+  Expect<DeclaresOutputs<sdk.EgressProvider, EgressProviderOutputs>>,
+  Expect<DeclaresOutputs<sdk.EgressGateway, EgressGatewayOutputs>>,
+  Expect<DeclaresOutputs<sdk.EgressProviderMapping, EgressProviderMappingOutputs>>,
+  Expect<DeclaresOutputs<sdk.EgressCredential, EgressCredentialOutputs>>,
+  Expect<DeclaresOutputs<sdk.UserSet, UserSetOutputs>>,
 ];
