@@ -92,7 +92,7 @@ export interface KasmResourceOutputs<Args, Outputs> {
  * matches it. A class sets {@link KasmResource.kind}, declares its computed outputs and merges in
  * {@link InputOutputs} for the rest.
  */
-export abstract class KasmResource<Args extends object, Outputs extends object = Record<string, never>> extends pulumi.dynamic.Resource {
+export abstract class KasmResource<Args extends object, Outputs extends object = Record<never, never>> extends pulumi.dynamic.Resource {
   /** The kind the class manages; `isInstance` and the constructor read it from the class. */
   declare protected static readonly kind: KindName;
 

@@ -45,7 +45,7 @@ export class UserAttributes extends KasmResource<UserAttributesArgs, UserAttribu
   protected static override readonly kind = "UserAttributes";
 
   /** The id of the attributes record (the resource's id is the user's id). */
-  declare readonly userAttributesId: pulumi.Output<string>;
+  declare readonly userAttributesId: pulumi.Output<string | null>;
 
   constructor(name: string, args: UserAttributesArgs, opts?: pulumi.CustomResourceOptions) {
     super(name, args, opts, { computed: { userAttributesId: true } });

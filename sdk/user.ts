@@ -44,9 +44,9 @@ export class User extends KasmResource<UserArgs, UserOutputs> {
   /** The user's id (32 hex digits). */
   declare readonly userId: pulumi.Output<string>;
   /** `local`, `ldap`, `oidc` or `saml`. */
-  declare readonly realm: pulumi.Output<string>;
+  declare readonly realm: pulumi.Output<string | null>;
   /** When Kasm created the user. */
-  declare readonly created: pulumi.Output<string>;
+  declare readonly created: pulumi.Output<string | null>;
 
   constructor(name: string, args: UserArgs, opts?: pulumi.CustomResourceOptions) {
     super(name, args, opts, { computed: { userId: true, realm: true, created: true }, secrets: ["password"] });

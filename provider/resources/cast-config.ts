@@ -26,23 +26,8 @@ import { KasmUnknownCastConfigError } from "../api";
 import type { KasmClient, CastConfig as KasmCastConfig, CastConfigUpdate, CreateCastConfigResult, NewCastConfig } from "../api";
 import { fromApiFields, type CamelField } from "../api/records";
 import { kasmClient } from "../runtime";
-import {
-  alreadyExistsError,
-  declared,
-  GONE,
-  isAlreadyExists,
-  isAsDeclared,
-  keepingWhatWasCreated,
-  keepSpelling,
-  KasmId,
-  refreshedInputs,
-  same,
-  toApi,
-  unlessGone,
-  type KindProvider,
-  type Props,
-} from "./kit";
-import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
+import { alreadyExistsError, declared, GONE, isAlreadyExists, isAsDeclared, keepingWhatWasCreated, keepSpelling, KasmId, refreshedInputs, same, toApi, unlessGone, type RefreshedInputs } from "./kit";
+import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS } from "./session-permissions";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -187,6 +172,9 @@ const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<CastConfigInputs>;
 
 const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
+/** What `outputs()` builds: the declared inputs and every output. */
+type CastConfigState = KindOutputs<CastConfigInputs, CastConfigOutputs>;
+
 // --- helpers -------------------------------------------------------------------------------------
 
 /** The `target_cast_config` body for the declared fields. */
@@ -196,9 +184,9 @@ function targetCastConfig(inputs: CastConfigInputs): NewCastConfig {
   return body;
 }
 
-function outputs(inputs: Props, config: KasmCastConfig): Props {
+function outputs(inputs: RefreshedInputs<CastConfigInputs>, config: KasmCastConfig): CastConfigState {
   return {
-    ...declared(inputs, Object.keys(INPUT_FIELDS)),
+    ...declared(inputs, fieldNames(INPUT_FIELDS)),
     castConfigId: config.cast_config_id,
     imageFriendlyName: config.image_friendly_name ?? null,
     groupName: config.group_name ?? null,
@@ -221,18 +209,20 @@ const READ_BACK_FIELDS = fieldNames(API_FIELDS).filter(
 );
 
 /** The declared inputs as Kasm has them now, for refresh. */
-function currentInputs(props: Props, config: KasmCastConfig): Props {
-  const current: Props = {
+function currentInputs(props: RefreshedInputs<CastConfigInputs>, config: KasmCastConfig): RefreshedInputs<CastConfigInputs> {
+  const declaredValues: Readonly<Record<string, unknown>> = props;
+  const current: Record<string, unknown> = {
     ...fromApiFields(config, READ_BACK_FIELDS),
     imageId: keepSpelling(props.imageId, config.image_id),
     groupId: keepSpelling(props.groupId, config.group_id),
   };
   // The declared order of referrers when Kasm holds the same set; "" declared for what Kasm keeps as null.
   if (same.set(props.allowedReferrers, current.allowedReferrers)) current.allowedReferrers = props.allowedReferrers;
-  for (const [key, value] of Object.entries(current)) if (value === null && props[key] === "") current[key] = "";
+  for (const [key, value] of Object.entries(current)) if (value === null && declaredValues[key] === "") current[key] = "";
   if (typeof current.castingConfigName === "string" && current.castingConfigName === String(props.castingConfigName ?? "").trim())
     current.castingConfigName = props.castingConfigName;
-  return current;
+  // Kasm's record under the inputs' names (fromApiFields), field by field as the schema types them.
+  return current as RefreshedInputs<CastConfigInputs>;
 }
 
 /**
@@ -250,7 +240,7 @@ function label(inputs: CastConfigInputs): string {
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of CastConfig; only `adopt` changing sends no request. */
-export const castConfigProvider: KindProvider = defineKind<CastConfigInputs, CastConfigOutputs>({
+export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs>({
   schema: CastConfigInputs,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
@@ -308,10 +298,10 @@ export const castConfigProvider: KindProvider = defineKind<CastConfigInputs, Cas
   /** A released Kasm reads the config back; with the documentation's vocabulary the last known state is kept. */
   async read(id, props) {
     const client = kasmClient();
-    if (!canRead(client)) return { id, props, inputs: declared(props, Object.keys(INPUT_FIELDS)) };
+    if (!canRead(client)) return { id, props, inputs: declared(props, fieldNames(INPUT_FIELDS)) };
     const config = await unlessGone(() => client.casting.getCastConfig({ cast_config_id: id }));
     if (!config) return GONE;
-    const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), currentInputs(props, config));
+    const inputs = refreshedInputs(props, fieldNames(INPUT_FIELDS), currentInputs(props, config));
     return { id: config.cast_config_id, props: outputs(inputs, config), inputs };
   },
 

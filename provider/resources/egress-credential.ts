@@ -36,24 +36,8 @@ import {
   TARGET_PLACEHOLDERS,
   withGatewayDefault,
 } from "./egress-shared";
-import {
-  canonicalId,
-  declared,
-  EVEN_WITH_OTHER_FAILURES,
-  GONE,
-  isAlreadyExists,
-  isUnknown,
-  keepSpelling,
-  refreshedInputs,
-  requiredId,
-  requiredText,
-  same,
-  toApi,
-  type FieldRule,
-  type KindProvider,
-  type Props,
-} from "./kit";
-import { defineKind, type FieldRules } from "./kit/define-kind";
+import { canonicalId, declared, EVEN_WITH_OTHER_FAILURES, GONE, isAlreadyExists, isUnknown, keepSpelling, refreshedInputs, requiredId, requiredText, same, toApi, type FieldRule, type Props, type RefreshedInputs } from "./kit";
+import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -124,6 +108,9 @@ const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<EgressCredentialInput
 
 const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
+/** What `outputs()` builds: the declared inputs and every output. */
+type EgressCredentialState = KindOutputs<EgressCredentialInputs, EgressCredentialOutputs>;
+
 /** Placeholders for values unknown during preview (see `checkWithPlaceholders`). */
 const PLACEHOLDERS: Readonly<Props> = { ...TARGET_PLACEHOLDERS, limitActiveConnections: false, activeConnectionLimit: 1 };
 
@@ -153,8 +140,8 @@ function targetCredential(inputs: EgressCredentialInputs): NewEgressCredential {
   };
 }
 
-function outputs(inputs: Props, id: string, activeConnections: unknown): Props {
-  return { ...declared(inputs, Object.keys(INPUT_FIELDS)), egressCredentialId: id, activeConnections: activeConnections ?? null };
+function outputs(inputs: RefreshedInputs<EgressCredentialInputs>, id: string, activeConnections: number | null | undefined): EgressCredentialState {
+  return { ...declared(inputs, fieldNames(INPUT_FIELDS)), egressCredentialId: id, activeConnections: activeConnections ?? null };
 }
 
 /**
@@ -169,7 +156,7 @@ function isHidden(value: unknown): boolean {
  * The current values of the declared inputs, from Kasm's record: what `read` returns and what
  * adoption compares. Secrets Kasm hides stay as declared.
  */
-function currentInputs(props: Props, credential: KasmCredential): Props {
+function currentInputs(props: RefreshedInputs<EgressCredentialInputs>, credential: KasmCredential): RefreshedInputs<EgressCredentialInputs> {
   const current: Props = {
     egressProviderId: keepSpelling(props.egressProviderId, credential.egress_provider_id),
     name: credential.name,
@@ -188,7 +175,7 @@ function currentInputs(props: Props, credential: KasmCredential): Props {
     customCredential: credential.custom_credential,
   };
   for (const [key, value] of Object.entries(returned)) if (!isHidden(value)) current[key] = value;
-  return refreshedInputs(props, Object.keys(INPUT_FIELDS), current);
+  return refreshedInputs(props, fieldNames(INPUT_FIELDS), current);
 }
 
 /**
@@ -248,7 +235,7 @@ async function findCredential(id: string, props: Props): Promise<KasmCredential 
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of EgressCredential: every change of a field replaces the credential. */
-export const egressCredentialProvider: KindProvider = defineKind<EgressCredentialInputs, EgressCredentialOutputs>({
+export const egressCredentialProvider = defineKind<EgressCredentialInputs, EgressCredentialOutputs>({
   schema: EgressCredentialInputs,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,

@@ -11,23 +11,8 @@
 import { z } from "zod";
 import type { EgressGateway as KasmEgressGateway, NewEgressGateway } from "../api";
 import { kasmClient } from "../runtime";
-import {
-  canonicalId,
-  createOrAdopt,
-  declared,
-  GONE,
-  isAsDeclared,
-  keepSpelling,
-  refreshedInputs,
-  requiredId,
-  requiredText,
-  same,
-  toApi,
-  unlessGone,
-  type KindProvider,
-  type Props,
-} from "./kit";
-import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
+import { canonicalId, createOrAdopt, declared, GONE, isAsDeclared, keepSpelling, refreshedInputs, requiredId, requiredText, same, toApi, unlessGone, type Props, type RefreshedInputs } from "./kit";
+import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -67,6 +52,9 @@ const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<EgressGatewayInputs>;
 
 const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
+/** What `outputs()` builds: the declared inputs and every output. */
+type EgressGatewayState = KindOutputs<EgressGatewayInputs, EgressGatewayOutputs>;
+
 // --- helpers -------------------------------------------------------------------------------------
 
 /** The `target_egress_gateway` body for the declared fields, with the provider id as Kasm writes it. */
@@ -74,16 +62,16 @@ function targetGateway(inputs: EgressGatewayInputs): NewEgressGateway {
   return { ...toApi(inputs, fieldNames(API_FIELDS)), egress_provider_id: canonicalId(inputs.egressProviderId) };
 }
 
-function outputs(inputs: Props, gateway: KasmEgressGateway): Props {
+function outputs(inputs: RefreshedInputs<EgressGatewayInputs>, gateway: KasmEgressGateway): EgressGatewayState {
   return {
-    ...declared(inputs, Object.keys(INPUT_FIELDS)),
+    ...declared(inputs, fieldNames(INPUT_FIELDS)),
     egressGatewayId: gateway.egress_gateway_id,
     activeConnections: gateway.active_connections ?? null,
   };
 }
 
 /** The gateway's fields as inputs: what `read` reports and adoption compares. */
-function currentInputs(props: Props, gateway: KasmEgressGateway): Props {
+function currentInputs(props: RefreshedInputs<EgressGatewayInputs>, gateway: KasmEgressGateway): RefreshedInputs<EgressGatewayInputs> {
   const current: Props = {
     egressProviderId: keepSpelling(props.egressProviderId, gateway.egress_provider_id),
     name: gateway.name,
@@ -100,7 +88,7 @@ function currentInputs(props: Props, gateway: KasmEgressGateway): Props {
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of EgressGateway; only `adopt` changing sends no request. */
-export const egressGatewayProvider: KindProvider = defineKind<EgressGatewayInputs, EgressGatewayOutputs>({
+export const egressGatewayProvider = defineKind<EgressGatewayInputs, EgressGatewayOutputs>({
   schema: EgressGatewayInputs,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
@@ -125,7 +113,7 @@ export const egressGatewayProvider: KindProvider = defineKind<EgressGatewayInput
     const found = await kasmClient().egress.getEgressGateways({ egress_gateway_id: id });
     const gateway = found.find((g) => same.id(g.egress_gateway_id, id));
     if (!gateway) return GONE;
-    const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), currentInputs(props, gateway));
+    const inputs = refreshedInputs(props, fieldNames(INPUT_FIELDS), currentInputs(props, gateway));
     return { id: gateway.egress_gateway_id, props: outputs(inputs, gateway), inputs };
   },
 

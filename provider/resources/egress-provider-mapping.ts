@@ -27,22 +27,8 @@ import {
   TARGET_PLACEHOLDERS,
   withGatewayDefault,
 } from "./egress-shared";
-import {
-  canonicalId,
-  createOrAdopt,
-  declared,
-  EVEN_WITH_OTHER_FAILURES,
-  GONE,
-  isAsDeclared,
-  keepSpelling,
-  refreshedInputs,
-  requiredId,
-  same,
-  unlessGone,
-  type KindProvider,
-  type Props,
-} from "./kit";
-import { defineKind, type FieldRules } from "./kit/define-kind";
+import { canonicalId, createOrAdopt, declared, EVEN_WITH_OTHER_FAILURES, GONE, isAsDeclared, keepSpelling, refreshedInputs, requiredId, same, unlessGone, type RefreshedInputs } from "./kit";
+import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -80,6 +66,9 @@ const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<EgressProviderMapping
 
 const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
+/** What `outputs()` builds: the declared inputs and every output. */
+type EgressProviderMappingState = KindOutputs<EgressProviderMappingInputs, EgressProviderMappingOutputs>;
+
 // --- helpers -------------------------------------------------------------------------------------
 
 /**
@@ -96,9 +85,9 @@ function targetMapping(inputs: EgressProviderMappingInputs): NewEgressProviderMa
   return body;
 }
 
-function outputs(inputs: Props, mapping: KasmMapping): Props {
+function outputs(inputs: RefreshedInputs<EgressProviderMappingInputs>, mapping: KasmMapping): EgressProviderMappingState {
   return {
-    ...declared(inputs, Object.keys(INPUT_FIELDS)),
+    ...declared(inputs, fieldNames(INPUT_FIELDS)),
     egressProviderMappingId: mapping.egress_provider_mapping_id,
     created: mapping.created ?? null,
   };
@@ -116,7 +105,7 @@ function describeTarget(body: NewEgressProviderMapping): string {
  * read from the gateways Kasm lists (see {@link currentGateways}): with every gateway allowed, as
  * declared, the declared selection stands, since Kasm then ignores it.
  */
-function currentInputs(props: Props, mapping: KasmMapping): Props {
+function currentInputs(props: RefreshedInputs<EgressProviderMappingInputs>, mapping: KasmMapping): RefreshedInputs<EgressProviderMappingInputs> {
   return {
     egressProviderId: keepSpelling(props.egressProviderId, mapping.egress_provider_id),
     ...currentTarget(props, mapping),
@@ -144,7 +133,7 @@ async function findMapping(id: string, providerId: unknown): Promise<KasmMapping
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of EgressProviderMapping; only `adopt` changing sends no request. */
-export const egressProviderMappingProvider: KindProvider = defineKind<EgressProviderMappingInputs, EgressProviderMappingOutputs>({
+export const egressProviderMappingProvider = defineKind<EgressProviderMappingInputs, EgressProviderMappingOutputs>({
   schema: EgressProviderMappingInputs,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
@@ -175,7 +164,7 @@ export const egressProviderMappingProvider: KindProvider = defineKind<EgressProv
   async read(id, props) {
     const mapping = await findMapping(id, props.egressProviderId);
     if (!mapping) return GONE;
-    const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), currentInputs(props, mapping));
+    const inputs = refreshedInputs(props, fieldNames(INPUT_FIELDS), currentInputs(props, mapping));
     return { id: mapping.egress_provider_mapping_id, props: outputs(inputs, mapping), inputs };
   },
 

@@ -10,20 +10,8 @@ import { z } from "zod";
 import type { EgressProvider as KasmEgressProvider, NewEgressProvider } from "../api";
 import { fromApiFields } from "../api";
 import { kasmClient } from "../runtime";
-import {
-  createOrAdopt,
-  declared,
-  GONE,
-  isAsDeclared,
-  refreshedInputs,
-  requiredText,
-  same,
-  toApi,
-  unlessGone,
-  type KindProvider,
-  type Props,
-} from "./kit";
-import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
+import { createOrAdopt, declared, GONE, isAsDeclared, refreshedInputs, requiredText, same, toApi, unlessGone, type RefreshedInputs } from "./kit";
+import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -61,6 +49,9 @@ const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<EgressProviderInputs>
 
 const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
+/** What `outputs()` builds: the declared inputs and every output. */
+type EgressProviderState = KindOutputs<EgressProviderInputs, EgressProviderOutputs>;
+
 // --- helpers -------------------------------------------------------------------------------------
 
 /** The `target_egress_provider` body for the declared fields. */
@@ -68,17 +59,19 @@ function targetProvider(inputs: EgressProviderInputs): NewEgressProvider {
   return toApi(inputs, fieldNames(API_FIELDS));
 }
 
-function outputs(inputs: Props, provider: KasmEgressProvider): Props {
+function outputs(inputs: RefreshedInputs<EgressProviderInputs>, provider: KasmEgressProvider): EgressProviderState {
   return {
-    ...declared(inputs, Object.keys(INPUT_FIELDS)),
+    ...declared(inputs, fieldNames(INPUT_FIELDS)),
     egressProviderId: provider.egress_provider_id,
     created: provider.created ?? null,
   };
 }
 
 /** The provider's fields as inputs: what `read` reports and adoption compares. */
-function currentInputs(provider: KasmEgressProvider): Props {
-  return fromApiFields(provider, ["name", "egressProviderType", "enabled"]);
+function currentInputs(provider: KasmEgressProvider): RefreshedInputs<EgressProviderInputs> {
+  const current = fromApiFields(provider, ["name", "egressProviderType", "enabled"]);
+  // Typed as the schema's types: any other value Kasm shows is still compared, and shows as a change back.
+  return { ...current, egressProviderType: current.egressProviderType as EgressProviderInputs["egressProviderType"] };
 }
 
 /** The provider with this id, or undefined when Kasm has none. */
@@ -90,7 +83,7 @@ async function findById(id: string): Promise<KasmEgressProvider | undefined> {
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of EgressProvider; only `adopt` changing sends no request. */
-export const egressProviderProvider: KindProvider = defineKind<EgressProviderInputs, EgressProviderOutputs>({
+export const egressProviderProvider = defineKind<EgressProviderInputs, EgressProviderOutputs>({
   schema: EgressProviderInputs,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
@@ -114,7 +107,7 @@ export const egressProviderProvider: KindProvider = defineKind<EgressProviderInp
   async read(id, props) {
     const provider = await findById(id);
     if (!provider) return GONE;
-    const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), currentInputs(provider));
+    const inputs = refreshedInputs(props, fieldNames(INPUT_FIELDS), currentInputs(provider));
     return { id: provider.egress_provider_id, props: outputs(inputs, provider), inputs };
   },
 

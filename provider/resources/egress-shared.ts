@@ -116,22 +116,22 @@ export function gatewayBody(inputs: Targeted): { allow_all_gateways: boolean; se
  * effect (all gateways, when Kasm allows all but the program does not), and the declared list is
  * kept when it is the same set, so a refresh shows no change.
  */
-export function currentGateways(
-  declared: unknown,
+export function currentGateways<Declared extends readonly string[] | null | undefined>(
+  declared: Declared,
   declaredAllowAll: unknown,
   kasmAllowAll: boolean | null | undefined,
   gateways: readonly { egress_gateway_id: string }[] | null | undefined,
-): unknown {
+): Declared | string[] {
   if (kasmAllowAll && declaredAllowAll === true) return declared;
   const ids = (gateways ?? []).map((g) => g.egress_gateway_id);
   return same.idSet(declared, ids) ? declared : ids;
 }
 
 /** The current values of a record's target, keyed by input name. */
-export function currentTarget(
-  props: Props,
+export function currentTarget<Target extends { userId?: string | null; groupId?: string | null; imageId?: string | null }>(
+  props: Target,
   record: { user_id?: string | null; group_id?: string | null; image_id?: string | null },
-): Props {
+): Pick<Target, "userId" | "groupId" | "imageId"> {
   return {
     userId: keepSpelling(props.userId, record.user_id),
     groupId: keepSpelling(props.groupId, record.group_id),

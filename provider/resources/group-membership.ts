@@ -18,7 +18,7 @@
  */
 import { z } from "zod";
 import { kasmClient } from "../runtime";
-import { alreadyExistsError, canonicalId, KasmId, same, type KindProvider } from "./kit";
+import { alreadyExistsError, canonicalId, KasmId, same } from "./kit";
 import { defineUserLink, groupsOf, isAlreadyMember, isNotMember } from "./user-links";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -43,7 +43,7 @@ const DECLARED_BY = "another GroupMembership of this user and group, or a UserGr
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of GroupMembership: a link between a user and a group (see {@link defineUserLink}). */
-export const groupMembershipProvider: KindProvider = defineUserLink({
+export const groupMembershipProvider = defineUserLink({
   schema: GroupMembershipInputs,
   otherField: "groupId",
   userList: "groups",

@@ -20,8 +20,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { KasmForceRequiredError, type GroupRecord, type GroupUpdate, type NewGroup } from "../api";
 import { configuredApiNames, kasmClient } from "../runtime";
-import { createOrAdopt, declared, GONE, isAsDeclared, refreshedInputs, requiredText, unlessGone, type KindProvider, type Props } from "./kit";
-import { defineKind, type FieldRules } from "./kit/define-kind";
+import { createOrAdopt, declared, GONE, isAsDeclared, refreshedInputs, requiredText, unlessGone, type Props, type RefreshedInputs } from "./kit";
+import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -65,6 +65,9 @@ const PROVIDER_FIELDS = { adopt: {}, forceDelete: {} } satisfies FieldRules<Grou
 
 const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
+/** What `outputs()` builds: the declared inputs and every output. */
+type GroupState = KindOutputs<GroupInputs, GroupOutputs>;
+
 // --- helpers -------------------------------------------------------------------------------------
 
 /** The `target_group` of an update: the declared fields only, so that Kasm keeps the others. */
@@ -91,15 +94,15 @@ function stillHasMembers(id: string, name: unknown, cause: Error): Error {
 }
 
 /** The group's fields as inputs: what `read` reports and adoption compares. */
-function currentInputs(props: Props, group: GroupRecord): Props {
+function currentInputs(props: RefreshedInputs<GroupInputs>, group: GroupRecord): RefreshedInputs<GroupInputs> {
   const current: Props = { name: group.name, priority: group.priority ?? null, description: group.description ?? (props.description === "" ? "" : null) };
   // A name declared with surrounding spaces is sent trimmed: the same name, no drift.
   if (typeof props.name === "string" && props.name.trim() === group.name) current.name = props.name;
   return current;
 }
 
-function outputs(inputs: Props, group: GroupRecord): Props {
-  return { ...declared(inputs, Object.keys(INPUT_FIELDS)), groupId: group.group_id };
+function outputs(inputs: RefreshedInputs<GroupInputs>, group: GroupRecord): GroupState {
+  return { ...declared(inputs, fieldNames(INPUT_FIELDS)), groupId: group.group_id };
 }
 
 /** The refusal of a Group where the configured vocabulary has no group operations. */
@@ -118,7 +121,7 @@ function needsProductVocabulary(): pulumi.dynamic.CheckFailure {
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of Group; only `adopt` or `forceDelete` changing sends no request. */
-export const groupProvider: KindProvider = defineKind<GroupInputs, GroupOutputs>({
+export const groupProvider = defineKind<GroupInputs, GroupOutputs>({
   schema: GroupInputs,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
@@ -145,7 +148,7 @@ export const groupProvider: KindProvider = defineKind<GroupInputs, GroupOutputs>
   async read(id, props) {
     const group = await kasmClient().groups.findGroupById(id);
     if (!group) return GONE;
-    const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), currentInputs(props, group));
+    const inputs = refreshedInputs(props, fieldNames(INPUT_FIELDS), currentInputs(props, group));
     return { id: group.group_id, props: outputs(inputs, group), inputs };
   },
 

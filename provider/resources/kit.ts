@@ -27,14 +27,20 @@ export type Props = Record<string, unknown>;
 /** Declared inputs as a refresh may leave them: a field Kasm has cleared reads back as null. */
 export type RefreshedInputs<Inputs> = { [K in keyof Inputs]?: Inputs[K] | null };
 
-/** The methods of one kind's provider: `pulumi.dynamic.ResourceProvider` without `configure`. */
-export interface KindProvider {
+/**
+ * The methods of one kind's provider, in the terms of Pulumi's
+ * `dynamic.ResourceProvider<Inputs, Outputs>` without `configure`: `State` is what the state
+ * holds (the declared inputs and the outputs). `check` takes the properties as the program sent
+ * them, unchecked: it is where they become `Inputs`. The registry and the wrappers around every
+ * kind hold them as `KindProvider` (of `Props`: the wire's view), which any kind's provider is.
+ */
+export interface KindProvider<Inputs extends object = Props, State extends object = Props> {
   check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
-  diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
-  create(inputs: Props): Promise<pulumi.dynamic.CreateResult>;
-  read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult>;
-  update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
-  delete(id: string, props: Props): Promise<void>;
+  diff(id: string, olds: State, news: Inputs): Promise<pulumi.dynamic.DiffResult>;
+  create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult<State>>;
+  read(id: string, props: State): Promise<pulumi.dynamic.ReadResult<State>>;
+  update(id: string, olds: State, news: Inputs): Promise<pulumi.dynamic.UpdateResult<State>>;
+  delete(id: string, props: State): Promise<void>;
 }
 
 // --- check -----------------------------------------------------------------------------------------
@@ -277,7 +283,7 @@ export function diffInputs(olds: Props, news: Props, rules: Readonly<Record<stri
  * The declared spelling of an id when it names the same object as Kasm's, else Kasm's (null when
  * Kasm has none), so that a refresh shows no false change.
  */
-export function keepSpelling(declaredId: unknown, kasmId: string | null | undefined): unknown {
+export function keepSpelling<Declared>(declaredId: Declared, kasmId: string | null | undefined): Declared | string | null {
   return kasmId && canonicalId(declaredId) === canonicalId(kasmId) ? declaredId : (kasmId ?? null);
 }
 

@@ -15,8 +15,8 @@ import { z } from "zod";
 import type { License } from "../api";
 import { kasmClient } from "../runtime";
 import { resourceLabel, warn } from "../engine-log";
-import { camelCase, declared, type KindProvider, type Props } from "./kit";
-import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
+import { camelCase, declared, type RefreshedInputs } from "./kit";
+import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -70,11 +70,14 @@ const INPUT_FIELDS = {
   issuedTo: { replaces: true },
 } satisfies FieldRules<LicenseActivationInputs>;
 
+/** What `outputs()` builds: the declared inputs and every output. */
+type LicenseActivationState = KindOutputs<LicenseActivationInputs, LicenseActivationOutputs>;
+
 // --- helpers -------------------------------------------------------------------------------------
 
-function outputs(inputs: Props, license: License): Props {
+function outputs(inputs: RefreshedInputs<LicenseActivationInputs>, license: License): LicenseActivationState {
   return {
-    ...declared(inputs, Object.keys(INPUT_FIELDS)),
+    ...declared(inputs, fieldNames(INPUT_FIELDS)),
     licenseId: license.license_id,
     expiration: license.expiration ?? null,
     issuedAt: license.issued_at ?? null,
@@ -82,14 +85,15 @@ function outputs(inputs: Props, license: License): Props {
     isVerified: license.is_verified ?? null,
     licenseType: license.license_type ?? null,
     sku: license.sku ?? null,
-    features: license.features ? Object.fromEntries(Object.entries(license.features).map(([name, on]) => [camelCase(name), on])) : null,
+    // Flags, by camelCase name: the ones Kasm documents are read as booleans, and the others are passed on as Kasm sends them.
+    features: license.features ? (Object.fromEntries(Object.entries(license.features).map(([name, on]) => [camelCase(name), on])) as LicenseFeatures) : null,
   };
 }
 
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of LicenseActivation: every input names the activation, so every change replaces it. */
-export const licenseActivationProvider: KindProvider = defineKind<LicenseActivationInputs, LicenseActivationOutputs>({
+export const licenseActivationProvider = defineKind<LicenseActivationInputs, LicenseActivationOutputs>({
   schema: LicenseActivationInputs,
   keyFields: INPUT_FIELDS,
   apiFields: {},
@@ -97,7 +101,7 @@ export const licenseActivationProvider: KindProvider = defineKind<LicenseActivat
 
   adjustDiff(result, olds, news) {
     // Leaving out `seats` or `issuedTo` changes what an activation asks for too: replace as well.
-    const replaces = Object.keys(INPUT_FIELDS).filter(
+    const replaces = fieldNames(INPUT_FIELDS).filter(
       (key) => (olds[key] !== undefined || news[key] !== undefined) && JSON.stringify(olds[key] ?? null) !== JSON.stringify(news[key] ?? null),
     );
     return { ...result, replaces };
@@ -114,7 +118,7 @@ export const licenseActivationProvider: KindProvider = defineKind<LicenseActivat
 
   /** Kasm cannot read licences: the last known state is kept as it is. */
   async read(id, props) {
-    return { id, props, inputs: declared(props, Object.keys(INPUT_FIELDS)) };
+    return { id, props, inputs: declared(props, fieldNames(INPUT_FIELDS)) };
   },
 
   /** Never reached with a change (every change replaces): keeps the state. */

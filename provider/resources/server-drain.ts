@@ -18,8 +18,8 @@
 import { z } from "zod";
 import { resourceLabel, warn } from "../engine-log";
 import { kasmClient } from "../runtime";
-import { canonicalId, declared, GONE, isNotFound, KasmId, same, unlessGone, type KindProvider, type Props } from "./kit";
-import { defineKind, type FieldRules } from "./kit/define-kind";
+import { canonicalId, declared, GONE, isNotFound, KasmId, same, unlessGone, type Props, type RefreshedInputs } from "./kit";
+import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -32,7 +32,7 @@ export const ServerDrainInputs = z.strictObject({
 export type ServerDrainInputs = z.infer<typeof ServerDrainInputs>;
 
 /** A ServerDrain has no outputs besides its inputs; its id is the server's id. */
-export type ServerDrainOutputs = Record<string, never>;
+export type ServerDrainOutputs = Record<never, never>;
 
 /** The server whose flag it is: another server replaces. */
 const KEY_FIELDS = { serverId: { equal: same.id, replaces: true } } satisfies FieldRules<ServerDrainInputs>;
@@ -42,10 +42,13 @@ const API_FIELDS = { draining: {} } satisfies FieldRules<ServerDrainInputs>;
 
 const INPUT_FIELDS = { ...KEY_FIELDS, ...API_FIELDS };
 
+/** What `outputs()` builds: the declared inputs and every output. */
+type ServerDrainState = KindOutputs<ServerDrainInputs, ServerDrainOutputs>;
+
 // --- helpers -------------------------------------------------------------------------------------
 
-function outputs(inputs: Props): Props {
-  return declared(inputs, Object.keys(INPUT_FIELDS));
+function outputs(inputs: RefreshedInputs<ServerDrainInputs>): ServerDrainState {
+  return declared(inputs, fieldNames(INPUT_FIELDS));
 }
 
 /** The error for a server Kasm does not know. */
@@ -77,7 +80,7 @@ async function drainingFlag(serverId: string): Promise<boolean | undefined> {
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of ServerDrain; every update sets the flag. */
-export const serverDrainProvider: KindProvider = defineKind<ServerDrainInputs, ServerDrainOutputs>({
+export const serverDrainProvider = defineKind<ServerDrainInputs, ServerDrainOutputs>({
   schema: ServerDrainInputs,
   keyFields: KEY_FIELDS,
   apiFields: API_FIELDS,

@@ -13,7 +13,7 @@ import { z } from "zod";
 import type { NewStagingConfig, StagingConfig as KasmStagingConfig, StagingConfigUpdate } from "../api";
 import { fromApiFields } from "../api";
 import { kasmClient } from "../runtime";
-import { createOrAdopt, declared, GONE, isAsDeclared, KasmId, keepingWhatWasCreated, refreshedInputs, same, toApi, unlessGone, type KindProvider, type RefreshedInputs } from "./kit";
+import { createOrAdopt, declared, GONE, isAsDeclared, KasmId, keepingWhatWasCreated, refreshedInputs, same, toApi, unlessGone, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS, SESSION_PERMISSION_NAMES } from "./session-permissions";
 
@@ -58,7 +58,7 @@ const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<StagingConfigInputs>;
 
 const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
-/** What create, read and update give the engine. */
+/** What `outputs()` builds: the declared inputs and every output. */
 type StagingConfigState = KindOutputs<StagingConfigInputs, StagingConfigOutputs>;
 
 // --- helpers -------------------------------------------------------------------------------------
@@ -99,7 +99,7 @@ function label(inputs: StagingConfigInputs): string {
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of StagingConfig; only `adopt` changing sends no request. */
-export const stagingConfigProvider: KindProvider = defineKind<StagingConfigInputs, StagingConfigOutputs>({
+export const stagingConfigProvider = defineKind<StagingConfigInputs, StagingConfigOutputs>({
   schema: StagingConfigInputs,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,

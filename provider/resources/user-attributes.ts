@@ -17,21 +17,8 @@
 import { z } from "zod";
 import type { UserAttributes as KasmUserAttributes, UserAttributesUpdate } from "../api";
 import { kasmClient } from "../runtime";
-import {
-  canonicalId,
-  changedFields,
-  declared,
-  GONE,
-  isNotFound,
-  KasmId,
-  keepSpelling,
-  same,
-  unlessGone,
-  type FieldRule,
-  type KindProvider,
-  type Props,
-} from "./kit";
-import { defineKind, type FieldRules } from "./kit/define-kind";
+import { canonicalId, changedFields, declared, GONE, isNotFound, KasmId, keepSpelling, same, unlessGone, type FieldRule, type RefreshedInputs } from "./kit";
+import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -65,7 +52,8 @@ export type UserAttributesInputs = z.infer<typeof UserAttributesInputs>;
 
 /** What the provider adds to the inputs. */
 export interface UserAttributesOutputs {
-  readonly userAttributesId: string;
+  /** The id of the user's attributes record; null when Kasm's answer has none. */
+  readonly userAttributesId: string | null;
 }
 
 /** Text compared without surrounding white space, `null` and `""` alike. */
@@ -84,7 +72,10 @@ const API_FIELDS = {
 /** The user whose record it is: another user is another record. */
 const KEY_FIELDS = { userId: { equal: same.id, replaces: true } } satisfies FieldRules<UserAttributesInputs>;
 
-const INPUT_FIELDS: Readonly<Record<string, FieldRule>> = { ...KEY_FIELDS, ...API_FIELDS };
+const INPUT_FIELDS: Readonly<Record<keyof typeof KEY_FIELDS | keyof typeof API_FIELDS, FieldRule>> = { ...KEY_FIELDS, ...API_FIELDS };
+
+/** What `outputs()` builds: the declared inputs and every output. */
+type UserAttributesState = KindOutputs<UserAttributesInputs, UserAttributesOutputs>;
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -104,25 +95,26 @@ function attributesBody(userId: string, inputs: UserAttributesInputs, keys: read
 }
 
 /** The attributes as inputs, keeping the declared spelling of values Kasm stores in another form. */
-function currentInputs(declaredInputs: Props, attributes: KasmUserAttributes): Props {
-  const current: Props = {
-    userId: keepSpelling(declaredInputs.userId, attributes.user_id),
+function currentInputs(declaredInputs: RefreshedInputs<UserAttributesInputs>, attributes: KasmUserAttributes): RefreshedInputs<UserAttributesInputs> {
+  const current: RefreshedInputs<UserAttributesInputs> = {
+    userId: keepSpelling(declaredInputs.userId, attributes.user_id) as string | null,
     sshPublicKey: attributes.ssh_public_key ?? null,
     defaultImage: attributes.default_image ?? null,
     showTips: attributes.show_tips ?? null,
     toggleControlPanel: attributes.toggle_control_panel ?? null,
     autoLoginWs: attributes.auto_login_ws ?? null,
   };
-  const inputs: Props = {};
-  for (const [key, rule] of Object.entries(INPUT_FIELDS)) {
+  const inputs: Record<string, unknown> = {};
+  for (const key of fieldNames(INPUT_FIELDS)) {
     if (declaredInputs[key] === undefined) continue;
-    inputs[key] = (rule.equal ?? same.value)(declaredInputs[key], current[key]) ? declaredInputs[key] : current[key];
+    inputs[key] = (INPUT_FIELDS[key].equal ?? same.value)(declaredInputs[key], current[key]) ? declaredInputs[key] : current[key];
   }
-  return inputs;
+  // Each value is the declared one or Kasm's, field by field, as `current` types them.
+  return inputs as RefreshedInputs<UserAttributesInputs>;
 }
 
-function outputs(inputs: Props, userAttributesId: unknown): Props {
-  return { ...declared(inputs, Object.keys(INPUT_FIELDS)), userAttributesId: userAttributesId ?? null };
+function outputs(inputs: RefreshedInputs<UserAttributesInputs>, userAttributesId: string | null | undefined): UserAttributesState {
+  return { ...declared(inputs, fieldNames(INPUT_FIELDS)), userAttributesId: userAttributesId ?? null };
 }
 
 /** The attributes of a user, or a clear error when there is no such user. */
@@ -138,7 +130,7 @@ async function attributesOf(userId: string): Promise<KasmUserAttributes> {
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of UserAttributes; every update runs (it has no provider flags). */
-export const userAttributesProvider: KindProvider = defineKind<UserAttributesInputs, UserAttributesOutputs>({
+export const userAttributesProvider = defineKind<UserAttributesInputs, UserAttributesOutputs>({
   schema: UserAttributesInputs,
   apiFields: API_FIELDS,
   keyFields: KEY_FIELDS,

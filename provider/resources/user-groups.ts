@@ -19,19 +19,8 @@
 import { z } from "zod";
 import { KasmUnknownUserError, type User as KasmUser } from "../api";
 import { existingClient, kasmClient } from "../runtime";
-import {
-  canonicalId,
-  declared,
-  GONE,
-  initializationFailure,
-  isNotFound,
-  KasmId,
-  keepSpelling,
-  same,
-  type KindProvider,
-  type Props,
-} from "./kit";
-import { defineKind, type FieldRules } from "./kit/define-kind";
+import { canonicalId, declared, GONE, initializationFailure, isNotFound, KasmId, keepSpelling, same, type Props, type RefreshedInputs } from "./kit";
+import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 import { ALL_USERS, allUsersGroupId, groupsOf, isAlreadyMember, isNotMember } from "./user-links";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -58,6 +47,9 @@ const KEY_FIELDS = { userId: { equal: same.id, replaces: true } } satisfies Fiel
 const API_FIELDS = { groupIds: { equal: same.idSet } } satisfies FieldRules<UserGroupsInputs>;
 
 const INPUT_FIELDS = { ...KEY_FIELDS, ...API_FIELDS };
+
+/** What `outputs()` builds: the declared inputs and every output. */
+type UserGroupsState = KindOutputs<UserGroupsInputs, Record<never, never>>;
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -99,8 +91,8 @@ function spelledLikeDeclared(declaredIds: unknown, kasmIds: readonly string[]): 
   return [...listed, ...kasmIds.map(canonicalId).filter((id) => !listedCanonical.has(id))];
 }
 
-function outputs(inputs: Props): Props {
-  return declared(inputs, Object.keys(INPUT_FIELDS));
+function outputs(inputs: RefreshedInputs<UserGroupsInputs>): UserGroupsState {
+  return declared(inputs, fieldNames(INPUT_FIELDS));
 }
 
 /** The outcome of {@link converge}: the set as it is now, how many changes were made, and what stopped it. */
@@ -169,7 +161,7 @@ async function apply(id: string, inputs: UserGroupsInputs): Promise<void> {
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of UserGroups; every update brings Kasm's set to the declared one. */
-export const userGroupsProvider: KindProvider = defineKind<UserGroupsInputs>({
+export const userGroupsProvider = defineKind<UserGroupsInputs>({
   schema: UserGroupsInputs,
   keyFields: KEY_FIELDS,
   apiFields: API_FIELDS,

@@ -14,8 +14,8 @@ import { KasmAlreadyMemberError, KasmNotMemberError, type AssignedServer, type G
 import type { UserList } from "../api/user-reads";
 import { ALL_USERS_GROUP, closeUnderDependencies } from "../../catalogue";
 import { kasmClient } from "../runtime";
-import { canonicalId, declared, GONE, isNotFound, keepSpelling, same, type KindProvider, type Props } from "./kit";
-import { defineKind, type FieldRules } from "./kit/define-kind";
+import { canonicalId, declared, GONE, isNotFound, keepSpelling, same, type RefreshedInputs } from "./kit";
+import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 /** The id of an object that links two others: `<first>:<second>`, both canonical. */
 export function pairId(first: unknown, second: unknown): string {
@@ -101,13 +101,13 @@ export interface UserLinkDefinition<OtherField extends string> {
  * many users are read together, see UserReads) and drops the resource when the user is gone or no
  * longer linked; destroying a link that is already gone succeeds.
  */
-export function defineUserLink<OtherField extends string>(link: UserLinkDefinition<OtherField>): KindProvider {
+export function defineUserLink<OtherField extends string>(link: UserLinkDefinition<OtherField>) {
   type Inputs = UserLinkInputs<OtherField>;
   const keyFields = { userId: { equal: same.id, replaces: true }, [link.otherField]: { equal: same.id, replaces: true } } as FieldRules<Inputs>;
   const providerFields: FieldRules<Inputs> = { adopt: {} };
-  const inputKeys = ["userId", link.otherField, "adopt"];
-  const outputs = (inputs: Props): Props => declared(inputs, inputKeys);
-  return defineKind<Inputs, Record<string, never>>({
+  const inputKeys: (keyof Inputs & string)[] = ["userId", link.otherField, "adopt"];
+  const outputs = (inputs: RefreshedInputs<Inputs>): KindOutputs<Inputs, Record<never, never>> => declared(inputs, inputKeys);
+  return defineKind<Inputs, Record<never, never>>({
     schema: link.schema,
     keyFields,
     apiFields: {},
@@ -128,9 +128,11 @@ export function defineUserLink<OtherField extends string>(link: UserLinkDefiniti
       if (!user) return GONE;
       const linkedId = link.linkedId(user, otherId);
       if (linkedId === undefined) return GONE;
-      const inputs: Props = { ...outputs(state) };
-      inputs.userId = keepSpelling(state.userId ?? userId, user.user_id);
-      inputs[link.otherField] = keepSpelling(state[link.otherField] ?? otherId, linkedId);
+      const current: Record<string, unknown> = { ...outputs(state) };
+      current.userId = keepSpelling(state.userId ?? userId, user.user_id);
+      current[link.otherField] = keepSpelling(state[link.otherField] ?? otherId, linkedId);
+      // The two ids, each as declared or as Kasm spells it: the inputs' types.
+      const inputs = current as RefreshedInputs<Inputs>;
       return { id: pairId(user.user_id, linkedId), props: outputs(inputs), inputs };
     },
 

@@ -13,7 +13,7 @@
 import { z } from "zod";
 import { KasmNotAssignedError } from "../api";
 import { kasmClient } from "../runtime";
-import { alreadyExistsError, KasmId, same, type KindProvider } from "./kit";
+import { alreadyExistsError, KasmId, same } from "./kit";
 import { assignedServersOf, defineUserLink } from "./user-links";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -37,7 +37,7 @@ function isNotAssigned(error: unknown): boolean {
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of UserServerAssignment: a link between a user and a server (see {@link defineUserLink}). */
-export const userServerAssignmentProvider: KindProvider = defineUserLink({
+export const userServerAssignmentProvider = defineUserLink({
   schema: UserServerAssignmentInputs,
   otherField: "serverId",
   userList: "assigned_servers",

@@ -10,8 +10,8 @@ import { z } from "zod";
 import type { NewUser, User as KasmUser, UserUpdate } from "../api";
 import { fromApiFields, KasmForceRequiredError } from "../api";
 import { kasmClient } from "../runtime";
-import { createOrAdopt, declared, GONE, isAsDeclared, isNotFound, refreshedInputs, same, toApi, type KindProvider, type Props } from "./kit";
-import { defineKind, fieldNames, type FieldRules } from "./kit/define-kind";
+import { createOrAdopt, declared, GONE, isAsDeclared, isNotFound, refreshedInputs, same, toApi, type RefreshedInputs } from "./kit";
+import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -42,8 +42,10 @@ export type UserInputs = z.infer<typeof UserInputs>;
 /** What the provider adds to the inputs. */
 export interface UserOutputs {
   readonly userId: string;
-  readonly realm: string;
-  readonly created: string;
+  /** Kasm's realm of the user (`local`, `ldap`, ...); null when the record has none. */
+  readonly realm: string | null;
+  /** When Kasm created the user; null when the record does not say. */
+  readonly created: string | null;
 }
 
 /** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
@@ -62,6 +64,9 @@ const API_FIELDS = {
 const PROVIDER_FIELDS = { forceDelete: {}, adopt: {} } satisfies FieldRules<UserInputs>;
 
 const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
+
+/** What `outputs()` builds: the declared inputs and every output. */
+type UserState = KindOutputs<UserInputs, UserOutputs>;
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -100,7 +105,7 @@ function targetUser(inputs: Partial<UserInputs>): Partial<NewUser> {
 }
 
 /** The user's fields as inputs: what `read` reports and adoption compares. The password is never among them. */
-function currentInputs(props: Props, user: KasmUser): Props {
+function currentInputs(props: RefreshedInputs<UserInputs>, user: KasmUser): RefreshedInputs<UserInputs> {
   return {
     // Keep the declared spelling when it names the same user, so refresh shows no change.
     username: same.username(props.username, user.username) ? props.username : user.username,
@@ -108,8 +113,8 @@ function currentInputs(props: Props, user: KasmUser): Props {
   };
 }
 
-function outputs(inputs: Props, user: KasmUser): Props {
-  return { ...declared(inputs, Object.keys(INPUT_FIELDS)), userId: user.user_id, realm: user.realm, created: user.created };
+function outputs(inputs: RefreshedInputs<UserInputs>, user: KasmUser): UserState {
+  return { ...declared(inputs, fieldNames(INPUT_FIELDS)), userId: user.user_id, realm: user.realm ?? null, created: user.created ?? null };
 }
 
 // --- provider ------------------------------------------------------------------------------------
@@ -119,7 +124,7 @@ function outputs(inputs: Props, user: KasmUser): Props {
  * `forceDelete` or `adopt` did, or an input stopped being declared): Kasm has nothing to change,
  * and the computed outputs are those of the state.
  */
-export const userProvider: KindProvider = defineKind<UserInputs, UserOutputs>({
+export const userProvider = defineKind<UserInputs, UserOutputs>({
   schema: UserInputs,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
@@ -150,7 +155,7 @@ export const userProvider: KindProvider = defineKind<UserInputs, UserOutputs>({
     const user = await kasmClient().userReads.read(id);
     if (!user) return GONE;
     // The password and the provider flags cannot be read back: they stay as declared.
-    const inputs = refreshedInputs(props, Object.keys(INPUT_FIELDS), currentInputs(props, user));
+    const inputs = refreshedInputs(props, fieldNames(INPUT_FIELDS), currentInputs(props, user));
     return { id: user.user_id, props: outputs(inputs, user), inputs };
   },
 

@@ -96,8 +96,12 @@ function connectionProblem(value: unknown): string | undefined {
   );
 }
 
-/** The same providers, each aware of the `connection` input (see the module comment). */
-export function acrossConnections<P extends Record<string, KindProvider>>(providers: P): P {
+/**
+ * The same providers, each aware of the `connection` input (see the module comment). Each takes
+ * the properties as the engine sends them (the connection and the resource's name among them),
+ * so each is a `KindProvider` of the wire's `Props`.
+ */
+export function acrossConnections<P extends Record<string, KindProvider>>(providers: P): { readonly [K in keyof P]: KindProvider } {
   const wrapped: Record<string, KindProvider> = {};
   for (const [kind, provider] of Object.entries(providers)) {
     wrapped[kind] = {
@@ -142,5 +146,5 @@ export function acrossConnections<P extends Record<string, KindProvider>>(provid
       },
     };
   }
-  return wrapped as P;
+  return wrapped as { readonly [K in keyof P]: KindProvider };
 }

@@ -31,8 +31,9 @@ export type FieldRules<Inputs> = { readonly [K in keyof Inputs & string]?: Field
 export type KindState<Inputs, Outputs> = RefreshedInputs<Inputs> & Partial<Outputs>;
 
 /**
- * What create, read and update give the engine: the declared inputs and every output the kind
- * adds. A missing or misspelt output fails to compile.
+ * What a create gives the engine, and what each kind's `outputs()` helper builds: the declared
+ * inputs and every output the kind adds. A missing or misspelt output fails to compile. `read` and
+ * `update` give a {@link KindState}, as they may hand back a state kept as it was.
  */
 export type KindOutputs<Inputs, Outputs> = RefreshedInputs<Inputs> & Outputs;
 
@@ -46,7 +47,7 @@ export type KindOutputs<Inputs, Outputs> = RefreshedInputs<Inputs> & Outputs;
 export type SendsNothingWhen = "only-provider-flags-changed" | "no-api-field-changed" | "never";
 
 /** What a kind gives {@link defineKind}. */
-export interface KindDefinition<Inputs extends object, Outputs extends object> {
+export interface KindDefinition<Inputs extends Props, Outputs extends object> {
   /** The kind's inputs: `check` validates with it before any request is sent. */
   readonly schema: z.ZodType<Inputs>;
   /** Inputs that name the object (a user's id, a membership's two ids): a change to one replaces it. */
@@ -68,12 +69,12 @@ export interface KindDefinition<Inputs extends object, Outputs extends object> {
   /** Create (or adopt) the object from inputs that passed `check`. */
   create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult<KindOutputs<Inputs, Outputs>>>;
   /** Refresh: the object as Kasm has it, or `GONE`. */
-  read(id: string, state: KindState<Inputs, Outputs>): Promise<pulumi.dynamic.ReadResult<KindOutputs<Inputs, Outputs>>>;
+  read(id: string, state: KindState<Inputs, Outputs>): Promise<pulumi.dynamic.ReadResult<KindState<Inputs, Outputs>>>;
   /**
    * Bring the object to `news`, which passed `check`. `changedFields`: the declared API fields
    * whose value differs from the state's. Not called when the update sends nothing (see {@link SendsNothingWhen}).
    */
-  update(id: string, olds: KindState<Inputs, Outputs>, news: Inputs, changedFields: (keyof Inputs & string)[]): Promise<pulumi.dynamic.UpdateResult<KindOutputs<Inputs, Outputs>>>;
+  update(id: string, olds: KindState<Inputs, Outputs>, news: Inputs, changedFields: (keyof Inputs & string)[]): Promise<pulumi.dynamic.UpdateResult<KindState<Inputs, Outputs>>>;
   /** Destroy the object (or only forget it, for what Kasm cannot delete). */
   delete(id: string, state: KindState<Inputs, Outputs>): Promise<void>;
 }
@@ -93,9 +94,9 @@ function asRules<Inputs>(rules: FieldRules<Inputs> | undefined): Readonly<Record
  * `update` handed the typed inputs and the changed API fields, and spared when nothing Kasm holds
  * changed (see {@link SendsNothingWhen}).
  */
-export function defineKind<Inputs extends object, Outputs extends object = Record<string, never>>(
+export function defineKind<Inputs extends Props, Outputs extends object = Record<never, never>>(
   definition: KindDefinition<Inputs, Outputs>,
-): KindProvider {
+): KindProvider<Inputs, KindState<Inputs, Outputs>> {
   const apiFields = asRules(definition.apiFields);
   const keyFields = asRules(definition.keyFields);
   // Only the provider flags are not what Kasm holds: the key and the API fields are.
@@ -104,9 +105,6 @@ export function defineKind<Inputs extends object, Outputs extends object = Recor
   const inputKeys = Object.keys(inputFields);
   const compareAs = definition.compareAs ?? ((props: Props) => props);
   const sendsNothingWhen = definition.sendsNothingWhen ?? "only-provider-flags-changed";
-  // The engine calls create, read, update and delete only with inputs that passed `check`.
-  const typed = (props: Props) => props as Inputs;
-  const state = (props: Props) => props as KindState<Inputs, Outputs>;
   return {
     async check(olds, news) {
       const result = checkInputs(definition.schema, news, definition.placeholders as Readonly<Props> | undefined);
@@ -118,9 +116,10 @@ export function defineKind<Inputs extends object, Outputs extends object = Recor
       return definition.adjustDiff ? definition.adjustDiff(result, olds, news) : result;
     },
 
-    create: (inputs) => definition.create(typed(inputs)),
+    // The engine calls create, read, update and delete only with inputs that passed `check`.
+    create: (inputs) => definition.create(inputs),
 
-    read: (id, props) => definition.read(id, state(props)),
+    read: (id, props) => definition.read(id, props),
 
     async update(id, olds, news) {
       const changed = changedFields(olds, news, apiFields) as (keyof Inputs & string)[];
@@ -129,10 +128,11 @@ export function defineKind<Inputs extends object, Outputs extends object = Recor
           ? onlyProviderFlagsChanged(olds, news, kasmFields)
           : sendsNothingWhen === "no-api-field-changed" && changed.length === 0;
       // Kasm has nothing to change: the state's outputs stand, with the declared inputs.
-      if (sendsNothing) return { outs: keptOutputs(olds, news, inputKeys) };
-      return definition.update(id, state(olds), typed(news), changed);
+      // (The old state's outputs with the new declared inputs: the kind's state, as keptOutputs copies it.)
+      if (sendsNothing) return { outs: keptOutputs(olds, news, inputKeys) as KindState<Inputs, Outputs> };
+      return definition.update(id, olds, news, changed);
     },
 
-    delete: (id, props) => definition.delete(id, state(props)),
+    delete: (id, props) => definition.delete(id, props),
   };
 }
