@@ -27,6 +27,7 @@ import { kasmClient } from "../runtime";
 import { warn } from "../engine-log";
 import {
   apiId,
+  findUnderProvider,
   currentGateways,
   currentTarget,
   gatewayBody,
@@ -223,13 +224,13 @@ function differsError(name: string, providerId: string, fields: readonly string[
  */
 async function findCredential(id: string, props: Props): Promise<KasmCredential | undefined> {
   const client = kasmClient();
-  const byId = (credentials: KasmCredential[]) => credentials.find((c) => same.id(c.egress_credential_id, id));
   const provider = apiId(props.egressProviderId);
-  if (provider && typeof props.name === "string") {
-    const found = byId(await client.egress.getEgressCredentials({ egress_provider_id: provider, name: props.name }));
-    if (found) return found;
-  }
-  return byId(await client.egress.getEgressCredentials({}));
+  const name = props.name;
+  return findUnderProvider(
+    provider && typeof name === "string" ? () => client.egress.getEgressCredentials({ egress_provider_id: provider, name }) : undefined,
+    () => client.egress.getEgressCredentials({}),
+    (c) => same.id(c.egress_credential_id, id),
+  );
 }
 
 // --- provider ------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ import type { EgressProviderMapping as KasmMapping, NewEgressProviderMapping } f
 import { kasmClient } from "../runtime";
 import {
   apiId,
+  findUnderProvider,
   currentGateways,
   currentTarget,
   gatewayBody,
@@ -121,13 +122,12 @@ function currentInputs(props: RefreshedInputs<EgressProviderMappingInputs>, mapp
  */
 async function findMapping(id: string, providerId: unknown): Promise<KasmMapping | undefined> {
   const client = kasmClient();
-  const byId = (mappings: KasmMapping[]) => mappings.find((m) => same.id(m.egress_provider_mapping_id, id));
   const provider = apiId(providerId);
-  if (provider) {
-    const found = byId(await client.egress.getEgressProviderMapping({ egress_provider_id: provider }));
-    if (found) return found;
-  }
-  return byId(await client.egress.getEgressProviderMapping({}));
+  return findUnderProvider(
+    provider ? () => client.egress.getEgressProviderMapping({ egress_provider_id: provider }) : undefined,
+    () => client.egress.getEgressProviderMapping({}),
+    (m) => same.id(m.egress_provider_mapping_id, id),
+  );
 }
 
 // --- provider ------------------------------------------------------------------------------------

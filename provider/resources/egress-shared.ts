@@ -138,3 +138,17 @@ export function currentTarget<Target extends { userId?: string | null; groupId?:
     imageId: keepSpelling(props.imageId, record.image_id),
   };
 }
+
+/**
+ * The record that `isIt`, looked up among the egress provider's own records first (one narrow
+ * read, when the provider is known), then among all of them: the record may have been moved to
+ * another provider outside Pulumi. Undefined when Kasm has none.
+ */
+export async function findUnderProvider<Rec>(
+  underProvider: (() => Promise<Rec[]>) | undefined,
+  all: () => Promise<Rec[]>,
+  isIt: (record: Rec) => boolean,
+): Promise<Rec | undefined> {
+  const found = underProvider ? (await underProvider()).find(isIt) : undefined;
+  return found ?? (await all()).find(isIt);
+}
