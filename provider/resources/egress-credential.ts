@@ -34,7 +34,7 @@ import {
   refineTargetAndGateways,
   targetBody,
   TargetAndGatewayInputs,
-  TARGET_PLACEHOLDERS,
+  TARGET_ROLES,
   withGatewayDefault,
 } from "./egress-shared";
 import { canonicalId, declared, EVEN_WITH_OTHER_FAILURES, GONE, isAlreadyExists, isUnknown, keepSpelling, refreshedInputs, requiredId, requiredText, same, toApi, type FieldRule, type Props, type RefreshedInputs } from "./kit";
@@ -89,18 +89,19 @@ const ID_REPLACES: FieldRule = { equal: same.id, replaces: true };
 const API_FIELDS = {
   egressProviderId: ID_REPLACES,
   name: REPLACES,
-  userId: ID_REPLACES,
-  groupId: ID_REPLACES,
-  imageId: ID_REPLACES,
+  userId: { ...ID_REPLACES, ...TARGET_ROLES.userId },
+  groupId: { ...ID_REPLACES, ...TARGET_ROLES.groupId },
+  imageId: { ...ID_REPLACES, ...TARGET_ROLES.imageId },
   username: REPLACES,
   password: REPLACES,
   wireguardPrivateKey: REPLACES,
   meshKey: REPLACES,
   enabled: REPLACES,
-  allowAllGateways: REPLACES,
-  selectedGateways: { equal: same.idSet, replaces: true },
-  limitActiveConnections: REPLACES,
-  activeConnectionLimit: REPLACES,
+  allowAllGateways: { ...REPLACES, ...TARGET_ROLES.allowAllGateways },
+  selectedGateways: { equal: same.idSet, replaces: true, ...TARGET_ROLES.selectedGateways },
+  // Their rule spans both (a limit only with limiting on): a stand-in each while unknown.
+  limitActiveConnections: { ...REPLACES, placeholder: false },
+  activeConnectionLimit: { ...REPLACES, placeholder: 1 },
   customCredential: REPLACES,
 } satisfies FieldRules<EgressCredentialInputs>;
 
@@ -111,9 +112,6 @@ const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
 /** What `outputs()` builds: the declared inputs and every output. */
 type EgressCredentialState = KindOutputs<EgressCredentialInputs, EgressCredentialOutputs>;
-
-/** Placeholders for values unknown during preview (see `checkWithPlaceholders`). */
-const PLACEHOLDERS: Readonly<Props> = { ...TARGET_PLACEHOLDERS, limitActiveConnections: false, activeConnectionLimit: 1 };
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -240,9 +238,6 @@ export const egressCredentialProvider = defineKind<EgressCredentialInputs, Egres
   schema: EgressCredentialInputs,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
-  placeholders: PLACEHOLDERS,
-  // The gateway selection compares with its default written in.
-  compareAs: withGatewayDefault,
   // An update sends nothing anyway: it only forgets inputs (see `update`).
   sendsNothingWhen: "never",
 

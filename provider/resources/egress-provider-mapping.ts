@@ -25,7 +25,7 @@ import {
   refineTargetAndGateways,
   targetBody,
   TargetAndGatewayInputs,
-  TARGET_PLACEHOLDERS,
+  TARGET_ROLES,
   withGatewayDefault,
 } from "./egress-shared";
 import { canonicalId, createOrAdopt, declared, EVEN_WITH_OTHER_FAILURES, GONE, isAsDeclared, keepSpelling, refreshedInputs, requiredId, same, unlessGone, type RefreshedInputs } from "./kit";
@@ -54,12 +54,12 @@ export interface EgressProviderMappingOutputs {
 /** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
 const API_FIELDS = {
   egressProviderId: { equal: same.id },
-  userId: { equal: same.id },
-  groupId: { equal: same.id },
-  imageId: { equal: same.id },
+  userId: { equal: same.id, ...TARGET_ROLES.userId },
+  groupId: { equal: same.id, ...TARGET_ROLES.groupId },
+  imageId: { equal: same.id, ...TARGET_ROLES.imageId },
   enabled: {},
-  allowAllGateways: {},
-  selectedGateways: { equal: same.idSet },
+  allowAllGateways: TARGET_ROLES.allowAllGateways,
+  selectedGateways: { equal: same.idSet, ...TARGET_ROLES.selectedGateways },
 } satisfies FieldRules<EgressProviderMappingInputs>;
 
 /** Inputs that only steer the provider. */
@@ -137,9 +137,6 @@ export const egressProviderMappingProvider = defineKind<EgressProviderMappingInp
   schema: EgressProviderMappingInputs,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
-  placeholders: TARGET_PLACEHOLDERS,
-  // The gateway selection compares with its default written in.
-  compareAs: withGatewayDefault,
 
   async create(inputs) {
     const client = kasmClient();

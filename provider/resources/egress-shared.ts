@@ -4,7 +4,7 @@
  * cross-field rules neither fail on nor forget a value not known during preview.
  */
 import { z } from "zod";
-import { canonicalId, KasmId, keepSpelling, same, type Props } from "./kit";
+import { canonicalId, KasmId, keepSpelling, same, withLeftOutValues, type FieldRule, type Props } from "./kit";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -65,14 +65,18 @@ export function refineTargetAndGateways(value: Targeted, ctx: z.RefinementCtx): 
 /** A syntactically valid id that names nothing: stands for an id not known yet. */
 const PLACEHOLDER_ID = "0".repeat(32);
 
-/** Placeholders for the target and gateway inputs (see {@link checkWithPlaceholders}). */
-export const TARGET_PLACEHOLDERS: Readonly<Props> = {
-  userId: PLACEHOLDER_ID,
-  groupId: PLACEHOLDER_ID,
-  imageId: PLACEHOLDER_ID,
-  allowAllGateways: true,
-  selectedGateways: [PLACEHOLDER_ID],
-};
+/**
+ * What the target and gateway inputs are besides their comparison, for a kind's field rules: a
+ * placeholder each (their rules span fields: exactly one target, a selection unless every gateway
+ * is allowed), and the meaning of `allowAllGateways` left out (see {@link withGatewayDefault}).
+ */
+export const TARGET_ROLES = {
+  userId: { placeholder: PLACEHOLDER_ID },
+  groupId: { placeholder: PLACEHOLDER_ID },
+  imageId: { placeholder: PLACEHOLDER_ID },
+  allowAllGateways: { placeholder: true, whenLeftOut: false },
+  selectedGateways: { placeholder: [PLACEHOLDER_ID] },
+} as const satisfies Readonly<Record<keyof Targeted, FieldRule>>;
 
 // --- API bodies ----------------------------------------------------------------------------------
 
@@ -97,7 +101,7 @@ export function targetBody(inputs: Targeted): { user_id: string | null; group_id
  * leave every gateway allowed and its selection silently ignored.
  */
 export function withGatewayDefault(props: Props): Props {
-  return { ...props, allowAllGateways: props.allowAllGateways ?? false };
+  return withLeftOutValues(props, { allowAllGateways: TARGET_ROLES.allowAllGateways });
 }
 
 /** The gateway fields of a request: `allow_all_gateways` always (see {@link withGatewayDefault}), the selection when declared. */

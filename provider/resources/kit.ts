@@ -58,10 +58,11 @@ export function isUnknown(value: unknown): boolean {
  * the validation rather than failing it; everything else must pass before any request is sent.
  * Returns the inputs as given (Pulumi's `__provider` is added back by the host).
  *
- * `placeholders` serve kinds whose cross-field rules involve a value that may be unknown: an
- * unknown value with a placeholder is validated as that placeholder (a valid value that satisfies
- * the rules on its own) instead of being left out, so that "exactly one of userId, groupId and
- * imageId" does not fail when the one given is another resource's output.
+ * `placeholders` (the fields' {@link FieldRule.placeholder}s) serve kinds whose cross-field rules
+ * involve a value that may be unknown: an unknown value with a placeholder is validated as that
+ * placeholder (a valid value that satisfies the rules on its own) instead of being left out, so
+ * that "exactly one of userId, groupId and imageId" does not fail when the one given is another
+ * resource's output.
  */
 export function checkInputs(schema: z.ZodType, news: Props, placeholders: Readonly<Props> = {}): pulumi.dynamic.CheckResult {
   const { __provider: _provider, ...inputs } = news;
@@ -256,6 +257,28 @@ export interface FieldRule {
   readonly equal?: (a: unknown, b: unknown) => boolean;
   /** The API cannot change it in place. */
   readonly replaces?: boolean;
+  /**
+   * A valid value that stands in for the input while it is not known (preview), for a kind whose
+   * rules span fields: validated as this value instead of being left out (see {@link checkInputs}).
+   */
+  readonly placeholder?: unknown;
+  /**
+   * What the input means when the program leaves it out, for an input that is managed even then:
+   * `diff` compares it with this value written in (see {@link withLeftOutValues}).
+   */
+  readonly whenLeftOut?: unknown;
+}
+
+/** The placeholders of some field rules, by input name (see {@link FieldRule.placeholder}). */
+export function placeholdersOf(rules: Readonly<Record<string, FieldRule>>): Props {
+  return Object.fromEntries(Object.entries(rules).filter(([, rule]) => "placeholder" in rule).map(([key, rule]) => [key, rule.placeholder]));
+}
+
+/** `props` with the value of each input left out that has a {@link FieldRule.whenLeftOut}, written in. */
+export function withLeftOutValues<P extends Props>(props: P, rules: Readonly<Record<string, FieldRule>>): P {
+  const written: Props = { ...props };
+  for (const [key, rule] of Object.entries(rules)) if ("whenLeftOut" in rule) written[key] = props[key] ?? rule.whenLeftOut;
+  return written as P;
 }
 
 /**

@@ -165,6 +165,8 @@ describe("EgressProviderMapping", () => {
     expect(await mapping.diff(all)).toMatchObject({ changes: "none" });
     // ...and going back to the selection sends it again.
     await mapping.update(retargeted);
+    // allowAllGateways left out means false: declaring false changes nothing.
+    expect(await mapping.diff({ ...retargeted, allowAllGateways: false })).toMatchObject({ changes: "none" });
     expect(gatewayIds(await mappingInKasm(mapping.id))).toEqual([g2, g3].sort());
 
     await mapping.delete();

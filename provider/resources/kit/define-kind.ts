@@ -15,6 +15,8 @@ import {
   diffInputs,
   keptOutputs,
   onlyProviderFlagsChanged,
+  placeholdersOf,
+  withLeftOutValues,
   type FieldRule,
   type KindProvider,
   type Props,
@@ -56,12 +58,8 @@ export interface KindDefinition<Inputs extends Props, Outputs extends object> {
   readonly apiFields: FieldRules<Inputs>;
   /** Inputs that only steer the provider (`adopt`, `forceDelete`): compared by `diff`, never sent. */
   readonly providerFields?: FieldRules<Inputs>;
-  /** Valid stand-ins for inputs not known during preview (see {@link checkInputs}). */
-  readonly placeholders?: Readonly<Partial<Record<keyof Inputs & string, unknown>>>;
   /** A rule of the kind's own after the schema's: it receives the schema's result and may add failures or defaults. */
   readonly extraCheck?: (result: pulumi.dynamic.CheckResult, news: Props, olds: Props) => pulumi.dynamic.CheckResult;
-  /** A form of the inputs in which `diff` compares them, such as one with defaults written in. */
-  readonly compareAs?: (props: Props) => Props;
   /** Adjusts the derived diff, for a kind whose replacement rules go beyond {@link FieldRule.replaces}. */
   readonly adjustDiff?: (diff: pulumi.dynamic.DiffResult, olds: Props, news: Props) => pulumi.dynamic.DiffResult;
   /** When `update` sends nothing; default `"only-provider-flags-changed"`. */
@@ -103,11 +101,13 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
   const kasmFields = { ...keyFields, ...apiFields };
   const inputFields = { ...kasmFields, ...asRules(definition.providerFields) };
   const inputKeys = Object.keys(inputFields);
-  const compareAs = definition.compareAs ?? ((props: Props) => props);
+  // What each field's rule says beyond its comparison: a stand-in while unknown, a meaning when left out.
+  const placeholders = placeholdersOf(inputFields);
+  const compareAs = (props: Props) => withLeftOutValues(props, inputFields);
   const sendsNothingWhen = definition.sendsNothingWhen ?? "only-provider-flags-changed";
   return {
     async check(olds, news) {
-      const result = checkInputs(definition.schema, news, definition.placeholders as Readonly<Props> | undefined);
+      const result = checkInputs(definition.schema, news, placeholders);
       return definition.extraCheck ? definition.extraCheck(result, news, olds) : result;
     },
 
