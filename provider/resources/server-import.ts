@@ -46,11 +46,11 @@
  */
 import { randomUUID } from "node:crypto";
 import { resourceLabel, warn } from "../engine-log";
-import { initializationFailure, isUnknown, type KindProvider, type Props } from "./kit";
+import { initializationFailure, isUnknown, type KindProvider } from "./kit";
 import { checkServerImport } from "./server-import/check";
 import { importCsv, importRows, IncompleteImport } from "./server-import/import";
 import { readServerImport } from "./server-import/read";
-import { declaredRows, outputs, planRows, type ServerRow } from "./server-import/rows";
+import { declaredRows, outputs, planRows, type ServerImportInputs, type ServerImportState, type ServerRow } from "./server-import/rows";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -69,8 +69,8 @@ function serverLabel(name: string, id: string | undefined): string {
  * the program declared them (as a refresh writes them back), and the serialized provider the
  * engine needs to call this provider for the resource again.
  */
-function keptState(inputs: Props, rows: readonly ServerRow[], serverIds: Record<string, string>): Props {
-  const declared: Props = Array.isArray(inputs.servers) ? { servers: rows.map((r) => ({ ...r })) } : { csv: importCsv(rows) };
+function keptState(inputs: ServerImportInputs & { readonly __provider?: unknown }, rows: readonly ServerRow[], serverIds: Record<string, string>): object {
+  const declared: ServerImportInputs = Array.isArray(inputs.servers) ? { servers: rows.map((r) => ({ ...r })) } : { csv: importCsv(rows) };
   const state = outputs(declared, serverIds);
   return inputs.__provider === undefined ? state : { ...state, __provider: inputs.__provider };
 }
@@ -78,7 +78,7 @@ function keptState(inputs: Props, rows: readonly ServerRow[], serverIds: Record<
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of `ServerImport`. */
-export const serverImportProvider: KindProvider = {
+export const serverImportProvider: KindProvider<ServerImportInputs, ServerImportState> = {
   async check(_olds, news) {
     return checkServerImport(news);
   },

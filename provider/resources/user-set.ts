@@ -57,13 +57,13 @@ import { randomUUID } from "node:crypto";
 import { canonicalId, isUnknown, same, type KindProvider, type Props } from "./kit";
 import { note, resourceLabel, warn } from "../engine-log";
 import { kasmClient } from "../runtime";
-import { OTHER_INPUTS, type Row } from "./user-set/fields";
+import { OTHER_INPUTS, type Row, type UserSetInputs } from "./user-set/fields";
 import { checkUserSet } from "./user-set/check";
 import { groupIndexFor, unknownGroupsError } from "./user-set/groups";
 import { existingUsersError, importFailure, importRows, unconfirmedNotes } from "./user-set/import";
 import { plannedUserIds } from "./user-set/planned-ids";
 import { readUserSet } from "./user-set/read";
-import { formOf, names, outputs, rowChanges, rowsOf, sameRow, unconfirmedOf, userIdsOf } from "./user-set/rows";
+import { formOf, names, outputs, rowChanges, rowsOf, sameRow, unconfirmedOf, userIdsOf, type UserSetState } from "./user-set/rows";
 import { updateUserSet } from "./user-set/update";
 import { deleteKasmUser, SessionsRunningError } from "./user";
 import { adopt, eachAll, keptFailure, messageOf, planAdoption, step, unchangeableWarning, unfinishedMessage } from "./user-set/writes";
@@ -125,7 +125,7 @@ function changeSummary(id: string, { added, removed, changed }: ReturnType<typeo
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of `UserSet`. */
-export const userSetProvider: KindProvider = {
+export const userSetProvider: KindProvider<UserSetInputs, UserSetState> = {
   /** The rows checked; for a change, the `userIds` it will leave, so that a preview shows them (see planned-ids.ts). */
   async check(olds, news) {
     const checked = checkUserSet(news);

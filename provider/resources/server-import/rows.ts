@@ -7,6 +7,7 @@ import { z } from "zod";
 import { rowLabel, serverImportRows } from "../../../catalogue/bulk-rows";
 import { isKasmId, KASM_ID_MESSAGE } from "../../../catalogue/ids";
 import { isUnknown, same, type Props } from "../kit";
+import type { KindOutputs } from "../kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -50,10 +51,11 @@ export function serverRowSchema(fromCsv: boolean) {
 export type ServerRow = Readonly<z.infer<ReturnType<typeof serverRowSchema>>>;
 
 /** What the provider adds to the inputs. */
-export interface ServerImportOutputs {
+// A type rather than an interface, so that it is the wire's `Props` too (an interface has no index signature).
+export type ServerImportOutputs = {
   /** Server name -> the id of the server this resource imported under that name. */
   readonly serverIds: Readonly<Record<string, string>>;
-}
+};
 
 /** A field of a server row. */
 export type Field = keyof ServerRow;
@@ -80,13 +82,14 @@ export const FIELDS: Readonly<Record<Field, { column: string; type: "text" | "po
 export const FIELD_NAMES = Object.keys(FIELDS) as Field[];
 /**
  * The inputs of a ServerImport, as its `check` reads them: exactly one of `csv` (Kasm's batch
- * import CSV) and `servers` (the same rows as objects). The rows are validated by hand rather
- * than with zod, so that each problem names its row and column.
+ * import CSV) and `servers` (the same rows as objects). `check` applies the row schema
+ * ({@link serverRowSchema}) row by row, so that each problem names its row and column. A type
+ * rather than an interface, so that it is the wire's `Props` too.
  */
-export interface ServerImportInputs {
+export type ServerImportInputs = {
   readonly csv?: string;
   readonly servers?: ServerRow[];
-}
+};
 
 /** The names of the inputs: exactly one of them is given. */
 export const INPUTS: string[] = ["csv", "servers"] satisfies (keyof ServerImportInputs)[];
@@ -152,9 +155,14 @@ export function planRows(before: readonly Located[], after: readonly Located[]):
   return { ...plan, forgotten };
 }
 
-/** The state: the declared inputs (`csv` or `servers`) and `serverIds`. */
-export function outputs(inputs: Props, serverIds: Record<string, string>): Props {
-  const result: Props = { serverIds };
-  for (const key of INPUTS) if (inputs[key] !== undefined) result[key] = inputs[key];
-  return result;
+/** What `outputs()` builds: the declared inputs and `serverIds`. */
+export type ServerImportState = KindOutputs<ServerImportInputs, ServerImportOutputs>;
+
+/** The state: the declared inputs (`csv` or `servers`, as they passed `check`) and `serverIds`. */
+export function outputs(inputs: ServerImportInputs, serverIds: Record<string, string>): ServerImportState {
+  return {
+    serverIds,
+    ...(inputs.csv !== undefined ? { csv: inputs.csv } : {}),
+    ...(inputs.servers !== undefined ? { servers: inputs.servers } : {}),
+  };
 }

@@ -123,12 +123,12 @@ export const UserSetInputs = z.strictObject({
 /** The inputs of a UserSet. */
 export type UserSetInputs = z.infer<typeof UserSetInputs>;
 
-/** What the provider adds to the inputs. */
-export interface UserSetOutputs {
+/** What the provider adds to the inputs. A type rather than an interface, so that it is the wire's `Props` too. */
+export type UserSetOutputs = {
   /** Username (as Kasm stores it: lowercase) -> user id. */
   readonly userIds: Record<string, string>;
   readonly count: number;
-}
+};
 
 /** Inputs that are not the users themselves. */
 export const OTHER_INPUTS = ["groupsMode", "forceDelete", "adopt", "groupIds"] as const;

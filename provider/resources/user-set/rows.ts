@@ -7,7 +7,8 @@ import { parseCsv, rowLabel, userRowFromCsv } from "../../../catalogue/bulk-rows
 import { BATCH_USER_COLUMNS, type BatchUserColumn, type BatchUserRow } from "../../api";
 import { usersCsv } from "../../api/batch-csv";
 import { declared, isUnknown, same, snakeCase, type Props } from "../kit";
-import { GROUP_COLUMN, OTHER_INPUTS, USER_FIELDS, type Form, type Row, type UserField } from "./fields";
+import type { KindOutputs } from "../kit/define-kind";
+import { GROUP_COLUMN, OTHER_INPUTS, USER_FIELDS, type Form, type Row, type UserField, type UserRow, type UserSetInputs, type UserSetOutputs } from "./fields";
 
 // --- helpers: reading ----------------------------------------------------------------------------
 
@@ -102,11 +103,12 @@ export function rowChanges(before: readonly Row[], after: readonly Row[]): { add
  * entry as written where the row is unchanged, and a `csv` is written again only when it differs,
  * keeping the template's columns.
  */
-export function render(template: Props, rows: readonly Row[]): Props {
+export function render(template: Props, rows: readonly Row[]): Pick<UserSetInputs, "users"> | Pick<UserSetInputs, "csv"> {
   const form = formOf(template) ?? "users";
   const original = rowsOf(template) ?? [];
   if (form === "users") {
-    const entries = Array.isArray(template.users) ? (template.users as Record<string, unknown>[]) : [];
+    // The template's entries passed `check`, or are a state's rows written by this function.
+    const entries = Array.isArray(template.users) ? (template.users as UserRow[]) : [];
     const byKey = new Map(original.map((row, i) => [row.key, { row, entry: entries[i] }]));
     return {
       users: rows.map((row) => {
@@ -124,14 +126,21 @@ export function render(template: Props, rows: readonly Row[]): Props {
 }
 
 /** A `users` entry for a row: the written one's username spelling, the row's values. */
-function userEntry(row: Row, written: Record<string, unknown> | undefined): Record<string, unknown> {
+function userEntry(row: Row, written: UserRow | undefined): UserRow {
   const entry: Record<string, unknown> = { username: written !== undefined && same.username(written.username, row.username) ? written.username : row.username };
   for (const field of USER_FIELDS) if (row.fields[field] !== undefined) entry[field] = row.fields[field];
   if (row.groups !== undefined) entry.groups = [...row.groups];
-  return entry;
+  // A row's fields hold each field's type (forcePasswordReset a boolean, the others text), as read from a checked entry.
+  return entry as UserRow;
 }
 
 // --- the state -----------------------------------------------------------------------------------
+
+/**
+ * What `outputs()` builds: the declared inputs and the outputs, and `unconfirmed` (the provider's
+ * own bookkeeping, see {@link outputs}; not an output programs read).
+ */
+export type UserSetState = KindOutputs<UserSetInputs, UserSetOutputs> & { readonly unconfirmed?: readonly string[] };
 
 /**
  * The state: the declared inputs with the rows as `rows`, and the outputs. `unconfirmed` names
@@ -139,7 +148,7 @@ function userEntry(row: Row, written: Record<string, unknown> | undefined): Reco
  * was lost and the users could not be read back. The next update, refresh or destroy looks them up
  * by username first: found, they are the set's; not found, the next update imports them.
  */
-export function outputs(inputs: Props, rows: readonly Row[], userIds: Readonly<Record<string, string>>, unconfirmed: readonly string[] = []): Props {
+export function outputs(inputs: UserSetInputs, rows: readonly Row[], userIds: Readonly<Record<string, string>>, unconfirmed: readonly string[] = []): UserSetState {
   const ids: Record<string, string> = {};
   for (const row of rows) if (userIds[row.key]) ids[row.key] = userIds[row.key];
   const keys = new Set(rows.map((row) => row.key));
