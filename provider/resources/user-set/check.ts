@@ -14,17 +14,18 @@ import { GROUP_COLUMN, USER_FIELDS, UserSetInputs, userRowSchema } from "./field
 /** One problem `check` reports: the input it is about, and the message. */
 type Failure = pulumi.dynamic.CheckFailure;
 
-/** The keys a `users` entry may have, in the order problems are reported. */
-const ROW_KEYS = ["username", ...USER_FIELDS, "groups"] as const;
+/** The keys a `users` entry may have (the row schema's), in the order problems are reported. */
+const ROW_KEYS: readonly string[] = Object.keys(userRowSchema(false).shape);
 
 /** The columns of Kasm's user import besides the numbered group columns. */
 const CSV_COLUMNS: readonly string[] = BATCH_USER_COLUMNS;
 
-/** A problem of one row: the field (and the entry of `groups`) it is about, and the message. */
+/** A problem of one row: the field (and the entry of `groups`) it is about, and the message; or a key that is no field. */
 interface RowProblem {
   readonly field: string;
   readonly group?: number;
   readonly message: string;
+  readonly notAField?: true;
 }
 
 // --- helpers: one row ----------------------------------------------------------------------------
@@ -35,14 +36,14 @@ interface RowProblem {
  */
 function rowProblems(entry: Readonly<Record<string, unknown>>, schema: ReturnType<typeof userRowSchema>): RowProblem[] {
   // A key that is no field stays, whatever its value, to be reported.
-  const isField = (key: string) => (ROW_KEYS as readonly string[]).includes(key);
+  const isField = (key: string) => ROW_KEYS.includes(key);
   const known = Object.fromEntries(Object.entries(entry).filter(([key, value]) => value !== undefined && value !== null && !(isUnknown(value) && isField(key))));
   const unknownField = (field: string) => entry[field] !== undefined && isUnknown(entry[field]);
   const parsed = schema.safeParse(known);
   if (parsed.success) return [];
   return parsed.error.issues.flatMap((issue): RowProblem[] =>
     issue.code === "unrecognized_keys"
-      ? issue.keys.map((key) => ({ field: key, message: "" }))
+      ? issue.keys.map((key) => ({ field: key, message: "", notAField: true as const }))
       : unknownField(String(issue.path[0]))
         ? []
         : [{ field: String(issue.path[0]), group: typeof issue.path[1] === "number" ? issue.path[1] : undefined, message: issue.message }],
@@ -55,7 +56,7 @@ function rowProblems(entry: Readonly<Record<string, unknown>>, schema: ReturnTyp
  * after the entries' own problems).
  */
 function inReportOrder(problems: readonly RowProblem[]): RowProblem[] {
-  const position = (p: RowProblem) => (p.message === "" ? -1 : (ROW_KEYS as readonly string[]).indexOf(p.field) * 1e6 + (p.group ?? -1));
+  const position = (p: RowProblem) => (p.notAField ? -1 : ROW_KEYS.indexOf(p.field) * 1e6 + (p.group ?? -1));
   return [...problems].sort((a, b) => position(a) - position(b));
 }
 
@@ -104,7 +105,7 @@ function checkUserRows(users: readonly unknown[]): Failure[] {
 
 /** The message of a problem of a `users` entry, led by where it is. */
 function rowReason(at: string, property: string, problem: RowProblem): string {
-  if (problem.message === "")
+  if (problem.notAField)
     return problem.field === "password"
       ? `${property}: a UserSet sets no passwords (Kasm's import has none, and the state would hold them). ` +
           `Give the user a password with the User kind or in the Kasm UI, sign in through an identity provider, or set forcePasswordReset.`
