@@ -267,6 +267,12 @@ export interface FieldRule {
    * `diff` compares it with this value written in (see {@link withLeftOutValues}).
    */
   readonly whenLeftOut?: unknown;
+  /**
+   * What `check` writes into the inputs when the program leaves the input out, so that the state
+   * says which value is managed (see {@link withStoredDefaults}). Unlike {@link whenLeftOut}, the
+   * value is then in the state and in every later diff.
+   */
+  readonly storedDefault?: unknown;
 }
 
 /** The placeholders of some field rules, by input name (see {@link FieldRule.placeholder}). */
@@ -279,6 +285,13 @@ export function withLeftOutValues<P extends Props>(props: P, rules: Readonly<Rec
   const written: Props = { ...props };
   for (const [key, rule] of Object.entries(rules)) if ("whenLeftOut" in rule) written[key] = props[key] ?? rule.whenLeftOut;
   return written as P;
+}
+
+/** `inputs` with the {@link FieldRule.storedDefault} of each input left out written in. */
+export function withStoredDefaults(inputs: Props, rules: Readonly<Record<string, FieldRule>>): Props {
+  const written: Props = { ...inputs };
+  for (const [key, rule] of Object.entries(rules)) if ("storedDefault" in rule && written[key] === undefined) written[key] = rule.storedDefault;
+  return written;
 }
 
 /**

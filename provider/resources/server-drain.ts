@@ -37,8 +37,8 @@ export type ServerDrainOutputs = Record<never, never>;
 /** The server whose flag it is: another server replaces. */
 const KEY_FIELDS = { serverId: { equal: same.id, replaces: true } } satisfies FieldRules<ServerDrainInputs>;
 
-/** The flag, which updates in place. */
-const API_FIELDS = { draining: {} } satisfies FieldRules<ServerDrainInputs>;
+/** The flag, which updates in place. Its default is written into the inputs, so that the state says what is managed. */
+const API_FIELDS = { draining: { storedDefault: true } } satisfies FieldRules<ServerDrainInputs>;
 
 const INPUT_FIELDS = { ...KEY_FIELDS, ...API_FIELDS };
 
@@ -85,9 +85,6 @@ export const serverDrainProvider = defineKind<ServerDrainInputs, ServerDrainOutp
   keyFields: KEY_FIELDS,
   apiFields: API_FIELDS,
   sendsNothingWhen: "never",
-
-  // The default is written into the inputs, so that the state says what is managed.
-  extraCheck: (result, news) => ({ ...result, inputs: { ...result.inputs, draining: news.draining ?? true } }),
 
   async create(inputs) {
     const serverId = canonicalId(inputs.serverId);

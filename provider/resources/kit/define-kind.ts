@@ -17,6 +17,7 @@ import {
   onlyProviderFlagsChanged,
   placeholdersOf,
   withLeftOutValues,
+  withStoredDefaults,
   type FieldRule,
   type KindProvider,
   type Props,
@@ -107,7 +108,8 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
   const sendsNothingWhen = definition.sendsNothingWhen ?? "only-provider-flags-changed";
   return {
     async check(olds, news) {
-      const result = checkInputs(definition.schema, news, placeholders);
+      const checked = checkInputs(definition.schema, news, placeholders);
+      const result = { ...checked, inputs: withStoredDefaults(checked.inputs ?? news, inputFields) };
       return definition.extraCheck ? definition.extraCheck(result, news, olds) : result;
     },
 
