@@ -25,6 +25,7 @@
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { EXEMPT_PROPERTY, isExempt, tri, type Tri } from "./common";
 import { referenceKey } from "../../catalogue";
+import type { KindInputs, PolicyProps } from "../shared/inputs";
 import { connectionOf, isUnknownValue, kindOf, label, rawProps, undecidable, type KasmKind, type RawProps } from "../shared/kasm";
 
 export const NAME = "conflicting-declarations";
@@ -42,7 +43,10 @@ interface Entry {
 /** Two kinds that must not both declare the same object, keyed by `keys`. */
 interface Rule {
   readonly kinds: readonly [KasmKind, KasmKind];
-  /** The properties that name the object; the pair conflicts when every one names the same object. */
+  /**
+   * The properties that name the object; the pair conflicts when every one names the same object.
+   * Each is an input of both kinds (see {@link rule}).
+   */
   readonly keys: readonly string[];
   /** What both manage, for the message: `the attributes of the same user`. */
   readonly what: string;
@@ -52,49 +56,59 @@ interface Rule {
   readonly fix: string;
 }
 
+/** A rule whose keys are checked, when compiled, against both kinds' declared inputs. */
+function rule<A extends KasmKind, B extends KasmKind>(
+  definition: Omit<Rule, "kinds" | "keys"> & {
+    readonly kinds: readonly [A, B];
+    readonly keys: readonly (keyof KindInputs[A] & keyof KindInputs[B] & string)[];
+  },
+): Rule {
+  return definition;
+}
+
 const RULES: readonly Rule[] = [
-  {
+  rule({
     kinds: ["UserAttributes", "UserAttributes"],
     keys: ["userId"],
     what: "the attributes of the same user",
     why: "each update overwrites the other's values",
     fix: "Declare one UserAttributes per user.",
-  },
-  {
+  }),
+  rule({
     kinds: ["UserGroups", "UserGroups"],
     keys: ["userId"],
     what: "the groups of the same user",
     why: "each sets the user's groups exactly and removes the groups the other lists",
     fix: "Declare one UserGroups per user, with every group in its groupIds.",
-  },
-  {
+  }),
+  rule({
     kinds: ["UserGroups", "GroupMembership"],
     keys: ["userId"],
     what: "the groups of the same user",
     why: "UserGroups sets the user's groups exactly and removes the membership the GroupMembership adds, which adds it back: each undoes the other",
     fix: "Put the group in the UserGroups' groupIds and remove the GroupMembership, or manage this user with GroupMemberships only.",
-  },
-  {
+  }),
+  rule({
     kinds: ["GroupMembership", "GroupMembership"],
     keys: ["userId", "groupId"],
     what: "the same membership (the same user in the same group)",
     why: "the second create fails (or, with adopt, both manage one membership, and destroying either removes it while the other still declares it)",
     fix: "Keep one of them.",
-  },
-  {
+  }),
+  rule({
     kinds: ["ServerDrain", "ServerDrain"],
     keys: ["serverId"],
     what: "the draining of the same server",
     why: "each sets the server's draining flag to its own value, and destroying either stops the draining the other declares",
     fix: "Declare one ServerDrain per server.",
-  },
-  {
+  }),
+  rule({
     kinds: ["StagingConfig", "StagingConfig"],
     keys: ["zoneId", "imageId"],
     what: "the staging config of the same zone and image",
     why: "Kasm keeps one per zone and image: the second create fails (or, with adopt, both manage one staging config and overwrite each other's settings)",
     fix: "Keep one StagingConfig per zone and image.",
-  },
+  }),
 ];
 
 const KINDS = new Set<KasmKind>(RULES.flatMap((r) => r.kinds));
@@ -157,9 +171,10 @@ export const conflictingDeclarations: StackValidationPolicy = {
       if (!kind) continue;
       const props = rawProps(r.props);
       if (kind === "User") {
+        const user: PolicyProps<"User"> = props;
         urns.add(r.urn);
-        if (props.adopt !== undefined && props.adopt !== false) adopting.add(r.urn);
-        if (typeof props.userId === "string" && props.userId !== "" && !isUnknownValue(props.userId)) byId.set(referenceKey(props.userId), r.urn);
+        if (user.adopt !== undefined && user.adopt !== false) adopting.add(r.urn);
+        if (typeof user.userId === "string" && user.userId !== "" && !isUnknownValue(user.userId)) byId.set(referenceKey(user.userId), r.urn);
         continue;
       }
       if (!KINDS.has(kind) || isExempt(config, r.name)) continue;

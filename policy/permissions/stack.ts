@@ -20,7 +20,8 @@ import {
   type ResourceNeeds,
 } from "../../catalogue";
 import { configFacts, type KeyConfig } from "./config";
-import { connectionOf, isUnknownValue, kindOf, rawProps, type RawProps } from "../shared/kasm";
+import type { PolicyProps } from "../shared/inputs";
+import { connectionOf, isUnknownValue, kindOf, rawProps } from "../shared/kasm";
 
 /** A resource as a stack policy receives it (a subset of @pulumi/policy's `PolicyResource`). */
 export interface StackResource {
@@ -32,16 +33,29 @@ export interface StackResource {
   readonly propertyDependencies?: Readonly<Record<string, readonly { readonly type: string; readonly urn: string }[]>>;
 }
 
-/** One Kasm resource of the stack, with its user references resolved. */
-export interface KasmEntry {
-  readonly kind: KasmKind;
+/** One Kasm resource of the stack, of kind `K`, with its user references resolved. */
+export interface KindEntry<K extends KasmKind> {
+  readonly kind: K;
   readonly name: string;
   readonly urn: string;
-  /** The properties as given (unknown values included; `__` properties left out). */
-  readonly props: RawProps;
+  /** The properties as given (unknown values included; `__` properties left out), typed as the kind declares them. */
+  readonly props: PolicyProps<K>;
   /** The properties with `userId` replaced by a reference to the user, when it can be resolved. */
-  readonly resolved: RawProps;
+  readonly resolved: PolicyProps<K>;
 }
+
+/** One Kasm resource of the stack, of whichever kind: `entry.kind` narrows its properties' type. */
+export type KasmEntry = { [K in KasmKind]: KindEntry<K> }[KasmKind];
+
+/** A stack resource of kind `K` with its properties and their dependencies, before user references are resolved. */
+interface Declared<K extends KasmKind> {
+  readonly kind: K;
+  readonly name: string;
+  readonly urn: string;
+  readonly props: PolicyProps<K>;
+  readonly dependencies: NonNullable<StackResource["propertyDependencies"]>;
+}
+type AnyDeclared = { [K in KasmKind]: Declared<K> }[KasmKind];
 
 /** The stack's Kasm resources and what each needs. */
 export interface StackAnalysis {
@@ -50,14 +64,19 @@ export interface StackAnalysis {
 }
 
 /** Kinds with a `userId` input naming the user they act on. */
-const USER_TARGETED: readonly KasmKind[] = [
+const USER_TARGETED = [
   "UserAttributes",
   "GroupMembership",
   "UserGroups",
   "UserServerAssignment",
   "EgressProviderMapping",
   "EgressCredential",
-];
+] as const satisfies readonly KasmKind[];
+type UserTargetedKind = (typeof USER_TARGETED)[number];
+
+function isUserTargeted(r: AnyDeclared): r is Declared<UserTargetedKind> {
+  return (USER_TARGETED as readonly KasmKind[]).includes(r.kind);
+}
 
 /** The reference of a User resource of the stack (its id is not known before it is created). */
 function stackUserRef(urn: string): string {
@@ -69,9 +88,10 @@ function stackUserRef(urn: string): string {
  * the config's (which users it creates, and whose Global Admin its group resources change).
  */
 export function analyseStack(resources: readonly StackResource[], config: KeyConfig): StackAnalysis {
-  const kasm = resources.flatMap((r) => {
+  const kasm = resources.flatMap((r): AnyDeclared[] => {
     const kind = kindOf(r);
-    return kind ? [{ kind, name: r.name, urn: r.urn, props: rawProps(r.props), dependencies: r.propertyDependencies ?? {} }] : [];
+    // The properties are the kind's as the engine hands them over (see PolicyProps).
+    return kind ? [{ kind, name: r.name, urn: r.urn, props: rawProps(r.props), dependencies: r.propertyDependencies ?? {} } as AnyDeclared] : [];
   });
 
   // The stack's users, and every known name of each: its id once created, and its username.
@@ -89,23 +109,20 @@ export function analyseStack(resources: readonly StackResource[], config: KeyCon
     }
   }
 
-  /** The reference of the user a property names: a user of the stack, a known id, or undefined when not known. */
-  const userOf = (r: (typeof kasm)[number], property: string): string | undefined => {
-    const value = r.props[property];
+  /** The reference of the user a resource's `userId` names: a user of the stack, a known id, or undefined when not known. */
+  const userOf = (r: Declared<UserTargetedKind>): string | undefined => {
+    const value: unknown = r.props.userId;
     if (value === undefined || value === null) return undefined;
     if (typeof value === "string" && !isUnknownValue(value)) return byName.get(referenceKey(value)) ?? referenceKey(value);
-    const from = (r.dependencies[property] ?? []).filter((d) => userUrns.has(d.urn));
+    const from = (r.dependencies.userId ?? []).filter((d) => userUrns.has(d.urn));
     return from.length === 1 ? stackUserRef(from[0].urn) : undefined;
   };
 
-  const entries: KasmEntry[] = kasm.map((r) => {
-    const resolved: Record<string, unknown> = { ...r.props };
-    if (r.kind === "User") resolved.userId = stackUserRef(r.urn);
-    else if (USER_TARGETED.includes(r.kind)) {
-      const user = userOf(r, "userId");
-      if (user !== undefined) resolved.userId = user;
-    }
-    return { kind: r.kind, name: r.name, urn: r.urn, props: r.props, resolved };
+  const entries = kasm.map((r): KasmEntry => {
+    const user = r.kind === "User" ? stackUserRef(r.urn) : isUserTargeted(r) ? userOf(r) : undefined;
+    const resolved = user === undefined ? r.props : { ...r.props, userId: user };
+    // The same kind's properties, with `userId` resolved (TypeScript cannot follow the kind through the union).
+    return { kind: r.kind, name: r.name, urn: r.urn, props: r.props, resolved } as KasmEntry;
   });
 
   // Config lists name users by id or username: a user of the stack may be named either way.
