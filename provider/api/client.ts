@@ -49,6 +49,40 @@ function bind<M extends object>(api: KasmApi, module: M): BoundOperations<M> {
 }
 
 /**
+ * The operation modules by area, as the client binds them (`client.users.createUser(...)`); each
+ * area's comment is what an editor shows on `client.<area>`.
+ */
+const AREAS = {
+  /** Users: create, read, list, update, delete, attributes, server assignments, CSV import. */
+  users,
+  /** Group membership. */
+  groups,
+  /** Workspace sessions: request, status, delete, statistics, screenshots, commands. */
+  sessions,
+  /** Workspace images. */
+  images,
+  /** Session recordings. */
+  recordings,
+  /** Login links. */
+  login,
+  /** Licence activation. */
+  licenses,
+  /** Staging configs. */
+  staging,
+  /** Deployment zones. */
+  zones,
+  /** Servers: read, drain, CSV import. */
+  servers,
+  /** Casting configs. */
+  casting,
+  /** Egress providers, gateways, mappings and credentials. */
+  egress,
+};
+
+/** The client's areas, each module's operations bound to the client (see {@link BoundOperations}). */
+export type KasmAreas = { readonly [A in keyof typeof AREAS]: BoundOperations<(typeof AREAS)[A]> };
+
+/**
  * A client of the Kasm Workspaces Developer API for one installation.
  *
  * It holds one keep-alive connection pool to the base URL: create one client per installation,
@@ -56,30 +90,6 @@ function bind<M extends object>(api: KasmApi, module: M): BoundOperations<M> {
  * shows its base URL and API key, never the secret.
  */
 export class KasmClient implements KasmApi {
-  /** Users: create, read, list, update, delete, attributes, server assignments, CSV import. */
-  readonly users: BoundOperations<typeof users>;
-  /** Group membership. */
-  readonly groups: BoundOperations<typeof groups>;
-  /** Workspace sessions: request, status, delete, statistics, screenshots, commands. */
-  readonly sessions: BoundOperations<typeof sessions>;
-  /** Workspace images. */
-  readonly images: BoundOperations<typeof images>;
-  /** Session recordings. */
-  readonly recordings: BoundOperations<typeof recordings>;
-  /** Login links. */
-  readonly login: BoundOperations<typeof login>;
-  /** Licence activation. */
-  readonly licenses: BoundOperations<typeof licenses>;
-  /** Staging configs. */
-  readonly staging: BoundOperations<typeof staging>;
-  /** Deployment zones. */
-  readonly zones: BoundOperations<typeof zones>;
-  /** Servers: read, drain, CSV import. */
-  readonly servers: BoundOperations<typeof servers>;
-  /** Casting configs. */
-  readonly casting: BoundOperations<typeof casting>;
-  /** Egress providers, gateways, mappings and credentials. */
-  readonly egress: BoundOperations<typeof egress>;
   /**
    * User records for the reads of a refresh, from `get_users` pages shared by the reads that
    * arrive together (see {@link UserReads}), and the id of All Users once seen.
@@ -95,18 +105,8 @@ export class KasmClient implements KasmApi {
    */
   constructor(options: KasmClientOptions = {}, env: NodeJS.ProcessEnv = process.env) {
     this.#transport = new KasmTransport(resolveConfig(options, env));
-    this.users = bind(this, users);
-    this.groups = bind(this, groups);
-    this.sessions = bind(this, sessions);
-    this.images = bind(this, images);
-    this.recordings = bind(this, recordings);
-    this.login = bind(this, login);
-    this.licenses = bind(this, licenses);
-    this.staging = bind(this, staging);
-    this.zones = bind(this, zones);
-    this.servers = bind(this, servers);
-    this.casting = bind(this, casting);
-    this.egress = bind(this, egress);
+    // Each area's operations, bound to this client (typed by the KasmClient interface below).
+    Object.assign(this, Object.fromEntries(Object.entries(AREAS).map(([area, module]) => [area, bind(this, module)])));
     this.userReads = new UserReads(this);
   }
 
@@ -153,6 +153,9 @@ export class KasmClient implements KasmApi {
     return `KasmClient ${inspect(this.toJSON())}`;
   }
 }
+
+/** The areas of a {@link KasmClient} (`client.users`, `client.egress`, ...): the constructor assigns them from the table above. */
+export interface KasmClient extends KasmAreas {}
 
 /**
  * Create a {@link KasmClient}: the same as `new KasmClient(options)`.

@@ -25,7 +25,7 @@
  * }
  * ```
  */
-export { KasmClient, createKasmClient, type BoundOperations } from "./client";
+export { KasmClient, createKasmClient, type BoundOperations, type KasmAreas } from "./client";
 export { DEFAULTS, ENV_VARS, type KasmClientOptions, type KasmLogger } from "./config";
 export * from "./errors";
 export { HEALTH_DEFAULTS, KasmHealthGateError, waitForHealthy, type HealthyResult, type WaitForHealthyOptions } from "./health";
