@@ -62,7 +62,7 @@ export interface KindDefinition<Inputs extends Props, Outputs extends object> {
   /** A rule of the kind's own after the schema's: it receives the schema's result and may add failures or defaults. */
   readonly extraCheck?: (result: pulumi.dynamic.CheckResult, news: Props, olds: Props) => pulumi.dynamic.CheckResult;
   /** Adjusts the derived diff, for a kind whose replacement rules go beyond {@link FieldRule.replaces}. */
-  readonly adjustDiff?: (diff: pulumi.dynamic.DiffResult, olds: Props, news: Props) => pulumi.dynamic.DiffResult;
+  readonly adjustDiff?: (diff: pulumi.dynamic.DiffResult, olds: KindState<Inputs, Outputs>, news: Inputs) => pulumi.dynamic.DiffResult;
   /** When `update` sends nothing; default `"only-provider-flags-changed"`. */
   readonly sendsNothingWhen?: SendsNothingWhen;
   /** Create (or adopt) the object from inputs that passed `check`. */
