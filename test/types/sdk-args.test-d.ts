@@ -19,7 +19,7 @@ import type { EgressProviderMappingInputs, EgressProviderMappingOutputs } from "
 import type { GroupInputs, GroupOutputs } from "../../provider/resources/group";
 import type { GroupMembershipInputs } from "../../provider/resources/group-membership";
 import type { LicenseActivationInputs, LicenseActivationOutputs } from "../../provider/resources/license-activation";
-import type { ServerDrainInputs } from "../../provider/resources/server-drain";
+import type { ServerDrainInputs, ServerDrainOutputs } from "../../provider/resources/server-drain";
 import type { ServerImportInputs, ServerImportOutputs, ServerRow } from "../../provider/resources/server-import";
 import type { StagingConfigInputs, StagingConfigOutputs } from "../../provider/resources/staging-config";
 import type { UserInputs, UserOutputs } from "../../provider/resources/user";
@@ -143,27 +143,44 @@ type UndeclaredOutputs<Resource, Outputs> = {
   [K in keyof Outputs]-?: K extends keyof Resource ? (Resource[K] extends pulumi.Output<infer T> ? (Same<T, Outputs[K]> extends true ? never : K) : K) : K;
 }[keyof Outputs];
 
-/** `true` when the class declares every output alike; otherwise the outputs that differ, for the compiler's message. */
-type DeclaresOutputs<Resource, Outputs> = [UndeclaredOutputs<Resource, Outputs>] extends [never] ? true : { outputsNotDeclaredAlike: UndeclaredOutputs<Resource, Outputs> };
+/**
+ * The `pulumi.Output`s a kind's SDK class declares that are neither an input (its `Args`) nor one
+ * of the kind's `Outputs`, nor Pulumi's own (`id`, `urn`): a name the provider never sets.
+ */
+type ExtraOutputs<Resource, Args, Outputs> = {
+  [K in keyof Resource]-?: Resource[K] extends pulumi.Output<unknown> ? (K extends keyof Args | keyof Outputs | keyof pulumi.CustomResource ? never : K) : never;
+}[keyof Resource];
+
+/** `true` when the class declares every output alike and no other; otherwise the names that differ, for the compiler's message. */
+type DeclaresOutputs<Resource, Args, Outputs> = [UndeclaredOutputs<Resource, Outputs> | ExtraOutputs<Resource, Args, Outputs>] extends [never]
+  ? true
+  : NonEmpty<{ outputsNotDeclaredAlike: UndeclaredOutputs<Resource, Outputs>; declaredButNoOutput: ExtraOutputs<Resource, Args, Outputs> }>;
+
+/** A kind whose provider adds nothing to its inputs. */
+type NoOutputs = Record<never, never>;
 
 /**
  * Every kind's SDK class declares each output of the kind's `Outputs` (the type the provider's
  * create, read and update return) with its type. The class's `computed` list is tied to the same
  * type in the SDK itself (`KasmResourceOutputs`): a missing or misspelt name there fails to compile.
- * The kinds without outputs of their own (GroupMembership, UserGroups, UserServerAssignment,
- * ServerDrain) have none to declare.
+ * No class declares an output its kind does not have: the kinds without outputs of their own
+ * (GroupMembership, UserGroups, UserServerAssignment, ServerDrain) declare none.
  */
 export type SdkOutputsMatchProviderOutputs = [
-  Expect<DeclaresOutputs<sdk.User, UserOutputs>>,
-  Expect<DeclaresOutputs<sdk.UserAttributes, UserAttributesOutputs>>,
-  Expect<DeclaresOutputs<sdk.Group, GroupOutputs>>,
-  Expect<DeclaresOutputs<sdk.StagingConfig, StagingConfigOutputs>>,
-  Expect<DeclaresOutputs<sdk.CastConfig, CastConfigOutputs>>,
-  Expect<DeclaresOutputs<sdk.ServerImport, ServerImportOutputs>>,
-  Expect<DeclaresOutputs<sdk.LicenseActivation, LicenseActivationOutputs>>,
-  Expect<DeclaresOutputs<sdk.EgressProvider, EgressProviderOutputs>>,
-  Expect<DeclaresOutputs<sdk.EgressGateway, EgressGatewayOutputs>>,
-  Expect<DeclaresOutputs<sdk.EgressProviderMapping, EgressProviderMappingOutputs>>,
-  Expect<DeclaresOutputs<sdk.EgressCredential, EgressCredentialOutputs>>,
-  Expect<DeclaresOutputs<sdk.UserSet, UserSetOutputs>>,
+  Expect<DeclaresOutputs<sdk.User, sdk.UserArgs, UserOutputs>>,
+  Expect<DeclaresOutputs<sdk.UserAttributes, sdk.UserAttributesArgs, UserAttributesOutputs>>,
+  Expect<DeclaresOutputs<sdk.Group, sdk.GroupArgs, GroupOutputs>>,
+  Expect<DeclaresOutputs<sdk.GroupMembership, sdk.GroupMembershipArgs, NoOutputs>>,
+  Expect<DeclaresOutputs<sdk.UserGroups, sdk.UserGroupsArgs, NoOutputs>>,
+  Expect<DeclaresOutputs<sdk.UserServerAssignment, sdk.UserServerAssignmentArgs, NoOutputs>>,
+  Expect<DeclaresOutputs<sdk.StagingConfig, sdk.StagingConfigArgs, StagingConfigOutputs>>,
+  Expect<DeclaresOutputs<sdk.CastConfig, sdk.CastConfigArgs, CastConfigOutputs>>,
+  Expect<DeclaresOutputs<sdk.ServerDrain, sdk.ServerDrainArgs, ServerDrainOutputs>>,
+  Expect<DeclaresOutputs<sdk.ServerImport, sdk.ServerImportArgs, ServerImportOutputs>>,
+  Expect<DeclaresOutputs<sdk.LicenseActivation, sdk.LicenseActivationArgs, LicenseActivationOutputs>>,
+  Expect<DeclaresOutputs<sdk.EgressProvider, sdk.EgressProviderArgs, EgressProviderOutputs>>,
+  Expect<DeclaresOutputs<sdk.EgressGateway, sdk.EgressGatewayArgs, EgressGatewayOutputs>>,
+  Expect<DeclaresOutputs<sdk.EgressProviderMapping, sdk.EgressProviderMappingArgs, EgressProviderMappingOutputs>>,
+  Expect<DeclaresOutputs<sdk.EgressCredential, sdk.EgressCredentialArgs, EgressCredentialOutputs>>,
+  Expect<DeclaresOutputs<sdk.UserSet, sdk.UserSetArgs, UserSetOutputs>>,
 ];
