@@ -33,7 +33,7 @@
  */
 import { LIFECYCLE_STEPS, type KasmKind, type LifecycleStep } from "./kinds";
 import type { PermissionKnowledge } from "./permission-knowledge";
-import type { ResourceNeeds, Row, StepNeeds } from "./kind-rows/plan";
+import type { ResourceNeeds, Rows, StepNeeds } from "./kind-rows/plan";
 import { USER_ROWS } from "./kind-rows/users";
 import { INFRASTRUCTURE_ROWS } from "./kind-rows/infrastructure";
 import { EGRESS_ROWS } from "./kind-rows/egress";
@@ -46,7 +46,7 @@ export * from "./key-judgement";
  * The rows: for each kind, what its provider's create, read, update and delete call. Read each
  * next to `provider/resources/<kind>.ts`; they live in `catalogue/kind-rows/`, one file per family.
  */
-export const KIND_ROWS: Readonly<Record<KasmKind, Row>> = { ...USER_ROWS, ...INFRASTRUCTURE_ROWS, ...EGRESS_ROWS };
+export const KIND_ROWS: Rows<KasmKind> = { ...USER_ROWS, ...INFRASTRUCTURE_ROWS, ...EGRESS_ROWS };
 
 /**
  * What each lifecycle step of a resource needs: the calls its provider makes, in order, with the

@@ -3,9 +3,9 @@
  * EgressProviderMapping, EgressCredential; and Group, a named object of the same shape (create
  * or adopt by name, read from a list). Read each next to `provider/resources/<kind>.ts`.
  */
-import type { KasmKind, LifecycleStep } from "../kinds";
+import type { LifecycleStep } from "../kinds";
 import type { OperationName } from "../operations";
-import { adoptOptions, egressFacts, plan, type CallOptions, type Row } from "./plan";
+import { adoptOptions, egressFacts, plan, type CallOptions, type Rows } from "./plan";
 
 /** The rows of the egress kinds. */
 export const EGRESS_ROWS = {
@@ -89,4 +89,4 @@ export const EGRESS_ROWS = {
       delete: [],
     };
   },
-} satisfies Partial<Record<KasmKind, Row>>;
+} satisfies Rows<"Group" | "EgressProvider" | "EgressGateway" | "EgressProviderMapping" | "EgressCredential">;

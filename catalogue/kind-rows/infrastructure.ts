@@ -4,10 +4,10 @@
  * `provider/resources/<kind>.ts`.
  */
 import { isUnknownValue } from "../values";
-import type { KasmKind, LifecycleStep } from "../kinds";
+import type { LifecycleStep } from "../kinds";
 import { serverImportRows } from "../bulk-rows";
 import { referenceKey } from "../permission-knowledge";
-import { adoptOptions, plan, type Row } from "./plan";
+import { adoptOptions, plan, type Rows } from "./plan";
 
 /** The rows of staging, casting, servers and licensing. */
 export const INFRASTRUCTURE_ROWS = {
@@ -88,4 +88,4 @@ export const INFRASTRUCTURE_ROWS = {
       delete: [],
     };
   },
-} satisfies Partial<Record<KasmKind, Row>>;
+} satisfies Rows<"StagingConfig" | "CastConfig" | "ServerDrain" | "LicenseActivation" | "ServerImport">;

@@ -101,8 +101,45 @@ export function plan(operation: OperationName, facts: Facts = {}, options: CallO
   };
 }
 
-/** A row: the calls of each step for one resource's properties. */
-export type Row = (props: Readonly<Record<string, unknown>>, knowledge: PermissionKnowledge) => Readonly<Record<LifecycleStep, PlannedCall[]>>;
+/**
+ * The properties each kind's row reads, by name. The catalogue imports nothing of the provider, so
+ * it names them here; `test/types/row-properties.test-d.ts` checks every name against the kind's
+ * declared inputs and outputs, so a misspelt or renamed property fails to compile there, and a
+ * row that reads a property not named here fails to compile here.
+ */
+export interface RowProperties {
+  readonly User: "userId" | "username" | "adopt" | "forceDelete";
+  readonly UserSet: "users" | "csv" | "adopt" | "forceDelete" | "groupsMode";
+  readonly UserAttributes: "userId" | (typeof USER_ATTRIBUTE_PROPERTIES)[number];
+  readonly GroupMembership: "userId" | "groupId" | "adopt";
+  readonly UserGroups: "userId" | "groupIds";
+  readonly UserServerAssignment: "userId";
+  readonly StagingConfig: "adopt";
+  readonly CastConfig: never;
+  readonly ServerDrain: never;
+  readonly LicenseActivation: never;
+  readonly ServerImport: "servers" | "csv";
+  readonly Group: "adopt";
+  readonly EgressProvider: "adopt";
+  readonly EgressGateway: "adopt";
+  readonly EgressProviderMapping: EgressTargetProperty | "adopt";
+  readonly EgressCredential: EgressTargetProperty | "adopt";
+}
+
+/** The attributes a UserAttributes writes with update_user_attributes (its other input, `userId`, names the user). */
+export const USER_ATTRIBUTE_PROPERTIES = ["sshPublicKey", "defaultImage", "showTips", "toggleControlPanel", "autoLoginWs"] as const;
+
+/** What an egress mapping or credential is for: one user, group or image. */
+type EgressTargetProperty = "userId" | "groupId" | "imageId";
+
+/** A kind's properties as its row reads them: the names {@link RowProperties} gives, values as the policy sees them. */
+export type RowProps<K extends KasmKind> = { readonly [P in RowProperties[K]]?: unknown };
+
+/** A row: the calls of each step for one resource of kind `K`, from its properties. */
+export type Row<K extends KasmKind = KasmKind> = (props: RowProps<K>, knowledge: PermissionKnowledge) => Readonly<Record<LifecycleStep, PlannedCall[]>>;
+
+/** The rows of some kinds, each typed by its kind's properties. */
+export type Rows<K extends KasmKind> = { readonly [Kind in K]: Row<Kind> };
 
 /** A three-valued boolean property: true, false (absent counts as false), or undefined when not known. */
 export function flag(value: unknown): boolean | undefined {
@@ -145,7 +182,7 @@ export function isAdmin(knowledge: PermissionKnowledge, user: string | undefined
 }
 
 /** The egress target of a mapping or credential, as three-valued facts for one step. */
-export function egressFacts(props: Readonly<Record<string, unknown>>, knowledge: PermissionKnowledge, kind: KasmKind, step: LifecycleStep): { facts: Facts; explain: Partial<Record<ContextFlag, string>> } {
+export function egressFacts(props: RowProps<"EgressProviderMapping" | "EgressCredential">, knowledge: PermissionKnowledge, kind: KasmKind, step: LifecycleStep): { facts: Facts; explain: Partial<Record<ContextFlag, string>> } {
   const user = ref(props.userId);
   const group = ref(props.groupId);
   const facts: Facts = {

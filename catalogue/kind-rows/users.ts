@@ -4,10 +4,10 @@
  * `provider/resources/<kind>.ts`.
  */
 import { isUnknownValue } from "../values";
-import type { KasmKind, LifecycleStep } from "../kinds";
+import type { LifecycleStep } from "../kinds";
 import { userSetRows } from "../bulk-rows";
 import { ADMINISTRATORS_GROUP, ALL_USERS_GROUP } from "../names";
-import { adminFact, adoptOptions, flag, given, isAdmin, plan, ref, systemFact, type CallOptions, type PlannedCall, type Row, type UserField } from "./plan";
+import { adminFact, adoptOptions, flag, given, isAdmin, plan, ref, systemFact, USER_ATTRIBUTE_PROPERTIES, type CallOptions, type PlannedCall, type Rows, type UserField } from "./plan";
 
 /** The rows of the user kinds. */
 export const USER_ROWS = {
@@ -133,7 +133,7 @@ export const USER_ROWS = {
   // provider/resources/user-attributes.ts
   UserAttributes: (props, knowledge) => {
     const user = ref(props.userId);
-    const attributes = ["sshPublicKey", "defaultImage", "showTips", "toggleControlPanel", "autoLoginWs"].some((key) => given(props[key]));
+    const attributes = USER_ATTRIBUTE_PROPERTIES.some((key) => given(props[key]));
     const write = (step: LifecycleStep, condition: string) =>
       plan("update_user_attributes", { targetUserIsGlobalAdmin: isAdmin(knowledge, user, "UserAttributes", step) }, { condition, explain: { targetUserIsGlobalAdmin: adminFact(user) } });
     return {
@@ -229,4 +229,4 @@ export const USER_ROWS = {
       delete: [plan("unassign_user_server", { targetUserIsGlobalAdmin: admin("delete") }, { explain })],
     };
   },
-} satisfies Partial<Record<KasmKind, Row>>;
+} satisfies Rows<"User" | "UserSet" | "UserAttributes" | "GroupMembership" | "UserGroups" | "UserServerAssignment">;

@@ -1,0 +1,42 @@
+/**
+ * Compile-time check that every property the permission rows read (`catalogue/kind-rows/`, named
+ * by kind in `RowProperties`) is one the kind declares: an input of its provider's zod schema or
+ * one of its outputs. The catalogue imports nothing of the provider, so it names the properties
+ * it reads; this file ties those names to the schemas. A misspelt or renamed property shows as
+ * `Type '{ notAProperty: "groupID" }' does not satisfy the constraint 'true'`.
+ */
+import type { KasmKind } from "../../catalogue";
+import type { RowProperties } from "../../catalogue/kind-rows/plan";
+import type { KindInputs, KindOutputTypes } from "../../policy/shared/inputs";
+
+/** Compiles only when `T` is `true`. */
+type Expect<T extends true> = T;
+
+/** The names a kind's row reads that the kind does not declare. */
+type Undeclared<K extends KasmKind> = Exclude<RowProperties[K], keyof KindInputs[K] | keyof KindOutputTypes[K]>;
+
+/** `true` when every name is declared; otherwise the ones that are not, for the compiler's message. */
+type Declared<K extends KasmKind> = [Undeclared<K>] extends [never] ? true : { notAProperty: Undeclared<K> };
+
+/** `true` when `RowProperties` names exactly the kinds there are. */
+type EveryKind = [Exclude<KasmKind, keyof RowProperties> | Exclude<keyof RowProperties, KasmKind>] extends [never] ? true : false;
+
+export type RowPropertiesAreDeclared = [
+  Expect<EveryKind>,
+  Expect<Declared<"User">>,
+  Expect<Declared<"UserSet">>,
+  Expect<Declared<"UserAttributes">>,
+  Expect<Declared<"GroupMembership">>,
+  Expect<Declared<"UserGroups">>,
+  Expect<Declared<"UserServerAssignment">>,
+  Expect<Declared<"StagingConfig">>,
+  Expect<Declared<"CastConfig">>,
+  Expect<Declared<"ServerDrain">>,
+  Expect<Declared<"LicenseActivation">>,
+  Expect<Declared<"ServerImport">>,
+  Expect<Declared<"Group">>,
+  Expect<Declared<"EgressProvider">>,
+  Expect<Declared<"EgressGateway">>,
+  Expect<Declared<"EgressProviderMapping">>,
+  Expect<Declared<"EgressCredential">>,
+];
