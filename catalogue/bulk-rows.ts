@@ -93,15 +93,30 @@ export function csvLabels(cell: string): string[] {
     .filter(Boolean);
 }
 
-/** A row as a reader sees it: camelCase fields; values may be unknown placeholders. */
+/** A row as it is built: camelCase fields; values may be unknown placeholders. */
 export type BulkRow = Readonly<Record<string, unknown>>;
 
+/**
+ * The row fields read from the bulk kinds' rows (by the permission rows and by the hardening
+ * rules), by kind. The catalogue imports nothing of the provider, so it names them here;
+ * `test/types/row-properties.test-d.ts` checks each against the provider's row schema, so a
+ * misspelt or renamed field fails to compile there, and reading a field not named here fails to
+ * compile where it is read.
+ */
+export interface BulkRowFields {
+  readonly UserSet: "username" | "groups" | "realm" | "forcePasswordReset";
+  readonly ServerImport: "assignedUsername" | "connectionType" | "connectionCredentialType" | "useUserPrivateKey";
+}
+
+/** A row of bulk kind `K` as a reader sees it: the fields {@link BulkRowFields} names; values may be unknown placeholders. */
+export type BulkRowOf<K extends keyof BulkRowFields> = { readonly [P in BulkRowFields[K]]?: unknown };
+
 /** The rows of a bulk resource, or `undefined` when they are not known (not declared, not known yet during preview, or a CSV that does not parse). */
-export interface BulkRows {
+export interface BulkRows<Row = BulkRow> {
   /** Where the rows come from: the array input, or the CSV text. */
   readonly source: "csv" | "array";
   /** The rows; `undefined` for a row that is not known yet (or is not an object). */
-  readonly rows: readonly (BulkRow | undefined)[];
+  readonly rows: readonly (Row | undefined)[];
   /** For CSV rows: the line of the text each row starts on (see {@link CsvTable}). */
   readonly lines?: readonly number[];
 }
@@ -154,12 +169,12 @@ function rowsOf(props: Readonly<Record<string, unknown>>, arrayKey: string, from
 }
 
 /** The rows of a `ServerImport` (`servers`, or `csv`), or undefined when not known. */
-export function serverImportRows(props: Readonly<Record<string, unknown>>, isUnknown: (v: unknown) => boolean): BulkRows | undefined {
+export function serverImportRows(props: Readonly<Record<string, unknown>>, isUnknown: (v: unknown) => boolean): BulkRows<BulkRowOf<"ServerImport">> | undefined {
   return rowsOf(props, "servers", serverRowFromCsv, isUnknown);
 }
 
 /** The rows of a `UserSet` (`users`, or `csv`), or undefined when not known. */
-export function userSetRows(props: Readonly<Record<string, unknown>>, isUnknown: (v: unknown) => boolean): BulkRows | undefined {
+export function userSetRows(props: Readonly<Record<string, unknown>>, isUnknown: (v: unknown) => boolean): BulkRows<BulkRowOf<"UserSet">> | undefined {
   return rowsOf(props, "users", userRowFromCsv, isUnknown);
 }
 

@@ -5,7 +5,7 @@
  */
 import { isUnknownValue } from "../values";
 import type { LifecycleStep } from "../kinds";
-import { userSetRows } from "../bulk-rows";
+import { userSetRows, type BulkRowOf } from "../bulk-rows";
 import { ADMINISTRATORS_GROUP, ALL_USERS_GROUP } from "../names";
 import { adminFact, adoptOptions, flag, given, isAdmin, plan, ref, systemFact, USER_ATTRIBUTE_PROPERTIES, type CallOptions, type PlannedCall, type Rows, type UserField } from "./plan";
 
@@ -49,7 +49,7 @@ export const USER_ROWS = {
     const rows = userSetRows(props, isUnknownValue);
     const rowsKnown = rows !== undefined && rows.rows.every((r) => r !== undefined && !isUnknownValue(r.groups) && !isUnknownValue(r.username));
     /** Whether some row answers `test` with true: true, false, or undefined when a row is not known. */
-    const some = (test: (row: Readonly<Record<string, unknown>>) => boolean | undefined): boolean | undefined => {
+    const some = (test: (row: BulkRowOf<"UserSet">) => boolean | undefined): boolean | undefined => {
       let result: boolean | undefined = rowsKnown ? false : undefined;
       for (const row of rows?.rows ?? []) {
         const answer = row === undefined ? undefined : test(row);
@@ -58,8 +58,8 @@ export const USER_ROWS = {
       }
       return result;
     };
-    const groupsOf = (row: Readonly<Record<string, unknown>>): unknown[] | undefined => (Array.isArray(row.groups) ? row.groups : row.groups === undefined ? [] : undefined);
-    const listsGroup = (test: (name: string) => boolean) => (row: Readonly<Record<string, unknown>>) => {
+    const groupsOf = (row: BulkRowOf<"UserSet">): unknown[] | undefined => (Array.isArray(row.groups) ? row.groups : row.groups === undefined ? [] : undefined);
+    const listsGroup = (test: (name: string) => boolean) => (row: BulkRowOf<"UserSet">) => {
       const groups = groupsOf(row);
       if (groups === undefined) return undefined;
       if (groups.some((g) => typeof g === "string" && !isUnknownValue(g) && test(g))) return true;

@@ -8,7 +8,7 @@
  * not decide" (see `undecidable`), never a crash and never a silent pass.
  */
 import type { PolicyConfigSchema, ResourceValidationArgs, ResourceValidationPolicy, ReportViolation } from "@pulumi/policy";
-import { rowLabel, type BulkRow, type BulkRows } from "../../catalogue/bulk-rows";
+import { rowLabel, type BulkRows } from "../../catalogue/bulk-rows";
 import { containsUnknown, isUnknownValue, label, listWords, undecidable, type KasmKind } from "../shared/kasm";
 import { inputsOf, type PolicyInputs } from "../shared/inputs";
 
@@ -146,7 +146,7 @@ export interface RowsWords {
  * servers): `judge` answers for one row (`undefined` for a row or value not known). Flagged rows
  * are named by position (`users[2]`, `csv row 3 (line 4)`), never by their values.
  */
-export function rowsVerdict(rows: BulkRows | undefined, arrayKey: string, judge: (row: BulkRow | undefined) => Tri, words: RowsWords): Verdict {
+export function rowsVerdict<Row>(rows: BulkRows<Row> | undefined, arrayKey: string, judge: (row: Row | undefined) => Tri, words: RowsWords): Verdict {
   if (!rows) return { undecided: words.rowsNotKnown };
   const verdicts = rows.rows.map(judge);
   const flagged = verdicts.flatMap((v, i) => (v === true ? [i] : []));

@@ -8,11 +8,11 @@
  * opens the server to everyone. The message names the rows by position (`servers[2]`,
  * `csv row 3 (line 4)`), never by their values.
  */
-import { serverImportRows, type BulkRow } from "../../catalogue/bulk-rows";
+import { serverImportRows, type BulkRowOf } from "../../catalogue/bulk-rows";
 import { isUnknownValue, resourceRule, rowsVerdict, type Tri } from "./common";
 
 /** Whether one row is an SSH server with shared STATIC credentials: undefined when a value it needs is not known. */
-function sharesCredentials(row: BulkRow | undefined): Tri {
+function sharesCredentials(row: BulkRowOf<"ServerImport"> | undefined): Tri {
   if (row === undefined) return undefined;
   const { connectionType, connectionCredentialType, useUserPrivateKey } = row;
   if ([connectionType, connectionCredentialType, useUserPrivateKey].some(isUnknownValue)) return undefined;

@@ -6,14 +6,14 @@
  * its own (a `User` with a `GroupMembership`), where the grant is visible. The message names the
  * rows by position (`users[2]`, `csv row 3 (line 4)`), never by their values.
  */
-import { userSetRows, type BulkRow } from "../../catalogue/bulk-rows";
+import { userSetRows, type BulkRowOf } from "../../catalogue/bulk-rows";
 import { isUnknownValue, resourceRule, rowsVerdict, type Tri } from "./common";
 
 /** Kasm's built-in group of Global Admins, as batch imports name it. */
 const ADMINISTRATORS = "administrators";
 
 /** Whether one row puts its user into Administrators: undefined when its groups are not known. */
-function makesAdministrator(row: BulkRow | undefined): Tri {
+function makesAdministrator(row: BulkRowOf<"UserSet"> | undefined): Tri {
   if (row === undefined || isUnknownValue(row.groups)) return undefined;
   if (!Array.isArray(row.groups)) return false;
   let result: Tri = false;

@@ -7,11 +7,11 @@
  * sign in through their directory and are not flagged. The message names the rows by position
  * (`users[2]`, `csv row 3 (line 4)`), never by their values.
  */
-import { userSetRows, type BulkRow } from "../../catalogue/bulk-rows";
+import { userSetRows, type BulkRowOf } from "../../catalogue/bulk-rows";
 import { isUnknownValue, resourceRule, rowsVerdict, type Tri } from "./common";
 
 /** Whether one row is a local user not forced to reset its password: undefined when a value it needs is not known. */
-function keepsGivenPassword(row: BulkRow | undefined): Tri {
+function keepsGivenPassword(row: BulkRowOf<"UserSet"> | undefined): Tri {
   if (row === undefined || isUnknownValue(row.realm)) return undefined;
   const realm = typeof row.realm === "string" && row.realm.trim() !== "" ? row.realm.trim().toLowerCase() : "local";
   if (realm !== "local") return false;

@@ -1,13 +1,17 @@
 /**
  * Compile-time check that every property the permission rows read (`catalogue/kind-rows/`, named
  * by kind in `RowProperties`) is one the kind declares: an input of its provider's zod schema or
- * one of its outputs. The catalogue imports nothing of the provider, so it names the properties
- * it reads; this file ties those names to the schemas. A misspelt or renamed property shows as
+ * one of its outputs; and that every field read from a bulk kind's rows (`BulkRowFields`) is a
+ * field of the provider's row schema. The catalogue imports nothing of the provider, so it names
+ * the properties it reads; this file ties those names to the schemas. A misspelt or renamed property shows as
  * `Type '{ notAProperty: "groupID" }' does not satisfy the constraint 'true'`.
  */
 import type { KasmKind } from "../../catalogue";
+import type { BulkRowFields } from "../../catalogue/bulk-rows";
 import type { RowProperties } from "../../catalogue/kind-rows/plan";
 import type { KindInputs, KindOutputTypes } from "../../policy/shared/inputs";
+import type { ServerRow } from "../../provider/resources/server-import";
+import type { UserRow } from "../../provider/resources/user-set";
 
 /** Compiles only when `T` is `true`. */
 type Expect<T extends true> = T;
@@ -39,4 +43,12 @@ export type RowPropertiesAreDeclared = [
   Expect<Declared<"EgressGateway">>,
   Expect<Declared<"EgressProviderMapping">>,
   Expect<Declared<"EgressCredential">>,
+];
+
+/** `true` when every row field named is a field of the row schema; otherwise the ones that are not. */
+type RowFieldsDeclared<Names, Row> = [Exclude<Names, keyof Row>] extends [never] ? true : { notARowField: Exclude<Names, keyof Row> };
+
+export type BulkRowFieldsAreDeclared = [
+  Expect<RowFieldsDeclared<BulkRowFields["UserSet"], UserRow>>,
+  Expect<RowFieldsDeclared<BulkRowFields["ServerImport"], ServerRow>>,
 ];
