@@ -531,7 +531,8 @@ const REFUSAL_MEANINGS: readonly (readonly [RegExp, new (details: KasmErrorDetai
   [/\bis not a member\b/i, KasmNotMemberError],
   [/\bis not assigned\b/i, KasmNotAssignedError],
   [/'force' option not set/i, KasmForceRequiredError],
-  [/\balready exists\b|\bmust be unique\b/i, KasmAlreadyExistsError],
+  // "already assigned": the assignment a call makes exists (no release is known to send it; Kasm accepts assigning twice).
+  [/\balready exists\b|\bmust be unique\b|\balready assigned\b/i, KasmAlreadyExistsError],
 ];
 
 /** The not-found error, naming what is missing when the text says (the user, the casting config). */

@@ -11,7 +11,8 @@
  */
 import type { z } from "zod";
 import type { OperationName } from "../../catalogue";
-import { KasmApiError, KasmBadRequestError } from "./errors";
+import { KasmApiError, KasmBadRequestError, KasmNotFoundError } from "./errors";
+import { Empty } from "./schemas/common";
 import type { CallOptions, KasmTransport } from "./transport";
 
 /**
@@ -35,6 +36,15 @@ export async function callCountingAsDone<S extends z.ZodType>(
     }
     throw error;
   }
+}
+
+/**
+ * Call a delete (an operation that answers nothing); when it was sent more than once and the final
+ * answer is that the object does not exist, an earlier attempt deleted it: done. A first attempt
+ * that finds nothing still fails with {@link KasmNotFoundError}: the caller decides what that means.
+ */
+export async function deleteOnce(transport: KasmTransport, operation: OperationName, params: object): Promise<void> {
+  await callCountingAsDone(transport, operation, params, Empty, (error) => error instanceof KasmNotFoundError);
 }
 
 /** How {@link createOnce} finds what an earlier attempt may have committed. */

@@ -4,9 +4,8 @@
  * released Kasm has two (`get_cast_configs`, `get_cast_config`), called with `apiNames` `product`.
  */
 import { z } from "zod";
-import { KasmNotFoundError } from "../errors";
-import { callCountingAsDone, createOnce } from "../recovery";
-import { Empty } from "../schemas/common";
+import { KasmAlreadyExistsError } from "../errors";
+import { createOnce, deleteOnce } from "../recovery";
 import {
   CastConfig,
   type CastConfigUpdate,
@@ -17,9 +16,6 @@ import {
 import type { KasmApi } from "../transport";
 
 const CastAnswer = z.object({ cast_config: CastConfig });
-
-/** The server's refusal of a create whose key or name is taken. */
-const DUPLICATE_CAST_CONFIG = /^A Cast config with existing key \(.*\) OR configuration name \(.*\) exists/;
 
 /**
  * Create a casting config (`create_cast_config`). `key` and `casting_config_name` must be unique.
@@ -48,7 +44,7 @@ export async function createCastConfig(api: KasmApi, config: NewCastConfig): Pro
       },
       // Only reached after an earlier attempt failed transiently: the duplicate is that attempt's commit.
       repeatRefused: (error) =>
-        DUPLICATE_CAST_CONFIG.test(error.errorMessage ?? "") ? { confirmed: false, cast_config: config } : undefined,
+        error instanceof KasmAlreadyExistsError ? { confirmed: false, cast_config: config } : undefined,
     },
   );
 }
@@ -90,5 +86,5 @@ export async function updateCastConfig(api: KasmApi, update: CastConfigUpdate): 
  * answers that it does not exist, an earlier attempt deleted it: done.
  */
 export async function deleteCastConfig(api: KasmApi, params: DeleteCastConfigParams): Promise<void> {
-  await callCountingAsDone(api.transport, "delete_cast_config", params, Empty, (error) => error instanceof KasmNotFoundError);
+  await deleteOnce(api.transport, "delete_cast_config", params);
 }

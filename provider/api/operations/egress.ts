@@ -8,9 +8,8 @@
  */
 import { z } from "zod";
 import type { OperationContext } from "../../../catalogue";
-import { KasmNotFoundError } from "../errors";
-import { callCountingAsDone, createOnce } from "../recovery";
-import { Empty, sameId } from "../schemas/common";
+import { createOnce, deleteOnce } from "../recovery";
+import { sameId } from "../schemas/common";
 import {
   EgressCredential,
   EgressGateway,
@@ -75,13 +74,7 @@ export async function updateEgressProvider(api: KasmApi, update: EgressProviderU
  * retried attempt answers that it does not exist, an earlier attempt deleted it: done.
  */
 export async function deleteEgressProvider(api: KasmApi, params: { egress_provider_id: string }): Promise<void> {
-  await callCountingAsDone(
-    api.transport,
-    "delete_egress_provider",
-    { target_egress_provider: { egress_provider_id: params.egress_provider_id } },
-    Empty,
-    isNotFound,
-  );
+  await deleteOnce(api.transport, "delete_egress_provider", { target_egress_provider: { egress_provider_id: params.egress_provider_id } });
 }
 
 // --- gateways ----------------------------------------------------------------------------------
@@ -150,13 +143,7 @@ export async function updateEgressGateway(api: KasmApi, update: EgressGatewayUpd
  * Modify). If a retried attempt answers that it does not exist, an earlier attempt deleted it: done.
  */
 export async function deleteEgressGateway(api: KasmApi, params: { egress_gateway_id: string }): Promise<void> {
-  await callCountingAsDone(
-    api.transport,
-    "delete_egress_gateway",
-    { target_egress_gateway: { egress_gateway_id: params.egress_gateway_id } },
-    Empty,
-    isNotFound,
-  );
+  await deleteOnce(api.transport, "delete_egress_gateway", { target_egress_gateway: { egress_gateway_id: params.egress_gateway_id } });
 }
 
 // --- provider mappings -------------------------------------------------------------------------
@@ -225,13 +212,7 @@ export async function updateEgressProviderMapping(api: KasmApi, update: EgressPr
  * retried attempt answers that it does not exist, an earlier attempt deleted it: done.
  */
 export async function deleteEgressProviderMapping(api: KasmApi, params: { egress_provider_mapping_id: string }): Promise<void> {
-  await callCountingAsDone(
-    api.transport,
-    "delete_egress_provider_mapping",
-    { target_egress_provider_mapping: { egress_provider_mapping_id: params.egress_provider_mapping_id } },
-    Empty,
-    isNotFound,
-  );
+  await deleteOnce(api.transport, "delete_egress_provider_mapping", { target_egress_provider_mapping: { egress_provider_mapping_id: params.egress_provider_mapping_id } });
 }
 
 // --- credentials -------------------------------------------------------------------------------
@@ -316,8 +297,4 @@ function sameTarget(record: EgressTarget, request: EgressTarget): boolean {
 /** What a 403 should mention: the target decides which Modify permission is needed. */
 function targetContext(t: EgressTarget): OperationContext {
   return { targetIsUser: !!t.user_id, targetIsGroup: !!t.group_id, targetIsImage: !!t.image_id };
-}
-
-function isNotFound(error: Error): boolean {
-  return error instanceof KasmNotFoundError;
 }

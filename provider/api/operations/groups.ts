@@ -3,8 +3,8 @@
  * released Kasm (`apiNames` `product`), list, create, change and delete groups.
  */
 import { z } from "zod";
-import { KasmNotFoundError } from "../errors";
-import { callCountingAsDone, createOnce } from "../recovery";
+import { KasmAlreadyMemberError, KasmNotMemberError } from "../errors";
+import { callCountingAsDone, createOnce, deleteOnce } from "../recovery";
 import { Empty, Id, Int, sameId } from "../schemas/common";
 import { GroupRecord, type GroupMembership, type GroupUpdate, type NewGroup } from "../schemas/groups";
 import type { KasmApi } from "../transport";
@@ -21,9 +21,7 @@ const GroupAnswer = z.object({ group: GroupRecord });
  * @throws {@link KasmNotFoundError} `Invalid User ID (...)` or `Invalid Group ID (...)`.
  */
 export async function addUserGroup(api: KasmApi, membership: GroupMembership): Promise<void> {
-  await callCountingAsDone(api.transport, "add_user_group", membershipBody(membership), Empty, (error) =>
-    /\bis already a member\b/i.test(error.errorMessage ?? ""),
-  );
+  await callCountingAsDone(api.transport, "add_user_group", membershipBody(membership), Empty, (error) => error instanceof KasmAlreadyMemberError);
 }
 
 /**
@@ -32,9 +30,7 @@ export async function addUserGroup(api: KasmApi, membership: GroupMembership): P
  * If a retried attempt answers that the user is not a member, an earlier attempt removed it: done.
  */
 export async function removeUserGroup(api: KasmApi, membership: GroupMembership): Promise<void> {
-  await callCountingAsDone(api.transport, "remove_user_group", membershipBody(membership), Empty, (error) =>
-    /\bis not a member\b/i.test(error.errorMessage ?? ""),
-  );
+  await callCountingAsDone(api.transport, "remove_user_group", membershipBody(membership), Empty, (error) => error instanceof KasmNotMemberError);
 }
 
 function membershipBody(membership: GroupMembership) {
@@ -108,5 +104,5 @@ export async function updateGroup(api: KasmApi, update: GroupUpdate): Promise<Gr
  */
 export async function deleteGroup(api: KasmApi, params: { group_id: string; force?: boolean }): Promise<void> {
   const body = { target_group: { group_id: params.group_id }, ...(params.force === undefined ? {} : { force: params.force }) };
-  await callCountingAsDone(api.transport, "delete_group", body, Empty, (error) => error instanceof KasmNotFoundError);
+  await deleteOnce(api.transport, "delete_group", body);
 }

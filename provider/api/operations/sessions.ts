@@ -4,9 +4,7 @@
  *
  * Hand a session to its user only once its status is `running` (see {@link getWsStatus}).
  */
-import { KasmNotFoundError } from "../errors";
-import { callCountingAsDone } from "../recovery";
-import { Empty } from "../schemas/common";
+import { deleteOnce } from "../recovery";
 import {
   ExecResult,
   RequestWsResult,
@@ -42,7 +40,7 @@ export async function getWsStatus(api: KasmApi, params: SessionTarget): Promise<
  * earlier attempt deleted it: done.
  */
 export async function deleteWs(api: KasmApi, params: SessionTarget): Promise<void> {
-  await callCountingAsDone(api.transport, "delete_ws", params, Empty, (error) => error instanceof KasmNotFoundError);
+  await deleteOnce(api.transport, "delete_ws", params);
 }
 
 /** Read how constrained a session's display is, per connection (`get_ws_bottleneck_stats`). */

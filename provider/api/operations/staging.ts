@@ -1,8 +1,7 @@
 /** Operations of the staging area: staging configs, which keep sessions of an image ready in a zone. */
 import { z } from "zod";
-import { KasmNotFoundError } from "../errors";
-import { callCountingAsDone, createOnce } from "../recovery";
-import { Empty, sameId } from "../schemas/common";
+import { createOnce, deleteOnce } from "../recovery";
+import { sameId } from "../schemas/common";
 import { StagingConfig, type NewStagingConfig, type StagingConfigUpdate } from "../schemas/staging";
 import type { KasmApi } from "../transport";
 
@@ -61,11 +60,5 @@ export async function updateStagingConfig(api: KasmApi, update: StagingConfigUpd
  * answers that it does not exist, an earlier attempt deleted it: done.
  */
 export async function deleteStagingConfig(api: KasmApi, params: { staging_config_id: string }): Promise<void> {
-  await callCountingAsDone(
-    api.transport,
-    "delete_staging_config",
-    { target_staging_config: { staging_config_id: params.staging_config_id } },
-    Empty,
-    (error) => error instanceof KasmNotFoundError,
-  );
+  await deleteOnce(api.transport, "delete_staging_config", { target_staging_config: { staging_config_id: params.staging_config_id } });
 }

@@ -3,8 +3,8 @@
  * read and change their attributes, assign them to servers, and import them from a CSV file.
  */
 import { z } from "zod";
-import { KasmNotFoundError } from "../errors";
-import { callCountingAsDone, createOnce } from "../recovery";
+import { KasmAlreadyExistsError, KasmNotAssignedError, KasmNotFoundError } from "../errors";
+import { callCountingAsDone, createOnce, deleteOnce } from "../recovery";
 import { Empty, normaliseId } from "../schemas/common";
 import { usersCsv } from "../batch-csv";
 import type { BatchView } from "../schemas/batch";
@@ -231,7 +231,7 @@ export async function updateUser(api: KasmApi, update: UserUpdate): Promise<User
  */
 export async function deleteUser(api: KasmApi, params: DeleteUserParams): Promise<void> {
   const { user_id, force } = params;
-  await callCountingAsDone(api.transport, "delete_user", { target_user: { user_id }, force: force ?? false }, Empty, isNotFound);
+  await deleteOnce(api.transport, "delete_user", { target_user: { user_id }, force: force ?? false });
 }
 
 /** End every session of a user (`logout_user`; needs Users Auth Session). */
@@ -261,7 +261,7 @@ export async function assignUserServer(api: KasmApi, params: UserServerAssignmen
     "assign_user_server",
     { target_user: { user_id: params.user_id }, target_server: { server_id: params.server_id } },
     z.object({ user_server_assignment: UserServerAssignment }),
-    (error) => /\balready assigned\b/i.test(error.errorMessage ?? ""),
+    (error) => error instanceof KasmAlreadyExistsError,
   );
   return answer?.user_server_assignment ?? { user_id: normaliseId(params.user_id), server_id: normaliseId(params.server_id) };
 }
@@ -276,10 +276,6 @@ export async function unassignUserServer(api: KasmApi, params: UserServerAssignm
     "unassign_user_server",
     { target_user: { user_id: params.user_id }, target_server: { server_id: params.server_id } },
     Empty,
-    (error) => /\bis not assigned\b/i.test(error.errorMessage ?? ""),
+    (error) => error instanceof KasmNotAssignedError,
   );
-}
-
-function isNotFound(error: Error): boolean {
-  return error instanceof KasmNotFoundError;
 }
