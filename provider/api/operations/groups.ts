@@ -17,7 +17,7 @@ const GroupAnswer = z.object({ group: GroupRecord });
  *
  * If a retried attempt answers that the user is already a member, an earlier attempt added it: done.
  *
- * @throws {@link KasmBadRequestError} `User (<u>) is already a member of group (<g>)` on a first attempt.
+ * @throws {@link KasmAlreadyMemberError} `User (<u>) is already a member of group (<g>)` on a first attempt.
  * @throws {@link KasmNotFoundError} `Invalid User ID (...)` or `Invalid Group ID (...)`.
  */
 export async function addUserGroup(api: KasmApi, membership: GroupMembership): Promise<void> {

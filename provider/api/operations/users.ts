@@ -34,7 +34,7 @@ const UserAnswer = z.object({ user: User });
  * Never creates the user twice: after a failure that leaves the outcome unknown, the user is
  * looked up by username and adopted if the failed attempt created it.
  *
- * @throws {@link KasmBadRequestError} `Error creating user (<username>): (User already exists)` when the name is taken.
+ * @throws {@link KasmAlreadyExistsError} `Error creating user (<username>): (User already exists)` when the name is taken.
  * @example
  * ```ts
  * const user = await createUser(client, { username: "alice", first_name: "Alice" });
