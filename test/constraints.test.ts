@@ -1,6 +1,7 @@
 /**
  * Every rule that refuses input is listed, with its source, in CONSTRAINTS.md: the provider's input
- * schemas are walked and each field's rules compared with the file's table, and the emulator's
+ * schemas and the bulk kinds' row schemas (both forms, list and CSV) are walked and each field's
+ * rules compared with the file's table, and the emulator's
  * validators are counted per file and compared with the number of its rows. A rule added on either
  * side without a row (or a row left after its rule went) fails here, naming it.
  *
@@ -26,6 +27,8 @@ import { UserAttributesInputs } from "../provider/resources/user-attributes";
 import { UserGroupsInputs } from "../provider/resources/user-groups";
 import { UserServerAssignmentInputs } from "../provider/resources/user-server-assignment";
 import { UserSetInputs } from "../provider/resources/user-set";
+import { serverRowSchema } from "../provider/resources/server-import/rows";
+import { userRowSchema } from "../provider/resources/user-set/fields";
 
 const REPO = path.resolve(__dirname, "..");
 const DOC = readFileSync(path.join(REPO, "CONSTRAINTS.md"), "utf8");
@@ -47,6 +50,15 @@ const KINDS: Record<string, unknown> = {
   UserGroups: UserGroupsInputs,
   UserServerAssignment: UserServerAssignmentInputs,
   UserSet: UserSetInputs,
+};
+
+/**
+ * The bulk kinds' row schemas, in the list form and the CSV form. A CSV form's field is listed as
+ * `...CsvRow` only where its rules differ from the list form's.
+ */
+const ROWS: Record<string, { readonly list: unknown; readonly csv: unknown }> = {
+  UserSetRow: { list: userRowSchema(false), csv: userRowSchema(true) },
+  ServerImportRow: { list: serverRowSchema(false), csv: serverRowSchema(true) },
 };
 
 /** A zod schema's definition, or a loud failure naming the internal that is gone. */
@@ -100,19 +112,31 @@ function rules(schema: unknown, out: string[] = []): string[] {
   }
 }
 
-/** `Kind.field` (or `Kind (whole)`) -> its rules, from the provider's schemas. */
+/** `field` -> its rules, for each field of an object schema that has any (`(whole)` for the object's own). */
+function fieldRules(name: string, schema: unknown): Map<string, string> {
+  const found = new Map<string, string>();
+  const whole = rules(schema);
+  if (whole.length) found.set("(whole)", whole.join("; "));
+  let object = defOf(schema);
+  while (object.type === "pipe") object = defOf(object.in);
+  if (object.shape === undefined) throw new Error(`zod internals moved: ${name} has no \`shape\`; update test/constraints.test.ts`);
+  for (const [field, fieldSchema] of Object.entries(object.shape)) {
+    const list = rules(fieldSchema);
+    if (list.length) found.set(field, list.join("; "));
+  }
+  return found;
+}
+
+/** `Kind.field` (or `Kind (whole)`) -> its rules, from the provider's schemas and the bulk kinds' row schemas. */
 function providerRules(): Map<string, string> {
   const found = new Map<string, string>();
-  for (const [kind, schema] of Object.entries(KINDS)) {
-    const whole = rules(schema);
-    if (whole.length) found.set(`${kind} (whole)`, whole.join("; "));
-    let object = defOf(schema);
-    while (object.type === "pipe") object = defOf(object.in);
-    if (object.shape === undefined) throw new Error(`zod internals moved: ${kind}Inputs has no \`shape\`; update test/constraints.test.ts`);
-    for (const [field, fieldSchema] of Object.entries(object.shape)) {
-      const list = rules(fieldSchema);
-      if (list.length) found.set(`${kind}.${field}`, list.join("; "));
-    }
+  const add = (prefix: string, field: string, rule: string) => found.set(field === "(whole)" ? `${prefix} (whole)` : `${prefix}.${field}`, rule);
+  for (const [kind, schema] of Object.entries(KINDS)) for (const [field, rule] of fieldRules(`${kind}Inputs`, schema)) add(kind, field, rule);
+  for (const [row, { list, csv }] of Object.entries(ROWS)) {
+    const listRules = fieldRules(row, list);
+    for (const [field, rule] of listRules) add(row, field, rule);
+    const csvRow = row.replace(/Row$/, "CsvRow");
+    for (const [field, rule] of fieldRules(csvRow, csv)) if (listRules.get(field) !== rule) add(csvRow, field, rule);
   }
   return found;
 }
