@@ -228,6 +228,38 @@ export function requiredText(name: string) {
     .refine((value) => value.trim().length > 0, `${name} must not be empty`);
 }
 
+/** One problem a bulk kind's row schema finds in a row (see {@link rowIssues}). */
+export interface RowIssue {
+  /** The field, or the key that is no field. */
+  readonly field: string;
+  /** Where inside the field, for a list (the entry's index). */
+  readonly within: readonly PropertyKey[];
+  /** The schema's message; empty for a key that is no field. */
+  readonly message: string;
+  /** Set for a key that is no field of the row. */
+  readonly notAField?: true;
+}
+
+/**
+ * What a bulk kind's row schema finds wrong with one row, a list entry or a parsed CSV row alike.
+ * A field whose value is not known yet (preview), or holds a value not known yet, is checked once
+ * it is known; a key that is no field is reported whatever its value. The caller names the row.
+ */
+export function rowIssues(schema: z.ZodObject, row: Readonly<Props>): RowIssue[] {
+  const fields = Object.keys(schema.shape);
+  const notKnownYet = (key: string) => fields.includes(key) && isUnknown(row[key]);
+  const known = Object.fromEntries(Object.entries(row).filter(([key, value]) => value !== undefined && value !== null && !notKnownYet(key)));
+  const parsed = schema.safeParse(known);
+  if (parsed.success) return [];
+  return parsed.error.issues.flatMap((issue): RowIssue[] =>
+    issue.code === "unrecognized_keys"
+      ? issue.keys.map((key) => ({ field: key, within: [], message: "", notAField: true as const }))
+      : notKnownYet(String(issue.path[0]))
+        ? []
+        : [{ field: String(issue.path[0]), within: issue.path.slice(1), message: issue.message }],
+  );
+}
+
 // --- ids, names, lists -----------------------------------------------------------------------------
 
 export { canonicalId };

@@ -5,7 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { parseCsv, serverRowFromCsv, SERVER_CSV_COLUMNS } from "../../../catalogue/bulk-rows";
-import { isUnknown, UNKNOWN, type Props } from "../kit";
+import { isUnknown, rowIssues, UNKNOWN, type Props } from "../kit";
 import { FIELD_NAMES, FIELDS, INPUTS, serverRowSchema, type Field } from "./rows";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -27,17 +27,11 @@ function rowProblems(rows: readonly (Props | undefined)[], fromCsv: boolean): { 
   rows.forEach((row, index) => {
     // A row not known yet (preview) is checked once it is.
     if (row === undefined) return;
-    // The row's schema, on the values known now (a value not known yet is checked once it is).
-    const known = Object.fromEntries(Object.entries(row).filter(([, value]) => value !== undefined && value !== null && !isUnknown(value)));
-    const parsed = schema.safeParse(known);
-    const issues = parsed.success ? [] : parsed.error.issues;
-    // A key that is no field first, then the fields in Kasm's column order.
-    for (const issue of issues)
-      if (issue.code === "unrecognized_keys") for (const key of issue.keys) problems.push({ index, message: `${key} is not a field of a server row (fields: ${FIELD_NAMES.join(", ")})` });
-    for (const issue of issues) {
-      const field = issue.path[0] as Field;
-      if (issue.code !== "unrecognized_keys" && !isUnknown(row[field])) problems.push({ index, field, message: issue.message });
-    }
+    // The row's schema (a value not known yet is checked once it is): a key that is no field
+    // first, then the fields in Kasm's column order.
+    const issues = rowIssues(schema, row);
+    for (const issue of issues) if (issue.notAField) problems.push({ index, message: `${issue.field} is not a field of a server row (fields: ${FIELD_NAMES.join(", ")})` });
+    for (const issue of issues) if (!issue.notAField) problems.push({ index, field: issue.field as Field, message: issue.message });
     const type = row.connectionType;
     const credentials = row.connectionCredentialType;
     if (typeof type === "string" && typeof credentials === "string" && type.trim().toUpperCase() === "SSH" && credentials.trim().toUpperCase() === "PROMPT_USER")

@@ -6,7 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { parseCsv, rowLabel, type CsvTable } from "../../../catalogue/bulk-rows";
 import { BATCH_USER_COLUMNS } from "../../api";
-import { checkInputs, isUnknown, snakeCase, type Props } from "../kit";
+import { checkInputs, isUnknown, rowIssues, snakeCase, type Props } from "../kit";
 import { GROUP_COLUMN, USER_FIELDS, UserSetInputs, userRowSchema } from "./fields";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -30,24 +30,14 @@ interface RowProblem {
 
 // --- helpers: one row ----------------------------------------------------------------------------
 
-/**
- * The problems of one row by the row schema ({@link userRowSchema}). A field not known yet
- * (preview), or with a value not known yet inside it, is checked once it is known.
- */
+/** The problems of one row by the row schema ({@link userRowSchema}; see {@link rowIssues}). */
 function rowProblems(entry: Readonly<Record<string, unknown>>, schema: ReturnType<typeof userRowSchema>): RowProblem[] {
-  // A key that is no field stays, whatever its value, to be reported.
-  const isField = (key: string) => ROW_KEYS.includes(key);
-  const known = Object.fromEntries(Object.entries(entry).filter(([key, value]) => value !== undefined && value !== null && !(isUnknown(value) && isField(key))));
-  const unknownField = (field: string) => entry[field] !== undefined && isUnknown(entry[field]);
-  const parsed = schema.safeParse(known);
-  if (parsed.success) return [];
-  return parsed.error.issues.flatMap((issue): RowProblem[] =>
-    issue.code === "unrecognized_keys"
-      ? issue.keys.map((key) => ({ field: key, message: "", notAField: true as const }))
-      : unknownField(String(issue.path[0]))
-        ? []
-        : [{ field: String(issue.path[0]), group: typeof issue.path[1] === "number" ? issue.path[1] : undefined, message: issue.message }],
-  );
+  return rowIssues(schema, entry).map(({ field, within, message, notAField }) => ({
+    field,
+    group: typeof within[0] === "number" ? within[0] : undefined,
+    message,
+    ...(notAField ? { notAField } : {}),
+  }));
 }
 
 /**
