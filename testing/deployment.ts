@@ -229,7 +229,9 @@ export class Deployment {
     const checked = await this.host.check(urn, old ? plainProps(old.inputs) : {}, plainProps(reg.object)).catch((e) => {
       throw this.fail(urn, `check failed: ${errorMessage(e)}`);
     });
-    if (checked.failures.length) throw this.fail(urn, `check failed: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+    // A reason that names its property already (the bulk kinds' `users[0].realm: ...`) is not led by it twice.
+    const failureText = (f: { property: string; reason: string }) => (f.property && f.reason.startsWith(f.property) ? f.reason : `${f.property}: ${f.reason}`);
+    if (checked.failures.length) throw this.fail(urn, `check failed: ${checked.failures.map(failureText).join("; ")}`);
     // The host hands inputs back without secrets (it does not accept them): restore their secretness.
     const inputs = markSecret(checked.inputs, secretIn);
     // What a preview answers for a change: the inputs, so that computed outputs are unknown.

@@ -209,6 +209,11 @@ const after = new kasm.User("after", { username: "after" }, { dependsOn: clash }
     const preview = await badInput.preview();
     expect(preview.ok).toBe(false);
     expect(preview.errors[0].message).toMatch(/check failed: username/);
+
+    // A reason that names its property already is not led by it twice.
+    const badRow = engineFor(program(`new kasm.UserSet("team", { users: [{ username: "bob", realm: "nis" }] });`), { stateFile: path.join(dir, "rows.json") });
+    const rowPreview = await badRow.preview();
+    expect(rowPreview.errors[0].message).toMatch(/check failed: users\[0\]\.realm: 'nis' is not one of ldap, local, oidc, saml/);
   });
 
   it("keeps an object that failed to initialise, with its id, and updates it on the next up", { timeout: SLOW }, async () => {
