@@ -8,8 +8,8 @@ import { HostError, ProviderHost } from "./host";
 import { serveMonitor, type Registration, type RegistrationAnswer } from "./monitor";
 import { PolicyPackRunner, type AnalyzedResource } from "./policy";
 import { StateStore, dependencyOrder, type ResourceRecord } from "./state";
-import { changedKeys, markSecret, plain, plainProps, samePlain, secretKeys, type Props } from "./values";
-import { deleteAll, errorMessage, pulumiScript, Recorder, RunEnded, stackOutputs, startHost, stopHost, STACK_TYPE, type EngineError, type Operation, type RunResult, type TestEngineOptions } from "./run";
+import { changedKeys, keepOldValues, markSecret, plain, plainProps, samePlain, secretKeys, type Props } from "./values";
+import { deleteAll, errorMessage, protectedDeleteMessage, pulumiScript, Recorder, RunEnded, stackOutputs, startHost, stopHost, STACK_TYPE, type EngineError, type Operation, type RunResult, type TestEngineOptions } from "./run";
 import type { TestEngine } from "./engine";
 
 /** How long a program may take to exit after a failure ended the run, before it is killed. */
@@ -210,6 +210,8 @@ export class Deployment {
       propertyDependencies: reg.propertyDependencies,
       additionalSecretOutputs: reg.additionalSecretOutputs,
       ...(reg.deletedWith ? { deletedWith: reg.deletedWith } : {}),
+      ...(reg.protect ? { protect: true as const } : {}),
+      ...(reg.retainOnDelete ? { retainOnDelete: true as const } : {}),
     };
     const answer = (record: ResourceRecord): RegistrationAnswer => ({ urn, id: record.id, object: record.outputs, propertyDependencies: reg.propertyDependencies });
 
@@ -224,9 +226,11 @@ export class Deployment {
     }
     if (reg.importId) throw this.fail(urn, "importing (the `import` option) is not supported by the test engine");
 
-    const secretIn = secretKeys(reg.object);
+    // `ignoreChanges`: the named inputs keep their old values, before Check sees them, as in the engine.
+    const declared = old ? keepOldValues(reg.object, old.inputs, reg.ignoreChanges) : reg.object;
+    const secretIn = secretKeys(declared);
     const secretOut = [...secretIn, ...reg.additionalSecretOutputs];
-    const checked = await this.host.check(urn, old ? plainProps(old.inputs) : {}, plainProps(reg.object)).catch((e) => {
+    const checked = await this.host.check(urn, old ? plainProps(old.inputs) : {}, plainProps(declared)).catch((e) => {
       throw this.fail(urn, `check failed: ${errorMessage(e)}`);
     });
     // A reason that names its property already (the bulk kinds' `users[0].realm: ...`) is not led by it twice.
@@ -255,6 +259,12 @@ export class Deployment {
       if (this.dryRun) return answer(this.remember(planned, "update", changed));
       const update = () => this.host.update(urn, old.id, plainProps(old.outputs), checked.inputs);
       return answer(this.remember(await this.apply(urn, planned, secretOut, "update", update), "update", changed));
+    }
+    if (reg.protect && old.protect) {
+      // The engine refuses to replace what stays protected; a preview reports it and goes on.
+      const message = `unable to replace resource "${urn}"\nas it is currently marked for protection. To unprotect the resource, remove the \`protect\` flag from the resource in your Pulumi program and run \`pulumi up\``;
+      if (!this.dryRun) throw this.fail(urn, message);
+      this.rec.errors.push({ urn, message });
     }
     if (this.dryRun) return answer(this.remember({ ...planned, id: "" }, "replace", changed));
     if (reg.deleteBeforeReplace ?? diff.deleteBeforeReplace) {
@@ -345,7 +355,11 @@ export class Deployment {
     const gone = this.old.filter((r) => r.pendingDelete || !this.newByUrn.has(r.urn));
     const doomed = dependencyOrder([...gone, ...this.replaced]).reverse();
     if (this.dryRun) {
-      for (const r of doomed) this.rec.op(r, "delete");
+      const replaced = new Set(this.replaced);
+      for (const r of doomed) {
+        if (r.protect && !replaced.has(r)) this.rec.errors.push({ urn: r.urn, message: protectedDeleteMessage(r.urn) });
+        else this.rec.op(r, "delete");
+      }
     } else {
       const { deleted, left } = await deleteAll(this.host, doomed, this.rec, new Set(this.replaced));
       this.deleted = deleted;

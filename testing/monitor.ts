@@ -47,6 +47,8 @@ export interface Registration {
   /** `undefined` when the program did not set the option. */
   readonly deleteBeforeReplace?: boolean;
   readonly protect: boolean;
+  /** `retainOnDelete`: a delete drops the resource from the state and leaves the object in Kasm. */
+  readonly retainOnDelete: boolean;
   readonly ignoreChanges: string[];
   readonly replaceOnChanges: string[];
   readonly additionalSecretOutputs: string[];
@@ -121,6 +123,7 @@ function readRegistration(req: resproto.RegisterResourceRequest): Registration {
     propertyDependencies,
     deleteBeforeReplace: req.getDeletebeforereplacedefined() ? req.getDeletebeforereplace() : undefined,
     protect: req.getProtect() ?? false,
+    retainOnDelete: req.getRetainondelete() ?? false,
     ignoreChanges: req.getIgnorechangesList(),
     replaceOnChanges: req.getReplaceonchangesList(),
     additionalSecretOutputs: req.getAdditionalsecretoutputsList(),

@@ -235,10 +235,26 @@ export function stackOutputs(records: readonly ResourceRecord[]): Props {
 }
 
 /**
- * Delete `records` in the order given (reverse dependency order); components only leave the
- * state. A resource whose `deletedWith` target goes in the same pass is not deleted itself. Stops
- * at the first failure. Reports each delete, except for `silent` records (the old half of a
- * replacement, already reported as `replace`).
+ * Pulumi's refusal to delete a protected resource (its `deleteProtectedError`, word for word), so
+ * that a message read here reads the same under the CLI.
+ */
+export function protectedDeleteMessage(urn: string): string {
+  return (
+    `resource "${urn}" cannot be deleted\n` +
+    "because it is protected. To unprotect the resource, either remove the `protect` flag from the resource in your Pulumi " +
+    `program and run \`pulumi up\`, or use the command:\n\`pulumi state unprotect '${urn}'\``
+  );
+}
+
+/**
+ * Delete `records` (given in reverse dependency order) as the Pulumi engine does: in levels, each
+ * level the resources that nothing left in the pass depends on. Every delete of a level is tried;
+ * after a level with a failure nothing more is deleted (the CLI runs a level's deletes in parallel,
+ * then stops). A protected resource is refused with Pulumi's message, except as the old half of a
+ * replacement; a `retainOnDelete` one leaves the state without a call to the provider; components
+ * only leave the state; a resource whose `deletedWith` target goes in the same pass is not deleted
+ * itself. Reports each delete, except for `silent` records (the old half of a replacement, already
+ * reported as `replace`).
  */
 export async function deleteAll(
   host: ProviderHost,
@@ -249,16 +265,50 @@ export async function deleteAll(
   const going = new Set(records.map((r) => r.urn));
   const left = new Set(records);
   const deleted = new Set<ResourceRecord>();
-  for (const r of records) {
-    try {
-      if (r.custom && !(r.deletedWith && going.has(r.deletedWith))) await host.delete(r.urn, r.id, plainProps(r.outputs));
-    } catch (error) {
-      rec.errors.push({ urn: r.urn, message: `deleting failed: ${errorMessage(error)}` });
-      break;
+  for (const level of deleteLevels(records)) {
+    let failed = false;
+    for (const r of level) {
+      try {
+        if (r.protect && !silent.has(r)) throw new ProtectedError(r.urn);
+        const skip = !r.custom || r.retainOnDelete || (r.deletedWith && going.has(r.deletedWith));
+        if (!skip) await host.delete(r.urn, r.id, plainProps(r.outputs));
+      } catch (error) {
+        rec.errors.push({ urn: r.urn, message: error instanceof ProtectedError ? error.message : `deleting failed: ${errorMessage(error)}` });
+        failed = true;
+        continue;
+      }
+      left.delete(r);
+      deleted.add(r);
+      if (!silent.has(r)) rec.op(r, "delete");
     }
-    left.delete(r);
-    deleted.add(r);
-    if (!silent.has(r)) rec.op(r, "delete");
+    if (failed) break;
   }
   return { deleted, left };
+}
+
+/** A delete refused because the resource is protected. */
+class ProtectedError extends Error {
+  constructor(urn: string) {
+    super(protectedDeleteMessage(urn));
+  }
+}
+
+/**
+ * `records` (reverse dependency order) grouped as the engine schedules deletes: a resource's level
+ * is one more than the highest level of the resources in the pass that depend on it (as a child,
+ * through `dependsOn` or a property), so each level waits only for the ones before it.
+ */
+export function deleteLevels(records: readonly ResourceRecord[]): ResourceRecord[][] {
+  const byUrn = new Map<string, ResourceRecord[]>();
+  for (const r of records) byUrn.set(r.urn, [...(byUrn.get(r.urn) ?? []), r]);
+  const levelOf = new Map<ResourceRecord, number>();
+  for (const r of records) {
+    const level = levelOf.get(r) ?? 0;
+    levelOf.set(r, level);
+    const deps = new Set([r.parent, ...r.dependencies, ...Object.values(r.propertyDependencies).flat()]);
+    for (const urn of deps) for (const dep of byUrn.get(urn) ?? []) if (dep !== r) levelOf.set(dep, Math.max(levelOf.get(dep) ?? 0, level + 1));
+  }
+  const levels: ResourceRecord[][] = [];
+  for (const r of records) (levels[levelOf.get(r)!] ??= []).push(r);
+  return levels.filter(Boolean);
 }

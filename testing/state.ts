@@ -32,6 +32,10 @@ export interface ResourceRecord {
   deletedWith?: string;
   /** Why the object failed to initialise (the host's ErrorResourceInitFailed); the next `up` updates it. */
   initErrors?: string[];
+  /** `protect`: a delete (destroy, or the program no longer declaring it) or a replacement is refused. */
+  protect?: true;
+  /** `retainOnDelete`: a delete drops it from the state without deleting the object. */
+  retainOnDelete?: true;
   /** An object replaced (create-before-delete) whose delete has not happened yet. */
   pendingDelete?: boolean;
 }

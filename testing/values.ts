@@ -114,3 +114,27 @@ export function changedKeys(before: Props, after: Props): string[] {
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
   return [...keys].filter((key) => !key.startsWith("__") && !samePlain(before[key] ?? null, after[key] ?? null)).sort();
 }
+
+/**
+ * `ignoreChanges`: `news` with each named property path (`a`, `a.b`, `a[0]`, `*` for all) set back
+ * to its value in `olds`, or removed where `olds` has none, as the engine does before Check.
+ */
+export function keepOldValues(news: Props, olds: Props, paths: readonly string[]): Props {
+  if (paths.length === 0) return news;
+  if (paths.includes("*")) return structuredClone(olds);
+  const result = structuredClone(news);
+  for (const path of paths) {
+    const steps = path.split(/\.|\[(\d+)\]/).filter((step) => step !== undefined && step !== "");
+    let from: any = olds;
+    let to: any = result;
+    for (let i = 0; i < steps.length - 1 && to !== undefined; i++) {
+      from = from?.[steps[i]];
+      to = to[steps[i]];
+    }
+    if (to === undefined || to === null || typeof to !== "object") continue;
+    const last = steps[steps.length - 1];
+    if (from !== undefined && from !== null && last in from) to[last] = structuredClone(from[last]);
+    else delete to[last];
+  }
+  return result;
+}

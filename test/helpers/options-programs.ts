@@ -1,0 +1,35 @@
+/**
+ * Programs that set the resource options deciding what a delete or an update may do, for the
+ * test engine (test/engine/resource-options.test.ts) and the `pulumi` CLI
+ * (test/e2e/resource-options-cli.test.ts) alike: two users, alice and bob, under the options each
+ * case needs.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+const user = (name: string, firstName: string, options = "") =>
+  `new kasm.User("${name}", { username: "${name}", firstName: "${firstName}" }${options ? `, ${options}` : ""});`;
+
+/** The bodies of index.ts (after the imports), by case. */
+export const OPTIONS_PROGRAMS = {
+  aliceProtected: [user("alice", "Alice", "{ protect: true }"), user("bob", "Bob")].join("\n"),
+  allProtected: [user("alice", "Alice", "{ protect: true }"), user("bob", "Bob", "{ protect: true }")].join("\n"),
+  nothingProtected: [user("alice", "Alice"), user("bob", "Bob")].join("\n"),
+  bobOnly: user("bob", "Bob"),
+  aliceOnly: user("alice", "Alice"),
+  bobRetained: [user("alice", "Alice"), user("bob", "Bob", "{ retainOnDelete: true }")].join("\n"),
+  bobIgnoresFirstName: (firstName: string) => user("bob", firstName, `{ ignoreChanges: ["firstName"] }`),
+} as const;
+
+/**
+ * Write a program (Pulumi.yaml, package.json, index.ts with `body`) to `<dir>/program`, over any
+ * earlier one; returns its folder.
+ */
+export function writeProgram(dir: string, body: string, project = "options-test"): string {
+  const programDir = path.join(dir, "program");
+  mkdirSync(programDir, { recursive: true });
+  writeFileSync(path.join(programDir, "Pulumi.yaml"), `name: ${project}\nruntime: nodejs\n`);
+  writeFileSync(path.join(programDir, "package.json"), JSON.stringify({ name: project, main: "index.ts" }));
+  writeFileSync(path.join(programDir, "index.ts"), `import * as kasm from "pulumi-kasm";\n${body}\n`);
+  return programDir;
+}
