@@ -48,6 +48,8 @@ export class Deployment {
   /** Old objects replaced create-before-delete in this run, deleted once the program is done. */
   private readonly replaced: ResourceRecord[] = [];
   private deleted = new Set<ResourceRecord>();
+  /** Old URNs that a registration took over through `aliases`: renamed, not gone. */
+  private readonly aliased = new Set<string>();
   /** Registrations in progress: the run waits for them, as the engine waits for steps in flight. */
   private readonly inflight = new Set<Promise<unknown>>();
   private failed = false;
@@ -183,10 +185,25 @@ export class Deployment {
   }
 
   private urnOf(reg: Registration): string {
-    // A child's type is qualified by its parent's, except under the stack.
-    const parentType = reg.parent ? reg.parent.split("::")[2] : undefined;
-    const type = parentType && parentType !== STACK_TYPE ? `${parentType}$${reg.type}` : reg.type;
-    return `${this.stackPrefix}${type}::${reg.name}`;
+    return urnFor(this.o.stack, this.o.project, reg.parent, reg.type, reg.name);
+  }
+
+  /** The old record the registration takes over: its own URN's, else the first of its aliases'. */
+  private oldOf(urn: string, reg: Registration): ResourceRecord | undefined {
+    const own = this.oldByUrn.get(urn);
+    if (own) return own;
+    for (const alias of reg.aliases) {
+      const aliasUrn =
+        "urn" in alias
+          ? alias.urn
+          : urnFor(alias.stack ?? this.o.stack, alias.project ?? this.o.project, alias.noParent ? "" : (alias.parentUrn ?? reg.parent), alias.type ?? reg.type, alias.name ?? reg.name);
+      const found = aliasUrn !== urn ? this.oldByUrn.get(aliasUrn) : undefined;
+      if (found && !this.newByUrn.has(aliasUrn)) {
+        this.aliased.add(aliasUrn);
+        return found;
+      }
+    }
+    return undefined;
   }
 
   private async register(reg: Registration): Promise<RegistrationAnswer> {
@@ -197,7 +214,7 @@ export class Deployment {
     const urn = this.urnOf(reg);
     if (this.newByUrn.has(urn)) throw this.fail(urn, `duplicate resource URN ${urn}`);
     this.registrations.set(urn, reg);
-    const old = this.oldByUrn.get(urn);
+    const old = this.oldOf(urn, reg);
     const base: ResourceRecord = {
       urn,
       type: reg.type,
@@ -352,7 +369,7 @@ export class Deployment {
 
   /** After the program: delete what it no longer declares and the replaced objects, then run stack policies. */
   private async finish(): Promise<void> {
-    const gone = this.old.filter((r) => r.pendingDelete || !this.newByUrn.has(r.urn));
+    const gone = this.old.filter((r) => r.pendingDelete || (!this.newByUrn.has(r.urn) && !this.aliased.has(r.urn)));
     const doomed = dependencyOrder([...gone, ...this.replaced]).reverse();
     if (this.dryRun) {
       const replaced = new Set(this.replaced);
@@ -382,8 +399,15 @@ export class Deployment {
    */
   private nextState(): ResourceRecord[] {
     const kept = this.old.filter(
-      (r) => !this.deleted.has(r) && (r.pendingDelete || (!this.newByUrn.has(r.urn) && this.oldByUrn.has(r.urn))),
+      (r) => !this.deleted.has(r) && (r.pendingDelete || (!this.newByUrn.has(r.urn) && !this.aliased.has(r.urn) && this.oldByUrn.has(r.urn))),
     );
     return dependencyOrder([...this.news, ...kept, ...this.replaced.filter((r) => !this.deleted.has(r))]);
   }
+}
+
+/** A resource's URN: a child's type is qualified by its parent's, except under the stack. */
+function urnFor(stack: string, project: string, parent: string, type: string, name: string): string {
+  const parentType = parent ? parent.split("::")[2] : undefined;
+  const qualified = parentType && parentType !== STACK_TYPE ? `${parentType}$${type}` : type;
+  return `urn:pulumi:${stack}::${project}::${qualified}::${name}`;
 }

@@ -11,6 +11,7 @@ import * as engrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as engproto from "@pulumi/pulumi/proto/engine_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as resrpc from "@pulumi/pulumi/proto/resource_grpc_pb";
+import * as aliasproto from "@pulumi/pulumi/proto/alias_pb";
 import * as resproto from "@pulumi/pulumi/proto/resource_pb";
 import type { Props } from "./values";
 
@@ -54,7 +55,8 @@ export interface Registration {
   readonly additionalSecretOutputs: string[];
   readonly deletedWith: string;
   readonly importId: string;
-  readonly aliasCount: number;
+  /** `aliases`: the names the resource had before, as URNs or as specs of what changed. */
+  readonly aliases: AliasSpec[];
   readonly customTimeouts: { create: string; update: string; delete: string };
 }
 
@@ -129,8 +131,31 @@ function readRegistration(req: resproto.RegisterResourceRequest): Registration {
     additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
     deletedWith: req.getDeletedwith(),
     importId: req.getImportid(),
-    aliasCount: req.getAliasesList().length + req.getAliasurnsList().length,
+    aliases: [...req.getAliasurnsList().map((urn) => ({ urn })), ...req.getAliasesList().map(readAlias)],
     customTimeouts: { create: timeouts?.getCreate() ?? "", update: timeouts?.getUpdate() ?? "", delete: timeouts?.getDelete() ?? "" },
+  };
+}
+
+/**
+ * One of a resource's former names: a whole URN, or what differed (a part left out is the
+ * resource's own; `noParent` means it had none, `parentUrn` that it had that one).
+ */
+export type AliasSpec =
+  | { readonly urn: string }
+  | { readonly name?: string; readonly type?: string; readonly stack?: string; readonly project?: string; readonly parentUrn?: string; readonly noParent?: boolean };
+
+function readAlias(alias: aliasproto.Alias): AliasSpec {
+  if (alias.hasUrn()) return { urn: alias.getUrn() };
+  const spec = alias.getSpec();
+  if (!spec) return {};
+  const some = (value: string) => value || undefined;
+  return {
+    name: some(spec.getName()),
+    type: some(spec.getType()),
+    stack: some(spec.getStack()),
+    project: some(spec.getProject()),
+    parentUrn: spec.hasParenturn() ? spec.getParenturn() : undefined,
+    noParent: spec.hasNoparent() ? spec.getNoparent() : undefined,
   };
 }
 

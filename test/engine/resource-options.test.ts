@@ -3,7 +3,7 @@
  * the Pulumi engine does: `protect` (destroy deletes the unprotected resources and refuses each
  * protected one, with Pulumi's message; a program that drops a protected resource or replaces it
  * fails), `retainOnDelete` (the resource leaves the state, the object stays in Kasm) and
- * `ignoreChanges` (the old value is kept). test/e2e/resource-options-cli.test.ts runs the same
+ * `ignoreChanges` (the old value is kept) and `aliases` (a renamed resource is the same object). test/e2e/resource-options-cli.test.ts runs the same
  * programs through the `pulumi` CLI.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -120,5 +120,18 @@ describe("resource options in the test engine", () => {
     expect(ops(up)).toMatchObject({ bob: "same" });
     expect((await usersInKasm()).bob.first_name).toBe("Bob");
     expect(engine.readState().find((r) => r.urn.endsWith("::bob"))!.inputs.firstName).toBe("Bob");
+  });
+
+  it("aliases: a resource renamed with its old name as an alias is the same object, neither deleted nor created", { timeout: SLOW }, async () => {
+    const engine = engineFor(writeProgram(dir, OPTIONS_PROGRAMS.aliceOnly));
+    expectOk(await engine.up());
+    const id = (await usersInKasm()).alice.user_id;
+    writeProgram(dir, OPTIONS_PROGRAMS.aliceRenamed);
+    const up = await engine.up();
+    expectOk(up);
+    expect(ops(up)).toEqual({ "options-test-dev": "same", "alice-renamed": "same" });
+    expect((await usersInKasm()).alice.user_id).toBe(id);
+    expect(names(engine)).toEqual(["options-test-dev", "alice-renamed"]);
+    expect(engine.readState()[1].id).toBe(id);
   });
 });

@@ -10,6 +10,7 @@ import path from "node:path";
 const user = (name: string, firstName: string, options = "") =>
   `new kasm.User("${name}", { username: "${name}", firstName: "${firstName}" }${options ? `, ${options}` : ""});`;
 
+
 /** The bodies of index.ts (after the imports), by case. */
 export const OPTIONS_PROGRAMS = {
   aliceProtected: [user("alice", "Alice", "{ protect: true }"), user("bob", "Bob")].join("\n"),
@@ -19,6 +20,8 @@ export const OPTIONS_PROGRAMS = {
   aliceOnly: user("alice", "Alice"),
   bobRetained: [user("alice", "Alice"), user("bob", "Bob", "{ retainOnDelete: true }")].join("\n"),
   bobIgnoresFirstName: (firstName: string) => user("bob", firstName, `{ ignoreChanges: ["firstName"] }`),
+  /** alice renamed `alice-renamed`, with her old name as an alias (the user in Kasm is the same). */
+  aliceRenamed: `new kasm.User("alice-renamed", { username: "alice", firstName: "Alice" }, { aliases: [{ name: "alice" }] });`,
 } as const;
 
 /**
