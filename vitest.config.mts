@@ -24,6 +24,8 @@ export default defineConfig({
     // provider host, the policy runner), not in the worker itself: two workers keep a 2-core
     // machine busy where vitest's default (cores - 1) leaves it half idle.
     maxWorkers: 2,
+    // Without a `pulumi` CLI on PATH, the run ends with one line counting the CLI scenarios not run.
+    reporters: ["default", "./test/cli/not-run-reporter.ts"],
     projects: [
       { extends: true, test: { name: "spec", include: ["test/**/*.test.ts"] } },
       { extends: true, test: { name: "product", include: BOTH_VOCABULARIES, env: { KASM_TEST_API_NAMES: "product" } } },

@@ -374,8 +374,9 @@ export class Deployment {
     if (this.dryRun) {
       const replaced = new Set(this.replaced);
       for (const r of doomed) {
+        // The CLI's preview lists the delete, and fails on it.
+        this.rec.op(r, "delete");
         if (r.protect && !replaced.has(r)) this.rec.errors.push({ urn: r.urn, message: protectedDeleteMessage(r.urn) });
-        else this.rec.op(r, "delete");
       }
     } else {
       const { deleted, left } = await deleteAll(this.host, doomed, this.rec, new Set(this.replaced));

@@ -3,7 +3,7 @@
  * the Pulumi engine does: `protect` (destroy deletes the unprotected resources and refuses each
  * protected one, with Pulumi's message; a program that drops a protected resource or replaces it
  * fails), `retainOnDelete` (the resource leaves the state, the object stays in Kasm) and
- * `ignoreChanges` (the old value is kept) and `aliases` (a renamed resource is the same object). test/e2e/resource-options-cli.test.ts runs the same
+ * `ignoreChanges` (the old value is kept) and `aliases` (a renamed resource is the same object). test/cli/resource-options.test.ts runs the same
  * programs through the `pulumi` CLI.
  */
 import { mkdtempSync, rmSync } from "node:fs";

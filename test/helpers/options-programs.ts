@@ -1,7 +1,7 @@
 /**
  * Programs that set the resource options deciding what a delete or an update may do, for the
  * test engine (test/engine/resource-options.test.ts) and the `pulumi` CLI
- * (test/e2e/resource-options-cli.test.ts) alike: two users, alice and bob, under the options each
+ * (test/cli/resource-options.test.ts) alike: two users, alice and bob, under the options each
  * case needs.
  */
 import { mkdirSync, writeFileSync } from "node:fs";

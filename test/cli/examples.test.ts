@@ -18,7 +18,7 @@ import {
   startExampleEmulator,
   tempDir,
   type ExampleName,
-} from "./helpers";
+} from "../e2e/helpers";
 import { PulumiCli, hasPulumi } from "./pulumi-cli";
 
 if (!hasPulumi) console.warn("pulumi CLI not on PATH: skipping the CLI scenarios");

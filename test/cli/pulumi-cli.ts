@@ -7,7 +7,7 @@
 import { execFile, spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync } from "node:fs";
 import path from "node:path";
-import { REPO } from "./helpers";
+import { REPO } from "../e2e/helpers";
 
 /** Whether a `pulumi` CLI answers on PATH. */
 export const hasPulumi: boolean = spawnSync("pulumi", ["version"], { stdio: "ignore" }).status === 0;
@@ -41,6 +41,8 @@ export class PulumiCli {
       PULUMI_HOME: path.join(options.workDir, "pulumi-home"),
       PULUMI_CONFIG_PASSPHRASE: options.passphrase,
       PULUMI_SKIP_UPDATE_CHECK: "true",
+      // Offline: a plugin the program needs is on PATH or nowhere.
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     };
   }
 
@@ -96,8 +98,65 @@ export class PulumiCli {
     return this.run(["destroy", "--yes", "--skip-preview", "--stack", this.options.stack]);
   }
 
+  /**
+   * Run `preview`, `up`, `refresh` or `destroy` with `--json` and read what the engine did to each
+   * resource: its operation and whether it failed, by resource name, as the test engine's
+   * `RunResult` tells them (see {@link opsOfEvents}).
+   */
+  async steps(operation: "preview" | "up" | "refresh" | "destroy", extra: readonly string[] = []): Promise<CliSteps> {
+    const args =
+      operation === "preview"
+        ? ["preview", "--json", "--show-sames", "--stack", this.options.stack, ...extra]
+        : [operation, "--yes", "--skip-preview", "--json", "--stack", this.options.stack, ...extra];
+    const result = await this.run(args);
+    return { ...result, ...(operation === "preview" ? opsOfPreview(result.stdout) : opsOfEvents(result.stdout)) };
+  }
+
   /** The stack outputs, secrets shown. */
   async outputs(): Promise<Record<string, unknown>> {
     return JSON.parse((await this.ok(["stack", "output", "--json", "--show-secrets", "--stack", this.options.stack])).stdout);
   }
+}
+
+/** What a `--json` run did, by resource name (the last part of its URN). */
+export interface CliSteps extends CliResult {
+  /** The operation of each resource that completed a step (`create`, `update`, `same`, `delete`, `replace`, `read`). */
+  readonly ops: Record<string, string>;
+  /** The resources the engine reported an error for (the stack's own "update failed" left out), with the messages. */
+  readonly errors: Record<string, string[]>;
+}
+
+const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
+/** The CLI's step names for the halves of a replacement, as one `replace`; `refresh` reads are `read`. */
+const OP_NAMES: Record<string, string> = { "create-replacement": "replace", "delete-replaced": "replace", replace: "replace", refresh: "read" };
+
+/** The engine events of `up`/`refresh`/`destroy --json`: one JSON object a line. */
+export function opsOfEvents(stdout: string): Pick<CliSteps, "ops" | "errors"> {
+  const ops: Record<string, string> = {};
+  const errors: Record<string, string[]> = {};
+  for (const line of stdout.split("\n")) {
+    if (!line.startsWith("{")) continue;
+    const event = JSON.parse(line);
+    const done = event.resOutputsEvent?.metadata;
+    if (done) ops[nameOf(done.urn)] = OP_NAMES[done.op] ?? done.op;
+    const diag = event.diagnosticEvent;
+    if (diag?.severity === "error" && diag.urn && !diag.urn.includes("::pulumi:pulumi:Stack::")) {
+      (errors[nameOf(diag.urn)] ??= []).push(diag.message.trim());
+    }
+  }
+  return { ops, errors };
+}
+
+/** The plan of `preview --json`: one JSON document with its steps and diagnostics. */
+export function opsOfPreview(stdout: string): Pick<CliSteps, "ops" | "errors"> {
+  const start = stdout.indexOf("{");
+  if (start < 0) return { ops: {}, errors: {} };
+  const plan = JSON.parse(stdout.slice(start));
+  const ops: Record<string, string> = {};
+  for (const step of plan.steps ?? []) ops[nameOf(step.urn)] = OP_NAMES[step.op] ?? step.op;
+  const errors: Record<string, string[]> = {};
+  for (const diag of plan.diagnostics ?? []) {
+    if (diag.severity === "error" && diag.urn && !diag.urn.includes("::pulumi:pulumi:Stack::")) (errors[nameOf(diag.urn)] ??= []).push(diag.message.trim());
+  }
+  return { ops, errors };
 }
