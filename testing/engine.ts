@@ -8,8 +8,8 @@
  *
  * What it does not do that `pulumi up` does (README.md beside this file has the whole list): only
  * dynamic resources under the default provider; the program is transpiled, not type-checked;
- * `ignoreChanges`, `replaceOnChanges`, `protect`, `retainOnDelete`, `aliases` and `import` are not
- * honoured, nor `Resource.get` and invokes other than `getResource`; no dependent replacement, no
+ * `import`, `customTimeouts`, `Resource.get` and invokes other than `getResource` are not
+ * honoured (`protect`, `retainOnDelete`, `ignoreChanges` and `aliases` are); no dependent replacement, no
  * detailed diff, no `--target`; deletes run one at a time; the state is its own JSON file (no
  * lock, no history, not readable by the CLI); configuration comes only from the options (no
  * `Pulumi.<stack>.yaml`); policy remediations are not applied.

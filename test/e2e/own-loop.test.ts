@@ -10,7 +10,8 @@
  * the README's "Bulk onboarding" program with 150 users in the same folder and the same seed,
  * type-checked with the README's tsconfig.json, preview, up, an edit of the CSV (whose preview
  * shows no replace of the kept user's assignment and counts the rows), up, both policy packs with
- * the README's line and config files, and destroy.
+ * the README's line and config files, and destroy. When a `pulumi` CLI is on PATH, the section's
+ * last story too: the first program again through the CLI, with the README's lines.
  *
  * `npm pack --ignore-scripts` packs the current dist/: `npm run build` first, as `pretest` does.
  */
@@ -22,6 +23,7 @@ import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO, readmeBlock, tempDir, usersCsvLike } from "./helpers";
+import { hasPulumi } from "../cli/pulumi-cli";
 
 const run = promisify(execFile);
 const PULUMI_VERSION: string = require("@pulumi/pulumi/package.json").version;
@@ -58,6 +60,8 @@ const COMMANDS = block("sh", 1).trim().split("\n");
 /** The section's preview with both policy packs, and the permissions pack's config file. */
 const PACKS_LINE = block("sh", 2).trim();
 const PERMISSIONS_CONFIG = block("json", 1);
+/** The section's lines for the `pulumi` CLI. */
+const CLI_LINES = block("sh", 3).trim().split("\n");
 /** The "Bulk onboarding" program and its CSV sample. */
 const BULK_PROGRAM = blockUnder("### Bulk onboarding", "ts");
 const BULK_CSV_SAMPLE = blockUnder("### Bulk onboarding", "csv").trim().split("\n");
@@ -83,9 +87,9 @@ function freePort(): Promise<number> {
 const local = (line: string) => line.replaceAll("8443", String(port));
 
 /** Run one shell line of the README in the project, after the README's `export` lines. */
-async function shell(line: string): Promise<{ code: number; stdout: string; stderr: string }> {
+async function shell(line: string, env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
   const exports = COMMANDS.filter((l) => l.startsWith("export ")).join("\n");
-  return run("bash", ["-c", `${exports}\n${local(line)}`], { cwd: projectDir, timeout: 170_000 }).then(
+  return run("bash", ["-c", `${exports}\n${local(line)}`], { cwd: projectDir, timeout: 170_000, env }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
   );
@@ -295,5 +299,51 @@ describe("the Bulk onboarding program, in the same folder with the same seed and
     expect(destroy.code, destroy.stdout + destroy.stderr).toBe(0);
     expect(destroy.stdout).toMatch(/^warning: ServerImport servers: the Kasm API cannot delete servers.*build-box/m);
     expect((await users()).size).toBe(0);
+  });
+});
+
+describe.skipIf(!hasPulumi)("the first program again, with the README's lines for the pulumi CLI", () => {
+  /** The CLI offline, its home in the test's folder: nothing touches the user's ~/.pulumi. */
+  const cliEnv = () => ({
+    ...process.env,
+    PULUMI_HOME: path.join(tmp.dir, "pulumi-home"),
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+  });
+  const cliLine = (start: string) => {
+    const line = CLI_LINES.find((l) => l.startsWith(start));
+    if (!line) throw new Error(`the README's CLI block has no line starting ${start}`);
+    return line;
+  };
+
+  it("logs in to a folder beside the program, sets the stack up, and preview, up, refresh and destroy do what they print", { timeout: 600_000 }, async () => {
+    writeFileSync(path.join(projectDir, "index.ts"), FILES["index.ts"]);
+    const setup = CLI_LINES.filter((l) => !/^pulumi (preview|up|refresh|destroy)\b/.test(l));
+    for (const line of setup) {
+      const result = await shell(line, cliEnv());
+      expect(result.code, `${line}\n${result.stdout}${result.stderr}`).toBe(0);
+    }
+
+    const preview = await shell(cliLine("pulumi preview"), cliEnv());
+    expect(preview.code, preview.stdout + preview.stderr).toBe(0);
+    expect(preview.stdout).toMatch(/\+ +pulumi-nodejs:dynamic\/kasm:User +alice +create/);
+    expect(((await api("get_users")).users ?? []).some((u: { username: string }) => u.username === "alice")).toBe(false);
+
+    const up = await shell(cliLine("pulumi up"), cliEnv());
+    expect(up.code, up.stdout + up.stderr).toBe(0);
+    const alice = (await api("get_user", { target_user: { username: "alice" } })).user;
+    expect(alice.groups.map((g: { name: string }) => g.name)).toContain(SEED.groups[0].name);
+    expect(up.stdout).toContain(`aliceId: "${alice.user_id}"`);
+    expect(up.stdout + up.stderr).not.toContain("correct-horse-battery");
+    const exported = await shell("pulumi stack export", cliEnv());
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).not.toContain("correct-horse-battery");
+    expect(exported.stdout).not.toContain(SEED.apiKeys[0].secret);
+
+    const refresh = await shell(cliLine("pulumi refresh"), cliEnv());
+    expect(refresh.code, refresh.stdout + refresh.stderr).toBe(0);
+    const destroy = await shell(cliLine("pulumi destroy"), cliEnv());
+    expect(destroy.code, destroy.stdout + destroy.stderr).toBe(0);
+    expect(((await api("get_users")).users ?? []).some((u: { username: string }) => u.username === "alice")).toBe(false);
   });
 });
