@@ -6,7 +6,9 @@
  * product's names (the README's `KASM_API_NAMES=product`) with the address replaced by its own,
  * and the key holds exactly the View permissions the README lists. Then the README's runner line,
  * its secret replaced by each `pulumi config set --secret` key the generated README lists, takes
- * everything over without a single write.
+ * everything over without a single write. When a `pulumi` CLI is on PATH, the generated project's
+ * own README is followed with it too: the first `up` writes nothing, a second preview shows no
+ * change, and `pulumi destroy` refuses every protected resource and deletes nothing in Kasm.
  *
  * `npm pack --ignore-scripts` packs the current dist/: `npm run build` first, as `pretest` does.
  */
@@ -19,6 +21,7 @@ import { OPERATIONS, type OperationName } from "../../catalogue";
 import { wireOperationName } from "../../emulator/vocabulary";
 import { buildInstallation, type Installation } from "../helpers/installation";
 import { REPO, tempDir } from "./helpers";
+import { hasPulumi } from "../cli/pulumi-cli";
 
 const run = promisify(execFile);
 const PULUMI_VERSION: string = require("@pulumi/pulumi/package.json").version;
@@ -48,6 +51,10 @@ let tmp: ReturnType<typeof tempDir>;
 let tarball: string;
 let installation: Installation;
 let folder: string;
+/** The generated project's folder, once the section has been followed. */
+let project: string | undefined;
+/** The values of the generated program's secret settings, by key. */
+let secretValues: Record<string, string> = {};
 
 /** Run one line of the README in `cwd` after every export line of the section (the address made the emulator's). */
 async function shell(line: string, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -122,6 +129,8 @@ it("following the section in a fresh folder takes the installation over with no 
   expect(secretKeys).toHaveLength(2);
   expect(secretKeys).toEqual(expect.arrayContaining([expect.stringMatching(/Password$/), expect.stringMatching(/WireguardPrivateKey$/)]));
   const values = secretKeys.map((key) => (key.endsWith("Password") ? installation.secrets.passwords["partner-login"] : installation.secrets.wireguardKeys["support-team"]));
+  project = cwd;
+  secretValues = Object.fromEntries(secretKeys.map((key, i) => [key, values[i]]));
 
   installation.emulator.requests.length = 0;
   for (const line of RUNNER.filter((l) => !l.startsWith("export "))) {
@@ -134,4 +143,46 @@ it("following the section in a fresh folder takes the installation over with no 
   }
   const writes = new Set((Object.keys(OPERATIONS) as OperationName[]).filter((op) => OPERATIONS[op].access !== "read").map((op) => wireOperationName(op, "product")));
   expect(installation.emulator.requests.map((l) => l.split(" ")[0]).filter((op) => writes.has(op))).toEqual([]);
+});
+
+it.skipIf(!hasPulumi)("the generated project's README, followed with the pulumi CLI: the first up writes nothing, and destroy deletes nothing", { timeout: 600_000 }, async () => {
+  expect(project, "the section was followed first").toBeDefined();
+  const cwd = project!;
+  const env = `export PULUMI_HOME='${path.join(tmp.dir, "pulumi-home")}' PULUMI_SKIP_UPDATE_CHECK=true PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true PULUMI_CONFIG_PASSPHRASE='a passphrase'\n`;
+  const cli = async (line: string) => {
+    const result = await shell(env + line, cwd);
+    expect(result.code, `${line}\n${result.stdout.slice(-4000)}\n${result.stderr}`).toBe(0);
+    return result;
+  };
+  // The test's own backend: the README assumes a logged-in CLI.
+  await cli(`mkdir -p .pulumi-state && pulumi login file://.pulumi-state`);
+
+  const readme = readFileSync(path.join(cwd, "README.md"), "utf8");
+  const block = /## Before the first run\n\n```sh\n([\s\S]*?)```/.exec(readme)![1].trim().split("\n");
+  const writes = new Set((Object.keys(OPERATIONS) as OperationName[]).filter((op) => OPERATIONS[op].access !== "read").map((op) => wireOperationName(op, "product")));
+  const writesSent = () => installation.emulator.requests.map((l) => l.split(" ")[0]).filter((op) => writes.has(op));
+  installation.emulator.requests.length = 0;
+  let preview = "";
+  for (const line of block.filter((l) => !l.startsWith("npm install"))) {
+    const command = line.split(/\s+#/)[0].trim();
+    // A secret typed at the prompt in the README is given on the command line here.
+    const secret = /^pulumi config set --secret (\S+)$/.exec(command)?.[1];
+    const value = secret === "kasm:apiKeySecret" ? exported("KASM_API_KEY_SECRET") : secret ? secretValues[secret] : undefined;
+    const result = await cli(value !== undefined ? `${command} -- '${value}'` : command.startsWith("pulumi up") ? `${command} --yes` : command);
+    if (command.startsWith("pulumi preview")) preview = result.stdout;
+  }
+  expect(preview).toMatch(/\+ +pulumi-nodejs:dynamic\/kasm:UserSet /);
+  expect(writesSent()).toEqual([]);
+  await cli("pulumi preview --expect-no-changes");
+
+  const before = await installation.emulator.state();
+  const destroy = await shell(env + "pulumi destroy --yes --skip-preview", cwd);
+  expect(destroy.code).not.toBe(0);
+  expect(destroy.stdout).toContain("because it is protected");
+  expect(writesSent()).toEqual([]);
+  expect(await installation.emulator.state()).toEqual(before);
+  for (const value of Object.values(secretValues)) {
+    expect(destroy.stdout + destroy.stderr).not.toContain(value);
+    expect((await cli("pulumi stack export")).stdout).not.toContain(value);
+  }
 });
