@@ -7,7 +7,9 @@
 import { execFile, spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync } from "node:fs";
 import path from "node:path";
-import { REPO } from "../e2e/helpers";
+
+/** This repository, whose node_modules a program copy is linked to. */
+const REPO = path.resolve(__dirname, "..", "..");
 
 /** Whether a `pulumi` CLI answers on PATH. */
 export const hasPulumi: boolean = spawnSync("pulumi", ["version"], { stdio: "ignore" }).status === 0;
