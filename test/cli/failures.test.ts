@@ -1,0 +1,90 @@
+/**
+ * Failures as the `pulumi` CLI shows them: a check failure, a provider error and an error thrown by
+ * the program. Each fails the command, names the resource (or the program), says what is wrong in
+ * plain text (no `[object Object]`, no escape codes), once in the CLI's Diagnostics section (the
+ * CLI also shows a failure on the resource's progress line), and leaves nothing half-done in Kasm.
+ *
+ * The CLI words a check failure itself: `<type> resource '<name>': property <property> value
+ * <the input's value> has a problem: <reason>`, looking the property up among the top-level
+ * inputs. For a row of a bulk kind (`users[0].realm`) it finds no value and prints `{<nil>}`, and
+ * the reason names the row again; for a `csv` input it prints the whole text. The test pins that
+ * wording, so that a change in how the provider names failing properties shows here.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { writeProgram } from "../helpers/options-programs";
+import { PASSPHRASE, SLOW } from "../e2e/helpers";
+import { PulumiCli, hasPulumi, type CliResult } from "./pulumi-cli";
+
+const ESCAPE_CODES = /\u001b\[/;
+const count = (text: string, part: string) => text.split(part).length - 1;
+/** The CLI's Diagnostics section: each error once, after the progress lines. */
+const diagnostics = (text: string) => text.slice(text.indexOf("Diagnostics:"));
+
+describe.skipIf(!hasPulumi)("failures through the pulumi CLI", () => {
+  let dir: string;
+  let emulator: TestEmulator;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "cli-failures-"));
+    emulator = await startTestEmulator({ users: [{ username: "existing", first_name: "Seeded" }] });
+  });
+  afterAll(async () => {
+    await emulator?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** `preview` or `up` of a program in a stack of its own. */
+  async function run(name: string, body: string, operation: "preview" | "up"): Promise<CliResult> {
+    const caseDir = path.join(dir, name);
+    const cli = new PulumiCli({
+      programDir: writeProgram(caseDir, body),
+      stack: "dev",
+      workDir: path.join(caseDir, "work"),
+      passphrase: PASSPHRASE,
+      config: { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret, "kasm:maxRetries": "1" },
+      secretKeys: ["kasm:apiKeySecret"],
+    });
+    await cli.init();
+    return operation === "preview" ? cli.preview() : cli.up();
+  }
+
+  it("a check failure fails the preview in the CLI's own wording, naming the resource, the property and the reason once", { timeout: SLOW }, async () => {
+    // `as any`: the compiler refuses the realm first (the CLI type-checks the program).
+    const result = await run("check", `new kasm.UserSet("team", { users: [{ username: "bob", realm: "nis" as any }] });`, "preview");
+    const text = diagnostics(result.stdout + result.stderr);
+    expect(result.code).not.toBe(0);
+    expect(text).toMatch(/kasm:UserSet \(team\):/);
+    expect(text).toContain("resource 'team': property users[0].realm value {<nil>} has a problem: users[0].realm: 'nis' is not one of ldap, local, oidc, saml");
+    expect(count(text, "'nis' is not one of")).toBe(1);
+    expect(text).not.toMatch(ESCAPE_CODES);
+    expect(text).not.toContain("[object Object]");
+  });
+
+  it("a provider error fails the up, naming the resource and Kasm's refusal once; the other resource is created", { timeout: SLOW }, async () => {
+    const result = await run(
+      "provider",
+      `new kasm.User("clash", { username: "existing", firstName: "Again" });\nnew kasm.User("fresh", { username: "fresh", firstName: "Fresh" });`,
+      "up",
+    );
+    const text = result.stdout + result.stderr;
+    expect(result.code).not.toBe(0);
+    expect(diagnostics(text)).toMatch(/kasm:User \(clash\):/);
+    expect(count(diagnostics(text), "User 'existing' already exists in Kasm")).toBe(1);
+    expect(text).not.toMatch(ESCAPE_CODES);
+    expect(text).not.toContain(ADMIN.secret);
+    const users = (await emulator.specCall("get_users")).body.users.map((u: { username: string }) => u.username);
+    expect(users.sort()).toEqual(["existing", "fresh"]);
+  });
+
+  it("an error thrown by the program fails the preview with its message, once", { timeout: SLOW }, async () => {
+    const result = await run("program", `throw new Error("the team list is empty: add a user to team.csv");`, "preview");
+    const text = result.stdout + result.stderr;
+    expect(result.code).not.toBe(0);
+    expect(diagnostics(text)).toContain("the team list is empty: add a user to team.csv");
+    expect(count(diagnostics(text), "the team list is empty")).toBe(1);
+    expect(text).not.toContain("[object Object]");
+  });
+});
