@@ -237,6 +237,11 @@ describe.skipIf(!hasPulumi)("the examples through the pulumi CLI", () => {
 
         await record("up", await cli.steps("up"));
         expect(await cli.outputs()).toEqual(c.outputs(await emulator.state()));
+        // No API secret and no secret setting of the program in the stack's state, serialized providers included.
+        const exported = (await cli.ok(["stack", "export", "--stack", "dev"])).stdout;
+        const secrets = [...SECRET_PROVIDER_KEYS.map((k) => providerConfig(c, installations)[k]), ...(c.secret ?? []).map((k) => c.config![k])].filter(Boolean);
+        expect(secrets.length).toBeGreaterThan(0);
+        for (const secret of secrets) expect(exported).not.toContain(secret);
 
         await record("no-change preview", await cli.steps("preview", ["--expect-no-changes"]));
         await record("refresh", await cli.steps("refresh"));
