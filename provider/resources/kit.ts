@@ -14,6 +14,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { closest, distance } from "fastest-levenshtein";
 import { UNKNOWN } from "../../catalogue/values";
 import { canonicalId, KASM_ID_MESSAGE, KASM_ID_PATTERN } from "../../catalogue/ids";
 import { KasmAlreadyExistsError, KasmApiError, KasmNotFoundError, KasmVocabularyError, toApiBody, toCamelCase, toSnakeCase, type SnakeCase } from "../api";
@@ -84,7 +85,7 @@ export function checkInputs(schema: z.ZodType, news: Props, placeholders: Readon
     })
     .map((issue) => ({
       property: issue.path.map(String).join(".") || "(inputs)",
-      reason: issue.message === ZOD_WORDING ? plainMessage(issue) : withSubject(issue),
+      reason: issue.message === ZOD_WORDING ? plainMessage(issue, inputNames(schema)) : withSubject(issue),
     }));
   return failures.length ? { inputs: news, failures } : { inputs: news };
 }
@@ -153,12 +154,30 @@ function missingIdHint(path: readonly PropertyKey[]): string {
   return "";
 }
 
+/** The names of a kind's inputs, where its schema is an object (for "did you mean"). */
+function inputNames(schema: z.ZodType): readonly string[] {
+  return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+}
+
+/**
+ * `: did you mean allowWsAudio?` when one of `names` is a likely intent for the misspelt `word`
+ * (at most a third of its letters apart, case aside), else nothing.
+ */
+export function didYouMean(word: string, names: readonly string[]): string {
+  if (names.length === 0) return "";
+  const lower = word.toLowerCase();
+  const best = closest(lower, names.map((n) => n.toLowerCase()));
+  const within = Math.max(2, Math.floor(word.length / 3));
+  return distance(lower, best) <= within ? `: did you mean ${names.find((n) => n.toLowerCase() === best)}?` : "";
+}
+
 /**
  * One validation issue in plain words, naming the property, what it must be and, for a missing
  * input, that it is required. Used for every issue whose schema gives no message of its own, so
  * that no kind shows the validation library's wording. Never includes the value (it may be secret).
+ * `inputs` are the kind's input names, for a top-level key that is none of them.
  */
-function plainMessage(issue: z.core.$ZodIssue): string {
+function plainMessage(issue: z.core.$ZodIssue, inputs: readonly string[] = []): string {
   const subject = pathWords(issue.path) || "the inputs";
   const input = (issue as { input?: unknown }).input;
   switch (issue.code) {
@@ -190,7 +209,8 @@ function plainMessage(issue: z.core.$ZodIssue): string {
     case "unrecognized_keys": {
       const keys = issue.keys.join(", ");
       const owner = issue.path.length > 0 ? `a field of ${subject}` : "an input of this resource";
-      return `${keys} ${issue.keys.length === 1 ? "is not" : "are not"} ${owner}: check the spelling (inputs are the camelCase names of the API's fields)`;
+      const hint = issue.keys.length === 1 && issue.path.length === 0 ? didYouMean(issue.keys[0], inputs) : "";
+      return `${keys} ${issue.keys.length === 1 ? "is not" : "are not"} ${owner}: check the spelling${hint} (inputs are the camelCase names of the API's fields)`;
     }
     case "invalid_union":
       return `${subject} matches none of the forms it may take (got ${givenWords(input)})`;

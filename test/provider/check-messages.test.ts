@@ -91,6 +91,25 @@ describe("check messages", () => {
     expect(failures).toHaveLength(3);
   });
 
+  it("a misspelt input, row field or column name gets the likely intent; a word like no name gets none", async () => {
+    const permissions = await new Driven(host, "StagingConfig", "p").check({
+      zoneId: "0a000000000000000000000000000001",
+      imageId: "0a000000000000000000000000000002",
+      numSessions: 1,
+      expiration: 1,
+      allowWsAdio: true,
+    });
+    expect(permissions.failures).toEqual([
+      { property: "(inputs)", reason: "allowWsAdio is not an input of this resource: check the spelling: did you mean allowWsAudio? (inputs are the camelCase names of the API's fields)" },
+    ]);
+    const user = await new Driven(host, "User", "u").check({ username: "alice", colour: "blue" });
+    expect(user.failures).toEqual([{ property: "(inputs)", reason: expect.stringMatching(/^colour is not an input of this resource: check the spelling \(inputs/) }]);
+    const set = await new Driven(host, "UserSet", "s").check({ users: [{ username: "ada", fristName: "Ada" }] });
+    expect(set.failures.map((f) => f.reason)).toEqual([expect.stringMatching(/^users\[0\]\.fristName: unknown field: did you mean firstName\?; the fields are /)]);
+    const servers = await new Driven(host, "ServerImport", "i").check({ servers: [{ name: "ws-1", ipHostname: "10.0.0.1", zoneNmae: "default" }] });
+    expect(servers.failures.map((f) => f.reason)).toEqual([expect.stringMatching(/^row 1 'ws-1': zoneNmae is not a field of a server row: did you mean zoneName\? \(fields: /)]);
+  });
+
   it("UserSet: a value outside a fixed list names the values allowed; UserAttributes: a schema's message gets its property", async () => {
     const set = await new Driven(host, "UserSet", "s").check({ users: [{ username: "ada" }], groupsMode: "strict" });
     expect(set.failures).toEqual([{ property: "groupsMode", reason: 'groupsMode must be one of "additive", "authoritative"' }]);

@@ -5,7 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { parseCsv, serverRowFromCsv, SERVER_CSV_COLUMNS } from "../../../catalogue/bulk-rows";
-import { isUnknown, rowIssues, UNKNOWN, type Props } from "../kit";
+import { didYouMean, isUnknown, rowIssues, UNKNOWN, type Props } from "../kit";
 import { FIELD_NAMES, FIELDS, INPUTS, serverRowSchema, type Field } from "./rows";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -30,7 +30,7 @@ function rowProblems(rows: readonly (Props | undefined)[], fromCsv: boolean): { 
     // The row's schema (a value not known yet is checked once it is): a key that is no field
     // first, then the fields in Kasm's column order.
     const issues = rowIssues(schema, row);
-    for (const issue of issues) if (issue.notAField) problems.push({ index, message: `${issue.field} is not a field of a server row (fields: ${FIELD_NAMES.join(", ")})` });
+    for (const issue of issues) if (issue.notAField) problems.push({ index, message: `${issue.field} is not a field of a server row${didYouMean(issue.field, FIELD_NAMES)} (fields: ${FIELD_NAMES.join(", ")})` });
     for (const issue of issues) if (!issue.notAField) problems.push({ index, field: issue.field as Field, message: issue.message });
     const type = row.connectionType;
     const credentials = row.connectionCredentialType;

@@ -6,7 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { parseCsv, rowLabel, type CsvTable } from "../../../catalogue/bulk-rows";
 import { BATCH_USER_COLUMNS } from "../../api";
-import { checkInputs, isUnknown, rowIssues, snakeCase, type Props } from "../kit";
+import { checkInputs, didYouMean, isUnknown, rowIssues, snakeCase, type Props } from "../kit";
 import { GROUP_COLUMN, USER_FIELDS, UserSetInputs, userRowSchema } from "./fields";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -99,7 +99,7 @@ function rowReason(at: string, property: string, problem: RowProblem): string {
     return problem.field === "password"
       ? `${property}: a UserSet sets no passwords (Kasm's import has none, and the state would hold them). ` +
           `Give the user a password with the User kind or in the Kasm UI, sign in through an identity provider, or set forcePasswordReset.`
-      : `${property}: unknown field; the fields are ${ROW_KEYS.join(", ")}`;
+      : `${property}: unknown field${didYouMean(problem.field, ROW_KEYS)}; the fields are ${ROW_KEYS.join(", ")}`;
   // A `groups` that is no list is one problem of the whole field.
   if (problem.field === "groups" && problem.group === undefined) return `${at}.groups ${problem.message}`;
   return `${property}: ${problem.message}`;
