@@ -2,7 +2,7 @@
  * `npm run test:compat`: the packed package with the newest @pulumi/pulumi and @pulumi/policy,
  * under this machine's Node and under Node 22 and 24.
  *
- * 1. `npm pack` this repository (its `prepare` builds dist/).
+ * 1. `npm pack` this repository (its `prepack` builds dist/).
  * 2. Install the tarball into a fresh temporary project with the newest @pulumi/pulumi and
  *    @pulumi/policy from the npm registry, and the `typescript` and `ts-node` that @pulumi/pulumi
  *    accepts (its optional peers: the newest version inside their ranges), as a TypeScript
@@ -127,7 +127,7 @@ async function main(args: string[]): Promise<number> {
     );
     const peerRanges = peers as unknown as Record<string, string>;
 
-    // `--prebuilt` (CI, right after `npm test` built dist/): pack dist/ as it is, without `prepare`.
+    // `--prebuilt` (CI, right after `npm test` built dist/): pack dist/ as it is, without `prepack`.
     const prebuilt = args.includes("--prebuilt");
     const packArgs = ["pack", REPO, "--pack-destination", tmp, "--json", "--loglevel=error", ...(prebuilt ? ["--ignore-scripts"] : [])];
     const packed = await timed(prebuilt ? "npm pack" : "npm pack (builds dist/)", () => run("npm", packArgs, { cwd: tmp, maxBuffer: 64 * 1024 * 1024 }), times);

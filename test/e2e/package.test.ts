@@ -7,7 +7,7 @@
  * line appended to the installed copy's entry files records which file each process loaded; the
  * installed policy pack runs from node_modules too.
  *
- * `npm pack --ignore-scripts` packs the current dist/ without rebuilding it (`prepare` would run
+ * `npm pack --ignore-scripts` packs the current dist/ without rebuilding it (`prepack` would run
  * `tsc` into dist/ while the other test files load it): `npm run build` first, as `pretest` does.
  * The installs use the local npm cache (`--prefer-offline`); without the packages there, npm
  * needs the registry.
@@ -141,7 +141,10 @@ describe("the npm package, installed in a fresh project", () => {
     const installed = path.join(projectDir, "node_modules", "pulumi-kasm");
     // A real copy, not a link back to this repository.
     expect(realpathSync(installed)).toBe(installed);
-    expect(JSON.parse(readFileSync(path.join(installed, "package.json"), "utf8")).peerDependencies).toMatchObject({ "@pulumi/pulumi": expect.any(String) });
+    const manifest = JSON.parse(readFileSync(path.join(installed, "package.json"), "utf8"));
+    expect(manifest.peerDependencies).toMatchObject({ "@pulumi/pulumi": expect.any(String) });
+    // No install script for npm to warn about ("not yet covered by allowScripts"): the repository builds through `dependencies`, which npm runs only in the repository itself.
+    expect(Object.keys(manifest.scripts ?? {}).filter((name) => ["preinstall", "install", "postinstall", "prepare"].includes(name))).toEqual([]);
     // Resolved as a module of the project resolves it. (Not `require.resolve(x, { paths: [projectDir] })` from
     // here: this file is inside the package `pulumi-kasm`, and Node resolves a package's own name to itself first.)
     const fromProject = createRequire(path.join(projectDir, "index.js"));
