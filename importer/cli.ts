@@ -197,7 +197,7 @@ function packageVersion(): string {
     const file = path.join(dir, "package.json");
     if (existsSync(file)) {
       const manifest = JSON.parse(readFileSync(file, "utf8")) as { name?: string; version: string };
-      if (manifest.name === "pulumi-kasm") return `^${manifest.version}`;
+      if (manifest.name === "pulumi-kasm") return manifest.version;
     }
     if (path.dirname(dir) === dir) throw new Error("kasm-import: the pulumi-kasm package.json was not found beside the command");
   }

@@ -30,7 +30,7 @@ export interface ProgramSettings {
   readonly apiKey: string;
   /** Mark every resource `protect: true`, as `pulumi import` does. */
   readonly protect: boolean;
-  /** The version range of pulumi-kasm the project depends on. */
+  /** The version of pulumi-kasm that generated the project (the project depends on `^` it). */
   readonly packageVersion: string;
 }
 
@@ -681,7 +681,7 @@ export function generateProject(inventory: Inventory, settings: ProgramSettings)
       name: settings.project,
       private: true,
       main: "index.ts",
-      dependencies: { "@pulumi/pulumi": "^3.216.0", "pulumi-kasm": settings.packageVersion },
+      dependencies: { "@pulumi/pulumi": "^3.216.0", "pulumi-kasm": `^${settings.packageVersion}` },
       devDependencies: { "@types/node": "^20.19.0", typescript: "~5.9.3" },
     }),
   );
@@ -712,6 +712,16 @@ export function generateProject(inventory: Inventory, settings: ProgramSettings)
   return { files: new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), secrets: w.secrets, summary: w.summary };
 }
 
+/** The runner's line for `operation`: the project's settings as `--config`, each secret as `--secret`. */
+function runnerLine(operation: "preview" | "up", settings: ProgramSettings, inventory: Inventory, secrets: readonly SecretSetting[]): string {
+  return [
+    `npx kasm-test-engine ${operation} --stack dev --state .state/dev.json`,
+    `--config kasm:baseUrl=${settings.baseUrl} --config kasm:apiKey=${settings.apiKey}`,
+    ...(inventory.apiNames === "product" ? ["--config kasm:apiNames=product"] : []),
+    ...secrets.map((s) => `--secret ${s.key}='...'`),
+  ].join(" ");
+}
+
 /** The generated project's README: what it is, the settings to give, and what was not taken over. */
 function projectReadme(settings: ProgramSettings, inventory: Inventory, secrets: readonly SecretSetting[], summary: readonly SummaryRow[]): string {
   const config = [
@@ -737,6 +747,16 @@ function projectReadme(settings: ProgramSettings, inventory: Inventory, secrets:
     ...config,
     "pulumi preview   # shows every resource to be created: created means taken over, nothing changes in Kasm",
     "pulumi up",
+    "```",
+    "",
+    "Without the Pulumi CLI, pulumi-kasm's own runner does the same, its state in `.state/dev.json` (pulumi-kasm's",
+    "README, \"Run your own program against the emulator\", says what it does and does not do):",
+    "",
+    "```sh",
+    "export PULUMI_CONFIG_PASSPHRASE='encrypts the secrets in .state/dev.json'",
+    "export KASM_API_KEY_SECRET='the API key secret'   # kept off the command line",
+    runnerLine("preview", settings, inventory, secrets),
+    runnerLine("up", settings, inventory, secrets),
     "```",
     "",
     secrets.length > 0

@@ -145,6 +145,25 @@ it("following the section in a fresh folder takes the installation over with no 
   expect(installation.emulator.requests.map((l) => l.split(" ")[0]).filter((op) => writes.has(op))).toEqual([]);
 });
 
+it("the generated project's README names the exact package file, and its runner lines, followed as written, preview the stack with no change", { timeout: 300_000 }, async () => {
+  expect(project, "the section was followed first").toBeDefined();
+  const readme = readFileSync(path.join(project!, "README.md"), "utf8");
+  const version: string = JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")).version;
+  expect(readme).toContain(`npm install /path/to/pulumi-kasm-${version}.tgz `);
+  const runner = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1].trim().split("\n")).find((lines) => lines.some((l) => l.startsWith("npx kasm-test-engine")));
+  expect(runner, "a block with the runner's lines").toBeDefined();
+  const exports = runner!.filter((l) => l.startsWith("export ")).map((l) => (l.startsWith("export KASM_API_KEY_SECRET=") ? `export KASM_API_KEY_SECRET='${exported("KASM_API_KEY_SECRET")}'` : l.split(/\s+#/)[0]));
+  const preview = runner!.find((l) => l.startsWith("npx kasm-test-engine preview "))!;
+  // Each `--secret key='...'` given the value Kasm has.
+  const line = preview.replace(/--secret (\S+)='\.\.\.'/g, (_, key: string) => `--secret ${key}='${secretValues[key]}'`);
+  expect(line).not.toContain("'...'");
+  installation.emulator.requests.length = 0;
+  const result = await shell([...exports, line].join("\n"), project!);
+  expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+  expect(result.stdout).toMatch(/^preview: succeeded/);
+  expect(result.stdout).not.toMatch(/^\s*(create|update|replace|delete) /m);
+});
+
 it.skipIf(!hasPulumi)("the generated project's README, followed with the pulumi CLI: the first up writes nothing, and destroy deletes nothing", { timeout: 600_000 }, async () => {
   expect(project, "the section was followed first").toBeDefined();
   const cwd = project!;
