@@ -135,6 +135,7 @@ export const INTERNALS: readonly Internal[] = [
   ),
   ...moduleExports("@pulumi/pulumi/proto/status_pb", ["Status"], HARNESS),
   ...moduleExports("@pulumi/pulumi/proto/resource_grpc_pb", ["ResourceMonitorService"], HARNESS),
+  ...moduleExports("@pulumi/pulumi/proto/alias_pb", ["Alias"], HARNESS),
   ...moduleExports("@pulumi/pulumi/proto/resource_pb", ["RegisterResourceRequest", "RegisterResourceResponse", "SupportsFeatureResponse", "Result"], HARNESS),
   ...moduleExports("@pulumi/pulumi/proto/analyzer_grpc_pb", ["AnalyzerClient"], HARNESS),
   ...moduleExports(
