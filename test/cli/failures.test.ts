@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { writeProgram } from "../helpers/options-programs";
 import { PASSPHRASE, SLOW } from "../e2e/helpers";
-import { PulumiCli, hasPulumi, type CliResult } from "./pulumi-cli";
+import { hasPulumi, stackOn, type CliResult } from "./pulumi-cli";
 
 const ESCAPE_CODES = /\u001b\[/;
 const count = (text: string, part: string) => text.split(part).length - 1;
@@ -39,15 +39,7 @@ describe.skipIf(!hasPulumi)("failures through the pulumi CLI", () => {
   /** `preview` or `up` of a program in a stack of its own. */
   async function run(name: string, body: string, operation: "preview" | "up"): Promise<CliResult> {
     const caseDir = path.join(dir, name);
-    const cli = new PulumiCli({
-      programDir: writeProgram(caseDir, body),
-      stack: "dev",
-      workDir: path.join(caseDir, "work"),
-      passphrase: PASSPHRASE,
-      config: { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret, "kasm:maxRetries": "1" },
-      secretKeys: ["kasm:apiKeySecret"],
-    });
-    await cli.init();
+    const cli = await stackOn(emulator.url, ADMIN, writeProgram(caseDir, body), path.join(caseDir, "work"), PASSPHRASE);
     return operation === "preview" ? cli.preview() : cli.up();
   }
 

@@ -14,6 +14,24 @@ const REPO = path.resolve(__dirname, "..", "..");
 /** Whether a `pulumi` CLI answers on PATH. */
 export const hasPulumi: boolean = spawnSync("pulumi", ["version"], { stdio: "ignore" }).status === 0;
 
+/**
+ * A stack named `dev` of the program in `programDir`, on the Kasm (or emulator) at `url` with the
+ * API key `key` (its secret a secret setting), its backend and PULUMI_HOME in `workDir`: created
+ * and configured, ready for `preview` and `up`.
+ */
+export async function stackOn(url: string, key: { readonly key: string; readonly secret: string }, programDir: string, workDir: string, passphrase: string): Promise<PulumiCli> {
+  const cli = new PulumiCli({
+    programDir,
+    stack: "dev",
+    workDir,
+    passphrase,
+    config: { "kasm:baseUrl": url, "kasm:apiKey": key.key, "kasm:apiKeySecret": key.secret, "kasm:maxRetries": "1" },
+    secretKeys: ["kasm:apiKeySecret"],
+  });
+  await cli.init();
+  return cli;
+}
+
 /** What a CLI command printed, and its exit code. */
 export interface CliResult {
   readonly code: number;

@@ -11,7 +11,7 @@ import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator
 import { OPTIONS_PROGRAMS, writeProgram } from "../helpers/options-programs";
 import { TestEngine } from "../../testing/engine";
 import { PASSPHRASE, SLOW, tempDir } from "../e2e/helpers";
-import { PulumiCli, hasPulumi } from "./pulumi-cli";
+import { hasPulumi, stackOn } from "./pulumi-cli";
 
 type Operation = "preview" | "up" | "destroy";
 
@@ -149,15 +149,7 @@ async function throughTestEngine(scenario: Scenario, dir: string): Promise<Trace
 async function throughCli(scenario: Scenario, dir: string): Promise<Trace[]> {
   const emulator = await startTestEmulator(SEED);
   try {
-    const cli = new PulumiCli({
-      programDir: writeProgram(dir, scenario.steps[0][1]),
-      stack: "dev",
-      workDir: path.join(dir, "work"),
-      passphrase: PASSPHRASE,
-      config: { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret, "kasm:maxRetries": "1" },
-      secretKeys: ["kasm:apiKeySecret"],
-    });
-    await cli.init();
+    const cli = await stackOn(emulator.url, ADMIN, writeProgram(dir, scenario.steps[0][1]), path.join(dir, "work"), PASSPHRASE);
     const traces: Trace[] = [];
     for (const [operation, body] of scenario.steps) {
       writeProgram(dir, body);
