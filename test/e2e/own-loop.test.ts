@@ -302,7 +302,7 @@ describe("the Bulk onboarding program, in the same folder with the same seed and
   });
 });
 
-describe.skipIf(!hasPulumi)("the first program again, with the README's lines for the pulumi CLI", () => {
+describe.skipIf(!hasPulumi)("the programs again, with the README's lines for the pulumi CLI", () => {
   /** The CLI offline, its home in the test's folder: nothing touches the user's ~/.pulumi. */
   const cliEnv = () => ({
     ...process.env,
@@ -345,5 +345,26 @@ describe.skipIf(!hasPulumi)("the first program again, with the README's lines fo
     const destroy = await shell(cliLine("pulumi destroy"), cliEnv());
     expect(destroy.code, destroy.stdout + destroy.stderr).toBe(0);
     expect(((await api("get_users")).users ?? []).some((u: { username: string }) => u.username === "alice")).toBe(false);
+  });
+
+  it("the Bulk onboarding program with the same lines: up creates the users, a CSV edit previews row by row, destroy empties Kasm", { timeout: 600_000 }, async () => {
+    const csvFile = path.join(projectDir, "users.csv");
+    writeFileSync(path.join(projectDir, "index.ts"), BULK_PROGRAM);
+    writeFileSync(csvFile, usersCsvLike(BULK_CSV_SAMPLE, 60));
+    const up = await shell(cliLine("pulumi up"), cliEnv());
+    expect(up.code, up.stdout + up.stderr).toBe(0);
+    expect(up.stdout).toContain("userCount: 60");
+    expect(((await api("get_users", { page_size: 1000 })).users ?? []).length).toBe(60);
+
+    const lines = readFileSync(csvFile, "utf8").trimEnd().split("\n");
+    writeFileSync(csvFile, [...lines.filter((l) => !l.startsWith("staff007,")), ""].join("\n"));
+    const preview = await shell(cliLine("pulumi preview"), cliEnv());
+    expect(preview.code, preview.stdout + preview.stderr).toBe(0);
+    expect(preview.stdout).toContain("UserSet staff: this change adds none, removes 1 ('staff007') and changes none.");
+    expect(preview.stdout).not.toMatch(/^\s*\+-\s/m);
+
+    const destroy = await shell(cliLine("pulumi destroy"), cliEnv());
+    expect(destroy.code, destroy.stdout + destroy.stderr).toBe(0);
+    expect(((await api("get_users", { page_size: 1000 })).users ?? []).length).toBe(0);
   });
 });
