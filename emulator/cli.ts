@@ -48,8 +48,8 @@ Options:
                        password.", 403 "Unauthorized."); 1.15: as release 1.15 gave them
                        (403 "Access Denied", 401 "Access has expired", 401 "Unauthorized",
                        400 "Invalid Request") (default: the seed's "authAnswers", else 1.19)
-  --verbose            one line per request on stderr: operation, status, milliseconds, never
-                       a body (default: off)
+  --verbose            one line per request on stderr: operation, status, milliseconds (a path
+                       that is no operation: method, path, 404), never a body (default: off)
   --help               print this help and exit
 
 Environment:

@@ -245,7 +245,11 @@ export function createApp(
     res.json(store.snapshot());
   });
 
-  app.use((req, _res, next) => next(new NoSuchOperation(req.path)));
+  app.use((req, _res, next) => {
+    // Logged as any request is (a client calling a path the emulator does not serve is what a log is read for).
+    options.log?.(`${req.method} ${req.path} 404 (no such operation)`);
+    next(new NoSuchOperation(req.path));
+  });
   app.use(errorHandler(options.log));
   return app;
 }

@@ -53,6 +53,8 @@ describe("envelope", () => {
   it("answers an unknown path with 404 and an error_message", async () => {
     const res = await emulator.raw("POST", "/api/public/no_such_operation", { body: "{}" });
     expect(res).toMatchObject({ status: 404, body: { error_message: "Unknown API path (/api/public/no_such_operation)" } });
+    // The request log (`--verbose`) has it too, with the method and the path.
+    expect(emulator.requests).toContain("POST /api/public/no_such_operation 404 (no such operation)");
   });
 
   it("accepts a JSON body sent without a JSON content type, as curl -d sends it", async () => {
