@@ -69,13 +69,17 @@ export const resourceNeedsPermissions: StackValidationPolicy = {
     if (!args.resources.some((r) => kindOf(r))) args.notApplicable("the stack has no Kasm resources");
     // One installation at a time: its resources, judged against its own key.
     const undecided: string[] = [];
-    for (const [connection, resources] of byInstallation(args.resources)) {
+    const installations = byInstallation(args.resources);
+    // A configured connection that no resource uses is most likely the missing one, misnamed.
+    const unused = [...connectionKeys.keys()].filter((name) => !installations.has(name));
+    const misnamed = unused.length > 0 ? ` The config describes ${unused.map((n) => `connections.${n}`).join(", ")}, which no resource uses: is one of them meant for it?` : "";
+    for (const [connection, resources] of installations) {
       const keyConfig = connection === undefined ? config : connectionKeys.get(connection);
       if (keyConfig === undefined) {
         for (const r of resources)
           reportViolation(
             `${label(kindOf(r)!, r.name)} lives in ${installationWords(connection)}, and the policy config describes no key for it: ` +
-              `add "connections": {"${connection}": {"permissions": [...]}} with the permissions of that installation's API key.`,
+              `add "connections": {"${connection}": {"permissions": [...]}} with the permissions of that installation's API key.${misnamed}`,
             r.urn,
           );
         continue;

@@ -127,6 +127,11 @@ describe("one program, two installations", () => {
     expect(undescribed.policyViolations.find((v) => v.urn.endsWith("::chrome-production"))!.message).toContain(
       `lives in the installation of connection 'production', and the policy config describes no key for it: add "connections": {"production": {"permissions": [...]}}`,
     );
+    // A key described under a name no resource uses is pointed at.
+    const misnamed = await stackEngine([permissionsPack({ permissions: everything, connections: { prod: { permissions: everything } } })]).preview();
+    expect(misnamed.policyViolations.find((v) => v.urn.endsWith("::chrome-production"))!.message).toMatch(
+      /add "connections": \{"production": .* The config describes connections\.prod, which no resource uses: is one of them meant for it\?$/,
+    );
   });
 
   it("a resource moved to the other connection is created there and deleted from the first", { timeout: SLOW }, async () => {
