@@ -45,6 +45,25 @@ export function kindOfTypeToken(type: unknown): KasmKind | undefined {
   return isKasmKind(kind) ? kind : undefined;
 }
 
+/**
+ * The inputs of each kind that hold a secret: the SDK wraps them with `pulumi.secret` and keeps
+ * their outputs secret. The provider never names one as the property of a check failure (the
+ * reason names it): the Pulumi CLI prints a failing property's value beside the reason, and for a
+ * secret input that value is the secret, in plain text.
+ */
+export const SECRET_INPUTS = {
+  User: ["password"],
+  LicenseActivation: ["activationKey"],
+  EgressGateway: ["config"],
+  EgressCredential: ["password", "wireguardPrivateKey", "meshKey", "customCredential"],
+} as const satisfies Partial<Record<KasmKind, readonly string[]>>;
+
+/** Whether `property` is a secret input of `kind` (see {@link SECRET_INPUTS}). */
+export function isSecretInput(kind: string, property: string): boolean {
+  const secrets: readonly string[] | undefined = (SECRET_INPUTS as Partial<Record<string, readonly string[]>>)[kind];
+  return secrets?.includes(property) ?? false;
+}
+
 /** The steps of a resource's life that call Kasm. */
 export const LIFECYCLE_STEPS = ["create", "read", "update", "delete"] as const;
 

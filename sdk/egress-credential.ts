@@ -7,11 +7,11 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
+import { SECRET_INPUTS } from "../catalogue/kinds";
 import type { ConnectionArgs } from "./connection";
 import type { EgressCredentialOutputs } from "../provider/resources/egress-credential";
 
 /** The secret inputs: wrapped with `pulumi.secret` and kept secret in the outputs. */
-const SECRETS = ["password", "wireguardPrivateKey", "meshKey", "customCredential"] as const;
 
 /**
  * The arguments of an {@link EgressCredential}: exactly one of `userId`, `groupId` and `imageId`.
@@ -95,7 +95,7 @@ export class EgressCredential extends KasmResource<EgressCredentialArgs, EgressC
   declare readonly activeConnections: pulumi.Output<number | null>;
 
   constructor(name: string, args: EgressCredentialArgs, opts?: pulumi.CustomResourceOptions) {
-    super(name, args, opts, { computed: { egressCredentialId: true, activeConnections: true }, secrets: SECRETS });
+    super(name, args, opts, { computed: { egressCredentialId: true, activeConnections: true }, secrets: SECRET_INPUTS.EgressCredential });
   }
 }
 

@@ -3,6 +3,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
+import { SECRET_INPUTS } from "../catalogue/kinds";
 import type { ConnectionArgs } from "./connection";
 import type { EgressGatewayOutputs } from "../provider/resources/egress-gateway";
 
@@ -52,7 +53,7 @@ export class EgressGateway extends KasmResource<EgressGatewayArgs, EgressGateway
   declare readonly activeConnections: pulumi.Output<number | null>;
 
   constructor(name: string, args: EgressGatewayArgs, opts?: pulumi.CustomResourceOptions) {
-    super(name, args, opts, { computed: { egressGatewayId: true, activeConnections: true }, secrets: ["config"] });
+    super(name, args, opts, { computed: { egressGatewayId: true, activeConnections: true }, secrets: SECRET_INPUTS.EgressGateway });
   }
 }
 

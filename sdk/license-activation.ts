@@ -3,6 +3,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
+import { SECRET_INPUTS } from "../catalogue/kinds";
 import type { ConnectionArgs } from "./connection";
 import type { LicenseActivationOutputs, LicenseFeatures } from "../provider/resources/license-activation";
 
@@ -51,7 +52,7 @@ export class LicenseActivation extends KasmResource<LicenseActivationArgs, Licen
   constructor(name: string, args: LicenseActivationArgs, opts?: pulumi.CustomResourceOptions) {
     super(name, args, opts, {
       computed: { licenseId: true, expiration: true, issuedAt: true, limit: true, isVerified: true, licenseType: true, sku: true, features: true },
-      secrets: ["activationKey"],
+      secrets: SECRET_INPUTS.LicenseActivation,
     });
   }
 }

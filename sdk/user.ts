@@ -3,6 +3,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { KasmResource, type InputOutputs } from "./provider";
+import { SECRET_INPUTS } from "../catalogue/kinds";
 import type { ConnectionArgs } from "./connection";
 import type { UserOutputs } from "../provider/resources/user";
 
@@ -49,7 +50,7 @@ export class User extends KasmResource<UserArgs, UserOutputs> {
   declare readonly created: pulumi.Output<string | null>;
 
   constructor(name: string, args: UserArgs, opts?: pulumi.CustomResourceOptions) {
-    super(name, args, opts, { computed: { userId: true, realm: true, created: true }, secrets: ["password"] });
+    super(name, args, opts, { computed: { userId: true, realm: true, created: true }, secrets: SECRET_INPUTS.User });
   }
 }
 

@@ -250,8 +250,9 @@ export class Deployment {
     const checked = await this.host.check(urn, old ? plainProps(old.inputs) : {}, plainProps(declared)).catch((e) => {
       throw this.fail(urn, `check failed: ${errorMessage(e)}`);
     });
-    // A reason that names its property already (the bulk kinds' `users[0].realm: ...`) is not led by it twice.
-    const failureText = (f: { property: string; reason: string }) => (f.property && f.reason.startsWith(f.property) ? f.reason : `${f.property}: ${f.reason}`);
+    // A reason that names its property already (the bulk kinds' `users[0].realm: ...`), or a failure
+    // that names no property (a secret input's, whose reason names it), is not led by it.
+    const failureText = (f: { property: string; reason: string }) => (!f.property || f.reason.startsWith(f.property) ? f.reason : `${f.property}: ${f.reason}`);
     if (checked.failures.length) throw this.fail(urn, `check failed: ${checked.failures.map(failureText).join("; ")}`);
     // The host hands inputs back without secrets (it does not accept them): restore their secretness.
     const inputs = markSecret(checked.inputs, secretIn);

@@ -112,7 +112,9 @@ describe("EgressCredential", () => {
     expect(zero.failures.map((f) => f.property)).toEqual(["activeConnectionLimit"]);
 
     const selection = await credential.check({ egressProviderId: provider, name: "x", userId: USER_ID, password: PASSWORD, wireguardPrivateKey: "" });
-    expect(selection.failures.map((f) => f.property).sort()).toEqual(["selectedGateways", "wireguardPrivateKey"]);
+    // A secret input is named in the reason, not as the property: the CLI would print its value beside it.
+    expect(selection.failures.map((f) => f.property).sort()).toEqual(["", "selectedGateways"]);
+    expect(selection.failures.find((f) => f.property === "")!.reason).toMatch(/^wireguardPrivateKey /);
     expectNoSecrets(JSON.stringify([missing, several, limit, zero, selection].map((r) => r.failures)));
     expect(emulator.requests.length).toBe(before);
   });

@@ -29,6 +29,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { connectionEnvPrefix, connectionNamespace, isConnectionName } from "../../../catalogue/connections";
+import { isSecretInput } from "../../../catalogue/kinds";
 import { withConnection } from "../../runtime";
 import { withResourceName } from "../../engine-log";
 import type { KindProvider, Props } from "../kit";
@@ -97,6 +98,15 @@ function connectionProblem(value: unknown): string | undefined {
 }
 
 /**
+ * A check failure as the engine may print it: one about a secret input names no property (its
+ * reason names it), because the Pulumi CLI prints the property's value beside the reason, which
+ * for a secret is the secret itself (`property password value {&{{...}}} has a problem: ...`).
+ */
+function withoutSecretProperty(kind: string, failure: pulumi.dynamic.CheckFailure): pulumi.dynamic.CheckFailure {
+  return isSecretInput(kind, failure.property.split(/[.[]/)[0]) ? { property: "", reason: failure.reason } : failure;
+}
+
+/**
  * The same providers, each aware of the `connection` input (see the module comment). Each takes
  * the properties as the engine sends them (the connection and the resource's name among them),
  * so each is a `KindProvider` of the wire's `Props`.
@@ -108,7 +118,8 @@ export function acrossConnections<P extends Record<string, KindProvider>>(provid
       async check(olds, news) {
         const connection = news[CONNECTION_INPUT];
         const problem = connectionProblem(connection);
-        const result = await where(news, connectionOf(news), () => provider.check(withoutHiddenInputs(olds), withoutHiddenInputs(news)));
+        const checked = await where(news, connectionOf(news), () => provider.check(withoutHiddenInputs(olds), withoutHiddenInputs(news)));
+        const result = checked.failures ? { ...checked, failures: checked.failures.map((failure) => withoutSecretProperty(kind, failure)) } : checked;
         if (problem !== undefined) return { failures: [...(result.failures ?? []), { property: CONNECTION_INPUT, reason: problem }] };
         return { ...result, inputs: withWhereAndName(result.inputs, connectionOf(news), news) };
       },
