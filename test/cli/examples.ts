@@ -7,6 +7,9 @@
  * engine, against an emulator of its own, give the same operation per resource, the same success
  * or failure and the same objects in Kasm after each step. The test engine's files
  * (test/e2e/<example>.test.ts) cover each scenario in depth.
+ *
+ * The examples are split over two test files (examples-*.test.ts) so that vitest's two workers
+ * share them: each example takes a minute or more through the CLI.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -27,8 +30,6 @@ import {
   type ExampleName,
 } from "../e2e/helpers";
 import { PulumiCli, hasPulumi } from "./pulumi-cli";
-
-if (!hasPulumi) console.warn("pulumi CLI not on PATH: skipping the CLI scenarios");
 
 const ACTIVATION_KEY: string = seedOf("licensing").activationKeys![0].activation_key;
 
@@ -188,91 +189,94 @@ async function throughTestEngine(c: Case, dir: string): Promise<Trace[]> {
   }
 }
 
-describe.skipIf(!hasPulumi)("the examples through the pulumi CLI", () => {
-  let tmp: ReturnType<typeof tempDir>;
-  beforeAll(() => {
-    tmp = tempDir("cli");
-  });
-  afterAll(() => tmp?.remove());
+/** The CLI scenarios of the examples named, one `describe` each (skipped without a `pulumi` on PATH). */
+export function describeExamples(names: readonly ExampleName[]): void {
+  describe.skipIf(!hasPulumi)("the examples through the pulumi CLI", () => {
+    let tmp: ReturnType<typeof tempDir>;
+    beforeAll(() => {
+      tmp = tempDir("cli");
+    });
+    afterAll(() => tmp?.remove());
 
-  for (const c of CASES) {
-    describe(c.example, () => {
-      let emulator: TestEmulator;
-      let installations: TestEmulator[] = [];
-      afterAll(async () => Promise.all(installations.map((i) => i.close())));
+    for (const c of CASES.filter((c) => names.includes(c.example))) {
+      describe(c.example, () => {
+        let emulator: TestEmulator;
+        let installations: TestEmulator[] = [];
+        afterAll(async () => Promise.all(installations.map((i) => i.close())));
 
-      /** A stack of a copy of the example, configured with the seed's key and the emulator's address. */
-      async function cliStack(stack: string, config: Record<string, string> = c.config ?? {}): Promise<PulumiCli> {
-        const project = projectOf(c.example);
-        const full: Record<string, string> = providerConfig(c, installations);
-        for (const [k, v] of Object.entries(config)) full[`${project}:${k}`] = v;
-        const cli = new PulumiCli({
-          programDir: copyExample(c.example, tmp.dir, `${c.example}-${stack}`),
-          stack,
-          workDir: path.join(tmp.dir, `${c.example}-${stack}-work`),
-          passphrase: PASSPHRASE,
-          config: full,
-          secretKeys: [...SECRET_PROVIDER_KEYS, ...(c.secret ?? []).map((k) => `${project}:${k}`)],
-        });
-        await cli.init();
-        return cli;
-      }
-
-      it("preview, up, a second preview without changes, refresh, an edit, destroy back to the seed; the test engine does the same", { timeout: SLOW }, async () => {
-        await Promise.all(installations.map((i) => i.close()));
-        installations = await startInstallations(c);
-        emulator = installations[0];
-        const seeded = await Promise.all(installations.map((i) => i.state()));
-        const engineRun = throughTestEngine(c, path.join(tmp.dir, `${c.example}-engine`));
-        const cli = await cliStack("dev");
-        const traces: Trace[] = [];
-        const record = async (step: Step, steps: Awaited<ReturnType<PulumiCli["steps"]>>) => {
-          const kasm = await Promise.all(installations.map(async (i) => shapeOf(await i.state())));
-          traces.push({ step, ok: steps.code === 0, ops: steps.ops, kasm });
-          expect(steps.code, `${step}\n${steps.stdout.slice(-4000)}\n${steps.stderr}`).toBe(0);
-        };
-
-        await record("preview", await cli.steps("preview"));
-        expect(await Promise.all(installations.map((i) => i.state()))).toEqual(seeded);
-
-        await record("up", await cli.steps("up"));
-        expect(await cli.outputs()).toEqual(c.outputs(await emulator.state()));
-        // No API secret and no secret setting of the program in the stack's state, serialized providers included.
-        const exported = (await cli.ok(["stack", "export", "--stack", "dev"])).stdout;
-        const secrets = [...SECRET_PROVIDER_KEYS.map((k) => providerConfig(c, installations)[k]), ...(c.secret ?? []).map((k) => c.config![k])].filter(Boolean);
-        expect(secrets.length).toBeGreaterThan(0);
-        for (const secret of secrets) expect(exported).not.toContain(secret);
-
-        await record("no-change preview", await cli.steps("preview", ["--expect-no-changes"]));
-        await record("refresh", await cli.steps("refresh"));
-        if (c.edit) {
-          editFile(path.join(cli.options.programDir, "index.ts"), c.edit);
-          await record("edit and up", await cli.steps("up"));
+        /** A stack of a copy of the example, configured with the seed's key and the emulator's address. */
+        async function cliStack(stack: string, config: Record<string, string> = c.config ?? {}): Promise<PulumiCli> {
+          const project = projectOf(c.example);
+          const full: Record<string, string> = providerConfig(c, installations);
+          for (const [k, v] of Object.entries(config)) full[`${project}:${k}`] = v;
+          const cli = new PulumiCli({
+            programDir: copyExample(c.example, tmp.dir, `${c.example}-${stack}`),
+            stack,
+            workDir: path.join(tmp.dir, `${c.example}-${stack}-work`),
+            passphrase: PASSPHRASE,
+            config: full,
+            secretKeys: [...SECRET_PROVIDER_KEYS, ...(c.secret ?? []).map((k) => `${project}:${k}`)],
+          });
+          await cli.init();
+          return cli;
         }
-        await record("destroy", await cli.steps("destroy"));
-        const after = await Promise.all(installations.map((i) => i.state()));
-        expect(after.map((s) => comparable(s, c.leaves))).toEqual(seeded.map((s) => comparable(s, c.leaves)));
 
-        expect(await engineRun).toEqual(traces);
-      });
-
-      if (c.example === "licensing") {
-        it("two stacks take the 100 seats; a third asking for 1 more is refused, and the key shows nowhere", { timeout: SLOW }, async () => {
+        it("preview, up, a second preview without changes, refresh, an edit, destroy back to the seed; the test engine does the same", { timeout: SLOW }, async () => {
           await Promise.all(installations.map((i) => i.close()));
           installations = await startInstallations(c);
-          const a = await cliStack("branch-a");
-          const b = await cliStack("branch-b", { activationKey: ACTIVATION_KEY, seats: "40", issuedTo: "Branch B" });
-          const third = await cliStack("branch-c", { activationKey: ACTIVATION_KEY, seats: "1", issuedTo: "Branch C" });
-          expect((await a.up()).code).toBe(0);
-          expect((await b.up()).code).toBe(0);
-          const refused = await third.up();
-          expect(refused.code).not.toBe(0);
-          expect(refused.stdout + refused.stderr).toContain("Error during activation");
-          expect(refused.stdout + refused.stderr).not.toContain("PARTNER-ENTITLEMENT-100");
-          const exported = await third.ok(["stack", "export", "--stack", "branch-c"]);
-          expect(exported.stdout).not.toContain("PARTNER-ENTITLEMENT-100");
+          emulator = installations[0];
+          const seeded = await Promise.all(installations.map((i) => i.state()));
+          const engineRun = throughTestEngine(c, path.join(tmp.dir, `${c.example}-engine`));
+          const cli = await cliStack("dev");
+          const traces: Trace[] = [];
+          const record = async (step: Step, steps: Awaited<ReturnType<PulumiCli["steps"]>>) => {
+            const kasm = await Promise.all(installations.map(async (i) => shapeOf(await i.state())));
+            traces.push({ step, ok: steps.code === 0, ops: steps.ops, kasm });
+            expect(steps.code, `${step}\n${steps.stdout.slice(-4000)}\n${steps.stderr}`).toBe(0);
+          };
+
+          await record("preview", await cli.steps("preview"));
+          expect(await Promise.all(installations.map((i) => i.state()))).toEqual(seeded);
+
+          await record("up", await cli.steps("up"));
+          expect(await cli.outputs()).toEqual(c.outputs(await emulator.state()));
+          // No API secret and no secret setting of the program in the stack's state, serialized providers included.
+          const exported = (await cli.ok(["stack", "export", "--stack", "dev"])).stdout;
+          const secrets = [...SECRET_PROVIDER_KEYS.map((k) => providerConfig(c, installations)[k]), ...(c.secret ?? []).map((k) => c.config![k])].filter(Boolean);
+          expect(secrets.length).toBeGreaterThan(0);
+          for (const secret of secrets) expect(exported).not.toContain(secret);
+
+          await record("no-change preview", await cli.steps("preview", ["--expect-no-changes"]));
+          await record("refresh", await cli.steps("refresh"));
+          if (c.edit) {
+            editFile(path.join(cli.options.programDir, "index.ts"), c.edit);
+            await record("edit and up", await cli.steps("up"));
+          }
+          await record("destroy", await cli.steps("destroy"));
+          const after = await Promise.all(installations.map((i) => i.state()));
+          expect(after.map((s) => comparable(s, c.leaves))).toEqual(seeded.map((s) => comparable(s, c.leaves)));
+
+          expect(await engineRun).toEqual(traces);
         });
-      }
-    });
-  }
-});
+
+        if (c.example === "licensing") {
+          it("two stacks take the 100 seats; a third asking for 1 more is refused, and the key shows nowhere", { timeout: SLOW }, async () => {
+            await Promise.all(installations.map((i) => i.close()));
+            installations = await startInstallations(c);
+            const a = await cliStack("branch-a");
+            const b = await cliStack("branch-b", { activationKey: ACTIVATION_KEY, seats: "40", issuedTo: "Branch B" });
+            const third = await cliStack("branch-c", { activationKey: ACTIVATION_KEY, seats: "1", issuedTo: "Branch C" });
+            expect((await a.up()).code).toBe(0);
+            expect((await b.up()).code).toBe(0);
+            const refused = await third.up();
+            expect(refused.code).not.toBe(0);
+            expect(refused.stdout + refused.stderr).toContain("Error during activation");
+            expect(refused.stdout + refused.stderr).not.toContain("PARTNER-ENTITLEMENT-100");
+            const exported = await third.ok(["stack", "export", "--stack", "branch-c"]);
+            expect(exported.stdout).not.toContain("PARTNER-ENTITLEMENT-100");
+          });
+        }
+      });
+    }
+  });
+}
