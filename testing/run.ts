@@ -10,7 +10,7 @@ import * as grpc from "@grpc/grpc-js";
 import { ProviderHost } from "./host";
 import { RpcError, type LogLine } from "./monitor";
 import type { PolicyPackSpec, PolicyViolation } from "./policy";
-import type { ResourceRecord } from "./state";
+import { dependencyUrns, type ResourceRecord } from "./state";
 import { plainProps, type Props } from "./values";
 import type { TestEngine } from "./engine";
 
@@ -268,12 +268,16 @@ export async function deleteAll(
   for (const level of deleteLevels(records)) {
     let failed = false;
     for (const r of level) {
+      if (r.protect && !silent.has(r)) {
+        rec.errors.push({ urn: r.urn, message: protectedDeleteMessage(r.urn) });
+        failed = true;
+        continue;
+      }
       try {
-        if (r.protect && !silent.has(r)) throw new ProtectedError(r.urn);
         const skip = !r.custom || r.retainOnDelete || (r.deletedWith && going.has(r.deletedWith));
         if (!skip) await host.delete(r.urn, r.id, plainProps(r.outputs));
       } catch (error) {
-        rec.errors.push({ urn: r.urn, message: error instanceof ProtectedError ? error.message : `deleting failed: ${errorMessage(error)}` });
+        rec.errors.push({ urn: r.urn, message: `deleting failed: ${errorMessage(error)}` });
         failed = true;
         continue;
       }
@@ -284,13 +288,6 @@ export async function deleteAll(
     if (failed) break;
   }
   return { deleted, left };
-}
-
-/** A delete refused because the resource is protected. */
-class ProtectedError extends Error {
-  constructor(urn: string) {
-    super(protectedDeleteMessage(urn));
-  }
 }
 
 /**
@@ -305,8 +302,7 @@ export function deleteLevels(records: readonly ResourceRecord[]): ResourceRecord
   for (const r of records) {
     const level = levelOf.get(r) ?? 0;
     levelOf.set(r, level);
-    const deps = new Set([r.parent, ...r.dependencies, ...Object.values(r.propertyDependencies).flat()]);
-    for (const urn of deps) for (const dep of byUrn.get(urn) ?? []) if (dep !== r) levelOf.set(dep, Math.max(levelOf.get(dep) ?? 0, level + 1));
+    for (const urn of dependencyUrns(r)) for (const dep of byUrn.get(urn) ?? []) if (dep !== r) levelOf.set(dep, Math.max(levelOf.get(dep) ?? 0, level + 1));
   }
   const levels: ResourceRecord[][] = [];
   for (const r of records) (levels[levelOf.get(r)!] ??= []).push(r);

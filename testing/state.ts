@@ -156,6 +156,11 @@ export class StateStore {
   }
 }
 
+/** What a record depends on: its parent, its `dependsOn` and every property dependency. */
+export function dependencyUrns(r: ResourceRecord): Set<string> {
+  return new Set([r.parent, ...r.dependencies, ...Object.values(r.propertyDependencies).flat()]);
+}
+
 /**
  * The records in dependency order (a resource after its parent and everything it depends on),
  * keeping the given order otherwise. Reverse it to delete.
@@ -169,8 +174,7 @@ export function dependencyOrder(records: readonly ResourceRecord[]): ResourceRec
   const visit = (r: ResourceRecord) => {
     if (done.has(r) || visiting.has(r)) return; // a cycle cannot come from a program; ignore it rather than loop
     visiting.add(r);
-    const deps = new Set([r.parent, ...r.dependencies, ...Object.values(r.propertyDependencies).flat()]);
-    for (const urn of deps) for (const dep of byUrn.get(urn) ?? []) if (dep !== r) visit(dep);
+    for (const urn of dependencyUrns(r)) for (const dep of byUrn.get(urn) ?? []) if (dep !== r) visit(dep);
     visiting.delete(r);
     done.add(r);
     ordered.push(r);
