@@ -25,7 +25,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { KasmClient, type KasmClientOptions } from "./api";
-import { CONFIG_KEYS, ENV_VARS, connectionSettings, namingConnection, optionsFromConfig } from "./api/config";
+import { CONFIG_KEYS, DEFAULT_SETTING_NAMES, connectionSettings, envVar, optionsFromConfig, settingNamesOf, type SettingNames } from "./api/config";
 import type { ApiNames } from "./api/vocabulary";
 
 /** The configuration keys the provider reads, and the client option each one sets. */
@@ -74,7 +74,7 @@ function connectionClient(name: string): KasmClient {
   let named = connectionClients.get(name);
   if (named === undefined || named.closed) {
     const settings = connectionSettings(name, (key) => configuration.get(key));
-    named = namingConnection(name, () => new KasmClient(settings.options, settings.env));
+    named = new KasmClient(settings.options, settings.env, settings.names);
     connectionClients.set(name, named);
   }
   return named;
@@ -102,6 +102,14 @@ export function existingClient(): KasmClient | undefined {
 }
 
 /**
+ * Where the current connection's settings are read (`kasm:` and `KASM_*`, or a named connection's
+ * own), for messages that tell which setting to change.
+ */
+export function currentSettingNames(): SettingNames {
+  return settingNamesOf(currentConnection.getStore());
+}
+
+/**
  * The wire vocabulary the current connection's configuration names (`kasm:apiNames`, else
  * `KASM_API_NAMES`, else `spec`; for a named connection its own `kasm-<name>:apiNames` and
  * `KASM_<NAME>_API_NAMES`), known without building a client: for `check`, which sends no request
@@ -110,8 +118,8 @@ export function existingClient(): KasmClient | undefined {
  */
 export function configuredApiNames(): ApiNames {
   const name = currentConnection.getStore();
-  const settings = name === undefined ? { options, env: process.env } : connectionSettings(name, (key) => configuration.get(key));
-  const configured = settings.options.apiNames ?? settings.env[ENV_VARS.apiNames];
+  const settings = name === undefined ? { options, env: process.env, names: DEFAULT_SETTING_NAMES } : connectionSettings(name, (key) => configuration.get(key));
+  const configured = settings.options.apiNames ?? settings.env[envVar(settings.names, "apiNames")];
   const value = (configured ?? "spec").trim().toLowerCase();
   return value === "product" ? "product" : "spec";
 }

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { HealthyResult, KasmClientOptions, WaitForHealthyOptions } from "../provider/api";
-import { connectionSettings, namingConnection, resolveConfig } from "../provider/api/config";
+import { connectionSettings, resolveConfig } from "../provider/api/config";
 import { HEALTH_DEFAULTS } from "../provider/api/health";
 import { connectionName, type Connection } from "./connection";
 
@@ -50,10 +50,10 @@ export async function waitForHealthy(args: WaitForHealthyArgs = {}): Promise<Hea
   const name = connectionName(args.connection);
   const settings = connectionSettings(name, (key) => pulumi.runtime.getConfig(key));
   const options = { ...settings.options, ...args.settings };
-  const seconds = namingConnection(name, () => resolveConfig(options, settings.env).waitForHealthySeconds);
+  const seconds = resolveConfig(options, settings.env, settings.names).waitForHealthySeconds;
   // Loaded here, not with the sdk: a program that never waits does not spend the time on it.
   const { KasmClient } = await import("../provider/api/client");
-  const client = new KasmClient(options, settings.env);
+  const client = new KasmClient(options, settings.env, settings.names);
   try {
     const { settings: _settings, connection: _connection, ...wait } = args;
     return await client.waitForHealthy({ ...wait, deadlineMs: args.deadlineMs ?? (seconds > 0 ? seconds * 1000 : HEALTH_DEFAULTS.deadlineMs) });

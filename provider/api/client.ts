@@ -15,7 +15,7 @@
  * ```
  */
 import { inspect } from "node:util";
-import { resolveConfig, type KasmClientOptions } from "./config";
+import { DEFAULT_SETTING_NAMES, resolveConfig, type KasmClientOptions, type SettingNames } from "./config";
 import { waitForHealthy, type HealthyResult, type WaitForHealthyOptions } from "./health";
 import * as casting from "./operations/casting";
 import * as egress from "./operations/egress";
@@ -101,10 +101,13 @@ export class KasmClient implements KasmApi {
   /**
    * @param options Settings; each falls back to its environment variable (see {@link KasmClientOptions}).
    * @param env Where to read the environment variables. Default: `process.env`.
+   * @param settingNames Whose settings these are: the environment variables read and the keys
+   *   messages name (a named connection's `kasm-prod:` keys and `KASM_PROD_*` variables). Default:
+   *   `kasm:` and `KASM_*`.
    * @throws {@link KasmConfigurationError} naming every missing or invalid setting.
    */
-  constructor(options: KasmClientOptions = {}, env: NodeJS.ProcessEnv = process.env) {
-    this.#transport = new KasmTransport(resolveConfig(options, env));
+  constructor(options: KasmClientOptions = {}, env: NodeJS.ProcessEnv = process.env, settingNames: SettingNames = DEFAULT_SETTING_NAMES) {
+    this.#transport = new KasmTransport(resolveConfig(options, env, settingNames));
     // Each area's operations, bound to this client (typed by the KasmClient interface below).
     Object.assign(this, Object.fromEntries(Object.entries(AREAS).map(([area, module]) => [area, bind(this, module)])));
     this.userReads = new UserReads(this);

@@ -5,7 +5,9 @@
 import { readFileSync } from "node:fs";
 import { KasmConfigurationError } from "./errors";
 import { API_NAMES, type ApiNames } from "./vocabulary";
-import { connectionEnvPrefix, connectionNamespace } from "../../catalogue/connections";
+import { configKey, DEFAULT_SETTING_NAMES, envVar, settingNamesOf, type SettingNames } from "./setting-names";
+
+export { configKey, DEFAULT_SETTING_NAMES, envVar, howToSet, settingNamesOf, type SettingNames } from "./setting-names";
 
 
 /** Where the client reports what it does (retries, adopted objects). Every line is free of secrets. */
@@ -105,6 +107,8 @@ export interface ResolvedConfig {
   readonly waitForHealthySeconds: number;
   /** The wire vocabulary (see {@link KasmClientOptions.apiNames}). */
   readonly apiNames: ApiNames;
+  /** Where these settings were read, for messages that say which setting to change. */
+  readonly settingNames: SettingNames;
   readonly logger?: KasmLogger;
 }
 
@@ -163,7 +167,8 @@ type NumericOption = keyof typeof DEFAULTS;
  * ({@link CONFIG_KEYS}), shared by the provider's `configure` and the lookups, so that a setting
  * cannot work in one and be ignored in the other.
  *
- * `get` answers a fully qualified key (`kasm:baseUrl`) with its value, or undefined. A key that is
+ * `get` answers a fully qualified key (`kasm:baseUrl`) with its value, or undefined; `names` says
+ * whose keys to read (a named connection's are `kasm-prod:baseUrl` ...). A key that is
  * unset or empty is left out, so the option falls back to its environment variable, then to its
  * default. `kasm:insecureSkipVerify` is on only for `true`. A numeric setting is passed on as a
  * number even when it is not one (NaN), so that {@link resolveConfig} names it in its error instead
@@ -174,9 +179,9 @@ type NumericOption = keyof typeof DEFAULTS;
  * const options = optionsFromConfig((key) => pulumi.runtime.getConfig(key));
  * ```
  */
-export function optionsFromConfig(get: (key: string) => string | undefined): KasmClientOptions {
+export function optionsFromConfig(get: (key: string) => string | undefined, names: SettingNames = DEFAULT_SETTING_NAMES): KasmClientOptions {
   const read = (name: keyof typeof CONFIG_KEYS): string | undefined => {
-    const value = get(CONFIG_KEYS[name]);
+    const value = get(configKey(names, name));
     return value === undefined || value.trim() === "" ? undefined : value;
   };
   const options: { -readonly [K in keyof KasmClientOptions]: KasmClientOptions[K] } = {};
@@ -198,27 +203,35 @@ export function optionsFromConfig(get: (key: string) => string | undefined): Kas
 
 /**
  * Merge options, environment and defaults, and check the result. Throws one
- * {@link KasmConfigurationError} naming every missing or invalid setting.
+ * {@link KasmConfigurationError} naming every missing or invalid setting by `names`, the keys and
+ * variables of the connection being configured (the environment is read under those names too).
  */
-export function resolveConfig(options: KasmClientOptions = {}, env: NodeJS.ProcessEnv = process.env): ResolvedConfig {
+export function resolveConfig(
+  options: KasmClientOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+  names: SettingNames = DEFAULT_SETTING_NAMES,
+): ResolvedConfig {
   const missing: string[] = [];
   const invalid: string[] = [];
+  const fromEnv = (name: keyof typeof ENV_VARS): string | undefined => env[envVar(names, name)];
+  /** Where an option is set, for a message: its key, the option, its variable. */
+  const setBy = (name: keyof typeof ENV_VARS, variableWord = "environment variable ") =>
+    `configuration \`${configKey(names, name)}\`, option \`${name}\` or ${variableWord}${envVar(names, name)}`;
   const pick = (name: "baseUrl" | "apiKey" | "apiKeySecret" | "caCert"): string | undefined => {
-    const value = options[name] ?? env[ENV_VARS[name]];
+    const value = options[name] ?? fromEnv(name);
     return value === undefined || value.trim() === "" ? undefined : value;
   };
   const required = (name: "baseUrl" | "apiKey" | "apiKeySecret"): string => {
     const value = pick(name);
-    if (value === undefined)
-      missing.push(`${name} (configuration \`${CONFIG_KEYS[name]}\`, option \`${name}\` or environment variable ${ENV_VARS[name]})`);
+    if (value === undefined) missing.push(`${name} (${setBy(name)})`);
     return value ?? "";
   };
   const numeric = (name: NumericOption, min: number): number => {
-    const fromEnv = env[ENV_VARS[name]];
-    const raw = options[name] ?? (fromEnv === undefined || fromEnv.trim() === "" ? undefined : Number(fromEnv));
+    const variable = fromEnv(name);
+    const raw = options[name] ?? (variable === undefined || variable.trim() === "" ? undefined : Number(variable));
     if (raw === undefined) return DEFAULTS[name];
     if (!Number.isFinite(raw) || raw < min || !Number.isInteger(raw)) {
-      invalid.push(`${name} must be a whole number of at least ${min} (configuration \`${CONFIG_KEYS[name]}\`, option \`${name}\` or ${ENV_VARS[name]})`);
+      invalid.push(`${name} must be a whole number of at least ${min} (${setBy(name, "")})`);
       return DEFAULTS[name];
     }
     return raw;
@@ -236,12 +249,12 @@ export function resolveConfig(options: KasmClientOptions = {}, env: NodeJS.Proce
       const without = `${baseUrl.origin}${baseUrl.pathname.replace(API_PATH, "")}`;
       invalid.push(
         `baseUrl must be the address of the Kasm installation, without the API path: ${without} rather than ${shown} ` +
-          `(the client adds /api/public/... itself; configuration \`${CONFIG_KEYS.baseUrl}\`, option \`baseUrl\` or ${ENV_VARS.baseUrl})`,
+          `(the client adds /api/public/... itself; configuration \`${configKey(names, "baseUrl")}\`, option \`baseUrl\` or ${envVar(names, "baseUrl")})`,
       );
     }
   }
   const caCert = readCaCert(pick("caCert"), invalid);
-  const apiNames = readApiNames(options.apiNames ?? env[ENV_VARS.apiNames], invalid);
+  const apiNames = readApiNames(options.apiNames ?? fromEnv("apiNames"), invalid, names);
   const config = {
     connectTimeoutMs: numeric("connectTimeoutMs", 1),
     requestTimeoutMs: numeric("requestTimeoutMs", 1),
@@ -257,7 +270,8 @@ export function resolveConfig(options: KasmClientOptions = {}, env: NodeJS.Proce
       ...(missing.length > 0 ? [`missing: ${missing.join("; ")}`] : []),
       ...(invalid.length > 0 ? [`invalid: ${invalid.join("; ")}`] : []),
     ];
-    throw new KasmConfigurationError(`The Kasm API client is not configured: ${lines.join(". ")}.`, missing);
+    const subject = names.connection === undefined ? "The Kasm API client" : `The Kasm connection "${names.connection}"`;
+    throw new KasmConfigurationError(`${subject} is not configured: ${lines.join(". ")}.`, missing);
   }
   return {
     baseUrl: baseUrl!,
@@ -267,6 +281,7 @@ export function resolveConfig(options: KasmClientOptions = {}, env: NodeJS.Proce
     insecureSkipVerify: options.insecureSkipVerify === true,
     ...config,
     apiNames,
+    settingNames: names,
     logger: options.logger,
   };
 }
@@ -293,13 +308,13 @@ export function parseBaseUrl(raw: string): URL | undefined {
 }
 
 /** The wire vocabulary setting: `spec` when unset; a value other than `spec` or `product` is added to `invalid`. */
-function readApiNames(value: string | undefined, invalid: string[]): ApiNames {
+function readApiNames(value: string | undefined, invalid: string[], names: SettingNames): ApiNames {
   const given = value?.trim().toLowerCase();
   if (given === undefined || given === "") return "spec";
   if ((API_NAMES as readonly string[]).includes(given)) return given as ApiNames;
   invalid.push(
     `apiNames must be "spec" (the API documentation's names, the default) or "product" (a released Kasm, 1.15 or later), not ${JSON.stringify(value)} ` +
-      `(configuration \`${CONFIG_KEYS.apiNames}\`, option \`apiNames\` or ${ENV_VARS.apiNames})`,
+      `(configuration \`${configKey(names, "apiNames")}\`, option \`apiNames\` or ${envVar(names, "apiNames")})`,
   );
   return "spec";
 }
@@ -322,62 +337,18 @@ export function readCaCert(value: string | undefined, invalid: string[] = []): s
 // --- named connections ------------------------------------------------------------------------------
 
 /**
- * Client options of a named connection, from its own configuration namespace, by the same reading
- * as `kasm:` ({@link optionsFromConfig}): `kasm-prod:baseUrl` sets `baseUrl` for connection `prod`.
- */
-export function optionsForConnection(name: string, get: (key: string) => string | undefined): KasmClientOptions {
-  const namespace = connectionNamespace(name);
-  return optionsFromConfig((key) => get(key.replace(/^kasm:/, `${namespace}:`)));
-}
-
-/**
- * The environment a named connection's client reads: its own prefixed variables only, under the
- * default names (`KASM_PROD_BASE_URL` as `KASM_BASE_URL`). The default connection's variables are
- * never used for it: a second installation must not quietly get the first one's credentials.
- */
-export function environmentForConnection(name: string, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const prefix = connectionEnvPrefix(name);
-  const own: NodeJS.ProcessEnv = {};
-  for (const variable of Object.values(ENV_VARS)) {
-    const value = env[`${prefix}${variable.slice("KASM_".length)}`];
-    if (value !== undefined) own[variable] = value;
-  }
-  return own;
-}
-
-/**
- * A configuration error of a named connection, naming its own settings: `kasm-prod:baseUrl` and
- * `KASM_PROD_BASE_URL` where the default connection's error says `kasm:baseUrl` and `KASM_BASE_URL`.
- */
-export function connectionConfigurationError(name: string, error: KasmConfigurationError): KasmConfigurationError {
-  const rename = (text: string) =>
-    text.replace(/`kasm:/g, `\`${connectionNamespace(name)}:`).replace(/\bKASM_(?=[A-Z])/g, connectionEnvPrefix(name));
-  return new KasmConfigurationError(
-    rename(error.message).replace("The Kasm API client is not configured", `The Kasm connection "${name}" is not configured`),
-    error.missing.map(rename),
-  );
-}
-
-/**
- * The client options and the environment of a connection: for the default one (`undefined`) the
- * `kasm:` keys and the `KASM_*` variables, for a named one its own (see
- * {@link optionsForConnection} and {@link environmentForConnection}). The one place the
- * provider, the lookups and `waitForHealthy` choose a connection's settings.
+ * The client options, the environment and the setting names of a connection: for the default
+ * one (`undefined`) the `kasm:` keys and the `KASM_*` variables, for a named one its own
+ * (`kasm-prod:` and `KASM_PROD_*`), read under those names. The default connection's variables
+ * are never read for a named one: a second installation must not quietly get the first one's
+ * credentials. The one place the provider, the lookups and `waitForHealthy` choose a connection's
+ * settings; {@link resolveConfig} takes all three.
  */
 export function connectionSettings(
   name: string | undefined,
   get: (key: string) => string | undefined,
   env: NodeJS.ProcessEnv = process.env,
-): { readonly options: KasmClientOptions; readonly env: NodeJS.ProcessEnv } {
-  if (name === undefined) return { options: optionsFromConfig(get), env };
-  return { options: optionsForConnection(name, get), env: environmentForConnection(name, env) };
-}
-
-/** `build()`, with a configuration error of a named connection naming that connection's own keys. */
-export function namingConnection<T>(name: string | undefined, build: () => T): T {
-  try {
-    return build();
-  } catch (error) {
-    throw name !== undefined && error instanceof KasmConfigurationError ? connectionConfigurationError(name, error) : error;
-  }
+): { readonly options: KasmClientOptions; readonly env: NodeJS.ProcessEnv; readonly names: SettingNames } {
+  const names = settingNamesOf(name);
+  return { options: optionsFromConfig(get, names), env, names };
 }

@@ -42,6 +42,7 @@ import {
   type PermissionName,
 } from "../../catalogue";
 import { scrubText } from "./redact";
+import { configKey, DEFAULT_SETTING_NAMES, envVar, type SettingNames } from "./setting-names";
 
 /** What went wrong, in one word; see the table in this module's documentation. */
 export type KasmErrorKind =
@@ -76,6 +77,11 @@ export interface KasmErrorDetails {
   readonly validationErrors?: readonly string[];
   /** The underlying error (a sanitised copy). */
   readonly cause?: unknown;
+  /**
+   * Whose settings the failing client was built from, so that the message names that
+   * connection's keys (`kasm-prod:apiKeySecret`, `KASM_PROD_API_KEY_SECRET`). Default: `kasm:`.
+   */
+  readonly settings?: SettingNames;
 }
 
 /** The base class of every error of the Kasm API client. */
@@ -136,11 +142,19 @@ export class KasmAuthenticationError extends KasmApiError {
       `${details.operation}: the server refused the API credentials (HTTP ${details.status ?? 401} ${quote(details.errorMessage)}). ` +
         (expired
           ? "The API key has expired: give it a later expiration date (Settings, Developers) or create a new key, and configure it."
-          : "Check the API key and secret, and that the key has not expired or been deleted."),
+          : `Check the API key and secret (${credentialSettings(details.settings)}), and that the key has not expired or been deleted.`),
       details,
     );
     this.expired = expired;
   }
+}
+
+/** Where a connection's API key and secret are set, for a message. */
+function credentialSettings(names: SettingNames = DEFAULT_SETTING_NAMES): string {
+  return (
+    `\`${configKey(names, "apiKey")}\` and \`${configKey(names, "apiKeySecret")}\`, ` +
+    `or ${envVar(names, "apiKey")} and ${envVar(names, "apiKeySecret")}`
+  );
 }
 
 /**
@@ -348,9 +362,12 @@ export class KasmResponseShapeError extends KasmApiError {
   }
 }
 
-/** How to switch the wire vocabulary, for messages. */
-function switchAdvice(to: "spec" | "product"): string {
-  return `Set kasm:apiNames to "${to}" (\`pulumi config set kasm:apiNames ${to}\`, or KASM_API_NAMES=${to} for the client and lookups)`;
+/** How to switch the wire vocabulary of the connection `names` describes, for messages. */
+function switchAdvice(to: "spec" | "product", names: SettingNames = DEFAULT_SETTING_NAMES): string {
+  return (
+    `Set ${configKey(names, "apiNames")} to "${to}" (\`pulumi config set ${configKey(names, "apiNames")} ${to}\`, ` +
+    `or ${envVar(names, "apiNames")}=${to} for the client and lookups)`
+  );
 }
 
 /**
@@ -386,8 +403,8 @@ export class KasmVocabularyError extends KasmApiError {
       : "settings written in the configured vocabulary would be ignored";
     super(
       "vocabulary",
-      `${details.operation}: the installation answered with ${speaks} (${shown}), but kasm:apiNames is "${details.configured}": ` +
-        `${consequence}. ${switchAdvice(answered)} and run again.`,
+      `${details.operation}: the installation answered with ${speaks} (${shown}), but ${configKey(details.settings ?? DEFAULT_SETTING_NAMES, "apiNames")} is "${details.configured}": ` +
+        `${consequence}. ${switchAdvice(answered, details.settings)} and run again.`,
       details,
     );
     this.configured = details.configured;
@@ -418,8 +435,8 @@ export class KasmMissingOperationError extends KasmApiError {
     super(
       "vocabulary",
       `${details.operation}: the installation has no operation ${details.wireName} (HTTP 404 ${quote(details.errorMessage)}). ` +
-        `kasm:apiNames is "${details.configured}", and ${details.configured === "product" ? "an installation that follows the API documentation names it otherwise or lacks it" : "a released Kasm names it otherwise"}. ` +
-        `${switchAdvice(other)} if the installation ${other === "spec" ? "follows the API documentation" : "is a released Kasm (1.15 or later)"}, and run again.`,
+        `${configKey(details.settings ?? DEFAULT_SETTING_NAMES, "apiNames")} is "${details.configured}", and ${details.configured === "product" ? "an installation that follows the API documentation names it otherwise or lacks it" : "a released Kasm names it otherwise"}. ` +
+        `${switchAdvice(other, details.settings)} if the installation ${other === "spec" ? "follows the API documentation" : "is a released Kasm (1.15 or later)"}, and run again.`,
       details,
     );
   }
@@ -431,11 +448,11 @@ export class KasmMissingOperationError extends KasmApiError {
  */
 export class KasmUnsupportedOperationError extends KasmApiError {
   override readonly name = "KasmUnsupportedOperationError";
-  constructor(operation: string, purpose?: string) {
+  constructor(operation: string, purpose?: string, settings: SettingNames = DEFAULT_SETTING_NAMES) {
     super(
       "unsupported",
       `${operation}${purpose ? ` (${purpose})` : ""} is an operation of the released Kasm product that the API documentation does not list, ` +
-        `and kasm:apiNames is "spec", so it was not sent. If the installation is a released Kasm (1.15 or later), ${switchAdvice("product")}.`,
+        `and ${configKey(settings, "apiNames")} is "spec", so it was not sent. If the installation is a released Kasm (1.15 or later), ${switchAdvice("product", settings)}.`,
       { operation },
     );
   }

@@ -7,6 +7,7 @@
  * first request, once per process and base URL, so that a deployment against a Kasm still
  * starting waits instead of failing its first calls.
  */
+import { configKey, DEFAULT_SETTING_NAMES, envVar, howToSet, type SettingNames } from "./setting-names";
 import { KasmHealthCheckError } from "./errors";
 import type { KasmApi } from "./transport";
 
@@ -79,12 +80,12 @@ export async function waitForHealthy(api: KasmApi, options: WaitForHealthyOption
  * its environment variable and the way out.
  */
 export class KasmHealthGateError extends KasmHealthCheckError {
-  constructor(baseUrl: string, seconds: number, cause: KasmHealthCheckError) {
+  constructor(baseUrl: string, seconds: number, cause: KasmHealthCheckError, settings: SettingNames = DEFAULT_SETTING_NAMES) {
     super(cause.attempts ?? 1, seconds * 1000, cause.lastFailure);
     this.message =
       `Kasm at ${baseUrl} did not report healthy (GET /api/__healthcheck) within the ${seconds} s that ` +
-      `kasm:waitForHealthySeconds (or KASM_WAIT_FOR_HEALTHY_SECONDS) allows, after ${cause.attempts ?? 1} probe(s); ` +
-      `last answer: ${cause.lastFailure}. Check that Kasm is running and reachable at that address, or raise the setting.`;
+      `${configKey(settings, "waitForHealthySeconds")} (or ${envVar(settings, "waitForHealthySeconds")}) allows, after ${cause.attempts ?? 1} probe(s); ` +
+      `last answer: ${cause.lastFailure}. Check that Kasm is running and reachable at that address (${howToSet(settings, "baseUrl")}), or raise the setting.`;
   }
 }
 
@@ -106,7 +107,7 @@ export function healthGate(api: KasmApi, seconds: number): Promise<void> | undef
     gate = waitForHealthy(api, { deadlineMs: seconds * 1000 }).then(
       () => undefined,
       (error: unknown) => {
-        throw error instanceof KasmHealthCheckError ? new KasmHealthGateError(key, seconds, error) : error;
+        throw error instanceof KasmHealthCheckError ? new KasmHealthGateError(key, seconds, error, api.transport.settingNames) : error;
       },
     );
     gates.set(key, gate);

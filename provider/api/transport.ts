@@ -43,6 +43,7 @@ import {
 import { healthGate } from "./health";
 import { collectSecretValues, redact, scrubText } from "./redact";
 import { withCanonicalIds } from "./request-ids";
+import { configKey, envVar, howToSet, type SettingNames } from "./setting-names";
 import { CsvValidationData } from "./schemas/batch";
 import { NOT_SENT_ERROR_CODES, RetryPolicy, TIMEOUT_ERROR_CODES, describeFailure, parseRetryAfter, repeatMode, type Failure, type RepeatMode } from "./retry";
 import { currentLenientReads, fromWire, toWire, wireOperationName, type ApiNames } from "./vocabulary";
@@ -108,6 +109,8 @@ export class KasmTransport {
   readonly policy: RetryPolicy;
   /** The wire vocabulary requests are written in (see `vocabulary.ts`). */
   readonly apiNames: ApiNames;
+  /** Whose settings these are: the keys messages name (`kasm:` or a named connection's). */
+  readonly settingNames: SettingNames;
   readonly #secret: string;
   readonly #pathPrefix: string;
   readonly #logger?: KasmLogger;
@@ -123,6 +126,7 @@ export class KasmTransport {
     this.baseUrl = config.baseUrl.href.replace(/\/$/, "");
     this.apiKey = config.apiKey;
     this.apiNames = config.apiNames;
+    this.settingNames = config.settingNames;
     this.#secret = config.apiKeySecret;
     this.#pathPrefix = config.baseUrl.pathname.replace(/\/$/, "");
     this.#logger = config.logger;
@@ -194,7 +198,7 @@ export class KasmTransport {
   }
 
   private requireAvailable(operation: OperationName): void {
-    if (!this.supports(operation)) throw new KasmUnsupportedOperationError(operation);
+    if (!this.supports(operation)) throw new KasmUnsupportedOperationError(operation, undefined, this.settingNames);
   }
 
   /** The JSON envelope of a call: the parameters in the wire vocabulary, ids canonical, and the credentials. */
@@ -399,7 +403,7 @@ export class KasmTransport {
    */
   private vocabularyMismatch(operation: OperationName, foreignNames: readonly string[], answer: unknown): void {
     const write = OPERATIONS[operation].access !== "read";
-    const error = new KasmVocabularyError({ operation, configured: this.apiNames, foreignNames, answer, write });
+    const error = new KasmVocabularyError({ operation, configured: this.apiNames, foreignNames, answer, write, settings: this.settingNames });
     const lenient = currentLenientReads();
     if (write || lenient === undefined) throw error;
     if (!lenient.mismatches.includes(error.message)) lenient.mismatches.push(error.message);
@@ -419,10 +423,10 @@ export class KasmTransport {
     }
     const wireName = wireOperationName(operation, this.apiNames);
     if (answer.status === 404 && (OPERATIONS[operation].availability === "product" || wireName !== wireOperationName(operation, "spec")))
-      return new KasmMissingOperationError({ operation, status: 404, errorMessage, attempts: answer.attempts, wireName, configured: this.apiNames });
+      return new KasmMissingOperationError({ operation, status: 404, errorMessage, attempts: answer.attempts, wireName, configured: this.apiNames, settings: this.settingNames });
     const retryAfterMs = parseRetryAfter(answer.headers["retry-after"]);
     return errorForStatus(
-      { operation, status: answer.status, errorMessage, validationErrors, attempts: answer.attempts, retryAfterMs, context },
+      { operation, status: answer.status, errorMessage, validationErrors, attempts: answer.attempts, retryAfterMs, context, settings: this.settingNames },
       notRepeatedNote(repeatMode(operation), { status: answer.status }),
     );
   }
@@ -431,11 +435,16 @@ export class KasmTransport {
   private transportError(operation: OperationName, mode: RepeatMode, error: unknown, attempts: number): KasmApiError {
     if (error instanceof KasmApiError) return error;
     const code = typeof (error as { code?: unknown }).code === "string" ? (error as { code: string }).code : undefined;
-    const details = { operation, attempts, code, cause: error };
+    const details = { operation, attempts, code, cause: error, settings: this.settingNames };
     if (code !== undefined && TLS_TRUST_CODES.has(code)) {
-      return new KasmTransportError(details, ": the server's TLS certificate is not trusted; pass its CA certificate with the caCert option (KASM_CA_CERT)");
+      return new KasmTransportError(
+        details,
+        `: the server's TLS certificate is not trusted; pass its CA certificate with the caCert option (${envVar(this.settingNames, "caCert")}) or the configuration \`${configKey(this.settingNames, "caCert")}\``,
+      );
     }
-    const note = notRepeatedNote(mode, { code });
+    // Which address was tried and where it is set: with several installations, the reader must
+    // know which connection's setting to fix.
+    const note = `${notRepeatedNote(mode, { code })}. The address is ${this.baseUrl}, set by ${howToSet(this.settingNames, "baseUrl")}`;
     if (code !== undefined && TIMEOUT_ERROR_CODES.includes(code)) return new KasmTimeoutError(details, note);
     return new KasmTransportError(details, note);
   }

@@ -25,7 +25,8 @@ import { z } from "zod";
 import { KasmUnknownCastConfigError } from "../api";
 import type { KasmClient, CastConfig as KasmCastConfig, CastConfigUpdate, CreateCastConfigResult, NewCastConfig } from "../api";
 import { fromApiFields, type CamelField } from "../api/records";
-import { kasmClient } from "../runtime";
+import { configKey, howToSet } from "../api/config";
+import { currentSettingNames, kasmClient } from "../runtime";
 import { alreadyExistsError, declared, GONE, isAlreadyExists, isAsDeclared, keepingWhatWasCreated, keepSpelling, KasmId, refreshedInputs, same, toApi, unlessGone, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS } from "./session-permissions";
@@ -279,9 +280,9 @@ export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs
       if (inputs.adopt)
         throw new Error(
           `A casting config ${label(inputs)} already exists in Kasm, and \`adopt: true\` cannot take it over: the API ` +
-            `documentation's vocabulary (kasm:apiNames "spec") has no operation to read or list casting configs, so its id ` +
-            `cannot be found. If this installation is a released Kasm (1.15 or later), set kasm:apiNames to "product" ` +
-            `(\`pulumi config set kasm:apiNames product\`), which can; otherwise delete it in the Kasm UI (the Casting page of ` +
+            `documentation's vocabulary (${configKey(currentSettingNames(), "apiNames")} "spec") has no operation to read or list casting configs, so its id ` +
+            `cannot be found. If this installation is a released Kasm (1.15 or later), set ${configKey(currentSettingNames(), "apiNames")} to "product" ` +
+            `(${howToSet(currentSettingNames(), "apiNames", "product")}), which can; otherwise delete it in the Kasm UI (the Casting page of ` +
             `the administration) and run the update again, or choose another key and name.`,
         );
       throw alreadyExistsError("CastConfig", label(inputs), error);

@@ -19,7 +19,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { KasmForceRequiredError, type GroupRecord, type GroupUpdate, type NewGroup } from "../api";
-import { configuredApiNames, kasmClient } from "../runtime";
+import { configKey, howToSet, type SettingNames } from "../api/config";
+import { configuredApiNames, currentSettingNames, kasmClient } from "../runtime";
 import { createOrAdopt, declared, GONE, isAsDeclared, refreshedInputs, requiredText, unlessGone, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 
@@ -106,14 +107,14 @@ function outputs(inputs: RefreshedInputs<GroupInputs>, group: GroupRecord): Grou
 }
 
 /** The refusal of a Group where the configured vocabulary has no group operations. */
-function needsProductVocabulary(): pulumi.dynamic.CheckFailure {
+function needsProductVocabulary(names: SettingNames): pulumi.dynamic.CheckFailure {
   // About the resource as a whole, not one input: named as the check names other such failures.
   return {
     property: "(inputs)",
     reason:
       "a Group needs a released Kasm's group operations (create_group, get_groups, update_group, delete_group), which the " +
-      'API documentation\'s vocabulary does not have, and kasm:apiNames is "spec". If the installation is a released Kasm ' +
-      "(1.15 or later), run `pulumi config set kasm:apiNames product`; otherwise manage the group in the Kasm UI and refer " +
+      `API documentation's vocabulary does not have, and ${configKey(names, "apiNames")} is "spec". If the installation is a released Kasm ` +
+      `(1.15 or later), run ${howToSet(names, "apiNames", "product")}; otherwise manage the group in the Kasm UI and refer ` +
       "to it by id.",
   };
 }
@@ -126,7 +127,7 @@ export const groupProvider = defineKind<GroupInputs, GroupOutputs>({
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
   // Refused before any plan when the configuration cannot manage groups.
-  extraCheck: (result) => (configuredApiNames() === "product" ? result : { ...result, failures: [...(result.failures ?? []), needsProductVocabulary()] }),
+  extraCheck: (result) => (configuredApiNames() === "product" ? result : { ...result, failures: [...(result.failures ?? []), needsProductVocabulary(currentSettingNames())] }),
 
   async create(inputs) {
     const client = kasmClient();

@@ -8,7 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 // The client itself (and undici with it) loads on the first lookup: a program that runs none does
 // not spend the time (about 0.2 s of CPU) on it.
 import type { KasmClient } from "../../provider/api/client";
-import { connectionSettings, namingConnection } from "../../provider/api/config";
+import { connectionSettings } from "../../provider/api/config";
 import { camelized, toSnakeCase, type Camelized } from "../../provider/api/records";
 import { isSecretFieldName } from "../../provider/api/redact";
 import { connectionName, type Connection } from "../connection";
@@ -103,14 +103,14 @@ export async function programClient(): Promise<KasmClient> {
   const { KasmClient } = await import("../../provider/api/client");
   // runtime.getConfig reads secrets too, without the warning Config.get gives for them; the value
   // only goes to the client, never into an output. The reading is the provider's own.
-  const { options, env } = connectionSettings(name, (key) => pulumi.runtime.getConfig(key));
+  const { options, env, names } = connectionSettings(name, (key) => pulumi.runtime.getConfig(key));
   // A program's configuration does not change while it runs, so this is one client per program
   // and connection; a process that changes it (a test) gets a client that follows. Compared by
   // digest, so that the secret is not kept here a second time.
   const settings = createHash("sha256").update(JSON.stringify([options, name === undefined ? null : env])).digest("hex");
   const current = clients.get(name ?? "");
   if (current?.settings === settings) return current.client;
-  const client = namingConnection(name, () => new KasmClient(options, env));
+  const client = new KasmClient(options, env, names);
   if (current) void current.client.close();
   // The program exits when Pulumi is done with it; an open keep-alive pool must not hold it up.
   if (clients.size === 0) process.once("beforeExit", () => clients.forEach(({ client: c }) => void c.close()));

@@ -6,7 +6,8 @@
  * Every change is worked out before the first write.
  */
 import { KasmAlreadyMemberError, KasmNotMemberError, KasmUnknownUserError, type User as KasmUser } from "../../api";
-import { kasmClient } from "../../runtime";
+import { configKey } from "../../api/config";
+import { currentSettingNames, kasmClient } from "../../runtime";
 import { canonicalId } from "../kit";
 import { ALL_USERS } from "../user-links";
 import type { Row } from "./fields";
@@ -87,7 +88,7 @@ export function unknownGroupsError(unknown: Map<string, string[]>): Error {
       `${unknown.size === 1 ? "that group" : "those groups"}; adding an existing user to a group needs its id. Give the id in ` +
       `\`groupIds\` (for example groupIds: { "${[...unknown.keys()][0]}": "<group id>" }): Kasm's admin UI lists groups under ` +
       `Access Management, Groups, and a group's id is in the address of its page. If the installation is a released Kasm ` +
-      `(1.15 or later), set kasm:apiNames to "product" instead: it can list groups and find the ids by name. ` +
+      `(1.15 or later), set ${configKey(currentSettingNames(), "apiNames")} to "product" instead: it can list groups and find the ids by name. ` +
       `New users of the set need no id: the import takes group names.`,
   );
 }
