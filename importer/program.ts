@@ -303,6 +303,37 @@ function writeUsers(w: ProgramWriter): void {
 
 // --- user attributes -------------------------------------------------------------------------------
 
+/** The attributes the program can declare, by their input names. */
+type AttributeInput = "sshPublicKey" | "defaultImage" | "showTips" | "toggleControlPanel" | "autoLoginWs";
+
+/**
+ * What Kasm gives a new user's attributes record. A user whose record still holds exactly this
+ * gets no UserAttributes: there is nothing of theirs to take over, and an attributes record that no
+ * resource declares is left as Kasm has it (the kind assumes no value for what is left out).
+ *
+ * Source: the API documentation's "User attributes" record. It gives `ssh_public_key`,
+ * `default_image` and `auto_login_ws` as possibly null, which a new user has: no key, no default
+ * image, no choice about launching a session at login (`""` counts as null, as the provider
+ * compares them). `show_tips` and `toggle_control_panel` are plain booleans whose starting value
+ * the documentation does not state; the project's emulator starts both at true (its README, "Users
+ * and groups"). An installation that starts a user otherwise has that user declared, as before the
+ * constant existed: more resources, still no write on the first `up`.
+ */
+const NEW_USER_ATTRIBUTES: Readonly<Record<AttributeInput, string | boolean | null>> = {
+  sshPublicKey: null,
+  defaultImage: null,
+  autoLoginWs: null,
+  showTips: true,
+  toggleControlPanel: true,
+};
+
+/** Whether every attribute read is what a new user has (see {@link NEW_USER_ATTRIBUTES}). */
+function onlyNewUserValues(values: Partial<Record<AttributeInput, string | boolean>>): boolean {
+  return (Object.entries(values) as [AttributeInput, string | boolean][]).every(
+    ([key, value]) => (typeof value === "string" && value.trim() === "" ? null : value) === NEW_USER_ATTRIBUTES[key],
+  );
+}
+
 function writeUserAttributes(w: ProgramWriter): void {
   const attributes = w.inventory.attributes;
   if (!w.wants("user-attributes")) return;
@@ -319,12 +350,12 @@ function writeUserAttributes(w: ProgramWriter): void {
       ...fromApiFields(record, ["sshPublicKey", "showTips", "toggleControlPanel", "autoLoginWs"]),
       defaultImage: record.default_image,
     });
-    if (Object.keys(values).length === 0) continue;
+    if (onlyNewUserValues(values)) continue;
     byUser[user.username] = values;
     refs.push([user.username, w.userRef(user.user_id)]);
   }
   const declared = Object.keys(byUser).length;
-  w.row("user-attributes", attributes.size, declared, attributes.size > declared ? [`${attributes.size - declared}: no attribute set`] : []);
+  w.row("user-attributes", attributes.size, declared, attributes.size > declared ? [`${attributes.size - declared}: only Kasm's defaults, as every new user has them`] : []);
   if (declared === 0) return;
   w.files.set("user-attributes.json", json(byUser));
   w.usesReadFile = true;
@@ -338,7 +369,8 @@ function writeUserAttributes(w: ProgramWriter): void {
         .join("\n")}\n};\n`;
   w.section(
     "User attributes",
-    "Each user's attributes record (user-attributes.json, by username): only the attributes that are set.",
+    "The attributes record of each user who holds more than Kasm's defaults for a new user\n" +
+      "(user-attributes.json, by username): the attributes that are set.",
     `${table}const attributes: Record<string, Omit<kasm.UserAttributesArgs, "userId">> = JSON.parse(\n` +
       '  readFileSync(path.join(__dirname, "user-attributes.json"), "utf8"),\n);\n' +
       "for (const [username, values] of Object.entries(attributes)) {\n" +

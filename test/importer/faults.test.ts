@@ -188,8 +188,52 @@ describe("kasm-import: options", () => {
     installation.emulator.requests.length = 0;
     const up = await engine.up();
     expectOk(up);
-    expect(up.summary.create).toBe(20 + 20 + 20 + 1);
+    // A User and a UserGroups each, a UserAttributes for the seven users with attributes set (every third), the stack.
+    expect(up.summary.create).toBe(20 + 20 + 7 + 1);
     const writes = installation.emulator.requests.map((line) => line.split(" ")[0]).filter((op) => OPERATIONS[op as OperationName]?.access !== "read");
     expect(writes).toEqual([]);
+  });
+});
+
+describe("kasm-import: user attributes", () => {
+  it("a user whose attributes are all a new user's gets no UserAttributes; the summary says how many and why; the first up writes nothing", { timeout: SLOW }, async () => {
+    // Six users: user0000 and user0003 have a default image set (buildInstallation), user0001 only
+    // turned the control panel off, user0002 holds an empty SSH key (no key, as Kasm compares it),
+    // user0004 and user0005 were never touched.
+    const small = await buildInstallation(6);
+    try {
+      const env = { KASM_BASE_URL: small.emulator.url };
+      const update = (username: string, attributes: Record<string, unknown>) =>
+        small.emulator.userId(username).then((user_id) => small.emulator.specCall("update_user_attributes", { target_user_attributes: { user_id, ...attributes } }));
+      expect((await update("user0001", { toggle_control_panel: false })).status).toBe(200);
+      expect((await update("user0002", { ssh_public_key: "" })).status).toBe(200);
+
+      const dir = out("attributes");
+      const result = await kasmImport(["--out", dir, "--only", "users,user-attributes", "--no-protect"], { env });
+      expect(result.status).toBe(0);
+      expect(result.stdout).toMatch(/^User attributes\s+6\s+3\s+3: only Kasm's defaults, as every new user has them$/m);
+      expect(Object.keys(JSON.parse(file(dir, "user-attributes.json")))).toEqual(["user0000", "user0001", "user0003"]);
+      expect(JSON.parse(file(dir, "user-attributes.json")).user0001).toEqual({ showTips: true, toggleControlPanel: false });
+      expect(file(dir, "README.md")).toContain("- User attributes: 3: only Kasm's defaults, as every new user has them");
+
+      const engine = new TestEngine({
+        programDir: dir,
+        project: "attributes",
+        stack: "dev",
+        stateFile: path.join(tmp.dir, "attributes-state.json"),
+        passphrase: PASSPHRASE,
+        config: { "kasm:baseUrl": small.emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret },
+        secretKeys: ["kasm:apiKeySecret"],
+      });
+      small.emulator.requests.length = 0;
+      const up = await engine.up();
+      expectOk(up);
+      const attributes = up.resources.filter((r) => r.op === "create" && r.type.endsWith(":UserAttributes")).map((r) => r.urn.split("::").pop()).sort();
+      expect(attributes).toEqual(["user0000-attributes", "user0001-attributes", "user0003-attributes"]);
+      const writes = small.emulator.requests.map((line) => line.split(" ")[0]).filter((op) => OPERATIONS[op as OperationName]?.access !== "read");
+      expect(writes).toEqual([]);
+    } finally {
+      await small.emulator.close();
+    }
   });
 });

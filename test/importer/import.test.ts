@@ -116,6 +116,9 @@ describe.each([
     expect(first.stdout).toMatch(new RegExp(`^Users\\s+${users}\\s+${users}\\s+-$`, "m"));
     expect(first.stdout).toMatch(/^Staging configs\s+3\s+3\s+-$/m);
     expect(first.stdout).toMatch(/^Egress credentials\s+2\s+2\s+-$/m);
+    // Attributes are set on every third user; the others hold what Kasm gives a new user.
+    const attributed = Math.ceil(users / 3);
+    expect(first.stdout).toMatch(new RegExp(`^User attributes\\s+${users}\\s+${attributed}\\s+${users - attributed}: only Kasm's defaults, as every new user has them$`, "m"));
     // One page of users, one attribute read per user, the two assigned servers, the listings: nothing else.
     const lists = apiNames === "product" ? 8 : 5;
     expect(first.stdout).toContain(`${1 + users + 2 + lists} requests to ${installation.emulator.url}`);
@@ -169,8 +172,8 @@ describe.each([
     const up = await engine.up();
     expectOk(up);
     const created = up.resources.filter((r) => r.op === "create").length;
-    // The set, an attributes record per user, the assignments, staging and egress (and groups and casting).
-    expect(created).toBeGreaterThanOrEqual(1 + users + 2 + 3 + 10);
+    // The set, an attributes record per user with attributes set, the assignments, staging and egress (and groups and casting).
+    expect(created).toBeGreaterThanOrEqual(1 + Math.ceil(users / 3) + 2 + 3 + 10);
     expect(writesIn(installation, installation.emulator.requests), installation.emulator.requests.join("\n")).toEqual([]);
 
     const preview = await engine.preview();
