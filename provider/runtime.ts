@@ -25,7 +25,8 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { KasmClient, type KasmClientOptions } from "./api";
-import { CONFIG_KEYS, DEFAULT_SETTING_NAMES, connectionSettings, envVar, optionsFromConfig, settingNamesOf, type SettingNames } from "./api/config";
+import { KasmConfigurationError } from "./api/errors";
+import { CONFIG_KEYS, DEFAULT_SETTING_NAMES, connectionSettings, envVar, optionsFromConfig, resolveConfig, settingNamesOf, type SettingNames } from "./api/config";
 import type { ApiNames } from "./api/vocabulary";
 
 /** The configuration keys the provider reads, and the client option each one sets. */
@@ -99,6 +100,23 @@ export function kasmClient(): KasmClient {
 export function existingClient(): KasmClient | undefined {
   const name = currentConnection.getStore();
   return name === undefined ? client : connectionClients.get(name);
+}
+
+/**
+ * Why a named connection's settings cannot build a client (missing or invalid, each named by the
+ * connection's own keys), or undefined when they can. Sends nothing: for `check`, which refuses a
+ * resource on a connection nobody configured before the plan is made, rather than at `up` after
+ * other resources were applied.
+ */
+export function connectionConfigurationProblem(name: string): string | undefined {
+  const settings = connectionSettings(name, (key) => configuration.get(key));
+  try {
+    resolveConfig(settings.options, settings.env, settings.names);
+    return undefined;
+  } catch (error) {
+    if (error instanceof KasmConfigurationError) return error.message;
+    throw error;
+  }
 }
 
 /**

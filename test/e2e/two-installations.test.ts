@@ -185,14 +185,15 @@ describe("connections through the provider host", () => {
     ]);
   });
 
-  it("a connection without settings fails naming its own keys, never the default connection's", async () => {
-    const error = await new Driven(host, "User", "orphan").create({ username: "orphan", connection: "archive" }).then(
-      () => undefined,
-      (e: Error) => e,
-    );
-    expect(error?.message).toContain('The Kasm connection "archive" is not configured: missing: baseUrl (configuration `kasm-archive:baseUrl`');
-    expect(error?.message).toContain("KASM_ARCHIVE_BASE_URL");
-    expect(error?.message).not.toContain("`kasm:baseUrl`");
+  it("a connection without settings fails at check naming its own keys, never the default connection's, and sends nothing", async () => {
+    const sent = staging.requests.length + production.requests.length;
+    const { failures } = await new Driven(host, "User", "orphan").check({ username: "orphan", connection: "archive" });
+    expect(failures).toHaveLength(1);
+    expect(failures[0].property).toBe("connection");
+    expect(failures[0].reason).toContain('The Kasm connection "archive" is not configured: missing: baseUrl (configuration `kasm-archive:baseUrl`');
+    expect(failures[0].reason).toContain("KASM_ARCHIVE_BASE_URL");
+    expect(failures[0].reason).not.toContain("`kasm:baseUrl`");
+    expect(staging.requests.length + production.requests.length).toBe(sent);
     expect(await usernames(staging)).not.toContain("orphan");
   });
 });

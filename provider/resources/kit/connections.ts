@@ -9,7 +9,8 @@
  * Only the name is kept in the state: never a setting, never the secret.
  *
  * This wrapper gives every kind the input without the kinds knowing of it: `check` validates the
- * name and hands the kind its inputs without it; every other method runs inside
+ * name, refuses a connection whose settings are missing or invalid (naming its own keys, with no
+ * request), and hands the kind its inputs without it; every other method runs inside
  * {@link withConnection} for the connection the object lives on (the new inputs' for create and
  * update, the state's for read and delete, so that refresh and delete go to the installation that
  * holds the object, whatever the program says now); `diff` replaces the resource when the name
@@ -30,7 +31,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { connectionEnvPrefix, connectionNamespace, isConnectionName } from "../../../catalogue/connections";
 import { isSecretInput } from "../../../catalogue/kinds";
-import { withConnection } from "../../runtime";
+import { connectionConfigurationProblem, withConnection } from "../../runtime";
 import { withResourceName } from "../../engine-log";
 import type { KindProvider, Props } from "../kit";
 
@@ -117,7 +118,7 @@ export function acrossConnections<P extends Record<string, KindProvider>>(provid
     wrapped[kind] = {
       async check(olds, news) {
         const connection = news[CONNECTION_INPUT];
-        const problem = connectionProblem(connection);
+        const problem = connectionProblem(connection) ?? (isConnectionName(connection) ? connectionConfigurationProblem(connection) : undefined);
         const checked = await where(news, connectionOf(news), () => provider.check(withoutHiddenInputs(olds), withoutHiddenInputs(news)));
         const result = checked.failures ? { ...checked, failures: checked.failures.map((failure) => withoutSecretProperty(kind, failure)) } : checked;
         if (problem !== undefined) return { failures: [...(result.failures ?? []), { property: CONNECTION_INPUT, reason: problem }] };
