@@ -135,8 +135,14 @@ export class CastingModel extends AreaModel<CastingTables, CastingDependencies> 
       throw new InvalidRequest(
         "Invalid Request: ip_request_limit and ip_request_seconds must be positive when limit_ips is true",
       );
+    // The spec: "valid_until string YYYY-MM-DD HH:MM:SS, UTC". "" is refused too: the product
+    // stores the value in a timestamp column as sent, and its own admin UI sends null, never "",
+    // for a link without expiry (see emulator/README.md, "valid_until and no expiry").
     if (next.valid_until !== null && !parseTime(next.valid_until))
-      throw new InvalidRequest(`Invalid Request: valid_until (${next.valid_until}) is not a 'YYYY-MM-DD HH:MM:SS' time`);
+      throw new InvalidRequest(
+        `Invalid Request: valid_until (${JSON.stringify(next.valid_until)}) must be a UTC time written 'YYYY-MM-DD HH:MM:SS', ` +
+          "such as 2031-12-31 23:59:59; for a link that never expires send null or leave valid_until out",
+      );
     Object.assign(config, next, { key, casting_config_name: name, image_id: imageId, group_id: groupId });
   }
 
