@@ -1,15 +1,20 @@
 /**
- * The seed file: what an emulator starts with (API keys, groups, users, images, zones, servers,
- * server pools, sessions, activation keys).
+ * The seed file: what an emulator starts with (API keys, groups, users with their group
+ * memberships and attributes, images, zones, servers, server pools, sessions, activation keys,
+ * staging configs, cast configs, and egress providers, gateways, mappings and credentials).
  *
  * The schema below is the documentation of the format (emulator/README.md shows an example).
  * Unknown fields are refused so that a typo does not go unnoticed; any object may carry its own
- * id, otherwise one is generated; references between objects are by name.
+ * id, otherwise one is generated; references between objects are by name (or id).
+ *
+ * The objects an API call can create are created through the same model rules as that call
+ * (uniqueness, references, required fields), so a seed cannot hold what the API would refuse;
+ * a refusal names the entry.
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { isPermissionName, type PermissionName } from "../catalogue";
-import { AUTH_ANSWERS, type AuthAnswers } from "./errors";
+import { AUTH_ANSWERS, EmulatorError, type AuthAnswers } from "./errors";
 import { canonicalId, emptyState, parseTime, Store } from "./store";
 import { API_NAMES, type ApiNames } from "./vocabulary";
 
@@ -36,6 +41,19 @@ const SeedGroup = z.strictObject({
   priority: z.number().int().min(1).max(4095).optional(),
 });
 
+/**
+ * A user's attributes (update_user_attributes' fields); what is left out keeps the defaults of a
+ * new user.
+ */
+const SeedUserAttributes = z.strictObject({
+  ssh_public_key: z.string().nullable().optional(),
+  show_tips: z.boolean().optional(),
+  toggle_control_panel: z.boolean().optional(),
+  /** The name (or id) of an image of the seed. */
+  default_image_name: z.string().min(1).nullable().optional(),
+  auto_login_ws: z.boolean().nullable().optional(),
+});
+
 const SeedUser = z.strictObject({
   user_id: SeedId.optional(),
   username: z.string().min(1),
@@ -52,8 +70,9 @@ const SeedUser = z.strictObject({
   /** Identity-provider ids of an OIDC or SAML user (what the get_users filters oidc_id and saml_id match). */
   oidc_id: z.string().optional(),
   saml_id: z.string().optional(),
-  /** Group names (or ids) besides All Users. */
+  /** Group names (or ids) besides All Users: the user's group memberships. */
   groups: z.array(z.string()).default([]),
+  attributes: SeedUserAttributes.optional(),
 });
 
 const SeedImage = z.strictObject({
@@ -115,6 +134,126 @@ const SeedActivationKey = z.strictObject({
   features: z.record(z.string(), z.boolean()).optional(),
 });
 
+/** The client permissions both kinds of config take, each optional (off by default). */
+const SeedClientPermissions = {
+  allow_ws_audio: z.boolean().optional(),
+  allow_ws_uploads: z.boolean().optional(),
+  allow_ws_downloads: z.boolean().optional(),
+  allow_ws_clipboard_down: z.boolean().optional(),
+  allow_ws_clipboard_up: z.boolean().optional(),
+  allow_ws_microphone: z.boolean().optional(),
+};
+
+/**
+ * A staging config (create_staging_config's fields). `zone_name` may be left out when the seed
+ * has exactly one zone. The bounds are the API's (handlers/staging.ts): the spec's "num_sessions
+ * integer" and "number of hours".
+ */
+const SeedStagingConfig = z.strictObject({
+  staging_config_id: SeedId.optional(),
+  /** The name (or id) of a zone of the seed. */
+  zone_name: z.string().min(1).optional(),
+  /** The name (or id) of an image of the seed. */
+  image_name: z.string().min(1),
+  num_sessions: z.number().int().nonnegative(),
+  expiration: z.number().positive(),
+  ...SeedClientPermissions,
+});
+
+/** A cast config (create_cast_config's fields); `key` is required, as the product requires it. */
+const SeedCastConfig = z.strictObject({
+  cast_config_id: SeedId.optional(),
+  /** Default: the key. */
+  casting_config_name: z.string().min(1).optional(),
+  key: z.string().min(1),
+  /** The name (or id) of an image of the seed. */
+  image_name: z.string().min(1).optional(),
+  /** The name (or id) of a group of the seed: the extra group of anonymous users. */
+  group_name: z.string().min(1).optional(),
+  allowed_referrers: z.array(z.string()).optional(),
+  limit_sessions: z.boolean().optional(),
+  session_remaining: z.number().int().nonnegative().optional(),
+  limit_ips: z.boolean().optional(),
+  ip_request_limit: z.number().int().optional(),
+  ip_request_seconds: z.number().int().optional(),
+  error_url: z.string().nullable().optional(),
+  enable_sharing: z.boolean().optional(),
+  disable_control_panel: z.boolean().optional(),
+  disable_tips: z.boolean().optional(),
+  disable_fixed_res: z.boolean().optional(),
+  allow_anonymous: z.boolean().optional(),
+  require_recaptcha: z.boolean().optional(),
+  ws_url: z.string().nullable().optional(),
+  dynamic_ws_url: z.boolean().optional(),
+  dynamic_ctr_network: z.boolean().optional(),
+  allow_resume: z.boolean().optional(),
+  enforce_client_settings: z.boolean().optional(),
+  ...SeedClientPermissions,
+  allow_ws_sharing: z.boolean().optional(),
+  ws_audio_default_on: z.boolean().optional(),
+  ws_ime_mode_default_on: z.boolean().optional(),
+  /** `YYYY-MM-DD HH:MM:SS` (UTC); null or left out: no expiry. */
+  valid_until: z.string().nullable().optional(),
+});
+
+const SeedEgressProvider = z.strictObject({
+  egress_provider_id: SeedId.optional(),
+  name: z.string().min(1),
+  egress_provider_type: z.enum(["wireguard", "openvpn", "custom"]),
+  enabled: z.boolean().optional(),
+});
+
+const SeedEgressGateway = z.strictObject({
+  egress_gateway_id: SeedId.optional(),
+  /** The name of an egress provider of the seed. */
+  egress_provider_name: z.string().min(1),
+  name: z.string().min(1),
+  enabled: z.boolean().optional(),
+  country: z.string().nullable().optional(),
+  city: z.string().nullable().optional(),
+  config: z.string().nullable().optional(),
+});
+
+/**
+ * What an egress mapping or credential applies to: exactly one user, group or image of the seed,
+ * by name (or id). A field of its own because a credential's `username` is the VPN login.
+ */
+const SeedEgressTarget = z.strictObject({
+  username: z.string().min(1).optional(),
+  group_name: z.string().min(1).optional(),
+  image_name: z.string().min(1).optional(),
+});
+
+/** The provider, target and gateways of a mapping or credential. */
+const SeedEgressBinding = {
+  /** The name of an egress provider of the seed. */
+  egress_provider_name: z.string().min(1),
+  target: SeedEgressTarget,
+  enabled: z.boolean().optional(),
+  /** false (the default) needs `selected_gateways`. */
+  allow_all_gateways: z.boolean().optional(),
+  /** Names of gateways of the provider. */
+  selected_gateways: z.array(z.string()).optional(),
+};
+
+const SeedEgressMapping = z.strictObject({
+  egress_provider_mapping_id: SeedId.optional(),
+  ...SeedEgressBinding,
+});
+
+const SeedEgressCredential = z.strictObject({
+  egress_credential_id: SeedId.optional(),
+  ...SeedEgressBinding,
+  name: z.string().min(1),
+  username: z.string().nullable().optional(),
+  password: z.string().nullable().optional(),
+  wireguard_private_key: z.string().nullable().optional(),
+  mesh_key: z.string().nullable().optional(),
+  limit_active_connections: z.boolean().optional(),
+  active_connection_limit: z.number().int().optional(),
+  custom_credential: z.string().nullable().optional(),
+});
+
 /** The seed file's schema. Every list is optional. */
 export const Seed = z.strictObject({
   /**
@@ -138,6 +277,12 @@ export const Seed = z.strictObject({
   serverPools: z.array(SeedServerPool).default([]),
   sessions: z.array(SeedSession).default([]),
   activationKeys: z.array(SeedActivationKey).default([]),
+  stagingConfigs: z.array(SeedStagingConfig).default([]),
+  castConfigs: z.array(SeedCastConfig).default([]),
+  egressProviders: z.array(SeedEgressProvider).default([]),
+  egressGateways: z.array(SeedEgressGateway).default([]),
+  egressMappings: z.array(SeedEgressMapping).default([]),
+  egressCredentials: z.array(SeedEgressCredential).default([]),
 });
 
 /** A seed as written in a file (defaults not yet applied). */
@@ -210,6 +355,43 @@ export function storeFromSeed(input: SeedInput | undefined): Store {
   unique("users.username", seed.users.map((u) => u.username.trim().toLowerCase()));
   unique("zones.zone_name", seed.zones.map((z) => z.zone_name));
   unique("images.name", seed.images.map((i) => i.name));
+  // A pinned id names one object of its kind: the second of two would replace the first.
+  const pinnedIds = (kind: string, ids: (string | undefined)[]) =>
+    unique(kind, ids.filter((id) => id !== undefined).map((id) => canonicalId(id)!));
+  pinnedIds("stagingConfigs.staging_config_id", seed.stagingConfigs.map((c) => c.staging_config_id));
+  pinnedIds("castConfigs.cast_config_id", seed.castConfigs.map((c) => c.cast_config_id));
+  pinnedIds("egressProviders.egress_provider_id", seed.egressProviders.map((p) => p.egress_provider_id));
+  pinnedIds("egressGateways.egress_gateway_id", seed.egressGateways.map((g) => g.egress_gateway_id));
+  pinnedIds("egressMappings.egress_provider_mapping_id", seed.egressMappings.map((m) => m.egress_provider_mapping_id));
+  pinnedIds("egressCredentials.egress_credential_id", seed.egressCredentials.map((c) => c.egress_credential_id));
+  const pinned = (id: string | undefined) => (id === undefined ? undefined : canonicalId(id));
+
+  /**
+   * Apply a model's create (or update) to a seed entry: the model's refusal (the one the API
+   * would answer) becomes a SeedError naming the entry.
+   */
+  const byModel = <T>(where: string, change: () => T): T => {
+    try {
+      return change();
+    } catch (error) {
+      if (error instanceof EmulatorError) return fail(where, error.message.replace(/^Invalid Request[.:]\s*/, ""));
+      throw error;
+    }
+  };
+
+  // Users, groups, images and zones are referred to by name, or by id when no object has that name.
+  const imageRef = (ref: string, where: string) =>
+    store.images.imageByName(ref) ?? store.images.image(ref) ?? fail(where, `unknown image ${JSON.stringify(ref)}`);
+  const groupRef = (ref: string, where: string) => store.groups.groupByNameOrId(ref) ?? fail(where, `unknown group ${JSON.stringify(ref)}`);
+  const userRef = (ref: string, where: string) =>
+    store.users.userByName(ref) ?? store.users.user(ref) ?? fail(where, `unknown user ${JSON.stringify(ref)}`);
+  /** An entry's zone: the one it names, else the seed's only zone. */
+  const zoneOf = (name: string | undefined, where: string) => {
+    if (name !== undefined)
+      return store.servers.zoneByName(name) ?? store.servers.zone(name) ?? fail(`${where}.zone_name`, `unknown zone ${JSON.stringify(name)}`);
+    const zones = store.servers.allZones();
+    return zones.length === 1 ? zones[0] : fail(where, "zone_name is required when the seed has more or fewer than one zone");
+  };
 
   // Each model fills in the product's defaults for what an entry leaves out; this function
   // resolves the references by name and words the errors.
@@ -223,37 +405,35 @@ export function storeFromSeed(input: SeedInput | undefined): Store {
   for (const [i, z] of seed.zones.entries()) {
     if (store.servers.addSeedZone(z) === "duplicate") fail(`zones[${i}]`, `duplicate zone_id ${canonicalId(z.zone_id)}`);
   }
-  const zoneByName = (name: string | undefined, where: string) => {
-    if (name === undefined) return undefined;
-    return store.servers.zoneByName(name) ?? fail(where, `unknown zone ${JSON.stringify(name)}`);
-  };
 
   for (const [i, im] of seed.images.entries()) {
     const { zone_name, ...fields } = im;
-    const zone = zoneByName(zone_name, `images[${i}].zone_name`);
+    const zone = zone_name === undefined ? undefined : zoneOf(zone_name, `images[${i}]`);
     store.images.addSeedImage({ ...fields, zone_id: zone?.zone_id });
   }
 
   for (const p of seed.serverPools) store.servers.addSeedServerPool(p);
 
   for (const [i, u] of seed.users.entries()) {
-    const groupIds = u.groups.map((ref, j) => {
-      const group = store.groups.groupByNameOrId(ref);
-      return group?.group_id ?? fail(`users[${i}].groups[${j}]`, `unknown group ${JSON.stringify(ref)}`);
-    });
-    const { user_id, groups: _groups, oidc_id, saml_id, ...fields } = u;
+    const groupIds = u.groups.map((ref, j) => groupRef(ref, `users[${i}].groups[${j}]`).group_id);
+    const { user_id, groups: _groups, oidc_id, saml_id, attributes, ...fields } = u;
     const user = store.users.buildUser(u.username.trim().toLowerCase(), fields, groupIds);
     if (user_id) user.user_id = canonicalId(user_id)!;
     user.oidc_id = oidc_id ?? null;
     user.saml_id = saml_id ?? null;
     store.users.insertUser(user);
+    if (attributes) {
+      const { default_image_name, ...rest } = attributes;
+      const default_image =
+        default_image_name === undefined || default_image_name === null
+          ? default_image_name
+          : imageRef(default_image_name, `users[${i}].attributes.default_image_name`).image_id;
+      byModel(`users[${i}].attributes`, () => store.users.updateAttributes(user.user_id, { ...rest, default_image }));
+    }
   }
 
   for (const [i, s] of seed.servers.entries()) {
-    const zones = store.servers.allZones();
-    const zone =
-      zoneByName(s.zone_name, `servers[${i}].zone_name`) ??
-      (zones.length === 1 ? zones[0] : fail(`servers[${i}]`, "zone_name is required when the seed has more or fewer than one zone"));
+    const zone = zoneOf(s.zone_name, `servers[${i}]`);
     const pool = s.server_pool_name
       ? (store.servers.serverPoolByName(s.server_pool_name) ??
         fail(`servers[${i}].server_pool_name`, `unknown server pool ${JSON.stringify(s.server_pool_name)}`))
@@ -261,15 +441,14 @@ export function storeFromSeed(input: SeedInput | undefined): Store {
     const { zone_name: _zone, server_pool_name: _pool, assigned_users, ...fields } = s;
     const server = store.servers.addSeedServer({ ...fields, zone_id: zone.zone_id, server_pool_id: pool?.server_pool_id });
     for (const [j, name] of (assigned_users ?? []).entries()) {
-      const user = store.users.userByName(name) ?? fail(`servers[${i}].assigned_users[${j}]`, `unknown user ${JSON.stringify(name)}`);
+      const user = userRef(name, `servers[${i}].assigned_users[${j}]`);
       store.users.assignUserServer(user.user_id, server.server_id);
     }
   }
 
   for (const [i, s] of seed.sessions.entries()) {
-    const user = store.users.userByName(s.username) ?? fail(`sessions[${i}].username`, `unknown user ${JSON.stringify(s.username)}`);
-    const image =
-      store.images.imageByName(s.image_name) ?? fail(`sessions[${i}].image_name`, `unknown image ${JSON.stringify(s.image_name)}`);
+    const user = userRef(s.username, `sessions[${i}].username`);
+    const image = imageRef(s.image_name, `sessions[${i}].image_name`);
     // Seeded sessions bypass the licence capacity: a seed describes what is already running.
     const session = store.sessions.createSessionUnchecked(user, image);
     if (s.ws_id) store.sessions.pinSessionId(session, s.ws_id);
@@ -277,5 +456,81 @@ export function storeFromSeed(input: SeedInput | undefined): Store {
   }
 
   for (const k of seed.activationKeys) store.licenses.addSeedActivationKey(k);
+
+  for (const [i, c] of seed.stagingConfigs.entries()) {
+    const where = `stagingConfigs[${i}]`;
+    const { staging_config_id, zone_name, image_name, ...fields } = c;
+    const zone = zoneOf(zone_name, where);
+    const image = imageRef(image_name, `${where}.image_name`);
+    byModel(where, () =>
+      store.staging.createStagingConfig({ ...fields, zone_id: zone.zone_id, image_id: image.image_id }, pinned(staging_config_id)),
+    );
+  }
+
+  for (const [i, c] of seed.castConfigs.entries()) {
+    const where = `castConfigs[${i}]`;
+    const { cast_config_id, image_name, group_name, ...fields } = c;
+    const image_id = image_name === undefined ? undefined : imageRef(image_name, `${where}.image_name`).image_id;
+    const group_id = group_name === undefined ? undefined : groupRef(group_name, `${where}.group_name`).group_id;
+    byModel(where, () => store.casting.createCastConfig({ ...fields, image_id, group_id }, pinned(cast_config_id)));
+  }
+
+  for (const [i, p] of seed.egressProviders.entries()) {
+    const { egress_provider_id, ...fields } = p;
+    byModel(`egressProviders[${i}]`, () => store.egress.createEgressProvider(fields, pinned(egress_provider_id)));
+  }
+  const providerRef = (name: string, where: string) =>
+    store.egress.providers().find((p) => p.name === name) ?? fail(where, `unknown egress provider ${JSON.stringify(name)}`);
+
+  for (const [i, g] of seed.egressGateways.entries()) {
+    const where = `egressGateways[${i}]`;
+    const { egress_gateway_id, egress_provider_name, ...fields } = g;
+    const provider = providerRef(egress_provider_name, `${where}.egress_provider_name`);
+    byModel(where, () =>
+      store.egress.createEgressGateway({ ...fields, egress_provider_id: provider.egress_provider_id }, pinned(egress_gateway_id)),
+    );
+  }
+
+  /** The provider, target and gateways of a mapping or credential entry, as ids. */
+  const egressBinding = (entry: SeedEgressBindingEntry, where: string) => {
+    const provider = providerRef(entry.egress_provider_name, `${where}.egress_provider_name`);
+    const { username, group_name, image_name } = entry.target;
+    // The model's rule (the spec's "exactly one of user_id, group_id, image_id"), in the seed's words.
+    if ([username, group_name, image_name].filter((ref) => ref !== undefined).length !== 1)
+      fail(`${where}.target`, "give exactly one of username, group_name and image_name (the user, group or image it applies to)");
+    const selected = entry.selected_gateways?.map(
+      (name, j) =>
+        store.egress.gateways().find((g) => g.egress_provider_id === provider.egress_provider_id && g.name === name)?.egress_gateway_id ??
+        fail(`${where}.selected_gateways[${j}]`, `egress provider ${JSON.stringify(provider.name)} has no gateway named ${JSON.stringify(name)}`),
+    );
+    return {
+      egress_provider_id: provider.egress_provider_id,
+      user_id: username === undefined ? null : userRef(username, `${where}.target.username`).user_id,
+      group_id: group_name === undefined ? null : groupRef(group_name, `${where}.target.group_name`).group_id,
+      image_id: image_name === undefined ? null : imageRef(image_name, `${where}.target.image_name`).image_id,
+      enabled: entry.enabled,
+      allow_all_gateways: entry.allow_all_gateways,
+      selected_gateways: selected,
+    };
+  };
+
+  for (const [i, m] of seed.egressMappings.entries()) {
+    const where = `egressMappings[${i}]`;
+    const binding = egressBinding(m, where);
+    byModel(where, () => store.egress.createEgressMapping(binding, pinned(m.egress_provider_mapping_id)));
+  }
+
+  for (const [i, c] of seed.egressCredentials.entries()) {
+    const where = `egressCredentials[${i}]`;
+    const { egress_credential_id, egress_provider_name: _p, target: _t, enabled: _e, allow_all_gateways: _a, selected_gateways: _s, ...fields } = c;
+    const binding = egressBinding(c, where);
+    byModel(where, () => store.egress.createEgressCredential({ ...fields, ...binding }, pinned(egress_credential_id)));
+  }
   return store;
 }
+
+/** The part of a mapping or credential entry that names its provider, target and gateways. */
+type SeedEgressBindingEntry = Pick<
+  z.infer<typeof SeedEgressMapping>,
+  "egress_provider_name" | "target" | "enabled" | "allow_all_gateways" | "selected_gateways"
+>;

@@ -64,11 +64,11 @@ export class CastingModel extends AreaModel<CastingTables, CastingDependencies> 
     return orUnknown(byId(this.tables.castConfigs, id), id, (given) => `Cast config with id (${given}) does not exist`);
   }
 
-  /** create_cast_config: `key` is required; key and name are each unique. */
-  createCastConfig(input: CastConfigInput): CastConfigRecord {
+  /** create_cast_config: `key` is required; key and name are each unique. The id is a new one, or the one a seed pins (canonical form). */
+  createCastConfig(input: CastConfigInput, id: string = newId()): CastConfigRecord {
     if (!input.key) throw new MissingParameters(".");
     const config: CastConfigRecord = {
-      cast_config_id: newId(),
+      cast_config_id: id,
       casting_config_name: input.key,
       image_id: null,
       key: input.key,

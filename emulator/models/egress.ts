@@ -150,12 +150,12 @@ export class EgressModel extends AreaModel<EgressTables, EgressDependencies> {
 
   // --- providers ------------------------------------------------------------------------------
 
-  /** create_egress_provider: name and type are required; names are unique. */
-  createEgressProvider(input: EgressProviderInput): EgressProviderRecord {
+  /** create_egress_provider: name and type are required; names are unique. The id is a new one, or the one a seed pins (canonical form). */
+  createEgressProvider(input: EgressProviderInput, id: string = newId()): EgressProviderRecord {
     if (!input.name || !input.egress_provider_type) throw new MissingParameters();
     this.checkEgressProviderName(input.name, undefined);
     const provider: EgressProviderRecord = {
-      egress_provider_id: newId(),
+      egress_provider_id: id,
       created: timestamp(),
       name: input.name,
       egress_provider_type: input.egress_provider_type,
@@ -193,13 +193,13 @@ export class EgressModel extends AreaModel<EgressTables, EgressDependencies> {
 
   // --- gateways -------------------------------------------------------------------------------
 
-  /** create_egress_gateway: the provider must exist; names are unique within a provider. */
-  createEgressGateway(input: EgressGatewayInput): EgressGatewayRecord {
+  /** create_egress_gateway: the provider must exist; names are unique within a provider. The id is a new one, or the one a seed pins (canonical form). */
+  createEgressGateway(input: EgressGatewayInput, id: string = newId()): EgressGatewayRecord {
     if (!input.egress_provider_id || !input.name) throw new MissingParameters();
     const provider = this.requireEgressProvider(input.egress_provider_id);
     this.checkGatewayName(provider.egress_provider_id, input.name, undefined);
     const gateway: EgressGatewayRecord = {
-      egress_gateway_id: newId(),
+      egress_gateway_id: id,
       egress_provider_id: provider.egress_provider_id,
       name: input.name,
       enabled: input.enabled ?? true,
@@ -282,12 +282,12 @@ export class EgressModel extends AreaModel<EgressTables, EgressDependencies> {
     return { provider, target, allowAll, selected };
   }
 
-  /** create_egress_provider_mapping: one mapping per provider and target. */
-  createEgressMapping(input: EgressMappingInput): EgressMappingRecord {
+  /** create_egress_provider_mapping: one mapping per provider and target. The id is a new one, or the one a seed pins (canonical form). */
+  createEgressMapping(input: EgressMappingInput, id: string = newId()): EgressMappingRecord {
     const { provider, target, allowAll, selected } = this.egressBinding(input);
     this.checkMappingUnique(provider.egress_provider_id, target, undefined);
     const mapping: EgressMappingRecord = {
-      egress_provider_mapping_id: newId(),
+      egress_provider_mapping_id: id,
       egress_provider_id: provider.egress_provider_id,
       enabled: input.enabled ?? true,
       created: timestamp(),
@@ -333,8 +333,11 @@ export class EgressModel extends AreaModel<EgressTables, EgressDependencies> {
     delete this.tables.egressMappings[mapping.egress_provider_mapping_id];
   }
 
-  /** create_egress_credential: a name unique within the provider, one target, and a positive limit when limited. */
-  createEgressCredential(input: EgressCredentialInput): EgressCredentialRecord {
+  /**
+   * create_egress_credential: a name unique within the provider, one target, and a positive limit
+   * when limited. The id is a new one, or the one a seed pins (canonical form).
+   */
+  createEgressCredential(input: EgressCredentialInput, id: string = newId()): EgressCredentialRecord {
     if (!input.name) throw new MissingParameters();
     const { provider, target, allowAll, selected } = this.egressBinding(input);
     const clash = this.credentials().find((c) => c.egress_provider_id === provider.egress_provider_id && c.name === input.name);
@@ -343,7 +346,7 @@ export class EgressModel extends AreaModel<EgressTables, EgressDependencies> {
     if (limit && !(input.active_connection_limit && input.active_connection_limit > 0))
       throw new InvalidRequest("Invalid Request: active_connection_limit must be positive when limit_active_connections is true");
     const credential: EgressCredentialRecord = {
-      egress_credential_id: newId(),
+      egress_credential_id: id,
       egress_provider_id: provider.egress_provider_id,
       name: input.name,
       username: input.username ?? null,

@@ -43,12 +43,12 @@ export class StagingModel extends AreaModel<StagingTables, StagingDependencies> 
     return orUnknown(byId(this.tables.stagingConfigs, id), id, (given) => `Staging config with id (${given}) does not exist`);
   }
 
-  /** create_staging_config: zone and image must exist; (zone, image) is unique. */
-  createStagingConfig(input: StagingConfigInput): StagingConfigRecord {
+  /** create_staging_config: zone and image must exist; (zone, image) is unique. The id is a new one, or the one a seed pins (canonical form). */
+  createStagingConfig(input: StagingConfigInput, id: string = newId()): StagingConfigRecord {
     if (!input.zone_id || !input.image_id || input.num_sessions === undefined || input.expiration === undefined)
       throw new MissingParameters(".");
     const config: StagingConfigRecord = {
-      staging_config_id: newId(),
+      staging_config_id: id,
       zone_id: "",
       image_id: "",
       num_sessions: 0,
