@@ -26,7 +26,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { KasmClient, type KasmClientOptions } from "./api";
 import { KasmConfigurationError } from "./api/errors";
-import { CONFIG_KEYS, DEFAULT_SETTING_NAMES, connectionSettings, envVar, optionsFromConfig, resolveConfig, settingNamesOf, type SettingNames } from "./api/config";
+import { CONFIG_KEYS, DEFAULT_SETTING_NAMES, configKey, connectionSettings, envVar, optionsFromConfig, resolveConfig, settingNamesOf, type SettingNames } from "./api/config";
 import type { ApiNames } from "./api/vocabulary";
 
 /** The configuration keys the provider reads, and the client option each one sets. */
@@ -117,6 +117,18 @@ export function connectionConfigurationProblem(name: string): string | undefined
     if (error instanceof KasmConfigurationError) return error.message;
     throw error;
   }
+}
+
+/**
+ * Whether a change to the current connection's installation is checked with one read first (see
+ * `resources/kit/installation-check.ts`): `kasm:checkBeforeChanges`, else
+ * `KASM_CHECK_BEFORE_CHANGES` (a named connection's own key and variable), else on. Only `false`
+ * turns it off.
+ */
+export function checksBeforeChanges(): boolean {
+  const names = currentSettingNames();
+  const value = configuration.get(configKey(names, "checkBeforeChanges")) ?? process.env[envVar(names, "checkBeforeChanges")];
+  return value?.trim().toLowerCase() !== "false";
 }
 
 /**

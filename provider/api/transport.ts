@@ -422,7 +422,8 @@ export class KasmTransport {
       // Not JSON (a proxy's error page, say): the status alone describes it.
     }
     const wireName = wireOperationName(operation, this.apiNames);
-    if (answer.status === 404 && (OPERATIONS[operation].availability === "product" || wireName !== wireOperationName(operation, "spec")))
+    // A 404 for an operation that the other vocabulary names otherwise (get_ws_status, get_kasm_status) or lacks: the installation speaks that one.
+    if (answer.status === 404 && (OPERATIONS[operation].availability === "product" || wireOperationName(operation, "product") !== wireOperationName(operation, "spec")))
       return new KasmMissingOperationError({ operation, status: 404, errorMessage, attempts: answer.attempts, wireName, configured: this.apiNames, settings: this.settingNames });
     const retryAfterMs = parseRetryAfter(answer.headers["retry-after"]);
     return errorForStatus(

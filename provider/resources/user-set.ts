@@ -59,9 +59,9 @@ import { note, resourceLabel, warn } from "../engine-log";
 import { kasmClient } from "../runtime";
 import { OTHER_INPUTS, type Row, type UserSetInputs } from "./user-set/fields";
 import { checkUserSet } from "./user-set/check";
-import { groupIndexFor, unknownGroupsError } from "./user-set/groups";
+import { groupIndexFor, unknownGroupFailures, unknownGroupsError } from "./user-set/groups";
 import { existingUsersError, importFailure, importRows, unconfirmedNotes } from "./user-set/import";
-import { plannedUserIds } from "./user-set/planned-ids";
+import { keptUserIds, plannedUserIds, withUserIds } from "./user-set/planned-ids";
 import { readUserSet } from "./user-set/read";
 import { formOf, names, outputs, rowChanges, rowsOf, sameRow, unconfirmedOf, userIdsOf, type UserSetState } from "./user-set/rows";
 import { updateUserSet } from "./user-set/update";
@@ -126,12 +126,18 @@ function changeSummary(id: string, { added, removed, changed }: ReturnType<typeo
 
 /** The provider of `UserSet`. */
 export const userSetProvider: KindProvider<UserSetInputs, UserSetState> = {
-  /** The rows checked; for a change, the `userIds` it will leave, so that a preview shows them (see planned-ids.ts). */
+  /**
+   * The rows checked; for a change, the `userIds` it will leave, so that a preview shows them;
+   * without one, the ids the previous inputs hold (see planned-ids.ts).
+   */
   async check(olds, news) {
     const checked = checkUserSet(news);
-    if (checked.failures?.length || !setChanges(olds, news)) return checked;
-    const userIds = await plannedUserIds(olds, news);
-    return userIds === undefined ? checked : { ...checked, inputs: { ...(checked.inputs ?? news), userIds } };
+    if (checked.failures?.length) return checked;
+    // Kept unread: a preview without a change asks Kasm nothing.
+    if (!setChanges(olds, news)) return withUserIds(checked, news, keptUserIds(olds));
+    const groupFailures = await unknownGroupFailures(rowsOf(news) ?? [], news.groupIds, formOf(news) ?? "users");
+    if (groupFailures.length > 0) return { inputs: news, failures: groupFailures };
+    return withUserIds(checked, news, await plannedUserIds(olds, news));
   },
 
   /** From the state alone: rows by username, then the other inputs. Nothing replaces the set. */

@@ -31,7 +31,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { connectionEnvPrefix, connectionNamespace, isConnectionName } from "../../../catalogue/connections";
 import { isSecretInput } from "../../../catalogue/kinds";
+import { isDeepStrictEqual } from "node:util";
 import { connectionConfigurationProblem, withConnection } from "../../runtime";
+import { installationProblem } from "./installation-check";
 import { withResourceName } from "../../engine-log";
 import type { KindProvider, Props } from "../kit";
 
@@ -88,6 +90,15 @@ function withWhereAndName<T extends Props | undefined>(props: T, connection: str
   return { ...props, ...(connection === undefined ? {} : { [CONNECTION_INPUT]: connection }), ...(name === undefined ? {} : { [NAME_INPUT]: name }) };
 }
 
+/**
+ * Whether checked inputs differ from the previous ones (a create has none): only then is the
+ * installation read before the plan (see installation-check.ts), so that a preview without change
+ * sends no request.
+ */
+function changes(olds: Props, checked: Props): boolean {
+  return !isDeepStrictEqual(withoutHiddenInputs(olds), withoutHiddenInputs(checked));
+}
+
 /** Why a `connection` value is refused, or undefined when it is a valid name (or left out). */
 function connectionProblem(value: unknown): string | undefined {
   if (value === undefined || isConnectionName(value)) return undefined;
@@ -122,6 +133,11 @@ export function acrossConnections<P extends Record<string, KindProvider>>(provid
         const checked = await where(news, connectionOf(news), () => provider.check(withoutHiddenInputs(olds), withoutHiddenInputs(news)));
         const result = checked.failures ? { ...checked, failures: checked.failures.map((failure) => withoutSecretProperty(kind, failure)) } : checked;
         if (problem !== undefined) return { failures: [...(result.failures ?? []), { property: CONNECTION_INPUT, reason: problem }] };
+        // A change the installation could not take fails here, in the preview (one read per installation).
+        if (!result.failures?.length && changes(olds, result.inputs ?? news)) {
+          const unreachable = await where(news, connectionOf(news), installationProblem);
+          if (unreachable !== undefined) return { failures: [{ property: "", reason: unreachable }] };
+        }
         return { ...result, inputs: withWhereAndName(result.inputs, connectionOf(news), news) };
       },
       async diff(id, olds, news): Promise<pulumi.dynamic.DiffResult> {

@@ -7,8 +7,10 @@
  */
 import { KasmAlreadyMemberError, KasmNotMemberError, KasmUnknownUserError, type User as KasmUser } from "../../api";
 import { configKey } from "../../api/config";
+import type * as pulumi from "@pulumi/pulumi";
 import { currentSettingNames, kasmClient } from "../../runtime";
-import { canonicalId } from "../kit";
+import { surveyInstallation } from "../kit/installation-check";
+import { canonicalId, isUnknown } from "../kit";
 import { ALL_USERS } from "../user-links";
 import type { Row } from "./fields";
 import { names } from "./rows";
@@ -72,6 +74,33 @@ export function groupChanges(row: Row, record: KasmUser, mode: string, index: Ma
     for (const [name, groupId] of current)
       if (name !== ALL_USERS && !row.groups.includes(name)) changes.push({ key: row.key, userId: canonicalId(record.user_id), groupId, add: false });
   return changes;
+}
+
+/**
+ * Check failures for rows that name groups the installation does not have, from the one read a
+ * change makes of its installation (see kit/installation-check.ts): a released Kasm lists its
+ * groups, and its CSV import refuses a name it does not know, so a preview can say so before any
+ * user is imported. Names given in `groupIds` count as known (a kasm.Group of the same program,
+ * created in the same `up`, is named there). With the documentation's vocabulary, which cannot list
+ * groups, or with `checkBeforeChanges` off, nothing is checked.
+ */
+export async function unknownGroupFailures(rows: readonly Row[], groupIds: unknown, property: string): Promise<pulumi.dynamic.CheckFailure[]> {
+  // groupIds still unknown (a preview before its groups exist): any name may be in it.
+  if (isUnknown(groupIds)) return [];
+  const survey = await surveyInstallation()?.catch(() => undefined);
+  if (survey?.groups === undefined) return [];
+  const known = new Set(survey.groups.map((group) => group.name));
+  if (groupIds !== null && typeof groupIds === "object") for (const name of Object.keys(groupIds)) known.add(name);
+  const unknown = new Map<string, Row[]>();
+  for (const row of rows) for (const name of row.groups ?? []) if (!known.has(name)) unknown.set(name, [...(unknown.get(name) ?? []), row]);
+  return [...unknown].map(([name, listing]) => ({
+    property,
+    reason:
+      `Kasm has no group named '${name}' (named by ${names(listing, 5)}): its list of groups (get_groups) does not hold it, and ` +
+      `Kasm's import refuses a group it does not know. Create the group (a kasm.Group, or Access Management, Groups in the admin UI) ` +
+      `or correct the name (compared exactly, case included); a group this program creates goes into \`groupIds\` ` +
+      `({ "${name}": group.groupId }).`,
+  }));
 }
 
 /** The error for groups to add whose id is not known (group name -> the usernames that list it). */

@@ -1,0 +1,102 @@
+/**
+ * One read of each installation before a change to it is planned: so that `pulumi preview` in a
+ * pull request fails on what it could have seen, instead of the `up` failing after other
+ * resources were applied.
+ *
+ * The read finds wrong credentials (401), an unreachable or wrong address, a health wait that runs
+ * out, and the wrong vocabulary (`apiNames`): it asks for an operation whose name only the
+ * configured vocabulary has, so an installation that speaks the other one answers 404, which the
+ * client reports as a vocabulary mismatch naming the connection's setting. With the product
+ * vocabulary that read is `get_groups`, whose answer also gives `UserSet` the group names to check
+ * its rows against; with the documentation's vocabulary it is `get_ws_status` with no session,
+ * which a Kasm that speaks it refuses with 400 (unknown session) and changes nothing.
+ *
+ * It is made at most once per installation per deployment (per host process), only from `check`
+ * of a resource whose inputs change (a create, or an update): a preview without change sends no
+ * request. It is never a write. An answer that shows nothing wrong with the settings (the key
+ * lacks the permission for the read, a 5xx, a 400) counts as a pass: the permissions pack judges
+ * permissions, and a passing check must never block an `up` that would work.
+ *
+ * `kasm:checkBeforeChanges` (or `KASM_CHECK_BEFORE_CHANGES`; a named connection's own
+ * `kasm-<name>:checkBeforeChanges`) set to `false` turns it off: the preview then sends nothing.
+ */
+import {
+  KasmAuthenticationError,
+  KasmConfigurationError,
+  KasmHealthCheckError,
+  KasmMissingOperationError,
+  KasmTransportError,
+  KasmVocabularyError,
+  type GroupRecord,
+} from "../../api";
+import { configKey, type SettingNames } from "../../api/config";
+import { WsStatus } from "../../api/schemas/sessions";
+import { checksBeforeChanges, currentSettingNames, kasmClient } from "../../runtime";
+
+/** What the one read of an installation showed. */
+export interface InstallationSurvey {
+  /** The installation's groups, when its vocabulary can list them (the product's); else undefined. */
+  readonly groups?: readonly GroupRecord[];
+}
+
+/** The settings' errors: what the read is for. Any other outcome passes. */
+const SETTINGS_ERRORS = [KasmConfigurationError, KasmAuthenticationError, KasmTransportError, KasmHealthCheckError, KasmMissingOperationError, KasmVocabularyError];
+
+/** The read of each installation this process made, by connection ("" for the default one). */
+const surveys = new Map<string, Promise<InstallationSurvey>>();
+
+/**
+ * The survey of the current connection's installation: read once per process, then shared.
+ * Rejects with the client's error when the read shows the settings are wrong. Undefined when
+ * `checkBeforeChanges` is off.
+ */
+export function surveyInstallation(): Promise<InstallationSurvey> | undefined {
+  if (!checksBeforeChanges()) return undefined;
+  const names = currentSettingNames();
+  const key = names.connection ?? "";
+  let survey = surveys.get(key);
+  if (survey === undefined) {
+    survey = readInstallation();
+    // Not awaited here: a caller that never looks must not leave a rejection unhandled.
+    survey.catch(() => undefined);
+    surveys.set(key, survey);
+  }
+  return survey;
+}
+
+/**
+ * Why the current connection's installation cannot take a change, in words for a check failure,
+ * or undefined when its one read showed nothing wrong (or checks are off).
+ */
+export async function installationProblem(): Promise<string | undefined> {
+  try {
+    await surveyInstallation();
+    return undefined;
+  } catch (error) {
+    return describe(error, currentSettingNames());
+  }
+}
+
+/** The one read (see the module comment). */
+async function readInstallation(): Promise<InstallationSurvey> {
+  const client = kasmClient();
+  try {
+    if (client.transport.supports("get_groups")) return { groups: await client.groups.getGroups() };
+    // No session has an empty id: a Kasm that speaks the documentation's names refuses it (400).
+    await client.transport.call("get_ws_status", {}, WsStatus);
+    return {};
+  } catch (error) {
+    if (SETTINGS_ERRORS.some((type) => error instanceof type)) throw error;
+    return {};
+  }
+}
+
+/** The failure's words: what the read found, and how to plan without it. */
+function describe(error: unknown, names: SettingNames): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const where = names.connection === undefined ? "the installation `kasm:` configures" : `the installation of connection "${names.connection}"`;
+  return (
+    `before planning this change, one read of ${where} failed, so nothing would apply there: ${message} ` +
+    `(This read is made once per installation and deployment; \`pulumi config set ${configKey(names, "checkBeforeChanges")} false\` turns it off.)`
+  );
+}
