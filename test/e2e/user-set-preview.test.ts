@@ -128,3 +128,58 @@ describe("a refresh after drift", () => {
     );
   });
 });
+
+describe("a preview that only renames a user", () => {
+  // A stack of its own (other usernames and another server on the same emulator): a set, and an
+  // assignment that takes a user's id from it, so that the planned ids stay under test.
+  const RENAME_HEADER = "username,first_name,last_name";
+  const RENAME_PROGRAM = `import { readFileSync } from "node:fs";
+import * as kasm from "pulumi-kasm";
+
+const team = new kasm.UserSet("team", { csv: readFileSync("users.csv", "utf8") });
+const servers = new kasm.ServerImport("servers", {
+  servers: [{ name: "docs-box", ipHostname: "docs-box.example.org", port: 22, zoneName: "default", connectionType: "SSH" }],
+});
+new kasm.UserServerAssignment("lin-docs-box", { userId: team.userIds["lin"], serverId: servers.serverIds["docs-box"] });
+`;
+  let dir: string;
+  let renames: TestEngine;
+  const writeRows = (rows: readonly string[]) => writeFileSync(path.join(dir, "users.csv"), [RENAME_HEADER, ...rows].join("\n") + "\n");
+  /** The preview of `rows`: the set's operation and changed keys, and the assignment's operation. */
+  async function previewOf(rows: readonly string[]) {
+    writeRows(rows);
+    const preview = await renames.preview();
+    expectOk(preview);
+    const team = preview.resources.find((r) => r.urn.endsWith("::team"))!;
+    return { team: `${team.op} ${team.changed.join(",")}`, assignment: ops(preview)["lin-docs-box"] };
+  }
+
+  beforeAll(async () => {
+    dir = path.join(tmp.dir, "renames");
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "user-set-renames", main: "index.ts" }));
+    writeFileSync(path.join(dir, "index.ts"), RENAME_PROGRAM);
+    renames = new TestEngine({
+      programDir: dir,
+      project: "user-set-renames",
+      stack: "dev",
+      stateFile: path.join(tmp.dir, "renames.json"),
+      passphrase: PASSPHRASE,
+      config: { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret, "kasm:maxRetries": "1" },
+      secretKeys: ["kasm:apiKeySecret"],
+    });
+  }, SLOW);
+
+  it("lists only csv after an up with no change, and after a refresh; the assignment stays the same", { timeout: SLOW }, async () => {
+    writeRows(["lin,Lin,Chen", "mae,Mae,Jemison"]);
+    expectOk(await renames.up());
+    writeRows(["lin,Lin,Chen", "mae,Mae,Jemison-Carter"]);
+    expectOk(await renames.up());
+    // An up with no change keeps the ids the state knows: the user ids do not change with a name.
+    expectOk(await renames.up());
+    expect(await previewOf(["lin,Lin,Chen-Wu", "mae,Mae,Jemison-Carter"])).toEqual({ team: "update csv", assignment: "same" });
+    // So does a refresh.
+    expectOk(await renames.refresh());
+    expect(await previewOf(["lin,Lin,Chen", "mae,Mae,Jemison"])).toEqual({ team: "update csv", assignment: "same" });
+  });
+});

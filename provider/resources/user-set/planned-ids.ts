@@ -12,7 +12,17 @@
  * two of `get_users`; when that read fails, the ids are left out and the preview shows them
  * unknown, as before. A user deleted in the Kasm UI since the last refresh keeps its old id in
  * the preview; the up imports it again (a refresh first shows it).
+ *
+ * Which inputs a preview lists as changed is Pulumi's to work out: the dynamic-provider host passes
+ * on no list of changed keys from `diff`, so the engine compares the stored inputs with those
+ * `check` returns, and lists `userIds` beside `csv` (or `users`) whenever the planned ids differ
+ * from the stored ones. So every step that writes the stored inputs keeps the ids it knows:
+ * `check` without a change carries the previous ones over ({@link keptUserIds}), and a refresh
+ * returns the ids it read. What none can hold is the id of a user not imported yet: after the up
+ * that creates the set, or one that adds users, the stored inputs lack those ids, and the next
+ * change lists `userIds` once.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import { ID_AFTER_IMPORT } from "../../../catalogue/bulk-rows";
 import { kasmClient } from "../../runtime";
 import { canonicalId, type Props } from "../kit";
@@ -46,4 +56,18 @@ export async function plannedUserIds(olds: Props, news: Props): Promise<Record<s
 
 function isId(value: string | undefined): value is string {
   return value !== undefined && value !== ID_AFTER_IMPORT;
+}
+
+/**
+ * The `userIds` of the previous inputs, for a check without a change: kept in the stored inputs,
+ * so that the next change compares the ids with ids. Undefined when the previous inputs hold none.
+ */
+export function keptUserIds(olds: Props): Record<string, string> | undefined {
+  const ids = userIdsOf(olds);
+  return Object.keys(ids).length > 0 ? ids : undefined;
+}
+
+/** `checked` with `userIds` among its inputs; unchanged when there are none to add. */
+export function withUserIds(checked: pulumi.dynamic.CheckResult, news: Props, userIds: Record<string, string> | undefined): pulumi.dynamic.CheckResult {
+  return userIds === undefined ? checked : { ...checked, inputs: { ...(checked.inputs ?? news), userIds } };
 }

@@ -96,6 +96,12 @@ export async function readUserSet(id: string, props: Props): Promise<pulumi.dyna
   ].filter(Boolean);
   if (found.length > 0) await note(`${resourceLabel("UserSet", id)}: refresh found ${found.join(", and ")}.`);
   const state = outputs(props, refreshed, userIds);
-  const inputs: Props = { ...declared(props, OTHER_INPUTS), ...(formOf(props) === "csv" ? { csv: state.csv } : { users: state.users }) };
+  // The ids read go into the inputs too, as `check` plans them, so that the next change lists only
+  // the rows' input (see planned-ids.ts).
+  const inputs: Props = {
+    ...declared(props, OTHER_INPUTS),
+    ...(formOf(props) === "csv" ? { csv: state.csv } : { users: state.users }),
+    userIds: state.userIds,
+  };
   return { id, props: state, inputs };
 }
