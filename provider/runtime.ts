@@ -126,9 +126,17 @@ export function connectionConfigurationProblem(name: string): string | undefined
  * turns it off.
  */
 export function checksBeforeChanges(): boolean {
+  return settingValue("checkBeforeChanges")?.trim().toLowerCase() !== "false";
+}
+
+/**
+ * A provider setting of the current connection that is not a client option
+ * (`checkBeforeChanges`, `takeOverChanges`): its configuration key (`kasm:<option>`, or a named
+ * connection's `kasm-<name>:<option>`), else its environment variable, else undefined.
+ */
+export function settingValue(option: string): string | undefined {
   const names = currentSettingNames();
-  const value = configuration.get(configKey(names, "checkBeforeChanges")) ?? process.env[envVar(names, "checkBeforeChanges")];
-  return value?.trim().toLowerCase() !== "false";
+  return configuration.get(configKey(names, option)) ?? process.env[envVar(names, option)];
 }
 
 /**

@@ -92,6 +92,15 @@ export const egressGatewayProvider = defineKind<EgressGatewayInputs, EgressGatew
   schema: EgressGatewayInputs,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
+  // What `adopt` will change shows in the preview (kit/take-over.ts), by the lookup create uses.
+  takeOver: {
+    kind: "EgressGateway",
+    key: (inputs) => `'${String(inputs.name)}' of provider ${String(inputs.egressProviderId)}`,
+    find: async (inputs) => {
+      const existing = await kasmClient().egress.findEgressGateway(targetGateway(inputs));
+      return existing && currentInputs(inputs, existing);
+    },
+  },
 
   async create(inputs) {
     const client = kasmClient();

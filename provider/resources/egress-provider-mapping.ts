@@ -137,6 +137,15 @@ export const egressProviderMappingProvider = defineKind<EgressProviderMappingInp
   schema: EgressProviderMappingInputs,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
+  // What `adopt` will change shows in the preview (kit/take-over.ts), by the lookup create uses.
+  takeOver: {
+    kind: "EgressProviderMapping",
+    key: (inputs) => `of provider ${String(inputs.egressProviderId)}`,
+    find: async (inputs) => {
+      const existing = await kasmClient().egress.findEgressProviderMapping(targetMapping(inputs));
+      return existing && currentInputs(withGatewayDefault(inputs), existing);
+    },
+  },
 
   async create(inputs) {
     const client = kasmClient();

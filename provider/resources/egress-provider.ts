@@ -87,6 +87,15 @@ export const egressProviderProvider = defineKind<EgressProviderInputs, EgressPro
   schema: EgressProviderInputs,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
+  // What `adopt` will change shows in the preview (kit/take-over.ts), by the lookup create uses.
+  takeOver: {
+    kind: "EgressProvider",
+    key: (inputs) => `'${String(inputs.name)}'`,
+    find: async (inputs) => {
+      const existing = await kasmClient().egress.findEgressProvider(targetProvider(inputs));
+      return existing && currentInputs(existing);
+    },
+  },
 
   async create(inputs) {
     const client = kasmClient();

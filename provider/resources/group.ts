@@ -126,6 +126,15 @@ export const groupProvider = defineKind<GroupInputs, GroupOutputs>({
   schema: GroupInputs,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
+  // What `adopt` will change shows in the preview (kit/take-over.ts), by the lookup create uses.
+  takeOver: {
+    kind: "Group",
+    key: (inputs) => `'${inputs.name.trim()}'`,
+    find: async (inputs) => {
+      const existing = await kasmClient().groups.findGroup(newGroup(inputs).name);
+      return existing && currentInputs(inputs, existing);
+    },
+  },
   // Refused before any plan when the configuration cannot manage groups.
   extraCheck: (result) => (configuredApiNames() === "product" ? result : { ...result, failures: [...(result.failures ?? []), needsProductVocabulary(currentSettingNames())] }),
 

@@ -18,6 +18,7 @@ import { closest, distance } from "fastest-levenshtein";
 import { UNKNOWN } from "../../catalogue/values";
 import { canonicalId, KASM_ID_MESSAGE, KASM_ID_PATTERN } from "../../catalogue/ids";
 import { KasmAlreadyExistsError, KasmApiError, KasmNotFoundError, KasmVocabularyError, toApiBody, toCamelCase, toSnakeCase, type SnakeCase } from "../api";
+import { refusedTakeOver, takeOverChanges } from "./kit/take-over";
 
 /** Pulumi's placeholder for a value not known during preview (the catalogue's). */
 export { UNKNOWN };
@@ -501,12 +502,19 @@ export interface Adoption<T> {
 /**
  * Create an object; with `adopt`, take over the existing one with the same natural key instead and
  * bring it to the declared state (no request when it is in that state already, see
- * {@link Adoption.asDeclared}). Without `adopt`, an existing object is an error that suggests it.
+ * {@link Adoption.asDeclared}; refused, with nothing written, when it is not and the
+ * `takeOverChanges` setting is `refuse`: see kit/take-over.ts). Without `adopt`, an existing object
+ * is an error that suggests it.
  */
 export async function createOrAdopt<T>(how: Adoption<T>): Promise<T> {
   if (how.adopt === true) {
     const existing = await how.find();
-    if (existing !== undefined) return how.asDeclared?.(existing) ? existing : how.update(existing);
+    if (existing !== undefined) {
+      if (how.asDeclared?.(existing)) return existing;
+      // Refused in check already when it could read; here for a plan made without that read.
+      if (takeOverChanges() === "refuse") throw new Error(`${how.kind} ${how.key}: ${refusedTakeOver(how.kind, how.key, [])}`);
+      return how.update(existing);
+    }
   }
   try {
     return await how.create();

@@ -103,6 +103,15 @@ export const stagingConfigProvider = defineKind<StagingConfigInputs, StagingConf
   schema: StagingConfigInputs,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
+  // What `adopt` will change shows in the preview (kit/take-over.ts), by the lookup create uses.
+  takeOver: {
+    kind: "StagingConfig",
+    key: (inputs) => label(inputs),
+    find: async (inputs) => {
+      const existing = await kasmClient().staging.findStagingConfig(targetStagingConfig(inputs));
+      return existing && currentInputs(inputs, existing);
+    },
+  },
 
   async create(inputs) {
     const client = kasmClient();

@@ -128,6 +128,16 @@ export const userProvider = defineKind<UserInputs, UserOutputs>({
   schema: UserInputs,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
+  // What `adopt` will change shows in the preview (kit/take-over.ts), by the lookup create uses.
+  takeOver: {
+    kind: "User",
+    key: (inputs) => `'${String(inputs.username)}'`,
+    unreadable: ["password"],
+    find: async (inputs) => {
+      const existing = await kasmClient().users.findUserByUsername(String(targetUser(inputs).username));
+      return existing && currentInputs(inputs, existing);
+    },
+  },
   sendsNothingWhen: "no-api-field-changed",
 
   async create(inputs) {

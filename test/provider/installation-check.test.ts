@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 /** A host of its own (the read is once per host process), configured with `config`. */
-async function host(config: Record<string, string>, target: TestEmulator = emulator, creds = ADMIN): Promise<ProviderHost> {
+async function host(config: Record<string, string>, target: TestEmulator = emulator, creds: { key: string; secret: string } = ADMIN): Promise<ProviderHost> {
   const started = await hostFor(target, creds, config);
   hosts.push(started);
   return started;

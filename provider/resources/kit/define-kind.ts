@@ -23,6 +23,7 @@ import {
   type Props,
   type RefreshedInputs,
 } from "../kit";
+import { previewTakeOver } from "./take-over";
 
 /** How each of a kind's inputs compares (see {@link FieldRule}), keyed by input name. */
 export type FieldRules<Inputs> = { readonly [K in keyof Inputs & string]?: FieldRule };
@@ -63,6 +64,20 @@ export interface KindDefinition<Inputs extends Props, Outputs extends object> {
   readonly extraCheck?: (result: pulumi.dynamic.CheckResult, news: Props, olds: Props) => pulumi.dynamic.CheckResult;
   /** Adjusts the derived diff, for a kind whose replacement rules go beyond {@link FieldRule.replaces}. */
   readonly adjustDiff?: (diff: pulumi.dynamic.DiffResult, olds: KindState<Inputs, Outputs>, news: Inputs) => pulumi.dynamic.DiffResult;
+  /**
+   * How `adopt: true` finds the object it takes over, read as inputs: with it, `check` of an
+   * adopted object about to be created names each field the take-over will change, or refuses it
+   * (see take-over.ts). The kind's `create` uses the same lookup.
+   */
+  readonly takeOver?: {
+    /** The kind, as the catalogue names it (for which inputs are secret). */
+    readonly kind: string;
+    /** The natural key, for messages. */
+    key(inputs: Inputs): string;
+    /** API fields Kasm never shows: not compared. */
+    readonly unreadable?: readonly (keyof Inputs & string)[];
+    find(inputs: Inputs): Promise<RefreshedInputs<Inputs> | undefined>;
+  };
   /** When `update` sends nothing; default `"only-provider-flags-changed"`. */
   readonly sendsNothingWhen?: SendsNothingWhen;
   /** Create (or adopt) the object from inputs that passed `check`. */
@@ -109,8 +124,19 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
   return {
     async check(olds, news) {
       const checked = checkInputs(definition.schema, news, placeholders);
-      const result = { ...checked, inputs: withStoredDefaults(checked.inputs ?? news, inputFields) };
-      return definition.extraCheck ? definition.extraCheck(result, news, olds) : result;
+      const stored = { ...checked, inputs: withStoredDefaults(checked.inputs ?? news, inputFields) };
+      const result = definition.extraCheck ? definition.extraCheck(stored, news, olds) : stored;
+      const takeOver = definition.takeOver;
+      if (takeOver === undefined || result.failures?.length) return result;
+      const inputs = result.inputs as Inputs;
+      const refusal = await previewTakeOver(olds, inputs, {
+        kind: takeOver.kind,
+        key: takeOver.key(inputs),
+        apiFields,
+        unreadable: takeOver.unreadable,
+        find: () => takeOver.find(inputs) as Promise<Props | undefined>,
+      });
+      return refusal === undefined ? result : { ...result, failures: [{ property: "adopt", reason: refusal }] };
     },
 
     async diff(_id, olds, news) {
