@@ -197,3 +197,72 @@ describe("connections through the provider host", () => {
     expect(await usernames(staging)).not.toContain("orphan");
   });
 });
+
+describe("a preview that gates a change on the named installation", () => {
+  /** The stack's engine with production's settings replaced by `production`; a fresh state. */
+  function misconfigured(stack: string, productionSettings: Record<string, string>): TestEngine {
+    const [stagingKey] = STAGING_SEED.apiKeys;
+    return new TestEngine({
+      programDir,
+      project: PROJECT,
+      stack,
+      stateFile: path.join(tmp.dir, `${stack}.json`),
+      passphrase: PASSPHRASE,
+      config: {
+        "kasm:baseUrl": staging.url,
+        "kasm:apiKey": stagingKey.key,
+        "kasm:apiKeySecret": stagingKey.secret,
+        ...productionSettings,
+        [`${PROJECT}:stagingZoneId`]: STAGING_SEED.zones[0].zone_id,
+        [`${PROJECT}:stagingImageId`]: STAGING_SEED.images[0].image_id,
+        [`${PROJECT}:productionZoneId`]: PRODUCTION_SEED.zones[0].zone_id,
+        [`${PROJECT}:productionImageId`]: PRODUCTION_SEED.images[0].image_id,
+      },
+      secretKeys: ["kasm:apiKeySecret", "kasm-production:apiKeySecret"],
+    });
+  }
+
+  /** Writes either installation received while `run` ran (reads are allowed: the one check read). */
+  async function writesDuring(run: () => Promise<void>): Promise<string[]> {
+    const from = [staging.requests.length, production.requests.length];
+    await run();
+    return [...staging.requests.slice(from[0]), ...production.requests.slice(from[1])]
+      .map((line) => line.split(" ")[0])
+      .filter((operation) => /^(create|update|delete|add|remove|set|assign|unassign|import)_/.test(operation));
+  }
+
+  const [productionKey] = PRODUCTION_SEED.apiKeys;
+  const cases: [string, () => Record<string, string>, RegExp][] = [
+    [
+      "a wrong secret",
+      () => ({ "kasm-production:baseUrl": production.url, "kasm-production:apiKey": productionKey.key, "kasm-production:apiKeySecret": "not-the-secret" }),
+      /`kasm-production:apiKey` and `kasm-production:apiKeySecret`, or KASM_PRODUCTION_API_KEY and KASM_PRODUCTION_API_KEY_SECRET/,
+    ],
+    [
+      "an unreachable address",
+      () => ({ "kasm-production:baseUrl": "http://127.0.0.1:9", "kasm-production:apiKey": productionKey.key, "kasm-production:apiKeySecret": productionKey.secret, "kasm-production:maxRetries": "0" }),
+      /The address is http:\/\/127\.0\.0\.1:9, set by `kasm-production:baseUrl` \(or KASM_PRODUCTION_BASE_URL\)/,
+    ],
+    [
+      "the wrong vocabulary",
+      () => ({ "kasm-production:baseUrl": production.url, "kasm-production:apiKey": productionKey.key, "kasm-production:apiKeySecret": productionKey.secret, "kasm-production:apiNames": "product" }),
+      /Set kasm-production:apiNames to "spec" \(`pulumi config set kasm-production:apiNames spec`, or KASM_PRODUCTION_API_NAMES=spec/,
+    ],
+  ];
+  for (const [what, settings, named] of cases) {
+    it(`${what} on the named connection fails the preview naming its keys; neither installation is written`, { timeout: SLOW }, async () => {
+      const stack = `gate-${what.replace(/\W+/g, "-")}`;
+      let messages = "";
+      const writes = await writesDuring(async () => {
+        const preview = await misconfigured(stack, settings()).preview();
+        expect(preview.ok).toBe(false);
+        messages = preview.errors.map((error) => error.message).join("\n");
+      });
+      expect(messages).toMatch(named);
+      expect(messages).toContain('one read of the installation of connection "production" failed');
+      expect(messages).not.toMatch(/`kasm:api|\bKASM_API_(KEY|NAMES)\b/);
+      expect(messages).not.toContain("not-the-secret");
+      expect(writes).toEqual([]);
+    });
+  }
+});
