@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, startTestEmulator, type TestEmulator, hyphenatedUpperCase as hyphenated } from "../helpers/emulator";
 import type { ProviderHost } from "../helpers/host";
+import { TEST_API_NAMES } from "../helpers/vocabulary";
 import { Driven, hostFor, serializedProvider } from "../helpers/provider";
 import { HostError } from "../helpers/host";
 
@@ -150,6 +151,8 @@ describe("UserGroups", () => {
       "kasm-limited:baseUrl": emulator.url,
       "kasm-limited:apiKey": LIMITED.key,
       "kasm-limited:apiKeySecret": LIMITED.secret,
+      // The named connection has its own vocabulary setting: the emulator's, as for kasm:.
+      "kasm-limited:apiNames": TEST_API_NAMES,
     });
     try {
       const groups = new Driven(limited, "UserGroups", "carol-limited");
