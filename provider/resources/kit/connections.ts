@@ -35,7 +35,7 @@ import { isDeepStrictEqual } from "node:util";
 import { connectionConfigurationProblem, withConnection } from "../../runtime";
 import { installationProblem } from "./installation-check";
 import { withResourceName } from "../../engine-log";
-import type { KindProvider, Props } from "../kit";
+import type { KindProvider, Props } from "./types";
 
 /** The input's name. */
 export const CONNECTION_INPUT = "connection";

@@ -9,20 +9,9 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import {
-  changedFields,
-  checkInputs,
-  diffInputs,
-  keptOutputs,
-  onlyProviderFlagsChanged,
-  placeholdersOf,
-  withLeftOutValues,
-  withStoredDefaults,
-  type FieldRule,
-  type KindProvider,
-  type Props,
-  type RefreshedInputs,
-} from "../kit";
+import { checkInputs } from "./check-wording";
+import { changedFields, diffInputs, keptOutputs, onlyProviderFlagsChanged, placeholdersOf, withLeftOutValues, withStoredDefaults, type FieldRule } from "./field-rules";
+import type { KindProvider, Props, RefreshedInputs } from "./types";
 import { previewTakeOver } from "./take-over";
 
 /** How each of a kind's inputs compares (see {@link FieldRule}), keyed by input name. */

@@ -9,7 +9,7 @@
  */
 import { readLeniently } from "../../api/vocabulary";
 import { resourceLabel, warn } from "../../engine-log";
-import type { KindProvider } from "../kit";
+import type { KindProvider } from "./types";
 
 /** The same providers, each `read` run leniently, with one warning per vocabulary mismatch it met. */
 export function refreshingLeniently<P extends Record<string, KindProvider>>(providers: P): P {

@@ -20,7 +20,9 @@ import { isSecretInput } from "../../../catalogue/kinds";
 import { configKey, envVar } from "../../api/config";
 import { resourceLabel, warn } from "../../engine-log";
 import { checksBeforeChanges, currentSettingNames, settingValue } from "../../runtime";
-import { changedFields, isUnknown, type FieldRule, type Props } from "../kit";
+import { isUnknown } from "./check-wording";
+import { changedFields, type FieldRule } from "./field-rules";
+import type { Props } from "./types";
 
 /** The setting's values: apply the program's values (the default), or refuse the take-over. */
 export type TakeOverChanges = "apply" | "refuse";

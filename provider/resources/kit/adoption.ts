@@ -1,0 +1,128 @@
+/**
+ * Objects that exist already, are gone, or were half created: `adopt` (taking over an object with
+ * the same natural key), the errors a user can act on when one exists without it, and the errors
+ * that keep a half-created object in the state.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { KasmAlreadyExistsError, KasmApiError, KasmNotFoundError, KasmVocabularyError } from "../../api";
+import { refusedTakeOver, takeOverChanges } from "./take-over";
+
+// --- errors ----------------------------------------------------------------------------------------
+
+/** What `read` answers for an object that no longer exists: Pulumi drops it from the state. */
+export const GONE: pulumi.dynamic.ReadResult = Object.freeze({ id: "", props: {} });
+
+/** What `fetch` reads, or undefined when Kasm says the object does not exist. */
+export async function unlessGone<T>(fetch: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await fetch();
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
+/** How {@link createOrAdopt} finds, updates and creates one kind's object. */
+export interface Adoption<T> {
+  /** The `adopt` input: take over an object with the same natural key. */
+  readonly adopt: unknown;
+  /** The kind and the natural key, for the error when the object exists and `adopt` is not set. */
+  readonly kind: string;
+  readonly key: string;
+  /** Which other resources may declare the same object, for the error (see {@link alreadyExistsError}). */
+  readonly declaredBy?: string;
+  /** The object with the same natural key, if there is one. */
+  find(): Promise<T | undefined>;
+  /**
+   * Whether the existing object is already in the declared state (see {@link isAsDeclared}): it is
+   * then taken over as it is, and nothing is written. Without this hook, adopting always updates.
+   */
+  asDeclared?(existing: T): boolean;
+  /** Bring the existing object to the declared state. */
+  update(existing: T): Promise<T>;
+  create(): Promise<T>;
+}
+
+/**
+ * Create an object; with `adopt`, take over the existing one with the same natural key instead and
+ * bring it to the declared state (no request when it is in that state already, see
+ * {@link Adoption.asDeclared}; refused, with nothing written, when it is not and the
+ * `takeOverChanges` setting is `refuse`: see kit/take-over.ts). Without `adopt`, an existing object
+ * is an error that suggests it.
+ */
+export async function createOrAdopt<T>(how: Adoption<T>): Promise<T> {
+  if (how.adopt === true) {
+    const existing = await how.find();
+    if (existing !== undefined) {
+      if (how.asDeclared?.(existing)) return existing;
+      // Refused in check already when it could read; here for a plan made without that read.
+      if (takeOverChanges() === "refuse") throw new Error(`${how.kind} ${how.key}: ${refusedTakeOver(how.kind, how.key, [])}`);
+      return how.update(existing);
+    }
+  }
+  try {
+    return await how.create();
+  } catch (error) {
+    if (isAlreadyExists(error)) throw alreadyExistsError(how.kind, how.key, error, how.declaredBy);
+    throw error;
+  }
+}
+
+/** Whether a Kasm error says the object does not exist. */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof KasmNotFoundError;
+}
+
+/** Whether a Kasm error says an object with the same natural key exists already. */
+export function isAlreadyExists(error: unknown): boolean {
+  return error instanceof KasmAlreadyExistsError;
+}
+
+/**
+ * The error for an object that exists already when `adopt` is not set.
+ *
+ * @param declaredBy For a kind whose object another resource may declare too (`another
+ *   StagingConfig of this zone and image`): the error then says to keep one of them first, since
+ *   `adopt` would leave both resources managing the object and undoing each other.
+ */
+export function alreadyExistsError(kind: string, key: string, cause?: unknown, declaredBy?: string): Error {
+  const detail = cause instanceof KasmApiError && cause.errorMessage ? ` (Kasm: ${cause.errorMessage})` : "";
+  if (declaredBy)
+    return new Error(
+      `${kind} ${key} already exists in Kasm${detail}. If another resource declares it (${declaredBy}), keep only one of ` +
+        `them: with both, each undoes the other's changes, and adopt would not stop that. If it was made outside Pulumi, set ` +
+        `\`adopt: true\` on the resource to take it over and bring it to the declared state.`,
+    );
+  return new Error(
+    `${kind} ${key} already exists in Kasm${detail}. Set \`adopt: true\` on the resource to take it over and bring it ` +
+      `to the declared state, or declare another ${kind.toLowerCase()}.`,
+  );
+}
+
+/**
+ * An error that keeps a half-created object in the state: Pulumi records `id` and `properties`
+ * and reports the resource as failed to initialise, instead of forgetting an object that exists.
+ */
+export function initializationFailure(id: string, properties: object, cause: unknown): Error {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return Object.assign(new Error(reason), { id, properties, reasons: [reason] });
+}
+
+/**
+ * Run a create whose answer may show that the installation speaks the other wire vocabulary
+ * (`kasm:apiNames`): the object then exists, but settings named the other way were not applied.
+ * `created` finds the object in the answer; the error keeps it in the state as failed to
+ * initialise (see {@link initializationFailure}), so nothing is left untracked, and the next
+ * update, with the right setting, applies what was declared.
+ */
+export async function keepingWhatWasCreated<T>(
+  create: () => Promise<T>,
+  created: (answer: unknown) => { readonly id: string; readonly properties: object } | undefined,
+): Promise<T> {
+  try {
+    return await create();
+  } catch (error) {
+    const kept = error instanceof KasmVocabularyError ? created(error.answer) : undefined;
+    throw kept ? initializationFailure(kept.id, kept.properties, error) : error;
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * What every resource provider shares: validation in `check`, field-by-field diffs with
+ * normalisation, managed-input bookkeeping, and the errors a user can act on.
+ *
+ * Conventions of every kind:
+ * - Inputs are the camelCase forms of the API's fields. An input the program leaves out is not
+ *   managed: the provider neither sends it nor reports drift on it.
+ * - Outputs are the managed inputs (refreshed by `read`) plus the kind's computed outputs, under
+ *   names that are not inputs (`userId`, `created`, ...). `read` returns the managed inputs too,
+ *   so a refresh causes no false diff and drift shows as a change back to the program's value.
+ *
+ * A kind's provider is built with `defineKind` (define-kind.ts), which derives `check` and `diff`
+ * from the kind's zod inputs and field rules with the functions of this folder: `types.ts` (the
+ * terms), `check-wording.ts` (check and its wording), `field-rules.ts` (field rules and diffs),
+ * `adoption.ts` (adopt, gone and half-created objects); `connections.ts` and `lenient-refresh.ts`
+ * wrap every kind in the registry.
+ */
+export * from "./types";
+export * from "./check-wording";
+export * from "./field-rules";
+export * from "./adoption";
