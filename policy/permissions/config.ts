@@ -11,6 +11,7 @@ import { ALL_PERMISSIONS, isPermissionName, type PermissionName } from "../../ca
 import { referenceKey, type KnownFacts } from "../../catalogue";
 import { LOOKUP_NAMES, lookupOf, type LookupName } from "../../catalogue/lookups";
 import { isConnectionName } from "../../catalogue/connections";
+import { closestName } from "../../catalogue/spelling";
 
 /** The ids of the built-in groups in the target Kasm. */
 export interface SystemGroupIds {
@@ -87,38 +88,72 @@ export const CONNECTIONS_PROPERTY: PolicyConfigSchema["properties"] = {
   },
 };
 
-/** A config that cannot be used: the policy throws it, and Pulumi stops with its message. */
+/** The JSON schema of `least-privilege`'s own properties (the other policies accept them and leave them unread). */
+export const LEAST_PRIVILEGE_PROPERTIES: PolicyConfigSchema["properties"] = {
+  reportWhenMinimal: { type: "boolean", default: false, description: "Report the set even when the key holds exactly it." },
+  lookups: {
+    type: "array",
+    items: { type: "string", enum: [...LOOKUP_NAMES, ...LOOKUP_NAMES.map((n) => `${n}Output`)] },
+    uniqueItems: true,
+    description:
+      "The lookups the program calls (getZone, getImageOutput, ...; [] for none). Policies cannot see lookups: without this list every lookup is taken " +
+      "as possibly called, and the permissions they need are never reported as unneeded.",
+  },
+};
+
+/**
+ * A config that cannot be used: the policy throws it, and Pulumi stops with its message. Its stack
+ * is its message alone: @pulumi/policy prints the stack of what a policy throws, and the pack's
+ * own call frames tell whoever wrote the config nothing.
+ */
 export class PolicyConfigError extends Error {
   override name = "PolicyConfigError";
+
+  constructor(message: string) {
+    super(message);
+    this.stack = message;
+  }
 }
 
-/** Levenshtein distance, for suggesting a permission name. */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length];
-}
+/** The names of the key's settings: what each of `connections` may hold. */
+const KEY_SETTINGS = Object.keys(KEY_CONFIG_PROPERTIES ?? {});
+
+/**
+ * The names of every setting of the pack: what the top level of any of its policies' configs may
+ * hold. One list for all: the README writes one key description under every policy's name, with
+ * `lookups`, which only least-privilege reads.
+ */
+export const PACK_SETTINGS: readonly string[] = [...KEY_SETTINGS, ...Object.keys(CONNECTIONS_PROPERTY ?? {}), ...Object.keys(LEAST_PRIVILEGE_PROPERTIES ?? {})];
+
+/** The settings of `systemGroupIds`. */
+const SYSTEM_GROUP_SETTINGS = ["allUsers", "administrators"];
 
 /** The permission name closest to a misspelt one, if any is close. */
 export function suggestPermission(name: string): PermissionName | undefined {
-  const folded = name.replace(/\s+/g, " ").trim().toLowerCase();
-  const exact = ALL_PERMISSIONS.find((p) => p.toLowerCase() === folded);
-  if (exact) return exact;
-  let best: PermissionName | undefined;
-  let bestDistance = Infinity;
-  for (const p of ALL_PERMISSIONS) {
-    const d = distance(folded, p.toLowerCase());
-    if (d < bestDistance) [best, bestDistance] = [p, d];
-  }
-  return bestDistance <= Math.max(2, Math.floor(folded.length / 5)) ? best : undefined;
+  const folded = name.replace(/\s+/g, " ").trim();
+  return ALL_PERMISSIONS.find((p) => p.toLowerCase() === folded.toLowerCase()) ?? closestName(folded, ALL_PERMISSIONS);
+}
+
+/**
+ * Refuse every setting of `raw` that `known` does not name, each with the one it most likely
+ * meant: a misspelt `readonly` would otherwise be left unread, and the key judged as not Read Only.
+ *
+ * @param where The settings' place in the config, for the message: `systemGroupIds` (the top level
+ *   when left out; {@link parseConnectionKeys} names a connection's).
+ * @throws {@link PolicyConfigError} naming every unknown setting and the settings there are.
+ */
+export function refuseUnknownSettings(policy: string, raw: Record<string, unknown>, known: readonly string[], where?: string): void {
+  const unknown = Object.keys(raw).filter((key) => !known.includes(key));
+  if (unknown.length === 0) return;
+  const described = unknown.map((key) => {
+    const meant = closestName(key, known);
+    return meant ? `'${key}' (did you mean '${meant}'?)` : `'${key}'`;
+  });
+  const place = where === undefined ? "" : `, ${where}`;
+  throw new PolicyConfigError(
+    `policy config of '${policy}'${place}: ${described.join(", ")} ${unknown.length > 1 ? "are not known properties" : "is not a known property"}; ` +
+      `the known properties are ${known.join(", ")}: correct the name in the file given to --policy-pack-config.`,
+  );
 }
 
 function stringList(policy: string, property: string, value: unknown): string[] | undefined {
@@ -131,9 +166,12 @@ function stringList(policy: string, property: string, value: unknown): string[] 
 /**
  * Read the key properties of a policy's config.
  *
- * @throws {@link PolicyConfigError} naming every unknown permission name (with the closest real one).
+ * @param settings Every setting the config may hold there: {@link PACK_SETTINGS} at the top level;
+ *   by default the key's alone, as in each of `connections`.
+ * @throws {@link PolicyConfigError} naming every unknown setting and every unknown permission name (with the closest real one).
  */
-export function parseKeyConfig(policy: string, raw: Record<string, unknown>): KeyConfig {
+export function parseKeyConfig(policy: string, raw: Record<string, unknown>, settings: readonly string[] = KEY_SETTINGS): KeyConfig {
+  refuseUnknownSettings(policy, raw, settings);
   const names = stringList(policy, "permissions", raw.permissions);
   if (names) {
     const unknown = names.filter((n) => !isPermissionName(n));
@@ -151,6 +189,7 @@ export function parseKeyConfig(policy: string, raw: Record<string, unknown>): Ke
   const groups = raw.systemGroupIds;
   if (groups !== undefined && (groups === null || typeof groups !== "object" || Array.isArray(groups)))
     throw new PolicyConfigError(`policy config of '${policy}': systemGroupIds must be an object {"allUsers": "<id>", "administrators": "<id>"}`);
+  if (groups !== undefined) refuseUnknownSettings(policy, groups as Record<string, unknown>, SYSTEM_GROUP_SETTINGS, "systemGroupIds");
   return {
     permissions: names as PermissionName[] | undefined,
     readOnly: raw.readOnly === true,
@@ -165,9 +204,17 @@ export function parseKeyConfig(policy: string, raw: Record<string, unknown>): Ke
  *
  * @throws {@link PolicyConfigError} when `permissions` is left out, or as {@link parseKeyConfig} does.
  */
-export function parseKeyConfigWithPermissions(policy: string, raw: Record<string, unknown>): KeyConfig & { readonly permissions: readonly PermissionName[] } {
-  const config = parseKeyConfig(policy, raw);
-  if (!config.permissions) throw new PolicyConfigError(`policy config of '${policy}': permissions is required (the permissions of the pipeline's API key)`);
+export function parseKeyConfigWithPermissions(
+  policy: string,
+  raw: Record<string, unknown>,
+  settings: readonly string[] = KEY_SETTINGS,
+): KeyConfig & { readonly permissions: readonly PermissionName[] } {
+  const config = parseKeyConfig(policy, raw, settings);
+  if (!config.permissions)
+    throw new PolicyConfigError(
+      `policy config of '${policy}': permissions is required: add "permissions" with the permissions of the pipeline's API key, ` +
+        `named as the Kasm Developer API names them, such as ["Users View", "Users Modify"].`,
+    );
   return { ...config, permissions: config.permissions };
 }
 
@@ -202,6 +249,26 @@ export function parseConnectionKeys<K extends KeyConfig>(
     }
   }
   return keys;
+}
+
+/** Configs whose problem a resource policy has thrown in this run of the pack, by policy and config. */
+const thrownOnce = new Set<string>();
+
+/**
+ * `read()` for a resource policy, whose config is the same for every resource: a problem with it
+ * is thrown for the first resource only, and undefined answers the rest (the policy skips them),
+ * so that a run reports the problem once instead of once per resource. Each run starts the pack
+ * afresh, so the next run reports it again.
+ */
+export function readConfigOnce<T>(policy: string, raw: Record<string, unknown>, read: () => T): T | undefined {
+  const key = `${policy}\u0000${JSON.stringify(raw)}`;
+  if (thrownOnce.has(key)) return undefined;
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof PolicyConfigError) thrownOnce.add(key);
+    throw error;
+  }
 }
 
 /** The lookups a program calls, from `least-privilege`'s `lookups`. */

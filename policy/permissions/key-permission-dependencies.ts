@@ -16,7 +16,7 @@
  */
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { dependencyViolations, DEPENDENCY_RULES, type PermissionName } from "../../catalogue";
-import { CONNECTIONS_PROPERTY, KEY_CONFIG_PROPERTIES, parseConnectionKeys, parseKeyConfigWithPermissions } from "./config";
+import { CONNECTIONS_PROPERTY, KEY_CONFIG_PROPERTIES, PACK_SETTINGS, parseConnectionKeys, parseKeyConfigWithPermissions } from "./config";
 import { kindOf } from "../shared/kasm";
 
 export const NAME = "key-permission-dependencies";
@@ -61,7 +61,7 @@ export const keyPermissionDependencies: StackValidationPolicy = {
   configSchema: { properties: { ...KEY_CONFIG_PROPERTIES, ...CONNECTIONS_PROPERTY }, required: ["permissions"] },
   validateStack: (args, reportViolation) => {
     const raw = args.getConfig<Record<string, unknown>>();
-    const config = parseKeyConfigWithPermissions(NAME, raw);
+    const config = parseKeyConfigWithPermissions(NAME, raw, PACK_SETTINGS);
     if (!args.resources.some((r) => kindOf(r))) args.notApplicable("the stack has no Kasm resources");
     for (const v of keyRuleViolations(config.permissions, config)) reportViolation(`The API key breaks ${v.rule}: ${v.message}.`);
     for (const [connection, key] of parseConnectionKeys(NAME, raw, parseKeyConfigWithPermissions))

@@ -20,7 +20,17 @@ import type { StackValidationPolicy } from "@pulumi/policy";
 import { ALL_PERMISSIONS, closeUnderDependencies, effectivePermissions, type PermissionName } from "../../catalogue";
 import { judgeNeeds, minimalPermissions } from "../../catalogue";
 import { LOOKUP_NAMES, lookupNeeds, lookupPermissions, type LookupName } from "../../catalogue/lookups";
-import { CONNECTIONS_PROPERTY, KEY_CONFIG_PROPERTIES, parseConnectionKeys, parseKeyConfig, parseLookups, type KeyConfig, type LookupConfig } from "./config";
+import {
+  CONNECTIONS_PROPERTY,
+  KEY_CONFIG_PROPERTIES,
+  LEAST_PRIVILEGE_PROPERTIES,
+  PACK_SETTINGS,
+  parseConnectionKeys,
+  parseKeyConfig,
+  parseLookups,
+  type KeyConfig,
+  type LookupConfig,
+} from "./config";
 import { analyseStack, byInstallation, type StackAnalysis } from "./stack";
 import { kindOf, listWords, quoted } from "../shared/kasm";
 
@@ -137,24 +147,10 @@ export const leastPrivilegePolicy: StackValidationPolicy = {
   severity: "low",
   tags: ["kasm", "permissions", "least-privilege"],
   remediationSteps: "Give the pipeline's key the reported set and remove the rest.",
-  configSchema: {
-    properties: {
-      ...KEY_CONFIG_PROPERTIES,
-      ...CONNECTIONS_PROPERTY,
-      reportWhenMinimal: { type: "boolean", default: false, description: "Report the set even when the key holds exactly it." },
-      lookups: {
-        type: "array",
-        items: { type: "string", enum: [...LOOKUP_NAMES, ...LOOKUP_NAMES.map((n) => `${n}Output`)] },
-        uniqueItems: true,
-        description:
-          "The lookups the program calls (getZone, getImageOutput, ...; [] for none). Policies cannot see lookups: without this list every lookup is taken " +
-          "as possibly called, and the permissions they need are never reported as unneeded.",
-      },
-    },
-  },
+  configSchema: { properties: { ...KEY_CONFIG_PROPERTIES, ...CONNECTIONS_PROPERTY, ...LEAST_PRIVILEGE_PROPERTIES } },
   validateStack: (args, reportViolation) => {
     const raw = args.getConfig<Record<string, unknown>>();
-    const config = parseKeyConfig(NAME, raw);
+    const config = parseKeyConfig(NAME, raw, PACK_SETTINGS);
     const lookups = parseLookups(NAME, raw.lookups);
     const connectionKeys = parseConnectionKeys(NAME, raw, parseKeyConfig);
     if (!args.resources.some((r) => kindOf(r))) args.notApplicable("the stack has no Kasm resources");

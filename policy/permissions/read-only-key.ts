@@ -9,7 +9,7 @@
  */
 import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { knowledgeFromFacts, LIFECYCLE_STEPS, resourcePermissionNeeds } from "../../catalogue";
-import { CONNECTIONS_PROPERTY, KEY_CONFIG_PROPERTIES, parseConnectionKeys, parseKeyConfig } from "./config";
+import { CONNECTIONS_PROPERTY, KEY_CONFIG_PROPERTIES, PACK_SETTINGS, parseConnectionKeys, parseKeyConfig, readConfigOnce } from "./config";
 import { connectionOf, kindOf, label, rawProps, undecidable } from "../shared/kasm";
 
 export const NAME = "read-only-key";
@@ -29,9 +29,15 @@ export const readOnlyKey: ResourceValidationPolicy = {
     const kind = kindOf(args);
     if (!kind) return;
     const raw = args.getConfig<Record<string, unknown>>();
-    // The key of the resource's own installation (resource-needs-permissions reports one the config lacks).
+    // The key of the resource's own installation (resource-needs-permissions reports one the config
+    // lacks). The whole config is read for every resource, so that a problem anywhere in it is
+    // reported whichever resource comes first, and once (see readConfigOnce).
     const connection = connectionOf(rawProps(args.props));
-    const config = connection === undefined ? parseKeyConfig(NAME, raw) : parseConnectionKeys(NAME, raw, parseKeyConfig).get(connection);
+    const config = readConfigOnce(NAME, raw, () => {
+      const top = parseKeyConfig(NAME, raw, PACK_SETTINGS);
+      const connections = parseConnectionKeys(NAME, raw, parseKeyConfig);
+      return connection === undefined ? top : connections.get(connection);
+    });
     if (!config?.readOnly) return;
     const needs = resourcePermissionNeeds(kind, rawProps(args.props), NO_KNOWLEDGE);
     const writes = LIFECYCLE_STEPS.flatMap((step) => needs[step].calls.filter((c) => c.access === "write").map((call) => ({ step, call })));

@@ -26,7 +26,7 @@
  */
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { judgeNeeds, LIFECYCLE_STEPS, type CallShortfall, type LifecycleStep, type NeedsVerdict } from "../../catalogue";
-import { CONNECTIONS_PROPERTY, KEY_CONFIG_PROPERTIES, parseConnectionKeys, parseKeyConfigWithPermissions } from "./config";
+import { CONNECTIONS_PROPERTY, KEY_CONFIG_PROPERTIES, PACK_SETTINGS, parseConnectionKeys, parseKeyConfigWithPermissions } from "./config";
 import { analyseStack, byInstallation, type KasmEntry } from "./stack";
 import { installationWords, kindOf, label, listWords, quoted, undecidable } from "../shared/kasm";
 
@@ -64,7 +64,7 @@ export const resourceNeedsPermissions: StackValidationPolicy = {
   configSchema: { properties: { ...KEY_CONFIG_PROPERTIES, ...CONNECTIONS_PROPERTY }, required: ["permissions"] },
   validateStack: (args, reportViolation) => {
     const raw = args.getConfig<Record<string, unknown>>();
-    const config = parseKeyConfigWithPermissions(NAME, raw);
+    const config = parseKeyConfigWithPermissions(NAME, raw, PACK_SETTINGS);
     const connectionKeys = parseConnectionKeys(NAME, raw, parseKeyConfigWithPermissions);
     if (!args.resources.some((r) => kindOf(r))) args.notApplicable("the stack has no Kasm resources");
     // One installation at a time: its resources, judged against its own key.

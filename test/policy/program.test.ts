@@ -150,3 +150,50 @@ describe("a real program previewed with both packs", () => {
     expect(state.stagingConfigs).toEqual({});
   });
 });
+
+describe("a typo in the permissions pack's config", () => {
+  /** The run's errors, each checked to carry no stack trace (no `at <frame>` line, no file of the pack). */
+  function plainErrors(result: Awaited<ReturnType<TestEngine["preview"]>>): string[] {
+    const messages = result.errors.map((e) => e.message);
+    for (const message of messages) {
+      expect(message).not.toMatch(/^\s+at /m);
+      expect(message).not.toMatch(/\.(ts|js):\d+/);
+    }
+    return messages;
+  }
+
+  it("a misspelt permission stops the preview once, naming it and the real name, with no stack trace", { timeout: 180_000 }, async () => {
+    const preview = await engineFor("typo-permission", PROGRAM, { ...KEY, permissions: [...KEY.permissions, "Users Modify Admn"] }).preview();
+    expect(preview.ok).toBe(false);
+    const errors = plainErrors(preview);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain("policy config of 'read-only-key': unknown permission name 'Users Modify Admn' (did you mean 'Users Modify Admin'?)");
+    expect(errors[0]).toContain("Write each name exactly as the Kasm Developer API does");
+  });
+
+  it("misspelt properties stop the preview once, each with the property it meant, the properties there are and the way out", { timeout: 180_000 }, async () => {
+    const { permissions, ...rest } = KEY;
+    const preview = await engineFor("typo-settings", PROGRAM, { ...rest, permisions: permissions, readonly: true }).preview();
+    expect(preview.ok).toBe(false);
+    const errors = plainErrors(preview);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain(
+      "policy config of 'read-only-key': 'permisions' (did you mean 'permissions'?), 'readonly' (did you mean 'readOnly'?) are not known properties; " +
+        "the known properties are permissions, readOnly, systemGroupIds, globalAdminUserIds, usersWithSessions, connections, reportWhenMinimal, lookups: " +
+        "correct the name in the file given to --policy-pack-config.",
+    );
+  });
+
+  it("a misspelt property inside systemGroupIds or a connection is named with its place", { timeout: 180_000 }, async () => {
+    const groups = await engineFor("typo-groups", PROGRAM, { ...KEY, systemGroupIds: { allUsers: IDS.allUsers, adminstrators: IDS.administrators } }).preview();
+    expect(plainErrors(groups)).toEqual([
+      expect.stringContaining(
+        "policy config of 'read-only-key', systemGroupIds: 'adminstrators' (did you mean 'administrators'?) is not a known property; the known properties are allUsers, administrators",
+      ),
+    ]);
+    const connection = await engineFor("typo-connection", PROGRAM, { ...KEY, connections: { prod: { permissions: [], readonly: true } } }).preview();
+    expect(plainErrors(connection)).toEqual([
+      expect.stringContaining("policy config of 'read-only-key', connections.prod: 'readonly' (did you mean 'readOnly'?) is not a known property; the known properties are permissions, readOnly,"),
+    ]);
+  });
+});
