@@ -1,0 +1,159 @@
+/**
+ * The program's egress section: providers, their gateways, the mappings that route users, groups
+ * and images through them, and the credentials used on them. Apart from the other areas because
+ * it is the one that holds secrets (a gateway's WireGuard configuration, a credential's password
+ * or keys): each becomes a `config.requireSecret(...)` input listed for the README, never a value.
+ */
+import type { EgressCredential, EgressGateway } from "../../provider/api";
+import { camel } from "../names";
+import { Code, canonical, declaration, rawId, setValues, type ProgramWriter, type Value } from "./writer";
+
+// --- helpers -------------------------------------------------------------------------------------
+
+/** An EgressGateway; its configuration is a secret input when it holds a private key. */
+function gatewayDeclaration(w: ProgramWriter, gateway: EgressGateway, provider: Value, providerSlug: string): string {
+  const name = w.names.resource(`${providerSlug}-${gateway.name}`, "egress-gateway");
+  const variable = w.names.variable(name, "gateway");
+  w.gatewayRefs.set(canonical(gateway.egress_gateway_id), new Code(`${variable}.egressGatewayId`));
+  // A WireGuard configuration with its PrivateKey line is a secret as a whole.
+  const config =
+    gateway.config && /^\s*PrivateKey\s*=/m.test(gateway.config)
+      ? w.secret(`${camel(name)}Config`, `the whole configuration of egress gateway "${gateway.name}" (it holds a PrivateKey line)`)
+      : (gateway.config ?? undefined);
+  return declaration(
+    variable,
+    "EgressGateway",
+    name,
+    { egressProviderId: provider, name: gateway.name, enabled: gateway.enabled, ...setValues({ country: gateway.country, city: gateway.city }), config, adopt: true },
+    w.options(),
+  );
+}
+
+/** An EgressCredential; what Kasm holds secret (password, keys, custom data) becomes a secret input. */
+function credentialDeclaration(
+  w: ProgramWriter,
+  credential: EgressCredential,
+  provider: Value,
+  providerSlug: string,
+  target: Record<string, Value>,
+  gateways: Record<string, Value>,
+): string {
+  const name = w.names.resource(`${providerSlug}-${credential.name}-credential`, "egress-credential");
+  const key = camel(name);
+  const label = `egress credential "${credential.name}"`;
+  const secrets: Record<string, Value | undefined> = {
+    // Kasm masks the password: whether one is set shows, its value does not.
+    password: credential.password ? w.secret(`${key}Password`, `the password of ${label} on the provider's gateways`) : undefined,
+    wireguardPrivateKey: credential.wireguard_private_key ? w.secret(`${key}WireguardPrivateKey`, `the WireGuard private key of ${label}`) : undefined,
+    meshKey: credential.mesh_key ? w.secret(`${key}MeshKey`, `the mesh key of ${label}`) : undefined,
+    customCredential:
+      credential.custom_credential !== undefined && credential.custom_credential !== null && credential.custom_credential !== ""
+        ? w.secret(`${key}CustomCredential`, `the custom credential data of ${label}`)
+        : undefined,
+  };
+  return declaration(
+    undefined,
+    "EgressCredential",
+    name,
+    {
+      egressProviderId: provider,
+      name: credential.name,
+      ...target,
+      ...setValues({ username: credential.username || undefined }),
+      ...secrets,
+      enabled: credential.enabled,
+      ...gateways,
+      ...setValues({ limitActiveConnections: credential.limit_active_connections, activeConnectionLimit: credential.active_connection_limit }),
+      adopt: true,
+    },
+    w.options(),
+  );
+}
+
+// --- the section ---------------------------------------------------------------------------------
+
+/** The egress section: providers, gateways, mappings and credentials, in that order. */
+export function writeEgress(w: ProgramWriter): void {
+  const lines: string[] = [];
+  const providerNames = new Map<string, string>();
+  const providerSlugs = new Map<string, string>();
+  for (const provider of w.inventory.egressProviders ?? []) providerNames.set(canonical(provider.egress_provider_id), provider.name);
+  const providerRef = (id: string): Value => w.providerRefs.get(canonical(id)) ?? rawId(id, providerNames.get(canonical(id)));
+  const providerSlug = (id: string) => providerSlugs.get(canonical(id)) ?? providerNames.get(canonical(id)) ?? id.slice(0, 8);
+
+  if (w.wants("egress-providers")) {
+    const providers = w.inventory.egressProviders;
+    for (const provider of providers ?? []) {
+      const name = w.names.resource(provider.name, "egress-provider");
+      const variable = w.names.variable(name, "provider");
+      providerSlugs.set(canonical(provider.egress_provider_id), name);
+      w.providerRefs.set(canonical(provider.egress_provider_id), new Code(`${variable}.egressProviderId`));
+      lines.push(
+        declaration(variable, "EgressProvider", name, { name: provider.name, egressProviderType: provider.egress_provider_type, enabled: provider.enabled, adopt: true }, w.options()),
+      );
+    }
+    w.row("egress-providers", providers?.length, providers?.length ?? 0);
+  }
+
+  if (w.wants("egress-gateways")) {
+    const gateways = w.inventory.egressGateways;
+    for (const gateway of gateways ?? []) lines.push(gatewayDeclaration(w, gateway, providerRef(gateway.egress_provider_id), providerSlug(gateway.egress_provider_id)));
+    w.row("egress-gateways", gateways?.length, gateways?.length ?? 0);
+  }
+
+  const gatewayList = (allowAll: boolean | null | undefined, gateways: readonly { egress_gateway_id: string; name: string }[] | null | undefined): Record<string, Value> | undefined => {
+    if (allowAll === true) return { allowAllGateways: true };
+    if (!gateways || gateways.length === 0) return undefined;
+    const ids = [...gateways].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { allowAllGateways: false, selectedGateways: ids.map((g) => w.gatewayRefs.get(canonical(g.egress_gateway_id)) ?? rawId(g.egress_gateway_id, g.name)) };
+  };
+  const targetOf = (record: { user_id?: string | null; group_id?: string | null; image_id?: string | null }): [Record<string, Value>, string] => {
+    if (record.user_id) return [{ userId: w.userRef(record.user_id) }, w.usernames.get(canonical(record.user_id)) ?? `user-${record.user_id.slice(0, 8)}`];
+    if (record.group_id) return [{ groupId: w.groupRef(record.group_id) }, w.groupNames.get(canonical(record.group_id)) ?? `group-${record.group_id.slice(0, 8)}`];
+    return [{ imageId: rawId(record.image_id ?? "", undefined) }, `image-${(record.image_id ?? "").slice(0, 8)}`];
+  };
+
+  if (w.wants("egress-mappings")) {
+    const mappings = w.inventory.egressMappings;
+    let unreadable = 0;
+    for (const mapping of mappings ?? []) {
+      const gateways = gatewayList(mapping.allow_all_gateways, mapping.egress_gateways);
+      if (!gateways) {
+        unreadable++;
+        continue;
+      }
+      const [target, targetName] = targetOf(mapping);
+      const name = w.names.resource(`${providerSlug(mapping.egress_provider_id)}-for-${targetName}`, "egress-mapping");
+      lines.push(
+        declaration(undefined, "EgressProviderMapping", name, { egressProviderId: providerRef(mapping.egress_provider_id), ...target, enabled: mapping.enabled, ...gateways, adopt: true }, w.options()),
+      );
+    }
+    w.row("egress-mappings", mappings?.length, (mappings?.length ?? 0) - unreadable, unreadable > 0 ? [`${unreadable}: Kasm's answer does not list the mapping's gateways, so it cannot be declared as it is`] : []);
+  }
+
+  if (w.wants("egress-credentials")) {
+    const credentials = w.inventory.egressCredentials;
+    let unreadable = 0;
+    for (const credential of credentials ?? []) {
+      const gateways = gatewayList(credential.allow_all_gateways, credential.egress_gateways);
+      if (!gateways) {
+        unreadable++;
+        continue;
+      }
+      lines.push(credentialDeclaration(w, credential, providerRef(credential.egress_provider_id), providerSlug(credential.egress_provider_id), targetOf(credential)[0], gateways));
+    }
+    w.row(
+      "egress-credentials",
+      credentials?.length,
+      (credentials?.length ?? 0) - unreadable,
+      unreadable > 0 ? [`${unreadable}: Kasm's answer does not list the credential's gateways, so it cannot be declared as it is`] : [],
+    );
+  }
+  if (lines.length > 0)
+    w.section(
+      "Egress",
+      "Egress (VPN) providers, their gateways, who is routed through them, and the credentials used on them.\n" +
+        "Secrets Kasm holds (private keys, passwords) are read from the stack configuration: see README.md.",
+      `${lines.join("\n")}\n`,
+    );
+}

@@ -1,0 +1,190 @@
+/**
+ * The program's sections about people: the groups, the users (one UserSet from users.csv, or one
+ * User and UserGroups each from users.json) and the users' attributes records. Apart from the
+ * other areas because the users are what the rest refers to: they are written first, and their
+ * declarations decide how later sections name a user or a group (`userId(...)`, `group.groupId`).
+ */
+import { usersCsv } from "../../provider/api/batch-csv";
+import { fromApiFields } from "../../provider/api/records";
+import type { BatchUserRow, GroupRecord, User } from "../../provider/api";
+import { ALL_USERS_GROUP } from "../../catalogue";
+import { Code, canonical, declaration, json, literal, setValues, type ProgramWriter, type Value } from "./writer";
+
+// --- types ---------------------------------------------------------------------------------------
+
+/** The attributes the program can declare, by their input names. */
+type AttributeInput = "sshPublicKey" | "defaultImage" | "showTips" | "toggleControlPanel" | "autoLoginWs";
+
+// --- helpers -------------------------------------------------------------------------------------
+
+/** Groups that must not be owned by a stack: Kasm's own, which it refuses to delete. */
+function isSystemGroup(group: GroupRecord): boolean {
+  return group.is_system === true || group.name === ALL_USERS_GROUP;
+}
+
+/** A user's groups by name, without All Users (every user is in it), sorted. */
+function groupNamesOf(user: User): string[] {
+  return (user.groups ?? [])
+    .map((g) => g.name)
+    .filter((name) => name !== ALL_USERS_GROUP)
+    .sort();
+}
+
+/**
+ * What Kasm gives a new user's attributes record. A user whose record still holds exactly this
+ * gets no UserAttributes: there is nothing of theirs to take over, and an attributes record that no
+ * resource declares is left as Kasm has it (the kind assumes no value for what is left out).
+ *
+ * Source: the API documentation's "User attributes" record. It gives `ssh_public_key`,
+ * `default_image` and `auto_login_ws` as possibly null, which a new user has: no key, no default
+ * image, no choice about launching a session at login (`""` counts as null, as the provider
+ * compares them). `show_tips` and `toggle_control_panel` are plain booleans whose starting value
+ * the documentation does not state; the project's emulator starts both at true (its README, "Users
+ * and groups"). An installation that starts a user otherwise has that user declared, as before the
+ * constant existed: more resources, still no write on the first `up`.
+ */
+const NEW_USER_ATTRIBUTES: Readonly<Record<AttributeInput, string | boolean | null>> = {
+  sshPublicKey: null,
+  defaultImage: null,
+  autoLoginWs: null,
+  showTips: true,
+  toggleControlPanel: true,
+};
+
+/** Whether every attribute read is what a new user has (see {@link NEW_USER_ATTRIBUTES}). */
+function onlyNewUserValues(values: Partial<Record<AttributeInput, string | boolean>>): boolean {
+  return (Object.entries(values) as [AttributeInput, string | boolean][]).every(
+    ([key, value]) => (typeof value === "string" && value.trim() === "" ? null : value) === NEW_USER_ATTRIBUTES[key],
+  );
+}
+
+// --- the sections --------------------------------------------------------------------------------
+
+/** The groups, taken over by name, except Kasm's own; each declared group's id becomes a reference. */
+export function writeGroups(w: ProgramWriter): void {
+  const groups = w.wanted("groups", w.inventory.groups);
+  if (groups === undefined) return;
+  const declared = groups.filter((g) => !isSystemGroup(g));
+  const lines = declared.map((group) => {
+    const name = w.names.resource(group.name, "group");
+    const variable = w.names.variable(name, "group");
+    w.groupRefs.set(canonical(group.group_id), new Code(`${variable}.groupId`));
+    w.groupVariables.push(variable);
+    return declaration(variable, "Group", name, { name: group.name, ...setValues({ priority: group.priority, description: group.description }), adopt: true }, w.options());
+  });
+  const system = groups.length - declared.length;
+  w.row("groups", groups.length, declared.length, system > 0 ? [`${system}: Kasm's own groups (All Users, Administrators): Kasm refuses to delete them, so no stack should own them`] : []);
+  if (lines.length > 0)
+    w.section("Groups", "Groups taken over by name. Kasm's own groups (All Users, Administrators) are left out.", `${lines.join("\n")}\n`);
+}
+
+/** The users: one UserSet from users.csv (`--users set`), or one User and UserGroups each from users.json. */
+export function writeUsers(w: ProgramWriter): void {
+  const users = w.wanted("users", w.inventory.users);
+  if (users === undefined) return;
+  const withGroups = w.inventory.userGroupsVisible;
+  // The set names its groups: they must exist before it is applied.
+  const dependsOn = w.groupVariables;
+  w.usersDeclared = true;
+  w.usesReadFile = true;
+  if (w.settings.users === "set") {
+    const rows: BatchUserRow[] = users.map((user) => ({
+      username: user.username,
+      ...(user.realm && user.realm !== "local" ? { realm: user.realm } : {}),
+      ...setValues({ first_name: user.first_name || undefined, last_name: user.last_name || undefined, phone_number: user.phone || undefined, organization: user.organization || undefined }),
+      ...(withGroups ? { groups: groupNamesOf(user) } : {}),
+    }));
+    w.files.set("users.csv", usersCsv(rows));
+    w.section(
+      "Users",
+      `${users.length} users in Kasm's import format (users.csv), with their groups: one UserSet, taken over by username.\n` +
+        "Kasm cannot show passwords, e-mail addresses, cities, states or countries: those columns are left empty\n" +
+        "(not managed). Locking and disabling are not managed by a UserSet: use `--users each` for them.",
+      `${declaration("users", "UserSet", "users", { csv: new Code(`readFileSync(path.join(__dirname, "users.csv"), "utf8")`), adopt: true }, w.options(dependsOn))}\n\n` +
+        "/** The id of a user of the set, by username (lower case, as Kasm stores it). */\n" +
+        "function userId(username: string): pulumi.Output<string> {\n" +
+        "  return users.userIds.apply((ids) => ids[username]);\n" +
+        "}\n",
+    );
+  } else {
+    const records = users.map((user) => ({
+      username: user.username,
+      ...setValues({
+        firstName: user.first_name || undefined,
+        lastName: user.last_name || undefined,
+        phone: user.phone || undefined,
+        organization: user.organization || undefined,
+        locked: user.locked,
+        disabled: user.disabled,
+      }),
+      ...(withGroups ? { groups: groupNamesOf(user) } : {}),
+    }));
+    w.files.set("users.json", json(records));
+    const groupIdTable = new Map<string, Value>();
+    for (const user of users) for (const group of user.groups ?? []) if (group.name !== ALL_USERS_GROUP) groupIdTable.set(group.name, w.groupRef(group.group_id));
+    const table = [...groupIdTable.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    w.section(
+      "Users",
+      `${users.length} users from users.json: one User each, taken over by username, and (with their groups) one\n` +
+        "UserGroups each, which holds exactly the groups listed (All Users is implicit). Kasm cannot show\n" +
+        "passwords: they are not managed here.",
+      "/** A group's id by name, for the users' group lists. */\n" +
+        `const groupIds: Record<string, pulumi.Input<string>> = {\n${table.map(([name, ref]) => `  ${JSON.stringify(name)}: ${literal(ref)},`).join("\n")}\n};\n` +
+        "interface UserRecord extends Omit<kasm.UserArgs, \"adopt\"> {\n  readonly username: string;\n  readonly groups?: string[];\n}\n" +
+        'const userRecords: UserRecord[] = JSON.parse(readFileSync(path.join(__dirname, "users.json"), "utf8"));\n' +
+        "const userResources = new Map<string, kasm.User>();\n" +
+        "for (const { groups, ...record } of userRecords) {\n" +
+        `  const user = new kasm.User(record.username, { ...record, adopt: true }, ${w.options(dependsOn)});\n` +
+        "  userResources.set(record.username, user);\n" +
+        "  if (groups) new kasm.UserGroups(`${record.username}-groups`, { userId: user.userId, groupIds: groups.map((name) => groupIds[name]) }, imported);\n" +
+        "}\n\n" +
+        "/** The id of a declared user, by username. */\n" +
+        "function userId(username: string): pulumi.Output<string> {\n" +
+        "  return userResources.get(username)!.userId;\n" +
+        "}\n",
+    );
+  }
+  w.row("users", users.length, users.length);
+}
+
+/** The attributes records that hold more than a new user's defaults, from user-attributes.json. */
+export function writeUserAttributes(w: ProgramWriter): void {
+  const attributes = w.wanted("user-attributes", w.inventory.attributes);
+  if (attributes === undefined) return;
+  const byUser: Record<string, Record<string, unknown>> = {};
+  const refs: [string, Value][] = [];
+  for (const user of w.inventory.users ?? []) {
+    const record = attributes.get(user.user_id);
+    if (!record) continue;
+    const values = setValues({
+      ...fromApiFields(record, ["sshPublicKey", "showTips", "toggleControlPanel", "autoLoginWs"]),
+      defaultImage: record.default_image,
+    });
+    if (onlyNewUserValues(values)) continue;
+    byUser[user.username] = values;
+    refs.push([user.username, w.userRef(user.user_id)]);
+  }
+  const declared = Object.keys(byUser).length;
+  w.row("user-attributes", attributes.size, declared, attributes.size > declared ? [`${attributes.size - declared}: only Kasm's defaults, as every new user has them`] : []);
+  if (declared === 0) return;
+  w.files.set("user-attributes.json", json(byUser));
+  w.usesReadFile = true;
+  const userIdOf = w.usersDeclared
+    ? "userId(username)"
+    : `userIds[username]`;
+  const table = w.usersDeclared
+    ? ""
+    : `/** The users' ids (the users themselves are not declared here). */\nconst userIds: Record<string, string> = {\n${refs
+        .map(([username, ref]) => `  ${JSON.stringify(username)}: ${literal(ref)},`)
+        .join("\n")}\n};\n`;
+  w.section(
+    "User attributes",
+    "The attributes record of each user who holds more than Kasm's defaults for a new user\n" +
+      "(user-attributes.json, by username): the attributes that are set.",
+    `${table}const attributes: Record<string, Omit<kasm.UserAttributesArgs, "userId">> = JSON.parse(\n` +
+      '  readFileSync(path.join(__dirname, "user-attributes.json"), "utf8"),\n);\n' +
+      "for (const [username, values] of Object.entries(attributes)) {\n" +
+      `  new kasm.UserAttributes(\`\${username}-attributes\`, { userId: ${userIdOf}, ...values }, imported);\n` +
+      "}\n",
+  );
+}

@@ -1,0 +1,201 @@
+/**
+ * The program writer's core: the settings a generation takes, the {@link ProgramWriter} that the
+ * area writers (`people.ts`, `servers.ts`, `sessions.ts`, `egress.ts`) fill section by section, and
+ * how a value becomes TypeScript source (literals, ids with their names, `new kasm.Kind(...)`).
+ * Apart from the areas so that each area reads as what it declares, and the rules of writing
+ * source stay in one place: the same installation gives the same bytes.
+ */
+import { IMPORT_KINDS, type ImportKind } from "../kinds";
+import { Names } from "../names";
+import type { Inventory, Skipped } from "../read";
+
+// --- types ---------------------------------------------------------------------------------------
+
+/** How the program is written. */
+export interface ProgramSettings {
+  /** The areas to declare. */
+  readonly kinds: ReadonlySet<ImportKind>;
+  /** `set`: one UserSet from users.csv (default). `each`: one User and one UserGroups per user, from users.json. */
+  readonly users: "set" | "each";
+  /** The Pulumi project name. */
+  readonly project: string;
+  /** The installation's address, for the README's settings. */
+  readonly baseUrl: string;
+  /** The API key's identifier (not its secret), for the README's settings. */
+  readonly apiKey: string;
+  /** Mark every resource `protect: true`, as `pulumi import` does. */
+  readonly protect: boolean;
+  /** The version of pulumi-kasm that generated the project (the project depends on `^` it). */
+  readonly packageVersion: string;
+}
+
+/** A secret the program reads from the stack configuration, for the README's `pulumi config set --secret` lines. */
+export interface SecretSetting {
+  /** The configuration key, without the project prefix. */
+  readonly key: string;
+  /** What value to give it. */
+  readonly what: string;
+}
+
+/** One line of the summary: an area, what was found, what was declared, and why the rest was not. */
+export interface SummaryRow {
+  /** The area's title, such as `Staging configs`. */
+  readonly kind: string;
+  /** Undefined when the area was not read. */
+  readonly found?: number;
+  /** How many of them the program declares. */
+  readonly declared: number;
+  /** Why the rest were not declared, one reason a line. */
+  readonly skipped: readonly string[];
+}
+
+/** A TypeScript expression written as it is (a reference, a call), as opposed to a literal. */
+export class Code {
+  constructor(readonly text: string) {}
+}
+
+/** What an input of a declaration can be: a literal, code written as it is, or lists and records of them. */
+export type Value = string | number | boolean | Code | readonly Value[] | { readonly [key: string]: Value | undefined };
+
+// --- writing TypeScript --------------------------------------------------------------------------
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** A comment's text, safe inside `/* ... *\/` and on one line. */
+function commentText(text: string): string {
+  return text.replace(/\*\//g, "* /").replace(/[\r\n]+/g, " ");
+}
+
+/** A value as TypeScript source, on one line. */
+export function literal(value: Value): string {
+  if (value instanceof Code) return value.text;
+  if (Array.isArray(value)) return `[${value.map(literal).join(", ")}]`;
+  if (typeof value === "object") {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined) as [string, Value][];
+    return `{ ${entries.map(([k, v]) => `${IDENTIFIER.test(k) ? k : JSON.stringify(k)}: ${literal(v)}`).join(", ")} }`;
+  }
+  return JSON.stringify(value);
+}
+
+/** An id with the name of what it is beside it, when the object is not declared in the program. */
+export function rawId(id: string, name: string | undefined): Code {
+  return new Code(name ? `${JSON.stringify(id)} /* ${commentText(name)} */` : JSON.stringify(id));
+}
+
+/** `new kasm.Kind("name", { ... }, options);` with one argument per line. */
+export function declaration(variable: string | undefined, kind: string, name: string, args: Record<string, Value | undefined>, options: string): string {
+  const lines = Object.entries(args)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `  ${k}: ${literal(v as Value)},`);
+  const head = variable ? `const ${variable} = ` : "";
+  return `${head}new kasm.${kind}(${JSON.stringify(name)}, {\n${lines.join("\n")}\n}, ${options});`;
+}
+
+/** The values of a record that are set (not null, not undefined). */
+export function setValues<T extends Record<string, unknown>>(values: T): Partial<{ [K in keyof T]: NonNullable<T[K]> }> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null && v !== undefined)) as Partial<{ [K in keyof T]: NonNullable<T[K]> }>;
+}
+
+/** A stable JSON text: keys in the order given, two-space indent, newline at the end. */
+export function json(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+// --- the program ---------------------------------------------------------------------------------
+
+/** Builds the program section by section; one instance per generation. */
+export class ProgramWriter {
+  readonly names = new Names();
+  readonly sections: string[] = [];
+  readonly files = new Map<string, string>();
+  readonly secrets: SecretSetting[] = [];
+  readonly summary: SummaryRow[] = [];
+  readonly skippedReasons: Skipped[];
+  /** Expressions for ids of declared objects, by canonical id. */
+  readonly groupRefs = new Map<string, Code>();
+  readonly gatewayRefs = new Map<string, Code>();
+  readonly providerRefs = new Map<string, Code>();
+  /** The variables of the declared groups, which the users depend on. */
+  readonly groupVariables: string[] = [];
+  /** Canonical user id -> username, for every user read. */
+  readonly usernames = new Map<string, string>();
+  /** Canonical group id -> name, from user records and the group list. */
+  readonly groupNames = new Map<string, string>();
+  /** Whether the users are declared, so that `userId(username)` refers to them. */
+  usersDeclared = false;
+  /** Whether the program reads a data file beside it (it then imports `fs` and `path`). */
+  usesReadFile = false;
+
+  constructor(
+    readonly inventory: Inventory,
+    readonly settings: ProgramSettings,
+  ) {
+    this.skippedReasons = [...inventory.skipped];
+    for (const user of inventory.users ?? []) {
+      this.usernames.set(canonical(user.user_id), user.username);
+      for (const group of user.groups ?? []) this.groupNames.set(canonical(group.group_id), group.name);
+    }
+    for (const group of inventory.groups ?? []) this.groupNames.set(canonical(group.group_id), group.name);
+  }
+
+  /** Whether the area is to be declared. */
+  wants(kind: ImportKind): boolean {
+    return this.settings.kinds.has(kind);
+  }
+
+  /**
+   * The records of an area to declare: undefined when the area is not wanted, or when it was not
+   * read (a refused View permission), which the summary then shows as "not read".
+   */
+  wanted<T>(kind: ImportKind, records: T | undefined): T | undefined {
+    if (!this.wants(kind)) return undefined;
+    if (records === undefined) this.row(kind, undefined, 0);
+    return records;
+  }
+
+  /** The options argument of every resource, with `dependsOn` when given. */
+  options(dependsOn: readonly string[] = []): string {
+    if (dependsOn.length === 0) return "imported";
+    return `{ ...imported, dependsOn: [${dependsOn.join(", ")}] }`;
+  }
+
+  /** A section of the program: a rule with its title, the comment, then the declarations. */
+  section(title: string, comment: string, body: string): void {
+    const rule = `// --- ${title} `.padEnd(100, "-");
+    this.sections.push(`${rule}\n${comment
+      .split("\n")
+      .map((line) => `// ${line}`.trimEnd())
+      .join("\n")}\n${body}`);
+  }
+
+  /** A secret input read from the stack configuration; the README says what to set. */
+  secret(key: string, what: string): Code {
+    this.secrets.push({ key, what });
+    return new Code(`config.requireSecret(${JSON.stringify(key)})`);
+  }
+
+  /** The summary's line of an area, with the reasons the reader gave for what it left out. */
+  row(kind: ImportKind | "licences" | "servers", found: number | undefined, declared: number, extra: readonly string[] = []): void {
+    const title = IMPORT_KINDS.find((k) => k.name === kind)?.title ?? (kind === "licences" ? "Licences" : "Servers");
+    const reasons = this.skippedReasons.filter((s) => s.kind === kind).map((s) => (s.count !== undefined ? `${s.count}: ${s.reason}` : s.reason));
+    this.summary.push({ kind: title, found, declared, skipped: [...reasons, ...extra] });
+  }
+
+  /** A user's id in the program: `userId("name")` when the users are declared, else the id with its name. */
+  userRef(userId: string): Value {
+    const id = canonical(userId);
+    const username = this.usernames.get(id);
+    if (this.usersDeclared && username !== undefined) return new Code(`userId(${JSON.stringify(username)})`);
+    return rawId(userId, username);
+  }
+
+  /** A group's id in the program: its declaration's `groupId` when declared, else the id with its name. */
+  groupRef(groupId: string): Value {
+    return this.groupRefs.get(canonical(groupId)) ?? rawId(groupId, this.groupNames.get(canonical(groupId)));
+  }
+}
+
+/** Ids compare in any spelling: 32 hex digits, lower case. */
+export function canonical(id: string): string {
+  return id.replace(/-/g, "").toLowerCase();
+}
