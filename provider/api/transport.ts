@@ -23,8 +23,7 @@
  * anything is sent when the vocabulary is `spec`. An answer of 2xx that carries an
  * `error_message` is an error, never a success (1.15 answers many refusals so).
  */
-import { rootCertificates } from "node:tls";
-import { FormData, Pool, Response, interceptors, type Dispatcher, type RetryHandler } from "undici";
+import { FormData, Response, interceptors, type Dispatcher, type Pool, type RetryHandler } from "undici";
 import type { z } from "zod";
 import { OPERATIONS, type OperationContext, type OperationName } from "../../catalogue";
 import { canonicalId } from "../../catalogue/ids";
@@ -45,7 +44,9 @@ import { collectSecretValues, redact, scrubText } from "./redact";
 import { withCanonicalIds } from "./request-ids";
 import { configKey, envVar, howToSet, type SettingNames } from "./setting-names";
 import { CsvValidationData } from "./schemas/batch";
-import { NOT_SENT_ERROR_CODES, RetryPolicy, TIMEOUT_ERROR_CODES, describeFailure, parseRetryAfter, repeatMode, type Failure, type RepeatMode } from "./retry";
+import { RetryPolicy, TIMEOUT_ERROR_CODES, parseRetryAfter, repeatMode, type RepeatMode } from "./retry";
+import { csvProblems, formatPath, notRepeatedNote } from "./answer-words";
+import { TLS_TRUST_CODES, createPool } from "./pool";
 import { currentLenientReads, fromWire, toWire, wireOperationName, type ApiNames } from "./vocabulary";
 
 /** Options of one call. */
@@ -88,16 +89,6 @@ interface SharedRead {
   readonly answer: Promise<unknown>;
   joined: number;
 }
-
-/** TLS certificate errors, for which the error message suggests `caCert`. */
-const TLS_TRUST_CODES = new Set([
-  "DEPTH_ZERO_SELF_SIGNED_CERT",
-  "SELF_SIGNED_CERT_IN_CHAIN",
-  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
-  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
-  "CERT_HAS_EXPIRED",
-  "ERR_TLS_CERT_ALTNAME_INVALID",
-]);
 
 /** The transport the operation functions call. One per client. */
 export class KasmTransport {
@@ -458,49 +449,6 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /** A JSON.stringify replacer that writes every Kasm id in one form, so that both forms share a read. */
 function canonicalIds(_key: string, value: unknown): unknown {
   return typeof value === "string" ? canonicalId(value) : value;
-}
-
-/** Why a failed request was not repeated, when that matters to the user: it may have been applied. */
-function notRepeatedNote(mode: RepeatMode, failure: Failure): string {
-  if (mode !== "once") return "";
-  if (failure.status !== undefined && failure.status < 500) return "";
-  // A refused connection (or one that never opened) carried nothing: it cannot have been applied.
-  if (failure.code !== undefined && NOT_SENT_ERROR_CODES.includes(failure.code)) return "; the request never reached the server, so nothing was applied";
-  return `; it was not repeated because repeating it could apply it twice, and it may have been applied (${describeFailure(failure)})`;
-}
-
-/** The undici Pool for one base URL: keep-alive connections, timeouts and TLS trust. */
-function createPool(config: ResolvedConfig): Pool {
-  const tls = config.baseUrl.protocol === "https:";
-  return new Pool(config.baseUrl.origin, {
-    connect: {
-      timeout: config.connectTimeoutMs,
-      ...(tls && config.caCert !== undefined ? { ca: [...rootCertificates, config.caCert] } : {}),
-      ...(tls && config.insecureSkipVerify ? { rejectUnauthorized: false } : {}),
-    },
-    // Requests beyond this many wait in the pool's queue instead of opening more connections.
-    connections: config.maxConnections,
-    // Per attempt: the wait for the answer's headers, and the longest pause inside its body.
-    headersTimeout: config.requestTimeoutMs,
-    bodyTimeout: config.requestTimeoutMs,
-  });
-}
-
-/** Each problem of a CSV validation report, as `row 2: CSV_ERROR_009 <message>` (rows count from 1). */
-function csvProblems(report: CsvValidationData): string[] {
-  const problems = report.global_errors.map((e) => `${e.code} ${e.message}`);
-  report.row_data.forEach((row, i) => {
-    for (const e of row.contextual_errors) problems.push(`row ${i + 1}: ${e.code} ${e.message}`);
-    for (const field of row.fields) if (field.error) problems.push(`row ${i + 1}, ${field.field}: ${field.error.code} ${field.error.message}`);
-  });
-  return problems;
-}
-
-/** A zod issue path as `user.groups[0].group_id`. */
-function formatPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((key, i) => (typeof key === "number" ? `[${key}]` : `${i === 0 ? "" : "."}${String(key)}`))
-    .join("");
 }
 
 /**

@@ -67,7 +67,7 @@ describe("kasm-import: faults and bad input", () => {
   it("an unreachable Kasm: exit 1, says the request never reached it, writes nothing", async () => {
     const result = await kasmImport(["--out", out("unreachable")], { env: { KASM_BASE_URL: "http://127.0.0.1:1", KASM_MAX_RETRIES: "1" } });
     expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/could not read the installation at http:\/\/127\.0\.0\.1:1: get_users: could not reach the server \(connect ECONNREFUSED 127\.0\.0\.1:1\) after 2 attempt\(s\)\. Nothing was written\.\n$/);
+    expect(result.stderr).toMatch(/could not read the installation at http:\/\/127\.0\.0\.1:1: get_users: could not reach the server \(connect ECONNREFUSED 127\.0\.0\.1:1\) after 2 attempt\(s\)\. The address is http:\/\/127\.0\.0\.1:1, set by `kasm:baseUrl` \(or KASM_BASE_URL\)\. Nothing was written\.\n$/);
     expect(existsSync(out("unreachable"))).toBe(false);
   });
 
