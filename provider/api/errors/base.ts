@@ -1,0 +1,127 @@
+/**
+ * The root of the client's errors: {@link KasmApiError}, the fields every error may carry, the
+ * configuration error (raised before any request), and what keeps secrets out of them (a cause is
+ * copied, never kept; a server's message is quoted as given, already scrubbed). Apart from the
+ * classes of each meaning because every one of them builds on this, and so that the one place
+ * that touches an underlying error (`sanitiseCause`) is easy to find.
+ */
+import { scrubText } from "../redact";
+import type { SettingNames } from "../setting-names";
+
+/** What went wrong, in one word; see the table in `index.ts`. */
+export type KasmErrorKind =
+  | "configuration"
+  | "authentication"
+  | "permission"
+  | "license"
+  | "bad_request"
+  | "not_found"
+  | "rate_limited"
+  | "server"
+  | "transport"
+  | "timeout"
+  | "response_shape"
+  | "unhealthy"
+  | "vocabulary"
+  | "unsupported";
+
+/** The fields every {@link KasmApiError} may carry. */
+export interface KasmErrorDetails {
+  /** The API operation that failed, such as `create_user`. */
+  readonly operation?: string;
+  /** The HTTP status of the final answer, when there was one. */
+  readonly status?: number;
+  /** The server's `error_message`, scrubbed of secrets. */
+  readonly errorMessage?: string;
+  /** How many times the request was sent (1 when it was not retried). */
+  readonly attempts?: number;
+  /** How long the server asked to wait before trying again (`Retry-After`), in milliseconds. */
+  readonly retryAfterMs?: number;
+  /** The problems a CSV validation report lists (batch imports), scrubbed of secrets. */
+  readonly validationErrors?: readonly string[];
+  /** The underlying error (a sanitised copy). */
+  readonly cause?: unknown;
+  /**
+   * Whose settings the failing client was built from, so that the message names that
+   * connection's keys (`kasm-prod:apiKeySecret`, `KASM_PROD_API_KEY_SECRET`). Default: `kasm:`.
+   */
+  readonly settings?: SettingNames;
+}
+
+/** A server's message as a message quotes it, or `with no message`. */
+export function quote(message: string | undefined): string {
+  return message === undefined || message === "" ? "with no message" : JSON.stringify(message);
+}
+
+/** A short description of an underlying error: its code and scrubbed message. */
+export function describeCause(cause: unknown): string {
+  if (!(cause instanceof Error)) return "unknown error";
+  const code = (cause as { code?: unknown }).code;
+  const message = scrubText(cause.message);
+  return typeof code === "string" && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+/**
+ * A copy of an underlying error that holds only its name, code and scrubbed message. The
+ * original may reference sockets, request options or response data, none of which belongs in
+ * an error that users log.
+ */
+function sanitiseCause(cause: unknown): Error {
+  if (!(cause instanceof Error)) return new Error("unknown error");
+  const copy = new Error(scrubText(cause.message));
+  Object.defineProperty(copy, "name", { value: cause.name, enumerable: false });
+  const code = (cause as { code?: unknown }).code;
+  if (typeof code === "string") Object.defineProperty(copy, "code", { value: code, enumerable: true });
+  return copy;
+}
+
+/** The base class of every error of the Kasm API client. */
+export class KasmApiError extends Error {
+  override readonly name: string = "KasmApiError";
+  /** What went wrong, in one word. */
+  readonly kind: KasmErrorKind;
+  // `declare`: no own property unless set, so that unset fields do not show up as `undefined`
+  // when an error is printed or serialised.
+  /** The API operation that failed, such as `create_user` (absent for configuration errors). */
+  declare readonly operation?: string;
+  /** The HTTP status of the final answer, when there was one. */
+  declare readonly status?: number;
+  /** The server's `error_message`, scrubbed of secrets. */
+  declare readonly errorMessage?: string;
+  /** How many times the request was sent (1 when it was not retried). */
+  declare readonly attempts?: number;
+  /** How long the server asked to wait before trying again (`Retry-After`), in milliseconds. */
+  declare readonly retryAfterMs?: number;
+
+  constructor(kind: KasmErrorKind, message: string, details: KasmErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: sanitiseCause(details.cause) });
+    this.kind = kind;
+    if (details.operation !== undefined) this.operation = details.operation;
+    if (details.status !== undefined) this.status = details.status;
+    if (details.errorMessage !== undefined) this.errorMessage = details.errorMessage;
+    if (details.attempts !== undefined) this.attempts = details.attempts;
+    if (details.retryAfterMs !== undefined) this.retryAfterMs = details.retryAfterMs;
+  }
+
+  /** A plain object for logs and `JSON.stringify`: the message and the fields above, nothing else. */
+  toJSON(): Record<string, unknown> {
+    const { stack: _stack, ...fields } = { ...this } as Record<string, unknown>;
+    return { ...fields, name: this.name, message: this.message };
+  }
+}
+
+/** A client option is missing or invalid. `missing` names every missing setting. */
+export class KasmConfigurationError extends KasmApiError {
+  override readonly name = "KasmConfigurationError";
+  /** The settings that are missing, each with the option and environment variable that set it. */
+  readonly missing: readonly string[];
+  constructor(message: string, missing: readonly string[] = []) {
+    super("configuration", message);
+    this.missing = missing;
+  }
+}
+
+/** Type guard: is `error` one of this client's errors? */
+export function isKasmApiError(error: unknown): error is KasmApiError {
+  return error instanceof KasmApiError;
+}

@@ -1,0 +1,58 @@
+/**
+ * Kasm's texts, and what each means: the patterns of the messages that decide an answer's class
+ * whatever its status code (a licence limit, wrong credentials, a missing permission, an unknown
+ * object), for releases 1.19 and 1.15. Apart, and importing nothing, because both the error
+ * classes (an expired key, an unlicensed feature) and the classification read them: this is the
+ * one place that knows Kasm's wording.
+ */
+
+/**
+ * What a licence stopped: a new user (named-user seats), a new session (concurrent sessions), or
+ * a feature the licence does not include (1.15: 403 `Access Denied. This feature is not licensed`).
+ */
+export type LicenseLimited = "user" | "session" | "feature";
+
+/** Texts of Kasm's 400 answers that mean "no such object" (Kasm has no 404 for these). */
+const NOT_FOUND_MESSAGES: readonly RegExp[] = [
+  /^Unknown\b/i, // Unknown User, Unknown user (<id>), Unknown session (<id>)
+  /\bdoes not exist\b/i,
+  /\bdoes not exit by that id\b/i, // 1.15 update_group, as written there
+  /^Invalid (User|Group|Server|Image|Zone) ID\b/i,
+  /\bnot found\b/i,
+];
+
+/** Kasm's text for a licence whose seats are used up (`License limit exceeded. Unable to create user`). */
+export const LICENSE_LIMIT_MESSAGE = /^licen[cs]e limit exceeded\b/i;
+
+/** Kasm's text for wrong or expired credentials (401 from 1.19.0; some earlier releases sent 403). */
+export const BAD_CREDENTIALS_MESSAGE = /^invalid user ?name or password\b/i;
+
+/** 1.15's text for a wrong key or secret (HTTP 403), exactly: `Access Denied`. */
+export const ACCESS_DENIED_MESSAGE = /^access denied\.?$/i;
+
+/** 1.15's text for an expired key (HTTP 401). */
+export const EXPIRED_KEY_MESSAGE = /^access has expired\b/i;
+
+/** 1.15's text for a feature the licence lacks (HTTP 403). */
+export const UNLICENSED_FEATURE_MESSAGE = /^access denied\. this feature is not licensed\b/i;
+
+/** The text of a missing permission: 1.19 answers 403 `Unauthorized.`, 1.15 answers 401 `Unauthorized`. */
+export const UNAUTHORIZED_MESSAGE = /^unauthorized\.?$/i;
+
+/** 1.15's text for a key whose permissions do not reach the target group (HTTP 401, update_group). */
+export const NOT_AUTHORIZED_FOR_TARGET_MESSAGE = /^user not authorized to\b/i;
+
+/** Whether a 400 error message of `operation` says the named object does not exist. */
+export function isNotFoundMessage(operation: string, message: string | undefined): boolean {
+  if (message === undefined) return false;
+  // get_user answers a bare "Invalid Request" when no user has that id or name.
+  if (operation === "get_user" && message.trim() === "Invalid Request") return true;
+  return NOT_FOUND_MESSAGES.some((re) => re.test(message.trim()));
+}
+
+/** What the licence limit of a Kasm message stopped: `... Unable to create user` or `... session`. */
+export function licenseLimited(message: string | undefined): LicenseLimited | undefined {
+  if (UNLICENSED_FEATURE_MESSAGE.test((message ?? "").trim())) return "feature";
+  const what = /unable to create (user|session)/i.exec(message ?? "")?.[1]?.toLowerCase();
+  return what === "user" || what === "session" ? what : undefined;
+}
