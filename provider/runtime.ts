@@ -24,42 +24,51 @@
  * runs inside {@link withConnection}, and {@link kasmClient} answers that connection's client.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { KasmClient, type KasmClientOptions } from "./api";
-import { KasmConfigurationError } from "./api/errors";
-import { CONFIG_KEYS, DEFAULT_SETTING_NAMES, configKey, connectionSettings, envVar, optionsFromConfig, resolveConfig, settingNamesOf, type SettingNames } from "./api/config";
+import type { KasmClient } from "./api";
+import { CONFIG_KEYS, settingNamesOf, type SettingNames } from "./api/config";
+import { ConnectionRegistry } from "./connections";
 import type { ApiNames } from "./api/vocabulary";
 
 /** The configuration keys the provider reads, and the client option each one sets. */
 export { CONFIG_KEYS };
+
+/**
+ * The provider's own settings, which no client option has (the lookups do not read them): each
+ * with its key for the default connection; a named one's are `kasm-<name>:<option>`, and each
+ * falls back to its variable (`KASM_CHECK_BEFORE_CHANGES`, `KASM_TAKE_OVER_CHANGES`).
+ */
+export const PROVIDER_SETTINGS = {
+  /** `false`: no read of the installation before a change is planned (kit/installation-check.ts). Default `true`. */
+  checkBeforeChanges: "kasm:checkBeforeChanges",
+  /** `refuse`: a take-over that would change Kasm fails instead (kit/take-over.ts). Default `apply`. */
+  takeOverChanges: "kasm:takeOverChanges",
+} as const;
+
+/** The name of a provider setting (see {@link PROVIDER_SETTINGS}). */
+export type ProviderSetting = keyof typeof PROVIDER_SETTINGS;
 
 /** What `configure` receives from the dynamic-provider host: the stack configuration. */
 export interface ConfigureRequest {
   readonly config: { get(key: string): string | undefined };
 }
 
-let options: KasmClientOptions = {};
-let client: KasmClient | undefined;
-/** The stack configuration, for the named connections' settings (read when a connection is first used). */
-let configuration: ConfigureRequest["config"] = { get: () => undefined };
-/** The clients of named connections, by name. */
-const connectionClients = new Map<string, KasmClient>();
+/**
+ * This process's connections, over the stack configuration `configure` hands the provider: the
+ * one registry the host's provider methods read their clients and settings from (the program's
+ * lookups have their own, over the program's configuration: see sdk/lookups/common.ts).
+ */
+const connections = new ConnectionRegistry(() => undefined);
 /** The named connection the current provider method works on; undefined for the default one. */
 const currentConnection = new AsyncLocalStorage<string | undefined>();
 
-/** Read the provider settings from the stack configuration. Called by the host before any other method. */
+/**
+ * Read the provider settings from the stack configuration. Called by the host before any other
+ * method, once per kind with the same configuration: the clients already built are kept then, so
+ * that every kind shares each installation's connection pool (and its cap), its reads in flight
+ * and its snapshot of user pages.
+ */
 export function configure(req: ConfigureRequest): void {
-  configuration = req.config;
-  // The same reading of the `kasm:` keys as the lookups' (see optionsFromConfig).
-  const next = optionsFromConfig((key) => req.config.get(key));
-  // The host configures each kind's provider when it first meets it, with the same stack
-  // configuration: keep the one client then, so that every kind shares its connection pool (and
-  // its cap), its reads in flight and its snapshot of user pages.
-  if (client !== undefined && !client.closed && JSON.stringify(next) === JSON.stringify(options)) return;
-  options = next;
-  void client?.close().catch(() => undefined);
-  client = undefined;
-  for (const named of connectionClients.values()) void named.close().catch(() => undefined);
-  connectionClients.clear();
+  connections.reconfigure((key) => req.config.get(key));
 }
 
 /**
@@ -70,27 +79,13 @@ export function withConnection<T>(connection: string | undefined, work: () => Pr
   return currentConnection.run(connection, work);
 }
 
-/** The client of a named connection, built on first use from its own settings. */
-function connectionClient(name: string): KasmClient {
-  let named = connectionClients.get(name);
-  if (named === undefined || named.closed) {
-    const settings = connectionSettings(name, (key) => configuration.get(key));
-    named = new KasmClient(settings.options, settings.env, settings.names);
-    connectionClients.set(name, named);
-  }
-  return named;
-}
-
 /**
  * The client the current resource provider method uses: its connection's (see
  * {@link withConnection}), else the default one; built on first use, from the configuration and
  * the environment.
  */
 export function kasmClient(): KasmClient {
-  const name = currentConnection.getStore();
-  if (name !== undefined) return connectionClient(name);
-  if (client === undefined || client.closed) client = new KasmClient(options);
-  return client;
+  return connections.client(currentConnection.getStore());
 }
 
 /**
@@ -98,8 +93,7 @@ export function kasmClient(): KasmClient {
  * `check` may use only when it is known already (`check` sends no request).
  */
 export function existingClient(): KasmClient | undefined {
-  const name = currentConnection.getStore();
-  return name === undefined ? client : connectionClients.get(name);
+  return connections.existingClient(currentConnection.getStore());
 }
 
 /**
@@ -109,14 +103,7 @@ export function existingClient(): KasmClient | undefined {
  * other resources were applied.
  */
 export function connectionConfigurationProblem(name: string): string | undefined {
-  const settings = connectionSettings(name, (key) => configuration.get(key));
-  try {
-    resolveConfig(settings.options, settings.env, settings.names);
-    return undefined;
-  } catch (error) {
-    if (error instanceof KasmConfigurationError) return error.message;
-    throw error;
-  }
+  return connections.configurationProblem(name);
 }
 
 /**
@@ -134,9 +121,8 @@ export function checksBeforeChanges(): boolean {
  * (`checkBeforeChanges`, `takeOverChanges`): its configuration key (`kasm:<option>`, or a named
  * connection's `kasm-<name>:<option>`), else its environment variable, else undefined.
  */
-export function settingValue(option: string): string | undefined {
-  const names = currentSettingNames();
-  return configuration.get(configKey(names, option)) ?? process.env[envVar(names, option)];
+export function settingValue(option: ProviderSetting): string | undefined {
+  return connections.setting(currentConnection.getStore(), option);
 }
 
 /**
@@ -151,13 +137,8 @@ export function currentSettingNames(): SettingNames {
  * The wire vocabulary the current connection's configuration names (`kasm:apiNames`, else
  * `KASM_API_NAMES`, else `spec`; for a named connection its own `kasm-<name>:apiNames` and
  * `KASM_<NAME>_API_NAMES`), known without building a client: for `check`, which sends no request
- * but can refuse a product-only kind before the plan is made. A value that is neither is left to
- * the client's own configuration error.
+ * but can refuse a product-only kind before the plan is made.
  */
 export function configuredApiNames(): ApiNames {
-  const name = currentConnection.getStore();
-  const settings = name === undefined ? { options, env: process.env, names: DEFAULT_SETTING_NAMES } : connectionSettings(name, (key) => configuration.get(key));
-  const configured = settings.options.apiNames ?? settings.env[envVar(settings.names, "apiNames")];
-  const value = (configured ?? "spec").trim().toLowerCase();
-  return value === "product" ? "product" : "spec";
+  return connections.apiNames(currentConnection.getStore());
 }

@@ -3,9 +3,9 @@
  * `kasm:waitForHealthySeconds` setting (`GET {baseUrl}/api/__healthcheck` until it answers
  * `{ok: true}`, probing as the product's own health check does), run when the caller asks.
  */
-import * as pulumi from "@pulumi/pulumi";
 import type { HealthyResult, KasmClientOptions, WaitForHealthyOptions } from "../provider/api";
-import { connectionSettings, resolveConfig } from "../provider/api/config";
+import { resolveConfig } from "../provider/api/config";
+import { programConnections } from "./lookups/common";
 import { HEALTH_DEFAULTS } from "../provider/api/health";
 import { connectionName, type Connection } from "./connection";
 
@@ -48,7 +48,7 @@ export async function waitForHealthy(args: WaitForHealthyArgs = {}): Promise<Hea
   // The same reading of the `kasm:` keys (or a connection's own) as the provider's and the
   // lookups' (outside a program, none are set).
   const name = connectionName(args.connection);
-  const settings = connectionSettings(name, (key) => pulumi.runtime.getConfig(key));
+  const settings = (await programConnections()).settings(name);
   const options = { ...settings.options, ...args.settings };
   const seconds = resolveConfig(options, settings.env, settings.names).waitForHealthySeconds;
   // Loaded here, not with the sdk: a program that never waits does not spend the time on it.

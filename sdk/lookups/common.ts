@@ -3,12 +3,11 @@
  * left out or made secret Outputs), the lookup's error, and the `...Output` twins.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 // The client itself (and undici with it) loads on the first lookup: a program that runs none does
 // not spend the time (about 0.2 s of CPU) on it.
 import type { KasmClient } from "../../provider/api/client";
-import { connectionSettings } from "../../provider/api/config";
+import type { ConnectionRegistry } from "../../provider/connections";
 import { camelized, toSnakeCase, type Camelized } from "../../provider/api/records";
 import { isSecretFieldName } from "../../provider/api/redact";
 import { connectionName, type Connection } from "../connection";
@@ -88,34 +87,35 @@ export interface LookupOptions {
   readonly connection?: Connection | string;
 }
 
-/** The program's clients, by connection ("" for the default one), with a digest of their settings. */
-const clients = new Map<string, { client: KasmClient; settings: string }>();
 /** The connection the lookup running now reads (see {@link named}). */
 const lookupConnection = new AsyncLocalStorage<string | undefined>();
+/** The program's connections, over its stack configuration; created by the first lookup. */
+let connections: ConnectionRegistry | undefined;
+
+/**
+ * The program's connections (provider/connections.ts, the registry the provider's host uses too):
+ * each connection's settings and client, read from the program's stack configuration, then the
+ * environment. Created on first use, with the client code.
+ */
+export async function programConnections(): Promise<ConnectionRegistry> {
+  if (connections === undefined) {
+    const { ConnectionRegistry } = await import("../../provider/connections");
+    // runtime.getConfig reads secrets too, without the warning Config.get gives for them; the value
+    // only goes to the client, never into an output.
+    connections ??= new ConnectionRegistry((key) => pulumi.runtime.getConfig(key));
+    // The program exits when Pulumi is done with it; an open keep-alive pool must not hold it up.
+    process.once("beforeExit", () => void connections?.close());
+  }
+  return connections;
+}
 
 /**
  * The client of this program for the connection of the lookup running now: the `kasm:` stack
  * configuration, then the environment; for a named connection, its own `kasm-<name>:` keys and
- * `KASM_<NAME>_*` variables only.
+ * `KASM_<NAME>_*` variables only. One client per connection while its settings stay the same.
  */
 export async function programClient(): Promise<KasmClient> {
-  const name = lookupConnection.getStore();
-  const { KasmClient } = await import("../../provider/api/client");
-  // runtime.getConfig reads secrets too, without the warning Config.get gives for them; the value
-  // only goes to the client, never into an output. The reading is the provider's own.
-  const { options, env, names } = connectionSettings(name, (key) => pulumi.runtime.getConfig(key));
-  // A program's configuration does not change while it runs, so this is one client per program
-  // and connection; a process that changes it (a test) gets a client that follows. Compared by
-  // digest, so that the secret is not kept here a second time.
-  const settings = createHash("sha256").update(JSON.stringify([options, name === undefined ? null : env])).digest("hex");
-  const current = clients.get(name ?? "");
-  if (current?.settings === settings) return current.client;
-  const client = new KasmClient(options, env, names);
-  if (current) void current.client.close();
-  // The program exits when Pulumi is done with it; an open keep-alive pool must not hold it up.
-  if (clients.size === 0) process.once("beforeExit", () => clients.forEach(({ client: c }) => void c.close()));
-  clients.set(name ?? "", { client, settings });
-  return client;
+  return (await programConnections()).client(lookupConnection.getStore());
 }
 
 // --- errors and Output twins ---------------------------------------------------------------------
