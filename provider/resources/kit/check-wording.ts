@@ -5,9 +5,9 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { closest, distance } from "fastest-levenshtein";
 import { UNKNOWN } from "../../../catalogue/values";
 import { KASM_ID_MESSAGE, KASM_ID_PATTERN } from "../../../catalogue/ids";
+import { closestName } from "../../../catalogue/spelling";
 import type { Props } from "./types";
 
 // --- check -----------------------------------------------------------------------------------------
@@ -130,11 +130,8 @@ function inputNames(schema: z.ZodType): readonly string[] {
  * (at most a third of its letters apart, case aside), else nothing.
  */
 export function didYouMean(word: string, names: readonly string[]): string {
-  if (names.length === 0) return "";
-  const lower = word.toLowerCase();
-  const best = closest(lower, names.map((n) => n.toLowerCase()));
-  const within = Math.max(2, Math.floor(word.length / 3));
-  return distance(lower, best) <= within ? `: did you mean ${names.find((n) => n.toLowerCase() === best)}?` : "";
+  const meant = closestName(word, names);
+  return meant === undefined ? "" : `: did you mean ${meant}?`;
 }
 
 /**
