@@ -9,24 +9,13 @@
  * to a `warning: ...` line on stderr (which the engine shows as plugin output) when there is no
  * engine to reach, as when the host is driven by tests. Never pass a secret in a message.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import path from "node:path";
 
-/** The Pulumi name of the resource whose method is running (see kit/connections.ts). */
-const currentName = new AsyncLocalStorage<string | undefined>();
-
-/** Run `work` as a method of the resource named `name` (undefined: a state that does not keep it). */
-export function withResourceName<T>(name: string | undefined, work: () => Promise<T>): Promise<T> {
-  return currentName.run(name, work);
-}
-
 /**
- * How a warning names the resource whose method is running: `UserSet staff`, by the name the
- * program gave it; by `id` (its Kasm id, or the set's) only for a state written before the name
- * was kept.
+ * How a message names a resource: `UserSet staff`, by the name the program gave it; by `id` (its
+ * Kasm id, or the set's) only for a state written before the name was kept (`name` undefined).
  */
-export function resourceLabel(kind: string, id: string): string {
-  const name = currentName.getStore();
+export function labelFor(kind: string, name: string | undefined, id: string): string {
   return `${kind} ${name ?? id}`;
 }
 

@@ -20,14 +20,14 @@
  *
  * Named connections (a resource's `connection` input, see `resources/kit/connections.ts`): each
  * has its own client, built from its own settings (`kasm-<name>:` keys, `KASM_<NAME>_*`
- * variables), so pools, coalesced reads and health waits are per installation. A provider method
- * runs inside {@link withConnection}, and {@link kasmClient} answers that connection's client.
+ * variables), so pools, coalesced reads and health waits are per installation. Each provider
+ * method receives the {@link KindContext} of its object's connection, built by {@link contextFor}.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { KasmClient } from "./api";
-import { CONFIG_KEYS, settingNamesOf, type SettingNames } from "./api/config";
+import { CONFIG_KEYS, settingNamesOf } from "./api/config";
 import { ConnectionRegistry } from "./connections";
-import type { ApiNames } from "./api/vocabulary";
+import { labelFor, note, warn } from "./engine-log";
+import type { KindContext, ProviderSetting } from "./resources/kit/types";
 
 /** The configuration keys the provider reads, and the client option each one sets. */
 export { CONFIG_KEYS };
@@ -42,10 +42,10 @@ export const PROVIDER_SETTINGS = {
   checkBeforeChanges: "kasm:checkBeforeChanges",
   /** `refuse`: a take-over that would change Kasm fails instead (kit/take-over.ts). Default `apply`. */
   takeOverChanges: "kasm:takeOverChanges",
-} as const;
+} as const satisfies Record<ProviderSetting, string>;
 
 /** The name of a provider setting (see {@link PROVIDER_SETTINGS}). */
-export type ProviderSetting = keyof typeof PROVIDER_SETTINGS;
+export type { ProviderSetting };
 
 /** What `configure` receives from the dynamic-provider host: the stack configuration. */
 export interface ConfigureRequest {
@@ -54,12 +54,11 @@ export interface ConfigureRequest {
 
 /**
  * This process's connections, over the stack configuration `configure` hands the provider: the
- * one registry the host's provider methods read their clients and settings from (the program's
- * lookups have their own, over the program's configuration: see sdk/lookups/common.ts).
+ * one registry the host's provider methods get their clients and settings from, through the
+ * contexts {@link contextFor} builds (the program's lookups have their own, over the program's
+ * configuration: see sdk/lookups/common.ts). A host process serves one stack, so one registry.
  */
 const connections = new ConnectionRegistry(() => undefined);
-/** The named connection the current provider method works on; undefined for the default one. */
-const currentConnection = new AsyncLocalStorage<string | undefined>();
 
 /**
  * Read the provider settings from the stack configuration. Called by the host before any other
@@ -72,28 +71,12 @@ export function configure(req: ConfigureRequest): void {
 }
 
 /**
- * Run `work` with `connection` as the installation {@link kasmClient} answers for (undefined: the
- * default one, `kasm:`).
+ * The client of `connection` (default: the one `kasm:` configures) in this process, built on first
+ * use from the configuration and the environment: what the provider's methods reach through their
+ * context, for code that drives the provider without one (a script, a test).
  */
-export function withConnection<T>(connection: string | undefined, work: () => Promise<T>): Promise<T> {
-  return currentConnection.run(connection, work);
-}
-
-/**
- * The client the current resource provider method uses: its connection's (see
- * {@link withConnection}), else the default one; built on first use, from the configuration and
- * the environment.
- */
-export function kasmClient(): KasmClient {
-  return connections.client(currentConnection.getStore());
-}
-
-/**
- * The current connection's client if one was built in this process, else undefined; for what
- * `check` may use only when it is known already (`check` sends no request).
- */
-export function existingClient(): KasmClient | undefined {
-  return connections.existingClient(currentConnection.getStore());
+export function kasmClient(connection?: string): KasmClient {
+  return connections.client(connection);
 }
 
 /**
@@ -107,38 +90,20 @@ export function connectionConfigurationProblem(name: string): string | undefined
 }
 
 /**
- * Whether a change to the current connection's installation is checked with one read first (see
- * `resources/kit/installation-check.ts`): `kasm:checkBeforeChanges`, else
- * `KASM_CHECK_BEFORE_CHANGES` (a named connection's own key and variable), else on. Only `false`
- * turns it off.
+ * The context of a provider method for an object on `connection` (undefined: the default one),
+ * of the resource the program named `resourceName` (undefined in a state written before the name
+ * was kept): what the kind's code is handed instead of reaching for module state.
  */
-export function checksBeforeChanges(): boolean {
-  return settingValue("checkBeforeChanges")?.trim().toLowerCase() !== "false";
-}
-
-/**
- * A provider setting of the current connection that is not a client option
- * (`checkBeforeChanges`, `takeOverChanges`): its configuration key (`kasm:<option>`, or a named
- * connection's `kasm-<name>:<option>`), else its environment variable, else undefined.
- */
-export function settingValue(option: ProviderSetting): string | undefined {
-  return connections.setting(currentConnection.getStore(), option);
-}
-
-/**
- * Where the current connection's settings are read (`kasm:` and `KASM_*`, or a named connection's
- * own), for messages that tell which setting to change.
- */
-export function currentSettingNames(): SettingNames {
-  return settingNamesOf(currentConnection.getStore());
-}
-
-/**
- * The wire vocabulary the current connection's configuration names (`kasm:apiNames`, else
- * `KASM_API_NAMES`, else `spec`; for a named connection its own `kasm-<name>:apiNames` and
- * `KASM_<NAME>_API_NAMES`), known without building a client: for `check`, which sends no request
- * but can refuse a product-only kind before the plan is made.
- */
-export function configuredApiNames(): ApiNames {
-  return connections.apiNames(currentConnection.getStore());
+export function contextFor(connection: string | undefined, resourceName: string | undefined): KindContext {
+  return {
+    connection,
+    settingNames: settingNamesOf(connection),
+    client: () => connections.client(connection),
+    existingClient: () => connections.existingClient(connection),
+    apiNames: () => connections.apiNames(connection),
+    setting: (option: ProviderSetting) => connections.setting(connection, option),
+    label: (kind, id) => labelFor(kind, resourceName, id),
+    warn: (message) => warn(message),
+    note: (message) => note(message),
+  };
 }

@@ -26,7 +26,6 @@ import { KasmUnknownCastConfigError } from "../api";
 import type { KasmClient, CastConfig as KasmCastConfig, CastConfigUpdate, CreateCastConfigResult, NewCastConfig } from "../api";
 import { fromApiFields, type CamelField } from "../api/records";
 import { configKey, howToSet } from "../api/config";
-import { currentSettingNames, kasmClient } from "../runtime";
 import { alreadyExistsError, declared, GONE, isAlreadyExists, isAsDeclared, keepingWhatWasCreated, keepSpelling, KasmId, refreshedInputs, same, toApi, unlessGone, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS } from "./session-permissions";
@@ -246,8 +245,8 @@ export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
 
-  async create(inputs) {
-    const client = kasmClient();
+  async create(inputs, context) {
+    const client = context.client();
     const body = targetCastConfig(inputs);
     if (inputs.adopt && canRead(client)) {
       const existing = await client.casting.findCastConfig(body);
@@ -280,9 +279,9 @@ export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs
       if (inputs.adopt)
         throw new Error(
           `A casting config ${label(inputs)} already exists in Kasm, and \`adopt: true\` cannot take it over: the API ` +
-            `documentation's vocabulary (${configKey(currentSettingNames(), "apiNames")} "spec") has no operation to read or list casting configs, so its id ` +
-            `cannot be found. If this installation is a released Kasm (1.15 or later), set ${configKey(currentSettingNames(), "apiNames")} to "product" ` +
-            `(${howToSet(currentSettingNames(), "apiNames", "product")}), which can; otherwise delete it in the Kasm UI (the Casting page of ` +
+            `documentation's vocabulary (${configKey(context.settingNames, "apiNames")} "spec") has no operation to read or list casting configs, so its id ` +
+            `cannot be found. If this installation is a released Kasm (1.15 or later), set ${configKey(context.settingNames, "apiNames")} to "product" ` +
+            `(${howToSet(context.settingNames, "apiNames", "product")}), which can; otherwise delete it in the Kasm UI (the Casting page of ` +
             `the administration) and run the update again, or choose another key and name.`,
         );
       throw alreadyExistsError("CastConfig", label(inputs), error);
@@ -297,8 +296,8 @@ export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs
   },
 
   /** A released Kasm reads the config back; with the documentation's vocabulary the last known state is kept. */
-  async read(id, props) {
-    const client = kasmClient();
+  async read(id, props, context) {
+    const client = context.client();
     if (!canRead(client)) return { id, props, inputs: declared(props, fieldNames(INPUT_FIELDS)) };
     const config = await unlessGone(() => client.casting.getCastConfig({ cast_config_id: id }));
     if (!config) return GONE;
@@ -306,14 +305,14 @@ export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs
     return { id: config.cast_config_id, props: outputs(inputs, config), inputs };
   },
 
-  async update(id, olds, news) {
+  async update(id, olds, news, _changedFields, context) {
     // Every declared field is sent: with no read, this is the only way to undo changes made in the UI.
     const update: CastConfigUpdate = { ...targetCastConfig(news), cast_config_id: id };
     // But not the remaining-sessions counter unless the program changed it: Kasm counts it down as
     // sessions start, and sending the declared value again would reset the count.
     if (same.value(olds.sessionRemaining, news.sessionRemaining)) delete update.session_remaining;
     try {
-      const config = await kasmClient().casting.updateCastConfig(update);
+      const config = await context.client().casting.updateCastConfig(update);
       return { outs: outputs(news, config) };
     } catch (error) {
       if (isCastConfigGone(error))
@@ -326,8 +325,8 @@ export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs
     }
   },
 
-  async delete(id, props) {
+  async delete(id, props, context) {
     // Deleting what is already gone is done.
-    await unlessGone(() => kasmClient().casting.deleteCastConfig({ cast_config_id: id, casting_config_name: String(props.castingConfigName ?? "").trim() }));
+    await unlessGone(() => context.client().casting.deleteCastConfig({ cast_config_id: id, casting_config_name: String(props.castingConfigName ?? "").trim() }));
   },
 });

@@ -23,7 +23,7 @@
  */
 import { z } from "zod";
 import { KasmApiError, type EgressCredential as KasmCredential, type NewEgressCredential } from "../api";
-import { kasmClient } from "../runtime";
+import type { KasmClient } from "../api/client";
 import { warn } from "../engine-log";
 import {
   apiId,
@@ -220,8 +220,7 @@ function differsError(name: string, providerId: string, fields: readonly string[
  * The credential with this id: looked for by provider and name, then, in case it was renamed or
  * moved outside Pulumi, among all credentials. Undefined when Kasm has none.
  */
-async function findCredential(id: string, props: Props): Promise<KasmCredential | undefined> {
-  const client = kasmClient();
+async function findCredential(client: KasmClient, id: string, props: Props): Promise<KasmCredential | undefined> {
   const provider = apiId(props.egressProviderId);
   const name = props.name;
   return findUnderProvider(
@@ -261,9 +260,9 @@ export const egressCredentialProvider = defineKind<EgressCredentialInputs, Egres
     return { ...result, failures: [...(result.failures ?? []), failure] };
   },
 
-  async create(inputs) {
+  async create(inputs, context) {
     const body = targetCredential(inputs);
-    const client = kasmClient();
+    const client = context.client();
     if (inputs.adopt === true) {
       // Names are unique within a provider: the one with this name is the one to take over.
       const existing = await client.egress.findEgressCredential({ egress_provider_id: body.egress_provider_id, name: body.name });
@@ -283,20 +282,20 @@ export const egressCredentialProvider = defineKind<EgressCredentialInputs, Egres
     }
   },
 
-  async read(id, props) {
-    const credential = await findCredential(id, props);
+  async read(id, props, context) {
+    const credential = await findCredential(context.client(), id, props);
     if (!credential) return GONE;
     const inputs = currentInputs(props, credential);
     return { id: credential.egress_credential_id, props: outputs(inputs, credential.egress_credential_id, credential.active_connections), inputs };
   },
 
-  async update(id, olds, news) {
+  async update(id, olds, news, _changedFields, _context) {
     // Every change of a field replaces the credential; an update only forgets inputs the program
     // stopped declaring, which needs no request.
     return { outs: outputs(news, id, olds.activeConnections) };
   },
 
-  async delete(id, props) {
+  async delete(id, props, _context) {
     // Kasm has no operation to delete an egress credential: the destroy succeeds and says so.
     await warn(
       `EgressCredential '${String(props.name)}' (${id}) was removed from the Pulumi state but stays in Kasm: the Kasm API ` +

@@ -10,7 +10,6 @@
  */
 import { z } from "zod";
 import type { EgressGateway as KasmEgressGateway, NewEgressGateway } from "../api";
-import { kasmClient } from "../runtime";
 import { canonicalId, createOrAdopt, declared, GONE, isAsDeclared, keepSpelling, refreshedInputs, requiredId, requiredText, same, toApi, unlessGone, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
@@ -96,14 +95,14 @@ export const egressGatewayProvider = defineKind<EgressGatewayInputs, EgressGatew
   takeOver: {
     kind: "EgressGateway",
     key: (inputs) => `'${String(inputs.name)}' of provider ${String(inputs.egressProviderId)}`,
-    find: async (inputs) => {
-      const existing = await kasmClient().egress.findEgressGateway(targetGateway(inputs));
+    find: async (inputs, context) => {
+      const existing = await context.client().egress.findEgressGateway(targetGateway(inputs));
       return existing && currentInputs(inputs, existing);
     },
   },
 
-  async create(inputs) {
-    const client = kasmClient();
+  async create(inputs, context) {
+    const client = context.client();
     const body = targetGateway(inputs);
     const gateway = await createOrAdopt({
       adopt: inputs.adopt,
@@ -114,26 +113,26 @@ export const egressGatewayProvider = defineKind<EgressGatewayInputs, EgressGatew
       asDeclared: (existing) => isAsDeclared(inputs, currentInputs(inputs, existing), API_FIELDS),
       update: (existing) => client.egress.updateEgressGateway({ ...body, egress_gateway_id: existing.egress_gateway_id }),
       create: () => client.egress.createEgressGateway(body),
-    });
+    }, context);
     return { id: gateway.egress_gateway_id, outs: outputs(inputs, gateway) };
   },
 
-  async read(id, props) {
-    const found = await kasmClient().egress.getEgressGateways({ egress_gateway_id: id });
+  async read(id, props, context) {
+    const found = await context.client().egress.getEgressGateways({ egress_gateway_id: id });
     const gateway = found.find((g) => same.id(g.egress_gateway_id, id));
     if (!gateway) return GONE;
     const inputs = refreshedInputs(props, fieldNames(INPUT_FIELDS), currentInputs(props, gateway));
     return { id: gateway.egress_gateway_id, props: outputs(inputs, gateway), inputs };
   },
 
-  async update(id, _olds, news) {
+  async update(id, _olds, news, _changedFields, context) {
     // Every declared field is sent: the update is the whole declared state, which also reverts drift.
-    const gateway = await kasmClient().egress.updateEgressGateway({ ...targetGateway(news), egress_gateway_id: id });
+    const gateway = await context.client().egress.updateEgressGateway({ ...targetGateway(news), egress_gateway_id: id });
     return { outs: outputs(news, gateway) };
   },
 
-  async delete(id) {
+  async delete(id, _state, context) {
     // Deleting what is already gone is done.
-    await unlessGone(() => kasmClient().egress.deleteEgressGateway({ egress_gateway_id: id }));
+    await unlessGone(() => context.client().egress.deleteEgressGateway({ egress_gateway_id: id }));
   },
 });

@@ -15,7 +15,7 @@
  */
 import { z } from "zod";
 import type { EgressProviderMapping as KasmMapping, NewEgressProviderMapping } from "../api";
-import { kasmClient } from "../runtime";
+import type { KasmClient } from "../api/client";
 import {
   apiId,
   findUnderProvider,
@@ -120,8 +120,7 @@ function currentInputs(props: RefreshedInputs<EgressProviderMappingInputs>, mapp
  * The mapping with this id: looked for among the provider's mappings, then, in case it was moved
  * to another provider outside Pulumi, among all of them. Undefined when Kasm has none.
  */
-async function findMapping(id: string, providerId: unknown): Promise<KasmMapping | undefined> {
-  const client = kasmClient();
+async function findMapping(client: KasmClient, id: string, providerId: unknown): Promise<KasmMapping | undefined> {
   const provider = apiId(providerId);
   return findUnderProvider(
     provider ? () => client.egress.getEgressProviderMapping({ egress_provider_id: provider }) : undefined,
@@ -141,14 +140,14 @@ export const egressProviderMappingProvider = defineKind<EgressProviderMappingInp
   takeOver: {
     kind: "EgressProviderMapping",
     key: (inputs) => `of provider ${String(inputs.egressProviderId)}`,
-    find: async (inputs) => {
-      const existing = await kasmClient().egress.findEgressProviderMapping(targetMapping(inputs));
+    find: async (inputs, context) => {
+      const existing = await context.client().egress.findEgressProviderMapping(targetMapping(inputs));
       return existing && currentInputs(withGatewayDefault(inputs), existing);
     },
   },
 
-  async create(inputs) {
-    const client = kasmClient();
+  async create(inputs, context) {
+    const client = context.client();
     const body = targetMapping(inputs);
     const mapping = await createOrAdopt({
       adopt: inputs.adopt,
@@ -163,26 +162,26 @@ export const egressProviderMappingProvider = defineKind<EgressProviderMappingInp
       },
       update: (existing) => client.egress.updateEgressProviderMapping({ ...body, egress_provider_mapping_id: existing.egress_provider_mapping_id }),
       create: () => client.egress.createEgressProviderMapping(body),
-    });
+    }, context);
     return { id: mapping.egress_provider_mapping_id, outs: outputs(inputs, mapping) };
   },
 
-  async read(id, props) {
-    const mapping = await findMapping(id, props.egressProviderId);
+  async read(id, props, context) {
+    const mapping = await findMapping(context.client(), id, props.egressProviderId);
     if (!mapping) return GONE;
     const inputs = refreshedInputs(props, fieldNames(INPUT_FIELDS), currentInputs(props, mapping));
     return { id: mapping.egress_provider_mapping_id, props: outputs(inputs, mapping), inputs };
   },
 
-  async update(id, _olds, news) {
+  async update(id, _olds, news, _changedFields, context) {
     // The whole declared state is sent: Kasm needs the selection with allow_all_gateways false,
     // and it also reverts drift in fields the diff did not see change.
-    const mapping = await kasmClient().egress.updateEgressProviderMapping({ ...targetMapping(news), egress_provider_mapping_id: id });
+    const mapping = await context.client().egress.updateEgressProviderMapping({ ...targetMapping(news), egress_provider_mapping_id: id });
     return { outs: outputs(news, mapping) };
   },
 
-  async delete(id) {
+  async delete(id, _state, context) {
     // Deleting what is already gone is done.
-    await unlessGone(() => kasmClient().egress.deleteEgressProviderMapping({ egress_provider_mapping_id: id }));
+    await unlessGone(() => context.client().egress.deleteEgressProviderMapping({ egress_provider_mapping_id: id }));
   },
 });

@@ -8,8 +8,8 @@
  */
 import { z } from "zod";
 import type { EgressProvider as KasmEgressProvider, NewEgressProvider } from "../api";
+import type { KasmClient } from "../api/client";
 import { fromApiFields } from "../api";
-import { kasmClient } from "../runtime";
 import { createOrAdopt, declared, GONE, isAsDeclared, refreshedInputs, requiredText, same, toApi, unlessGone, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
@@ -75,8 +75,8 @@ function currentInputs(provider: KasmEgressProvider): RefreshedInputs<EgressProv
 }
 
 /** The provider with this id, or undefined when Kasm has none. */
-async function findById(id: string): Promise<KasmEgressProvider | undefined> {
-  const found = await kasmClient().egress.getEgressProviders({ egress_provider_id: id });
+async function findById(client: KasmClient, id: string): Promise<KasmEgressProvider | undefined> {
+  const found = await client.egress.getEgressProviders({ egress_provider_id: id });
   return found.find((p) => same.id(p.egress_provider_id, id));
 }
 
@@ -91,14 +91,14 @@ export const egressProviderProvider = defineKind<EgressProviderInputs, EgressPro
   takeOver: {
     kind: "EgressProvider",
     key: (inputs) => `'${String(inputs.name)}'`,
-    find: async (inputs) => {
-      const existing = await kasmClient().egress.findEgressProvider(targetProvider(inputs));
+    find: async (inputs, context) => {
+      const existing = await context.client().egress.findEgressProvider(targetProvider(inputs));
       return existing && currentInputs(existing);
     },
   },
 
-  async create(inputs) {
-    const client = kasmClient();
+  async create(inputs, context) {
+    const client = context.client();
     const body = targetProvider(inputs);
     const provider = await createOrAdopt({
       adopt: inputs.adopt,
@@ -109,25 +109,25 @@ export const egressProviderProvider = defineKind<EgressProviderInputs, EgressPro
       asDeclared: (existing) => isAsDeclared(inputs, currentInputs(existing), API_FIELDS),
       update: (existing) => client.egress.updateEgressProvider({ ...body, egress_provider_id: existing.egress_provider_id }),
       create: () => client.egress.createEgressProvider(body),
-    });
+    }, context);
     return { id: provider.egress_provider_id, outs: outputs(inputs, provider) };
   },
 
-  async read(id, props) {
-    const provider = await findById(id);
+  async read(id, props, context) {
+    const provider = await findById(context.client(), id);
     if (!provider) return GONE;
     const inputs = refreshedInputs(props, fieldNames(INPUT_FIELDS), currentInputs(provider));
     return { id: provider.egress_provider_id, props: outputs(inputs, provider), inputs };
   },
 
-  async update(id, _olds, news) {
+  async update(id, _olds, news, _changedFields, context) {
     // Every declared field is sent: the update is the whole declared state, which also reverts drift.
-    const provider = await kasmClient().egress.updateEgressProvider({ ...targetProvider(news), egress_provider_id: id });
+    const provider = await context.client().egress.updateEgressProvider({ ...targetProvider(news), egress_provider_id: id });
     return { outs: outputs(news, provider) };
   },
 
-  async delete(id) {
+  async delete(id, _state, context) {
     // Deleting what is already gone is done.
-    await unlessGone(() => kasmClient().egress.deleteEgressProvider({ egress_provider_id: id }));
+    await unlessGone(() => context.client().egress.deleteEgressProvider({ egress_provider_id: id }));
   },
 });

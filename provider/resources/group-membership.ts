@@ -17,7 +17,6 @@
  * the other.
  */
 import { z } from "zod";
-import { kasmClient } from "../runtime";
 import { alreadyExistsError, canonicalId, KasmId, same } from "./kit";
 import { defineUserLink, groupsOf, isAlreadyMember, isNotMember } from "./user-links";
 
@@ -50,8 +49,7 @@ export const groupMembershipProvider = defineUserLink({
 
   linkedId: (user, groupId) => groupsOf(user).find((g) => same.id(g.group_id, groupId))?.group_id,
 
-  async link(user_id, group_id, adopt) {
-    const client = kasmClient();
+  async link(client, user_id, group_id, adopt) {
     if (adopt) {
       // A membership that exists is taken over without a write. A key without Groups View is not
       // shown the user's groups: the add below then finds the membership (Kasm answers that the
@@ -68,8 +66,8 @@ export const groupMembershipProvider = defineUserLink({
     }
   },
 
-  async unlink(userId, groupId) {
-    await kasmClient().groups.removeUserGroup({ user_id: canonicalId(userId), group_id: canonicalId(groupId) });
+  async unlink(client, userId, groupId) {
+    await client.groups.removeUserGroup({ user_id: canonicalId(userId), group_id: canonicalId(groupId) });
   },
 
   // Not a member any more (the user or group being gone is Kasm's not-found, which the link handles too).

@@ -20,7 +20,6 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { KasmForceRequiredError, type GroupRecord, type GroupUpdate, type NewGroup } from "../api";
 import { configKey, howToSet, type SettingNames } from "../api/config";
-import { configuredApiNames, currentSettingNames, kasmClient } from "../runtime";
 import { createOrAdopt, declared, GONE, isAsDeclared, refreshedInputs, requiredText, unlessGone, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 
@@ -130,16 +129,17 @@ export const groupProvider = defineKind<GroupInputs, GroupOutputs>({
   takeOver: {
     kind: "Group",
     key: (inputs) => `'${inputs.name.trim()}'`,
-    find: async (inputs) => {
-      const existing = await kasmClient().groups.findGroup(newGroup(inputs).name);
+    find: async (inputs, context) => {
+      const existing = await context.client().groups.findGroup(newGroup(inputs).name);
       return existing && currentInputs(inputs, existing);
     },
   },
   // Refused before any plan when the configuration cannot manage groups.
-  extraCheck: (result) => (configuredApiNames() === "product" ? result : { ...result, failures: [...(result.failures ?? []), needsProductVocabulary(currentSettingNames())] }),
+  extraCheck: (result, _news, _olds, context) =>
+    context.apiNames() === "product" ? result : { ...result, failures: [...(result.failures ?? []), needsProductVocabulary(context.settingNames)] },
 
-  async create(inputs) {
-    const client = kasmClient();
+  async create(inputs, context) {
+    const client = context.client();
     const body = newGroup(inputs);
     const group = await createOrAdopt({
       adopt: inputs.adopt,
@@ -151,27 +151,27 @@ export const groupProvider = defineKind<GroupInputs, GroupOutputs>({
       // An adopted group keeps what the program does not declare (its priority included).
       update: (existing) => client.groups.updateGroup(groupUpdate(existing.group_id, inputs)),
       create: () => client.groups.createGroup(body),
-    });
+    }, context);
     return { id: group.group_id, outs: outputs(inputs, group) };
   },
 
-  async read(id, props) {
-    const group = await kasmClient().groups.findGroupById(id);
+  async read(id, props, context) {
+    const group = await context.client().groups.findGroupById(id);
     if (!group) return GONE;
     const inputs = refreshedInputs(props, fieldNames(INPUT_FIELDS), currentInputs(props, group));
     return { id: group.group_id, props: outputs(inputs, group), inputs };
   },
 
-  async update(id, _olds, news) {
+  async update(id, _olds, news, _changedFields, context) {
     // Every declared field is sent, which also reverts drift; a field left out is kept by Kasm.
-    const group = await kasmClient().groups.updateGroup(groupUpdate(id, news));
+    const group = await context.client().groups.updateGroup(groupUpdate(id, news));
     return { outs: outputs(news, group) };
   },
 
-  async delete(id, props) {
+  async delete(id, props, context) {
     try {
       // Deleting what is already gone is done.
-      await unlessGone(() => kasmClient().groups.deleteGroup({ group_id: id, ...(props.forceDelete === true ? { force: true } : {}) }));
+      await unlessGone(() => context.client().groups.deleteGroup({ group_id: id, ...(props.forceDelete === true ? { force: true } : {}) }));
     } catch (error) {
       if (error instanceof KasmForceRequiredError) throw stillHasMembers(id, props.name, error);
       throw error;

@@ -13,8 +13,6 @@
  */
 import { z } from "zod";
 import type { License } from "../api";
-import { kasmClient } from "../runtime";
-import { resourceLabel, warn } from "../engine-log";
 import { camelCase, declared, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
@@ -107,8 +105,8 @@ export const licenseActivationProvider = defineKind<LicenseActivationInputs, Lic
     return { ...result, replaces };
   },
 
-  async create(inputs) {
-    const license = await kasmClient().licenses.activate({
+  async create(inputs, context) {
+    const license = await context.client().licenses.activate({
       activation_key: inputs.activationKey.trim(),
       ...(inputs.seats !== undefined ? { seats: inputs.seats } : {}),
       ...(inputs.issuedTo !== undefined ? { issued_to: inputs.issuedTo } : {}),
@@ -117,19 +115,19 @@ export const licenseActivationProvider = defineKind<LicenseActivationInputs, Lic
   },
 
   /** Kasm cannot read licences: the last known state is kept as it is. */
-  async read(id, props) {
+  async read(id, props, _context) {
     return { id, props, inputs: declared(props, fieldNames(INPUT_FIELDS)) };
   },
 
   /** Never reached with a change (every change replaces): keeps the state. */
-  async update(_id, olds, news) {
+  async update(_id, olds, news, _changedFields, _context) {
     return { outs: { ...olds, ...declared(news, fieldNames(INPUT_FIELDS)) } };
   },
 
-  async delete(id, props) {
+  async delete(id, props, context) {
     const seats = typeof props.limit === "number" ? `${props.limit} seat(s)` : "its seats";
-    await warn(
-      `${resourceLabel("LicenseActivation", id)}: Kasm has no operation to remove a licence, so licence ${id} stays applied (${seats}); ` +
+    await context.warn(
+      `${context.label("LicenseActivation", id)}: Kasm has no operation to remove a licence, so licence ${id} stays applied (${seats}); ` +
         `Pulumi only forgets it. Check the licences under Diagnostics, System Info, Licenses in the Kasm UI.`,
     );
   },

@@ -15,9 +15,8 @@
  * value, so drift cannot be seen, and says so once per resource and refresh, as a warning through
  * the engine's log (see provider/engine-log.ts).
  */
+import type { KasmClient } from "../api/client";
 import { z } from "zod";
-import { resourceLabel, warn } from "../engine-log";
-import { kasmClient } from "../runtime";
 import { canonicalId, declared, GONE, isNotFound, KasmId, same, unlessGone, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 
@@ -57,9 +56,9 @@ function unknownServer(serverId: string, error: unknown): Error {
 }
 
 /** Set the flag; an unknown server is an error that says so. */
-async function setDraining(serverId: string, draining: boolean): Promise<void> {
+async function setDraining(client: KasmClient, serverId: string, draining: boolean): Promise<void> {
   try {
-    await kasmClient().servers.setDrainServer({ server_id: serverId, is_draining: draining });
+    await client.servers.setDrainServer({ server_id: serverId, is_draining: draining });
   } catch (error) {
     if (isNotFound(error)) throw unknownServer(serverId, error);
     throw error;
@@ -67,9 +66,9 @@ async function setDraining(serverId: string, draining: boolean): Promise<void> {
 }
 
 /** The server's draining flag as its record shows it: undefined when the record does not carry it (see the module comment). */
-async function drainingFlag(serverId: string): Promise<boolean | undefined> {
+async function drainingFlag(client: KasmClient, serverId: string): Promise<boolean | undefined> {
   try {
-    const seen = (await kasmClient().servers.getServers({ server_id: serverId })).is_draining;
+    const seen = (await client.servers.getServers({ server_id: serverId })).is_draining;
     return typeof seen === "boolean" ? seen : undefined;
   } catch (error) {
     if (isNotFound(error)) throw unknownServer(serverId, error);
@@ -86,24 +85,24 @@ export const serverDrainProvider = defineKind<ServerDrainInputs, ServerDrainOutp
   apiFields: API_FIELDS,
   sendsNothingWhen: "never",
 
-  async create(inputs) {
+  async create(inputs, context) {
     const serverId = canonicalId(inputs.serverId);
     const draining = inputs.draining !== false;
     // A server whose record shows the declared state already is left as it is. A record without
     // the flag (the spec's) cannot show it: the flag is set, as it always was.
-    if ((await drainingFlag(serverId)) !== draining) await setDraining(serverId, draining);
+    if ((await drainingFlag(context.client(), serverId)) !== draining) await setDraining(context.client(), serverId, draining);
     return { id: serverId, outs: outputs(inputs) };
   },
 
-  async read(id, props) {
-    const server = await unlessGone(() => kasmClient().servers.getServers({ server_id: id }));
+  async read(id, props, context) {
+    const server = await unlessGone(() => context.client().servers.getServers({ server_id: id }));
     if (!server) return GONE;
     // `is_draining` is not a documented field of the server record: without it (or with null) the
     // declared value is kept, and the user is told that drift cannot be seen.
     const seen = server.is_draining;
     if (typeof seen !== "boolean" && props.draining !== undefined)
-      await warn(
-        `${resourceLabel("ServerDrain", server.server_id)}: Kasm's server record does not include the draining flag (is_draining), so refresh ` +
+      await context.warn(
+        `${context.label("ServerDrain", server.server_id)}: Kasm's server record does not include the draining flag (is_draining), so refresh ` +
           `cannot see whether the server is still ${props.draining === false ? "not draining" : "draining"}; the declared value is kept. ` +
           `A change made in the Kasm UI is not noticed: check the server there when in doubt.`,
       );
@@ -115,14 +114,14 @@ export const serverDrainProvider = defineKind<ServerDrainInputs, ServerDrainOutp
     return { id: server.server_id, props: outputs(inputs), inputs };
   },
 
-  async update(id, _olds, news) {
-    await setDraining(id, news.draining !== false);
+  async update(id, _olds, news, _changedFields, context) {
+    await setDraining(context.client(), id, news.draining !== false);
     return { outs: outputs(news) };
   },
 
-  async delete(id) {
+  async delete(id, _state, context) {
     try {
-      await kasmClient().servers.setDrainServer({ server_id: id, is_draining: false });
+      await context.client().servers.setDrainServer({ server_id: id, is_draining: false });
     } catch (error) {
       // The server is gone: nothing is left to restore.
       if (isNotFound(error)) return;

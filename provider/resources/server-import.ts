@@ -45,7 +45,6 @@
  * declared rows, the plan of an update, the state), `check`, `import` and `read`.
  */
 import { randomUUID } from "node:crypto";
-import { resourceLabel, warn } from "../engine-log";
 import { initializationFailure, isUnknown, type KindProvider } from "./kit";
 import { checkServerImport } from "./server-import/check";
 import { importCsv, importRows, IncompleteImport } from "./server-import/import";
@@ -94,12 +93,12 @@ export const serverImportProvider: KindProvider<ServerImportInputs, ServerImport
     return { ...none, changes: plan.added.length > 0 || plan.changed.length > 0 || plan.removed.length > 0 || plan.forgotten || sourceChanged };
   },
 
-  async create(inputs) {
+  async create(inputs, context) {
     const id = randomUUID().replace(/-/g, "");
     const rows = declaredRows(inputs) ?? [];
     let ids: Map<string, string>;
     try {
-      ids = await importRows(rows);
+      ids = await importRows(context, rows);
     } catch (error) {
       if (!(error instanceof IncompleteImport) || error.ids.size === 0) throw error;
       const known = rows.filter((l) => error.ids.has(l.row.name));
@@ -109,9 +108,9 @@ export const serverImportProvider: KindProvider<ServerImportInputs, ServerImport
     return { id, outs: outputs(inputs, serverIds) };
   },
 
-  read: readServerImport,
+  read: (id, props, context) => readServerImport(context, id, props),
 
-  async update(id, olds, news) {
+  async update(id, olds, news, context) {
     const before = declaredRows(olds) ?? [];
     const after = declaredRows(news) ?? [];
     const plan = planRows(before, after);
@@ -119,7 +118,7 @@ export const serverImportProvider: KindProvider<ServerImportInputs, ServerImport
     const toImport = [...plan.added, ...plan.changed.map((c) => c.located)];
     let created: Map<string, string>;
     try {
-      created = toImport.length ? await importRows(toImport) : new Map<string, string>();
+      created = toImport.length ? await importRows(context, toImport) : new Map<string, string>();
     } catch (error) {
       if (!(error instanceof IncompleteImport) || error.ids.size === 0) throw error;
       // Each declared row as Kasm now has it: imported anew, as before (a changed row whose new server is not known), or not at all.
@@ -147,21 +146,21 @@ export const serverImportProvider: KindProvider<ServerImportInputs, ServerImport
       ...plan.removed.map((row) => `${serverLabel(row.name, oldIds[row.name])} is no longer declared`),
     ];
     if (left.length)
-      await warn(
-        `${resourceLabel("ServerImport", id)}: the Kasm API can neither update nor delete servers, so these stay in Kasm and Pulumi no longer manages them: ` +
+      await context.warn(
+        `${context.label("ServerImport", id)}: the Kasm API can neither update nor delete servers, so these stay in Kasm and Pulumi no longer manages them: ` +
           `${left.join("; ")}. Remove them in the Kasm admin UI (Infrastructure, Servers) if they are not needed.`,
       );
     return { outs: outputs(news, serverIds) };
   },
 
-  async delete(id, props) {
+  async delete(id, props, context) {
     const serverIds = (props.serverIds ?? {}) as Record<string, string>;
     // Named in the order the program declares them (the state keeps map keys sorted).
     const declaredNames = (declaredRows(props) ?? []).map((l) => l.row.name).filter((n) => serverIds[n] !== undefined);
     const names = [...declaredNames, ...Object.keys(serverIds).filter((n) => !declaredNames.includes(n))];
     if (names.length === 0) return;
-    await warn(
-      `${resourceLabel("ServerImport", id)}: the Kasm API cannot delete servers, so its ${names.length} server(s) stay in Kasm and Pulumi only forgets them: ` +
+    await context.warn(
+      `${context.label("ServerImport", id)}: the Kasm API cannot delete servers, so its ${names.length} server(s) stay in Kasm and Pulumi only forgets them: ` +
         `${names.map((n) => serverLabel(n, serverIds[n])).join(", ")}. Remove them in the Kasm admin UI (Infrastructure, Servers) if they are not needed.`,
     );
   },

@@ -12,7 +12,6 @@
 import { z } from "zod";
 import type { NewStagingConfig, StagingConfig as KasmStagingConfig, StagingConfigUpdate } from "../api";
 import { fromApiFields } from "../api";
-import { kasmClient } from "../runtime";
 import { createOrAdopt, declared, GONE, isAsDeclared, KasmId, keepingWhatWasCreated, refreshedInputs, same, toApi, unlessGone, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS, SESSION_PERMISSION_NAMES } from "./session-permissions";
@@ -107,14 +106,14 @@ export const stagingConfigProvider = defineKind<StagingConfigInputs, StagingConf
   takeOver: {
     kind: "StagingConfig",
     key: (inputs) => label(inputs),
-    find: async (inputs) => {
-      const existing = await kasmClient().staging.findStagingConfig(targetStagingConfig(inputs));
+    find: async (inputs, context) => {
+      const existing = await context.client().staging.findStagingConfig(targetStagingConfig(inputs));
       return existing && currentInputs(inputs, existing);
     },
   },
 
-  async create(inputs) {
-    const client = kasmClient();
+  async create(inputs, context) {
+    const client = context.client();
     const body = targetStagingConfig(inputs);
     const config = await createOrAdopt({
       adopt: inputs.adopt,
@@ -135,20 +134,20 @@ export const stagingConfigProvider = defineKind<StagingConfigInputs, StagingConf
             return created && { id: created.staging_config_id, properties: outputs(inputs, created) };
           },
         ),
-    });
+    }, context);
     return { id: config.staging_config_id, outs: outputs(inputs, config) };
   },
 
-  async read(id, props) {
-    const config = await unlessGone(() => kasmClient().staging.getStagingConfig({ staging_config_id: id }));
+  async read(id, props, context) {
+    const config = await unlessGone(() => context.client().staging.getStagingConfig({ staging_config_id: id }));
     if (!config) return GONE;
     // `adopt` cannot be read back: it stays as declared.
     const inputs = refreshedInputs(props, fieldNames(INPUT_FIELDS), currentInputs(props, config));
     return { id: config.staging_config_id, props: outputs(inputs, config), inputs };
   },
 
-  async update(id, _olds, news, changedFields) {
-    const client = kasmClient();
+  async update(id, _olds, news, changedFields, context) {
+    const client = context.client();
     // Every declared field is sent (the required ones are always declared): Kasm's update does not
     // say which fields it requires, and a full body leaves nothing to chance. With none changed (an
     // input stopped being declared), Kasm is only read.
@@ -159,8 +158,8 @@ export const stagingConfigProvider = defineKind<StagingConfigInputs, StagingConf
     return { outs: outputs(news, config) };
   },
 
-  async delete(id) {
+  async delete(id, _state, context) {
     // Deleting what is already gone is done.
-    await unlessGone(() => kasmClient().staging.deleteStagingConfig({ staging_config_id: id }));
+    await unlessGone(() => context.client().staging.deleteStagingConfig({ staging_config_id: id }));
   },
 });

@@ -16,7 +16,7 @@
  */
 import { z } from "zod";
 import type { UserAttributes as KasmUserAttributes, UserAttributesUpdate } from "../api";
-import { kasmClient } from "../runtime";
+import type { KasmClient } from "../api/client";
 import { canonicalId, changedFields, declared, GONE, isNotFound, KasmId, keepSpelling, same, unlessGone, type FieldRule, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 
@@ -118,9 +118,9 @@ function outputs(inputs: RefreshedInputs<UserAttributesInputs>, userAttributesId
 }
 
 /** The attributes of a user, or a clear error when there is no such user. */
-async function attributesOf(userId: string): Promise<KasmUserAttributes> {
+async function attributesOf(client: KasmClient, userId: string): Promise<KasmUserAttributes> {
   try {
-    return await kasmClient().users.getAttributes({ user_id: userId });
+    return await client.users.getAttributes({ user_id: userId });
   } catch (error) {
     if (isNotFound(error)) throw new Error(`UserAttributes: Kasm has no user with id ${userId}; the attributes record exists only with its user.`);
     throw error;
@@ -136,31 +136,31 @@ export const userAttributesProvider = defineKind<UserAttributesInputs, UserAttri
   keyFields: KEY_FIELDS,
   sendsNothingWhen: "never",
 
-  async create(inputs) {
+  async create(inputs, context) {
     const userId = canonicalId(inputs.userId);
     // Read first: it proves the user exists, gives the record's id, and shows the record in the
     // installation's vocabulary (a mismatch fails here, before anything is written). Then only the
     // declared attributes that differ from Kasm's, by each field's rule, are sent: none, no request.
-    const attributes = await attributesOf(userId);
+    const attributes = await attributesOf(context.client(), userId);
     const differing = changedFields(currentInputs(inputs, attributes), inputs, API_FIELDS) as AttributeKey[];
-    if (differing.length > 0) await kasmClient().users.updateUserAttributes(attributesBody(userId, inputs, differing));
+    if (differing.length > 0) await context.client().users.updateUserAttributes(attributesBody(userId, inputs, differing));
     return { id: userId, outs: outputs(inputs, attributes.user_attributes_id) };
   },
 
-  async read(id, props) {
-    const attributes = await unlessGone(() => kasmClient().users.getAttributes({ user_id: canonicalId(id) }));
+  async read(id, props, context) {
+    const attributes = await unlessGone(() => context.client().users.getAttributes({ user_id: canonicalId(id) }));
     if (!attributes) return GONE;
     const inputs = currentInputs(props, attributes);
     return { id: canonicalId(attributes.user_id), props: outputs(inputs, attributes.user_attributes_id), inputs };
   },
 
-  async update(id, olds, news, changedFields) {
+  async update(id, olds, news, changedFields, context) {
     const changed = changedFields.filter((key): key is AttributeKey => key in API_FIELDS);
     // update_user_attributes answers `{}`, which cannot show that Kasm ignored `auto_login_ws`
     // (a released Kasm names it `auto_login_kasm`): read the record first, whose names show the
     // vocabulary the installation speaks, so that a mismatch fails before anything is written.
-    if (changed.includes("autoLoginWs")) await attributesOf(canonicalId(id));
-    if (changed.length > 0) await kasmClient().users.updateUserAttributes(attributesBody(canonicalId(id), news, changed));
+    if (changed.includes("autoLoginWs")) await attributesOf(context.client(), canonicalId(id));
+    if (changed.length > 0) await context.client().users.updateUserAttributes(attributesBody(canonicalId(id), news, changed));
     return { outs: outputs(news, olds.userAttributesId) };
   },
 

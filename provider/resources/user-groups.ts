@@ -18,7 +18,7 @@
  */
 import { z } from "zod";
 import { KasmUnknownUserError, type User as KasmUser } from "../api";
-import { existingClient, kasmClient } from "../runtime";
+import type { KasmClient } from "../api/client";
 import { canonicalId, declared, GONE, initializationFailure, isNotFound, KasmId, keepSpelling, same, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 import { ALL_USERS, allUsersGroupId, groupsOf, isAlreadyMember, isNotMember } from "./user-links";
@@ -61,8 +61,8 @@ function allUsersReason(allUsersId: string): string {
 }
 
 /** The user, or a clear error when there is none. */
-async function userOf(userId: string): Promise<KasmUser> {
-  const user = await kasmClient().users.findUser({ user_id: userId });
+async function userOf(client: KasmClient, userId: string): Promise<KasmUser> {
+  const user = await client.users.findUser({ user_id: userId });
   if (!user) throw new Error(`UserGroups: Kasm has no user with id ${userId}.`);
   return user;
 }
@@ -103,8 +103,8 @@ interface Convergence {
 }
 
 /** Bring the user's groups besides All Users from `current` to `desired` (canonical ids): removals first, then additions. */
-async function converge(userId: string, current: readonly string[], desired: readonly string[]): Promise<Convergence> {
-  const groups = kasmClient().groups;
+async function converge(client: KasmClient, userId: string, current: readonly string[], desired: readonly string[]): Promise<Convergence> {
+  const groups = client.groups;
   const now = new Set(current);
   const want = new Set(desired);
   const removals = [...now].filter((id) => !want.has(id)).sort();
@@ -141,17 +141,17 @@ async function converge(userId: string, current: readonly string[], desired: rea
  * failure carrying the groups as they are in Kasm (read again; else as far as the changes went),
  * so that the state matches Kasm and the next update finishes the work.
  */
-async function apply(id: string, inputs: UserGroupsInputs): Promise<void> {
+async function apply(client: KasmClient, id: string, inputs: UserGroupsInputs): Promise<void> {
   const userId = canonicalId(inputs.userId);
-  const user = await userOf(userId);
+  const user = await userOf(client, userId);
   const groupIds = inputs.groupIds;
   refuseAllUsers(user, groupIds);
-  const result = await converge(userId, currentGroupIds(user), groupIds.map(canonicalId));
+  const result = await converge(client, userId, currentGroupIds(user), groupIds.map(canonicalId));
   if (result.error === undefined) return;
   if (result.changes === 0) throw result.error;
   let now = result.now;
   try {
-    now = currentGroupIds(await userOf(userId));
+    now = currentGroupIds(await userOf(client, userId));
   } catch {
     // Keep what the successful changes left.
   }
@@ -167,7 +167,7 @@ export const userGroupsProvider = defineKind<UserGroupsInputs>({
   apiFields: API_FIELDS,
   sendsNothingWhen: "never",
 
-  extraCheck(result, news) {
+  extraCheck(result, news, _olds, context) {
     if (result.failures?.length) return result;
     const { groupIds } = news;
     if (!Array.isArray(groupIds) || groupIds.length === 0) return result;
@@ -175,21 +175,21 @@ export const userGroupsProvider = defineKind<UserGroupsInputs>({
     // preview and up): refuse it here when this process has seen the id already (in any user
     // record it read or created, such as the user's own create in the same up); otherwise create
     // and update refuse it, before changing anything.
-    const allUsers = existingClient()?.userReads.allUsersGroupId;
+    const allUsers = context.existingClient()?.userReads.allUsersGroupId;
     if (allUsers !== undefined && groupIds.some((id) => same.id(id, allUsers)))
       return { inputs: news, failures: [{ property: "groupIds", reason: allUsersReason(allUsers) }] };
     return result;
   },
 
-  async create(inputs) {
+  async create(inputs, context) {
     const id = canonicalId(inputs.userId);
-    await apply(id, inputs);
+    await apply(context.client(), id, inputs);
     return { id, outs: outputs(inputs) };
   },
 
-  async read(id, props) {
+  async read(id, props, context) {
     // From the refresh's get_users pages when many users are read together (see UserReads).
-    const user = await kasmClient().userReads.read(canonicalId(id), ["groups"]);
+    const user = await context.client().userReads.read(canonicalId(id), ["groups"]);
     if (!user) return GONE;
     const inputs: Props = {
       userId: keepSpelling(props.userId ?? id, user.user_id),
@@ -198,18 +198,18 @@ export const userGroupsProvider = defineKind<UserGroupsInputs>({
     return { id: canonicalId(user.user_id), props: outputs(inputs), inputs };
   },
 
-  async update(id, _olds, news) {
+  async update(id, _olds, news, _changedFields, context) {
     // Always against Kasm's current set, not the state's: drift since the last refresh is reverted too.
-    await apply(id, news);
+    await apply(context.client(), id, news);
     return { outs: outputs(news) };
   },
 
-  async delete(id, props) {
+  async delete(id, props, context) {
     const userId = canonicalId(id);
     const groupIds = Array.isArray(props.groupIds) ? [...new Set(props.groupIds.map(canonicalId))].sort() : [];
     for (const group_id of groupIds) {
       try {
-        await kasmClient().groups.removeUserGroup({ user_id: userId, group_id });
+        await context.client().groups.removeUserGroup({ user_id: userId, group_id });
       } catch (error) {
         // Not a member any more, or the group is gone: nothing to remove. The user is gone: done.
         if (isNotMember(error)) continue;

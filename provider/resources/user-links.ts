@@ -11,9 +11,9 @@
  */
 import type { z } from "zod";
 import { KasmAlreadyMemberError, KasmNotMemberError, type AssignedServer, type Group, type User as KasmUser } from "../api";
+import type { KasmClient } from "../api/client";
 import type { UserList } from "../api/user-reads";
 import { ALL_USERS_GROUP, closeUnderDependencies } from "../../catalogue";
-import { kasmClient } from "../runtime";
 import { canonicalId, declared, GONE, isNotFound, keepSpelling, same, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
@@ -88,9 +88,9 @@ export interface UserLinkDefinition<OtherField extends string> {
    * Make the link (both ids canonical). An existing link is taken over with `adopt`, and is an
    * error that suggests it without.
    */
-  link(userId: string, otherId: string, adopt: boolean): Promise<void>;
+  link(client: KasmClient, userId: string, otherId: string, adopt: boolean): Promise<void>;
   /** Remove the link (the two parts of the resource's id). */
-  unlink(userId: string, otherId: string): Promise<void>;
+  unlink(client: KasmClient, userId: string, otherId: string): Promise<void>;
   /** Whether an error of `unlink` says there is no such link any more. */
   isUnlinked(error: unknown): boolean;
 }
@@ -115,16 +115,16 @@ export function defineUserLink<OtherField extends string>(link: UserLinkDefiniti
     // Only `adopt` can change in place, and it steers nothing after the create.
     sendsNothingWhen: "never",
 
-    async create(inputs) {
+    async create(inputs, context) {
       const userId = canonicalId(inputs.userId);
       const otherId = canonicalId(inputs[link.otherField]);
-      await link.link(userId, otherId, inputs.adopt === true);
+      await link.link(context.client(), userId, otherId, inputs.adopt === true);
       return { id: pairId(userId, otherId), outs: outputs(inputs) };
     },
 
-    async read(id, state) {
+    async read(id, state, context) {
       const [userId, otherId] = id.split(":");
-      const user = await kasmClient().userReads.read(userId, [link.userList]);
+      const user = await context.client().userReads.read(userId, [link.userList]);
       if (!user) return GONE;
       const linkedId = link.linkedId(user, otherId);
       if (linkedId === undefined) return GONE;
@@ -140,10 +140,10 @@ export function defineUserLink<OtherField extends string>(link: UserLinkDefiniti
       return { outs: outputs(news) };
     },
 
-    async delete(id) {
+    async delete(id, _state, context) {
       const [userId, otherId] = id.split(":");
       try {
-        await link.unlink(userId, otherId);
+        await link.unlink(context.client(), userId, otherId);
       } catch (error) {
         // No such link any more, or the user or the other object is gone: the link is gone, as asked.
         if (link.isUnlinked(error) || isNotFound(error)) return;

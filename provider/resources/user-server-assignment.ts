@@ -12,7 +12,6 @@
  */
 import { z } from "zod";
 import { KasmNotAssignedError } from "../api";
-import { kasmClient } from "../runtime";
 import { alreadyExistsError, KasmId, same } from "./kit";
 import { assignedServersOf, defineUserLink } from "./user-links";
 
@@ -44,8 +43,7 @@ export const userServerAssignmentProvider = defineUserLink({
 
   linkedId: (user, serverId) => assignedServersOf(user).find((s) => same.id(s.server_id, serverId))?.server_id,
 
-  async link(user_id, server_id, adopt) {
-    const client = kasmClient();
+  async link(client, user_id, server_id, adopt) {
     // Kasm accepts assigning twice: an existing assignment is found by reading the user first.
     const user = await client.users.findUser({ user_id });
     if (!user) throw new Error(`UserServerAssignment: Kasm has no user with id ${user_id}.`);
@@ -55,8 +53,8 @@ export const userServerAssignmentProvider = defineUserLink({
     if (!assigned) await client.users.assignUserServer({ user_id, server_id });
   },
 
-  async unlink(user_id, server_id) {
-    await kasmClient().users.unassignUserServer({ user_id, server_id });
+  async unlink(client, user_id, server_id) {
+    await client.users.unassignUserServer({ user_id, server_id });
   },
 
   // Not assigned any more (the user or server being gone is Kasm's not-found, which the link handles too).

@@ -53,10 +53,9 @@
  * schema), `check`, `rows` (reading, comparing and writing back rows, the state), `groups`, `import`,
  * `writes` (update_user, adoption, delete_user), `read`, `update`, and `planned-ids` (the ids a preview shows).
  */
+import type { KasmClient } from "../api/client";
 import { randomUUID } from "node:crypto";
-import { canonicalId, isUnknown, same, type KindProvider, type Props } from "./kit";
-import { note, resourceLabel, warn } from "../engine-log";
-import { kasmClient } from "../runtime";
+import { canonicalId, isUnknown, same, type KindContext, type KindProvider, type Props } from "./kit";
 import { OTHER_INPUTS, type Row, type UserSetInputs } from "./user-set/fields";
 import { checkUserSet } from "./user-set/check";
 import { groupIndexFor, unknownGroupFailures, unknownGroupsError } from "./user-set/groups";
@@ -82,13 +81,13 @@ export { IMPORT_ONLY_FIELDS, REALMS, USER_FIELDS, UserSetInputs, userRowSchema, 
  * Kasm's users were not all read (it may have been renamed in the UI): its delete answers "unknown
  * user" if it is gone. A row whose import is unconfirmed is the user of that name, if there is one.
  */
-async function stillInKasm(
+async function stillInKasm(client: KasmClient, 
   rows: readonly Row[],
   userIds: Readonly<Record<string, string>>,
   unconfirmed: ReadonlySet<string>,
 ): Promise<{ row: Row; userId: string }[]> {
   if (rows.length === 0) return [];
-  const { users, complete } = await kasmClient().users.getUsersNamed(rows.map((row) => row.key));
+  const { users, complete } = await client.users.getUsersNamed(rows.map((row) => row.key));
   const ids = new Set(users.map((user) => canonicalId(user.user_id)));
   const byName = new Map(users.map((user) => [user.username.toLowerCase(), user]));
   return rows.flatMap((row) => {
@@ -116,10 +115,10 @@ function setChanges(olds: Props, news: Props): boolean {
 }
 
 /** `UserSet staff: this change adds 2 users ('a', 'b'), removes none and changes 1 ('c').` */
-function changeSummary(id: string, { added, removed, changed }: ReturnType<typeof rowChanges>): string {
+function changeSummary(context: KindContext, id: string, { added, removed, changed }: ReturnType<typeof rowChanges>): string {
   const part = (verb: string, rows: readonly Row[], noun = "") =>
     rows.length === 0 ? `${verb} none` : `${verb} ${rows.length}${noun && ` ${noun}${rows.length === 1 ? "" : "s"}`} (${names(rows, 10)})`;
-  return `${resourceLabel("UserSet", id)}: this change ${part("adds", added, "user")}, ${part("removes", removed)} and ${part("changes", changed)}.`;
+  return `${context.label("UserSet", id)}: this change ${part("adds", added, "user")}, ${part("removes", removed)} and ${part("changes", changed)}.`;
 }
 
 // --- provider ------------------------------------------------------------------------------------
@@ -130,43 +129,43 @@ export const userSetProvider: KindProvider<UserSetInputs, UserSetState> = {
    * The rows checked; for a change, the `userIds` it will leave, so that a preview shows them;
    * without one, the ids the previous inputs hold (see planned-ids.ts).
    */
-  async check(olds, news) {
+  async check(olds, news, context) {
     const checked = checkUserSet(news);
     if (checked.failures?.length) return checked;
     // Kept unread: a preview without a change asks Kasm nothing.
     if (!setChanges(olds, news)) return withUserIds(checked, news, keptUserIds(olds));
-    const groupFailures = await unknownGroupFailures(rowsOf(news) ?? [], news.groupIds, formOf(news) ?? "users");
+    const groupFailures = await unknownGroupFailures(context, rowsOf(news) ?? [], news.groupIds, formOf(news) ?? "users");
     if (groupFailures.length > 0) return { inputs: news, failures: groupFailures };
-    return withUserIds(checked, news, await plannedUserIds(olds, news));
+    return withUserIds(checked, news, await plannedUserIds(context, olds, news));
   },
 
   /** From the state alone: rows by username, then the other inputs. Nothing replaces the set. */
-  async diff(id, olds, news) {
+  async diff(id, olds, news, context) {
     // Users whose import is unconfirmed: the next update looks them up and finishes the work.
     const changes = setChanges(olds, news) || unconfirmedOf(olds).size > 0;
     const after = rowsOf(news);
     // Pulumi shows only that the csv (or users) input changed: say what that means, row by row.
     const rows = changes && after ? rowChanges(rowsOf(olds) ?? [], after) : undefined;
-    if (rows && rows.added.length + rows.removed.length + rows.changed.length > 0) await note(changeSummary(id, rows));
+    if (rows && rows.added.length + rows.removed.length + rows.changed.length > 0) await context.note(changeSummary(context, id, rows));
     return { changes, replaces: [], deleteBeforeReplace: false };
   },
 
-  async create(inputs) {
+  async create(inputs, context) {
     const id = randomUUID().replace(/-/g, "");
     const rows = rowsOf(inputs) ?? [];
-    const client = kasmClient();
+    const client = context.client();
     const { users: seen } = rows.length > 0 ? await client.users.getUsersNamed(rows.map((r) => r.key)) : { users: [] };
     const existing = new Map(seen.map((u) => [u.username.toLowerCase(), u]));
     const adopted = rows.filter((row) => existing.has(row.key));
     if (adopted.length > 0 && inputs.adopt !== true) throw existingUsersError(adopted);
 
     // Everything about adopted users is worked out before anything is written.
-    const index = await groupIndexFor(adopted, seen, inputs.groupIds);
+    const index = await groupIndexFor(context, adopted, seen, inputs.groupIds);
     const unknownGroups = new Map<string, string[]>();
     const unchangeable: string[] = [];
     const mode = String(inputs.groupsMode ?? "additive");
     const plans = adopted.map((row) => planAdoption(row, existing.get(row.key)!, { mode, index, unknownGroups, unchangeable }));
-    if (unknownGroups.size > 0) throw unknownGroupsError(unknownGroups);
+    if (unknownGroups.size > 0) throw unknownGroupsError(context, unknownGroups);
 
     const toCreate = rows.filter((row) => !existing.has(row.key));
     const importing = step("imported", "new users", toCreate.length);
@@ -174,7 +173,7 @@ export const userSetProvider: KindProvider<UserSetInputs, UserSetState> = {
     const userIds: Record<string, string> = {};
     let unconfirmed: readonly Row[] = [];
     try {
-      const imported = await importRows(toCreate);
+      const imported = await importRows(context, toCreate);
       for (const [key, user] of imported.created) userIds[key] = canonicalId(user.user_id);
       importing.done = imported.created.size;
       unconfirmed = imported.unconfirmed;
@@ -187,7 +186,7 @@ export const userSetProvider: KindProvider<UserSetInputs, UserSetState> = {
 
     // Adopted users not brought to the declared state stay out of the set: the next up adopts them again.
     const adoption = await eachAll(plans, async (plan) => {
-      userIds[plan.row.key] = await adopt(plan);
+      userIds[plan.row.key] = await adopt(context, plan);
     });
     adopting.done = adoption.done.length;
     for (const { item, error } of adoption.failed) adopting.failures.push(`'${item.row.username}': ${messageOf(error)}`);
@@ -198,26 +197,26 @@ export const userSetProvider: KindProvider<UserSetInputs, UserSetState> = {
       if (inSet.length === 0) throw new Error(message);
       throw keptFailure(id, inputs, outputs(inputs, inSet, userIds, [...pending]), message);
     }
-    if (unchangeable.length) await warn(unchangeableWarning(id, "adopted users keep values that only an import sets", unchangeable));
+    if (unchangeable.length) await context.warn(unchangeableWarning(context, id, "adopted users keep values that only an import sets", unchangeable));
     return { id, outs: outputs(inputs, rows, userIds) };
   },
 
-  read: readUserSet,
+  read: (id, props, context) => readUserSet(context, id, props),
 
-  update: updateUserSet,
+  update: (id, olds, news, context) => updateUserSet(context, id, olds, news),
 
-  async delete(_id, props) {
+  async delete(_id, props, context) {
     const rows = rowsOf(props) ?? [];
     const userIds = userIdsOf(props);
     const unconfirmed = unconfirmedOf(props);
     const force = props.forceDelete === true;
-    const targets = await stillInKasm(rows.filter((row) => userIds[row.key] || unconfirmed.has(row.key)), userIds, unconfirmed);
+    const targets = await stillInKasm(context.client(), rows.filter((row) => userIds[row.key] || unconfirmed.has(row.key)), userIds, unconfirmed);
     const failures: string[] = [];
     let busy = 0;
     // Every user is attempted, so that one failure does not hold back the others; the next destroy retries what is left.
     await eachAll(targets, async ({ row, userId }) => {
       try {
-        await deleteKasmUser(row.username, userId, force);
+        await deleteKasmUser(context.client(), row.username, userId, force);
       } catch (error) {
         if (error instanceof SessionsRunningError) busy += 1;
         failures.push(`'${row.username}': ${(error as Error).message}`);

@@ -8,8 +8,8 @@
  */
 import { z } from "zod";
 import type { NewUser, User as KasmUser, UserUpdate } from "../api";
+import type { KasmClient } from "../api/client";
 import { fromApiFields, KasmForceRequiredError } from "../api";
-import { kasmClient } from "../runtime";
 import { createOrAdopt, declared, GONE, isAsDeclared, isNotFound, refreshedInputs, same, toApi, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
@@ -80,9 +80,9 @@ export class SessionsRunningError extends Error {
  * with running sessions unless `force` is set: that refusal becomes an error naming the way out.
  * UserSet deletes its users the same way.
  */
-export async function deleteKasmUser(username: string, userId: string, force: boolean): Promise<void> {
+export async function deleteKasmUser(client: KasmClient, username: string, userId: string, force: boolean): Promise<void> {
   try {
-    await kasmClient().users.deleteUser({ user_id: userId, force });
+    await client.users.deleteUser({ user_id: userId, force });
   } catch (error) {
     if (isNotFound(error)) return;
     if (error instanceof KasmForceRequiredError)
@@ -133,15 +133,15 @@ export const userProvider = defineKind<UserInputs, UserOutputs>({
     kind: "User",
     key: (inputs) => `'${String(inputs.username)}'`,
     unreadable: ["password"],
-    find: async (inputs) => {
-      const existing = await kasmClient().users.findUserByUsername(String(targetUser(inputs).username));
+    find: async (inputs, context) => {
+      const existing = await context.client().users.findUserByUsername(String(targetUser(inputs).username));
       return existing && currentInputs(inputs, existing);
     },
   },
   sendsNothingWhen: "no-api-field-changed",
 
-  async create(inputs) {
-    const client = kasmClient();
+  async create(inputs, context) {
+    const client = context.client();
     const body = targetUser(inputs);
     const username = String(body.username);
     const user = await createOrAdopt({
@@ -156,27 +156,27 @@ export const userProvider = defineKind<UserInputs, UserOutputs>({
       asDeclared: (existing) => inputs.password === undefined && isAsDeclared(inputs, currentInputs(inputs, existing), API_FIELDS),
       update: (existing) => client.users.updateUser({ ...body, user_id: existing.user_id }),
       create: () => client.users.createUser({ ...body, username }),
-    });
+    }, context);
     return { id: user.user_id, outs: outputs(inputs, user) };
   },
 
-  async read(id, props) {
+  async read(id, props, context) {
     // From the refresh's get_users pages when many users are read together (see UserReads).
-    const user = await kasmClient().userReads.read(id);
+    const user = await context.client().userReads.read(id);
     if (!user) return GONE;
     // The password and the provider flags cannot be read back: they stay as declared.
     const inputs = refreshedInputs(props, fieldNames(INPUT_FIELDS), currentInputs(props, user));
     return { id: user.user_id, props: outputs(inputs, user), inputs };
   },
 
-  async update(id, _olds, news, changedFields) {
+  async update(id, _olds, news, changedFields, context) {
     const body = targetUser(declared(news, changedFields));
     // Kasm releases before 1.19 refuse an update without the username: always send it.
-    const user = await kasmClient().users.updateUser({ username: news.username.trim().toLowerCase(), ...body, user_id: id } satisfies UserUpdate);
+    const user = await context.client().users.updateUser({ username: news.username.trim().toLowerCase(), ...body, user_id: id } satisfies UserUpdate);
     return { outs: outputs(news, user) };
   },
 
-  async delete(id, props) {
-    await deleteKasmUser(String(props.username), id, props.forceDelete === true);
+  async delete(id, props, context) {
+    await deleteKasmUser(context.client(), String(props.username), id, props.forceDelete === true);
   },
 });

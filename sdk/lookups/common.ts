@@ -2,7 +2,6 @@
  * What every lookup shares: the program's client, the presentation of records (camelCase, secrets
  * left out or made secret Outputs), the lookup's error, and the `...Output` twins.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import * as pulumi from "@pulumi/pulumi";
 // The client itself (and undici with it) loads on the first lookup: a program that runs none does
 // not spend the time (about 0.2 s of CPU) on it.
@@ -87,8 +86,6 @@ export interface LookupOptions {
   readonly connection?: Connection | string;
 }
 
-/** The connection the lookup running now reads (see {@link named}). */
-const lookupConnection = new AsyncLocalStorage<string | undefined>();
 /** The program's connections, over its stack configuration; created by the first lookup. */
 let connections: ConnectionRegistry | undefined;
 
@@ -110,12 +107,12 @@ export async function programConnections(): Promise<ConnectionRegistry> {
 }
 
 /**
- * The client of this program for the connection of the lookup running now: the `kasm:` stack
- * configuration, then the environment; for a named connection, its own `kasm-<name>:` keys and
- * `KASM_<NAME>_*` variables only. One client per connection while its settings stay the same.
+ * The client of this program for a lookup's `connection` (default: the one `kasm:` configures): the
+ * stack configuration, then the environment; for a named connection, its own `kasm-<name>:` keys
+ * and `KASM_<NAME>_*` variables only. One client per connection while its settings stay the same.
  */
-export async function programClient(): Promise<KasmClient> {
-  return (await programConnections()).client(lookupConnection.getStore());
+export async function programClient(options?: LookupOptions): Promise<KasmClient> {
+  return (await programConnections()).client(connectionName(options?.connection));
 }
 
 // --- errors and Output twins ---------------------------------------------------------------------
@@ -149,23 +146,18 @@ export class KasmLookupError extends pulumi.RunError {
 }
 
 /**
- * The options of the lookup running now, for a lookup that calls another (`getZone` reads through
- * `getZones`): the same connection.
+ * `fetch`, handed the client of the lookup's connection and its options (for a lookup that calls
+ * another, `getZone` reading through `getZones`, on the same connection), failing with a
+ * {@link KasmLookupError} named after the lookup. One raised by a lookup it calls is renamed, so
+ * that the message names what the program called.
  */
-export function currentLookupOptions(): LookupOptions {
-  return { connection: lookupConnection.getStore() };
-}
-
-/**
- * `fetch`, failing with a {@link KasmLookupError} named after the lookup. One raised by a lookup it
- * calls (`getZone` reads through `getZones`) is renamed, so that the message names what the
- * program called.
- */
-export function named<A, R>(lookup: string, fetch: (args: A) => Promise<R>): (args: A, options?: LookupOptions) => Promise<R> {
-  return async (args, options) => {
+export function named<A, R>(
+  lookup: string,
+  fetch: (args: A, client: KasmClient, options: LookupOptions) => Promise<R>,
+): (args: A, options?: LookupOptions) => Promise<R> {
+  return async (args, options = {}) => {
     try {
-      // The connection reaches programClient() through the lookup's asynchronous context.
-      return await lookupConnection.run(connectionName(options?.connection), () => fetch(args));
+      return await fetch(args, await programClient(options), options);
     } catch (error) {
       throw new KasmLookupError(lookup, error instanceof KasmLookupError ? error.cause : error);
     }

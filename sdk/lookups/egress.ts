@@ -5,7 +5,6 @@ import {
   definedOnly,
   named,
   outputOf,
-  programClient,
   recordSecrets,
   scrubbed,
   withoutSecrets,
@@ -39,8 +38,8 @@ export type EgressGatewayWithSecrets = WithSecretOutputs<EgressGatewayRecord, Eg
 
 // --- staging -------------------------------------------------------------------------------------
 
-const fetchStagingConfigs = named("getStagingConfigs", async () => {
-  return (await programClient()).staging.getStagingConfigs();
+const fetchStagingConfigs = named("getStagingConfigs", async (_args: object, client) => {
+  return client.staging.getStagingConfigs();
 });
 
 /** Every staging config. */
@@ -62,9 +61,9 @@ export interface GetEgressProvidersArgs {
   readonly enabled?: boolean;
 }
 
-const fetchEgressProviders = named("getEgressProviders", async (args: GetEgressProvidersArgs = {}) => {
+const fetchEgressProviders = named("getEgressProviders", async (args: GetEgressProvidersArgs = {}, client) => {
   const filter = { name: args.name, egress_provider_type: args.egressProviderType, enabled: args.enabled };
-  return (await programClient()).egress.getEgressProviders(definedOnly(filter) as EgressProviderFilter);
+  return client.egress.getEgressProviders(definedOnly(filter) as EgressProviderFilter);
 });
 
 /** Egress providers, optionally filtered (exact matches). */
@@ -86,7 +85,7 @@ export interface GetEgressGatewaysArgs {
   readonly enabled?: boolean;
 }
 
-const fetchEgressGateways = named("getEgressGateways", async (args: GetEgressGatewaysArgs = {}) => {
+const fetchEgressGateways = named("getEgressGateways", async (args: GetEgressGatewaysArgs = {}, client) => {
   const filter = {
     egress_provider_id: args.egressProviderId,
     name: args.name,
@@ -94,7 +93,7 @@ const fetchEgressGateways = named("getEgressGateways", async (args: GetEgressGat
     city: args.city,
     enabled: args.enabled,
   };
-  return (await programClient()).egress.getEgressGateways(definedOnly(filter) as EgressGatewayFilter);
+  return client.egress.getEgressGateways(definedOnly(filter) as EgressGatewayFilter);
 });
 
 /**

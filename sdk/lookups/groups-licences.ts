@@ -5,7 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { canonicalId } from "../../catalogue/ids";
-import { named, outputOf, programClient, scrubbed, single, type Api, type Camelized, type InputArgs, type LookupOptions } from "./common";
+import { named, outputOf, scrubbed, single, type Api, type Camelized, type InputArgs, type LookupOptions } from "./common";
 
 /** A group (it has no secret fields). */
 export type Group = Camelized<Awaited<ReturnType<Api["groups"]["getGroups"]>>[number]>;
@@ -17,7 +17,7 @@ export type GetGroupArgs = { readonly name: string; readonly groupId?: undefined
 
 // --- groups --------------------------------------------------------------------------------------
 
-const fetchGroups = named("getGroups", async () => (await programClient()).groups.getGroups());
+const fetchGroups = named("getGroups", async (_args: object, client) => client.groups.getGroups());
 
 /** Every group the API key may view (system groups need Groups View System). */
 export async function getGroups(options?: LookupOptions): Promise<Group[]> {
@@ -29,8 +29,8 @@ export function getGroupsOutput(options?: LookupOptions): pulumi.Output<Group[]>
   return outputOf(fetchGroups, (groups) => groups.map((g) => scrubbed(g)))({}, options);
 }
 
-const fetchGroup = named("getGroup", async (args: GetGroupArgs) => {
-  const groups = await (await programClient()).groups.getGroups();
+const fetchGroup = named("getGroup", async (args: GetGroupArgs, client) => {
+  const groups = await client.groups.getGroups();
   if (args.groupId !== undefined) return single(groups.filter((g) => canonicalId(g.group_id) === canonicalId(args.groupId)), `group with id ${args.groupId}`);
   return single(groups.filter((g) => g.name === args.name), `group named '${args.name}' (names are compared exactly)`);
 });
@@ -56,7 +56,7 @@ export function getGroupOutput(args: InputArgs<GetGroupArgs>, options?: LookupOp
 
 // --- licences ------------------------------------------------------------------------------------
 
-const fetchLicenses = named("getLicenses", async () => (await programClient()).licenses.getLicenses());
+const fetchLicenses = named("getLicenses", async (_args: object, client) => client.licenses.getLicenses());
 
 /** Every licence applied to the installation: seats (`limit`), type, expiry and features. */
 export async function getLicenses(options?: LookupOptions): Promise<License[]> {

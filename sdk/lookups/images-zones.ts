@@ -1,10 +1,8 @@
 /** Lookups of images, deployment zones and servers. */
 import type * as pulumi from "@pulumi/pulumi";
 import {
-  currentLookupOptions,
   named,
   outputOf,
-  programClient,
   recordSecrets,
   single,
   withoutSecrets,
@@ -75,8 +73,8 @@ export type ServerWithSecrets = WithSecretOutputs<ServerRecord, ServerSecrets>;
 
 // --- images --------------------------------------------------------------------------------------
 
-const fetchImages = named("getImages", async () => {
-  return (await programClient()).images.getImages();
+const fetchImages = named("getImages", async (_args: object, client) => {
+  return client.images.getImages();
 });
 
 /** Every image. Leaves out {@link ImageSecrets} (`ctrToken`); {@link getImagesOutput} has them as secrets. */
@@ -92,8 +90,8 @@ export function getImagesOutput(options?: LookupOptions): pulumi.Output<ImageWit
 /** Arguments of {@link getImage}: the image name (`kasmweb/chrome:1.16.0`) or its friendly name (`Chrome`). */
 export type GetImageArgs = { name: string; friendlyName?: undefined } | { friendlyName: string; name?: undefined };
 
-const fetchImage = named("getImage", async (args: GetImageArgs) => {
-  const images = await fetchImages({}, currentLookupOptions());
+const fetchImage = named("getImage", async (args: GetImageArgs, _client, options) => {
+  const images = await fetchImages({}, options);
   const found = images.filter((i) => (args.name !== undefined ? i.name === args.name : i.friendly_name === args.friendlyName));
   return single(found, `image ${JSON.stringify(args.name ?? args.friendlyName)}`);
 });
@@ -110,8 +108,8 @@ export const getImageOutput: (args: InputArgs<GetImageArgs>, options?: LookupOpt
 
 // --- zones ---------------------------------------------------------------------------------------
 
-const fetchZones = named("getZones", async () => {
-  return (await programClient()).zones.getZones({ brief: false });
+const fetchZones = named("getZones", async (_args: object, client) => {
+  return client.zones.getZones({ brief: false });
 });
 
 /** Every deployment zone. Leaves out {@link ZoneSecrets} (`cloudSecretAccessKey`). */
@@ -124,9 +122,9 @@ export function getZonesOutput(options?: LookupOptions): pulumi.Output<ZoneWithS
   return outputOf(fetchZones, (zones) => zones.map((z) => withSecretOutputs(z, ZONE_SECRETS)))({}, options);
 }
 
-const fetchZone = named("getZone", async (args: { name: string }) => {
+const fetchZone = named("getZone", async (args: { name: string }, _client, options) => {
   return single(
-    (await fetchZones({}, currentLookupOptions())).filter((z) => z.zone_name === args.name),
+    (await fetchZones({}, options)).filter((z) => z.zone_name === args.name),
     `zone ${JSON.stringify(args.name)}`,
   );
 });
@@ -143,8 +141,8 @@ export const getZoneOutput: (args: InputArgs<{ name: string }>, options?: Lookup
 
 // --- servers -------------------------------------------------------------------------------------
 
-const fetchServer = named("getServer", async (args: { serverId: string }) => {
-  return (await programClient()).servers.getServers({ server_id: args.serverId });
+const fetchServer = named("getServer", async (args: { serverId: string }, client) => {
+  return client.servers.getServers({ server_id: args.serverId });
 });
 
 /**

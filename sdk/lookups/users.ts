@@ -3,7 +3,6 @@ import type * as pulumi from "@pulumi/pulumi";
 import {
   named,
   outputOf,
-  programClient,
   recordSecrets,
   withoutSecrets,
   withSecretOutputs,
@@ -36,9 +35,9 @@ export type UserWithSecrets = WithSecretOutputs<UserRecord, UserSecrets>;
 /** Arguments of {@link getUser}: a user id (hex or hyphenated) or a username. */
 export type GetUserArgs = { userId: string; username?: undefined } | { username: string; userId?: undefined };
 
-const fetchUser = named("getUser", async (args: GetUserArgs) => {
+const fetchUser = named("getUser", async (args: GetUserArgs, client) => {
   const lookup = args.userId !== undefined ? { user_id: args.userId } : { username: args.username };
-  return (await programClient()).users.getUser(lookup as never);
+  return client.users.getUser(lookup as never);
 });
 
 /** One user, by id or username. Leaves out {@link UserSecrets} (`hash`); {@link getUserOutput} has them as secrets. */
@@ -63,14 +62,14 @@ export interface GetUsersArgs {
   readonly includeAnonymous?: boolean;
 }
 
-const fetchUsers = named("getUsers", async (args: GetUsersArgs = {}) => {
+const fetchUsers = named("getUsers", async (args: GetUsersArgs = {}, client) => {
   const filters: { id: "username" | "locked" | "disabled" | "exclude_group"; value: unknown }[] = [];
   if (args.usernameContains !== undefined) filters.push({ id: "username", value: args.usernameContains });
   if (args.locked !== undefined) filters.push({ id: "locked", value: args.locked });
   if (args.disabled !== undefined) filters.push({ id: "disabled", value: args.disabled });
   if (args.excludeGroupId !== undefined) filters.push({ id: "exclude_group", value: args.excludeGroupId });
   // Every page, read by the client's one reader of get_users pages.
-  return (await programClient()).users.getAllUsers({ filters, anonymous: args.includeAnonymous ?? false });
+  return client.users.getAllUsers({ filters, anonymous: args.includeAnonymous ?? false });
 });
 
 /** Every user matching the filters, across all pages. Leaves out {@link UserSecrets} (`hash`). */

@@ -6,6 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { KasmAlreadyExistsError, KasmApiError, KasmNotFoundError, KasmVocabularyError } from "../../api";
 import { refusedTakeOver, takeOverChanges } from "./take-over";
+import type { KindContext } from "./types";
 
 // --- errors ----------------------------------------------------------------------------------------
 
@@ -50,13 +51,13 @@ export interface Adoption<T> {
  * `takeOverChanges` setting is `refuse`: see kit/take-over.ts). Without `adopt`, an existing object
  * is an error that suggests it.
  */
-export async function createOrAdopt<T>(how: Adoption<T>): Promise<T> {
+export async function createOrAdopt<T>(how: Adoption<T>, context: KindContext): Promise<T> {
   if (how.adopt === true) {
     const existing = await how.find();
     if (existing !== undefined) {
       if (how.asDeclared?.(existing)) return existing;
       // Refused in check already when it could read; here for a plan made without that read.
-      if (takeOverChanges() === "refuse") throw new Error(`${how.kind} ${how.key}: ${refusedTakeOver(how.kind, how.key, [])}`);
+      if (takeOverChanges(context) === "refuse") throw new Error(`${how.kind} ${how.key}: ${refusedTakeOver(context, how.kind, how.key, [])}`);
       return how.update(existing);
     }
   }

@@ -10,9 +10,9 @@
  *
  * This wrapper gives every kind the input without the kinds knowing of it: `check` validates the
  * name, refuses a connection whose settings are missing or invalid (naming its own keys, with no
- * request), and hands the kind its inputs without it; every other method runs inside
- * {@link withConnection} for the connection the object lives on (the new inputs' for create and
- * update, the state's for read and delete, so that refresh and delete go to the installation that
+ * request), and hands the kind its inputs without it; every method is handed the context
+ * (`KindContext`: the client and settings) of the connection the object lives on (the new inputs'
+ * for check, create and update, the state's for diff, read and delete, so that refresh and delete go to the installation that
  * holds the object, whatever the program says now); `diff` replaces the resource when the name
  * changes (created in the new installation, deleted from the old one); outputs carry the name.
  *
@@ -25,17 +25,15 @@
  * The same wrapper carries the resource's Pulumi name (`__resourceName`, which the sdk adds, as Pulumi
  * adds `__provider`): the dynamic-provider host tells a provider neither the URN nor the name, and
  * a warning that names the resource by a Kasm id (`UserSet 3f2a...`) tells the user nothing. The
- * kinds never see it either: every method runs inside {@link withResourceName}, which
- * {@link resourceLabel} reads.
+ * kinds never see it either: their context's `label` names the resource by it.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { connectionEnvPrefix, connectionNamespace, isConnectionName } from "../../../catalogue/connections";
 import { isSecretInput } from "../../../catalogue/kinds";
 import { isDeepStrictEqual } from "node:util";
-import { connectionConfigurationProblem, withConnection } from "../../runtime";
+import { connectionConfigurationProblem, contextFor } from "../../runtime";
 import { installationProblem } from "./installation-check";
-import { withResourceName } from "../../engine-log";
-import type { KindProvider, Props } from "./types";
+import type { HostProvider, KindContext, KindProvider, Props } from "./types";
 
 /** The input's name. */
 export const CONNECTION_INPUT = "connection";
@@ -62,9 +60,12 @@ function withoutHiddenInputs(props: Props): Props {
   return rest;
 }
 
-/** Run `work` for the object of `props`: on its connection, its warnings naming the resource. */
-function where<T>(props: Props | undefined, connection: string | undefined, work: () => Promise<T>): Promise<T> {
-  return withResourceName(nameOf(props), () => withConnection(connection, work));
+/**
+ * The context of a method for the object of `props` (whose resource name it carries) on
+ * `connection`: the kind is handed it, and never sees the hidden inputs themselves.
+ */
+function contextOf(props: Props | undefined, connection: string | undefined): KindContext {
+  return contextFor(connection, nameOf(props));
 }
 
 /**
@@ -123,19 +124,20 @@ function withoutSecretProperty(kind: string, failure: pulumi.dynamic.CheckFailur
  * the properties as the engine sends them (the connection and the resource's name among them),
  * so each is a `KindProvider` of the wire's `Props`.
  */
-export function acrossConnections<P extends Record<string, KindProvider>>(providers: P): { readonly [K in keyof P]: KindProvider } {
-  const wrapped: Record<string, KindProvider> = {};
+export function acrossConnections<P extends Record<string, KindProvider>>(providers: P): { readonly [K in keyof P]: HostProvider } {
+  const wrapped: Record<string, HostProvider> = {};
   for (const [kind, provider] of Object.entries(providers)) {
     wrapped[kind] = {
       async check(olds, news) {
         const connection = news[CONNECTION_INPUT];
         const problem = connectionProblem(connection) ?? (isConnectionName(connection) ? connectionConfigurationProblem(connection) : undefined);
-        const checked = await where(news, connectionOf(news), () => provider.check(withoutHiddenInputs(olds), withoutHiddenInputs(news)));
+        const context = contextOf(news, connectionOf(news));
+        const checked = await provider.check(withoutHiddenInputs(olds), withoutHiddenInputs(news), context);
         const result = checked.failures ? { ...checked, failures: checked.failures.map((failure) => withoutSecretProperty(kind, failure)) } : checked;
         if (problem !== undefined) return { failures: [...(result.failures ?? []), { property: CONNECTION_INPUT, reason: problem }] };
         // A change the installation could not take fails here, in the preview (one read per installation).
         if (!result.failures?.length && changes(olds, result.inputs ?? news)) {
-          const unreachable = await where(news, connectionOf(news), installationProblem);
+          const unreachable = await installationProblem(context);
           if (unreachable !== undefined) return { failures: [{ property: "", reason: unreachable }] };
         }
         return { ...result, inputs: withWhereAndName(result.inputs, connectionOf(news), news) };
@@ -143,36 +145,36 @@ export function acrossConnections<P extends Record<string, KindProvider>>(provid
       async diff(id, olds, news): Promise<pulumi.dynamic.DiffResult> {
         const before = connectionOf(olds);
         const after = connectionOf(news);
-        const result = await where(news, before, () => provider.diff(id, withoutHiddenInputs(olds), withoutHiddenInputs(news)));
+        const result = await provider.diff(id, withoutHiddenInputs(olds), withoutHiddenInputs(news), contextOf(news, before));
         if (before === after) return result;
         // Another installation holds another object: create it there, then delete the old one.
         return { ...result, changes: true, replaces: [...new Set([...(result.replaces ?? []), CONNECTION_INPUT])] };
       },
       async create(inputs) {
         const connection = connectionOf(inputs);
-        const result = await where(inputs, connection, () => provider.create(withoutHiddenInputs(inputs))).catch((error: unknown) =>
-          keepingWhereItLives(error, inputs, connection),
-        );
+        const result = await provider
+          .create(withoutHiddenInputs(inputs), contextOf(inputs, connection))
+          .catch((error: unknown) => keepingWhereItLives(error, inputs, connection));
         return { ...result, outs: withWhereAndName(result.outs, connection, inputs) };
       },
       async read(id, props) {
         const connection = connectionOf(props);
-        const result = await where(props, connection, () => provider.read(id, withoutHiddenInputs(props)));
+        const result = await provider.read(id, withoutHiddenInputs(props), contextOf(props, connection));
         // A gone object stays gone (an empty id and no properties).
         if (!result.id) return result;
         return { ...result, props: withWhereAndName(result.props, connection, props), inputs: withWhereAndName(result.inputs, connection, props) };
       },
       async update(id, olds, news) {
         const connection = connectionOf(news);
-        const result = await where(news, connection, () => provider.update(id, withoutHiddenInputs(olds), withoutHiddenInputs(news))).catch(
-          (error: unknown) => keepingWhereItLives(error, news, connection),
-        );
+        const result = await provider
+          .update(id, withoutHiddenInputs(olds), withoutHiddenInputs(news), contextOf(news, connection))
+          .catch((error: unknown) => keepingWhereItLives(error, news, connection));
         return { ...result, outs: withWhereAndName(result.outs, connection, news) };
       },
       async delete(id, props) {
-        await where(props, connectionOf(props), () => provider.delete(id, withoutHiddenInputs(props)));
+        await provider.delete(id, withoutHiddenInputs(props), contextOf(props, connectionOf(props)));
       },
     };
   }
-  return wrapped as { readonly [K in keyof P]: KindProvider };
+  return wrapped as { readonly [K in keyof P]: HostProvider };
 }

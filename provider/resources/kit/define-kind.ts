@@ -11,7 +11,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { checkInputs } from "./check-wording";
 import { changedFields, diffInputs, keptOutputs, onlyProviderFlagsChanged, placeholdersOf, withLeftOutValues, withStoredDefaults, type FieldRule } from "./field-rules";
-import type { KindProvider, Props, RefreshedInputs } from "./types";
+import type { KindContext, KindProvider, Props, RefreshedInputs } from "./types";
 import { previewTakeOver } from "./take-over";
 
 /** How each of a kind's inputs compares (see {@link FieldRule}), keyed by input name. */
@@ -50,7 +50,7 @@ export interface KindDefinition<Inputs extends Props, Outputs extends object> {
   /** Inputs that only steer the provider (`adopt`, `forceDelete`): compared by `diff`, never sent. */
   readonly providerFields?: FieldRules<Inputs>;
   /** A rule of the kind's own after the schema's: it receives the schema's result and may add failures or defaults. */
-  readonly extraCheck?: (result: pulumi.dynamic.CheckResult, news: Props, olds: Props) => pulumi.dynamic.CheckResult;
+  readonly extraCheck?: (result: pulumi.dynamic.CheckResult, news: Props, olds: Props, context: KindContext) => pulumi.dynamic.CheckResult;
   /** Adjusts the derived diff, for a kind whose replacement rules go beyond {@link FieldRule.replaces}. */
   readonly adjustDiff?: (diff: pulumi.dynamic.DiffResult, olds: KindState<Inputs, Outputs>, news: Inputs) => pulumi.dynamic.DiffResult;
   /**
@@ -65,21 +65,27 @@ export interface KindDefinition<Inputs extends Props, Outputs extends object> {
     key(inputs: Inputs): string;
     /** API fields Kasm never shows: not compared. */
     readonly unreadable?: readonly (keyof Inputs & string)[];
-    find(inputs: Inputs): Promise<RefreshedInputs<Inputs> | undefined>;
+    find(inputs: Inputs, context: KindContext): Promise<RefreshedInputs<Inputs> | undefined>;
   };
   /** When `update` sends nothing; default `"only-provider-flags-changed"`. */
   readonly sendsNothingWhen?: SendsNothingWhen;
   /** Create (or adopt) the object from inputs that passed `check`. */
-  create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult<KindOutputs<Inputs, Outputs>>>;
+  create(inputs: Inputs, context: KindContext): Promise<pulumi.dynamic.CreateResult<KindOutputs<Inputs, Outputs>>>;
   /** Refresh: the object as Kasm has it, or `GONE`. */
-  read(id: string, state: KindState<Inputs, Outputs>): Promise<pulumi.dynamic.ReadResult<KindState<Inputs, Outputs>>>;
+  read(id: string, state: KindState<Inputs, Outputs>, context: KindContext): Promise<pulumi.dynamic.ReadResult<KindState<Inputs, Outputs>>>;
   /**
    * Bring the object to `news`, which passed `check`. `changedFields`: the declared API fields
    * whose value differs from the state's. Not called when the update sends nothing (see {@link SendsNothingWhen}).
    */
-  update(id: string, olds: KindState<Inputs, Outputs>, news: Inputs, changedFields: (keyof Inputs & string)[]): Promise<pulumi.dynamic.UpdateResult<KindState<Inputs, Outputs>>>;
+  update(
+    id: string,
+    olds: KindState<Inputs, Outputs>,
+    news: Inputs,
+    changedFields: (keyof Inputs & string)[],
+    context: KindContext,
+  ): Promise<pulumi.dynamic.UpdateResult<KindState<Inputs, Outputs>>>;
   /** Destroy the object (or only forget it, for what Kasm cannot delete). */
-  delete(id: string, state: KindState<Inputs, Outputs>): Promise<void>;
+  delete(id: string, state: KindState<Inputs, Outputs>, context: KindContext): Promise<void>;
 }
 
 /** The names of some field rules, typed as the inputs they name (`Object.keys` gives only `string[]`). */
@@ -111,19 +117,19 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
   const compareAs = (props: Props) => withLeftOutValues(props, inputFields);
   const sendsNothingWhen = definition.sendsNothingWhen ?? "only-provider-flags-changed";
   return {
-    async check(olds, news) {
+    async check(olds, news, context) {
       const checked = checkInputs(definition.schema, news, placeholders);
       const stored = { ...checked, inputs: withStoredDefaults(checked.inputs ?? news, inputFields) };
-      const result = definition.extraCheck ? definition.extraCheck(stored, news, olds) : stored;
+      const result = definition.extraCheck ? definition.extraCheck(stored, news, olds, context) : stored;
       const takeOver = definition.takeOver;
       if (takeOver === undefined || result.failures?.length) return result;
       const inputs = result.inputs as Inputs;
-      const refusal = await previewTakeOver(olds, inputs, {
+      const refusal = await previewTakeOver(olds, inputs, context, {
         kind: takeOver.kind,
         key: takeOver.key(inputs),
         apiFields,
         unreadable: takeOver.unreadable,
-        find: () => takeOver.find(inputs) as Promise<Props | undefined>,
+        find: () => takeOver.find(inputs, context) as Promise<Props | undefined>,
       });
       return refusal === undefined ? result : { ...result, failures: [{ property: "adopt", reason: refusal }] };
     },
@@ -134,11 +140,11 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
     },
 
     // The engine calls create, read, update and delete only with inputs that passed `check`.
-    create: (inputs) => definition.create(inputs),
+    create: (inputs, context) => definition.create(inputs, context),
 
-    read: (id, props) => definition.read(id, props),
+    read: (id, props, context) => definition.read(id, props, context),
 
-    async update(id, olds, news) {
+    async update(id, olds, news, context) {
       const changed = changedFields(olds, news, apiFields) as (keyof Inputs & string)[];
       const sendsNothing =
         sendsNothingWhen === "only-provider-flags-changed"
@@ -147,9 +153,9 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
       // Kasm has nothing to change: the state's outputs stand, with the declared inputs.
       // (The old state's outputs with the new declared inputs: the kind's state, as keptOutputs copies it.)
       if (sendsNothing) return { outs: keptOutputs(olds, news, inputKeys) as KindState<Inputs, Outputs> };
-      return definition.update(id, olds, news, changed);
+      return definition.update(id, olds, news, changed, context);
     },
 
-    delete: (id, props) => definition.delete(id, props),
+    delete: (id, props, context) => definition.delete(id, props, context),
   };
 }

@@ -31,7 +31,7 @@ import {
 } from "../../api";
 import { configKey, type SettingNames } from "../../api/config";
 import { WsStatus } from "../../api/schemas/sessions";
-import { checksBeforeChanges, currentSettingNames, kasmClient } from "../../runtime";
+import type { KindContext } from "./types";
 
 /** What the one read of an installation showed. */
 export interface InstallationSurvey {
@@ -50,13 +50,12 @@ const surveys = new Map<string, Promise<InstallationSurvey>>();
  * Rejects with the client's error when the read shows the settings are wrong. Undefined when
  * `checkBeforeChanges` is off.
  */
-export function surveyInstallation(): Promise<InstallationSurvey> | undefined {
-  if (!checksBeforeChanges()) return undefined;
-  const names = currentSettingNames();
-  const key = names.connection ?? "";
+export function surveyInstallation(context: KindContext): Promise<InstallationSurvey> | undefined {
+  if (!checksBeforeChanges(context)) return undefined;
+  const key = context.connection ?? "";
   let survey = surveys.get(key);
   if (survey === undefined) {
-    survey = readInstallation();
+    survey = readInstallation(context);
     // Not awaited here: a caller that never looks must not leave a rejection unhandled.
     survey.catch(() => undefined);
     surveys.set(key, survey);
@@ -68,18 +67,26 @@ export function surveyInstallation(): Promise<InstallationSurvey> | undefined {
  * Why the current connection's installation cannot take a change, in words for a check failure,
  * or undefined when its one read showed nothing wrong (or checks are off).
  */
-export async function installationProblem(): Promise<string | undefined> {
+export async function installationProblem(context: KindContext): Promise<string | undefined> {
   try {
-    await surveyInstallation();
+    await surveyInstallation(context);
     return undefined;
   } catch (error) {
-    return describe(error, currentSettingNames());
+    return describe(error, context.settingNames);
   }
 }
 
+/**
+ * Whether a change to the connection's installation is checked with reads first: its
+ * `checkBeforeChanges` setting, on unless `false`.
+ */
+export function checksBeforeChanges(context: KindContext): boolean {
+  return context.setting("checkBeforeChanges")?.trim().toLowerCase() !== "false";
+}
+
 /** The one read (see the module comment). */
-async function readInstallation(): Promise<InstallationSurvey> {
-  const client = kasmClient();
+async function readInstallation(context: KindContext): Promise<InstallationSurvey> {
+  const client = context.client();
   try {
     if (client.transport.supports("get_groups")) return { groups: await client.groups.getGroups() };
     // No session has an empty id: a Kasm that speaks the documentation's names refuses it (400).

@@ -8,7 +8,6 @@
  * warned once per resource, naming the setting to change.
  */
 import { readLeniently } from "../../api/vocabulary";
-import { resourceLabel, warn } from "../../engine-log";
 import type { KindProvider } from "./types";
 
 /** The same providers, each `read` run leniently, with one warning per vocabulary mismatch it met. */
@@ -17,9 +16,9 @@ export function refreshingLeniently<P extends Record<string, KindProvider>>(prov
   for (const [kind, provider] of Object.entries(providers)) {
     wrapped[kind] = {
       ...provider,
-      async read(id, props) {
-        const { result, mismatches } = await readLeniently(() => provider.read(id, props));
-        for (const message of mismatches) await warn(`${resourceLabel(kind, id)}: refresh read it, but ${message}`);
+      async read(id, props, context) {
+        const { result, mismatches } = await readLeniently(() => provider.read(id, props, context));
+        for (const message of mismatches) await context.warn(`${context.label(kind, id)}: refresh read it, but ${message}`);
         return result;
       },
     };

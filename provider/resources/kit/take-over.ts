@@ -18,18 +18,17 @@
  */
 import { isSecretInput } from "../../../catalogue/kinds";
 import { configKey, envVar } from "../../api/config";
-import { resourceLabel, warn } from "../../engine-log";
-import { checksBeforeChanges, currentSettingNames, settingValue } from "../../runtime";
 import { isUnknown } from "./check-wording";
 import { changedFields, type FieldRule } from "./field-rules";
-import type { Props } from "./types";
+import { checksBeforeChanges } from "./installation-check";
+import type { KindContext, Props } from "./types";
 
 /** The setting's values: apply the program's values (the default), or refuse the take-over. */
 export type TakeOverChanges = "apply" | "refuse";
 
-/** The current connection's `takeOverChanges` setting (`apply` unless set to `refuse`). */
-export function takeOverChanges(): TakeOverChanges {
-  return settingValue("takeOverChanges")?.trim().toLowerCase() === "refuse" ? "refuse" : "apply";
+/** The connection's `takeOverChanges` setting (`apply` unless set to `refuse`). */
+export function takeOverChanges(context: KindContext): TakeOverChanges {
+  return context.setting("takeOverChanges")?.trim().toLowerCase() === "refuse" ? "refuse" : "apply";
 }
 
 /** One field a take-over will change, as a message shows it. */
@@ -55,8 +54,8 @@ function show(value: unknown): string {
 }
 
 /** How the object is named in a message: `StagingConfig chrome (for zone ... and image ...)`. */
-function subject(kind: string, key: string): string {
-  return `${resourceLabel(kind, key)} (${key})`;
+function subject(context: KindContext, kind: string, key: string): string {
+  return `${context.label(kind, key)} (${key})`;
 }
 
 /** The words for the fields a take-over changes. */
@@ -65,11 +64,11 @@ function listed(changes: readonly TakeOverChange[]): string {
 }
 
 /** The refusal, for check and create alike. */
-export function refusedTakeOver(kind: string, key: string, changes: readonly TakeOverChange[]): string {
-  const names = currentSettingNames();
+export function refusedTakeOver(context: KindContext, kind: string, key: string, changes: readonly TakeOverChange[]): string {
+  const names = context.settingNames;
   return (
     `taking over the existing object would change ${changes.length > 0 ? listed(changes) : "fields that differ from the program"} in Kasm, and ${configKey(names, "takeOverChanges")} is "refuse", ` +
-    `so ${subject(kind, key)} is not taken over and Kasm is left as it is. Make the program's values match Kasm's, or set ` +
+    `so ${subject(context, kind, key)} is not taken over and Kasm is left as it is. Make the program's values match Kasm's, or set ` +
     `\`pulumi config set ${configKey(names, "takeOverChanges")} apply\` (or ${envVar(names, "takeOverChanges")}=apply) to let the take-over apply them.`
   );
 }
@@ -91,15 +90,15 @@ export interface TakeOverPreview {
  * known): read it, then warn about each field the take-over changes, or, with `takeOverChanges`
  * `refuse`, answer the check failure's reason. Undefined when there is nothing to say.
  */
-export async function previewTakeOver(olds: Props, inputs: Props, how: TakeOverPreview): Promise<string | undefined> {
-  if (inputs.adopt !== true || Object.keys(olds).length > 0 || !checksBeforeChanges()) return undefined;
+export async function previewTakeOver(olds: Props, inputs: Props, context: KindContext, how: TakeOverPreview): Promise<string | undefined> {
+  if (inputs.adopt !== true || Object.keys(olds).length > 0 || !checksBeforeChanges(context)) return undefined;
   if (Object.values(inputs).some(isUnknown)) return undefined;
   const current = await how.find();
   if (current === undefined) return undefined;
   const compared = Object.fromEntries(Object.entries(how.apiFields).filter(([field]) => !how.unreadable?.includes(field)));
   const changes = fieldsTakeOverChanges(how.kind, current, inputs, compared);
   if (changes.length === 0) return undefined;
-  if (takeOverChanges() === "refuse") return refusedTakeOver(how.kind, how.key, changes);
-  await warn(`${subject(how.kind, how.key)}: the take-over (adopt) will change ${listed(changes)} in Kasm, to the program's values.`);
+  if (takeOverChanges(context) === "refuse") return refusedTakeOver(context, how.kind, how.key, changes);
+  await context.warn(`${subject(context, how.kind, how.key)}: the take-over (adopt) will change ${listed(changes)} in Kasm, to the program's values.`);
   return undefined;
 }

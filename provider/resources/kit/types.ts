@@ -4,6 +4,9 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { UNKNOWN } from "../../../catalogue/values";
+import type { KasmClient } from "../../api/client";
+import type { SettingNames } from "../../api/config";
+import type { ApiNames } from "../../api/vocabulary";
 
 /** Pulumi's placeholder for a value not known during preview (the catalogue's). */
 export { UNKNOWN };
@@ -14,18 +17,66 @@ export type Props = Record<string, unknown>;
 /** Declared inputs as a refresh may leave them: a field Kasm has cleared reads back as null. */
 export type RefreshedInputs<Inputs> = { [K in keyof Inputs]?: Inputs[K] | null };
 
+/** The provider's own settings, which no client option has (see `PROVIDER_SETTINGS` in runtime.ts). */
+export type ProviderSetting = "checkBeforeChanges" | "takeOverChanges";
+
+/**
+ * What a kind's method needs of its surroundings, handed to it as an argument by the one place
+ * that knows them (the registry's wrapper, connections.ts): the installation the object lives on,
+ * its client and settings, how to name the resource in a message, and how to tell the user.
+ */
+export interface KindContext {
+  /** The connection the object lives on; undefined for the default one (`kasm:`). */
+  readonly connection: string | undefined;
+  /** Where that connection's settings are read (`kasm:`, or `kasm-<name>:`), for messages. */
+  readonly settingNames: SettingNames;
+  /**
+   * The installation's client, built on first use and shared by every resource of the process.
+   *
+   * @throws `KasmConfigurationError` naming the connection's own keys when a setting is missing.
+   */
+  client(): KasmClient;
+  /** The client if one was built already, else undefined: for `check`, which must not build one only to send nothing. */
+  existingClient(): KasmClient | undefined;
+  /** The wire vocabulary the connection is configured with, known without a client. */
+  apiNames(): ApiNames;
+  /** A provider setting of the connection: its key, else its variable, else undefined. */
+  setting(option: ProviderSetting): string | undefined;
+  /** How a message names the resource: `User ada` (by its Pulumi name; by `id` for a state that does not keep the name). */
+  label(kind: string, id: string): string;
+  /** A warning to the user (the engine's diagnostics). Never a secret. */
+  warn(message: string): Promise<unknown>;
+  /** Something worth knowing that is not a problem (an INFO diagnostic). Never a secret. */
+  note(message: string): Promise<unknown>;
+}
+
 /**
  * The methods of one kind's provider, in the terms of Pulumi's
- * `dynamic.ResourceProvider<Inputs, Outputs>` without `configure`: `State` is what the state
- * holds (the declared inputs and the outputs). `check` takes the properties as the program sent
- * them, unchecked: it is where they become `Inputs`. The registry and the wrappers around every
- * kind hold them as `KindProvider` (of `Props`: the wire's view), which any kind's provider is.
+ * `dynamic.ResourceProvider<Inputs, Outputs>` without `configure`, each handed its
+ * {@link KindContext}: `State` is what the state holds (the declared inputs and the outputs).
+ * `check` takes the properties as the program sent them, unchecked: it is where they become
+ * `Inputs`. The wrappers around every kind hold them as `KindProvider` (of `Props`: the wire's
+ * view), which any kind's provider is.
  */
 export interface KindProvider<Inputs extends object = Props, State extends object = Props> {
+  check(olds: Props, news: Props, context: KindContext): Promise<pulumi.dynamic.CheckResult>;
+  diff(id: string, olds: State, news: Inputs, context: KindContext): Promise<pulumi.dynamic.DiffResult>;
+  create(inputs: Inputs, context: KindContext): Promise<pulumi.dynamic.CreateResult<State>>;
+  read(id: string, props: State, context: KindContext): Promise<pulumi.dynamic.ReadResult<State>>;
+  update(id: string, olds: State, news: Inputs, context: KindContext): Promise<pulumi.dynamic.UpdateResult<State>>;
+  delete(id: string, props: State, context: KindContext): Promise<void>;
+}
+
+/**
+ * A kind's provider as Pulumi's dynamic-provider host calls it (`providers[kind].create(inputs)`,
+ * from the serialized provider in each resource's state): the properties alone, the context
+ * built from them by the registry's wrapper.
+ */
+export interface HostProvider {
   check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
-  diff(id: string, olds: State, news: Inputs): Promise<pulumi.dynamic.DiffResult>;
-  create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult<State>>;
-  read(id: string, props: State): Promise<pulumi.dynamic.ReadResult<State>>;
-  update(id: string, olds: State, news: Inputs): Promise<pulumi.dynamic.UpdateResult<State>>;
-  delete(id: string, props: State): Promise<void>;
+  diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
+  create(inputs: Props): Promise<pulumi.dynamic.CreateResult>;
+  read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult>;
+  update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
+  delete(id: string, props: Props): Promise<void>;
 }

@@ -5,7 +5,7 @@
  */
 import { csvCell } from "../../../catalogue/bulk-rows";
 import { KasmBadRequestError, KasmServerError, KasmTransportError, type Server } from "../../api";
-import { kasmClient } from "../../runtime";
+import type { KindContext } from "../kit/types";
 import { canonicalId } from "../kit";
 import { FIELD_NAMES, FIELDS, type Field, type Located, type ServerRow } from "./rows";
 
@@ -52,10 +52,10 @@ function servers(count: number): string {
  * import is never sent twice (Kasm cannot delete a server created twice): a failure that leaves its
  * outcome unknown says so, with what to check before the next up imports the rows again.
  */
-export async function importRows(rows: readonly Located[]): Promise<Map<string, string>> {
+export async function importRows(context: KindContext, rows: readonly Located[]): Promise<Map<string, string>> {
   let result;
   try {
-    result = await kasmClient().servers.batchCreateServer({ csv: importCsv(rows.map((l) => l.row)), view: "api", filename: "servers.csv" });
+    result = await context.client().servers.batchCreateServer({ csv: importCsv(rows.map((l) => l.row)), view: "api", filename: "servers.csv" });
   } catch (error) {
     if (error instanceof KasmBadRequestError && error.validationErrors?.length) throw refusedImportError(error, rows);
     if (error instanceof KasmServerError || error instanceof KasmTransportError)

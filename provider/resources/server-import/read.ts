@@ -5,7 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { Server } from "../../api";
-import { kasmClient } from "../../runtime";
+import type { KindContext } from "../kit/types";
 import { GONE, same, unlessGone, type Props } from "../kit";
 import { importCsv } from "./import";
 import { declaredRows, FIELD_NAMES, FIELDS, INPUTS, outputs, type Field, type ServerRow } from "./rows";
@@ -48,8 +48,8 @@ function refreshedInputs(props: Props, rows: readonly ServerRow[], changed: bool
 }
 
 /** get_servers for each id, a few at a time; undefined for a server Kasm does not have. */
-async function readServers(ids: readonly string[]): Promise<(Server | undefined)[]> {
-  const client = kasmClient();
+async function readServers(context: KindContext, ids: readonly string[]): Promise<(Server | undefined)[]> {
+  const client = context.client();
   const results: (Server | undefined)[] = new Array(ids.length);
   let next = 0;
   const worker = async () => {
@@ -65,11 +65,11 @@ async function readServers(ids: readonly string[]): Promise<(Server | undefined)
 // --- read ----------------------------------------------------------------------------------------
 
 /** `read` of a ServerImport: the declared rows as Kasm has them now, and the servers it still has. */
-export async function readServerImport(id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
+export async function readServerImport(context: KindContext, id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
   const serverIds = (props.serverIds ?? {}) as Record<string, string>;
   const rows = (declaredRows(props) ?? []).map((l) => l.row);
   const names = rows.map((r) => r.name).filter((name) => serverIds[name] !== undefined);
-  const servers = await readServers(names.map((n) => serverIds[n]));
+  const servers = await readServers(context, names.map((n) => serverIds[n]));
   // Every server was removed out of band: Pulumi drops the resource, and the next `up` imports them all again.
   if (servers.every((s) => s === undefined)) return GONE;
   const current: ServerRow[] = [];

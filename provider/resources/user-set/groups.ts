@@ -8,7 +8,7 @@
 import { KasmAlreadyMemberError, KasmNotMemberError, KasmUnknownUserError, type User as KasmUser } from "../../api";
 import { configKey } from "../../api/config";
 import type * as pulumi from "@pulumi/pulumi";
-import { currentSettingNames, kasmClient } from "../../runtime";
+import type { KindContext } from "../kit/types";
 import { surveyInstallation } from "../kit/installation-check";
 import { canonicalId, isUnknown } from "../kit";
 import { ALL_USERS } from "../user-links";
@@ -40,9 +40,9 @@ function groupIndex(records: Iterable<KasmUser>, groupIds: unknown): Map<string,
  * Kasm's) when `rows` name groups it does not know yet; with the documentation's vocabulary, or
  * when every name is known, nothing is asked.
  */
-export async function groupIndexFor(rows: readonly Row[], records: Iterable<KasmUser>, groupIds: unknown): Promise<Map<string, string>> {
+export async function groupIndexFor(context: KindContext, rows: readonly Row[], records: Iterable<KasmUser>, groupIds: unknown): Promise<Map<string, string>> {
   const index = groupIndex(records, groupIds);
-  const client = kasmClient();
+  const client = context.client();
   const missing = rows.some((row) => (row.groups ?? []).some((name) => !index.has(name)));
   if (!missing || !client.transport.supports("get_groups")) return index;
   for (const group of await client.groups.getGroups()) if (!index.has(group.name)) index.set(group.name, canonicalId(group.group_id));
@@ -84,10 +84,10 @@ export function groupChanges(row: Row, record: KasmUser, mode: string, index: Ma
  * created in the same `up`, is named there). With the documentation's vocabulary, which cannot list
  * groups, or with `checkBeforeChanges` off, nothing is checked.
  */
-export async function unknownGroupFailures(rows: readonly Row[], groupIds: unknown, property: string): Promise<pulumi.dynamic.CheckFailure[]> {
+export async function unknownGroupFailures(context: KindContext, rows: readonly Row[], groupIds: unknown, property: string): Promise<pulumi.dynamic.CheckFailure[]> {
   // groupIds still unknown (a preview before its groups exist): any name may be in it.
   if (isUnknown(groupIds)) return [];
-  const survey = await surveyInstallation()?.catch(() => undefined);
+  const survey = await surveyInstallation(context)?.catch(() => undefined);
   if (survey?.groups === undefined) return [];
   const known = new Set(survey.groups.map((group) => group.name));
   if (groupIds !== null && typeof groupIds === "object") for (const name of Object.keys(groupIds)) known.add(name);
@@ -104,9 +104,9 @@ export async function unknownGroupFailures(rows: readonly Row[], groupIds: unkno
 }
 
 /** The error for groups to add whose id is not known (group name -> the usernames that list it). */
-export function unknownGroupsError(unknown: Map<string, string[]>): Error {
+export function unknownGroupsError(context: KindContext, unknown: Map<string, string[]>): Error {
   const listed = [...unknown].map(([name, users]) => `'${name}' (for ${names(users.map((username) => ({ username })), 5)})`);
-  if (kasmClient().transport.supports("get_groups"))
+  if (context.client().transport.supports("get_groups"))
     return new Error(
       `UserSet: Kasm has no group named ${listed.join(", ")}: its list of groups (get_groups) does not hold ` +
         `${unknown.size === 1 ? "that name" : "those names"}. Create the group (a kasm.Group, or Access Management, Groups in ` +
@@ -117,7 +117,7 @@ export function unknownGroupsError(unknown: Map<string, string[]>): Error {
       `${unknown.size === 1 ? "that group" : "those groups"}; adding an existing user to a group needs its id. Give the id in ` +
       `\`groupIds\` (for example groupIds: { "${[...unknown.keys()][0]}": "<group id>" }): Kasm's admin UI lists groups under ` +
       `Access Management, Groups, and a group's id is in the address of its page. If the installation is a released Kasm ` +
-      `(1.15 or later), set ${configKey(currentSettingNames(), "apiNames")} to "product" instead: it can list groups and find the ids by name. ` +
+      `(1.15 or later), set ${configKey(context.settingNames, "apiNames")} to "product" instead: it can list groups and find the ids by name. ` +
       `New users of the set need no id: the import takes group names.`,
   );
 }
@@ -125,8 +125,8 @@ export function unknownGroupsError(unknown: Map<string, string[]>): Error {
 // --- writing -------------------------------------------------------------------------------------
 
 /** Make one membership change; one someone else made meanwhile counts as made. */
-export async function applyGroupChange(change: GroupChange): Promise<void> {
-  const groups = kasmClient().groups;
+export async function applyGroupChange(context: KindContext, change: GroupChange): Promise<void> {
+  const groups = context.client().groups;
   try {
     if (change.add) await groups.addUserGroup({ user_id: change.userId, group_id: change.groupId });
     else await groups.removeUserGroup({ user_id: change.userId, group_id: change.groupId });

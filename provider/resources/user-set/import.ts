@@ -4,7 +4,7 @@
  * the program wrote them.
  */
 import { KasmBadRequestError, KasmServerError, KasmTransportError, type User as KasmUser } from "../../api";
-import { kasmClient } from "../../runtime";
+import type { KindContext } from "../kit/types";
 import { camelCase } from "../kit";
 import { GROUP_COLUMN, type Row } from "./fields";
 import { batchRow, names } from "./rows";
@@ -65,10 +65,10 @@ function refusedImportError(rows: readonly Row[], problems: readonly string[]): 
  * have are imported again, up to the client's retries. When the pages cannot be read either, the
  * rows are answered as unconfirmed.
  */
-export async function importRows(rows: readonly Row[]): Promise<Imported> {
+export async function importRows(context: KindContext, rows: readonly Row[]): Promise<Imported> {
   const created = new Map<string, KasmUser>();
   if (rows.length === 0) return { created, unconfirmed: [] };
-  const client = kasmClient();
+  const client = context.client();
   const policy = client.transport.policy;
   /** The end of an import that did not create every row: an error when it created none. */
   const stop = (error: unknown): Imported => {
@@ -89,7 +89,7 @@ export async function importRows(rows: readonly Row[]): Promise<Imported> {
       if (!refused && !(error instanceof KasmServerError || error instanceof KasmTransportError)) return stop(error);
       uncertain = true;
       if (!refused) await sleep(policy.delayMs(attempt));
-      const found = await importedAnyway(left).catch(() => undefined);
+      const found = await importedAnyway(context, left).catch(() => undefined);
       if (found === undefined) return { created, error, unconfirmed: left };
       for (const [key, user] of found) created.set(key, user);
       left = left.filter((row) => !created.has(row.key));
@@ -125,8 +125,8 @@ function sleep(ms: number): Promise<void> {
 }
 
 /** The users of `rows` that exist now (they did not before the import), by username. */
-async function importedAnyway(rows: readonly Row[]): Promise<Map<string, KasmUser>> {
-  const { users } = await kasmClient().users.getUsersNamed(rows.map((r) => r.key));
+async function importedAnyway(context: KindContext, rows: readonly Row[]): Promise<Map<string, KasmUser>> {
+  const { users } = await context.client().users.getUsersNamed(rows.map((r) => r.key));
   const wanted = new Set(rows.map((r) => r.key));
   return new Map(users.filter((u) => wanted.has(u.username.toLowerCase())).map((u) => [u.username.toLowerCase(), u]));
 }

@@ -24,7 +24,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ID_AFTER_IMPORT } from "../../../catalogue/bulk-rows";
-import { kasmClient } from "../../runtime";
+import type { KindContext } from "../kit/types";
 import { canonicalId, type Props } from "../kit";
 import { rowsOf, userIdsOf } from "./rows";
 
@@ -33,7 +33,7 @@ import { rowsOf, userIdsOf } from "./rows";
  * kept, {@link ID_AFTER_IMPORT} for users added; undefined for a new set (every id is unknown
  * then), when the rows are not known, or when the ids could not be read.
  */
-export async function plannedUserIds(olds: Props, news: Props): Promise<Record<string, string> | undefined> {
+export async function plannedUserIds(context: KindContext, olds: Props, news: Props): Promise<Record<string, string> | undefined> {
   const before = rowsOf(olds);
   const after = rowsOf(news);
   if (before === undefined || after === undefined || before.length === 0) return undefined;
@@ -43,7 +43,7 @@ export async function plannedUserIds(olds: Props, news: Props): Promise<Record<s
   const found = new Map<string, string>();
   if (toRead.length > 0) {
     try {
-      const { users } = await kasmClient().users.getUsersNamed(toRead);
+      const { users } = await context.client().users.getUsersNamed(toRead);
       for (const user of users) found.set(user.username.toLowerCase(), canonicalId(user.user_id));
     } catch {
       return undefined;

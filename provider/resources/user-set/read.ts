@@ -5,8 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { User as KasmUser } from "../../api";
-import { note, resourceLabel, warn } from "../../engine-log";
-import { kasmClient } from "../../runtime";
+import type { KindContext } from "../kit/types";
 import { canonicalId, declared, type Props } from "../kit";
 import { ALL_USERS } from "../user-links";
 import { OTHER_INPUTS, READABLE, USER_FIELDS, type Row } from "./fields";
@@ -45,11 +44,11 @@ function counted(n: number): string {
  * The users pages: users deleted in Kasm drop out (and come back on the next up); drift in
  * names, phone, organization, realm and groups shows as a change back to the program's values.
  */
-export async function readUserSet(id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
+export async function readUserSet(context: KindContext, id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
   const rows = rowsOf(props) ?? [];
   const userIds = userIdsOf(props);
   if (rows.length === 0) return { id, props: outputs(props, [], userIds), inputs: { ...declared(props, OTHER_INPUTS), ...render(props, []) } };
-  const { users } = await kasmClient().users.getUsersNamed(rows.map((r) => r.key));
+  const { users } = await context.client().users.getUsersNamed(rows.map((r) => r.key));
   const byId = new Map(users.map((u) => [canonicalId(u.user_id), u]));
   // A row whose import is unconfirmed is the user of that name when Kasm has one (this set imported it), else it drops out.
   const unconfirmed = unconfirmedOf(props);
@@ -76,13 +75,13 @@ export async function readUserSet(id: string, props: Props): Promise<pulumi.dyna
     refreshed.push(currentRow(row, record, mode));
   }
   if (rows.some((row) => row.groups !== undefined) && users.some((u) => u.groups === undefined))
-    await warn(
-      `${resourceLabel("UserSet", id)}: Kasm did not return the users' groups, so drift in group membership cannot be seen: ` +
+    await context.warn(
+      `${context.label("UserSet", id)}: Kasm did not return the users' groups, so drift in group membership cannot be seen: ` +
         `the API key needs Groups View to read group membership. Grant the API key: Groups View.`,
     );
   if (renamed.length)
-    await warn(
-      `${resourceLabel("UserSet", id)}: ${renamed.join(", ")} ${renamed.length === 1 ? "was" : "were"} renamed in Kasm, so the set no longer manages ` +
+    await context.warn(
+      `${context.label("UserSet", id)}: ${renamed.join(", ")} ${renamed.length === 1 ? "was" : "were"} renamed in Kasm, so the set no longer manages ` +
         `${renamed.length === 1 ? "it" : "them"}; the next up creates the declared usernames again. To keep a renamed user instead, ` +
         `rename it back in Kasm and add it with \`adopt: true\`.`,
     );
@@ -94,7 +93,7 @@ export async function readUserSet(id: string, props: Props): Promise<pulumi.dyna
     drift.changed.length && `${counted(drift.changed.length)} changed in Kasm (${names(drift.changed, 10)}; the next up puts back the declared values)`,
     deleted.length && `${counted(deleted.length)} deleted in Kasm (${names(deleted, 10)}; out of the set now, the next up imports them again)`,
   ].filter(Boolean);
-  if (found.length > 0) await note(`${resourceLabel("UserSet", id)}: refresh found ${found.join(", and ")}.`);
+  if (found.length > 0) await context.note(`${context.label("UserSet", id)}: refresh found ${found.join(", and ")}.`);
   const state = outputs(props, refreshed, userIds);
   // The ids read go into the inputs too, as `check` plans them, so that the next change lists only
   // the rows' input (see planned-ids.ts).

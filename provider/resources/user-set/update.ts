@@ -11,8 +11,7 @@
  * ones Kasm has are the set's, the others are imported again.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { resourceLabel, warn } from "../../engine-log";
-import { kasmClient } from "../../runtime";
+import type { KindContext } from "../kit/types";
 import { canonicalId, isNotFound, same, type Props } from "../kit";
 import { USER_FIELDS, type Row } from "./fields";
 import { applyGroupChange, groupChanges, groupIndexFor, isUserGone, unknownGroupsError, type GroupChange } from "./groups";
@@ -25,10 +24,10 @@ import { adopt, eachAll, keptFailure, messageOf, notApplied, planAdoption, step,
  * The ids of the state's rows whose import is unconfirmed, for the users Kasm has by their
  * usernames (this set imported them); the others get none, and the update imports them.
  */
-async function confirmImports(before: readonly Row[], userIds: Record<string, string>, unconfirmed: ReadonlySet<string>): Promise<void> {
+async function confirmImports(context: KindContext, before: readonly Row[], userIds: Record<string, string>, unconfirmed: ReadonlySet<string>): Promise<void> {
   const pending = before.filter((row) => unconfirmed.has(row.key) && !userIds[row.key]);
   if (pending.length === 0) return;
-  const { users } = await kasmClient().users.getUsersNamed(pending.map((row) => row.key));
+  const { users } = await context.client().users.getUsersNamed(pending.map((row) => row.key));
   const wanted = new Set(pending.map((row) => row.key));
   for (const user of users) {
     const key = user.username.toLowerCase();
@@ -37,12 +36,12 @@ async function confirmImports(before: readonly Row[], userIds: Record<string, st
 }
 
 /** `update` of a UserSet: see the module's comment for the order of the writes. */
-export async function updateUserSet(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
-  const client = kasmClient();
+export async function updateUserSet(context: KindContext, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+  const client = context.client();
   const before = rowsOf(olds) ?? [];
   const after = rowsOf(news) ?? [];
   const userIds = userIdsOf(olds);
-  await confirmImports(before, userIds, unconfirmedOf(olds));
+  await confirmImports(context, before, userIds, unconfirmedOf(olds));
   const oldByKey = new Map(before.filter((r) => userIds[r.key]).map((r) => [r.key, r]));
   const newKeys = new Set(after.map((r) => r.key));
   const added = after.filter((row) => !oldByKey.has(row.key));
@@ -66,7 +65,7 @@ export async function updateUserSet(id: string, olds: Props, news: Props): Promi
     const existing = added.filter((row) => byName.has(row.key));
     if (existing.length > 0 && news.adopt !== true) throw existingUsersError(existing);
     toCreate = added.filter((row) => !byName.has(row.key));
-    const index = await groupIndexFor([...existing, ...regroup], seen, news.groupIds);
+    const index = await groupIndexFor(context, [...existing, ...regroup], seen, news.groupIds);
     const unknownGroups = new Map<string, string[]>();
     adoptPlans = existing.map((row) => planAdoption(row, byName.get(row.key)!, { mode, index, unknownGroups, unchangeable }));
     for (const row of regroup) {
@@ -74,7 +73,7 @@ export async function updateUserSet(id: string, olds: Props, news: Props): Promi
       if (record) groupWork.push(...groupChanges(row, record, mode, index, unknownGroups));
       else gone.add(row.key);
     }
-    if (unknownGroups.size > 0) throw unknownGroupsError(unknownGroups);
+    if (unknownGroups.size > 0) throw unknownGroupsError(context, unknownGroups);
   }
 
   const changes = kept.flatMap((row) => {
@@ -98,7 +97,7 @@ export async function updateUserSet(id: string, olds: Props, news: Props): Promi
   // 1. New users, in one import (a refused import changed nothing).
   let unconfirmed: readonly Row[] = [];
   try {
-    const imported = await importRows(toCreate);
+    const imported = await importRows(context, toCreate);
     for (const row of toCreate) {
       const user = imported.created.get(row.key);
       if (!user) continue;
@@ -118,7 +117,7 @@ export async function updateUserSet(id: string, olds: Props, news: Props): Promi
 
   // 2. Adopted users.
   const adoption = await eachAll(adoptPlans, async (plan) => {
-    userIds[plan.row.key] = await adopt(plan);
+    userIds[plan.row.key] = await adopt(context, plan);
     applied.set(plan.row.key, plan.row);
   });
   steps.adopt.done = adoption.done.length;
@@ -146,7 +145,7 @@ export async function updateUserSet(id: string, olds: Props, news: Props): Promi
   const groupsLeft = new Set<string>();
   const grouping = await eachAll(groupWork, async (change) => {
     try {
-      await applyGroupChange(change);
+      await applyGroupChange(context, change);
     } catch (error) {
       if (!isUserGone(error)) throw error;
       gone.add(change.key);
@@ -168,7 +167,7 @@ export async function updateUserSet(id: string, olds: Props, news: Props): Promi
 
   // 5. Removed users.
   const deletion = await eachAll(removed, async (row) => {
-    await deleteKasmUser(row.username, userIds[row.key], news.forceDelete === true);
+    await deleteKasmUser(context.client(), row.username, userIds[row.key], news.forceDelete === true);
     applied.delete(row.key);
     delete userIds[row.key];
   });
@@ -183,12 +182,12 @@ export async function updateUserSet(id: string, olds: Props, news: Props): Promi
     throw keptFailure(id, news, outputs(news, rows, userIds, unconfirmed.map((row) => row.key)), message);
   }
 
-  if (unchangeable.length) await warn(unchangeableWarning(id, "these changes were not applied", unchangeable));
+  if (unchangeable.length) await context.warn(unchangeableWarning(context, id, "these changes were not applied", unchangeable));
   if (gone.size > 0) {
     const goneRows = after.filter((row) => gone.has(row.key));
     for (const row of goneRows) delete userIds[row.key];
-    await warn(
-      `${resourceLabel("UserSet", id)}: ${names(goneRows)} ${goneRows.length === 1 ? "was" : "were"} deleted in Kasm since the last refresh, so ` +
+    await context.warn(
+      `${context.label("UserSet", id)}: ${names(goneRows)} ${goneRows.length === 1 ? "was" : "were"} deleted in Kasm since the last refresh, so ` +
         `${goneRows.length === 1 ? "it is" : "they are"} out of the set now; the next up imports ${goneRows.length === 1 ? "it" : "them"} again.`,
     );
   }

@@ -5,8 +5,7 @@
  * User kind's `deleteKasmUser`: the same rules, whichever kind declared the user.)
  */
 import type { User as KasmUser } from "../../api";
-import { kasmClient } from "../../runtime";
-import { resourceLabel } from "../../engine-log";
+import type { KindContext } from "../kit/types";
 import { canonicalId, initializationFailure, type Props } from "../kit";
 import { IMPORT_ONLY_FIELDS, READABLE, UPDATABLE, USER_FIELDS, type Row, type UserField } from "./fields";
 import { applyGroupChange, groupChanges, type GroupChange } from "./groups";
@@ -133,9 +132,9 @@ export function notApplied(row: Row, fields: readonly UserField[], unchangeable:
 }
 
 /** The warning for values Kasm keeps because only its import sets them (`entries`: `'alice' (realm, email)`). */
-export function unchangeableWarning(id: string, what: string, entries: readonly string[]): string {
+export function unchangeableWarning(context: KindContext, id: string, what: string, entries: readonly string[]): string {
   return (
-    `${resourceLabel("UserSet", id)}: ${what}: ${entries.slice(0, 20).join(", ")}${entries.length > 20 ? ` and ${entries.length - 20} more` : ""}. ` +
+    `${context.label("UserSet", id)}: ${what}: ${entries.slice(0, 20).join(", ")}${entries.length > 20 ? ` and ${entries.length - 20} more` : ""}. ` +
     `Kasm's API sets realm, email, city, state, country and force_password_reset only when it imports a user ` +
     `(update_user has no such fields), so Kasm keeps its values. Change them in the Kasm UI, or remove the users from the ` +
     `set in one update and add them back in the next (this deletes and re-creates them, with their settings and sessions).`
@@ -158,9 +157,9 @@ export function planAdoption(
 }
 
 /** Bring an adopted user to the declared fields and groups; answers the user's id. */
-export async function adopt(plan: Adoption): Promise<string> {
+export async function adopt(context: KindContext, plan: Adoption): Promise<string> {
   const userId = canonicalId(plan.record.user_id);
-  if (plan.update) await kasmClient().users.updateUser({ user_id: userId, username: plan.row.key, ...plan.update });
-  for (const change of plan.groups) await applyGroupChange(change);
+  if (plan.update) await context.client().users.updateUser({ user_id: userId, username: plan.row.key, ...plan.update });
+  for (const change of plan.groups) await applyGroupChange(context, change);
   return userId;
 }
