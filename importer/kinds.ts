@@ -1,8 +1,10 @@
 /**
  * What `kasm-import` can take over: one entry per area, by the name `--only` and `--except` use,
  * with the SDK kind it becomes and the API reads behind it. The order is the order of the
- * generated program and of the summary.
+ * generated program and of the summary. Every kind is either written by an area or listed in
+ * {@link NOT_IMPORTED} with the reason (test/kinds-registered.test.ts holds both lists to the registry).
  */
+import type { KasmKind } from "../catalogue/kinds";
 
 /** The name of an importable area, as `--only` and `--except` take it. */
 export type ImportKind =
@@ -23,26 +25,38 @@ export interface ImportKindInfo {
   readonly name: ImportKind;
   /** What the summary calls it. */
   readonly title: string;
-  /** The SDK kind(s) it is declared as. */
+  /** The SDK kind(s) it is declared as, as `--help` says it. */
   readonly declaredAs: string;
+  /** The kinds the generated program declares for it. */
+  readonly kinds: readonly KasmKind[];
   /** The operations it reads, for `--help` and the README. */
   readonly reads: string;
 }
 
 /** Every importable area, in the order of the generated program. */
 export const IMPORT_KINDS: readonly ImportKindInfo[] = [
-  { name: "groups", title: "Groups", declaredAs: "Group", reads: "get_groups (released Kasm only)" },
-  { name: "users", title: "Users", declaredAs: "UserSet (or User and UserGroups with --users each)", reads: "get_users, 1,000 a page" },
-  { name: "user-attributes", title: "User attributes", declaredAs: "UserAttributes", reads: "get_attributes, one per user" },
-  { name: "server-assignments", title: "Server assignments", declaredAs: "UserServerAssignment", reads: "the users' assigned_servers" },
-  { name: "server-drains", title: "Server draining", declaredAs: "ServerDrain", reads: "get_servers, one per assigned server" },
-  { name: "staging-configs", title: "Staging configs", declaredAs: "StagingConfig", reads: "get_staging_configs" },
-  { name: "egress-providers", title: "Egress providers", declaredAs: "EgressProvider", reads: "get_egress_providers" },
-  { name: "egress-gateways", title: "Egress gateways", declaredAs: "EgressGateway", reads: "get_egress_gateways" },
-  { name: "egress-mappings", title: "Egress mappings", declaredAs: "EgressProviderMapping", reads: "get_egress_provider_mapping" },
-  { name: "egress-credentials", title: "Egress credentials", declaredAs: "EgressCredential", reads: "get_egress_credentials" },
-  { name: "cast-configs", title: "Cast configs", declaredAs: "CastConfig", reads: "get_cast_configs (released Kasm only)" },
+  { name: "groups", title: "Groups", declaredAs: "Group", kinds: ["Group"], reads: "get_groups (released Kasm only)" },
+  { name: "users", title: "Users", declaredAs: "UserSet (or User and UserGroups with --users each)", kinds: ["UserSet", "User", "UserGroups"], reads: "get_users, 1,000 a page" },
+  { name: "user-attributes", title: "User attributes", declaredAs: "UserAttributes", kinds: ["UserAttributes"], reads: "get_attributes, one per user" },
+  { name: "server-assignments", title: "Server assignments", declaredAs: "UserServerAssignment", kinds: ["UserServerAssignment"], reads: "the users' assigned_servers" },
+  { name: "server-drains", title: "Server draining", declaredAs: "ServerDrain", kinds: ["ServerDrain"], reads: "get_servers, one per assigned server" },
+  { name: "staging-configs", title: "Staging configs", declaredAs: "StagingConfig", kinds: ["StagingConfig"], reads: "get_staging_configs" },
+  { name: "egress-providers", title: "Egress providers", declaredAs: "EgressProvider", kinds: ["EgressProvider"], reads: "get_egress_providers" },
+  { name: "egress-gateways", title: "Egress gateways", declaredAs: "EgressGateway", kinds: ["EgressGateway"], reads: "get_egress_gateways" },
+  { name: "egress-mappings", title: "Egress mappings", declaredAs: "EgressProviderMapping", kinds: ["EgressProviderMapping"], reads: "get_egress_provider_mapping" },
+  { name: "egress-credentials", title: "Egress credentials", declaredAs: "EgressCredential", kinds: ["EgressCredential"], reads: "get_egress_credentials" },
+  { name: "cast-configs", title: "Cast configs", declaredAs: "CastConfig", kinds: ["CastConfig"], reads: "get_cast_configs (released Kasm only)" },
 ];
+
+/**
+ * The kinds no area writes, each with why: what `kasm-import` cannot read back from Kasm, or what
+ * another kind already declares.
+ */
+export const NOT_IMPORTED: Readonly<Partial<Record<KasmKind, string>>> = {
+  GroupMembership: "a user's memberships are declared with the user (UserSet rows, or UserGroups with --users each)",
+  LicenseActivation: "Kasm never returns an activation key, so an activation cannot be declared again from what it shows",
+  ServerImport: "servers are taken over as they are; ServerImport is for bulk-creating new ones from a CSV",
+};
 
 /** Whether `name` is an importable area. */
 export function isImportKind(name: string): name is ImportKind {

@@ -18,19 +18,19 @@ import { serverDrainProvider } from "./resources/server-drain";
 import { licenseActivationProvider } from "./resources/license-activation";
 import { userSetProvider } from "./resources/user-set";
 import { serverImportProvider } from "./resources/server-import";
-import type { KindProvider } from "./resources/kit";
+import type { Kind } from "./resources/kit";
 import { acrossConnections } from "./resources/kit/connections";
 import { refreshingLeniently } from "./resources/kit/lenient-refresh";
 
 export { configure, CONFIG_KEYS, kasmClient, type ConfigureRequest } from "./runtime";
-export type { KindProvider } from "./resources/kit";
+export type { InputsOfKind, Kind, KindManifest, KindProvider, OutputsOfKind } from "./resources/kit";
 
 /**
- * Every kind, by the name of its SDK class and type token (`pulumi-nodejs:dynamic/kasm:<Kind>`).
- * Each takes the `connection` input, the installation its object lives on (see `acrossConnections`),
- * and each refresh reads through a wire-vocabulary mismatch and warns (see `refreshingLeniently`).
+ * Every kind, by the name of its SDK class and type token (`pulumi-nodejs:dynamic/kasm:<Kind>`):
+ * its provider's methods and its manifest (its input schema and each input's role), which what
+ * derives from a kind reads (the policy packs' property types, the registry test).
  */
-export const providers = acrossConnections(refreshingLeniently({
+export const kinds = {
   User: userProvider,
   UserAttributes: userAttributesProvider,
   Group: groupProvider,
@@ -47,7 +47,14 @@ export const providers = acrossConnections(refreshingLeniently({
   LicenseActivation: licenseActivationProvider,
   UserSet: userSetProvider,
   ServerImport: serverImportProvider,
-} satisfies Record<string, KindProvider>));
+} satisfies Record<string, Kind>;
 
 /** The name of a kind, such as `User`. */
-export type KindName = keyof typeof providers;
+export type KindName = keyof typeof kinds;
+
+/**
+ * Every kind's provider as the dynamic-provider host calls it. Each takes the `connection` input,
+ * the installation its object lives on (see `acrossConnections`), and each refresh reads through
+ * a wire-vocabulary mismatch and warns (see `refreshingLeniently`).
+ */
+export const providers = acrossConnections(refreshingLeniently(kinds));

@@ -2,16 +2,18 @@
  * A new kind is registered in every place ARCHITECTURE.md's "a new kind" checklist names, and
  * nothing is registered that is not a kind: the catalogue's list (`KASM_KINDS`), the provider
  * registry (`provider/index.ts`), the sdk's class (exported from `sdk/index.ts`, with the kind's
- * type token), the permission table's row (`KIND_ROWS`), the policy packs' inputs (`KindInputs`,
- * read from its source: it is a type), the sdk-vs-zod type test, the README's Resources table and
+ * type token), the permission table's row (`KIND_ROWS`), the importer (an area that writes the
+ * kind, or a reason it does not), the sdk-vs-zod type test, the README's Resources table and
  * the files of the kind (`provider/resources/<kind>.ts`, `sdk/<kind>.ts`). Each failure names the
- * kind and the place.
+ * kind and the place. The policy packs' property types are derived from the registry's manifests
+ * (`KindInputs` in policy/shared/inputs.ts), so they cannot miss a kind.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { KASM_KINDS, kasmTypeToken } from "../catalogue";
 import { KIND_ROWS } from "../catalogue/kind-table";
+import { IMPORT_KINDS, NOT_IMPORTED } from "../importer/kinds";
 import { providers } from "../provider";
 import * as sdk from "../sdk";
 
@@ -27,7 +29,7 @@ const PLACES: Record<string, readonly string[]> = {
     .filter(([, value]) => typeof value === "function" && typeof (value as { kind?: unknown }).kind === "string")
     .map(([name]) => name),
   "catalogue/kind-table.ts (KIND_ROWS)": Object.keys(KIND_ROWS),
-  "policy/shared/inputs.ts (KindInputs)": [...read("policy/shared/inputs.ts").matchAll(/^ {2}readonly (\w+): \w+Inputs;$/gm)].map((m) => m[1]),
+  "importer/kinds.ts (IMPORT_KINDS' kinds, or NOT_IMPORTED with a reason)": [...IMPORT_KINDS.flatMap((area) => area.kinds), ...Object.keys(NOT_IMPORTED)],
   "test/types/sdk-args.test-d.ts (Args agree with the zod inputs)": [...read("test/types/sdk-args.test-d.ts").matchAll(/KindArgs<sdk\.(\w+)Args>/g)].map((m) => m[1]),
   "README.md (### Resources table)": [...read("README.md").matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1]).filter((name) => /^[A-Z]/.test(name)),
 };

@@ -4,74 +4,23 @@
  * what a stack policy sees (the inputs and the outputs), so that a misspelt property name fails
  * to compile instead of reading `undefined` forever.
  *
- * The types come from the providers' zod schemas and outputs through TYPE-ONLY imports: they are erased when
- * compiled, so the packs load nothing from the provider at run time. A value may still be a
+ * The types come from the provider's registry of kinds (each kind's manifest) through a TYPE-ONLY
+ * import: it is erased when compiled, so the packs load nothing from the provider at run time. A value may still be a
  * placeholder for what is not known during preview (see `catalogue/values.ts`): every property is
  * typed as possibly {@link UnknownPlaceholder}, and the readers in `policy/hardening/common.ts`
  * turn it into "not known".
  */
-import type { CastConfigInputs, CastConfigOutputs } from "../../provider/resources/cast-config";
-import type { EgressCredentialInputs, EgressCredentialOutputs } from "../../provider/resources/egress-credential";
-import type { EgressGatewayInputs, EgressGatewayOutputs } from "../../provider/resources/egress-gateway";
-import type { EgressProviderInputs, EgressProviderOutputs } from "../../provider/resources/egress-provider";
-import type { EgressProviderMappingInputs, EgressProviderMappingOutputs } from "../../provider/resources/egress-provider-mapping";
-import type { GroupInputs, GroupOutputs } from "../../provider/resources/group";
-import type { GroupMembershipInputs } from "../../provider/resources/group-membership";
-import type { LicenseActivationInputs, LicenseActivationOutputs } from "../../provider/resources/license-activation";
-import type { ServerDrainInputs, ServerDrainOutputs } from "../../provider/resources/server-drain";
-import type { ServerImportInputs, ServerImportOutputs } from "../../provider/resources/server-import";
-import type { StagingConfigInputs, StagingConfigOutputs } from "../../provider/resources/staging-config";
-import type { UserInputs, UserOutputs } from "../../provider/resources/user";
-import type { UserAttributesInputs, UserAttributesOutputs } from "../../provider/resources/user-attributes";
-import type { UserGroupsInputs } from "../../provider/resources/user-groups";
-import type { UserServerAssignmentInputs } from "../../provider/resources/user-server-assignment";
-import type { UserSetInputs, UserSetOutputs } from "../../provider/resources/user-set";
+import type { InputsOfKind, kinds, OutputsOfKind } from "../../provider";
 import { kindOf, rawProps, type KasmKind } from "./kasm";
 
-/**
- * The declared inputs of each kind.
- */
-export interface KindInputs {
-  readonly CastConfig: CastConfigInputs;
-  readonly EgressCredential: EgressCredentialInputs;
-  readonly EgressGateway: EgressGatewayInputs;
-  readonly EgressProvider: EgressProviderInputs;
-  readonly EgressProviderMapping: EgressProviderMappingInputs;
-  readonly Group: GroupInputs;
-  readonly GroupMembership: GroupMembershipInputs;
-  readonly LicenseActivation: LicenseActivationInputs;
-  readonly ServerDrain: ServerDrainInputs;
-  readonly ServerImport: ServerImportInputs;
-  readonly StagingConfig: StagingConfigInputs;
-  readonly User: UserInputs;
-  readonly UserAttributes: UserAttributesInputs;
-  readonly UserGroups: UserGroupsInputs;
-  readonly UserServerAssignment: UserServerAssignmentInputs;
-  readonly UserSet: UserSetInputs;
-}
+/** The registry's kinds, as types (see `kinds` in provider/index.ts). */
+type Kinds = typeof kinds;
 
-/** A kind whose provider adds nothing to its inputs. */
-type NoOutputs = Record<never, never>;
+/** The declared inputs of each kind, as its manifest's schema declares them. */
+export type KindInputs = { readonly [K in KasmKind]: InputsOfKind<Kinds[K]> };
 
 /** What each kind's provider adds to its inputs (a stack policy sees them once the resource exists). */
-export interface KindOutputTypes {
-  readonly CastConfig: CastConfigOutputs;
-  readonly EgressCredential: EgressCredentialOutputs;
-  readonly EgressGateway: EgressGatewayOutputs;
-  readonly EgressProvider: EgressProviderOutputs;
-  readonly EgressProviderMapping: EgressProviderMappingOutputs;
-  readonly Group: GroupOutputs;
-  readonly GroupMembership: NoOutputs;
-  readonly LicenseActivation: LicenseActivationOutputs;
-  readonly ServerDrain: ServerDrainOutputs;
-  readonly ServerImport: ServerImportOutputs;
-  readonly StagingConfig: StagingConfigOutputs;
-  readonly User: UserOutputs;
-  readonly UserAttributes: UserAttributesOutputs;
-  readonly UserGroups: NoOutputs;
-  readonly UserServerAssignment: NoOutputs;
-  readonly UserSet: UserSetOutputs;
-}
+export type KindOutputTypes = { readonly [K in KasmKind]: OutputsOfKind<Kinds[K]> };
 
 /**
  * What the engine puts in place of a value not known during preview: one of the strings of

@@ -45,11 +45,11 @@
  * declared rows, the plan of an update, the state), `check`, `import` and `read`.
  */
 import { randomUUID } from "node:crypto";
-import { initializationFailure, isUnknown, type KindProvider } from "./kit";
+import { initializationFailure, isUnknown, type Kind } from "./kit";
 import { checkServerImport } from "./server-import/check";
 import { importCsv, importRows, IncompleteImport } from "./server-import/import";
 import { readServerImport } from "./server-import/read";
-import { declaredRows, outputs, planRows, type ServerImportInputs, type ServerImportState, type ServerRow } from "./server-import/rows";
+import { declaredRows, outputs, planRows, ServerImportInputSchema, type ServerImportInputs, type ServerImportOutputs, type ServerImportState, type ServerRow } from "./server-import/rows";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -77,7 +77,13 @@ function keptState(inputs: ServerImportInputs & { readonly __provider?: unknown 
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of `ServerImport`. */
-export const serverImportProvider: KindProvider<ServerImportInputs, ServerImportState> = {
+export const serverImportProvider: Kind<ServerImportInputs, ServerImportState, ServerImportOutputs> = {
+  // Both inputs are the rows, sent as the import CSV; nothing replaces (a removed row's server is deleted alone).
+  manifest: {
+    schema: ServerImportInputSchema,
+    fields: { csv: { role: "api", replaces: false }, servers: { role: "api", replaces: false } },
+  },
+
   async check(_olds, news) {
     return checkServerImport(news);
   },

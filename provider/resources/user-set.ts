@@ -55,8 +55,8 @@
  */
 import type { KasmClient } from "../api/client";
 import { randomUUID } from "node:crypto";
-import { canonicalId, isUnknown, same, type KindContext, type KindProvider, type Props } from "./kit";
-import { OTHER_INPUTS, type Row, type UserSetInputs } from "./user-set/fields";
+import { canonicalId, isUnknown, same, type Kind, type KindContext, type Props } from "./kit";
+import { OTHER_INPUTS, UserSetInputs, type Row, type UserSetOutputs } from "./user-set/fields";
 import { checkUserSet } from "./user-set/check";
 import { groupIndexFor, unknownGroupFailures, unknownGroupsError } from "./user-set/groups";
 import { existingUsersError, importFailure, importRows, unconfirmedNotes } from "./user-set/import";
@@ -124,7 +124,20 @@ function changeSummary(context: KindContext, id: string, { added, removed, chang
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of `UserSet`. */
-export const userSetProvider: KindProvider<UserSetInputs, UserSetState> = {
+export const userSetProvider: Kind<UserSetInputs, UserSetState, UserSetOutputs> = {
+  // The rows are what Kasm holds; the rest steer how they are written. Nothing replaces: rows are added, changed and removed one by one.
+  manifest: {
+    schema: UserSetInputs,
+    fields: {
+      csv: { role: "api", replaces: false },
+      users: { role: "api", replaces: false },
+      groupsMode: { role: "provider", replaces: false },
+      forceDelete: { role: "provider", replaces: false },
+      adopt: { role: "provider", replaces: false },
+      groupIds: { role: "provider", replaces: false },
+    },
+  },
+
   /**
    * The rows checked; for a change, the `userIds` it will leave, so that a preview shows them;
    * without one, the ids the previous inputs hold (see planned-ids.ts).

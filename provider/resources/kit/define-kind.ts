@@ -11,7 +11,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { checkInputs } from "./check-wording";
 import { changedFields, diffInputs, keptOutputs, onlyProviderFlagsChanged, placeholdersOf, withLeftOutValues, withStoredDefaults, type FieldRule } from "./field-rules";
-import type { KindContext, KindProvider, Props, RefreshedInputs } from "./types";
+import type { Kind, KindContext, ManifestField, Props, RefreshedInputs } from "./types";
 import { previewTakeOver } from "./take-over";
 
 /** How each of a kind's inputs compares (see {@link FieldRule}), keyed by input name. */
@@ -98,6 +98,11 @@ function asRules<Inputs>(rules: FieldRules<Inputs> | undefined): Readonly<Record
   return (rules ?? {}) as Readonly<Record<string, FieldRule>>;
 }
 
+/** Field rules as the manifest lists them: each with its role and whether its change replaces (as `diff` decides). */
+function manifestFields(rules: Readonly<Record<string, FieldRule>>, role: ManifestField["role"]): Record<string, ManifestField> {
+  return Object.fromEntries(Object.entries(rules).map(([name, rule]) => [name, { role, replaces: rule.replaces === true }]));
+}
+
 /**
  * A kind's provider: `check` and `diff` derived from the definition's schema and field rules,
  * `update` handed the typed inputs and the changed API fields, and spared when nothing Kasm holds
@@ -105,18 +110,28 @@ function asRules<Inputs>(rules: FieldRules<Inputs> | undefined): Readonly<Record
  */
 export function defineKind<Inputs extends Props, Outputs extends object = Record<never, never>>(
   definition: KindDefinition<Inputs, Outputs>,
-): KindProvider<Inputs, KindState<Inputs, Outputs>> {
+): Kind<Inputs, KindState<Inputs, Outputs>, Outputs> {
   const apiFields = asRules(definition.apiFields);
   const keyFields = asRules(definition.keyFields);
+  const providerFields = asRules(definition.providerFields);
   // Only the provider flags are not what Kasm holds: the key and the API fields are.
   const kasmFields = { ...keyFields, ...apiFields };
-  const inputFields = { ...kasmFields, ...asRules(definition.providerFields) };
+  const inputFields = { ...kasmFields, ...providerFields };
   const inputKeys = Object.keys(inputFields);
   // What each field's rule says beyond its comparison: a stand-in while unknown, a meaning when left out.
   const placeholders = placeholdersOf(inputFields);
   const compareAs = (props: Props) => withLeftOutValues(props, inputFields);
   const sendsNothingWhen = definition.sendsNothingWhen ?? "only-provider-flags-changed";
   return {
+    manifest: {
+      schema: definition.schema,
+      fields: {
+        ...manifestFields(keyFields, "key"),
+        ...manifestFields(apiFields, "api"),
+        ...manifestFields(providerFields, "provider"),
+      },
+    },
+
     async check(olds, news, context) {
       const checked = checkInputs(definition.schema, news, placeholders);
       const stored = { ...checked, inputs: withStoredDefaults(checked.inputs ?? news, inputFields) };

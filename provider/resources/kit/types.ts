@@ -3,6 +3,7 @@
  * and a provider, declared inputs as a refresh leaves them, and the methods of a kind's provider.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
 import { UNKNOWN } from "../../../catalogue/values";
 import type { KasmClient } from "../../api/client";
 import type { SettingNames } from "../../api/config";
@@ -79,4 +80,54 @@ export interface HostProvider {
   read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult>;
   update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
   delete(id: string, props: Props): Promise<void>;
+}
+
+/**
+ * The role of one input: `key` names the object (a change replaces it), `api` is sent to Kasm,
+ * `provider` only steers the provider (`adopt`, `forceDelete`) and is never sent.
+ */
+export type FieldRole = "key" | "api" | "provider";
+
+/** One input as the manifest describes it. */
+export interface ManifestField {
+  readonly role: FieldRole;
+  /** A change to it replaces the object (Kasm cannot change it in place). */
+  readonly replaces: boolean;
+}
+
+/**
+ * What a kind declares about itself, read by everything that derives from the kind instead of
+ * listing it again: its input schema and the role of each input (a test fails when a schema key
+ * has none), and, as types only, its inputs and outputs (the policy packs' property types).
+ */
+export interface KindManifest<Inputs extends object = Props, Outputs extends object = object> {
+  /** The kind's inputs; `check` validates with it. */
+  readonly schema: z.ZodType<Inputs>;
+  /** Every input of the schema, with its role. */
+  readonly fields: Readonly<Record<string, ManifestField>>;
+  /** The outputs' type, for derivation only: never set at run time. */
+  readonly outputs?: Outputs;
+}
+
+/** A kind as the registry holds it: its provider's methods and its manifest. */
+export type Kind<Inputs extends object = Props, State extends object = Props, Outputs extends object = object> = KindProvider<Inputs, State> & {
+  readonly manifest: KindManifest<Inputs, Outputs>;
+};
+
+/** The inputs a registered kind declares. */
+export type InputsOfKind<K> = K extends { readonly manifest: KindManifest<infer Inputs, object> } ? Inputs : never;
+
+/** The outputs a registered kind adds to its inputs. */
+export type OutputsOfKind<K> = K extends { readonly manifest: KindManifest<object, infer Outputs> } ? Outputs : never;
+
+/**
+ * The inputs of a manifest's schema that have no role, and the roles that name no input: both
+ * empty for a kind whose every input is compared, sent or kept as its role says. A zod input
+ * added without a role would otherwise never be sent or diffed, silently.
+ */
+export function unmatchedFields(manifest: KindManifest<object, object>): { readonly withoutRole: string[]; readonly notInSchema: string[] } {
+  const shape = (manifest.schema as unknown as { shape?: Record<string, unknown> }).shape;
+  const inputs = Object.keys(shape ?? {});
+  const roles = Object.keys(manifest.fields);
+  return { withoutRole: inputs.filter((name) => !roles.includes(name)), notInSchema: roles.filter((name) => !inputs.includes(name)) };
 }

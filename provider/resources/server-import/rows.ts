@@ -91,6 +91,16 @@ export type ServerImportInputs = {
   readonly servers?: ServerRow[];
 };
 
+/**
+ * The inputs' shape, for what derives from the kind (its manifest: the registry test and the
+ * package schema). `check` does not validate with it: it applies {@link serverRowSchema} row by
+ * row to name each problem, and requires exactly one of the two.
+ */
+export const ServerImportInputSchema: z.ZodType<ServerImportInputs> = z.strictObject({
+  csv: z.string().optional(),
+  servers: z.array(serverRowSchema(false)).optional(),
+});
+
 /** The names of the inputs: exactly one of them is given. */
 export const INPUTS: string[] = ["csv", "servers"] satisfies (keyof ServerImportInputs)[];
 
