@@ -25,6 +25,12 @@ export interface OperationContext {
   readonly assignsGroups?: boolean;
   /** A batch server import assigns users to servers (assigned_username column). */
   readonly assignsUsers?: boolean;
+  /**
+   * An image create or update sets a compute-related field (cores, memory, GPU count or
+   * requirement, CPU allocation method, uncompressed size, registry and its credentials, volume
+   * mappings, run config, exec config): the spec's rule 3 of the permission table.
+   */
+  readonly setsImageResources?: boolean;
 }
 
 /** A flag of {@link OperationContext}. */
@@ -97,6 +103,12 @@ const modifiesTargetUser: ContextualRequirement = {
   when: ["targetUserIsGlobalAdmin"],
   add: ["Users Modify Admin"],
   reason: "the target user has Global Admin",
+};
+/** The spec's rule 3: compute-related image fields need Images Modify Resources on top of Images Modify. */
+const setsImageResources: ContextualRequirement = {
+  when: ["setsImageResources"],
+  add: ["Images Modify Resources"],
+  reason: "it sets a compute-related field of the image (cores, memory, GPU, registry, volume mappings, run or exec config)",
 };
 const modifiesSystemGroup: ContextualRequirement = {
   when: ["targetGroupIsSystem"],
@@ -314,6 +326,63 @@ const rows = {
     availability: "product",
     requires: ["Casting View"],
     permissionSource: "1.15.0 decompile (public_api.get_cast_config): Casting View",
+  },
+  get_image: {
+    area: "images",
+    access: "read",
+    availability: "product",
+    requires: ["Images View"],
+    permissionSource: "inferred: the 1.15.0 decompile does not show get_image; reading one image is viewing images, as get_images needs",
+  },
+  create_image: {
+    area: "images",
+    access: "write",
+    availability: "product",
+    requires: ["Images Create"],
+    contextual: [setsImageResources],
+    permissionSource:
+      "1.15.0 decompile (admin_api.create_image): Images Create; Images Modify Resources for compute-related fields is inferred " +
+      "from the spec's rule 3 (the decompile of the body is incomplete)",
+  },
+  update_image: {
+    area: "images",
+    access: "write",
+    availability: "product",
+    requires: ["Images Modify"],
+    contextual: [setsImageResources],
+    permissionSource:
+      "1.15.0 decompile (admin_api.update_image): Images Modify or Images Modify Resources lets the call in; which fields need " +
+      "which is the spec's rule 3 (the decompile of the body is incomplete)",
+  },
+  delete_image: {
+    area: "images",
+    access: "write",
+    availability: "product",
+    requires: ["Images Delete"],
+    permissionSource: "1.15.0 decompile (admin_api.delete_image): Images Delete",
+  },
+  get_images_group: {
+    area: "groups",
+    access: "read",
+    availability: "product",
+    requires: ["Groups View"],
+    permissionSource: "1.15.0 decompile (admin_api.get_images_group): Groups View (or IfMember / View System for the groups they reach)",
+  },
+  add_images_group: {
+    area: "groups",
+    access: "write",
+    availability: "product",
+    requires: ["Groups Modify"],
+    contextual: [modifiesSystemGroup],
+    permissionSource: "1.15.0 decompile (admin_api.add_images_group): Groups Modify, checked against the target group",
+  },
+  remove_images_group: {
+    area: "groups",
+    access: "write",
+    availability: "product",
+    requires: ["Groups Modify"],
+    contextual: [modifiesSystemGroup],
+    permissionSource: "inferred: the same as add_images_group, whose authorization it removes",
   },
   get_licenses: {
     area: "licenses",

@@ -44,6 +44,16 @@ export const REPEAT_MODES: Readonly<Record<OperationName, RepeatMode>> = Object.
   create_group: "recover", // natural key: name (the product refuses a second group of that name)
   update_group: "idempotent",
   delete_group: "idempotent",
+  get_images_group: "idempotent",
+  // What a second add does is not shown by any source; a repeat is sent only after a failure that
+  // left the outcome unknown, and GroupWorkspace reads the group's images back after its add.
+  add_images_group: "idempotent",
+  remove_images_group: "idempotent",
+  // Images
+  get_image: "idempotent",
+  create_image: "recover", // natural key: name and friendly name (see findImage)
+  update_image: "idempotent", // the whole record each time
+  delete_image: "idempotent",
   // Sessions
   request_ws: "once", // a second request would start a second session
   get_ws_status: "idempotent",
