@@ -20,10 +20,8 @@
  *   that reads many users serves them from get_users pages instead of a get_user each. The spec
  *   gives get_users the permissions of get_user (Users View, and Servers View for
  *   `assigned_servers`) and the same record, so the get_user rows stand for both.
- * - Images Modify Resources (special permission 3): no kind changes an image's compute settings
- *   (GPU count, cores, memory, CPU allocation, registry, volume mappings, run config, exec config),
- *   so no row needs it. {@link COMPUTE_SETTINGS_KINDS} is empty; a kind that touches them must add
- *   it to its row and to that list.
+ * - Nothing: Images Modify Resources (special permission 3) is in the Workspace row, on the create
+ *   and update of an image whose compute settings it sets (see {@link COMPUTE_SETTINGS_KINDS}).
  *
  * @example
  * ```ts
@@ -37,6 +35,7 @@ import type { ResourceNeeds, Rows, StepNeeds } from "./kind-rows/plan";
 import { USER_ROWS } from "./kind-rows/users";
 import { INFRASTRUCTURE_ROWS } from "./kind-rows/infrastructure";
 import { EGRESS_ROWS } from "./kind-rows/egress";
+import { WORKSPACE_ROWS } from "./kind-rows/workspaces";
 
 export { referenceKey, knowledgeFromFacts, type KnownFacts, type PermissionKnowledge } from "./permission-knowledge";
 export type { PlannedCall, ResourceNeeds, StepNeeds, UndecidedFact, UserField } from "./kind-rows/plan";
@@ -46,7 +45,7 @@ export * from "./key-judgement";
  * The rows: for each kind, what its provider's create, read, update and delete call. Read each
  * next to `provider/resources/<kind>.ts`; they live in `catalogue/kind-rows/`, one file per family.
  */
-export const KIND_ROWS: Rows<KasmKind> = { ...USER_ROWS, ...INFRASTRUCTURE_ROWS, ...EGRESS_ROWS };
+export const KIND_ROWS: Rows<KasmKind> = { ...USER_ROWS, ...INFRASTRUCTURE_ROWS, ...EGRESS_ROWS, ...WORKSPACE_ROWS };
 
 /**
  * What each lifecycle step of a resource needs: the calls its provider makes, in order, with the

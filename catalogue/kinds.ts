@@ -23,6 +23,8 @@ export const KASM_KINDS = [
   "EgressGateway",
   "EgressProviderMapping",
   "EgressCredential",
+  "Workspace",
+  "GroupWorkspace",
 ] as const;
 
 /** A kind of Kasm resource, such as `User`. */
@@ -56,6 +58,7 @@ export const SECRET_INPUTS = {
   LicenseActivation: ["activationKey"],
   EgressGateway: ["config"],
   EgressCredential: ["password", "wireguardPrivateKey", "meshKey", "customCredential"],
+  Workspace: ["registryUsername", "registryPassword"],
 } as const satisfies Partial<Record<KasmKind, readonly string[]>>;
 
 /** Whether `property` is a secret input of `kind` (see {@link SECRET_INPUTS}). */
@@ -70,5 +73,5 @@ export const LIFECYCLE_STEPS = ["create", "read", "update", "delete"] as const;
 /** A step of a resource's life: `create`, `read` (refresh), `update` (in place) or `delete`. */
 export type LifecycleStep = (typeof LIFECYCLE_STEPS)[number];
 
-/** Kinds whose provider changes an image's compute settings (and so needs Images Modify Resources). None today. */
-export const COMPUTE_SETTINGS_KINDS: readonly KasmKind[] = Object.freeze([]);
+/** Kinds whose provider changes an image's compute settings (and so may need Images Modify Resources, special permission 3). */
+export const COMPUTE_SETTINGS_KINDS: readonly KasmKind[] = Object.freeze(["Workspace"]);

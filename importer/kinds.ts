@@ -56,6 +56,8 @@ export const NOT_IMPORTED: Readonly<Partial<Record<KasmKind, string>>> = {
   GroupMembership: "a user's memberships are declared with the user (UserSet rows, or UserGroups with --users each)",
   LicenseActivation: "Kasm never returns an activation key, so an activation cannot be declared again from what it shows",
   ServerImport: "servers are taken over as they are; ServerImport is for bulk-creating new ones from a CSV",
+  Workspace: "not yet: kasm-import does not read workspaces; declare them with `adopt: true` to take them over",
+  GroupWorkspace: "not yet: kasm-import does not read a group's workspaces; declare them with `adopt: true`",
 };
 
 /** Whether `name` is an importable area. */

@@ -18,6 +18,8 @@ import { serverDrainProvider } from "./resources/server-drain";
 import { licenseActivationProvider } from "./resources/license-activation";
 import { userSetProvider } from "./resources/user-set";
 import { serverImportProvider } from "./resources/server-import";
+import { workspaceProvider } from "./resources/workspace";
+import { groupWorkspaceProvider } from "./resources/group-workspace";
 import type { Kind } from "./resources/kit";
 import { acrossConnections } from "./resources/kit/connections";
 import { refreshingLeniently } from "./resources/kit/lenient-refresh";
@@ -47,6 +49,8 @@ export const kinds = {
   LicenseActivation: licenseActivationProvider,
   UserSet: userSetProvider,
   ServerImport: serverImportProvider,
+  Workspace: workspaceProvider,
+  GroupWorkspace: groupWorkspaceProvider,
 } satisfies Record<string, Kind>;
 
 /** The name of a kind, such as `User`. */

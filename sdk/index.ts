@@ -22,6 +22,8 @@ export { EgressProvider, type EgressProviderArgs, type EgressProviderType } from
 export { EgressGateway, type EgressGatewayArgs } from "./egress-gateway";
 export { EgressProviderMapping, type EgressProviderMappingArgs } from "./egress-provider-mapping";
 export { EgressCredential, type EgressCredentialArgs } from "./egress-credential";
+export { Workspace, type WorkspaceArgs } from "./workspace";
+export { GroupWorkspace, type GroupWorkspaceArgs } from "./group-workspace";
 export { UserSet, type UserSetArgs, type UserSetUser, type UserSetGroupsMode } from "./user-set";
 export { Connection, type ConnectionArgs } from "./connection";
 export { waitForHealthy, type WaitForHealthyArgs } from "./health";

@@ -124,7 +124,28 @@ export interface RowProperties {
   readonly EgressGateway: "adopt";
   readonly EgressProviderMapping: EgressTargetProperty | "adopt";
   readonly EgressCredential: EgressTargetProperty | "adopt";
+  readonly Workspace: "adopt" | (typeof WORKSPACE_RESOURCE_PROPERTIES)[number];
+  readonly GroupWorkspace: "groupId" | "adopt";
 }
+
+/**
+ * A Workspace's compute-related inputs: the spec's special permission 3 puts them behind Images
+ * Modify Resources. The same list as the provider's `WORKSPACE_RESOURCE_FIELDS` (a test holds the two together).
+ */
+export const WORKSPACE_RESOURCE_PROPERTIES = [
+  "cores",
+  "memory",
+  "gpuCount",
+  "requireGpu",
+  "cpuAllocationMethod",
+  "uncompressedSizeMb",
+  "registry",
+  "registryUsername",
+  "registryPassword",
+  "volumeMappings",
+  "runConfig",
+  "execConfig",
+] as const;
 
 /** The attributes a UserAttributes writes with update_user_attributes (its other input, `userId`, names the user). */
 export const USER_ATTRIBUTE_PROPERTIES = ["sshPublicKey", "defaultImage", "showTips", "toggleControlPanel", "autoLoginWs"] as const;

@@ -43,12 +43,17 @@ describe("the table covers every kind", () => {
     expect(kindOfTypeToken("aws:s3/bucket:Bucket")).toBeUndefined();
   });
 
-  it("says no kind touches image compute settings, so none needs Images Modify Resources", () => {
-    expect(COMPUTE_SETTINGS_KINDS).toEqual([]);
+  it("says only Workspace touches image compute settings: no other kind needs Images Modify Resources, and a Workspace only when it sets one", () => {
+    expect(COMPUTE_SETTINGS_KINDS).toEqual(["Workspace"]);
     for (const kind of KASM_KINDS) {
       const needs = resourcePermissionNeeds(kind, {}, KNOWN);
       for (const step of LIFECYCLE_STEPS) expect(perms(needs, step)).not.toContain("Images Modify Resources");
     }
+    const sized = resourcePermissionNeeds("Workspace", { memory: 2_000_000_000 }, KNOWN);
+    expect(perms(sized, "create")).toContain("Images Modify Resources");
+    // An update needs it only when a compute field changes, which the new inputs alone cannot tell: undecided, named.
+    expect(perms(sized, "update")).not.toContain("Images Modify Resources");
+    expect(sized.update.calls.flatMap((call) => call.undecided.flatMap((fact) => fact.adds))).toContain("Images Modify Resources");
   });
 });
 

@@ -27,6 +27,8 @@ import type { UserAttributesInputs, UserAttributesOutputs } from "../../provider
 import type { UserGroupsInputs } from "../../provider/resources/user-groups";
 import type { UserServerAssignmentInputs } from "../../provider/resources/user-server-assignment";
 import type { UserRow, UserSetInputs, UserSetOutputs } from "../../provider/resources/user-set";
+import type { WorkspaceInputs, WorkspaceOutputs } from "../../provider/resources/workspace";
+import type { GroupWorkspaceInputs } from "../../provider/resources/group-workspace";
 
 /** A value as the provider receives it: every `pulumi.Input` (promise, output) resolved, deeply. */
 type Resolved<T> =
@@ -96,6 +98,8 @@ export type SdkArgsMatchZodInputs = [
   Expect<Agree<KindArgs<sdk.EgressProviderMappingArgs>, ZodInputs<typeof EgressProviderMappingInputs>>>,
   Expect<Agree<KindArgs<sdk.EgressCredentialArgs>, ZodInputs<typeof EgressCredentialInputs>>>,
   Expect<Agree<KindArgs<sdk.UserSetArgs>, ZodInputs<typeof UserSetInputs>>>,
+  Expect<Agree<KindArgs<sdk.WorkspaceArgs>, ZodInputs<typeof WorkspaceInputs>>>,
+  Expect<Agree<KindArgs<sdk.GroupWorkspaceArgs>, ZodInputs<typeof GroupWorkspaceInputs>>>,
   Expect<Agree<Resolved<sdk.UserSetUser>, UserRow>>,
 ];
 
@@ -118,6 +122,8 @@ export type EveryKindTakesConnection = [
   Expect<TakesConnection<sdk.EgressProviderMappingArgs>>,
   Expect<TakesConnection<sdk.EgressCredentialArgs>>,
   Expect<TakesConnection<sdk.UserSetArgs>>,
+  Expect<TakesConnection<sdk.WorkspaceArgs>>,
+  Expect<TakesConnection<sdk.GroupWorkspaceArgs>>,
 ];
 
 /** The bulk kinds take their rows one way: as a list or as CSV text, never both and never neither. */
@@ -183,4 +189,6 @@ export type SdkOutputsMatchProviderOutputs = [
   Expect<DeclaresOutputs<sdk.EgressProviderMapping, sdk.EgressProviderMappingArgs, EgressProviderMappingOutputs>>,
   Expect<DeclaresOutputs<sdk.EgressCredential, sdk.EgressCredentialArgs, EgressCredentialOutputs>>,
   Expect<DeclaresOutputs<sdk.UserSet, sdk.UserSetArgs, UserSetOutputs>>,
+  Expect<DeclaresOutputs<sdk.Workspace, sdk.WorkspaceArgs, WorkspaceOutputs>>,
+  Expect<DeclaresOutputs<sdk.GroupWorkspace, sdk.GroupWorkspaceArgs, NoOutputs>>,
 ];

@@ -1,0 +1,114 @@
+/**
+ * `GroupWorkspace`: the members of a group may launch a workspace (a released Kasm's operations:
+ * `kasm:apiNames` `product`).
+ *
+ * API: add_images_group, get_images_group, remove_images_group (`target_group` with
+ * `target_image`), read in two public clients and a decompile of the 1.15.0 API server. Both ids
+ * replace: an authorization cannot be moved. Refresh finds the image in the group's list and drops
+ * the resource when the group is gone or no longer lists it; removing an authorization that is
+ * already gone succeeds. After the add, the group's list is read again: an add Kasm answered
+ * without listing the image is an error, never a success.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { configKey, howToSet, type SettingNames } from "../api/config";
+import { alreadyExistsError, canonicalId, GONE, KasmId, same, unlessGone, type RefreshedInputs } from "./kit";
+import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { pairId } from "./user-links";
+
+// --- types ---------------------------------------------------------------------------------------
+
+/** The inputs of a GroupWorkspace. */
+export const GroupWorkspaceInputs = z.strictObject({
+  groupId: KasmId,
+  /** The workspace's image id (a Workspace's `imageId`, or an id from the getImage lookup). */
+  imageId: KasmId,
+  /** Take over an authorization that exists already instead of failing. */
+  adopt: z.boolean().optional(),
+});
+export type GroupWorkspaceInputs = z.infer<typeof GroupWorkspaceInputs>;
+
+/** Both ids name the authorization: a change to either replaces it. */
+const KEY_FIELDS = {
+  groupId: { equal: same.id, replaces: true },
+  imageId: { equal: same.id, replaces: true },
+} satisfies FieldRules<GroupWorkspaceInputs>;
+
+/** Inputs that only steer the provider. */
+const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<GroupWorkspaceInputs>;
+
+/** What `outputs()` builds: the declared inputs (the kind adds no output). */
+type GroupWorkspaceState = KindOutputs<GroupWorkspaceInputs, Record<never, never>>;
+
+// --- helpers -------------------------------------------------------------------------------------
+
+function outputs(inputs: RefreshedInputs<GroupWorkspaceInputs>): GroupWorkspaceState {
+  const state: RefreshedInputs<GroupWorkspaceInputs> = { groupId: inputs.groupId, imageId: inputs.imageId };
+  if (inputs.adopt !== undefined) state.adopt = inputs.adopt;
+  return state as GroupWorkspaceState;
+}
+
+/** How messages name an authorization. */
+function label(groupId: unknown, imageId: unknown): string {
+  return `of group ${String(groupId)} for image ${String(imageId)}`;
+}
+
+/** The refusal of a GroupWorkspace where the configured vocabulary has no group image operations. */
+function needsProductVocabulary(names: SettingNames): pulumi.dynamic.CheckFailure {
+  return {
+    property: "(inputs)",
+    reason:
+      "a GroupWorkspace needs a released Kasm's operations on a group's images (add_images_group, get_images_group, " +
+      `remove_images_group), which the API documentation's vocabulary does not have, and ${configKey(names, "apiNames")} is "spec". ` +
+      `If the installation is a released Kasm (1.15 or later), run ${howToSet(names, "apiNames", "product")}; otherwise authorize ` +
+      "the workspace for the group in the Kasm UI.",
+  };
+}
+
+// --- provider ------------------------------------------------------------------------------------
+
+/** The provider of GroupWorkspace: a change of either id replaces it; only `adopt` can change in place, and it steers nothing after the create. */
+export const groupWorkspaceProvider = defineKind<GroupWorkspaceInputs>({
+  schema: GroupWorkspaceInputs,
+  keyFields: KEY_FIELDS,
+  apiFields: {},
+  providerFields: PROVIDER_FIELDS,
+  sendsNothingWhen: "never",
+  extraCheck: (result, _news, _olds, context) =>
+    context.apiNames() === "product" ? result : { ...result, failures: [...(result.failures ?? []), needsProductVocabulary(context.settingNames)] },
+
+  async create(inputs, context) {
+    const client = context.client();
+    const ids = { group_id: canonicalId(inputs.groupId), image_id: canonicalId(inputs.imageId) };
+    const exists = await client.images.groupHasImage(ids);
+    if (exists && inputs.adopt !== true) throw alreadyExistsError("GroupWorkspace", label(inputs.groupId, inputs.imageId));
+    if (!exists) {
+      await client.images.addImagesGroup(ids);
+      if (!(await client.images.groupHasImage(ids)))
+        throw new Error(
+          `GroupWorkspace ${label(inputs.groupId, inputs.imageId)}: Kasm answered the add but the group does not list the image, so ` +
+            `the authorization was not made. Check that ${configKey(context.settingNames, "apiNames")} matches the installation and that the image exists.`,
+        );
+    }
+    return { id: pairId(ids.group_id, ids.image_id), outs: outputs(inputs) };
+  },
+
+  async read(id, state, context) {
+    const [groupId, imageId] = id.split(":");
+    const images = await unlessGone(() => context.client().images.getImagesGroup({ group_id: groupId }));
+    if (!images?.some((image) => same.id(image.image_id, imageId))) return GONE;
+    // The declared spelling of the ids is kept: the same objects, no drift.
+    const inputs = { ...outputs(state), groupId: same.id(state.groupId, groupId) ? state.groupId : groupId, imageId: same.id(state.imageId, imageId) ? state.imageId : imageId };
+    return { id, props: inputs, inputs };
+  },
+
+  async update(_id, _olds, news) {
+    return { outs: outputs(news) };
+  },
+
+  async delete(id, _state, context) {
+    const [groupId, imageId] = id.split(":");
+    // Removing what is already gone (the group, the image or the authorization) is done.
+    await unlessGone(() => context.client().images.removeImagesGroup({ group_id: groupId, image_id: imageId }));
+  },
+});

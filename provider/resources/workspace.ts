@@ -1,0 +1,363 @@
+/**
+ * `Workspace`: a workspace image in Kasm's catalogue (a released Kasm's operations: `kasm:apiNames`
+ * `product`): which container image is offered, under what name, with what resources, registry,
+ * run and exec configuration and volume mappings, and where it may run.
+ *
+ * API: create_image, get_image, update_image, delete_image, and get_images for adoption. The API
+ * documentation lists only get_images; the other operations are the released product's, read in
+ * two public clients and a decompile of the 1.15.0 API server (see api/schemas/images.ts). Every
+ * field updates in place. Kasm allows two images of one container name: adoption by the container
+ * name and the friendly name together (`adopt: true`).
+ *
+ * Because no public source shows the whole of what the product's create and update accept, the
+ * provider reads the image back after each write and fails, naming the field, when Kasm does not
+ * show a declared value: a setting Kasm did not take is never reported as applied. The registry
+ * credentials are not shown back by Kasm and are secrets.
+ *
+ * With `kasm:apiNames` `spec` (the default), `check` refuses the resource before any plan, naming
+ * the setting: the documentation's vocabulary has no operation that manages images.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { Image as KasmImage, ImageUpdate, NewImage } from "../api";
+import { configKey, howToSet, type SettingNames } from "../api/config";
+import { createOrAdopt, declared, GONE, initializationFailure, isAsDeclared, KasmId, refreshedInputs, requiredText, same, unlessGone, type Props, type RefreshedInputs } from "./kit";
+import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
+
+// --- types ---------------------------------------------------------------------------------------
+
+/** A JSON object given as an object in the program and sent as JSON text, as the product's create and update take it. */
+const JsonObject = z.record(z.string(), z.unknown());
+
+/** The inputs of a Workspace. */
+export const WorkspaceInputs = z.strictObject({
+  /** The container image and tag Kasm pulls (`kasmweb/chrome:1.16.0`). */
+  name: requiredText("name"),
+  /** The name users see. */
+  friendlyName: requiredText("friendlyName"),
+  description: z.string().optional(),
+  /** The categories the workspace is listed under. */
+  // One a line on the wire: a line break inside one would split it.
+  categories: z.array(z.string().regex(/^[^\r\n]*$/, "a category must be one line (Kasm stores the categories one a line)")).optional(),
+  /** The thumbnail's path or URL. */
+  imageSrc: z.string().optional(),
+  /** Whether users may launch it. */
+  enabled: z.boolean().optional(),
+  /** CPU cores given to a session. */
+  cores: z.number().positive("cores must be more than 0").optional(),
+  /** Memory given to a session, in bytes (2 GB is 2000000000). */
+  memory: z.number().int("memory must be a whole number of bytes").positive("memory must be more than 0 bytes").optional(),
+  gpuCount: z.number().int("gpuCount must be a whole number").min(0, "gpuCount must be 0 or more").optional(),
+  requireGpu: z.boolean().optional(),
+  /** How cores are enforced (`Inherit`, `Quotas` or `Shares` in released Kasm). */
+  cpuAllocationMethod: z.string().optional(),
+  uncompressedSizeMb: z.number().int("uncompressedSizeMb must be a whole number").min(0, "uncompressedSizeMb must be 0 or more").optional(),
+  /** `Container` for a container image (Kasm's default). */
+  imageType: z.string().optional(),
+  /** The registry the image is pulled from (`https://index.docker.io/v1/`). */
+  registry: z.string().optional(),
+  /** The registry user (a secret). */
+  registryUsername: z.string().optional(),
+  /** The registry password or token (a secret; Kasm never shows it back). */
+  registryPassword: z.string().optional(),
+  /** Docker run settings that override Kasm's (`{ hostname: "kasm", environment: {...} }`). */
+  runConfig: JsonObject.optional(),
+  /** Commands run in the session (`{ first_launch: { cmd: "..." } }`). */
+  execConfig: JsonObject.optional(),
+  /** Host paths mounted into the session, by host path. */
+  volumeMappings: JsonObject.optional(),
+  restrictToZone: z.boolean().optional(),
+  zoneId: KasmId.optional(),
+  restrictToServer: z.boolean().optional(),
+  serverId: KasmId.optional(),
+  restrictToNetwork: z.boolean().optional(),
+  networkName: z.string().optional(),
+  /** Take over an existing image of this container name and friendly name instead of creating another. */
+  adopt: z.boolean().optional(),
+});
+export type WorkspaceInputs = z.infer<typeof WorkspaceInputs>;
+
+/** What the provider adds to the inputs. */
+export interface WorkspaceOutputs {
+  /** The image's id. */
+  readonly imageId: string;
+  /** Whether Kasm has the image pulled on an agent (read only; never causes a diff). */
+  readonly available: boolean | null;
+}
+
+/** Fields sent to Kasm, and how each compares. Nothing forces replacement: update_image takes the whole record. */
+const API_FIELDS = {
+  name: {},
+  friendlyName: {},
+  description: {},
+  categories: { equal: same.set },
+  imageSrc: {},
+  enabled: {},
+  cores: {},
+  memory: {},
+  gpuCount: {},
+  requireGpu: {},
+  cpuAllocationMethod: {},
+  uncompressedSizeMb: {},
+  imageType: {},
+  registry: {},
+  registryUsername: {},
+  registryPassword: {},
+  runConfig: {},
+  execConfig: {},
+  volumeMappings: {},
+  restrictToZone: {},
+  zoneId: { equal: same.id },
+  restrictToServer: {},
+  serverId: { equal: same.id },
+  restrictToNetwork: {},
+  networkName: {},
+} satisfies FieldRules<WorkspaceInputs>;
+
+/** Inputs that only steer the provider. */
+const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<WorkspaceInputs>;
+
+const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
+
+/** The fields Kasm never shows back: not compared after a write, kept as declared on refresh. */
+const UNREADABLE = ["registryUsername", "registryPassword"] as const;
+
+/**
+ * Compute-related fields: the spec's rule 3 says they need Images Modify Resources on top of
+ * Images Modify (the permissions pack reads this list).
+ */
+export const WORKSPACE_RESOURCE_FIELDS = [
+  "cores",
+  "memory",
+  "gpuCount",
+  "requireGpu",
+  "cpuAllocationMethod",
+  "uncompressedSizeMb",
+  "registry",
+  "registryUsername",
+  "registryPassword",
+  "volumeMappings",
+  "runConfig",
+  "execConfig",
+] as const satisfies readonly (keyof WorkspaceInputs)[];
+
+/** What `outputs()` builds: the declared inputs and every output. */
+type WorkspaceState = KindOutputs<WorkspaceInputs, WorkspaceOutputs>;
+
+// --- helpers -------------------------------------------------------------------------------------
+
+/** The `target_image` of a create: the declared fields, in the form the product's create takes. */
+function newImage(inputs: WorkspaceInputs): NewImage {
+  const body: Props = {
+    name: inputs.name.trim(),
+    friendly_name: inputs.friendlyName.trim(),
+    description: inputs.description,
+    categories: inputs.categories?.join("\n"),
+    image_src: inputs.imageSrc,
+    enabled: inputs.enabled,
+    cores: inputs.cores,
+    memory: inputs.memory,
+    gpu_count: inputs.gpuCount,
+    require_gpu: inputs.requireGpu,
+    cpu_allocation_method: inputs.cpuAllocationMethod,
+    uncompressed_size_mb: inputs.uncompressedSizeMb,
+    image_type: inputs.imageType,
+    ctr_registry: inputs.registry,
+    ctr_user: inputs.registryUsername,
+    ctr_token: inputs.registryPassword,
+    run_config: inputs.runConfig && JSON.stringify(inputs.runConfig),
+    exec_config: inputs.execConfig && JSON.stringify(inputs.execConfig),
+    volume_mappings: inputs.volumeMappings && JSON.stringify(inputs.volumeMappings),
+    restrict_to_zone: inputs.restrictToZone,
+    zone_id: inputs.zoneId,
+    restrict_to_server: inputs.restrictToServer,
+    server_id: inputs.serverId,
+    restrict_to_network: inputs.restrictToNetwork,
+    network_name: inputs.networkName,
+  };
+  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)) as NewImage;
+}
+
+/**
+ * The `target_image` of an update: the whole record, as the public clients send it. The current
+ * record's fields the program does not declare are sent back as Kasm has them, so that Kasm keeps
+ * them; the declared ones replace them.
+ */
+function imageUpdate(current: KasmImage, inputs: WorkspaceInputs): ImageUpdate {
+  const kept: Props = {
+    name: current.name,
+    friendly_name: current.friendly_name ?? undefined,
+    description: current.description ?? undefined,
+    categories: current.categories?.join("\n"),
+    image_src: current.image_src ?? undefined,
+    enabled: current.enabled ?? undefined,
+    cores: current.cores ?? undefined,
+    memory: current.memory ?? undefined,
+    gpu_count: current.gpu_count ?? undefined,
+    require_gpu: current.require_gpu ?? undefined,
+    cpu_allocation_method: current.cpu_allocation_method ?? undefined,
+    uncompressed_size_mb: current.uncompressed_size_mb ?? undefined,
+    image_type: current.image_type ?? undefined,
+    ctr_registry: current.ctr_registry ?? undefined,
+    ctr_user: current.ctr_user ?? undefined,
+    run_config: current.run_config ? JSON.stringify(current.run_config) : undefined,
+    exec_config: current.exec_config ? JSON.stringify(current.exec_config) : undefined,
+    volume_mappings: current.volume_mappings ? JSON.stringify(current.volume_mappings) : undefined,
+    restrict_to_zone: current.restrict_to_zone ?? undefined,
+    zone_id: current.zone_id ?? undefined,
+    restrict_to_server: current.restrict_to_server ?? undefined,
+    server_id: current.server_id ?? undefined,
+    restrict_to_network: current.restrict_to_network ?? undefined,
+    network_name: current.network_name ?? undefined,
+  };
+  const body = { ...Object.fromEntries(Object.entries(kept).filter(([, value]) => value !== undefined)), ...newImage(inputs) };
+  return { ...body, image_id: current.image_id } as ImageUpdate;
+}
+
+/** The image's fields as inputs (the declared spelling of ids kept): what `read` reports and adoption compares. */
+function currentInputs(props: RefreshedInputs<WorkspaceInputs>, image: KasmImage): RefreshedInputs<WorkspaceInputs> {
+  const current: RefreshedInputs<WorkspaceInputs> = {
+    name: image.name,
+    friendlyName: image.friendly_name ?? null,
+    description: image.description ?? null,
+    categories: image.categories ?? null,
+    imageSrc: image.image_src ?? null,
+    enabled: image.enabled ?? null,
+    cores: image.cores ?? null,
+    memory: image.memory ?? null,
+    gpuCount: image.gpu_count ?? null,
+    requireGpu: image.require_gpu ?? null,
+    cpuAllocationMethod: image.cpu_allocation_method ?? null,
+    uncompressedSizeMb: image.uncompressed_size_mb ?? null,
+    imageType: image.image_type ?? null,
+    registry: image.ctr_registry ?? null,
+    runConfig: image.run_config ?? null,
+    execConfig: (image.exec_config as Props | null | undefined) ?? null,
+    volumeMappings: image.volume_mappings ?? null,
+    restrictToZone: image.restrict_to_zone ?? null,
+    zoneId: same.id(props.zoneId, image.zone_id) ? props.zoneId : (image.zone_id ?? null),
+    restrictToServer: image.restrict_to_server ?? null,
+    serverId: same.id(props.serverId, image.server_id) ? props.serverId : (image.server_id ?? null),
+    restrictToNetwork: image.restrict_to_network ?? null,
+    networkName: image.network_name ?? null,
+  };
+  // Names declared with surrounding spaces are sent trimmed: the same names, no drift.
+  if (typeof props.name === "string" && props.name.trim() === image.name) current.name = props.name;
+  if (typeof props.friendlyName === "string" && props.friendlyName.trim() === image.friendly_name) current.friendlyName = props.friendlyName;
+  // What Kasm does not show stays as declared.
+  for (const key of UNREADABLE) current[key] = props[key];
+  return current;
+}
+
+/**
+ * The declared fields Kasm's record does not show as declared after a write: a field the record
+ * lacks altogether cannot tell and is not counted; one it shows otherwise was not taken.
+ */
+function notTaken(inputs: WorkspaceInputs, image: KasmImage): string[] {
+  const shown = currentInputs(inputs, image) as Props;
+  const answer = image as Props;
+  const rules: Readonly<Record<string, { equal?: (a: unknown, b: unknown) => boolean }>> = API_FIELDS;
+  return fieldNames(API_FIELDS).filter((key) => {
+    if (inputs[key] === undefined || (UNREADABLE as readonly string[]).includes(key) || !(wireName(key) in answer)) return false;
+    return !(rules[key].equal ?? same.value)(shown[key], inputs[key]);
+  });
+}
+
+/** The record's name of an input, in the spec's vocabulary as the client reads it (`registry` is `ctr_registry`). */
+function wireName(key: keyof typeof API_FIELDS): string {
+  return key === "registry" ? "ctr_registry" : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** The error for a write Kasm answered without taking some declared values. */
+function notTakenError(key: string, fields: readonly string[], names: SettingNames): Error {
+  return new Error(
+    `Workspace ${key}: Kasm answered the write but does not show ${fields.join(", ")} as declared, so ${fields.length === 1 ? "that setting was" : "those settings were"} ` +
+      `not taken. Check that ${configKey(names, "apiNames")} matches the installation (a released Kasm is "product") and that the values are ` +
+      "ones this Kasm release accepts; the workspace is kept in the stack, and the next `pulumi up` tries again.",
+  );
+}
+
+function outputs(inputs: RefreshedInputs<WorkspaceInputs>, image: KasmImage): WorkspaceState {
+  return { ...declared(inputs, fieldNames(INPUT_FIELDS)), imageId: image.image_id, available: image.available ?? null };
+}
+
+/** How messages name a workspace. */
+function label(inputs: Pick<WorkspaceInputs, "name" | "friendlyName">): string {
+  return `'${inputs.friendlyName.trim()}' (${inputs.name.trim()})`;
+}
+
+/** The refusal of a Workspace where the configured vocabulary has no image operations. */
+function needsProductVocabulary(names: SettingNames): pulumi.dynamic.CheckFailure {
+  return {
+    property: "(inputs)",
+    reason:
+      "a Workspace needs a released Kasm's image operations (create_image, get_image, update_image, delete_image), which the " +
+      `API documentation's vocabulary does not have, and ${configKey(names, "apiNames")} is "spec". If the installation is a released Kasm ` +
+      `(1.15 or later), run ${howToSet(names, "apiNames", "product")}; otherwise manage the workspace in the Kasm UI and refer ` +
+      "to it by id (the getImage lookup).",
+  };
+}
+
+// --- provider ------------------------------------------------------------------------------------
+
+/** The provider of Workspace; only `adopt` changing sends no request. */
+export const workspaceProvider = defineKind<WorkspaceInputs, WorkspaceOutputs>({
+  schema: WorkspaceInputs,
+  apiFields: API_FIELDS,
+  providerFields: PROVIDER_FIELDS,
+  takeOver: {
+    kind: "Workspace",
+    key: label,
+    unreadable: [...UNREADABLE],
+    find: async (inputs, context) => {
+      const existing = await context.client().images.findImage(newImage(inputs));
+      return existing && currentInputs(inputs, await context.client().images.getImage({ image_id: existing.image_id }));
+    },
+  },
+  // Refused before any plan when the configuration cannot manage images.
+  extraCheck: (result, _news, _olds, context) =>
+    context.apiNames() === "product" ? result : { ...result, failures: [...(result.failures ?? []), needsProductVocabulary(context.settingNames)] },
+
+  async create(inputs, context) {
+    const client = context.client();
+    const body = newImage(inputs);
+    const image = await createOrAdopt({
+      adopt: inputs.adopt,
+      kind: "Workspace",
+      key: label(inputs),
+      find: () => client.images.findImage(body),
+      asDeclared: (existing) => isAsDeclared(inputs, currentInputs(inputs, existing), API_FIELDS),
+      update: async (existing) => client.images.updateImage(imageUpdate(await client.images.getImage({ image_id: existing.image_id }), inputs)),
+      create: () => client.images.createImage(body),
+    }, context);
+    // Read back: the answer of a write may be partial, get_image shows what Kasm keeps.
+    const kept = await client.images.getImage({ image_id: image.image_id });
+    const missing = notTaken(inputs, kept);
+    if (missing.length > 0) throw initializationFailure(kept.image_id, outputs(inputs, kept), notTakenError(label(inputs), missing, context.settingNames));
+    return { id: kept.image_id, outs: outputs(inputs, kept) };
+  },
+
+  async read(id, props, context) {
+    const image = await unlessGone(() => context.client().images.getImage({ image_id: id }));
+    if (!image) return GONE;
+    // `adopt` and the registry credentials cannot be read back: they stay as declared.
+    const inputs = refreshedInputs(props, fieldNames(INPUT_FIELDS), currentInputs(props, image));
+    return { id: image.image_id, props: outputs(inputs, image), inputs };
+  },
+
+  async update(id, _olds, news, _changedFields, context) {
+    const client = context.client();
+    // The whole record is sent: the current one, with every declared field in its place.
+    const current = await client.images.getImage({ image_id: id });
+    await client.images.updateImage(imageUpdate(current, news));
+    const kept = await client.images.getImage({ image_id: id });
+    const missing = notTaken(news, kept);
+    if (missing.length > 0) throw notTakenError(label(news), missing, context.settingNames);
+    return { outs: outputs(news, kept) };
+  },
+
+  async delete(id, _state, context) {
+    // Deleting what is already gone is done. Kasm refuses an image a session or a casting config uses: its message says which.
+    await unlessGone(() => context.client().images.deleteImage({ image_id: id }));
+  },
+});
