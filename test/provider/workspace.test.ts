@@ -1,0 +1,134 @@
+/**
+ * Workspace and GroupWorkspace through Pulumi's real dynamic-provider host against the emulator.
+ * With `kasm:apiNames product` (the product project of the suite): create with resources, a
+ * registry and run config, a no-change plan, a memory change in place, drift on refresh, an image
+ * deleted in Kasm gone on refresh, adoption by container name and friendly name, a group's
+ * authorization made, read and removed; the registry password never in an error or the host's
+ * output. With `spec`: check refuses both kinds before any request, naming the setting.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import type { ProviderHost } from "../helpers/host";
+import { Driven, hostFor } from "../helpers/provider";
+import { TEST_API_NAMES } from "../helpers/vocabulary";
+
+let emulator: TestEmulator;
+let host: ProviderHost;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator({ users: [{ username: "mia" }] });
+  host = await hostFor(emulator);
+});
+afterAll(async () => {
+  await host?.stop();
+  await emulator?.close();
+});
+
+const REGISTRY_PASSWORD = "registry-pa55-never-shown";
+
+/** The image with this id as Kasm shows it, or undefined when Kasm has none. */
+async function imageInKasm(id: string): Promise<Record<string, unknown> | undefined> {
+  const res = await emulator.specCall("get_image", { target_image: { image_id: id } });
+  return res.status === 200 && !res.body.error_message ? res.body.image : undefined;
+}
+
+const CHROME = {
+  name: "kasmweb/chrome:1.16.0",
+  friendlyName: "Chrome",
+  description: "A browser",
+  categories: ["Browsers"],
+  enabled: true,
+  cores: 2,
+  memory: 2_768_000_000,
+  registry: "https://registry.example.test/",
+  registryUsername: "puller",
+  registryPassword: REGISTRY_PASSWORD,
+  runConfig: { hostname: "kasm" },
+};
+
+describe.runIf(TEST_API_NAMES === "product")("Workspace, against a released Kasm", () => {
+  it("check refuses values Kasm cannot hold, naming the input, before any request", async () => {
+    const before = emulator.requests.length;
+    const { failures } = await new Driven(host, "Workspace", "bad").check({ name: "kasmweb/x:1", friendlyName: "X", memory: 1.5, cores: 0, categories: ["a\nb"] });
+    expect(failures.map((f) => f.property).sort()).toEqual(["categories[0]", "cores", "memory"]);
+    expect(emulator.requests.length).toBe(before);
+  });
+
+  it("creates, plans no change, changes memory in place, refreshes drift, and deletes", async () => {
+    const chrome = new Driven(host, "Workspace", "chrome");
+    await chrome.create(CHROME);
+    expect(chrome.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(await imageInKasm(chrome.id)).toMatchObject({ name: CHROME.name, friendly_name: "Chrome", cores: 2, memory: 2_768_000_000, categories: ["Browsers"] });
+    expect((await chrome.diff(CHROME)).changes).toBe("none");
+
+    const bigger = { ...CHROME, memory: 4_000_000_000 };
+    const diff = await chrome.diff(bigger);
+    expect(diff.changes).toBe("some");
+    expect(diff.replaces ?? []).toEqual([]);
+    await chrome.update(bigger);
+    expect(chrome.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(await imageInKasm(chrome.id)).toMatchObject({ memory: 4_000_000_000, description: "A browser", cores: 2 });
+
+    // Someone changes the description in the Kasm UI: refresh shows it; the next update puts it back.
+    const current = await imageInKasm(chrome.id);
+    expect((await emulator.specCall("update_image", { target_image: { ...current, description: "edited by hand" } })).status).toBe(200);
+    expect((await chrome.read()).inputs).toMatchObject({ description: "edited by hand", registryPassword: REGISTRY_PASSWORD });
+    await chrome.update(bigger);
+    expect((await imageInKasm(chrome.id))?.description).toBe("A browser");
+
+    await chrome.delete();
+    expect(await imageInKasm(chrome.id)).toBeUndefined();
+    // The registry password was never written to the host's output.
+    expect(host.stderr.join("")).not.toContain(REGISTRY_PASSWORD);
+  });
+
+  it("an image deleted in Kasm is gone on refresh; adopt takes an existing one over by container name and friendly name", async () => {
+    const gone = new Driven(host, "Workspace", "gone");
+    await gone.create({ name: "kasmweb/terminal:1.16.0", friendlyName: "Terminal" });
+    expect((await emulator.specCall("delete_image", { target_image: { image_id: gone.id } })).status).toBe(200);
+    expect((await gone.read()).id).toBe("");
+
+    const made = await emulator.specCall("create_image", { target_image: { name: "kasmweb/vs-code:1.16.0", friendly_name: "VS Code", description: "old" } });
+    expect(made.status).toBe(200);
+    const adopted = new Driven(host, "Workspace", "code");
+    await adopted.create({ name: "kasmweb/vs-code:1.16.0", friendlyName: "VS Code", description: "Editor", adopt: true });
+    expect(adopted.id.replace(/-/g, "")).toBe(String(made.body.image.image_id).replace(/-/g, ""));
+    expect((await imageInKasm(adopted.id))?.description).toBe("Editor");
+    await adopted.delete();
+  });
+
+  it("GroupWorkspace lets a group launch a workspace, is gone on refresh once removed in Kasm, and is removed on delete", async () => {
+    const group = await emulator.specCall("create_group", { target_group: { name: "Launchers", priority: 10 } });
+    const groupId = String(group.body.group.group_id);
+    const image = new Driven(host, "Workspace", "desktop");
+    await image.create({ name: "kasmweb/desktop:1.16.0", friendlyName: "Desktop" });
+
+    const grant = new Driven(host, "GroupWorkspace", "launchers-desktop");
+    await grant.create({ groupId, imageId: image.id });
+    const listed = async () => ((await emulator.specCall("get_images_group", { target_group: { group_id: groupId } })).body.images ?? []) as { image_id: string }[];
+    expect((await listed()).map((i) => i.image_id.replace(/-/g, ""))).toContain(image.id.replace(/-/g, ""));
+    expect((await grant.read()).id).toBe(grant.id);
+    await expect(new Driven(host, "GroupWorkspace", "again").create({ groupId, imageId: image.id })).rejects.toThrow(/already exists.*adopt: true/s);
+
+    await grant.delete();
+    expect(await listed()).toEqual([]);
+    expect((await grant.read()).id).toBe("");
+    await image.delete();
+  });
+});
+
+describe.runIf(TEST_API_NAMES === "spec")("Workspace, with the API documentation's vocabulary", () => {
+  it("check refuses both kinds before any request, naming kasm:apiNames and how to switch", async () => {
+    const before = emulator.requests.length;
+    for (const [kind, inputs] of [
+      ["Workspace", { name: "kasmweb/chrome:1.16.0", friendlyName: "Chrome" }],
+      ["GroupWorkspace", { groupId: "a".repeat(32), imageId: "b".repeat(32) }],
+    ] as const) {
+      const { failures } = await new Driven(host, kind, "x").check(inputs);
+      expect(failures).toHaveLength(1);
+      expect(failures[0].reason).toContain('kasm:apiNames is "spec"');
+      expect(failures[0].reason).toContain("pulumi config set kasm:apiNames product");
+    }
+    expect(emulator.requests.length).toBe(before);
+  });
+});
