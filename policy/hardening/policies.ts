@@ -20,13 +20,15 @@ import { stagingLicenseCapacity } from "./staging-license-capacity";
 import { userPasswordLength } from "./user-password-length";
 import { userSetAdministrators } from "./user-set-administrators";
 import { userSetPasswordReset } from "./user-set-password-reset";
+import { workspaceConfigCredentials } from "./workspace-config-credentials";
+import { workspaceHostAccess } from "./workspace-host-access";
 
 /** The pack's name, as `pulumi preview --policy-pack` reports it. */
 export const PACK_NAME = "kasm-hardening";
 
 /** The pack's description, as `pulumi preview` shows it. */
 export const PACK_DESCRIPTION =
-  "Hardening rules for Kasm resources: anonymous casting, staging capacity, egress credentials, passwords, conflicting declarations.";
+  "Hardening rules for Kasm resources: anonymous casting, staging capacity, egress credentials, passwords, workspaces, conflicting declarations.";
 
 /** Every policy of the pack, in the order it serves them: what each flags, and its tuning. */
 export const REGISTRY: readonly PolicyEntry[] = [
@@ -64,6 +66,14 @@ export const REGISTRY: readonly PolicyEntry[] = [
   registered(
     userSetPasswordReset,
     "a local-realm `UserSet` row (realm left out means local) without `forcePasswordReset: true`, so the user keeps the password they were given; rows named by position",
+  ),
+  registered(
+    workspaceHostAccess,
+    "a `Workspace` whose sessions can reach the agent's host: `runConfig.privileged`, host network/PID/IPC/user namespace, `cap_add` of a host capability (SYS_ADMIN, ALL, ...), seccomp or AppArmor `unconfined`, or the Docker socket mounted through `volumeMappings` or `runConfig.volumes`",
+  ),
+  registered(
+    workspaceConfigCredentials,
+    "a `Workspace` whose `runConfig` or `execConfig` holds a key named like a credential (password, secret, token, api key, private key) with a value: the image record is readable with Images View and in every session; the key is named, never its value",
   ),
 ];
 

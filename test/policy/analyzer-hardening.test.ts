@@ -121,4 +121,6 @@ everyPolicyThroughTheAnalyzer(() => driver, REGISTRY, {
   },
   "user-set-administrators": { resources: [{ kind: "UserSet", name: "staff", props: { users: [{ username: "ada", forcePasswordReset: true, groups: ["Administrators"] }] } }] },
   "user-set-password-reset": { resources: [{ kind: "UserSet", name: "staff", props: { users: [{ username: "bob" }] } }] },
+  "workspace-host-access": { resources: [{ kind: "Workspace", name: "dind", props: { name: "kasmweb/desktop:1.16.0", friendlyName: "Desktop", volumeMappings: { "/var/run/docker.sock": { bind: "/var/run/docker.sock", mode: "rw" } } } }] },
+  "workspace-config-credentials": { resources: [{ kind: "Workspace", name: "app", props: { name: "kasmweb/app:1.16.0", friendlyName: "App", runConfig: { environment: { DB_PASSWORD: "hunter2-hunter2" } } } }] },
 });

@@ -18,6 +18,8 @@ import { stagingLicenseCapacity } from "../../policy/hardening/staging-license-c
 import { userPasswordLength } from "../../policy/hardening/user-password-length";
 import { userSetAdministrators } from "../../policy/hardening/user-set-administrators";
 import { userSetPasswordReset } from "../../policy/hardening/user-set-password-reset";
+import { workspaceConfigCredentials } from "../../policy/hardening/workspace-config-credentials";
+import { workspaceHostAccess } from "../../policy/hardening/workspace-host-access";
 import { castAnonymousReferrers, withinDomains } from "../../policy/hardening/cast-anonymous-referrers";
 import { IDS, runResourcePolicy, runStackPolicy, UNKNOWN, UNKNOWN_ARRAY, UNKNOWN_BOOL, type FixtureResource } from "./helpers";
 import { CAST_KEY, cast, credential, staging, user } from "./fixtures";
@@ -65,6 +67,8 @@ describe("the pack", () => {
       ["server-import-shared-credentials", "advisory"],
       ["user-set-administrators", "advisory"],
       ["user-set-password-reset", "advisory"],
+      ["workspace-host-access", "advisory"],
+      ["workspace-config-credentials", "advisory"],
     ]);
     for (const p of policies) expect(Object.keys(p.configSchema!.properties)).toContain("exemptResources");
   });
@@ -453,5 +457,41 @@ describe("user-set-password-reset", () => {
     expect((await runResourcePolicy(userSetPasswordReset, userSet([{ forcePasswordReset: UNKNOWN_BOOL }]))).undecided).toContain("not known yet");
     expect((await runResourcePolicy(userSetPasswordReset, userSet([{ realm: UNKNOWN, forcePasswordReset: false }]))).undecided).toContain("not known yet");
     expect(await runResourcePolicy(userSetPasswordReset, userSet([{}, { forcePasswordReset: UNKNOWN_BOOL }]))).toEqual({ violations: [] });
+  });
+});
+
+describe("workspace rules", () => {
+  const workspace = (props: Record<string, unknown>): FixtureResource => ({ kind: "Workspace", name: "desk", props: { name: "kasmweb/desktop:1.16.0", friendlyName: "Desktop", ...props } });
+
+  it("workspace-host-access flags each way a session can reach the agent's host, and passes an ordinary run config", async () => {
+    const flagged = await runResourcePolicy(
+      workspaceHostAccess,
+      workspace({
+        runConfig: { privileged: true, network_mode: "host", cap_add: ["cap_sys_admin", "NET_BIND_SERVICE"], security_opt: ["seccomp=unconfined"], volumes: { "/run/containerd/containerd.sock": {} } },
+        volumeMappings: { "/var/run/docker.sock": { bind: "/var/run/docker.sock" } },
+      }),
+      {},
+    );
+    expect(messages(flagged)).toEqual([
+      "Workspace 'desk': its sessions can reach the agent's host: runConfig.privileged is true; runConfig.network_mode is \"host\"; runConfig.cap_add adds SYS_ADMIN; " +
+        "runConfig.security_opt has seccomp=unconfined; /var/run/docker.sock (the container runtime's socket) is mounted; /run/containerd/containerd.sock (the container runtime's socket) is mounted.",
+    ]);
+    expect(await runResourcePolicy(workspaceHostAccess, workspace({ runConfig: { hostname: "kasm", cap_add: ["NET_BIND_SERVICE"] }, volumeMappings: { "/mnt/share": { bind: "/share" } } }), {})).toEqual({ violations: [] });
+    expect((await runResourcePolicy(workspaceHostAccess, workspace({ runConfig: UNKNOWN }), {})).undecided).toBe(
+      "could not decide for Workspace 'desk': runConfig or volumeMappings is not known yet",
+    );
+  });
+
+  it("workspace-config-credentials names the keys, never their values, and passes a config without one", async () => {
+    const flagged = await runResourcePolicy(
+      workspaceConfigCredentials,
+      workspace({ runConfig: { environment: { DB_PASSWORD: "hunter2-hunter2", TZ: "UTC" } }, execConfig: { first_launch: { environment: { API_TOKEN: "tok-123456" } } } }),
+      {},
+    );
+    expect(messages(flagged)).toEqual([
+      "Workspace 'desk': runConfig.environment.DB_PASSWORD, execConfig.first_launch.environment.API_TOKEN look like a credential written into the image record, which anyone with Images View and every session's user can read.",
+    ]);
+    expect(messages(flagged).join("")).not.toMatch(/hunter2|tok-123456/);
+    expect(await runResourcePolicy(workspaceConfigCredentials, workspace({ runConfig: { environment: { TZ: "UTC", PASSWORD_POLICY_URL: "" } } }), {})).toEqual({ violations: [] });
   });
 });
