@@ -12,45 +12,22 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CastConfigInputs } from "../provider/resources/cast-config";
-import { EgressCredentialInputs } from "../provider/resources/egress-credential";
-import { EgressGatewayInputs } from "../provider/resources/egress-gateway";
-import { EgressProviderInputs } from "../provider/resources/egress-provider";
-import { EgressProviderMappingInputs } from "../provider/resources/egress-provider-mapping";
-import { GroupInputs } from "../provider/resources/group";
-import { GroupMembershipInputs } from "../provider/resources/group-membership";
-import { LicenseActivationInputs } from "../provider/resources/license-activation";
-import { ServerDrainInputs } from "../provider/resources/server-drain";
-import { StagingConfigInputs } from "../provider/resources/staging-config";
-import { UserInputs } from "../provider/resources/user";
-import { UserAttributesInputs } from "../provider/resources/user-attributes";
-import { UserGroupsInputs } from "../provider/resources/user-groups";
-import { UserServerAssignmentInputs } from "../provider/resources/user-server-assignment";
-import { UserSetInputs } from "../provider/resources/user-set";
+import { kinds } from "../provider";
 import { serverRowSchema } from "../provider/resources/server-import/rows";
 import { userRowSchema } from "../provider/resources/user-set/fields";
 
 const REPO = path.resolve(__dirname, "..");
 const DOC = readFileSync(path.join(REPO, "CONSTRAINTS.md"), "utf8");
 
-/** Each kind whose inputs are a zod schema (ServerImport's are a declared type over its row schema). */
-const KINDS: Record<string, unknown> = {
-  CastConfig: CastConfigInputs,
-  EgressCredential: EgressCredentialInputs,
-  EgressGateway: EgressGatewayInputs,
-  EgressProvider: EgressProviderInputs,
-  EgressProviderMapping: EgressProviderMappingInputs,
-  Group: GroupInputs,
-  GroupMembership: GroupMembershipInputs,
-  LicenseActivation: LicenseActivationInputs,
-  ServerDrain: ServerDrainInputs,
-  StagingConfig: StagingConfigInputs,
-  User: UserInputs,
-  UserAttributes: UserAttributesInputs,
-  UserGroups: UserGroupsInputs,
-  UserServerAssignment: UserServerAssignmentInputs,
-  UserSet: UserSetInputs,
-};
+/**
+ * Each kind's input schema, from the registry's manifests. ServerImport's is only its shape (its
+ * check applies the row schema row by row): its rules are the rows' (see {@link ROWS}).
+ */
+const KINDS: Record<string, unknown> = Object.fromEntries(
+  Object.entries(kinds)
+    .filter(([kind]) => kind !== "ServerImport")
+    .map(([kind, { manifest }]) => [kind, manifest.schema]),
+);
 
 /**
  * The bulk kinds' row schemas, in the list form and the CSV form. A CSV form's field is listed as
