@@ -6,7 +6,7 @@
  * destroying one leaves it in Kasm.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { KasmResource, type InputOutputs } from "./provider";
+import { KasmResource, type ComputedOutputs, type InputOutputs } from "./provider";
 import { SECRET_INPUTS } from "../catalogue/kinds";
 import type { ConnectionArgs } from "./connection";
 import type { EgressCredentialOutputs } from "../provider/resources/egress-credential";
@@ -89,15 +89,10 @@ export interface EgressCredentialArgs extends ConnectionArgs {
 export class EgressCredential extends KasmResource<EgressCredentialArgs, EgressCredentialOutputs> {
   protected static override readonly kind = "EgressCredential";
 
-  /** The credential's id (32 hex digits). */
-  declare readonly egressCredentialId: pulumi.Output<string>;
-  /** Connections using the credential when last read (refreshed by `pulumi refresh`; never causes a diff). */
-  declare readonly activeConnections: pulumi.Output<number | null>;
-
   constructor(name: string, args: EgressCredentialArgs, opts?: pulumi.CustomResourceOptions) {
     super(name, args, opts, { computed: { egressCredentialId: true, activeConnections: true }, secrets: SECRET_INPUTS.EgressCredential });
   }
 }
 
-/** The outputs of a {@link EgressCredential} that mirror its arguments (see {@link EgressCredentialArgs}). */
-export interface EgressCredential extends InputOutputs<EgressCredentialArgs> {}
+/** The outputs of an {@link EgressCredential}: computed ({@link EgressCredentialOutputs}) and mirroring its arguments ({@link EgressCredentialArgs}). */
+export interface EgressCredential extends ComputedOutputs<EgressCredentialOutputs>, InputOutputs<EgressCredentialArgs> {}

@@ -2,7 +2,7 @@
  * `kasm.EgressProviderMapping`: routes a user, a group or an image through an egress provider.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { KasmResource, type InputOutputs } from "./provider";
+import { KasmResource, type ComputedOutputs, type InputOutputs } from "./provider";
 import type { ConnectionArgs } from "./connection";
 import type { EgressProviderMappingOutputs } from "../provider/resources/egress-provider-mapping";
 
@@ -56,15 +56,13 @@ export interface EgressProviderMappingArgs extends ConnectionArgs {
 export class EgressProviderMapping extends KasmResource<EgressProviderMappingArgs, EgressProviderMappingOutputs> {
   protected static override readonly kind = "EgressProviderMapping";
 
-  /** The mapping's id (32 hex digits). */
-  declare readonly egressProviderMappingId: pulumi.Output<string>;
-  /** When Kasm created the mapping. */
-  declare readonly created: pulumi.Output<string | null>;
-
   constructor(name: string, args: EgressProviderMappingArgs, opts?: pulumi.CustomResourceOptions) {
     super(name, args, opts, { computed: { egressProviderMappingId: true, created: true } });
   }
 }
 
-/** The outputs of a {@link EgressProviderMapping} that mirror its arguments (see {@link EgressProviderMappingArgs}). */
-export interface EgressProviderMapping extends InputOutputs<EgressProviderMappingArgs> {}
+/**
+ * The outputs of an {@link EgressProviderMapping}: computed ({@link EgressProviderMappingOutputs})
+ * and mirroring its arguments ({@link EgressProviderMappingArgs}).
+ */
+export interface EgressProviderMapping extends ComputedOutputs<EgressProviderMappingOutputs>, InputOutputs<EgressProviderMappingArgs> {}
