@@ -22,6 +22,7 @@ export { EgressProvider, type EgressProviderArgs, type EgressProviderType } from
 export { EgressGateway, type EgressGatewayArgs } from "./egress-gateway";
 export { EgressProviderMapping, type EgressProviderMappingArgs } from "./egress-provider-mapping";
 export { EgressCredential, type EgressCredentialArgs } from "./egress-credential";
+export type { EgressTargetArgs } from "./egress-target";
 export { UserSet, type UserSetArgs, type UserSetUser, type UserSetGroupsMode } from "./user-set";
 export { Connection, type ConnectionArgs } from "./connection";
 export { waitForHealthy, type WaitForHealthyArgs } from "./health";
