@@ -2,7 +2,7 @@
  * `kasm.CastConfig`: a casting config, session access through `{base_url}/#/cast/<key>`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { KasmResource, type InputOutputs } from "./provider";
+import { KasmResource, type ComputedOutputs, type InputOutputs } from "./provider";
 import type { ConnectionArgs } from "./connection";
 import type { CastConfigOutputs } from "../provider/resources/cast-config";
 import type { SessionPermissionArgs } from "./session-permissions";
@@ -97,17 +97,10 @@ export interface CastConfigArgs extends SessionPermissionArgs, ConnectionArgs {
 export class CastConfig extends KasmResource<CastConfigArgs, CastConfigOutputs> {
   protected static override readonly kind = "CastConfig";
 
-  /** The casting config's id (32 hex digits). */
-  declare readonly castConfigId: pulumi.Output<string>;
-  /** The image's friendly name, as of the last create or update. */
-  declare readonly imageFriendlyName: pulumi.Output<string | null>;
-  /** The name of the group `groupId` names, as of the last create or update. */
-  declare readonly groupName: pulumi.Output<string | null>;
-
   constructor(name: string, args: CastConfigArgs, opts?: pulumi.CustomResourceOptions) {
     super(name, args, opts, { computed: { castConfigId: true, imageFriendlyName: true, groupName: true } });
   }
 }
 
-/** The outputs of a {@link CastConfig} that mirror its arguments (see {@link CastConfigArgs}). */
-export interface CastConfig extends InputOutputs<CastConfigArgs> {}
+/** The outputs of a {@link CastConfig}: computed ({@link CastConfigOutputs}) and mirroring its arguments ({@link CastConfigArgs}). */
+export interface CastConfig extends ComputedOutputs<CastConfigOutputs>, InputOutputs<CastConfigArgs> {}

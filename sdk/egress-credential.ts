@@ -6,29 +6,23 @@
  * destroying one leaves it in Kasm.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { KasmResource, type InputOutputs } from "./provider";
+import { KasmResource, type ComputedOutputs, type InputOutputs } from "./provider";
 import { SECRET_INPUTS } from "../catalogue/kinds";
 import type { ConnectionArgs } from "./connection";
 import type { EgressCredentialOutputs } from "../provider/resources/egress-credential";
-
-/** The secret inputs: wrapped with `pulumi.secret` and kept secret in the outputs. */
+import type { EgressTargetArgs } from "./egress-target";
 
 /**
- * The arguments of an {@link EgressCredential}: exactly one of `userId`, `groupId` and `imageId`.
+ * The arguments of an {@link EgressCredential}: exactly one of `userId`, `groupId` and `imageId`,
+ * the user, group or image that uses the credential, and its gateways (see {@link EgressTargetArgs}).
  * Inputs left out are not managed. A change of ANY input replaces the credential, and the new
  * one needs a new `name` (see {@link EgressCredential}).
  */
-export interface EgressCredentialArgs extends ConnectionArgs {
+export interface EgressCredentialArgs extends EgressTargetArgs, ConnectionArgs {
   /** The egress provider (32 hex digits or a hyphenated UUID). */
   readonly egressProviderId: pulumi.Input<string>;
   /** The credential's name, unique within its provider. Change it whenever another input changes. */
   readonly name: pulumi.Input<string>;
-  /** The user who uses the credential. Set exactly one of `userId`, `groupId`, `imageId`. */
-  readonly userId?: pulumi.Input<string>;
-  /** The group that uses the credential (needs Groups Modify, and Groups Modify System for a system group). */
-  readonly groupId?: pulumi.Input<string>;
-  /** The image that uses the credential (needs Images Modify). */
-  readonly imageId?: pulumi.Input<string>;
   /** The user name on the provider's gateways (OpenVPN). */
   readonly username?: pulumi.Input<string>;
   /** The password on the provider's gateways; always stored as a secret. Kasm returns it masked, so drift in it cannot be seen. */
@@ -39,10 +33,6 @@ export interface EgressCredentialArgs extends ConnectionArgs {
   readonly meshKey?: pulumi.Input<string>;
   /** Whether the credential is in use. Kasm's default: true. */
   readonly enabled?: pulumi.Input<boolean>;
-  /** Every gateway of the provider may be used. Default: false (leaving it out means false). When false, `selectedGateways` is required. */
-  readonly allowAllGateways?: pulumi.Input<boolean>;
-  /** The gateways the credential is for (ids), compared as a set. Required, and not empty, unless `allowAllGateways` is true. */
-  readonly selectedGateways?: pulumi.Input<pulumi.Input<string>[]>;
   /** Limit the connections made with the credential to `activeConnectionLimit`. */
   readonly limitActiveConnections?: pulumi.Input<boolean>;
   /** The most connections at once; must be positive when `limitActiveConnections` is true. */
@@ -89,15 +79,10 @@ export interface EgressCredentialArgs extends ConnectionArgs {
 export class EgressCredential extends KasmResource<EgressCredentialArgs, EgressCredentialOutputs> {
   protected static override readonly kind = "EgressCredential";
 
-  /** The credential's id (32 hex digits). */
-  declare readonly egressCredentialId: pulumi.Output<string>;
-  /** Connections using the credential when last read (refreshed by `pulumi refresh`; never causes a diff). */
-  declare readonly activeConnections: pulumi.Output<number | null>;
-
   constructor(name: string, args: EgressCredentialArgs, opts?: pulumi.CustomResourceOptions) {
     super(name, args, opts, { computed: { egressCredentialId: true, activeConnections: true }, secrets: SECRET_INPUTS.EgressCredential });
   }
 }
 
-/** The outputs of a {@link EgressCredential} that mirror its arguments (see {@link EgressCredentialArgs}). */
-export interface EgressCredential extends InputOutputs<EgressCredentialArgs> {}
+/** The outputs of an {@link EgressCredential}: computed ({@link EgressCredentialOutputs}) and mirroring its arguments ({@link EgressCredentialArgs}). */
+export interface EgressCredential extends ComputedOutputs<EgressCredentialOutputs>, InputOutputs<EgressCredentialArgs> {}

@@ -2,7 +2,7 @@
  * `kasm.EgressGateway`: a gateway (VPN endpoint) of an egress provider.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { KasmResource, type InputOutputs } from "./provider";
+import { KasmResource, type ComputedOutputs, type InputOutputs } from "./provider";
 import { SECRET_INPUTS } from "../catalogue/kinds";
 import type { ConnectionArgs } from "./connection";
 import type { EgressGatewayOutputs } from "../provider/resources/egress-gateway";
@@ -47,15 +47,10 @@ export interface EgressGatewayArgs extends ConnectionArgs {
 export class EgressGateway extends KasmResource<EgressGatewayArgs, EgressGatewayOutputs> {
   protected static override readonly kind = "EgressGateway";
 
-  /** The gateway's id (32 hex digits). */
-  declare readonly egressGatewayId: pulumi.Output<string>;
-  /** Connections through the gateway when last read (refreshed by `pulumi refresh`; never causes a diff). */
-  declare readonly activeConnections: pulumi.Output<number | null>;
-
   constructor(name: string, args: EgressGatewayArgs, opts?: pulumi.CustomResourceOptions) {
     super(name, args, opts, { computed: { egressGatewayId: true, activeConnections: true }, secrets: SECRET_INPUTS.EgressGateway });
   }
 }
 
-/** The outputs of a {@link EgressGateway} that mirror its arguments (see {@link EgressGatewayArgs}). */
-export interface EgressGateway extends InputOutputs<EgressGatewayArgs> {}
+/** The outputs of an {@link EgressGateway}: computed ({@link EgressGatewayOutputs}) and mirroring its arguments ({@link EgressGatewayArgs}). */
+export interface EgressGateway extends ComputedOutputs<EgressGatewayOutputs>, InputOutputs<EgressGatewayArgs> {}

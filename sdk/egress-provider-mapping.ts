@@ -2,37 +2,22 @@
  * `kasm.EgressProviderMapping`: routes a user, a group or an image through an egress provider.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { KasmResource, type InputOutputs } from "./provider";
+import { KasmResource, type ComputedOutputs, type InputOutputs } from "./provider";
 import type { ConnectionArgs } from "./connection";
 import type { EgressProviderMappingOutputs } from "../provider/resources/egress-provider-mapping";
+import type { EgressTargetArgs } from "./egress-target";
 
 /**
  * The arguments of an {@link EgressProviderMapping}: exactly one of `userId`, `groupId` and
- * `imageId`. Inputs left out are not managed: Kasm keeps whatever they are.
+ * `imageId`, the user, group or image routed through the provider, and its gateways (see
+ * {@link EgressTargetArgs}). Inputs left out are not managed: Kasm keeps whatever they are. Every
+ * input, the target too, changes in place.
  */
-export interface EgressProviderMappingArgs extends ConnectionArgs {
+export interface EgressProviderMappingArgs extends EgressTargetArgs, ConnectionArgs {
   /** The egress provider (32 hex digits or a hyphenated UUID). Changing it updates the mapping in place. */
   readonly egressProviderId: pulumi.Input<string>;
-  /** The user routed through the provider. Set exactly one of `userId`, `groupId`, `imageId`; changing the target updates in place. */
-  readonly userId?: pulumi.Input<string>;
-  /** The group routed through the provider (needs Groups Modify, and Groups Modify System for All Users or Administrators). */
-  readonly groupId?: pulumi.Input<string>;
-  /** The image routed through the provider (needs Images Modify). */
-  readonly imageId?: pulumi.Input<string>;
   /** Whether the mapping is in effect. Kasm's default: true. */
   readonly enabled?: pulumi.Input<boolean>;
-  /**
-   * Every gateway of the provider may be used. Default: false, and unlike other inputs, leaving it
-   * out sets it to false in Kasm (the selection only counts then). When false, `selectedGateways`
-   * is required.
-   */
-  readonly allowAllGateways?: pulumi.Input<boolean>;
-  /**
-   * The gateways that may be used (ids of {@link EgressGateway}s of the provider), compared as a
-   * set: order and id spelling do not matter. Required, and not empty, unless `allowAllGateways`
-   * is true; ignored when it is true.
-   */
-  readonly selectedGateways?: pulumi.Input<pulumi.Input<string>[]>;
   /** Take over the existing mapping of this provider and target (and bring it to the declared state) instead of failing. Default: false. */
   readonly adopt?: pulumi.Input<boolean>;
 }
@@ -56,15 +41,13 @@ export interface EgressProviderMappingArgs extends ConnectionArgs {
 export class EgressProviderMapping extends KasmResource<EgressProviderMappingArgs, EgressProviderMappingOutputs> {
   protected static override readonly kind = "EgressProviderMapping";
 
-  /** The mapping's id (32 hex digits). */
-  declare readonly egressProviderMappingId: pulumi.Output<string>;
-  /** When Kasm created the mapping. */
-  declare readonly created: pulumi.Output<string | null>;
-
   constructor(name: string, args: EgressProviderMappingArgs, opts?: pulumi.CustomResourceOptions) {
     super(name, args, opts, { computed: { egressProviderMappingId: true, created: true } });
   }
 }
 
-/** The outputs of a {@link EgressProviderMapping} that mirror its arguments (see {@link EgressProviderMappingArgs}). */
-export interface EgressProviderMapping extends InputOutputs<EgressProviderMappingArgs> {}
+/**
+ * The outputs of an {@link EgressProviderMapping}: computed ({@link EgressProviderMappingOutputs})
+ * and mirroring its arguments ({@link EgressProviderMappingArgs}).
+ */
+export interface EgressProviderMapping extends ComputedOutputs<EgressProviderMappingOutputs>, InputOutputs<EgressProviderMappingArgs> {}

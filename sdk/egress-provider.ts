@@ -2,7 +2,7 @@
  * `kasm.EgressProvider`: an egress (VPN) provider.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { KasmResource, type InputOutputs } from "./provider";
+import { KasmResource, type ComputedOutputs, type InputOutputs } from "./provider";
 import type { ConnectionArgs } from "./connection";
 import type { EgressProviderOutputs } from "../provider/resources/egress-provider";
 
@@ -34,15 +34,10 @@ export interface EgressProviderArgs extends ConnectionArgs {
 export class EgressProvider extends KasmResource<EgressProviderArgs, EgressProviderOutputs> {
   protected static override readonly kind = "EgressProvider";
 
-  /** The provider's id (32 hex digits). */
-  declare readonly egressProviderId: pulumi.Output<string>;
-  /** When Kasm created the provider. */
-  declare readonly created: pulumi.Output<string | null>;
-
   constructor(name: string, args: EgressProviderArgs, opts?: pulumi.CustomResourceOptions) {
     super(name, args, opts, { computed: { egressProviderId: true, created: true } });
   }
 }
 
-/** The outputs of a {@link EgressProvider} that mirror its arguments (see {@link EgressProviderArgs}). */
-export interface EgressProvider extends InputOutputs<EgressProviderArgs> {}
+/** The outputs of an {@link EgressProvider}: computed ({@link EgressProviderOutputs}) and mirroring its arguments ({@link EgressProviderArgs}). */
+export interface EgressProvider extends ComputedOutputs<EgressProviderOutputs>, InputOutputs<EgressProviderArgs> {}

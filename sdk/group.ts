@@ -2,7 +2,7 @@
  * `kasm.Group`: a Kasm group, managed through a released Kasm's group operations.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { KasmResource, type InputOutputs } from "./provider";
+import { KasmResource, type ComputedOutputs, type InputOutputs } from "./provider";
 import type { ConnectionArgs } from "./connection";
 import type { GroupOutputs } from "../provider/resources/group";
 
@@ -39,13 +39,10 @@ export interface GroupArgs extends ConnectionArgs {
 export class Group extends KasmResource<GroupArgs, GroupOutputs> {
   protected static override readonly kind = "Group";
 
-  /** The group's id (32 hex digits). */
-  declare readonly groupId: pulumi.Output<string>;
-
   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
     super(name, args, opts, { computed: { groupId: true } });
   }
 }
 
-/** The outputs of a {@link Group} that mirror its arguments (see {@link GroupArgs}). */
-export interface Group extends InputOutputs<GroupArgs> {}
+/** The outputs of a {@link Group}: computed ({@link GroupOutputs}) and mirroring its arguments ({@link GroupArgs}). */
+export interface Group extends ComputedOutputs<GroupOutputs>, InputOutputs<GroupArgs> {}

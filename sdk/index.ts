@@ -22,6 +22,7 @@ export { EgressProvider, type EgressProviderArgs, type EgressProviderType } from
 export { EgressGateway, type EgressGatewayArgs } from "./egress-gateway";
 export { EgressProviderMapping, type EgressProviderMappingArgs } from "./egress-provider-mapping";
 export { EgressCredential, type EgressCredentialArgs } from "./egress-credential";
+export type { EgressTargetArgs } from "./egress-target";
 export { Workspace, type WorkspaceArgs } from "./workspace";
 export { GroupWorkspace, type GroupWorkspaceArgs } from "./group-workspace";
 export { UserSet, type UserSetArgs, type UserSetUser, type UserSetGroupsMode } from "./user-set";

@@ -2,7 +2,7 @@
  * `kasm.LicenseActivation`: activate a licence with an activation key.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { KasmResource, type InputOutputs } from "./provider";
+import { KasmResource, type ComputedOutputs, type InputOutputs } from "./provider";
 import { SECRET_INPUTS } from "../catalogue/kinds";
 import type { ConnectionArgs } from "./connection";
 import type { LicenseActivationOutputs, LicenseFeatures } from "../provider/resources/license-activation";
@@ -35,20 +35,6 @@ export type { LicenseFeatures };
 export class LicenseActivation extends KasmResource<LicenseActivationArgs, LicenseActivationOutputs> {
   protected static override readonly kind = "LicenseActivation";
 
-  /** The licence's id. */
-  declare readonly licenseId: pulumi.Output<string>;
-  /** When the licence expires. */
-  declare readonly expiration: pulumi.Output<string | null>;
-  /** When the licence was issued. */
-  declare readonly issuedAt: pulumi.Output<string | null>;
-  /** The licence's seats. */
-  declare readonly limit: pulumi.Output<number | null>;
-  declare readonly isVerified: pulumi.Output<boolean | null>;
-  /** Such as `Per Concurrent Session` or `Per Named User`. */
-  declare readonly licenseType: pulumi.Output<string | null>;
-  declare readonly sku: pulumi.Output<string | null>;
-  declare readonly features: pulumi.Output<LicenseFeatures | null>;
-
   constructor(name: string, args: LicenseActivationArgs, opts?: pulumi.CustomResourceOptions) {
     super(name, args, opts, {
       computed: { licenseId: true, expiration: true, issuedAt: true, limit: true, isVerified: true, licenseType: true, sku: true, features: true },
@@ -57,5 +43,5 @@ export class LicenseActivation extends KasmResource<LicenseActivationArgs, Licen
   }
 }
 
-/** The outputs of a {@link LicenseActivation} that mirror its arguments (see {@link LicenseActivationArgs}). */
-export interface LicenseActivation extends InputOutputs<LicenseActivationArgs> {}
+/** The outputs of a {@link LicenseActivation}: computed ({@link LicenseActivationOutputs}) and mirroring its arguments ({@link LicenseActivationArgs}). */
+export interface LicenseActivation extends ComputedOutputs<LicenseActivationOutputs>, InputOutputs<LicenseActivationArgs> {}

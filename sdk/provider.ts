@@ -58,6 +58,20 @@ export type InputOutputs<Args> = {
   readonly [K in keyof Args]-?: K extends "connection" ? pulumi.Output<string | undefined> : pulumi.Output<pulumi.Unwrap<Args[K]>>;
 };
 
+/**
+ * The outputs the provider computes for a kind: each key of the kind's `Outputs` type
+ * (`provider/resources/<kind>.ts`) as a `pulumi.Output` of the same type. Mapping the Outputs'
+ * own keys keeps their TSDoc, so an output is documented once, in the provider, and a program sees
+ * that doc on the class. A class merges it in beside {@link InputOutputs}:
+ *
+ * ```ts
+ * export interface User extends InputOutputs<UserArgs>, ComputedOutputs<UserOutputs> {}
+ * ```
+ */
+export type ComputedOutputs<Outputs> = {
+  readonly [K in keyof Outputs]-?: pulumi.Output<Outputs[K]>;
+};
+
 /** The providers made so far, one per kind: Pulumi caches a provider's serialization by object. */
 const providersByKind = new Map<KindName, pulumi.dynamic.ResourceProvider>();
 
@@ -89,8 +103,9 @@ export interface KasmResourceOutputs<Args, Outputs> {
 /**
  * The base of the SDK's resource classes: a dynamic resource of one kind, with the kind's shared
  * provider, its type token (`pulumi-nodejs:dynamic/kasm:<Kind>`) and an `isInstance` that
- * matches it. A class sets {@link KasmResource.kind}, declares its computed outputs and merges in
- * {@link InputOutputs} for the rest.
+ * matches it. A class sets {@link KasmResource.kind}, names its computed outputs to the constructor,
+ * and merges in their types with {@link ComputedOutputs} and those of its arguments with
+ * {@link InputOutputs}.
  */
 export abstract class KasmResource<Args extends object, Outputs extends object = Record<never, never>> extends pulumi.dynamic.Resource {
   /** The kind the class manages; `isInstance` and the constructor read it from the class. */

@@ -6,7 +6,7 @@
  * only forgets servers. The provider warns, naming every server it leaves behind.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { KasmResource, type ExactlyOneOf, type InputOutputs } from "./provider";
+import { KasmResource, type ComputedOutputs, type ExactlyOneOf, type InputOutputs } from "./provider";
 import type { ConnectionArgs } from "./connection";
 import type { ServerImportOutputs } from "../provider/resources/server-import";
 
@@ -89,8 +89,6 @@ export interface ServerImportArgs extends ConnectionArgs {
 export class ServerImport extends KasmResource<ServerImportArgs, ServerImportOutputs> {
   protected static override readonly kind = "ServerImport";
 
-  /** Server name -> the id (32 hex digits) of the server this resource imported under that name. */
-  declare readonly serverIds: pulumi.Output<Record<string, string>>;
   /** The servers as rows (see {@link ServerImportRow}). */
   declare readonly servers: pulumi.Output<ServerImportRow[] | undefined>;
 
@@ -101,7 +99,8 @@ export class ServerImport extends KasmResource<ServerImportArgs, ServerImportOut
 }
 
 /**
- * The outputs of a {@link ServerImport} that mirror its arguments, but `servers`, which the class declares:
- * its rows keep the argument's `pulumi.Input` field types.
+ * The outputs of a {@link ServerImport}: those the provider computes (see {@link ServerImportOutputs})
+ * and those that mirror its arguments, but `servers`, which the class declares: its rows keep the
+ * argument's `pulumi.Input` field types.
  */
-export interface ServerImport extends InputOutputs<Omit<ServerImportArgs, "servers">> {}
+export interface ServerImport extends ComputedOutputs<ServerImportOutputs>, InputOutputs<Omit<ServerImportArgs, "servers">> {}

@@ -2,7 +2,7 @@
  * `kasm.StagingConfig`: keep sessions of an image staged in a zone.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { KasmResource, type InputOutputs } from "./provider";
+import { KasmResource, type ComputedOutputs, type InputOutputs } from "./provider";
 import type { ConnectionArgs } from "./connection";
 import type { StagingConfigOutputs } from "../provider/resources/staging-config";
 import type { SessionPermissionArgs } from "./session-permissions";
@@ -40,19 +40,10 @@ export interface StagingConfigArgs extends SessionPermissionArgs, ConnectionArgs
 export class StagingConfig extends KasmResource<StagingConfigArgs, StagingConfigOutputs> {
   protected static override readonly kind = "StagingConfig";
 
-  /** The staging config's id (32 hex digits). */
-  declare readonly stagingConfigId: pulumi.Output<string>;
-  /** The zone's name. */
-  declare readonly zoneName: pulumi.Output<string | null>;
-  /** The image's friendly name. */
-  declare readonly imageFriendlyName: pulumi.Output<string | null>;
-  /** The sessions staged when Kasm was last read (read only; never causes a diff). */
-  declare readonly numCurrentSessions: pulumi.Output<number | null>;
-
   constructor(name: string, args: StagingConfigArgs, opts?: pulumi.CustomResourceOptions) {
     super(name, args, opts, { computed: { stagingConfigId: true, zoneName: true, imageFriendlyName: true, numCurrentSessions: true } });
   }
 }
 
-/** The outputs of a {@link StagingConfig} that mirror its arguments (see {@link StagingConfigArgs}). */
-export interface StagingConfig extends InputOutputs<StagingConfigArgs> {}
+/** The outputs of a {@link StagingConfig}: computed ({@link StagingConfigOutputs}) and mirroring its arguments ({@link StagingConfigArgs}). */
+export interface StagingConfig extends ComputedOutputs<StagingConfigOutputs>, InputOutputs<StagingConfigArgs> {}

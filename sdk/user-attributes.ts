@@ -2,7 +2,7 @@
  * `kasm.UserAttributes`: the attributes of one Kasm user.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { KasmResource, type InputOutputs } from "./provider";
+import { KasmResource, type ComputedOutputs, type InputOutputs } from "./provider";
 import type { ConnectionArgs } from "./connection";
 import type { UserAttributesOutputs } from "../provider/resources/user-attributes";
 
@@ -44,13 +44,10 @@ export interface UserAttributesArgs extends ConnectionArgs {
 export class UserAttributes extends KasmResource<UserAttributesArgs, UserAttributesOutputs> {
   protected static override readonly kind = "UserAttributes";
 
-  /** The id of the attributes record (the resource's id is the user's id). */
-  declare readonly userAttributesId: pulumi.Output<string | null>;
-
   constructor(name: string, args: UserAttributesArgs, opts?: pulumi.CustomResourceOptions) {
     super(name, args, opts, { computed: { userAttributesId: true } });
   }
 }
 
-/** The outputs of a {@link UserAttributes} that mirror its arguments (see {@link UserAttributesArgs}). */
-export interface UserAttributes extends InputOutputs<UserAttributesArgs> {}
+/** The outputs of a {@link UserAttributes}: computed ({@link UserAttributesOutputs}) and mirroring its arguments ({@link UserAttributesArgs}). */
+export interface UserAttributes extends ComputedOutputs<UserAttributesOutputs>, InputOutputs<UserAttributesArgs> {}

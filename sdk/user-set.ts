@@ -2,7 +2,7 @@
  * `kasm.UserSet`: many Kasm users as one resource, created through Kasm's CSV import.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { KasmResource, type ExactlyOneOf, type InputOutputs } from "./provider";
+import { KasmResource, type ComputedOutputs, type ExactlyOneOf, type InputOutputs } from "./provider";
 import type { ConnectionArgs } from "./connection";
 import type { UserSetOutputs } from "../provider/resources/user-set";
 import { ID_AFTER_IMPORT } from "../catalogue/bulk-rows";
@@ -101,10 +101,9 @@ export interface UserSetArgs extends ConnectionArgs {
 export class UserSet extends KasmResource<UserSetArgs, UserSetOutputs> {
   protected static override readonly kind = "UserSet";
 
+  // Declared here too, not only through ComputedOutputs: a constructor may assign only its class's own property.
   /** Username (as Kasm stores it: lowercase) -> user id (32 hex digits), for every user of the set. */
   declare readonly userIds: pulumi.Output<Record<string, string>>;
-  /** How many users the set holds. */
-  declare readonly count: pulumi.Output<number>;
 
   /** Exactly one of `users` and `csv`: giving both (or neither) fails to compile. */
   constructor(name: string, args: ExactlyOneOf<UserSetArgs, "users", "csv">, opts?: pulumi.CustomResourceOptions) {
@@ -127,5 +126,5 @@ function idsKnownAfterImport(ids: pulumi.Output<Record<string, string>>): pulumi
   });
 }
 
-/** The outputs of a {@link UserSet} that mirror its arguments (see {@link UserSetArgs}). */
-export interface UserSet extends InputOutputs<UserSetArgs> {}
+/** The outputs of a {@link UserSet}: computed ({@link UserSetOutputs}) and mirroring its arguments ({@link UserSetArgs}). */
+export interface UserSet extends ComputedOutputs<UserSetOutputs>, InputOutputs<UserSetArgs> {}

@@ -2,7 +2,7 @@
  * `kasm.User`: a Kasm user account.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { KasmResource, type InputOutputs } from "./provider";
+import { KasmResource, type ComputedOutputs, type InputOutputs } from "./provider";
 import { SECRET_INPUTS } from "../catalogue/kinds";
 import type { ConnectionArgs } from "./connection";
 import type { UserOutputs } from "../provider/resources/user";
@@ -42,17 +42,10 @@ export interface UserArgs extends ConnectionArgs {
 export class User extends KasmResource<UserArgs, UserOutputs> {
   protected static override readonly kind = "User";
 
-  /** The user's id (32 hex digits). */
-  declare readonly userId: pulumi.Output<string>;
-  /** `local`, `ldap`, `oidc` or `saml`. */
-  declare readonly realm: pulumi.Output<string | null>;
-  /** When Kasm created the user. */
-  declare readonly created: pulumi.Output<string | null>;
-
   constructor(name: string, args: UserArgs, opts?: pulumi.CustomResourceOptions) {
     super(name, args, opts, { computed: { userId: true, realm: true, created: true }, secrets: SECRET_INPUTS.User });
   }
 }
 
-/** The outputs of a {@link User} that mirror its arguments (see {@link UserArgs}). */
-export interface User extends InputOutputs<UserArgs> {}
+/** The outputs of a {@link User}: computed ({@link UserOutputs}) and mirroring its arguments ({@link UserArgs}). */
+export interface User extends ComputedOutputs<UserOutputs>, InputOutputs<UserArgs> {}

@@ -3,7 +3,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { SECRET_INPUTS } from "../catalogue/kinds";
-import { KasmResource, type InputOutputs } from "./provider";
+import { KasmResource, type ComputedOutputs, type InputOutputs } from "./provider";
 import type { ConnectionArgs } from "./connection";
 import type { WorkspaceOutputs } from "../provider/resources/workspace";
 
@@ -96,15 +96,10 @@ export interface WorkspaceArgs extends ConnectionArgs {
 export class Workspace extends KasmResource<WorkspaceArgs, WorkspaceOutputs> {
   protected static override readonly kind = "Workspace";
 
-  /** The image's id (32 hex digits). */
-  declare readonly imageId: pulumi.Output<string>;
-  /** Whether Kasm has the image ready on an agent, when Kasm was last read (read only; never causes a diff). */
-  declare readonly available: pulumi.Output<boolean | null>;
-
   constructor(name: string, args: WorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
     super(name, args, opts, { computed: { imageId: true, available: true }, secrets: SECRET_INPUTS.Workspace });
   }
 }
 
-/** The outputs of a {@link Workspace} that mirror its arguments (see {@link WorkspaceArgs}). */
-export interface Workspace extends InputOutputs<WorkspaceArgs> {}
+/** The outputs of a {@link Workspace}: computed ({@link WorkspaceOutputs}) and mirroring its arguments ({@link WorkspaceArgs}). */
+export interface Workspace extends ComputedOutputs<WorkspaceOutputs>, InputOutputs<WorkspaceArgs> {}

@@ -129,10 +129,13 @@ export const CastConfigInputs = z
   });
 export type CastConfigInputs = z.infer<typeof CastConfigInputs>;
 
-/** What the provider adds to the inputs. */
+/** What the provider adds to the inputs: the SDK class's computed outputs, which show these docs. */
 export interface CastConfigOutputs {
+  /** The casting config's id (32 hex digits). */
   readonly castConfigId: string;
+  /** The image's friendly name, as of the last create or update. */
   readonly imageFriendlyName: string | null;
+  /** The name of the group `groupId` names, as of the last create or update. */
   readonly groupName: string | null;
 }
 

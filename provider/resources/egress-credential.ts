@@ -74,10 +74,11 @@ export const EgressCredentialInputs = z
   }, EVEN_WITH_OTHER_FAILURES);
 export type EgressCredentialInputs = z.infer<typeof EgressCredentialInputs>;
 
-/** What the provider adds to the inputs. */
+/** What the provider adds to the inputs: the SDK class's computed outputs, which show these docs. */
 export interface EgressCredentialOutputs {
+  /** The credential's id (32 hex digits). */
   readonly egressCredentialId: string;
-  /** Connections using the credential when last read; never causes a diff. */
+  /** Connections using the credential when last read (refreshed by `pulumi refresh`; never causes a diff). */
   readonly activeConnections: number | null;
 }
 

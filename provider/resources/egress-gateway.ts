@@ -29,10 +29,11 @@ export const EgressGatewayInputs = z.strictObject({
 });
 export type EgressGatewayInputs = z.infer<typeof EgressGatewayInputs>;
 
-/** What the provider adds to the inputs. */
+/** What the provider adds to the inputs: the SDK class's computed outputs, which show these docs. */
 export interface EgressGatewayOutputs {
+  /** The gateway's id (32 hex digits). */
   readonly egressGatewayId: string;
-  /** Connections through the gateway when last read; never causes a diff. */
+  /** Connections through the gateway when last read (refreshed by `pulumi refresh`; never causes a diff). */
   readonly activeConnections: number | null;
 }
 

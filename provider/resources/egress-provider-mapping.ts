@@ -45,9 +45,11 @@ export const EgressProviderMappingInputs = z
   .superRefine(refineTargetAndGateways, EVEN_WITH_OTHER_FAILURES);
 export type EgressProviderMappingInputs = z.infer<typeof EgressProviderMappingInputs>;
 
-/** What the provider adds to the inputs. */
+/** What the provider adds to the inputs: the SDK class's computed outputs, which show these docs. */
 export interface EgressProviderMappingOutputs {
+  /** The mapping's id (32 hex digits). */
   readonly egressProviderMappingId: string;
+  /** When Kasm created the mapping; null when its answer does not say. */
   readonly created: string | null;
 }
 

@@ -31,9 +31,11 @@ export const EgressProviderInputs = z.strictObject({
 });
 export type EgressProviderInputs = z.infer<typeof EgressProviderInputs>;
 
-/** What the provider adds to the inputs. */
+/** What the provider adds to the inputs: the SDK class's computed outputs, which show these docs. */
 export interface EgressProviderOutputs {
+  /** The provider's id (32 hex digits). */
   readonly egressProviderId: string;
+  /** When Kasm created the provider; null when its answer does not say. */
   readonly created: string | null;
 }
 

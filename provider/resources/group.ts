@@ -48,8 +48,9 @@ export const GroupInputs = z.strictObject({
 });
 export type GroupInputs = z.infer<typeof GroupInputs>;
 
-/** What the provider adds to the inputs. */
+/** What the provider adds to the inputs: the SDK class's computed outputs, which show these docs. */
 export interface GroupOutputs {
+  /** The group's id (32 hex digits). */
   readonly groupId: string;
 }
 

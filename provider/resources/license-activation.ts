@@ -47,15 +47,24 @@ export interface LicenseFeatures {
   readonly [feature: string]: boolean | undefined;
 }
 
-/** What the provider adds to the inputs: the licence record. */
+/**
+ * What the provider adds to the inputs: the licence record, as the SDK class's computed outputs,
+ * which show these docs. A field Kasm's answer leaves out is null.
+ */
 export interface LicenseActivationOutputs {
+  /** The licence's id. */
   readonly licenseId: string;
+  /** When the licence expires. */
   readonly expiration: string | null;
+  /** When the licence was issued. */
   readonly issuedAt: string | null;
-  /** Seats. */
+  /** The licence's seats. */
   readonly limit: number | null;
+  /** Whether Kasm has verified the licence (its `is_verified`). */
   readonly isVerified: boolean | null;
+  /** Such as `Per Concurrent Session` or `Per Named User`. */
   readonly licenseType: string | null;
+  /** The licence's product code (its `sku`). */
   readonly sku: string | null;
   /** The features the licence enables, by camelCase name (`autoScaling`, `sessionCasting`, ...). */
   readonly features: LicenseFeatures | null;

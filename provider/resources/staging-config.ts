@@ -34,12 +34,15 @@ export const StagingConfigInputs = z.strictObject({
 });
 export type StagingConfigInputs = z.infer<typeof StagingConfigInputs>;
 
-/** What the provider adds to the inputs. */
+/** What the provider adds to the inputs: the SDK class's computed outputs, which show these docs. */
 export interface StagingConfigOutputs {
+  /** The staging config's id (32 hex digits). */
   readonly stagingConfigId: string;
+  /** The zone's name. */
   readonly zoneName: string | null;
+  /** The image's friendly name. */
   readonly imageFriendlyName: string | null;
-  /** Read only: the sessions staged now. Never an input, so never a diff. */
+  /** The sessions staged when Kasm was last read (read only: never an input, so never a diff). */
   readonly numCurrentSessions: number | null;
 }
 

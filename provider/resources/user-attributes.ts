@@ -50,9 +50,9 @@ export const UserAttributesInputs = z.strictObject({
 });
 export type UserAttributesInputs = z.infer<typeof UserAttributesInputs>;
 
-/** What the provider adds to the inputs. */
+/** What the provider adds to the inputs: the SDK class's computed outputs, which show these docs. */
 export interface UserAttributesOutputs {
-  /** The id of the user's attributes record; null when Kasm's answer has none. */
+  /** The id of the user's attributes record (the resource's id is the user's id); null when Kasm's answer has none. */
   readonly userAttributesId: string | null;
 }
 

@@ -39,10 +39,11 @@ export const UserInputs = z.strictObject({
 });
 export type UserInputs = z.infer<typeof UserInputs>;
 
-/** What the provider adds to the inputs. */
+/** What the provider adds to the inputs: the SDK class's computed outputs, which show these docs. */
 export interface UserOutputs {
+  /** The user's id (32 hex digits). */
   readonly userId: string;
-  /** Kasm's realm of the user (`local`, `ldap`, ...); null when the record has none. */
+  /** Kasm's realm of the user: `local`, `ldap`, `oidc` or `saml`; null when the record has none. */
   readonly realm: string | null;
   /** When Kasm created the user; null when the record does not say. */
   readonly created: string | null;

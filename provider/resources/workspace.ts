@@ -79,9 +79,9 @@ export type WorkspaceInputs = z.infer<typeof WorkspaceInputs>;
 
 /** What the provider adds to the inputs. */
 export interface WorkspaceOutputs {
-  /** The image's id. */
+  /** The image's id (32 hex digits). */
   readonly imageId: string;
-  /** Whether Kasm has the image pulled on an agent (read only; never causes a diff). */
+  /** Whether Kasm has the image ready on an agent, when Kasm was last read (read only; never causes a diff). */
   readonly available: boolean | null;
 }
 

@@ -1,21 +1,8 @@
 /** Lookups of staging configs and of egress providers and gateways. */
 import type * as pulumi from "@pulumi/pulumi";
 import type { EgressGatewayFilter, EgressProviderFilter } from "../../provider/api";
-import {
-  definedOnly,
-  named,
-  outputOf,
-  recordSecrets,
-  scrubbed,
-  withoutSecrets,
-  withSecretOutputs,
-  type Api,
-  type Camelized,
-  type InputArgs,
-  type LookupOptions,
-  type WithoutSecrets,
-  type WithSecretOutputs,
-} from "./common";
+import { definedOnly, named, outputOf, recordSecrets, scrubbed, withoutSecrets, withSecretOutputs } from "./common";
+import type { Api, Camelized, InputArgs, LookupOptions, WithoutSecrets, WithSecretOutputs } from "./common";
 
 /** The secret fields of an egress gateway record. */
 export interface EgressGatewaySecrets {

@@ -5,7 +5,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { canonicalId } from "../../catalogue/ids";
-import { named, outputOf, scrubbed, single, type Api, type Camelized, type InputArgs, type LookupOptions } from "./common";
+import { named, outputOf, scrubbed, single } from "./common";
+import type { Api, Camelized, InputArgs, LookupOptions } from "./common";
 
 /** A group (it has no secret fields). */
 export type Group = Camelized<Awaited<ReturnType<Api["groups"]["getGroups"]>>[number]>;

@@ -1,19 +1,7 @@
 /** Lookups of images, deployment zones and servers. */
 import type * as pulumi from "@pulumi/pulumi";
-import {
-  named,
-  outputOf,
-  recordSecrets,
-  single,
-  withoutSecrets,
-  withSecretOutputs,
-  type Api,
-  type Camelized,
-  type LookupOptions,
-  type InputArgs,
-  type WithoutSecrets,
-  type WithSecretOutputs,
-} from "./common";
+import { named, outputOf, recordSecrets, single, withoutSecrets, withSecretOutputs } from "./common";
+import type { Api, Camelized, InputArgs, LookupOptions, WithoutSecrets, WithSecretOutputs } from "./common";
 
 /** The secret fields of an image record. */
 export interface ImageSecrets {

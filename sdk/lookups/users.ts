@@ -1,18 +1,7 @@
 /** Lookups of users: one by id or username, or every user matching filters. */
 import type * as pulumi from "@pulumi/pulumi";
-import {
-  named,
-  outputOf,
-  recordSecrets,
-  withoutSecrets,
-  withSecretOutputs,
-  type Api,
-  type Camelized,
-  type InputArgs,
-  type LookupOptions,
-  type WithoutSecrets,
-  type WithSecretOutputs,
-} from "./common";
+import { named, outputOf, recordSecrets, withoutSecrets, withSecretOutputs } from "./common";
+import type { Api, Camelized, InputArgs, LookupOptions, WithoutSecrets, WithSecretOutputs } from "./common";
 
 /** The secret fields of a user record. */
 export interface UserSecrets {

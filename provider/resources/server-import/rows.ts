@@ -50,11 +50,11 @@ export function serverRowSchema(fromCsv: boolean) {
 /** One server to import: the camelCase form of a CSV row. */
 export type ServerRow = Readonly<z.infer<ReturnType<typeof serverRowSchema>>>;
 
-/** What the provider adds to the inputs. */
+/** What the provider adds to the inputs: the SDK class's computed outputs, which show these docs. */
 // A type rather than an interface, so that it is the wire's `Props` too (an interface has no index signature).
 export type ServerImportOutputs = {
-  /** Server name -> the id of the server this resource imported under that name. */
-  readonly serverIds: Readonly<Record<string, string>>;
+  /** Server name -> the id (32 hex digits) of the server this resource imported under that name. */
+  readonly serverIds: Record<string, string>;
 };
 
 /** A field of a server row. */

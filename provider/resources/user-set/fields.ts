@@ -123,10 +123,14 @@ export const UserSetInputs = z.strictObject({
 /** The inputs of a UserSet. */
 export type UserSetInputs = z.infer<typeof UserSetInputs>;
 
-/** What the provider adds to the inputs. A type rather than an interface, so that it is the wire's `Props` too. */
+/**
+ * What the provider adds to the inputs: the SDK class's computed outputs, which show these docs. A
+ * type rather than an interface, so that it is the wire's `Props` too.
+ */
 export type UserSetOutputs = {
-  /** Username (as Kasm stores it: lowercase) -> user id. */
+  /** Username (as Kasm stores it: lowercase) -> user id (32 hex digits), for every user of the set. */
   readonly userIds: Record<string, string>;
+  /** How many users the set holds. */
   readonly count: number;
 };
 
