@@ -23,7 +23,7 @@ export const SLOW = 300_000;
 /** Encrypts the secrets of the test stacks' state files. */
 export const PASSPHRASE = "e2e correct horse battery";
 
-export type ExampleName = "quickstart" | "casting-kiosk" | "egress-vpn" | "licensing" | "bulk-users" | "two-installations";
+export type ExampleName = "quickstart" | "casting-kiosk" | "egress-vpn" | "licensing" | "bulk-users" | "two-installations" | "workspace-catalogue";
 
 /** The example's folder. */
 export function exampleDir(example: ExampleName): string {
