@@ -12,11 +12,11 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import {
-  OPERATIONS,
+  EMULATED_OPERATIONS,
   effectivePermissions,
   requiredPermissions,
   type OperationContext,
-  type OperationName,
+  type EmulatedOperationName,
   type PermissionName,
 } from "../catalogue";
 import {
@@ -45,8 +45,8 @@ export class Caller {
   ) {}
 
   /** Throw 403 (401 with 1.15's answers) unless the key may call `operation` in `context`. */
-  require(operation: OperationName, context: OperationContext = {}): void {
-    if (this.key.read_only && OPERATIONS[operation].access !== "read") throw this.refusal();
+  require(operation: EmulatedOperationName, context: OperationContext = {}): void {
+    if (this.key.read_only && EMULATED_OPERATIONS[operation].access !== "read") throw this.refusal();
     const { all, oneOf } = requiredPermissions(operation, context);
     if (!all.every((p) => this.has(p)) || (oneOf.length > 0 && !oneOf.some((p) => this.has(p)))) throw this.refusal();
   }

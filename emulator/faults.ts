@@ -9,7 +9,7 @@
  */
 import seedrandom from "seedrandom";
 import { z } from "zod";
-import { isOperationName } from "../catalogue";
+import { isEmulatedOperationName } from "../catalogue";
 
 /** The kinds of fault: an HTTP status, a reset connection, or added latency. */
 export const FAULT_KINDS = ["500", "503", "429", "reset", "latency"] as const;
@@ -20,7 +20,7 @@ export const FaultConfig = z.object({
   rate: z.number().min(0).max(1),
   kinds: z.array(z.enum(FAULT_KINDS)).min(1).default(["500", "503", "429", "reset"]),
   operations: z
-    .array(z.string().refine(isOperationName, { error: (i) => `unknown operation ${JSON.stringify(i.input)}` }))
+    .array(z.string().refine(isEmulatedOperationName, { error: (i) => `unknown operation ${JSON.stringify(i.input)}` }))
     .optional(),
   latencyMs: z.number().int().min(0).max(60_000).default(200),
   seed: z.union([z.number(), z.string()]).default(1),

@@ -2,7 +2,7 @@
  * The route table: which handler serves each public operation. Routing only; the method, path and
  * envelope of each operation come from the permission catalogue's operation table.
  */
-import { OPERATIONS, type OperationName, type OperationSpec } from "../catalogue";
+import { EMULATED_OPERATIONS, type EmulatedOperationName, type OperationSpec } from "../catalogue";
 import { batchHandlers } from "./handlers/batch";
 import { castingHandlers } from "./handlers/casting";
 import type { Handler } from "./handlers/common";
@@ -27,16 +27,16 @@ const HANDLERS = {
   ...castingHandlers,
   ...egressHandlers,
   ...batchHandlers,
-} satisfies Record<OperationName, Handler>;
+} satisfies Record<EmulatedOperationName, Handler>;
 
-/** One route: an operation of the spec and its handler. */
+/** One route: an operation of the spec (or of the product) and its handler. */
 export interface Route {
-  readonly operation: OperationSpec & { name: OperationName };
+  readonly operation: OperationSpec & { name: EmulatedOperationName };
   readonly handler: Handler;
 }
 
-/** The routes, one per public operation. */
-export const ROUTES: readonly Route[] = (Object.keys(OPERATIONS) as OperationName[]).map((name) => ({
-  operation: OPERATIONS[name] as OperationSpec & { name: OperationName },
+/** The routes, one per operation the emulator serves. */
+export const ROUTES: readonly Route[] = (Object.keys(EMULATED_OPERATIONS) as EmulatedOperationName[]).map((name) => ({
+  operation: EMULATED_OPERATIONS[name] as OperationSpec & { name: EmulatedOperationName },
   handler: HANDLERS[name],
 }));

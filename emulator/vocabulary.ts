@@ -16,7 +16,7 @@
  * // { target_staging_config: { allow_ws_audio: true } }
  * ```
  */
-import type { OperationName } from "../catalogue";
+import type { EmulatedOperationName, OperationName } from "../catalogue";
 
 /** Which names the emulator speaks on the wire: the spec's (the default) or the released product's. */
 export type ApiNames = "spec" | "product";
@@ -107,8 +107,8 @@ const PRODUCT_BY_SPEC = new Map(FIELD_RENAMES.map((r) => [r.spec, r.product]));
 const SPEC_BY_PRODUCT = new Map(FIELD_RENAMES.map((r) => [r.product, r.spec]));
 
 /** The operation's name on the wire of an emulator speaking `names`. */
-export function wireOperationName(operation: OperationName, names: ApiNames): string {
-  return names === "product" ? (OPERATION_RENAMES[operation] ?? operation) : operation;
+export function wireOperationName(operation: EmulatedOperationName, names: ApiNames): string {
+  return names === "product" ? (OPERATION_RENAMES[operation as OperationName] ?? operation) : operation;
 }
 
 /**
@@ -117,7 +117,7 @@ export function wireOperationName(operation: OperationName, names: ApiNames): st
  * and URL in `target_kasm` ({kasm_id, kasm_exec, kasm_url}; the user stays at the top level): they
  * are lifted to where `exec_ws` reads them, and only they count.
  */
-export function requestFromProduct(operation: OperationName, body: Record<string, unknown>): Record<string, unknown> {
+export function requestFromProduct(operation: EmulatedOperationName, body: Record<string, unknown>): Record<string, unknown> {
   const renamed = rename(body, SPEC_BY_PRODUCT, PRODUCT_BY_SPEC) as Record<string, unknown>;
   if (operation !== "exec_ws") return renamed;
   const { target_kasm, ws_id: _id, ws_exec: _exec, ws_url: _url, ...rest } = renamed;

@@ -3,7 +3,7 @@
  * field types for the wire (the product accepts numbers and booleans sent as strings).
  */
 import { z } from "zod";
-import type { OperationName } from "../../catalogue";
+import type { EmulatedOperationName } from "../../catalogue";
 import type { Caller } from "../auth";
 import { InvalidRequest } from "../errors";
 import { definedOnly, PRODUCT_ONLY_CLIENT_PERMISSIONS, type ProductClientPermissions } from "../models/common";
@@ -12,7 +12,7 @@ import type { ApiNames } from "../vocabulary";
 
 /** One authenticated call, as a handler sees it. */
 export interface Call {
-  readonly operation: OperationName;
+  readonly operation: EmulatedOperationName;
   /** The JSON body (for multipart calls, the form's text fields). */
   readonly body: Record<string, unknown>;
   readonly query: Record<string, unknown>;
@@ -81,6 +81,9 @@ export function withProductDefaults<T extends object>(fields: T): T & ProductCli
 
 /** An integer, also as a string of digits. */
 export const int = z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number)]);
+
+/** A number, also as text (digits with an optional fraction), as Python's `float()` reads it. */
+export const decimal = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/).transform(Number)]);
 
 /** A string that may be null. */
 export const text = z.string().nullable();
