@@ -92,9 +92,9 @@ const getImages: Handler = ({ store, observedFields, apiNames }) => ({
 
 // --- the product's image operations ---------------------------------------------------------------
 
-/** `target_image` as an object (an absent one reads as missing), or 400 naming what was sent. */
+/** `target_image` as an object (an absent or null one reads as missing, as 1.15's `if target_image`), or 400 naming what was sent. */
 function targetImage(body: Record<string, unknown>): Record<string, unknown> | undefined {
-  return parse(z.record(z.string(), z.unknown()).optional(), body.target_image, "target_image");
+  return parse(z.record(z.string(), z.unknown()).nullable().optional(), body.target_image, "target_image") ?? undefined;
 }
 
 /**

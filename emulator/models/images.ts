@@ -15,12 +15,8 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 /** An image's exec actions: action name -> {cmd, environment}, as the spec describes `exec_config`. */
 export type ExecConfig = Record<string, { cmd: string; environment?: Record<string, string> }>;
 
-/**
- * A workspace image as stored: the wire's fields (the spec's names), ids canonical. The fields
- * after `image_src` are the product's (1.15's data model) beyond the spec's record; images stored
- * before product mode lack them, and {@link productSettingsOf} reads them with the product's defaults.
- */
-export interface ImageRecord {
+/** The fields of the spec's image record, as stored (the spec's names, ids canonical). */
+export interface SpecImageFields {
   image_id: string;
   /** The Docker image name; null when an image was created over the API without one (1.15 allows it). */
   name: string | null;
@@ -50,28 +46,34 @@ export interface ImageRecord {
   server_id: string | null;
   network_name: string | null;
   image_src: string | null;
-  categories?: string[];
-  require_gpu?: boolean;
-  gpu_count?: number;
-  image_type?: string;
-  uncompressed_size_mb?: number;
-  restrict_network_names?: string[];
-  allow_network_selection?: boolean;
-  hidden?: boolean;
-  notes?: string | null;
-  link_url?: string | null;
-  server_pool_id?: string | null;
-  session_time_limit?: number | null;
-  launch_config?: JsonValue;
-  filter_policy_force_disabled?: boolean;
 }
 
-/** The product's fields of an image, with its defaults for an image stored without them. */
-export type ProductImageSettings = Required<Pick<ImageRecord, Exclude<keyof ImageRecord, keyof BaseImageRecord>>>;
-type BaseImageRecord = Omit<ImageRecord, "categories" | "require_gpu" | "gpu_count" | "image_type" | "uncompressed_size_mb" | "restrict_network_names" | "allow_network_selection" | "hidden" | "notes" | "link_url" | "server_pool_id" | "session_time_limit" | "launch_config" | "filter_policy_force_disabled">;
+/** The product's image fields beyond the spec's record (1.15's data model). */
+export interface ProductImageFields {
+  categories: string[];
+  require_gpu: boolean;
+  gpu_count: number;
+  image_type: string;
+  uncompressed_size_mb: number;
+  restrict_network_names: string[];
+  allow_network_selection: boolean;
+  hidden: boolean;
+  notes: string | null;
+  link_url: string | null;
+  server_pool_id: string | null;
+  session_time_limit: number | null;
+  launch_config: JsonValue;
+  filter_policy_force_disabled: boolean;
+}
+
+/**
+ * A workspace image as stored. Images stored before product mode lack the product's fields:
+ * {@link productSettingsOf} reads them with the product's defaults.
+ */
+export interface ImageRecord extends SpecImageFields, Partial<ProductImageFields> {}
 
 /** An image's product fields, the product's defaults (1.15's data model) for those it lacks. */
-export function productSettingsOf(image: ImageRecord): ProductImageSettings {
+export function productSettingsOf(image: Partial<ProductImageFields>): ProductImageFields {
   return {
     categories: image.categories ?? [],
     require_gpu: image.require_gpu ?? false,
@@ -328,22 +330,23 @@ export class ImagesModel extends AreaModel<ImagesTables, ImagesDependencies> {
     this.checkSettings(s);
     const base: ImageRecord = before ? { ...before, ...productSettingsOf(before) } : this.newImageRecord();
     const after: ImageRecord = { ...base };
-    const keepUnlessTruthy = <K extends keyof ImageRecord>(field: K, value: ImageRecord[K] | null | undefined, cut?: number) => {
+    // Where 1.15 tests `if value:`, a falsy value (None, 0, "", False, [] or {}) keeps the stored one.
+    const setIfTruthy = <K extends keyof ImageRecord>(field: K, value: ImageRecord[K] | null | undefined, cut?: number) => {
       if (truthy(value)) after[field] = (typeof value === "string" && cut ? value.slice(0, cut) : value) as ImageRecord[K];
     };
     after.ctr_registry = s.ctr_registry ?? null;
     after.ctr_user = s.ctr_user ?? null;
     if (!s.ctr_token || !isMasked(s.ctr_token)) after.ctr_token = s.ctr_token ? s.ctr_token.slice(0, 8192) : (s.ctr_token ?? null);
-    keepUnlessTruthy("cores", s.cores);
-    keepUnlessTruthy("description", s.description);
+    setIfTruthy("cores", s.cores);
+    setIfTruthy("description", s.description);
     if (s.enabled === true || s.enabled === false) after.enabled = s.enabled;
-    keepUnlessTruthy("friendly_name", s.friendly_name, 255);
-    keepUnlessTruthy("image_src", s.image_src, 255);
+    setIfTruthy("friendly_name", s.friendly_name, 255);
+    setIfTruthy("image_src", s.image_src, 255);
     after.hash = s.hash ? s.hash.slice(0, 255) : (s.hash ?? null);
-    keepUnlessTruthy("memory", s.memory);
-    keepUnlessTruthy("name", s.name, 255);
-    keepUnlessTruthy("x_res", s.x_res);
-    keepUnlessTruthy("y_res", s.y_res);
+    setIfTruthy("memory", s.memory);
+    setIfTruthy("name", s.name, 255);
+    setIfTruthy("x_res", s.x_res);
+    setIfTruthy("y_res", s.y_res);
     for (const field of ["run_config", "exec_config", "launch_config", "volume_mappings"] as const) {
       const value = s[field];
       if (truthy(value) || emptyObject(value)) after[field] = value as never;
@@ -363,10 +366,10 @@ export class ImagesModel extends AreaModel<ImagesTables, ImagesDependencies> {
     after.gpu_count = s.gpu_count ?? 0;
     if (s.require_gpu !== undefined && s.require_gpu !== null) after.require_gpu = s.require_gpu;
     after.hidden = !!s.hidden;
-    keepUnlessTruthy("notes", s.notes);
-    keepUnlessTruthy("image_type", s.image_type);
-    keepUnlessTruthy("link_url", s.link_url);
-    keepUnlessTruthy("cpu_allocation_method", s.cpu_allocation_method);
+    setIfTruthy("notes", s.notes);
+    setIfTruthy("image_type", s.image_type);
+    setIfTruthy("link_url", s.link_url);
+    setIfTruthy("cpu_allocation_method", s.cpu_allocation_method);
     if (s.uncompressed_size_mb !== undefined && s.uncompressed_size_mb !== null) after.uncompressed_size_mb = s.uncompressed_size_mb;
     const path = s.persistent_profile_path ?? null;
     after.persistent_profile_path = path && path.startsWith("s3://") && !path.endsWith("/") ? `${path}/` : path;
@@ -434,7 +437,7 @@ export class ImagesModel extends AreaModel<ImagesTables, ImagesDependencies> {
       server_id: null,
       network_name: null,
       image_src: null,
-      ...productSettingsOf({} as ImageRecord),
+      ...productSettingsOf({}),
     };
   }
 
