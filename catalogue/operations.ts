@@ -26,11 +26,11 @@ export interface OperationContext {
   /** A batch server import assigns users to servers (assigned_username column). */
   readonly assignsUsers?: boolean;
   /**
-   * An image create or update sets a compute-related field (cores, memory, GPU count or
-   * requirement, CPU allocation method, uncompressed size, registry and its credentials, volume
-   * mappings, run config, exec config): the spec's rule 3 of the permission table.
+   * An image update changes a compute-related field (the spec's special permission rule 3: GPU
+   * count, cores, memory, CPU allocation method, uncompressed image size, container registry,
+   * registry username and password, hash, volume mappings, run config, exec config).
    */
-  readonly setsImageResources?: boolean;
+  readonly changesImageResources?: boolean;
 }
 
 /** A flag of {@link OperationContext}. */
@@ -104,11 +104,11 @@ const modifiesTargetUser: ContextualRequirement = {
   add: ["Users Modify Admin"],
   reason: "the target user has Global Admin",
 };
-/** The spec's rule 3: compute-related image fields need Images Modify Resources on top of Images Modify. */
-const setsImageResources: ContextualRequirement = {
-  when: ["setsImageResources"],
-  add: ["Images Modify Resources"],
-  reason: "it sets a compute-related field of the image (cores, memory, GPU, registry, volume mappings, run or exec config)",
+/** Images Modify, and Images Modify Resources on top when a compute-related field changes. */
+const changesImageResources: ContextualRequirement = {
+  when: ["changesImageResources"],
+  add: ["Images Modify", "Images Modify Resources"],
+  reason: "it changes a compute-related image field (GPU, cores, memory, CPU, size, registry, hash, volumes, run or exec config)",
 };
 const modifiesSystemGroup: ContextualRequirement = {
   when: ["targetGroupIsSystem"],
@@ -327,32 +327,29 @@ const rows = {
     requires: ["Casting View"],
     permissionSource: "1.15.0 decompile (public_api.get_cast_config): Casting View",
   },
+  // Workspaces (images) and the groups they are authorized for: shapes in api/schemas/images.ts and emulator/README.md.
   get_image: {
     area: "images",
     access: "read",
     availability: "product",
     requires: ["Images View"],
-    permissionSource: "inferred: the 1.15.0 decompile does not show get_image; reading one image is viewing images, as get_images needs",
+    permissionSource: "inferred (no source shows the product serving get_image: emulator/README.md): Images View, as get_images",
   },
   create_image: {
     area: "images",
     access: "write",
     availability: "product",
     requires: ["Images Create"],
-    contextual: [setsImageResources],
-    permissionSource:
-      "1.15.0 decompile (admin_api.create_image): Images Create; Images Modify Resources for compute-related fields is inferred " +
-      "from the spec's rule 3 (the decompile of the body is incomplete)",
+    permissionSource: "1.15.0 decompile (admin_api.create_image): Images Create, and no check of the fields it sets",
   },
   update_image: {
     area: "images",
     access: "write",
     availability: "product",
-    requires: ["Images Modify"],
-    contextual: [setsImageResources],
-    permissionSource:
-      "1.15.0 decompile (admin_api.update_image): Images Modify or Images Modify Resources lets the call in; which fields need " +
-      "which is the spec's rule 3 (the decompile of the body is incomplete)",
+    requires: [],
+    requiresOneOf: ["Images Modify", "Images Modify Resources"],
+    contextual: [changesImageResources],
+    permissionSource: "1.15.0 decompile (admin_api.update_image): either permission lets the call in; a compute-related change needs both",
   },
   delete_image: {
     area: "images",
@@ -374,7 +371,7 @@ const rows = {
     availability: "product",
     requires: ["Groups Modify"],
     contextual: [modifiesSystemGroup],
-    permissionSource: "1.15.0 decompile (admin_api.add_images_group): Groups Modify, checked against the target group",
+    permissionSource: "1.15.0 decompile (admin_api.add_images_group): Groups Modify, checked against the target group (system groups need Groups Modify System)",
   },
   remove_images_group: {
     area: "groups",
@@ -382,7 +379,7 @@ const rows = {
     availability: "product",
     requires: ["Groups Modify"],
     contextual: [modifiesSystemGroup],
-    permissionSource: "inferred: the same as add_images_group, whose authorization it removes",
+    permissionSource: "1.15.0 decompile (admin_api.remove_images_group): Groups Modify, checked against the target group (system groups need Groups Modify System)",
   },
   get_licenses: {
     area: "licenses",
@@ -405,10 +402,10 @@ const rows = {
 /** The name of a public operation, such as `create_user`. */
 export type OperationName = keyof typeof rows;
 
-/** Every public operation, by name. */
-export const OPERATIONS = Object.freeze(
-  Object.fromEntries(
-    Object.entries(rows as Record<string, Row>).map(([name, row]) => [
+/** The frozen specs of a table of rows. */
+function specsOf<N extends string>(table: Record<N, Row>): Record<N, OperationSpec> {
+  return Object.fromEntries(
+    Object.entries(table as Record<string, Row>).map(([name, row]) => [
       name,
       Object.freeze({
         ...row,
@@ -419,8 +416,11 @@ export const OPERATIONS = Object.freeze(
         availability: row.availability ?? "spec",
       }),
     ]),
-  ) as Record<OperationName, OperationSpec>,
-);
+  ) as Record<N, OperationSpec>;
+}
+
+/** Every public operation, by name. */
+export const OPERATIONS = Object.freeze(specsOf<OperationName>(rows));
 
 /** Whether the spec documents `operation` (every installation has it), rather than only the released product. */
 export function isSpecOperation(operation: OperationName): boolean {

@@ -29,13 +29,13 @@ const HANDLERS = {
   ...batchHandlers,
 } satisfies Record<OperationName, Handler>;
 
-/** One route: an operation of the spec and its handler. */
+/** One route: an operation of the spec (or of the product) and its handler. */
 export interface Route {
   readonly operation: OperationSpec & { name: OperationName };
   readonly handler: Handler;
 }
 
-/** The routes, one per public operation. */
+/** The routes, one per operation the emulator serves. */
 export const ROUTES: readonly Route[] = (Object.keys(OPERATIONS) as OperationName[]).map((name) => ({
   operation: OPERATIONS[name] as OperationSpec & { name: OperationName },
   handler: HANDLERS[name],

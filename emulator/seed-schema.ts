@@ -71,6 +71,11 @@ const SeedUser = z.strictObject({
   attributes: SeedUserAttributes.optional(),
 });
 
+/**
+ * A workspace image. The fields after `exec_config` are the product's (its create_image takes
+ * them too); the registry's are in the emulator's names (`ctr_*`, the product's `docker_*`), and
+ * the configs are objects here, not the JSON text the product's API takes.
+ */
 const SeedImage = z.strictObject({
   image_id: SeedId.optional(),
   name: z.string().min(1),
@@ -81,6 +86,21 @@ const SeedImage = z.strictObject({
   cores: z.number().positive().optional(),
   zone_name: z.string().optional(),
   exec_config: z.record(z.string(), z.object({ cmd: z.string(), environment: z.record(z.string(), z.string()).optional() })).optional(),
+  image_src: z.string().optional(),
+  categories: z.array(z.string()).optional(),
+  run_config: z.record(z.string(), z.unknown()).optional(),
+  volume_mappings: z.record(z.string(), z.unknown()).optional(),
+  ctr_registry: z.string().optional(),
+  ctr_user: z.string().optional(),
+  /** The registry password: answered masked, never in clear. */
+  ctr_token: z.string().optional(),
+  uncompressed_size_mb: z.number().int().nonnegative().optional(),
+  image_type: z.string().optional(),
+  gpu_count: z.number().int().nonnegative().optional(),
+  require_gpu: z.boolean().optional(),
+  cpu_allocation_method: z.string().optional(),
+  /** Names (or ids) of groups of the seed that may launch the image (product mode's group authorisations). */
+  groups: z.array(z.string()).default([]),
 });
 
 const SeedZone = z.strictObject({

@@ -137,9 +137,10 @@ export function storeFromSeed(input: SeedInput | undefined): Store {
   }
 
   for (const [i, im] of seed.images.entries()) {
-    const { zone_name, ...fields } = im;
+    const { zone_name, groups, ...fields } = im;
     const zone = zone_name === undefined ? undefined : zoneOf(zone_name, `images[${i}]`);
-    store.images.addSeedImage({ ...fields, zone_id: zone?.zone_id });
+    const image = store.images.addSeedImage({ ...fields, zone_id: zone?.zone_id });
+    for (const [j, ref] of groups.entries()) store.groupImages.authorize(groupRef(ref, `images[${i}].groups[${j}]`).group_id, image.image_id);
   }
 
   for (const p of seed.serverPools) store.servers.addSeedServerPool(p);

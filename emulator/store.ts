@@ -12,6 +12,7 @@
  */
 import { CastingModel, type CastingTables } from "./models/casting";
 import { EgressModel, type EgressTables } from "./models/egress";
+import { GroupImagesModel, type GroupImagesTables } from "./models/group-images";
 import { GroupsModel, type GroupsTables } from "./models/groups";
 import { ImagesModel, type ImagesTables } from "./models/images";
 import { KeysModel, type KeysTables } from "./models/keys";
@@ -25,6 +26,7 @@ import { UsersModel, type UsersTables } from "./models/users";
 export * from "./models/casting";
 export * from "./models/common";
 export * from "./models/egress";
+export * from "./models/group-images";
 export * from "./models/groups";
 export * from "./models/images";
 export * from "./models/keys";
@@ -39,6 +41,7 @@ export interface State
   extends KeysTables,
     UsersTables,
     GroupsTables,
+    GroupImagesTables,
     ImagesTables,
     ServersTables,
     SessionsTables,
@@ -54,6 +57,7 @@ export function emptyState(): State {
     users: {},
     userAttributes: {},
     groups: {},
+    groupImages: {},
     images: {},
     zones: {},
     serverPools: {},
@@ -84,6 +88,8 @@ export class Store {
   readonly groups: GroupsModel;
   /** Workspace images. */
   readonly images: ImagesModel;
+  /** Which groups may launch which images (product mode). */
+  readonly groupImages: GroupImagesModel;
   /** Zones, server pools and servers. */
   readonly servers: ServersModel;
   /** Activation keys and licences, and the limits they set. */
@@ -109,10 +115,25 @@ export class Store {
       forgetGroup: (groupId) => {
         this.users.leaveGroup(groupId);
         this.egress.forgetGroup(groupId);
+        this.groupImages.forgetGroup(groupId);
       },
     });
-    this.images = new ImagesModel(state);
     this.servers = new ServersModel(state);
+    // What refers to an image belongs to models built after it: reached lazily.
+    this.images = new ImagesModel(state, {
+      servers: this.servers,
+      dependents: {
+        sessionCount: (imageId) => this.sessions.all().filter((s) => s.image_id === imageId).length,
+        castConfigIds: (imageId) => this.casting.all().filter((c) => c.image_id === imageId).map((c) => c.cast_config_id),
+        forgetImage: (imageId) => {
+          this.staging.forgetImage(imageId);
+          this.groupImages.forgetImage(imageId);
+          this.egress.forgetImage(imageId);
+          this.users.forgetDefaultImage(imageId);
+        },
+      },
+    });
+    this.groupImages = new GroupImagesModel(state, { groups: this.groups, images: this.images });
     this.licenses = new LicensesModel(state);
     // A user's sessions and egress bindings belong to models built after it: reached lazily.
     this.users = new UsersModel(state, {

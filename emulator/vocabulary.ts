@@ -108,7 +108,7 @@ const SPEC_BY_PRODUCT = new Map(FIELD_RENAMES.map((r) => [r.product, r.spec]));
 
 /** The operation's name on the wire of an emulator speaking `names`. */
 export function wireOperationName(operation: OperationName, names: ApiNames): string {
-  return names === "product" ? (OPERATION_RENAMES[operation] ?? operation) : operation;
+  return names === "product" ? (OPERATION_RENAMES[operation as OperationName] ?? operation) : operation;
 }
 
 /**

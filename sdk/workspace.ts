@@ -61,10 +61,10 @@ export interface WorkspaceArgs extends ConnectionArgs {
   readonly restrictToServer?: pulumi.Input<boolean>;
   /** The server sessions are restricted to (32 hex digits or a hyphenated UUID). */
   readonly serverId?: pulumi.Input<string>;
-  /** Whether sessions join only {@link WorkspaceArgs.networkName}'s network. */
+  /** Whether sessions join only the networks of {@link WorkspaceArgs.restrictNetworkNames}. */
   readonly restrictToNetwork?: pulumi.Input<boolean>;
-  /** The Docker network sessions are restricted to. */
-  readonly networkName?: pulumi.Input<string>;
+  /** The Docker networks sessions may join, when restricted to networks. */
+  readonly restrictNetworkNames?: pulumi.Input<pulumi.Input<string>[]>;
   /**
    * Take over the existing image with this container name and friendly name (and bring it to the
    * declared state) instead of creating a second one. Default: false.

@@ -9,8 +9,9 @@ import { isUnknownValue } from "../values";
 
 /**
  * Whether the workspace declares a compute-related field: true, false, or undefined when one is
- * not known. A create that sets one needs Images Modify Resources; an update needs it when one of
- * them changes, which a policy, seeing only the new inputs, cannot tell: it says so.
+ * not known. An update needs Images Modify Resources (with Images Modify) when one of them
+ * changes, which a policy, seeing only the new inputs, cannot tell: it says so. A create needs
+ * Images Create alone (1.15.0 checks no field of it).
  */
 function declaresResources(props: Readonly<Record<string, unknown>>): boolean | undefined {
   const given = WORKSPACE_RESOURCE_PROPERTIES.map((name) => props[name]).filter((value) => value !== undefined);
@@ -22,30 +23,20 @@ export const WORKSPACE_ROWS: Rows<"Workspace" | "GroupWorkspace"> = {
   // provider/resources/workspace.ts
   Workspace: (props) => {
     const adopt = adoptOptions(props.adopt, "with adopt: true");
-    const resources = declaresResources(props);
-    const explain = { setsImageResources: "whether the workspace declares a compute-related field (cores, memory, GPU, registry, volume mappings, run or exec config)" };
+    // The whole record is sent: a compute-related field changes only when the program declares one.
+    const changes = declaresResources(props) === false ? false : undefined;
+    const explain = { changesImageResources: "whether the change touches a compute-related field (cores, memory, GPU, registry and its credentials, volume mappings, run or exec config)" };
     return {
       create: [
-        ...(adopt
-          ? [
-              plan("get_images", {}, adopt),
-              plan("get_image", {}, { ...adopt, condition: "with adopt: true, when an image has that name and friendly name" }),
-              plan("update_image", { setsImageResources: resources }, { ...adopt, explain, condition: "with adopt: true, when the image found differs from the program" }),
-            ]
-          : []),
-        plan("create_image", { setsImageResources: resources }, adopt ? { explain, condition: "unless adopt: true finds the image" } : { explain }),
-        // Read back: a value Kasm did not take fails the create.
-        plan("get_image"),
+        ...(adopt ? [plan("update_image", { changesImageResources: changes }, { ...adopt, explain, condition: "with adopt: true, when an image of that name and friendly name differs from the program" })] : []),
+        // get_images finds the image to adopt, and reads back what the create or update wrote.
+        plan("create_image", {}, adopt ? { condition: "unless adopt: true finds the image" } : {}),
+        plan("get_images"),
       ],
-      read: [plan("get_image")],
+      read: [plan("get_images")],
       update: [
-        plan("get_image", {}, { condition: "when a field sent to Kasm changed" }),
-        // Sent when a field sent to Kasm changed; Images Modify Resources when one of the changed fields is compute-related.
-        plan("update_image", { setsImageResources: resources === false ? false : undefined }, {
-          condition: "when a field sent to Kasm changed",
-          explain: { setsImageResources: "whether the change touches a compute-related field (cores, memory, GPU, registry, volume mappings, run or exec config)" },
-        }),
-        plan("get_image", {}, { condition: "when a field sent to Kasm changed" }),
+        plan("get_images", {}, { condition: "when a field sent to Kasm changed" }),
+        plan("update_image", { changesImageResources: changes }, { condition: "when a field sent to Kasm changed", explain }),
       ],
       delete: [plan("delete_image")],
     };

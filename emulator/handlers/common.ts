@@ -82,6 +82,9 @@ export function withProductDefaults<T extends object>(fields: T): T & ProductCli
 /** An integer, also as a string of digits. */
 export const int = z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number)]);
 
+/** A number, also as text (digits with an optional fraction), as Python's `float()` reads it. */
+export const decimal = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/).transform(Number)]);
+
 /** A string that may be null. */
 export const text = z.string().nullable();
 

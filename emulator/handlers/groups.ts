@@ -1,6 +1,7 @@
 /**
  * Groups: add a user to a group, remove a user from a group (the spec's); list, read the members
- * of, create, update and delete groups (the product's, served in product mode only).
+ * of, create, update and delete groups, and list, add and remove the images a group may launch
+ * (the product's, served in product mode only).
  *
  * The product's group operations are inherited from its admin API and keep its habits (1.15
  * decompile, admin_api.py): a refused request answers HTTP 200 with an `error_message`, and
@@ -10,6 +11,7 @@ import { z } from "zod";
 import type { OperationName } from "../../catalogue";
 import { RefusedWith200 } from "../errors";
 import { PRODUCT_GROUP, PRODUCT_GROUP_ITEM, PRODUCT_GROUP_MEMBER } from "../fields";
+import { PRODUCT_GROUP_IMAGE } from "../product-fields";
 import type { GroupRecord } from "../store";
 import { bool, id, int, parse, text, type Call, type Handler } from "./common";
 
@@ -142,6 +144,57 @@ const deleteGroup: Handler = ({ body, store }) => {
   return {};
 };
 
+// --- the images a group may launch (the product's) ------------------------------------------------
+
+const GroupImageRefs = z.object({
+  target_group: z.record(z.string(), z.unknown()).optional(),
+  target_image: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** get_images_group: the authorisations of `target_group`, each with its image's and group's names. */
+const getImagesGroup: Handler = (call) => {
+  const { target_group } = parse(GroupImageRefs, call.body, "");
+  if (!target_group || !("group_id" in target_group) || target_group.group_id === "") throw new RefusedWith200("Invalid Request: Missing group id");
+  const group = call.store.groups.group(target_group.group_id);
+  if (!group) throw new RefusedWith200("Request group does not exist");
+  if (!visible(call, group)) throw call.caller.refusal();
+  return {
+    images: call.store.groupImages.ofGroup(group.group_id).map((gi) => {
+      const image = call.store.images.image(gi.image_id);
+      return PRODUCT_GROUP_IMAGE.form(
+        {
+          group_image_id: gi.group_image_id,
+          group_id: gi.group_id,
+          image_id: gi.image_id,
+          image_name: image?.name ?? null,
+          group_name: group.name,
+          image_friendly_name: image?.friendly_name ?? null,
+          image_src: image?.image_src ?? null,
+        },
+        call.observedFields,
+      );
+    }),
+  };
+};
+
+/**
+ * add_images_group and remove_images_group: both ids are required; both must name something
+ * (1.15's remove wording for either); a system group also needs Groups Modify System. Both answer `{}`.
+ */
+function groupImageHandler(operation: OperationName, change: "add" | "remove"): Handler {
+  return ({ body, store, caller }) => {
+    const { target_group, target_image } = parse(GroupImageRefs, body, "");
+    if (!target_group || !target_image || !("group_id" in target_group) || !("image_id" in target_image))
+      throw new RefusedWith200("Invalid request, missing group or image id");
+    const group = store.groups.group(target_group.group_id);
+    if (!group || !store.images.image(target_image.image_id)) throw new RefusedWith200("Group or image does not exist");
+    caller.require(operation, { targetGroupIsSystem: group.is_system });
+    if (change === "add") store.groupImages.authorize(group.group_id, target_image.image_id);
+    else store.groupImages.revoke(group.group_id, target_image.image_id);
+    return {};
+  };
+}
+
 /** The handlers of this area, by operation. */
 export const groupHandlers = {
   add_user_group: membershipHandler("add_user_group", "add"),
@@ -151,4 +204,7 @@ export const groupHandlers = {
   create_group: createGroup,
   update_group: updateGroup,
   delete_group: deleteGroup,
+  get_images_group: getImagesGroup,
+  add_images_group: groupImageHandler("add_images_group", "add"),
+  remove_images_group: groupImageHandler("remove_images_group", "remove"),
 } satisfies Record<string, Handler>;

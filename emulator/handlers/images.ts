@@ -1,53 +1,143 @@
 /**
- * Images and session recordings (read only).
+ * Images and session recordings: the spec's reads, and in product mode the product's image
+ * operations (get_image, create_image, update_image, delete_image; 1.15 decompile, admin_api.py),
+ * which refuse with HTTP 200 and an `error_message`, as the product's admin operations do.
  */
 import { z } from "zod";
-import { MissingParameters } from "../errors";
+import { MissingParameters, RefusedWith200 } from "../errors";
 import { IMAGE, RECORDING, RECORDING_METADATA } from "../fields";
-import type { ImageRecord, RecordingRecord, Store } from "../store";
+import { PRODUCT_IMAGE, PRODUCT_IMAGE_ITEM } from "../product-fields";
+import { MASK, productSettingsOf, type ImageRecord, type RecordingRecord, type Store } from "../store";
 import { bool, int, parse, type Call, type Handler } from "./common";
+import { readImageSettings } from "./image-settings";
 
-/** An image as get_images shows it: with its zone name and (empty) attribute list. */
-function imageJson(store: Store, image: ImageRecord, observedFields: boolean) {
-  return IMAGE.form(
-    {
-      image_id: image.image_id,
-      name: image.name,
-      friendly_name: image.friendly_name,
-      description: image.description,
-      enabled: image.enabled,
-      available: image.available,
-      memory: image.memory,
-      cores: image.cores,
-      cpu_allocation_method: image.cpu_allocation_method,
-      x_res: image.x_res,
-      y_res: image.y_res,
-      ctr_registry: image.ctr_registry,
-      ctr_user: image.ctr_user,
-      ctr_token: image.ctr_token,
-      hash: image.hash,
-      volume_mappings: image.volume_mappings,
-      run_config: image.run_config,
-      persistent_profile_config: image.persistent_profile_config,
-      persistent_profile_path: image.persistent_profile_path,
-      exec_config: image.exec_config,
-      imageAttributes: [],
-      restrict_to_network: image.restrict_to_network,
-      restrict_to_zone: image.restrict_to_zone,
-      restrict_to_server: image.restrict_to_server,
-      zone_id: image.zone_id,
-      zone_name: image.zone_id ? (store.servers.zone(image.zone_id)?.zone_name ?? null) : null,
-      server_id: image.server_id,
-      network_name: image.network_name,
-      image_src: image.image_src,
-    },
-    observedFields,
-  );
+/** The default profile mount of an image with a persistent profile path (1.15's data model). */
+const PERSISTENT_PROFILE_MOUNT = { mode: "rw", bind: "/home/kasm-user", required: true, gid: 1000, uid: 1000 };
+
+/** The spec's image record's values: with its zone name, its (empty) attribute list, and the registry password masked. */
+function imageValues(store: Store, image: ImageRecord) {
+  return {
+    image_id: image.image_id,
+    name: image.name,
+    friendly_name: image.friendly_name,
+    description: image.description,
+    enabled: image.enabled,
+    available: image.available,
+    memory: image.memory,
+    cores: image.cores,
+    cpu_allocation_method: image.cpu_allocation_method,
+    x_res: image.x_res,
+    y_res: image.y_res,
+    ctr_registry: image.ctr_registry,
+    ctr_user: image.ctr_user,
+    // A secret: shown masked when set, as the product's data model sanitises it; never in clear.
+    ctr_token: image.ctr_token ? MASK : image.ctr_token,
+    hash: image.hash,
+    volume_mappings: image.volume_mappings,
+    run_config: image.run_config,
+    persistent_profile_config: image.persistent_profile_path ? { [image.persistent_profile_path]: PERSISTENT_PROFILE_MOUNT } : image.persistent_profile_config,
+    persistent_profile_path: image.persistent_profile_path,
+    exec_config: image.exec_config,
+    imageAttributes: [],
+    restrict_to_network: image.restrict_to_network,
+    restrict_to_zone: image.restrict_to_zone,
+    restrict_to_server: image.restrict_to_server,
+    zone_id: image.zone_id,
+    zone_name: image.zone_id ? (store.servers.zone(image.zone_id)?.zone_name ?? null) : null,
+    server_id: image.server_id,
+    network_name: image.network_name,
+    image_src: image.image_src,
+  };
 }
 
-const getImages: Handler = ({ store, observedFields }) => ({
-  images: store.images.all().map((i) => imageJson(store, i, observedFields)),
+/** An image as the spec's get_images shows it. */
+function imageJson(store: Store, image: ImageRecord, observedFields: boolean) {
+  return IMAGE.form(imageValues(store, image), observedFields);
+}
+
+/** The values of an image in product mode: the spec's record and 1.15's fields beyond it (no filter policies are modelled). */
+function productImageValues(store: Store, image: ImageRecord) {
+  const product = productSettingsOf(image);
+  return {
+    ...imageValues(store, image),
+    ...product,
+    filter_policy_id: null,
+    filter_policy_name: null,
+    default_category: product.categories[0] ?? null,
+  };
+}
+
+/** An image as product mode's get_image, create_image and update_image answer it. */
+export function productImageJson(store: Store, image: ImageRecord, observedFields: boolean) {
+  return PRODUCT_IMAGE.form(productImageValues(store, image), observedFields);
+}
+
+/** get_images: the spec's records, or in product mode 1.15's, each with its server's hostname and its pool's name. */
+const getImages: Handler = ({ store, observedFields, apiNames }) => ({
+  images: store.images.all().map((image) => {
+    if (apiNames !== "product") return imageJson(store, image, observedFields);
+    const server = image.server_id ? store.servers.server(image.server_id) : undefined;
+    const pool = productSettingsOf(image).server_pool_id;
+    const poolName = pool ? store.servers.serverPool(pool)?.server_pool_name : undefined;
+    return PRODUCT_IMAGE_ITEM.form(
+      {
+        ...productImageValues(store, image),
+        server: server ? { hostname: server.hostname } : {},
+        server_pool: poolName === undefined ? {} : { server_pool_name: poolName },
+      },
+      observedFields,
+    );
+  }),
 });
+
+// --- the product's image operations ---------------------------------------------------------------
+
+/** `target_image` as an object (an absent or null one reads as missing, as 1.15's `if target_image`), or 400 naming what was sent. */
+function targetImage(body: Record<string, unknown>): Record<string, unknown> | undefined {
+  return parse(z.record(z.string(), z.unknown()).nullable().optional(), body.target_image, "target_image") ?? undefined;
+}
+
+/**
+ * get_image: `target_image.image_id`, else `image_id` at the top level (a Terraform client sends
+ * both forms). No source shows its refusals: the emulator answers as delete_image does.
+ */
+const getImage: Handler = ({ body, store, observedFields }) => {
+  const id = targetImage(body)?.image_id ?? body.image_id;
+  if (id === undefined) throw new RefusedWith200("Invalid Request: Missing required parameters");
+  const image = store.images.image(id);
+  if (!image) throw new RefusedWith200(`Image(${String(id)}) Does not Exist`);
+  return { image: productImageJson(store, image, observedFields) };
+};
+
+/** create_image: any non-empty `target_image`; nothing is required in it (1.15). */
+const createImage: Handler = ({ body, store, observedFields }) => {
+  const target = targetImage(body);
+  if (!target || Object.keys(target).length === 0) throw new RefusedWith200("Invalid Request: Missing required parameters");
+  const plan = store.images.planSettings(undefined, readImageSettings(target, "create_image"));
+  return { image: productImageJson(store, store.images.commit(plan), observedFields) };
+};
+
+/**
+ * update_image: `target_image` is the whole record (see ImagesModel.planSettings for what a field
+ * left out does). A change to a compute-related field needs Images Modify Resources on top of
+ * Images Modify, checked once the change is known, before anything is stored.
+ */
+const updateImage: Handler = ({ body, store, caller, observedFields }) => {
+  const target = targetImage(body);
+  if (!target || !("image_id" in target)) throw new RefusedWith200("Invalid Request: Missing required parameters");
+  const image = store.images.imageToUpdate(target.image_id);
+  const plan = store.images.planSettings(image, readImageSettings(target, "update_image"));
+  caller.require("update_image", { changesImageResources: store.images.changesComputeFields(plan) });
+  return { image: productImageJson(store, store.images.commit(plan), observedFields) };
+};
+
+/** delete_image: `target_image.image_id`; answers `{}`. */
+const deleteImage: Handler = ({ body, store }) => {
+  const target = targetImage(body);
+  if (!target || !("image_id" in target)) throw new RefusedWith200("Invalid Request: Missing required parameters");
+  store.images.deleteImage(target.image_id);
+  return {};
+};
 
 /** The fixed page size of get_session_recordings. */
 const RECORDINGS_PER_PAGE = 5;
@@ -111,6 +201,10 @@ const getSessionsRecordings: Handler = ({ body, store, baseUrl, observedFields }
 /** The handlers of this area, by operation. */
 export const imageHandlers = {
   get_images: getImages,
+  get_image: getImage,
+  create_image: createImage,
+  update_image: updateImage,
+  delete_image: deleteImage,
   get_session_recordings: getSessionRecordings,
   get_sessions_recordings: getSessionsRecordings,
 } satisfies Record<string, Handler>;

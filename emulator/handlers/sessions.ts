@@ -136,8 +136,10 @@ const execWs: Handler = ({ body, store, observedFields, apiNames }) => {
   const url = apiNames === "product" ? z.string().optional() : z.string();
   const req = parse(SessionRef.extend({ ws_exec: z.string().min(1), ws_url: url }), body, "");
   const s = store.sessions.sessionOf(req.ws_id, req.user_id);
-  const image = store.images.image(s.image_id);
-  if (!image?.exec_config[req.ws_exec])
+  // An image created over the product's API may hold any JSON as its exec config: only an object names actions.
+  const actions = store.images.image(s.image_id)?.exec_config;
+  const isObject = typeof actions === "object" && actions !== null && !Array.isArray(actions);
+  if (!isObject || !(actions as Record<string, unknown>)[req.ws_exec])
     throw new InvalidRequest(`Invalid Request: the image has no exec action (${req.ws_exec})`);
   if (req.ws_url !== undefined && !URL.canParse(req.ws_url)) throw new InvalidRequest("Invalid Request: ws_url must be a valid URL");
   return { ws: sessionJson(store, s, observedFields), current_time: timestamp() };

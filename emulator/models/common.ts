@@ -24,6 +24,11 @@ export function canonicalId(value: unknown): string | undefined {
   return HEX_ID.test(hex) ? hex : undefined;
 }
 
+/** A canonical id as the product's messages write a UUID (Python's `str(uuid.UUID(...))`): hyphenated, lower case. */
+export function hyphenatedId(hex: string): string {
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 /** A timestamp as the product writes it: `str(datetime)`, UTC, microseconds, no zone. */
 export function timestamp(date: Date = new Date()): string {
   const iso = date.toISOString(); // 2020-11-12T14:29:25.808Z

@@ -376,7 +376,12 @@ export class EgressModel extends AreaModel<EgressTables, EgressDependencies> {
     this.forgetTarget("group_id", groupId);
   }
 
-  private forgetTarget(field: "user_id" | "group_id", id: string): void {
+  /** Drop the mappings and credentials of a deleted image (product mode's delete_image), likewise. */
+  forgetImage(imageId: string): void {
+    this.forgetTarget("image_id", imageId);
+  }
+
+  private forgetTarget(field: "user_id" | "group_id" | "image_id", id: string): void {
     const { egressMappings, egressCredentials } = this.tables;
     for (const m of this.mappings()) if (m[field] === id) delete egressMappings[m.egress_provider_mapping_id];
     for (const c of this.credentials()) if (c[field] === id) delete egressCredentials[c.egress_credential_id];

@@ -91,4 +91,9 @@ export class StagingModel extends AreaModel<StagingTables, StagingDependencies> 
     const config = this.requireStagingConfig(id);
     delete this.tables.stagingConfigs[config.staging_config_id];
   }
+
+  /** Drop the staging configs of a deleted image (product mode's delete_image), as the product's foreign key cascades. */
+  forgetImage(imageId: string): void {
+    for (const c of this.all()) if (c.image_id === imageId) delete this.tables.stagingConfigs[c.staging_config_id];
+  }
 }

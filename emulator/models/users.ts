@@ -307,6 +307,14 @@ export class UsersModel {
 
   // --- attributes -----------------------------------------------------------------------------
 
+  /**
+   * A deleted image is no user's default image any more. 1.15's foreign key deletes the whole
+   * attributes row; the emulator keeps the user's other attributes (emulator/README.md).
+   */
+  forgetDefaultImage(imageId: string): void {
+    for (const attributes of Object.values(this.tables.userAttributes)) if (attributes.default_image === imageId) attributes.default_image = null;
+  }
+
   /** get_user_attributes: the attributes record of a user. */
   attributesOf(userId: unknown): UserAttributesRecord {
     const user = this.requireUser(userId);

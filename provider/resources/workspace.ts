@@ -3,9 +3,10 @@
  * `product`): which container image is offered, under what name, with what resources, registry,
  * run and exec configuration and volume mappings, and where it may run.
  *
- * API: create_image, get_image, update_image, delete_image, and get_images for adoption. The API
- * documentation lists only get_images; the other operations are the released product's, read in
- * two public clients and a decompile of the 1.15.0 API server (see api/schemas/images.ts). Every
+ * API: create_image, update_image, delete_image, and get_images to read (1.15.0 has no read of
+ * one image) and for adoption. The API documentation lists only get_images; the other operations
+ * are the released product's, read in two public clients and a decompile of the 1.15.0 API server
+ * (see api/schemas/images.ts). Every
  * field updates in place. Kasm allows two images of one container name: adoption by the container
  * name and the friendly name together (`adopt: true`).
  *
@@ -19,9 +20,10 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { Image as KasmImage, ImageUpdate, NewImage } from "../api";
+import { IMAGE_JSON_SETTINGS, IMAGE_SETTINGS, type Image as KasmImage, type ImageUpdate, type NewImage } from "../api";
 import { configKey, howToSet, type SettingNames } from "../api/config";
-import { createOrAdopt, declared, GONE, initializationFailure, isAsDeclared, KasmId, refreshedInputs, requiredText, same, unlessGone, type Props, type RefreshedInputs } from "./kit";
+import type { KasmClient } from "../api/client";
+import { createOrAdopt, declared, GONE, initializationFailure, isAsDeclared, KasmId, KasmObjectMissingError, refreshedInputs, requiredText, same, unlessGone, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -71,7 +73,8 @@ export const WorkspaceInputs = z.strictObject({
   restrictToServer: z.boolean().optional(),
   serverId: KasmId.optional(),
   restrictToNetwork: z.boolean().optional(),
-  networkName: z.string().optional(),
+  /** The Docker networks sessions may join, when restricted to networks. */
+  restrictNetworkNames: z.array(z.string()).optional(),
   /** Take over an existing image of this container name and friendly name instead of creating another. */
   adopt: z.boolean().optional(),
 });
@@ -111,7 +114,7 @@ const API_FIELDS = {
   restrictToServer: {},
   serverId: { equal: same.id },
   restrictToNetwork: {},
-  networkName: {},
+  restrictNetworkNames: { equal: same.set },
 } satisfies FieldRules<WorkspaceInputs>;
 
 /** Inputs that only steer the provider. */
@@ -173,45 +176,28 @@ function newImage(inputs: WorkspaceInputs): NewImage {
     restrict_to_server: inputs.restrictToServer,
     server_id: inputs.serverId,
     restrict_to_network: inputs.restrictToNetwork,
-    network_name: inputs.networkName,
+    restrict_network_names: inputs.restrictNetworkNames,
   };
   return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)) as NewImage;
 }
 
 /**
- * The `target_image` of an update: the whole record, as the public clients send it. The current
- * record's fields the program does not declare are sent back as Kasm has them, so that Kasm keeps
- * them; the declared ones replace them.
+ * The `target_image` of an update: the whole record, as the product's update takes it (it clears
+ * settings a record leaves out): each setting of the current record (see `IMAGE_SETTINGS`), in the
+ * form a write takes, with every declared field in its place. The masked registry password Kasm
+ * answers is sent back as it is, which keeps the stored one.
  */
 function imageUpdate(current: KasmImage, inputs: WorkspaceInputs): ImageUpdate {
-  const kept: Props = {
-    name: current.name,
-    friendly_name: current.friendly_name ?? undefined,
-    description: current.description ?? undefined,
-    categories: current.categories?.join("\n"),
-    image_src: current.image_src ?? undefined,
-    enabled: current.enabled ?? undefined,
-    cores: current.cores ?? undefined,
-    memory: current.memory ?? undefined,
-    gpu_count: current.gpu_count ?? undefined,
-    require_gpu: current.require_gpu ?? undefined,
-    cpu_allocation_method: current.cpu_allocation_method ?? undefined,
-    uncompressed_size_mb: current.uncompressed_size_mb ?? undefined,
-    image_type: current.image_type ?? undefined,
-    ctr_registry: current.ctr_registry ?? undefined,
-    ctr_user: current.ctr_user ?? undefined,
-    run_config: current.run_config ? JSON.stringify(current.run_config) : undefined,
-    exec_config: current.exec_config ? JSON.stringify(current.exec_config) : undefined,
-    volume_mappings: current.volume_mappings ? JSON.stringify(current.volume_mappings) : undefined,
-    restrict_to_zone: current.restrict_to_zone ?? undefined,
-    zone_id: current.zone_id ?? undefined,
-    restrict_to_server: current.restrict_to_server ?? undefined,
-    server_id: current.server_id ?? undefined,
-    restrict_to_network: current.restrict_to_network ?? undefined,
-    network_name: current.network_name ?? undefined,
-  };
-  const body = { ...Object.fromEntries(Object.entries(kept).filter(([, value]) => value !== undefined)), ...newImage(inputs) };
-  return { ...body, image_id: current.image_id } as ImageUpdate;
+  const record = current as Props;
+  const kept: Props = {};
+  for (const setting of IMAGE_SETTINGS) {
+    const value = record[setting];
+    if (value === undefined || value === null) continue;
+    if (IMAGE_JSON_SETTINGS.includes(setting)) kept[setting] = JSON.stringify(value);
+    else if (setting === "categories" && Array.isArray(value)) kept[setting] = value.join("\n");
+    else kept[setting] = value;
+  }
+  return { ...kept, ...newImage(inputs), image_id: current.image_id } as ImageUpdate;
 }
 
 /** The image's fields as inputs (the declared spelling of ids kept): what `read` reports and adoption compares. */
@@ -239,7 +225,7 @@ function currentInputs(props: RefreshedInputs<WorkspaceInputs>, image: KasmImage
     restrictToServer: image.restrict_to_server ?? null,
     serverId: same.id(props.serverId, image.server_id) ? props.serverId : (image.server_id ?? null),
     restrictToNetwork: image.restrict_to_network ?? null,
-    networkName: image.network_name ?? null,
+    restrictNetworkNames: ((image as Props).restrict_network_names as string[] | null | undefined) ?? null,
   };
   // Names declared with surrounding spaces are sent trimmed: the same names, no drift.
   if (typeof props.name === "string" && props.name.trim() === image.name) current.name = props.name;
@@ -277,6 +263,13 @@ function notTakenError(key: string, fields: readonly string[], names: SettingNam
   );
 }
 
+/** The image as Kasm lists it after a write; an image the write's answer named and the list lacks is an error, never a success. */
+async function readBack(client: KasmClient, imageId: string): Promise<KasmImage> {
+  const image = await client.images.findImageById(imageId);
+  if (!image) throw new KasmObjectMissingError(`Workspace: Kasm answered the write with image ${imageId}, but its image list does not show it.`);
+  return image;
+}
+
 function outputs(inputs: RefreshedInputs<WorkspaceInputs>, image: KasmImage): WorkspaceState {
   return { ...declared(inputs, fieldNames(INPUT_FIELDS)), imageId: image.image_id, available: image.available ?? null };
 }
@@ -311,7 +304,7 @@ export const workspaceProvider = defineKind<WorkspaceInputs, WorkspaceOutputs>({
     unreadable: [...UNREADABLE],
     find: async (inputs, context) => {
       const existing = await context.client().images.findImage(newImage(inputs));
-      return existing && currentInputs(inputs, await context.client().images.getImage({ image_id: existing.image_id }));
+      return existing && currentInputs(inputs, existing);
     },
   },
   // Refused before any plan when the configuration cannot manage images.
@@ -327,18 +320,18 @@ export const workspaceProvider = defineKind<WorkspaceInputs, WorkspaceOutputs>({
       key: label(inputs),
       find: () => client.images.findImage(body),
       asDeclared: (existing) => isAsDeclared(inputs, currentInputs(inputs, existing), API_FIELDS),
-      update: async (existing) => client.images.updateImage(imageUpdate(await client.images.getImage({ image_id: existing.image_id }), inputs)),
+      update: (existing) => client.images.updateImage(imageUpdate(existing, inputs)),
       create: () => client.images.createImage(body),
     }, context);
-    // Read back: the answer of a write may be partial, get_image shows what Kasm keeps.
-    const kept = await client.images.getImage({ image_id: image.image_id });
+    // Read back: the answer of a write may be partial; the list shows what Kasm keeps.
+    const kept = await readBack(client, image.image_id);
     const missing = notTaken(inputs, kept);
     if (missing.length > 0) throw initializationFailure(kept.image_id, outputs(inputs, kept), notTakenError(label(inputs), missing, context.settingNames));
     return { id: kept.image_id, outs: outputs(inputs, kept) };
   },
 
   async read(id, props, context) {
-    const image = await unlessGone(() => context.client().images.getImage({ image_id: id }));
+    const image = await context.client().images.findImageById(id);
     if (!image) return GONE;
     // `adopt` and the registry credentials cannot be read back: they stay as declared.
     const inputs = refreshedInputs(props, fieldNames(INPUT_FIELDS), currentInputs(props, image));
@@ -348,9 +341,10 @@ export const workspaceProvider = defineKind<WorkspaceInputs, WorkspaceOutputs>({
   async update(id, _olds, news, _changedFields, context) {
     const client = context.client();
     // The whole record is sent: the current one, with every declared field in its place.
-    const current = await client.images.getImage({ image_id: id });
+    const current = await client.images.findImageById(id);
+    if (!current) throw new KasmObjectMissingError(`Workspace ${label(news)}: Kasm has no image with id ${id} any more (deleted outside Pulumi). Run \`pulumi refresh\` to drop it from the state, then \`pulumi up\` creates it again.`);
     await client.images.updateImage(imageUpdate(current, news));
-    const kept = await client.images.getImage({ image_id: id });
+    const kept = await readBack(client, id);
     const missing = notTaken(news, kept);
     if (missing.length > 0) throw notTakenError(label(news), missing, context.settingNames);
     return { outs: outputs(news, kept) };

@@ -5,13 +5,14 @@
  * lines as multipart with the CSV their `printf` line writes), each answers 200 without an
  * `error_message`, and what it created is then read back over the API. The product's operations
  * go to an emulator started from the same seed in product mode. The section must cover every
- * create operation of the catalogue.
+ * create operation of the catalogue and every operation of the product's workspaces (images) and
+ * group authorisations.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isSpecOperation, OPERATIONS, type OperationName } from "../../catalogue";
+import { OPERATIONS, isSpecOperation, type OperationName } from "../../catalogue";
 import { Seed } from "../../emulator/seed";
 import { startEmulator, type RunningEmulator } from "../../emulator/server";
 
@@ -118,10 +119,12 @@ describe("emulator/README.md, Seed file", () => {
 });
 
 describe("emulator/README.md, Creating objects over the API", () => {
-  it("shows every create operation of the catalogue", () => {
+  it("shows every create operation of the catalogue, and every product image operation", () => {
     const requests = curlRequests(CURL_LINES);
-    const creates = (Object.keys(OPERATIONS) as OperationName[]).filter((op) => /^(batch_)?create_/.test(op));
-    expect(creates.filter((op) => !requests.some((r) => r.operation === op))).toEqual([]);
+    const shown = (Object.keys(OPERATIONS) as OperationName[]).filter(
+      (op) => /^(batch_)?create_/.test(op) || (!isSpecOperation(op) && op.includes("image")),
+    );
+    expect(shown.filter((op) => !requests.some((r) => r.operation === op))).toEqual([]);
   });
 
   it("every line answers 200 without an error_message, in order, and creates what it says", async () => {
@@ -161,5 +164,9 @@ describe("emulator/README.md, Creating objects over the API", () => {
     expect(Object.values(state.servers).map((s: any) => s.hostname)).toContain("ws3.example.org");
     const groups = (await call(product, "get_groups")).body.groups.map((g: { name: string }) => g.name);
     expect(groups).toContain("Support");
+    // The image lines ran on the product-mode emulator: VS Code was created, Firefox changed, then deleted.
+    const images = (await call(product, "get_images")).body.images.map((i: { friendly_name: string }) => i.friendly_name);
+    expect(images.sort()).toEqual(["Chrome", "Terminal", "VS Code"]);
+    expect((await call(product, "get_images_group", { target_group: { group_id: "c0c0c0c0c0c04c0c0c0c0c0c0c0c0004" } })).body.images).toEqual([]);
   });
 });

@@ -20,11 +20,18 @@ export async function getImages(api: KasmApi): Promise<Image[]> {
 /**
  * One image (`get_image`; a product operation, needs Images View). The public clients send the id
  * both at the top level and as `target_image`: both are sent, so that either reading finds it.
+ * No source shows 1.15.0 serving it (its API server has no such operation): the kinds read an
+ * image through {@link findImageById}, which lists them.
  *
  * @throws {@link KasmNotFoundError} when Kasm has no image of that id.
  */
 export async function getImage(api: KasmApi, params: { image_id: string }): Promise<Image> {
   return (await api.transport.call("get_image", { image_id: params.image_id, target_image: { image_id: params.image_id } }, ImageAnswer)).image;
+}
+
+/** The image with this id (any spelling), or `undefined`: read through `get_images`, which every release serves. */
+export async function findImageById(api: KasmApi, imageId: string): Promise<Image | undefined> {
+  return (await getImages(api)).find((image) => sameId(image.image_id, imageId));
 }
 
 /** The image of this name and friendly name (the pair a person tells images apart by), or `undefined`. */

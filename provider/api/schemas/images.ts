@@ -43,7 +43,8 @@ export const Image = z.looseObject({
   run_config: AnyObject.nullable().optional(),
   persistent_profile_config: AnyObject.nullable().optional(),
   persistent_profile_path: NullableString.optional(),
-  exec_config: z.record(z.string(), z.looseObject({ cmd: z.string().optional(), environment: AnyObject.optional() })).nullable().optional(),
+  // Any JSON object: an exec config may hold other keys than actions (`"shell": "/bin/bash"`, as a public client's test image has).
+  exec_config: AnyObject.nullable().optional(),
   imageAttributes: z.array(ImageAttribute).optional(),
   restrict_to_network: nullable(Bool).optional(),
   restrict_to_zone: nullable(Bool).optional(),
@@ -66,10 +67,12 @@ export type Image = z.infer<typeof Image>;
 /**
  * `target_image` of `create_image` and `update_image` (with `image_id`). Both public clients send
  * the categories as one text (a category a line, as the Kasm UI's field) and the run config, exec
- * config and volume mappings as JSON text, where the record answers a list and objects. The
- * registry password is `ctr_token` (`docker_token` on the product's wire: the KasmLink client and
- * the 1.15.0 decompile's image copy; the Terraform client's `docker_password` is a name the
- * product's image model does not have).
+ * config and volume mappings as JSON text, where the record answers a list and objects; 1.15.0's
+ * update_image refuses an object there (`Invalid json format for <field>`). The registry password
+ * is `ctr_token` (`docker_token` on the product's wire: the KasmLink client and the 1.15.0
+ * decompile's image copy; the Terraform client's `docker_password` is a name the product's image
+ * model does not have). 1.15.0 passes `target_image` on as keyword arguments, so a field it does
+ * not take fails the call: only the fields of {@link IMAGE_SETTINGS} are ever sent.
  */
 export const NewImage = z.object({
   name: z.string(),
@@ -96,13 +99,63 @@ export const NewImage = z.object({
   restrict_to_server: z.boolean().optional(),
   server_id: z.string().optional(),
   restrict_to_network: z.boolean().optional(),
-  network_name: z.string().optional(),
+  restrict_network_names: z.array(z.string()).optional(),
 });
 /** `target_image` of `create_image`. */
 export type NewImage = z.infer<typeof NewImage>;
 
+/**
+ * The settings of an image that create_image and update_image take, besides the ones a program
+ * declares ({@link NewImage}): an update sends the whole record (1.15.0's update_image clears the
+ * registry, its credentials, the hash and the server of a record that leaves them out), so these
+ * are sent back as Kasm has them. A registry password is answered masked, and the mask sent back
+ * keeps the stored one. Source: the 1.15.0 decompile's update_image and the admin UI's edit form.
+ */
+export const IMAGE_SETTINGS = [
+  "name",
+  "friendly_name",
+  "description",
+  "image_src",
+  "cores",
+  "memory",
+  "x_res",
+  "y_res",
+  "enabled",
+  "ctr_registry",
+  "ctr_user",
+  "ctr_token",
+  "hash",
+  "run_config",
+  "exec_config",
+  "volume_mappings",
+  "launch_config",
+  "categories",
+  "restrict_to_network",
+  "restrict_network_names",
+  "restrict_to_server",
+  "server_id",
+  "restrict_to_zone",
+  "zone_id",
+  "server_pool_id",
+  "persistent_profile_path",
+  "filter_policy_force_disabled",
+  "allow_network_selection",
+  "session_time_limit",
+  "gpu_count",
+  "require_gpu",
+  "hidden",
+  "notes",
+  "image_type",
+  "link_url",
+  "cpu_allocation_method",
+  "uncompressed_size_mb",
+] as const;
+
+/** The settings sent as JSON text: the record answers them as JSON. */
+export const IMAGE_JSON_SETTINGS: readonly string[] = ["run_config", "exec_config", "volume_mappings", "launch_config"];
+
 /** `target_image` of `update_image`: the whole record, with its id. */
-export const ImageUpdate = NewImage.extend({ image_id: Id });
+export const ImageUpdate = NewImage.extend({ image_id: Id }).catchall(z.unknown());
 /** `target_image` of `update_image`. */
 export type ImageUpdate = z.infer<typeof ImageUpdate>;
 
