@@ -55,7 +55,7 @@
  */
 import type { KasmClient } from "../api/client";
 import { randomUUID } from "node:crypto";
-import { canonicalId, isUnknown, same, type KindContext, type KindProvider, type Props } from "./kit";
+import { canonicalId, isUnknown, KasmDeleteBlockedError, KasmUnfinishedError, same, type KindContext, type KindProvider, type Props } from "./kit";
 import { OTHER_INPUTS, type Row, type UserSetInputs } from "./user-set/fields";
 import { checkUserSet } from "./user-set/check";
 import { groupIndexFor, unknownGroupFailures, unknownGroupsError } from "./user-set/groups";
@@ -64,7 +64,7 @@ import { keptUserIds, plannedUserIds, withUserIds } from "./user-set/planned-ids
 import { readUserSet } from "./user-set/read";
 import { formOf, names, outputs, rowChanges, rowsOf, sameRow, unconfirmedOf, userIdsOf, type UserSetState } from "./user-set/rows";
 import { updateUserSet } from "./user-set/update";
-import { deleteKasmUser, SessionsRunningError } from "./user";
+import { deleteKasmUser } from "./user";
 import { adopt, eachAll, keptFailure, messageOf, planAdoption, step, unchangeableWarning, unfinishedMessage } from "./user-set/writes";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -194,7 +194,7 @@ export const userSetProvider: KindProvider<UserSetInputs, UserSetState> = {
       const pending = new Set(unconfirmed.map((row) => row.key));
       const inSet = rows.filter((row) => userIds[row.key] !== undefined || pending.has(row.key));
       const message = unfinishedMessage(id, [importing, adopting], "pulumi up", unconfirmedNotes(unconfirmed.length));
-      if (inSet.length === 0) throw new Error(message);
+      if (inSet.length === 0) throw new KasmUnfinishedError(message);
       throw keptFailure(id, inputs, outputs(inputs, inSet, userIds, [...pending]), message);
     }
     if (unchangeable.length) await context.warn(unchangeableWarning(context, id, "adopted users keep values that only an import sets", unchangeable));
@@ -218,13 +218,13 @@ export const userSetProvider: KindProvider<UserSetInputs, UserSetState> = {
       try {
         await deleteKasmUser(context.client(), row.username, userId, force);
       } catch (error) {
-        if (error instanceof SessionsRunningError) busy += 1;
+        if (error instanceof KasmDeleteBlockedError) busy += 1;
         failures.push(`'${row.username}': ${(error as Error).message}`);
       }
     });
     if (failures.length === 0) return;
     const advice = busy > 0 ? " Set `forceDelete: true` to end the sessions and delete the users, or end the sessions first." : "";
-    throw new Error(
+    throw new KasmUnfinishedError(
       `UserSet: ${targets.length - failures.length} of the ${targets.length} users left were deleted, ${failures.length} could not be ` +
         `and are left (run the destroy again: it deletes only the users still in Kasm):\n  ${failures.slice(0, 20).join("\n  ")}` +
         `${failures.length > 20 ? `\n  and ${failures.length - 20} more` : ""}${advice}`,
