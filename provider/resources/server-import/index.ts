@@ -41,20 +41,20 @@
  * Needs Servers Create (and Users Modify when a row has `assignedUsername`, Users Modify Admin when
  * that user has Global Admin), and Servers View (or Agents View) to read.
  *
- * This module is the provider; its parts are in `server-import/`: `rows` (the fields of a row, the
- * declared rows, the plan of an update, the state), `check`, `import` and `read`.
+ * This module, the folder's index, is the provider; its parts are beside it: `rows` (the fields of
+ * a row, the declared rows, the plan of an update, the state), `check`, `import` and `read`.
  */
 import { randomUUID } from "node:crypto";
-import { initializationFailure, isUnknown, KasmOutcomeUnknownError, type KindProvider } from "./kit";
-import { checkServerImport } from "./server-import/check";
-import { importCsv, importRows } from "./server-import/import";
-import { readServerImport } from "./server-import/read";
-import { declaredRows, outputs, planRows, type ServerImportInputs, type ServerImportState, type ServerRow } from "./server-import/rows";
+import { initializationFailure, isUnknown, KasmOutcomeUnknownError, type KindProvider } from "../kit";
+import { checkServerImport } from "./check";
+import { importCsv, importRows } from "./import";
+import { readServerImport } from "./read";
+import { declaredRows, outputs, planRows, type ServerImportInputs, type ServerImportState, type ServerRow } from "./rows";
 
 // --- types ---------------------------------------------------------------------------------------
 
 // The kind's public types, defined with its rows and exported from this module, the kind's entry point.
-export type { ServerImportInputs, ServerImportOutputs, ServerRow } from "./server-import/rows";
+export type { ServerImportInputs, ServerImportOutputs, ServerRow } from "./rows";
 
 // --- helpers -------------------------------------------------------------------------------------
 

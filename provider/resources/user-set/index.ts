@@ -49,28 +49,29 @@
  * `unconfirmed`, looked up by username before the next run writes anything. A destroy deletes
  * only the users still in Kasm.
  *
- * This module is the provider; its parts are in `user-set/`: `fields` (the vocabulary and the inputs
- * schema), `check`, `rows` (reading, comparing and writing back rows, the state), `groups`, `import`,
- * `writes` (update_user, adoption, delete_user), `read`, `update`, and `planned-ids` (the ids a preview shows).
+ * This module, the folder's index, is the provider; its parts are beside it: `fields` (the
+ * vocabulary and the inputs schema), `check`, `rows` (reading, comparing and writing back rows, the
+ * state), `groups`, `import`, `writes` (update_user, adoption, delete_user), `read`, `update`, and
+ * `planned-ids` (the ids a preview shows).
  */
-import type { KasmClient } from "../api/client";
+import type { KasmClient } from "../../api/client";
 import { randomUUID } from "node:crypto";
-import { canonicalId, isUnknown, KasmDeleteBlockedError, KasmUnfinishedError, same, type KindContext, type KindProvider, type Props } from "./kit";
-import { OTHER_INPUTS, type Row, type UserSetInputs } from "./user-set/fields";
-import { checkUserSet } from "./user-set/check";
-import { groupIndexFor, unknownGroupFailures, unknownGroupsError } from "./user-set/groups";
-import { existingUsersError, importFailure, importRows, unconfirmedNotes } from "./user-set/import";
-import { keptUserIds, plannedUserIds, withUserIds } from "./user-set/planned-ids";
-import { readUserSet } from "./user-set/read";
-import { formOf, names, outputs, rowChanges, rowsOf, sameRow, unconfirmedOf, userIdsOf, type UserSetState } from "./user-set/rows";
-import { updateUserSet } from "./user-set/update";
-import { deleteKasmUser } from "./user";
-import { adopt, eachAll, keptFailure, messageOf, planAdoption, step, unchangeableWarning, unfinishedMessage } from "./user-set/writes";
+import { canonicalId, isUnknown, KasmDeleteBlockedError, KasmUnfinishedError, same, type KindContext, type KindProvider, type Props } from "../kit";
+import { OTHER_INPUTS, type Row, type UserSetInputs } from "./fields";
+import { checkUserSet } from "./check";
+import { groupIndexFor, unknownGroupFailures, unknownGroupsError } from "./groups";
+import { existingUsersError, importFailure, importRows, unconfirmedNotes } from "./import";
+import { keptUserIds, plannedUserIds, withUserIds } from "./planned-ids";
+import { readUserSet } from "./read";
+import { formOf, names, outputs, rowChanges, rowsOf, sameRow, unconfirmedOf, userIdsOf, type UserSetState } from "./rows";
+import { updateUserSet } from "./update";
+import { deleteKasmUser } from "../user";
+import { adopt, eachAll, keptFailure, messageOf, planAdoption, step, unchangeableWarning, unfinishedMessage } from "./writes";
 
 // --- types ---------------------------------------------------------------------------------------
 
 // The kind's public names, defined with its parts and exported from this module, the kind's entry point.
-export { IMPORT_ONLY_FIELDS, REALMS, USER_FIELDS, UserSetInputs, userRowSchema, type UserField, type UserRow, type UserSetOutputs } from "./user-set/fields";
+export { IMPORT_ONLY_FIELDS, REALMS, USER_FIELDS, UserSetInputs, userRowSchema, type UserField, type UserRow, type UserSetOutputs } from "./fields";
 
 // --- helpers -------------------------------------------------------------------------------------
 
