@@ -9,9 +9,9 @@
  *
  * Reads of the same object that overlap in time share one request: a read arrives while an
  * identical one (same operation, same target, ids compared in canonical form) is waiting for its
- * answer, and gets a copy of that answer. Nothing is kept once the answer is in, and a read issued
- * after a write started never joins one issued before it: this only saves duplicate requests, it
- * never serves an old answer.
+ * answer, and gets a copy of that answer (see `reads-in-flight.ts`). Nothing is kept once the
+ * answer is in, and a read issued after a write started never joins one issued before it: this
+ * only saves duplicate requests, it never serves an old answer.
  *
  * Every id field of a JSON call's parameters is sent in the canonical form (see `request-ids.ts`),
  * whatever spelling the caller used.
@@ -23,7 +23,7 @@
  * anything is sent when the vocabulary is `spec`. An answer of 2xx that carries an
  * `error_message` is an error, never a success (1.15 answers many refusals so).
  */
-import { FormData, Response, interceptors, type Dispatcher, type Pool, type RetryHandler } from "undici";
+import { FormData, Response, type Dispatcher, type RetryHandler } from "undici";
 import type { z } from "zod";
 import { OPERATIONS, type OperationContext, type OperationName } from "../../catalogue";
 import { canonicalId } from "../../catalogue/ids";
@@ -46,7 +46,7 @@ import { configKey, envVar, howToSet, type SettingNames } from "./setting-names"
 import { CsvValidationData } from "./schemas/batch";
 import { RetryPolicy, TIMEOUT_ERROR_CODES, parseRetryAfter, repeatMode, type RepeatMode } from "./retry";
 import { csvProblems, formatPath, notRepeatedNote } from "./answer-words";
-import { TLS_TRUST_CODES, createPool } from "./pool";
+import { TLS_TRUST_CODES, openConnection, type AnswerListener, type TransportConnection } from "./pool";
 import { currentLenientReads, fromWire, toWire, wireOperationName, type ApiNames } from "./vocabulary";
 
 /** Options of one call. */
@@ -81,15 +81,6 @@ export interface HealthProbe {
   readonly detail: string;
 }
 
-/** Told of every answer an operation gets, after it is checked: see {@link KasmTransport.onAnswer}. */
-export type AnswerListener = (operation: OperationName, answer: unknown) => void;
-
-/** A read waiting for its answer, and how many other callers share it. */
-interface SharedRead {
-  readonly answer: Promise<unknown>;
-  joined: number;
-}
-
 /** The transport the operation functions call. One per client. */
 export class KasmTransport {
   /** The base URL, without a trailing slash. */
@@ -105,15 +96,11 @@ export class KasmTransport {
   readonly #secret: string;
   readonly #pathPrefix: string;
   readonly #logger?: KasmLogger;
-  readonly #pool: Pool;
-  readonly #retrying: Dispatcher;
   readonly #waitForHealthySeconds: number;
-  /** Reads in flight, by operation, canonical parameters and write generation. */
-  readonly #reads = new Map<string, SharedRead>();
-  readonly #listeners: AnswerListener[] = [];
-  #generation = 0;
+  readonly #connection: TransportConnection;
 
   constructor(config: ResolvedConfig) {
+    this.#connection = openConnection(config);
     this.baseUrl = config.baseUrl.href.replace(/\/$/, "");
     this.apiKey = config.apiKey;
     this.apiNames = config.apiNames;
@@ -127,14 +114,6 @@ export class KasmTransport {
       baseDelayMs: config.retryBaseDelayMs,
       maxDelayMs: config.retryMaxDelayMs,
     });
-    this.#pool = createPool(config);
-    // undici re-sends the request; the per-request `retry` callback (see send) decides whether and
-    // when, following the policy. throwOnError=false: when the policy gives up on an error answer,
-    // the answer itself (with its error_message) reaches us instead of a bare "Request failed".
-    // `methods`: undici's own decision retries only idempotent HTTP methods, and every Kasm
-    // operation but five is a POST; our callback replaces that decision, and both methods are
-    // listed so that no method filter can stand in its way.
-    this.#retrying = this.#pool.compose(interceptors.retry({ throwOnError: false, methods: ["GET", "POST"] }));
   }
 
   /**
@@ -145,21 +124,8 @@ export class KasmTransport {
   async call<S extends z.ZodType>(operation: OperationName, params: object, schema: S, options: CallOptions = {}): Promise<z.infer<S>> {
     this.requireAvailable(operation);
     if (OPERATIONS[operation].access !== "read") return this.callOnce(operation, params, schema, options);
-    const key = `${this.#generation} ${operation} ${JSON.stringify(params, canonicalIds)} ${JSON.stringify(options.context ?? null)}`;
-    const shared = this.#reads.get(key);
-    if (shared) {
-      shared.joined += 1;
-      // Each caller gets its own copy: one may change what it got without the others seeing it.
-      return structuredClone(await shared.answer) as z.infer<S>;
-    }
-    const read: SharedRead = { answer: this.callOnce(operation, params, schema, options), joined: 0 };
-    this.#reads.set(key, read);
-    try {
-      const answer = await read.answer;
-      return (read.joined > 0 ? structuredClone(answer) : answer) as z.infer<S>;
-    } finally {
-      if (this.#reads.get(key) === read) this.#reads.delete(key);
-    }
+    const key = `${operation} ${JSON.stringify(params, canonicalIds)} ${JSON.stringify(options.context ?? null)}`;
+    return this.#connection.reads.share(key, () => this.callOnce(operation, params, schema, options), structuredClone);
   }
 
   /**
@@ -168,7 +134,7 @@ export class KasmTransport {
    * this process's writes compares it before and after.
    */
   get writeGeneration(): number {
-    return this.#generation;
+    return this.#connection.reads.writeGeneration;
   }
 
   /**
@@ -177,7 +143,7 @@ export class KasmTransport {
    * The listener must not throw, and must not change the answer.
    */
   onAnswer(listener: AnswerListener): void {
-    this.#listeners.push(listener);
+    this.#connection.listeners.push(listener);
   }
 
   /**
@@ -207,7 +173,7 @@ export class KasmTransport {
   }
 
   private tell<T>(operation: OperationName, answer: T): T {
-    for (const listener of this.#listeners) listener(operation, answer);
+    for (const listener of this.#connection.listeners) listener(operation, answer);
     return answer;
   }
 
@@ -255,7 +221,7 @@ export class KasmTransport {
   /** One GET of `{baseUrl}/api/__healthcheck`, without retries: healthy when it answers `{ok: true}`. */
   async probeHealth(timeoutMs: number): Promise<HealthProbe> {
     try {
-      const res = await this.#pool.request({
+      const res = await this.#connection.pool.request({
         path: `${this.#pathPrefix}/api/__healthcheck`,
         method: "GET",
         headers: { accept: "application/json" },
@@ -286,7 +252,7 @@ export class KasmTransport {
 
   /** Close the connection pool. Requests in flight finish first. */
   async close(): Promise<void> {
-    await this.#pool.close();
+    await this.#connection.pool.close();
   }
 
   /** What `JSON.stringify` shows: where the transport points, never the secret. */
@@ -303,14 +269,9 @@ export class KasmTransport {
     await healthGate({ transport: this }, this.#waitForHealthySeconds);
     const spec = OPERATIONS[operation];
     const mode = repeatMode(operation);
-    const write = spec.access !== "read";
     // Before and after: a read that overlaps a write in any way sees the generation change.
-    if (write) this.#generation += 1;
-    try {
-      return await this.sendOnce(operation, spec, mode, request);
-    } finally {
-      if (write) this.#generation += 1;
-    }
+    if (spec.access !== "read") return this.#connection.reads.whileWriting(() => this.sendOnce(operation, spec, mode, request));
+    return this.sendOnce(operation, spec, mode, request);
   }
 
   private async sendOnce(
@@ -337,7 +298,7 @@ export class KasmTransport {
       retryOptions,
     };
     try {
-      const res = await this.#retrying.request(options);
+      const res = await this.#connection.retrying.request(options);
       // Always read the whole body, so that the connection goes back to the pool.
       const body = Buffer.from(await res.body.arrayBuffer());
       return { status: res.statusCode, headers: res.headers, body, attempts: retries + 1 };
