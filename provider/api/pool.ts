@@ -2,7 +2,7 @@
  * The connection side of the transport: the undici pool of one base URL (keep-alive connections,
  * timeouts, the most connections at once, the TLS trust the settings give) with undici's retry
  * interceptor over it, the TLS errors whose message suggests `caCert`, and the connection a
- * transport sends through (the pool, the reads in flight, the answer listeners).
+ * transport shares with its lenient views (the pool, the reads in flight, the answer listeners).
  */
 import { rootCertificates } from "node:tls";
 import { Pool, interceptors, type Dispatcher } from "undici";
@@ -13,7 +13,10 @@ import { ReadsInFlight } from "./reads-in-flight";
 /** Told of every answer an operation gets, after it is checked: see `KasmTransport.onAnswer`. */
 export type AnswerListener = (operation: OperationName, answer: unknown) => void;
 
-/** A transport's connection to the installation: what it sends through, and what it keeps while requests are in flight. */
+/**
+ * What a transport shares with its lenient views (see `KasmTransport.readingLeniently`): the one
+ * connection to the installation, whichever way its callers take a vocabulary mismatch.
+ */
 export interface TransportConnection {
   /** The keep-alive pool to the base URL. */
   readonly pool: Pool;

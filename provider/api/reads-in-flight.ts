@@ -6,6 +6,10 @@
  * the answer is in, and a read issued after a write started never joins one issued before it
  * (the write generation is part of every key): this only saves duplicate requests, it never
  * serves an old answer.
+ *
+ * One per connection pool, shared by a transport and its lenient views (see
+ * `KasmTransport.readingLeniently`): a refresh's read and another caller's read of the same object
+ * still send one request, and each caller decides for itself what the answer means to it.
  */
 
 /** A read waiting for its answer, and how many other callers share it. */
