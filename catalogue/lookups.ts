@@ -1,5 +1,5 @@
 /**
- * What each lookup of the SDK (`sdk/lookups.ts`: getUser, getImages, ...) asks of the API key.
+ * What each lookup of the SDK (`sdk/lookups/`: getUser, getImages, ...) asks of the API key.
  *
  * Lookups are not resources: a program calls them in its own process, and the policy packs never
  * see them. So `least-privilege` cannot tell from the stack which of these permissions the
@@ -54,7 +54,7 @@ export interface LookupCall {
 
 const USER_FIELDS = Object.keys(USER_FIELD_PERMISSIONS) as UserRecordField[];
 
-/** The rows: what each lookup of `sdk/lookups.ts` calls. */
+/** The rows: what each lookup of `sdk/lookups/` calls. */
 export const LOOKUP_CALLS: Readonly<Record<LookupName, LookupCall>> = Object.freeze({
   getUser: { operation: "get_user", shows: USER_FIELDS },
   getUsers: { operation: "get_users", shows: USER_FIELDS },

@@ -4,9 +4,10 @@
  * registry (`provider/index.ts`), the sdk's class (exported from `sdk/index.ts`, with the kind's
  * type token), the permission table's row (`KIND_ROWS`), the importer (an area that writes the
  * kind, or a reason it does not), the sdk-vs-zod type test, the README's Resources table and
- * the files of the kind (`provider/resources/<kind>.ts`, `sdk/<kind>.ts`). Each failure names the
- * kind and the place. The policy packs' property types are derived from the registry's manifests
- * (`KindInputs` in policy/shared/inputs.ts), so they cannot miss a kind.
+ * the files of the kind (`provider/resources/<kind>.ts`, or `provider/resources/<kind>/index.ts`
+ * for a kind split into parts; `sdk/<kind>.ts`). Each failure names the kind and the place. The
+ * policy packs' property types are derived from the registry's manifests (`KindInputs` in
+ * policy/shared/inputs.ts), so they cannot miss a kind.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -49,9 +50,15 @@ describe("every kind is registered everywhere a kind must be", () => {
     }
   });
 
-  it("each kind has its provider file and its sdk file", () => {
+  it("each kind has its provider module (a file, or the index of a folder of parts) and its sdk file", () => {
     for (const kind of KASM_KINDS) {
-      for (const file of [`provider/resources/${fileName(kind)}.ts`, `sdk/${fileName(kind)}.ts`]) expect(existsSync(path.join(ROOT, file)), `${kind}: ${file}`).toBe(true);
+      const single = `provider/resources/${fileName(kind)}.ts`;
+      const folder = `provider/resources/${fileName(kind)}/index.ts`;
+      expect(existsSync(path.join(ROOT, single)) || existsSync(path.join(ROOT, folder)), `${kind}: ${single} or ${folder}`).toBe(true);
+      // Not both: `./resources/<kind>` would then resolve to the file, and the folder's index would be dead code.
+      expect(existsSync(path.join(ROOT, single)) && existsSync(path.join(ROOT, folder)), `${kind}: both ${single} and ${folder}`).toBe(false);
+      const sdkFile = `sdk/${fileName(kind)}.ts`;
+      expect(existsSync(path.join(ROOT, sdkFile)), `${kind}: ${sdkFile}`).toBe(true);
     }
   });
 });

@@ -56,7 +56,7 @@ export const INFRASTRUCTURE_ROWS = {
     delete: [],
   }),
 
-  // provider/resources/server-import.ts
+  // provider/resources/server-import/
   ServerImport: (props, knowledge) => {
     // The users the rows assign (by username): undefined when the rows, or one of these usernames, are not known yet.
     const rows = serverImportRows(props, isUnknownValue);

@@ -44,7 +44,7 @@ export const USER_ROWS = {
     };
   },
 
-  // provider/resources/user-set.ts
+  // provider/resources/user-set/
   UserSet: (props, knowledge) => {
     const rows = userSetRows(props, isUnknownValue);
     const rowsKnown = rows !== undefined && rows.rows.every((r) => r !== undefined && !isUnknownValue(r.groups) && !isUnknownValue(r.username));

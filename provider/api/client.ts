@@ -31,6 +31,7 @@ import * as users from "./operations/users";
 import * as zones from "./operations/zones";
 import { KasmTransport, type KasmApi } from "./transport";
 import { UserReads } from "./user-reads";
+import type { LenientReads } from "./vocabulary";
 
 /**
  * The functions of an operations module with their first argument (the client) already supplied:
@@ -88,6 +89,9 @@ export type KasmAreas = { readonly [A in keyof typeof AREAS]: BoundOperations<(t
  * It holds one keep-alive connection pool to the base URL: create one client per installation,
  * reuse it, and {@link KasmClient.close | close} it when done. Printing or serialising a client
  * shows its base URL and API key, never the secret.
+ *
+ * A read whose answer shows the other wire vocabulary than `apiNames` fails, as a write does; a
+ * refresh reads through a lenient view instead ({@link KasmClient.readingLeniently}).
  */
 export class KasmClient implements KasmApi {
   /**
@@ -96,6 +100,8 @@ export class KasmClient implements KasmApi {
    */
   readonly userReads: UserReads;
   readonly #transport: KasmTransport;
+  /** The client this one is a lenient view of (see {@link KasmClient.readingLeniently}); undefined for a client of its own. */
+  readonly #viewOf: KasmClient | undefined;
   #closed = false;
 
   /**
@@ -106,11 +112,45 @@ export class KasmClient implements KasmApi {
    *   `kasm:` and `KASM_*`.
    * @throws {@link KasmConfigurationError} naming every missing or invalid setting.
    */
-  constructor(options: KasmClientOptions = {}, env: NodeJS.ProcessEnv = process.env, settingNames: SettingNames = DEFAULT_SETTING_NAMES) {
-    this.#transport = new KasmTransport(resolveConfig(options, env, settingNames));
+  constructor(options?: KasmClientOptions, env?: NodeJS.ProcessEnv, settingNames?: SettingNames);
+  /**
+   * A lenient view of `client`, noting the vocabulary mismatches of its reads in `notes`: the way
+   * to make one is {@link KasmClient.readingLeniently}.
+   */
+  constructor(client: KasmClient, notes: LenientReads);
+  constructor(
+    from: KasmClientOptions | KasmClient = {},
+    envOrNotes: NodeJS.ProcessEnv | LenientReads = process.env,
+    settingNames: SettingNames = DEFAULT_SETTING_NAMES,
+  ) {
+    if (from instanceof KasmClient) {
+      this.#viewOf = from;
+      this.#transport = from.#transport.readingLeniently(envOrNotes as LenientReads);
+    } else {
+      this.#viewOf = undefined;
+      this.#transport = new KasmTransport(resolveConfig(from, envOrNotes as NodeJS.ProcessEnv, settingNames));
+    }
     // Each area's operations, bound to this client (typed by the KasmClient interface below).
     Object.assign(this, Object.fromEntries(Object.entries(AREAS).map(([area, module]) => [area, bind(this, module)])));
-    this.userReads = new UserReads(this);
+    this.userReads = new UserReads(this, this.#viewOf?.userReads);
+  }
+
+  /**
+   * A view of this client for a refresh: the same connection pool, reads in flight, snapshot of
+   * user pages and settings, but a read whose answer shows the other wire vocabulary notes it in
+   * `notes` (once per message) and goes on with what it read (answers are understood in both),
+   * where this client fails it. Writes through the view fail all the same. A read shared with a
+   * caller of this client (or of another view) is taken each caller's own way.
+   *
+   * @example
+   * ```ts
+   * const notes: LenientReads = { mismatches: [] };
+   * const config = await client.readingLeniently(notes).staging.getStagingConfig({ staging_config_id });
+   * for (const message of notes.mismatches) console.warn(message);
+   * ```
+   */
+  readingLeniently(notes: LenientReads): KasmClient {
+    return new KasmClient(this, notes);
   }
 
   /** The base URL requests go to, without a trailing slash. */
@@ -135,15 +175,16 @@ export class KasmClient implements KasmApi {
     return waitForHealthy(this, options);
   }
 
-  /** Close the connection pool. Requests in flight finish first; later calls fail. */
+  /** Close the connection pool (of the client a view is of, too). Requests in flight finish first; later calls fail. */
   close(): Promise<void> {
+    if (this.#viewOf !== undefined) return this.#viewOf.close();
     this.#closed = true;
     return this.#transport.close();
   }
 
-  /** Whether {@link KasmClient.close} was called: the client sends nothing more. */
+  /** Whether {@link KasmClient.close} was called (on the client a view is of, too): the client sends nothing more. */
   get closed(): boolean {
-    return this.#closed;
+    return this.#viewOf?.closed ?? this.#closed;
   }
 
   /** What `JSON.stringify` shows: the base URL and the API key, never the secret. */

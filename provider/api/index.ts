@@ -44,6 +44,7 @@ export {
 export { REDACTED, SECRET_FIELD_NAMES, isSecretFieldName, redact, scrubText } from "./redact";
 export { REPEAT_MODES, RetryPolicy, type RepeatMode, type RetryPolicyOptions } from "./retry";
 export type { CallOptions, CsvUpload, KasmApi, KasmTransport } from "./transport";
+export type { LenientReads } from "./vocabulary";
 
 export * as casting from "./operations/casting";
 export * as egress from "./operations/egress";

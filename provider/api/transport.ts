@@ -9,21 +9,21 @@
  *
  * Reads of the same object that overlap in time share one request: a read arrives while an
  * identical one (same operation, same target, ids compared in canonical form) is waiting for its
- * answer, and gets a copy of that answer. Nothing is kept once the answer is in, and a read issued
- * after a write started never joins one issued before it: this only saves duplicate requests, it
- * never serves an old answer.
+ * answer, and gets a copy of that answer (see `reads-in-flight.ts`). Nothing is kept once the
+ * answer is in, and a read issued after a write started never joins one issued before it: this
+ * only saves duplicate requests, it never serves an old answer.
  *
  * Every id field of a JSON call's parameters is sent in the canonical form (see `request-ids.ts`),
  * whatever spelling the caller used.
  *
  * The wire vocabulary (`apiNames`, see `vocabulary.ts`) is applied here and nowhere else: requests
  * and operation names are written in the configured vocabulary, answers are read in either, and an
- * answer in the other vocabulary fails the call ({@link KasmVocabularyError}; inside
- * `readLeniently`, a read notes it instead). An operation only the product has is refused before
- * anything is sent when the vocabulary is `spec`. An answer of 2xx that carries an
- * `error_message` is an error, never a success (1.15 answers many refusals so).
+ * answer in the other vocabulary fails the call ({@link KasmVocabularyError}; a read through a
+ * lenient view, {@link KasmTransport.readingLeniently}, notes it instead). An operation only the
+ * product has is refused before anything is sent when the vocabulary is `spec`. An answer of 2xx
+ * that carries an `error_message` is an error, never a success (1.15 answers many refusals so).
  */
-import { FormData, Response, interceptors, type Dispatcher, type Pool, type RetryHandler } from "undici";
+import { FormData, Response, type Dispatcher, type RetryHandler } from "undici";
 import type { z } from "zod";
 import { OPERATIONS, type OperationContext, type OperationName } from "../../catalogue";
 import { canonicalId } from "../../catalogue/ids";
@@ -46,8 +46,8 @@ import { configKey, envVar, howToSet, type SettingNames } from "./setting-names"
 import { CsvValidationData } from "./schemas/batch";
 import { RetryPolicy, TIMEOUT_ERROR_CODES, parseRetryAfter, repeatMode, type RepeatMode } from "./retry";
 import { csvProblems, formatPath, notRepeatedNote } from "./answer-words";
-import { TLS_TRUST_CODES, createPool } from "./pool";
-import { currentLenientReads, fromWire, toWire, wireOperationName, type ApiNames } from "./vocabulary";
+import { TLS_TRUST_CODES, openConnection, type AnswerListener, type TransportConnection } from "./pool";
+import { fromWire, noteMismatch, toWire, wireOperationName, type ApiNames, type LenientReads } from "./vocabulary";
 
 /** Options of one call. */
 export interface CallOptions {
@@ -81,16 +81,16 @@ export interface HealthProbe {
   readonly detail: string;
 }
 
-/** Told of every answer an operation gets, after it is checked: see {@link KasmTransport.onAnswer}. */
-export type AnswerListener = (operation: OperationName, answer: unknown) => void;
-
-/** A read waiting for its answer, and how many other callers share it. */
-interface SharedRead {
-  readonly answer: Promise<unknown>;
-  joined: number;
+/**
+ * A checked answer, and the vocabulary mismatch it showed, if any: whether that mismatch fails the
+ * call is for each caller to decide (see `accepted`), as a strict and a lenient caller may share one read.
+ */
+interface Checked<T> {
+  readonly answer: T;
+  readonly mismatch: KasmVocabularyError | undefined;
 }
 
-/** The transport the operation functions call. One per client. */
+/** The transport the operation functions call. One per client, and one per lenient view of it. */
 export class KasmTransport {
   /** The base URL, without a trailing slash. */
   readonly baseUrl: string;
@@ -102,18 +102,30 @@ export class KasmTransport {
   readonly apiNames: ApiNames;
   /** Whose settings these are: the keys messages name (`kasm:` or a named connection's). */
   readonly settingNames: SettingNames;
+  /**
+   * Where a read notes an answer in the other vocabulary instead of failing: set on a lenient view
+   * (see {@link KasmTransport.readingLeniently}), undefined on a transport whose reads fail.
+   */
+  readonly lenientReads: LenientReads | undefined;
+  /** The settings, kept for the lenient views, which read the same ones. */
+  readonly #config: ResolvedConfig;
   readonly #secret: string;
   readonly #pathPrefix: string;
   readonly #logger?: KasmLogger;
-  readonly #pool: Pool;
-  readonly #retrying: Dispatcher;
   readonly #waitForHealthySeconds: number;
-  /** Reads in flight, by operation, canonical parameters and write generation. */
-  readonly #reads = new Map<string, SharedRead>();
-  readonly #listeners: AnswerListener[] = [];
-  #generation = 0;
+  readonly #connection: TransportConnection;
 
-  constructor(config: ResolvedConfig) {
+  /**
+   * @param config The resolved settings.
+   * @param connection The pool, reads in flight and listeners to use: a lenient view shares its
+   *   transport's. Default: a new connection of its own.
+   * @param lenientReads Where reads note a vocabulary mismatch instead of failing (see
+   *   {@link KasmTransport.lenientReads}). Default: none, they fail.
+   */
+  constructor(config: ResolvedConfig, connection: TransportConnection = openConnection(config), lenientReads?: LenientReads) {
+    this.#config = config;
+    this.#connection = connection;
+    this.lenientReads = lenientReads;
     this.baseUrl = config.baseUrl.href.replace(/\/$/, "");
     this.apiKey = config.apiKey;
     this.apiNames = config.apiNames;
@@ -127,14 +139,16 @@ export class KasmTransport {
       baseDelayMs: config.retryBaseDelayMs,
       maxDelayMs: config.retryMaxDelayMs,
     });
-    this.#pool = createPool(config);
-    // undici re-sends the request; the per-request `retry` callback (see send) decides whether and
-    // when, following the policy. throwOnError=false: when the policy gives up on an error answer,
-    // the answer itself (with its error_message) reaches us instead of a bare "Request failed".
-    // `methods`: undici's own decision retries only idempotent HTTP methods, and every Kasm
-    // operation but five is a POST; our callback replaces that decision, and both methods are
-    // listed so that no method filter can stand in its way.
-    this.#retrying = this.#pool.compose(interceptors.retry({ throwOnError: false, methods: ["GET", "POST"] }));
+  }
+
+  /**
+   * A view of this transport for a refresh: the same connection (pool, reads in flight, write
+   * generation, listeners), but a read whose answer shows the other vocabulary notes it in `notes`
+   * (once per message) and goes on with what it read, where this transport fails it. A write fails
+   * all the same: the installation may have ignored what it sent.
+   */
+  readingLeniently(notes: LenientReads): KasmTransport {
+    return new KasmTransport(this.#config, this.#connection, notes);
   }
 
   /**
@@ -144,22 +158,11 @@ export class KasmTransport {
    */
   async call<S extends z.ZodType>(operation: OperationName, params: object, schema: S, options: CallOptions = {}): Promise<z.infer<S>> {
     this.requireAvailable(operation);
-    if (OPERATIONS[operation].access !== "read") return this.callOnce(operation, params, schema, options);
-    const key = `${this.#generation} ${operation} ${JSON.stringify(params, canonicalIds)} ${JSON.stringify(options.context ?? null)}`;
-    const shared = this.#reads.get(key);
-    if (shared) {
-      shared.joined += 1;
-      // Each caller gets its own copy: one may change what it got without the others seeing it.
-      return structuredClone(await shared.answer) as z.infer<S>;
-    }
-    const read: SharedRead = { answer: this.callOnce(operation, params, schema, options), joined: 0 };
-    this.#reads.set(key, read);
-    try {
-      const answer = await read.answer;
-      return (read.joined > 0 ? structuredClone(answer) : answer) as z.infer<S>;
-    } finally {
-      if (this.#reads.get(key) === read) this.#reads.delete(key);
-    }
+    if (OPERATIONS[operation].access !== "read") return this.accepted(operation, await this.callOnce(operation, params, schema, options));
+    const key = `${operation} ${JSON.stringify(params, canonicalIds)} ${JSON.stringify(options.context ?? null)}`;
+    // Shared with this transport's views too: each caller takes the mismatch its own way below.
+    const checked = await this.#connection.reads.share(key, () => this.callOnce(operation, params, schema, options), copyOfAnswer);
+    return this.accepted(operation, checked);
   }
 
   /**
@@ -168,7 +171,7 @@ export class KasmTransport {
    * this process's writes compares it before and after.
    */
   get writeGeneration(): number {
-    return this.#generation;
+    return this.#connection.reads.writeGeneration;
   }
 
   /**
@@ -177,7 +180,7 @@ export class KasmTransport {
    * The listener must not throw, and must not change the answer.
    */
   onAnswer(listener: AnswerListener): void {
-    this.#listeners.push(listener);
+    this.#connection.listeners.push(listener);
   }
 
   /**
@@ -197,7 +200,7 @@ export class KasmTransport {
     return JSON.stringify({ ...toWire(withCanonicalIds(params), this.apiNames), api_key: this.apiKey, api_key_secret: this.#secret });
   }
 
-  private async callOnce<S extends z.ZodType>(operation: OperationName, params: object, schema: S, options: CallOptions): Promise<z.infer<S>> {
+  private async callOnce<S extends z.ZodType>(operation: OperationName, params: object, schema: S, options: CallOptions): Promise<Checked<z.infer<S>>> {
     const answer = await this.send(operation, {
       body: this.jsonBody(params),
       headers: { "content-type": "application/json", accept: "application/json" },
@@ -206,8 +209,25 @@ export class KasmTransport {
     return this.tell(operation, this.interpret(operation, answer, schema, secrets, options.context));
   }
 
-  private tell<T>(operation: OperationName, answer: T): T {
-    for (const listener of this.#listeners) listener(operation, answer);
+  /**
+   * Tell the listeners of a checked answer, in the other vocabulary too: it was understood, and
+   * what a listener learns (the id of All Users) does not depend on the names it came in.
+   */
+  private tell<T>(operation: OperationName, checked: Checked<T>): Checked<T> {
+    for (const listener of this.#connection.listeners) listener(operation, checked.answer);
+    return checked;
+  }
+
+  /**
+   * What this transport's caller goes on with: the answer, unless it showed the other vocabulary.
+   * Then a write fails, and so does a read, except through a lenient view (a refresh), which notes
+   * the mismatch and goes on with what it read.
+   */
+  private accepted<T>(operation: OperationName, checked: Checked<T>): T {
+    const { answer, mismatch } = checked;
+    if (mismatch === undefined) return answer;
+    if (OPERATIONS[operation].access !== "read" || this.lenientReads === undefined) throw mismatch;
+    noteMismatch(this.lenientReads, mismatch.message);
     return answer;
   }
 
@@ -249,13 +269,13 @@ export class KasmTransport {
         "api-key-secret": this.#secret,
       },
     });
-    return this.tell(operation, this.interpret(operation, answer, schema, [], options.context));
+    return this.accepted(operation, this.tell(operation, this.interpret(operation, answer, schema, [], options.context)));
   }
 
   /** One GET of `{baseUrl}/api/__healthcheck`, without retries: healthy when it answers `{ok: true}`. */
   async probeHealth(timeoutMs: number): Promise<HealthProbe> {
     try {
-      const res = await this.#pool.request({
+      const res = await this.#connection.pool.request({
         path: `${this.#pathPrefix}/api/__healthcheck`,
         method: "GET",
         headers: { accept: "application/json" },
@@ -286,7 +306,7 @@ export class KasmTransport {
 
   /** Close the connection pool. Requests in flight finish first. */
   async close(): Promise<void> {
-    await this.#pool.close();
+    await this.#connection.pool.close();
   }
 
   /** What `JSON.stringify` shows: where the transport points, never the secret. */
@@ -303,14 +323,9 @@ export class KasmTransport {
     await healthGate({ transport: this }, this.#waitForHealthySeconds);
     const spec = OPERATIONS[operation];
     const mode = repeatMode(operation);
-    const write = spec.access !== "read";
     // Before and after: a read that overlaps a write in any way sees the generation change.
-    if (write) this.#generation += 1;
-    try {
-      return await this.sendOnce(operation, spec, mode, request);
-    } finally {
-      if (write) this.#generation += 1;
-    }
+    if (spec.access !== "read") return this.#connection.reads.whileWriting(() => this.sendOnce(operation, spec, mode, request));
+    return this.sendOnce(operation, spec, mode, request);
   }
 
   private async sendOnce(
@@ -337,7 +352,7 @@ export class KasmTransport {
       retryOptions,
     };
     try {
-      const res = await this.#retrying.request(options);
+      const res = await this.#connection.retrying.request(options);
       // Always read the whole body, so that the connection goes back to the pool.
       const body = Buffer.from(await res.body.arrayBuffer());
       return { status: res.statusCode, headers: res.headers, body, attempts: retries + 1 };
@@ -346,14 +361,17 @@ export class KasmTransport {
     }
   }
 
-  /** A 2xx answer validated against `schema`, or the error for any other status. */
+  /**
+   * A 2xx answer validated against `schema`, with the vocabulary mismatch it showed (left to each
+   * caller, see `accepted`), or the error for any other status.
+   */
   private interpret<S extends z.ZodType>(
     operation: OperationName,
     answer: RawAnswer,
     schema: S,
     secrets: readonly string[],
     context: OperationContext | undefined,
-  ): z.infer<S> {
+  ): Checked<z.infer<S>> {
     if (answer.status < 200 || answer.status >= 300) throw this.errorFor(operation, answer, secrets, context);
     let json: unknown = {};
     const text = answer.body.toString("utf8");
@@ -377,8 +395,8 @@ export class KasmTransport {
     const reading = fromWire(json, this.apiNames);
     const parsed = schema.safeParse(reading.answer);
     if (parsed.success) {
-      if (reading.spoke !== undefined && reading.spoke !== this.apiNames) this.vocabularyMismatch(operation, reading.foreignNames, parsed.data);
-      return parsed.data;
+      const mismatched = reading.spoke !== undefined && reading.spoke !== this.apiNames;
+      return { answer: parsed.data, mismatch: mismatched ? this.vocabularyError(operation, reading.foreignNames, parsed.data) : undefined };
     }
     throw new KasmResponseShapeError({
       operation,
@@ -388,16 +406,10 @@ export class KasmTransport {
     });
   }
 
-  /**
-   * An answer in the other vocabulary than the configured one: an error, except for a read inside
-   * `readLeniently` (a refresh), which notes it and goes on with what it read.
-   */
-  private vocabularyMismatch(operation: OperationName, foreignNames: readonly string[], answer: unknown): void {
+  /** The error for an answer in the other vocabulary than the configured one (see `accepted` for who fails with it). */
+  private vocabularyError(operation: OperationName, foreignNames: readonly string[], answer: unknown): KasmVocabularyError {
     const write = OPERATIONS[operation].access !== "read";
-    const error = new KasmVocabularyError({ operation, configured: this.apiNames, foreignNames, answer, write, settings: this.settingNames });
-    const lenient = currentLenientReads();
-    if (write || lenient === undefined) throw error;
-    if (!lenient.mismatches.includes(error.message)) lenient.mismatches.push(error.message);
+    return new KasmVocabularyError({ operation, configured: this.apiNames, foreignNames, answer, write, settings: this.settingNames });
   }
 
   /** The error for an answer that failed (non-2xx, or 2xx with an error_message), with the server's message scrubbed of every secret of the request. */
@@ -444,6 +456,11 @@ export class KasmTransport {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A shared read's outcome for one more caller: its own copy of the answer, which it may change without the others seeing it. */
+function copyOfAnswer<T>(checked: Checked<T>): Checked<T> {
+  return { answer: structuredClone(checked.answer), mismatch: checked.mismatch };
 }
 
 /** A JSON.stringify replacer that writes every Kasm id in one form, so that both forms share a read. */

@@ -21,12 +21,17 @@
  * The first reads of a window go straight to `get_user`, so a refresh of a stack with a user or
  * two never pays for a page of 1,000; the rest of a page beyond the first is read only once as
  * many users were missing from the pages read as pages are left (until then, `get_user` each).
+ *
+ * A client and its lenient views (a refresh's, see `KasmClient.readingLeniently`) share one
+ * snapshot: the pages are read leniently, whoever asked first, and each read served from them
+ * takes a vocabulary mismatch they showed as its own request would have (see {@link UserReads.read}).
  */
 import { ALL_USERS_GROUP } from "../../catalogue";
 import { canonicalId } from "../../catalogue/ids";
 import { findUser, userPages, type UserPageRead } from "./operations/users";
 import { MAX_USERS_PAGE_SIZE, type User } from "./schemas/users";
 import type { KasmApi } from "./transport";
+import { noteMismatch, type LenientReads } from "./vocabulary";
 
 /** How long a snapshot may serve reads at most, even without a write in between. */
 export const SNAPSHOT_MAX_AGE_MS = 30_000;
@@ -43,6 +48,8 @@ export type UserList = "groups" | "assigned_servers";
 /** One `get_users` snapshot: the pages read so far, and whether they are all of them. */
 class Snapshot {
   readonly takenAt = Date.now();
+  /** The vocabulary mismatches the pages read so far showed: each read served from them decides what they mean to it. */
+  readonly notes: LenientReads = { mismatches: [] };
   readonly #users = new Map<string, User>();
   /** The pages of get_users (see userPages), read as far as the reads need. */
   readonly #pages: AsyncGenerator<UserPageRead, void, undefined>;
@@ -57,8 +64,8 @@ class Snapshot {
     readonly generation: number,
   ) {
     // Anonymous users (casting links) are left out, as no resource manages one (should one be
-    // asked for, get_user finds it).
-    this.#pages = userPages(api);
+    // asked for, get_user finds it). Read leniently, as the pages serve strict and lenient readers alike.
+    this.#pages = userPages({ transport: api.transport.readingLeniently(this.notes) });
     this.#first = this.#pages.next().then(({ value: page }) => {
       if (page) this.keep(page);
       this.#complete = page?.last ?? true;
@@ -92,54 +99,34 @@ class Snapshot {
 }
 
 /**
- * User records for the reads of one client (one per dynamic-provider host): see the module
- * comment. Also knows the id of All Users once any user record that lists it passed through the
- * client, so that `check` can refuse it without a request.
+ * What the user reads of one client share with those of its lenient views: the snapshot, the
+ * burst of reads that decides when to take one, and the id of All Users once seen.
  */
-export class UserReads {
+class SharedUserReads {
   #allUsersGroupId?: string;
   #snapshot?: Snapshot;
   #recentReads = 0;
   #lastReadAt = 0;
   #failedAt = -Infinity;
 
+  /** @param api The client whose answers teach the id of All Users and whose writes end a snapshot. */
   constructor(private readonly api: KasmApi) {
     api.transport.onAnswer((_operation, answer) => this.learn(answer));
   }
 
-  /**
-   * The id of All Users in this installation (canonical), when a user record seen by this client
-   * listed it; undefined before that. It never changes in an installation.
-   */
+  /** See {@link UserReads.allUsersGroupId}. */
   get allUsersGroupId(): string | undefined {
     return this.#allUsersGroupId;
   }
 
-  /**
-   * The user with this id as a refresh reads it, or undefined when Kasm has no such user. `needs`
-   * names the lists the caller reads: a record without one of them is read again with `get_user`
-   * (which, when the key lacks the View permission, lacks it too, and the caller says what to grant).
-   */
-  async read(userId: string, needs: readonly UserList[] = []): Promise<User | undefined> {
-    const id = canonicalId(userId);
-    const snapshot = this.current();
-    let record: User | undefined;
-    if (snapshot) {
-      try {
-        record = await snapshot.find(id);
-      } catch {
-        // A page failed: no snapshot for a while, and this read falls back to get_user, which
-        // reports the failure if it is not passing.
-        if (this.#snapshot === snapshot) this.#snapshot = undefined;
-        this.#failedAt = Date.now();
-      }
-    }
-    if (record && needs.every((list) => record[list] !== undefined)) return record;
-    return findUser(this.api, { user_id: id });
+  /** A page of `snapshot` failed: no snapshot for a while (its reads fall back to get_user). */
+  failed(snapshot: Snapshot): void {
+    if (this.#snapshot === snapshot) this.#snapshot = undefined;
+    this.#failedAt = Date.now();
   }
 
   /** The snapshot that may serve a read now, taking one when the burst of reads is long enough. */
-  private current(): Snapshot | undefined {
+  current(): Snapshot | undefined {
     const now = Date.now();
     this.#recentReads = now - this.#lastReadAt <= READ_WINDOW_MS ? this.#recentReads + 1 : 1;
     this.#lastReadAt = now;
@@ -165,5 +152,69 @@ export class UserReads {
         return;
       }
     }
+  }
+}
+
+/**
+ * User records for the reads of one client (one per dynamic-provider host), or of a lenient view
+ * of it: see the module comment. Also knows the id of All Users once any user record that lists it
+ * passed through the client, so that `check` can refuse it without a request.
+ */
+export class UserReads {
+  readonly #api: KasmApi;
+  readonly #shared: SharedUserReads;
+
+  /**
+   * @param api The client whose reads these are: `get_user` goes through it, and its leniency
+   *   decides what a vocabulary mismatch of the pages means.
+   * @param sharesWith The reads of the client that `api` is a lenient view of: one snapshot for
+   *   both. Default: none, a client of its own.
+   */
+  constructor(api: KasmApi, sharesWith?: UserReads) {
+    this.#api = api;
+    this.#shared = sharesWith === undefined ? new SharedUserReads(api) : sharesWith.#shared;
+  }
+
+  /**
+   * The id of All Users in this installation (canonical), when a user record seen by this client
+   * listed it; undefined before that. It never changes in an installation.
+   */
+  get allUsersGroupId(): string | undefined {
+    return this.#shared.allUsersGroupId;
+  }
+
+  /**
+   * The user with this id as a refresh reads it, or undefined when Kasm has no such user. `needs`
+   * names the lists the caller reads: a record without one of them is read again with `get_user`
+   * (which, when the key lacks the View permission, lacks it too, and the caller says what to grant).
+   */
+  async read(userId: string, needs: readonly UserList[] = []): Promise<User | undefined> {
+    const id = canonicalId(userId);
+    const snapshot = this.#shared.current();
+    let record: User | undefined;
+    if (snapshot) {
+      try {
+        record = await snapshot.find(id);
+      } catch {
+        // A page failed: this read falls back to get_user, which reports the failure if it is not passing.
+        this.#shared.failed(snapshot);
+      }
+    }
+    if (record && needs.every((list) => record[list] !== undefined) && this.accepts(snapshot)) return record;
+    return findUser(this.#api, { user_id: id });
+  }
+
+  /**
+   * Whether this reader goes on with a record of `snapshot`, as its own request would have with the
+   * pages' answers: yes when they matched the vocabulary; else a lenient reader notes the mismatch
+   * and does, and a strict one does not (get_user then fails on the mismatch, as a page would have).
+   */
+  private accepts(snapshot: Snapshot | undefined): boolean {
+    const mismatches = snapshot?.notes.mismatches ?? [];
+    if (mismatches.length === 0) return true;
+    const notes = this.#api.transport.lenientReads;
+    if (notes === undefined) return false;
+    for (const message of mismatches) noteMismatch(notes, message);
+    return true;
   }
 }

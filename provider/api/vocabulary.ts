@@ -17,8 +17,6 @@
  *   that the transport fails instead of reporting success for a setting the installation did not
  *   take.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
-
 /** Which names the client writes on the wire: the API documentation's (`spec`) or the released product's (`product`). */
 export type ApiNames = "spec" | "product";
 
@@ -159,26 +157,17 @@ function renameKeys(
   return out;
 }
 
-/** What a refresh collects instead of failing: the vocabulary mismatches its reads met. */
+/**
+ * What a refresh collects instead of failing: the vocabulary mismatches its reads met. A client
+ * reads into one when asked to (`KasmClient.readingLeniently`): a refresh still reads the object
+ * (answers are understood in both vocabularies) and warns, where a create or update fails.
+ */
 export interface LenientReads {
   /** One message per mismatch met, free of secrets. */
   readonly mismatches: string[];
 }
 
-const lenientReads = new AsyncLocalStorage<LenientReads>();
-
-/**
- * Run `read` so that its read operations report a vocabulary mismatch to the returned list
- * instead of failing: a refresh still reads the object (answers are understood in both
- * vocabularies) and warns, where a create or update fails. Writes fail inside it all the same.
- */
-export async function readLeniently<T>(read: () => Promise<T>): Promise<{ result: T; mismatches: readonly string[] }> {
-  const scope: LenientReads = { mismatches: [] };
-  const result = await lenientReads.run(scope, read);
-  return { result, mismatches: scope.mismatches };
-}
-
-/** The lenient scope the current call runs in, if any (see {@link readLeniently}). */
-export function currentLenientReads(): LenientReads | undefined {
-  return lenientReads.getStore();
+/** Note a mismatch in `notes`, once: reads that meet the same mismatch again warn once. */
+export function noteMismatch(notes: LenientReads, message: string): void {
+  if (!notes.mismatches.includes(message)) notes.mismatches.push(message);
 }

@@ -26,7 +26,7 @@ import { KasmUnknownCastConfigError } from "../api";
 import type { KasmClient, CastConfig as KasmCastConfig, CastConfigUpdate, CreateCastConfigResult, NewCastConfig } from "../api";
 import { fromApiFields, type CamelField } from "../api/records";
 import { configKey, howToSet } from "../api/config";
-import { alreadyExistsError, declared, GONE, isAlreadyExists, isAsDeclared, keepingWhatWasCreated, keepSpelling, KasmId, refreshedInputs, same, toApi, unlessGone, type RefreshedInputs } from "./kit";
+import { alreadyExistsError, declared, GONE, isAlreadyExists, isAsDeclared, KasmId, KasmNotAdoptedError, KasmObjectMissingError, KasmOutcomeUnknownError, keepingWhatWasCreated, keepSpelling, refreshedInputs, same, toApi, unlessGone, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS } from "./session-permissions";
 
@@ -274,23 +274,25 @@ export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs
     } catch (error) {
       if (!isAlreadyExists(error)) throw error;
       if (inputs.adopt && canRead(client))
-        throw new Error(
+        throw new KasmNotAdoptedError(
           `A casting config ${label(inputs)} already exists in Kasm, but none has the key '${inputs.key}': another config ` +
             `holds the name '${inputs.castingConfigName.trim()}'. \`adopt: true\` takes over the config with the declared key; ` +
             `rename one of them, or declare the other config's key.`,
+          error,
         );
       if (inputs.adopt)
-        throw new Error(
+        throw new KasmNotAdoptedError(
           `A casting config ${label(inputs)} already exists in Kasm, and \`adopt: true\` cannot take it over: the API ` +
             `documentation's vocabulary (${configKey(context.settingNames, "apiNames")} "spec") has no operation to read or list casting configs, so its id ` +
             `cannot be found. If this installation is a released Kasm (1.15 or later), set ${configKey(context.settingNames, "apiNames")} to "product" ` +
             `(${howToSet(context.settingNames, "apiNames", "product")}), which can; otherwise delete it in the Kasm UI (the Casting page of ` +
             `the administration) and run the update again, or choose another key and name.`,
+          error,
         );
       throw alreadyExistsError("CastConfig", label(inputs), error);
     }
     if (!result.confirmed)
-      throw new Error(
+      throw new KasmOutcomeUnknownError(
         `create_cast_config failed in transit and its repeat found a casting config ${label(inputs)} already there. ` +
           `It is probably the one this update created, but Kasm cannot read casting configs, so its id is unknown and ` +
           `Pulumi does not track it. Check the Casting page of the Kasm UI: delete it there and run the update again.`,
@@ -319,10 +321,11 @@ export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs
       return { outs: outputs(news, config) };
     } catch (error) {
       if (isCastConfigGone(error))
-        throw new Error(
+        throw new KasmObjectMissingError(
           `The casting config ${id} (key '${String(news.key)}') no longer exists in Kasm: it was deleted outside ` +
             `Pulumi. Kasm cannot read casting configs, so a refresh could not notice. Run \`pulumi up --replace <urn>\` ` +
             `for this resource to create it again.`,
+          error,
         );
       throw error;
     }

@@ -37,7 +37,7 @@ import {
   TARGET_ROLES,
   withGatewayDefault,
 } from "./egress-shared";
-import { canonicalId, declared, EVEN_WITH_OTHER_FAILURES, GONE, isAlreadyExists, isUnknown, keepSpelling, refreshedInputs, requiredId, requiredText, same, toApi, type FieldRule, type Props, type RefreshedInputs } from "./kit";
+import { canonicalId, declared, EVEN_WITH_OTHER_FAILURES, GONE, isAlreadyExists, isUnknown, KasmNotAdoptedError, keepSpelling, refreshedInputs, requiredId, requiredText, same, toApi, type FieldRule, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -196,20 +196,21 @@ function replacingChanges(olds: Props, news: Props): string[] {
 }
 
 /** The error for a name that exists already: Kasm cannot change or delete the old credential. */
-function nameTakenError(name: string, providerId: string, cause: unknown, adopting: boolean): Error {
+function nameTakenError(name: string, providerId: string, cause: unknown, adopting: boolean): KasmNotAdoptedError {
   const detail = cause instanceof KasmApiError && cause.errorMessage ? ` (Kasm: ${cause.errorMessage})` : "";
   const adopt = adopting ? "" : " To take the existing credential over instead (it must already be as declared), set `adopt: true`.";
-  return new Error(
+  return new KasmNotAdoptedError(
     `Egress credential '${name}' already exists for egress provider ${providerId}${detail}. The Kasm API can neither update nor ` +
       `delete egress credentials, so a changed credential is a new one and needs a new \`name\`: give it another name (the old ` +
       `credential stays in Kasm until it is removed in the Kasm admin UI or its egress provider is deleted), or remove the ` +
       `existing credential in the Kasm admin UI first.${adopt}`,
+    cause,
   );
 }
 
 /** The error for an existing credential that `adopt` cannot take over: it differs from the program. */
-function differsError(name: string, providerId: string, fields: readonly string[]): Error {
-  return new Error(
+function differsError(name: string, providerId: string, fields: readonly string[]): KasmNotAdoptedError {
+  return new KasmNotAdoptedError(
     `Egress credential '${name}' of egress provider ${providerId} exists, but differs from the program in ${fields.join(", ")}. ` +
       `\`adopt: true\` cannot bring it to the declared state, because the Kasm API can neither update nor delete egress ` +
       `credentials. Declare those inputs as they are in Kasm, or give the credential a new \`name\` to create a new one ` +

@@ -20,7 +20,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { KasmForceRequiredError, type GroupRecord, type GroupUpdate, type NewGroup } from "../api";
 import { configKey, howToSet, type SettingNames } from "../api/config";
-import { createOrAdopt, declared, GONE, isAsDeclared, refreshedInputs, requiredText, unlessGone, type Props, type RefreshedInputs } from "./kit";
+import { createOrAdopt, declared, GONE, isAsDeclared, KasmDeleteBlockedError, refreshedInputs, requiredText, unlessGone, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -87,10 +87,11 @@ function newGroup(inputs: GroupInputs): NewGroup {
 }
 
 /** The error for a group Kasm keeps because it has members, with the way out. */
-function stillHasMembers(id: string, name: unknown, cause: Error): Error {
-  return new Error(
+function stillHasMembers(id: string, name: unknown, cause: Error): KasmDeleteBlockedError {
+  return new KasmDeleteBlockedError(
     `Group '${String(name ?? id)}' still has members, and Kasm refuses to delete a group with members (${cause.message}). ` +
       "Set `forceDelete: true` on the resource to delete it anyway (its members leave it), or remove the members first.",
+    cause,
   );
 }
 

@@ -17,7 +17,7 @@
  */
 import type { KasmClient } from "../api/client";
 import { z } from "zod";
-import { canonicalId, declared, GONE, isNotFound, KasmId, same, unlessGone, type Props, type RefreshedInputs } from "./kit";
+import { canonicalId, declared, GONE, isNotFound, KasmId, KasmObjectMissingError, same, unlessGone, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -51,8 +51,8 @@ function outputs(inputs: RefreshedInputs<ServerDrainInputs>): ServerDrainState {
 }
 
 /** The error for a server Kasm does not know. */
-function unknownServer(serverId: string, error: unknown): Error {
-  return new Error(`Server ${serverId} does not exist in Kasm (${(error as { errorMessage?: string }).errorMessage ?? "not found"}).`);
+function unknownServer(serverId: string, error: unknown): KasmObjectMissingError {
+  return new KasmObjectMissingError(`Server ${serverId} does not exist in Kasm (${(error as { errorMessage?: string }).errorMessage ?? "not found"}).`, error);
 }
 
 /** Set the flag; an unknown server is an error that says so. */

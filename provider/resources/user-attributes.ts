@@ -17,7 +17,7 @@
 import { z } from "zod";
 import type { UserAttributes as KasmUserAttributes, UserAttributesUpdate } from "../api";
 import type { KasmClient } from "../api/client";
-import { canonicalId, changedFields, declared, GONE, isNotFound, KasmId, keepSpelling, same, unlessGone, type FieldRule, type RefreshedInputs } from "./kit";
+import { canonicalId, changedFields, declared, GONE, isNotFound, KasmId, KasmObjectMissingError, keepSpelling, same, unlessGone, type FieldRule, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -122,7 +122,7 @@ async function attributesOf(client: KasmClient, userId: string): Promise<KasmUse
   try {
     return await client.users.getAttributes({ user_id: userId });
   } catch (error) {
-    if (isNotFound(error)) throw new Error(`UserAttributes: Kasm has no user with id ${userId}; the attributes record exists only with its user.`);
+    if (isNotFound(error)) throw new KasmObjectMissingError(`UserAttributes: Kasm has no user with id ${userId}; the attributes record exists only with its user.`, error);
     throw error;
   }
 }

@@ -19,7 +19,7 @@
 import { z } from "zod";
 import { KasmUnknownUserError, type User as KasmUser } from "../api";
 import type { KasmClient } from "../api/client";
-import { canonicalId, declared, GONE, initializationFailure, isNotFound, KasmId, keepSpelling, same, type Props, type RefreshedInputs } from "./kit";
+import { canonicalId, declared, GONE, initializationFailure, isNotFound, KasmId, KasmObjectMissingError, KasmUnsupportedInputError, keepSpelling, same, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 import { ALL_USERS, allUsersGroupId, groupsOf, isAlreadyMember, isNotMember } from "./user-links";
 
@@ -63,7 +63,7 @@ function allUsersReason(allUsersId: string): string {
 /** The user, or a clear error when there is none. */
 async function userOf(client: KasmClient, userId: string): Promise<KasmUser> {
   const user = await client.users.findUser({ user_id: userId });
-  if (!user) throw new Error(`UserGroups: Kasm has no user with id ${userId}.`);
+  if (!user) throw new KasmObjectMissingError(`UserGroups: Kasm has no user with id ${userId}.`);
   return user;
 }
 
@@ -77,7 +77,7 @@ function currentGroupIds(user: KasmUser): string[] {
 /** Refuse a list with All Users (check does too, but it cannot when the lookup was not possible then). */
 function refuseAllUsers(user: KasmUser, groupIds: readonly unknown[]): void {
   const allUsers = allUsersGroupId(user);
-  if (allUsers !== undefined && groupIds.some((id) => same.id(id, allUsers))) throw new Error(`UserGroups groupIds: ${allUsersReason(allUsers)}`);
+  if (allUsers !== undefined && groupIds.some((id) => same.id(id, allUsers))) throw new KasmUnsupportedInputError(`UserGroups groupIds: ${allUsersReason(allUsers)}`);
 }
 
 /**

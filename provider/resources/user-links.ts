@@ -14,7 +14,7 @@ import { KasmAlreadyMemberError, KasmNotMemberError, type AssignedServer, type G
 import type { KasmClient } from "../api/client";
 import type { UserList } from "../api/user-reads";
 import { ALL_USERS_GROUP, closeUnderDependencies } from "../../catalogue";
-import { canonicalId, declared, GONE, isNotFound, keepSpelling, same, type RefreshedInputs } from "./kit";
+import { canonicalId, declared, GONE, isNotFound, KasmReadPermissionError, keepSpelling, same, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 /** The id of an object that links two others: `<first>:<second>`, both canonical. */
@@ -41,9 +41,10 @@ export const ALL_USERS = ALL_USERS_GROUP;
  */
 export function groupsOf(user: KasmUser): readonly Group[] {
   if (user.groups === undefined)
-    throw new Error(
+    throw new KasmReadPermissionError(
       `Kasm did not return the groups of user ${user.user_id}: the API key needs Groups View to read group membership. ` +
         `Grant the API key: Groups View.`,
+      ["Groups View"],
     );
   return user.groups;
 }
@@ -58,11 +59,14 @@ export function allUsersGroupId(user: KasmUser): string | undefined {
  * Servers View (which needs Server Pools View and Zones View).
  */
 export function assignedServersOf(user: KasmUser): readonly AssignedServer[] {
-  if (user.assigned_servers === undefined)
-    throw new Error(
+  if (user.assigned_servers === undefined) {
+    const toGrant = [...closeUnderDependencies(["Servers View"])];
+    throw new KasmReadPermissionError(
       `Kasm did not return the servers assigned to user ${user.user_id}: the API key needs Servers View to read server ` +
-        `assignments. Grant the API key: ${[...closeUnderDependencies(["Servers View"])].join(", ")}.`,
+        `assignments. Grant the API key: ${toGrant.join(", ")}.`,
+      toGrant,
     );
+  }
   return user.assigned_servers;
 }
 

@@ -12,7 +12,7 @@
  */
 import { z } from "zod";
 import { KasmNotAssignedError } from "../api";
-import { alreadyExistsError, KasmId, same } from "./kit";
+import { alreadyExistsError, KasmId, KasmObjectMissingError, same } from "./kit";
 import { assignedServersOf, defineUserLink } from "./user-links";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -46,7 +46,7 @@ export const userServerAssignmentProvider = defineUserLink({
   async link(client, user_id, server_id, adopt) {
     // Kasm accepts assigning twice: an existing assignment is found by reading the user first.
     const user = await client.users.findUser({ user_id });
-    if (!user) throw new Error(`UserServerAssignment: Kasm has no user with id ${user_id}.`);
+    if (!user) throw new KasmObjectMissingError(`UserServerAssignment: Kasm has no user with id ${user_id}.`);
     const assigned = assignedServersOf(user).some((s) => same.id(s.server_id, server_id));
     if (assigned && !adopt) throw alreadyExistsError("UserServerAssignment", `of user ${user_id} to server ${server_id}`);
     // Adopted: the user is assigned, which is all this resource declares.

@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { NewUser, User as KasmUser, UserUpdate } from "../api";
 import type { KasmClient } from "../api/client";
 import { fromApiFields, KasmForceRequiredError } from "../api";
-import { createOrAdopt, declared, GONE, isAsDeclared, isNotFound, refreshedInputs, same, toApi, type RefreshedInputs } from "./kit";
+import { createOrAdopt, declared, GONE, isAsDeclared, isNotFound, KasmDeleteBlockedError, refreshedInputs, same, toApi, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -71,15 +71,10 @@ type UserState = KindOutputs<UserInputs, UserOutputs>;
 
 // --- helpers -------------------------------------------------------------------------------------
 
-/** Kasm refused to delete a user who has running sessions (the call did not set `force`). */
-export class SessionsRunningError extends Error {
-  override readonly name = "SessionsRunningError";
-}
-
 /**
  * Delete a user (`delete_user`); one that is gone already counts as deleted. Kasm refuses a user
- * with running sessions unless `force` is set: that refusal becomes an error naming the way out.
- * UserSet deletes its users the same way.
+ * with running sessions unless `force` is set: that refusal becomes a {@link KasmDeleteBlockedError}
+ * naming the way out. UserSet deletes its users the same way.
  */
 export async function deleteKasmUser(client: KasmClient, username: string, userId: string, force: boolean): Promise<void> {
   try {
@@ -87,9 +82,10 @@ export async function deleteKasmUser(client: KasmClient, username: string, userI
   } catch (error) {
     if (isNotFound(error)) return;
     if (error instanceof KasmForceRequiredError)
-      throw new SessionsRunningError(
+      throw new KasmDeleteBlockedError(
         `User '${username}' still has running sessions, and Kasm refuses to delete a user with sessions. ` +
           `Set \`forceDelete: true\` to end the sessions and delete the user, or end the sessions first.`,
+        error,
       );
     throw error;
   }

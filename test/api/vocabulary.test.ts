@@ -18,7 +18,7 @@ import {
   createKasmClient,
   type KasmClient,
 } from "../../provider/api";
-import { readLeniently, type ApiNames } from "../../provider/api/vocabulary";
+import type { ApiNames, LenientReads } from "../../provider/api/vocabulary";
 import { startLocalServer, userRecord, type LocalServer } from "./local-server";
 
 const SECRET = "vocabulary-secret-Zq9";
@@ -169,12 +169,14 @@ describe("a mismatch fails loudly, naming the setting", () => {
     expect(error.message).toContain("pulumi config set kasm:apiNames spec");
   });
 
-  it("a read fails too, but inside readLeniently (a refresh) it is noted and the answer is used", async () => {
+  it("a read fails too, but through a lenient view (a refresh) it is noted and the answer is used", async () => {
     server.fallback = () => ({ status: 200, body: productStagingConfig(true) });
     const strict = await failure(client("spec").staging.getStagingConfig({ staging_config_id: CONFIG_ID }));
     expect(strict).toBeInstanceOf(KasmVocabularyError);
     const spec = client("spec");
-    const { result, mismatches } = await readLeniently(() => spec.staging.getStagingConfig({ staging_config_id: CONFIG_ID }));
+    const notes: LenientReads = { mismatches: [] };
+    const result = await spec.readingLeniently(notes).staging.getStagingConfig({ staging_config_id: CONFIG_ID });
+    const { mismatches } = notes;
     expect(result.allow_ws_audio).toBe(true);
     expect(mismatches).toHaveLength(1);
     expect(mismatches[0]).toContain("kasm:apiNames");

@@ -1,6 +1,6 @@
 /**
  * The lookup table (`catalogue/lookups.ts`) against the lookups it describes: every
- * lookup of `sdk/lookups.ts` has a row, and each, called as a program calls it against the
+ * lookup of `sdk/lookups/` has a row, and each, called as a program calls it against the
  * emulator, works with a key holding exactly what its row says and is refused with one of those
  * permissions less. The user lookups lose the fields whose View permission the key lacks.
  *

@@ -1,8 +1,8 @@
 /**
  * The provider reads only API record fields the spec documents, unless it copes with the field's
- * absence. Per kind (provider/resources/*.ts, with the folder of a kind split into parts), for the
- * client's refresh reads (provider/api/user-reads.ts) and per lookup (sdk/lookups.ts and its areas
- * in sdk/lookups/), {@link READS} lists the fields the code reads; the type checker
+ * absence. Per kind (provider/resources/*.ts, or the index.ts of a kind split into a folder of
+ * parts), for the client's refresh reads (provider/api/user-reads.ts) and per lookup (the index of
+ * sdk/lookups/ and its areas beside it), {@link READS} lists the fields the code reads; the type checker
  * (./field-reads.ts) finds what the code really reads, including the fields `fromApiFields` picks
  * by name, and the first test fails when the two differ, so the table cannot go stale. Each field read must
  * be in the spec's list for its record, transcribed below from the spec (not taken from the
@@ -143,8 +143,8 @@ const SCHEMA_RECORDS: Readonly<Record<string, string | { providerOwn: string }>>
 };
 
 /**
- * What each kind and lookup reads, by record. Reads in a named function of sdk/lookups.ts count
- * under `sdk/lookups.ts#<function>`; reads in the arrow functions that `named(...)` wraps count
+ * What each kind and lookup reads, by record. Reads in a named function of the lookups' module
+ * count under `sdk/lookups/index.ts#<function>`; reads in the arrow functions that `named(...)` wraps count
  * for the module.
  */
 const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
@@ -190,7 +190,7 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
     licence: ["license_id", "expiration", "issued_at", "limit", "is_verified", "license_type", "sku", "features"],
   },
   "provider/resources/server-drain.ts": { server: ["server_id", "is_draining"] },
-  "provider/resources/server-import.ts": {
+  "provider/resources/server-import/index.ts": {
     "batch answer": ["resources"],
     "batch_create_server resources": ["servers"],
     server: [
@@ -215,7 +215,7 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
   "provider/resources/user-groups.ts": { group: ["name", "group_id"], user: ["user_id"] },
   "provider/resources/user-links.ts": { user: ["user_id", "groups", "assigned_servers"], group: ["group_id", "name"] },
   "provider/resources/user-server-assignment.ts": { "user assigned_servers item": ["server_id"] },
-  "provider/resources/user-set.ts": {
+  "provider/resources/user-set/index.ts": {
     "batch answer": ["resources"],
     "batch_create_user resources": ["users"],
     user: ["user_id", "username", "groups"],
@@ -228,7 +228,7 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
   // The user records of a refresh, from get_users pages (the pages the lookups' getUsers reads too).
   "provider/api/user-reads.ts": { "get_users answer": ["users", "total"], user: ["user_id", "groups"], group: ["name", "group_id"] },
   // The lookups read inside arrow functions wrapped by `named(...)`, so the reads count for the module.
-  "sdk/lookups.ts": { image: ["name", "friendly_name"], zone: ["zone_name"], group: ["group_id", "name"] },
+  "sdk/lookups/index.ts": { image: ["name", "friendly_name"], zone: ["zone_name"], group: ["group_id", "name"] },
 };
 
 /**

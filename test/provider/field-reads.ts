@@ -33,29 +33,29 @@ function tsFilesIn(folder: string): string[] {
 
 /**
  * The files scanned: every kind of provider/resources (with the parts of a kind split into a
- * folder named after it), the client's refresh reads (the user
- * records it reads from `get_users` pages on the kinds' behalf), and the lookups (sdk/lookups.ts
- * and the areas of sdk/lookups/). The client's operations are not scanned: besides the records
- * the kinds read again, they read only their own request parameters.
+ * folder named after it, whose index is the kind's module), the client's refresh reads (the user
+ * records it reads from `get_users` pages on the kinds' behalf), and the lookups (the index of
+ * sdk/lookups/ and the areas beside it). The client's operations are not scanned: besides the
+ * records the kinds read again, they read only their own request parameters.
  */
 export function scannedFiles(): string[] {
-  return [
-    ...tsFilesIn("provider/resources"),
-    join(ROOT, "provider/api/user-reads.ts"),
-    join(ROOT, "sdk/lookups.ts"),
-    ...tsFilesIn("sdk/lookups"),
-  ];
+  return [...tsFilesIn("provider/resources"), join(ROOT, "provider/api/user-reads.ts"), ...tsFilesIn("sdk/lookups")];
 }
 
+/** The folders whose subfolders are modules split into parts: the kinds' and the sdk's. */
+const SPLIT_MODULE_ROOTS = ["provider/resources", "sdk"];
+
 /**
- * The module a file belongs to: a file in a folder beside a module of the folder's name (the parts
- * of a kind in `provider/resources/user-set/`, the areas of the lookups in `sdk/lookups/`) counts
- * as that module (`provider/resources/user-set.ts`, `sdk/lookups.ts`), so that the table does not
- * change when a module is split.
+ * The module a file belongs to: a file in a folder of parts with an `index.ts` (the parts of a kind
+ * in `provider/resources/user-set/`, the areas of the lookups in `sdk/lookups/`) counts as that
+ * index, the module its importers name by the folder (`provider/resources/user-set/index.ts`,
+ * `sdk/lookups/index.ts`), so that the table does not change when a module is split. Other files
+ * (the client's `provider/api/user-reads.ts`) count as themselves.
  */
 function moduleOf(path: string): string {
   const folder = dirname(path);
-  return existsSync(join(ROOT, `${folder}.ts`)) ? `${folder}.ts` : path;
+  const index = join(folder, "index.ts");
+  return SPLIT_MODULE_ROOTS.includes(dirname(folder)) && existsSync(join(ROOT, index)) ? index : path;
 }
 
 /** The module of the one mapping between records and camelCase, whose `fromApiFields` picks fields by name. */
@@ -95,7 +95,7 @@ function declaringSchema(symbol: ts.Symbol | undefined): string | undefined {
   return undefined;
 }
 
-/** Where a read is made: the kind's (or the client's) file, or `sdk/lookups.ts#<lookup>` for a lookup. */
+/** Where a read is made: the kind's (or the client's) file, or `sdk/lookups/index.ts#<lookup>` for a lookup. */
 function placeOf(file: string, node: ts.Node): string {
   const path = moduleOf(relative(ROOT, file));
   if (!path.startsWith("sdk/")) return path;

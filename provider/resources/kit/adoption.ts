@@ -5,6 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { KasmAlreadyExistsError, KasmApiError, KasmNotFoundError, KasmVocabularyError } from "../../api";
+import { KasmInitializationError, KasmNotAdoptedError } from "./errors";
 import { refusedTakeOver, takeOverChanges } from "./take-over";
 import type { KindContext } from "./types";
 
@@ -57,7 +58,7 @@ export async function createOrAdopt<T>(how: Adoption<T>, context: KindContext): 
     if (existing !== undefined) {
       if (how.asDeclared?.(existing)) return existing;
       // Refused in check already when it could read; here for a plan made without that read.
-      if (takeOverChanges(context) === "refuse") throw new Error(`${how.kind} ${how.key}: ${refusedTakeOver(context, how.kind, how.key, [])}`);
+      if (takeOverChanges(context) === "refuse") throw new KasmNotAdoptedError(`${how.kind} ${how.key}: ${refusedTakeOver(context, how.kind, how.key, [])}`);
       return how.update(existing);
     }
   }
@@ -86,27 +87,29 @@ export function isAlreadyExists(error: unknown): boolean {
  *   StagingConfig of this zone and image`): the error then says to keep one of them first, since
  *   `adopt` would leave both resources managing the object and undoing each other.
  */
-export function alreadyExistsError(kind: string, key: string, cause?: unknown, declaredBy?: string): Error {
+export function alreadyExistsError(kind: string, key: string, cause?: unknown, declaredBy?: string): KasmNotAdoptedError {
   const detail = cause instanceof KasmApiError && cause.errorMessage ? ` (Kasm: ${cause.errorMessage})` : "";
   if (declaredBy)
-    return new Error(
+    return new KasmNotAdoptedError(
       `${kind} ${key} already exists in Kasm${detail}. If another resource declares it (${declaredBy}), keep only one of ` +
         `them: with both, each undoes the other's changes, and adopt would not stop that. If it was made outside Pulumi, set ` +
         `\`adopt: true\` on the resource to take it over and bring it to the declared state.`,
+      cause,
     );
-  return new Error(
+  return new KasmNotAdoptedError(
     `${kind} ${key} already exists in Kasm${detail}. Set \`adopt: true\` on the resource to take it over and bring it ` +
       `to the declared state, or declare another ${kind.toLowerCase()}.`,
+    cause,
   );
 }
 
 /**
  * An error that keeps a half-created object in the state: Pulumi records `id` and `properties`
- * and reports the resource as failed to initialise, instead of forgetting an object that exists.
+ * and reports the resource as failed to initialise, instead of forgetting an object that exists
+ * (see {@link KasmInitializationError}). Its message is the cause's.
  */
-export function initializationFailure(id: string, properties: object, cause: unknown): Error {
-  const reason = cause instanceof Error ? cause.message : String(cause);
-  return Object.assign(new Error(reason), { id, properties, reasons: [reason] });
+export function initializationFailure(id: string, properties: object, cause: unknown): KasmInitializationError {
+  return new KasmInitializationError(id, properties, cause);
 }
 
 /**

@@ -12,10 +12,12 @@
  * A kind's provider is built with `defineKind` (define-kind.ts), which derives `check` and `diff`
  * from the kind's zod inputs and field rules with the functions of this folder: `types.ts` (the
  * terms), `check-wording.ts` (check and its wording), `field-rules.ts` (field rules and diffs),
- * `adoption.ts` (adopt, gone and half-created objects); `connections.ts` and `lenient-refresh.ts`
- * wrap every kind in the registry.
+ * `adoption.ts` (adopt, gone and half-created objects), `errors.ts` (the errors a kind throws of
+ * its own, one class per meaning); `connections.ts` and `lenient-refresh.ts` wrap every kind in
+ * the registry.
  */
 export * from "./types";
 export * from "./check-wording";
 export * from "./field-rules";
 export * from "./adoption";
+export * from "./errors";

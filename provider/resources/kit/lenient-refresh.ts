@@ -6,9 +6,13 @@
  * Failing it would block `pulumi refresh` on a setting that reading does not need; staying silent
  * would hide that the next write will not be applied. So the refresh goes on and the user is
  * warned once per resource, naming the setting to change.
+ *
+ * How: each `read` is handed a context whose client is a lenient view of the installation's
+ * client (`KasmClient.readingLeniently`), noting into a list of this read's own; the other methods
+ * keep the client, whose reads fail on a mismatch.
  */
-import { readLeniently } from "../../api/vocabulary";
-import type { KindProvider } from "./types";
+import type { LenientReads } from "../../api/vocabulary";
+import type { KindContext, KindProvider } from "./types";
 
 /** The same providers, each `read` run leniently, with one warning per vocabulary mismatch it met. */
 export function refreshingLeniently<P extends Record<string, KindProvider>>(providers: P): P {
@@ -17,11 +21,21 @@ export function refreshingLeniently<P extends Record<string, KindProvider>>(prov
     wrapped[kind] = {
       ...provider,
       async read(id, props, context) {
-        const { result, mismatches } = await readLeniently(() => provider.read(id, props, context));
-        for (const message of mismatches) await context.warn(`${context.label(kind, id)}: refresh read it, but ${message}`);
+        const notes: LenientReads = { mismatches: [] };
+        const result = await provider.read(id, props, readingLeniently(context, notes));
+        for (const message of notes.mismatches) await context.warn(`${context.label(kind, id)}: refresh read it, but ${message}`);
         return result;
       },
     };
   }
   return wrapped as P;
+}
+
+/** `context` with its clients read leniently, noting each vocabulary mismatch in `notes`. */
+function readingLeniently(context: KindContext, notes: LenientReads): KindContext {
+  return {
+    ...context,
+    client: () => context.client().readingLeniently(notes),
+    existingClient: () => context.existingClient()?.readingLeniently(notes),
+  };
 }

@@ -32,7 +32,8 @@ export interface KindContext {
   /** Where that connection's settings are read (`kasm:`, or `kasm-<name>:`), for messages. */
   readonly settingNames: SettingNames;
   /**
-   * The installation's client, built on first use and shared by every resource of the process.
+   * The installation's client, built on first use and shared by every resource of the process; a
+   * refresh's `read` is handed a lenient view of it (see lenient-refresh.ts).
    *
    * @throws `KasmConfigurationError` naming the connection's own keys when a setting is missing.
    */

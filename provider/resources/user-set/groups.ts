@@ -10,7 +10,7 @@ import { configKey } from "../../api/config";
 import type * as pulumi from "@pulumi/pulumi";
 import type { KindContext } from "../kit/types";
 import { surveyInstallation } from "../kit/installation-check";
-import { canonicalId, isUnknown } from "../kit";
+import { canonicalId, isUnknown, KasmObjectMissingError, KasmReadPermissionError, KasmUnsupportedInputError } from "../kit";
 import { ALL_USERS } from "../user-links";
 import type { Row } from "./fields";
 import { names } from "./rows";
@@ -58,9 +58,10 @@ export async function groupIndexFor(context: KindContext, rows: readonly Row[], 
 export function groupChanges(row: Row, record: KasmUser, mode: string, index: Map<string, string>, unknownGroups: Map<string, string[]>): GroupChange[] {
   if (row.groups === undefined) return [];
   if (record.groups === undefined)
-    throw new Error(
+    throw new KasmReadPermissionError(
       `UserSet: Kasm did not return the groups of '${row.username}', so its groups cannot be reconciled: ` +
         `the API key needs Groups View to read group membership. Grant the API key: Groups View.`,
+      ["Groups View"],
     );
   const current = new Map(record.groups.map((g) => [g.name, canonicalId(g.group_id)]));
   const changes: GroupChange[] = [];
@@ -103,16 +104,20 @@ export async function unknownGroupFailures(context: KindContext, rows: readonly 
   }));
 }
 
-/** The error for groups to add whose id is not known (group name -> the usernames that list it). */
-export function unknownGroupsError(context: KindContext, unknown: Map<string, string[]>): Error {
+/**
+ * The error for groups to add whose id is not known (group name -> the usernames that list it):
+ * missing from Kasm when its list of groups was read, else not to be looked up in the API
+ * documentation's vocabulary, which cannot list groups.
+ */
+export function unknownGroupsError(context: KindContext, unknown: Map<string, string[]>): KasmObjectMissingError | KasmUnsupportedInputError {
   const listed = [...unknown].map(([name, users]) => `'${name}' (for ${names(users.map((username) => ({ username })), 5)})`);
   if (context.client().transport.supports("get_groups"))
-    return new Error(
+    return new KasmObjectMissingError(
       `UserSet: Kasm has no group named ${listed.join(", ")}: its list of groups (get_groups) does not hold ` +
         `${unknown.size === 1 ? "that name" : "those names"}. Create the group (a kasm.Group, or Access Management, Groups in ` +
         `the admin UI) or correct the name; group names are compared exactly, case included.`,
     );
-  return new Error(
+  return new KasmUnsupportedInputError(
     `UserSet: the id${unknown.size === 1 ? " of group" : "s of groups"} ${listed.join(", ")} ${unknown.size === 1 ? "is" : "are"} unknown. Kasm's API cannot list groups, and no user it showed is in ` +
       `${unknown.size === 1 ? "that group" : "those groups"}; adding an existing user to a group needs its id. Give the id in ` +
       `\`groupIds\` (for example groupIds: { "${[...unknown.keys()][0]}": "<group id>" }): Kasm's admin UI lists groups under ` +

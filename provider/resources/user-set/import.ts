@@ -5,7 +5,7 @@
  */
 import { KasmBadRequestError, KasmServerError, KasmTransportError, type User as KasmUser } from "../../api";
 import type { KindContext } from "../kit/types";
-import { camelCase } from "../kit";
+import { camelCase, KasmDeclarationRefusedError, KasmNotAdoptedError, KasmOutcomeUnknownError } from "../kit";
 import { GROUP_COLUMN, type Row } from "./fields";
 import { batchRow, names } from "./rows";
 
@@ -27,8 +27,8 @@ export interface Imported {
 // --- errors --------------------------------------------------------------------------------------
 
 /** The error for rows whose username exists in Kasm when `adopt` is not set. */
-export function existingUsersError(rows: readonly Row[]): Error {
-  return new Error(
+export function existingUsersError(rows: readonly Row[]): KasmNotAdoptedError {
+  return new KasmNotAdoptedError(
     `UserSet: ${rows.length === 1 ? "user" : `${rows.length} users`} ${names(rows)} already exist${rows.length === 1 ? "s" : ""} in Kasm ` +
       `(${rows.map((r) => r.label).slice(0, 5).join(", ")}${rows.length > 5 ? ", ..." : ""}). Nothing was created. Set \`adopt: true\` ` +
       `to take them over and bring them to the declared fields and groups, or leave them out of the set.`,
@@ -36,7 +36,7 @@ export function existingUsersError(rows: readonly Row[]): Error {
 }
 
 /** Kasm's `row 2, group_1: CSV_ERROR_011 ...` in the program's terms: `users[4] ('carol').groups[0]: ...`. */
-function refusedImportError(rows: readonly Row[], problems: readonly string[]): Error {
+function refusedImportError(rows: readonly Row[], problems: readonly string[], cause: unknown): KasmDeclarationRefusedError {
   const lines = problems.map((problem) => {
     const match = /^row (\d+)(?:, ([^:]+))?: (.*)$/s.exec(problem);
     const row = match ? rows[Number(match[1]) - 1] : undefined;
@@ -47,9 +47,11 @@ function refusedImportError(rows: readonly Row[], problems: readonly string[]): 
     const field = column ? (group ? `.groups[${Number(group[1]) - 1}]` : `.${camelCase(column)}`) : "";
     return `${row.label} ('${row.username}')${field}: ${match[3]}`;
   });
-  return new Error(
+  return new KasmDeclarationRefusedError(
     `UserSet: Kasm refused the import (Failed to import CSV file data) and created no user. ` +
       `Fix ${lines.length === 1 ? "this problem" : `these ${lines.length} problems`} and run again:\n  ${lines.join("\n  ")}`,
+    lines,
+    cause,
   );
 }
 
@@ -85,7 +87,7 @@ export async function importRows(context: KindContext, rows: readonly Row[]): Pr
     } catch (error) {
       const refused = error instanceof KasmBadRequestError && error.validationErrors?.length ? error.validationErrors : undefined;
       // Refused the first time: nothing was created. Refused after an unknown outcome: the pages say whether an earlier attempt did it.
-      if (refused && !uncertain) throw refusedImportError(left, refused);
+      if (refused && !uncertain) throw refusedImportError(left, refused, error);
       if (!refused && !(error instanceof KasmServerError || error instanceof KasmTransportError)) return stop(error);
       uncertain = true;
       if (!refused) await sleep(policy.delayMs(attempt));
@@ -94,7 +96,7 @@ export async function importRows(context: KindContext, rows: readonly Row[]): Pr
       for (const [key, user] of found) created.set(key, user);
       left = left.filter((row) => !created.has(row.key));
       if (left.length === 0) return { created, unconfirmed: [] };
-      if (refused) return stop(refusedImportError(left, refused));
+      if (refused) return stop(refusedImportError(left, refused, error));
       if (attempt > policy.maxRetries) return stop(error);
     }
   }
@@ -113,7 +115,7 @@ export async function importRows(context: KindContext, rows: readonly Row[]): Pr
   return {
     created,
     unconfirmed: [],
-    error: new Error(
+    error: new KasmOutcomeUnknownError(
       `UserSet: Kasm imported the users but did not show ${names(unseen)} afterwards; they are not in the set. ` +
         `Run the update again with \`adopt: true\` to take them over if they exist.`,
     ),

@@ -6,7 +6,7 @@
  */
 import type { User as KasmUser } from "../../api";
 import type { KindContext } from "../kit/types";
-import { canonicalId, initializationFailure, type Props } from "../kit";
+import { canonicalId, initializationFailure, type KasmInitializationError, type Props } from "../kit";
 import { IMPORT_ONLY_FIELDS, READABLE, UPDATABLE, USER_FIELDS, type Row, type UserField } from "./fields";
 import { applyGroupChange, groupChanges, type GroupChange } from "./groups";
 
@@ -96,8 +96,8 @@ export function unfinishedMessage(id: string, steps: readonly Step[], again: str
  * serialized provider the engine needs to call this provider for the resource again (the host
  * adds it to the properties of a run that succeeds, not to those of a failure).
  */
-export function keptFailure(id: string, inputs: Props, state: Props, message: string): Error {
-  return initializationFailure(id, inputs.__provider === undefined ? state : { ...state, __provider: inputs.__provider }, new Error(message));
+export function keptFailure(id: string, inputs: Props, state: Props, message: string): KasmInitializationError {
+  return initializationFailure(id, inputs.__provider === undefined ? state : { ...state, __provider: inputs.__provider }, message);
 }
 
 // --- update_user ---------------------------------------------------------------------------------

@@ -49,28 +49,29 @@
  * `unconfirmed`, looked up by username before the next run writes anything. A destroy deletes
  * only the users still in Kasm.
  *
- * This module is the provider; its parts are in `user-set/`: `fields` (the vocabulary and the inputs
- * schema), `check`, `rows` (reading, comparing and writing back rows, the state), `groups`, `import`,
- * `writes` (update_user, adoption, delete_user), `read`, `update`, and `planned-ids` (the ids a preview shows).
+ * This module, the folder's index, is the provider; its parts are beside it: `fields` (the
+ * vocabulary and the inputs schema), `check`, `rows` (reading, comparing and writing back rows, the
+ * state), `groups`, `import`, `writes` (update_user, adoption, delete_user), `read`, `update`, and
+ * `planned-ids` (the ids a preview shows).
  */
-import type { KasmClient } from "../api/client";
+import type { KasmClient } from "../../api/client";
 import { randomUUID } from "node:crypto";
-import { canonicalId, isUnknown, same, type Kind, type KindContext, type Props } from "./kit";
-import { OTHER_INPUTS, UserSetInputs, type Row, type UserSetOutputs } from "./user-set/fields";
-import { checkUserSet } from "./user-set/check";
-import { groupIndexFor, unknownGroupFailures, unknownGroupsError } from "./user-set/groups";
-import { existingUsersError, importFailure, importRows, unconfirmedNotes } from "./user-set/import";
-import { keptUserIds, plannedUserIds, withUserIds } from "./user-set/planned-ids";
-import { readUserSet } from "./user-set/read";
-import { formOf, names, outputs, rowChanges, rowsOf, sameRow, unconfirmedOf, userIdsOf, type UserSetState } from "./user-set/rows";
-import { updateUserSet } from "./user-set/update";
-import { deleteKasmUser, SessionsRunningError } from "./user";
-import { adopt, eachAll, keptFailure, messageOf, planAdoption, step, unchangeableWarning, unfinishedMessage } from "./user-set/writes";
+import { canonicalId, isUnknown, KasmDeleteBlockedError, KasmUnfinishedError, same, type Kind, type KindContext, type Props } from "../kit";
+import { OTHER_INPUTS, UserSetInputs, type Row, type UserSetOutputs } from "./fields";
+import { checkUserSet } from "./check";
+import { groupIndexFor, unknownGroupFailures, unknownGroupsError } from "./groups";
+import { existingUsersError, importFailure, importRows, unconfirmedNotes } from "./import";
+import { keptUserIds, plannedUserIds, withUserIds } from "./planned-ids";
+import { readUserSet } from "./read";
+import { formOf, names, outputs, rowChanges, rowsOf, sameRow, unconfirmedOf, userIdsOf, type UserSetState } from "./rows";
+import { updateUserSet } from "./update";
+import { deleteKasmUser } from "../user";
+import { adopt, eachAll, keptFailure, messageOf, planAdoption, step, unchangeableWarning, unfinishedMessage } from "./writes";
 
 // --- types ---------------------------------------------------------------------------------------
 
 // The kind's public names, defined with its parts and exported from this module, the kind's entry point.
-export { IMPORT_ONLY_FIELDS, REALMS, USER_FIELDS, UserSetInputs, userRowSchema, type UserField, type UserRow, type UserSetOutputs } from "./user-set/fields";
+export { IMPORT_ONLY_FIELDS, REALMS, USER_FIELDS, UserSetInputs, userRowSchema, type UserField, type UserRow, type UserSetOutputs } from "./fields";
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -207,7 +208,7 @@ export const userSetProvider: Kind<UserSetInputs, UserSetState, UserSetOutputs> 
       const pending = new Set(unconfirmed.map((row) => row.key));
       const inSet = rows.filter((row) => userIds[row.key] !== undefined || pending.has(row.key));
       const message = unfinishedMessage(id, [importing, adopting], "pulumi up", unconfirmedNotes(unconfirmed.length));
-      if (inSet.length === 0) throw new Error(message);
+      if (inSet.length === 0) throw new KasmUnfinishedError(message);
       throw keptFailure(id, inputs, outputs(inputs, inSet, userIds, [...pending]), message);
     }
     if (unchangeable.length) await context.warn(unchangeableWarning(context, id, "adopted users keep values that only an import sets", unchangeable));
@@ -231,13 +232,13 @@ export const userSetProvider: Kind<UserSetInputs, UserSetState, UserSetOutputs> 
       try {
         await deleteKasmUser(context.client(), row.username, userId, force);
       } catch (error) {
-        if (error instanceof SessionsRunningError) busy += 1;
+        if (error instanceof KasmDeleteBlockedError) busy += 1;
         failures.push(`'${row.username}': ${(error as Error).message}`);
       }
     });
     if (failures.length === 0) return;
     const advice = busy > 0 ? " Set `forceDelete: true` to end the sessions and delete the users, or end the sessions first." : "";
-    throw new Error(
+    throw new KasmUnfinishedError(
       `UserSet: ${targets.length - failures.length} of the ${targets.length} users left were deleted, ${failures.length} could not be ` +
         `and are left (run the destroy again: it deletes only the users still in Kasm):\n  ${failures.slice(0, 20).join("\n  ")}` +
         `${failures.length > 20 ? `\n  and ${failures.length - 20} more` : ""}${advice}`,

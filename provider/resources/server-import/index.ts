@@ -41,20 +41,20 @@
  * Needs Servers Create (and Users Modify when a row has `assignedUsername`, Users Modify Admin when
  * that user has Global Admin), and Servers View (or Agents View) to read.
  *
- * This module is the provider; its parts are in `server-import/`: `rows` (the fields of a row, the
- * declared rows, the plan of an update, the state), `check`, `import` and `read`.
+ * This module, the folder's index, is the provider; its parts are beside it: `rows` (the fields of
+ * a row, the declared rows, the plan of an update, the state), `check`, `import` and `read`.
  */
 import { randomUUID } from "node:crypto";
-import { initializationFailure, isUnknown, type Kind } from "./kit";
-import { checkServerImport } from "./server-import/check";
-import { importCsv, importRows, IncompleteImport } from "./server-import/import";
-import { readServerImport } from "./server-import/read";
-import { declaredRows, outputs, planRows, ServerImportInputSchema, type ServerImportInputs, type ServerImportOutputs, type ServerImportState, type ServerRow } from "./server-import/rows";
+import { initializationFailure, isUnknown, KasmOutcomeUnknownError, type Kind } from "../kit";
+import { checkServerImport } from "./check";
+import { importCsv, importRows } from "./import";
+import { readServerImport } from "./read";
+import { declaredRows, outputs, planRows, ServerImportInputSchema, type ServerImportInputs, type ServerImportOutputs, type ServerImportState, type ServerRow } from "./rows";
 
 // --- types ---------------------------------------------------------------------------------------
 
 // The kind's public types, defined with its rows and exported from this module, the kind's entry point.
-export type { ServerImportInputs, ServerImportOutputs, ServerRow } from "./server-import/rows";
+export type { ServerImportInputs, ServerImportOutputs, ServerRow } from "./rows";
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -106,9 +106,9 @@ export const serverImportProvider: Kind<ServerImportInputs, ServerImportState, S
     try {
       ids = await importRows(context, rows);
     } catch (error) {
-      if (!(error instanceof IncompleteImport) || error.ids.size === 0) throw error;
-      const known = rows.filter((l) => error.ids.has(l.row.name));
-      throw initializationFailure(id, keptState(inputs, known.map((l) => l.row), Object.fromEntries(error.ids)), error);
+      if (!(error instanceof KasmOutcomeUnknownError) || error.knownIds.size === 0) throw error;
+      const known = rows.filter((l) => error.knownIds.has(l.row.name));
+      throw initializationFailure(id, keptState(inputs, known.map((l) => l.row), Object.fromEntries(error.knownIds)), error);
     }
     const serverIds = Object.fromEntries(rows.map((l) => [l.row.name, ids.get(l.row.name)!]));
     return { id, outs: outputs(inputs, serverIds) };
@@ -126,16 +126,16 @@ export const serverImportProvider: Kind<ServerImportInputs, ServerImportState, S
     try {
       created = toImport.length ? await importRows(context, toImport) : new Map<string, string>();
     } catch (error) {
-      if (!(error instanceof IncompleteImport) || error.ids.size === 0) throw error;
+      if (!(error instanceof KasmOutcomeUnknownError) || error.knownIds.size === 0) throw error;
       // Each declared row as Kasm now has it: imported anew, as before (a changed row whose new server is not known), or not at all.
       const oldRows = new Map(before.map((l) => [l.row.name, l.row]));
       const rows: ServerRow[] = [];
       const ids: Record<string, string> = {};
       const importing = new Set(toImport.map((l) => l.row.name));
       for (const { row } of after) {
-        const serverId = error.ids.get(row.name) ?? oldIds[row.name];
+        const serverId = error.knownIds.get(row.name) ?? oldIds[row.name];
         if (serverId === undefined) continue;
-        rows.push(importing.has(row.name) && !error.ids.has(row.name) ? oldRows.get(row.name)! : row);
+        rows.push(importing.has(row.name) && !error.knownIds.has(row.name) ? oldRows.get(row.name)! : row);
         ids[row.name] = serverId;
       }
       throw initializationFailure(id, keptState(news, rows, ids), error);

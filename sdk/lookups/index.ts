@@ -17,8 +17,11 @@
  * read from it does not become secret. Any other field named like a secret (`password`, `token`,
  * `private_key`, ...: the client's list of secret field names), which a release of Kasm may add
  * beyond the documented fields, is left out of both.
+ *
+ * This index exports them all; each area's lookups are in the files beside it (`users.ts`,
+ * `images-zones.ts`, `egress.ts`, `groups-licences.ts`), and what they share in `common.ts`.
  */
-export { KasmLookupError, type Camelized, type InputArgs, type LookupOptions, type WithoutSecrets, type WithSecretOutputs } from "./lookups/common";
+export { KasmLookupError, type Camelized, type InputArgs, type LookupOptions, type WithoutSecrets, type WithSecretOutputs } from "./common";
 export {
   getUser,
   getUserOutput,
@@ -29,7 +32,7 @@ export {
   type User,
   type UserSecrets,
   type UserWithSecrets,
-} from "./lookups/users";
+} from "./users";
 export {
   getImage,
   getImageOutput,
@@ -51,7 +54,7 @@ export {
   type Zone,
   type ZoneSecrets,
   type ZoneWithSecrets,
-} from "./lookups/images-zones";
+} from "./images-zones";
 export {
   getEgressGateways,
   getEgressGatewaysOutput,
@@ -66,7 +69,7 @@ export {
   type GetEgressGatewaysArgs,
   type GetEgressProvidersArgs,
   type StagingConfig,
-} from "./lookups/egress";
+} from "./egress";
 export {
   getGroup,
   getGroupOutput,
@@ -77,4 +80,4 @@ export {
   type GetGroupArgs,
   type Group,
   type License,
-} from "./lookups/groups-licences";
+} from "./groups-licences";
