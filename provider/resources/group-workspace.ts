@@ -12,7 +12,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { configKey, howToSet, type SettingNames } from "../api/config";
-import { alreadyExistsError, canonicalId, GONE, KasmId, same, unlessGone, type RefreshedInputs } from "./kit";
+import { alreadyExistsError, canonicalId, GONE, KasmId, KasmValueNotTakenError, same, unlessGone, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { pairId } from "./user-links";
 
@@ -80,14 +80,15 @@ export const groupWorkspaceProvider = defineKind<GroupWorkspaceInputs>({
   async create(inputs, context) {
     const client = context.client();
     const ids = { group_id: canonicalId(inputs.groupId), image_id: canonicalId(inputs.imageId) };
-    const exists = await client.images.groupHasImage(ids);
+    const exists = await client.groups.groupHasImage(ids);
     if (exists && inputs.adopt !== true) throw alreadyExistsError("GroupWorkspace", label(inputs.groupId, inputs.imageId));
     if (!exists) {
-      await client.images.addImagesGroup(ids);
-      if (!(await client.images.groupHasImage(ids)))
-        throw new Error(
+      await client.groups.addImagesGroup(ids);
+      if (!(await client.groups.groupHasImage(ids)))
+        throw new KasmValueNotTakenError(
           `GroupWorkspace ${label(inputs.groupId, inputs.imageId)}: Kasm answered the add but the group does not list the image, so ` +
             `the authorization was not made. Check that ${configKey(context.settingNames, "apiNames")} matches the installation and that the image exists.`,
+          ["imageId"],
         );
     }
     return { id: pairId(ids.group_id, ids.image_id), outs: outputs(inputs) };
@@ -95,7 +96,7 @@ export const groupWorkspaceProvider = defineKind<GroupWorkspaceInputs>({
 
   async read(id, state, context) {
     const [groupId, imageId] = id.split(":");
-    const images = await unlessGone(() => context.client().images.getImagesGroup({ group_id: groupId }));
+    const images = await unlessGone(() => context.client().groups.getImagesGroup({ group_id: groupId }));
     if (!images?.some((image) => same.id(image.image_id, imageId))) return GONE;
     // The declared spelling of the ids is kept: the same objects, no drift.
     const inputs = { ...outputs(state), groupId: same.id(state.groupId, groupId) ? state.groupId : groupId, imageId: same.id(state.imageId, imageId) ? state.imageId : imageId };
@@ -109,6 +110,6 @@ export const groupWorkspaceProvider = defineKind<GroupWorkspaceInputs>({
   async delete(id, _state, context) {
     const [groupId, imageId] = id.split(":");
     // Removing what is already gone (the group, the image or the authorization) is done.
-    await unlessGone(() => context.client().images.removeImagesGroup({ group_id: groupId, image_id: imageId }));
+    await unlessGone(() => context.client().groups.removeImagesGroup({ group_id: groupId, image_id: imageId }));
   },
 });

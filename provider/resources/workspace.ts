@@ -23,7 +23,7 @@ import { z } from "zod";
 import { IMAGE_JSON_SETTINGS, IMAGE_SETTINGS, type Image as KasmImage, type ImageUpdate, type NewImage } from "../api";
 import { configKey, howToSet, type SettingNames } from "../api/config";
 import type { KasmClient } from "../api/client";
-import { createOrAdopt, declared, GONE, initializationFailure, isAsDeclared, KasmId, KasmObjectMissingError, refreshedInputs, requiredText, same, unlessGone, type Props, type RefreshedInputs } from "./kit";
+import { createOrAdopt, declared, GONE, initializationFailure, isAsDeclared, KasmId, KasmObjectMissingError, KasmValueNotTakenError, refreshedInputs, requiredText, same, unlessGone, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -255,11 +255,12 @@ function wireName(key: keyof typeof API_FIELDS): string {
 }
 
 /** The error for a write Kasm answered without taking some declared values. */
-function notTakenError(key: string, fields: readonly string[], names: SettingNames): Error {
-  return new Error(
+function notTakenError(key: string, fields: readonly string[], names: SettingNames): KasmValueNotTakenError {
+  return new KasmValueNotTakenError(
     `Workspace ${key}: Kasm answered the write but does not show ${fields.join(", ")} as declared, so ${fields.length === 1 ? "that setting was" : "those settings were"} ` +
       `not taken. Check that ${configKey(names, "apiNames")} matches the installation (a released Kasm is "product") and that the values are ` +
       "ones this Kasm release accepts; the workspace is kept in the stack, and the next `pulumi up` tries again.",
+    fields,
   );
 }
 

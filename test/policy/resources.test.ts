@@ -50,7 +50,8 @@ describe("the table covers every kind", () => {
       for (const step of LIFECYCLE_STEPS) expect(perms(needs, step)).not.toContain("Images Modify Resources");
     }
     const sized = resourcePermissionNeeds("Workspace", { memory: 2_000_000_000 }, KNOWN);
-    expect(perms(sized, "create")).toContain("Images Modify Resources");
+    // A create needs Images Create alone (the product checks no field of it).
+    expect(perms(sized, "create")).not.toContain("Images Modify Resources");
     // An update needs it only when a compute field changes, which the new inputs alone cannot tell: undecided, named.
     expect(perms(sized, "update")).not.toContain("Images Modify Resources");
     expect(sized.update.calls.flatMap((call) => call.undecided.flatMap((fact) => fact.adds))).toContain("Images Modify Resources");

@@ -11,6 +11,7 @@ import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import type { ProviderHost } from "../helpers/host";
 import { Driven, hostFor } from "../helpers/provider";
 import { TEST_API_NAMES } from "../helpers/vocabulary";
+import { IMAGE_JSON_SETTINGS, IMAGE_SETTINGS } from "../../provider/api";
 
 let emulator: TestEmulator;
 let host: ProviderHost;
@@ -50,7 +51,7 @@ describe.runIf(TEST_API_NAMES === "product")("Workspace, against a released Kasm
   it("check refuses values Kasm cannot hold, naming the input, before any request", async () => {
     const before = emulator.requests.length;
     const { failures } = await new Driven(host, "Workspace", "bad").check({ name: "kasmweb/x:1", friendlyName: "X", memory: 1.5, cores: 0, categories: ["a\nb"] });
-    expect(failures.map((f) => f.property).sort()).toEqual(["categories[0]", "cores", "memory"]);
+    expect(failures.map((f) => f.property).sort()).toEqual(["categories.0", "cores", "memory"]);
     expect(emulator.requests.length).toBe(before);
   });
 
@@ -69,9 +70,15 @@ describe.runIf(TEST_API_NAMES === "product")("Workspace, against a released Kasm
     expect(chrome.id).toMatch(/^[0-9a-f]{32}$/);
     expect(await imageInKasm(chrome.id)).toMatchObject({ memory: 4_000_000_000, description: "A browser", cores: 2 });
 
-    // Someone changes the description in the Kasm UI: refresh shows it; the next update puts it back.
-    const current = await imageInKasm(chrome.id);
-    expect((await emulator.specCall("update_image", { target_image: { ...current, description: "edited by hand" } })).status).toBe(200);
+    // Someone changes the description in the Kasm UI (which sends the record's settings back, configs as JSON text): refresh shows it; the next update puts it back.
+    const current = (await imageInKasm(chrome.id))!;
+    const settings = Object.fromEntries(
+      IMAGE_SETTINGS.filter((key) => current[key] !== undefined && current[key] !== null).map((key) => [
+        key,
+        IMAGE_JSON_SETTINGS.includes(key) ? JSON.stringify(current[key]) : key === "categories" ? (current[key] as string[]).join("\n") : current[key],
+      ]),
+    );
+    expect((await emulator.specCall("update_image", { target_image: { ...settings, image_id: chrome.id, description: "edited by hand" } })).status).toBe(200);
     expect((await chrome.read()).inputs).toMatchObject({ description: "edited by hand", registryPassword: REGISTRY_PASSWORD });
     await chrome.update(bigger);
     expect((await imageInKasm(chrome.id))?.description).toBe("A browser");

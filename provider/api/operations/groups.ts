@@ -1,11 +1,13 @@
 /**
  * Operations of the groups area: add a user to a group, remove a user from a group; and, on a
- * released Kasm (`apiNames` `product`), list, create, change and delete groups.
+ * released Kasm (`apiNames` `product`), list, create, change and delete groups, and say which
+ * workspaces (images) a group may launch.
  */
 import { z } from "zod";
-import { KasmAlreadyMemberError, KasmNotMemberError } from "../errors";
+import { KasmAlreadyMemberError, KasmNotFoundError, KasmNotMemberError } from "../errors";
 import { callCountingAsDone, createOnce, deleteOnce } from "../recovery";
 import { Empty, Id, Int, sameId } from "../schemas/common";
+import { GroupImage } from "../schemas/images";
 import { GroupRecord, type GroupMembership, type GroupUpdate, type NewGroup } from "../schemas/groups";
 import type { KasmApi } from "../transport";
 
@@ -105,4 +107,32 @@ export async function updateGroup(api: KasmApi, update: GroupUpdate): Promise<Gr
 export async function deleteGroup(api: KasmApi, params: { group_id: string; force?: boolean }): Promise<void> {
   const body = { target_group: { group_id: params.group_id }, ...(params.force === undefined ? {} : { force: params.force }) };
   await deleteOnce(api.transport, "delete_group", body);
+}
+
+/** The images a group may launch (`get_images_group`; a product operation, needs Groups View). */
+export async function getImagesGroup(api: KasmApi, params: { group_id: string }): Promise<GroupImage[]> {
+  const answer = await api.transport.call("get_images_group", { target_group: { group_id: params.group_id } }, z.object({ images: z.array(GroupImage).default([]) }));
+  return answer.images;
+}
+
+/** Whether the group may launch the image (read through {@link getImagesGroup}). */
+export async function groupHasImage(api: KasmApi, params: { group_id: string; image_id: string }): Promise<boolean> {
+  return (await getImagesGroup(api, params)).some((image) => sameId(image.image_id, params.image_id));
+}
+
+/** Let a group launch an image (`add_images_group`; a product operation, needs Groups Modify). */
+export async function addImagesGroup(api: KasmApi, params: { group_id: string; image_id: string }): Promise<void> {
+  await api.transport.call("add_images_group", groupImageBody(params), Empty);
+}
+
+/**
+ * Stop a group launching an image (`remove_images_group`; same permission). If a retried attempt
+ * answers that the group or the image does not exist, done.
+ */
+export async function removeImagesGroup(api: KasmApi, params: { group_id: string; image_id: string }): Promise<void> {
+  await callCountingAsDone(api.transport, "remove_images_group", groupImageBody(params), Empty, (error) => error instanceof KasmNotFoundError);
+}
+
+function groupImageBody(params: { group_id: string; image_id: string }) {
+  return { target_group: { group_id: params.group_id }, target_image: { image_id: params.image_id } };
 }

@@ -1,13 +1,12 @@
 /**
  * Operations of the images area: list the workspace images; and, on a released Kasm (`apiNames`
- * `product`), create, read, change and delete one, and say which groups may launch it. The shapes
+ * `product`), create, read, change and delete one (which groups may launch one: groups.ts). The shapes
  * of the product's operations are in `schemas/images.ts`, with their sources.
  */
 import { z } from "zod";
-import { callCountingAsDone, createOnce, deleteOnce } from "../recovery";
-import { Empty, sameId } from "../schemas/common";
-import { GroupImage, Image, type ImageUpdate, type NewImage } from "../schemas/images";
-import { KasmNotFoundError } from "../errors";
+import { createOnce, deleteOnce } from "../recovery";
+import { sameId } from "../schemas/common";
+import { Image, type ImageUpdate, type NewImage } from "../schemas/images";
 import type { KasmApi } from "../transport";
 
 const ImageAnswer = z.object({ image: Image });
@@ -70,32 +69,4 @@ export async function updateImage(api: KasmApi, update: ImageUpdate): Promise<Im
  */
 export async function deleteImage(api: KasmApi, params: { image_id: string }): Promise<void> {
   await deleteOnce(api.transport, "delete_image", { target_image: { image_id: params.image_id } });
-}
-
-/** The images a group may launch (`get_images_group`; a product operation, needs Groups View). */
-export async function getImagesGroup(api: KasmApi, params: { group_id: string }): Promise<GroupImage[]> {
-  const answer = await api.transport.call("get_images_group", { target_group: { group_id: params.group_id } }, z.object({ images: z.array(GroupImage).default([]) }));
-  return answer.images;
-}
-
-/** Whether the group may launch the image (read through {@link getImagesGroup}). */
-export async function groupHasImage(api: KasmApi, params: { group_id: string; image_id: string }): Promise<boolean> {
-  return (await getImagesGroup(api, params)).some((image) => sameId(image.image_id, params.image_id));
-}
-
-/** Let a group launch an image (`add_images_group`; a product operation, needs Groups Modify). */
-export async function addImagesGroup(api: KasmApi, params: { group_id: string; image_id: string }): Promise<void> {
-  await api.transport.call("add_images_group", groupImageBody(params), Empty);
-}
-
-/**
- * Stop a group launching an image (`remove_images_group`; same permission). If a retried attempt
- * answers that the group or the image does not exist, done.
- */
-export async function removeImagesGroup(api: KasmApi, params: { group_id: string; image_id: string }): Promise<void> {
-  await callCountingAsDone(api.transport, "remove_images_group", groupImageBody(params), Empty, (error) => error instanceof KasmNotFoundError);
-}
-
-function groupImageBody(params: { group_id: string; image_id: string }) {
-  return { target_group: { group_id: params.group_id }, target_image: { image_id: params.image_id } };
 }

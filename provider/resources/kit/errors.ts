@@ -15,6 +15,7 @@
  * | {@link KasmReadPermissionError} | Kasm left out a part of a record that the API key may not view |
  * | {@link KasmDeleteBlockedError} | Kasm keeps an object that others depend on, unless the delete forces it |
  * | {@link KasmOutcomeUnknownError} | a write may or may not have been applied, and Kasm cannot say which |
+ * | {@link KasmValueNotTakenError} | Kasm answered a write, but reading the object back does not show a declared value |
  * | {@link KasmUnfinishedError} | a run made part of its writes and failed the others |
  * | {@link KasmInitializationError} | the same, with the object kept in the state as failed to initialise |
  *
@@ -156,6 +157,24 @@ export class KasmOutcomeUnknownError extends KasmResourceError {
   constructor(message: string, knownIds: ReadonlyMap<string, string> = new Map(), cause?: unknown) {
     super(message, cause);
     this.knownIds = knownIds;
+  }
+}
+
+/**
+ * Kasm answered a write, but the object read back does not show a declared value: the
+ * installation did not take it (it speaks the other wire vocabulary, or this release ignores or
+ * refuses the value without saying so). `fields` names the inputs. Never reported as applied.
+ *
+ * The user checks `kasm:apiNames` and the values, as the message says, and runs `pulumi up` again.
+ */
+export class KasmValueNotTakenError extends KasmResourceError {
+  override readonly name: string = "KasmValueNotTakenError";
+  /** The inputs whose declared value Kasm does not show. */
+  readonly fields: readonly string[];
+
+  constructor(message: string, fields: readonly string[]) {
+    super(message);
+    this.fields = fields;
   }
 }
 
