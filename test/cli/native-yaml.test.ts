@@ -3,8 +3,9 @@
  * YAML program: an explicit provider resource (`pulumi:providers:kasm`) pointing at an emulator,
  * and a `kasm:index:User` and a `kasm:index:StagingConfig` on it. `up` creates them; a preview
  * without change sends no request; an edited field previews as a field-level update; a refresh
- * reads drift back; `destroy` removes them; the exported state holds neither the API key secret
- * nor the password in plain text. Once per wire vocabulary: the emulator speaking the spec's
+ * reads drift back; `pulumi import` takes over a user; `destroy` removes them; the exported state
+ * holds neither the API key secret nor the password in plain text; a warning (a take-over's) reaches
+ * the CLI under its resource. Once per wire vocabulary: the emulator speaking the spec's
  * names, then the product's (with `apiNames: product` on the provider).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -48,6 +49,14 @@ resources:
       firstName: ${firstName}
     options:
       provider: \${prov}
+  grace:
+    type: kasm:index:User
+    properties:
+      username: grace
+      firstName: Grace
+      adopt: true
+    options:
+      provider: \${prov}
   chrome:
     type: kasm:index:StagingConfig
     properties:
@@ -78,7 +87,12 @@ describe.skipIf(!hasPulumi).each(["spec", "product"] as const)("the native provi
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), "cli-native-yaml-"));
     emulator = await startTestEmulator(
-      { zones: [{ zone_id: ZONE, zone_name: "default" }], images: [{ image_id: IMAGE, name: "kasmweb/chrome:1.16.0", friendly_name: "Chrome" }] },
+      {
+        zones: [{ zone_id: ZONE, zone_name: "default" }],
+        images: [{ image_id: IMAGE, name: "kasmweb/chrome:1.16.0", friendly_name: "Chrome" }],
+        // grace is taken over by the program (adopt), hopper imported by `pulumi import`.
+        users: [{ username: "grace", first_name: "G" }, { username: "hopper", first_name: "Grace", last_name: "Hopper" }],
+      },
       { apiNames },
     );
   });
@@ -98,10 +112,11 @@ describe.skipIf(!hasPulumi).each(["spec", "product"] as const)("the native provi
     return { ...result, requests };
   }
 
-  const usersInKasm = async () => ((await emulator.specCall("get_users")).body.users as { username: string; first_name?: string; user_id: string }[]).filter((u) => u.username === "ada");
+  const usersInKasm = async (username = "ada") =>
+    ((await emulator.specCall("get_users")).body.users as { username: string; first_name?: string; user_id: string }[]).filter((u) => u.username === username);
   const stagingInKasm = async () => (await emulator.specCall("get_staging_configs")).body.staging_configs as { num_sessions: number }[];
 
-  it("up creates, a preview without change sends nothing, an edit previews field by field, refresh reads drift, destroy removes, and no secret is in the state", { timeout: SLOW }, async () => {
+  it("up creates (a take-over warning under its resource), a preview without change sends nothing, an edit previews field by field, refresh reads drift, import takes a user over, destroy removes all, and no secret is in the state", { timeout: SLOW }, async () => {
     const programDir = path.join(dir, "program");
     mkdirSync(programDir, { recursive: true });
     const write = (firstName: string) => writeFileSync(path.join(programDir, "Pulumi.yaml"), program(emulator.url, apiNames, firstName));
@@ -112,7 +127,11 @@ describe.skipIf(!hasPulumi).each(["spec", "product"] as const)("the native provi
     const up = await step("up (create)", () => cli.steps("up"));
     expect(up.errors).toEqual({});
     expect(up.code, up.stderr).toBe(0);
-    expect(up.ops).toMatchObject({ ada: "create", chrome: "create" });
+    expect(up.ops).toMatchObject({ ada: "create", grace: "create", chrome: "create" });
+    // The take-over's warning, sent by the plugin through Engine.Log, under its resource.
+    const warnings = up.stdout.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line).diagnosticEvent).filter((event) => event?.severity === "warning");
+    expect(warnings).toContainEqual(expect.objectContaining({ urn: expect.stringMatching(/::grace$/), message: expect.stringContaining("the take-over (adopt) will change firstName") }));
+    expect((await usersInKasm("grace"))[0].first_name).toBe("Grace");
     const [ada] = await usersInKasm();
     expect(ada?.first_name).toBe("Ada");
     expect(await stagingInKasm()).toMatchObject([{ num_sessions: 3 }]);
@@ -121,8 +140,8 @@ describe.skipIf(!hasPulumi).each(["spec", "product"] as const)("the native provi
     const exported = succeeded(await cli.run(["stack", "export", "--stack", "dev"])).stdout;
     expect(exported).not.toContain(ADMIN.secret);
     expect(exported).not.toContain(PASSWORD);
-    const resources = JSON.parse(exported).deployment.resources as { type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[];
-    const user = resources.find((r) => r.type === "kasm:index:User");
+    const resources = JSON.parse(exported).deployment.resources as { urn: string; type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[];
+    const user = resources.find((r) => r.urn.endsWith("::ada"));
     const provider = resources.find((r) => r.type === "pulumi:providers:kasm");
     expect(user?.outputs?.userId).toBe(ada.user_id);
     // Kept, as ciphertext: a later update can still send them.
@@ -131,7 +150,7 @@ describe.skipIf(!hasPulumi).each(["spec", "product"] as const)("the native provi
 
     const same = await step("preview (no change)", () => cli.steps("preview"));
     expect(same.code, same.stderr).toBe(0);
-    expect(same.ops).toMatchObject({ ada: "same", chrome: "same" });
+    expect(same.ops).toMatchObject({ ada: "same", grace: "same", chrome: "same" });
     expect(same.requests).toEqual([]);
 
     write("Augusta");
@@ -154,12 +173,22 @@ describe.skipIf(!hasPulumi).each(["spec", "product"] as const)("the native provi
     await emulator.specCall("update_user", { target_user: { user_id: ada.user_id, username: "ada", first_name: "Countess" } });
     const refresh = await step("refresh (one field drifted)", () => cli.refresh());
     expect(refresh.code, refresh.stderr).toBe(0);
-    const refreshed = JSON.parse(succeeded(await cli.run(["stack", "export", "--stack", "dev"])).stdout).deployment.resources as { type: string; outputs?: Record<string, unknown> }[];
-    expect(refreshed.find((r) => r.type === "kasm:index:User")?.outputs?.firstName).toBe("Countess");
+    const refreshed = JSON.parse(succeeded(await cli.run(["stack", "export", "--stack", "dev"])).stdout).deployment.resources as { urn: string; outputs?: Record<string, unknown> }[];
+    expect(refreshed.find((r) => r.urn.endsWith("::ada"))?.outputs?.firstName).toBe("Countess");
+
+    // An import's Read carries no state: the inputs come from what Kasm holds.
+    const [hopper] = await usersInKasm("hopper");
+    const providerUrn = "urn:pulumi:dev::native-kasm::pulumi:providers:kasm::prov";
+    const imported = await step("import (one user)", () => cli.run(["import", "kasm:index:User", "hopper", hopper.user_id, "--provider", `prov=${providerUrn}`, "--yes", "--protect=false", "--generate-code=false", "--stack", "dev"]));
+    expect(imported.code, imported.stdout + imported.stderr).toBe(0);
+    const afterImport = JSON.parse(succeeded(await cli.run(["stack", "export", "--stack", "dev"])).stdout).deployment.resources as { urn: string; id?: string; inputs?: Record<string, unknown> }[];
+    expect(afterImport.find((r) => r.urn.endsWith("::hopper"))).toMatchObject({ id: hopper.user_id, inputs: { username: "hopper", firstName: "Grace", lastName: "Hopper" } });
 
     const destroy = await step("destroy", () => cli.steps("destroy"));
-    expect(destroy.code, destroy.stderr).toBe(0);
+    expect(destroy.code, destroy.stdout + destroy.stderr).toBe(0);
     expect(await usersInKasm()).toEqual([]);
+    expect(await usersInKasm("grace")).toEqual([]);
+    expect(await usersInKasm("hopper")).toEqual([]);
     expect(await stagingInKasm()).toEqual([]);
   });
 });
