@@ -50,7 +50,11 @@ export function lifecycle(deps: LifecycleDeps) {
     if (kind === undefined || !(kind in deps.kinds)) throw new Error(`unknown resource type ${type}: the kasm provider serves kasm:index:<Kind>, such as kasm:index:User`);
     const report = { engineAddress: deps.engineAddress(), urn };
     const context = contextIn(deps.connections, undefined, name, { warn: (message) => warn(message, report), note: (message) => note(message, report) });
-    return { kind: kind as KindName, provider: deps.kinds[kind as KindName], context };
+    // A preview whose provider settings are not known yet (Configure skipped) cannot read the
+    // installation: no read before the plan, as with `checkBeforeChanges: false`.
+    const settingsKnown = deps.settingsKnown();
+    const setting: KindContext["setting"] = (option) => (!settingsKnown && option === "checkBeforeChanges" ? "false" : context.setting(option));
+    return { kind: kind as KindName, provider: deps.kinds[kind as KindName], context: { ...context, setting } };
   }
 
   return {
@@ -63,7 +67,7 @@ export function lifecycle(deps: LifecycleDeps) {
       const inputs = (checked.inputs ?? news.props) as Props;
       // As the dynamic provider does: a change the installation could not take fails in the preview
       // (one read per installation); a preview without change sends nothing.
-      if (failures.length === 0 && deps.settingsKnown() && !isDeepStrictEqual(olds.props, inputs)) {
+      if (failures.length === 0 && !isDeepStrictEqual(olds.props, inputs)) {
         const unreachable = await installationProblem(context);
         if (unreachable !== undefined) failures = [{ property: "", reason: unreachable }];
       }
