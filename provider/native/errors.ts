@@ -1,6 +1,6 @@
 /**
  * Errors of the native provider's methods as gRPC errors. A create or update that failed half way
- * (an error with `id` and `properties`, see `initializationFailure`) keeps its object in the state:
+ * (a `KasmInitializationError`, with the object's id and properties) keeps its object in the state:
  * the engine reads that from an `ErrorResourceInitFailed` detail, as from Pulumi's own providers.
  * The kinds' messages never hold a secret; the kept properties' secrets travel wrapped.
  */
@@ -8,14 +8,12 @@ import * as grpc from "@grpc/grpc-js";
 import * as anyproto from "google-protobuf/google/protobuf/any_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
+import { KasmInitializationError } from "../resources/kit/errors";
 import type { Props } from "../resources/kit/types";
 import { toStruct } from "./properties";
 
-/** What a kind's error may carry besides its message (see `initializationFailure`, and lifecycle.ts's `keepingSecrets`). */
-interface HalfDone {
-  readonly id?: unknown;
-  readonly properties?: Props;
-  readonly reasons?: readonly string[];
+/** Which of a half-created object's properties hold a secret, as lifecycle.ts's `keepingSecrets` marks them. */
+interface MarkedSecrets {
   readonly secretProperties?: ReadonlySet<string>;
 }
 
@@ -23,12 +21,11 @@ interface HalfDone {
 export function grpcError(error: unknown): Partial<grpc.StatusObject> {
   const message = error instanceof Error ? error.message : String(error);
   const metadata = new grpc.Metadata();
-  const halfDone = (error !== null && typeof error === "object" ? error : {}) as HalfDone;
-  if (typeof halfDone.id === "string" && halfDone.id !== "") {
+  if (error instanceof KasmInitializationError) {
     const detail = new provproto.ErrorResourceInitFailed()
-      .setId(halfDone.id)
-      .setProperties(toStruct(halfDone.properties ?? {}, halfDone.secretProperties))
-      .setReasonsList([...(halfDone.reasons ?? [message])]);
+      .setId(error.id)
+      .setProperties(toStruct(error.properties as Props, (error as MarkedSecrets).secretProperties))
+      .setReasonsList([...error.reasons]);
     const any = new anyproto.Any();
     any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
     const status = new statusproto.Status().setCode(grpc.status.UNKNOWN).setMessage(message);

@@ -17,6 +17,7 @@ import type { ConnectionRegistry } from "../connections";
 import { warn, note } from "../engine-log";
 import { contextIn } from "../runtime";
 import { withoutSecretProperty } from "../resources/kit/connections";
+import { KasmInitializationError } from "../resources/kit/errors";
 import { installationProblem } from "../resources/kit/installation-check";
 import type { Kind, KindContext, KindDiffResult, Props } from "../resources/kit/types";
 import { outputNames } from "./outputs";
@@ -158,13 +159,12 @@ function withoutNulls(props: Props): Props {
 }
 
 /**
- * Rethrow `error`; when it keeps a half-created object (`id` and `properties`, see
- * `initializationFailure`), first mark which of its properties the engine must keep secret.
+ * Rethrow `error`; when it keeps a half-created object (a `KasmInitializationError`), first mark
+ * which of its properties the engine must keep secret (errors.ts wraps them).
  */
 function keepingSecrets(error: unknown, kind: string, secrets: ReadonlySet<string>): never {
-  if (error !== null && typeof error === "object" && "properties" in error) {
-    const kept = error as { properties?: Props; secretProperties?: Set<string> };
-    kept.secretProperties = secretNames(kind, kept.properties ?? {}, secrets);
+  if (error instanceof KasmInitializationError) {
+    Object.assign(error, { secretProperties: secretNames(kind, error.properties as Props, secrets) });
   }
   throw error;
 }
