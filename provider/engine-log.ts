@@ -22,6 +22,17 @@ export function labelFor(kind: string, name: string | undefined, id: string): st
 /** Where a warning went: the engine's diagnostics, or the process's stderr. */
 export type WarningSink = "engine" | "stderr";
 
+/**
+ * Where a diagnostic goes: `engineAddress` (default: from the host's arguments), `urn` (the
+ * resource the CLI shows it under; a native provider knows it, the dynamic-provider host does
+ * not), `timeoutMs` (default 5000).
+ */
+export interface ReportOptions {
+  readonly engineAddress?: string;
+  readonly urn?: string;
+  readonly timeoutMs?: number;
+}
+
 /** The engine address the host was started with: its last argument shaped `host:port`, if any. */
 export function engineAddressFromArgv(argv: readonly string[] = process.argv): string | undefined {
   const last = argv.slice(2).at(-1);
@@ -32,9 +43,9 @@ export function engineAddressFromArgv(argv: readonly string[] = process.argv): s
  * Report a warning to the user. Resolves with where it went; never throws.
  *
  * @param message The text; never a secret.
- * @param options `engineAddress` (default: from the host's arguments), `timeoutMs` (default 5000).
+ * @param options Where it goes (see {@link ReportOptions}).
  */
-export function warn(message: string, options: { engineAddress?: string; timeoutMs?: number } = {}): Promise<WarningSink> {
+export function warn(message: string, options: ReportOptions = {}): Promise<WarningSink> {
   return report("warning", message, options);
 }
 
@@ -43,15 +54,15 @@ export function warn(message: string, options: { engineAddress?: string; timeout
  * an INFO diagnostic, which the CLI shows with the resource's others. Resolves with where it went;
  * never throws.
  */
-export function note(message: string, options: { engineAddress?: string; timeoutMs?: number } = {}): Promise<WarningSink> {
+export function note(message: string, options: ReportOptions = {}): Promise<WarningSink> {
   return report("info", message, options);
 }
 
-async function report(severity: "warning" | "info", message: string, options: { engineAddress?: string; timeoutMs?: number }): Promise<WarningSink> {
+async function report(severity: "warning" | "info", message: string, options: ReportOptions): Promise<WarningSink> {
   const address = options.engineAddress ?? engineAddressFromArgv();
   if (address) {
     try {
-      await logToEngine(address, severity, message, options.timeoutMs ?? 5000);
+      await logToEngine(address, severity, message, options.urn, options.timeoutMs ?? 5000);
       return "engine";
     } catch {
       // No engine there (a test harness, or it went away): stderr is the next best place.
@@ -62,7 +73,7 @@ async function report(severity: "warning" | "info", message: string, options: { 
 }
 
 /** One `Engine.Log` call. */
-async function logToEngine(address: string, severity: "warning" | "info", message: string, timeoutMs: number): Promise<void> {
+async function logToEngine(address: string, severity: "warning" | "info", message: string, urn: string | undefined, timeoutMs: number): Promise<void> {
   // Loaded here, from @pulumi/pulumi's own dependencies, so that the generated client and the
   // credentials come from the same copy of grpc-js.
   const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
@@ -74,6 +85,7 @@ async function logToEngine(address: string, severity: "warning" | "info", messag
     const request = new engproto.LogRequest();
     request.setSeverity(severity === "warning" ? engproto.LogSeverity.WARNING : engproto.LogSeverity.INFO);
     request.setMessage(message);
+    if (urn !== undefined) request.setUrn(urn);
     await new Promise<void>((resolve, reject) => {
       client.log(request, new grpc.Metadata(), { deadline: Date.now() + timeoutMs }, (error) => (error ? reject(error) : resolve()));
     });

@@ -95,15 +95,31 @@ export function connectionConfigurationProblem(name: string): string | undefined
  * was kept): what the kind's code is handed instead of reaching for module state.
  */
 export function contextFor(connection: string | undefined, resourceName: string | undefined): KindContext {
+  return contextIn(connections, connection, resourceName, { warn: (message) => warn(message), note: (message) => note(message) });
+}
+
+/** How a method's context tells the user something (the engine's diagnostics). */
+export interface Diagnostics {
+  warn(message: string): Promise<unknown>;
+  note(message: string): Promise<unknown>;
+}
+
+/**
+ * The context of a provider method for an object on `connection` of `registry`, of the resource
+ * the program named `resourceName`, telling the user through `diagnostics`: {@link contextFor}
+ * for the dynamic-provider host, and the native provider's own (its registry, and diagnostics
+ * that name the resource's URN).
+ */
+export function contextIn(registry: ConnectionRegistry, connection: string | undefined, resourceName: string | undefined, diagnostics: Diagnostics): KindContext {
   return {
     connection,
     settingNames: settingNamesOf(connection),
-    client: () => connections.client(connection),
-    existingClient: () => connections.existingClient(connection),
-    apiNames: () => connections.apiNames(connection),
-    setting: (option: ProviderSetting) => connections.setting(connection, option),
+    client: () => registry.client(connection),
+    existingClient: () => registry.existingClient(connection),
+    apiNames: () => registry.apiNames(connection),
+    setting: (option: ProviderSetting) => registry.setting(connection, option),
     label: (kind, id) => labelFor(kind, resourceName, id),
-    warn: (message) => warn(message),
-    note: (message) => note(message),
+    warn: (message) => diagnostics.warn(message),
+    note: (message) => diagnostics.note(message),
   };
 }

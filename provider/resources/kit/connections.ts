@@ -115,7 +115,7 @@ function connectionProblem(value: unknown): string | undefined {
  * reason names it), because the Pulumi CLI prints the property's value beside the reason, which
  * for a secret is the secret itself (`property password value {&{{...}}} has a problem: ...`).
  */
-function withoutSecretProperty(kind: string, failure: pulumi.dynamic.CheckFailure): pulumi.dynamic.CheckFailure {
+export function withoutSecretProperty(kind: string, failure: pulumi.dynamic.CheckFailure): pulumi.dynamic.CheckFailure {
   return isSecretInput(kind, failure.property.split(/[.[]/)[0]) ? { property: "", reason: failure.reason } : failure;
 }
 

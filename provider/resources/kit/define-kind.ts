@@ -11,7 +11,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { checkInputs } from "./check-wording";
 import { changedFields, diffInputs, keptOutputs, onlyProviderFlagsChanged, placeholdersOf, withLeftOutValues, withStoredDefaults, type FieldRule } from "./field-rules";
-import type { Kind, KindContext, ManifestField, Props, RefreshedInputs } from "./types";
+import type { Kind, KindContext, KindDiffResult, ManifestField, Props, RefreshedInputs } from "./types";
 import { previewTakeOver } from "./take-over";
 
 /** How each of a kind's inputs compares (see {@link FieldRule}), keyed by input name. */
@@ -52,7 +52,7 @@ export interface KindDefinition<Inputs extends Props, Outputs extends object> {
   /** A rule of the kind's own after the schema's: it receives the schema's result and may add failures or defaults. */
   readonly extraCheck?: (result: pulumi.dynamic.CheckResult, news: Props, olds: Props, context: KindContext) => pulumi.dynamic.CheckResult;
   /** Adjusts the derived diff, for a kind whose replacement rules go beyond {@link FieldRule.replaces}. */
-  readonly adjustDiff?: (diff: pulumi.dynamic.DiffResult, olds: KindState<Inputs, Outputs>, news: Inputs) => pulumi.dynamic.DiffResult;
+  readonly adjustDiff?: (diff: KindDiffResult, olds: KindState<Inputs, Outputs>, news: Inputs) => KindDiffResult;
   /**
    * How `adopt: true` finds the object it takes over, read as inputs: with it, `check` of an
    * adopted object about to be created names each field the take-over will change, or refuses it

@@ -3,11 +3,10 @@
  * unknown, what leaving it out means, the field-by-field diff, what a refresh reads back as
  * declared inputs, and the API body of declared inputs.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { canonicalId } from "../../../catalogue/ids";
 import { toApiBody, toCamelCase, toSnakeCase, type SnakeCase } from "../../api";
 import { isUnknown } from "./check-wording";
-import type { Props, RefreshedInputs } from "./types";
+import type { KindDiffResult, Props, RefreshedInputs } from "./types";
 
 // --- ids, names, lists -----------------------------------------------------------------------------
 
@@ -80,7 +79,7 @@ export function withStoredDefaults(inputs: Props, rules: Readonly<Record<string,
  * count, except that one the program stops declaring is a change (the state forgets it; Kasm keeps
  * its value). A value unknown during preview is a change.
  */
-export function diffInputs(olds: Props, news: Props, rules: Readonly<Record<string, FieldRule>>): pulumi.dynamic.DiffResult {
+export function diffInputs(olds: Props, news: Props, rules: Readonly<Record<string, FieldRule>>): KindDiffResult {
   const changed: string[] = [];
   const replaces: string[] = [];
   for (const [key, rule] of Object.entries(rules)) {
@@ -93,7 +92,7 @@ export function diffInputs(olds: Props, news: Props, rules: Readonly<Record<stri
     // Forgetting an input never replaces: there is nothing to change in Kasm.
     if (rule.replaces && after !== undefined) replaces.push(key);
   }
-  return { changes: changed.length > 0, replaces, deleteBeforeReplace: false };
+  return { changes: changed.length > 0, replaces, deleteBeforeReplace: false, changedFields: changed };
 }
 
 /**

@@ -53,6 +53,17 @@ export interface KindContext {
 }
 
 /**
+ * A diff as a kind's provider answers it: Pulumi's, and the inputs that differ. Pulumi's
+ * dynamic-provider host passes on only `changes`, `replaces` and `deleteBeforeReplace`; the native
+ * provider turns `changedFields` into the engine's field-level (detailed) diff. A kind that does
+ * not know its fields (a bulk kind) leaves it out, and the engine then compares the inputs itself.
+ */
+export interface KindDiffResult extends pulumi.dynamic.DiffResult {
+  /** The inputs whose declared value differs from the state's (`replaces` among them). */
+  readonly changedFields?: readonly string[];
+}
+
+/**
  * The methods of one kind's provider, in the terms of Pulumi's
  * `dynamic.ResourceProvider<Inputs, Outputs>` without `configure`, each handed its
  * {@link KindContext}: `State` is what the state holds (the declared inputs and the outputs).
@@ -62,7 +73,7 @@ export interface KindContext {
  */
 export interface KindProvider<Inputs extends object = Props, State extends object = Props> {
   check(olds: Props, news: Props, context: KindContext): Promise<pulumi.dynamic.CheckResult>;
-  diff(id: string, olds: State, news: Inputs, context: KindContext): Promise<pulumi.dynamic.DiffResult>;
+  diff(id: string, olds: State, news: Inputs, context: KindContext): Promise<KindDiffResult>;
   create(inputs: Inputs, context: KindContext): Promise<pulumi.dynamic.CreateResult<State>>;
   read(id: string, props: State, context: KindContext): Promise<pulumi.dynamic.ReadResult<State>>;
   update(id: string, olds: State, news: Inputs, context: KindContext): Promise<pulumi.dynamic.UpdateResult<State>>;

@@ -1,0 +1,70 @@
+/**
+ * Properties between the engine's gRPC structs and the kinds' plain objects.
+ *
+ * The native provider answers Configure with `acceptSecrets`, so the engine sends secret values
+ * wrapped (`{<sig>: <secret sig>, value}`) and, unlike with the dynamic-provider host, does not
+ * mark outputs secret again by itself: what comes in wrapped is unwrapped for the kinds (which
+ * know nothing of secrets), and every property that was secret, or that the catalogue says holds
+ * a secret, leaves wrapped. Values not known yet (preview) travel as Pulumi's string placeholder
+ * both ways, as the kinds already expect from the dynamic-provider host.
+ */
+import * as structproto from "google-protobuf/google/protobuf/struct_pb";
+import { isRpcSecret, specialSecretSig, specialSigKey, unwrapRpcSecret } from "@pulumi/pulumi/runtime/rpc";
+import { isSecretInput } from "../../catalogue/kinds";
+import type { Props } from "../resources/kit/types";
+
+/** Properties as the kinds take them, and the names of those that arrived secret. */
+export interface Unwrapped {
+  readonly props: Props;
+  readonly secrets: ReadonlySet<string>;
+}
+
+/** A value with every secret wrapper inside it removed, and whether there was one. */
+function unwrapValue(value: unknown): { readonly value: unknown; readonly secret: boolean } {
+  if (isRpcSecret(value)) return { value: unwrapValue(unwrapRpcSecret(value)).value, secret: true };
+  if (Array.isArray(value)) {
+    const items = value.map(unwrapValue);
+    return { value: items.map((item) => item.value), secret: items.some((item) => item.secret) };
+  }
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value).map(([key, item]) => [key, unwrapValue(item)] as const);
+    return { value: Object.fromEntries(entries.map(([key, item]) => [key, item.value])), secret: entries.some(([, item]) => item.secret) };
+  }
+  return { value, secret: false };
+}
+
+/**
+ * The properties of a request's struct, secrets unwrapped. A property with a secret anywhere
+ * inside is secret as a whole: the kinds' secrets are whole properties.
+ */
+export function fromStruct(struct: structproto.Struct | undefined): Unwrapped {
+  const props: Props = {};
+  const secrets = new Set<string>();
+  for (const [key, raw] of Object.entries(struct?.toJavaScript() ?? {})) {
+    const { value, secret } = unwrapValue(raw);
+    props[key] = value;
+    if (secret) secrets.add(key);
+  }
+  return { props, secrets };
+}
+
+/** The names among `props` that leave secret: those that arrived secret, and the kind's secret inputs. */
+export function secretNames(kind: string, props: Props, arrivedSecret: Iterable<string>): Set<string> {
+  const names = new Set(arrivedSecret);
+  for (const key of Object.keys(props)) if (isSecretInput(kind, key)) names.add(key);
+  return names;
+}
+
+/**
+ * A struct of `props` for the engine, each property named in `secrets` wrapped as a secret.
+ * Undefined values are left out (a struct has no such value).
+ */
+export function toStruct(props: Props | undefined, secrets: ReadonlySet<string> = new Set()): structproto.Struct {
+  const plain: Record<string, structproto.JavaScriptValue> = {};
+  for (const [key, value] of Object.entries(props ?? {})) {
+    if (value === undefined) continue;
+    const json = JSON.parse(JSON.stringify(value)) as structproto.JavaScriptValue;
+    plain[key] = secrets.has(key) ? { [specialSigKey]: specialSecretSig, value: json } : json;
+  }
+  return structproto.Struct.fromJavaScript(plain);
+}

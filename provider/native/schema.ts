@@ -1,0 +1,147 @@
+/**
+ * The package schema of the native provider (`pulumi package get-schema`, and what YAML reads to
+ * type a program), derived from each kind's manifest: its inputs from the manifest's zod schema
+ * (through `z.toJSONSchema`), `willReplaceOnChanges` on the inputs whose change replaces (the
+ * manifest's fields); its outputs from {@link KIND_OUTPUTS}; `secret: true` on the catalogue's
+ * secret inputs; and the provider's configuration from the settings the connection registry reads.
+ *
+ * Type tokens are `kasm:index:<Kind>`. The dynamic resources' `connection` input has no place
+ * here: one plugin process serves one provider instance, so an explicit provider is the
+ * installation.
+ */
+import { z } from "zod";
+import { SECRET_INPUTS } from "../../catalogue/kinds";
+import type { KindName } from "..";
+import { CONFIG_KEYS } from "../api/config";
+import { PROVIDER_SETTINGS } from "../runtime";
+import type { Kind } from "../resources/kit/types";
+import { KIND_OUTPUTS, type PropertySpec } from "./outputs";
+import { configSpecs } from "./configuration";
+
+/** The package's name: the first part of every type token, and of the plugin's name (`pulumi-resource-kasm`). */
+export const PACKAGE = "kasm";
+
+/** The type token of a kind: `kasm:index:User`. */
+export function nativeTypeToken(kind: string): string {
+  return `${PACKAGE}:index:${kind}`;
+}
+
+/** The kind of a native type token, or undefined when it is not one. */
+export function kindOfNativeToken(token: string): string | undefined {
+  const prefix = `${PACKAGE}:index:`;
+  return token.startsWith(prefix) ? token.slice(prefix.length) : undefined;
+}
+
+/** A JSON Schema node as `z.toJSONSchema` writes it (the parts read here). */
+interface JsonSchema {
+  readonly type?: string;
+  readonly properties?: Readonly<Record<string, JsonSchema>>;
+  readonly required?: readonly string[];
+  readonly items?: JsonSchema;
+  readonly additionalProperties?: JsonSchema | boolean;
+  readonly anyOf?: readonly JsonSchema[];
+  readonly description?: string;
+}
+
+/** An object type of the schema (`types`), for an input that is an object with named fields. */
+interface ObjectTypeSpec {
+  readonly type: "object";
+  readonly properties: Record<string, PropertySpec>;
+  readonly required?: string[];
+}
+
+/** What a kind's schema node turns into: its properties, and the object types they refer to. */
+interface Converted {
+  readonly properties: Record<string, PropertySpec>;
+  readonly required: string[];
+}
+
+const ANY: PropertySpec = { $ref: "pulumi.json#/Any" };
+
+/**
+ * One JSON Schema node as a property of the package schema. An object with named fields becomes
+ * an object type named `typeName` (written into `types`); a union of one type becomes that type,
+ * any other union `Any`.
+ */
+function propertyOf(node: JsonSchema, typeName: string, types: Record<string, ObjectTypeSpec>): PropertySpec {
+  const described = node.description === undefined ? {} : { description: node.description };
+  if (node.anyOf !== undefined) {
+    const kinds = new Set(node.anyOf.map((option) => option.type));
+    return kinds.size === 1 && node.anyOf[0].type !== "object" && node.anyOf[0].type !== "array" ? { ...propertyOf(node.anyOf[0], typeName, types), ...described } : { ...ANY, ...described };
+  }
+  switch (node.type) {
+    case "string":
+    case "number":
+    case "integer":
+    case "boolean":
+      return { type: node.type, ...described };
+    case "array":
+      return { type: "array", items: node.items === undefined ? ANY : propertyOf(node.items, typeName, types), ...described };
+    case "object": {
+      if (node.properties !== undefined) {
+        const token = nativeTypeToken(typeName);
+        types[token] = { type: "object", ...objectOf(node, typeName, types) };
+        return { $ref: `#/types/${token}`, ...described };
+      }
+      const values = typeof node.additionalProperties === "object" ? propertyOf(node.additionalProperties, typeName, types) : ANY;
+      return { type: "object", additionalProperties: values, ...described };
+    }
+    default:
+      return { ...ANY, ...described };
+  }
+}
+
+/** The properties of an object node, each nested object type named after its owner and field. */
+function objectOf(node: JsonSchema, typeName: string, types: Record<string, ObjectTypeSpec>): Converted {
+  const properties: Record<string, PropertySpec> = {};
+  for (const [name, child] of Object.entries(node.properties ?? {})) properties[name] = propertyOf(child, typeName + name[0].toUpperCase() + name.slice(1), types);
+  return { properties, required: [...(node.required ?? [])] };
+}
+
+/** `spec` with the marks a kind's input carries: secret, and whether a change replaces. */
+function marked(spec: PropertySpec, secret: boolean, replaces: boolean): PropertySpec {
+  return { ...spec, ...(secret ? { secret: true } : {}), ...(replaces ? { willReplaceOnChanges: true } : {}) };
+}
+
+/** One kind's resource in the schema, its nested object types written into `types`. */
+function resourceOf(kind: KindName, { manifest }: Kind, types: Record<string, ObjectTypeSpec>): object {
+  const json = z.toJSONSchema(manifest.schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+  const inputs = objectOf(json, kind, types);
+  const secrets: readonly string[] = (SECRET_INPUTS as Partial<Record<string, readonly string[]>>)[kind] ?? [];
+  const inputProperties = Object.fromEntries(
+    Object.entries(inputs.properties).map(([name, spec]) => [name, marked(spec, secrets.includes(name), manifest.fields[name]?.replaces === true)]),
+  );
+  // The state holds the declared inputs beside the outputs: both are the resource's properties.
+  const properties = { ...inputProperties, ...(KIND_OUTPUTS[kind] as Record<string, PropertySpec>) };
+  return { inputProperties, requiredInputs: inputs.required, properties, required: inputs.required };
+}
+
+/**
+ * The package schema, as the JSON text GetSchema answers.
+ *
+ * @param version The plugin's version (package.json's): the schema, GetPluginInfo and any SDK keep one.
+ * @param kinds The registry's kinds (their manifests).
+ */
+export function packageSchema(version: string, kinds: Readonly<Record<KindName, Kind>>): string {
+  const types: Record<string, ObjectTypeSpec> = {};
+  const resources: Record<string, object> = {};
+  for (const kind of Object.keys(kinds) as KindName[]) resources[nativeTypeToken(kind)] = resourceOf(kind, kinds[kind], types);
+  const config = configSpecs(Object.keys(CONFIG_KEYS), Object.keys(PROVIDER_SETTINGS));
+  return JSON.stringify({
+    name: PACKAGE,
+    displayName: "Kasm Workspaces",
+    version,
+    description: "Users, groups, staging, casting, egress and servers of a Kasm Workspaces installation.",
+    keywords: ["pulumi", "kasm", "category/infrastructure", "kind/native"],
+    license: "Apache-2.0",
+    config: { variables: config },
+    provider: { description: "One Kasm Workspaces installation.", inputProperties: config, properties: config },
+    resources,
+    types,
+  });
+}
+
+/** The names of a kind's inputs (its manifest's fields, each an input of its schema). */
+export function inputNames(kind: Kind): string[] {
+  return Object.keys(kind.manifest.fields);
+}
