@@ -64,6 +64,8 @@ export const KIND_OUTPUTS = {
   },
   UserSet: { userIds: { ...IDS_BY_NAME, description: "Username (as Kasm stores it: lowercase) -> user id." }, count: INTEGER },
   ServerImport: { serverIds: { ...IDS_BY_NAME, description: "Server name -> the id of the server this resource imported under that name." } },
+  Workspace: { imageId: { ...STRING, description: "The image's id (32 hex digits)." }, available: BOOLEAN },
+  GroupWorkspace: {},
 } as const satisfies OutputTable;
 
 /** The names of the outputs `kind` computes. */
