@@ -83,6 +83,8 @@ export function buildStack(seed: number, size: number, tag: string): { specs: Sp
   let egressProvider = false;
   let gateway = false;
   let group = false;
+  let workspace = false;
+  let groupWorkspace = false;
   /** The stack's egress provider, which gateways, mappings and credentials need: added once, when first needed. */
   const addEgressProvider = () => {
     if (egressProvider) return;
@@ -95,8 +97,8 @@ export function buildStack(seed: number, size: number, tag: string): { specs: Sp
       "UserAttributes", "GroupMembership", "UserGroups", "UserServerAssignment", "StagingConfig", "CastConfig",
       "ServerDrain", "LicenseActivation", "EgressProvider", "EgressGateway", "EgressProviderMapping", "EgressCredential",
       "ServerImport", "UserSet",
-      // Groups are a released Kasm's operations: only a product run manages them.
-      ...(TEST_API_NAMES === "product" ? (["Group"] as const) : []),
+      // Groups and workspaces are a released Kasm's operations: only a product run manages them.
+      ...(TEST_API_NAMES === "product" ? (["Group", "Workspace", "GroupWorkspace"] as const) : []),
     ]);
     const name = `${kind[0].toLowerCase()}${kind.slice(1)}${specs.length}`;
     const user = r.pick(users);
@@ -207,6 +209,19 @@ export function buildStack(seed: number, size: number, tag: string): { specs: Sp
         if (group) continue;
         group = true;
         specs.push({ kind, name, props: { name: `${tag}grp`, priority: 20, description: "made by the stack" }, update: { priority: 21 } });
+        break;
+      }
+      case "Workspace": {
+        // No compute-related field: whether an update changes one is then known (it does not), so the pack decides.
+        if (workspace) continue;
+        workspace = true;
+        specs.push({ kind, name, props: { name: `kasmweb/${tag}app:1.0`, friendlyName: `${tag}app`, description: "made by the stack" }, update: { description: "changed by the stack" } });
+        break;
+      }
+      case "GroupWorkspace": {
+        if (groupWorkspace) continue;
+        groupWorkspace = true;
+        specs.push({ kind, name, props: { groupId: r.pick([IDS.allUsers, IDS.administrators, IDS.devs]), imageId: IDS.image1 }, update: { adopt: true } });
         break;
       }
       case "EgressProvider": {
