@@ -1,4 +1,4 @@
-/** The examples quickstart, casting-kiosk and egress-vpn through the `pulumi` CLI and the test engine (examples.ts). */
+/** The examples quickstart, casting-kiosk, egress-vpn and workspace-catalogue through the `pulumi` CLI and the test engine (examples.ts). */
 import { describeExamples } from "./examples";
 
-describeExamples(["quickstart", "casting-kiosk", "egress-vpn"]);
+describeExamples(["quickstart", "casting-kiosk", "egress-vpn", "workspace-catalogue"]);

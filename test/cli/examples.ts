@@ -44,6 +44,8 @@ interface Case {
   readonly leaves?: { licences?: boolean; egressCredentials?: boolean };
   /** A second installation (`kasm-production:`), seeded with the example's seed-production.json. */
   readonly production?: boolean;
+  /** The wire vocabulary of every installation of the case (the emulators' and `apiNames`); default the spec's. */
+  readonly apiNames?: "product";
   /** An edit of index.ts for the edit-and-up step (each `from` exactly once). */
   readonly edit?: readonly (readonly [from: string, to: string])[];
 }
@@ -85,16 +87,26 @@ const CASES: readonly Case[] = [
     config: {
       stagingZoneId: seedOf("two-installations").zones![0].zone_id!,
       stagingImageId: seedOf("two-installations").images![0].image_id!,
-      productionZoneId: productionSeed().zones[0].zone_id,
-      productionImageId: productionSeed().images[0].image_id,
+      productionZoneId: productionSeed("two-installations").zones[0].zone_id,
+      productionImageId: productionSeed("two-installations").images[0].image_id,
     },
     outputs: (s) => ({ userIds: { staging: idsOf(s, ["ada", "grace", "linus"]), production: expect.any(Object) } }),
     edit: [[`{ username: "linus",`, `{ username: "margaret", firstName: "Margaret", lastName: "Hamilton", groups: ["Engineering"] },\n  { username: "linus",`]],
   },
+  {
+    example: "workspace-catalogue",
+    production: true,
+    apiNames: "product",
+    outputs: (s) => ({
+      imageIds: { staging: { chrome: byName(s, "images", "friendly_name", "Chrome").image_id, "vs-code": expect.any(String), terminal: expect.any(String) }, production: expect.any(Object) },
+    }),
+    edit: [["memory: 2_768_000_000", "memory: 4_000_000_000"]],
+  },
 ];
 
-function productionSeed(): any {
-  return JSON.parse(readFileSync(path.join(exampleDir("two-installations"), "seed-production.json"), "utf8"));
+/** The seed of an example's second installation. */
+function productionSeed(example: ExampleName): any {
+  return JSON.parse(readFileSync(path.join(exampleDir(example), "seed-production.json"), "utf8"));
 }
 
 const idsOf = (state: any, usernames: readonly string[]) => Object.fromEntries(usernames.map((u) => [u, byName(state, "users", "username", u).user_id]));
@@ -121,17 +133,20 @@ type Step = (typeof STEPS)[number];
 
 /** The emulators of one run of a case: the default installation, and production where the case has one. */
 async function startInstallations(c: Case): Promise<TestEmulator[]> {
-  const first = await startExampleEmulator(c.example);
-  return c.production ? [first, await startTestEmulator(productionSeed())] : [first];
+  const options = c.apiNames ? { apiNames: c.apiNames } : undefined;
+  const first = options ? await startTestEmulator(seedOf(c.example), options) : await startExampleEmulator(c.example);
+  return c.production ? [first, await startTestEmulator(productionSeed(c.example), options)] : [first];
 }
 
 /** The provider settings of a case's stack: each installation's address and key. */
 function providerConfig(c: Case, installations: readonly TestEmulator[]): Record<string, string> {
   const key = seedOf(c.example).apiKeys[0];
   const config: Record<string, string> = { "kasm:baseUrl": installations[0].url, "kasm:apiKey": key.key, "kasm:apiKeySecret": key.secret, "kasm:maxRetries": "1" };
+  if (c.apiNames) config["kasm:apiNames"] = c.apiNames;
   if (c.production) {
-    const production = productionSeed().apiKeys[0];
+    const production = productionSeed(c.example).apiKeys[0];
     Object.assign(config, { "kasm-production:baseUrl": installations[1].url, "kasm-production:apiKey": production.key, "kasm-production:apiKeySecret": production.secret, "kasm-production:maxRetries": "1" });
+    if (c.apiNames) config["kasm-production:apiNames"] = c.apiNames;
   }
   return config;
 }
