@@ -5,7 +5,7 @@
 
 // --- kinds and steps -------------------------------------------------------------------------
 
-/** Every kind of Kasm resource, by the name of its SDK class (its type token is `pulumi-nodejs:dynamic/kasm:<Kind>`). */
+/** Every kind of Kasm resource, by the name of its SDK class (its type tokens: `pulumi-nodejs:dynamic/kasm:<Kind>` and `kasm:index:<Kind>`). */
 export const KASM_KINDS = [
   "User",
   "UserSet",
@@ -35,16 +35,60 @@ export function isKasmKind(name: unknown): name is KasmKind {
   return typeof name === "string" && (KASM_KINDS as readonly string[]).includes(name);
 }
 
-/** The type token of a kind, what policies match resources by. */
-export function kasmTypeToken(kind: KasmKind): string {
-  return `pulumi-nodejs:dynamic/kasm:${kind}`;
+/**
+ * The two forms a Kasm resource takes: `dynamic`, a class of the SDK served by Pulumi's
+ * dynamic-provider host (`pulumi-nodejs:dynamic/kasm:User`), and `native`, a resource of the
+ * native provider plugin `pulumi-resource-kasm` (`kasm:index:User`). Both forms of a kind have the
+ * same inputs, except the dynamic one's `connection`, and the policy packs judge them alike.
+ */
+export type KasmResourceForm = "dynamic" | "native";
+
+/** What each form's type tokens start with, the kind's name following. */
+const TYPE_TOKEN_PREFIXES: Readonly<Record<KasmResourceForm, string>> = {
+  dynamic: "pulumi-nodejs:dynamic/kasm:",
+  native: "kasm:index:",
+};
+
+/** The native provider's package name: the first part of its type tokens and of its plugin's name. */
+export const NATIVE_PACKAGE = "kasm";
+
+/** The type token of the native provider's provider resources (an explicit provider: one installation). */
+export const NATIVE_PROVIDER_TYPE = `pulumi:providers:${NATIVE_PACKAGE}`;
+
+/**
+ * The type token of a kind in one of its forms (the SDK's dynamic one unless told): what
+ * policies match resources by.
+ */
+export function kasmTypeToken(kind: KasmKind, form: KasmResourceForm = "dynamic"): string {
+  return `${TYPE_TOKEN_PREFIXES[form]}${kind}`;
 }
 
-/** The kind of a type token, or undefined when it is not a Kasm resource. */
-export function kindOfTypeToken(type: unknown): KasmKind | undefined {
-  if (typeof type !== "string" || !type.startsWith("pulumi-nodejs:dynamic/kasm:")) return undefined;
-  const kind = type.slice("pulumi-nodejs:dynamic/kasm:".length);
-  return isKasmKind(kind) ? kind : undefined;
+/**
+ * The native provider's token of a name in its package (`kasm:index:User`): a kind's type token,
+ * or the token of an object type of its schema.
+ */
+export function nativeToken(name: string): string {
+  return `${TYPE_TOKEN_PREFIXES.native}${name}`;
+}
+
+/** The kind and form of a type token, or undefined when it is not a Kasm resource's. */
+export function kindAndFormOfTypeToken(type: unknown): { readonly kind: KasmKind; readonly form: KasmResourceForm } | undefined {
+  if (typeof type !== "string") return undefined;
+  for (const form of Object.keys(TYPE_TOKEN_PREFIXES) as KasmResourceForm[]) {
+    const prefix = TYPE_TOKEN_PREFIXES[form];
+    const kind = type.startsWith(prefix) ? type.slice(prefix.length) : undefined;
+    if (isKasmKind(kind)) return { kind, form };
+  }
+  return undefined;
+}
+
+/**
+ * The kind of a type token of either form (`pulumi-nodejs:dynamic/kasm:User` and `kasm:index:User`
+ * are both `User`), or of `form` only when given; undefined when it is not a Kasm resource's.
+ */
+export function kindOfTypeToken(type: unknown, form?: KasmResourceForm): KasmKind | undefined {
+  const found = kindAndFormOfTypeToken(type);
+  return found && (form === undefined || found.form === form) ? found.kind : undefined;
 }
 
 /**

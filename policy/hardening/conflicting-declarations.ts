@@ -36,6 +36,8 @@ interface Entry {
   readonly name: string;
   readonly urn: string;
   readonly props: RawProps;
+  /** The connection of the installation its object lives on (see `connectionOf`). */
+  readonly connection: string | undefined;
   /** property -> the URNs of the resources its value comes from. */
   readonly from: Readonly<Record<string, readonly string[]>>;
 }
@@ -179,7 +181,7 @@ export const conflictingDeclarations: StackValidationPolicy = {
       }
       if (!KINDS.has(kind) || isExempt(config, r.name)) continue;
       const from = Object.fromEntries(Object.entries(r.propertyDependencies ?? {}).map(([property, deps]) => [property, deps.map((d) => d.urn)]));
-      entries.push({ kind, name: r.name, urn: r.urn, props, from });
+      entries.push({ kind, name: r.name, urn: r.urn, props, connection: connectionOf(r), from });
     }
     if (entries.length < 2) args.notApplicable("the stack has fewer than two resources of the kinds this policy compares");
     const users: StackUsers = { byId, urns, adopting };
@@ -187,8 +189,8 @@ export const conflictingDeclarations: StackValidationPolicy = {
     const undecided: string[] = [];
     for (let j = 1; j < entries.length; j++) {
       for (let i = 0; i < j; i++) {
-        // Objects of two installations (kasm.Connection) are two objects, whatever their keys.
-        if (connectionOf(entries[i].props) !== connectionOf(entries[j].props)) continue;
+        // Objects of two installations (kasm.Connection, or two native providers) are two objects, whatever their keys.
+        if (entries[i].connection !== entries[j].connection) continue;
         for (const rule of RULES) {
           const [x, y] = rule.kinds;
           const pair = entries[i].kind === x && entries[j].kind === y ? [entries[i], entries[j]] : entries[i].kind === y && entries[j].kind === x ? [entries[j], entries[i]] : undefined;

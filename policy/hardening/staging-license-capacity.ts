@@ -13,7 +13,7 @@
 import type { PolicyConfigSchema, StackValidationPolicy } from "@pulumi/policy";
 import { COMMUNITY_CONCURRENT_SESSIONS } from "../../catalogue/product";
 import { EXEMPT_PROPERTY, isExempt, numberOf } from "./common";
-import { connectionOf, label, rawProps, undecidable } from "../shared/kasm";
+import { connectionOf, label, undecidable } from "../shared/kasm";
 import { inputsOf } from "../shared/inputs";
 
 export const NAME = "staging-license-capacity";
@@ -53,7 +53,8 @@ export const stagingLicenseCapacity: StackValidationPolicy = {
         type: "object",
         additionalProperties: { type: "object", properties: LICENSE_PROPERTIES, additionalProperties: false },
         description:
-          "The licence of each other installation, by connection name (the name given to kasm.Connection): {\"prod\": {\"license\": \"community\"}}. " +
+          "The licence of each other installation, by connection name (the name given to kasm.Connection; for native kasm:index resources, " +
+          "the resource name of their explicit provider): {\"prod\": {\"license\": \"community\"}}. " +
           "The top level describes the default one (kasm:); an installation without a licence here is not checked.",
       },
     },
@@ -66,7 +67,7 @@ export const stagingLicenseCapacity: StackValidationPolicy = {
     for (const r of args.resources) {
       const inputs = inputsOf("StagingConfig", r);
       if (!inputs || isExempt(config, r.name)) continue;
-      const connection = connectionOf(rawProps(r.props));
+      const connection = connectionOf(r);
       byConnection.set(connection, [...(byConnection.get(connection) ?? []), { r, sessions: numberOf(inputs.numSessions) }]);
     }
     if (byConnection.size === 0) args.notApplicable("the stack has no staging configs");

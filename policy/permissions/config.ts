@@ -73,16 +73,17 @@ export const KEY_CONFIG_PROPERTIES: PolicyConfigSchema["properties"] = {
 };
 
 /**
- * The JSON schema of `connections`: the key of each named installation (a resource's
- * `connection`, see `kasm.Connection`), with the same properties as the top level, which describe
- * the default one (`kasm:`).
+ * The JSON schema of `connections`: the key of each named installation (a dynamic resource's
+ * `connection`, see `kasm.Connection`, or a native resource's explicit provider, by its resource
+ * name), with the same properties as the top level, which describe the default one (`kasm:`).
  */
 export const CONNECTIONS_PROPERTY: PolicyConfigSchema["properties"] = {
   connections: {
     type: "object",
     additionalProperties: { type: "object", properties: KEY_CONFIG_PROPERTIES, additionalProperties: false },
     description:
-      "The API key of each other installation, by connection name (the name given to kasm.Connection), with the same properties as " +
+      "The API key of each other installation, by connection name (the name given to kasm.Connection; for native kasm:index resources, " +
+      "the resource name of their explicit provider), with the same properties as " +
       "the top level: {\"prod\": {\"permissions\": [...]}}. A resource is judged against the key of its own installation; the top level " +
       "describes the default connection (kasm:).",
   },
@@ -219,8 +220,17 @@ export function parseKeyConfigWithPermissions(
 }
 
 /**
+ * The name of an explicit native provider (`pulumi:providers:kasm`) as `connections` may give it:
+ * the provider's resource name is the connection of the native resources on it, and programs
+ * name resources more freely than `kasm.Connection` names connections (a YAML `kasmProd`). Names
+ * with spaces and other punctuation are still refused, as most likely not meant as one.
+ */
+const PROVIDER_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+
+/**
  * The keys of the named connections in a policy's config (`connections`), each read as the top
- * level is, by `parse`.
+ * level is, by `parse`. A name is a connection's (a dynamic resource's `connection` input) or an
+ * explicit native provider's resource name (see `connectionOf`).
  *
  * @throws {@link PolicyConfigError} for a name that cannot name a connection, or as `parse` does.
  */
@@ -235,9 +245,10 @@ export function parseConnectionKeys<K extends KeyConfig>(
     throw new PolicyConfigError(`policy config of '${policy}': connections must be an object, by connection name: {"prod": {"permissions": [...]}}`);
   const keys = new Map<string, K>();
   for (const [name, value] of Object.entries(connections as Record<string, unknown>)) {
-    if (!isConnectionName(name))
+    if (!isConnectionName(name) && !PROVIDER_NAME.test(name))
       throw new PolicyConfigError(
-        `policy config of '${policy}': connections.${name}: a connection name is lower-case letters, digits and hyphens, starting with a letter, as given to kasm.Connection`,
+        `policy config of '${policy}': connections.${name}: a connection name is lower-case letters, digits and hyphens, starting with a letter, as given to kasm.Connection; ` +
+          `for native resources (kasm:index:<Kind>) it is their explicit provider's resource name: letters, digits, '_', '.' and '-', starting with a letter or '_'`,
       );
     if (value === null || typeof value !== "object" || Array.isArray(value))
       throw new PolicyConfigError(`policy config of '${policy}': connections.${name} must be an object with the key's properties ({"permissions": [...]})`);

@@ -32,7 +32,7 @@ export const readOnlyKey: ResourceValidationPolicy = {
     // The key of the resource's own installation (resource-needs-permissions reports one the config
     // lacks). The whole config is read for every resource, so that a problem anywhere in it is
     // reported whichever resource comes first, and once (see readConfigOnce).
-    const connection = connectionOf(rawProps(args.props));
+    const connection = connectionOf(args);
     const config = readConfigOnce(NAME, raw, () => {
       const top = parseKeyConfig(NAME, raw, PACK_SETTINGS);
       const connections = parseConnectionKeys(NAME, raw, parseKeyConfig);

@@ -21,7 +21,7 @@ import {
 } from "../../catalogue";
 import { configFacts, type KeyConfig } from "./config";
 import type { PolicyProps } from "../shared/inputs";
-import { connectionOf, isUnknownValue, kindOf, rawProps } from "../shared/kasm";
+import { connectionOf, isUnknownValue, kindOf, rawProps, type ProviderOfResource } from "../shared/kasm";
 
 /** A resource as a stack policy receives it (a subset of @pulumi/policy's `PolicyResource`). */
 export interface StackResource {
@@ -29,6 +29,8 @@ export interface StackResource {
   readonly name: string;
   readonly urn: string;
   readonly props: unknown;
+  /** Its provider (the installation of a native resource, see `connectionOf`). */
+  readonly provider?: ProviderOfResource;
   /** The resources each property's value comes from. */
   readonly propertyDependencies?: Readonly<Record<string, readonly { readonly type: string; readonly urn: string }[]>>;
 }
@@ -182,13 +184,13 @@ export function analyseStack(resources: readonly StackResource[], config: KeyCon
 
 /**
  * The stack's resources by the installation their objects live on (a Kasm resource's
- * `connection`; undefined for the default one, and for every resource that is not Kasm's), in
+ * connection, see `connectionOf`; undefined for the default one, and for every resource that is not Kasm's), in
  * the stack's order: each installation is judged against its own key.
  */
 export function byInstallation<R extends StackResource>(resources: readonly R[]): Map<string | undefined, R[]> {
   const groups = new Map<string | undefined, R[]>();
   for (const resource of resources) {
-    const connection = kindOf(resource) ? connectionOf(rawProps(resource.props)) : undefined;
+    const connection = kindOf(resource) ? connectionOf(resource) : undefined;
     const group = groups.get(connection);
     if (group) group.push(resource);
     else groups.set(connection, [resource]);

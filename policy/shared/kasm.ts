@@ -1,5 +1,6 @@
 /**
- * What both policy packs share: recognising Kasm resources by type token, reading their
+ * What both policy packs share: recognising Kasm resources by type token (the SDK's dynamic
+ * resources and the native provider's alike), the installation a resource lives on, reading their
  * properties without tripping over values not known during preview, saying "could not decide"
  * the way Pulumi's policy SDK does, and naming resources in messages.
  *
@@ -7,7 +8,7 @@
  * nothing to tell them from other values, so the only safe rule is to name properties, never
  * print them. Properties whose names start with `__` (such as `__provider`) are never looked at.
  */
-import { isUnknownValue, kindOfTypeToken, UNKNOWN_SENTINELS, type KasmKind } from "../../catalogue";
+import { isUnknownValue, kindAndFormOfTypeToken, kindOfTypeToken, NATIVE_PROVIDER_TYPE, UNKNOWN_SENTINELS, type KasmKind } from "../../catalogue";
 
 export { isUnknownValue, kindOfTypeToken, type KasmKind };
 
@@ -63,7 +64,7 @@ export function label(kind: KasmKind, name: string): string {
   return `${kind} '${name}'`;
 }
 
-/** The Kasm kind of a resource as a policy receives it, or undefined when it is not a Kasm resource. */
+/** The Kasm kind of a resource as a policy receives it, in either form (see `KasmResourceForm`), or undefined when it is not a Kasm resource. */
 export function kindOf(resource: { readonly type: string }): KasmKind | undefined {
   return kindOfTypeToken(resource.type);
 }
@@ -79,12 +80,47 @@ export function quoted(names: Iterable<string>): string {
   return [...names].map((n) => `'${n}'`).join(", ");
 }
 
+/** The provider of a resource as @pulumi/policy hands it over (`PolicyProviderResource`): only what is read here. */
+export interface ProviderOfResource {
+  /** The provider resource's type token: `pulumi:providers:kasm` for the native provider. */
+  readonly type: string;
+  /** The provider resource's name: an explicit provider's name, or the engine's `default...` one. */
+  readonly name: string;
+}
+
 /**
- * The connection a resource's object lives on, from its properties: the name given to
- * `kasm.Connection`, or undefined for the default one (`kasm:`). Rules that count or compare
- * objects do so within one installation.
+ * A resource as policies receive it (`ResourceValidationArgs` or a stack's `PolicyResource`),
+ * with what says which installation its object lives on. A provider's `props` are deliberately
+ * not part of it: they hold its API key secret unwrapped.
  */
-export function connectionOf(props: RawProps): string | undefined {
+export interface PlacedResource {
+  readonly type: string;
+  readonly props: unknown;
+  readonly provider?: ProviderOfResource;
+}
+
+/**
+ * Whether a provider is one the engine made because the program named none: it names them
+ * `default`, or `default_<version>` (the rule of Pulumi's own `providers.IsDefaultProvider`, which
+ * takes every name starting with `default`, narrowed here so that an explicit `defaults-prod` is not one).
+ */
+function isDefaultProvider(provider: ProviderOfResource): boolean {
+  return provider.name === "default" || provider.name.startsWith("default_");
+}
+
+/**
+ * The connection a resource's object lives on, or undefined for the default installation (`kasm:`).
+ * A dynamic resource names it in its `connection` input (the name given to `kasm.Connection`); a
+ * native one (`kasm:index:<Kind>`) has no such input: its explicit provider is its installation,
+ * and that provider's resource name is the connection's name (a default provider is the default
+ * installation). Rules that count or compare objects do so within one installation.
+ */
+export function connectionOf(resource: PlacedResource): string | undefined {
+  if (kindAndFormOfTypeToken(resource.type)?.form === "native") {
+    const provider = resource.provider;
+    return provider !== undefined && provider.type === NATIVE_PROVIDER_TYPE && !isDefaultProvider(provider) ? provider.name : undefined;
+  }
+  const props = rawProps(resource.props);
   return typeof props.connection === "string" ? props.connection : undefined;
 }
 

@@ -11,6 +11,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { kindOfTypeToken } from "../../catalogue/kinds";
 import { UNKNOWN } from "../../catalogue/values";
 import type { KindName } from "..";
 import type { ConnectionRegistry } from "../connections";
@@ -22,7 +23,7 @@ import { installationProblem } from "../resources/kit/installation-check";
 import type { Kind, KindContext, KindDiffResult, Props } from "../resources/kit/types";
 import { outputNames } from "./outputs";
 import { fromStruct, secretNames, toStruct } from "./properties";
-import { inputNames, kindOfNativeToken } from "./schema";
+import { inputNames } from "./schema";
 
 /** What the lifecycle methods need of the provider process. */
 export interface LifecycleDeps {
@@ -47,7 +48,7 @@ export function lifecycle(deps: LifecycleDeps) {
   /** The kind of a URN's resource, and the context its methods are handed. */
   function resolve(urn: string): { readonly kind: KindName; readonly provider: Kind; readonly context: KindContext } {
     const { type, name } = partsOfUrn(urn);
-    const kind = kindOfNativeToken(type);
+    const kind = kindOfTypeToken(type, "native");
     if (kind === undefined || !(kind in deps.kinds)) throw new Error(`unknown resource type ${type}: the kasm provider serves kasm:index:<Kind>, such as kasm:index:User`);
     const report = { engineAddress: deps.engineAddress(), urn };
     const context = contextIn(deps.connections, undefined, name, { warn: (message) => warn(message, report), note: (message) => note(message, report) });

@@ -10,27 +10,13 @@
  * installation.
  */
 import { z } from "zod";
-import { SECRET_INPUTS } from "../../catalogue/kinds";
+import { NATIVE_PACKAGE, nativeToken, SECRET_INPUTS } from "../../catalogue/kinds";
 import type { KindName } from "..";
 import { CONFIG_KEYS } from "../api/config";
 import { PROVIDER_SETTINGS } from "../runtime";
 import type { Kind } from "../resources/kit/types";
 import { KIND_OUTPUTS, type PropertySpec } from "./outputs";
 import { configSpecs } from "./configuration";
-
-/** The package's name: the first part of every type token, and of the plugin's name (`pulumi-resource-kasm`). */
-export const PACKAGE = "kasm";
-
-/** The type token of a kind: `kasm:index:User`. */
-export function nativeTypeToken(kind: string): string {
-  return `${PACKAGE}:index:${kind}`;
-}
-
-/** The kind of a native type token, or undefined when it is not one. */
-export function kindOfNativeToken(token: string): string | undefined {
-  const prefix = `${PACKAGE}:index:`;
-  return token.startsWith(prefix) ? token.slice(prefix.length) : undefined;
-}
 
 /** A JSON Schema node as `z.toJSONSchema` writes it (the parts read here). */
 interface JsonSchema {
@@ -79,7 +65,7 @@ function propertyOf(node: JsonSchema, typeName: string, types: Record<string, Ob
       return { type: "array", items: node.items === undefined ? ANY : propertyOf(node.items, typeName, types), ...described };
     case "object": {
       if (node.properties !== undefined) {
-        const token = nativeTypeToken(typeName);
+        const token = nativeToken(typeName);
         types[token] = { type: "object", ...objectOf(node, typeName, types) };
         return { $ref: `#/types/${token}`, ...described };
       }
@@ -125,10 +111,10 @@ function resourceOf(kind: KindName, { manifest }: Kind, types: Record<string, Ob
 export function packageSchema(version: string, kinds: Readonly<Record<KindName, Kind>>): string {
   const types: Record<string, ObjectTypeSpec> = {};
   const resources: Record<string, object> = {};
-  for (const kind of Object.keys(kinds) as KindName[]) resources[nativeTypeToken(kind)] = resourceOf(kind, kinds[kind], types);
+  for (const kind of Object.keys(kinds) as KindName[]) resources[nativeToken(kind)] = resourceOf(kind, kinds[kind], types);
   const config = configSpecs(Object.keys(CONFIG_KEYS), Object.keys(PROVIDER_SETTINGS));
   return JSON.stringify({
-    name: PACKAGE,
+    name: NATIVE_PACKAGE,
     displayName: "Kasm Workspaces",
     version,
     description: "Users, groups, staging, casting, egress and servers of a Kasm Workspaces installation.",

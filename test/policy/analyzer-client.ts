@@ -10,7 +10,7 @@ import path from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as AnalyzerPb from "@pulumi/pulumi/proto/analyzer_pb";
 import { expect, vi } from "vitest";
-import { policyResources, type FixtureResource } from "./helpers";
+import { policyResources, providerOf, type FixtureResource } from "./helpers";
 
 // One copy of grpc-js and of the generated code: the ones @pulumi/pulumi (and so @pulumi/policy) use.
 const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
@@ -57,6 +57,18 @@ function options(): AnalyzerPb.AnalyzerResourceOptions {
   opts.setProtect(false);
   opts.setCustomtimeouts(new analyzerPb.AnalyzerResourceOptions.CustomTimeouts());
   return opts;
+}
+
+/** The provider of a resource on the wire, as the engine sends it (its properties with secrets marked as given). */
+function providerMessage(resource: FixtureResource): AnalyzerPb.AnalyzerProviderResource | undefined {
+  const provider = providerOf(resource);
+  if (provider === undefined) return undefined;
+  const message = new analyzerPb.AnalyzerProviderResource();
+  message.setType(provider.type);
+  message.setName(provider.name);
+  message.setUrn(provider.urn);
+  message.setProperties(struct(provider.props));
+  return message;
 }
 
 function call<T>(client: any, method: string, request: unknown): Promise<T> {
@@ -122,6 +134,7 @@ export class AnalyzerDriver {
     request.setUrn(r.urn);
     request.setProperties(struct(resource.props));
     request.setOptions(options());
+    request.setProvider(providerMessage(resource));
     return diagnostics(await call(this.client, "analyze", request));
   }
 
@@ -136,6 +149,7 @@ export class AnalyzerDriver {
         resource.setUrn(r.urn);
         resource.setProperties(struct(resources[i].props));
         resource.setOptions(options());
+        resource.setProvider(providerMessage(resources[i]));
         resource.setDependenciesList(r.dependencies.map((d) => d.urn));
         for (const [property, deps] of Object.entries(r.propertyDependencies)) {
           const entry = new analyzerPb.AnalyzerPropertyDependencies();

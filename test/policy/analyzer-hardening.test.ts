@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PACK_NAME, policies, REGISTRY } from "../../policy/hardening/policies";
-import { AnalyzerDriver, servePack } from "./analyzer-client";
+import { AnalyzerDriver, servePack, type Diagnostic } from "./analyzer-client";
 import { everyPolicyThroughTheAnalyzer } from "./analyzer-coverage";
 import { cast, credential, staging, user } from "./fixtures";
-import { IDS, UNKNOWN, UNKNOWN_BOOL, type FixtureResource } from "./helpers";
+import { IDS, UNKNOWN, UNKNOWN_BOOL, type FixtureProvider, type FixtureResource } from "./helpers";
 
 const VERSION = (require("../../policy/hardening/package.json") as { version: string }).version;
 let driver: AnalyzerDriver;
@@ -95,6 +95,39 @@ describe("the hardening pack on the analyzer protocol", () => {
     ]);
     expect(diagnostics.map((d) => [d.policy, d.level])).toEqual([["conflicting-declarations", "advisory"]]);
     expect(diagnostics[0].message).toMatch(/^can't run policy 'conflicting-declarations' from policy pack 'kasm-hardening@v0\.1\.0' during preview: could not decide whether UserAttributes 'a1' and UserAttributes 'a2'/);
+  });
+});
+
+describe("native resources (kasm:index:<Kind>), judged as the dynamic ones", () => {
+  const native = (r: FixtureResource, provider?: FixtureProvider): FixtureResource => ({ ...r, form: "native", ...(provider ? { provider } : {}) });
+  const said = (d: Diagnostic) => [d.policy, d.level, d.urn.split("::").pop(), d.message];
+  const production: FixtureProvider = { name: "production", props: { baseUrl: "https://kasm.example.com", apiKey: "prod-key", apiKeySecret: "provider-api-key-secret-0f9e8d7c" } };
+  const attrs = (name: string, provider?: FixtureProvider) => native({ kind: "UserAttributes", name, props: { userId: IDS.plain1, showTips: true } }, provider);
+
+  it("a resource rule gives a native resource the same diagnostics as the dynamic one", async () => {
+    await driver.configure({});
+    const dynamic = await driver.analyze(open);
+    expect((await driver.analyze(native(open))).map(said)).toEqual(dynamic.map(said));
+    expect((await driver.analyze(native(open, production))).map(said)).toEqual(dynamic.map(said));
+    expect(dynamic.map((d) => d.policy)).toContain("cast-valid-until-past");
+  });
+
+  it("conflicting-declarations compares native resources within one provider: two providers are two installations", async () => {
+    await driver.configure({});
+    const conflict = await driver.analyzeStack([attrs("a1"), attrs("a2")]);
+    expect(conflict.map((d) => [d.policy, d.level, d.urn])).toEqual([["conflicting-declarations", "mandatory", "urn:pulumi:ci::kasm-app::kasm:index:UserAttributes::a2"]]);
+    expect(conflict[0].message).toContain("UserAttributes 'a1' and UserAttributes 'a2' both manage");
+    expect((await driver.analyzeStack([attrs("a1", production), attrs("a2", production)])).map((d) => d.policy)).toEqual(["conflicting-declarations"]);
+    expect(await driver.analyzeStack([attrs("a1"), attrs("a2", production)])).toEqual([]);
+  });
+
+  it("staging-license-capacity counts a native provider's staging configs against connections.<provider name>'s licence", async () => {
+    await driver.configure({ "staging-license-capacity": { license: "community", connections: { production: { license: "per-concurrent-session", concurrentSessions: 4 } } } });
+    // Three sessions on the default installation (of 5), five on production (of 4).
+    const diagnostics = await driver.analyzeStack([native(staging({ numSessions: 3 }, "here")), native(staging({ numSessions: 5 }, "there"), production)]);
+    expect(diagnostics.map((d) => [d.policy, d.urn.split("::").pop()])).toEqual([["staging-license-capacity", "there"]]);
+    expect(diagnostics[0].message).toContain("the stack's staging configs of connection 'production' keep 5 sessions staged, more than the licence's 4 concurrent sessions");
+    for (const d of diagnostics) expect(d.message).not.toContain("provider-api-key-secret");
   });
 });
 

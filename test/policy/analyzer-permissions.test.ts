@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PACK_NAME, policies, REGISTRY } from "../../policy/permissions/policies";
-import { AnalyzerDriver, secret, servePack } from "./analyzer-client";
+import { AnalyzerDriver, secret, servePack, type Diagnostic } from "./analyzer-client";
 import { everyPolicyThroughTheAnalyzer } from "./analyzer-coverage";
 import { config, NEEDED, PASSWORD, stack, without } from "./fixtures";
-import { IDS } from "./helpers";
+import { IDS, type FixtureProvider, type FixtureResource } from "./helpers";
 
 const VERSION = (require("../../policy/permissions/package.json") as { version: string }).version;
 let driver: AnalyzerDriver;
@@ -116,6 +116,74 @@ describe("the permissions pack on the analyzer protocol", () => {
   it("fails the run on an unknown permission name, naming it", async () => {
     await driver.configure(packConfig(config({ permissions: [...NEEDED, "Users Veiw"], globalAdminUserIds: [IDS.admin1] })));
     await expect(driver.analyzeStack(stack())).rejects.toThrow(/unknown permission name 'Users Veiw' \(did you mean 'Users View'\?\)/);
+  });
+});
+
+/** The stack with its Kasm resources in the native provider's form, each on `provider` (the default one when left out). */
+function nativeStack(provider?: FixtureProvider): FixtureResource[] {
+  return stack().map((r) => (r.kind === "Other" ? r : { ...r, form: "native" as const, ...(provider ? { provider } : {}) }));
+}
+
+/** What a diagnostic says, without the type token in its URN: the same for both forms of a resource. */
+const said = (d: Diagnostic) => [d.policy, d.level, d.urn.split("::").pop(), d.message];
+
+/** An explicit provider as the engine describes it: its API key secret unwrapped, as policies receive it. */
+const PROVIDER_SECRET = "provider-api-key-secret-0f9e8d7c";
+const production: FixtureProvider = { name: "production", props: { baseUrl: "https://kasm.example.com", apiKey: "prod-key", apiKeySecret: PROVIDER_SECRET } };
+
+describe("native resources (kasm:index:<Kind>), judged as the dynamic ones", () => {
+  it("a missing permission gets the same diagnostics, naming the resource and the permission", async () => {
+    await driver.configure(packConfig(config({ permissions: without("Groups Modify") })));
+    const dynamic = await driver.analyzeStack(stack());
+    const native = await driver.analyzeStack(nativeStack());
+    expect(native.map(said)).toEqual(dynamic.map(said));
+    expect(native.filter((d) => d.policy === "resource-needs-permissions").map((d) => d.urn)).toEqual([
+      "urn:pulumi:ci::kasm-app::kasm:index:GroupMembership::alice-devs",
+      "urn:pulumi:ci::kasm-app::kasm:index:EgressProviderMapping::vpn-devs",
+    ]);
+    expect(native[0].message).toMatch(/GroupMembership 'alice-devs' cannot be [^\n]*'Groups Modify'/);
+  });
+
+  it("read-only-key flags a native resource on Analyze as it does the dynamic one", async () => {
+    await driver.configure(packConfig(config({ readOnly: true })));
+    const kiosk = stack().find((r) => r.name === "kiosk")!;
+    const dynamic = await driver.analyze(kiosk);
+    expect((await driver.analyze({ ...kiosk, form: "native" })).map(said)).toEqual(dynamic.map(said));
+    expect(dynamic.map((d) => d.policy)).toEqual(["read-only-key"]);
+  });
+
+  it("a native resource on an explicit provider named 'production' is judged against connections.production's key", async () => {
+    // The default installation's key holds everything; production's lacks Groups Modify.
+    await driver.configure(packConfig(config({ connections: { production: config({ permissions: without("Groups Modify") }) } })));
+    const onProduction = await driver.analyzeStack(nativeStack(production));
+    const needs = onProduction.filter((d) => d.policy === "resource-needs-permissions");
+    expect(needs.map((d) => [d.level, d.urn.split("::").pop()])).toEqual([
+      ["mandatory", "alice-devs"],
+      ["mandatory", "vpn-devs"],
+    ]);
+    for (const d of needs) expect(d.message).toMatch(/the API key of connection 'production'[^\n]*'Groups Modify'/);
+    // The same resources on the default provider are judged against the top level's key, which suffices.
+    expect((await driver.analyzeStack(nativeStack())).filter((d) => d.policy === "resource-needs-permissions")).toEqual([]);
+    // And the other way round: production's key suffices, the default installation's does not matter.
+    await driver.configure(packConfig(config({ permissions: [], connections: { production: config() } })));
+    expect((await driver.analyzeStack(nativeStack(production))).filter((d) => d.level === "mandatory")).toEqual([]);
+  });
+
+  it("a native resource whose provider the config does not describe is reported, naming the provider as its connection", async () => {
+    await driver.configure(packConfig(config()));
+    const needs = (await driver.analyzeStack(nativeStack(production))).filter((d) => d.policy === "resource-needs-permissions");
+    expect(needs.length).toBeGreaterThan(0);
+    expect(needs[0].message).toContain(`add "connections": {"production": {"permissions": [...]}}`);
+  });
+
+  it("never prints the provider's properties (its API key secret comes unwrapped)", async () => {
+    for (const key of [config({ permissions: [], readOnly: true }), config({ connections: { production: config({ permissions: [], readOnly: true }) } }), config()]) {
+      await driver.configure(packConfig(key));
+      const resources = nativeStack(production);
+      const diagnostics = [...(await driver.analyzeStack(resources)), ...(await Promise.all(resources.map((r) => driver.analyze(r)))).flat()];
+      expect(diagnostics.length).toBeGreaterThan(0);
+      for (const d of diagnostics) expect(d.message).not.toContain(PROVIDER_SECRET);
+    }
   });
 });
 

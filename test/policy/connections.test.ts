@@ -51,6 +51,14 @@ describe("the permissions pack's connections", () => {
     await expect(outcome).rejects.toThrow(/connections\.Prod Kasm: a connection name is lower-case letters, digits and hyphens/);
   });
 
+  it("a native resource's connection is its explicit provider's resource name, which may be spelt as a program names resources", async () => {
+    const onProvider = (name: string): FixtureResource[] => stack().map((r) => (r.kind === "Other" ? r : { ...r, form: "native" as const, provider: { name } }));
+    const { violations } = await runStackPolicy(resourceNeedsPermissions, onProvider("kasmProd"), { ...config(), connections: { kasmProd: { ...config(), permissions: [] } } });
+    expect(violations.length).toBeGreaterThan(0);
+    expect(violations.every((v) => v.message.includes("the API key of connection 'kasmProd'"))).toBe(true);
+    expect(await runStackPolicy(resourceNeedsPermissions, onProvider("kasm_prod"), { ...config({ permissions: [] }), connections: { kasm_prod: config() } })).toEqual({ violations: [] });
+  });
+
   it("an unknown permission of a connection's key is named with its connection", async () => {
     await expect(runStackPolicy(resourceNeedsPermissions, stack(), { ...config(), connections: { prod: { permissions: ["Users Veiw"] } } })).rejects.toThrow(
       "policy config of 'resource-needs-permissions', connections.prod: unknown permission name 'Users Veiw' (did you mean 'Users View'?)",

@@ -3,7 +3,7 @@
  * policies, and direct calls that collect violations (and the advisory "could not decide").
  */
 import type { ResourceValidationPolicy, StackValidationPolicy, PolicyResource, ResourceValidationArgs, StackValidationArgs } from "@pulumi/policy";
-import { kasmTypeToken, UNKNOWN_SENTINELS, type KasmKind } from "../../catalogue";
+import { kasmTypeToken, NATIVE_PROVIDER_TYPE, UNKNOWN_SENTINELS, type KasmKind, type KasmResourceForm } from "../../catalogue";
 import { isUndecidable } from "../../policy/shared/kasm";
 
 /** The engine's placeholder for a string not known during preview. */
@@ -36,20 +36,47 @@ export interface FixtureResource {
   readonly props: Record<string, unknown>;
   /** property -> names of the resources its value comes from. */
   readonly from?: Record<string, string[]>;
+  /** Its form: the SDK's dynamic resource when left out, or the native provider's (`kasm:index:<Kind>`). */
+  readonly form?: KasmResourceForm;
+  /** Its explicit native provider (`pulumi:providers:kasm`); a native resource without one runs on the default provider. */
+  readonly provider?: FixtureProvider;
 }
 
-export function urnOf(kind: string, name: string): string {
-  const type = kind === "Other" ? "random:index/randomPassword:RandomPassword" : kasmTypeToken(kind as KasmKind);
-  return `urn:pulumi:ci::kasm-app::${type}::${name}`;
+/** An explicit provider resource of the native provider, as the engine describes it to policies. */
+export interface FixtureProvider {
+  readonly name: string;
+  /** Its inputs, as the engine hands them over: secrets unwrapped. */
+  readonly props?: Record<string, unknown>;
+}
+
+/** The type token of a fixture resource. */
+function typeOf(kind: KasmKind | "Other", form?: KasmResourceForm): string {
+  return kind === "Other" ? "random:index/randomPassword:RandomPassword" : kasmTypeToken(kind, form);
+}
+
+export function urnOf(kind: string, name: string, form?: KasmResourceForm): string {
+  return `urn:pulumi:ci::kasm-app::${typeOf(kind as KasmKind | "Other", form)}::${name}`;
+}
+
+/**
+ * The provider of a fixture resource as @pulumi/policy hands it over (`PolicyProviderResource`):
+ * its explicit provider, the engine's default one for a native resource without one, nothing for
+ * a dynamic resource (whose installation is its `connection` input).
+ */
+export function providerOf(r: FixtureResource): { type: string; name: string; urn: string; props: Record<string, unknown> } | undefined {
+  if (r.form !== "native" && r.provider === undefined) return undefined;
+  const name = r.provider?.name ?? "default";
+  return { type: NATIVE_PROVIDER_TYPE, name, urn: `urn:pulumi:ci::kasm-app::${NATIVE_PROVIDER_TYPE}::${name}`, props: r.provider?.props ?? {} };
 }
 
 /** The resources as a stack policy receives them. */
 export function policyResources(resources: readonly FixtureResource[]): PolicyResource[] {
   const built = resources.map((r) => ({
-    type: r.kind === "Other" ? "random:index/randomPassword:RandomPassword" : kasmTypeToken(r.kind),
+    type: typeOf(r.kind, r.form),
     name: r.name,
-    urn: urnOf(r.kind, r.name),
+    urn: urnOf(r.kind, r.name, r.form),
     props: r.props,
+    provider: providerOf(r),
     opts: { protect: false, ignoreChanges: [], aliases: [], customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 }, additionalSecretOutputs: [] },
     dependencies: [] as PolicyResource[],
     propertyDependencies: {} as Record<string, PolicyResource[]>,
@@ -103,9 +130,10 @@ export async function runStackPolicy(policy: StackValidationPolicy, resources: r
 export async function runResourcePolicy(policy: ResourceValidationPolicy, resource: FixtureResource, config: Record<string, unknown> = {}): Promise<Outcome> {
   const violations: Outcome["violations"] = [];
   const args = {
-    type: resource.kind === "Other" ? "random:index/randomPassword:RandomPassword" : kasmTypeToken(resource.kind),
+    type: typeOf(resource.kind, resource.form),
     props: resource.props,
-    urn: urnOf(resource.kind, resource.name),
+    provider: providerOf(resource),
+    urn: urnOf(resource.kind, resource.name, resource.form),
     name: resource.name,
     opts: { protect: false, ignoreChanges: [], aliases: [], customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 }, additionalSecretOutputs: [] },
     stackTags: new Map(),

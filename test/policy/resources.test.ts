@@ -3,17 +3,21 @@
  * coverage of the registry, its rows' contextual needs, and judging a key against them.
  */
 import { describe, expect, it } from "vitest";
-import { providers } from "../../provider";
+import { kinds, providers } from "../../provider";
+import { packageSchema } from "../../provider/native/schema";
+import { connectionOf } from "../../policy/shared/kasm";
 import { typeToken } from "../../sdk/provider";
 import {
   COMPUTE_SETTINGS_KINDS,
   judgeNeeds,
   KASM_KINDS,
   kasmTypeToken,
+  kindAndFormOfTypeToken,
   kindOfTypeToken,
   knowledgeFromFacts,
   LIFECYCLE_STEPS,
   minimalPermissions,
+  NATIVE_PROVIDER_TYPE,
   resourcePermissionNeeds,
   type KasmKind,
   type ResourceNeeds,
@@ -41,6 +45,34 @@ describe("the table covers every kind", () => {
     }
     expect(kindOfTypeToken("pulumi-nodejs:dynamic/kasm:Nope")).toBeUndefined();
     expect(kindOfTypeToken("aws:s3/bucket:Bucket")).toBeUndefined();
+  });
+
+  it("matches resources by the native provider's type tokens too, as the same kind", () => {
+    const schema = JSON.parse(packageSchema("0.0.0", kinds)) as { resources: Record<string, unknown> };
+    for (const kind of KASM_KINDS) {
+      const native = kasmTypeToken(kind, "native");
+      expect(Object.keys(schema.resources)).toContain(native);
+      expect(kindOfTypeToken(native)).toBe(kind);
+      expect(kindAndFormOfTypeToken(native)).toEqual({ kind, form: "native" });
+      expect(kindAndFormOfTypeToken(kasmTypeToken(kind))).toEqual({ kind, form: "dynamic" });
+      // Asked for one form, the other's token is not that form's.
+      expect(kindOfTypeToken(native, "dynamic")).toBeUndefined();
+      expect(kindOfTypeToken(kasmTypeToken(kind), "native")).toBeUndefined();
+    }
+    expect(kindOfTypeToken("kasm:index:Nope")).toBeUndefined();
+    expect(kindOfTypeToken(NATIVE_PROVIDER_TYPE)).toBeUndefined();
+  });
+
+  it("places a resource: a dynamic one by its connection input, a native one by its explicit provider's name", () => {
+    const provider = (name: string) => ({ type: NATIVE_PROVIDER_TYPE, name });
+    expect(connectionOf({ type: kasmTypeToken("User"), props: { connection: "prod" } })).toBe("prod");
+    expect(connectionOf({ type: kasmTypeToken("User"), props: {} })).toBeUndefined();
+    expect(connectionOf({ type: kasmTypeToken("User", "native"), props: {}, provider: provider("production") })).toBe("production");
+    // The engine's default provider (`default`, `default_0_1_0`) is the default installation.
+    for (const name of ["default", "default_0_1_0"]) expect(connectionOf({ type: kasmTypeToken("User", "native"), props: {}, provider: provider(name) })).toBeUndefined();
+    expect(connectionOf({ type: kasmTypeToken("User", "native"), props: {} })).toBeUndefined();
+    // A native resource has no connection input: one in its props does not place it.
+    expect(connectionOf({ type: kasmTypeToken("User", "native"), props: { connection: "prod" }, provider: provider("production") })).toBe("production");
   });
 
   it("says only Workspace touches image compute settings: no other kind needs Images Modify Resources, and a Workspace only when it sets one", () => {
