@@ -20,7 +20,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { IMAGE_JSON_SETTINGS, IMAGE_SETTINGS, type Image as KasmImage, type ImageUpdate, type NewImage } from "../api";
+import { IMAGE_JSON_SETTINGS, IMAGE_SETTINGS, type ProductImage as KasmImage, type ImageUpdate, type NewImage } from "../api";
 import { configKey, howToSet, type SettingNames } from "../api/config";
 import type { KasmClient } from "../api/client";
 import { createOrAdopt, declared, GONE, initializationFailure, isAsDeclared, KasmId, KasmObjectMissingError, KasmValueNotTakenError, refreshedInputs, requiredText, same, unlessGone, type Props, type RefreshedInputs } from "./kit";
@@ -225,7 +225,7 @@ function currentInputs(props: RefreshedInputs<WorkspaceInputs>, image: KasmImage
     restrictToServer: image.restrict_to_server ?? null,
     serverId: same.id(props.serverId, image.server_id) ? props.serverId : (image.server_id ?? null),
     restrictToNetwork: image.restrict_to_network ?? null,
-    restrictNetworkNames: ((image as Props).restrict_network_names as string[] | null | undefined) ?? null,
+    restrictNetworkNames: image.restrict_network_names ?? null,
   };
   // Names declared with surrounding spaces are sent trimmed: the same names, no drift.
   if (typeof props.name === "string" && props.name.trim() === image.name) current.name = props.name;

@@ -106,6 +106,19 @@ const SPEC: Readonly<Record<string, readonly string[]>> = {
    * Source: the group model's JSON fields in a decompile of the 1.15.0 API server.
    */
   "group (the product's group operations)": ["group_id", "name", "is_system", "description", "priority"],
+  /**
+   * Not the spec's: the fields a released Kasm's image record adds, read only with kasm:apiNames
+   * product by Workspace. Source: the image model's JSON fields in a decompile of the 1.15.0 API
+   * server; the same names in two public clients (a Terraform client tested against 1.16.1, KasmLink).
+   */
+  "image (the product's image operations)": ["categories", "gpu_count", "require_gpu", "uncompressed_size_mb", "image_type", "restrict_network_names"],
+  /**
+   * Not the spec's: an item of a released Kasm's get_images_group answer. Source: the group image
+   * model in the 1.15.0 decompile; the Terraform client's GroupImage type.
+   */
+  "group image (the product's get_images_group)": [
+    "group_image_id", "group_id", "image_id", "name", "image_name", "friendly_name", "image_friendly_name", "group_name", "image_src",
+  ],
 };
 
 /**
@@ -136,6 +149,10 @@ const SCHEMA_RECORDS: Readonly<Record<string, string | { providerOwn: string }>>
   SessionPermissions: "staging or casting config session permissions",
   License: "licence",
   GroupRecord: "group (the product's group operations)",
+  ProductImage: "image (the product's image operations)",
+  GroupImage: "group image (the product's get_images_group)",
+  NewImage: { providerOwn: "the target_image the provider builds for the product's create_image" },
+  ImageUpdate: { providerOwn: "the target_image the provider builds for the product's update_image: the record's settings and the declared fields" },
   NewGroup: { providerOwn: "the target_group the provider builds for the product's create_group" },
   GroupUpdate: { providerOwn: "the target_group the provider builds for the product's update_group" },
   CreateCastConfigResult: { providerOwn: "the client's answer to a create that may have to be confirmed: {confirmed, cast_config}" },
@@ -181,6 +198,7 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
     "egress provider": ["egress_provider_id", "created", "name", "egress_provider_type", "enabled"],
   },
   "provider/resources/group-membership.ts": { group: ["group_id"], user: ["groups"] },
+  "provider/resources/group-workspace.ts": { "group image (the product's get_images_group)": ["image_id"] },
   "provider/resources/group.ts": {
     group: ["group_id", "name"],
     "group (the product's group operations)": ["description", "priority"],
@@ -224,6 +242,14 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
   },
   "provider/resources/user.ts": {
     user: ["user_id", "username", "realm", "created", "first_name", "last_name", "phone", "organization", "locked", "disabled"],
+  },
+  "provider/resources/workspace.ts": {
+    image: [
+      "available", "cores", "cpu_allocation_method", "ctr_registry", "description", "enabled", "exec_config", "friendly_name",
+      "image_id", "image_src", "memory", "name", "restrict_to_network", "restrict_to_server", "restrict_to_zone", "run_config",
+      "server_id", "volume_mappings", "zone_id",
+    ],
+    "image (the product's image operations)": ["categories", "gpu_count", "image_type", "require_gpu", "restrict_network_names", "uncompressed_size_mb"],
   },
   // The user records of a refresh, from get_users pages (the pages the lookups' getUsers reads too).
   "provider/api/user-reads.ts": { "get_users answer": ["users", "total"], user: ["user_id", "groups"], group: ["name", "group_id"] },

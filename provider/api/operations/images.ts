@@ -6,10 +6,10 @@
 import { z } from "zod";
 import { createOnce, deleteOnce } from "../recovery";
 import { sameId } from "../schemas/common";
-import { Image, type ImageUpdate, type NewImage } from "../schemas/images";
+import { Image, ProductImage, type ImageUpdate, type NewImage } from "../schemas/images";
 import type { KasmApi } from "../transport";
 
-const ImageAnswer = z.object({ image: Image });
+const ImageAnswer = z.object({ image: ProductImage });
 
 /** List the workspace images (`get_images`; needs Images View). */
 export async function getImages(api: KasmApi): Promise<Image[]> {
@@ -24,18 +24,23 @@ export async function getImages(api: KasmApi): Promise<Image[]> {
  *
  * @throws {@link KasmNotFoundError} when Kasm has no image of that id.
  */
-export async function getImage(api: KasmApi, params: { image_id: string }): Promise<Image> {
+export async function getImage(api: KasmApi, params: { image_id: string }): Promise<ProductImage> {
   return (await api.transport.call("get_image", { image_id: params.image_id, target_image: { image_id: params.image_id } }, ImageAnswer)).image;
 }
 
+/** The images with the product's fields (`get_images` read as a released Kasm answers it: see {@link ProductImage}). */
+export async function getProductImages(api: KasmApi): Promise<ProductImage[]> {
+  return (await api.transport.call("get_images", {}, z.object({ images: z.array(ProductImage) }))).images;
+}
+
 /** The image with this id (any spelling), or `undefined`: read through `get_images`, which every release serves. */
-export async function findImageById(api: KasmApi, imageId: string): Promise<Image | undefined> {
-  return (await getImages(api)).find((image) => sameId(image.image_id, imageId));
+export async function findImageById(api: KasmApi, imageId: string): Promise<ProductImage | undefined> {
+  return (await getProductImages(api)).find((image) => sameId(image.image_id, imageId));
 }
 
 /** The image of this name and friendly name (the pair a person tells images apart by), or `undefined`. */
-export async function findImage(api: KasmApi, key: { name: string; friendly_name: string }): Promise<Image | undefined> {
-  return (await getImages(api)).find((image) => image.name === key.name && image.friendly_name === key.friendly_name);
+export async function findImage(api: KasmApi, key: { name: string; friendly_name: string }): Promise<ProductImage | undefined> {
+  return (await getProductImages(api)).find((image) => image.name === key.name && image.friendly_name === key.friendly_name);
 }
 
 /**
@@ -44,7 +49,7 @@ export async function findImage(api: KasmApi, key: { name: string; friendly_name
  * is looked up and taken if the failed attempt created it (Kasm allows two images of one name, so
  * the pair is the key).
  */
-export async function createImage(api: KasmApi, image: NewImage): Promise<Image> {
+export async function createImage(api: KasmApi, image: NewImage): Promise<ProductImage> {
   const { transport } = api;
   return createOnce(
     transport,
@@ -58,7 +63,7 @@ export async function createImage(api: KasmApi, image: NewImage): Promise<Image>
  * Change an image (`update_image`; a product operation, needs Images Modify, and Images Modify
  * Resources for its compute fields). The public clients send the whole record: so does the caller.
  */
-export async function updateImage(api: KasmApi, update: ImageUpdate): Promise<Image> {
+export async function updateImage(api: KasmApi, update: ImageUpdate): Promise<ProductImage> {
   return (await api.transport.call("update_image", { target_image: update }, ImageAnswer)).image;
 }
 

@@ -54,15 +54,26 @@ export const Image = z.looseObject({
   server_id: NullableId.optional(),
   network_name: NullableString.optional(),
   image_src: NullableString.optional(),
+});
+/** A workspace image. */
+export type Image = z.infer<typeof Image>;
+
+/**
+ * An image as a released Kasm's image operations and `get_images` answer it: the spec's record and
+ * the product's own fields (the image model's JSON fields in the 1.15.0 decompile; the same names
+ * in both public clients), read only with `kasm:apiNames` `product`.
+ */
+export const ProductImage = Image.extend({
   /** The product answers a list; a create or update sends one category a line (see {@link NewImage}). */
   categories: z.array(z.string()).nullable().optional(),
   gpu_count: nullable(Num).optional(),
   require_gpu: nullable(Bool).optional(),
   uncompressed_size_mb: nullable(Num).optional(),
   image_type: NullableString.optional(),
+  restrict_network_names: z.array(z.string()).nullable().optional(),
 });
-/** A workspace image. */
-export type Image = z.infer<typeof Image>;
+/** An image as a released Kasm answers it. */
+export type ProductImage = z.infer<typeof ProductImage>;
 
 /**
  * `target_image` of `create_image` and `update_image` (with `image_id`). Both public clients send
