@@ -20,8 +20,10 @@
  *   that reads many users serves them from get_users pages instead of a get_user each. The spec
  *   gives get_users the permissions of get_user (Users View, and Servers View for
  *   `assigned_servers`) and the same record, so the get_user rows stand for both.
- * - Nothing: Images Modify Resources (special permission 3) is in the Workspace row, on the create
- *   and update of an image whose compute settings it sets (see {@link COMPUTE_SETTINGS_KINDS}).
+ * - Nothing: Images Modify Resources (special permission 3) is in the Workspace row, on an update
+ *   that changes a compute-related field, which the provider's check names for the policies
+ *   (`resourceFieldsChanging`, see `RESOURCE_FIELDS_CHANGING`), and on an adopting create that may
+ *   (see {@link COMPUTE_SETTINGS_KINDS}).
  *
  * @example
  * ```ts

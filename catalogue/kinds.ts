@@ -119,3 +119,61 @@ export type LifecycleStep = (typeof LIFECYCLE_STEPS)[number];
 
 /** Kinds whose provider changes an image's compute settings (and so may need Images Modify Resources, special permission 3). */
 export const COMPUTE_SETTINGS_KINDS: readonly KasmKind[] = Object.freeze(["Workspace"]);
+
+/**
+ * A Workspace's compute-related inputs: the spec's special permission 3 puts a change of any of
+ * them behind Images Modify Resources (with Images Modify). The provider's check names those a
+ * change sets (see {@link CHECK_NOTES}) and the permission row reads them; the provider holds this
+ * list to its inputs with `satisfies`, so a renamed input fails to compile there.
+ */
+export const WORKSPACE_RESOURCE_PROPERTIES = [
+  "cores",
+  "memory",
+  "gpuCount",
+  "requireGpu",
+  "cpuAllocationMethod",
+  "uncompressedSizeMb",
+  "registry",
+  "registryUsername",
+  "registryPassword",
+  "volumeMappings",
+  "runConfig",
+  "execConfig",
+] as const;
+
+// --- what check tells the policies ---------------------------------------------------------------
+
+/**
+ * The property a Workspace's `check` adds to the checked inputs of an existing workspace: the
+ * compute-related inputs ({@link WORKSPACE_RESOURCE_PROPERTIES}) whose declared value differs
+ * from the state's, `[]` when none does, the unknown placeholder when that depends on a value not
+ * known during preview; absent on a create (no state to compare with).
+ *
+ * Why it exists: a policy sees a resource's new inputs only, never the old ones, so it cannot
+ * tell whether an update changes memory (Images Modify Resources) or a description (Images
+ * Modify alone). The engine runs the provider's check before the policies and hands them the
+ * checked inputs, and check is the one step that sees the state's inputs and the program's
+ * together: it writes the answer where the permissions pack reads it.
+ */
+export const RESOURCE_FIELDS_CHANGING = "resourceFieldsChanging";
+
+/**
+ * Properties a kind's `check` adds to the checked inputs for the policy packs (see
+ * {@link RESOURCE_FIELDS_CHANGING}). They are not inputs: the program never gives them, `diff`
+ * never compares them (a stale one in the state shows no change), and whether a preview has
+ * anything to send is judged without them (see {@link withoutCheckNotes}). They land in the
+ * state's inputs, as every checked input does.
+ */
+export const CHECK_NOTES = {
+  Workspace: [RESOURCE_FIELDS_CHANGING],
+} as const satisfies Partial<Record<KasmKind, readonly string[]>>;
+
+/** The names of the notes `kind`'s check adds (none for most kinds). */
+export type CheckNoteOf<K extends KasmKind> = K extends keyof typeof CHECK_NOTES ? (typeof CHECK_NOTES)[K][number] : never;
+
+/** `props` without the notes `kind`'s check adds: what the program declared, for a comparison with the state's inputs. */
+export function withoutCheckNotes<P extends Readonly<Record<string, unknown>>>(kind: string, props: P): P {
+  const notes: readonly string[] = (CHECK_NOTES as Partial<Record<string, readonly string[]>>)[kind] ?? [];
+  if (!notes.some((note) => note in props)) return props;
+  return Object.fromEntries(Object.entries(props).filter(([key]) => !notes.includes(key))) as P;
+}

@@ -4,7 +4,7 @@
  * rows share. The rows themselves are in the files next to this one, one per family of kinds.
  */
 import { isUnknownValue } from "../values";
-import type { KasmKind, LifecycleStep } from "../kinds";
+import type { CheckNoteOf, KasmKind, LifecycleStep, WORKSPACE_RESOURCE_PROPERTIES } from "../kinds";
 import type { PermissionName } from "../names";
 import { OPERATIONS, USER_FIELD_PERMISSIONS, requiredPermissions, type ContextFlag, type OperationContext, type OperationName, type Requirement } from "../operations";
 import { referenceKey, type PermissionKnowledge } from "../permission-knowledge";
@@ -104,7 +104,7 @@ export function plan(operation: OperationName, facts: Facts = {}, options: CallO
 /**
  * The properties each kind's row reads, by name. The catalogue imports nothing of the provider, so
  * it names them here; `test/types/row-properties.test-d.ts` checks every name against the kind's
- * declared inputs and outputs, so a misspelt or renamed property fails to compile there, and a
+ * declared inputs and outputs (and the notes its check adds, `CHECK_NOTES`), so a misspelt or renamed property fails to compile there, and a
  * row that reads a property not named here fails to compile here.
  */
 export interface RowProperties {
@@ -124,28 +124,9 @@ export interface RowProperties {
   readonly EgressGateway: "adopt";
   readonly EgressProviderMapping: EgressTargetProperty | "adopt";
   readonly EgressCredential: EgressTargetProperty | "adopt";
-  readonly Workspace: "adopt" | (typeof WORKSPACE_RESOURCE_PROPERTIES)[number];
+  readonly Workspace: "adopt" | "imageId" | (typeof WORKSPACE_RESOURCE_PROPERTIES)[number] | CheckNoteOf<"Workspace">;
   readonly GroupWorkspace: "groupId" | "adopt";
 }
-
-/**
- * A Workspace's compute-related inputs: the spec's special permission 3 puts them behind Images
- * Modify Resources. The same list as the provider's `WORKSPACE_RESOURCE_FIELDS` (a test holds the two together).
- */
-export const WORKSPACE_RESOURCE_PROPERTIES = [
-  "cores",
-  "memory",
-  "gpuCount",
-  "requireGpu",
-  "cpuAllocationMethod",
-  "uncompressedSizeMb",
-  "registry",
-  "registryUsername",
-  "registryPassword",
-  "volumeMappings",
-  "runConfig",
-  "execConfig",
-] as const;
 
 /** The attributes a UserAttributes writes with update_user_attributes (its other input, `userId`, names the user). */
 export const USER_ATTRIBUTE_PROPERTIES = ["sshPublicKey", "defaultImage", "showTips", "toggleControlPanel", "autoLoginWs"] as const;

@@ -11,7 +11,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { kindOfTypeToken } from "../../catalogue/kinds";
+import { kindOfTypeToken, withoutCheckNotes } from "../../catalogue/kinds";
 import { UNKNOWN } from "../../catalogue/values";
 import type { KindName } from "..";
 import type { ConnectionRegistry } from "../connections";
@@ -68,8 +68,8 @@ export function lifecycle(deps: LifecycleDeps) {
       let failures = (checked.failures ?? []).map((failure) => withoutSecretProperty(kind, failure));
       const inputs = (checked.inputs ?? news.props) as Props;
       // As the dynamic provider does: a change the installation could not take fails in the preview
-      // (one read per installation); a preview without change sends nothing.
-      if (failures.length === 0 && !isDeepStrictEqual(olds.props, inputs)) {
+      // (one read per installation); a preview without change sends nothing (what check notes for the policies is no change).
+      if (failures.length === 0 && !isDeepStrictEqual(withoutCheckNotes(kind, olds.props), withoutCheckNotes(kind, inputs))) {
         const unreachable = await installationProblem(context);
         if (unreachable !== undefined) failures = [{ property: "", reason: unreachable }];
       }

@@ -20,10 +20,12 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { RESOURCE_FIELDS_CHANGING, WORKSPACE_RESOURCE_PROPERTIES } from "../../catalogue/kinds";
+import { UNKNOWN } from "../../catalogue/values";
 import { IMAGE_JSON_SETTINGS, IMAGE_SETTINGS, type ProductImage as KasmImage, type ImageUpdate, type NewImage } from "../api";
 import { configKey, howToSet, type SettingNames } from "../api/config";
 import type { KasmClient } from "../api/client";
-import { createOrAdopt, declared, GONE, initializationFailure, isAsDeclared, KasmId, KasmObjectMissingError, KasmValueNotTakenError, refreshedInputs, requiredText, same, unlessGone, type Props, type RefreshedInputs } from "./kit";
+import { createOrAdopt, declared, GONE, initializationFailure, isAsDeclared, isUnknown, KasmId, KasmObjectMissingError, KasmValueNotTakenError, refreshedInputs, requiredText, same, unlessGone, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -126,23 +128,10 @@ const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 const UNREADABLE = ["registryUsername", "registryPassword"] as const;
 
 /**
- * Compute-related fields: the spec's rule 3 says they need Images Modify Resources on top of
- * Images Modify (the permissions pack reads this list).
+ * Compute-related inputs: the spec's rule 3 puts a change of one behind Images Modify Resources on
+ * top of Images Modify. The catalogue's list (the permissions pack reads it), held to the inputs here.
  */
-export const WORKSPACE_RESOURCE_FIELDS = [
-  "cores",
-  "memory",
-  "gpuCount",
-  "requireGpu",
-  "cpuAllocationMethod",
-  "uncompressedSizeMb",
-  "registry",
-  "registryUsername",
-  "registryPassword",
-  "volumeMappings",
-  "runConfig",
-  "execConfig",
-] as const satisfies readonly (keyof WorkspaceInputs)[];
+const RESOURCE_FIELDS = WORKSPACE_RESOURCE_PROPERTIES satisfies readonly (keyof typeof API_FIELDS)[];
 
 /** What `outputs()` builds: the declared inputs and every output. */
 type WorkspaceState = KindOutputs<WorkspaceInputs, WorkspaceOutputs>;
@@ -292,6 +281,27 @@ function needsProductVocabulary(names: SettingNames): pulumi.dynamic.CheckFailur
   };
 }
 
+/**
+ * What check tells the permissions pack about an existing workspace (`resourceFieldsChanging`,
+ * see the catalogue's `RESOURCE_FIELDS_CHANGING`): the compute-related inputs whose declared value
+ * differs from the state's, as `update` will send them (one the program stops declaring keeps
+ * Kasm's value: not a change); the unknown placeholder when none is sure to change and one is not
+ * known yet (preview); undefined on a create, which has no state to compare with.
+ */
+export function resourceFieldsChanging(olds: Props, news: Props): readonly string[] | typeof UNKNOWN | undefined {
+  if (!Object.keys(olds).some((key) => !key.startsWith("__"))) return undefined;
+  const declaredFields = RESOURCE_FIELDS.filter((field) => news[field] !== undefined);
+  const changing = declaredFields.filter((field) => !isUnknown(news[field]) && !same.value(olds[field], news[field]));
+  if (changing.length === 0 && declaredFields.some((field) => isUnknown(news[field]))) return UNKNOWN;
+  return changing;
+}
+
+/** The checked inputs with what check tells the permissions pack (see {@link resourceFieldsChanging}). */
+function withResourceFieldsChanging(result: pulumi.dynamic.CheckResult, olds: Props): pulumi.dynamic.CheckResult {
+  const fields = result.inputs && resourceFieldsChanging(olds, result.inputs);
+  return fields === undefined ? result : { ...result, inputs: { ...result.inputs, [RESOURCE_FIELDS_CHANGING]: fields } };
+}
+
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of Workspace; only `adopt` changing sends no request. */
@@ -308,9 +318,12 @@ export const workspaceProvider = defineKind<WorkspaceInputs, WorkspaceOutputs>({
       return existing && currentInputs(inputs, existing);
     },
   },
-  // Refused before any plan when the configuration cannot manage images.
-  extraCheck: (result, _news, _olds, context) =>
-    context.apiNames() === "product" ? result : { ...result, failures: [...(result.failures ?? []), needsProductVocabulary(context.settingNames)] },
+  // Refused before any plan when the configuration cannot manage images. An update's checked inputs
+  // say which compute-related fields it changes: a policy sees the new inputs only, never the state's.
+  extraCheck: (result, _news, olds, context) =>
+    context.apiNames() === "product"
+      ? withResourceFieldsChanging(result, olds)
+      : { ...result, failures: [...(result.failures ?? []), needsProductVocabulary(context.settingNames)] },
 
   async create(inputs, context) {
     const client = context.client();

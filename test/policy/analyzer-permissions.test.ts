@@ -105,6 +105,19 @@ describe("the permissions pack on the analyzer protocol", () => {
     );
   });
 
+  it("a Workspace update: refuses a memory change without Images Modify Resources, naming the resource, the field and the permission; accepts a description change", async () => {
+    const IMAGES = ["Images View", "Images Create", "Images Modify", "Images Delete"];
+    await driver.configure(packConfig(config({ permissions: [...NEEDED, ...IMAGES] })));
+    // What a preview of an update shows a stack policy: the checked inputs, with what the provider's check noted.
+    const workspace = (noted: readonly string[]) =>
+      stack((r) => r.push({ kind: "Workspace", name: "chrome", props: { name: "kasmweb/chrome:1.16.0", friendlyName: "Chrome", memory: 4_000_000_000, description: "A browser", resourceFieldsChanging: noted } }));
+    const refused = (await driver.analyzeStack(workspace(["memory"]))).filter((d) => d.policy === "resource-needs-permissions");
+    expect(refused.map((d) => [d.level, d.urn.split("::").pop()])).toEqual([["mandatory", "chrome"]]);
+    expect(refused[0].message).toMatch(/Workspace 'chrome' cannot be updated with this API key: update calls update_image \(this change sets memory, compute-related\), which needs 'Images Modify Resources'/);
+    expect(refused[0].message).toContain("Grant the key: 'Images Modify Resources'.");
+    expect((await driver.analyzeStack(workspace([]))).filter((d) => d.policy === "resource-needs-permissions")).toEqual([]);
+  });
+
   it("never prints secrets the engine sends", async () => {
     await driver.configure(packConfig(config({ permissions: [], readOnly: true })));
     const resources = stack((r) => Object.assign(r[0].props, { password: secret(PASSWORD) }));

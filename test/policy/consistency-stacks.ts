@@ -212,10 +212,14 @@ export function buildStack(seed: number, size: number, tag: string): { specs: Sp
         break;
       }
       case "Workspace": {
-        // No compute-related field: whether an update changes one is then known (it does not), so the pack decides.
+        // Compute-related fields or not, and an update of one (memory: Images Modify Resources too) or of the description.
         if (workspace) continue;
         workspace = true;
-        specs.push({ kind, name, props: { name: `kasmweb/${tag}app:1.0`, friendlyName: `${tag}app`, description: "made by the stack" }, update: { description: "changed by the stack" } });
+        const props: Record<string, unknown> = { name: `kasmweb/${tag}app:1.0`, friendlyName: `${tag}app`, description: "made by the stack" };
+        if (r.coin()) props.memory = 2_000_000_000;
+        if (r.coin()) props.cores = 2;
+        const update = r.coin() ? { description: "changed by the stack" } : r.coin() ? { memory: 3_000_000_000 } : { cores: 4 };
+        specs.push({ kind, name, props, update });
         break;
       }
       case "GroupWorkspace": {

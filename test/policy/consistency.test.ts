@@ -10,7 +10,8 @@
  * One emulator (one port, one client pool); each case gets a fresh store seeded with that case's
  * key, swapped in as the server's request handler. The policy is judged twice per case: as in
  * preview (ids of the stack's own objects not known, linked by property dependencies), and, when
- * every create succeeded, with the real ids.
+ * every create succeeded, with the real ids. A Workspace's update is judged as its preview shows it
+ * to the pack: with the compute-related fields it changes, as the provider's check notes them.
  *
  * What the generator keeps out, because the pack cannot know it and says so in its docs: `adopt`
  * (an adopting create may take either branch), users listed as having sessions who have none,
@@ -32,7 +33,8 @@ import { API_NAMES_CONFIG, TEST_API_NAMES } from "../helpers/vocabulary";
 import { configure, providers } from "../../provider";
 import { kasmClient } from "../../provider/runtime";
 import { KasmLicenseLimitError, KasmPermissionError } from "../../provider/api";
-import { closeUnderDependencies, OPERATIONS, USER_FIELD_PERMISSIONS, type OperationName, type PermissionName } from "../../catalogue";
+import { closeUnderDependencies, OPERATIONS, RESOURCE_FIELDS_CHANGING, USER_FIELD_PERMISSIONS, type OperationName, type PermissionName } from "../../catalogue";
+import { resourceFieldsChanging } from "../../provider/resources/workspace";
 import { readOnlyKey } from "../../policy/permissions/read-only-key";
 import { resourceNeedsPermissions } from "../../policy/permissions/resource-needs-permissions";
 import { judgeNeeds } from "../../catalogue";
@@ -88,8 +90,10 @@ const USED_OPERATIONS: OperationName[] = [
   "create_egress_provider_mapping", "get_egress_provider_mapping", "update_egress_provider_mapping", "delete_egress_provider_mapping",
   "create_egress_credential", "get_egress_credentials",
   "batch_create_server", "batch_create_user", "get_users",
-  // A released Kasm's group operations, which only a product run's Group resources call.
-  ...(TEST_API_NAMES === "product" ? (["get_groups", "create_group", "update_group", "delete_group"] as const) : []),
+  // A released Kasm's group and image operations, which only a product run's Group, Workspace and GroupWorkspace resources call.
+  ...(TEST_API_NAMES === "product"
+    ? (["get_groups", "create_group", "update_group", "delete_group", "get_images", "create_image", "update_image", "delete_image", "get_images_group", "add_images_group", "remove_images_group"] as const)
+    : []),
 ];
 
 /** Every permission the used operations may need, with their dependencies. */
@@ -108,9 +112,15 @@ const RELEVANT: PermissionName[] = [
 
 // --- the policy's verdict ------------------------------------------------------------------------
 
-/** The stack as the policy sees it: in preview (`ids` empty: the stack's own ids unknown) or with the real ids. */
+/**
+ * The stack as the policy sees it: in preview (`ids` empty: the stack's own ids unknown) or with
+ * the real ids. A Workspace carries what its provider's check notes for the update the lifecycle
+ * makes (`resourceFieldsChanging`: the compute-related fields it changes), as the preview of that
+ * update shows it to the pack; its other steps do not read it.
+ */
 function fixture(specs: readonly Spec[], ids: ReadonlyMap<string, string>): FixtureResource[] {
   return specs.map((s) => {
+    if (s.kind === "Workspace") return { kind: s.kind, name: s.name, props: { ...s.props, [RESOURCE_FIELDS_CHANGING]: resourceFieldsChanging(s.props, { ...s.props, ...s.update }) } };
     const props: Record<string, unknown> = {};
     const from: Record<string, string[]> = {};
     for (const [k, v] of Object.entries(s.props)) {

@@ -84,9 +84,38 @@ describe("the table covers every kind", () => {
     const sized = resourcePermissionNeeds("Workspace", { memory: 2_000_000_000 }, KNOWN);
     // A create needs Images Create alone (the product checks no field of it).
     expect(perms(sized, "create")).not.toContain("Images Modify Resources");
-    // An update needs it only when a compute field changes, which the new inputs alone cannot tell: undecided, named.
+    // Being created, a workspace has no state to compare with: whether a later update sets memory is undecided, named.
     expect(perms(sized, "update")).not.toContain("Images Modify Resources");
     expect(sized.update.calls.flatMap((call) => call.undecided.flatMap((fact) => fact.adds))).toContain("Images Modify Resources");
+  });
+});
+
+describe("a Workspace update: what its check says the change sets (resourceFieldsChanging)", () => {
+  const declared = { name: "kasmweb/chrome:1.16.0", friendlyName: "Chrome", memory: 4_000_000_000, description: "A browser" };
+  const updateImage = (props: Record<string, unknown>) => resourcePermissionNeeds("Workspace", props, KNOWN).update.calls.find((c) => c.operation === "update_image")!;
+
+  it("a compute-related field listed: Images Modify and Images Modify Resources, the call naming the field", () => {
+    const call = updateImage({ ...declared, resourceFieldsChanging: ["memory"] });
+    expect(call.requirement.all).toEqual(expect.arrayContaining(["Images Modify", "Images Modify Resources"]));
+    expect(call.undecided).toEqual([]);
+    expect(call.condition).toBe("this change sets memory, compute-related");
+  });
+
+  it("an empty list: either permission lets the update in, decided, though compute fields are declared", () => {
+    const call = updateImage({ ...declared, resourceFieldsChanging: [] });
+    expect(call.requirement.all).not.toContain("Images Modify Resources");
+    expect(call.requirement.oneOf).toEqual(["Images Modify", "Images Modify Resources"]);
+    expect(call.undecided).toEqual([]);
+  });
+
+  it("no list and the image's id known: the state's outputs of a workspace this run does not change, decided", () => {
+    expect(updateImage({ ...declared, imageId: IDS.image1 }).undecided).toEqual([]);
+    expect(updateImage({ ...declared, imageId: IDS.image1 }).requirement.all).not.toContain("Images Modify Resources");
+  });
+
+  it("a list not known yet (a compute value not known during preview): undecided, saying why", () => {
+    const call = updateImage({ ...declared, resourceFieldsChanging: UNKNOWN });
+    expect(call.undecided.map((u) => [u.adds, u.fact])).toEqual([[["Images Modify", "Images Modify Resources"], expect.stringContaining("resourceFieldsChanging depends on a value not known yet")]]);
   });
 });
 

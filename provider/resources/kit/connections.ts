@@ -29,7 +29,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { connectionEnvPrefix, connectionNamespace, isConnectionName } from "../../../catalogue/connections";
-import { isSecretInput } from "../../../catalogue/kinds";
+import { isSecretInput, withoutCheckNotes } from "../../../catalogue/kinds";
 import { isDeepStrictEqual } from "node:util";
 import { connectionConfigurationProblem, contextFor } from "../../runtime";
 import { installationProblem } from "./installation-check";
@@ -92,12 +92,12 @@ function withWhereAndName<T extends Props | undefined>(props: T, connection: str
 }
 
 /**
- * Whether checked inputs differ from the previous ones (a create has none): only then is the
- * installation read before the plan (see installation-check.ts), so that a preview without change
- * sends no request.
+ * Whether checked inputs of `kind` differ from the previous ones (a create has none): only then is
+ * the installation read before the plan (see installation-check.ts), so that a preview without
+ * change sends no request. What check notes for the policies is not a change (see `CHECK_NOTES`).
  */
-function changes(olds: Props, checked: Props): boolean {
-  return !isDeepStrictEqual(withoutHiddenInputs(olds), withoutHiddenInputs(checked));
+function changes(kind: string, olds: Props, checked: Props): boolean {
+  return !isDeepStrictEqual(withoutCheckNotes(kind, withoutHiddenInputs(olds)), withoutCheckNotes(kind, withoutHiddenInputs(checked)));
 }
 
 /** Why a `connection` value is refused, or undefined when it is a valid name (or left out). */
@@ -136,7 +136,7 @@ export function acrossConnections<P extends Record<string, KindProvider>>(provid
         const result = checked.failures ? { ...checked, failures: checked.failures.map((failure) => withoutSecretProperty(kind, failure)) } : checked;
         if (problem !== undefined) return { failures: [...(result.failures ?? []), { property: CONNECTION_INPUT, reason: problem }] };
         // A change the installation could not take fails here, in the preview (one read per installation).
-        if (!result.failures?.length && changes(olds, result.inputs ?? news)) {
+        if (!result.failures?.length && changes(kind, olds, result.inputs ?? news)) {
           const unreachable = await installationProblem(context);
           if (unreachable !== undefined) return { failures: [{ property: "", reason: unreachable }] };
         }
