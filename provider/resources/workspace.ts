@@ -106,9 +106,9 @@ const API_FIELDS = {
   registry: {},
   registryUsername: {},
   registryPassword: {},
-  runConfig: {},
-  execConfig: {},
-  volumeMappings: {},
+  runConfig: { equal: same.json },
+  execConfig: { equal: same.json },
+  volumeMappings: { equal: same.json },
   restrictToZone: {},
   zoneId: { equal: same.id },
   restrictToServer: {},
@@ -233,6 +233,18 @@ function currentInputs(props: RefreshedInputs<WorkspaceInputs>, image: KasmImage
   // What Kasm does not show stays as declared.
   for (const key of UNREADABLE) current[key] = props[key];
   return current;
+}
+
+/**
+ * The inputs that declare `image` exactly as Kasm shows it (null where the record shows nothing),
+ * without the registry credentials, which a program gives as secrets (Kasm never shows the
+ * password back). `kasm-import` writes a taken-over workspace from it: the program then declares
+ * what adoption compares, by the same mapping, so the first `up` finds it as declared.
+ */
+export function workspaceInputsShown(image: KasmImage): RefreshedInputs<WorkspaceInputs> {
+  const shown = currentInputs({}, image);
+  for (const key of UNREADABLE) delete shown[key];
+  return shown;
 }
 
 /**
