@@ -9,6 +9,8 @@ import type { KasmKind } from "../catalogue/kinds";
 /** The name of an importable area, as `--only` and `--except` take it. */
 export type ImportKind =
   | "groups"
+  | "workspaces"
+  | "workspace-groups"
   | "users"
   | "user-attributes"
   | "server-assignments"
@@ -36,6 +38,14 @@ export interface ImportKindInfo {
 /** Every importable area, in the order of the generated program. */
 export const IMPORT_KINDS: readonly ImportKindInfo[] = [
   { name: "groups", title: "Groups", declaredAs: "Group", kinds: ["Group"], reads: "get_groups (released Kasm only)" },
+  { name: "workspaces", title: "Workspaces", declaredAs: "Workspace", kinds: ["Workspace"], reads: "get_images (released Kasm only)" },
+  {
+    name: "workspace-groups",
+    title: "Workspace groups",
+    declaredAs: "GroupWorkspace",
+    kinds: ["GroupWorkspace"],
+    reads: "get_groups, and get_images_group one per group (released Kasm only)",
+  },
   { name: "users", title: "Users", declaredAs: "UserSet (or User and UserGroups with --users each)", kinds: ["UserSet", "User", "UserGroups"], reads: "get_users, 1,000 a page" },
   { name: "user-attributes", title: "User attributes", declaredAs: "UserAttributes", kinds: ["UserAttributes"], reads: "get_attributes, one per user" },
   { name: "server-assignments", title: "Server assignments", declaredAs: "UserServerAssignment", kinds: ["UserServerAssignment"], reads: "the users' assigned_servers" },
@@ -56,8 +66,6 @@ export const NOT_IMPORTED: Readonly<Partial<Record<KasmKind, string>>> = {
   GroupMembership: "a user's memberships are declared with the user (UserSet rows, or UserGroups with --users each)",
   LicenseActivation: "Kasm never returns an activation key, so an activation cannot be declared again from what it shows",
   ServerImport: "servers are taken over as they are; ServerImport is for bulk-creating new ones from a CSV",
-  Workspace: "not yet: kasm-import does not read workspaces; declare them with `adopt: true` to take them over",
-  GroupWorkspace: "not yet: kasm-import does not read a group's workspaces; declare them with `adopt: true`",
 };
 
 /** Whether `name` is an importable area. */
