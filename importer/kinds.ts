@@ -9,12 +9,12 @@ import type { KasmKind } from "../catalogue/kinds";
 /** The name of an importable area, as `--only` and `--except` take it. */
 export type ImportKind =
   | "groups"
-  | "workspaces"
-  | "workspace-groups"
   | "users"
   | "user-attributes"
   | "server-assignments"
   | "server-drains"
+  | "workspaces"
+  | "workspace-groups"
   | "staging-configs"
   | "egress-providers"
   | "egress-gateways"
@@ -38,6 +38,10 @@ export interface ImportKindInfo {
 /** Every importable area, in the order of the generated program. */
 export const IMPORT_KINDS: readonly ImportKindInfo[] = [
   { name: "groups", title: "Groups", declaredAs: "Group", kinds: ["Group"], reads: "get_groups (released Kasm only)" },
+  { name: "users", title: "Users", declaredAs: "UserSet (or User and UserGroups with --users each)", kinds: ["UserSet", "User", "UserGroups"], reads: "get_users, 1,000 a page" },
+  { name: "user-attributes", title: "User attributes", declaredAs: "UserAttributes", kinds: ["UserAttributes"], reads: "get_attributes, one per user" },
+  { name: "server-assignments", title: "Server assignments", declaredAs: "UserServerAssignment", kinds: ["UserServerAssignment"], reads: "the users' assigned_servers" },
+  { name: "server-drains", title: "Server draining", declaredAs: "ServerDrain", kinds: ["ServerDrain"], reads: "get_servers, one per assigned server" },
   { name: "workspaces", title: "Workspaces", declaredAs: "Workspace", kinds: ["Workspace"], reads: "get_images (released Kasm only)" },
   {
     name: "workspace-groups",
@@ -46,10 +50,6 @@ export const IMPORT_KINDS: readonly ImportKindInfo[] = [
     kinds: ["GroupWorkspace"],
     reads: "get_groups, and get_images_group one per group (released Kasm only)",
   },
-  { name: "users", title: "Users", declaredAs: "UserSet (or User and UserGroups with --users each)", kinds: ["UserSet", "User", "UserGroups"], reads: "get_users, 1,000 a page" },
-  { name: "user-attributes", title: "User attributes", declaredAs: "UserAttributes", kinds: ["UserAttributes"], reads: "get_attributes, one per user" },
-  { name: "server-assignments", title: "Server assignments", declaredAs: "UserServerAssignment", kinds: ["UserServerAssignment"], reads: "the users' assigned_servers" },
-  { name: "server-drains", title: "Server draining", declaredAs: "ServerDrain", kinds: ["ServerDrain"], reads: "get_servers, one per assigned server" },
   { name: "staging-configs", title: "Staging configs", declaredAs: "StagingConfig", kinds: ["StagingConfig"], reads: "get_staging_configs" },
   { name: "egress-providers", title: "Egress providers", declaredAs: "EgressProvider", kinds: ["EgressProvider"], reads: "get_egress_providers" },
   { name: "egress-gateways", title: "Egress gateways", declaredAs: "EgressGateway", kinds: ["EgressGateway"], reads: "get_egress_gateways" },

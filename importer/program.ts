@@ -42,12 +42,13 @@ export function generateProject(inventory: Inventory, settings: ProgramSettings)
   const w = new ProgramWriter(inventory, settings);
   // In dependency order: what is referred to is declared first.
   writeGroups(w);
-  writeWorkspaces(w);
-  writeWorkspaceGroups(w);
   writeUsers(w);
   writeUserAttributes(w);
   writeServerAssignments(w);
   writeServerDrains(w);
+  // Before the sections that name an image (staging, egress, casting), which refer to the declared workspaces.
+  writeWorkspaces(w);
+  writeWorkspaceGroups(w);
   writeStagingConfigs(w);
   writeEgress(w);
   writeCastConfigs(w);

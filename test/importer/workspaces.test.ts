@@ -5,7 +5,7 @@
  * shows, the registry credentials secret inputs, two images of the same names are left out with the
  * reason, and each group's workspaces become GroupWorkspace resources referring to the declared
  * Group and Workspace (by id with the name for Kasm's own groups). The generated program's first up
- * through the test engine sends no write, and a preview right after shows no change. Against the
+ * through the test engine sends no write, and a preview and a refresh right after show no change. Against the
  * documented API, both areas are skipped with the reason.
  */
 import { readFileSync, readdirSync } from "node:fs";
@@ -170,7 +170,7 @@ describe("kasm-import: workspaces and the groups that may launch them, product v
     expect(writesIn(emulator.requests, "product")).toEqual([]);
   });
 
-  it("the generated program's first up sends no write to Kasm, and a preview right after shows no change", { timeout: SLOW }, async () => {
+  it("the generated program's first up sends no write to Kasm; a preview and a refresh right after show no change", { timeout: SLOW }, async () => {
     const project = "workspaces";
     const secrets = { [`${project}:ledgerRegistryUsername`]: REGISTRY_USER, [`${project}:ledgerRegistryPassword`]: REGISTRY_TOKEN };
     const engine = new TestEngine({
@@ -197,6 +197,9 @@ describe("kasm-import: workspaces and the groups that may launch them, product v
     const preview = await engine.preview();
     expectOk(preview);
     expect(preview.resources.filter((r) => r.op !== "same" && r.type !== "pulumi:pulumi:Stack").map((r) => `${r.op} ${r.urn}`)).toEqual([]);
+    const refresh = await engine.refresh();
+    expectOk(refresh);
+    expect(refresh.resources.filter((r) => r.changed.length > 0).map((r) => `${r.urn} ${r.changed.join(",")}`)).toEqual([]);
   });
 });
 
