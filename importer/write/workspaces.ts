@@ -1,14 +1,14 @@
 /**
  * The program's workspace sections: the workspace images the installation offers, and which
  * groups may launch each. Apart from the other areas because both exist only in a released Kasm's
- * vocabulary, and because a workspace is written from the Workspace kind's own reading of an image
- * record (`workspaceInputsShown`): the program declares exactly what the take-over compares, so the
- * first `up` finds each image as declared. Every image is taken over, those Kasm ships with too:
- * they are what the installation offers its users, and a stack that leaves them out could not
- * declare which groups may launch them by reference.
+ * vocabulary, and because a workspace is written from the mapping of an image record the Workspace
+ * kind compares on a take-over (`imageSettingsShown`, in the client, which the importer may use):
+ * the first `up` finds each image as declared. Every image is taken over, those Kasm ships with
+ * too: they are what the installation offers its users, nothing in Kasm's record tells a shipped
+ * image from an added one, and a stack that left them out could not say by reference which groups
+ * may launch them.
  */
-import type { Image } from "../../provider/api";
-import { WorkspaceInputs, workspaceInputsShown } from "../../provider/resources/workspace";
+import { imageSettingsShown, type Image } from "../../provider/api";
 import { camel } from "../names";
 import { Code, canonical, declaration, rawId, setValues, type ProgramWriter, type Value } from "./writer";
 
@@ -33,24 +33,15 @@ const pairOf = (image: Image) => `${image.name}\u0000${image.friendly_name ?? ""
 function whyNotDeclared(image: Image, pairs: ReadonlyMap<string, number>): string | undefined {
   const names = [image.name, image.friendly_name ?? ""];
   if (names.some((name) => name.trim() === "")) return "without a container name or a friendly name, which a Workspace needs";
-  if (names.some((name) => name !== name.trim())) return "a name with spaces around it, which a take-over (sending the names trimmed) would not find";
+  if (names.some((name) => name !== name.trim())) return "with a name padded with spaces, which a take-over (sending the names trimmed) would not find";
   if ((pairs.get(pairOf(image)) ?? 0) > 1) return "with the container name and friendly name of another image, which a take-over could not tell apart";
   return undefined;
 }
 
-/**
- * The values a Workspace declares for `image`: what Kasm shows, ids with their names, and the
- * values the kind refuses left out (named in `refused`: they are not managed).
- */
-function shownValues(image: Image, refused: string[]): Record<string, Value> {
-  const shown = setValues(workspaceInputsShown(image)) as Record<string, unknown>;
-  const issues = WorkspaceInputs.safeParse(shown).error?.issues ?? [];
-  for (const field of new Set(issues.map((issue) => String(issue.path[0])))) {
-    refused.push(`${field} of "${image.friendly_name}"`);
-    delete shown[field];
-  }
+/** The values a Workspace declares for `image`: what Kasm shows, ids with their names beside them. */
+function shownValues(image: Image): Record<string, Value> {
   const values: Record<string, Value> = {};
-  for (const [key, value] of Object.entries(shown))
+  for (const [key, value] of Object.entries(setValues(imageSettingsShown(image))))
     values[key] =
       key === "zoneId" ? rawId(String(value), image.zone_name ?? undefined) : key === "serverId" ? rawId(String(value), undefined) : jsonValue(value);
   return values;
@@ -65,7 +56,6 @@ export function writeWorkspaces(w: ProgramWriter): void {
   const pairs = new Map<string, number>();
   for (const image of images) pairs.set(pairOf(image), (pairs.get(pairOf(image)) ?? 0) + 1);
   const notDeclared = new Map<string, number>();
-  const refused: string[] = [];
   const lines: string[] = [];
   for (const image of images) {
     const why = whyNotDeclared(image, pairs);
@@ -84,12 +74,9 @@ export function writeWorkspaces(w: ProgramWriter): void {
         ? w.secret(`${camel(name)}RegistryPassword`, `the registry password of ${label} (Kasm shows it masked; it is sent with the workspace's next change)`)
         : undefined,
     };
-    lines.push(declaration(variable, "Workspace", name, { ...shownValues(image, refused), ...credentials, adopt: true }, w.options()));
+    lines.push(declaration(variable, "Workspace", name, { ...shownValues(image), ...credentials, adopt: true }, w.options()));
   }
-  w.row("workspaces", images.length, lines.length, [
-    ...[...notDeclared].map(([why, count]) => `${count}: ${why}`),
-    ...(refused.length > 0 ? [`values a Workspace cannot declare are left out (not managed): ${refused.join(", ")}`] : []),
-  ]);
+  w.row("workspaces", images.length, lines.length, [...notDeclared].map(([why, count]) => `${count}: ${why}`));
   if (lines.length > 0)
     w.section(
       "Workspaces",

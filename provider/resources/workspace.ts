@@ -20,7 +20,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { IMAGE_JSON_SETTINGS, IMAGE_SETTINGS, type Image as KasmImage, type ImageUpdate, type NewImage } from "../api";
+import { IMAGE_JSON_SETTINGS, IMAGE_SETTINGS, imageSettingsShown, type Image as KasmImage, type ImageUpdate, type NewImage } from "../api";
 import { configKey, howToSet, type SettingNames } from "../api/config";
 import type { KasmClient } from "../api/client";
 import { createOrAdopt, declared, GONE, initializationFailure, isAsDeclared, KasmId, KasmObjectMissingError, KasmValueNotTakenError, refreshedInputs, requiredText, same, unlessGone, type Props, type RefreshedInputs } from "./kit";
@@ -202,30 +202,12 @@ function imageUpdate(current: KasmImage, inputs: WorkspaceInputs): ImageUpdate {
 
 /** The image's fields as inputs (the declared spelling of ids kept): what `read` reports and adoption compares. */
 function currentInputs(props: RefreshedInputs<WorkspaceInputs>, image: KasmImage): RefreshedInputs<WorkspaceInputs> {
+  const shown = imageSettingsShown(image);
   const current: RefreshedInputs<WorkspaceInputs> = {
-    name: image.name,
-    friendlyName: image.friendly_name ?? null,
-    description: image.description ?? null,
-    categories: image.categories ?? null,
-    imageSrc: image.image_src ?? null,
-    enabled: image.enabled ?? null,
-    cores: image.cores ?? null,
-    memory: image.memory ?? null,
-    gpuCount: image.gpu_count ?? null,
-    requireGpu: image.require_gpu ?? null,
-    cpuAllocationMethod: image.cpu_allocation_method ?? null,
-    uncompressedSizeMb: image.uncompressed_size_mb ?? null,
-    imageType: image.image_type ?? null,
-    registry: image.ctr_registry ?? null,
-    runConfig: image.run_config ?? null,
-    execConfig: (image.exec_config as Props | null | undefined) ?? null,
-    volumeMappings: image.volume_mappings ?? null,
-    restrictToZone: image.restrict_to_zone ?? null,
-    zoneId: same.id(props.zoneId, image.zone_id) ? props.zoneId : (image.zone_id ?? null),
-    restrictToServer: image.restrict_to_server ?? null,
-    serverId: same.id(props.serverId, image.server_id) ? props.serverId : (image.server_id ?? null),
-    restrictToNetwork: image.restrict_to_network ?? null,
-    restrictNetworkNames: ((image as Props).restrict_network_names as string[] | null | undefined) ?? null,
+    ...shown,
+    execConfig: shown.execConfig as Props | null,
+    zoneId: same.id(props.zoneId, image.zone_id) ? props.zoneId : shown.zoneId,
+    serverId: same.id(props.serverId, image.server_id) ? props.serverId : shown.serverId,
   };
   // Names declared with surrounding spaces are sent trimmed: the same names, no drift.
   if (typeof props.name === "string" && props.name.trim() === image.name) current.name = props.name;
@@ -233,18 +215,6 @@ function currentInputs(props: RefreshedInputs<WorkspaceInputs>, image: KasmImage
   // What Kasm does not show stays as declared.
   for (const key of UNREADABLE) current[key] = props[key];
   return current;
-}
-
-/**
- * The inputs that declare `image` exactly as Kasm shows it (null where the record shows nothing),
- * without the registry credentials, which a program gives as secrets (Kasm never shows the
- * password back). `kasm-import` writes a taken-over workspace from it: the program then declares
- * what adoption compares, by the same mapping, so the first `up` finds it as declared.
- */
-export function workspaceInputsShown(image: KasmImage): RefreshedInputs<WorkspaceInputs> {
-  const shown = currentInputs({}, image);
-  for (const key of UNREADABLE) delete shown[key];
-  return shown;
 }
 
 /**
