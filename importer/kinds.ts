@@ -13,6 +13,8 @@ export type ImportKind =
   | "user-attributes"
   | "server-assignments"
   | "server-drains"
+  | "workspaces"
+  | "workspace-groups"
   | "staging-configs"
   | "egress-providers"
   | "egress-gateways"
@@ -40,6 +42,14 @@ export const IMPORT_KINDS: readonly ImportKindInfo[] = [
   { name: "user-attributes", title: "User attributes", declaredAs: "UserAttributes", kinds: ["UserAttributes"], reads: "get_attributes, one per user" },
   { name: "server-assignments", title: "Server assignments", declaredAs: "UserServerAssignment", kinds: ["UserServerAssignment"], reads: "the users' assigned_servers" },
   { name: "server-drains", title: "Server draining", declaredAs: "ServerDrain", kinds: ["ServerDrain"], reads: "get_servers, one per assigned server" },
+  { name: "workspaces", title: "Workspaces", declaredAs: "Workspace", kinds: ["Workspace"], reads: "get_images (released Kasm only)" },
+  {
+    name: "workspace-groups",
+    title: "Workspace groups",
+    declaredAs: "GroupWorkspace",
+    kinds: ["GroupWorkspace"],
+    reads: "get_groups, and get_images_group one per group (released Kasm only)",
+  },
   { name: "staging-configs", title: "Staging configs", declaredAs: "StagingConfig", kinds: ["StagingConfig"], reads: "get_staging_configs" },
   { name: "egress-providers", title: "Egress providers", declaredAs: "EgressProvider", kinds: ["EgressProvider"], reads: "get_egress_providers" },
   { name: "egress-gateways", title: "Egress gateways", declaredAs: "EgressGateway", kinds: ["EgressGateway"], reads: "get_egress_gateways" },
@@ -56,8 +66,6 @@ export const NOT_IMPORTED: Readonly<Partial<Record<KasmKind, string>>> = {
   GroupMembership: "a user's memberships are declared with the user (UserSet rows, or UserGroups with --users each)",
   LicenseActivation: "Kasm never returns an activation key, so an activation cannot be declared again from what it shows",
   ServerImport: "servers are taken over as they are; ServerImport is for bulk-creating new ones from a CSV",
-  Workspace: "not yet: kasm-import does not read workspaces; declare them with `adopt: true` to take them over",
-  GroupWorkspace: "not yet: kasm-import does not read a group's workspaces; declare them with `adopt: true`",
 };
 
 /** Whether `name` is an importable area. */

@@ -12,6 +12,7 @@
  * |---|---|
  * | `write/writer.ts` | the settings, the `ProgramWriter` the areas fill, values as TypeScript source |
  * | `write/people.ts` | groups, users (a UserSet or one User each) and user attributes |
+ * | `write/workspaces.ts` | workspace images and which groups may launch them |
  * | `write/servers.ts` | server assignments and draining (servers referred to by id) |
  * | `write/sessions.ts` | staging configs and casting links |
  * | `write/egress.ts` | egress providers, gateways, mappings and credentials (the secrets) |
@@ -23,6 +24,7 @@ import { writeGroups, writeUserAttributes, writeUsers } from "./write/people";
 import { projectFiles } from "./write/project";
 import { writeServerAssignments, writeServerDrains } from "./write/servers";
 import { writeCastConfigs, writeStagingConfigs } from "./write/sessions";
+import { writeWorkspaceGroups, writeWorkspaces } from "./write/workspaces";
 import { ProgramWriter, type ProgramSettings, type SecretSetting, type SummaryRow } from "./write/writer";
 
 export type { ProgramSettings, SecretSetting, SummaryRow } from "./write/writer";
@@ -44,6 +46,9 @@ export function generateProject(inventory: Inventory, settings: ProgramSettings)
   writeUserAttributes(w);
   writeServerAssignments(w);
   writeServerDrains(w);
+  // Before the sections that name an image (staging, egress, casting), which refer to the declared workspaces.
+  writeWorkspaces(w);
+  writeWorkspaceGroups(w);
   writeStagingConfigs(w);
   writeEgress(w);
   writeCastConfigs(w);

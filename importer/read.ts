@@ -1,7 +1,7 @@
 /**
  * Reading an installation for `kasm-import`: one listing per area where the API lists (users
  * 1,000 a page), per-object reads only where it cannot (a user's attributes, a server's draining
- * flag). A key that may not view an area loses that area only: the reason, naming the permission,
+ * flag, a group's workspaces). A key that may not view an area loses that area only: the reason, naming the permission,
  * goes into the inventory and the rest is read. Wrong credentials or an unreachable Kasm stop
  * everything: nothing could be generated that says what the installation holds.
  */
@@ -11,7 +11,9 @@ import {
   type EgressGateway,
   type EgressProvider,
   type EgressProviderMapping,
+  type GroupImage,
   type GroupRecord,
+  type Image,
   type KasmClient,
   type Server,
   type StagingConfig,
@@ -39,8 +41,12 @@ export interface Inventory {
   readonly userGroupsVisible: boolean;
   /** Whether the user records list their servers (Servers View). */
   readonly assignedServersVisible: boolean;
-  /** Groups as the released product lists them, sorted by name. */
+  /** Groups as the released product lists them, sorted by name (read for the groups or the workspace groups). */
   readonly groups?: readonly GroupRecord[];
+  /** Workspace images as the released product lists them, sorted by friendly name, container name and id. */
+  readonly images?: readonly Image[];
+  /** Group id (as Kasm wrote it) -> the workspaces its members may launch, for every group read, each sorted by image id. */
+  readonly groupImages?: ReadonlyMap<string, readonly GroupImage[]>;
   /** User id (as Kasm wrote it) -> attributes. */
   readonly attributes?: ReadonlyMap<string, UserAttributes>;
   /** The servers some user is assigned to, as `get_servers` answers, sorted by id. */
@@ -136,17 +142,53 @@ export async function readInstallation(client: KasmClient, options: ReadOptions)
   if (users && users.length > 0 && !userGroupsVisible && (wants("users") || wants("groups")))
     skipped.push({ kind: "users", reason: "the users' groups are not declared: the API key may not see them (grant it Groups View)" });
 
+  // The workspace groups hang off the groups: the list is read for either area.
   let groups: GroupRecord[] | undefined;
-  if (wants("groups")) {
+  if (wants("groups") || wants("workspace-groups")) {
+    if (!product) {
+      if (wants("groups"))
+        skipped.push({
+          kind: "groups",
+          reason: "the documented API cannot list or create groups: users.csv names them, and they must exist (on a released Kasm, set kasm:apiNames=product to manage them)",
+        });
+    } else {
+      groups = await unlessRefused(skipped, wants("groups") ? "groups" : "workspace-groups", "groups (Groups View)", () => client.groups.getGroups());
+      groups?.sort(byText((g) => g.name));
+      if (groups && wants("groups")) progress("groups", groups.length, true);
+    }
+  }
+
+  let images: Image[] | undefined;
+  if (wants("workspaces")) {
     if (!product)
       skipped.push({
-        kind: "groups",
-        reason: "the documented API cannot list or create groups: users.csv names them, and they must exist (on a released Kasm, set kasm:apiNames=product to manage them)",
+        kind: "workspaces",
+        reason: "the documented API lists images but cannot create or change one, so a Workspace needs a released Kasm (set kasm:apiNames=product to take them over)",
       });
     else {
-      groups = await unlessRefused(skipped, "groups", "groups (Groups View)", () => client.groups.getGroups());
-      groups?.sort(byText((g) => g.name));
-      if (groups) progress("groups", groups.length, true);
+      images = await unlessRefused(skipped, "workspaces", "workspace images (Images View)", () => client.images.getImages());
+      images?.sort(byText((i) => `${i.friendly_name ?? ""}\u0000${i.name}\u0000${i.image_id}`));
+      if (images) progress("workspaces", images.length, true);
+    }
+  }
+
+  let groupImages: Map<string, GroupImage[]> | undefined;
+  if (wants("workspace-groups")) {
+    if (!product)
+      skipped.push({
+        kind: "workspace-groups",
+        reason: "the documented API cannot read which groups may launch a workspace (on a released Kasm, set kasm:apiNames=product to take them over)",
+      });
+    else if (groups) {
+      // The API lists one group's workspaces at a time: one read per group, Kasm's own groups too.
+      const list = groups;
+      const read = await unlessRefused(skipped, "workspace-groups", "the groups' workspaces (Groups View)", () =>
+        eachAtMost(list, concurrency, (group) => client.groups.getImagesGroup({ group_id: group.group_id }), (done) => progress("workspace-groups", done, false)),
+      );
+      if (read) {
+        groupImages = new Map(list.map((group, i) => [group.group_id, read[i].sort(byText((image) => image.image_id.replace(/-/g, "").toLowerCase()))]));
+        progress("workspace-groups", read.length, true);
+      }
     }
   }
 
@@ -237,6 +279,8 @@ export async function readInstallation(client: KasmClient, options: ReadOptions)
     userGroupsVisible,
     assignedServersVisible,
     groups,
+    images,
+    groupImages,
     attributes,
     servers,
     stagingConfigs,

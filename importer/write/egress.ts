@@ -110,7 +110,7 @@ export function writeEgress(w: ProgramWriter): void {
   const targetOf = (record: { user_id?: string | null; group_id?: string | null; image_id?: string | null }): [Record<string, Value>, string] => {
     if (record.user_id) return [{ userId: w.userRef(record.user_id) }, w.usernames.get(canonical(record.user_id)) ?? `user-${record.user_id.slice(0, 8)}`];
     if (record.group_id) return [{ groupId: w.groupRef(record.group_id) }, w.groupNames.get(canonical(record.group_id)) ?? `group-${record.group_id.slice(0, 8)}`];
-    return [{ imageId: rawId(record.image_id ?? "", undefined) }, `image-${(record.image_id ?? "").slice(0, 8)}`];
+    return [{ imageId: w.imageRef(record.image_id ?? "") }, `image-${(record.image_id ?? "").slice(0, 8)}`];
   };
 
   if (w.wants("egress-mappings")) {

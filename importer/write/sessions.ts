@@ -2,7 +2,7 @@
  * The program's sections about how sessions start: staging configs (sessions kept ready per zone
  * and image) and casting links. Apart from the other areas because both are plain records taken
  * over by their natural key, their values copied field by field from Kasm's answer, referring to
- * images and zones by id and to a casting link's group through the program.
+ * zones by id and to images and a casting link's group through the program where it declares them.
  */
 import { fromApiFields } from "../../provider/api/records";
 import type { CastConfig } from "../../provider/api";
@@ -28,7 +28,7 @@ export function writeStagingConfigs(w: ProgramWriter): void {
         ...CLIENT_PERMISSIONS,
       ]),
     );
-    return declaration(undefined, "StagingConfig", name, { zoneId: rawId(config.zone_id, config.zone_name ?? undefined), imageId: rawId(config.image_id, config.image_friendly_name ?? undefined), ...values, adopt: true }, w.options());
+    return declaration(undefined, "StagingConfig", name, { zoneId: rawId(config.zone_id, config.zone_name ?? undefined), imageId: w.imageRef(config.image_id, config.image_friendly_name ?? undefined), ...values, adopt: true }, w.options());
   });
   w.row("staging-configs", configs.length, lines.length);
   if (lines.length > 0) w.section("Staging configs", "Sessions kept ready per zone and image, taken over by zone and image.", `${lines.join("\n")}\n`);
@@ -74,7 +74,7 @@ export function writeCastConfigs(w: ProgramWriter): void {
       name,
       {
         castingConfigName: values.castingConfigName,
-        imageId: rawId(config.image_id, config.image_friendly_name ?? undefined),
+        imageId: w.imageRef(config.image_id, config.image_friendly_name ?? undefined),
         ...values,
         // A counter Kasm counts down: declared only where the link limits sessions (then it is required).
         sessionRemaining: config.limit_sessions === true ? (config.session_remaining ?? 0) : undefined,

@@ -1,6 +1,6 @@
 /**
  * The program writer's core: the settings a generation takes, the {@link ProgramWriter} that the
- * area writers (`people.ts`, `servers.ts`, `sessions.ts`, `egress.ts`) fill section by section, and
+ * area writers (`people.ts`, `workspaces.ts`, `servers.ts`, `sessions.ts`, `egress.ts`) fill section by section, and
  * how a value becomes TypeScript source (literals, ids with their names, `new kasm.Kind(...)`).
  * Apart from the areas so that each area reads as what it declares, and the rules of writing
  * source stay in one place: the same installation gives the same bytes.
@@ -72,6 +72,7 @@ export function literal(value: Value): string {
   if (Array.isArray(value)) return `[${value.map(literal).join(", ")}]`;
   if (typeof value === "object") {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined) as [string, Value][];
+    if (entries.length === 0) return "{}";
     return `{ ${entries.map(([k, v]) => `${IDENTIFIER.test(k) ? k : JSON.stringify(k)}: ${literal(v)}`).join(", ")} }`;
   }
   return JSON.stringify(value);
@@ -115,12 +116,15 @@ export class ProgramWriter {
   readonly groupRefs = new Map<string, Code>();
   readonly gatewayRefs = new Map<string, Code>();
   readonly providerRefs = new Map<string, Code>();
+  readonly imageRefs = new Map<string, Code>();
   /** The variables of the declared groups, which the users depend on. */
   readonly groupVariables: string[] = [];
   /** Canonical user id -> username, for every user read. */
   readonly usernames = new Map<string, string>();
   /** Canonical group id -> name, from user records and the group list. */
   readonly groupNames = new Map<string, string>();
+  /** Canonical image id -> friendly name, from the image list. */
+  readonly imageNames = new Map<string, string>();
   /** Whether the users are declared, so that `userId(username)` refers to them. */
   usersDeclared = false;
   /** Whether the program reads a data file beside it (it then imports `fs` and `path`). */
@@ -136,6 +140,7 @@ export class ProgramWriter {
       for (const group of user.groups ?? []) this.groupNames.set(canonical(group.group_id), group.name);
     }
     for (const group of inventory.groups ?? []) this.groupNames.set(canonical(group.group_id), group.name);
+    for (const image of inventory.images ?? []) if (image.friendly_name) this.imageNames.set(canonical(image.image_id), image.friendly_name);
   }
 
   /** Whether the area is to be declared. */
@@ -192,6 +197,14 @@ export class ProgramWriter {
   /** A group's id in the program: its declaration's `groupId` when declared, else the id with its name. */
   groupRef(groupId: string): Value {
     return this.groupRefs.get(canonical(groupId)) ?? rawId(groupId, this.groupNames.get(canonical(groupId)));
+  }
+
+  /**
+   * An image's id in the program: its Workspace's `imageId` when declared, else the id with its
+   * name (`name` when the record at hand names it, else the image list's friendly name).
+   */
+  imageRef(imageId: string, name?: string): Value {
+    return this.imageRefs.get(canonical(imageId)) ?? rawId(imageId, name ?? this.imageNames.get(canonical(imageId)));
   }
 }
 

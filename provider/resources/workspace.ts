@@ -22,7 +22,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { RESOURCE_FIELDS_CHANGING, WORKSPACE_RESOURCE_PROPERTIES } from "../../catalogue/kinds";
 import { UNKNOWN } from "../../catalogue/values";
-import { IMAGE_JSON_SETTINGS, IMAGE_SETTINGS, type ProductImage as KasmImage, type ImageUpdate, type NewImage } from "../api";
+import { IMAGE_JSON_SETTINGS, IMAGE_SETTINGS, imageSettingsShown, type ProductImage as KasmImage, type ImageUpdate, type NewImage } from "../api";
 import { configKey, howToSet, type SettingNames } from "../api/config";
 import type { KasmClient } from "../api/client";
 import { createOrAdopt, declared, GONE, initializationFailure, isAsDeclared, isUnknown, KasmId, KasmObjectMissingError, KasmValueNotTakenError, refreshedInputs, requiredText, same, unlessGone, type Props, type RefreshedInputs } from "./kit";
@@ -108,9 +108,9 @@ const API_FIELDS = {
   registry: {},
   registryUsername: {},
   registryPassword: {},
-  runConfig: {},
-  execConfig: {},
-  volumeMappings: {},
+  runConfig: { equal: same.json },
+  execConfig: { equal: same.json },
+  volumeMappings: { equal: same.json },
   restrictToZone: {},
   zoneId: { equal: same.id },
   restrictToServer: {},
@@ -191,30 +191,12 @@ function imageUpdate(current: KasmImage, inputs: WorkspaceInputs): ImageUpdate {
 
 /** The image's fields as inputs (the declared spelling of ids kept): what `read` reports and adoption compares. */
 function currentInputs(props: RefreshedInputs<WorkspaceInputs>, image: KasmImage): RefreshedInputs<WorkspaceInputs> {
+  const shown = imageSettingsShown(image);
   const current: RefreshedInputs<WorkspaceInputs> = {
-    name: image.name,
-    friendlyName: image.friendly_name ?? null,
-    description: image.description ?? null,
-    categories: image.categories ?? null,
-    imageSrc: image.image_src ?? null,
-    enabled: image.enabled ?? null,
-    cores: image.cores ?? null,
-    memory: image.memory ?? null,
-    gpuCount: image.gpu_count ?? null,
-    requireGpu: image.require_gpu ?? null,
-    cpuAllocationMethod: image.cpu_allocation_method ?? null,
-    uncompressedSizeMb: image.uncompressed_size_mb ?? null,
-    imageType: image.image_type ?? null,
-    registry: image.ctr_registry ?? null,
-    runConfig: image.run_config ?? null,
-    execConfig: (image.exec_config as Props | null | undefined) ?? null,
-    volumeMappings: image.volume_mappings ?? null,
-    restrictToZone: image.restrict_to_zone ?? null,
-    zoneId: same.id(props.zoneId, image.zone_id) ? props.zoneId : (image.zone_id ?? null),
-    restrictToServer: image.restrict_to_server ?? null,
-    serverId: same.id(props.serverId, image.server_id) ? props.serverId : (image.server_id ?? null),
-    restrictToNetwork: image.restrict_to_network ?? null,
-    restrictNetworkNames: image.restrict_network_names ?? null,
+    ...shown,
+    execConfig: shown.execConfig as Props | null,
+    zoneId: same.id(props.zoneId, image.zone_id) ? props.zoneId : shown.zoneId,
+    serverId: same.id(props.serverId, image.server_id) ? props.serverId : shown.serverId,
   };
   // Names declared with surrounding spaces are sent trimmed: the same names, no drift.
   if (typeof props.name === "string" && props.name.trim() === image.name) current.name = props.name;

@@ -119,6 +119,8 @@ it("following the section in a fresh folder takes the installation over with no 
   expect(dryRun).not.toMatch(/may not read/);
   expect(dryRun).toMatch(/^Users\s+40\s+40\s+-$/m);
   expect(dryRun).toMatch(/^Cast configs\s+2\s+2\s+-$/m);
+  expect(dryRun).toMatch(/^Workspaces\s+2\s+2\s+-$/m);
+  expect(dryRun).toMatch(/^Workspace groups\s+3\s+3\s+-$/m);
   expect(dryRun).toMatch(/^Server draining\s+2\s+1\s+1: not draining$/m);
   expect(dryRun).toContain("Dry run: nothing was written.");
 

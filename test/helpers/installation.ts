@@ -1,10 +1,10 @@
 /**
  * An installation built by hand, as a team arrives with it: users in groups with attributes set,
- * users assigned to servers (one draining), staging configs, egress providers with gateways,
- * mappings and credentials, and, on a product-speaking emulator, groups made through the API
- * and cast configs. Built over the API (with the emulator's own vocabulary, through `specCall`),
- * so that what `kasm-import` reads is what Kasm answers. Shared by the importer's tests and its
- * benchmark.
+ * users assigned to servers (one draining), two workspace images, staging configs, egress providers
+ * with gateways, mappings and credentials, and, on a product-speaking emulator, groups made through
+ * the API, the groups that may launch each workspace, and cast configs. Built over the API (with
+ * the emulator's own vocabulary, through `specCall`), so that what `kasm-import` reads is what Kasm
+ * answers. Shared by the importer's tests and its benchmark.
  */
 import { startTestEmulator, type TestEmulator, type TestEmulatorOptions } from "./emulator";
 
@@ -40,8 +40,9 @@ function ok(res: { status: number; body: any }, what: string): any {
 /**
  * Start an emulator holding `users` users (three teams, attributes on every third, two assigned
  * to servers), three staging configs, two egress providers with two gateways each, a mapping and
- * a credential each; with `apiNames: "product"`, two groups made with create_group and two cast
- * configs too. `apiKeys` are added to the admin key.
+ * a credential each; with `apiNames: "product"`, two groups made with create_group, three group
+ * authorisations of the images (add_images_group) and two cast configs too. `apiKeys` are added
+ * to the admin key.
  */
 export async function buildInstallation(
   users: number,
@@ -136,6 +137,9 @@ export async function buildInstallation(
       await call("create_group", { target_group: { name, priority: 200 + i, description: `${name}, made in the UI` } });
     const groups = (await call("get_groups", {})).groups as { group_id: string; name: string }[];
     const kiosks = groups.find((g) => g.name === "Kiosks")!.group_id;
+    // Who may launch what, as set in the UI: the kiosks Chrome, Engineering both workspaces.
+    for (const [group, image] of [[kiosks, hex("3c", 1)], [hex("9a", 1), hex("3c", 1)], [hex("9a", 1), hex("3c", 2)]])
+      await call("add_images_group", { target_group: { group_id: group }, target_image: { image_id: image } });
     for (const [i, key] of ["lobby-kiosk", "partner-demo"].entries())
       await call("create_cast_config", {
         target_cast_config: {

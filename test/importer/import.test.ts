@@ -3,11 +3,12 @@
  * command (dist/importer/cli.js) reads an emulator holding 300 users (40 in the spec's
  * vocabulary) in groups with attributes,
  * two server assignments, three staging configs and two egress providers with gateways, mappings
- * and credentials (and, speaking the product's names, groups made in the UI, cast configs and a
- * draining server), and writes a project. The project type-checks against the packed package; its
- * first `up` (the secrets set as the generated README says) sends no write to Kasm, a preview and
- * a refresh right after show no change, and one value changed in the program changes exactly that
- * object. Two runs give identical files, and no file holds a secret the installation has.
+ * and credentials (and, speaking the product's names, groups made in the UI, two workspaces and the
+ * groups that may launch them, cast configs and a draining server), and writes a project. The
+ * project type-checks against the packed package; its first `up` (the secrets set as the generated
+ * README says) sends no write to Kasm, a preview and a refresh right after show no change, and one
+ * value changed in the program changes exactly that object. Two runs give identical files, and no
+ * file holds a secret the installation has.
  */
 import { execFile } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
@@ -119,14 +120,20 @@ describe.each([
     // Attributes are set on every third user; the others hold what Kasm gives a new user.
     const attributed = Math.ceil(users / 3);
     expect(first.stdout).toMatch(new RegExp(`^User attributes\\s+${users}\\s+${attributed}\\s+${users - attributed}: only Kasm's defaults, as every new user has them$`, "m"));
-    // One page of users, one attribute read per user, the two assigned servers, the listings: nothing else.
-    const lists = apiNames === "product" ? 8 : 5;
+    // One page of users, one attribute read per user, the two assigned servers, the listings (and on
+    // a released Kasm the workspaces of each of its seven groups, one read each): nothing else.
+    const lists = apiNames === "product" ? 9 + 7 : 5;
     expect(first.stdout).toContain(`${1 + users + 2 + lists} requests to ${installation.emulator.url}`);
     if (apiNames === "product") {
       expect(first.stdout).toMatch(/^Groups\s+7\s+5\s+2: Kasm's own groups/m);
       expect(first.stdout).toMatch(/^Cast configs\s+2\s+2\s+-$/m);
       expect(first.stdout).toMatch(/^Server draining\s+2\s+1\s+1: not draining$/m);
-    } else expect(first.stdout).toMatch(/^Groups\s+not read\s+0\s+the documented API cannot list or create groups/m);
+      expect(first.stdout).toMatch(/^Workspaces\s+2\s+2\s+-$/m);
+      expect(first.stdout).toMatch(/^Workspace groups\s+3\s+3\s+-$/m);
+    } else {
+      expect(first.stdout).toMatch(/^Groups\s+not read\s+0\s+the documented API cannot list or create groups/m);
+      expect(first.stdout).toMatch(/^Workspaces\s+not read\s+0\s+the documented API lists images but cannot create or change one/m);
+    }
 
     const again = path.join(tmp.dir, `${apiNames}-again`);
     expect((await kasmImport(installation, ["--out", again, "--project", "kasm-taken-over"])).status).toBe(0);
@@ -172,7 +179,7 @@ describe.each([
     const up = await engine.up();
     expectOk(up);
     const created = up.resources.filter((r) => r.op === "create").length;
-    // The set, an attributes record per user with attributes set, the assignments, staging and egress (and groups and casting).
+    // The set, an attributes record per user with attributes set, the assignments, staging and egress (and groups, workspaces and casting).
     expect(created).toBeGreaterThanOrEqual(1 + Math.ceil(users / 3) + 2 + 3 + 10);
     expect(writesIn(installation, installation.emulator.requests), installation.emulator.requests.join("\n")).toEqual([]);
 

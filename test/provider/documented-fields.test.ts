@@ -152,6 +152,7 @@ const SCHEMA_RECORDS: Readonly<Record<string, string | { providerOwn: string }>>
   ProductImage: "image (the product's image operations)",
   GroupImage: "group image (the product's get_images_group)",
   NewImage: { providerOwn: "the target_image the provider builds for the product's create_image" },
+  imageSettingsShown: { providerOwn: "an image's settings as a Workspace's inputs, which the client builds from the product's record (its reads are the client's)" },
   ImageUpdate: { providerOwn: "the target_image the provider builds for the product's update_image: the record's settings and the declared fields" },
   NewGroup: { providerOwn: "the target_group the provider builds for the product's create_group" },
   GroupUpdate: { providerOwn: "the target_group the provider builds for the product's update_group" },
@@ -244,10 +245,15 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
     user: ["user_id", "username", "realm", "created", "first_name", "last_name", "phone", "organization", "locked", "disabled"],
   },
   "provider/resources/workspace.ts": {
+    image: ["available", "friendly_name", "image_id", "name", "server_id", "zone_id"],
+    imageSettingsShown: ["execConfig", "serverId", "zoneId"],
+  },
+  // An image's settings as a Workspace's inputs, for the kind and for kasm-import.
+  "provider/api/schemas/images.ts": {
     image: [
-      "available", "cores", "cpu_allocation_method", "ctr_registry", "description", "enabled", "exec_config", "friendly_name",
-      "image_id", "image_src", "memory", "name", "restrict_to_network", "restrict_to_server", "restrict_to_zone", "run_config",
-      "server_id", "volume_mappings", "zone_id",
+      "cores", "cpu_allocation_method", "ctr_registry", "description", "enabled", "exec_config", "friendly_name", "image_src",
+      "memory", "name", "restrict_to_network", "restrict_to_server", "restrict_to_zone", "run_config", "server_id",
+      "volume_mappings", "zone_id",
     ],
     "image (the product's image operations)": ["categories", "gpu_count", "image_type", "require_gpu", "restrict_network_names", "uncompressed_size_mb"],
   },

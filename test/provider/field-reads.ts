@@ -39,7 +39,8 @@ function tsFilesIn(folder: string): string[] {
  * records the kinds read again, they read only their own request parameters.
  */
 export function scannedFiles(): string[] {
-  return [...tsFilesIn("provider/resources"), join(ROOT, "provider/api/user-reads.ts"), ...tsFilesIn("sdk/lookups")];
+  // user-reads.ts reads the user records of a refresh; images.ts maps the product's image record to a Workspace's inputs (for the kind and kasm-import).
+  return [...tsFilesIn("provider/resources"), join(ROOT, "provider/api/user-reads.ts"), join(ROOT, "provider/api/schemas/images.ts"), ...tsFilesIn("sdk/lookups")];
 }
 
 /** The folders whose subfolders are modules split into parts: the kinds' and the sdk's. */

@@ -76,6 +76,41 @@ export const ProductImage = Image.extend({
 export type ProductImage = z.infer<typeof ProductImage>;
 
 /**
+ * An image's settings by the names a program declares them (a Workspace's inputs), with the values
+ * the record shows, null where it shows none. The registry credentials are left out: Kasm never
+ * shows the password, and a program gives both as secrets. One mapping for the Workspace kind,
+ * which compares it when taking an image over and reports it on refresh, and for `kasm-import`,
+ * which writes it: the program then declares what the take-over compares.
+ */
+export function imageSettingsShown(image: ProductImage) {
+  return {
+    name: image.name,
+    friendlyName: image.friendly_name ?? null,
+    description: image.description ?? null,
+    categories: image.categories ?? null,
+    imageSrc: image.image_src ?? null,
+    enabled: image.enabled ?? null,
+    cores: image.cores ?? null,
+    memory: image.memory ?? null,
+    gpuCount: image.gpu_count ?? null,
+    requireGpu: image.require_gpu ?? null,
+    cpuAllocationMethod: image.cpu_allocation_method ?? null,
+    uncompressedSizeMb: image.uncompressed_size_mb ?? null,
+    imageType: image.image_type ?? null,
+    registry: image.ctr_registry ?? null,
+    runConfig: image.run_config ?? null,
+    execConfig: image.exec_config ?? null,
+    volumeMappings: image.volume_mappings ?? null,
+    restrictToZone: image.restrict_to_zone ?? null,
+    zoneId: image.zone_id ?? null,
+    restrictToServer: image.restrict_to_server ?? null,
+    serverId: image.server_id ?? null,
+    restrictToNetwork: image.restrict_to_network ?? null,
+    restrictNetworkNames: image.restrict_network_names ?? null,
+  };
+}
+
+/**
  * `target_image` of `create_image` and `update_image` (with `image_id`). Both public clients send
  * the categories as one text (a category a line, as the Kasm UI's field) and the run config, exec
  * config and volume mappings as JSON text, where the record answers a list and objects; 1.15.0's

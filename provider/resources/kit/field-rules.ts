@@ -3,6 +3,7 @@
  * unknown, what leaving it out means, the field-by-field diff, what a refresh reads back as
  * declared inputs, and the API body of declared inputs.
  */
+import { isDeepStrictEqual } from "node:util";
 import { canonicalId } from "../../../catalogue/ids";
 import { toApiBody, toCamelCase, toSnakeCase, type SnakeCase } from "../../api";
 import { isUnknown } from "./check-wording";
@@ -21,6 +22,11 @@ export const same = {
   set: (a: unknown, b: unknown) => sameSet(a, b, (v) => String(v)),
   /** Order-insensitive lists of ids. */
   idSet: (a: unknown, b: unknown) => sameSet(a, b, canonicalId),
+  /**
+   * JSON objects whatever the order of their keys: Pulumi hands a program's objects over with their
+   * keys sorted, where Kasm keeps the order it was given (`value` would see a change in that).
+   */
+  json: (a: unknown, b: unknown) => isDeepStrictEqual(a ?? null, b ?? null),
 } as const;
 
 function sameSet(a: unknown, b: unknown, normalise: (v: unknown) => string): boolean {
