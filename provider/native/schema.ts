@@ -21,6 +21,13 @@ import { configSpecs } from "./configuration";
 /** The package's name: the first part of every type token, and of the plugin's name (`pulumi-resource-kasm`). */
 export const PACKAGE = "kasm";
 
+/**
+ * The Go import path of the generated Go SDK's root package. No Go module is published: a program
+ * generates the SDK (`npm run sdk:generate`) and takes it with a `replace` of the module
+ * `pulumi-kasm.local/sdk/go` (the SDK's go.mod names it: with `supportPack`, the folder above this path).
+ */
+export const GO_IMPORT_BASE_PATH = "pulumi-kasm.local/sdk/go/kasm";
+
 /** The type token of a kind: `kasm:index:User`. */
 export function nativeTypeToken(kind: string): string {
   return `${PACKAGE}:index:${kind}`;
@@ -135,6 +142,14 @@ export function packageSchema(version: string, kinds: Readonly<Record<KindName, 
     keywords: ["pulumi", "kasm", "category/infrastructure", "kind/native"],
     license: "Apache-2.0",
     config: { variables: config },
+    // supportPack: the generated SDKs carry the schema's version (setup metadata, go.mod, and
+    // pulumi-plugin.json, which tells the engine which plugin version a program needs), so that
+    // GetPluginInfo, the schema and the SDKs keep one version.
+    meta: { supportPack: true },
+    language: {
+      go: { importBasePath: GO_IMPORT_BASE_PATH },
+      python: { packageName: "pulumi_kasm", pyproject: { enabled: true } },
+    },
     provider: { description: "One Kasm Workspaces installation.", inputProperties: config, properties: config },
     resources,
     types,
