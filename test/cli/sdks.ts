@@ -35,9 +35,14 @@ export function run(command: string, args: readonly string[], options: { cwd?: s
   });
 }
 
+/** The end of a command's output: pip's refusal can list every release of a package first. */
+function tail(output: string, characters = 2000): string {
+  return output.length > characters ? `...${output.slice(-characters)}` : output;
+}
+
 /** Fail with the command's output unless it succeeded. */
 function ok(ran: Ran, what: string): Ran {
-  if (ran.code !== 0) throw new Error(`${what} failed (exit ${ran.code}):\n${ran.output}`);
+  if (ran.code !== 0) throw new Error(`${what} failed (exit ${ran.code}):\n${tail(ran.output)}`);
   return ran;
 }
 
@@ -95,7 +100,7 @@ export async function pythonEnvironment(venv: string, sdkDir: string, pulumiVers
     const fetched = await pip("download", "--quiet", "--dest", partial, ...wanted, sdkDir);
     if (fetched.code !== 0) {
       rmSync(partial, { recursive: true, force: true });
-      throw new Error(`pip could not download pulumi==${pulumiVersion} and the generated SDK's dependencies from the package index (is PyPI reachable?):\n${fetched.output}`);
+      throw new Error(`pip could not download pulumi==${pulumiVersion} and the generated SDK's dependencies from the package index (is PyPI reachable?):\n${tail(fetched.output)}`);
     }
     // The SDK itself is built afresh at every install: only its dependencies are kept.
     for (const file of readdirSync(partial)) if (/^pulumi[_-]kasm/i.test(file)) rmSync(path.join(partial, file));
