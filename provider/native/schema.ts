@@ -18,6 +18,13 @@ import type { Kind } from "../resources/kit/types";
 import { KIND_OUTPUTS, type PropertySpec } from "./outputs";
 import { configSpecs } from "./configuration";
 
+/**
+ * The Go import path of the generated Go SDK's root package. No Go module is published: a program
+ * generates the SDK (`npm run sdk:generate`) and takes it with a `replace` of the module
+ * `pulumi-kasm.local/sdk/go` (the SDK's go.mod names it: with `supportPack`, the folder above this path).
+ */
+export const GO_IMPORT_BASE_PATH = "pulumi-kasm.local/sdk/go/kasm";
+
 /** A JSON Schema node as `z.toJSONSchema` writes it (the parts read here). */
 interface JsonSchema {
   readonly type?: string;
@@ -121,6 +128,14 @@ export function packageSchema(version: string, kinds: Readonly<Record<KindName, 
     keywords: ["pulumi", "kasm", "category/infrastructure", "kind/native"],
     license: "Apache-2.0",
     config: { variables: config },
+    // supportPack: the generated SDKs carry the schema's version (setup metadata, go.mod, and
+    // pulumi-plugin.json, which tells the engine which plugin version a program needs), so that
+    // GetPluginInfo, the schema and the SDKs keep one version.
+    meta: { supportPack: true },
+    language: {
+      go: { importBasePath: GO_IMPORT_BASE_PATH },
+      python: { packageName: "pulumi_kasm", pyproject: { enabled: true } },
+    },
     provider: { description: "One Kasm Workspaces installation.", inputProperties: config, properties: config },
     resources,
     types,

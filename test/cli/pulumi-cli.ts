@@ -49,6 +49,8 @@ export interface PulumiCliOptions {
   /** Stack configuration, by fully qualified key. */
   readonly config: Readonly<Record<string, string>>;
   readonly secretKeys: readonly string[];
+  /** More environment for every command (a Python program's interpreter, say). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** One stack driven through the `pulumi` CLI. */
@@ -63,6 +65,7 @@ export class PulumiCli {
       PULUMI_SKIP_UPDATE_CHECK: "true",
       // Offline: a plugin the program needs is on PATH or nowhere.
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      ...options.env,
     };
   }
 

@@ -47,6 +47,8 @@ describe("the native provider's gRPC server", () => {
   it("describes every kind as kasm:index:<Kind>: secret inputs marked, replacing inputs marked, no connection input", async () => {
     const schema = JSON.parse((await call<provproto.GetSchemaRequest, provproto.GetSchemaResponse>("getSchema", new provproto.GetSchemaRequest())).getSchema());
     expect(schema.version).toBe("1.2.3");
+    // The generated SDKs carry the schema's version (supportPack); Go's generator needs its import path.
+    expect(schema).toMatchObject({ meta: { supportPack: true }, language: { go: { importBasePath: "pulumi-kasm.local/sdk/go/kasm" } } });
     expect(Object.keys(schema.resources).sort()).toEqual(KASM_KINDS.map((kind) => `kasm:index:${kind}`).sort());
     for (const [kind, names] of Object.entries(SECRET_INPUTS)) for (const name of names) expect(schema.resources[`kasm:index:${kind}`].inputProperties[name].secret, `${kind}.${name}`).toBe(true);
     expect(schema.resources["kasm:index:LicenseActivation"].inputProperties.activationKey.willReplaceOnChanges).toBe(true);
