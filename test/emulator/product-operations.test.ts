@@ -22,7 +22,9 @@ const RENAMED = Object.keys(OPERATION_RENAMES) as OperationName[];
 /** Keys for the permission table: one holding exactly what an operation needs, and one per permission less. */
 const keys: { name: string; key: string; secret: string; permissions: PermissionName[] }[] = [];
 const table = PRODUCT_OPERATIONS.map((operation) => {
-  const needed = [...closeUnderDependencies(requiredPermissions(operation).all)];
+  // All that it requires, and the first of the permissions one of which it requires (update_image: Images Modify or Images Modify Resources).
+  const requirement = requiredPermissions(operation);
+  const needed = [...closeUnderDependencies([...requirement.all, ...requirement.oneOf.slice(0, 1)])];
   const creds = (name: string, permissions: PermissionName[]) => {
     keys.push({ name, key: `key-${name}`, secret: `secret-${name}`, permissions });
     return { key: `key-${name}`, secret: `secret-${name}` };
