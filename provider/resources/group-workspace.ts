@@ -9,10 +9,9 @@
  * already gone succeeds. After the add, the group's list is read again: an add Kasm answered
  * without listing the image is an error, never a success.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { configKey, howToSet, type SettingNames } from "../api/config";
-import { alreadyExistsError, canonicalId, GONE, KasmId, KasmValueNotTakenError, same, unlessGone, type RefreshedInputs } from "./kit";
+import { configKey } from "../api/config";
+import { alreadyExistsError, canonicalId, GONE, KasmId, KasmValueNotTakenError, refusedWithoutProductOperations, same, unlessGone, type ProductOnly, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { pairId } from "./user-links";
 
@@ -53,17 +52,12 @@ function label(groupId: unknown, imageId: unknown): string {
   return `of group ${String(groupId)} for image ${String(imageId)}`;
 }
 
-/** The refusal of a GroupWorkspace where the configured vocabulary has no group image operations. */
-function needsProductVocabulary(names: SettingNames): pulumi.dynamic.CheckFailure {
-  return {
-    property: "(inputs)",
-    reason:
-      "a GroupWorkspace needs a released Kasm's operations on a group's images (add_images_group, get_images_group, " +
-      `remove_images_group), which the API documentation's vocabulary does not have, and ${configKey(names, "apiNames")} is "spec". ` +
-      `If the installation is a released Kasm (1.15 or later), run ${howToSet(names, "apiNames", "product")}; otherwise authorize ` +
-      "the workspace for the group in the Kasm UI.",
-  };
-}
+/** How the refusal with the spec's vocabulary names the operations on a group's images, and the way out. */
+const PRODUCT_ONLY: ProductOnly = {
+  kind: "GroupWorkspace",
+  operations: "operations on a group's images (add_images_group, get_images_group, remove_images_group)",
+  otherwise: "authorize the workspace for the group in the Kasm UI",
+};
 
 // --- provider ------------------------------------------------------------------------------------
 
@@ -74,8 +68,7 @@ export const groupWorkspaceProvider = defineKind<GroupWorkspaceInputs>({
   apiFields: {},
   providerFields: PROVIDER_FIELDS,
   sendsNothingWhen: "never",
-  extraCheck: (result, _news, _olds, context) =>
-    context.apiNames() === "product" ? result : { ...result, failures: [...(result.failures ?? []), needsProductVocabulary(context.settingNames)] },
+  extraCheck: (result, _news, _olds, context) => refusedWithoutProductOperations(result, context, PRODUCT_ONLY),
 
   async create(inputs, context) {
     const client = context.client();

@@ -16,11 +16,9 @@
  * told to force it (`forceDelete`), and never deletes All Users, Administrators or a group a
  * casting config names.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { KasmForceRequiredError, type GroupRecord, type GroupUpdate, type NewGroup } from "../api";
-import { configKey, howToSet, type SettingNames } from "../api/config";
-import { createOrAdopt, declared, GONE, isAsDeclared, KasmDeleteBlockedError, refreshedInputs, requiredText, unlessGone, type Props, type RefreshedInputs } from "./kit";
+import { createOrAdopt, declared, GONE, isAsDeclared, KasmDeleteBlockedError, refreshedInputs, refusedWithoutProductOperations, requiredText, unlessGone, type ProductOnly, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -107,18 +105,12 @@ function outputs(inputs: RefreshedInputs<GroupInputs>, group: GroupRecord): Grou
   return { ...declared(inputs, fieldNames(INPUT_FIELDS)), groupId: group.group_id };
 }
 
-/** The refusal of a Group where the configured vocabulary has no group operations. */
-function needsProductVocabulary(names: SettingNames): pulumi.dynamic.CheckFailure {
-  // About the resource as a whole, not one input: named as the check names other such failures.
-  return {
-    property: "(inputs)",
-    reason:
-      "a Group needs a released Kasm's group operations (create_group, get_groups, update_group, delete_group), which the " +
-      `API documentation's vocabulary does not have, and ${configKey(names, "apiNames")} is "spec". If the installation is a released Kasm ` +
-      `(1.15 or later), run ${howToSet(names, "apiNames", "product")}; otherwise manage the group in the Kasm UI and refer ` +
-      "to it by id.",
-  };
-}
+/** How the refusal with the spec's vocabulary names the group operations, and the way out. */
+const PRODUCT_ONLY: ProductOnly = {
+  kind: "Group",
+  operations: "group operations (create_group, get_groups, update_group, delete_group)",
+  otherwise: "manage the group in the Kasm UI and refer to it by id",
+};
 
 // --- provider ------------------------------------------------------------------------------------
 
@@ -137,8 +129,7 @@ export const groupProvider = defineKind<GroupInputs, GroupOutputs>({
     },
   },
   // Refused before any plan when the configuration cannot manage groups.
-  extraCheck: (result, _news, _olds, context) =>
-    context.apiNames() === "product" ? result : { ...result, failures: [...(result.failures ?? []), needsProductVocabulary(context.settingNames)] },
+  extraCheck: (result, _news, _olds, context) => refusedWithoutProductOperations(result, context, PRODUCT_ONLY),
 
   async create(inputs, context) {
     const client = context.client();

@@ -23,9 +23,9 @@ import { z } from "zod";
 import { RESOURCE_FIELDS_CHANGING, WORKSPACE_RESOURCE_PROPERTIES } from "../../catalogue/kinds";
 import { UNKNOWN } from "../../catalogue/values";
 import { IMAGE_JSON_SETTINGS, IMAGE_SETTINGS, imageSettingsShown, type ProductImage as KasmImage, type ImageUpdate, type NewImage } from "../api";
-import { configKey, howToSet, type SettingNames } from "../api/config";
+import { configKey, type SettingNames } from "../api/config";
 import type { KasmClient } from "../api/client";
-import { createOrAdopt, declared, GONE, initializationFailure, isAsDeclared, isUnknown, KasmId, KasmObjectMissingError, KasmValueNotTakenError, refreshedInputs, requiredText, same, unlessGone, type Props, type RefreshedInputs } from "./kit";
+import { createOrAdopt, declared, GONE, initializationFailure, isAsDeclared, isUnknown, KasmId, KasmObjectMissingError, KasmValueNotTakenError, refreshedInputs, refusedWithoutProductOperations, requiredText, same, unlessGone, type ProductOnly, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -251,18 +251,6 @@ function label(inputs: Pick<WorkspaceInputs, "name" | "friendlyName">): string {
   return `'${inputs.friendlyName.trim()}' (${inputs.name.trim()})`;
 }
 
-/** The refusal of a Workspace where the configured vocabulary has no image operations. */
-function needsProductVocabulary(names: SettingNames): pulumi.dynamic.CheckFailure {
-  return {
-    property: "(inputs)",
-    reason:
-      "a Workspace needs a released Kasm's image operations (create_image, get_image, update_image, delete_image), which the " +
-      `API documentation's vocabulary does not have, and ${configKey(names, "apiNames")} is "spec". If the installation is a released Kasm ` +
-      `(1.15 or later), run ${howToSet(names, "apiNames", "product")}; otherwise manage the workspace in the Kasm UI and refer ` +
-      "to it by id (the getImage lookup).",
-  };
-}
-
 /**
  * What check tells the permissions pack about an existing workspace (`resourceFieldsChanging`,
  * see the catalogue's `RESOURCE_FIELDS_CHANGING`): the compute-related inputs whose declared value
@@ -284,6 +272,13 @@ function withResourceFieldsChanging(result: pulumi.dynamic.CheckResult, olds: Pr
   return fields === undefined ? result : { ...result, inputs: { ...result.inputs, [RESOURCE_FIELDS_CHANGING]: fields } };
 }
 
+/** How the refusal with the spec's vocabulary names the image operations, and the way out. */
+const PRODUCT_ONLY: ProductOnly = {
+  kind: "Workspace",
+  operations: "image operations (create_image, update_image, delete_image)",
+  otherwise: "manage the workspace in the Kasm UI and refer to it by id (the getImage lookup)",
+};
+
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of Workspace; only `adopt` changing sends no request. */
@@ -303,9 +298,7 @@ export const workspaceProvider = defineKind<WorkspaceInputs, WorkspaceOutputs>({
   // Refused before any plan when the configuration cannot manage images. An update's checked inputs
   // say which compute-related fields it changes: a policy sees the new inputs only, never the state's.
   extraCheck: (result, _news, olds, context) =>
-    context.apiNames() === "product"
-      ? withResourceFieldsChanging(result, olds)
-      : { ...result, failures: [...(result.failures ?? []), needsProductVocabulary(context.settingNames)] },
+    context.apiNames() === "product" ? withResourceFieldsChanging(result, olds) : refusedWithoutProductOperations(result, context, PRODUCT_ONLY),
 
   async create(inputs, context) {
     const client = context.client();

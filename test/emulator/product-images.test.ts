@@ -5,8 +5,8 @@
  * Modify Resources for compute-related changes), and spec mode's 404s.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATIONS, type OperationName, type PermissionName } from "../../catalogue";
-import { ADMIN, startTestEmulator, type TestEmulator, type WireAnswer, wire } from "../helpers/emulator";
+import type { OperationName, PermissionName } from "../../catalogue";
+import { startTestEmulator, type TestEmulator, wire } from "../helpers/emulator";
 
 const CHROME = "1b000000000000000000000000000001";
 const TERMINAL = "1b000000000000000000000000000002";
@@ -56,14 +56,6 @@ afterAll(async () => {
   await product.close();
   await spec.close();
 });
-
-/** Call an emulator-only operation (the harness's `call` takes the client's operations only). */
-function call(emulator: TestEmulator, operation: OperationName, body: Record<string, unknown> = {}, as: { key: string; secret: string } = ADMIN): Promise<WireAnswer> {
-  return emulator.raw("POST", OPERATIONS[operation].path, {
-    body: JSON.stringify({ api_key: as.key, api_key_secret: as.secret, ...body }),
-    headers: { "content-type": "application/json" },
-  });
-}
 
 /** What the Terraform client whose CI runs 1.16.1 sends to create an image: the configs as JSON text, categories as lines. */
 const CI_IMAGE = {
@@ -136,7 +128,7 @@ const CI_RECORD = {
 
 describe("which mode serves the image operations", () => {
   it.each([...IMAGE_OPERATIONS])("spec mode answers %s as an unknown operation", async (operation) => {
-    expect(wire(await call(spec, operation, { target_image: { image_id: CHROME } }))).toEqual({
+    expect(wire(await spec.call(operation, { target_image: { image_id: CHROME } }))).toEqual({
       status: 404,
       body: { error_message: `Unknown API path (/api/public/${operation})` },
     });
@@ -157,17 +149,17 @@ describe("permissions", () => {
     ["get_image", "users", { target_image: { image_id: CHROME } }],
   ] as const)("%s is refused to a key without its permission (%s)", async (operation, as, body) => {
     const before = await product.state();
-    expect(wire(await call(product, operation as OperationName, body, creds(as)))).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
+    expect(wire(await product.call(operation as OperationName, body, creds(as)))).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
     expect(await product.state()).toEqual(before);
   });
 
   it("a Read Only key may read an image but not create one", async () => {
-    expect((await call(product, "get_image", { image_id: CHROME }, creds("read-only"))).status).toBe(200);
-    expect(wire(await call(product, "create_image", { target_image: { name: "x" } }, creds("read-only")))).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
+    expect((await product.call("get_image", { image_id: CHROME }, creds("read-only"))).status).toBe(200);
+    expect(wire(await product.call("create_image", { target_image: { name: "x" } }, creds("read-only")))).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
   });
 
   it("create_image needs Images Create only, compute-related fields included (1.15 checks none)", async () => {
-    const res = await call(product, "create_image", { target_image: { name: "kasmweb/gpu:1.0", memory: 4096000000, gpu_count: 1 } }, creds("create"));
+    const res = await product.call("create_image", { target_image: { name: "kasmweb/gpu:1.0", memory: 4096000000, gpu_count: 1 } }, creds("create"));
     expect(res.body.image).toMatchObject({ memory: 4096000000, gpu_count: 1 });
   });
 });
@@ -179,8 +171,8 @@ describe("get_images and get_image", () => {
   });
 
   it("get_image reads target_image.image_id or a top-level image_id, and answers {image}", async () => {
-    const byTarget = await call(product, "get_image", { target_image: { image_id: CHROME } });
-    const byTop = await call(product, "get_image", { image_id: CHROME });
+    const byTarget = await product.call("get_image", { target_image: { image_id: CHROME } });
+    const byTop = await product.call("get_image", { image_id: CHROME });
     expect(byTarget.status).toBe(200);
     expect(byTarget.body).toEqual(byTop.body);
     expect(byTarget.body.image).toMatchObject({ image_id: CHROME, name: "kasmweb/chrome:1.16.0", docker_token: "**********" });
@@ -191,33 +183,33 @@ describe("get_images and get_image", () => {
     ["no id", {}, "Invalid Request: Missing required parameters"],
     ["an unknown id", { image_id: UNKNOWN }, `Image(${UNKNOWN}) Does not Exist`],
   ])("get_image refuses %s with HTTP 200", async (_what, body, message) => {
-    expect(wire(await call(product, "get_image", body))).toEqual({ status: 200, body: { error_message: message } });
+    expect(wire(await product.call("get_image", body))).toEqual({ status: 200, body: { error_message: message } });
   });
 });
 
 describe("create_image", () => {
   it("takes the configs as JSON text and categories as lines, and answers {image} with a new image_id", async () => {
-    const res = await call(product, "create_image", { target_image: CI_IMAGE });
+    const res = await product.call("create_image", { target_image: CI_IMAGE });
     expect(wire(res)).toEqual({ status: 200, body: { image: { image_id: expect.stringMatching(/^[0-9a-f]{32}$/), ...CI_RECORD } } });
     const listed = (await product.call("get_images")).body.images.map((i: { image_id: string }) => i.image_id);
     expect(listed).toContain(res.body.image.image_id);
   });
 
   it("stores the registry password but answers it masked, and never logs it", async () => {
-    const res = await call(product, "create_image", { target_image: { name: "kasmweb/private:1", docker_user: "me", docker_token: "s3cr3t-token" } });
+    const res = await product.call("create_image", { target_image: { name: "kasmweb/private:1", docker_user: "me", docker_token: "s3cr3t-token" } });
     expect(res.body.image).toMatchObject({ docker_user: "me", docker_token: "**********" });
     expect((await product.state()).images[res.body.image.image_id].ctr_token).toBe("s3cr3t-token");
     expect(product.requests.join("\n")).not.toContain("s3cr3t-token");
   });
 
   it("fills 1.15's data-model defaults for what is left out (no field is required)", async () => {
-    const res = await call(product, "create_image", { target_image: { friendly_name: "Bare" } });
+    const res = await product.call("create_image", { target_image: { friendly_name: "Bare" } });
     expect(res.body.image).toMatchObject({ name: null, friendly_name: "Bare", memory: 768000000, cores: 1, enabled: true, image_type: "Container", categories: [] });
   });
 
   it("restricts an image to a zone, a server or a pool that exists", async () => {
     const target = { name: "kasmweb/zoned:1", restrict_to_zone: true, zone_id: ZONE, restrict_to_server: true, server_id: SERVER, server_pool_id: POOL };
-    const res = await call(product, "create_image", { target_image: target });
+    const res = await product.call("create_image", { target_image: target });
     expect(res.body.image).toMatchObject({ zone_id: ZONE, zone_name: "default", server_id: SERVER, server_pool_id: POOL, restrict_to_zone: true });
     const listed = (await product.call("get_images")).body.images.find((i: { image_id: string }) => i.image_id === res.body.image.image_id);
     expect(listed).toMatchObject({ server: { hostname: "ws1.example.org" }, server_pool: { server_pool_name: "Pool A" } });
@@ -240,7 +232,7 @@ describe("create_image", () => {
     ["an unknown filter policy", { target_image: { filter_policy_id: UNKNOWN } }, "Invalid Request: No Filter policy exists with id (ffffffff-ffff-ffff-ffff-ffffffffffff)"],
   ])("refuses %s with HTTP 200 and changes nothing", async (_what, body, message) => {
     const before = await product.state();
-    expect(wire(await call(product, "create_image", body))).toEqual({ status: 200, body: { error_message: message } });
+    expect(wire(await product.call("create_image", body))).toEqual({ status: 200, body: { error_message: message } });
     expect(await product.state()).toEqual(before);
   });
 
@@ -252,7 +244,7 @@ describe("create_image", () => {
     ["categories as a list", { categories: ["a"] }, "target_image.categories: Invalid input: expected string, received array"],
     ["a mistyped registry", { docker_registry: 5 }, "target_image.docker_registry: Invalid input: expected string, received number"],
   ])("refuses %s with 400 (the product fails on it)", async (_what, target, message) => {
-    expect(wire(await call(product, "create_image", { target_image: { name: "kasmweb/x:1", ...target } }))).toEqual({
+    expect(wire(await product.call("create_image", { target_image: { name: "kasmweb/x:1", ...target } }))).toEqual({
       status: 400,
       body: { error_message: `Invalid Request: ${message}` },
     });
@@ -263,12 +255,12 @@ describe("update_image", () => {
   /** A fresh image to change, created with the registry and its credentials set. */
   async function freshImage(): Promise<string> {
     const target = { ...CI_IMAGE, name: "kasmweb/update:1", docker_user: "puller", docker_token: TOKEN, notes: "kept" };
-    return (await call(product, "create_image", { target_image: target })).body.image.image_id;
+    return (await product.call("create_image", { target_image: target })).body.image.image_id;
   }
 
   it("takes the whole record: a field left out keeps its value, except those 1.15 always writes", async () => {
     const id = await freshImage();
-    const res = await call(product, "update_image", { target_image: { image_id: id, friendly_name: "Renamed", description: "", memory: 0 } });
+    const res = await product.call("update_image", { target_image: { image_id: id, friendly_name: "Renamed", description: "", memory: 0 } });
     expect(res.status).toBe(200);
     expect(res.body.image).toMatchObject({
       image_id: id,
@@ -288,16 +280,16 @@ describe("update_image", () => {
 
   it("keeps the registry password when the mask an answer showed is sent back", async () => {
     const id = await freshImage();
-    const image = (await call(product, "get_image", { image_id: id })).body.image;
+    const image = (await product.call("get_image", { image_id: id })).body.image;
     const { image_id, docker_registry, docker_user, docker_token } = image;
-    const res = await call(product, "update_image", { target_image: { image_id, docker_registry, docker_user, docker_token, description: "New" } });
+    const res = await product.call("update_image", { target_image: { image_id, docker_registry, docker_user, docker_token, description: "New" } });
     expect(res.body.image).toMatchObject({ description: "New", docker_token: "**********" });
     expect((await product.state()).images[id].ctr_token).toBe(TOKEN);
   });
 
   it("clears a config with \"\" and replaces one with JSON text", async () => {
     const id = await freshImage();
-    const res = await call(product, "update_image", { target_image: { image_id: id, run_config: "", exec_config: '{"go": {"cmd": "ls"}}' } });
+    const res = await product.call("update_image", { target_image: { image_id: id, run_config: "", exec_config: '{"go": {"cmd": "ls"}}' } });
     expect(res.body.image).toMatchObject({ run_config: {}, exec_config: { go: { cmd: "ls" } } });
   });
 
@@ -308,21 +300,21 @@ describe("update_image", () => {
     ["a config as an object", { target_image: { image_id: CHROME, volume_mappings: {} } }, "Invalid json format for volume_mappings"],
   ])("refuses %s with HTTP 200 and changes nothing", async (_what, body, message) => {
     const before = await product.state();
-    expect(wire(await call(product, "update_image", body))).toEqual({ status: 200, body: { error_message: message } });
+    expect(wire(await product.call("update_image", body))).toEqual({ status: 200, body: { error_message: message } });
     expect(await product.state()).toEqual(before);
   });
 
   describe("Images Modify without Images Modify Resources", () => {
     /** The whole record of an image as an update sends it back (the answer's own fields left out). */
     async function wholeRecord(id: string): Promise<Record<string, unknown>> {
-      const image = (await call(product, "get_image", { image_id: id })).body.image;
+      const image = (await product.call("get_image", { image_id: id })).body.image;
       const settings = ["image_id", "name", "friendly_name", "description", "memory", "cores", "cpu_allocation_method", "docker_registry", "docker_user", "docker_token", "gpu_count", "require_gpu", "uncompressed_size_mb", "hash", "persistent_profile_path"];
       return Object.fromEntries(settings.map((field) => [field, image[field]]));
     }
 
     it("changes the description", async () => {
       const id = await freshImage();
-      const res = await call(product, "update_image", { target_image: { ...(await wholeRecord(id)), description: "Only words" } }, creds("modify"));
+      const res = await product.call("update_image", { target_image: { ...(await wholeRecord(id)), description: "Only words" } }, creds("modify"));
       expect(res.status).toBe(200);
       expect(res.body.image.description).toBe("Only words");
     });
@@ -339,7 +331,7 @@ describe("update_image", () => {
     ])("is refused a change of %s (403), and nothing changes", async (_what, change) => {
       const id = await freshImage();
       const before = await product.state();
-      const res = await call(product, "update_image", { target_image: { ...(await wholeRecord(id)), ...change } }, creds("modify"));
+      const res = await product.call("update_image", { target_image: { ...(await wholeRecord(id)), ...change } }, creds("modify"));
       expect(wire(res)).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
       expect(await product.state()).toEqual(before);
     });
@@ -347,32 +339,32 @@ describe("update_image", () => {
     it("is refused leaving out the registry, which would clear it", async () => {
       const id = await freshImage();
       const { docker_registry: _left, ...rest } = await wholeRecord(id);
-      expect((await call(product, "update_image", { target_image: rest }, creds("modify"))).status).toBe(403);
+      expect((await product.call("update_image", { target_image: rest }, creds("modify"))).status).toBe(403);
     });
 
     it("may send compute-related fields unchanged; with Modify Resources they change", async () => {
       const id = await freshImage();
-      expect((await call(product, "update_image", { target_image: await wholeRecord(id) }, creds("modify"))).status).toBe(200);
-      const res = await call(product, "update_image", { target_image: { ...(await wholeRecord(id)), memory: 4096000000 } }, creds("resources"));
+      expect((await product.call("update_image", { target_image: await wholeRecord(id) }, creds("modify"))).status).toBe(200);
+      const res = await product.call("update_image", { target_image: { ...(await wholeRecord(id)), memory: 4096000000 } }, creds("resources"));
       expect(res.body.image.memory).toBe(4096000000);
     });
 
     it("Images Modify Resources alone lets the call in, but a compute change needs both (1.15)", async () => {
       const id = await freshImage();
-      expect((await call(product, "update_image", { target_image: { ...(await wholeRecord(id)), description: "x" } }, creds("resources-only"))).status).toBe(200);
-      expect((await call(product, "update_image", { target_image: { ...(await wholeRecord(id)), cores: 8 } }, creds("resources-only"))).status).toBe(403);
+      expect((await product.call("update_image", { target_image: { ...(await wholeRecord(id)), description: "x" } }, creds("resources-only"))).status).toBe(200);
+      expect((await product.call("update_image", { target_image: { ...(await wholeRecord(id)), cores: 8 } }, creds("resources-only"))).status).toBe(403);
     });
   });
 });
 
 describe("delete_image", () => {
   it("deletes an image and answers {}; what refers to it goes too", async () => {
-    const id = (await call(product, "create_image", { target_image: { name: "kasmweb/doomed:1" } })).body.image.image_id;
-    await call(product, "add_images_group", { target_group: { group_id: ENGINEERING }, target_image: { image_id: id } });
+    const id = (await product.call("create_image", { target_image: { name: "kasmweb/doomed:1" } })).body.image.image_id;
+    await product.call("add_images_group", { target_group: { group_id: ENGINEERING }, target_image: { image_id: id } });
     const alice = await product.userId("alice");
     await product.call("update_user_attributes", { target_user_attributes: { user_id: alice, default_image: id } });
     await product.call("create_staging_config", { target_staging_config: { zone_id: ZONE, image_id: id, num_sessions: 1, expiration: 1 } });
-    expect(wire(await call(product, "delete_image", { target_image: { image_id: id } }))).toEqual({ status: 200, body: {} });
+    expect(wire(await product.call("delete_image", { target_image: { image_id: id } }))).toEqual({ status: 200, body: {} });
     const state = await product.state();
     expect(state.images[id]).toBeUndefined();
     expect(Object.values<{ image_id: string }>(state.groupImages).filter((gi) => gi.image_id === id)).toEqual([]);
@@ -388,7 +380,7 @@ describe("delete_image", () => {
     ["an image a session runs", { target_image: { image_id: TERMINAL } }, "Image (Terminal): ID (1b000000-0000-0000-0000-000000000002) currently has (1) associated Kasm(s) and cannot be deleted"],
   ])("refuses %s with HTTP 200 and changes nothing", async (_what, body, message) => {
     const before = await product.state();
-    expect(wire(await call(product, "delete_image", body))).toEqual({ status: 200, body: { error_message: message } });
+    expect(wire(await product.call("delete_image", body))).toEqual({ status: 200, body: { error_message: message } });
     expect(await product.state()).toEqual(before);
   });
 });

@@ -20,4 +20,5 @@ export * from "./types";
 export * from "./check-wording";
 export * from "./field-rules";
 export * from "./adoption";
+export * from "./product-only";
 export * from "./errors";
