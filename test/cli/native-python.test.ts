@@ -17,7 +17,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { EXAMPLES, PASSPHRASE, REPO, SLOW } from "../e2e/helpers";
-import { hasPulumi, PulumiCli, type CliResult } from "./pulumi-cli";
+import { hasPulumi, measuredStep, PulumiCli, type CliResult } from "./pulumi-cli";
 import { generateSdks, hasPython, pulumiCliVersion, pythonEnvironment } from "./sdks";
 
 const ZONE = "0d2f2c0a6c8e4f4e9a0b1c2d3e4f5a6b";
@@ -78,14 +78,7 @@ describe.skipIf(!hasPulumi || !hasPython)("the native provider through the pulum
   });
 
   /** Run one CLI step, recording the requests it sent and how long it took. */
-  async function step<R extends CliResult>(label: string, run: () => Promise<R>): Promise<R & { readonly requests: string[] }> {
-    const before = emulator.requests.length;
-    const started = performance.now();
-    const result = await run();
-    const requests = emulator.requests.slice(before);
-    figures.push(`${label}: ${requests.length} request(s), ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    return { ...result, requests };
-  }
+  const step = <R extends CliResult>(label: string, run: () => Promise<R>) => measuredStep(emulator, figures, label, run);
 
   const usersInKasm = async () => ((await emulator.specCall("get_users")).body.users as { username: string; first_name?: string; user_id: string }[]).filter((u) => PROGRAM_USERS.includes(u.username));
   const stagingInKasm = async () => (await emulator.specCall("get_staging_configs")).body.staging_configs as { num_sessions: number }[];

@@ -14,7 +14,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { PASSPHRASE, REPO, SLOW } from "../e2e/helpers";
-import { hasPulumi, PulumiCli, type CliResult } from "./pulumi-cli";
+import { hasPulumi, measuredStep, PulumiCli, type CliResult } from "./pulumi-cli";
 
 const ZONE = "0d2f2c0a6c8e4f4e9a0b1c2d3e4f5a6b";
 const IMAGE = "1a2b3c4d5e6f47a8b9c0d1e2f3a4b5c6";
@@ -103,14 +103,7 @@ describe.skipIf(!hasPulumi).each(["spec", "product"] as const)("the native provi
   });
 
   /** Run one CLI step, recording the requests it sent and how long it took. */
-  async function step<R extends CliResult>(label: string, run: () => Promise<R>): Promise<R & { readonly requests: string[] }> {
-    const before = emulator.requests.length;
-    const started = performance.now();
-    const result = await run();
-    const requests = emulator.requests.slice(before);
-    figures.push(`${label}: ${requests.length} request(s), ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    return { ...result, requests };
-  }
+  const step = <R extends CliResult>(label: string, run: () => Promise<R>) => measuredStep(emulator, figures, label, run);
 
   const usersInKasm = async (username = "ada") =>
     ((await emulator.specCall("get_users")).body.users as { username: string; first_name?: string; user_id: string }[]).filter((u) => u.username === username);

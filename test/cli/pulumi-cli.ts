@@ -183,3 +183,21 @@ export function opsOfPreview(stdout: string): Pick<CliSteps, "ops" | "errors"> {
   }
   return { ops, errors };
 }
+
+/**
+ * Run one CLI step against an emulator, recording in `figures` the requests it sent and how long
+ * it took (the figures a test prints), and handing back the requests with the result.
+ */
+export async function measuredStep<R extends object>(
+  emulator: { readonly requests: string[] },
+  figures: string[],
+  label: string,
+  run: () => Promise<R>,
+): Promise<R & { readonly requests: string[] }> {
+  const before = emulator.requests.length;
+  const started = performance.now();
+  const result = await run();
+  const requests = emulator.requests.slice(before);
+  figures.push(`${label}: ${requests.length} request(s), ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return { ...result, requests };
+}
