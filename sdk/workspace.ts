@@ -4,7 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { SECRET_INPUTS } from "../catalogue/kinds";
 import { KasmResource, type ComputedOutputs, type InputOutputs } from "./provider";
-import type { ConnectionArgs } from "./connection";
+import { connectionName, type ConnectionArgs } from "./connection";
 import type { WorkspaceOutputs } from "../provider/resources/workspace";
 
 /**
@@ -98,7 +98,35 @@ export class Workspace extends KasmResource<WorkspaceArgs, WorkspaceOutputs> {
 
   constructor(name: string, args: WorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
     super(name, args, opts, { computed: { imageId: true, available: true }, secrets: SECRET_INPUTS.Workspace });
+    // Names given as plain text are known now: a lookup of one waits for this workspace (see declaredWorkspace).
+    if (typeof args.name === "string" && typeof args.friendlyName === "string")
+      declaredWorkspaces.push({ connection: connectionName(args.connection), name: args.name.trim(), friendlyName: args.friendlyName.trim(), workspace: this });
   }
+}
+
+/** A workspace this program declares, by the installation and the names a lookup finds it by. */
+interface DeclaredWorkspace {
+  readonly connection: string | undefined;
+  readonly name: string;
+  readonly friendlyName: string;
+  readonly workspace: Workspace;
+}
+
+/**
+ * The workspaces this program declares: a program declares its resources in one process, so this
+ * list is that program's, as Pulumi's own list of registered resources is.
+ */
+const declaredWorkspaces: DeclaredWorkspace[] = [];
+
+/**
+ * The workspace this program declares on `connection` with this container name or friendly name,
+ * if any: a lookup of it (`getImageOutput`) waits for it to exist, so that a preview that creates
+ * it answers unknown instead of failing to find it.
+ */
+export function declaredWorkspace(connection: string | undefined, by: { readonly name?: string; readonly friendlyName?: string }): Workspace | undefined {
+  return declaredWorkspaces.find(
+    (declared) => declared.connection === connection && (by.name !== undefined ? declared.name === by.name : declared.friendlyName === by.friendlyName),
+  )?.workspace;
 }
 
 /** The outputs of a {@link Workspace}: computed ({@link WorkspaceOutputs}) and mirroring its arguments ({@link WorkspaceArgs}). */

@@ -1,5 +1,7 @@
 /** Lookups of images, deployment zones and servers. */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
+import { connectionName } from "../connection";
+import { declaredWorkspace, type Workspace } from "../workspace";
 import { named, outputOf, recordSecrets, single, withoutSecrets, withSecretOutputs } from "./common";
 import type { Api, Camelized, InputArgs, LookupOptions, WithoutSecrets, WithSecretOutputs } from "./common";
 
@@ -89,10 +91,20 @@ export async function getImage(args: GetImageArgs, options?: LookupOptions): Pro
   return withoutSecrets(await fetchImage(args, options), IMAGE_SECRETS);
 }
 
-/** {@link getImage} taking Inputs; {@link ImageSecrets} (`ctrToken`) come as secret Outputs. */
-export const getImageOutput: (args: InputArgs<GetImageArgs>, options?: LookupOptions) => pulumi.Output<ImageWithSecrets> = outputOf(fetchImage, (image) =>
-  withSecretOutputs(image, IMAGE_SECRETS),
-);
+/**
+ * {@link getImage} taking Inputs; {@link ImageSecrets} (`ctrToken`) come as secret Outputs. An
+ * image this program declares as a {@link Workspace} (on the same connection, its names given as
+ * plain text) is looked up once the workspace exists: in a preview that creates it, the answer is
+ * unknown rather than "not found". Its id is `workspace.imageId` all the same.
+ */
+export function getImageOutput(args: InputArgs<GetImageArgs>, options?: LookupOptions): pulumi.Output<ImageWithSecrets> {
+  const lookup = outputOf(fetchImage, (image) => withSecretOutputs(image, IMAGE_SECRETS));
+  return pulumi.output(args).apply((resolved) => {
+    const workspace = declaredWorkspace(connectionName(options?.connection), resolved as GetImageArgs);
+    // The lookup waits for the declared workspace: unknown while the preview has not created it.
+    return workspace ? workspace.imageId.apply(() => lookup(args, options)) : lookup(args, options);
+  }) as pulumi.Output<ImageWithSecrets>;
+}
 
 // --- zones ---------------------------------------------------------------------------------------
 

@@ -76,11 +76,23 @@ async function launches(emulator: TestEmulator): Promise<Record<string, string[]
 const CATALOGUE = { Engineering: ["Chrome", "Terminal", "VS Code"], Support: ["Chrome", "Terminal"] };
 
 describe("examples/workspace-catalogue", () => {
-  it("up creates the workspaces, the groups and who may launch what, in both installations", { timeout: SLOW }, async () => {
+  it("a lookup of a workspace the program declares is unknown in the preview that creates it, and finds it on up", { timeout: SLOW }, async () => {
+    const file = path.join(programDir, "index.ts");
+    const lookup = 'export const lookedUp = kasm.getImageOutput({ name: "kasmweb/chrome:1.16.0" }).imageId;\n';
+    editFile(file, [["export const imageIds", `${lookup}export const imageIds`]]);
+    const preview = await engine.preview();
+    expectOk(preview);
+    expect(await workspaces(staging)).not.toHaveProperty("Chrome");
     const up = await engine.up();
     expectOk(up);
-    const created = up.resources.filter((r) => r.op === "create" && r.urn.includes("dynamic/kasm:"));
-    expect(created).toHaveLength(2 * (3 + 2 + 5));
+    expect(String(up.outputs.lookedUp).replace(/-/g, "")).toBe(String((await workspaces(staging)).Chrome.image_id).replace(/-/g, ""));
+    // Back to the example as shipped: a lookup reads Kasm at every run, which the next tests count.
+    editFile(file, [[lookup, ""]]);
+  });
+
+  it("up created the workspaces, the groups and who may launch what, in both installations", { timeout: SLOW }, async () => {
+    const state = engine.readState().filter((r) => r.urn.includes("dynamic/kasm:"));
+    expect(state).toHaveLength(2 * (3 + 2 + 5));
     for (const emulator of [staging, production]) {
       expect(await workspaces(emulator)).toMatchObject({ Chrome: { memory: 2_768_000_000 }, "VS Code": { cores: 4 }, Terminal: { categories: ["Development", "Utilities"] } });
       expect(await launches(emulator)).toEqual(CATALOGUE);
