@@ -56,6 +56,7 @@ function policyProxy(req: NodeRequire): Record<string, any> {
 
 const HARNESS = "testing/ (the test engine and the dynamic-provider host driver)";
 const PACKS = "policy/shared/kasm.ts (both policy packs)";
+const NATIVE = "provider/native/ (the native provider plugin's gRPC server)";
 
 /** Every internal this repository relies on. */
 export const INTERNALS: readonly Internal[] = [
@@ -133,7 +134,19 @@ export const INTERNALS: readonly Internal[] = [
     ],
     HARNESS,
   ),
-  ...moduleExports("@pulumi/pulumi/proto/status_pb", ["Status"], HARNESS),
+  ...moduleExports("@pulumi/pulumi/proto/status_pb", ["Status"], `${HARNESS}, ${NATIVE}`),
+  ...moduleExports("@pulumi/pulumi/proto/provider_grpc_pb", ["ResourceProviderService"], NATIVE),
+  ...moduleExports(
+    "@pulumi/pulumi/proto/provider_pb",
+    ["ConfigureResponse", "CheckFailure", "GetSchemaRequest", "GetSchemaResponse", "PropertyDiff"],
+    NATIVE,
+  ),
+  ...moduleExports("@pulumi/pulumi/proto/plugin_pb", ["PluginInfo", "PluginAttach"], NATIVE),
+  ...moduleExports(
+    "@pulumi/pulumi/runtime/rpc",
+    ["isRpcSecret", "specialSecretSig", "specialSigKey", "unwrapRpcSecret"],
+    `${NATIVE}: secrets as the engine sends them, with acceptSecrets`,
+  ),
   ...moduleExports("@pulumi/pulumi/proto/resource_grpc_pb", ["ResourceMonitorService"], HARNESS),
   ...moduleExports("@pulumi/pulumi/proto/alias_pb", ["Alias"], HARNESS),
   ...moduleExports("@pulumi/pulumi/proto/resource_pb", ["RegisterResourceRequest", "RegisterResourceResponse", "SupportsFeatureResponse", "Result"], HARNESS),
