@@ -1,8 +1,8 @@
 /**
  * The native provider plugin (`bin/pulumi-resource-kasm`) through the real `pulumi` CLI, with a
  * YAML program: an explicit provider resource (`pulumi:providers:kasm`) pointing at an emulator,
- * and a `kasm:index:User` and a `kasm:index:StagingConfig` on it. `up` creates them; a preview
- * without change sends no request; an edited field previews as a field-level update; a refresh
+ * and a `kasm:index:User`, a `kasm:index:StagingConfig` and a `kasm:index:UserSet` on it. `up`
+ * creates them; a preview without change sends no request; an edited field previews as a field-level update; a refresh
  * reads drift back; `pulumi import` takes over a user; `destroy` removes them; the exported state
  * holds neither the API key secret nor the password in plain text; a warning (a take-over's) reaches
  * the CLI under its resource. Once per wire vocabulary: the emulator speaking the spec's
@@ -66,6 +66,16 @@ resources:
       expiration: 2
     options:
       provider: \${prov}
+  team:
+    type: kasm:index:UserSet
+    properties:
+      users:
+        - username: lin
+          firstName: Lin
+        - username: mo
+          firstName: Mo
+    options:
+      provider: \${prov}
 outputs:
   userId: \${ada.userId}
   stagingConfigId: \${chrome.stagingConfigId}
@@ -120,7 +130,9 @@ describe.skipIf(!hasPulumi).each(["spec", "product"] as const)("the native provi
     const up = await step("up (create)", () => cli.steps("up"));
     expect(up.errors).toEqual({});
     expect(up.code, up.stderr).toBe(0);
-    expect(up.ops).toMatchObject({ ada: "create", grace: "create", chrome: "create" });
+    expect(up.ops).toMatchObject({ ada: "create", grace: "create", chrome: "create", team: "create" });
+    expect((await usersInKasm("lin"))[0]?.first_name).toBe("Lin");
+    expect((await usersInKasm("mo"))[0]?.first_name).toBe("Mo");
     // The take-over's warning, sent by the plugin through Engine.Log, under its resource.
     const warnings = up.stdout.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line).diagnosticEvent).filter((event) => event?.severity === "warning");
     expect(warnings).toContainEqual(expect.objectContaining({ urn: expect.stringMatching(/::grace$/), message: expect.stringContaining("the take-over (adopt) will change firstName") }));
@@ -143,7 +155,7 @@ describe.skipIf(!hasPulumi).each(["spec", "product"] as const)("the native provi
 
     const same = await step("preview (no change)", () => cli.steps("preview"));
     expect(same.code, same.stderr).toBe(0);
-    expect(same.ops).toMatchObject({ ada: "same", grace: "same", chrome: "same" });
+    expect(same.ops).toMatchObject({ ada: "same", grace: "same", chrome: "same", team: "same" });
     expect(same.requests).toEqual([]);
 
     write("Augusta");
@@ -182,6 +194,7 @@ describe.skipIf(!hasPulumi).each(["spec", "product"] as const)("the native provi
     expect(await usersInKasm()).toEqual([]);
     expect(await usersInKasm("grace")).toEqual([]);
     expect(await usersInKasm("hopper")).toEqual([]);
+    expect([...(await usersInKasm("lin")), ...(await usersInKasm("mo"))]).toEqual([]);
     expect(await stagingInKasm()).toEqual([]);
   });
 });
