@@ -83,12 +83,23 @@ export function lifecycle(deps: LifecycleDeps) {
       const news = fromStruct(req.getNews()).props;
       const result: KindDiffResult = await provider.diff(req.getId(), olds, news, context);
       const replaces = [...(result.replaces ?? [])];
-      const changes = result.changes === undefined ? provproto.DiffResponse.DiffChanges.DIFF_UNKNOWN : result.changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE;
+      // An input the program stopped declaring is no step here: the engine writes a native
+      // resource's new inputs on a `same` step too, and Kasm keeps the value, which the outputs
+      // still show. (The kinds count it as a change for the dynamic host, whose state is its outputs.)
+      // So an `import` option whose program declares fewer fields than Kasm holds previews the import alone.
+      const forgotten = new Set(result.forgottenFields ?? []);
+      const changedFields = result.changedFields?.filter((field) => !forgotten.has(field));
+      const changes =
+        result.changes === undefined
+          ? provproto.DiffResponse.DiffChanges.DIFF_UNKNOWN
+          : result.changes && (changedFields === undefined || changedFields.length > 0 || replaces.length > 0)
+            ? provproto.DiffResponse.DiffChanges.DIFF_SOME
+            : provproto.DiffResponse.DiffChanges.DIFF_NONE;
       const response = new provproto.DiffResponse().setChanges(changes).setReplacesList(replaces).setDeletebeforereplace(result.deleteBeforeReplace === true);
       // Without the kind's fields the engine compares the inputs itself.
-      if (result.changedFields === undefined && replaces.length === 0) return response;
+      if (changedFields === undefined && replaces.length === 0) return response;
       response.setHasdetaileddiff(true);
-      for (const field of new Set([...(result.changedFields ?? []), ...replaces])) response.getDetaileddiffMap().set(field, propertyDiff(field, olds, news, replaces.includes(field)));
+      for (const field of new Set([...(changedFields ?? []), ...replaces])) response.getDetaileddiffMap().set(field, propertyDiff(field, olds, news, replaces.includes(field)));
       return response;
     },
 

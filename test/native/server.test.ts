@@ -86,6 +86,12 @@ describe("the native provider's gRPC server", () => {
     expect(imported.getId()).toBe(created.getId());
     // Every input Kasm holds; the password (write-only) and the provider flags are not among them.
     expect(imported.getInputs()?.toJavaScript()).toEqual({ username: "ada", firstName: "Ada", locked: false, disabled: false });
+    // A program that declares fewer fields than the import read (an `import` option's): no change, Kasm keeps the rest.
+    const fewer = await call<provproto.DiffRequest, provproto.DiffResponse>(
+      "diff",
+      new provproto.DiffRequest().setUrn(urn).setId(created.getId()).setOlds(imported.getInputs()).setNews(struct({ username: "ada", firstName: "Ada" })),
+    );
+    expect(fewer.getChanges()).toBe(provproto.DiffResponse.DiffChanges.DIFF_NONE);
 
     await call("delete", new provproto.DeleteRequest().setUrn(urn).setId(created.getId()).setProperties(created.getProperties()));
     const gone = await call<provproto.ReadRequest, provproto.ReadResponse>("read", new provproto.ReadRequest().setUrn(urn).setId(created.getId()).setProperties(created.getProperties()));

@@ -88,6 +88,7 @@ export function withStoredDefaults(inputs: Props, rules: Readonly<Record<string,
 export function diffInputs(olds: Props, news: Props, rules: Readonly<Record<string, FieldRule>>): KindDiffResult {
   const changed: string[] = [];
   const replaces: string[] = [];
+  const forgotten: string[] = [];
   for (const [key, rule] of Object.entries(rules)) {
     const before = olds[key];
     const after = news[key];
@@ -96,9 +97,10 @@ export function diffInputs(olds: Props, news: Props, rules: Readonly<Record<stri
     if (!differs) continue;
     changed.push(key);
     // Forgetting an input never replaces: there is nothing to change in Kasm.
-    if (rule.replaces && after !== undefined) replaces.push(key);
+    if (after === undefined) forgotten.push(key);
+    else if (rule.replaces) replaces.push(key);
   }
-  return { changes: changed.length > 0, replaces, deleteBeforeReplace: false, changedFields: changed };
+  return { changes: changed.length > 0, replaces, deleteBeforeReplace: false, changedFields: changed, forgottenFields: forgotten };
 }
 
 /**

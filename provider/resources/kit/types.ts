@@ -61,6 +61,11 @@ export interface KindContext {
 export interface KindDiffResult extends pulumi.dynamic.DiffResult {
   /** The inputs whose declared value differs from the state's (`replaces` among them). */
   readonly changedFields?: readonly string[];
+  /**
+   * Those of `changedFields` that differ only because the program stopped declaring them: the
+   * state forgets them, and Kasm keeps its value, so nothing is sent for them.
+   */
+  readonly forgottenFields?: readonly string[];
 }
 
 /**
