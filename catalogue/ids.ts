@@ -46,3 +46,11 @@ export const WireId = z.preprocess(
   (value) => (typeof value === "string" ? canonicalId(value) : value),
   z.string().regex(KASM_ID_PATTERN, "expected an id of 32 hexadecimal characters (or a hyphenated UUID)"),
 );
+
+/**
+ * The resource id of an object named by two others (a membership: user and group; a group's
+ * workspace: group and image): their canonical ids, joined by a colon.
+ */
+export function pairId(first: unknown, second: unknown): string {
+  return `${canonicalId(first)}:${canonicalId(second)}`;
+}

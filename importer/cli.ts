@@ -17,7 +17,7 @@ import { parseArgs } from "node:util";
 import { createKasmClient, isKasmApiError, KasmAuthenticationError, KasmConfigurationError } from "../provider/api";
 import { optionsFromConfig } from "../provider/api/config";
 import { IMPORT_KINDS, isImportKind, type ImportKind } from "./kinds";
-import { generateProject, type GeneratedProject, type SummaryRow } from "./program";
+import { generateProject, pulumiImportFile, type GeneratedProject, type SummaryRow } from "./program";
 import { readInstallation, type Inventory } from "./read";
 
 const HELP = `Usage: kasm-import [--out <dir>] [options]
@@ -35,6 +35,14 @@ Options:
                          each: one User and one UserGroups per user, from users.json
   --project <name>       the Pulumi project's name (default: the folder's name)
   --no-protect           do not mark the resources protect: true (pulumi import does, by default)
+  --pulumi-import-file <file>
+                         write no project: write the resource list that \`pulumi import --file\`
+                         takes (the native provider's kasm:index:<Kind> types), so that Pulumi
+                         writes the program in the stack's own language; implies --users each
+  --pulumi-import-provider <urn>
+                         with --pulumi-import-file: the URN of the explicit provider
+                         (pulumi:providers:kasm) the resources are imported with (default: the
+                         default provider, configured by the stack's kasm: settings)
   --config <key=value>   a kasm: setting, as the provider reads it: kasm:baseUrl, kasm:apiKey,
                          kasm:apiNames, kasm:caCert, kasm:maxRetries, ... (repeat it)
   --help                 this text
@@ -74,6 +82,10 @@ interface Invocation {
   readonly project: string;
   readonly protect: boolean;
   readonly config: ReadonlyMap<string, string>;
+  /** Write the resource list for `pulumi import --file` to this file instead of a project. */
+  readonly pulumiImportFile?: string;
+  /** The explicit provider's URN the import file names, if any. */
+  readonly pulumiImportProvider?: string;
 }
 
 function areas(list: string, option: string): ImportKind[] {
@@ -102,6 +114,8 @@ function parse(argv: readonly string[], cwd: string): Invocation | "help" {
       project: { type: "string" },
       "no-protect": { type: "boolean" },
       config: { type: "string", multiple: true },
+      "pulumi-import-file": { type: "string" },
+      "pulumi-import-provider": { type: "string" },
       help: { type: "boolean" },
     },
   });
@@ -111,8 +125,15 @@ function parse(argv: readonly string[], cwd: string): Invocation | "help" {
   if (values.only !== undefined) kinds = new Set(areas(values.only, "--only"));
   if (values.except !== undefined) for (const name of areas(values.except, "--except")) kinds.delete(name);
   if (kinds.size === 0) throw new UsageError("no area is left to import: --only needs at least one area, and --except must leave one");
-  const users = values.users ?? "set";
+  const pulumiImportFile = values["pulumi-import-file"] === undefined ? undefined : path.resolve(cwd, values["pulumi-import-file"]);
+  const pulumiImportProvider = values["pulumi-import-provider"];
+  if (pulumiImportProvider !== undefined && pulumiImportFile === undefined) throw new UsageError("--pulumi-import-provider goes with --pulumi-import-file: add --pulumi-import-file <file>");
+  if (pulumiImportProvider !== undefined && !/^urn:pulumi:.+::pulumi:providers:kasm::[^:]+$/.test(pulumiImportProvider))
+    throw new UsageError(`--pulumi-import-provider '${pulumiImportProvider}': give the URN of a kasm provider resource, such as urn:pulumi:dev::my-project::pulumi:providers:kasm::prod (pulumi stack --show-urns lists it)`);
+  // A UserSet is one resource for many users: `pulumi import` takes objects by id, so each user is one User there.
+  const users = values.users ?? (pulumiImportFile === undefined ? "set" : "each");
   if (users !== "set" && users !== "each") throw new UsageError(`--users must be 'set' or 'each', not '${users}'`);
+  if (pulumiImportFile !== undefined && users === "set") throw new UsageError("--users set cannot go with --pulumi-import-file: pulumi import takes each user as one User (leave --users out)");
   const config = new Map<string, string>();
   for (const pair of values.config ?? []) {
     const at = pair.indexOf("=");
@@ -125,7 +146,7 @@ function parse(argv: readonly string[], cwd: string): Invocation | "help" {
   const project = values.project ?? path.basename(out);
   if (!/^[A-Za-z0-9_.-]+$/.test(project))
     throw new UsageError(`--project '${project}': a Pulumi project name may hold only letters, digits, '-', '_' and '.'; give one with --project`);
-  return { out, force: values.force === true, dryRun: values["dry-run"] === true, kinds, users, project, protect: values["no-protect"] !== true, config };
+  return { out, force: values.force === true, dryRun: values["dry-run"] === true, kinds, users, project, protect: values["no-protect"] !== true, config, pulumiImportFile, pulumiImportProvider };
 }
 
 // --- output ------------------------------------------------------------------------------------------
@@ -180,6 +201,27 @@ function writeProject(out: string, project: GeneratedProject, force: boolean): v
   }
 }
 
+/**
+ * Write the resource list for `pulumi import --file` (whole, or not at all), and say what to run
+ * next. The secrets the objects hold are not in it: Kasm does not show them, and the program
+ * Pulumi writes leaves them out (the README says how to declare them).
+ */
+function writePulumiImportFile(file: string, project: GeneratedProject, invocation: Invocation, io: ImportIo): number {
+  const list = pulumiImportFile(project, invocation.pulumiImportProvider);
+  try {
+    const temporary = `${file}.kasm-import-${process.pid}`;
+    writeFileSync(temporary, `${JSON.stringify(list, null, 2)}\n`);
+    renameSync(temporary, file);
+  } catch (error) {
+    io.stderr.write(`kasm-import: ${(error as Error).message}\n`);
+    return 1;
+  }
+  const protect = invocation.protect ? "" : " --protect=false";
+  io.stdout.write(`Wrote ${list.resources.length} resources to ${file}.\n`);
+  io.stdout.write(`Next, in the stack's project: pulumi import --file ${path.relative(io.cwd, file) || file} --out <program file>${protect}\n`);
+  return 0;
+}
+
 /** Counts the HTTP requests the client sends (retries included), from undici's diagnostics channel. */
 function requestCounter(): { readonly count: () => number; readonly stop: () => void } {
   let count = 0;
@@ -220,7 +262,11 @@ export async function runImport(argv: readonly string[], io: ImportIo): Promise<
     return 0;
   }
   const { out, force, dryRun, kinds } = invocation;
-  if (!dryRun && !force && existsSync(out) && readdirSync(out).length > 0) {
+  if (!dryRun && !force && invocation.pulumiImportFile !== undefined && existsSync(invocation.pulumiImportFile)) {
+    io.stderr.write(`kasm-import: ${invocation.pulumiImportFile} exists: choose another --pulumi-import-file, or add --force to replace it\n`);
+    return 1;
+  }
+  if (!dryRun && !force && invocation.pulumiImportFile === undefined && existsSync(out) && readdirSync(out).length > 0) {
     io.stderr.write(`kasm-import: ${out} exists and is not empty: choose another --out, or add --force to write into it (files of the same name are replaced)\n`);
     return 1;
   }
@@ -268,6 +314,7 @@ export async function runImport(argv: readonly string[], io: ImportIo): Promise<
     io.stdout.write("Dry run: nothing was written.\n");
     return 0;
   }
+  if (invocation.pulumiImportFile !== undefined) return writePulumiImportFile(invocation.pulumiImportFile, project, invocation, io);
   try {
     writeProject(out, project, force);
   } catch (error) {

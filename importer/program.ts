@@ -25,9 +25,9 @@ import { projectFiles } from "./write/project";
 import { writeServerAssignments, writeServerDrains } from "./write/servers";
 import { writeCastConfigs, writeStagingConfigs } from "./write/sessions";
 import { writeWorkspaceGroups, writeWorkspaces } from "./write/workspaces";
-import { ProgramWriter, type ProgramSettings, type SecretSetting, type SummaryRow } from "./write/writer";
+import { ProgramWriter, type ProgramSettings, type PulumiImportEntry, type SecretSetting, type SummaryRow } from "./write/writer";
 
-export type { ProgramSettings, SecretSetting, SummaryRow } from "./write/writer";
+export type { ProgramSettings, PulumiImportEntry, SecretSetting, SummaryRow } from "./write/writer";
 
 /** The generated project. */
 export interface GeneratedProject {
@@ -35,6 +35,26 @@ export interface GeneratedProject {
   readonly files: ReadonlyMap<string, string>;
   readonly secrets: readonly SecretSetting[];
   readonly summary: readonly SummaryRow[];
+  /** Every declared object, as `pulumi import --file` takes it. */
+  readonly pulumiImports: readonly PulumiImportEntry[];
+}
+
+/** The file `pulumi import --file` reads: its resources, and the explicit provider they are imported with. */
+export interface PulumiImportFile {
+  readonly nameTable?: Readonly<Record<string, string>>;
+  readonly resources: readonly (PulumiImportEntry & { readonly provider?: string })[];
+}
+
+/**
+ * The resource list for `pulumi import --file`: every object the program would declare, with its
+ * native type and id, and with `providerUrn` (an explicit `pulumi:providers:kasm`) named in the
+ * name table when given. Pulumi then reads each object through the native provider and writes
+ * the program in the stack's own language.
+ */
+export function pulumiImportFile(project: GeneratedProject, providerUrn?: string): PulumiImportFile {
+  if (providerUrn === undefined) return { resources: project.pulumiImports };
+  const provider = providerUrn.slice(providerUrn.lastIndexOf("::") + 2);
+  return { nameTable: { [provider]: providerUrn }, resources: project.pulumiImports.map((entry) => ({ ...entry, provider })) };
 }
 
 /** The program, its data files, the project files and what the summary and the README say. */
@@ -54,5 +74,5 @@ export function generateProject(inventory: Inventory, settings: ProgramSettings)
   writeCastConfigs(w);
   w.row("licences", inventory.licences, 0);
   const files = projectFiles(w);
-  return { files: new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), secrets: w.secrets, summary: w.summary };
+  return { files: new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), secrets: w.secrets, summary: w.summary, pulumiImports: w.pulumiImports };
 }

@@ -6,7 +6,7 @@
  */
 import type { EgressCredential, EgressGateway } from "../../provider/api";
 import { camel } from "../names";
-import { Code, canonical, declaration, rawId, setValues, type ProgramWriter, type Value } from "./writer";
+import { Code, canonical, rawId, setValues, type ProgramWriter, type Value } from "./writer";
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -20,10 +20,11 @@ function gatewayDeclaration(w: ProgramWriter, gateway: EgressGateway, provider: 
     gateway.config && /^\s*PrivateKey\s*=/m.test(gateway.config)
       ? w.secret(`${camel(name)}Config`, `the whole configuration of egress gateway "${gateway.name}" (it holds a PrivateKey line)`)
       : (gateway.config ?? undefined);
-  return declaration(
+  return w.declare(
     variable,
     "EgressGateway",
     name,
+    gateway.egress_gateway_id,
     { egressProviderId: provider, name: gateway.name, enabled: gateway.enabled, ...setValues({ country: gateway.country, city: gateway.city }), config, adopt: true },
     w.options(),
   );
@@ -51,10 +52,11 @@ function credentialDeclaration(
         ? w.secret(`${key}CustomCredential`, `the custom credential data of ${label}`)
         : undefined,
   };
-  return declaration(
+  return w.declare(
     undefined,
     "EgressCredential",
     name,
+    credential.egress_credential_id,
     {
       egressProviderId: provider,
       name: credential.name,
@@ -89,7 +91,7 @@ export function writeEgress(w: ProgramWriter): void {
       providerSlugs.set(canonical(provider.egress_provider_id), name);
       w.providerRefs.set(canonical(provider.egress_provider_id), new Code(`${variable}.egressProviderId`));
       lines.push(
-        declaration(variable, "EgressProvider", name, { name: provider.name, egressProviderType: provider.egress_provider_type, enabled: provider.enabled, adopt: true }, w.options()),
+        w.declare(variable, "EgressProvider", name, provider.egress_provider_id, { name: provider.name, egressProviderType: provider.egress_provider_type, enabled: provider.enabled, adopt: true }, w.options()),
       );
     }
     w.row("egress-providers", providers?.length, providers?.length ?? 0);
@@ -125,7 +127,7 @@ export function writeEgress(w: ProgramWriter): void {
       const [target, targetName] = targetOf(mapping);
       const name = w.names.resource(`${providerSlug(mapping.egress_provider_id)}-for-${targetName}`, "egress-mapping");
       lines.push(
-        declaration(undefined, "EgressProviderMapping", name, { egressProviderId: providerRef(mapping.egress_provider_id), ...target, enabled: mapping.enabled, ...gateways, adopt: true }, w.options()),
+        w.declare(undefined, "EgressProviderMapping", name, mapping.egress_provider_mapping_id, { egressProviderId: providerRef(mapping.egress_provider_id), ...target, enabled: mapping.enabled, ...gateways, adopt: true }, w.options()),
       );
     }
     w.row("egress-mappings", mappings?.length, (mappings?.length ?? 0) - unreadable, unreadable > 0 ? [`${unreadable}: Kasm's answer does not list the mapping's gateways, so it cannot be declared as it is`] : []);

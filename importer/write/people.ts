@@ -70,7 +70,7 @@ export function writeGroups(w: ProgramWriter): void {
     const variable = w.names.variable(name, "group");
     w.groupRefs.set(canonical(group.group_id), new Code(`${variable}.groupId`));
     w.groupVariables.push(variable);
-    return declaration(variable, "Group", name, { name: group.name, ...setValues({ priority: group.priority, description: group.description }), adopt: true }, w.options());
+    return w.declare(variable, "Group", name, group.group_id, { name: group.name, ...setValues({ priority: group.priority, description: group.description }), adopt: true }, w.options());
   });
   const system = groups.length - declared.length;
   w.row("groups", groups.length, declared.length, system > 0 ? [`${system}: Kasm's own groups (All Users, Administrators): Kasm refuses to delete them, so no stack should own them`] : []);
@@ -120,6 +120,10 @@ export function writeUsers(w: ProgramWriter): void {
       ...(withGroups ? { groups: groupNamesOf(user) } : {}),
     }));
     w.files.set("users.json", json(records));
+    for (const user of users) {
+      w.importable("User", user.username, user.user_id);
+      if (withGroups) w.importable("UserGroups", `${user.username}-groups`, canonical(user.user_id));
+    }
     const groupIdTable = new Map<string, Value>();
     for (const user of users) for (const group of user.groups ?? []) if (group.name !== ALL_USERS_GROUP) groupIdTable.set(group.name, w.groupRef(group.group_id));
     const table = [...groupIdTable.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -162,6 +166,7 @@ export function writeUserAttributes(w: ProgramWriter): void {
     });
     if (onlyNewUserValues(values)) continue;
     byUser[user.username] = values;
+    w.importable("UserAttributes", `${user.username}-attributes`, canonical(user.user_id));
     refs.push([user.username, w.userRef(user.user_id)]);
   }
   const declared = Object.keys(byUser).length;

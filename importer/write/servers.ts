@@ -4,7 +4,8 @@
  * server over): these sections refer to them by id, with their names beside it. Apart from the
  * other areas because that is the rule they share, and the summary's line that says so.
  */
-import { canonical, declaration, rawId, type ProgramWriter } from "./writer";
+import { pairId } from "../../catalogue/ids";
+import { canonical, rawId, type ProgramWriter } from "./writer";
 
 // --- the sections --------------------------------------------------------------------------------
 
@@ -18,7 +19,7 @@ export function writeServerAssignments(w: ProgramWriter): void {
     for (const server of [...(user.assigned_servers ?? [])].sort((a, b) => (canonical(a.server_id) < canonical(b.server_id) ? -1 : 1))) {
       const serverName = server.friendly_name || server.hostname || server.server_id.slice(0, 8);
       const name = w.names.resource(`${user.username}-on-${serverName}`, "assignment");
-      lines.push(declaration(undefined, "UserServerAssignment", name, { userId: w.userRef(user.user_id), serverId: rawId(server.server_id, serverName), adopt: true }, w.options()));
+      lines.push(w.declare(undefined, "UserServerAssignment", name, pairId(user.user_id, server.server_id), { userId: w.userRef(user.user_id), serverId: rawId(server.server_id, serverName), adopt: true }, w.options()));
     }
   w.row("server-assignments", lines.length, lines.length);
   if (lines.length > 0)
@@ -34,7 +35,7 @@ export function writeServerDrains(w: ProgramWriter): void {
   const lines = draining.map((server) => {
     const serverName = server.friendly_name || server.hostname || server.server_id.slice(0, 8);
     const name = w.names.resource(`${serverName}-drain`, "drain");
-    return declaration(undefined, "ServerDrain", name, { serverId: rawId(server.server_id, serverName), draining: true }, w.options());
+    return w.declare(undefined, "ServerDrain", name, server.server_id, { serverId: rawId(server.server_id, serverName), draining: true }, w.options());
   });
   w.row(
     "server-drains",

@@ -6,7 +6,7 @@
  */
 import { fromApiFields } from "../../provider/api/records";
 import type { CastConfig } from "../../provider/api";
-import { declaration, rawId, setValues, type ProgramWriter } from "./writer";
+import { rawId, setValues, type ProgramWriter } from "./writer";
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -28,7 +28,7 @@ export function writeStagingConfigs(w: ProgramWriter): void {
         ...CLIENT_PERMISSIONS,
       ]),
     );
-    return declaration(undefined, "StagingConfig", name, { zoneId: rawId(config.zone_id, config.zone_name ?? undefined), imageId: w.imageRef(config.image_id, config.image_friendly_name ?? undefined), ...values, adopt: true }, w.options());
+    return w.declare(undefined, "StagingConfig", name, config.staging_config_id, { zoneId: rawId(config.zone_id, config.zone_name ?? undefined), imageId: w.imageRef(config.image_id, config.image_friendly_name ?? undefined), ...values, adopt: true }, w.options());
   });
   w.row("staging-configs", configs.length, lines.length);
   if (lines.length > 0) w.section("Staging configs", "Sessions kept ready per zone and image, taken over by zone and image.", `${lines.join("\n")}\n`);
@@ -68,10 +68,11 @@ export function writeCastConfigs(w: ProgramWriter): void {
         "validUntil",
       ]),
     );
-    return declaration(
+    return w.declare(
       undefined,
       "CastConfig",
       name,
+      config.cast_config_id,
       {
         castingConfigName: values.castingConfigName,
         imageId: w.imageRef(config.image_id, config.image_friendly_name ?? undefined),

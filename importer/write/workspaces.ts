@@ -10,7 +10,8 @@
  */
 import { imageSettingsShown, type Image } from "../../provider/api";
 import { camel } from "../names";
-import { Code, canonical, declaration, rawId, setValues, type ProgramWriter, type Value } from "./writer";
+import { pairId } from "../../catalogue/ids";
+import { Code, canonical, rawId, setValues, type ProgramWriter, type Value } from "./writer";
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -74,7 +75,7 @@ export function writeWorkspaces(w: ProgramWriter): void {
         ? w.secret(`${camel(name)}RegistryPassword`, `the registry password of ${label} (Kasm shows it masked; it is sent with the workspace's next change)`)
         : undefined,
     };
-    lines.push(declaration(variable, "Workspace", name, { ...shownValues(image), ...credentials, adopt: true }, w.options()));
+    lines.push(w.declare(variable, "Workspace", name, image.image_id, { ...shownValues(image), ...credentials, adopt: true }, w.options()));
   }
   w.row("workspaces", images.length, lines.length, [...notDeclared].map(([why, count]) => `${count}: ${why}`));
   if (lines.length > 0)
@@ -95,7 +96,7 @@ export function writeWorkspaceGroups(w: ProgramWriter): void {
     for (const image of groupImages.get(group.group_id) ?? []) {
       const imageName = w.imageNames.get(canonical(image.image_id)) ?? image.image_friendly_name ?? image.friendly_name ?? undefined;
       const name = w.names.resource(`${group.name}-${imageName ?? image.image_id.slice(0, 8)}`, "group-workspace");
-      lines.push(declaration(undefined, "GroupWorkspace", name, { groupId: w.groupRef(group.group_id), imageId: w.imageRef(image.image_id, imageName), adopt: true }, w.options()));
+      lines.push(w.declare(undefined, "GroupWorkspace", name, pairId(group.group_id, image.image_id), { groupId: w.groupRef(group.group_id), imageId: w.imageRef(image.image_id, imageName), adopt: true }, w.options()));
     }
   w.row("workspace-groups", lines.length, lines.length);
   if (lines.length > 0) w.section("Workspace groups", "Which groups may launch which workspaces (Kasm's own groups too).", `${lines.join("\n")}\n`);

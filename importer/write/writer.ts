@@ -5,6 +5,7 @@
  * Apart from the areas so that each area reads as what it declares, and the rules of writing
  * source stay in one place: the same installation gives the same bytes.
  */
+import { kasmTypeToken, type KasmKind } from "../../catalogue/kinds";
 import { IMPORT_KINDS, type ImportKind } from "../kinds";
 import { Names } from "../names";
 import type { Inventory, Skipped } from "../read";
@@ -47,6 +48,16 @@ export interface SummaryRow {
   readonly declared: number;
   /** Why the rest were not declared, one reason a line. */
   readonly skipped: readonly string[];
+}
+
+/**
+ * One object of the resource list that `pulumi import --file` takes: the native type token, the
+ * resource's name (the program's), and the id the kind's provider gives the object.
+ */
+export interface PulumiImportEntry {
+  readonly type: string;
+  readonly name: string;
+  readonly id: string;
 }
 
 /** A TypeScript expression written as it is (a reference, a call), as opposed to a literal. */
@@ -111,6 +122,8 @@ export class ProgramWriter {
   readonly files = new Map<string, string>();
   readonly secrets: SecretSetting[] = [];
   readonly summary: SummaryRow[] = [];
+  /** Every declared object, as `pulumi import --file` takes it (see {@link ProgramWriter.declare}). */
+  readonly pulumiImports: PulumiImportEntry[] = [];
   readonly skippedReasons: Skipped[];
   /** Expressions for ids of declared objects, by canonical id. */
   readonly groupRefs = new Map<string, Code>();
@@ -162,6 +175,20 @@ export class ProgramWriter {
   options(dependsOn: readonly string[] = []): string {
     if (dependsOn.length === 0) return "imported";
     return `{ ...imported, dependsOn: [${dependsOn.join(", ")}] }`;
+  }
+
+  /**
+   * `new kasm.<kind>(name, args, options)` as {@link declaration} writes it, and the object in the
+   * resource list for `pulumi import --file`: `id` is the id the kind's provider gives it.
+   */
+  declare(variable: string | undefined, kind: KasmKind, name: string, id: string, args: Record<string, Value | undefined>, options: string): string {
+    this.importable(kind, name, id);
+    return declaration(variable, kind, name, args, options);
+  }
+
+  /** An object the program declares in a loop over a data file: only its entry for `pulumi import --file`. */
+  importable(kind: KasmKind, name: string, id: string): void {
+    this.pulumiImports.push({ type: kasmTypeToken(kind, "native"), name, id });
   }
 
   /** A section of the program: a rule with its title, the comment, then the declarations. */

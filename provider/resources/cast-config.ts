@@ -224,6 +224,9 @@ function currentInputs(props: RefreshedInputs<CastConfigInputs>, config: KasmCas
   for (const [key, value] of Object.entries(current)) if (value === null && declaredValues[key] === "") current[key] = "";
   if (typeof current.castingConfigName === "string" && current.castingConfigName === String(props.castingConfigName ?? "").trim())
     current.castingConfigName = props.castingConfigName;
+  // An import asks for every input (null, the native provider's Read with no state): the count
+  // Kasm has now is the value to declare, which the next update keeps unless the program changes it.
+  if (declaredValues.sessionRemaining === null && config.limit_sessions === true) current.sessionRemaining = config.session_remaining ?? 0;
   // Kasm's record under the inputs' names (fromApiFields), field by field as the schema types them.
   return current as RefreshedInputs<CastConfigInputs>;
 }

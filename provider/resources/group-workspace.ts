@@ -13,7 +13,7 @@ import { z } from "zod";
 import { configKey } from "../api/config";
 import { alreadyExistsError, canonicalId, GONE, KasmId, KasmValueNotTakenError, refusedWithoutProductOperations, same, unlessGone, type ProductOnly, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
-import { pairId } from "./user-links";
+import { pairId } from "../../catalogue/ids";
 
 // --- types ---------------------------------------------------------------------------------------
 

@@ -14,13 +14,9 @@ import { KasmAlreadyMemberError, KasmNotMemberError, type AssignedServer, type G
 import type { KasmClient } from "../api/client";
 import type { UserList } from "../api/user-reads";
 import { ALL_USERS_GROUP, closeUnderDependencies } from "../../catalogue";
+import { pairId } from "../../catalogue/ids";
 import { canonicalId, declared, GONE, isNotFound, KasmReadPermissionError, keepSpelling, same, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
-
-/** The id of an object that links two others: `<first>:<second>`, both canonical. */
-export function pairId(first: unknown, second: unknown): string {
-  return `${canonicalId(first)}:${canonicalId(second)}`;
-}
 
 /** Kasm's answer to adding a user to a group twice: `User (<u>) is already a member of group (<g>)`. */
 export function isAlreadyMember(error: unknown): boolean {

@@ -3,7 +3,8 @@
  * YAML program and two installations, each on its own explicit provider: `prod`, an emulator
  * speaking the released product's names (`apiNames: product`), and `lab`, one speaking the spec's.
  *
- * - `pulumi import` of a user and of a staging config made outside the program writes their
+ * - `pulumi import` of a user, and `pulumi import --file` of the list `kasm-import
+ *   --pulumi-import-file` writes (a staging config made outside the program), write their
  *   declarations (`--out`); added to the program, they preview without change and without a request.
  * - The `import` resource option with a declared value that differs from Kasm's previews the
  *   import and, after it, the field-level update; `up` applies both. On the second provider the
@@ -12,14 +13,17 @@
  *   replace naming the field.
  * - `destroy` removes everything from both installations.
  */
+import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { PASSPHRASE, REPO, SLOW } from "../e2e/helpers";
 import { hasPulumi, measuredStep, PulumiCli, type CliResult } from "./pulumi-cli";
 
+const run = promisify(execFile);
 const ZONE = "0d2f2c0a6c8e4f4e9a0b1c2d3e4f5a6b";
 const CHROME = "1a2b3c4d5e6f47a8b9c0d1e2f3a4b5c6";
 const FIREFOX = "2b3c4d5e6f7a48b9c0d1e2f3a4b5c6d7";
@@ -85,6 +89,8 @@ describe.skipIf(!hasPulumi)("taking objects over with the native provider throug
   let prod: TestEmulator;
   let lab: TestEmulator;
   const figures: string[] = [];
+  /** The staging config's resource name, as kasm-import's list gives it. */
+  let stagingName = "";
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), "cli-native-take-over-"));
@@ -137,18 +143,28 @@ describe.skipIf(!hasPulumi)("taking objects over with the native provider throug
     const [staging] = await stagingConfigs();
     const [hopper] = await users(prod, "hopper");
 
-    // `pulumi import` reads each object through the plugin and writes its declaration.
-    const imports = [
-      { type: "kasm:index:User", name: "hopper", id: hopper.user_id },
-      { type: "kasm:index:StagingConfig", name: "chrome", id: staging.staging_config_id },
-    ];
-    for (const { type, name, id } of imports) {
-      const out = path.join(dir, `${name}.yaml`);
-      const imported = await step(`import (${name})`, () => cli.run(["import", type, name, id, "--provider", `prod=${PROD_URN}`, "--yes", "--protect=false", "--out", out, "--stack", "dev"]));
-      expect(imported.code, imported.stdout + imported.stderr).toBe(0);
-      expect(imported.requests.every((line) => !/^(update|create|delete)_/.test(line))).toBe(true);
-      writeFileSync(programFile, readFileSync(programFile, "utf8") + generatedResources(out));
-    }
+    // `pulumi import` reads the object through the plugin and writes its declaration.
+    const userFile = path.join(dir, "hopper.yaml");
+    const importedUser = await step("import (one user)", () =>
+      cli.run(["import", "kasm:index:User", "hopper", hopper.user_id, "--provider", `prod=${PROD_URN}`, "--yes", "--protect=false", "--out", userFile, "--stack", "dev"]),
+    );
+    expect(importedUser.code, importedUser.stdout + importedUser.stderr).toBe(0);
+    writeFileSync(programFile, readFileSync(programFile, "utf8") + generatedResources(userFile));
+
+    // kasm-import lists the staging configs for `pulumi import --file`, on the explicit provider.
+    const listFile = path.join(dir, "resources.json");
+    const listed = await run(process.execPath, [path.join(REPO, "dist", "importer", "cli.js"), "--only", "staging-configs", "--pulumi-import-file", listFile, "--pulumi-import-provider", PROD_URN], {
+      env: { ...process.env, KASM_BASE_URL: prod.url, KASM_API_KEY: ADMIN.key, KASM_API_KEY_SECRET: ADMIN.secret, KASM_API_NAMES: "product" },
+    });
+    expect(listed.stdout).toContain("Wrote 1 resources");
+    const [stagingEntry] = (JSON.parse(readFileSync(listFile, "utf8")) as { resources: { name: string; id: string }[] }).resources;
+    stagingName = stagingEntry.name;
+    expect(stagingEntry.id).toBe(staging.staging_config_id);
+    const stagingFile = path.join(dir, "staging.yaml");
+    const importedList = await step("import --file (kasm-import's list)", () => cli.run(["import", "--file", listFile, "--yes", "--protect=false", "--out", stagingFile, "--stack", "dev"]));
+    expect(importedList.code, importedList.stdout + importedList.stderr).toBe(0);
+    expect([...importedUser.requests, ...importedList.requests].every((line) => !/^(update|create|delete)_/.test(line))).toBe(true);
+    writeFileSync(programFile, readFileSync(programFile, "utf8") + generatedResources(stagingFile));
     const program = readFileSync(programFile, "utf8");
     expect(program).toContain("username: hopper");
     expect(program).toContain("lastName: Hopper");
@@ -157,7 +173,7 @@ describe.skipIf(!hasPulumi)("taking objects over with the native provider throug
 
     const same = await step("preview (the generated code)", () => cli.steps("preview"));
     expect(same.code, same.stdout + same.stderr).toBe(0);
-    expect(same.ops).toMatchObject({ hopper: "same", chrome: "same" });
+    expect(same.ops).toMatchObject({ hopper: "same", [stagingName]: "same" });
     expect(same.requests).toEqual([]);
 
     // The import option: lovelace's first name differs from Kasm's; turing's on the lab matches.
@@ -216,7 +232,7 @@ describe.skipIf(!hasPulumi)("taking objects over with the native provider throug
     const accessSteps = stepsOf(replacing, "chromeForEngineering");
     expect(accessSteps.map((s) => s.op)).toContain("replace");
     expect(accessSteps.find((s) => s.op === "replace")?.detailedDiff).toEqual({ imageId: expect.objectContaining({ kind: "update-replace" }) });
-    expect(stepsOf(replacing, "chrome").map((s) => s.op)).toEqual(["same"]);
+    expect(stepsOf(replacing, stagingName).map((s) => s.op)).toEqual(["same"]);
     expect(replacing.requests.every((line) => !/^(update|create|delete)_/.test(line))).toBe(true);
 
     const replaced = await step("up (a replace key edited)", () => cli.steps("up"));
