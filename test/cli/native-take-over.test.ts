@@ -21,6 +21,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { PASSPHRASE, REPO, SLOW } from "../e2e/helpers";
+import { explicitProvider, pluginFromCheckout } from "./native-yaml-programs";
 import { hasPulumi, measuredStep, PulumiCli, type CliResult } from "./pulumi-cli";
 
 const run = promisify(execFile);
@@ -34,28 +35,8 @@ const PROD_URN = "urn:pulumi:dev::native-take-over::pulumi:providers:kasm::prod"
 function providers(prod: TestEmulator, lab: TestEmulator): string {
   return `name: native-take-over
 runtime: yaml
-plugins:
-  providers:
-    - name: kasm
-      path: ${path.join(REPO, "bin")}
-resources:
-  prod:
-    type: pulumi:providers:kasm
-    properties:
-      baseUrl: ${prod.url}
-      apiKey: ${ADMIN.key}
-      apiKeySecret: ${ADMIN.secret}
-      apiNames: product
-      maxRetries: 1
-  lab:
-    type: pulumi:providers:kasm
-    properties:
-      baseUrl: ${lab.url}
-      apiKey: ${ADMIN.key}
-      apiKeySecret: ${ADMIN.secret}
-      apiNames: spec
-      maxRetries: 1
-`;
+${pluginFromCheckout()}resources:
+${explicitProvider("prod", prod.url, "product")}${explicitProvider("lab", lab.url, "spec")}`;
 }
 
 /** The resources of what `pulumi import --out` wrote (its `resources:` block, without the heading). */

@@ -13,7 +13,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { PASSPHRASE, REPO, SLOW } from "../e2e/helpers";
+import { PASSPHRASE, SLOW } from "../e2e/helpers";
+import { explicitProvider, pluginFromCheckout } from "./native-yaml-programs";
 import { hasPulumi, measuredStep, PulumiCli, type CliResult } from "./pulumi-cli";
 
 const ZONE = "0d2f2c0a6c8e4f4e9a0b1c2d3e4f5a6b";
@@ -21,27 +22,15 @@ const IMAGE = "1a2b3c4d5e6f47a8b9c0d1e2f3a4b5c6";
 const PASSWORD = "native-yaml-password-7f3c";
 
 /** The program: the provider's settings written in (the API key secret plain, so that only the provider keeps it secret). */
-function program(url: string, apiNames: string, firstName: string): string {
+function program(url: string, apiNames: "spec" | "product", firstName: string): string {
   return `name: native-kasm
 runtime: yaml
-plugins:
-  providers:
-    - name: kasm
-      path: ${path.join(REPO, "bin")}
-config:
+${pluginFromCheckout()}config:
   adaPassword:
     type: string
     secret: true
 resources:
-  prov:
-    type: pulumi:providers:kasm
-    properties:
-      baseUrl: ${url}
-      apiKey: ${ADMIN.key}
-      apiKeySecret: ${ADMIN.secret}
-      apiNames: ${apiNames}
-      maxRetries: 1
-  ada:
+${explicitProvider("prov", url, apiNames)}  ada:
     type: kasm:index:User
     properties:
       username: ada

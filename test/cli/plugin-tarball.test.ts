@@ -11,8 +11,9 @@ import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathS
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { PASSPHRASE, REPO, SLOW } from "../e2e/helpers";
+import { explicitProvider } from "./native-yaml-programs";
 import { hasPulumi, measuredStep, PulumiCli } from "./pulumi-cli";
 
 const VERSION: string = JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")).version;
@@ -22,14 +23,7 @@ function program(url: string): string {
   return `name: plugin-tarball
 runtime: yaml
 resources:
-  prov:
-    type: pulumi:providers:kasm
-    properties:
-      baseUrl: ${url}
-      apiKey: ${ADMIN.key}
-      apiKeySecret: ${ADMIN.secret}
-      maxRetries: 1
-  ada:
+${explicitProvider("prov", url)}  ada:
     type: kasm:index:User
     properties:
       username: ada
