@@ -1,7 +1,8 @@
 """Users and a staging configuration on one Kasm installation, through an explicit provider.
 
 Configuration: kasmBaseUrl, kasmApiKey, kasmApiKeySecret (secret), adaPassword (secret), zoneId,
-imageId; adaFirstName (default Ada). The provider keeps the API key secret and the password
+imageId; kasmApiNames (product for a released Kasm; default: the API documentation's names),
+adaFirstName (default Ada). The provider keeps the API key secret and the password
 secret in the state whether or not the configuration marks them.
 """
 import pulumi
@@ -14,6 +15,8 @@ prod = kasm.Provider(
     base_url=config.require("kasmBaseUrl"),
     api_key=config.require("kasmApiKey"),
     api_key_secret=config.require_secret("kasmApiKeySecret"),
+    # "product" for a released Kasm (1.15 or later); the API documentation's names when left out.
+    api_names=config.get("kasmApiNames"),
 )
 on_prod = pulumi.ResourceOptions(provider=prod)
 

@@ -6,12 +6,14 @@
  * SDK at the CLI's release from PyPI. `up` creates; a preview without change sends no request;
  * refresh reads drift back; an edited field previews as a field-level update; `destroy` removes
  * all; the exported state holds neither the API key secret nor the password in plain text; the
- * generated SDK, the schema and the plugin keep package.json's version.
+ * generated SDK, the schema and the plugin keep package.json's version. Once per wire vocabulary
+ * (the emulator speaking the spec's names, then the product's, with `kasmApiNames: product`), on
+ * one generated SDK and one virtual environment.
  *
  * Skipped without the CLI or python3 (as the other CLI tests are); a pip that cannot install
  * fails the test with pip's words.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -33,7 +35,29 @@ function succeeded<R extends CliResult>(result: R): R {
   return result;
 }
 
-describe.skipIf(!hasPulumi || !hasPython)("the native provider through the pulumi CLI, a Python program on the generated SDK", () => {
+/** The generated SDK and the virtual environment with it installed, made once for the file. */
+let shared: { readonly dir: string; readonly python: string; readonly figures: string[] } | undefined;
+
+beforeAll(async () => {
+  if (!hasPulumi || !hasPython) return;
+  const dir = mkdtempSync(path.join(tmpdir(), "cli-native-python-"));
+  const figures: string[] = [];
+  const env = { ...process.env, PULUMI_HOME: path.join(dir, "sdk-home"), PULUMI_SKIP_UPDATE_CHECK: "true" };
+  const generated = await generateSdks(path.join(dir, "sdk"), ["python"], env);
+  figures.push(`generate the Python SDK: ${generated.seconds.toFixed(1)} s`);
+  // The example's `virtualenv: venv` lies beside the program: each program copy links to this one.
+  const python = await pythonEnvironment(path.join(dir, "venv"), path.join(dir, "sdk", "python"), await pulumiCliVersion());
+  const { venv, download, install } = python.seconds;
+  figures.push(`virtual environment: ${venv.toFixed(1)} s; wheels downloaded: ${download.toFixed(1)} s; pip install: ${install.toFixed(1)} s`);
+  shared = { dir, python: python.python, figures };
+}, SLOW);
+afterAll(() => {
+  if (shared === undefined) return;
+  console.log(`native provider, Python SDK:\n  ${shared.figures.join("\n  ")}`);
+  rmSync(shared.dir, { recursive: true, force: true });
+});
+
+describe.skipIf(!hasPulumi || !hasPython).each(["spec", "product"] as const)("the native provider through the pulumi CLI, a Python program on the generated SDK (%s names)", (apiNames) => {
   let dir: string;
   let emulator: TestEmulator;
   let cli: PulumiCli;
@@ -41,38 +65,35 @@ describe.skipIf(!hasPulumi || !hasPython)("the native provider through the pulum
   const figures: string[] = [];
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "cli-native-python-"));
-    emulator = await startTestEmulator({
-      zones: [{ zone_id: ZONE, zone_name: "default" }],
-      images: [{ image_id: IMAGE, name: "kasmweb/chrome:1.16.0", friendly_name: "Chrome" }],
-    });
-    const env = { ...process.env, PULUMI_HOME: path.join(dir, "work", "pulumi-home"), PULUMI_SKIP_UPDATE_CHECK: "true" };
-    const generated = await generateSdks(path.join(dir, "sdk"), ["python"], env);
-    figures.push(`generate the Python SDK: ${generated.seconds.toFixed(1)} s`);
-
+    const { python } = shared!;
+    dir = mkdtempSync(path.join(tmpdir(), `cli-native-python-${apiNames}-`));
+    emulator = await startTestEmulator(
+      {
+        zones: [{ zone_id: ZONE, zone_name: "default" }],
+        images: [{ image_id: IMAGE, name: "kasmweb/chrome:1.16.0", friendly_name: "Chrome" }],
+      },
+      { apiNames },
+    );
     const programDir = path.join(dir, "program");
     cpSync(path.join(EXAMPLES, "native-python"), programDir, { recursive: true });
-    // The example's `virtualenv: venv`, beside the program.
-    const python = await pythonEnvironment(path.join(programDir, "venv"), path.join(dir, "sdk", "python"), await pulumiCliVersion());
-    const { venv, download, install } = python.seconds;
-    figures.push(`virtual environment: ${venv.toFixed(1)} s; wheels downloaded: ${download.toFixed(1)} s; pip install: ${install.toFixed(1)} s`);
+    symlinkSync(path.join(shared!.dir, "venv"), path.join(programDir, "venv"), "dir");
 
     cli = new PulumiCli({
       programDir,
       stack: "dev",
       workDir: path.join(dir, "work"),
       passphrase: PASSPHRASE,
-      config: { kasmBaseUrl: emulator.url, kasmApiKey: ADMIN.key, kasmApiKeySecret: ADMIN.secret, adaPassword: PASSWORD, zoneId: ZONE, imageId: IMAGE },
+      config: { kasmBaseUrl: emulator.url, kasmApiKey: ADMIN.key, kasmApiKeySecret: ADMIN.secret, kasmApiNames: apiNames, adaPassword: PASSWORD, zoneId: ZONE, imageId: IMAGE },
       secretKeys: ["kasmApiKeySecret", "adaPassword"],
       // The Python host scripts/pulumi-cli/build.sh builds (Pulumi 3.68's) reads `virtualenv`
       // from a flag that today's CLI no longer passes; it runs the interpreter this names. A
       // current host uses the example's `virtualenv: venv`, the same interpreter.
-      env: { PULUMI_PYTHON_CMD: python.python },
+      env: { PULUMI_PYTHON_CMD: python },
     });
     await cli.init();
   }, SLOW);
   afterAll(async () => {
-    console.log(`native provider, Python program:\n  ${figures.join("\n  ")}`);
+    console.log(`native provider, Python program, ${apiNames} names:\n  ${figures.join("\n  ")}`);
     await emulator?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
@@ -86,9 +107,10 @@ describe.skipIf(!hasPulumi || !hasPython)("the native provider through the pulum
   const resourcesOf = (text: string) => JSON.parse(text).deployment.resources as { urn: string; type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[];
 
   it("the generated SDK, the schema and the plugin's metadata carry package.json's version", () => {
-    const schema = JSON.parse(readFileSync(path.join(dir, "sdk", "schema.json"), "utf8")) as { version: string };
-    const plugin = JSON.parse(readFileSync(path.join(dir, "sdk", "python", "pulumi_kasm", "pulumi-plugin.json"), "utf8"));
-    const pyproject = readFileSync(path.join(dir, "sdk", "python", "pyproject.toml"), "utf8");
+    const sdk = path.join(shared!.dir, "sdk");
+    const schema = JSON.parse(readFileSync(path.join(sdk, "schema.json"), "utf8")) as { version: string };
+    const plugin = JSON.parse(readFileSync(path.join(sdk, "python", "pulumi_kasm", "pulumi-plugin.json"), "utf8"));
+    const pyproject = readFileSync(path.join(sdk, "python", "pyproject.toml"), "utf8");
     expect(schema.version).toBe(VERSION);
     expect(plugin).toEqual({ resource: true, name: "kasm", version: VERSION });
     expect(pyproject).toContain(`version = "${VERSION}"`);
