@@ -71,13 +71,13 @@ export function unwrapped(text: string): string {
   let fenced = false;
   for (const line of text.split("\n")) {
     const trimmed = line.trim();
+    const fence = trimmed.startsWith("```");
+    if (fence) fenced = !fenced;
     const previous = lines.at(-1)?.trim() ?? "";
-    if (trimmed.startsWith("```")) fenced = !fenced;
-    else if (!fenced && trimmed !== "" && previous !== "" && !previous.startsWith("```") && !/^([-*+]|\d+\.)\s/.test(trimmed)) {
-      lines[lines.length - 1] = `${lines[lines.length - 1]} ${trimmed}`;
-      continue;
-    }
-    lines.push(fenced || trimmed.startsWith("```") ? line : trimmed);
+    // A line that goes on with the paragraph or list item above: not blank, not code, not a new item.
+    const goesOn = !fenced && !fence && trimmed !== "" && previous !== "" && !previous.startsWith("```") && !/^([-*+]|\d+\.)\s/.test(trimmed);
+    if (goesOn) lines[lines.length - 1] += ` ${trimmed}`;
+    else lines.push(fenced || fence ? line : trimmed);
   }
   return lines.join("\n");
 }
