@@ -6,7 +6,8 @@
  * The kinds declare their outputs as TypeScript types (`UserOutputs`, carried by each kind's
  * manifest), which leave nothing at run time; this table is their run-time list, held to them by
  * the compiler: a kind missing here, an output missing, or a name that is not an output of its
- * kind fails to compile.
+ * kind fails to compile. It holds types only: an output's description is the TSDoc of its member
+ * of the kind's `Outputs` type, which the schema takes from there (`descriptions.ts`).
  */
 import type { kinds, KindName, OutputsOfKind } from "..";
 
@@ -34,9 +35,9 @@ const IDS_BY_NAME = { type: "object", additionalProperties: STRING } as const;
 
 /** The outputs each kind computes, with their types (see the module comment). */
 export const KIND_OUTPUTS = {
-  User: { userId: { ...STRING, description: "The user's id (32 hex digits)." }, realm: STRING, created: STRING },
+  User: { userId: STRING, realm: STRING, created: STRING },
   UserAttributes: { userAttributesId: STRING },
-  Group: { groupId: { ...STRING, description: "The group's id (32 hex digits)." } },
+  Group: { groupId: STRING },
   GroupMembership: {},
   UserGroups: {},
   UserServerAssignment: {},
@@ -45,10 +46,10 @@ export const KIND_OUTPUTS = {
   EgressProviderMapping: { egressProviderMappingId: STRING, created: STRING },
   EgressCredential: { egressCredentialId: STRING, activeConnections: INTEGER },
   StagingConfig: {
-    stagingConfigId: { ...STRING, description: "The staging config's id (32 hex digits)." },
+    stagingConfigId: STRING,
     zoneName: STRING,
     imageFriendlyName: STRING,
-    numCurrentSessions: { ...INTEGER, description: "The sessions staged when Kasm was last read (read only; never causes a diff)." },
+    numCurrentSessions: INTEGER,
   },
   CastConfig: { castConfigId: STRING, imageFriendlyName: STRING, groupName: STRING },
   ServerDrain: {},
@@ -62,9 +63,9 @@ export const KIND_OUTPUTS = {
     sku: STRING,
     features: { type: "object", additionalProperties: BOOLEAN },
   },
-  UserSet: { userIds: { ...IDS_BY_NAME, description: "Username (as Kasm stores it: lowercase) -> user id." }, count: INTEGER },
-  ServerImport: { serverIds: { ...IDS_BY_NAME, description: "Server name -> the id of the server this resource imported under that name." } },
-  Workspace: { imageId: { ...STRING, description: "The image's id (32 hex digits)." }, available: BOOLEAN },
+  UserSet: { userIds: IDS_BY_NAME, count: INTEGER },
+  ServerImport: { serverIds: IDS_BY_NAME },
+  Workspace: { imageId: STRING, available: BOOLEAN },
   GroupWorkspace: {},
 } as const satisfies OutputTable;
 

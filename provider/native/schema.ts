@@ -5,6 +5,11 @@
  * manifest's fields); its outputs from {@link KIND_OUTPUTS}; `secret: true` on the catalogue's
  * secret inputs; and the provider's configuration from the settings the connection registry reads.
  *
+ * The descriptions, of each resource, input, output and field of an input's object type, are
+ * the TypeScript SDK's TSDoc, the one place they are written (`descriptions.ts` reads them: from
+ * `descriptions.json`, which the build writes, or from the sources), so that the generated Python
+ * and Go SDKs show the same docs. An output that mirrors an input has the input's description.
+ *
  * Type tokens are `kasm:index:<Kind>`. The dynamic resources' `connection` input has no place
  * here: one plugin process serves one provider instance, so an explicit provider is the
  * installation.
@@ -17,6 +22,7 @@ import { PROVIDER_SETTINGS } from "../runtime";
 import type { Kind } from "../resources/kit/types";
 import { KIND_OUTPUTS, type PropertySpec } from "./outputs";
 import { configSpecs } from "./configuration";
+import { loadDescriptions, type KindDescriptions } from "./descriptions";
 
 /**
  * The Go import path of the generated Go SDK's root package. No Go module is published: a program
@@ -39,6 +45,7 @@ interface JsonSchema {
 /** An object type of the schema (`types`), for an input that is an object with named fields. */
 interface ObjectTypeSpec {
   readonly type: "object";
+  readonly description?: string;
   readonly properties: Record<string, PropertySpec>;
   readonly required?: string[];
 }
@@ -50,6 +57,21 @@ interface Converted {
 }
 
 const ANY: PropertySpec = { $ref: "pulumi.json#/Any" };
+
+/** The name of the object type of `owner`'s field `field` (`UserSetUsers` for a UserSet's `users`). */
+function fieldTypeName(owner: string, field: string): string {
+  return owner + field[0].toUpperCase() + field.slice(1);
+}
+
+/** `spec` with the description `text`, unless that is missing or empty (then any it has stays). */
+function described<T extends { readonly description?: string }>(spec: T, text: string | undefined): T {
+  return text === undefined || text === "" ? spec : { ...spec, description: text };
+}
+
+/** Each property of `properties` with its description from `texts`, by name. */
+function describedAll(properties: Readonly<Record<string, PropertySpec>>, texts: Readonly<Record<string, string>>): Record<string, PropertySpec> {
+  return Object.fromEntries(Object.entries(properties).map(([name, spec]) => [name, described(spec, texts[name])]));
+}
 
 /**
  * One JSON Schema node as a property of the package schema. An object with named fields becomes
@@ -87,7 +109,7 @@ function propertyOf(node: JsonSchema, typeName: string, types: Record<string, Ob
 /** The properties of an object node, each nested object type named after its owner and field. */
 function objectOf(node: JsonSchema, typeName: string, types: Record<string, ObjectTypeSpec>): Converted {
   const properties: Record<string, PropertySpec> = {};
-  for (const [name, child] of Object.entries(node.properties ?? {})) properties[name] = propertyOf(child, typeName + name[0].toUpperCase() + name.slice(1), types);
+  for (const [name, child] of Object.entries(node.properties ?? {})) properties[name] = propertyOf(child, fieldTypeName(typeName, name), types);
   return { properties, required: [...(node.required ?? [])] };
 }
 
@@ -96,17 +118,23 @@ function marked(spec: PropertySpec, secret: boolean, replaces: boolean): Propert
   return { ...spec, ...(secret ? { secret: true } : {}), ...(replaces ? { willReplaceOnChanges: true } : {}) };
 }
 
-/** One kind's resource in the schema, its nested object types written into `types`. */
-function resourceOf(kind: KindName, { manifest }: Kind, types: Record<string, ObjectTypeSpec>): object {
+/** One kind's resource in the schema, described by `docs`, its nested object types written into `types`. */
+function resourceOf(kind: KindName, { manifest }: Kind, docs: KindDescriptions, types: Record<string, ObjectTypeSpec>): object {
   const json = z.toJSONSchema(manifest.schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
   const inputs = objectOf(json, kind, types);
   const secrets: readonly string[] = (SECRET_INPUTS as Partial<Record<string, readonly string[]>>)[kind] ?? [];
   const inputProperties = Object.fromEntries(
-    Object.entries(inputs.properties).map(([name, spec]) => [name, marked(spec, secrets.includes(name), manifest.fields[name]?.replaces === true)]),
+    Object.entries(describedAll(inputs.properties, docs.inputs)).map(([name, spec]) => [name, marked(spec, secrets.includes(name), manifest.fields[name]?.replaces === true)]),
   );
+  // An input whose objects have named fields has its object type (`objectOf` named it after the field).
+  for (const [field, object] of Object.entries(docs.inputObjects)) {
+    const token = nativeToken(fieldTypeName(kind, field));
+    const type = types[token];
+    if (type !== undefined) types[token] = { ...described(type, object.description), properties: describedAll(type.properties, object.properties) };
+  }
   // The state holds the declared inputs beside the outputs: both are the resource's properties.
-  const properties = { ...inputProperties, ...(KIND_OUTPUTS[kind] as Record<string, PropertySpec>) };
-  return { inputProperties, requiredInputs: inputs.required, properties, required: inputs.required };
+  const properties = { ...inputProperties, ...describedAll(KIND_OUTPUTS[kind], docs.outputs) };
+  return { description: docs.description, inputProperties, requiredInputs: inputs.required, properties, required: inputs.required };
 }
 
 /**
@@ -114,11 +142,17 @@ function resourceOf(kind: KindName, { manifest }: Kind, types: Record<string, Ob
  *
  * @param version The plugin's version (package.json's): the schema, GetPluginInfo and any SDK keep one.
  * @param kinds The registry's kinds (their manifests).
+ * @throws Error when the descriptions cannot be read (see {@link loadDescriptions}) or lack a kind.
  */
 export function packageSchema(version: string, kinds: Readonly<Record<KindName, Kind>>): string {
+  const descriptions = loadDescriptions();
   const types: Record<string, ObjectTypeSpec> = {};
   const resources: Record<string, object> = {};
-  for (const kind of Object.keys(kinds) as KindName[]) resources[nativeToken(kind)] = resourceOf(kind, kinds[kind], types);
+  for (const kind of Object.keys(kinds) as KindName[]) {
+    const docs = descriptions[kind];
+    if (docs === undefined) throw new Error(`the native schema's descriptions have no kind ${kind}: run \`npm run build\` to extract them again`);
+    resources[nativeToken(kind)] = resourceOf(kind, kinds[kind], docs, types);
+  }
   const config = configSpecs(Object.keys(CONFIG_KEYS), Object.keys(PROVIDER_SETTINGS));
   return JSON.stringify({
     name: NATIVE_PACKAGE,

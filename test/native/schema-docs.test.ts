@@ -1,0 +1,100 @@
+/**
+ * The descriptions in the native provider's package schema: every resource, input, output and
+ * field of an input's object type carries the TypeScript SDK's TSDoc (provider/native/descriptions.ts),
+ * so that the generated Python and Go SDKs and `pulumi package get-schema` show the same docs as
+ * the TypeScript SDK. Run from the sources, the schema extracts them in memory; the last test
+ * holds the build's `descriptions.json`, which the installed package reads, to the same text.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { KASM_KINDS, SECRET_INPUTS } from "../../catalogue/kinds";
+import { kinds } from "../../provider";
+import { DESCRIPTIONS_FILE, extractDescriptions, unwrapped } from "../../provider/native/descriptions";
+import type { PropertySpec } from "../../provider/native/outputs";
+import { packageSchema } from "../../provider/native/schema";
+
+const ROOT = path.resolve(__dirname, "..", "..");
+
+interface ResourceSpec {
+  readonly description?: string;
+  readonly inputProperties: Record<string, PropertySpec>;
+  readonly properties: Record<string, PropertySpec>;
+}
+interface ObjectTypeSpec {
+  readonly description?: string;
+  readonly properties: Record<string, PropertySpec>;
+}
+
+const schema = JSON.parse(packageSchema("0.0.0", kinds)) as { resources: Record<string, ResourceSpec>; types: Record<string, ObjectTypeSpec> };
+const resources = Object.entries(schema.resources);
+
+/** The names of `properties` whose description is missing or blank. */
+const undescribed = (properties: Record<string, PropertySpec>) => Object.keys(properties).filter((name) => !properties[name].description?.trim());
+
+describe("the native schema's descriptions", () => {
+  it("describe every resource by its SDK class's TSDoc, without the TypeScript examples", () => {
+    expect(resources.map(([token]) => token).sort()).toEqual(KASM_KINDS.map((kind) => `kasm:index:${kind}`).sort());
+    for (const [token, resource] of resources) {
+      expect(resource.description?.trim(), token).toBeTruthy();
+      expect(resource.description, token).not.toMatch(/@example|```/);
+    }
+    expect(schema.resources["kasm:index:User"].description).toBe("A Kasm user. Every field updates in place.");
+  });
+
+  // The docs have one source, the sdk's `<Kind>Args`: an input added to a kind's zod schema (and
+  // so to its sdk Args) without TSDoc fails here. Write the TSDoc in sdk/<kind>.ts.
+  it("describe every input of every resource", () => {
+    for (const [token, resource] of resources) expect(undescribed(resource.inputProperties), `${token}: inputs without TSDoc in the sdk's Args`).toEqual([]);
+  });
+
+  // An output added to a kind's `Outputs` type without TSDoc fails here: write it in provider/resources/<kind>.ts.
+  it("describe every output: an input's mirror with the input's text, a computed one by its Outputs member", () => {
+    for (const [token, resource] of resources) {
+      expect(undescribed(resource.properties), `${token}: outputs without TSDoc`).toEqual([]);
+      for (const [name, input] of Object.entries(resource.inputProperties)) expect(resource.properties[name], `${token}.${name}`).toEqual(input);
+    }
+    expect(schema.resources["kasm:index:User"].properties.userId.description).toBe("The user's id (32 hex digits).");
+  });
+
+  it("describe the object types of inputs and every field of theirs, by the sdk interface that types them", () => {
+    expect(Object.keys(schema.types).length).toBeGreaterThan(0);
+    for (const [token, type] of Object.entries(schema.types)) {
+      expect(type.description?.trim(), token).toBeTruthy();
+      expect(undescribed(type.properties), `${token}: fields without TSDoc`).toEqual([]);
+    }
+    expect(schema.types["kasm:index:UserSetUsers"].properties.phoneNumber.description).toBe("At most 64 characters (Kasm's `phone`).");
+  });
+
+  it("are the sdk's TSDoc text, links as plain names and each paragraph on one line", () => {
+    expect(schema.resources["kasm:index:User"].inputProperties.username.description).toBe(
+      "The login name. Kasm trims and lowercases it; changing it renames the user in place.",
+    );
+    // `(see {@link ServerImportRow})` in sdk/server-import.ts.
+    expect(schema.resources["kasm:index:ServerImport"].inputProperties.servers.description).toBe("The servers as rows (see ServerImportRow).");
+    const texts = [...resources.flatMap(([, r]) => [r.description, ...Object.values(r.properties).map((p) => p.description)]), ...Object.values(schema.types).map((t) => t.description)];
+    expect(texts.filter((text) => text?.includes("{@link"))).toEqual([]);
+    // The csv input's TSDoc is wrapped over four lines.
+    expect(schema.resources["kasm:index:UserSet"].inputProperties.csv.description).not.toContain("\n");
+    expect(unwrapped("one\ntwo\n\n- a\n  b\n- c\n\n```ts\nx\n  y\n```")).toBe("one two\n\n- a b\n- c\n\n```ts\nx\n  y\n```");
+  });
+
+  it("leave the secret and replacement marks as the catalogue and the field rules set them", () => {
+    for (const [token, resource] of resources) {
+      const kind = token.slice("kasm:index:".length) as keyof typeof kinds;
+      const secrets = Object.keys(resource.inputProperties).filter((name) => resource.inputProperties[name].secret === true);
+      expect(secrets.sort(), token).toEqual([...((SECRET_INPUTS as Partial<Record<string, readonly string[]>>)[kind] ?? [])].sort());
+      const fields = kinds[kind].manifest.fields as Record<string, { replaces?: boolean }>;
+      const replacing = Object.keys(resource.inputProperties).filter((name) => resource.inputProperties[name].willReplaceOnChanges === true);
+      expect(replacing, token).toEqual(Object.keys(resource.inputProperties).filter((name) => fields[name]?.replaces === true));
+    }
+    expect(schema.resources["kasm:index:User"].inputProperties.password).toMatchObject({ secret: true });
+    expect(schema.resources["kasm:index:LicenseActivation"].inputProperties.activationKey).toMatchObject({ secret: true, willReplaceOnChanges: true });
+  });
+
+  it("are what the build wrote to dist/, which the installed package's schema reads", () => {
+    const built = path.join(ROOT, "dist", "provider", "native", DESCRIPTIONS_FILE);
+    expect(existsSync(built), `${built} is missing: run \`npm run build\``).toBe(true);
+    expect(JSON.parse(readFileSync(built, "utf8")), "dist/ is older than the sdk's TSDoc: run `npm run build`").toEqual(extractDescriptions(ROOT));
+  });
+});
