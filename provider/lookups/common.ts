@@ -9,6 +9,7 @@
  */
 import type { z } from "zod";
 import type { KasmClient } from "../api/client";
+import { KasmNotFoundError } from "../api/errors";
 import { camelized, toSnakeCase, type Camelized } from "../api/records";
 import { isSecretFieldName } from "../api/redact";
 
@@ -91,6 +92,20 @@ export function secretValues<T, S>(record: object, secrets: RecordSecrets<T, S>)
 export function single<T>(found: T[], what: string): T {
   if (found.length === 1) return found[0];
   throw new Error(found.length === 0 ? `Kasm has no ${what}` : `Kasm has ${found.length} matches for ${what}; be more specific`);
+}
+
+/**
+ * `read` (a read of one object by its key), with Kasm's "no such object" (the client's
+ * `KasmNotFoundError`, such as get_user's bare "Invalid Request") said as `Kasm has no <what>`,
+ * like a lookup that filters a list; the client's error stays reachable as the cause.
+ */
+export async function noneFound<R>(read: Promise<R>, what: string): Promise<R> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof KasmNotFoundError) throw new Error(`Kasm has no ${what}`, { cause: error });
+    throw error;
+  }
 }
 
 /** The fields of a filter that are set, or undefined when none is (no filter at all). */

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { Image } from "../api/schemas/images";
 import { Server } from "../api/schemas/servers";
 import { Zone } from "../api/schemas/zones";
-import { exactlyOneOf, oneRecord, recordList, recordSecrets, single } from "./common";
+import { exactlyOneOf, noneFound, oneRecord, recordList, recordSecrets, single } from "./common";
 import type { Api, Camelized } from "./common";
 
 /** The secret fields of an image record. */
@@ -125,6 +125,6 @@ export const IMAGE_ZONE_LOOKUPS = {
     description: "One server, by id.",
     args: z.strictObject({ serverId: z.string().describe("The server's id: 32 hex digits, or a hyphenated UUID.") }),
     record: { schema: Server, name: "Server", secrets: SERVER_SECRETS },
-    fetch: async (client, args: GetServerArgs) => client.servers.getServers({ server_id: args.serverId }),
+    fetch: async (client, args: GetServerArgs) => noneFound(client.servers.getServers({ server_id: args.serverId }), `server with id ${args.serverId}`),
   }),
 };

@@ -1,7 +1,7 @@
 /** Lookups of users: one by id or username, or every user matching filters. */
 import { z } from "zod";
 import { User } from "../api/schemas/users";
-import { exactlyOneOf, oneRecord, recordList, recordSecrets } from "./common";
+import { exactlyOneOf, noneFound, oneRecord, recordList, recordSecrets } from "./common";
 import type { Api, Camelized } from "./common";
 
 /** The secret fields of a user record. */
@@ -48,7 +48,8 @@ export const USER_LOOKUPS = {
       .superRefine(exactlyOneOf("userId", "username")),
     record: USER,
     async fetch(client, args: GetUserArgs) {
-      return client.users.getUser(args.userId !== undefined ? { user_id: args.userId } : { username: args.username });
+      const what = args.userId !== undefined ? `user with id ${args.userId}` : `user ${JSON.stringify(args.username)}`;
+      return noneFound(client.users.getUser(args.userId !== undefined ? { user_id: args.userId } : { username: args.username }), what);
     },
   }),
 
