@@ -17,6 +17,7 @@ import { PROVIDER_SETTINGS } from "../runtime";
 import type { Kind } from "../resources/kit/types";
 import { KIND_OUTPUTS, type PropertySpec } from "./outputs";
 import { configSpecs } from "./configuration";
+import { objectOf, type JsonSchema, type ObjectTypeSpec } from "./json-schema";
 
 /**
  * The Go import path of the generated Go SDK's root package. No Go module is published: a program
@@ -24,72 +25,6 @@ import { configSpecs } from "./configuration";
  * `pulumi-kasm.local/sdk/go` (the SDK's go.mod names it: with `supportPack`, the folder above this path).
  */
 export const GO_IMPORT_BASE_PATH = "pulumi-kasm.local/sdk/go/kasm";
-
-/** A JSON Schema node as `z.toJSONSchema` writes it (the parts read here). */
-interface JsonSchema {
-  readonly type?: string;
-  readonly properties?: Readonly<Record<string, JsonSchema>>;
-  readonly required?: readonly string[];
-  readonly items?: JsonSchema;
-  readonly additionalProperties?: JsonSchema | boolean;
-  readonly anyOf?: readonly JsonSchema[];
-  readonly description?: string;
-}
-
-/** An object type of the schema (`types`), for an input that is an object with named fields. */
-interface ObjectTypeSpec {
-  readonly type: "object";
-  readonly properties: Record<string, PropertySpec>;
-  readonly required?: string[];
-}
-
-/** What a kind's schema node turns into: its properties, and the object types they refer to. */
-interface Converted {
-  readonly properties: Record<string, PropertySpec>;
-  readonly required: string[];
-}
-
-const ANY: PropertySpec = { $ref: "pulumi.json#/Any" };
-
-/**
- * One JSON Schema node as a property of the package schema. An object with named fields becomes
- * an object type named `typeName` (written into `types`); a union of one type becomes that type,
- * any other union `Any`.
- */
-function propertyOf(node: JsonSchema, typeName: string, types: Record<string, ObjectTypeSpec>): PropertySpec {
-  const described = node.description === undefined ? {} : { description: node.description };
-  if (node.anyOf !== undefined) {
-    const kinds = new Set(node.anyOf.map((option) => option.type));
-    return kinds.size === 1 && node.anyOf[0].type !== "object" && node.anyOf[0].type !== "array" ? { ...propertyOf(node.anyOf[0], typeName, types), ...described } : { ...ANY, ...described };
-  }
-  switch (node.type) {
-    case "string":
-    case "number":
-    case "integer":
-    case "boolean":
-      return { type: node.type, ...described };
-    case "array":
-      return { type: "array", items: node.items === undefined ? ANY : propertyOf(node.items, typeName, types), ...described };
-    case "object": {
-      if (node.properties !== undefined) {
-        const token = nativeToken(typeName);
-        types[token] = { type: "object", ...objectOf(node, typeName, types) };
-        return { $ref: `#/types/${token}`, ...described };
-      }
-      const values = typeof node.additionalProperties === "object" ? propertyOf(node.additionalProperties, typeName, types) : ANY;
-      return { type: "object", additionalProperties: values, ...described };
-    }
-    default:
-      return { ...ANY, ...described };
-  }
-}
-
-/** The properties of an object node, each nested object type named after its owner and field. */
-function objectOf(node: JsonSchema, typeName: string, types: Record<string, ObjectTypeSpec>): Converted {
-  const properties: Record<string, PropertySpec> = {};
-  for (const [name, child] of Object.entries(node.properties ?? {})) properties[name] = propertyOf(child, typeName + name[0].toUpperCase() + name.slice(1), types);
-  return { properties, required: [...(node.required ?? [])] };
-}
 
 /** `spec` with the marks a kind's input carries: secret, and whether a change replaces. */
 function marked(spec: PropertySpec, secret: boolean, replaces: boolean): PropertySpec {
