@@ -3,7 +3,8 @@
  * type a program), derived from each kind's manifest: its inputs from the manifest's zod schema
  * (through `z.toJSONSchema`), `willReplaceOnChanges` on the inputs whose change replaces (the
  * manifest's fields); its outputs from {@link KIND_OUTPUTS}; `secret: true` on the catalogue's
- * secret inputs; and the provider's configuration from the settings the connection registry reads.
+ * secret inputs; the provider's configuration from the settings the connection registry reads;
+ * and a function per lookup (functions.ts), from the lookups' zod schemas.
  *
  * Type tokens are `kasm:index:<Kind>`. The dynamic resources' `connection` input has no place
  * here: one plugin process serves one provider instance, so an explicit provider is the
@@ -17,6 +18,7 @@ import { PROVIDER_SETTINGS } from "../runtime";
 import type { Kind } from "../resources/kit/types";
 import { KIND_OUTPUTS, type PropertySpec } from "./outputs";
 import { configSpecs } from "./configuration";
+import { functionSpecs } from "./functions";
 import { objectOf, type JsonSchema, type ObjectTypeSpec } from "./json-schema";
 
 /**
@@ -54,6 +56,7 @@ export function packageSchema(version: string, kinds: Readonly<Record<KindName, 
   const types: Record<string, ObjectTypeSpec> = {};
   const resources: Record<string, object> = {};
   for (const kind of Object.keys(kinds) as KindName[]) resources[nativeToken(kind)] = resourceOf(kind, kinds[kind], types);
+  const functions = functionSpecs(types);
   const config = configSpecs(Object.keys(CONFIG_KEYS), Object.keys(PROVIDER_SETTINGS));
   return JSON.stringify({
     name: NATIVE_PACKAGE,
@@ -73,6 +76,7 @@ export function packageSchema(version: string, kinds: Readonly<Record<KindName, 
     },
     provider: { description: "One Kasm Workspaces installation.", inputProperties: config, properties: config },
     resources,
+    functions,
     types,
   });
 }
