@@ -17,7 +17,7 @@ const GROUP = { schema: GroupRecord, name: "Group", secrets: NO_SECRETS };
 /** The lookups of groups and licences. */
 export const GROUP_LICENCE_LOOKUPS = {
   getGroups: recordList({
-    description: "Every group the API key may view (system groups need Groups View System). Needs kasm:apiNames product.",
+    description: "Every group the API key may view (system groups need Groups View System). A released Kasm's operation: needs the setting apiNames product.",
     args: z.strictObject({}),
     record: GROUP,
     list: "groups",
@@ -25,7 +25,7 @@ export const GROUP_LICENCE_LOOKUPS = {
   }),
 
   getGroup: oneRecord({
-    description: "One group, by exact name or by id. Needs kasm:apiNames product.",
+    description: "One group, by exact name or by id. A released Kasm's operation: needs the setting apiNames product.",
     args: z
       .strictObject({
         name: z.string().optional().describe("The group's exact name."),
@@ -41,7 +41,7 @@ export const GROUP_LICENCE_LOOKUPS = {
   }),
 
   getLicenses: recordList({
-    description: "Every licence applied to the installation: seats (limit), type, expiry and features. Needs kasm:apiNames product.",
+    description: "Every licence applied to the installation: seats (limit), type, expiry and features. A released Kasm's operation: needs the setting apiNames product.",
     args: z.strictObject({}),
     // The licence key itself is not returned: a licence has no secret fields.
     record: { schema: License, name: "License", secrets: NO_SECRETS },

@@ -61,10 +61,14 @@ export function invokeMethod(deps: InvokeDeps): (req: provproto.InvokeRequest) =
 
     // The same context as the resources' (lifecycle.ts): the default connection of the process's registry.
     const report = { engineAddress: deps.engineAddress() };
-    const client = contextIn(deps.connections, undefined, undefined, { warn: (message) => warn(message, report), note: (message) => note(message, report) }).client();
-    const found: object | object[] = await lookup.fetch(client, args.props).catch((error: unknown) => {
+    const context = contextIn(deps.connections, undefined, undefined, { warn: (message) => warn(message, report), note: (message) => note(message, report) });
+    let found: object | object[];
+    try {
+      // A setting missing or wrong fails in client(), and is the lookup's failure as much as Kasm's answer.
+      found = await lookup.fetch(context.client(), args.props);
+    } catch (error) {
       throw new Error(lookupFailure(name, error), { cause: error });
-    });
+    }
     // An argument given secret (a username) may show in the record: then the whole answer is secret.
     const secretArgs = args.secrets.size > 0;
     const wrap: Wrap = secretArgs ? plain : secretValue;
