@@ -56,6 +56,14 @@ export function secretNames(kind: string, props: Props, arrivedSecret: Iterable<
 }
 
 /**
+ * `value` wrapped as a secret, as the engine reads one: for a secret deeper than a whole property
+ * (a field of each record of a lookup's list), placed where it is before {@link toStruct}.
+ */
+export function secretValue(value: unknown): { readonly [specialSigKey]: string; readonly value: unknown } {
+  return { [specialSigKey]: specialSecretSig, value };
+}
+
+/**
  * A struct of `props` for the engine, each property named in `secrets` wrapped as a secret.
  * Undefined values are left out (a struct has no such value).
  */
@@ -64,7 +72,7 @@ export function toStruct(props: Props | undefined, secrets: ReadonlySet<string> 
   for (const [key, value] of Object.entries(props ?? {})) {
     if (value === undefined) continue;
     const json = JSON.parse(JSON.stringify(value)) as structproto.JavaScriptValue;
-    plain[key] = secrets.has(key) ? { [specialSigKey]: specialSecretSig, value: json } : json;
+    plain[key] = secrets.has(key) ? (secretValue(json) as structproto.JavaScriptValue) : json;
   }
   return structproto.Struct.fromJavaScript(plain);
 }

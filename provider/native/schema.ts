@@ -3,7 +3,8 @@
  * type a program), derived from each kind's manifest: its inputs from the manifest's zod schema
  * (through `z.toJSONSchema`), `willReplaceOnChanges` on the inputs whose change replaces (the
  * manifest's fields); its outputs from {@link KIND_OUTPUTS}; `secret: true` on the catalogue's
- * secret inputs; and the provider's configuration from the settings the connection registry reads.
+ * secret inputs; the provider's configuration from the settings the connection registry reads;
+ * and a function per lookup (functions.ts), from the lookups' zod schemas.
  *
  * The descriptions, of each resource, input, output and field of an input's object type, are
  * the TypeScript SDK's TSDoc, the one place they are written (`descriptions.ts` reads them: from
@@ -23,6 +24,8 @@ import type { Kind } from "../resources/kit/types";
 import { KIND_OUTPUTS, type PropertySpec } from "./outputs";
 import { configSpecs } from "./configuration";
 import { loadDescriptions, type KindDescriptions } from "./descriptions";
+import { functionSpecs } from "./functions";
+import { fieldTypeName, objectOf, type JsonSchema, type ObjectTypeSpec } from "./json-schema";
 
 /**
  * The Go import path of the generated Go SDK's root package. No Go module is published: a program
@@ -30,38 +33,6 @@ import { loadDescriptions, type KindDescriptions } from "./descriptions";
  * `pulumi-kasm.local/sdk/go` (the SDK's go.mod names it: with `supportPack`, the folder above this path).
  */
 export const GO_IMPORT_BASE_PATH = "pulumi-kasm.local/sdk/go/kasm";
-
-/** A JSON Schema node as `z.toJSONSchema` writes it (the parts read here). */
-interface JsonSchema {
-  readonly type?: string;
-  readonly properties?: Readonly<Record<string, JsonSchema>>;
-  readonly required?: readonly string[];
-  readonly items?: JsonSchema;
-  readonly additionalProperties?: JsonSchema | boolean;
-  readonly anyOf?: readonly JsonSchema[];
-  readonly description?: string;
-}
-
-/** An object type of the schema (`types`), for an input that is an object with named fields. */
-interface ObjectTypeSpec {
-  readonly type: "object";
-  readonly description?: string;
-  readonly properties: Record<string, PropertySpec>;
-  readonly required?: string[];
-}
-
-/** What a kind's schema node turns into: its properties, and the object types they refer to. */
-interface Converted {
-  readonly properties: Record<string, PropertySpec>;
-  readonly required: string[];
-}
-
-const ANY: PropertySpec = { $ref: "pulumi.json#/Any" };
-
-/** The name of the object type of `owner`'s field `field` (`UserSetUsers` for a UserSet's `users`). */
-function fieldTypeName(owner: string, field: string): string {
-  return owner + field[0].toUpperCase() + field.slice(1);
-}
 
 /** `spec` with the description `text`, unless that is missing or empty (then any it has stays). */
 function described<T extends { readonly description?: string }>(spec: T, text: string | undefined): T {
@@ -71,46 +42,6 @@ function described<T extends { readonly description?: string }>(spec: T, text: s
 /** Each property of `properties` with its description from `texts`, by name. */
 function describedAll(properties: Readonly<Record<string, PropertySpec>>, texts: Readonly<Record<string, string>>): Record<string, PropertySpec> {
   return Object.fromEntries(Object.entries(properties).map(([name, spec]) => [name, described(spec, texts[name])]));
-}
-
-/**
- * One JSON Schema node as a property of the package schema. An object with named fields becomes
- * an object type named `typeName` (written into `types`); a union of one type becomes that type,
- * any other union `Any`.
- */
-function propertyOf(node: JsonSchema, typeName: string, types: Record<string, ObjectTypeSpec>): PropertySpec {
-  const described = node.description === undefined ? {} : { description: node.description };
-  if (node.anyOf !== undefined) {
-    const kinds = new Set(node.anyOf.map((option) => option.type));
-    return kinds.size === 1 && node.anyOf[0].type !== "object" && node.anyOf[0].type !== "array" ? { ...propertyOf(node.anyOf[0], typeName, types), ...described } : { ...ANY, ...described };
-  }
-  switch (node.type) {
-    case "string":
-    case "number":
-    case "integer":
-    case "boolean":
-      return { type: node.type, ...described };
-    case "array":
-      return { type: "array", items: node.items === undefined ? ANY : propertyOf(node.items, typeName, types), ...described };
-    case "object": {
-      if (node.properties !== undefined) {
-        const token = nativeToken(typeName);
-        types[token] = { type: "object", ...objectOf(node, typeName, types) };
-        return { $ref: `#/types/${token}`, ...described };
-      }
-      const values = typeof node.additionalProperties === "object" ? propertyOf(node.additionalProperties, typeName, types) : ANY;
-      return { type: "object", additionalProperties: values, ...described };
-    }
-    default:
-      return { ...ANY, ...described };
-  }
-}
-
-/** The properties of an object node, each nested object type named after its owner and field. */
-function objectOf(node: JsonSchema, typeName: string, types: Record<string, ObjectTypeSpec>): Converted {
-  const properties: Record<string, PropertySpec> = {};
-  for (const [name, child] of Object.entries(node.properties ?? {})) properties[name] = propertyOf(child, fieldTypeName(typeName, name), types);
-  return { properties, required: [...(node.required ?? [])] };
 }
 
 /** `spec` with the marks a kind's input carries: secret, and whether a change replaces. */
@@ -153,6 +84,7 @@ export function packageSchema(version: string, kinds: Readonly<Record<KindName, 
     if (docs === undefined) throw new Error(`the native schema's descriptions have no kind ${kind}: run \`npm run build\` to extract them again`);
     resources[nativeToken(kind)] = resourceOf(kind, kinds[kind], docs, types);
   }
+  const functions = functionSpecs(types);
   const config = configSpecs(Object.keys(CONFIG_KEYS), Object.keys(PROVIDER_SETTINGS));
   return JSON.stringify({
     name: NATIVE_PACKAGE,
@@ -172,6 +104,7 @@ export function packageSchema(version: string, kinds: Readonly<Record<KindName, 
     },
     provider: { description: "One Kasm Workspaces installation.", inputProperties: config, properties: config },
     resources,
+    functions,
     types,
   });
 }

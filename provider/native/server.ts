@@ -2,11 +2,15 @@
  * The native provider's gRPC server: Pulumi's ResourceProvider service, from the definitions in
  * `@pulumi/pulumi/proto`, over the kinds' providers.
  *
+ * Resources are served by lifecycle.ts, the provider instance's own methods by instance.ts, and
+ * the lookups (Invoke: `kasm:index:getZone`, `kasm:index:getUsers`, ...) by invoke.ts, over the
+ * lookups' one implementation in provider/lookups, on the same installation as the resources.
+ *
  * Not `@pulumi/pulumi/provider`'s server: that one answers Configure without reading the settings
  * and without `supportsPreview`, and never passes `preview` to create or update. Handshake is not
  * served (an engine that gets it assumes `supportsPreview` before Configure has said so); methods
- * not served here (Invoke, Call, Construct, Parameterize, List) answer UNIMPLEMENTED, grpc-js's
- * default for a method a service leaves out. Lookups (Invoke) are the next slice.
+ * not served here (Call, Construct, Parameterize, List) answer UNIMPLEMENTED, grpc-js's default
+ * for a method a service leaves out.
  */
 import * as grpc from "@grpc/grpc-js";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
@@ -18,6 +22,7 @@ import { ConnectionRegistry } from "../connections";
 import type { Kind } from "../resources/kit/types";
 import { grpcError } from "./errors";
 import { instanceMethods, type ConfiguredState } from "./instance";
+import { invokeMethod } from "./invoke";
 import { lifecycle } from "./lifecycle";
 import { packageSchema } from "./schema";
 
@@ -58,6 +63,7 @@ export async function serveNativeProvider(options: NativeServerOptions): Promise
   let engineAddress = options.engineAddress;
   const instance = instanceMethods(connections, state);
   const resources = lifecycle({ kinds: options.kinds, connections, engineAddress: () => engineAddress, settingsKnown: () => state.settingsKnown });
+  const invoke = invokeMethod({ connections, engineAddress: () => engineAddress, settingsKnown: () => state.settingsKnown });
   const schema = packageSchema(options.version, options.kinds);
 
   const implementation: Partial<provrpc.IResourceProviderServer> = {
@@ -74,6 +80,7 @@ export async function serveNativeProvider(options: NativeServerOptions): Promise
     create: unary(resources.create),
     read: unary(resources.read),
     update: unary(resources.update),
+    invoke: unary(invoke),
     delete: unary(async (req: provproto.DeleteRequest) => {
       await resources.delete(req);
       return new emptyproto.Empty();

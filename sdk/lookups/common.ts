@@ -1,28 +1,20 @@
 /**
- * What every lookup shares: the program's client, the presentation of records (camelCase, secrets
- * left out or made secret Outputs), the lookup's error, and the `...Output` twins.
+ * What the program's lookups share: the program's client, the `...Output` twins (each secret field
+ * of a record as a secret Output) and the lookup's error. The lookups themselves (finding and
+ * shaping the records, each record type's secret fields) are provider/lookups/, which the native
+ * provider's Invoke serves too.
  */
 import * as pulumi from "@pulumi/pulumi";
 // The client itself (and undici with it) loads on the first lookup: a program that runs none does
 // not spend the time (about 0.2 s of CPU) on it.
 import type { KasmClient } from "../../provider/api/client";
 import type { ConnectionRegistry } from "../../provider/connections";
-import { camelized, toSnakeCase, type Camelized } from "../../provider/api/records";
-import { isSecretFieldName } from "../../provider/api/redact";
+import { lookupFailure, secretValues, withoutSecrets, type RecordSecrets } from "../../provider/lookups/common";
 import { connectionName, type Connection } from "../connection";
 
-export type { Camelized };
-
-/** The client the lookups read through (for the record types of its operations). */
-export type Api = KasmClient;
+export { recordSecrets, scrubbed, withoutSecrets, type Api, type Camelized, type WithoutSecrets } from "../../provider/lookups/common";
 
 // --- secrets -------------------------------------------------------------------------------------
-
-/**
- * A record as the plain lookups return it: the secret fields `S` are left out (typed `never`, so
- * that a program reading one finds out when it compiles rather than by getting `undefined`).
- */
-export type WithoutSecrets<T, S> = Omit<T, keyof S> & { readonly [K in keyof S]?: never };
 
 /**
  * A record as the `...Output` twins return it: each secret field of `S` is a secret Output. Read
@@ -31,45 +23,9 @@ export type WithoutSecrets<T, S> = Omit<T, keyof S> & { readonly [K in keyof S]?
  */
 export type WithSecretOutputs<T, S> = Omit<T, keyof S> & { readonly [K in keyof S]-?: pulumi.Output<S[K]> };
 
-/** Which fields of a record type `T` are the secrets `S`: the names, checked against `S` by the compiler. */
-export interface RecordSecrets<T, S> {
-  readonly fields: readonly string[];
-  /** Carries the types only. */
-  readonly types?: { record: T; secrets: S };
-}
-
-/** A {@link RecordSecrets}: `fields` must name every field of `S`, and nothing else. */
-export function recordSecrets<T, S>(fields: { readonly [K in keyof S]-?: true }): RecordSecrets<T, S> {
-  return { fields: Object.keys(fields) };
-}
-
-/** A copy without the fields named like a secret, at any depth (see the lookups' module TSDoc). */
-function withoutSecretNamed(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutSecretNamed);
-  if (value && typeof value === "object")
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([k]) => !isSecretFieldName(k))
-        .map(([k, v]) => [k, withoutSecretNamed(v)]),
-    );
-  return value;
-}
-
-/** A record with no secret fields of its own, from the API's form: only the fields named like a secret are left out. */
-export function scrubbed<R>(record: R): Camelized<R> {
-  return camelized(withoutSecretNamed(record) as R);
-}
-
-/** The record, from the API's form, without its secret fields. */
-export function withoutSecrets<T, S>(record: object, secrets: RecordSecrets<T, S>): WithoutSecrets<T, S> {
-  const left = secrets.fields.map(toSnakeCase);
-  return scrubbed(Object.fromEntries(Object.entries(record).filter(([k]) => !left.includes(k)))) as WithoutSecrets<T, S>;
-}
-
 /** The record, from the API's form, with each secret field as a secret Output. */
 export function withSecretOutputs<T, S>(record: object, secrets: RecordSecrets<T, S>): WithSecretOutputs<T, S> {
-  const values = record as Record<string, unknown>;
-  const wrapped = secrets.fields.map((field) => [field, pulumi.secret(camelized(values[toSnakeCase(field)]))]);
+  const wrapped = Object.entries(secretValues(record, secrets)).map(([field, value]) => [field, pulumi.secret(value)]);
   return { ...withoutSecrets(record, secrets), ...Object.fromEntries(wrapped) } as WithSecretOutputs<T, S>;
 }
 
@@ -139,35 +95,24 @@ export class KasmLookupError extends pulumi.RunError {
     readonly lookup: string,
     cause: unknown,
   ) {
-    super(`${lookup}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(lookupFailure(lookup, cause), { cause });
     // Without a stack the runtime prints the message and never calls util.inspect (see above).
     this.stack = undefined;
   }
 }
 
 /**
- * `fetch`, handed the client of the lookup's connection and its options (for a lookup that calls
- * another, `getZone` reading through `getZones`, on the same connection), failing with a
- * {@link KasmLookupError} named after the lookup. One raised by a lookup it calls is renamed, so
- * that the message names what the program called.
+ * `fetch` (a lookup of provider/lookups), handed the client of the lookup's connection, failing
+ * with a {@link KasmLookupError} named after the lookup.
  */
-export function named<A, R>(
-  lookup: string,
-  fetch: (args: A, client: KasmClient, options: LookupOptions) => Promise<R>,
-): (args: A, options?: LookupOptions) => Promise<R> {
+export function named<A, R>(lookup: string, fetch: (client: KasmClient, args: A) => Promise<R>): (args: A, options?: LookupOptions) => Promise<R> {
   return async (args, options = {}) => {
     try {
-      return await fetch(args, await programClient(options), options);
+      return await fetch(await programClient(options), args);
     } catch (error) {
-      throw new KasmLookupError(lookup, error instanceof KasmLookupError ? error.cause : error);
+      throw new KasmLookupError(lookup, error);
     }
   };
-}
-
-/** Find the only element matching, or fail naming what was looked for. */
-export function single<T>(found: T[], what: string): T {
-  if (found.length === 1) return found[0];
-  throw new Error(found.length === 0 ? `Kasm has no ${what}` : `Kasm has ${found.length} matches for ${what}; be more specific`);
 }
 
 /** The arguments of a lookup with every field a `pulumi.Input`. */
@@ -179,10 +124,4 @@ export function outputOf<A, R, P>(
   present: (records: R) => P,
 ): (args: InputArgs<A>, options?: LookupOptions) => pulumi.Output<P> {
   return (args, options) => pulumi.output(args).apply(async (a) => present(await fetch(a as A, options))) as pulumi.Output<P>;
-}
-
-/** The fields of a filter that are set, or undefined when none is (no filter at all). */
-export function definedOnly(value: Record<string, unknown>): Record<string, unknown> | undefined {
-  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-  return entries.length ? Object.fromEntries(entries) : undefined;
 }

@@ -1,18 +1,17 @@
 /** Lookups of staging configs and of egress providers and gateways. */
 import type * as pulumi from "@pulumi/pulumi";
-import type { EgressGatewayFilter, EgressProviderFilter } from "../../provider/api";
-import { definedOnly, named, outputOf, recordSecrets, scrubbed, withoutSecrets, withSecretOutputs } from "./common";
+import {
+  EGRESS_GATEWAY_SECRETS,
+  EGRESS_LOOKUPS,
+  type EgressGatewayRecord,
+  type EgressGatewaySecrets,
+  type GetEgressGatewaysArgs,
+  type GetEgressProvidersArgs,
+} from "../../provider/lookups/egress";
+import { named, outputOf, scrubbed, withoutSecrets, withSecretOutputs } from "./common";
 import type { Api, Camelized, InputArgs, LookupOptions, WithoutSecrets, WithSecretOutputs } from "./common";
 
-/** The secret fields of an egress gateway record. */
-export interface EgressGatewaySecrets {
-  /** The gateway's VPN configuration, which may hold a private key (a WireGuard `PrivateKey` line, OpenVPN keys). */
-  readonly config?: string | null;
-}
-
-type EgressGatewayRecord = Camelized<Awaited<ReturnType<Api["egress"]["getEgressGateways"]>>[number]>;
-
-const EGRESS_GATEWAY_SECRETS = recordSecrets<EgressGatewayRecord, EgressGatewaySecrets>({ config: true });
+export type { EgressGatewaySecrets, GetEgressGatewaysArgs, GetEgressProvidersArgs };
 
 /** A staging config (it has no secret fields). */
 export type StagingConfig = Camelized<Awaited<ReturnType<Api["staging"]["getStagingConfigs"]>>[number]>;
@@ -25,9 +24,7 @@ export type EgressGatewayWithSecrets = WithSecretOutputs<EgressGatewayRecord, Eg
 
 // --- staging -------------------------------------------------------------------------------------
 
-const fetchStagingConfigs = named("getStagingConfigs", async (_args: object, client) => {
-  return client.staging.getStagingConfigs();
-});
+const fetchStagingConfigs = named("getStagingConfigs", EGRESS_LOOKUPS.getStagingConfigs.fetch);
 
 /** Every staging config. */
 export async function getStagingConfigs(options?: LookupOptions): Promise<StagingConfig[]> {
@@ -41,17 +38,7 @@ export function getStagingConfigsOutput(options?: LookupOptions): pulumi.Output<
 
 // --- egress --------------------------------------------------------------------------------------
 
-/** Arguments of {@link getEgressProviders}: exact matches, all optional. */
-export interface GetEgressProvidersArgs {
-  readonly name?: string;
-  readonly egressProviderType?: string;
-  readonly enabled?: boolean;
-}
-
-const fetchEgressProviders = named("getEgressProviders", async (args: GetEgressProvidersArgs = {}, client) => {
-  const filter = { name: args.name, egress_provider_type: args.egressProviderType, enabled: args.enabled };
-  return client.egress.getEgressProviders(definedOnly(filter) as EgressProviderFilter);
-});
+const fetchEgressProviders = named("getEgressProviders", EGRESS_LOOKUPS.getEgressProviders.fetch);
 
 /** Egress providers, optionally filtered (exact matches). */
 export async function getEgressProviders(args: GetEgressProvidersArgs = {}, options?: LookupOptions): Promise<EgressProvider[]> {
@@ -63,25 +50,7 @@ export function getEgressProvidersOutput(args: InputArgs<GetEgressProvidersArgs>
   return outputOf(fetchEgressProviders, (providers) => providers.map((p) => scrubbed(p)))(args, options);
 }
 
-/** Arguments of {@link getEgressGateways}: exact matches, all optional. */
-export interface GetEgressGatewaysArgs {
-  readonly egressProviderId?: string;
-  readonly name?: string;
-  readonly country?: string;
-  readonly city?: string;
-  readonly enabled?: boolean;
-}
-
-const fetchEgressGateways = named("getEgressGateways", async (args: GetEgressGatewaysArgs = {}, client) => {
-  const filter = {
-    egress_provider_id: args.egressProviderId,
-    name: args.name,
-    country: args.country,
-    city: args.city,
-    enabled: args.enabled,
-  };
-  return client.egress.getEgressGateways(definedOnly(filter) as EgressGatewayFilter);
-});
+const fetchEgressGateways = named("getEgressGateways", EGRESS_LOOKUPS.getEgressGateways.fetch);
 
 /**
  * Egress gateways, optionally filtered (exact matches). Leaves out {@link EgressGatewaySecrets}

@@ -4,21 +4,20 @@
  * default) they fail before sending anything, naming the setting.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { canonicalId } from "../../catalogue/ids";
-import { named, outputOf, scrubbed, single } from "./common";
+import { GROUP_LICENCE_LOOKUPS, type GetGroupArgs } from "../../provider/lookups/groups-licences";
+import { named, outputOf, scrubbed } from "./common";
 import type { Api, Camelized, InputArgs, LookupOptions } from "./common";
+
+export type { GetGroupArgs };
 
 /** A group (it has no secret fields). */
 export type Group = Camelized<Awaited<ReturnType<Api["groups"]["getGroups"]>>[number]>;
 /** A licence applied to the installation (it has no secret fields: the licence key itself is not returned). */
 export type License = Camelized<Awaited<ReturnType<Api["licenses"]["getLicenses"]>>[number]>;
 
-/** Arguments of {@link getGroup}: the group's exact name, or its id (either spelling). */
-export type GetGroupArgs = { readonly name: string; readonly groupId?: undefined } | { readonly groupId: string; readonly name?: undefined };
-
 // --- groups --------------------------------------------------------------------------------------
 
-const fetchGroups = named("getGroups", async (_args: object, client) => client.groups.getGroups());
+const fetchGroups = named("getGroups", GROUP_LICENCE_LOOKUPS.getGroups.fetch);
 
 /** Every group the API key may view (system groups need Groups View System). */
 export async function getGroups(options?: LookupOptions): Promise<Group[]> {
@@ -30,11 +29,7 @@ export function getGroupsOutput(options?: LookupOptions): pulumi.Output<Group[]>
   return outputOf(fetchGroups, (groups) => groups.map((g) => scrubbed(g)))({}, options);
 }
 
-const fetchGroup = named("getGroup", async (args: GetGroupArgs, client) => {
-  const groups = await client.groups.getGroups();
-  if (args.groupId !== undefined) return single(groups.filter((g) => canonicalId(g.group_id) === canonicalId(args.groupId)), `group with id ${args.groupId}`);
-  return single(groups.filter((g) => g.name === args.name), `group named '${args.name}' (names are compared exactly)`);
-});
+const fetchGroup = named("getGroup", GROUP_LICENCE_LOOKUPS.getGroup.fetch);
 
 /**
  * One group, by exact name or by id: where a program needs a group's id (a `GroupMembership`, a
@@ -57,7 +52,7 @@ export function getGroupOutput(args: InputArgs<GetGroupArgs>, options?: LookupOp
 
 // --- licences ------------------------------------------------------------------------------------
 
-const fetchLicenses = named("getLicenses", async (_args: object, client) => client.licenses.getLicenses());
+const fetchLicenses = named("getLicenses", GROUP_LICENCE_LOOKUPS.getLicenses.fetch);
 
 /** Every licence applied to the installation: seats (`limit`), type, expiry and features. */
 export async function getLicenses(options?: LookupOptions): Promise<License[]> {

@@ -1,52 +1,24 @@
 /** Lookups of images, deployment zones and servers. */
 import * as pulumi from "@pulumi/pulumi";
+import {
+  IMAGE_SECRETS,
+  IMAGE_ZONE_LOOKUPS,
+  SERVER_SECRETS,
+  ZONE_SECRETS,
+  type GetImageArgs,
+  type ImageRecord,
+  type ImageSecrets,
+  type ServerRecord,
+  type ServerSecrets,
+  type ZoneRecord,
+  type ZoneSecrets,
+} from "../../provider/lookups/images-zones";
 import { connectionName } from "../connection";
 import { declaredWorkspace, type Workspace } from "../workspace";
-import { named, outputOf, recordSecrets, single, withoutSecrets, withSecretOutputs } from "./common";
-import type { Api, Camelized, InputArgs, LookupOptions, WithoutSecrets, WithSecretOutputs } from "./common";
+import { named, outputOf, withoutSecrets, withSecretOutputs } from "./common";
+import type { InputArgs, LookupOptions, WithoutSecrets, WithSecretOutputs } from "./common";
 
-/** The secret fields of an image record. */
-export interface ImageSecrets {
-  /** The password or token of the image's container registry (`ctrUser`, its username, is kept). */
-  readonly ctrToken?: string | null;
-}
-
-/** The secret fields of a zone record. */
-export interface ZoneSecrets {
-  /**
-   * The secret access key of an auto-scaling zone's cloud account. Kasm documents it as masked;
-   * a release that sends it must not have it written to the state.
-   */
-  readonly cloudSecretAccessKey?: string | null;
-}
-
-/** The secret fields of a server record. */
-export interface ServerSecrets {
-  /** The password Kasm uses for the server's connection (SSH, RDP, ...). */
-  readonly connectionPassword?: string | null;
-  /** The private key Kasm uses for the server's connection. */
-  readonly connectionPrivateKey?: string | null;
-  /** The passphrase of that private key. */
-  readonly connectionPassphrase?: string | null;
-  /** Free-form connection settings (such as RDP options), which may carry credentials. */
-  readonly connectionInfo?: unknown;
-  /** The token an agent registers itself with. */
-  readonly registrationJwt?: string | null;
-}
-
-type ImageRecord = Camelized<Awaited<ReturnType<Api["images"]["getImages"]>>[number]>;
-type ZoneRecord = Camelized<Awaited<ReturnType<Api["zones"]["getZones"]>>[number]>;
-type ServerRecord = Camelized<Awaited<ReturnType<Api["servers"]["getServers"]>>>;
-
-const IMAGE_SECRETS = recordSecrets<ImageRecord, ImageSecrets>({ ctrToken: true });
-const ZONE_SECRETS = recordSecrets<ZoneRecord, ZoneSecrets>({ cloudSecretAccessKey: true });
-const SERVER_SECRETS = recordSecrets<ServerRecord, ServerSecrets>({
-  connectionPassword: true,
-  connectionPrivateKey: true,
-  connectionPassphrase: true,
-  connectionInfo: true,
-  registrationJwt: true,
-});
+export type { GetImageArgs, ImageSecrets, ServerSecrets, ZoneSecrets };
 
 /** An image, as {@link getImage} and {@link getImages} return it: without {@link ImageSecrets}. */
 export type Image = WithoutSecrets<ImageRecord, ImageSecrets>;
@@ -63,9 +35,7 @@ export type ServerWithSecrets = WithSecretOutputs<ServerRecord, ServerSecrets>;
 
 // --- images --------------------------------------------------------------------------------------
 
-const fetchImages = named("getImages", async (_args: object, client) => {
-  return client.images.getImages();
-});
+const fetchImages = named("getImages", IMAGE_ZONE_LOOKUPS.getImages.fetch);
 
 /** Every image. Leaves out {@link ImageSecrets} (`ctrToken`); {@link getImagesOutput} has them as secrets. */
 export async function getImages(options?: LookupOptions): Promise<Image[]> {
@@ -77,14 +47,7 @@ export function getImagesOutput(options?: LookupOptions): pulumi.Output<ImageWit
   return outputOf(fetchImages, (images) => images.map((i) => withSecretOutputs(i, IMAGE_SECRETS)))({}, options);
 }
 
-/** Arguments of {@link getImage}: the image name (`kasmweb/chrome:1.16.0`) or its friendly name (`Chrome`). */
-export type GetImageArgs = { name: string; friendlyName?: undefined } | { friendlyName: string; name?: undefined };
-
-const fetchImage = named("getImage", async (args: GetImageArgs, _client, options) => {
-  const images = await fetchImages({}, options);
-  const found = images.filter((i) => (args.name !== undefined ? i.name === args.name : i.friendly_name === args.friendlyName));
-  return single(found, `image ${JSON.stringify(args.name ?? args.friendlyName)}`);
-});
+const fetchImage = named("getImage", IMAGE_ZONE_LOOKUPS.getImage.fetch);
 
 /** One image, by name or friendly name. Leaves out {@link ImageSecrets} (`ctrToken`). */
 export async function getImage(args: GetImageArgs, options?: LookupOptions): Promise<Image> {
@@ -108,9 +71,7 @@ export function getImageOutput(args: InputArgs<GetImageArgs>, options?: LookupOp
 
 // --- zones ---------------------------------------------------------------------------------------
 
-const fetchZones = named("getZones", async (_args: object, client) => {
-  return client.zones.getZones({ brief: false });
-});
+const fetchZones = named("getZones", IMAGE_ZONE_LOOKUPS.getZones.fetch);
 
 /** Every deployment zone. Leaves out {@link ZoneSecrets} (`cloudSecretAccessKey`). */
 export async function getZones(options?: LookupOptions): Promise<Zone[]> {
@@ -122,12 +83,7 @@ export function getZonesOutput(options?: LookupOptions): pulumi.Output<ZoneWithS
   return outputOf(fetchZones, (zones) => zones.map((z) => withSecretOutputs(z, ZONE_SECRETS)))({}, options);
 }
 
-const fetchZone = named("getZone", async (args: { name: string }, _client, options) => {
-  return single(
-    (await fetchZones({}, options)).filter((z) => z.zone_name === args.name),
-    `zone ${JSON.stringify(args.name)}`,
-  );
-});
+const fetchZone = named("getZone", IMAGE_ZONE_LOOKUPS.getZone.fetch);
 
 /** One zone, by name. Leaves out {@link ZoneSecrets} (`cloudSecretAccessKey`). */
 export async function getZone(args: { name: string }, options?: LookupOptions): Promise<Zone> {
@@ -141,9 +97,7 @@ export const getZoneOutput: (args: InputArgs<{ name: string }>, options?: Lookup
 
 // --- servers -------------------------------------------------------------------------------------
 
-const fetchServer = named("getServer", async (args: { serverId: string }, client) => {
-  return client.servers.getServers({ server_id: args.serverId });
-});
+const fetchServer = named("getServer", IMAGE_ZONE_LOOKUPS.getServer.fetch);
 
 /**
  * One server, by id. Leaves out {@link ServerSecrets} (`connectionPassword`,

@@ -2,7 +2,8 @@
  * The native provider's gRPC server driven directly, as the engine drives it, without the Pulumi
  * CLI (test/cli/native-yaml.test.ts runs it through the CLI): the schema, Configure's answer,
  * secrets wrapped on the way out, a preview's create that sends nothing, the field-level diff, an
- * import's read, and a check failure on a secret that does not name it.
+ * import's read, a check failure on a secret that does not name it, and the lookups (Invoke):
+ * their answers, secrets, failures and functions in the schema.
  */
 import * as grpc from "@grpc/grpc-js";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
@@ -10,8 +11,10 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KASM_KINDS, SECRET_INPUTS } from "../../catalogue/kinds";
+import { LOOKUP_NAMES } from "../../catalogue/lookups";
 import { UNKNOWN } from "../../catalogue/values";
 import { kinds } from "../../provider";
+import { FUNCTION_TOKENS } from "../../provider/native/functions";
 import { serveNativeProvider, type NativeServer } from "../../provider/native/server";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
@@ -29,7 +32,7 @@ describe("the native provider's gRPC server", () => {
     new Promise((resolve, reject) => (client as unknown as Record<string, Function>)[method](request, (error: Error | null, response: Res) => (error ? reject(error) : resolve(response))));
 
   beforeAll(async () => {
-    emulator = await startTestEmulator({}, { apiNames: "spec" });
+    emulator = await startTestEmulator({ zones: [{ zone_name: "default" }, { zone_name: "eu" }], users: [{ username: "grace" }] }, { apiNames: "spec" });
     server = await serveNativeProvider({ version: "1.2.3", kinds, engineAddress: undefined, env: {} });
     client = new provrpc.ResourceProviderClient(`127.0.0.1:${server.port}`, grpc.credentials.createInsecure());
     const configured = await call<provproto.ConfigureRequest, provproto.ConfigureResponse>(
@@ -105,5 +108,74 @@ describe("the native provider's gRPC server", () => {
     );
     const failures = checked.getFailuresList().map((failure) => [failure.getProperty(), failure.getReason()]);
     expect(failures).toEqual([["", expect.stringContaining("password must not be empty")]]);
+  });
+
+  /** An invoke of `kasm:index:<fn>` with `args`. */
+  const invoke = (fn: string, args: Record<string, unknown>) =>
+    call<provproto.InvokeRequest, provproto.InvokeResponse>("invoke", new provproto.InvokeRequest().setTok(`kasm:index:${fn}`).setArgs(struct(args)));
+  /** An invoke's failures, as [argument, reason]. */
+  const failuresOf = (response: provproto.InvokeResponse) => response.getFailuresList().map((failure) => [failure.getProperty(), failure.getReason()]);
+
+  it("invokes getZone by name: the zone's record, camelCased; a name given secret makes the whole answer secret", async () => {
+    const zones: { zone_id: string; zone_name: string }[] = (await emulator.specCall("get_zones", {})).body.zones;
+    const eu = zones.find((zone) => zone.zone_name === "eu")!;
+    const found = await invoke("getZone", { name: "eu" });
+    expect(failuresOf(found)).toEqual([]);
+    expect(found.getReturn()?.toJavaScript()).toMatchObject({ zoneId: eu.zone_id, zoneName: "eu" });
+
+    const hidden = (await invoke("getZone", { name: secret("eu") })).getReturn()?.toJavaScript() ?? {};
+    expect(hidden.zoneId).toEqual(secret(eu.zone_id));
+    expect(hidden.zoneName).toEqual(secret("eu"));
+  });
+
+  it("invokes getUser: its secret field comes back as a secret, the rest plain; getUsers wraps it in each record", async () => {
+    const user = (await invoke("getUser", { username: "grace" })).getReturn()?.toJavaScript() ?? {};
+    expect(user).toMatchObject({ username: "grace", userId: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(user.hash).toEqual(secret(expect.stringMatching(/^[0-9a-f]{16,}$/)));
+
+    const users = ((await invoke("getUsers", { usernameContains: "grac" })).getReturn()?.toJavaScript() ?? {}) as { users: Record<string, unknown>[] };
+    expect(users.users).toHaveLength(1);
+    expect(users.users[0]).toMatchObject({ username: "grace", userId: user.userId, hash: secret(expect.any(String)) });
+  });
+
+  it("fails a lookup that finds nothing, naming what it looked for", async () => {
+    await expect(invoke("getZone", { name: "nowhere" })).rejects.toThrow(/getZone: Kasm has no zone "nowhere"/);
+    // get_user answers a bare "Invalid Request" for a user it does not have: the lookup says which.
+    await expect(invoke("getUser", { username: "nobody" })).rejects.toThrow(/getUser: Kasm has no user "nobody"/);
+  });
+
+  it("answers bad arguments with failures naming the argument, before sending anything", async () => {
+    const sent = emulator.requests.length;
+    expect(failuresOf(await invoke("getZone", { name: 42 }))).toEqual([["name", "name must be text (got a whole number)"]]);
+    expect(failuresOf(await invoke("getZone", {}))).toEqual([["name", expect.stringContaining("name must be text (got nothing): it is required")]]);
+    expect(failuresOf(await invoke("getUsers", { locked: "yes" }))).toEqual([["locked", "locked must be true or false (got text)"]]);
+    expect(failuresOf(await invoke("getImage", {}))).toEqual([["name", "give one of name or friendlyName"]]);
+    expect(failuresOf(await invoke("getZone", { zoneName: "eu" }))).toEqual([
+      ["name", expect.stringContaining("it is required")],
+      ["", "zoneName is not an argument of getZone: check the spelling"],
+    ]);
+    expect(emulator.requests.length).toBe(sent);
+    await expect(invoke("getNothing", {})).rejects.toThrow(/unknown function kasm:index:getNothing: the kasm provider serves kasm:index:getUser, /);
+  });
+
+  it("describes each lookup as a function of the schema, and serves exactly the functions the schema lists", async () => {
+    const schema = JSON.parse((await call<provproto.GetSchemaRequest, provproto.GetSchemaResponse>("getSchema", new provproto.GetSchemaRequest())).getSchema());
+    const tokens = Object.keys(schema.functions).sort();
+    expect(tokens).toEqual(LOOKUP_NAMES.map((name) => `kasm:index:${name}`).sort());
+    expect([...FUNCTION_TOKENS.keys()].sort()).toEqual(tokens);
+    for (const [token, fn] of Object.entries<{ inputs?: { properties: object; required: string[] }; outputs: { type: string; properties: object } }>(schema.functions)) {
+      expect(fn.outputs.type, token).toBe("object");
+      expect(Object.keys(fn.outputs.properties).length, token).toBeGreaterThan(0);
+      if (fn.inputs) expect(Object.keys(fn.inputs.properties).length, token).toBeGreaterThan(0);
+      // Every function of the schema is served: its arguments may fail, or (a released Kasm's lookups) its vocabulary, never its token.
+      const answered = await invoke(token.slice("kasm:index:".length), {}).then(() => "answered", (error: Error) => error.message);
+      expect(answered, token).not.toMatch(/unknown function/);
+    }
+    expect(schema.functions["kasm:index:getZone"]).toMatchObject({ inputs: { properties: { name: { type: "string" } }, required: ["name"] }, outputs: { properties: { zoneId: { type: "string" } } } });
+    expect(schema.functions["kasm:index:getUser"].outputs.properties.hash).toEqual({ type: "string", secret: true });
+    expect(schema.functions["kasm:index:getServer"].outputs.properties.connectionPassword).toEqual({ type: "string", secret: true });
+    expect(schema.functions["kasm:index:getUsers"].outputs).toEqual({ type: "object", properties: { users: { type: "array", items: { $ref: "#/types/kasm:index:GetUsersUser" } } }, required: ["users"] });
+    expect(schema.types["kasm:index:GetUsersUser"].properties.hash).toEqual({ type: "string", secret: true });
+    expect(schema.functions["kasm:index:getZones"].inputs).toBeUndefined();
   });
 });

@@ -1,8 +1,8 @@
 /**
  * The provider reads only API record fields the spec documents, unless it copes with the field's
  * absence. Per kind (provider/resources/*.ts, or the index.ts of a kind split into a folder of
- * parts), for the client's refresh reads (provider/api/user-reads.ts) and per lookup (the index of
- * sdk/lookups/ and its areas beside it), {@link READS} lists the fields the code reads; the type checker
+ * parts), for the client's refresh reads (provider/api/user-reads.ts) and for the lookups (the index
+ * of provider/lookups/ and its areas beside it; sdk/lookups/ too), {@link READS} lists the fields the code reads; the type checker
  * (./field-reads.ts) finds what the code really reads, including the fields `fromApiFields` picks
  * by name, and the first test fails when the two differ, so the table cannot go stale. Each field read must
  * be in the spec's list for its record, transcribed below from the spec (not taken from the
@@ -161,9 +161,9 @@ const SCHEMA_RECORDS: Readonly<Record<string, string | { providerOwn: string }>>
 };
 
 /**
- * What each kind and lookup reads, by record. Reads in a named function of the lookups' module
- * count under `sdk/lookups/index.ts#<function>`; reads in the arrow functions that `named(...)` wraps count
- * for the module.
+ * What each kind and lookup reads, by record. The lookups' reads count for their module,
+ * provider/lookups/ (a read in a named function of sdk/lookups/ would count under
+ * `sdk/lookups/index.ts#<function>`).
  */
 const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
   "provider/resources/cast-config.ts": {
@@ -259,8 +259,8 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
   },
   // The user records of a refresh, from get_users pages (the pages the lookups' getUsers reads too).
   "provider/api/user-reads.ts": { "get_users answer": ["users", "total"], user: ["user_id", "groups"], group: ["name", "group_id"] },
-  // The lookups read inside arrow functions wrapped by `named(...)`, so the reads count for the module.
-  "sdk/lookups/index.ts": { image: ["name", "friendly_name"], zone: ["zone_name"], group: ["group_id", "name"] },
+  // The lookups find their records in provider/lookups/ (the program's and the native provider's one implementation).
+  "provider/lookups/index.ts": { image: ["name", "friendly_name"], zone: ["zone_name"], group: ["group_id", "name"] },
 };
 
 /**

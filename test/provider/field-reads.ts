@@ -34,29 +34,35 @@ function tsFilesIn(folder: string): string[] {
 /**
  * The files scanned: every kind of provider/resources (with the parts of a kind split into a
  * folder named after it, whose index is the kind's module), the client's refresh reads (the user
- * records it reads from `get_users` pages on the kinds' behalf), and the lookups (the index of
- * sdk/lookups/ and the areas beside it). The client's operations are not scanned: besides the
- * records the kinds read again, they read only their own request parameters.
+ * records it reads from `get_users` pages on the kinds' behalf), and the lookups (provider/lookups/,
+ * which finds the records, and sdk/lookups/, which presents them to a program: each an index and
+ * the areas beside it). The client's operations are not scanned: besides the records the kinds
+ * read again, they read only their own request parameters.
  */
 export function scannedFiles(): string[] {
   // user-reads.ts reads the user records of a refresh; images.ts maps the product's image record to a Workspace's inputs (for the kind and kasm-import).
-  return [...tsFilesIn("provider/resources"), join(ROOT, "provider/api/user-reads.ts"), join(ROOT, "provider/api/schemas/images.ts"), ...tsFilesIn("sdk/lookups")];
+  return [...tsFilesIn("provider/resources"), join(ROOT, "provider/api/user-reads.ts"), join(ROOT, "provider/api/schemas/images.ts"), ...tsFilesIn("provider/lookups"), ...tsFilesIn("sdk/lookups")];
 }
 
 /** The folders whose subfolders are modules split into parts: the kinds' and the sdk's. */
 const SPLIT_MODULE_ROOTS = ["provider/resources", "sdk"];
 
+/** Other folders that are one module split into parts: the lookups'. */
+const SPLIT_MODULES = ["provider/lookups"];
+
 /**
  * The module a file belongs to: a file in a folder of parts with an `index.ts` (the parts of a kind
- * in `provider/resources/user-set/`, the areas of the lookups in `sdk/lookups/`) counts as that
- * index, the module its importers name by the folder (`provider/resources/user-set/index.ts`,
- * `sdk/lookups/index.ts`), so that the table does not change when a module is split. Other files
+ * in `provider/resources/user-set/`, the areas of the lookups in `provider/lookups/` and
+ * `sdk/lookups/`) counts as that index, the module its importers name by the folder
+ * (`provider/resources/user-set/index.ts`, `provider/lookups/index.ts`), so that the table does
+ * not change when a module is split. Other files
  * (the client's `provider/api/user-reads.ts`) count as themselves.
  */
 function moduleOf(path: string): string {
   const folder = dirname(path);
   const index = join(folder, "index.ts");
-  return SPLIT_MODULE_ROOTS.includes(dirname(folder)) && existsSync(join(ROOT, index)) ? index : path;
+  const split = SPLIT_MODULE_ROOTS.includes(dirname(folder)) || SPLIT_MODULES.includes(folder);
+  return split && existsSync(join(ROOT, index)) ? index : path;
 }
 
 /** The module of the one mapping between records and camelCase, whose `fromApiFields` picks fields by name. */

@@ -30,8 +30,11 @@ export function isUnknown(value: unknown): boolean {
  * placeholder (a valid value that satisfies the rules on its own) instead of being left out, so
  * that "exactly one of userId, groupId and imageId" does not fail when the one given is another
  * resource's output.
+ *
+ * `owner` names what a misspelt top-level key is not: a resource's input (by default), or a
+ * function's argument (the native provider's lookups).
  */
-export function checkInputs(schema: z.ZodType, news: Props, placeholders: Readonly<Props> = {}): pulumi.dynamic.CheckResult {
+export function checkInputs(schema: z.ZodType, news: Props, placeholders: Readonly<Props> = {}, owner: string = RESOURCE_INPUT): pulumi.dynamic.CheckResult {
   const { __provider: _provider, ...inputs } = news;
   const known: Props = {};
   for (const [key, value] of Object.entries(inputs)) {
@@ -51,10 +54,13 @@ export function checkInputs(schema: z.ZodType, news: Props, placeholders: Readon
     })
     .map((issue) => ({
       property: issue.path.map(String).join(".") || "(inputs)",
-      reason: issue.message === ZOD_WORDING ? plainMessage(issue, inputNames(schema)) : withSubject(issue),
+      reason: issue.message === ZOD_WORDING ? plainMessage(issue, inputNames(schema), owner) : withSubject(issue),
     }));
   return failures.length ? { inputs: news, failures } : { inputs: news };
 }
+
+/** What a misspelt top-level key of a resource's inputs is not. */
+const RESOURCE_INPUT = "an input of this resource";
 
 /** A schema's own message, led by the property's name when it leaves it out ("must be a Kasm id: ..."). */
 function withSubject(issue: z.core.$ZodIssue): string {
@@ -138,9 +144,10 @@ export function didYouMean(word: string, names: readonly string[]): string {
  * One validation issue in plain words, naming the property, what it must be and, for a missing
  * input, that it is required. Used for every issue whose schema gives no message of its own, so
  * that no kind shows the validation library's wording. Never includes the value (it may be secret).
- * `inputs` are the kind's input names, for a top-level key that is none of them.
+ * `inputs` are the kind's input names, for a top-level key that is none of them, which is not
+ * `owner` (see {@link checkInputs}).
  */
-function plainMessage(issue: z.core.$ZodIssue, inputs: readonly string[] = []): string {
+function plainMessage(issue: z.core.$ZodIssue, inputs: readonly string[] = [], owner: string = RESOURCE_INPUT): string {
   const subject = pathWords(issue.path) || "the inputs";
   const input = (issue as { input?: unknown }).input;
   switch (issue.code) {
@@ -171,9 +178,10 @@ function plainMessage(issue: z.core.$ZodIssue, inputs: readonly string[] = []): 
       return issue.format === "regex" ? `${subject} is not in the expected format` : `${subject} must be ${issue.format === "url" ? "a URL" : `in ${issue.format} format`}`;
     case "unrecognized_keys": {
       const keys = issue.keys.join(", ");
-      const owner = issue.path.length > 0 ? `a field of ${subject}` : "an input of this resource";
+      const notOf = issue.path.length > 0 ? `a field of ${subject}` : owner;
       const hint = issue.keys.length === 1 && issue.path.length === 0 ? didYouMean(issue.keys[0], inputs) : "";
-      return `${keys} ${issue.keys.length === 1 ? "is not" : "are not"} ${owner}: check the spelling${hint} (inputs are the camelCase names of the API's fields)`;
+      const naming = owner === RESOURCE_INPUT ? " (inputs are the camelCase names of the API's fields)" : "";
+      return `${keys} ${issue.keys.length === 1 ? "is not" : "are not"} ${notOf}: check the spelling${hint}${naming}`;
     }
     case "invalid_union":
       return `${subject} matches none of the forms it may take (got ${givenWords(input)})`;
