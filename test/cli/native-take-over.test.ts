@@ -11,6 +11,7 @@
  *   same option with matching values previews the import alone.
  * - An edit of a field that names the object (the image of a group's workspace) previews as a
  *   replace naming the field.
+ * - A lookup (`fn::invoke` of `kasm:index:getUser`) on the second provider reads that installation.
  * - `destroy` removes everything from both installations.
  */
 import { execFile } from "node:child_process";
@@ -35,7 +36,18 @@ const PROD_URN = "urn:pulumi:dev::native-take-over::pulumi:providers:kasm::prod"
 function providers(prod: TestEmulator, lab: TestEmulator): string {
   return `name: native-take-over
 runtime: yaml
-${pluginFromCheckout()}resources:
+${pluginFromCheckout()}variables:
+  # A lookup (Invoke) on the lab's provider: a user the program does not manage.
+  turingOnLab:
+    fn::invoke:
+      function: kasm:index:getUser
+      arguments:
+        username: turing
+      options:
+        provider: \${lab}
+outputs:
+  turingId: \${turingOnLab.userId}
+resources:
 ${explicitProvider("prod", prod.url, "product")}${explicitProvider("lab", lab.url, "spec")}`;
 }
 
@@ -118,6 +130,8 @@ describe.skipIf(!hasPulumi)("taking objects over with the native provider throug
     const cli = new PulumiCli({ programDir, stack: "dev", workDir: path.join(dir, "work"), passphrase: PASSPHRASE, config: {}, secretKeys: [] });
     await cli.init();
     succeeded(await step("up (the two providers)", () => cli.up()));
+    // The lookup ran on the lab's installation, not on prod's.
+    expect(await cli.outputs()).toEqual({ turingId: (await users(lab, "turing"))[0].user_id });
 
     // Made outside the program: a staging config (the user is in the seed).
     await prod.specCall("create_staging_config", { target_staging_config: { zone_id: ZONE, image_id: CHROME, num_sessions: 2, expiration: 1 } });
