@@ -10,20 +10,15 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PassThrough } from "node:stream";
-import * as grpc from "@grpc/grpc-js";
-import * as structproto from "google-protobuf/google/protobuf/struct_pb";
-import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { kinds } from "../../provider";
-import { serveNativeProvider, type NativeServer } from "../../provider/native/server";
 import { runImport } from "../../importer/cli";
 import { IMPORT_KINDS } from "../../importer/kinds";
 import { ADMIN } from "../helpers/emulator";
 import { buildInstallation, type Installation } from "../helpers/installation";
+import { startNativeProvider, struct, type NativeProviderClient } from "../helpers/native-provider";
 
 const PROVIDER_URN = "urn:pulumi:dev::kasm-stack::pulumi:providers:kasm::prod";
-const struct = (value: Record<string, unknown>) => structproto.Struct.fromJavaScript(value as Record<string, structproto.JavaScriptValue>);
 
 interface ImportFile {
   readonly nameTable?: Record<string, string>;
@@ -46,21 +41,17 @@ async function kasmImport(installation: Installation, args: readonly string[], c
 describe("kasm-import --pulumi-import-file", () => {
   let installation: Installation;
   let dir: string;
-  let server: NativeServer;
-  let client: InstanceType<typeof provrpc.ResourceProviderClient>;
-  const call = <Req, Res>(method: string, request: Req): Promise<Res> =>
-    new Promise((resolve, reject) => (client as unknown as Record<string, Function>)[method](request, (error: Error | null, response: Res) => (error ? reject(error) : resolve(response))));
+  let provider: NativeProviderClient;
+  const call = <Req, Res>(method: string, request: Req) => provider.call<Req, Res>(method, request);
 
   beforeAll(async () => {
     installation = await buildInstallation(12, { apiNames: "product", observedFields: true });
     dir = mkdtempSync(path.join(tmpdir(), "pulumi-import-file-"));
-    server = await serveNativeProvider({ version: "1.2.3", kinds, engineAddress: undefined, env: {} });
-    client = new provrpc.ResourceProviderClient(`127.0.0.1:${server.port}`, grpc.credentials.createInsecure());
+    provider = await startNativeProvider();
     await call("configure", new provproto.ConfigureRequest().setArgs(struct({ baseUrl: installation.emulator.url, apiKey: ADMIN.key, apiKeySecret: ADMIN.secret, apiNames: "product", maxRetries: 0 })));
   }, 60_000);
   afterAll(async () => {
-    client?.close();
-    await server?.close();
+    await provider?.close();
     await installation?.emulator.close();
     rmSync(dir, { recursive: true, force: true });
   });

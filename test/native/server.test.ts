@@ -5,36 +5,27 @@
  * import's read, a check failure on a secret that does not name it, and the lookups (Invoke):
  * their answers, secrets, failures and functions in the schema.
  */
-import * as grpc from "@grpc/grpc-js";
-import * as structproto from "google-protobuf/google/protobuf/struct_pb";
-import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KASM_KINDS, SECRET_INPUTS } from "../../catalogue/kinds";
 import { LOOKUP_NAMES } from "../../catalogue/lookups";
 import { UNKNOWN } from "../../catalogue/values";
-import { kinds } from "../../provider";
 import { FUNCTION_TOKENS } from "../../provider/native/functions";
-import { serveNativeProvider, type NativeServer } from "../../provider/native/server";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startNativeProvider, struct, type NativeProviderClient } from "../helpers/native-provider";
 
 const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
 const secret = (value: unknown) => ({ ...SECRET, value });
 const urnOf = (kind: string, name: string) => `urn:pulumi:dev::native::kasm:index:${kind}::${name}`;
-const struct = (value: Record<string, unknown>) => structproto.Struct.fromJavaScript(value as Record<string, structproto.JavaScriptValue>);
 
 describe("the native provider's gRPC server", () => {
   let emulator: TestEmulator;
-  let server: NativeServer;
-  let client: InstanceType<typeof provrpc.ResourceProviderClient>;
-  /** One unary call, promised. */
-  const call = <Req, Res>(method: string, request: Req): Promise<Res> =>
-    new Promise((resolve, reject) => (client as unknown as Record<string, Function>)[method](request, (error: Error | null, response: Res) => (error ? reject(error) : resolve(response))));
+  let provider: NativeProviderClient;
+  const call = <Req, Res>(method: string, request: Req) => provider.call<Req, Res>(method, request);
 
   beforeAll(async () => {
     emulator = await startTestEmulator({ zones: [{ zone_name: "default" }, { zone_name: "eu" }], users: [{ username: "grace" }] }, { apiNames: "spec" });
-    server = await serveNativeProvider({ version: "1.2.3", kinds, engineAddress: undefined, env: {} });
-    client = new provrpc.ResourceProviderClient(`127.0.0.1:${server.port}`, grpc.credentials.createInsecure());
+    provider = await startNativeProvider();
     const configured = await call<provproto.ConfigureRequest, provproto.ConfigureResponse>(
       "configure",
       new provproto.ConfigureRequest().setArgs(struct({ baseUrl: emulator.url, apiKey: ADMIN.key, apiKeySecret: secret(ADMIN.secret), maxRetries: 0 })),
@@ -42,8 +33,7 @@ describe("the native provider's gRPC server", () => {
     expect([configured.getAcceptsecrets(), configured.getSupportspreview()]).toEqual([true, true]);
   });
   afterAll(async () => {
-    client?.close();
-    await server?.close();
+    await provider?.close();
     await emulator?.close();
   });
 
