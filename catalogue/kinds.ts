@@ -36,6 +36,32 @@ export function isKasmKind(name: unknown): name is KasmKind {
 }
 
 /**
+ * The output of each kind that holds its object's Kasm id, which is also the resource's id: what a
+ * program refers to the object by (`group.groupId`, `workspace.imageId`). A table because the name
+ * does not follow from the kind's (a Workspace's is `imageId`, its object being an image) and the
+ * kinds' `Outputs` are TypeScript types that leave nothing at run time; it sits with the kinds so
+ * that what writes programs (`kasm-import`) can read it without the providers, and
+ * `provider/native/outputs.ts` holds it to the kinds' outputs by the compiler. Kinds whose object
+ * has no id of its own (a membership, a drain, a set of users) are not listed.
+ */
+export const KIND_ID_OUTPUTS = {
+  User: "userId",
+  Group: "groupId",
+  StagingConfig: "stagingConfigId",
+  CastConfig: "castConfigId",
+  EgressProvider: "egressProviderId",
+  EgressGateway: "egressGatewayId",
+  EgressProviderMapping: "egressProviderMappingId",
+  EgressCredential: "egressCredentialId",
+  Workspace: "imageId",
+} as const satisfies Partial<Record<KasmKind, string>>;
+
+/** The output that holds an object of `kind`'s Kasm id (see {@link KIND_ID_OUTPUTS}), or undefined when it has none. */
+export function idOutputOf(kind: KasmKind): string | undefined {
+  return (KIND_ID_OUTPUTS as Partial<Record<KasmKind, string>>)[kind];
+}
+
+/**
  * The two forms a Kasm resource takes: `dynamic`, a class of the SDK served by Pulumi's
  * dynamic-provider host (`pulumi-nodejs:dynamic/kasm:User`), and `native`, a resource of the
  * native provider plugin `pulumi-resource-kasm` (`kasm:index:User`). Both forms of a kind have the

@@ -6,7 +6,7 @@
  */
 import type { EgressCredential, EgressGateway } from "../../provider/api";
 import { camel } from "../names";
-import { Code, canonical, rawId, setValues, type ProgramWriter, type Value } from "./writer";
+import { canonical, rawId, setValues, type ProgramWriter, type Value } from "./writer";
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -14,7 +14,6 @@ import { Code, canonical, rawId, setValues, type ProgramWriter, type Value } fro
 function gatewayDeclaration(w: ProgramWriter, gateway: EgressGateway, provider: Value, providerSlug: string): string {
   const name = w.names.resource(`${providerSlug}-${gateway.name}`, "egress-gateway");
   const variable = w.names.variable(name, "gateway");
-  w.gatewayRefs.set(canonical(gateway.egress_gateway_id), new Code(`${variable}.egressGatewayId`));
   // A WireGuard configuration with its PrivateKey line is a secret as a whole.
   const config =
     gateway.config && /^\s*PrivateKey\s*=/m.test(gateway.config)
@@ -80,7 +79,7 @@ export function writeEgress(w: ProgramWriter): void {
   const providerNames = new Map<string, string>();
   const providerSlugs = new Map<string, string>();
   for (const provider of w.inventory.egressProviders ?? []) providerNames.set(canonical(provider.egress_provider_id), provider.name);
-  const providerRef = (id: string): Value => w.providerRefs.get(canonical(id)) ?? rawId(id, providerNames.get(canonical(id)));
+  const providerRef = (id: string): Value => w.link("EgressProvider", id) ?? rawId(id, providerNames.get(canonical(id)));
   const providerSlug = (id: string) => providerSlugs.get(canonical(id)) ?? providerNames.get(canonical(id)) ?? id.slice(0, 8);
 
   if (w.wants("egress-providers")) {
@@ -89,7 +88,6 @@ export function writeEgress(w: ProgramWriter): void {
       const name = w.names.resource(provider.name, "egress-provider");
       const variable = w.names.variable(name, "provider");
       providerSlugs.set(canonical(provider.egress_provider_id), name);
-      w.providerRefs.set(canonical(provider.egress_provider_id), new Code(`${variable}.egressProviderId`));
       lines.push(
         w.declare(variable, "EgressProvider", name, provider.egress_provider_id, { name: provider.name, egressProviderType: provider.egress_provider_type, enabled: provider.enabled, adopt: true }, w.options()),
       );
@@ -107,7 +105,7 @@ export function writeEgress(w: ProgramWriter): void {
     if (allowAll === true) return { allowAllGateways: true };
     if (!gateways || gateways.length === 0) return undefined;
     const ids = [...gateways].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return { allowAllGateways: false, selectedGateways: ids.map((g) => w.gatewayRefs.get(canonical(g.egress_gateway_id)) ?? rawId(g.egress_gateway_id, g.name)) };
+    return { allowAllGateways: false, selectedGateways: ids.map((g) => w.link("EgressGateway", g.egress_gateway_id) ?? rawId(g.egress_gateway_id, g.name)) };
   };
   const targetOf = (record: { user_id?: string | null; group_id?: string | null; image_id?: string | null }): [Record<string, Value>, string] => {
     if (record.user_id) return [{ userId: w.userRef(record.user_id) }, w.usernames.get(canonical(record.user_id)) ?? `user-${record.user_id.slice(0, 8)}`];

@@ -68,7 +68,6 @@ export function writeGroups(w: ProgramWriter): void {
   const lines = declared.map((group) => {
     const name = w.names.resource(group.name, "group");
     const variable = w.names.variable(name, "group");
-    w.groupRefs.set(canonical(group.group_id), new Code(`${variable}.groupId`));
     w.groupVariables.push(variable);
     return w.declare(variable, "Group", name, group.group_id, { name: group.name, ...setValues({ priority: group.priority, description: group.description }), adopt: true }, w.options());
   });

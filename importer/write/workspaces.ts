@@ -67,7 +67,6 @@ export function writeWorkspaces(w: ProgramWriter): void {
     const label = `workspace "${image.friendly_name}" (${image.name})`;
     const name = w.names.resource(image.friendly_name ?? image.name, "workspace");
     const variable = w.names.variable(name, "workspace");
-    w.imageRefs.set(canonical(image.image_id), new Code(`${variable}.imageId`));
     // Kasm shows the registry user but never the password (masked when one is set); the kind holds both secret.
     const credentials = {
       registryUsername: image.ctr_user ? w.secret(`${camel(name)}RegistryUsername`, `the registry user of ${label}, as Kasm's workspace settings show it`) : undefined,

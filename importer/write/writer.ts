@@ -5,7 +5,8 @@
  * Apart from the areas so that each area reads as what it declares, and the rules of writing
  * source stay in one place: the same installation gives the same bytes.
  */
-import { kasmTypeToken, type KasmKind } from "../../catalogue/kinds";
+import { canonicalId } from "../../catalogue/ids";
+import { idOutputOf, kasmTypeToken, type KasmKind } from "../../catalogue/kinds";
 import { IMPORT_KINDS, type ImportKind } from "../kinds";
 import { Names } from "../names";
 import type { Inventory, Skipped } from "../read";
@@ -125,11 +126,11 @@ export class ProgramWriter {
   /** Every declared object, as `pulumi import --file` takes it (see {@link ProgramWriter.declare}). */
   readonly pulumiImports: PulumiImportEntry[] = [];
   readonly skippedReasons: Skipped[];
-  /** Expressions for ids of declared objects, by canonical id. */
-  readonly groupRefs = new Map<string, Code>();
-  readonly gatewayRefs = new Map<string, Code>();
-  readonly providerRefs = new Map<string, Code>();
-  readonly imageRefs = new Map<string, Code>();
+  /**
+   * The program's expression of each object declared with a variable (`engineering.groupId`), by
+   * kind and canonical id: what the other sections write instead of the id (see {@link ProgramWriter.link}).
+   */
+  readonly #links = new Map<string, Code>();
   /** The variables of the declared groups, which the users depend on. */
   readonly groupVariables: string[] = [];
   /** Canonical user id -> username, for every user read. */
@@ -182,6 +183,9 @@ export class ProgramWriter {
    * resource list for `pulumi import --file`: `id` is the id the kind's provider gives it.
    */
   declare(variable: string | undefined, kind: KasmKind, name: string, id: string, args: Record<string, Value | undefined>, options: string): string {
+    // Declared with a variable, the object is referred to through it: its kind's id output.
+    const output = idOutputOf(kind);
+    if (variable !== undefined && output !== undefined) this.#links.set(linkKey(kind, id), new Code(`${variable}.${output}`));
     this.importable(kind, name, id);
     return declaration(variable, kind, name, args, options);
   }
@@ -221,9 +225,17 @@ export class ProgramWriter {
     return rawId(userId, username);
   }
 
+  /**
+   * The program's expression of an object's id (`<variable>.<id output>`) when the program declares
+   * it with a variable (see {@link ProgramWriter.declare}), else undefined.
+   */
+  link(kind: KasmKind, id: string): Code | undefined {
+    return this.#links.get(linkKey(kind, id));
+  }
+
   /** A group's id in the program: its declaration's `groupId` when declared, else the id with its name. */
   groupRef(groupId: string): Value {
-    return this.groupRefs.get(canonical(groupId)) ?? rawId(groupId, this.groupNames.get(canonical(groupId)));
+    return this.link("Group", groupId) ?? rawId(groupId, this.groupNames.get(canonical(groupId)));
   }
 
   /**
@@ -231,8 +243,13 @@ export class ProgramWriter {
    * name (`name` when the record at hand names it, else the image list's friendly name).
    */
   imageRef(imageId: string, name?: string): Value {
-    return this.imageRefs.get(canonical(imageId)) ?? rawId(imageId, name ?? this.imageNames.get(canonical(imageId)));
+    return this.link("Workspace", imageId) ?? rawId(imageId, name ?? this.imageNames.get(canonical(imageId)));
   }
+}
+
+/** The key of an object in the links: its kind and its canonical id. */
+function linkKey(kind: KasmKind, id: string): string {
+  return `${kind}:${canonicalId(id)}`;
 }
 
 /** Ids compare in any spelling: 32 hex digits, lower case. */

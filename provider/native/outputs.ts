@@ -9,6 +9,7 @@
  * kind fails to compile. It holds types only: an output's description is the TSDoc of its member
  * of the kind's `Outputs` type, which the schema takes from there (`descriptions.ts`).
  */
+import { KIND_ID_OUTPUTS } from "../../catalogue/kinds";
 import type { kinds, KindName, OutputsOfKind } from "..";
 
 /** A property as a Pulumi package schema types it (the subset the kinds' properties need). */
@@ -68,6 +69,9 @@ export const KIND_OUTPUTS = {
   Workspace: { imageId: STRING, available: BOOLEAN },
   GroupWorkspace: {},
 } as const satisfies OutputTable;
+
+// The catalogue's id outputs are outputs of their kinds: a renamed or missing output fails to compile here.
+void (KIND_ID_OUTPUTS satisfies { readonly [K in keyof typeof KIND_ID_OUTPUTS]: keyof (typeof KIND_OUTPUTS)[K] });
 
 /** The names of the outputs `kind` computes. */
 export function outputNames(kind: KindName): string[] {
