@@ -1,17 +1,12 @@
 /**
  * The program's sections about how sessions start: staging configs (sessions kept ready per zone
  * and image) and casting links. Apart from the other areas because both are plain records taken
- * over by their natural key, their values copied field by field from Kasm's answer, referring to
- * zones by id and to images and a casting link's group through the program where it declares them.
+ * over by their natural key, their values read from Kasm's answer by the kinds' own mapping (in the
+ * client, `stagingConfigShown` and `castConfigShown`), referring to zones by id and to images and a
+ * casting link's group through the program where it declares them.
  */
-import { fromApiFields } from "../../provider/api/records";
-import type { CastConfig } from "../../provider/api";
+import { castConfigShown, stagingConfigShown, type CastConfig } from "../../provider/api";
 import { rawId, setValues, type ProgramWriter } from "./writer";
-
-// --- helpers -------------------------------------------------------------------------------------
-
-/** The client permissions both kinds of config hold: what a session started from them may do. */
-const CLIENT_PERMISSIONS = ["allowWsAudio", "allowWsUploads", "allowWsDownloads", "allowWsClipboardDown", "allowWsClipboardUp", "allowWsMicrophone"] as const;
 
 // --- the sections --------------------------------------------------------------------------------
 
@@ -21,14 +16,16 @@ export function writeStagingConfigs(w: ProgramWriter): void {
   if (configs === undefined) return;
   const lines = configs.map((config) => {
     const name = w.names.resource(`${config.zone_name ?? config.zone_id.slice(0, 8)}-${config.image_friendly_name ?? config.image_id.slice(0, 8)}`, "staging");
-    const values = setValues(
-      fromApiFields(config, [
-        "numSessions",
-        "expiration",
-        ...CLIENT_PERMISSIONS,
-      ]),
+    // The kind's own reading of the record; the ids become references (or ids with their names).
+    const { zoneId, imageId, ...values } = stagingConfigShown(config);
+    return w.declare(
+      undefined,
+      "StagingConfig",
+      name,
+      config.staging_config_id,
+      { zoneId: rawId(zoneId, config.zone_name ?? undefined), imageId: w.imageRef(imageId, config.image_friendly_name ?? undefined), ...setValues(values), adopt: true },
+      w.options(),
     );
-    return w.declare(undefined, "StagingConfig", name, config.staging_config_id, { zoneId: rawId(config.zone_id, config.zone_name ?? undefined), imageId: w.imageRef(config.image_id, config.image_friendly_name ?? undefined), ...values, adopt: true }, w.options());
   });
   w.row("staging-configs", configs.length, lines.length);
   if (lines.length > 0) w.section("Staging configs", "Sessions kept ready per zone and image, taken over by zone and image.", `${lines.join("\n")}\n`);
@@ -40,34 +37,9 @@ export function writeCastConfigs(w: ProgramWriter): void {
   if (configs === undefined) return;
   const lines = configs.map((config: CastConfig) => {
     const name = w.names.resource(`cast-${config.key}`, "cast");
-    const values = setValues(
-      fromApiFields(config, [
-        "castingConfigName",
-        "key",
-        "allowedReferrers",
-        "limitSessions",
-        "limitIps",
-        "ipRequestLimit",
-        "ipRequestSeconds",
-        "errorUrl",
-        "enableSharing",
-        "disableControlPanel",
-        "disableTips",
-        "disableFixedRes",
-        "allowAnonymous",
-        "requireRecaptcha",
-        "wsUrl",
-        "dynamicWsUrl",
-        "dynamicCtrNetwork",
-        "allowResume",
-        "enforceClientSettings",
-        ...CLIENT_PERMISSIONS,
-        "allowWsSharing",
-        "wsAudioDefaultOn",
-        "wsImeModeDefaultOn",
-        "validUntil",
-      ]),
-    );
+    // The kind's own reading of the record: the remaining sessions only where the link limits sessions (then it is required).
+    const { imageId, groupId, sessionRemaining, ...shown } = castConfigShown(config);
+    const values = setValues(shown);
     return w.declare(
       undefined,
       "CastConfig",
@@ -75,11 +47,10 @@ export function writeCastConfigs(w: ProgramWriter): void {
       config.cast_config_id,
       {
         castingConfigName: values.castingConfigName,
-        imageId: w.imageRef(config.image_id, config.image_friendly_name ?? undefined),
+        imageId: w.imageRef(imageId, config.image_friendly_name ?? undefined),
         ...values,
-        // A counter Kasm counts down: declared only where the link limits sessions (then it is required).
-        sessionRemaining: config.limit_sessions === true ? (config.session_remaining ?? 0) : undefined,
-        groupId: config.group_id ? w.groupRef(config.group_id) : undefined,
+        sessionRemaining,
+        groupId: groupId ? w.groupRef(groupId) : undefined,
         adopt: true,
       },
       w.options(),

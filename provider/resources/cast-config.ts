@@ -22,9 +22,8 @@
  *   config it is.
  */
 import { z } from "zod";
-import { KasmUnknownCastConfigError } from "../api";
+import { CAST_CONFIG_SHOWN_FIELDS, castConfigShown, KasmUnknownCastConfigError } from "../api";
 import type { KasmClient, CastConfig as KasmCastConfig, CastConfigUpdate, CreateCastConfigResult, NewCastConfig } from "../api";
-import { fromApiFields, type CamelField } from "../api/records";
 import { configKey, howToSet } from "../api/config";
 import { alreadyExistsError, declared, GONE, isAlreadyExists, isAsDeclared, KasmId, KasmNotAdoptedError, KasmObjectMissingError, KasmOutcomeUnknownError, keepingWhatWasCreated, keepSpelling, refreshedInputs, same, toApi, unlessGone, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
@@ -206,18 +205,18 @@ function canRead(client: KasmClient): boolean {
   return client.transport.supports("get_cast_config");
 }
 
-/** The API fields a refresh reads back: all but the ids (compared by spelling) and the sessions counter. */
-const READ_BACK_FIELDS = fieldNames(API_FIELDS).filter(
-  (name): name is CamelField<KasmCastConfig> & typeof name => !["imageId", "groupId", "sessionRemaining"].includes(name),
-);
+// What a refresh reads back as the record holds it (the client's list, which kasm-import writes too) are API fields.
+void (CAST_CONFIG_SHOWN_FIELDS satisfies readonly (keyof typeof API_FIELDS)[]);
 
 /** The declared inputs as Kasm has them now, for refresh. */
 function currentInputs(props: RefreshedInputs<CastConfigInputs>, config: KasmCastConfig): RefreshedInputs<CastConfigInputs> {
   const declaredValues: Readonly<Record<string, unknown>> = props;
+  // Kasm's record as inputs (the client's mapping, which kasm-import writes too).
+  const { imageId, groupId, sessionRemaining, ...shown } = castConfigShown(config);
   const current: Record<string, unknown> = {
-    ...fromApiFields(config, READ_BACK_FIELDS),
-    imageId: keepSpelling(props.imageId, config.image_id),
-    groupId: keepSpelling(props.groupId, config.group_id),
+    ...shown,
+    imageId: keepSpelling(props.imageId, imageId),
+    groupId: keepSpelling(props.groupId, groupId),
   };
   // The declared order of referrers when Kasm holds the same set; "" declared for what Kasm keeps as null.
   if (same.set(props.allowedReferrers, current.allowedReferrers)) current.allowedReferrers = props.allowedReferrers;
@@ -226,7 +225,7 @@ function currentInputs(props: RefreshedInputs<CastConfigInputs>, config: KasmCas
     current.castingConfigName = props.castingConfigName;
   // An import asks for every input (null, the native provider's Read with no state): the count
   // Kasm has now is the value to declare, which the next update keeps unless the program changes it.
-  if (declaredValues.sessionRemaining === null && config.limit_sessions === true) current.sessionRemaining = config.session_remaining ?? 0;
+  if (declaredValues.sessionRemaining === null && sessionRemaining !== undefined) current.sessionRemaining = sessionRemaining;
   // Kasm's record under the inputs' names (fromApiFields), field by field as the schema types them.
   return current as RefreshedInputs<CastConfigInputs>;
 }

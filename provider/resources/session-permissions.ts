@@ -15,9 +15,6 @@ export const SESSION_PERMISSION_INPUTS = {
   allowWsMicrophone: z.boolean().optional(),
 };
 
-/** The session permissions' names, as inputs. */
-export const SESSION_PERMISSION_NAMES = Object.keys(SESSION_PERMISSION_INPUTS) as (keyof typeof SESSION_PERMISSION_INPUTS)[];
-
 /** Their field rules: each is sent to Kasm, compared as a value, and changes in place. */
 export const SESSION_PERMISSION_FIELDS = {
   allowWsAudio: {},

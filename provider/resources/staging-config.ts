@@ -11,10 +11,10 @@
  */
 import { z } from "zod";
 import type { NewStagingConfig, StagingConfig as KasmStagingConfig, StagingConfigUpdate } from "../api";
-import { fromApiFields } from "../api";
+import { stagingConfigShown } from "../api";
 import { createOrAdopt, declared, GONE, isAsDeclared, KasmId, keepingWhatWasCreated, refreshedInputs, same, toApi, unlessGone, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
-import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS, SESSION_PERMISSION_NAMES } from "./session-permissions";
+import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS } from "./session-permissions";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -85,11 +85,13 @@ function outputs(inputs: RefreshedInputs<StagingConfigInputs>, config: KasmStagi
 
 /** The config's fields as inputs, keeping the declared spelling of ids that name the same object: what `read` reports and adoption compares. */
 function currentInputs(props: RefreshedInputs<StagingConfigInputs>, config: KasmStagingConfig): RefreshedInputs<StagingConfigInputs> {
+  // Kasm's record as inputs (the client's mapping, which kasm-import writes too).
+  const { zoneId, imageId, ...shown } = stagingConfigShown(config);
   return {
     // Keep the declared spelling of an id when it names the same object, so refresh shows no change.
-    zoneId: same.id(props.zoneId, config.zone_id) ? props.zoneId : config.zone_id,
-    imageId: same.id(props.imageId, config.image_id) ? props.imageId : config.image_id,
-    ...fromApiFields(config, ["numSessions", "expiration", ...SESSION_PERMISSION_NAMES]),
+    zoneId: same.id(props.zoneId, zoneId) ? props.zoneId : zoneId,
+    imageId: same.id(props.imageId, imageId) ? props.imageId : imageId,
+    ...shown,
   };
 }
 

@@ -153,6 +153,8 @@ const SCHEMA_RECORDS: Readonly<Record<string, string | { providerOwn: string }>>
   GroupImage: "group image (the product's get_images_group)",
   NewImage: { providerOwn: "the target_image the provider builds for the product's create_image" },
   imageSettingsShown: { providerOwn: "an image's settings as a Workspace's inputs, which the client builds from the product's record (its reads are the client's)" },
+  stagingConfigShown: { providerOwn: "a staging config's settings as a StagingConfig's inputs, which the client builds from the record (its reads are the client's)" },
+  castConfigShown: { providerOwn: "a casting config's settings as a CastConfig's inputs, which the client builds from the record (its reads are the client's)" },
   ImageUpdate: { providerOwn: "the target_image the provider builds for the product's update_image: the record's settings and the declared fields" },
   NewGroup: { providerOwn: "the target_group the provider builds for the product's create_group" },
   GroupUpdate: { providerOwn: "the target_group the provider builds for the product's update_group" },
@@ -167,18 +169,10 @@ const SCHEMA_RECORDS: Readonly<Record<string, string | { providerOwn: string }>>
  */
 const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
   "provider/resources/cast-config.ts": {
-    // With kasm:apiNames "product", refresh reads every documented field back (get_cast_config).
-    "casting config": [
-      "cast_config_id", "casting_config_name", "image_friendly_name", "group_name", "session_remaining", "allow_anonymous",
-      "allow_resume", "allow_ws_sharing", "allowed_referrers", "disable_control_panel", "disable_fixed_res", "disable_tips",
-      "dynamic_ctr_network", "dynamic_ws_url", "enable_sharing", "enforce_client_settings", "error_url", "group_id", "image_id",
-      "ip_request_limit", "ip_request_seconds", "key", "limit_ips", "limit_sessions", "require_recaptcha", "valid_until",
-      "ws_audio_default_on", "ws_ime_mode_default_on", "ws_url",
-    ],
-    "staging or casting config session permissions": [
-      "allow_ws_audio", "allow_ws_uploads", "allow_ws_downloads", "allow_ws_clipboard_down", "allow_ws_clipboard_up",
-      "allow_ws_microphone",
-    ],
+    // With kasm:apiNames "product", refresh reads every documented field back (get_cast_config),
+    // through the client's castConfigShown (below, under provider/api/schemas/casting.ts).
+    "casting config": ["cast_config_id", "casting_config_name", "image_friendly_name", "group_name", "session_remaining"],
+    castConfigShown: ["groupId", "imageId", "sessionRemaining"],
     CreateCastConfigResult: ["confirmed", "cast_config"],
   },
   "provider/resources/egress-credential.ts": {
@@ -219,14 +213,8 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
     "server assigned_users item": ["username"],
   },
   "provider/resources/staging-config.ts": {
-    "staging config": [
-      "staging_config_id", "zone_id", "zone_name", "image_id", "image_friendly_name", "num_sessions", "num_current_sessions",
-      "expiration",
-    ],
-    "staging or casting config session permissions": [
-      "allow_ws_audio", "allow_ws_uploads", "allow_ws_downloads", "allow_ws_clipboard_down", "allow_ws_clipboard_up",
-      "allow_ws_microphone",
-    ],
+    "staging config": ["staging_config_id", "zone_name", "image_friendly_name", "num_current_sessions"],
+    stagingConfigShown: ["imageId", "zoneId"],
   },
   "provider/resources/user-attributes.ts": {
     "user attributes": ["user_attributes_id", "user_id", "ssh_public_key", "default_image", "show_tips", "toggle_control_panel", "auto_login_ws"],
@@ -256,6 +244,27 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
       "volume_mappings", "zone_id",
     ],
     "image (the product's image operations)": ["categories", "gpu_count", "image_type", "require_gpu", "restrict_network_names", "uncompressed_size_mb"],
+  },
+  // A staging config's and a casting config's settings as the kinds' inputs, for the kinds and for kasm-import.
+  "provider/api/schemas/staging.ts": {
+    "staging config": ["zone_id", "image_id", "num_sessions", "expiration"],
+    "staging or casting config session permissions": [
+      "allow_ws_audio", "allow_ws_uploads", "allow_ws_downloads", "allow_ws_clipboard_down", "allow_ws_clipboard_up",
+      "allow_ws_microphone",
+    ],
+  },
+  "provider/api/schemas/casting.ts": {
+    "casting config": [
+      "casting_config_name", "session_remaining", "allow_anonymous", "allow_resume", "allow_ws_sharing", "allowed_referrers",
+      "disable_control_panel", "disable_fixed_res", "disable_tips", "dynamic_ctr_network", "dynamic_ws_url", "enable_sharing",
+      "enforce_client_settings", "error_url", "group_id", "image_id", "ip_request_limit", "ip_request_seconds", "key",
+      "limit_ips", "limit_sessions", "require_recaptcha", "valid_until", "ws_audio_default_on", "ws_ime_mode_default_on",
+      "ws_url",
+    ],
+    "staging or casting config session permissions": [
+      "allow_ws_audio", "allow_ws_uploads", "allow_ws_downloads", "allow_ws_clipboard_down", "allow_ws_clipboard_up",
+      "allow_ws_microphone",
+    ],
   },
   // The user records of a refresh, from get_users pages (the pages the lookups' getUsers reads too).
   "provider/api/user-reads.ts": { "get_users answer": ["users", "total"], user: ["user_id", "groups"], group: ["name", "group_id"] },

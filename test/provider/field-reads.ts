@@ -40,8 +40,9 @@ function tsFilesIn(folder: string): string[] {
  * read again, they read only their own request parameters.
  */
 export function scannedFiles(): string[] {
-  // user-reads.ts reads the user records of a refresh; images.ts maps the product's image record to a Workspace's inputs (for the kind and kasm-import).
-  return [...tsFilesIn("provider/resources"), join(ROOT, "provider/api/user-reads.ts"), join(ROOT, "provider/api/schemas/images.ts"), ...tsFilesIn("provider/lookups"), ...tsFilesIn("sdk/lookups")];
+  // user-reads.ts reads the user records of a refresh; the schemas listed map a record to a kind's inputs (for the kind and kasm-import).
+  const mappings = ["images", "staging", "casting"].map((area) => join(ROOT, `provider/api/schemas/${area}.ts`));
+  return [...tsFilesIn("provider/resources"), join(ROOT, "provider/api/user-reads.ts"), ...mappings, ...tsFilesIn("provider/lookups"), ...tsFilesIn("sdk/lookups")];
 }
 
 /** The folders whose subfolders are modules split into parts: the kinds' and the sdk's. */
@@ -196,6 +197,8 @@ export function fieldReads(files: string[] = scannedFiles()): Map<string, FieldR
       else if (ts.isCallExpression(node) && isFromApiFields(node)) readNamed(place, node);
       else if (ts.isObjectBindingPattern(node))
         for (const element of node.elements) {
+          // `...rest` reads no field of its own: it is what the other elements leave.
+          if (element.dotDotDotToken) continue;
           const key = element.propertyName ?? element.name;
           if (ts.isIdentifier(key) || ts.isStringLiteralLike(key)) read(place, node, key.text);
         }

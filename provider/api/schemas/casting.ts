@@ -3,7 +3,8 @@
  * `{base_url}/#/cast/<key>`. The API has no operation that reads them back.
  */
 import { z } from "zod";
-import { Bool, Id, Int, NullableId, NullableString, nullable, SessionPermissions } from "./common";
+import { fromApiFields } from "../records";
+import { Bool, Id, Int, NullableId, NullableString, nullable, SESSION_PERMISSION_NAMES, SessionPermissions } from "./common";
 
 /** The casting config record. */
 export const CastConfig = z.object({
@@ -45,6 +46,54 @@ export const CastConfig = z.object({
 });
 /** The casting config record. */
 export type CastConfig = z.infer<typeof CastConfig>;
+
+/**
+ * The fields of a casting config that a CastConfig declares as the record holds them: all it
+ * declares but the ids (the image's and the group's, which a reader may spell its own way) and the
+ * counter of sessions left (see {@link castConfigShown}).
+ */
+export const CAST_CONFIG_SHOWN_FIELDS = [
+  "castingConfigName",
+  "key",
+  "allowedReferrers",
+  "limitSessions",
+  "limitIps",
+  "ipRequestLimit",
+  "ipRequestSeconds",
+  "errorUrl",
+  "enableSharing",
+  "disableControlPanel",
+  "disableTips",
+  "disableFixedRes",
+  "allowAnonymous",
+  "requireRecaptcha",
+  "wsUrl",
+  "dynamicWsUrl",
+  "dynamicCtrNetwork",
+  "allowResume",
+  "enforceClientSettings",
+  ...SESSION_PERMISSION_NAMES,
+  "allowWsSharing",
+  "wsAudioDefaultOn",
+  "wsImeModeDefaultOn",
+  "validUntil",
+] as const;
+
+/**
+ * A casting config's settings by the names a program declares them (a CastConfig's inputs), as the
+ * record shows them. `sessionRemaining` is a counter Kasm counts down as the link starts sessions:
+ * it is there only where the link limits sessions (a CastConfig then requires it), as the count
+ * Kasm has now. One mapping for the CastConfig kind, which reports it on refresh and on an import's
+ * read, and for `kasm-import`, which writes it.
+ */
+export function castConfigShown(config: CastConfig) {
+  return {
+    ...fromApiFields(config, CAST_CONFIG_SHOWN_FIELDS),
+    imageId: config.image_id,
+    groupId: config.group_id,
+    sessionRemaining: config.limit_sessions === true ? (config.session_remaining ?? 0) : undefined,
+  };
+}
 
 /** The writable fields of a casting config. */
 const CastFields = CastConfig.omit({ cast_config_id: true, image_friendly_name: true, group_name: true });

@@ -14,6 +14,7 @@
  */
 import { z } from "zod";
 import { canonicalId, sameId, WireId } from "../../../catalogue/ids";
+import { toCamelCase, type CamelCase } from "../records";
 
 /** A Kasm id, normalised to 32 lowercase hex characters (the catalogue's one id schema). */
 export const Id = WireId;
@@ -82,3 +83,6 @@ export const SessionPermissions = {
   allow_ws_clipboard_up: nullable(Bool).optional(),
   allow_ws_microphone: nullable(Bool).optional(),
 };
+
+/** The session permissions by the names a program declares them (`allowWsAudio`, ...), in the records' order. */
+export const SESSION_PERMISSION_NAMES = Object.keys(SessionPermissions).map(toCamelCase) as CamelCase<keyof typeof SessionPermissions>[];

@@ -1,6 +1,7 @@
 /** Schemas of the staging area: staging configs, which keep sessions of an image ready in a zone. */
 import { z } from "zod";
-import { Id, Int, Num, NullableString, nullable, SessionPermissions } from "./common";
+import { fromApiFields } from "../records";
+import { Id, Int, Num, NullableString, nullable, SESSION_PERMISSION_NAMES, SessionPermissions } from "./common";
 
 /** A staging config: keep `num_sessions` sessions of an image staged in a zone. (zone_id, image_id) is unique. */
 export const StagingConfig = z.object({
@@ -19,6 +20,20 @@ export const StagingConfig = z.object({
 });
 /** A staging config. */
 export type StagingConfig = z.infer<typeof StagingConfig>;
+
+/**
+ * A staging config's settings by the names a program declares them (a StagingConfig's inputs), as
+ * the record shows them: ids as Kasm writes them, the other fields Kasm's record holds. One mapping
+ * for the StagingConfig kind, which reports it on refresh and compares it when taking a config
+ * over, and for `kasm-import`, which writes it: the program then declares what the take-over compares.
+ */
+export function stagingConfigShown(config: StagingConfig) {
+  return {
+    zoneId: config.zone_id,
+    imageId: config.image_id,
+    ...fromApiFields(config, ["numSessions", "expiration", ...SESSION_PERMISSION_NAMES]),
+  };
+}
 
 /** The writable fields of a staging config. */
 const StagingFields = StagingConfig.omit({
