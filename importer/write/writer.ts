@@ -3,7 +3,9 @@
  * area writers (`people.ts`, `workspaces.ts`, `servers.ts`, `sessions.ts`, `egress.ts`) fill section by section, and
  * how a value becomes TypeScript source (literals, ids with their names, `new kasm.Kind(...)`).
  * Apart from the areas so that each area reads as what it declares, and the rules of writing
- * source stay in one place: the same installation gives the same bytes.
+ * source stay in one place: the same installation gives the same bytes. Every object declared with
+ * a variable is linked, by kind and canonical id, to `<variable>.<id output>` (the catalogue's
+ * `KIND_ID_OUTPUTS`): one map through which later sections refer to it ({@link ProgramWriter.link}).
  */
 import { canonicalId } from "../../catalogue/ids";
 import { idOutputOf, kasmTypeToken, type KasmKind } from "../../catalogue/kinds";
