@@ -4,7 +4,7 @@
  * it is the one that holds secrets (a gateway's WireGuard configuration, a credential's password
  * or keys): each becomes a `config.requireSecret(...)` input listed for the README, never a value.
  */
-import type { EgressCredential, EgressGateway } from "../../provider/api";
+import { egressGatewayShown, egressProviderShown, type EgressCredential, type EgressGateway } from "../../provider/api";
 import { camel } from "../names";
 import { canonical, rawId, setValues, type ProgramWriter, type Value } from "./writer";
 
@@ -14,19 +14,14 @@ import { canonical, rawId, setValues, type ProgramWriter, type Value } from "./w
 function gatewayDeclaration(w: ProgramWriter, gateway: EgressGateway, provider: Value, providerSlug: string): string {
   const name = w.names.resource(`${providerSlug}-${gateway.name}`, "egress-gateway");
   const variable = w.names.variable(name, "gateway");
+  // The kind's own reading of the record; the provider becomes a reference (or its id with its name).
+  const { egressProviderId: _providerId, config: shownConfig, ...values } = egressGatewayShown(gateway);
   // A WireGuard configuration with its PrivateKey line is a secret as a whole.
   const config =
-    gateway.config && /^\s*PrivateKey\s*=/m.test(gateway.config)
+    shownConfig && /^\s*PrivateKey\s*=/m.test(shownConfig)
       ? w.secret(`${camel(name)}Config`, `the whole configuration of egress gateway "${gateway.name}" (it holds a PrivateKey line)`)
-      : (gateway.config ?? undefined);
-  return w.declare(
-    variable,
-    "EgressGateway",
-    name,
-    gateway.egress_gateway_id,
-    { egressProviderId: provider, name: gateway.name, enabled: gateway.enabled, ...setValues({ country: gateway.country, city: gateway.city }), config, adopt: true },
-    w.options(),
-  );
+      : (shownConfig ?? undefined);
+  return w.declare(variable, "EgressGateway", name, gateway.egress_gateway_id, { egressProviderId: provider, ...setValues(values), config, adopt: true }, w.options());
 }
 
 /** An EgressCredential; what Kasm holds secret (password, keys, custom data) becomes a secret input. */
@@ -89,7 +84,7 @@ export function writeEgress(w: ProgramWriter): void {
       const variable = w.names.variable(name, "provider");
       providerSlugs.set(canonical(provider.egress_provider_id), name);
       lines.push(
-        w.declare(variable, "EgressProvider", name, provider.egress_provider_id, { name: provider.name, egressProviderType: provider.egress_provider_type, enabled: provider.enabled, adopt: true }, w.options()),
+        w.declare(variable, "EgressProvider", name, provider.egress_provider_id, { ...egressProviderShown(provider), adopt: true }, w.options()),
       );
     }
     w.row("egress-providers", providers?.length, providers?.length ?? 0);

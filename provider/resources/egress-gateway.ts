@@ -10,6 +10,7 @@
  */
 import { z } from "zod";
 import type { EgressGateway as KasmEgressGateway, NewEgressGateway } from "../api";
+import { egressGatewayShown } from "../api";
 import { canonicalId, createOrAdopt, declared, GONE, isAsDeclared, keepSpelling, refreshedInputs, requiredId, requiredText, same, toApi, unlessGone, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
@@ -72,16 +73,11 @@ function outputs(inputs: RefreshedInputs<EgressGatewayInputs>, gateway: KasmEgre
 
 /** The gateway's fields as inputs: what `read` reports and adoption compares. */
 function currentInputs(props: RefreshedInputs<EgressGatewayInputs>, gateway: KasmEgressGateway): RefreshedInputs<EgressGatewayInputs> {
-  const current: Props = {
-    egressProviderId: keepSpelling(props.egressProviderId, gateway.egress_provider_id),
-    name: gateway.name,
-    enabled: gateway.enabled,
-    country: gateway.country ?? null,
-    city: gateway.city ?? null,
-  };
-  // A release that leaves the config out of its answer shows no drift in it (and adoption, which
-  // cannot compare it then, sends the update).
-  if (gateway.config !== undefined) current.config = gateway.config;
+  // Kasm's record as inputs (the client's mapping, which kasm-import writes too). A release that
+  // leaves the config out of its answer shows no drift in it (and adoption, which cannot compare it
+  // then, sends the update).
+  const shown = egressGatewayShown(gateway);
+  const current: Props = { ...shown, egressProviderId: keepSpelling(props.egressProviderId, shown.egressProviderId) };
   return current;
 }
 

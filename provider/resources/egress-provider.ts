@@ -9,7 +9,7 @@
 import { z } from "zod";
 import type { EgressProvider as KasmEgressProvider, NewEgressProvider } from "../api";
 import type { KasmClient } from "../api/client";
-import { fromApiFields } from "../api";
+import { egressProviderShown } from "../api";
 import { createOrAdopt, declared, GONE, isAsDeclared, refreshedInputs, requiredText, same, toApi, unlessGone, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
@@ -71,7 +71,8 @@ function outputs(inputs: RefreshedInputs<EgressProviderInputs>, provider: KasmEg
 
 /** The provider's fields as inputs: what `read` reports and adoption compares. */
 function currentInputs(provider: KasmEgressProvider): RefreshedInputs<EgressProviderInputs> {
-  const current = fromApiFields(provider, ["name", "egressProviderType", "enabled"]);
+  // Kasm's record as inputs (the client's mapping, which kasm-import writes too).
+  const current = egressProviderShown(provider);
   // Typed as the schema's types: any other value Kasm shows is still compared, and shows as a change back.
   return { ...current, egressProviderType: current.egressProviderType as EgressProviderInputs["egressProviderType"] };
 }

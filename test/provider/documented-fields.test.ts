@@ -154,6 +154,8 @@ const SCHEMA_RECORDS: Readonly<Record<string, string | { providerOwn: string }>>
   NewImage: { providerOwn: "the target_image the provider builds for the product's create_image" },
   imageSettingsShown: { providerOwn: "an image's settings as a Workspace's inputs, which the client builds from the product's record (its reads are the client's)" },
   stagingConfigShown: { providerOwn: "a staging config's settings as a StagingConfig's inputs, which the client builds from the record (its reads are the client's)" },
+  egressProviderShown: { providerOwn: "an egress provider's settings as an EgressProvider's inputs, which the client builds from the record (its reads are the client's)" },
+  egressGatewayShown: { providerOwn: "an egress gateway's settings as an EgressGateway's inputs, which the client builds from the record (its reads are the client's)" },
   castConfigShown: { providerOwn: "a casting config's settings as a CastConfig's inputs, which the client builds from the record (its reads are the client's)" },
   ImageUpdate: { providerOwn: "the target_image the provider builds for the product's update_image: the record's settings and the declared fields" },
   NewGroup: { providerOwn: "the target_group the provider builds for the product's create_group" },
@@ -183,14 +185,15 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
     ],
   },
   "provider/resources/egress-gateway.ts": {
-    "egress gateway": ["egress_gateway_id", "egress_provider_id", "active_connections", "name", "enabled", "country", "city", "config"],
+    "egress gateway": ["egress_gateway_id", "egress_provider_id", "active_connections", "name"],
+    egressGatewayShown: ["egressProviderId"],
   },
   "provider/resources/egress-provider-mapping.ts": {
     "egress provider mapping": ["egress_provider_mapping_id", "enabled", "created", "egress_provider_id", "allow_all_gateways", "egress_gateways"],
     "egress mapping or credential target": ["user_id", "group_id", "image_id"],
   },
   "provider/resources/egress-provider.ts": {
-    "egress provider": ["egress_provider_id", "created", "name", "egress_provider_type", "enabled"],
+    "egress provider": ["egress_provider_id", "created", "name", "egress_provider_type"],
   },
   "provider/resources/group-membership.ts": { group: ["group_id"], user: ["groups"] },
   "provider/resources/group-workspace.ts": { "group image (the product's get_images_group)": ["image_id"] },
@@ -245,13 +248,17 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
     ],
     "image (the product's image operations)": ["categories", "gpu_count", "image_type", "require_gpu", "restrict_network_names", "uncompressed_size_mb"],
   },
-  // A staging config's and a casting config's settings as the kinds' inputs, for the kinds and for kasm-import.
+  // A staging config's, a casting config's and the egress records' settings as the kinds' inputs, for the kinds and for kasm-import.
   "provider/api/schemas/staging.ts": {
     "staging config": ["zone_id", "image_id", "num_sessions", "expiration"],
     "staging or casting config session permissions": [
       "allow_ws_audio", "allow_ws_uploads", "allow_ws_downloads", "allow_ws_clipboard_down", "allow_ws_clipboard_up",
       "allow_ws_microphone",
     ],
+  },
+  "provider/api/schemas/egress.ts": {
+    "egress provider": ["name", "egress_provider_type", "enabled"],
+    "egress gateway": ["egress_provider_id", "name", "enabled", "country", "city", "config"],
   },
   "provider/api/schemas/casting.ts": {
     "casting config": [

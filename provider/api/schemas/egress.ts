@@ -3,6 +3,7 @@
  * user, group or image through a provider, and the credentials used on its gateways.
  */
 import { z } from "zod";
+import { fromApiFields } from "../records";
 import { Bool, Id, Int, NullableId, NullableString, Timestamp, nullable } from "./common";
 
 /** Egress provider types seen: `wireguard`, `openvpn`, and `custom`. Other values are accepted. */
@@ -20,6 +21,15 @@ export const EgressProvider = z.object({
 });
 /** An egress provider. */
 export type EgressProvider = z.infer<typeof EgressProvider>;
+
+/**
+ * An egress provider's settings by the names a program declares them (an EgressProvider's inputs),
+ * as the record shows them. One mapping for the EgressProvider kind (refresh, take-over) and for
+ * `kasm-import`, which writes it.
+ */
+export function egressProviderShown(provider: EgressProvider) {
+  return fromApiFields(provider, ["name", "egressProviderType", "enabled"]);
+}
 
 /** `target_egress_provider` of `create_egress_provider`: name and type are required. */
 export const NewEgressProvider = EgressProvider.pick({ name: true, egress_provider_type: true, enabled: true }).partial({ enabled: true });
@@ -53,6 +63,24 @@ export const EgressGateway = z.object({
 });
 /** An egress gateway. */
 export type EgressGateway = z.infer<typeof EgressGateway>;
+
+/**
+ * An egress gateway's settings by the names a program declares them (an EgressGateway's inputs), as
+ * the record shows them, null where it shows none. `config` is there only when the answer holds
+ * it: a release that leaves it out shows no drift in it. One mapping for the EgressGateway kind
+ * (refresh, take-over) and for `kasm-import`, which writes it (a configuration with a private key
+ * as a secret).
+ */
+export function egressGatewayShown(gateway: EgressGateway) {
+  return {
+    egressProviderId: gateway.egress_provider_id,
+    name: gateway.name,
+    enabled: gateway.enabled,
+    country: gateway.country ?? null,
+    city: gateway.city ?? null,
+    ...(gateway.config !== undefined ? { config: gateway.config } : {}),
+  };
+}
 
 /** `target_egress_gateway` of `create_egress_gateway`: the provider and a name are required. */
 export const NewEgressGateway = EgressGateway.omit({ egress_gateway_id: true, active_connections: true })
