@@ -5,8 +5,7 @@
  * declarations decide how later sections name a user or a group (`userId(...)`, `group.groupId`).
  */
 import { usersCsv } from "../../provider/api/batch-csv";
-import { fromApiFields } from "../../provider/api/records";
-import type { BatchUserRow, GroupRecord, User } from "../../provider/api";
+import { groupShown, userAttributesShown, userShown, type BatchUserRow, type GroupRecord, type User } from "../../provider/api";
 import { ALL_USERS_GROUP } from "../../catalogue";
 import { Code, canonical, declaration, json, literal, setValues, type ProgramWriter, type Value } from "./writer";
 
@@ -69,7 +68,8 @@ export function writeGroups(w: ProgramWriter): void {
     const name = w.names.resource(group.name, "group");
     const variable = w.names.variable(name, "group");
     w.groupVariables.push(variable);
-    return w.declare(variable, "Group", name, group.group_id, { name: group.name, ...setValues({ priority: group.priority, description: group.description }), adopt: true }, w.options());
+    // The kind's own reading of the record; what Kasm shows none of is left out.
+    return w.declare(variable, "Group", name, group.group_id, { ...setValues(groupShown(group)), adopt: true }, w.options());
   });
   const system = groups.length - declared.length;
   w.row("groups", groups.length, declared.length, system > 0 ? [`${system}: Kasm's own groups (All Users, Administrators): Kasm refuses to delete them, so no stack should own them`] : []);
@@ -106,18 +106,22 @@ export function writeUsers(w: ProgramWriter): void {
         "}\n",
     );
   } else {
-    const records = users.map((user) => ({
-      username: user.username,
-      ...setValues({
-        firstName: user.first_name || undefined,
-        lastName: user.last_name || undefined,
-        phone: user.phone || undefined,
-        organization: user.organization || undefined,
-        locked: user.locked,
-        disabled: user.disabled,
-      }),
-      ...(withGroups ? { groups: groupNamesOf(user) } : {}),
-    }));
+    const records = users.map((user) => {
+      // The kind's own reading of the record. An empty name, phone or organization (Kasm's value
+      // for one never given) is left out rather than declared "": the program leaves it unmanaged.
+      const { username, ...shown } = userShown(user);
+      return {
+        username,
+        ...setValues({
+          ...shown,
+          firstName: shown.firstName || undefined,
+          lastName: shown.lastName || undefined,
+          phone: shown.phone || undefined,
+          organization: shown.organization || undefined,
+        }),
+        ...(withGroups ? { groups: groupNamesOf(user) } : {}),
+      };
+    });
     w.files.set("users.json", json(records));
     for (const user of users) {
       w.importable("User", user.username, user.user_id);
@@ -159,10 +163,8 @@ export function writeUserAttributes(w: ProgramWriter): void {
   for (const user of w.inventory.users ?? []) {
     const record = attributes.get(user.user_id);
     if (!record) continue;
-    const values = setValues({
-      ...fromApiFields(record, ["sshPublicKey", "showTips", "toggleControlPanel", "autoLoginWs"]),
-      defaultImage: record.default_image,
-    });
+    // The kind's own reading of the record; what Kasm shows none of is left out.
+    const values = setValues(userAttributesShown(record));
     if (onlyNewUserValues(values)) continue;
     byUser[user.username] = values;
     w.importable("UserAttributes", `${user.username}-attributes`, canonical(user.user_id));

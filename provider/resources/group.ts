@@ -17,7 +17,7 @@
  * casting config names.
  */
 import { z } from "zod";
-import { KasmForceRequiredError, type GroupRecord, type GroupUpdate, type NewGroup } from "../api";
+import { groupShown, KasmForceRequiredError, type GroupRecord, type GroupUpdate, type NewGroup } from "../api";
 import { createOrAdopt, declared, GONE, isAsDeclared, KasmDeleteBlockedError, refreshedInputs, refusedWithoutProductOperations, requiredText, unlessGone, type ProductOnly, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 
@@ -95,9 +95,11 @@ function stillHasMembers(id: string, name: unknown, cause: Error): KasmDeleteBlo
 
 /** The group's fields as inputs: what `read` reports and adoption compares. */
 function currentInputs(props: RefreshedInputs<GroupInputs>, group: GroupRecord): RefreshedInputs<GroupInputs> {
-  const current: Props = { name: group.name, priority: group.priority ?? null, description: group.description ?? (props.description === "" ? "" : null) };
+  // Kasm's record as inputs (the client's mapping, which kasm-import writes too); "" declared for what Kasm keeps as null.
+  const shown = groupShown(group);
+  const current: Props = { ...shown, description: shown.description ?? (props.description === "" ? "" : null) };
   // A name declared with surrounding spaces is sent trimmed: the same name, no drift.
-  if (typeof props.name === "string" && props.name.trim() === group.name) current.name = props.name;
+  if (typeof props.name === "string" && props.name.trim() === shown.name) current.name = props.name;
   return current;
 }
 

@@ -15,7 +15,7 @@
  * accept it (the emulator does too). `default_image` must name an existing image.
  */
 import { z } from "zod";
-import type { UserAttributes as KasmUserAttributes, UserAttributesUpdate } from "../api";
+import { userAttributesShown, type UserAttributes as KasmUserAttributes, type UserAttributesUpdate } from "../api";
 import type { KasmClient } from "../api/client";
 import { canonicalId, changedFields, declared, GONE, isNotFound, KasmId, KasmObjectMissingError, keepSpelling, same, unlessGone, type FieldRule, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
@@ -98,11 +98,8 @@ function attributesBody(userId: string, inputs: UserAttributesInputs, keys: read
 function currentInputs(declaredInputs: RefreshedInputs<UserAttributesInputs>, attributes: KasmUserAttributes): RefreshedInputs<UserAttributesInputs> {
   const current: RefreshedInputs<UserAttributesInputs> = {
     userId: keepSpelling(declaredInputs.userId, attributes.user_id) as string | null,
-    sshPublicKey: attributes.ssh_public_key ?? null,
-    defaultImage: attributes.default_image ?? null,
-    showTips: attributes.show_tips ?? null,
-    toggleControlPanel: attributes.toggle_control_panel ?? null,
-    autoLoginWs: attributes.auto_login_ws ?? null,
+    // Kasm's record as inputs (the client's mapping, which kasm-import writes too).
+    ...userAttributesShown(attributes),
   };
   const inputs: Record<string, unknown> = {};
   for (const key of fieldNames(INPUT_FIELDS)) {

@@ -9,7 +9,7 @@
 import { z } from "zod";
 import type { NewUser, User as KasmUser, UserUpdate } from "../api";
 import type { KasmClient } from "../api/client";
-import { fromApiFields, KasmForceRequiredError } from "../api";
+import { KasmForceRequiredError, userShown } from "../api";
 import { createOrAdopt, declared, GONE, isAsDeclared, isNotFound, KasmDeleteBlockedError, refreshedInputs, same, toApi, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
@@ -103,10 +103,12 @@ function targetUser(inputs: Partial<UserInputs>): Partial<NewUser> {
 
 /** The user's fields as inputs: what `read` reports and adoption compares. The password is never among them. */
 function currentInputs(props: RefreshedInputs<UserInputs>, user: KasmUser): RefreshedInputs<UserInputs> {
+  // Kasm's record as inputs (the client's mapping, which kasm-import writes too).
+  const { username, ...shown } = userShown(user);
   return {
     // Keep the declared spelling when it names the same user, so refresh shows no change.
-    username: same.username(props.username, user.username) ? props.username : user.username,
-    ...fromApiFields(user, ["firstName", "lastName", "phone", "organization", "locked", "disabled"]),
+    username: same.username(props.username, username) ? props.username : username,
+    ...shown,
   };
 }
 

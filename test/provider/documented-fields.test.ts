@@ -157,6 +157,9 @@ const SCHEMA_RECORDS: Readonly<Record<string, string | { providerOwn: string }>>
   egressProviderShown: { providerOwn: "an egress provider's settings as an EgressProvider's inputs, which the client builds from the record (its reads are the client's)" },
   egressGatewayShown: { providerOwn: "an egress gateway's settings as an EgressGateway's inputs, which the client builds from the record (its reads are the client's)" },
   castConfigShown: { providerOwn: "a casting config's settings as a CastConfig's inputs, which the client builds from the record (its reads are the client's)" },
+  groupShown: { providerOwn: "a group's settings as a Group's inputs, which the client builds from the record (its reads are the client's)" },
+  userShown: { providerOwn: "a user's settings as a User's inputs, which the client builds from the record (its reads are the client's)" },
+  userAttributesShown: { providerOwn: "a user's attributes as a UserAttributes' inputs, which the client builds from the record (its reads are the client's)" },
   ImageUpdate: { providerOwn: "the target_image the provider builds for the product's update_image: the record's settings and the declared fields" },
   NewGroup: { providerOwn: "the target_group the provider builds for the product's create_group" },
   GroupUpdate: { providerOwn: "the target_group the provider builds for the product's update_group" },
@@ -198,8 +201,8 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
   "provider/resources/group-membership.ts": { group: ["group_id"], user: ["groups"] },
   "provider/resources/group-workspace.ts": { "group image (the product's get_images_group)": ["image_id"] },
   "provider/resources/group.ts": {
-    group: ["group_id", "name"],
-    "group (the product's group operations)": ["description", "priority"],
+    group: ["group_id"],
+    groupShown: ["description", "name"],
     NewGroup: ["name", "priority", "description"],
   },
   "provider/resources/license-activation.ts": {
@@ -220,6 +223,7 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
     stagingConfigShown: ["imageId", "zoneId"],
   },
   "provider/resources/user-attributes.ts": {
+    // The attributes' names here are those of the update body (UserAttributesUpdate, the record's fields); the record's reads are the client's userAttributesShown.
     "user attributes": ["user_attributes_id", "user_id", "ssh_public_key", "default_image", "show_tips", "toggle_control_panel", "auto_login_ws"],
   },
   "provider/resources/user-groups.ts": { group: ["name", "group_id"], user: ["user_id"] },
@@ -233,7 +237,8 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
     BatchUserRow: ["groups"],
   },
   "provider/resources/user.ts": {
-    user: ["user_id", "username", "realm", "created", "first_name", "last_name", "phone", "organization", "locked", "disabled"],
+    user: ["user_id", "username", "realm", "created"],
+    userShown: ["username"],
   },
   "provider/resources/workspace.ts": {
     image: ["available", "friendly_name", "image_id", "name", "server_id", "zone_id"],
@@ -259,6 +264,15 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
   "provider/api/schemas/egress.ts": {
     "egress provider": ["name", "egress_provider_type", "enabled"],
     "egress gateway": ["egress_provider_id", "name", "enabled", "country", "city", "config"],
+  },
+  // A group's, a user's and a user's attributes' settings as the kinds' inputs, for the kinds and for kasm-import.
+  "provider/api/schemas/groups.ts": {
+    group: ["name"],
+    "group (the product's group operations)": ["description", "priority"],
+  },
+  "provider/api/schemas/users.ts": {
+    user: ["username", "first_name", "last_name", "phone", "organization", "locked", "disabled"],
+    "user attributes": ["ssh_public_key", "show_tips", "toggle_control_panel", "auto_login_ws", "default_image"],
   },
   "provider/api/schemas/casting.ts": {
     "casting config": [

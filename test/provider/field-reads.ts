@@ -41,7 +41,7 @@ function tsFilesIn(folder: string): string[] {
  */
 export function scannedFiles(): string[] {
   // user-reads.ts reads the user records of a refresh; the schemas listed map a record to a kind's inputs (for the kind and kasm-import).
-  const mappings = ["images", "staging", "casting", "egress"].map((area) => join(ROOT, `provider/api/schemas/${area}.ts`));
+  const mappings = ["images", "staging", "casting", "egress", "groups", "users"].map((area) => join(ROOT, `provider/api/schemas/${area}.ts`));
   return [...tsFilesIn("provider/resources"), join(ROOT, "provider/api/user-reads.ts"), ...mappings, ...tsFilesIn("provider/lookups"), ...tsFilesIn("sdk/lookups")];
 }
 

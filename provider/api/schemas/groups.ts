@@ -36,6 +36,15 @@ export const GroupRecord = Group.extend({
 /** A group record. */
 export type GroupRecord = z.infer<typeof GroupRecord>;
 
+/**
+ * A group's settings by the names a program declares them (a Group's inputs), as the record shows
+ * them, null where it shows none. One mapping for the Group kind (refresh, take-over) and for
+ * `kasm-import`, which writes it.
+ */
+export function groupShown(group: GroupRecord) {
+  return { name: group.name, priority: group.priority ?? null, description: group.description ?? null };
+}
+
 /** `target_group` of `create_group`: the product requires a name and a priority. */
 export const NewGroup = z.object({
   name: z.string(),

@@ -1,6 +1,7 @@
 /** Schemas of the users area: user records, their attributes, server assignments and the batch user import. */
 import { z } from "zod";
 import { BatchResult } from "./batch";
+import { fromApiFields } from "../records";
 import { AnyObject, Bool, Id, Int, ListParams, NullableId, NullableString, Timestamp, nullable } from "./common";
 import { Group } from "./groups";
 import { SessionSummary } from "./sessions";
@@ -50,6 +51,19 @@ export const User = z.object({
 });
 /** A user. */
 export type User = z.infer<typeof User>;
+
+/**
+ * A user's settings by the names a program declares them (a User's inputs), as the record shows
+ * them: the username, and the fields the record holds of the others. The password is never among
+ * them. One mapping for the User kind (refresh, take-over) and for `kasm-import`, which writes it
+ * for `--users each`.
+ */
+export function userShown(user: User) {
+  return {
+    username: user.username,
+    ...fromApiFields(user, ["firstName", "lastName", "phone", "organization", "locked", "disabled"]),
+  };
+}
 
 /** A user as returned by the batch import, which adds account details (`crypt_*` come masked). */
 export const BatchUser = User.extend({
@@ -152,6 +166,22 @@ export const UserAttributes = z.object({
 });
 /** A user's attributes. */
 export type UserAttributes = z.infer<typeof UserAttributes>;
+
+/**
+ * A user's attributes by the names a program declares them (a UserAttributes' inputs), as the
+ * record shows them, null where it shows none. One mapping for the UserAttributes kind (refresh,
+ * the comparison of a create) and for `kasm-import`, which writes the attributes of each user who
+ * holds more than a new user's (in this order).
+ */
+export function userAttributesShown(attributes: UserAttributes) {
+  return {
+    sshPublicKey: attributes.ssh_public_key ?? null,
+    showTips: attributes.show_tips ?? null,
+    toggleControlPanel: attributes.toggle_control_panel ?? null,
+    autoLoginWs: attributes.auto_login_ws ?? null,
+    defaultImage: attributes.default_image ?? null,
+  };
+}
 
 /**
  * `target_user_attributes` of `update_user_attributes`: the user's id and the attributes to change.
