@@ -4,7 +4,8 @@
  * ids wherever the other object is declared too), its data files, and what the summary and the
  * project's README say. How a Kasm record becomes a kind's inputs is the kind's own mapping, which
  * lives in the client for both (`stagingConfigShown`, `castConfigShown`, `imageSettingsShown`,
- * `egressProviderShown`, `egressGatewayShown`, `groupShown`, `userShown`, `userAttributesShown`):
+ * `egressProviderShown`, `egressGatewayShown`, `egressProviderMappingShown`, `egressCredentialShown`,
+ * `groupShown`, `userShown`, `userAttributesShown`):
  * the program declares what the kind reads back. References go through one link map of the
  * writer, from kind and id to the declaring variable's id output. Everything is sorted by natural key, so the same installation gives the
  * same bytes. No secret value is ever written: what Kasm holds secret becomes a

@@ -4,7 +4,7 @@
  * it is the one that holds secrets (a gateway's WireGuard configuration, a credential's password
  * or keys): each becomes a `config.requireSecret(...)` input listed for the README, never a value.
  */
-import { egressGatewayShown, egressProviderShown, type EgressCredential, type EgressGateway } from "../../provider/api";
+import { egressCredentialShown, egressGatewayShown, egressProviderMappingShown, egressProviderShown, type EgressCredential, type EgressGateway } from "../../provider/api";
 import { camel } from "../names";
 import { canonical, rawId, setValues, type ProgramWriter, type Value } from "./writer";
 
@@ -36,13 +36,15 @@ function credentialDeclaration(
   const name = w.names.resource(`${providerSlug}-${credential.name}-credential`, "egress-credential");
   const key = camel(name);
   const label = `egress credential "${credential.name}"`;
+  // The kind's own reading of the record; the provider, target and gateways come as references.
+  const shown = egressCredentialShown(credential);
   const secrets: Record<string, Value | undefined> = {
-    // Kasm masks the password: whether one is set shows, its value does not.
+    // Kasm masks the password (the kind never reads it back): whether one is set shows, its value does not.
     password: credential.password ? w.secret(`${key}Password`, `the password of ${label} on the provider's gateways`) : undefined,
-    wireguardPrivateKey: credential.wireguard_private_key ? w.secret(`${key}WireguardPrivateKey`, `the WireGuard private key of ${label}`) : undefined,
-    meshKey: credential.mesh_key ? w.secret(`${key}MeshKey`, `the mesh key of ${label}`) : undefined,
+    wireguardPrivateKey: shown.wireguardPrivateKey ? w.secret(`${key}WireguardPrivateKey`, `the WireGuard private key of ${label}`) : undefined,
+    meshKey: shown.meshKey ? w.secret(`${key}MeshKey`, `the mesh key of ${label}`) : undefined,
     customCredential:
-      credential.custom_credential !== undefined && credential.custom_credential !== null && credential.custom_credential !== ""
+      shown.customCredential !== undefined && shown.customCredential !== null && shown.customCredential !== ""
         ? w.secret(`${key}CustomCredential`, `the custom credential data of ${label}`)
         : undefined,
   };
@@ -53,13 +55,14 @@ function credentialDeclaration(
     credential.egress_credential_id,
     {
       egressProviderId: provider,
-      name: credential.name,
+      name: shown.name,
       ...target,
-      ...setValues({ username: credential.username || undefined }),
+      // An empty username is left out rather than declared "": the program leaves it unmanaged.
+      ...setValues({ username: shown.username || undefined }),
       ...secrets,
-      enabled: credential.enabled,
+      enabled: shown.enabled,
       ...gateways,
-      ...setValues({ limitActiveConnections: credential.limit_active_connections, activeConnectionLimit: credential.active_connection_limit }),
+      ...setValues({ limitActiveConnections: shown.limitActiveConnections, activeConnectionLimit: shown.activeConnectionLimit }),
       adopt: true,
     },
     w.options(),
@@ -96,31 +99,41 @@ export function writeEgress(w: ProgramWriter): void {
     w.row("egress-gateways", gateways?.length, gateways?.length ?? 0);
   }
 
-  const gatewayList = (allowAll: boolean | null | undefined, gateways: readonly { egress_gateway_id: string; name: string }[] | null | undefined): Record<string, Value> | undefined => {
-    if (allowAll === true) return { allowAllGateways: true };
-    if (!gateways || gateways.length === 0) return undefined;
-    const ids = [...gateways].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return { allowAllGateways: false, selectedGateways: ids.map((g) => w.link("EgressGateway", g.egress_gateway_id) ?? rawId(g.egress_gateway_id, g.name)) };
+  // The gateway selection as the kinds' mapping shows it (all allowed, or the gateways Kasm lists),
+  // sorted and labelled by the names the record gives the gateways.
+  const gatewayList = (
+    shown: { allowAllGateways: boolean | null; selectedGateways: readonly string[] | null },
+    listed: readonly { egress_gateway_id: string; name: string }[] | null | undefined,
+  ): Record<string, Value> | undefined => {
+    if (shown.allowAllGateways === true) return { allowAllGateways: true };
+    const ids = shown.selectedGateways;
+    if (!ids || ids.length === 0) return undefined;
+    const names = new Map((listed ?? []).map((g) => [g.egress_gateway_id, g.name]));
+    const name = (id: string) => names.get(id) ?? "";
+    const sorted = [...ids].sort((a, b) => (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
+    return { allowAllGateways: false, selectedGateways: sorted.map((id) => w.link("EgressGateway", id) ?? rawId(id, names.get(id))) };
   };
-  const targetOf = (record: { user_id?: string | null; group_id?: string | null; image_id?: string | null }): [Record<string, Value>, string] => {
-    if (record.user_id) return [{ userId: w.userRef(record.user_id) }, w.usernames.get(canonical(record.user_id)) ?? `user-${record.user_id.slice(0, 8)}`];
-    if (record.group_id) return [{ groupId: w.groupRef(record.group_id) }, w.groupNames.get(canonical(record.group_id)) ?? `group-${record.group_id.slice(0, 8)}`];
-    return [{ imageId: w.imageRef(record.image_id ?? "") }, `image-${(record.image_id ?? "").slice(0, 8)}`];
+  const targetOf = (shown: { userId?: string | null; groupId?: string | null; imageId?: string | null }): [Record<string, Value>, string] => {
+    if (shown.userId) return [{ userId: w.userRef(shown.userId) }, w.usernames.get(canonical(shown.userId)) ?? `user-${shown.userId.slice(0, 8)}`];
+    if (shown.groupId) return [{ groupId: w.groupRef(shown.groupId) }, w.groupNames.get(canonical(shown.groupId)) ?? `group-${shown.groupId.slice(0, 8)}`];
+    return [{ imageId: w.imageRef(shown.imageId ?? "") }, `image-${(shown.imageId ?? "").slice(0, 8)}`];
   };
 
   if (w.wants("egress-mappings")) {
     const mappings = w.inventory.egressMappings;
     let unreadable = 0;
     for (const mapping of mappings ?? []) {
-      const gateways = gatewayList(mapping.allow_all_gateways, mapping.egress_gateways);
+      // The kind's own reading of the record; the provider, target and gateways become references.
+      const shown = egressProviderMappingShown(mapping);
+      const gateways = gatewayList(shown, mapping.egress_gateways);
       if (!gateways) {
         unreadable++;
         continue;
       }
-      const [target, targetName] = targetOf(mapping);
-      const name = w.names.resource(`${providerSlug(mapping.egress_provider_id)}-for-${targetName}`, "egress-mapping");
+      const [target, targetName] = targetOf(shown);
+      const name = w.names.resource(`${providerSlug(shown.egressProviderId)}-for-${targetName}`, "egress-mapping");
       lines.push(
-        w.declare(undefined, "EgressProviderMapping", name, mapping.egress_provider_mapping_id, { egressProviderId: providerRef(mapping.egress_provider_id), ...target, enabled: mapping.enabled, ...gateways, adopt: true }, w.options()),
+        w.declare(undefined, "EgressProviderMapping", name, mapping.egress_provider_mapping_id, { egressProviderId: providerRef(shown.egressProviderId), ...target, enabled: shown.enabled, ...gateways, adopt: true }, w.options()),
       );
     }
     w.row("egress-mappings", mappings?.length, (mappings?.length ?? 0) - unreadable, unreadable > 0 ? [`${unreadable}: Kasm's answer does not list the mapping's gateways, so it cannot be declared as it is`] : []);
@@ -130,12 +143,13 @@ export function writeEgress(w: ProgramWriter): void {
     const credentials = w.inventory.egressCredentials;
     let unreadable = 0;
     for (const credential of credentials ?? []) {
-      const gateways = gatewayList(credential.allow_all_gateways, credential.egress_gateways);
+      const shown = egressCredentialShown(credential);
+      const gateways = gatewayList(shown, credential.egress_gateways);
       if (!gateways) {
         unreadable++;
         continue;
       }
-      lines.push(credentialDeclaration(w, credential, providerRef(credential.egress_provider_id), providerSlug(credential.egress_provider_id), targetOf(credential)[0], gateways));
+      lines.push(credentialDeclaration(w, credential, providerRef(shown.egressProviderId), providerSlug(shown.egressProviderId), targetOf(shown)[0], gateways));
     }
     w.row(
       "egress-credentials",

@@ -22,7 +22,7 @@
  * reverting it means a replacement).
  */
 import { z } from "zod";
-import { KasmApiError, type EgressCredential as KasmCredential, type NewEgressCredential } from "../api";
+import { egressCredentialShown, KasmApiError, type EgressCredential as KasmCredential, type NewEgressCredential } from "../api";
 import type { KasmClient } from "../api/client";
 import { warn } from "../engine-log";
 import {
@@ -157,23 +157,16 @@ function isHidden(value: unknown): boolean {
  * adoption compares. Secrets Kasm hides stay as declared.
  */
 function currentInputs(props: RefreshedInputs<EgressCredentialInputs>, credential: KasmCredential): RefreshedInputs<EgressCredentialInputs> {
+  // Kasm's record as inputs (the client's mapping, which kasm-import writes too).
+  const { wireguardPrivateKey, meshKey, customCredential, ...shown } = egressCredentialShown(credential);
   const current: Props = {
-    egressProviderId: keepSpelling(props.egressProviderId, credential.egress_provider_id),
-    name: credential.name,
-    ...currentTarget(props, credential),
-    username: credential.username ?? null,
-    enabled: credential.enabled,
-    allowAllGateways: credential.allow_all_gateways ?? null,
-    selectedGateways: currentGateways(props.selectedGateways, props.allowAllGateways, credential.allow_all_gateways, credential.egress_gateways),
-    limitActiveConnections: credential.limit_active_connections ?? null,
-    activeConnectionLimit: credential.active_connection_limit ?? null,
+    ...shown,
+    egressProviderId: keepSpelling(props.egressProviderId, shown.egressProviderId),
+    ...currentTarget(props, shown),
+    selectedGateways: currentGateways(props.selectedGateways, props.allowAllGateways, shown.allowAllGateways, shown.selectedGateways),
   };
-  // The password always comes back masked: it stays as declared.
-  const returned: Props = {
-    wireguardPrivateKey: credential.wireguard_private_key,
-    meshKey: credential.mesh_key,
-    customCredential: credential.custom_credential,
-  };
+  // The password always comes back masked (the mapping leaves it out): it stays as declared.
+  const returned: Props = { wireguardPrivateKey, meshKey, customCredential };
   for (const [key, value] of Object.entries(returned)) if (!isHidden(value)) current[key] = value;
   return refreshedInputs(props, fieldNames(INPUT_FIELDS), current);
 }

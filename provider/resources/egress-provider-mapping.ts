@@ -14,7 +14,7 @@
  * Modify, Groups Modify or Images Modify) besides Egress Providers Modify.
  */
 import { z } from "zod";
-import type { EgressProviderMapping as KasmMapping, NewEgressProviderMapping } from "../api";
+import { egressProviderMappingShown, type EgressProviderMapping as KasmMapping, type NewEgressProviderMapping } from "../api";
 import type { KasmClient } from "../api/client";
 import {
   apiId,
@@ -109,12 +109,14 @@ function describeTarget(body: NewEgressProviderMapping): string {
  * declared, the declared selection stands, since Kasm then ignores it.
  */
 function currentInputs(props: RefreshedInputs<EgressProviderMappingInputs>, mapping: KasmMapping): RefreshedInputs<EgressProviderMappingInputs> {
+  // Kasm's record as inputs (the client's mapping, which kasm-import writes too).
+  const shown = egressProviderMappingShown(mapping);
   return {
-    egressProviderId: keepSpelling(props.egressProviderId, mapping.egress_provider_id),
-    ...currentTarget(props, mapping),
-    enabled: mapping.enabled,
-    allowAllGateways: mapping.allow_all_gateways,
-    selectedGateways: currentGateways(props.selectedGateways, props.allowAllGateways, mapping.allow_all_gateways, mapping.egress_gateways),
+    egressProviderId: keepSpelling(props.egressProviderId, shown.egressProviderId),
+    ...currentTarget(props, shown),
+    enabled: shown.enabled,
+    allowAllGateways: shown.allowAllGateways,
+    selectedGateways: currentGateways(props.selectedGateways, props.allowAllGateways, shown.allowAllGateways, shown.selectedGateways),
   };
 }
 

@@ -114,8 +114,8 @@ export function gatewayBody(inputs: Targeted): { allow_all_gateways: boolean; se
 // --- read ----------------------------------------------------------------------------------------
 
 /**
- * The current gateway selection, from the `egress_gateways` Kasm returns (the gateways the object
- * gives access to). When every gateway is allowed, as declared, Kasm lists them all and the
+ * The current gateway selection, from the gateways Kasm lists (`egress_gateways`, the gateways the
+ * object gives access to, as the client's mapping gives their ids). When every gateway is allowed, as declared, Kasm lists them all and the
  * selection cannot be seen: the declared one is kept. Otherwise the listing is the selection in
  * effect (all gateways, when Kasm allows all but the program does not), and the declared list is
  * kept when it is the same set, so a refresh shows no change.
@@ -124,22 +124,22 @@ export function currentGateways<Declared extends readonly string[] | null | unde
   declared: Declared,
   declaredAllowAll: unknown,
   kasmAllowAll: boolean | null | undefined,
-  gateways: readonly { egress_gateway_id: string }[] | null | undefined,
+  listed: readonly string[] | null | undefined,
 ): Declared | string[] {
   if (kasmAllowAll && declaredAllowAll === true) return declared;
-  const ids = (gateways ?? []).map((g) => g.egress_gateway_id);
+  const ids = [...(listed ?? [])];
   return same.idSet(declared, ids) ? declared : ids;
 }
 
-/** The current values of a record's target, keyed by input name. */
+/** The current values of a record's target (as the client's mapping shows it), keyed by input name, in the declared spelling of the same id. */
 export function currentTarget<Target extends { userId?: string | null; groupId?: string | null; imageId?: string | null }>(
   props: Target,
-  record: { user_id?: string | null; group_id?: string | null; image_id?: string | null },
+  shown: { userId?: string | null; groupId?: string | null; imageId?: string | null },
 ): Pick<Target, "userId" | "groupId" | "imageId"> {
   return {
-    userId: keepSpelling(props.userId, record.user_id),
-    groupId: keepSpelling(props.groupId, record.group_id),
-    imageId: keepSpelling(props.imageId, record.image_id),
+    userId: keepSpelling(props.userId, shown.userId),
+    groupId: keepSpelling(props.groupId, shown.groupId),
+    imageId: keepSpelling(props.imageId, shown.imageId),
   };
 }
 

@@ -156,6 +156,8 @@ const SCHEMA_RECORDS: Readonly<Record<string, string | { providerOwn: string }>>
   stagingConfigShown: { providerOwn: "a staging config's settings as a StagingConfig's inputs, which the client builds from the record (its reads are the client's)" },
   egressProviderShown: { providerOwn: "an egress provider's settings as an EgressProvider's inputs, which the client builds from the record (its reads are the client's)" },
   egressGatewayShown: { providerOwn: "an egress gateway's settings as an EgressGateway's inputs, which the client builds from the record (its reads are the client's)" },
+  egressProviderMappingShown: { providerOwn: "an egress provider mapping's settings as an EgressProviderMapping's inputs, which the client builds from the record (its reads are the client's)" },
+  egressCredentialShown: { providerOwn: "an egress credential's settings as an EgressCredential's inputs, which the client builds from the record (its reads are the client's)" },
   castConfigShown: { providerOwn: "a casting config's settings as a CastConfig's inputs, which the client builds from the record (its reads are the client's)" },
   groupShown: { providerOwn: "a group's settings as a Group's inputs, which the client builds from the record (its reads are the client's)" },
   userShown: { providerOwn: "a user's settings as a User's inputs, which the client builds from the record (its reads are the client's)" },
@@ -181,19 +183,17 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
     CreateCastConfigResult: ["confirmed", "cast_config"],
   },
   "provider/resources/egress-credential.ts": {
-    "egress credential": [
-      "egress_credential_id", "egress_provider_id", "name", "username", "enabled", "allow_all_gateways", "egress_gateways",
-      "limit_active_connections", "active_connection_limit", "wireguard_private_key", "mesh_key", "custom_credential",
-      "active_connections",
-    ],
+    "egress credential": ["egress_credential_id", "egress_provider_id", "name", "active_connections"],
+    egressCredentialShown: ["allowAllGateways", "customCredential", "egressProviderId", "meshKey", "selectedGateways", "wireguardPrivateKey"],
   },
   "provider/resources/egress-gateway.ts": {
     "egress gateway": ["egress_gateway_id", "egress_provider_id", "active_connections", "name"],
     egressGatewayShown: ["egressProviderId"],
   },
   "provider/resources/egress-provider-mapping.ts": {
-    "egress provider mapping": ["egress_provider_mapping_id", "enabled", "created", "egress_provider_id", "allow_all_gateways", "egress_gateways"],
+    "egress provider mapping": ["egress_provider_mapping_id", "enabled", "created", "egress_provider_id"],
     "egress mapping or credential target": ["user_id", "group_id", "image_id"],
+    egressProviderMappingShown: ["allowAllGateways", "egressProviderId", "enabled", "selectedGateways"],
   },
   "provider/resources/egress-provider.ts": {
     "egress provider": ["egress_provider_id", "created", "name", "egress_provider_type"],
@@ -263,7 +263,14 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
   },
   "provider/api/schemas/egress.ts": {
     "egress provider": ["name", "egress_provider_type", "enabled"],
-    "egress gateway": ["egress_provider_id", "name", "enabled", "country", "city", "config"],
+    // egress_gateway_id: the gateways a mapping or credential lists, as a selection's ids.
+    "egress gateway": ["egress_gateway_id", "egress_provider_id", "name", "enabled", "country", "city", "config"],
+    "egress provider mapping": ["egress_provider_id", "enabled", "allow_all_gateways", "egress_gateways"],
+    "egress credential": [
+      "egress_provider_id", "name", "username", "enabled", "allow_all_gateways", "egress_gateways", "limit_active_connections",
+      "active_connection_limit", "wireguard_private_key", "mesh_key", "custom_credential",
+    ],
+    "egress mapping or credential target": ["user_id", "group_id", "image_id"],
   },
   // A group's, a user's and a user's attributes' settings as the kinds' inputs, for the kinds and for kasm-import.
   "provider/api/schemas/groups.ts": {

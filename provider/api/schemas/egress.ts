@@ -161,6 +161,33 @@ export const EgressProviderMapping = EgressTarget.extend({
 /** Routes a user, group or image through an egress provider. */
 export type EgressProviderMapping = z.infer<typeof EgressProviderMapping>;
 
+/**
+ * The gateways a mapping or credential record lists (every gateway of the provider when all are
+ * allowed), as the ids a `selectedGateways` input holds; null when the answer lists none.
+ */
+function listedGatewayIds(gateways: readonly EgressGatewayRef[] | null | undefined): string[] | null {
+  return gateways ? gateways.map((gateway) => gateway.egress_gateway_id) : null;
+}
+
+/**
+ * An egress provider mapping's settings by the names a program declares them (an
+ * EgressProviderMapping's inputs), as the record shows them: ids as Kasm writes them, the target's
+ * two unset ids as the record has them, `selectedGateways` the gateways Kasm lists. One mapping for
+ * the EgressProviderMapping kind (refresh, take-over), which keeps a declared selection Kasm cannot
+ * show, and for `kasm-import`, which writes it.
+ */
+export function egressProviderMappingShown(mapping: EgressProviderMapping) {
+  return {
+    egressProviderId: mapping.egress_provider_id,
+    userId: mapping.user_id,
+    groupId: mapping.group_id,
+    imageId: mapping.image_id,
+    enabled: mapping.enabled,
+    allowAllGateways: mapping.allow_all_gateways,
+    selectedGateways: listedGatewayIds(mapping.egress_gateways),
+  };
+}
+
 /** `target_egress_provider_mapping` of `create_egress_provider_mapping`: the provider and exactly one of user_id, group_id, image_id. */
 export const NewEgressProviderMapping = EgressProviderMapping.pick({
   egress_provider_id: true,
@@ -218,6 +245,32 @@ export const EgressCredential = EgressTarget.extend({
 });
 /** Credentials used on a provider's gateways. */
 export type EgressCredential = z.infer<typeof EgressCredential>;
+
+/**
+ * An egress credential's settings by the names a program declares them (an EgressCredential's
+ * inputs), as the record shows them, null where it shows none; the secrets as Kasm returns them
+ * (hidden or left out by some releases), the password never (Kasm always masks it). One mapping for
+ * the EgressCredential kind (refresh, take-over) and for `kasm-import`, which writes it (a secret
+ * Kasm holds as a secret input).
+ */
+export function egressCredentialShown(credential: EgressCredential) {
+  return {
+    egressProviderId: credential.egress_provider_id,
+    name: credential.name,
+    userId: credential.user_id,
+    groupId: credential.group_id,
+    imageId: credential.image_id,
+    username: credential.username ?? null,
+    enabled: credential.enabled,
+    allowAllGateways: credential.allow_all_gateways ?? null,
+    selectedGateways: listedGatewayIds(credential.egress_gateways),
+    limitActiveConnections: credential.limit_active_connections ?? null,
+    activeConnectionLimit: credential.active_connection_limit ?? null,
+    wireguardPrivateKey: credential.wireguard_private_key,
+    meshKey: credential.mesh_key,
+    customCredential: credential.custom_credential,
+  };
+}
 
 /** `target_egress_credential` of `create_egress_credential`: one of user_id, group_id, image_id is required. */
 export const NewEgressCredential = EgressCredential.pick({
