@@ -4,10 +4,10 @@
  * `error_message`), Groups Modify System for a system group, spec mode's 404s, and the seed's
  * `images[].groups`.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { OperationName, PermissionName } from "../../catalogue";
 import { storeFromSeed } from "../../emulator/seed";
-import { startTestEmulator, type TestEmulator, wire } from "../helpers/emulator";
+import { emulatorsInBothVocabularies, startTestEmulator, wire } from "../helpers/emulator";
 
 const CHROME = "1b000000000000000000000000000001";
 const TERMINAL = "1b000000000000000000000000000002";
@@ -34,29 +34,20 @@ const SEED = {
   ],
 };
 
-let product: TestEmulator;
-let spec: TestEmulator;
-beforeAll(async () => {
-  product = await startTestEmulator(SEED, { apiNames: "product" });
-  spec = await startTestEmulator(SEED, { apiNames: "spec" });
-});
-afterAll(async () => {
-  await product.close();
-  await spec.close();
-});
+const emulators = emulatorsInBothVocabularies(SEED);
 
 const pair = (groupId: unknown, imageId: unknown) => ({ target_group: { group_id: groupId }, target_image: { image_id: imageId } });
-const imagesOf = async (groupId: string) => (await product.call("get_images_group", { target_group: { group_id: groupId } })).body.images as { image_id: string }[];
+const imagesOf = async (groupId: string) => (await emulators.product.call("get_images_group", { target_group: { group_id: groupId } })).body.images as { image_id: string }[];
 
 describe("which mode serves the group image operations", () => {
   it.each(GROUP_IMAGE_OPERATIONS)("spec mode answers %s as an unknown operation", async (operation) => {
-    expect(wire(await spec.call(operation, pair(ENGINEERING, CHROME)))).toEqual({ status: 404, body: { error_message: `Unknown API path (/api/public/${operation})` } });
+    expect(wire(await emulators.spec.call(operation, pair(ENGINEERING, CHROME)))).toEqual({ status: 404, body: { error_message: `Unknown API path (/api/public/${operation})` } });
   });
 });
 
 describe("get_images_group", () => {
   it("answers {images} with each authorisation, its image's names and its group's (seeded from images[].groups)", async () => {
-    const res = await product.call("get_images_group", { target_group: { group_id: ENGINEERING } });
+    const res = await emulators.product.call("get_images_group", { target_group: { group_id: ENGINEERING } });
     expect(wire(res)).toEqual({
       status: 200,
       body: {
@@ -81,58 +72,58 @@ describe("get_images_group", () => {
     ["an empty group_id", { target_group: { group_id: "" } }, "Invalid Request: Missing group id"],
     ["an unknown group", { target_group: { group_id: UNKNOWN } }, "Request group does not exist"],
   ])("refuses %s with HTTP 200", async (_what, body, message) => {
-    expect(wire(await product.call("get_images_group", body))).toEqual({ status: 200, body: { error_message: message } });
+    expect(wire(await emulators.product.call("get_images_group", body))).toEqual({ status: 200, body: { error_message: message } });
   });
 
   it("of a system group needs Groups View System; without Groups View it is refused", async () => {
-    expect(wire(await product.call("get_images_group", { target_group: { group_id: ALL_USERS } }, creds("groups")))).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
-    expect(wire(await product.call("get_images_group", { target_group: { group_id: ENGINEERING } }, creds("images")))).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
+    expect(wire(await emulators.product.call("get_images_group", { target_group: { group_id: ALL_USERS } }, creds("groups")))).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
+    expect(wire(await emulators.product.call("get_images_group", { target_group: { group_id: ENGINEERING } }, creds("images")))).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
   });
 });
 
 describe("add_images_group and remove_images_group", () => {
   it("add authorises a group for an image and answers {}; remove takes it away", async () => {
-    expect(wire(await product.call("add_images_group", pair(SALES, TERMINAL), creds("groups")))).toEqual({ status: 200, body: {} });
+    expect(wire(await emulators.product.call("add_images_group", pair(SALES, TERMINAL), creds("groups")))).toEqual({ status: 200, body: {} });
     expect((await imagesOf(SALES)).map((gi) => gi.image_id)).toEqual([TERMINAL]);
-    expect(wire(await product.call("remove_images_group", pair(SALES, TERMINAL), creds("groups")))).toEqual({ status: 200, body: {} });
+    expect(wire(await emulators.product.call("remove_images_group", pair(SALES, TERMINAL), creds("groups")))).toEqual({ status: 200, body: {} });
     expect(await imagesOf(SALES)).toEqual([]);
   });
 
   it("a second add of the same pair adds a second authorisation, and a remove takes one (1.15)", async () => {
-    await product.call("add_images_group", pair(SALES, CHROME));
-    await product.call("add_images_group", pair(SALES, CHROME));
+    await emulators.product.call("add_images_group", pair(SALES, CHROME));
+    await emulators.product.call("add_images_group", pair(SALES, CHROME));
     expect((await imagesOf(SALES)).map((gi) => gi.image_id)).toEqual([CHROME, CHROME]);
-    await product.call("remove_images_group", pair(SALES, CHROME));
+    await emulators.product.call("remove_images_group", pair(SALES, CHROME));
     expect((await imagesOf(SALES)).map((gi) => gi.image_id)).toEqual([CHROME]);
-    await product.call("remove_images_group", pair(SALES, CHROME));
+    await emulators.product.call("remove_images_group", pair(SALES, CHROME));
   });
 
   it("remove of a pair that is not authorised answers {} and changes nothing", async () => {
-    const before = await product.state();
-    expect(wire(await product.call("remove_images_group", pair(SALES, TERMINAL)))).toEqual({ status: 200, body: {} });
-    expect(await product.state()).toEqual(before);
+    const before = await emulators.product.state();
+    expect(wire(await emulators.product.call("remove_images_group", pair(SALES, TERMINAL)))).toEqual({ status: 200, body: {} });
+    expect(await emulators.product.state()).toEqual(before);
   });
 
   it.each(["add_images_group", "remove_images_group"] as const)("%s refuses missing or unknown ids with HTTP 200, and a system group without Groups Modify System", async (operation) => {
-    const before = await product.state();
+    const before = await emulators.product.state();
     const missing = { status: 200, body: { error_message: "Invalid request, missing group or image id" } };
-    expect(wire(await product.call(operation, {}))).toEqual(missing);
-    expect(wire(await product.call(operation, { target_group: { group_id: SALES } }))).toEqual(missing);
-    expect(wire(await product.call(operation, { target_group: {}, target_image: { image_id: CHROME } }))).toEqual(missing);
+    expect(wire(await emulators.product.call(operation, {}))).toEqual(missing);
+    expect(wire(await emulators.product.call(operation, { target_group: { group_id: SALES } }))).toEqual(missing);
+    expect(wire(await emulators.product.call(operation, { target_group: {}, target_image: { image_id: CHROME } }))).toEqual(missing);
     const unknown = { status: 200, body: { error_message: "Group or image does not exist" } };
-    expect(wire(await product.call(operation, pair(UNKNOWN, CHROME)))).toEqual(unknown);
-    expect(wire(await product.call(operation, pair(SALES, UNKNOWN)))).toEqual(unknown);
-    expect(wire(await product.call(operation, pair(ALL_USERS, TERMINAL), creds("groups")))).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
-    expect(wire(await product.call(operation, pair(SALES, TERMINAL), creds("images")))).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
-    expect(await product.state()).toEqual(before);
+    expect(wire(await emulators.product.call(operation, pair(UNKNOWN, CHROME)))).toEqual(unknown);
+    expect(wire(await emulators.product.call(operation, pair(SALES, UNKNOWN)))).toEqual(unknown);
+    expect(wire(await emulators.product.call(operation, pair(ALL_USERS, TERMINAL), creds("groups")))).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
+    expect(wire(await emulators.product.call(operation, pair(SALES, TERMINAL), creds("images")))).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
+    expect(await emulators.product.state()).toEqual(before);
   });
 
   it("a deleted group takes its authorisations with it", async () => {
-    const created = await product.call("create_group", { target_group: { name: "Short-lived", priority: 50 } });
+    const created = await emulators.product.call("create_group", { target_group: { name: "Short-lived", priority: 50 } });
     const groupId = created.body.group.group_id;
-    await product.call("add_images_group", pair(groupId, TERMINAL));
-    await product.call("delete_group", { target_group: { group_id: groupId } });
-    const left = Object.values<{ group_id: string }>((await product.state()).groupImages).filter((gi) => gi.group_id === groupId);
+    await emulators.product.call("add_images_group", pair(groupId, TERMINAL));
+    await emulators.product.call("delete_group", { target_group: { group_id: groupId } });
+    const left = Object.values<{ group_id: string }>((await emulators.product.state()).groupImages).filter((gi) => gi.group_id === groupId);
     expect(left).toEqual([]);
   });
 });

@@ -4,9 +4,9 @@
  * `error_message`), the emulator's 400s for fields the product fails on, the permissions (Images
  * Modify Resources for compute-related changes), and spec mode's 404s.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { OperationName, PermissionName } from "../../catalogue";
-import { startTestEmulator, type TestEmulator, wire } from "../helpers/emulator";
+import { emulatorsInBothVocabularies, wire } from "../helpers/emulator";
 
 const CHROME = "1b000000000000000000000000000001";
 const TERMINAL = "1b000000000000000000000000000002";
@@ -46,16 +46,7 @@ const SEED = {
   sessions: [{ username: "alice", image_name: "kasmweb/terminal:1.16.0" }],
 };
 
-let product: TestEmulator;
-let spec: TestEmulator;
-beforeAll(async () => {
-  product = await startTestEmulator(SEED, { apiNames: "product" });
-  spec = await startTestEmulator(SEED, { apiNames: "spec" });
-});
-afterAll(async () => {
-  await product.close();
-  await spec.close();
-});
+const emulators = emulatorsInBothVocabularies(SEED);
 
 /** What the Terraform client whose CI runs 1.16.1 sends to create an image: the configs as JSON text, categories as lines. */
 const CI_IMAGE = {
@@ -128,14 +119,14 @@ const CI_RECORD = {
 
 describe("which mode serves the image operations", () => {
   it.each([...IMAGE_OPERATIONS])("spec mode answers %s as an unknown operation", async (operation) => {
-    expect(wire(await spec.call(operation, { target_image: { image_id: CHROME } }))).toEqual({
+    expect(wire(await emulators.spec.call(operation, { target_image: { image_id: CHROME } }))).toEqual({
       status: 404,
       body: { error_message: `Unknown API path (/api/public/${operation})` },
     });
   });
 
   it("spec mode's get_images keeps the spec's record, the registry password masked", async () => {
-    const chrome = (await spec.call("get_images")).body.images.find((i: { image_id: string }) => i.image_id === CHROME);
+    const chrome = (await emulators.spec.call("get_images")).body.images.find((i: { image_id: string }) => i.image_id === CHROME);
     expect(chrome).toMatchObject({ ctr_registry: "https://index.docker.io/v1/", ctr_user: "puller", ctr_token: "**********" });
     expect(chrome).not.toHaveProperty("categories");
   });
@@ -148,31 +139,31 @@ describe("permissions", () => {
     ["delete_image", "resources", { target_image: { image_id: CHROME } }],
     ["get_image", "users", { target_image: { image_id: CHROME } }],
   ] as const)("%s is refused to a key without its permission (%s)", async (operation, as, body) => {
-    const before = await product.state();
-    expect(wire(await product.call(operation as OperationName, body, creds(as)))).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
-    expect(await product.state()).toEqual(before);
+    const before = await emulators.product.state();
+    expect(wire(await emulators.product.call(operation as OperationName, body, creds(as)))).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
+    expect(await emulators.product.state()).toEqual(before);
   });
 
   it("a Read Only key may read an image but not create one", async () => {
-    expect((await product.call("get_image", { image_id: CHROME }, creds("read-only"))).status).toBe(200);
-    expect(wire(await product.call("create_image", { target_image: { name: "x" } }, creds("read-only")))).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
+    expect((await emulators.product.call("get_image", { image_id: CHROME }, creds("read-only"))).status).toBe(200);
+    expect(wire(await emulators.product.call("create_image", { target_image: { name: "x" } }, creds("read-only")))).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
   });
 
   it("create_image needs Images Create only, compute-related fields included (1.15 checks none)", async () => {
-    const res = await product.call("create_image", { target_image: { name: "kasmweb/gpu:1.0", memory: 4096000000, gpu_count: 1 } }, creds("create"));
+    const res = await emulators.product.call("create_image", { target_image: { name: "kasmweb/gpu:1.0", memory: 4096000000, gpu_count: 1 } }, creds("create"));
     expect(res.body.image).toMatchObject({ memory: 4096000000, gpu_count: 1 });
   });
 });
 
 describe("get_images and get_image", () => {
   it("get_images lists 1.15's record, with the server's hostname and the pool's name", async () => {
-    const chrome = (await product.call("get_images")).body.images.find((i: { image_id: string }) => i.image_id === CHROME);
+    const chrome = (await emulators.product.call("get_images")).body.images.find((i: { image_id: string }) => i.image_id === CHROME);
     expect(chrome).toMatchObject({ categories: ["Browser"], default_category: "Browser", docker_token: "**********", docker_user: "puller", server: {}, server_pool: {} });
   });
 
   it("get_image reads target_image.image_id or a top-level image_id, and answers {image}", async () => {
-    const byTarget = await product.call("get_image", { target_image: { image_id: CHROME } });
-    const byTop = await product.call("get_image", { image_id: CHROME });
+    const byTarget = await emulators.product.call("get_image", { target_image: { image_id: CHROME } });
+    const byTop = await emulators.product.call("get_image", { image_id: CHROME });
     expect(byTarget.status).toBe(200);
     expect(byTarget.body).toEqual(byTop.body);
     expect(byTarget.body.image).toMatchObject({ image_id: CHROME, name: "kasmweb/chrome:1.16.0", docker_token: "**********" });
@@ -183,35 +174,35 @@ describe("get_images and get_image", () => {
     ["no id", {}, "Invalid Request: Missing required parameters"],
     ["an unknown id", { image_id: UNKNOWN }, `Image(${UNKNOWN}) Does not Exist`],
   ])("get_image refuses %s with HTTP 200", async (_what, body, message) => {
-    expect(wire(await product.call("get_image", body))).toEqual({ status: 200, body: { error_message: message } });
+    expect(wire(await emulators.product.call("get_image", body))).toEqual({ status: 200, body: { error_message: message } });
   });
 });
 
 describe("create_image", () => {
   it("takes the configs as JSON text and categories as lines, and answers {image} with a new image_id", async () => {
-    const res = await product.call("create_image", { target_image: CI_IMAGE });
+    const res = await emulators.product.call("create_image", { target_image: CI_IMAGE });
     expect(wire(res)).toEqual({ status: 200, body: { image: { image_id: expect.stringMatching(/^[0-9a-f]{32}$/), ...CI_RECORD } } });
-    const listed = (await product.call("get_images")).body.images.map((i: { image_id: string }) => i.image_id);
+    const listed = (await emulators.product.call("get_images")).body.images.map((i: { image_id: string }) => i.image_id);
     expect(listed).toContain(res.body.image.image_id);
   });
 
   it("stores the registry password but answers it masked, and never logs it", async () => {
-    const res = await product.call("create_image", { target_image: { name: "kasmweb/private:1", docker_user: "me", docker_token: "s3cr3t-token" } });
+    const res = await emulators.product.call("create_image", { target_image: { name: "kasmweb/private:1", docker_user: "me", docker_token: "s3cr3t-token" } });
     expect(res.body.image).toMatchObject({ docker_user: "me", docker_token: "**********" });
-    expect((await product.state()).images[res.body.image.image_id].ctr_token).toBe("s3cr3t-token");
-    expect(product.requests.join("\n")).not.toContain("s3cr3t-token");
+    expect((await emulators.product.state()).images[res.body.image.image_id].ctr_token).toBe("s3cr3t-token");
+    expect(emulators.product.requests.join("\n")).not.toContain("s3cr3t-token");
   });
 
   it("fills 1.15's data-model defaults for what is left out (no field is required)", async () => {
-    const res = await product.call("create_image", { target_image: { friendly_name: "Bare" } });
+    const res = await emulators.product.call("create_image", { target_image: { friendly_name: "Bare" } });
     expect(res.body.image).toMatchObject({ name: null, friendly_name: "Bare", memory: 768000000, cores: 1, enabled: true, image_type: "Container", categories: [] });
   });
 
   it("restricts an image to a zone, a server or a pool that exists", async () => {
     const target = { name: "kasmweb/zoned:1", restrict_to_zone: true, zone_id: ZONE, restrict_to_server: true, server_id: SERVER, server_pool_id: POOL };
-    const res = await product.call("create_image", { target_image: target });
+    const res = await emulators.product.call("create_image", { target_image: target });
     expect(res.body.image).toMatchObject({ zone_id: ZONE, zone_name: "default", server_id: SERVER, server_pool_id: POOL, restrict_to_zone: true });
-    const listed = (await product.call("get_images")).body.images.find((i: { image_id: string }) => i.image_id === res.body.image.image_id);
+    const listed = (await emulators.product.call("get_images")).body.images.find((i: { image_id: string }) => i.image_id === res.body.image.image_id);
     expect(listed).toMatchObject({ server: { hostname: "ws1.example.org" }, server_pool: { server_pool_name: "Pool A" } });
   });
 
@@ -231,9 +222,9 @@ describe("create_image", () => {
     ["an unknown zone", { target_image: { restrict_to_zone: true, zone_id: UNKNOWN } }, "Invalid Request: No Zone exists with id (ffffffff-ffff-ffff-ffff-ffffffffffff)"],
     ["an unknown filter policy", { target_image: { filter_policy_id: UNKNOWN } }, "Invalid Request: No Filter policy exists with id (ffffffff-ffff-ffff-ffff-ffffffffffff)"],
   ])("refuses %s with HTTP 200 and changes nothing", async (_what, body, message) => {
-    const before = await product.state();
-    expect(wire(await product.call("create_image", body))).toEqual({ status: 200, body: { error_message: message } });
-    expect(await product.state()).toEqual(before);
+    const before = await emulators.product.state();
+    expect(wire(await emulators.product.call("create_image", body))).toEqual({ status: 200, body: { error_message: message } });
+    expect(await emulators.product.state()).toEqual(before);
   });
 
   it.each([
@@ -244,7 +235,7 @@ describe("create_image", () => {
     ["categories as a list", { categories: ["a"] }, "target_image.categories: Invalid input: expected string, received array"],
     ["a mistyped registry", { docker_registry: 5 }, "target_image.docker_registry: Invalid input: expected string, received number"],
   ])("refuses %s with 400 (the product fails on it)", async (_what, target, message) => {
-    expect(wire(await product.call("create_image", { target_image: { name: "kasmweb/x:1", ...target } }))).toEqual({
+    expect(wire(await emulators.product.call("create_image", { target_image: { name: "kasmweb/x:1", ...target } }))).toEqual({
       status: 400,
       body: { error_message: `Invalid Request: ${message}` },
     });
@@ -255,12 +246,12 @@ describe("update_image", () => {
   /** A fresh image to change, created with the registry and its credentials set. */
   async function freshImage(): Promise<string> {
     const target = { ...CI_IMAGE, name: "kasmweb/update:1", docker_user: "puller", docker_token: TOKEN, notes: "kept" };
-    return (await product.call("create_image", { target_image: target })).body.image.image_id;
+    return (await emulators.product.call("create_image", { target_image: target })).body.image.image_id;
   }
 
   it("takes the whole record: a field left out keeps its value, except those 1.15 always writes", async () => {
     const id = await freshImage();
-    const res = await product.call("update_image", { target_image: { image_id: id, friendly_name: "Renamed", description: "", memory: 0 } });
+    const res = await emulators.product.call("update_image", { target_image: { image_id: id, friendly_name: "Renamed", description: "", memory: 0 } });
     expect(res.status).toBe(200);
     expect(res.body.image).toMatchObject({
       image_id: id,
@@ -280,16 +271,16 @@ describe("update_image", () => {
 
   it("keeps the registry password when the mask an answer showed is sent back", async () => {
     const id = await freshImage();
-    const image = (await product.call("get_image", { image_id: id })).body.image;
+    const image = (await emulators.product.call("get_image", { image_id: id })).body.image;
     const { image_id, docker_registry, docker_user, docker_token } = image;
-    const res = await product.call("update_image", { target_image: { image_id, docker_registry, docker_user, docker_token, description: "New" } });
+    const res = await emulators.product.call("update_image", { target_image: { image_id, docker_registry, docker_user, docker_token, description: "New" } });
     expect(res.body.image).toMatchObject({ description: "New", docker_token: "**********" });
-    expect((await product.state()).images[id].ctr_token).toBe(TOKEN);
+    expect((await emulators.product.state()).images[id].ctr_token).toBe(TOKEN);
   });
 
   it("clears a config with \"\" and replaces one with JSON text", async () => {
     const id = await freshImage();
-    const res = await product.call("update_image", { target_image: { image_id: id, run_config: "", exec_config: '{"go": {"cmd": "ls"}}' } });
+    const res = await emulators.product.call("update_image", { target_image: { image_id: id, run_config: "", exec_config: '{"go": {"cmd": "ls"}}' } });
     expect(res.body.image).toMatchObject({ run_config: {}, exec_config: { go: { cmd: "ls" } } });
   });
 
@@ -299,22 +290,22 @@ describe("update_image", () => {
     ["an unknown image", { target_image: { image_id: UNKNOWN } }, `User (None) attempted to update an image (${UNKNOWN}) that does not exist.`],
     ["a config as an object", { target_image: { image_id: CHROME, volume_mappings: {} } }, "Invalid json format for volume_mappings"],
   ])("refuses %s with HTTP 200 and changes nothing", async (_what, body, message) => {
-    const before = await product.state();
-    expect(wire(await product.call("update_image", body))).toEqual({ status: 200, body: { error_message: message } });
-    expect(await product.state()).toEqual(before);
+    const before = await emulators.product.state();
+    expect(wire(await emulators.product.call("update_image", body))).toEqual({ status: 200, body: { error_message: message } });
+    expect(await emulators.product.state()).toEqual(before);
   });
 
   describe("Images Modify without Images Modify Resources", () => {
     /** The whole record of an image as an update sends it back (the answer's own fields left out). */
     async function wholeRecord(id: string): Promise<Record<string, unknown>> {
-      const image = (await product.call("get_image", { image_id: id })).body.image;
+      const image = (await emulators.product.call("get_image", { image_id: id })).body.image;
       const settings = ["image_id", "name", "friendly_name", "description", "memory", "cores", "cpu_allocation_method", "docker_registry", "docker_user", "docker_token", "gpu_count", "require_gpu", "uncompressed_size_mb", "hash", "persistent_profile_path"];
       return Object.fromEntries(settings.map((field) => [field, image[field]]));
     }
 
     it("changes the description", async () => {
       const id = await freshImage();
-      const res = await product.call("update_image", { target_image: { ...(await wholeRecord(id)), description: "Only words" } }, creds("modify"));
+      const res = await emulators.product.call("update_image", { target_image: { ...(await wholeRecord(id)), description: "Only words" } }, creds("modify"));
       expect(res.status).toBe(200);
       expect(res.body.image.description).toBe("Only words");
     });
@@ -330,42 +321,42 @@ describe("update_image", () => {
       ["the volume mappings", { volume_mappings: '{"/d": {"bind": "/d", "mode": "rw", "uid": 1000, "gid": 1000}}' }],
     ])("is refused a change of %s (403), and nothing changes", async (_what, change) => {
       const id = await freshImage();
-      const before = await product.state();
-      const res = await product.call("update_image", { target_image: { ...(await wholeRecord(id)), ...change } }, creds("modify"));
+      const before = await emulators.product.state();
+      const res = await emulators.product.call("update_image", { target_image: { ...(await wholeRecord(id)), ...change } }, creds("modify"));
       expect(wire(res)).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
-      expect(await product.state()).toEqual(before);
+      expect(await emulators.product.state()).toEqual(before);
     });
 
     it("is refused leaving out the registry, which would clear it", async () => {
       const id = await freshImage();
       const { docker_registry: _left, ...rest } = await wholeRecord(id);
-      expect((await product.call("update_image", { target_image: rest }, creds("modify"))).status).toBe(403);
+      expect((await emulators.product.call("update_image", { target_image: rest }, creds("modify"))).status).toBe(403);
     });
 
     it("may send compute-related fields unchanged; with Modify Resources they change", async () => {
       const id = await freshImage();
-      expect((await product.call("update_image", { target_image: await wholeRecord(id) }, creds("modify"))).status).toBe(200);
-      const res = await product.call("update_image", { target_image: { ...(await wholeRecord(id)), memory: 4096000000 } }, creds("resources"));
+      expect((await emulators.product.call("update_image", { target_image: await wholeRecord(id) }, creds("modify"))).status).toBe(200);
+      const res = await emulators.product.call("update_image", { target_image: { ...(await wholeRecord(id)), memory: 4096000000 } }, creds("resources"));
       expect(res.body.image.memory).toBe(4096000000);
     });
 
     it("Images Modify Resources alone lets the call in, but a compute change needs both (1.15)", async () => {
       const id = await freshImage();
-      expect((await product.call("update_image", { target_image: { ...(await wholeRecord(id)), description: "x" } }, creds("resources-only"))).status).toBe(200);
-      expect((await product.call("update_image", { target_image: { ...(await wholeRecord(id)), cores: 8 } }, creds("resources-only"))).status).toBe(403);
+      expect((await emulators.product.call("update_image", { target_image: { ...(await wholeRecord(id)), description: "x" } }, creds("resources-only"))).status).toBe(200);
+      expect((await emulators.product.call("update_image", { target_image: { ...(await wholeRecord(id)), cores: 8 } }, creds("resources-only"))).status).toBe(403);
     });
   });
 });
 
 describe("delete_image", () => {
   it("deletes an image and answers {}; what refers to it goes too", async () => {
-    const id = (await product.call("create_image", { target_image: { name: "kasmweb/doomed:1" } })).body.image.image_id;
-    await product.call("add_images_group", { target_group: { group_id: ENGINEERING }, target_image: { image_id: id } });
-    const alice = await product.userId("alice");
-    await product.call("update_user_attributes", { target_user_attributes: { user_id: alice, default_image: id } });
-    await product.call("create_staging_config", { target_staging_config: { zone_id: ZONE, image_id: id, num_sessions: 1, expiration: 1 } });
-    expect(wire(await product.call("delete_image", { target_image: { image_id: id } }))).toEqual({ status: 200, body: {} });
-    const state = await product.state();
+    const id = (await emulators.product.call("create_image", { target_image: { name: "kasmweb/doomed:1" } })).body.image.image_id;
+    await emulators.product.call("add_images_group", { target_group: { group_id: ENGINEERING }, target_image: { image_id: id } });
+    const alice = await emulators.product.userId("alice");
+    await emulators.product.call("update_user_attributes", { target_user_attributes: { user_id: alice, default_image: id } });
+    await emulators.product.call("create_staging_config", { target_staging_config: { zone_id: ZONE, image_id: id, num_sessions: 1, expiration: 1 } });
+    expect(wire(await emulators.product.call("delete_image", { target_image: { image_id: id } }))).toEqual({ status: 200, body: {} });
+    const state = await emulators.product.state();
     expect(state.images[id]).toBeUndefined();
     expect(Object.values<{ image_id: string }>(state.groupImages).filter((gi) => gi.image_id === id)).toEqual([]);
     expect(Object.values<{ image_id: string }>(state.stagingConfigs).filter((c) => c.image_id === id)).toEqual([]);
@@ -379,8 +370,8 @@ describe("delete_image", () => {
     ["an image a cast config launches", { target_image: { image_id: CHROME } }, "Image (Chrome): ID (1b000000-0000-0000-0000-000000000001) currently has (1) associated Casting Config(s) and cannot be deleted"],
     ["an image a session runs", { target_image: { image_id: TERMINAL } }, "Image (Terminal): ID (1b000000-0000-0000-0000-000000000002) currently has (1) associated Kasm(s) and cannot be deleted"],
   ])("refuses %s with HTTP 200 and changes nothing", async (_what, body, message) => {
-    const before = await product.state();
-    expect(wire(await product.call("delete_image", body))).toEqual({ status: 200, body: { error_message: message } });
-    expect(await product.state()).toEqual(before);
+    const before = await emulators.product.state();
+    expect(wire(await emulators.product.call("delete_image", body))).toEqual({ status: 200, body: { error_message: message } });
+    expect(await emulators.product.state()).toEqual(before);
   });
 });

@@ -4,10 +4,10 @@
  * with 1.15's request fields, answers and refusals (HTTP 200 with an `error_message` for the
  * admin-inherited group operations); and which paths each mode serves.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { closeUnderDependencies, isSpecOperation, OPERATIONS, requiredPermissions, type OperationName, type PermissionName } from "../../catalogue";
 import { OPERATION_RENAMES } from "../../emulator/vocabulary";
-import { operationPath, startTestEmulator, type TestEmulator, wire } from "../helpers/emulator";
+import { operationPath, emulatorsInBothVocabularies, wire } from "../helpers/emulator";
 
 const CHROME = "1b000000000000000000000000000001";
 const ALL_USERS = "90000000000000000000000000000001";
@@ -55,38 +55,29 @@ const SEED = {
   activationKeys: [{ activation_key: "ACTIVATION-KEY-1", seats: 10, features: { session_casting: true } }],
 };
 
-let product: TestEmulator;
-let spec: TestEmulator;
-beforeAll(async () => {
-  product = await startTestEmulator(SEED, { apiNames: "product" });
-  spec = await startTestEmulator(SEED, { apiNames: "spec" });
-});
-afterAll(async () => {
-  await product.close();
-  await spec.close();
-});
+const emulators = emulatorsInBothVocabularies(SEED);
 
 describe("which paths each mode serves", () => {
   it.each(PRODUCT_OPERATIONS)("spec mode answers %s as an unknown operation", async (operation) => {
-    expect(wire(await spec.call(operation, {}))).toEqual({ status: 404, body: { error_message: `Unknown API path (/api/public/${operation})` } });
+    expect(wire(await emulators.spec.call(operation, {}))).toEqual({ status: 404, body: { error_message: `Unknown API path (/api/public/${operation})` } });
   });
 
   it.each(RENAMED)("product mode has no %s, only its product name", async (operation) => {
-    const res = await product.raw("POST", OPERATIONS[operation].path, { body: "{}", headers: { "content-type": "application/json" } });
+    const res = await emulators.product.raw("POST", OPERATIONS[operation].path, { body: "{}", headers: { "content-type": "application/json" } });
     expect(wire(res)).toEqual({ status: 404, body: { error_message: `Unknown API path (/api/public/${operation})` } });
-    expect((await product.call(operation, {})).status).not.toBe(404);
+    expect((await emulators.product.call(operation, {})).status).not.toBe(404);
   });
 
   it.each(RENAMED)("spec mode has no product name for %s", async (operation) => {
     const path = operationPath(operation, "product");
-    const res = await spec.raw("POST", path, { body: "{}", headers: { "content-type": "application/json" } });
+    const res = await emulators.spec.raw("POST", path, { body: "{}", headers: { "content-type": "application/json" } });
     expect(wire(res)).toEqual({ status: 404, body: { error_message: `Unknown API path (${path})` } });
   });
 });
 
 describe("the permissions of the product's operations (catalogue)", () => {
   it.each(table.map((row) => [row.operation, row.exact] as const))("%s is not refused to a key holding exactly what it needs", async (operation, creds) => {
-    const res = await product.call(operation, {}, creds);
+    const res = await emulators.product.call(operation, {}, creds);
     expect([401, 403]).not.toContain(res.status);
     expect(res.status).toBeLessThan(500);
   });
@@ -94,14 +85,14 @@ describe("the permissions of the product's operations (catalogue)", () => {
   it.each(table.flatMap((row) => row.lacking.map((l) => [row.operation, l.removed, l.creds] as const)))(
     "%s is refused with 403 without %s",
     async (operation, _removed, creds) => {
-      expect(wire(await product.call(operation, {}, creds))).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
+      expect(wire(await emulators.product.call(operation, {}, creds))).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
     },
   );
 });
 
 describe("groups", () => {
   it("get_groups lists every group with its priority, description and metadata", async () => {
-    const res = await product.call("get_groups");
+    const res = await emulators.product.call("get_groups");
     expect(res.status).toBe(200);
     expect(res.body.groups).toEqual([
       { group_id: ALL_USERS, name: "All Users", description: "Every user belongs to this group", priority: 4095, is_system: true, group_metadata: {}, group_mappings: [] },
@@ -111,38 +102,38 @@ describe("groups", () => {
   });
 
   it("get_groups shows system groups only to a key that may view them (Groups View System)", async () => {
-    const res = await product.call("get_groups", {}, { key: "groups-view", secret: "s" });
+    const res = await emulators.product.call("get_groups", {}, { key: "groups-view", secret: "s" });
     expect(res.body.groups.map((g: { name: string }) => g.name)).toEqual(["Engineering"]);
   });
 
   it("get_users_group answers the members as {name, user_id} with the total, filters by name, sorts and pages", async () => {
-    const members = await product.call("get_users_group", { target_group: { group_id: ENGINEERING } });
+    const members = await emulators.product.call("get_users_group", { target_group: { group_id: ENGINEERING } });
     expect(wire(members)).toEqual({
       status: 200,
       body: { users: [{ name: "alice", user_id: ALICE }, { name: "bob", user_id: expect.any(String) }], total: 2 },
     });
-    const page = await product.call("get_users_group", { target_group: { group_id: ENGINEERING }, sort_by: "username", page: 0, page_size: 1 });
+    const page = await emulators.product.call("get_users_group", { target_group: { group_id: ENGINEERING }, sort_by: "username", page: 0, page_size: 1 });
     expect(page.body).toEqual({ users: [{ name: "bob", user_id: expect.any(String) }], total: 2 });
-    const filtered = await product.call("get_users_group", { target_group: { group_id: ENGINEERING }, filters: [{ id: "name", value: "ali" }] });
+    const filtered = await emulators.product.call("get_users_group", { target_group: { group_id: ENGINEERING }, filters: [{ id: "name", value: "ali" }] });
     expect(filtered.body).toEqual({ users: [{ name: "alice", user_id: ALICE }], total: 1 });
   });
 
   it("get_users_group refuses with HTTP 200: no group, an unknown group", async () => {
-    expect(wire(await product.call("get_users_group", {}))).toEqual({ status: 200, body: { error_message: "Invalid Request: Missing required parameters" } });
-    expect(wire(await product.call("get_users_group", { target_group: { group_id: UNKNOWN } }))).toEqual({
+    expect(wire(await emulators.product.call("get_users_group", {}))).toEqual({ status: 200, body: { error_message: "Invalid Request: Missing required parameters" } });
+    expect(wire(await emulators.product.call("get_users_group", { target_group: { group_id: UNKNOWN } }))).toEqual({
       status: 200,
       body: { error_message: `Invalid Group ID (${UNKNOWN})` },
     });
   });
 
   it("get_users_group of a system group needs Groups View System", async () => {
-    const res = await product.call("get_users_group", { target_group: { group_id: ALL_USERS } }, { key: "groups-view", secret: "s" });
+    const res = await emulators.product.call("get_users_group", { target_group: { group_id: ALL_USERS } }, { key: "groups-view", secret: "s" });
     expect(wire(res)).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
   });
 
   let created: string;
   it("create_group answers {group_mappings, group} with the data model's fields", async () => {
-    const res = await product.call("create_group", { target_group: { name: "Ops", priority: 50, description: "Night shift", group_metadata: { team: "ops" } } });
+    const res = await emulators.product.call("create_group", { target_group: { name: "Ops", priority: 50, description: "Night shift", group_metadata: { team: "ops" } } });
     created = res.body.group?.group_id;
     expect(wire(res)).toEqual({
       status: 200,
@@ -161,13 +152,13 @@ describe("groups", () => {
     ["priority 0", { target_group: { name: "X", priority: 0 } }, "Invalid priority value (0)"],
     ["priority 4096", { target_group: { name: "X", priority: 4096 } }, "Invalid priority value (4096)"],
   ])("create_group refuses %s with HTTP 200 and changes nothing", async (_what, body, message) => {
-    const before = await product.state();
-    expect(wire(await product.call("create_group", body))).toEqual({ status: 200, body: { error_message: message } });
-    expect(await product.state()).toEqual(before);
+    const before = await emulators.product.state();
+    expect(wire(await emulators.product.call("create_group", body))).toEqual({ status: 200, body: { error_message: message } });
+    expect(await emulators.product.state()).toEqual(before);
   });
 
   it("update_group changes the fields sent and answers the group", async () => {
-    const res = await product.call("update_group", { target_group: { group_id: created, name: "Operations", priority: 60 } });
+    const res = await emulators.product.call("update_group", { target_group: { group_id: created, name: "Operations", priority: 60 } });
     expect(wire(res)).toEqual({
       status: 200,
       body: {
@@ -182,11 +173,11 @@ describe("groups", () => {
     ["a group_id that is not a UUID", { target_group: { group_id: "nope" } }, "Invalid Request. group_id must be a uuid"],
     ["an unknown group", { target_group: { group_id: UNKNOWN } }, "Invalid Request. group does not exit by that id"],
   ])("update_group refuses %s with HTTP 200", async (_what, body, message) => {
-    expect(wire(await product.call("update_group", body))).toEqual({ status: 200, body: { error_message: message } });
+    expect(wire(await emulators.product.call("update_group", body))).toEqual({ status: 200, body: { error_message: message } });
   });
 
   it("update_group refuses another group's name with HTTP 200 (the emulator's rule: names identify groups)", async () => {
-    expect(wire(await product.call("update_group", { target_group: { group_id: created, name: "Engineering" } }))).toEqual({
+    expect(wire(await emulators.product.call("update_group", { target_group: { group_id: created, name: "Engineering" } }))).toEqual({
       status: 200,
       body: { error_message: "Group (Engineering) already exists" },
     });
@@ -194,7 +185,7 @@ describe("groups", () => {
 
   it("update_group of a system group needs Groups Modify System", async () => {
     const key = table.find((r) => r.operation === "update_group")!.exact;
-    const res = await product.call("update_group", { target_group: { group_id: ALL_USERS, description: "x" } }, key);
+    const res = await emulators.product.call("update_group", { target_group: { group_id: ALL_USERS, description: "x" } }, key);
     expect(wire(res)).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
   });
 
@@ -205,42 +196,42 @@ describe("groups", () => {
     ["a system group", { target_group: { group_id: ADMINISTRATORS } }, "Group (Administrators) is a protected group and cannot be deleted"],
     ["a group with members, without force", { target_group: { group_id: ENGINEERING } }, "Group contains (2) users and 'force' option not set to True"],
   ])("delete_group refuses %s with HTTP 200", async (_what, body, message) => {
-    expect(wire(await product.call("delete_group", body))).toEqual({ status: 200, body: { error_message: message } });
+    expect(wire(await emulators.product.call("delete_group", body))).toEqual({ status: 200, body: { error_message: message } });
   });
 
   it("delete_group refuses a group a cast config names, then deletes it with its members once free", async () => {
-    const cast = await product.call("create_cast_config", { target_cast_config: { key: "eng", image_id: CHROME, group_id: ENGINEERING } });
+    const cast = await emulators.product.call("create_cast_config", { target_cast_config: { key: "eng", image_id: CHROME, group_id: ENGINEERING } });
     const castId = cast.body.cast_config.cast_config_id;
-    expect(wire(await product.call("delete_group", { target_group: { group_id: ENGINEERING }, force: true }))).toEqual({
+    expect(wire(await emulators.product.call("delete_group", { target_group: { group_id: ENGINEERING }, force: true }))).toEqual({
       status: 200,
       body: { error_message: `Group (Engineering) is referenced in Cast configuration (${castId}) and cannot be deleted` },
     });
-    await product.call("delete_cast_config", { cast_config_id: castId });
-    expect(wire(await product.call("delete_group", { target_group: { group_id: ENGINEERING }, force: true }))).toEqual({ status: 200, body: {} });
-    const alice = (await product.call("get_user", { target_user: { user_id: ALICE } })).body.user;
+    await emulators.product.call("delete_cast_config", { cast_config_id: castId });
+    expect(wire(await emulators.product.call("delete_group", { target_group: { group_id: ENGINEERING }, force: true }))).toEqual({ status: 200, body: {} });
+    const alice = (await emulators.product.call("get_user", { target_user: { user_id: ALICE } })).body.user;
     expect(alice.groups.map((g: { name: string }) => g.name)).toEqual(["All Users"]);
-    expect(wire(await product.call("delete_group", { target_group: { group_id: created } }))).toEqual({ status: 200, body: {} });
+    expect(wire(await emulators.product.call("delete_group", { target_group: { group_id: created } }))).toEqual({ status: 200, body: {} });
   });
 });
 
 describe("cast configs", () => {
   let id: string;
   beforeAll(async () => {
-    id = (await product.call("create_cast_config", { target_cast_config: { key: "kiosk", image_id: CHROME, allow_kasm_audio: true } })).body.cast_config.cast_config_id;
+    id = (await emulators.product.call("create_cast_config", { target_cast_config: { key: "kiosk", image_id: CHROME, allow_kasm_audio: true } })).body.cast_config.cast_config_id;
   });
 
   it("get_cast_configs lists them; get_cast_config reads one by a top-level cast_config_id", async () => {
-    const list = await product.call("get_cast_configs");
+    const list = await emulators.product.call("get_cast_configs");
     expect(list.status).toBe(200);
-    const one = await product.call("get_cast_config", { cast_config_id: id });
+    const one = await emulators.product.call("get_cast_config", { cast_config_id: id });
     expect(one.status).toBe(200);
     expect(list.body.cast_configs).toEqual([one.body.cast_config]);
     expect(one.body.cast_config).toMatchObject({ cast_config_id: id, key: "kiosk", image_friendly_name: "Chrome", allow_kasm_audio: true, allow_kasm_gamepad: false });
   });
 
   it("get_cast_config refuses with 400: no id, an unknown id", async () => {
-    expect(wire(await product.call("get_cast_config", {}))).toEqual({ status: 400, body: { error_message: "Invalid Request. Missing required parameters" } });
-    expect(wire(await product.call("get_cast_config", { cast_config_id: UNKNOWN }))).toEqual({
+    expect(wire(await emulators.product.call("get_cast_config", {}))).toEqual({ status: 400, body: { error_message: "Invalid Request. Missing required parameters" } });
+    expect(wire(await emulators.product.call("get_cast_config", { cast_config_id: UNKNOWN }))).toEqual({
       status: 400,
       body: { error_message: `Cast config with id (${UNKNOWN}) does not exist` },
     });
@@ -249,9 +240,9 @@ describe("cast configs", () => {
 
 describe("licences", () => {
   it("get_licenses lists none, then the licence activate added", async () => {
-    expect(wire(await product.call("get_licenses"))).toEqual({ status: 200, body: { licenses: [] } });
-    const { license } = (await product.call("activate", { activation_key: "ACTIVATION-KEY-1", seats: 3 })).body;
-    expect(wire(await product.call("get_licenses"))).toEqual({ status: 200, body: { licenses: [license] } });
+    expect(wire(await emulators.product.call("get_licenses"))).toEqual({ status: 200, body: { licenses: [] } });
+    const { license } = (await emulators.product.call("activate", { activation_key: "ACTIVATION-KEY-1", seats: 3 })).body;
+    expect(wire(await emulators.product.call("get_licenses"))).toEqual({ status: 200, body: { licenses: [license] } });
     expect(license).toMatchObject({ limit: 3, features: expect.objectContaining({ session_casting: true }) });
   });
 });
