@@ -9,6 +9,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { KindName } from "../provider";
 import { kasmTypeToken } from "../catalogue/kinds";
+import { ID_AFTER_IMPORT } from "../catalogue/bulk-rows";
 import { connectionName, type ConnectionArgs } from "./connection";
 
 /** The type token of a kind: `pulumi-nodejs:dynamic/kasm:<Kind>`, what policy packs match on. */
@@ -85,6 +86,26 @@ function sharedKindProvider(kind: KindName): pulumi.dynamic.ResourceProvider {
   return provider;
 }
 
+/** A resource this program declares: its kind, the name of its connection and its arguments as given. */
+export interface DeclaredResource {
+  readonly kind: KindName;
+  readonly connection: string | undefined;
+  readonly args: object;
+  readonly resource: KasmResource<object, object>;
+}
+
+/**
+ * The resources this program declares: a program declares its resources in one process, so this
+ * list is that program's, as Pulumi's own list of registered resources is. A lookup reads it to
+ * wait for an object the program creates (see `getImageOutput`).
+ */
+const declaredResources: DeclaredResource[] = [];
+
+/** The resources of `kind` this program has declared so far (see {@link DeclaredResource}). */
+export function declaredOf(kind: KindName): readonly DeclaredResource[] {
+  return declaredResources.filter((declared) => declared.kind === kind);
+}
+
 /** What a {@link KasmResource} registers besides the arguments. */
 export interface KasmResourceOutputs<Args, Outputs> {
   /**
@@ -98,6 +119,25 @@ export interface KasmResourceOutputs<Args, Outputs> {
    * undefined, so its output exists too) and listed in `additionalSecretOutputs`.
    */
   readonly secrets?: readonly (keyof Args & string)[];
+  /**
+   * Computed outputs that map names to ids, where the provider plans {@link ID_AFTER_IMPORT} for a
+   * row a change adds (see {@link idsKnownAfterImport}).
+   */
+  readonly plannedIds?: readonly (keyof Outputs & string)[];
+}
+
+/**
+ * `ids` with each id the provider planned as {@link ID_AFTER_IMPORT} (a row a change adds) made
+ * Pulumi's unknown value during a preview: `staff.userIds["ada"]` is known for a user the set
+ * keeps, so a resource using it shows no change, and unknown for a user it adds, so a resource
+ * using it shows as created. Outside a preview the ids are Kasm's, untouched.
+ */
+function idsKnownAfterImport(ids: pulumi.Output<Record<string, string>>): pulumi.Output<Record<string, string>> {
+  if (!pulumi.runtime.isDryRun()) return ids;
+  return ids.apply((map) => {
+    if (map === undefined || map === null || !Object.values(map).includes(ID_AFTER_IMPORT)) return map;
+    return Object.fromEntries(Object.entries(map).map(([username, id]) => [username, id === ID_AFTER_IMPORT ? (pulumi.unknown as unknown as string) : id]));
+  });
 }
 
 /**
@@ -142,6 +182,10 @@ export abstract class KasmResource<Args extends object, Outputs extends object =
     for (const key of secrets) props[key] = args[key] === undefined ? undefined : pulumi.secret(args[key]);
     const options = secrets.length === 0 ? opts : pulumi.mergeOptions(opts, { additionalSecretOutputs: [...secrets] });
     super(sharedKindProvider(kind), name, props, options, "kasm", kind);
+    // The class declares these outputs (`declare readonly`), so this assignment is the one that stands.
+    const self = this as unknown as Record<string, pulumi.Output<Record<string, string>>>;
+    for (const key of outputs.plannedIds ?? []) self[key] = idsKnownAfterImport(self[key]);
+    declaredResources.push({ kind, connection, args, resource: this as unknown as KasmResource<object, object> });
   }
 }
 

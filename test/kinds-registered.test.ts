@@ -50,15 +50,16 @@ describe("every kind is registered everywhere a kind must be", () => {
     }
   });
 
-  it("each kind has its provider module (a file, or the index of a folder of parts) and its sdk file", () => {
+  it("each kind has its provider module (a file, or the index of a folder of parts) and its generated sdk file", () => {
     for (const kind of KASM_KINDS) {
       const single = `provider/resources/${fileName(kind)}.ts`;
       const folder = `provider/resources/${fileName(kind)}/index.ts`;
       expect(existsSync(path.join(ROOT, single)) || existsSync(path.join(ROOT, folder)), `${kind}: ${single} or ${folder}`).toBe(true);
       // Not both: `./resources/<kind>` would then resolve to the file, and the folder's index would be dead code.
       expect(existsSync(path.join(ROOT, single)) && existsSync(path.join(ROOT, folder)), `${kind}: both ${single} and ${folder}`).toBe(false);
-      const sdkFile = `sdk/${fileName(kind)}.ts`;
-      expect(existsSync(path.join(ROOT, sdkFile)), `${kind}: ${sdkFile}`).toBe(true);
+      // Generated from the manifest by `npm run build` (scripts/sdk/typescript.ts).
+      const sdkFile = `sdk/kinds/${fileName(kind)}.ts`;
+      expect(existsSync(path.join(ROOT, sdkFile)), `${kind}: ${sdkFile} (run \`npm run build\`)`).toBe(true);
     }
   });
 });

@@ -6,8 +6,8 @@
  * The kinds declare their outputs as TypeScript types (`UserOutputs`, carried by each kind's
  * manifest), which leave nothing at run time; this table is their run-time list, held to them by
  * the compiler: a kind missing here, an output missing, or a name that is not an output of its
- * kind fails to compile. It holds types only: an output's description is the TSDoc of its member
- * of the kind's `Outputs` type, which the schema takes from there (`descriptions.ts`).
+ * kind fails to compile. It holds types only: an output's description is in the kind's docs
+ * (`docs.outputs`, which the SDK's TSDoc is generated from too).
  */
 import { KIND_ID_OUTPUTS } from "../../catalogue/kinds";
 import type { kinds, KindName, OutputsOfKind } from "..";

@@ -6,10 +6,10 @@
  * secret inputs; the provider's configuration from the settings the connection registry reads;
  * and a function per lookup (functions.ts), from the lookups' zod schemas.
  *
- * The descriptions, of each resource, input, output and field of an input's object type, are
- * the TypeScript SDK's TSDoc, the one place they are written (`descriptions.ts` reads them: from
- * `descriptions.json`, which the build writes, or from the sources), so that the generated Python
- * and Go SDKs show the same docs. An output that mirrors an input has the input's description.
+ * The descriptions, of each resource, input, output and field of an input's object type, are the
+ * manifest's docs (`KindDocs`), from which the TypeScript SDK's TSDoc is generated too, so that the
+ * generated Python and Go SDKs show the same docs. The TypeScript example is left out: it would
+ * mislead a Python or YAML reader. An output that mirrors an input has the input's description.
  *
  * Type tokens are `kasm:index:<Kind>`. The dynamic resources' `connection` input has no place
  * here: one plugin process serves one provider instance, so an explicit provider is the
@@ -20,10 +20,9 @@ import { NATIVE_PACKAGE, nativeToken, SECRET_INPUTS } from "../../catalogue/kind
 import type { KindName } from "..";
 import { CONFIG_KEYS } from "../api/config";
 import { PROVIDER_SETTINGS } from "../runtime";
-import type { Kind } from "../resources/kit/types";
+import type { Kind, KindDocs } from "../resources/kit/types";
 import { KIND_OUTPUTS, type PropertySpec } from "./outputs";
 import { configSpecs } from "./configuration";
-import { loadDescriptions, type KindDescriptions } from "./descriptions";
 import { functionSpecs } from "./functions";
 import { fieldTypeName, objectOf, type JsonSchema, type ObjectTypeSpec } from "./json-schema";
 
@@ -50,7 +49,8 @@ function marked(spec: PropertySpec, secret: boolean, replaces: boolean): Propert
 }
 
 /** One kind's resource in the schema, described by `docs`, its nested object types written into `types`. */
-function resourceOf(kind: KindName, { manifest }: Kind, docs: KindDescriptions, types: Record<string, ObjectTypeSpec>): object {
+function resourceOf(kind: KindName, { manifest }: Kind, types: Record<string, ObjectTypeSpec>): object {
+  const docs: KindDocs<Record<string, unknown>, Record<string, unknown>> = manifest.docs;
   const json = z.toJSONSchema(manifest.schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
   const inputs = objectOf(json, kind, types);
   const secrets: readonly string[] = (SECRET_INPUTS as Partial<Record<string, readonly string[]>>)[kind] ?? [];
@@ -58,7 +58,8 @@ function resourceOf(kind: KindName, { manifest }: Kind, docs: KindDescriptions, 
     Object.entries(describedAll(inputs.properties, docs.inputs)).map(([name, spec]) => [name, marked(spec, secrets.includes(name), manifest.fields[name]?.replaces === true)]),
   );
   // An input whose objects have named fields has its object type (`objectOf` named it after the field).
-  for (const [field, object] of Object.entries(docs.inputObjects)) {
+  for (const [field, object] of Object.entries(docs.inputObjects ?? {})) {
+    if (object === undefined) continue;
     const token = nativeToken(fieldTypeName(kind, field));
     const type = types[token];
     if (type !== undefined) types[token] = { ...described(type, object.description), properties: describedAll(type.properties, object.properties) };
@@ -73,17 +74,11 @@ function resourceOf(kind: KindName, { manifest }: Kind, docs: KindDescriptions, 
  *
  * @param version The plugin's version (package.json's): the schema, GetPluginInfo and any SDK keep one.
  * @param kinds The registry's kinds (their manifests).
- * @throws Error when the descriptions cannot be read (see {@link loadDescriptions}) or lack a kind.
  */
 export function packageSchema(version: string, kinds: Readonly<Record<KindName, Kind>>): string {
-  const descriptions = loadDescriptions();
   const types: Record<string, ObjectTypeSpec> = {};
   const resources: Record<string, object> = {};
-  for (const kind of Object.keys(kinds) as KindName[]) {
-    const docs = descriptions[kind];
-    if (docs === undefined) throw new Error(`the native schema's descriptions have no kind ${kind}: run \`npm run build\` to extract them again`);
-    resources[nativeToken(kind)] = resourceOf(kind, kinds[kind], docs, types);
-  }
+  for (const kind of Object.keys(kinds) as KindName[]) resources[nativeToken(kind)] = resourceOf(kind, kinds[kind], types);
   const functions = functionSpecs(types);
   const config = configSpecs(Object.keys(CONFIG_KEYS), Object.keys(PROVIDER_SETTINGS));
   return JSON.stringify({

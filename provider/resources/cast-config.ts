@@ -25,9 +25,9 @@ import { z } from "zod";
 import { CAST_CONFIG_SHOWN_FIELDS, castConfigShown, KasmUnknownCastConfigError } from "../api";
 import type { KasmClient, CastConfig as KasmCastConfig, CastConfigUpdate, CreateCastConfigResult, NewCastConfig } from "../api";
 import { configKey, howToSet } from "../api/config";
-import { alreadyExistsError, declared, GONE, isAlreadyExists, isAsDeclared, KasmId, KasmNotAdoptedError, KasmObjectMissingError, KasmOutcomeUnknownError, keepingWhatWasCreated, keepSpelling, refreshedInputs, same, toApi, unlessGone, type RefreshedInputs } from "./kit";
+import { alreadyExistsError, declared, GONE, isAlreadyExists, isAsDeclared, KasmId, KasmNotAdoptedError, KasmObjectMissingError, KasmOutcomeUnknownError, keepingWhatWasCreated, keepSpelling, refreshedInputs, same, toApi, unlessGone, type RefreshedInputs, type KindDocs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
-import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS } from "./session-permissions";
+import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS, SESSION_PERMISSION_DOCS } from "./session-permissions";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -128,13 +128,10 @@ export const CastConfigInputs = z
   });
 export type CastConfigInputs = z.infer<typeof CastConfigInputs>;
 
-/** What the provider adds to the inputs: the SDK class's computed outputs, which show these docs. */
+/** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
 export interface CastConfigOutputs {
-  /** The casting config's id (32 hex digits). */
   readonly castConfigId: string;
-  /** The image's friendly name, as of the last create or update. */
   readonly imageFriendlyName: string | null;
-  /** The name of the group `groupId` names, as of the last create or update. */
   readonly groupName: string | null;
 }
 
@@ -176,6 +173,75 @@ const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
 /** What `outputs()` builds: the declared inputs and every output. */
 type CastConfigState = KindOutputs<CastConfigInputs, CastConfigOutputs>;
+
+// --- docs ----------------------------------------------------------------------------------------
+
+/** What the TypeScript SDK's class and the native schema say of a CastConfig (see {@link KindDocs}). */
+const DOCS: KindDocs<CastConfigInputs, CastConfigOutputs> = {
+  description:
+    "A Kasm casting config. Every field updates in place, and each update sends every declared field " +
+    "except `sessionRemaining`, a counter that Kasm counts down as the link starts sessions: it is " +
+    "sent only when its declared value changes, since setting it resets the count.\n\nKasm has no " +
+    "operation to read casting configs. So refresh keeps the last known state (changes and deletions " +
+    "made in the Kasm UI are not seen), and an existing casting config cannot be adopted: a clash " +
+    "with an existing key or name is an error.",
+  arguments:
+    "The arguments of a CastConfig. Inputs left out are not managed: Kasm keeps whatever they are. " +
+    "The session permissions (`allowWsAudio`, ...) are those of SessionPermissionArgs; they apply " +
+    "with `enforceClientSettings`.",
+  example: [
+    'const demo = new kasm.CastConfig("demo", {',
+    '  castingConfigName: "Public demo", imageId: chrome.imageId, key: "demo",',
+    "  allowAnonymous: true, limitIps: true, ipRequestLimit: 5, ipRequestSeconds: 3600,",
+    '  allowedReferrers: ["www.example.com"], validUntil: "2030-01-01 00:00:00",',
+    "});",
+  ].join("\n"),
+  inputs: {
+    ...SESSION_PERMISSION_DOCS,
+    castingConfigName: "The config's name; unique in Kasm.",
+    imageId: "The image the link launches (32 hex digits or a hyphenated UUID).",
+    key: "The casting URL's key, unique in Kasm: letters, digits, `-`, `_`, `.` and `~` only.",
+    allowedReferrers: "Domains allowed to refer to the link, such as `app.example.com` (order does not matter).",
+    limitSessions: "Limit the number of sessions the link may still start (see `sessionRemaining`).",
+    sessionRemaining:
+      "Sessions the link may still start (0 or more); required when `limitSessions` is true. Kasm " +
+      "counts it down as the link starts sessions; setting it resets the count. It is sent when the " +
+      "config is created and when this value changes; an update of other fields leaves the count " +
+      "alone.",
+    limitIps:
+      "Limit sessions per source IP: `ipRequestLimit` per `ipRequestSeconds`, both then required and " +
+      "positive.",
+    ipRequestLimit: "Sessions allowed per source IP in `ipRequestSeconds`.",
+    ipRequestSeconds: "The window of `ipRequestLimit`, in seconds.",
+    errorUrl:
+      "Where to send the user on error (such as an IP rate limit); an http(s) URL, or \"\" for Kasm's " +
+      "own error page.",
+    enableSharing: "Activate sharing automatically.",
+    disableControlPanel: "Hide the control panel.",
+    disableTips: "Hide the tips dialogue.",
+    disableFixedRes: "Allow dynamic resolution in sharing mode.",
+    allowAnonymous: "Let the link work without authentication, creating an anonymous user per request.",
+    groupId: "An extra group for anonymous users (who are also put in All Users).",
+    requireRecaptcha: "Require a captcha for anonymous requests (needs captcha keys in the server settings).",
+    wsUrl: 'Becomes the WS_URL environment variable of the sessions; an absolute URL, or "" for none.',
+    dynamicWsUrl: "Allow a `ws_url` query argument on the casting URL.",
+    dynamicCtrNetwork: "Allow a `ctr_network` query argument (the image must allow network selection).",
+    allowResume: "An authenticated user with a running session resumes it instead of getting a new one.",
+    enforceClientSettings: "The `allowWs*` flags below override the client settings of the user's groups.",
+    allowWsSharing: "Allow sharing (with `enforceClientSettings`).",
+    wsAudioDefaultOn: "Start with audio on; false starts muted.",
+    wsImeModeDefaultOn: "IME mode on by default when the user has no local preference.",
+    validUntil: "After this UTC time, written `YYYY-MM-DD HH:MM:SS`, the link answers with an error.",
+    adopt:
+      "Not supported: Kasm cannot read casting configs, so an existing one cannot be taken over. " +
+      "With `adopt: true`, a clash with an existing key or name fails with an explanation.",
+  },
+  outputs: {
+    castConfigId: "The casting config's id (32 hex digits).",
+    imageFriendlyName: "The image's friendly name, as of the last create or update.",
+    groupName: "The name of the group `groupId` names, as of the last create or update.",
+  },
+};
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -247,6 +313,7 @@ function label(inputs: CastConfigInputs): string {
 /** The provider of CastConfig; only `adopt` changing sends no request. */
 export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs>({
   schema: CastConfigInputs,
+  docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
 

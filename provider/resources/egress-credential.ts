@@ -36,8 +36,9 @@ import {
   TargetAndGatewayInputs,
   TARGET_ROLES,
   withGatewayDefault,
+  TARGET_AND_GATEWAY_DOCS,
 } from "./egress-shared";
-import { canonicalId, declared, EVEN_WITH_OTHER_FAILURES, GONE, isAlreadyExists, isUnknown, KasmNotAdoptedError, keepSpelling, refreshedInputs, requiredId, requiredText, same, toApi, type FieldRule, type Props, type RefreshedInputs } from "./kit";
+import { canonicalId, declared, EVEN_WITH_OTHER_FAILURES, GONE, isAlreadyExists, isUnknown, KasmNotAdoptedError, keepSpelling, refreshedInputs, requiredId, requiredText, same, toApi, type FieldRule, type Props, type RefreshedInputs, type KindDocs } from "./kit";
 import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -74,11 +75,9 @@ export const EgressCredentialInputs = z
   }, EVEN_WITH_OTHER_FAILURES);
 export type EgressCredentialInputs = z.infer<typeof EgressCredentialInputs>;
 
-/** What the provider adds to the inputs: the SDK class's computed outputs, which show these docs. */
+/** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
 export interface EgressCredentialOutputs {
-  /** The credential's id (32 hex digits). */
   readonly egressCredentialId: string;
-  /** Connections using the credential when last read (refreshed by `pulumi refresh`; never causes a diff). */
   readonly activeConnections: number | null;
 }
 
@@ -113,6 +112,67 @@ const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
 /** What `outputs()` builds: the declared inputs and every output. */
 type EgressCredentialState = KindOutputs<EgressCredentialInputs, EgressCredentialOutputs>;
+
+// --- docs ----------------------------------------------------------------------------------------
+
+/** What the TypeScript SDK's class and the native schema say of a EgressCredential (see {@link KindDocs}). */
+const DOCS: KindDocs<EgressCredentialInputs, EgressCredentialOutputs> = {
+  description:
+    "Credentials for the gateways of an EgressProvider, for one user, group or image.\n\nThe Kasm API " +
+    "has no operation to update or delete an egress credential. Hence:\n- **Every change replaces " +
+    "it.** Names are unique within a provider and the old credential cannot be deleted, so give the " +
+    "credential a new `name` together with any other change (for example put a version in it: " +
+    "`alice-wg-2`). A change that keeps the name (and the provider) fails in `pulumi preview`, " +
+    "naming `name` and the inputs that changed.\n- **Destroying or replacing it leaves the old " +
+    "credential in Kasm.** The destroy succeeds with a warning in the engine's diagnostics. Kasm " +
+    "deletes a provider's credentials with the provider; otherwise remove them in the Kasm admin UI.\n" +
+    "- **Refresh** shows drift in what Kasm returns. Kasm returns the password masked, so it stays " +
+    "as declared; so does any other secret Kasm returns masked or as null.\n\nNeeds Egress Credentials " +
+    "Create and View, Egress Providers Modify, plus the Modify permission of the target (Users " +
+    "Modify, Groups Modify or Images Modify).",
+  arguments:
+    "The arguments of an EgressCredential: exactly one of `userId`, `groupId` and `imageId`, the " +
+    "user, group or image that uses the credential, and its gateways (see EgressTargetArgs). Inputs " +
+    "left out are not managed. A change of ANY input replaces the credential, and the new one needs " +
+    "a new `name` (see EgressCredential).",
+  example: [
+    'new kasm.EgressCredential("alice-wg", {',
+    "  egressProviderId: vpn.egressProviderId,",
+    '  name: "alice-wg-1",',
+    "  userId: alice.userId,",
+    '  wireguardPrivateKey: cfg.requireSecret("aliceWgKey"),',
+    "  allowAllGateways: true,",
+    "});",
+  ].join("\n"),
+  inputs: {
+    ...TARGET_AND_GATEWAY_DOCS,
+    egressProviderId: "The egress provider (32 hex digits or a hyphenated UUID).",
+    name: "The credential's name, unique within its provider. Change it whenever another input changes.",
+    username: "The user name on the provider's gateways (OpenVPN).",
+    password:
+      "The password on the provider's gateways; always stored as a secret. Kasm returns it masked, " +
+      "so drift in it cannot be seen.",
+    wireguardPrivateKey:
+      "The WireGuard private key (the `PrivateKey` the gateway config leaves out); always stored as " +
+      "a secret.",
+    meshKey: "The mesh key; always stored as a secret.",
+    enabled: "Whether the credential is in use. Kasm's default: true.",
+    limitActiveConnections: "Limit the connections made with the credential to `activeConnectionLimit`.",
+    activeConnectionLimit: "The most connections at once; must be positive when `limitActiveConnections` is true.",
+    customCredential: "Credential data for a provider of type `custom`; always stored as a secret.",
+    adopt:
+      "Take over the provider's existing credential with this `name` instead of failing. Kasm cannot " +
+      "update a credential, so it must already be as declared: a difference in any input Kasm " +
+      "returns fails the create and names the inputs (the password, which Kasm returns masked, " +
+      "cannot be checked). Changing `adopt` later replaces nothing.",
+  },
+  outputs: {
+    egressCredentialId: "The credential's id (32 hex digits).",
+    activeConnections:
+      "Connections using the credential when last read (refreshed by `pulumi refresh`; never causes " +
+      "a diff).",
+  },
+};
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -230,6 +290,7 @@ async function findCredential(client: KasmClient, id: string, props: Props): Pro
 /** The provider of EgressCredential: every change of a field replaces the credential. */
 export const egressCredentialProvider = defineKind<EgressCredentialInputs, EgressCredentialOutputs>({
   schema: EgressCredentialInputs,
+  docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
   // An update sends nothing anyway: it only forgets inputs (see `update`).

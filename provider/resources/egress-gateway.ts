@@ -11,7 +11,7 @@
 import { z } from "zod";
 import type { EgressGateway as KasmEgressGateway, NewEgressGateway } from "../api";
 import { egressGatewayShown } from "../api";
-import { canonicalId, createOrAdopt, declared, GONE, isAsDeclared, keepSpelling, refreshedInputs, requiredId, requiredText, same, toApi, unlessGone, type Props, type RefreshedInputs } from "./kit";
+import { canonicalId, createOrAdopt, declared, GONE, isAsDeclared, keepSpelling, refreshedInputs, requiredId, requiredText, same, toApi, unlessGone, type Props, type RefreshedInputs, type KindDocs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -30,11 +30,9 @@ export const EgressGatewayInputs = z.strictObject({
 });
 export type EgressGatewayInputs = z.infer<typeof EgressGatewayInputs>;
 
-/** What the provider adds to the inputs: the SDK class's computed outputs, which show these docs. */
+/** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
 export interface EgressGatewayOutputs {
-  /** The gateway's id (32 hex digits). */
   readonly egressGatewayId: string;
-  /** Connections through the gateway when last read (refreshed by `pulumi refresh`; never causes a diff). */
   readonly activeConnections: number | null;
 }
 
@@ -55,6 +53,45 @@ const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
 /** What `outputs()` builds: the declared inputs and every output. */
 type EgressGatewayState = KindOutputs<EgressGatewayInputs, EgressGatewayOutputs>;
+
+// --- docs ----------------------------------------------------------------------------------------
+
+/** What the TypeScript SDK's class and the native schema say of a EgressGateway (see {@link KindDocs}). */
+const DOCS: KindDocs<EgressGatewayInputs, EgressGatewayOutputs> = {
+  description:
+    "A gateway of an EgressProvider. Every field updates in place. Needs Egress Gateways Create, " +
+    "Modify, Delete and View, and Egress Providers Modify.",
+  arguments: "The arguments of an EgressGateway. Inputs left out are not managed: Kasm keeps whatever they are.",
+  example: [
+    'const fra = new kasm.EgressGateway("fra", {',
+    "  egressProviderId: vpn.egressProviderId,",
+    '  name: "Frankfurt",',
+    '  country: "DE",',
+    '  city: "Frankfurt",',
+    '  config: cfg.requireSecret("wgFrankfurt"),',
+    "});",
+  ].join("\n"),
+  inputs: {
+    egressProviderId: "The egress provider (32 hex digits or a hyphenated UUID). Changing it moves the gateway in place.",
+    name: "The gateway's name, unique within its provider.",
+    enabled: "Whether the gateway is in use. Kasm's default: true.",
+    country: "Where the gateway is, as shown to users.",
+    city: "Where the gateway is, as shown to users.",
+    config:
+      "The connection configuration (for example a WireGuard or OpenVPN config file); always stored " +
+      "as a secret. For a WireGuard gateway the `PrivateKey` line may be left out: the " +
+      "EgressCredential of each user supplies it.",
+    adopt:
+      "Take over an existing gateway of the provider with this name (and bring it to the declared " +
+      "state) instead of failing. Default: false.",
+  },
+  outputs: {
+    egressGatewayId: "The gateway's id (32 hex digits).",
+    activeConnections:
+      "Connections through the gateway when last read (refreshed by `pulumi refresh`; never causes a " +
+      "diff).",
+  },
+};
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -86,6 +123,7 @@ function currentInputs(props: RefreshedInputs<EgressGatewayInputs>, gateway: Kas
 /** The provider of EgressGateway; only `adopt` changing sends no request. */
 export const egressGatewayProvider = defineKind<EgressGatewayInputs, EgressGatewayOutputs>({
   schema: EgressGatewayInputs,
+  docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
   // What `adopt` will change shows in the preview (kit/take-over.ts), by the lookup create uses.

@@ -27,8 +27,9 @@ import {
   TargetAndGatewayInputs,
   TARGET_ROLES,
   withGatewayDefault,
+  TARGET_AND_GATEWAY_DOCS,
 } from "./egress-shared";
-import { canonicalId, createOrAdopt, declared, EVEN_WITH_OTHER_FAILURES, GONE, isAsDeclared, keepSpelling, refreshedInputs, requiredId, same, unlessGone, type RefreshedInputs } from "./kit";
+import { canonicalId, createOrAdopt, declared, EVEN_WITH_OTHER_FAILURES, GONE, isAsDeclared, keepSpelling, refreshedInputs, requiredId, same, unlessGone, type RefreshedInputs, type KindDocs } from "./kit";
 import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -45,11 +46,9 @@ export const EgressProviderMappingInputs = z
   .superRefine(refineTargetAndGateways, EVEN_WITH_OTHER_FAILURES);
 export type EgressProviderMappingInputs = z.infer<typeof EgressProviderMappingInputs>;
 
-/** What the provider adds to the inputs: the SDK class's computed outputs, which show these docs. */
+/** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
 export interface EgressProviderMappingOutputs {
-  /** The mapping's id (32 hex digits). */
   readonly egressProviderMappingId: string;
-  /** When Kasm created the mapping; null when its answer does not say. */
   readonly created: string | null;
 }
 
@@ -71,6 +70,44 @@ const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
 /** What `outputs()` builds: the declared inputs and every output. */
 type EgressProviderMappingState = KindOutputs<EgressProviderMappingInputs, EgressProviderMappingOutputs>;
+
+// --- docs ----------------------------------------------------------------------------------------
+
+/** What the TypeScript SDK's class and the native schema say of a EgressProviderMapping (see {@link KindDocs}). */
+const DOCS: KindDocs<EgressProviderMappingInputs, EgressProviderMappingOutputs> = {
+  description:
+    "Routes the sessions of a user, a group or an image through an EgressProvider, with all its " +
+    "gateways or a selection. Kasm keeps one mapping per provider and target. Every field updates in " +
+    "place. Needs Egress Providers Modify and View, plus the Modify permission of the target: Users " +
+    "Modify (Users Modify Admin for a Global Admin user), Groups Modify (Groups Modify System for a " +
+    "system group) or Images Modify.",
+  arguments:
+    "The arguments of an EgressProviderMapping: exactly one of `userId`, `groupId` and `imageId`, " +
+    "the user, group or image routed through the provider, and its gateways (see EgressTargetArgs). " +
+    "Inputs left out are not managed: Kasm keeps whatever they are. Every input, the target too, " +
+    "changes in place.",
+  example: [
+    'new kasm.EgressProviderMapping("engineering-vpn", {',
+    "  egressProviderId: vpn.egressProviderId,",
+    "  groupId: engineeringGroupId,",
+    "  selectedGateways: [fra.egressGatewayId, ams.egressGatewayId],",
+    "});",
+  ].join("\n"),
+  inputs: {
+    ...TARGET_AND_GATEWAY_DOCS,
+    egressProviderId:
+      "The egress provider (32 hex digits or a hyphenated UUID). Changing it updates the mapping in " +
+      "place.",
+    enabled: "Whether the mapping is in effect. Kasm's default: true.",
+    adopt:
+      "Take over the existing mapping of this provider and target (and bring it to the declared " +
+      "state) instead of failing. Default: false.",
+  },
+  outputs: {
+    egressProviderMappingId: "The mapping's id (32 hex digits).",
+    created: "When Kasm created the mapping; null when its answer does not say.",
+  },
+};
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -138,6 +175,7 @@ async function findMapping(client: KasmClient, id: string, providerId: unknown):
 /** The provider of EgressProviderMapping; only `adopt` changing sends no request. */
 export const egressProviderMappingProvider = defineKind<EgressProviderMappingInputs, EgressProviderMappingOutputs>({
   schema: EgressProviderMappingInputs,
+  docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
   // What `adopt` will change shows in the preview (kit/take-over.ts), by the lookup create uses.

@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { EgressProvider as KasmEgressProvider, NewEgressProvider } from "../api";
 import type { KasmClient } from "../api/client";
 import { egressProviderShown } from "../api";
-import { createOrAdopt, declared, GONE, isAsDeclared, refreshedInputs, requiredText, same, toApi, unlessGone, type RefreshedInputs } from "./kit";
+import { createOrAdopt, declared, GONE, isAsDeclared, refreshedInputs, requiredText, same, toApi, unlessGone, type RefreshedInputs, type KindDocs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -31,11 +31,9 @@ export const EgressProviderInputs = z.strictObject({
 });
 export type EgressProviderInputs = z.infer<typeof EgressProviderInputs>;
 
-/** What the provider adds to the inputs: the SDK class's computed outputs, which show these docs. */
+/** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
 export interface EgressProviderOutputs {
-  /** The provider's id (32 hex digits). */
   readonly egressProviderId: string;
-  /** When Kasm created the provider; null when its answer does not say. */
   readonly created: string | null;
 }
 
@@ -53,6 +51,32 @@ const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
 /** What `outputs()` builds: the declared inputs and every output. */
 type EgressProviderState = KindOutputs<EgressProviderInputs, EgressProviderOutputs>;
+
+// --- docs ----------------------------------------------------------------------------------------
+
+/** What the TypeScript SDK's class and the native schema say of a EgressProvider (see {@link KindDocs}). */
+const DOCS: KindDocs<EgressProviderInputs, EgressProviderOutputs> = {
+  description:
+    "An egress (VPN) provider: the parent of EgressGateways, EgressProviderMappings and " +
+    "EgressCredentials. Every field updates in place. Destroying it makes Kasm delete its gateways, " +
+    "mappings and credentials too. Needs Egress Providers Create, Modify, Delete and View.",
+  arguments: "The arguments of an EgressProvider. Inputs left out are not managed: Kasm keeps whatever they are.",
+  example: [
+    'const vpn = new kasm.EgressProvider("vpn", { name: "Corporate VPN", egressProviderType: "wireguard" });',
+  ].join("\n"),
+  inputs: {
+    name: "The provider's name, unique in Kasm. Changing it renames the provider in place.",
+    egressProviderType: "`wireguard`, `openvpn` or `custom`. Changing it updates the provider in place.",
+    enabled: "Whether the provider is in use. Kasm's default: true.",
+    adopt:
+      "Take over an existing provider with this name (and bring it to the declared state) instead of " +
+      "failing. Default: false.",
+  },
+  outputs: {
+    egressProviderId: "The provider's id (32 hex digits).",
+    created: "When Kasm created the provider; null when its answer does not say.",
+  },
+};
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -88,6 +112,7 @@ async function findById(client: KasmClient, id: string): Promise<KasmEgressProvi
 /** The provider of EgressProvider; only `adopt` changing sends no request. */
 export const egressProviderProvider = defineKind<EgressProviderInputs, EgressProviderOutputs>({
   schema: EgressProviderInputs,
+  docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
   // What `adopt` will change shows in the preview (kit/take-over.ts), by the lookup create uses.

@@ -25,6 +25,15 @@ export const TargetAndGatewayInputs = {
   selectedGateways: z.array(KasmId).optional(),
 };
 
+/** The docs of the target and gateway inputs, spread into a mapping's and a credential's (see `KindDocs`). */
+export const TARGET_AND_GATEWAY_DOCS = {
+  userId: "The user it applies to. Set exactly one of `userId`, `groupId`, `imageId`.",
+  groupId: "The group it applies to (needs Groups Modify, and Groups Modify System for a system group: All Users or Administrators).",
+  imageId: "The image it applies to (needs Images Modify).",
+  allowAllGateways: "Every gateway of the provider may be used. Default: false, and unlike other inputs, leaving it out sets it to false in Kasm (the selection only counts then). When false, `selectedGateways` is required.",
+  selectedGateways: "The gateways that may be used (ids of EgressGateways of the provider), compared as a set: order and id spelling do not matter. Required, and not empty, unless `allowAllGateways` is true; Kasm ignores it when that is true.",
+} satisfies Record<keyof typeof TargetAndGatewayInputs, string>;
+
 /** The target and gateway inputs, as a mapping's or credential's inputs hold them. */
 export interface Targeted {
   readonly userId?: string;

@@ -17,7 +17,7 @@
  * the other.
  */
 import { z } from "zod";
-import { alreadyExistsError, canonicalId, KasmId, same } from "./kit";
+import { alreadyExistsError, canonicalId, KasmId, same, type KindDocs } from "./kit";
 import { defineUserLink, groupsOf, isAlreadyMember, isNotMember } from "./user-links";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -30,6 +30,28 @@ export const GroupMembershipInputs = z.strictObject({
   adopt: z.boolean().optional(),
 });
 export type GroupMembershipInputs = z.infer<typeof GroupMembershipInputs>;
+
+// --- docs ----------------------------------------------------------------------------------------
+
+/** What the TypeScript SDK's class and the native schema say of a GroupMembership (see {@link KindDocs}). */
+const DOCS: KindDocs<GroupMembershipInputs> = {
+  description:
+    "One user in one Kasm group. Additive: the user's other groups are left alone. Destroying it " +
+    "removes the user from the group. Adding to or removing from All Users or Administrators needs " +
+    "the API key to hold Groups Modify System.\n\nDo not use it for a user whose groups a UserGroups " +
+    "manages: UserGroups is authoritative and the two would undo each other's changes on every " +
+    "update.",
+  arguments: "The arguments of a GroupMembership.",
+  example: [
+    'new kasm.GroupMembership("alice-engineering", { userId: alice.userId, groupId: engineeringGroupId });',
+  ].join("\n"),
+  inputs: {
+    userId: "The user (32 hex digits or a hyphenated UUID). Changing it replaces the membership.",
+    groupId: "The group (32 hex digits or a hyphenated UUID). Changing it replaces the membership.",
+    adopt: "Take over a membership that exists already instead of failing. Default: false.",
+  },
+  outputs: {},
+};
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -44,6 +66,7 @@ const DECLARED_BY = "another GroupMembership of this user and group, or a UserGr
 /** The provider of GroupMembership: a link between a user and a group (see {@link defineUserLink}). */
 export const groupMembershipProvider = defineUserLink({
   schema: GroupMembershipInputs,
+  docs: DOCS,
   otherField: "groupId",
   userList: "groups",
 

@@ -11,7 +11,7 @@
  */
 import { z } from "zod";
 import { configKey } from "../api/config";
-import { alreadyExistsError, canonicalId, GONE, KasmId, KasmValueNotTakenError, refusedWithoutProductOperations, same, unlessGone, type ProductOnly, type RefreshedInputs } from "./kit";
+import { alreadyExistsError, canonicalId, GONE, KasmId, KasmValueNotTakenError, refusedWithoutProductOperations, same, unlessGone, type ProductOnly, type RefreshedInputs, type KindDocs } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { pairId } from "../../catalogue/ids";
 
@@ -39,6 +39,29 @@ const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<GroupWorkspaceInputs>
 /** What `outputs()` builds: the declared inputs (the kind adds no output). */
 type GroupWorkspaceState = KindOutputs<GroupWorkspaceInputs, Record<never, never>>;
 
+// --- docs ----------------------------------------------------------------------------------------
+
+/** What the TypeScript SDK's class and the native schema say of a GroupWorkspace (see {@link KindDocs}). */
+const DOCS: KindDocs<GroupWorkspaceInputs> = {
+  description:
+    "The members of a group may launch a workspace. Additive: the group's other workspaces are left " +
+    "alone. Destroying it takes the workspace away from the group. Needs `kasm:apiNames` `product` " +
+    "(a released Kasm's operations) and Groups Modify and View (Groups Modify System for All Users " +
+    "or Administrators).",
+  arguments: "The arguments of a GroupWorkspace.",
+  example: [
+    'new kasm.GroupWorkspace("support-chrome", { groupId: support.groupId, imageId: chrome.imageId });',
+  ].join("\n"),
+  inputs: {
+    groupId: "The group (32 hex digits or a hyphenated UUID). Changing it replaces the authorization.",
+    imageId:
+      "The workspace's image (a Workspace's `imageId`, or an id from `getImage`). Changing it " +
+      "replaces the authorization.",
+    adopt: "Take over an authorization that exists already instead of failing. Default: false.",
+  },
+  outputs: {},
+};
+
 // --- helpers -------------------------------------------------------------------------------------
 
 function outputs(inputs: RefreshedInputs<GroupWorkspaceInputs>): GroupWorkspaceState {
@@ -64,6 +87,7 @@ const PRODUCT_ONLY: ProductOnly = {
 /** The provider of GroupWorkspace: a change of either id replaces it; only `adopt` can change in place, and it steers nothing after the create. */
 export const groupWorkspaceProvider = defineKind<GroupWorkspaceInputs>({
   schema: GroupWorkspaceInputs,
+  docs: DOCS,
   keyFields: KEY_FIELDS,
   apiFields: {},
   providerFields: PROVIDER_FIELDS,

@@ -18,7 +18,7 @@
  */
 import { z } from "zod";
 import { groupShown, KasmForceRequiredError, type GroupRecord, type GroupUpdate, type NewGroup } from "../api";
-import { createOrAdopt, declared, GONE, isAsDeclared, KasmDeleteBlockedError, refreshedInputs, refusedWithoutProductOperations, requiredText, unlessGone, type ProductOnly, type Props, type RefreshedInputs } from "./kit";
+import { createOrAdopt, declared, GONE, isAsDeclared, KasmDeleteBlockedError, refreshedInputs, refusedWithoutProductOperations, requiredText, unlessGone, type ProductOnly, type Props, type RefreshedInputs, type KindDocs } from "./kit";
 import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -46,9 +46,8 @@ export const GroupInputs = z.strictObject({
 });
 export type GroupInputs = z.infer<typeof GroupInputs>;
 
-/** What the provider adds to the inputs: the SDK class's computed outputs, which show these docs. */
+/** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
 export interface GroupOutputs {
-  /** The group's id (32 hex digits). */
   readonly groupId: string;
 }
 
@@ -66,6 +65,39 @@ const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
 /** What `outputs()` builds: the declared inputs and every output. */
 type GroupState = KindOutputs<GroupInputs, GroupOutputs>;
+
+// --- docs ----------------------------------------------------------------------------------------
+
+/** What the TypeScript SDK's class and the native schema say of a Group (see {@link KindDocs}). */
+const DOCS: KindDocs<GroupInputs, GroupOutputs> = {
+  description:
+    "A Kasm group. The API documentation has no operation that manages groups; a released Kasm (1.15 " +
+    "or later) does, so this kind needs `kasm:apiNames` `product`; with `spec` (the default) preview " +
+    "refuses it, naming the setting. Every field updates in place. Kasm never deletes All Users, " +
+    "Administrators or a group a casting config names. Needs Groups Create, Modify, Delete and View.",
+  arguments: "The arguments of a Group. Inputs left out are not managed: Kasm keeps whatever they are.",
+  example: [
+    'const support = new kasm.Group("support", { name: "Support", priority: 50, description: "First-line support" });',
+    'new kasm.GroupMembership("ada-support", { userId: ada.userId, groupId: support.groupId });',
+  ].join("\n"),
+  inputs: {
+    name: "The group's name, unique in Kasm. Changing it renames the group in place.",
+    priority:
+      "Which group's settings win when a user's groups disagree, from 1 to 4095 (Kasm refuses " +
+      "others). Kasm requires one when the group is created: left out, the group gets 4095, Kasm's " +
+      "default, and a later change made in Kasm is kept.",
+    description: "Free text shown in the Kasm UI.",
+    adopt:
+      "Take over an existing group with this name (and bring it to the declared state) instead of " +
+      "failing. Default: false.",
+    forceDelete:
+      "Delete the group even while it has members (they leave it); without it, destroying a group " +
+      "with members fails. Default: false.",
+  },
+  outputs: {
+    groupId: "The group's id (32 hex digits).",
+  },
+};
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -119,6 +151,7 @@ const PRODUCT_ONLY: ProductOnly = {
 /** The provider of Group; only `adopt` or `forceDelete` changing sends no request. */
 export const groupProvider = defineKind<GroupInputs, GroupOutputs>({
   schema: GroupInputs,
+  docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
   // What `adopt` will change shows in the preview (kit/take-over.ts), by the lookup create uses.

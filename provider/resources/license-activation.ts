@@ -13,7 +13,7 @@
  */
 import { z } from "zod";
 import type { License } from "../api";
-import { camelCase, declared, type RefreshedInputs } from "./kit";
+import { camelCase, declared, type RefreshedInputs, type KindDocs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -52,21 +52,13 @@ export interface LicenseFeatures {
  * which show these docs. A field Kasm's answer leaves out is null.
  */
 export interface LicenseActivationOutputs {
-  /** The licence's id. */
   readonly licenseId: string;
-  /** When the licence expires. */
   readonly expiration: string | null;
-  /** When the licence was issued. */
   readonly issuedAt: string | null;
-  /** The licence's seats. */
   readonly limit: number | null;
-  /** Whether Kasm has verified the licence (its `is_verified`). */
   readonly isVerified: boolean | null;
-  /** Such as `Per Concurrent Session` or `Per Named User`. */
   readonly licenseType: string | null;
-  /** The licence's product code (its `sku`). */
   readonly sku: string | null;
-  /** The features the licence enables, by camelCase name (`autoScaling`, `sessionCasting`, ...). */
   readonly features: LicenseFeatures | null;
 }
 
@@ -79,6 +71,36 @@ const INPUT_FIELDS = {
 
 /** What `outputs()` builds: the declared inputs and every output. */
 type LicenseActivationState = KindOutputs<LicenseActivationInputs, LicenseActivationOutputs>;
+
+// --- docs ----------------------------------------------------------------------------------------
+
+/** What the TypeScript SDK's class and the native schema say of a LicenseActivation (see {@link KindDocs}). */
+const DOCS: KindDocs<LicenseActivationInputs, LicenseActivationOutputs> = {
+  description:
+    "One activation of a Kasm licence (the `activate` operation). Any change to the inputs activates " +
+    "again, which takes seats from the entitlement again.\n\nKasm has no operation to read or remove a " +
+    "licence: refresh keeps the last known state, and destroying the resource only forgets it (the " +
+    "licence stays applied; the provider warns).",
+  arguments: "The arguments of a LicenseActivation. Every change activates again (replaces).",
+  example: [
+    'const licence = new kasm.LicenseActivation("prod", { activationKey: cfg.requireSecret("activationKey"), seats: 50 });',
+  ].join("\n"),
+  inputs: {
+    activationKey: "The activation key text block; always stored as a secret, and never shown in errors or logs.",
+    seats: "Seats to take from the key's entitlement (a whole number, 1 or more). Default: all that remain.",
+    issuedTo: "Informational: whom the licence is attributed to in later reporting.",
+  },
+  outputs: {
+    licenseId: "The licence's id.",
+    expiration: "When the licence expires.",
+    issuedAt: "When the licence was issued.",
+    limit: "The licence's seats.",
+    isVerified: "Whether Kasm has verified the licence (its `is_verified`).",
+    licenseType: "Such as `Per Concurrent Session` or `Per Named User`.",
+    sku: "The licence's product code (its `sku`).",
+    features: "The features the licence enables, by camelCase name (`autoScaling`, `sessionCasting`, ...).",
+  },
+};
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -102,6 +124,7 @@ function outputs(inputs: RefreshedInputs<LicenseActivationInputs>, license: Lice
 /** The provider of LicenseActivation: every input names the activation, so every change replaces it. */
 export const licenseActivationProvider = defineKind<LicenseActivationInputs, LicenseActivationOutputs>({
   schema: LicenseActivationInputs,
+  docs: DOCS,
   keyFields: INPUT_FIELDS,
   apiFields: {},
   sendsNothingWhen: "never",

@@ -17,7 +17,7 @@
  */
 import type { KasmClient } from "../api/client";
 import { z } from "zod";
-import { canonicalId, declared, GONE, isNotFound, KasmId, KasmObjectMissingError, same, unlessGone, type Props, type RefreshedInputs } from "./kit";
+import { canonicalId, declared, GONE, isNotFound, KasmId, KasmObjectMissingError, same, unlessGone, type Props, type RefreshedInputs, type KindDocs } from "./kit";
 import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -43,6 +43,29 @@ const INPUT_FIELDS = { ...KEY_FIELDS, ...API_FIELDS };
 
 /** What `outputs()` builds: the declared inputs and every output. */
 type ServerDrainState = KindOutputs<ServerDrainInputs, ServerDrainOutputs>;
+
+// --- docs ----------------------------------------------------------------------------------------
+
+/** What the TypeScript SDK's class and the native schema say of a ServerDrain (see {@link KindDocs}). */
+const DOCS: KindDocs<ServerDrainInputs, ServerDrainOutputs> = {
+  description:
+    "A server's draining flag, held at the declared value. Destroying the resource sets the server " +
+    "back to not draining (whatever it was before), and succeeds when the server no longer exists. " +
+    "Declare at most one per server.\n\nRefresh and drift: Kasm's API documents no draining flag in " +
+    "the server record it returns. When the record carries one (`is_draining`), refresh reads it and " +
+    "shows a drain ended in the Kasm UI as drift. When it does not, refresh keeps the declared value " +
+    "and warns that drift cannot be seen, once per resource and refresh.",
+  arguments: "The arguments of a ServerDrain.",
+  example: [
+    "// Drain the server during maintenance; remove the resource to put it back in service.",
+    'const drain = new kasm.ServerDrain("ws-07", { serverId: "6e1a5c0c1f4b4f6a9f5235e1c0a2b3d4" });',
+  ].join("\n"),
+  inputs: {
+    serverId: "The server (32 hex digits or a hyphenated UUID). Another server replaces the resource.",
+    draining: "Whether the server is draining (takes no new sessions). Default: true.",
+  },
+  outputs: {},
+};
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -81,6 +104,7 @@ async function drainingFlag(client: KasmClient, serverId: string): Promise<boole
 /** The provider of ServerDrain; every update sets the flag. */
 export const serverDrainProvider = defineKind<ServerDrainInputs, ServerDrainOutputs>({
   schema: ServerDrainInputs,
+  docs: DOCS,
   keyFields: KEY_FIELDS,
   apiFields: API_FIELDS,
   sendsNothingWhen: "never",

@@ -24,3 +24,13 @@ export const SESSION_PERMISSION_FIELDS = {
   allowWsClipboardUp: {},
   allowWsMicrophone: {},
 } satisfies Record<keyof typeof SESSION_PERMISSION_INPUTS, object>;
+
+/** Their docs, spread into each kind's (see `KindDocs`). */
+export const SESSION_PERMISSION_DOCS = {
+  allowWsAudio: "Allow audio in the sessions.",
+  allowWsUploads: "Allow uploads into the sessions.",
+  allowWsDownloads: "Allow downloads out of the sessions.",
+  allowWsClipboardDown: "Allow copying from a session to the local clipboard.",
+  allowWsClipboardUp: "Allow pasting from the local clipboard into a session.",
+  allowWsMicrophone: "Allow the microphone.",
+} satisfies Record<keyof typeof SESSION_PERMISSION_INPUTS, string>;

@@ -12,9 +12,9 @@
 import { z } from "zod";
 import type { NewStagingConfig, StagingConfig as KasmStagingConfig, StagingConfigUpdate } from "../api";
 import { stagingConfigShown } from "../api";
-import { createOrAdopt, declared, GONE, isAsDeclared, KasmId, keepingWhatWasCreated, refreshedInputs, same, toApi, unlessGone, type RefreshedInputs } from "./kit";
+import { createOrAdopt, declared, GONE, isAsDeclared, KasmId, keepingWhatWasCreated, refreshedInputs, same, toApi, unlessGone, type RefreshedInputs, type KindDocs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
-import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS } from "./session-permissions";
+import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS, SESSION_PERMISSION_DOCS } from "./session-permissions";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -34,15 +34,11 @@ export const StagingConfigInputs = z.strictObject({
 });
 export type StagingConfigInputs = z.infer<typeof StagingConfigInputs>;
 
-/** What the provider adds to the inputs: the SDK class's computed outputs, which show these docs. */
+/** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
 export interface StagingConfigOutputs {
-  /** The staging config's id (32 hex digits). */
   readonly stagingConfigId: string;
-  /** The zone's name. */
   readonly zoneName: string | null;
-  /** The image's friendly name. */
   readonly imageFriendlyName: string | null;
-  /** The sessions staged when Kasm was last read (read only: never an input, so never a diff). */
   readonly numCurrentSessions: number | null;
 }
 
@@ -62,6 +58,40 @@ const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
 /** What `outputs()` builds: the declared inputs and every output. */
 type StagingConfigState = KindOutputs<StagingConfigInputs, StagingConfigOutputs>;
+
+// --- docs ----------------------------------------------------------------------------------------
+
+/** What the TypeScript SDK's class and the native schema say of a StagingConfig (see {@link KindDocs}). */
+const DOCS: KindDocs<StagingConfigInputs, StagingConfigOutputs> = {
+  description:
+    "A Kasm staging config: Kasm keeps `numSessions` sessions of an image started in a zone, so that " +
+    "users get one at once. Every field updates in place. One staging config per zone and image.",
+  arguments:
+    "The arguments of a StagingConfig. Inputs left out are not managed: Kasm keeps whatever they " +
+    "are. The session permissions of the staged sessions (`allowWsAudio`, ...) are those of " +
+    "SessionPermissionArgs.",
+  example: [
+    'const staged = new kasm.StagingConfig("chrome", { zoneId: zone.zoneId, imageId: chrome.imageId, numSessions: 3, expiration: 4 });',
+  ].join("\n"),
+  inputs: {
+    ...SESSION_PERMISSION_DOCS,
+    zoneId: "The zone the sessions are staged in (32 hex digits or a hyphenated UUID). Changes in place.",
+    imageId: "The image of the staged sessions (32 hex digits or a hyphenated UUID). Changes in place.",
+    numSessions: "How many sessions Kasm keeps staged at all times: a whole number, 0 or more.",
+    expiration:
+      "Hours after which an unassigned staged session expires and is re-created: a whole number, 1 " +
+      "or more.",
+    adopt:
+      "Take over the existing staging config of this zone and image (Kasm allows one per pair) and " +
+      "bring it to the declared state, instead of failing. Default: false.",
+  },
+  outputs: {
+    stagingConfigId: "The staging config's id (32 hex digits).",
+    zoneName: "The zone's name.",
+    imageFriendlyName: "The image's friendly name.",
+    numCurrentSessions: "The sessions staged when Kasm was last read (read only: never an input, so never a diff).",
+  },
+};
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -105,6 +135,7 @@ function label(inputs: StagingConfigInputs): string {
 /** The provider of StagingConfig; only `adopt` changing sends no request. */
 export const stagingConfigProvider = defineKind<StagingConfigInputs, StagingConfigOutputs>({
   schema: StagingConfigInputs,
+  docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
   // What `adopt` will change shows in the preview (kit/take-over.ts), by the lookup create uses.

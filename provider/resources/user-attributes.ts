@@ -17,7 +17,7 @@
 import { z } from "zod";
 import { userAttributesShown, type UserAttributes as KasmUserAttributes, type UserAttributesUpdate } from "../api";
 import type { KasmClient } from "../api/client";
-import { canonicalId, changedFields, declared, GONE, isNotFound, KasmId, KasmObjectMissingError, keepSpelling, same, unlessGone, type FieldRule, type RefreshedInputs } from "./kit";
+import { canonicalId, changedFields, declared, GONE, isNotFound, KasmId, KasmObjectMissingError, keepSpelling, same, unlessGone, type FieldRule, type RefreshedInputs, type KindDocs } from "./kit";
 import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -50,9 +50,8 @@ export const UserAttributesInputs = z.strictObject({
 });
 export type UserAttributesInputs = z.infer<typeof UserAttributesInputs>;
 
-/** What the provider adds to the inputs: the SDK class's computed outputs, which show these docs. */
+/** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
 export interface UserAttributesOutputs {
-  /** The id of the user's attributes record (the resource's id is the user's id); null when Kasm's answer has none. */
   readonly userAttributesId: string | null;
 }
 
@@ -76,6 +75,47 @@ const INPUT_FIELDS: Readonly<Record<keyof typeof KEY_FIELDS | keyof typeof API_F
 
 /** What `outputs()` builds: the declared inputs and every output. */
 type UserAttributesState = KindOutputs<UserAttributesInputs, UserAttributesOutputs>;
+
+// --- docs ----------------------------------------------------------------------------------------
+
+/** What the TypeScript SDK's class and the native schema say of a UserAttributes (see {@link KindDocs}). */
+const DOCS: KindDocs<UserAttributesInputs, UserAttributesOutputs> = {
+  description:
+    "The attributes of one Kasm user. Kasm keeps exactly one attributes record per user, created and " +
+    "deleted with the user: creating this resource sets the declared attributes of that record, and " +
+    "destroying it only forgets them (Kasm keeps their values; nothing is restored). Declare at most " +
+    "one per user. Every attribute updates in place; refresh drops the resource when the user is " +
+    "gone.",
+  arguments:
+    "The arguments of a UserAttributes. Attributes left out are not managed: Kasm keeps whatever " +
+    "they are.",
+  example: [
+    'const attrs = new kasm.UserAttributes("alice", {',
+    "  userId: alice.userId,",
+    "  defaultImage: chromeImageId,",
+    '  sshPublicKey: fs.readFileSync("alice.pub", "utf8"),',
+    "  showTips: false,",
+    "});",
+  ].join("\n"),
+  inputs: {
+    userId:
+      "The user whose attributes these are (32 hex digits or a hyphenated UUID). Changing it " +
+      "replaces the resource.",
+    sshPublicKey:
+      "The user's SSH public key: one OpenSSH line such as `ssh-ed25519 AAAA... comment` " +
+      "(surrounding white space, such as a `.pub` file's newline, is ignored), or `\"\"` for none. A " +
+      "private key is refused.",
+    defaultImage: 'The id of the image launched by default (an existing image; hex or hyphenated), or `""` for none.',
+    showTips: "Show the tips dialogue when a session starts.",
+    toggleControlPanel: "Show the control panel in sessions.",
+    autoLoginWs: "Launch the default image automatically at login.",
+  },
+  outputs: {
+    userAttributesId:
+      "The id of the user's attributes record (the resource's id is the user's id); null when Kasm's " +
+      "answer has none.",
+  },
+};
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -129,6 +169,7 @@ async function attributesOf(client: KasmClient, userId: string): Promise<KasmUse
 /** The provider of UserAttributes; every update runs (it has no provider flags). */
 export const userAttributesProvider = defineKind<UserAttributesInputs, UserAttributesOutputs>({
   schema: UserAttributesInputs,
+  docs: DOCS,
   apiFields: API_FIELDS,
   keyFields: KEY_FIELDS,
   sendsNothingWhen: "never",

@@ -19,7 +19,7 @@
 import { z } from "zod";
 import { KasmUnknownUserError, type User as KasmUser } from "../api";
 import type { KasmClient } from "../api/client";
-import { canonicalId, declared, GONE, initializationFailure, isNotFound, KasmId, KasmObjectMissingError, KasmUnsupportedInputError, keepSpelling, same, type Props, type RefreshedInputs } from "./kit";
+import { canonicalId, declared, GONE, initializationFailure, isNotFound, KasmId, KasmObjectMissingError, KasmUnsupportedInputError, keepSpelling, same, type Props, type RefreshedInputs, type KindDocs } from "./kit";
 import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 import { ALL_USERS, allUsersGroupId, groupsOf, isAlreadyMember, isNotMember } from "./user-links";
 
@@ -50,6 +50,30 @@ const INPUT_FIELDS = { ...KEY_FIELDS, ...API_FIELDS };
 
 /** What `outputs()` builds: the declared inputs and every output. */
 type UserGroupsState = KindOutputs<UserGroupsInputs, Record<never, never>>;
+
+// --- docs ----------------------------------------------------------------------------------------
+
+/** What the TypeScript SDK's class and the native schema say of a UserGroups (see {@link KindDocs}). */
+const DOCS: KindDocs<UserGroupsInputs> = {
+  description:
+    "The exact set of groups of one Kasm user, besides All Users (which every user is in, and which " +
+    "this resource never adds or removes). Authoritative: groups not listed are removed from the " +
+    "user, and refresh shows a group added or removed in the Kasm UI as drift that the next update " +
+    "reverts. Destroying it removes the listed groups from the user. Changing Administrators needs " +
+    "the API key to hold Groups Modify System.\n\nNever mix it with GroupMembership for the same user: " +
+    "the two would undo each other's changes on every update.",
+  arguments: "The arguments of a UserGroups.",
+  example: [
+    'new kasm.UserGroups("alice", { userId: alice.userId, groupIds: [engineeringGroupId, oncallGroupId] });',
+  ].join("\n"),
+  inputs: {
+    userId: "The user (32 hex digits or a hyphenated UUID). Changing it replaces the resource.",
+    groupIds:
+      "Every group the user belongs to besides All Users; `[]` for none. Order and id form (hex or " +
+      "hyphenated) do not matter; each group once. All Users is implicit and refused here.",
+  },
+  outputs: {},
+};
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -163,6 +187,7 @@ async function apply(client: KasmClient, id: string, inputs: UserGroupsInputs): 
 /** The provider of UserGroups; every update brings Kasm's set to the declared one. */
 export const userGroupsProvider = defineKind<UserGroupsInputs>({
   schema: UserGroupsInputs,
+  docs: DOCS,
   keyFields: KEY_FIELDS,
   apiFields: API_FIELDS,
   sendsNothingWhen: "never",

@@ -15,7 +15,7 @@ import type { KasmClient } from "../api/client";
 import type { UserList } from "../api/user-reads";
 import { ALL_USERS_GROUP, closeUnderDependencies } from "../../catalogue";
 import { pairId } from "../../catalogue/ids";
-import { canonicalId, declared, GONE, isNotFound, KasmReadPermissionError, keepSpelling, same, type RefreshedInputs } from "./kit";
+import { canonicalId, declared, GONE, isNotFound, KasmReadPermissionError, keepSpelling, same, type KindDocs, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 /** Kasm's answer to adding a user to a group twice: `User (<u>) is already a member of group (<g>)`. */
@@ -78,6 +78,8 @@ export type UserLinkInputs<OtherField extends string> = { userId: string; adopt?
 export interface UserLinkDefinition<OtherField extends string> {
   /** The kind's zod inputs. */
   readonly schema: z.ZodType<UserLinkInputs<OtherField>>;
+  /** What the SDK and the native schema say of the kind. */
+  readonly docs: KindDocs<UserLinkInputs<OtherField>>;
   /** The input naming the other object: `groupId`, `serverId`. */
   readonly otherField: OtherField;
   /** The list of the user's record that holds the link (`groups`, `assigned_servers`). */
@@ -109,6 +111,7 @@ export function defineUserLink<OtherField extends string>(link: UserLinkDefiniti
   const outputs = (inputs: RefreshedInputs<Inputs>): KindOutputs<Inputs, Record<never, never>> => declared(inputs, inputKeys);
   return defineKind<Inputs, Record<never, never>>({
     schema: link.schema,
+    docs: link.docs,
     keyFields,
     apiFields: {},
     providerFields,

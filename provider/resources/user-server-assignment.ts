@@ -12,7 +12,7 @@
  */
 import { z } from "zod";
 import { KasmNotAssignedError } from "../api";
-import { alreadyExistsError, KasmId, KasmObjectMissingError, same } from "./kit";
+import { alreadyExistsError, KasmId, KasmObjectMissingError, same, type KindDocs } from "./kit";
 import { assignedServersOf, defineUserLink } from "./user-links";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -26,6 +26,26 @@ export const UserServerAssignmentInputs = z.strictObject({
 });
 export type UserServerAssignmentInputs = z.infer<typeof UserServerAssignmentInputs>;
 
+// --- docs ----------------------------------------------------------------------------------------
+
+/** What the TypeScript SDK's class and the native schema say of a UserServerAssignment (see {@link KindDocs}). */
+const DOCS: KindDocs<UserServerAssignmentInputs> = {
+  description:
+    "One Kasm user assigned to one server (a host reached over SSH or a remote display protocol). " +
+    "Users and servers are many-to-many: the user's other servers are left alone. Destroying it " +
+    "unassigns the server. Needs Servers Modify and Users Modify, and Servers View to read.",
+  arguments: "The arguments of a UserServerAssignment.",
+  example: [
+    'new kasm.UserServerAssignment("alice-ws1", { userId: alice.userId, serverId: ws1ServerId });',
+  ].join("\n"),
+  inputs: {
+    userId: "The user (32 hex digits or a hyphenated UUID). Changing it replaces the assignment.",
+    serverId: "The server (32 hex digits or a hyphenated UUID). Changing it replaces the assignment.",
+    adopt: "Take over an assignment that exists already instead of failing. Default: false.",
+  },
+  outputs: {},
+};
+
 // --- helpers -------------------------------------------------------------------------------------
 
 /** `User (<u>) is not assigned to server (<s>)`. */
@@ -38,6 +58,7 @@ function isNotAssigned(error: unknown): boolean {
 /** The provider of UserServerAssignment: a link between a user and a server (see {@link defineUserLink}). */
 export const userServerAssignmentProvider = defineUserLink({
   schema: UserServerAssignmentInputs,
+  docs: DOCS,
   otherField: "serverId",
   userList: "assigned_servers",
 

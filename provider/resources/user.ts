@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { NewUser, User as KasmUser, UserUpdate } from "../api";
 import type { KasmClient } from "../api/client";
 import { KasmForceRequiredError, userShown } from "../api";
-import { createOrAdopt, declared, GONE, isAsDeclared, isNotFound, KasmDeleteBlockedError, refreshedInputs, same, toApi, type RefreshedInputs } from "./kit";
+import { createOrAdopt, declared, GONE, isAsDeclared, isNotFound, KasmDeleteBlockedError, refreshedInputs, same, toApi, type RefreshedInputs, type KindDocs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -39,13 +39,10 @@ export const UserInputs = z.strictObject({
 });
 export type UserInputs = z.infer<typeof UserInputs>;
 
-/** What the provider adds to the inputs: the SDK class's computed outputs, which show these docs. */
+/** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
 export interface UserOutputs {
-  /** The user's id (32 hex digits). */
   readonly userId: string;
-  /** Kasm's realm of the user: `local`, `ldap`, `oidc` or `saml`; null when the record has none. */
   readonly realm: string | null;
-  /** When Kasm created the user; null when the record does not say. */
   readonly created: string | null;
 }
 
@@ -68,6 +65,38 @@ const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
 
 /** What `outputs()` builds: the declared inputs and every output. */
 type UserState = KindOutputs<UserInputs, UserOutputs>;
+
+// --- docs ----------------------------------------------------------------------------------------
+
+/** What the TypeScript SDK's class and the native schema say of a User (see {@link KindDocs}). */
+const DOCS: KindDocs<UserInputs, UserOutputs> = {
+  description: "A Kasm user. Every field updates in place.",
+  arguments: "The arguments of a User. Inputs left out are not managed: Kasm keeps whatever they are.",
+  example: [
+    'const alice = new kasm.User("alice", { username: "alice", password: cfg.requireSecret("alicePassword"), firstName: "Alice" });',
+  ].join("\n"),
+  inputs: {
+    username: "The login name. Kasm trims and lowercases it; changing it renames the user in place.",
+    password:
+      "The password; always stored as a secret. Write-only: Kasm never returns it, so drift in it " +
+      "cannot be seen.",
+    firstName: "At most 64 characters (Kasm cuts longer values).",
+    lastName: "At most 64 characters.",
+    phone: "At most 64 characters.",
+    organization: "At most 64 characters.",
+    locked: "Lock the account.",
+    disabled: "Disable the account.",
+    forceDelete: "On destroy, end the user's running sessions instead of failing. Default: false.",
+    adopt:
+      "Take over an existing user with this username (and bring it to the declared state) instead of " +
+      "failing. Default: false.",
+  },
+  outputs: {
+    userId: "The user's id (32 hex digits).",
+    realm: "Kasm's realm of the user: `local`, `ldap`, `oidc` or `saml`; null when the record has none.",
+    created: "When Kasm created the user; null when the record does not say.",
+  },
+};
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -125,6 +154,7 @@ function outputs(inputs: RefreshedInputs<UserInputs>, user: KasmUser): UserState
  */
 export const userProvider = defineKind<UserInputs, UserOutputs>({
   schema: UserInputs,
+  docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
   // What `adopt` will change shows in the preview (kit/take-over.ts), by the lookup create uses.

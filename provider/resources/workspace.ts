@@ -25,7 +25,7 @@ import { UNKNOWN } from "../../catalogue/values";
 import { IMAGE_JSON_SETTINGS, IMAGE_SETTINGS, imageSettingsShown, type ProductImage as KasmImage, type ImageUpdate, type NewImage } from "../api";
 import { configKey, type SettingNames } from "../api/config";
 import type { KasmClient } from "../api/client";
-import { createOrAdopt, declared, GONE, initializationFailure, isAsDeclared, isUnknown, KasmId, KasmObjectMissingError, KasmValueNotTakenError, refreshedInputs, refusedWithoutProductOperations, requiredText, same, unlessGone, type ProductOnly, type Props, type RefreshedInputs } from "./kit";
+import { createOrAdopt, declared, GONE, initializationFailure, isAsDeclared, isUnknown, KasmId, KasmObjectMissingError, KasmValueNotTakenError, refreshedInputs, refusedWithoutProductOperations, requiredText, same, unlessGone, type ProductOnly, type Props, type RefreshedInputs, type KindDocs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -84,9 +84,7 @@ export type WorkspaceInputs = z.infer<typeof WorkspaceInputs>;
 
 /** What the provider adds to the inputs. */
 export interface WorkspaceOutputs {
-  /** The image's id (32 hex digits). */
   readonly imageId: string;
-  /** Whether Kasm has the image ready on an agent, when Kasm was last read (read only; never causes a diff). */
   readonly available: boolean | null;
 }
 
@@ -135,6 +133,76 @@ const RESOURCE_FIELDS = WORKSPACE_RESOURCE_PROPERTIES satisfies readonly (keyof 
 
 /** What `outputs()` builds: the declared inputs and every output. */
 type WorkspaceState = KindOutputs<WorkspaceInputs, WorkspaceOutputs>;
+
+// --- docs ----------------------------------------------------------------------------------------
+
+/** What the TypeScript SDK's class and the native schema say of a Workspace (see {@link KindDocs}). */
+const DOCS: KindDocs<WorkspaceInputs, WorkspaceOutputs> = {
+  description:
+    "A workspace in Kasm's catalogue: a container image offered to users. The API documentation has " +
+    "no operation that creates or changes one; a released Kasm (1.15 or later) does, so this kind " +
+    "needs `kasm:apiNames` `product`; with `spec` (the default) preview refuses it, naming the " +
+    "setting. After each write the provider reads the image back and fails, naming the field, when " +
+    "Kasm does not show a declared value. Kasm refuses to delete an image a session or a casting " +
+    "config uses. Needs Images Create, View, Modify and Delete, and Images Modify Resources for the " +
+    "compute-related fields.",
+  arguments:
+    "The arguments of a Workspace. Inputs left out are not managed: Kasm keeps whatever they are. " +
+    "Every field changes in place. The compute-related ones (`cores`, `memory`, `gpuCount`, " +
+    "`requireGpu`, `cpuAllocationMethod`, `uncompressedSizeMb`, the registry and its credentials, " +
+    "`volumeMappings`, `runConfig`, `execConfig`) need the API key to hold Images Modify Resources " +
+    "on top of Images Modify.",
+  example: [
+    'const chrome = new kasm.Workspace("chrome", {',
+    '  name: "kasmweb/chrome:1.16.0",',
+    '  friendlyName: "Chrome",',
+    '  categories: ["Browsers"],',
+    "  cores: 2,",
+    "  memory: 2_768_000_000,",
+    "});",
+    'new kasm.GroupWorkspace("support-chrome", { groupId: support.groupId, imageId: chrome.imageId });',
+  ].join("\n"),
+  inputs: {
+    name: "The container image and tag Kasm pulls, such as `kasmweb/chrome:1.16.0`.",
+    friendlyName: "The name users see in the workspace list.",
+    description: "Free text shown with the workspace.",
+    categories: "The categories the workspace is listed under (each one line).",
+    imageSrc: "The thumbnail's path or URL, such as `img/thumbnails/chrome.png`.",
+    enabled: "Whether users may launch it.",
+    cores: "CPU cores given to each session (more than 0; fractions allowed).",
+    memory: "Memory given to each session, in bytes (2 GB is 2000000000).",
+    gpuCount: "GPUs given to each session: a whole number, 0 or more.",
+    requireGpu: "Whether a session may start only on an agent with a GPU.",
+    cpuAllocationMethod: "How cores are enforced: `Inherit`, `Quotas` or `Shares` in released Kasm.",
+    uncompressedSizeMb: "The image's size once pulled, in MB.",
+    imageType: "`Container` for a container image (Kasm's default).",
+    registry: "The registry the image is pulled from, such as `https://index.docker.io/v1/`.",
+    registryUsername: "The registry user. A secret: wrapped with `pulumi.secret` and kept out of the state in plain text.",
+    registryPassword:
+      "The registry password or token. A secret; Kasm never shows it back, so refresh keeps the " +
+      "declared value.",
+    runConfig:
+      "Docker run settings that override Kasm's, such as `{ hostname: \"kasm\", environment: { TZ: " +
+      '"UTC" } }`.',
+    execConfig: 'Commands run in the session, such as `{ first_launch: { cmd: "google-chrome" } }`.',
+    volumeMappings: "Host paths mounted into each session, by host path.",
+    restrictToZone: "Whether sessions start only in WorkspaceArgs.zoneId's zone.",
+    zoneId: "The zone sessions are restricted to (32 hex digits or a hyphenated UUID).",
+    restrictToServer: "Whether sessions start only on WorkspaceArgs.serverId's server.",
+    serverId: "The server sessions are restricted to (32 hex digits or a hyphenated UUID).",
+    restrictToNetwork: "Whether sessions join only the networks of WorkspaceArgs.restrictNetworkNames.",
+    restrictNetworkNames: "The Docker networks sessions may join, when restricted to networks.",
+    adopt:
+      "Take over the existing image with this container name and friendly name (and bring it to the " +
+      "declared state) instead of creating a second one. Default: false.",
+  },
+  outputs: {
+    imageId: "The image's id (32 hex digits).",
+    available:
+      "Whether Kasm has the image ready on an agent, when Kasm was last read (read only; never " +
+      "causes a diff).",
+  },
+};
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -284,6 +352,7 @@ const PRODUCT_ONLY: ProductOnly = {
 /** The provider of Workspace; only `adopt` changing sends no request. */
 export const workspaceProvider = defineKind<WorkspaceInputs, WorkspaceOutputs>({
   schema: WorkspaceInputs,
+  docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
   takeOver: {

@@ -14,7 +14,8 @@ import {
   type ZoneSecrets,
 } from "../../provider/lookups/images-zones";
 import { connectionName } from "../connection";
-import { declaredWorkspace, type Workspace } from "../workspace";
+import { declaredOf } from "../provider";
+import type { Workspace, WorkspaceArgs } from "../kinds";
 import { named, outputOf, withoutSecrets, withSecretOutputs } from "./common";
 import type { InputArgs, LookupOptions, WithoutSecrets, WithSecretOutputs } from "./common";
 
@@ -67,6 +68,20 @@ export function getImageOutput(args: InputArgs<GetImageArgs>, options?: LookupOp
     // The lookup waits for the declared workspace: unknown while the preview has not created it.
     return workspace ? workspace.imageId.apply(() => lookup(args, options)) : lookup(args, options);
   }) as pulumi.Output<ImageWithSecrets>;
+}
+
+/**
+ * The workspace this program declares on `connection` with this container name or friendly name
+ * (given as plain text), if any: a lookup of it waits for it to exist, so that a preview that
+ * creates it answers unknown instead of failing to find it.
+ */
+function declaredWorkspace(connection: string | undefined, by: { readonly name?: string; readonly friendlyName?: string }): Workspace | undefined {
+  const matches = (args: WorkspaceArgs) =>
+    typeof args.name === "string" &&
+    typeof args.friendlyName === "string" &&
+    (by.name !== undefined ? args.name.trim() === by.name : args.friendlyName.trim() === by.friendlyName);
+  const found = declaredOf("Workspace").find((declared) => declared.connection === connection && matches(declared.args as WorkspaceArgs));
+  return found?.resource as Workspace | undefined;
 }
 
 // --- zones ---------------------------------------------------------------------------------------

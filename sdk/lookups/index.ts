@@ -31,7 +31,6 @@ export {
   getUsersOutput,
   type GetUserArgs,
   type GetUsersArgs,
-  type User,
   type UserSecrets,
   type UserWithSecrets,
 } from "./users";
@@ -64,13 +63,10 @@ export {
   getEgressProvidersOutput,
   getStagingConfigs,
   getStagingConfigsOutput,
-  type EgressGateway,
   type EgressGatewaySecrets,
   type EgressGatewayWithSecrets,
-  type EgressProvider,
   type GetEgressGatewaysArgs,
   type GetEgressProvidersArgs,
-  type StagingConfig,
 } from "./egress";
 export {
   getGroup,
@@ -80,6 +76,5 @@ export {
   getLicenses,
   getLicensesOutput,
   type GetGroupArgs,
-  type Group,
   type License,
 } from "./groups-licences";

@@ -1,18 +1,18 @@
 /**
  * The descriptions in the native provider's package schema: every resource, input, output and
- * field of an input's object type carries the TypeScript SDK's TSDoc (provider/native/descriptions.ts),
- * so that the generated Python and Go SDKs and `pulumi package get-schema` show the same docs as
- * the TypeScript SDK. Run from the sources, the schema extracts them in memory; the last test
- * holds the build's `descriptions.json`, which the installed package reads, to the same text.
+ * field of an input's object type carries the kind's docs (its manifest's `docs`, which the
+ * TypeScript SDK's TSDoc is generated from too), so that the generated Python and Go SDKs and
+ * `pulumi package get-schema` show the same docs as the TypeScript SDK. The last test holds the
+ * generated SDK classes, in the sources and in the build, to what the docs say now.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { KASM_KINDS, SECRET_INPUTS } from "../../catalogue/kinds";
-import { kinds } from "../../provider";
-import { DESCRIPTIONS_FILE, extractDescriptions, unwrapped } from "../../provider/native/descriptions";
+import { kinds, type KindName } from "../../provider";
 import type { PropertySpec } from "../../provider/native/outputs";
 import { packageSchema } from "../../provider/native/schema";
+import { GENERATED_FOLDER, kindModule, moduleName } from "../../scripts/sdk/typescript";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 
@@ -78,7 +78,6 @@ describe("the native schema's descriptions", () => {
     expect(texts.filter((text) => text?.includes("{@link"))).toEqual([]);
     // The csv input's TSDoc is wrapped over four lines.
     expect(schema.resources["kasm:index:UserSet"].inputProperties.csv.description).not.toContain("\n");
-    expect(unwrapped("one\ntwo\n\n- a\n  b\n- c\n\n```ts\nx\n  y\n```")).toBe("one two\n\n- a b\n- c\n\n```ts\nx\n  y\n```");
   });
 
   it("leave the secret and replacement marks as the catalogue and the field rules set them", () => {
@@ -94,9 +93,13 @@ describe("the native schema's descriptions", () => {
     expect(schema.resources["kasm:index:LicenseActivation"].inputProperties.activationKey).toMatchObject({ secret: true, willReplaceOnChanges: true });
   });
 
-  it("are what the build wrote to dist/, which the installed package's schema reads", () => {
-    const built = path.join(ROOT, "dist", "provider", "native", DESCRIPTIONS_FILE);
-    expect(existsSync(built), `${built} is missing: run \`npm run build\``).toBe(true);
-    expect(JSON.parse(readFileSync(built, "utf8")), "dist/ is older than the sdk's TSDoc: run `npm run build`").toEqual(extractDescriptions(ROOT));
+  it("are the docs the TypeScript SDK's generated classes carry, in the sources and in the build", () => {
+    for (const kind of Object.keys(kinds) as KindName[]) {
+      const source = path.join(ROOT, GENERATED_FOLDER, `${moduleName(kind)}.ts`);
+      expect(existsSync(source), `${source} is missing: run \`npm run build\``).toBe(true);
+      expect(readFileSync(source, "utf8"), `${source} is older than the ${kind} kind: run \`npm run build\``).toBe(kindModule(kind, kinds[kind]).text);
+      expect(existsSync(path.join(ROOT, "dist", GENERATED_FOLDER, `${moduleName(kind)}.d.ts`)), `dist/ has no ${kind} class: run \`npm run build\``).toBe(true);
+    }
+    expect(kindModule("User", kinds.User).text).toContain(`  /** The user's id (32 hex digits). */\n  declare readonly userId: pulumi.Output<UserOutputs["userId"]>;`);
   });
 });

@@ -11,7 +11,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { checkInputs } from "./check-wording";
 import { changedFields, diffInputs, keptOutputs, onlyProviderFlagsChanged, placeholdersOf, withLeftOutValues, withStoredDefaults, type FieldRule } from "./field-rules";
-import type { Kind, KindContext, KindDiffResult, ManifestField, Props, RefreshedInputs } from "./types";
+import type { Kind, KindContext, KindDiffResult, KindDocs, ManifestField, Props, RefreshedInputs } from "./types";
 import { previewTakeOver } from "./take-over";
 
 /** How each of a kind's inputs compares (see {@link FieldRule}), keyed by input name. */
@@ -43,6 +43,8 @@ export type SendsNothingWhen = "only-provider-flags-changed" | "no-api-field-cha
 export interface KindDefinition<Inputs extends Props, Outputs extends object> {
   /** The kind's inputs: `check` validates with it before any request is sent. */
   readonly schema: z.ZodType<Inputs>;
+  /** What the SDK and the native schema say of the kind (see {@link KindDocs}). */
+  readonly docs: KindDocs<Inputs, Outputs>;
   /** Inputs that name the object (a user's id, a membership's two ids): a change to one replaces it. */
   readonly keyFields?: FieldRules<Inputs>;
   /** Fields sent to Kasm, and how each compares; `update` is told which of them changed. */
@@ -100,7 +102,7 @@ function asRules<Inputs>(rules: FieldRules<Inputs> | undefined): Readonly<Record
 
 /** Field rules as the manifest lists them: each with its role and whether its change replaces (as `diff` decides). */
 function manifestFields(rules: Readonly<Record<string, FieldRule>>, role: ManifestField["role"]): Record<string, ManifestField> {
-  return Object.fromEntries(Object.entries(rules).map(([name, rule]) => [name, { role, replaces: rule.replaces === true }]));
+  return Object.fromEntries(Object.entries(rules).map(([name, rule]) => [name, { role, replaces: rule.replaces === true, ...("storedDefault" in rule ? { alwaysSet: true } : {}) }]));
 }
 
 /**
@@ -125,6 +127,7 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
   return {
     manifest: {
       schema: definition.schema,
+      docs: definition.docs,
       fields: {
         ...manifestFields(keyFields, "key"),
         ...manifestFields(apiFields, "api"),

@@ -110,6 +110,37 @@ export interface ManifestField {
   readonly role: FieldRole;
   /** A change to it replaces the object (Kasm cannot change it in place). */
   readonly replaces: boolean;
+  /** Left out, the provider writes its default in (a drain's `draining`): its output is never undefined. */
+  readonly alwaysSet?: boolean;
+}
+
+/**
+ * What a kind's docs say, written once in the kind's file: the TypeScript SDK's class and its
+ * TSDoc are generated from them (`scripts/sdk/typescript.ts`), and the native provider's package
+ * schema describes the resource and each property with them, so that the Python, Go and YAML
+ * docs say the same. Markdown; an input or output without a doc fails to compile.
+ */
+export interface KindDocs<Inputs extends object, Outputs extends object = Record<never, never>> {
+  /** What the resource is and does: the SDK class's TSDoc and the schema's resource description. */
+  readonly description: string;
+  /** The doc of the SDK's `<Kind>Args` interface. */
+  readonly arguments: string;
+  /** A TypeScript program using the kind: the SDK class's `@example`, left out of the schema (it would mislead a Python or YAML reader). */
+  readonly example: string;
+  /** Each input's. */
+  readonly inputs: { readonly [K in keyof Inputs & string]-?: string };
+  /** Each output the provider adds. */
+  readonly outputs: { readonly [K in keyof Outputs & string]-?: string };
+  /** The object type of an input whose items are objects with named fields, by the input's name. */
+  readonly inputObjects?: { readonly [K in keyof Inputs & string]?: ObjectDocs };
+}
+
+/** The docs of an object type: its own, and its fields' by name. */
+export interface ObjectDocs {
+  /** The name of the SDK interface that types the objects (`UserSetUser`). */
+  readonly name: string;
+  readonly description: string;
+  readonly properties: Readonly<Record<string, string>>;
 }
 
 /**
@@ -122,6 +153,16 @@ export interface KindManifest<Inputs extends object = Props, Outputs extends obj
   readonly schema: z.ZodType<Inputs>;
   /** Every input of the schema, with its role. */
   readonly fields: Readonly<Record<string, ManifestField>>;
+  /** What the SDK and the native schema say of the kind, its inputs and its outputs. */
+  readonly docs: KindDocs<Inputs, Outputs>;
+  /** Two inputs of which a program gives exactly one (a bulk kind's rows, as a list or as CSV): the SDK's types say so. */
+  readonly exactlyOneOf?: readonly [string, string];
+  /**
+   * Outputs that map names to ids, where a preview writes `ID_AFTER_IMPORT` (catalogue/bulk-rows.ts)
+   * for a row the change adds: the SDK turns those into unknown values, so that what uses them
+   * previews as changing.
+   */
+  readonly plannedIds?: readonly string[];
   /** The outputs' type, for derivation only: never set at run time. */
   readonly outputs?: Outputs;
 }
@@ -132,17 +173,18 @@ export type Kind<Inputs extends object = Props, State extends object = Props, Ou
 };
 
 /** The inputs a registered kind declares. */
-export type InputsOfKind<K> = K extends { readonly manifest: KindManifest<infer Inputs, object> } ? Inputs : never;
+// Inferred from the schema alone: the docs and the other members name the inputs too, and would widen them.
+export type InputsOfKind<K> = K extends { readonly manifest: { readonly schema: z.ZodType<infer Inputs> } } ? Inputs : never;
 
 /** The outputs a registered kind adds to its inputs. */
-export type OutputsOfKind<K> = K extends { readonly manifest: KindManifest<object, infer Outputs> } ? Outputs : never;
+export type OutputsOfKind<K> = K extends { readonly manifest: { readonly outputs?: infer Outputs } } ? Outputs : never;
 
 /**
  * The inputs of a manifest's schema that have no role, and the roles that name no input: both
  * empty for a kind whose every input is compared, sent or kept as its role says. A zod input
  * added without a role would otherwise never be sent or diffed, silently.
  */
-export function unmatchedFields(manifest: KindManifest<object, object>): { readonly withoutRole: string[]; readonly notInSchema: string[] } {
+export function unmatchedFields(manifest: Pick<KindManifest<object, object>, "schema" | "fields">): { readonly withoutRole: string[]; readonly notInSchema: string[] } {
   const shape = (manifest.schema as unknown as { shape?: Record<string, unknown> }).shape;
   const inputs = Object.keys(shape ?? {});
   const roles = Object.keys(manifest.fields);

@@ -45,7 +45,7 @@
  * a row, the declared rows, the plan of an update, the state), `check`, `import` and `read`.
  */
 import { randomUUID } from "node:crypto";
-import { initializationFailure, isUnknown, KasmOutcomeUnknownError, type Kind } from "../kit";
+import { initializationFailure, isUnknown, KasmOutcomeUnknownError, type Kind, type KindDocs } from "../kit";
 import { checkServerImport } from "./check";
 import { importCsv, importRows } from "./import";
 import { readServerImport } from "./read";
@@ -55,6 +55,71 @@ import { declaredRows, outputs, planRows, ServerImportInputSchema, type ServerIm
 
 // The kind's public types, defined with its rows and exported from this module, the kind's entry point.
 export type { ServerImportInputs, ServerImportOutputs, ServerRow } from "./rows";
+
+// --- docs ----------------------------------------------------------------------------------------
+
+/** What the TypeScript SDK's class and the native schema say of a ServerImport (see {@link KindDocs}). */
+const DOCS: KindDocs<ServerImportInputs, ServerImportOutputs> = {
+  description:
+    "Servers created with Kasm's batch import (`batch_create_server`), each identified by its name.\n\n" +
+    "What the Kasm API cannot do, and what the resource does about it:\n- **No update.** A row whose " +
+    "fields change is imported again as a new server with the same name; `serverIds` then points at " +
+    "the new one and the old server stays in Kasm. A warning names it.\n- **No delete.** Removing a " +
+    "row, or destroying the resource, forgets the servers and warns, naming them: remove them in the " +
+    "Kasm admin UI (Infrastructure, Servers) if they are not needed.\n- **Server names are not unique " +
+    "in Kasm**, and the API cannot list servers: a name already used by a server outside this " +
+    "resource gives a second server of that name. Names must be unique within the set (checked " +
+    "before any request).\n\n`check` validates every row before anything is sent (required `name` and " +
+    "`ipHostname`, port range, booleans, SSH with `PROMPT_USER`, duplicate names, unknown CSV " +
+    "columns), naming row and column. Kasm validates the whole file before creating anything, so a " +
+    "refused import creates no server; the error lists every problem with its row and code. Refresh " +
+    "reads each server, shows drift in the declared fields (the next `up` then imports a " +
+    "replacement), and drops servers removed out of band (the next `up` imports them again).\n\nNeeds " +
+    "Servers Create and Servers View (with Server Pools View and Zones View); Users Modify when a " +
+    "row assigns a user (Users Modify Admin when that user has Global Admin).",
+  arguments: "The arguments of a ServerImport: exactly one of `csv` and `servers`.",
+  example: [
+    'const workstations = new kasm.ServerImport("workstations", {',
+    "  servers: [",
+    '    { name: "ws-01", ipHostname: "10.0.4.11", port: 22, zoneName: "default", connectionType: "SSH", useUserPrivateKey: true, labels: ["linux"] },',
+    '    { name: "ws-02", ipHostname: "10.0.4.12", port: 3389, zoneName: "default", connectionType: "RDP", assignedUsername: "alice" },',
+    "  ],",
+    "});",
+    'new kasm.UserServerAssignment("bob-ws-01", { userId: bob.userId, serverId: workstations.serverIds["ws-01"] });',
+    'new kasm.ServerDrain("ws-02-maintenance", { serverId: workstations.serverIds["ws-02"] });',
+  ].join("\n"),
+  inputs: {
+    csv:
+      "Kasm's batch import CSV: a header line with any of `name, ip_hostname, port, zone_name, " +
+      "connection_type, connection_credential_type, use_user_private_key, pool_id, " +
+      "assigned_username, labels` (`name` and `ip_hostname` required; labels separated by `;`), then " +
+      "one line per server.",
+    servers: "The servers as rows (see ServerImportRow).",
+  },
+  outputs: {
+    serverIds: "Server name -> the id (32 hex digits) of the server this resource imported under that name.",
+  },
+  inputObjects: {
+    servers: {
+      name: "ServerImportRow",
+      description: "One server of a ServerImport: the camelCase form of a row of Kasm's server CSV.",
+      properties: {
+        name: "The server's name in Kasm (its friendly name). Identifies the row: unique within the set.",
+        ipHostname: "The host name or IP address Kasm connects to.",
+        port: "The port of the connection (1-65535).",
+        zoneName: "The deployment zone, by name.",
+        connectionType: "`SSH`, or a remote display type such as `RDP`, `VNC` or `KasmVNC`.",
+        connectionCredentialType: "`STATIC` (Kasm's default), `PROMPT_USER` or `SSO`. An SSH server cannot use `PROMPT_USER`.",
+        useUserPrivateKey: "Connect with the user's own SSH private key (from the user's attributes).",
+        poolId: "The server pool (32 hex digits or a hyphenated UUID).",
+        assignedUsername:
+          "A user, by username, to assign to the server (needs Users Modify; Users Modify Admin for " +
+          "a user with Global Admin).",
+        labels: "Labels, compared as a set; none may contain `;` or `,`.",
+      },
+    },
+  },
+};
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -81,6 +146,8 @@ export const serverImportProvider: Kind<ServerImportInputs, ServerImportState, S
   // Both inputs are the rows, sent as the import CSV; nothing replaces (a removed row's server is deleted alone).
   manifest: {
     schema: ServerImportInputSchema,
+    docs: DOCS,
+    exactlyOneOf: ["csv", "servers"],
     fields: { csv: { role: "api", replaces: false }, servers: { role: "api", replaces: false } },
   },
 

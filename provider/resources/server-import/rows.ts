@@ -53,7 +53,6 @@ export type ServerRow = Readonly<z.infer<ReturnType<typeof serverRowSchema>>>;
 /** What the provider adds to the inputs: the SDK class's computed outputs, which show these docs. */
 // A type rather than an interface, so that it is the wire's `Props` too (an interface has no index signature).
 export type ServerImportOutputs = {
-  /** Server name -> the id (32 hex digits) of the server this resource imported under that name. */
   readonly serverIds: Record<string, string>;
 };
 

@@ -128,9 +128,7 @@ export type UserSetInputs = z.infer<typeof UserSetInputs>;
  * type rather than an interface, so that it is the wire's `Props` too.
  */
 export type UserSetOutputs = {
-  /** Username (as Kasm stores it: lowercase) -> user id (32 hex digits), for every user of the set. */
   readonly userIds: Record<string, string>;
-  /** How many users the set holds. */
   readonly count: number;
 };
 

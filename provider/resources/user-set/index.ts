@@ -56,7 +56,7 @@
  */
 import type { KasmClient } from "../../api/client";
 import { randomUUID } from "node:crypto";
-import { canonicalId, isUnknown, KasmDeleteBlockedError, KasmUnfinishedError, same, type Kind, type KindContext, type Props } from "../kit";
+import { canonicalId, isUnknown, KasmDeleteBlockedError, KasmUnfinishedError, same, type Kind, type KindContext, type Props, type KindDocs } from "../kit";
 import { OTHER_INPUTS, UserSetInputs, type Row, type UserSetOutputs } from "./fields";
 import { checkUserSet } from "./check";
 import { groupIndexFor, unknownGroupFailures, unknownGroupsError } from "./groups";
@@ -72,6 +72,80 @@ import { adopt, eachAll, keptFailure, messageOf, planAdoption, step, unchangeabl
 
 // The kind's public names, defined with its parts and exported from this module, the kind's entry point.
 export { IMPORT_ONLY_FIELDS, REALMS, USER_FIELDS, UserSetInputs, userRowSchema, type UserField, type UserRow, type UserSetOutputs } from "./fields";
+
+// --- docs ----------------------------------------------------------------------------------------
+
+/** What the TypeScript SDK's class and the native schema say of a UserSet (see {@link KindDocs}). */
+const DOCS: KindDocs<UserSetInputs, UserSetOutputs> = {
+  description:
+    "Many Kasm users as one resource: new users are created in one request (Kasm's CSV import, the " +
+    "only call that sets email, realm, city, state, country and force_password_reset), refresh reads " +
+    "1,000 users per request, and a change touches only the rows that changed: added users are " +
+    "imported together, changed names, phone and organization updated, removed users deleted, group " +
+    "changes applied. Users deleted in the Kasm UI drop out of the set on refresh and come back on " +
+    "the next up. An import sets no password and the set never holds one: users sign in through an " +
+    "identity provider, or get a password from the User kind or the Kasm UI (`forcePasswordReset` " +
+    "makes them choose one at the next sign-in).",
+  arguments: "The arguments of a UserSet: exactly one of `users` and `csv`.",
+  example: [
+    'const team = new kasm.UserSet("engineering", {',
+    "  users: [",
+    '    { username: "alice", firstName: "Alice", email: "alice@example.com", groups: ["Engineering"] },',
+    '    { username: "bob", firstName: "Bob", realm: "oidc", groups: ["Engineering", "On call"] },',
+    "  ],",
+    "});",
+    "// Or Kasm's import file as it is:",
+    'const interns = new kasm.UserSet("interns", { csv: fs.readFileSync("interns.csv", "utf8") });',
+    'export const aliceId = team.userIds["alice"];',
+  ].join("\n"),
+  inputs: {
+    users: "The users, one entry each.",
+    csv:
+      "The users in Kasm's import format: a header line, then one line per user. Columns: `username` " +
+      "(required), `realm`, `first_name`, `last_name`, `phone_number`, `organization`, " +
+      "`force_password_reset`, `city`, `state`, `country`, `email`, `group_1`, `group_2`, ... (group " +
+      "names). An empty cell is not managed; with group columns, every row manages its groups.",
+    groupsMode: "How listed groups apply to existing users. Default: `additive`.",
+    forceDelete: "On removal or destroy, end the users' running sessions instead of failing. Default: false.",
+    adopt:
+      "Take over users whose username exists in Kasm already (bringing their names, phone, " +
+      "organization and groups to the declared ones) instead of failing. Default: false.",
+    groupIds:
+      "Group name -> group id, for groups that existing users must join when no user in Kasm is in " +
+      "the group yet (the API cannot list groups; it shows ids only inside user records). Kasm's " +
+      "admin UI shows a group's id under Access Management, Groups. New users never need it.",
+  },
+  outputs: {
+    userIds: "Username (as Kasm stores it: lowercase) -> user id (32 hex digits), for every user of the set.",
+    count: "How many users the set holds.",
+  },
+  inputObjects: {
+    users: {
+      name: "UserSetUser",
+      description:
+        "One user of a UserSet. Fields left out are not managed: Kasm keeps (or, for a new user, " +
+        "chooses) their value, and drift in them is not reported.",
+      properties: {
+        username: "The login name. Kasm trims and lowercases it; each username once in a set, in any case.",
+        realm:
+          "`local` (Kasm's default), `ldap`, `oidc` or `saml`. Set by the import only: a later " +
+          "change is not applied (a warning says so).",
+        firstName: "At most 64 characters.",
+        lastName: "At most 64 characters.",
+        phoneNumber: "At most 64 characters (Kasm's `phone`).",
+        organization: "At most 64 characters.",
+        forcePasswordReset: "Make the user choose a new password at the next sign-in. Set by the import only; not readable.",
+        city: "Set by the import only; not readable, so drift in it cannot be seen.",
+        state: "Set by the import only; not readable.",
+        country: "Set by the import only; not readable.",
+        email: "Set by the import only; not readable.",
+        groups:
+          "Group names, each once, in any order. Left out: the user's groups are not managed. `[]`: " +
+          "no groups (in `authoritative` mode, every group but All Users is removed).",
+      },
+    },
+  },
+};
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -129,6 +203,9 @@ export const userSetProvider: Kind<UserSetInputs, UserSetState, UserSetOutputs> 
   // The rows are what Kasm holds; the rest steer how they are written. Nothing replaces: rows are added, changed and removed one by one.
   manifest: {
     schema: UserSetInputs,
+    docs: DOCS,
+    exactlyOneOf: ["users", "csv"],
+    plannedIds: ["userIds"],
     fields: {
       csv: { role: "api", replaces: false },
       users: { role: "api", replaces: false },
