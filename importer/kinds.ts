@@ -1,8 +1,8 @@
 /**
  * What `kasm-import` can take over: one entry per area, by the name `--only` and `--except` use,
  * with the SDK kind it becomes and the API reads behind it. The order is the order of the
- * generated program and of the summary. Every kind is either written by an area or listed in
- * {@link NOT_IMPORTED} with the reason (test/kinds-registered.test.ts holds both lists to the registry).
+ * generated program and of the summary. Every kind is either written by an area or says in its
+ * docs why it is not (`notImported`; test/kinds-registered.test.ts holds both to the registry).
  */
 import type { KasmKind } from "../catalogue/kinds";
 
@@ -57,16 +57,6 @@ export const IMPORT_KINDS: readonly ImportKindInfo[] = [
   { name: "egress-credentials", title: "Egress credentials", declaredAs: "EgressCredential", kinds: ["EgressCredential"], reads: "get_egress_credentials" },
   { name: "cast-configs", title: "Cast configs", declaredAs: "CastConfig", kinds: ["CastConfig"], reads: "get_cast_configs (released Kasm only)" },
 ];
-
-/**
- * The kinds no area writes, each with why: what `kasm-import` cannot read back from Kasm, or what
- * another kind already declares.
- */
-export const NOT_IMPORTED: Readonly<Partial<Record<KasmKind, string>>> = {
-  GroupMembership: "a user's memberships are declared with the user (UserSet rows, or UserGroups with --users each)",
-  LicenseActivation: "Kasm never returns an activation key, so an activation cannot be declared again from what it shows",
-  ServerImport: "servers are taken over as they are; ServerImport is for bulk-creating new ones from a CSV",
-};
 
 /** Whether `name` is an importable area. */
 export function isImportKind(name: string): name is ImportKind {

@@ -14,8 +14,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { KASM_KINDS, kasmTypeToken } from "../catalogue";
 import { KIND_ROWS } from "../catalogue/kind-table";
-import { IMPORT_KINDS, NOT_IMPORTED } from "../importer/kinds";
-import { providers } from "../provider";
+import { IMPORT_KINDS } from "../importer/kinds";
+import { kinds, providers } from "../provider";
 import * as sdk from "../sdk";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -30,7 +30,10 @@ const PLACES: Record<string, readonly string[]> = {
     .filter(([, value]) => typeof value === "function" && typeof (value as { kind?: unknown }).kind === "string")
     .map(([name]) => name),
   "catalogue/kind-table.ts (KIND_ROWS)": Object.keys(KIND_ROWS),
-  "importer/kinds.ts (IMPORT_KINDS' kinds, or NOT_IMPORTED with a reason)": [...IMPORT_KINDS.flatMap((area) => area.kinds), ...Object.keys(NOT_IMPORTED)],
+  "importer/kinds.ts (IMPORT_KINDS' kinds), or the kind's docs.notImported with a reason": [
+    ...IMPORT_KINDS.flatMap((area) => area.kinds),
+    ...Object.entries(kinds).filter(([, kind]) => (kind.manifest.docs.notImported ?? "").trim() !== "").map(([name]) => name),
+  ],
   "test/types/sdk-args.test-d.ts (Args agree with the zod inputs)": [...read("test/types/sdk-args.test-d.ts").matchAll(/KindArgs<sdk\.(\w+)Args>/g)].map((m) => m[1]),
   "README.md (### Resources table)": [...read("README.md").matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1]).filter((name) => /^[A-Z]/.test(name)),
 };

@@ -241,6 +241,11 @@ const DOCS: KindDocs<CastConfigInputs, CastConfigOutputs> = {
     imageFriendlyName: "The image's friendly name, as of the last create or update.",
     groupName: "The name of the group `groupId` names, as of the last create or update.",
   },
+  limits:
+    "with `kasm:apiNames spec` no read: refresh keeps the last known state and cannot see drift, and " +
+    "an existing config cannot be adopted (with `product` both work, by key). `sessionRemaining` is " +
+    "a counter Kasm counts down as the link starts sessions, and setting it resets it: it is sent on " +
+    "create and when its value changes; an update of other fields leaves it alone",
 };
 
 // --- helpers -------------------------------------------------------------------------------------

@@ -172,6 +172,11 @@ const DOCS: KindDocs<EgressCredentialInputs, EgressCredentialOutputs> = {
       "Connections using the credential when last read (refreshed by `pulumi refresh`; never causes " +
       "a diff).",
   },
+  limits:
+    "no update and no delete: a change creates a new credential and needs a new `name` (preview " +
+    "refuses one that keeps it), and destroy or replacement leaves the old one in Kasm, with a " +
+    "warning; `adopt` takes over a credential only as it is; the password comes back masked, so " +
+    "drift in it (and in any secret Kasm returns masked or null) cannot be seen",
 };
 
 // --- helpers -------------------------------------------------------------------------------------

@@ -91,6 +91,7 @@ const DOCS: KindDocs<EgressGatewayInputs, EgressGatewayOutputs> = {
       "Connections through the gateway when last read (refreshed by `pulumi refresh`; never causes a " +
       "diff).",
   },
+  limits: "",
 };
 
 // --- helpers -------------------------------------------------------------------------------------

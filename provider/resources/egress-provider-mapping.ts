@@ -107,6 +107,7 @@ const DOCS: KindDocs<EgressProviderMappingInputs, EgressProviderMappingOutputs> 
     egressProviderMappingId: "The mapping's id (32 hex digits).",
     created: "When Kasm created the mapping; null when its answer does not say.",
   },
+  limits: "",
 };
 
 // --- helpers -------------------------------------------------------------------------------------

@@ -51,6 +51,8 @@ const DOCS: KindDocs<GroupMembershipInputs> = {
     adopt: "Take over a membership that exists already instead of failing. Default: false.",
   },
   outputs: {},
+  notImported: "a user's memberships are declared with the user (UserSet rows, or UserGroups with --users each)",
+  limits: "additive; do not mix with `UserGroups` for one user",
 };
 
 // --- helpers -------------------------------------------------------------------------------------

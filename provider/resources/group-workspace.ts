@@ -60,6 +60,7 @@ const DOCS: KindDocs<GroupWorkspaceInputs> = {
     adopt: "Take over an authorization that exists already instead of failing. Default: false.",
   },
   outputs: {},
+  limits: "needs `kasm:apiNames product`; additive: the group's other workspaces are left alone",
 };
 
 // --- helpers -------------------------------------------------------------------------------------

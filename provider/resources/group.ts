@@ -97,6 +97,10 @@ const DOCS: KindDocs<GroupInputs, GroupOutputs> = {
   outputs: {
     groupId: "The group's id (32 hex digits).",
   },
+  limits:
+    "needs `kasm:apiNames product` (a released Kasm): the API documentation has no group operations, " +
+    "and preview refuses it with `spec`; a group with members is deleted only with `forceDelete`; " +
+    "All Users, Administrators and a group a casting config names are never deleted",
 };
 
 // --- helpers -------------------------------------------------------------------------------------

@@ -100,6 +100,10 @@ const DOCS: KindDocs<LicenseActivationInputs, LicenseActivationOutputs> = {
     sku: "The licence's product code (its `sku`).",
     features: "The features the licence enables, by camelCase name (`autoScaling`, `sessionCasting`, ...).",
   },
+  notImported: "Kasm never returns an activation key, so an activation cannot be declared again from what it shows",
+  limits:
+    "no read and no removal: refresh keeps the last known state, destroy forgets the licence with a " +
+    "warning, a replacement takes more seats",
 };
 
 // --- helpers -------------------------------------------------------------------------------------

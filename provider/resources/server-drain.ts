@@ -65,6 +65,10 @@ const DOCS: KindDocs<ServerDrainInputs, ServerDrainOutputs> = {
     draining: "Whether the server is draining (takes no new sessions). Default: true.",
   },
   outputs: {},
+  limits:
+    "destroy sets the server back to not draining; the spec's server record has no draining flag: " +
+    "when Kasm leaves `is_draining` out, refresh keeps the declared value and warns that drift " +
+    "cannot be seen",
 };
 
 // --- helpers -------------------------------------------------------------------------------------

@@ -91,6 +91,7 @@ const DOCS: KindDocs<StagingConfigInputs, StagingConfigOutputs> = {
     imageFriendlyName: "The image's friendly name.",
     numCurrentSessions: "The sessions staged when Kasm was last read (read only: never an input, so never a diff).",
   },
+  limits: "",
 };
 
 // --- helpers -------------------------------------------------------------------------------------

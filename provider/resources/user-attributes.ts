@@ -115,6 +115,7 @@ const DOCS: KindDocs<UserAttributesInputs, UserAttributesOutputs> = {
       "The id of the user's attributes record (the resource's id is the user's id); null when Kasm's " +
       "answer has none.",
   },
+  limits: "no delete: destroy forgets the attributes",
 };
 
 // --- helpers -------------------------------------------------------------------------------------

@@ -73,6 +73,7 @@ const DOCS: KindDocs<UserGroupsInputs> = {
       "hyphenated) do not matter; each group once. All Users is implicit and refused here.",
   },
   outputs: {},
+  limits: "authoritative set of groups besides All Users; do not mix with `GroupMembership`",
 };
 
 // --- helpers -------------------------------------------------------------------------------------

@@ -44,6 +44,7 @@ const DOCS: KindDocs<UserServerAssignmentInputs> = {
     adopt: "Take over an assignment that exists already instead of failing. Default: false.",
   },
   outputs: {},
+  limits: "",
 };
 
 // --- helpers -------------------------------------------------------------------------------------

@@ -96,6 +96,9 @@ const DOCS: KindDocs<UserInputs, UserOutputs> = {
     realm: "Kasm's realm of the user: `local`, `ldap`, `oidc` or `saml`; null when the record has none.",
     created: "When Kasm created the user; null when the record does not say.",
   },
+  limits:
+    "password is write-only: drift in it cannot be seen; a user with sessions is only deleted with " +
+    "`forceDelete`",
 };
 
 // --- helpers -------------------------------------------------------------------------------------

@@ -202,6 +202,13 @@ const DOCS: KindDocs<WorkspaceInputs, WorkspaceOutputs> = {
       "Whether Kasm has the image ready on an agent, when Kasm was last read (read only; never " +
       "causes a diff).",
   },
+  limits:
+    "needs `kasm:apiNames product` (a released Kasm): the API documentation has no image writes, and " +
+    "preview refuses it with `spec`; each write is read back, and a value Kasm does not show as " +
+    "declared fails the step, naming the field; the registry credentials are never shown back, so " +
+    "drift in them cannot be seen; an image a session or a casting config uses is not deleted; an " +
+    "update's checked inputs name the compute-related fields it changes (`resourceFieldsChanging`, " +
+    "for the permissions pack: see [policy/README.md](policy/README.md))",
 };
 
 // --- helpers -------------------------------------------------------------------------------------

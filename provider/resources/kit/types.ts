@@ -133,6 +133,16 @@ export interface KindDocs<Inputs extends object, Outputs extends object = Record
   readonly outputs: { readonly [K in keyof Outputs & string]-?: string };
   /** The object type of an input whose items are objects with named fields, by the input's name. */
   readonly inputObjects?: { readonly [K in keyof Inputs & string]?: ObjectDocs };
+  /**
+   * What the API cannot do and what the resource does about it, in one line: the last column of the
+   * README's Resources table, which is generated from the docs (`npm run docs`). Empty when nothing.
+   */
+  readonly limits: string;
+  /**
+   * Why `kasm-import` declares no objects of this kind (what it cannot read back from Kasm, or what
+   * another kind declares already); a kind without one is written by an area of importer/kinds.ts.
+   */
+  readonly notImported?: string;
 }
 
 /** The docs of an object type: its own, and its fields' by name. */

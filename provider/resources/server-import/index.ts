@@ -119,6 +119,12 @@ const DOCS: KindDocs<ServerImportInputs, ServerImportOutputs> = {
       },
     },
   },
+  notImported: "servers are taken over as they are; ServerImport is for bulk-creating new ones from a CSV",
+  limits:
+    "servers are only created, in one all-or-nothing import: a changed row imports a new server and " +
+    "the old one stays in Kasm; a removed row and destroy only forget (each with a warning naming " +
+    "the servers); names are not unique in Kasm and cannot be listed, so a name in use outside the " +
+    "set gives a second server",
 };
 
 // --- helpers -------------------------------------------------------------------------------------

@@ -145,6 +145,12 @@ const DOCS: KindDocs<UserSetInputs, UserSetOutputs> = {
       },
     },
   },
+  limits:
+    "no passwords; realm, email, city, state, country and forcePasswordReset are set only by the " +
+    "import (a later change is not applied, and a warning says so), and all but realm are missing " +
+    "from Kasm's user records: drift in them cannot be seen; with `kasm:apiNames spec` the API " +
+    "cannot list groups, so an existing user joins a group that no user is in yet only with its id " +
+    "in `groupIds` (with `product` the ids are found by name)",
 };
 
 // --- helpers -------------------------------------------------------------------------------------
