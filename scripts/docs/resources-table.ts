@@ -55,7 +55,8 @@ function row(kind: KindName): string {
   const inputs = Object.entries(schema.properties ?? {}).flatMap(([name, input]) => {
     if (name === other) return [];
     const cell = inputCell(name, input, required.has(name) || name === one, secrets.includes(name));
-    return [name === one ? `exactly one of ${cell} or ${inputCell(other, schema.properties?.[other] ?? {}, true, secrets.includes(other))}` : cell];
+    if (name !== one || other === undefined) return [cell];
+    return [`exactly one of ${cell} or ${inputCell(other, schema.properties?.[other] ?? {}, true, secrets.includes(other))}`];
   });
   const cells = [`\`${kind}\``, inputs.join(", "), Object.keys(manifest.docs.outputs).join(", "), replacesCell(manifest.fields), manifest.docs.limits];
   return `| ${cells.join(" | ")} |`.replaceAll("|  |", "| |");
