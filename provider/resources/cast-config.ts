@@ -176,7 +176,7 @@ type CastConfigState = KindOutputs<CastConfigInputs, CastConfigOutputs>;
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of a CastConfig (see {@link KindDocs}). */
+/** What the TypeScript SDK's class and the native schema say of the CastConfig kind (see {@link KindDocs}). */
 const DOCS: KindDocs<CastConfigInputs, CastConfigOutputs> = {
   description:
     "A Kasm casting config. Every field updates in place, and each update sends every declared field " +

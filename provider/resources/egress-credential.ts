@@ -115,7 +115,7 @@ type EgressCredentialState = KindOutputs<EgressCredentialInputs, EgressCredentia
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of a EgressCredential (see {@link KindDocs}). */
+/** What the TypeScript SDK's class and the native schema say of the EgressCredential kind (see {@link KindDocs}). */
 const DOCS: KindDocs<EgressCredentialInputs, EgressCredentialOutputs> = {
   description:
     "Credentials for the gateways of an EgressProvider, for one user, group or image.\n\nThe Kasm API " +

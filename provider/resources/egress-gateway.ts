@@ -56,7 +56,7 @@ type EgressGatewayState = KindOutputs<EgressGatewayInputs, EgressGatewayOutputs>
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of a EgressGateway (see {@link KindDocs}). */
+/** What the TypeScript SDK's class and the native schema say of the EgressGateway kind (see {@link KindDocs}). */
 const DOCS: KindDocs<EgressGatewayInputs, EgressGatewayOutputs> = {
   description:
     "A gateway of an EgressProvider. Every field updates in place. Needs Egress Gateways Create, " +

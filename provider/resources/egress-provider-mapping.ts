@@ -73,7 +73,7 @@ type EgressProviderMappingState = KindOutputs<EgressProviderMappingInputs, Egres
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of a EgressProviderMapping (see {@link KindDocs}). */
+/** What the TypeScript SDK's class and the native schema say of the EgressProviderMapping kind (see {@link KindDocs}). */
 const DOCS: KindDocs<EgressProviderMappingInputs, EgressProviderMappingOutputs> = {
   description:
     "Routes the sessions of a user, a group or an image through an EgressProvider, with all its " +

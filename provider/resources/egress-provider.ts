@@ -54,7 +54,7 @@ type EgressProviderState = KindOutputs<EgressProviderInputs, EgressProviderOutpu
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of a EgressProvider (see {@link KindDocs}). */
+/** What the TypeScript SDK's class and the native schema say of the EgressProvider kind (see {@link KindDocs}). */
 const DOCS: KindDocs<EgressProviderInputs, EgressProviderOutputs> = {
   description:
     "An egress (VPN) provider: the parent of EgressGateways, EgressProviderMappings and " +

@@ -33,7 +33,7 @@ export type GroupMembershipInputs = z.infer<typeof GroupMembershipInputs>;
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of a GroupMembership (see {@link KindDocs}). */
+/** What the TypeScript SDK's class and the native schema say of the GroupMembership kind (see {@link KindDocs}). */
 const DOCS: KindDocs<GroupMembershipInputs> = {
   description:
     "One user in one Kasm group. Additive: the user's other groups are left alone. Destroying it " +

@@ -41,7 +41,7 @@ type GroupWorkspaceState = KindOutputs<GroupWorkspaceInputs, Record<never, never
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of a GroupWorkspace (see {@link KindDocs}). */
+/** What the TypeScript SDK's class and the native schema say of the GroupWorkspace kind (see {@link KindDocs}). */
 const DOCS: KindDocs<GroupWorkspaceInputs> = {
   description:
     "The members of a group may launch a workspace. Additive: the group's other workspaces are left " +

@@ -68,7 +68,7 @@ type GroupState = KindOutputs<GroupInputs, GroupOutputs>;
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of a Group (see {@link KindDocs}). */
+/** What the TypeScript SDK's class and the native schema say of the Group kind (see {@link KindDocs}). */
 const DOCS: KindDocs<GroupInputs, GroupOutputs> = {
   description:
     "A Kasm group. The API documentation has no operation that manages groups; a released Kasm (1.15 " +

@@ -74,7 +74,7 @@ type LicenseActivationState = KindOutputs<LicenseActivationInputs, LicenseActiva
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of a LicenseActivation (see {@link KindDocs}). */
+/** What the TypeScript SDK's class and the native schema say of the LicenseActivation kind (see {@link KindDocs}). */
 const DOCS: KindDocs<LicenseActivationInputs, LicenseActivationOutputs> = {
   description:
     "One activation of a Kasm licence (the `activate` operation). Any change to the inputs activates " +

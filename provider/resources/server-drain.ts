@@ -46,7 +46,7 @@ type ServerDrainState = KindOutputs<ServerDrainInputs, ServerDrainOutputs>;
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of a ServerDrain (see {@link KindDocs}). */
+/** What the TypeScript SDK's class and the native schema say of the ServerDrain kind (see {@link KindDocs}). */
 const DOCS: KindDocs<ServerDrainInputs, ServerDrainOutputs> = {
   description:
     "A server's draining flag, held at the declared value. Destroying the resource sets the server " +

@@ -61,7 +61,7 @@ type StagingConfigState = KindOutputs<StagingConfigInputs, StagingConfigOutputs>
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of a StagingConfig (see {@link KindDocs}). */
+/** What the TypeScript SDK's class and the native schema say of the StagingConfig kind (see {@link KindDocs}). */
 const DOCS: KindDocs<StagingConfigInputs, StagingConfigOutputs> = {
   description:
     "A Kasm staging config: Kasm keeps `numSessions` sessions of an image started in a zone, so that " +

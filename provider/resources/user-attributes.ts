@@ -78,7 +78,7 @@ type UserAttributesState = KindOutputs<UserAttributesInputs, UserAttributesOutpu
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of a UserAttributes (see {@link KindDocs}). */
+/** What the TypeScript SDK's class and the native schema say of the UserAttributes kind (see {@link KindDocs}). */
 const DOCS: KindDocs<UserAttributesInputs, UserAttributesOutputs> = {
   description:
     "The attributes of one Kasm user. Kasm keeps exactly one attributes record per user, created and " +

@@ -53,7 +53,7 @@ type UserGroupsState = KindOutputs<UserGroupsInputs, Record<never, never>>;
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of a UserGroups (see {@link KindDocs}). */
+/** What the TypeScript SDK's class and the native schema say of the UserGroups kind (see {@link KindDocs}). */
 const DOCS: KindDocs<UserGroupsInputs> = {
   description:
     "The exact set of groups of one Kasm user, besides All Users (which every user is in, and which " +

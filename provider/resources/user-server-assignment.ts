@@ -28,7 +28,7 @@ export type UserServerAssignmentInputs = z.infer<typeof UserServerAssignmentInpu
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of a UserServerAssignment (see {@link KindDocs}). */
+/** What the TypeScript SDK's class and the native schema say of the UserServerAssignment kind (see {@link KindDocs}). */
 const DOCS: KindDocs<UserServerAssignmentInputs> = {
   description:
     "One Kasm user assigned to one server (a host reached over SSH or a remote display protocol). " +

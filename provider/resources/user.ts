@@ -68,7 +68,7 @@ type UserState = KindOutputs<UserInputs, UserOutputs>;
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of a User (see {@link KindDocs}). */
+/** What the TypeScript SDK's class and the native schema say of the User kind (see {@link KindDocs}). */
 const DOCS: KindDocs<UserInputs, UserOutputs> = {
   description: "A Kasm user. Every field updates in place.",
   arguments: "The arguments of a User. Inputs left out are not managed: Kasm keeps whatever they are.",

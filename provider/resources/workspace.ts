@@ -136,7 +136,7 @@ type WorkspaceState = KindOutputs<WorkspaceInputs, WorkspaceOutputs>;
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of a Workspace (see {@link KindDocs}). */
+/** What the TypeScript SDK's class and the native schema say of the Workspace kind (see {@link KindDocs}). */
 const DOCS: KindDocs<WorkspaceInputs, WorkspaceOutputs> = {
   description:
     "A workspace in Kasm's catalogue: a container image offered to users. The API documentation has " +

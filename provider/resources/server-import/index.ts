@@ -58,7 +58,7 @@ export type { ServerImportInputs, ServerImportOutputs, ServerRow } from "./rows"
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of a ServerImport (see {@link KindDocs}). */
+/** What the TypeScript SDK's class and the native schema say of the ServerImport kind (see {@link KindDocs}). */
 const DOCS: KindDocs<ServerImportInputs, ServerImportOutputs> = {
   description:
     "Servers created with Kasm's batch import (`batch_create_server`), each identified by its name.\n\n" +

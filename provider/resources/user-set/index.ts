@@ -75,7 +75,7 @@ export { IMPORT_ONLY_FIELDS, REALMS, USER_FIELDS, UserSetInputs, userRowSchema, 
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of a UserSet (see {@link KindDocs}). */
+/** What the TypeScript SDK's class and the native schema say of the UserSet kind (see {@link KindDocs}). */
 const DOCS: KindDocs<UserSetInputs, UserSetOutputs> = {
   description:
     "Many Kasm users as one resource: new users are created in one request (Kasm's CSV import, the " +
