@@ -9,6 +9,8 @@
  */
 import { parse as parseCsv } from "csv-parse/sync";
 import { z } from "zod";
+// The columns of Kasm's batch import format are the spec's, stated once in the catalogue for every reader.
+import { SERVER_CSV_COLUMNS, USER_CSV_COLUMNS, USER_GROUP_COLUMN } from "../../catalogue/bulk-rows";
 import { CsvFormatError, CsvValidationFailed } from "../errors";
 import { BATCH_USER_EXTRA } from "../fields";
 import { MASK, newId, timestamp, type ServerRecord, type Store, type UserRecord } from "../store";
@@ -131,20 +133,6 @@ const isTrue = (v: string) => ["true", "yes", "1"].includes(v.toLowerCase());
 
 // --- users ---------------------------------------------------------------------------------------
 
-const USER_COLUMNS = [
-  "username",
-  "realm",
-  "first_name",
-  "last_name",
-  "phone_number",
-  "organization",
-  "force_password_reset",
-  "city",
-  "state",
-  "country",
-  "email",
-];
-const GROUP_COLUMN = /^group_\d+$/;
 const REALMS = ["ldap", "local", "oidc", "saml"] as const;
 
 /** A user record as batch creation returns it: the user plus the extra fields the spec lists. */
@@ -182,14 +170,14 @@ const batchCreateUser: Handler = (call) => {
   const { store, caller } = call;
   const view = parse(View.optional(), call.query.view, "view") ?? "table";
   const csv = readCsv(call.fileContent);
-  const groupColumns = csv.headers.filter((h) => GROUP_COLUMN.test(h));
+  const groupColumns = csv.headers.filter((h) => USER_GROUP_COLUMN.test(h));
   const groupNames = new Set(csv.rows.flatMap((r) => groupColumns.map((c) => (r[csv.headers.indexOf(c)] ?? "").trim())).filter(Boolean));
   caller.require("batch_create_user", {
     assignsGroups: groupNames.size > 0,
     targetGroupIsSystem: [...groupNames].some((n) => (store.groups.groupByName(n) ?? store.groups.group(n))?.is_system),
   });
 
-  const globalErrors = headerErrors(csv.headers, ["username"], (h) => USER_COLUMNS.includes(h) || GROUP_COLUMN.test(h));
+  const globalErrors = headerErrors(csv.headers, ["username"], (h) => (USER_CSV_COLUMNS as readonly string[]).includes(h) || USER_GROUP_COLUMN.test(h));
   const seen = new Set<string>();
   const planned: { username: string; row: RowCheck; groupIds: string[] }[] = [];
   for (const values of csv.rows) {
@@ -241,18 +229,6 @@ const batchCreateUser: Handler = (call) => {
 
 // --- servers -------------------------------------------------------------------------------------
 
-const SERVER_COLUMNS = [
-  "name",
-  "ip_hostname",
-  "port",
-  "zone_name",
-  "connection_type",
-  "connection_credential_type",
-  "use_user_private_key",
-  "pool_id",
-  "assigned_username",
-  "labels",
-];
 const SERVER_REQUIRED = ["name", "ip_hostname", "port", "zone_name", "connection_type"] as const;
 const CONNECTION_TYPES = ["SSH", "RDP", "VNC", "KasmVNC"];
 const CREDENTIAL_TYPES = ["STATIC", "PROMPT_USER", "SSO"];
@@ -272,7 +248,7 @@ const batchCreateServer: Handler = (call) => {
     }),
   });
 
-  const globalErrors = headerErrors(csv.headers, SERVER_REQUIRED, (h) => SERVER_COLUMNS.includes(h));
+  const globalErrors = headerErrors(csv.headers, SERVER_REQUIRED, (h) => (SERVER_CSV_COLUMNS as readonly string[]).includes(h));
   const planned: { row: RowCheck; server: ServerRecord; assignTo?: UserRecord }[] = [];
   for (const values of csv.rows) {
     const row = new RowCheck(csv.headers, values);
