@@ -39,7 +39,8 @@ describe.skipIf(!hasPulumi)("failures through the pulumi CLI", () => {
   /** `preview` or `up` of a program in a stack of its own. */
   async function run(name: string, body: string, operation: "preview" | "up"): Promise<CliResult> {
     const caseDir = path.join(dir, name);
-    const cli = await stackOn(emulator.url, ADMIN, writeProgram(caseDir, body), path.join(caseDir, "work"), PASSPHRASE);
+    // As users run a program: type-checked by ts-node first.
+    const cli = await stackOn(emulator.url, ADMIN, writeProgram(caseDir, body), path.join(caseDir, "work"), PASSPHRASE, { typeCheck: true });
     return operation === "preview" ? cli.preview() : cli.up();
   }
 

@@ -19,8 +19,16 @@ export const hasPulumi: boolean = spawnSync("pulumi", ["version"], { stdio: "ign
  * API key `key` (its secret a secret setting), its backend and PULUMI_HOME in `workDir`: created
  * and configured, ready for `preview` and `up`.
  */
-export async function stackOn(url: string, key: { readonly key: string; readonly secret: string }, programDir: string, workDir: string, passphrase: string): Promise<PulumiCli> {
+export async function stackOn(
+  url: string,
+  key: { readonly key: string; readonly secret: string },
+  programDir: string,
+  workDir: string,
+  passphrase: string,
+  options: Pick<PulumiCliOptions, "typeCheck"> = {},
+): Promise<PulumiCli> {
   const cli = new PulumiCli({
+    ...options,
     programDir,
     stack: "dev",
     workDir,
@@ -51,6 +59,14 @@ export interface PulumiCliOptions {
   readonly secretKeys: readonly string[];
   /** More environment for every command (a Python program's interpreter, say). */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Let ts-node type-check a TypeScript program before it runs, as it does by default for a user
+   * (default: false, transpile only). The check takes about six seconds of each command on this
+   * kind of machine and says nothing about the package: `npm run typecheck` compiles every
+   * example against the built types, strictly, before the tests. The scenarios that keep it
+   * (test/cli/failures.test.ts) show that a program type-checks and runs as users run it.
+   */
+  readonly typeCheck?: boolean;
 }
 
 /** One stack driven through the `pulumi` CLI. */
@@ -65,6 +81,7 @@ export class PulumiCli {
       PULUMI_SKIP_UPDATE_CHECK: "true",
       // Offline: a plugin the program needs is on PATH or nowhere.
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      ...(options.typeCheck === true ? {} : { PULUMI_NODEJS_TRANSPILE_ONLY: "true" }),
       ...options.env,
     };
   }
