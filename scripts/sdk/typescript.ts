@@ -36,6 +36,24 @@ interface JsonSchema {
 
 // --- TSDoc ---------------------------------------------------------------------------------------
 
+/**
+ * The names the SDK exports a class or an interface under that a doc may mention, longest first
+ * (so that `EgressProviderMapping` wins over `EgressProvider`). One-word names (`User`, `Group`,
+ * `Workspace`) are left out: in prose they are as often the English word.
+ */
+const LINKABLE = [...Object.keys(kinds), ...Object.values(kinds).flatMap(({ manifest }) => Object.values(manifest.docs.inputObjects ?? {}).map((object) => object?.name ?? ""))]
+  .filter((name) => /^[A-Z][a-z]+[A-Z]/.test(name))
+  .sort((a, b) => b.length - a.length);
+const LINKABLE_NAME = new RegExp(`\\b(${LINKABLE.join("|")})\\b`, "g");
+
+/** `text` with each name of a class or interface of the SDK made a TSDoc link, but inside code (between backticks). */
+function linked(text: string): string {
+  return text
+    .split(/(`[^`]*`)/)
+    .map((part) => (part.startsWith("`") ? part : part.replace(LINKABLE_NAME, "{@link $1}")))
+    .join("");
+}
+
 /** `text` as a TSDoc comment at `indent`, its lines wrapped at about 110 columns. */
 function tsdoc(text: string, indent = ""): string {
   const width = 110 - indent.length - 3;
@@ -48,10 +66,11 @@ function tsdoc(text: string, indent = ""): string {
       lines.push(line);
       continue;
     }
+    // Names are linked here, outside code blocks, before the line is wrapped (a link never breaks).
     // A list item's continuation lines are indented under its text, as the sources write them.
     const hanging = /^\s*- /.test(line) ? "  " : "";
     let current = "";
-    for (const word of line.split(" ")) {
+    for (const word of linked(line).split(/ (?![^{]*\})/)) {
       if (current !== "" && current.length + word.length + 1 > width) {
         lines.push(current);
         current = hanging + word;
@@ -160,7 +179,7 @@ export function kindModule(kind: KindName, { manifest }: Kind): KindModule {
     `  constructor(name: string, args: ${argsParameter}, opts?: pulumi.CustomResourceOptions) {\n` +
     `    super(name, args, opts${registered.length > 0 ? `, { ${registered.join(", ")} }` : ""});\n` +
     `  }\n}\n\n` +
-    `/** The outputs of a {@link ${kind}} that mirror its arguments (see {@link ${args}}). */\n` +
+    `/** The outputs of {@link ${kind}} that mirror its arguments (see {@link ${args}}). */\n` +
     `export interface ${kind} extends InputOutputs<${mirrored}> {}\n`;
 
   const baseImports = ["KasmResource", "type InputOutputs", ...(one === undefined ? [] : ["type ExactlyOneOf"])];
