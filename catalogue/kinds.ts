@@ -131,10 +131,14 @@ export const SECRET_INPUTS = {
   Workspace: ["registryUsername", "registryPassword"],
 } as const satisfies Partial<Record<KasmKind, readonly string[]>>;
 
+/** The secret inputs of `kind` (see {@link SECRET_INPUTS}); none for a kind without any, or for a name that is no kind. */
+export function secretInputsOf(kind: string): readonly string[] {
+  return (SECRET_INPUTS as Partial<Record<string, readonly string[]>>)[kind] ?? [];
+}
+
 /** Whether `property` is a secret input of `kind` (see {@link SECRET_INPUTS}). */
 export function isSecretInput(kind: string, property: string): boolean {
-  const secrets: readonly string[] | undefined = (SECRET_INPUTS as Partial<Record<string, readonly string[]>>)[kind];
-  return secrets?.includes(property) ?? false;
+  return secretInputsOf(kind).includes(property);
 }
 
 /** The steps of a resource's life that call Kasm. */

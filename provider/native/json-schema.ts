@@ -3,6 +3,7 @@
  * kinds' inputs (schema.ts) and for the lookups' arguments and records (functions.ts), so that
  * every type of the package schema comes from a zod schema by one conversion.
  */
+import { z } from "zod";
 import { nativeToken } from "../../catalogue/kinds";
 import type { PropertySpec } from "./outputs";
 
@@ -15,7 +16,20 @@ export interface JsonSchema {
   readonly items?: JsonSchema;
   readonly additionalProperties?: JsonSchema | boolean;
   readonly anyOf?: readonly JsonSchema[];
+  /** The values of an enum. */
+  readonly enum?: readonly unknown[];
+  /** The one value of a literal. */
+  readonly const?: unknown;
   readonly description?: string;
+}
+
+/**
+ * A kind's inputs as JSON Schema: what a program may give, before the schema's transforms. The one
+ * reading of a kind's zod schema for what describes its inputs elsewhere (this package schema, the
+ * TypeScript SDK's argument types, the README's Resources table).
+ */
+export function kindInputSchema(manifest: { readonly schema: z.ZodType }): JsonSchema {
+  return z.toJSONSchema(manifest.schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
 }
 
 /** An object type of the schema (`types`, or a function's inputs and outputs): named fields. */

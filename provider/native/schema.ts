@@ -15,8 +15,7 @@
  * here: one plugin process serves one provider instance, so an explicit provider is the
  * installation.
  */
-import { z } from "zod";
-import { NATIVE_PACKAGE, nativeToken, SECRET_INPUTS } from "../../catalogue/kinds";
+import { NATIVE_PACKAGE, nativeToken, secretInputsOf } from "../../catalogue/kinds";
 import type { KindName } from "..";
 import { CONFIG_KEYS } from "../api/config";
 import { PROVIDER_SETTINGS } from "../runtime";
@@ -24,7 +23,7 @@ import type { Kind, KindDocs } from "../resources/kit/types";
 import { KIND_OUTPUTS, type PropertySpec } from "./outputs";
 import { configSpecs } from "./configuration";
 import { functionSpecs } from "./functions";
-import { fieldTypeName, objectOf, type JsonSchema, type ObjectTypeSpec } from "./json-schema";
+import { fieldTypeName, kindInputSchema, objectOf, type ObjectTypeSpec } from "./json-schema";
 
 /**
  * The Go import path of the generated Go SDK's root package. No Go module is published: a program
@@ -51,9 +50,9 @@ function marked(spec: PropertySpec, secret: boolean, replaces: boolean): Propert
 /** One kind's resource in the schema, described by `docs`, its nested object types written into `types`. */
 function resourceOf(kind: KindName, { manifest }: Kind, types: Record<string, ObjectTypeSpec>): object {
   const docs: KindDocs<Record<string, unknown>, Record<string, unknown>> = manifest.docs;
-  const json = z.toJSONSchema(manifest.schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+  const json = kindInputSchema(manifest);
   const inputs = objectOf(json, kind, types);
-  const secrets: readonly string[] = (SECRET_INPUTS as Partial<Record<string, readonly string[]>>)[kind] ?? [];
+  const secrets = secretInputsOf(kind);
   const inputProperties = Object.fromEntries(
     Object.entries(describedAll(inputs.properties, docs.inputs)).map(([name, spec]) => [name, marked(spec, secrets.includes(name), manifest.fields[name]?.replaces === true)]),
   );

@@ -9,9 +9,9 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { z } from "zod";
 import { kinds, type KindName } from "../../provider";
-import { SECRET_INPUTS } from "../../catalogue/kinds";
+import { secretInputsOf } from "../../catalogue/kinds";
+import { kindInputSchema, type JsonSchema } from "../../provider/native/json-schema";
 
 /** The lines around the generated table in the README. */
 export const TABLE_MARKERS = {
@@ -19,16 +19,8 @@ export const TABLE_MARKERS = {
   end: "<!-- End of the generated table. -->",
 } as const;
 
-/** The part of a JSON Schema this reads of a kind's inputs. */
-interface InputSchema {
-  readonly enum?: readonly unknown[];
-  readonly items?: InputSchema;
-  readonly properties?: Readonly<Record<string, InputSchema>>;
-  readonly required?: readonly string[];
-}
-
 /** One input as the table lists it: bold when required, its values when an enum, its rows' fields, marked when secret. */
-function inputCell(name: string, schema: InputSchema, required: boolean, secret: boolean): string {
+function inputCell(name: string, schema: JsonSchema, required: boolean, secret: boolean): string {
   const values = schema.enum === undefined ? "" : ` (${schema.enum.map((value) => `\`${String(value)}\``).join(", ")})`;
   const rows = schema.items?.properties === undefined ? "" : ` (rows \`{ ${Object.keys(schema.items.properties).join(", ")} }\`)`;
   return `${required ? `**${name}**` : name}${values}${rows}${secret ? " (secret)" : ""}`;
@@ -48,9 +40,9 @@ function replacesCell(fields: Readonly<Record<string, { readonly role: string; r
 /** One kind's row. */
 function row(kind: KindName): string {
   const { manifest } = kinds[kind];
-  const schema = z.toJSONSchema(manifest.schema, { io: "input", unrepresentable: "any" }) as InputSchema;
+  const schema = kindInputSchema(manifest);
   const required = new Set(schema.required ?? []);
-  const secrets: readonly string[] = (SECRET_INPUTS as Partial<Record<string, readonly string[]>>)[kind] ?? [];
+  const secrets = secretInputsOf(kind);
   const [one, other] = manifest.exactlyOneOf ?? [];
   const inputs = Object.entries(schema.properties ?? {}).flatMap(([name, input]) => {
     if (name === other) return [];

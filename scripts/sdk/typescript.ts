@@ -14,25 +14,13 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { z } from "zod";
 import { kinds, type KindName } from "../../provider";
 import type { Kind, ObjectDocs } from "../../provider/resources/kit/types";
-import { SECRET_INPUTS } from "../../catalogue/kinds";
+import { secretInputsOf } from "../../catalogue/kinds";
+import { kindInputSchema, type JsonSchema } from "../../provider/native/json-schema";
 
 /** The folder the modules are written to, below the repository's root. */
 export const GENERATED_FOLDER = path.join("sdk", "kinds");
-
-/** The part of a JSON Schema `z.toJSONSchema` writes for the kinds' inputs that this reads. */
-interface JsonSchema {
-  readonly type?: string;
-  readonly enum?: readonly unknown[];
-  readonly const?: unknown;
-  readonly anyOf?: readonly JsonSchema[];
-  readonly items?: JsonSchema;
-  readonly properties?: Readonly<Record<string, JsonSchema>>;
-  readonly required?: readonly string[];
-  readonly additionalProperties?: JsonSchema | boolean;
-}
 
 // --- TSDoc ---------------------------------------------------------------------------------------
 
@@ -89,6 +77,8 @@ function inputType(schema: JsonSchema, objectName: (schema: JsonSchema) => strin
   if (schema.anyOf !== undefined) return [...new Set(schema.anyOf.map((member) => inputType(member, objectName)))].join(" | ");
   if (schema.enum !== undefined) return schema.enum.map((value) => JSON.stringify(value)).join(" | ");
   if (schema.const !== undefined) return JSON.stringify(schema.const);
+  // Several types (`["string", "null"]`): their union.
+  if (Array.isArray(schema.type)) return schema.type.map((type: string) => inputType({ ...schema, type }, objectName)).join(" | ");
   switch (schema.type) {
     case "string":
       return "string";
@@ -147,7 +137,7 @@ function classDeclaration(kind: KindName, manifest: Kind["manifest"], args: stri
   const outputsType = `${kind}Outputs`;
   // Inputs whose left-out value the provider writes in (a drain's `draining`): their output is never undefined.
   const alwaysSet = Object.entries(manifest.fields).filter(([, field]) => field.alwaysSet).map(([name]) => name);
-  const secrets: readonly string[] = (SECRET_INPUTS as Partial<Record<string, readonly string[]>>)[kind] ?? [];
+  const secrets = secretInputsOf(kind);
   const declared = [
     ...outputs.map((name) => `${tsdoc(docs.outputs[name as keyof typeof docs.outputs], "  ")}  declare readonly ${name}: pulumi.Output<${outputsType}["${name}"]>;\n`),
     ...alwaysSet.map((name) => `${tsdoc(docs.inputs[name as keyof typeof docs.inputs], "  ")}  declare readonly ${name}: pulumi.Output<NonNullable<pulumi.Unwrap<${args}["${name}"]>>>;\n`),
@@ -176,7 +166,7 @@ function classDeclaration(kind: KindName, manifest: Kind["manifest"], args: stri
 /** The module of one kind: its `<Kind>Args`, the interfaces of its inputs' objects, and its class. */
 export function kindModule(kind: KindName, { manifest }: Kind): KindModule {
   const { docs } = manifest;
-  const schema = z.toJSONSchema(manifest.schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+  const schema = kindInputSchema(manifest);
   const objectDocs: Readonly<Record<string, ObjectDocs | undefined>> = docs.inputObjects ?? {};
   // An input whose items are objects with named fields is typed by an interface its docs name.
   const objects: string[] = [];

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { KASM_KINDS, SECRET_INPUTS } from "../../catalogue/kinds";
+import { KASM_KINDS, secretInputsOf } from "../../catalogue/kinds";
 import { kinds, type KindName } from "../../provider";
 import type { PropertySpec } from "../../provider/native/outputs";
 import { packageSchema } from "../../provider/native/schema";
@@ -84,7 +84,7 @@ describe("the native schema's descriptions", () => {
     for (const [token, resource] of resources) {
       const kind = token.slice("kasm:index:".length) as keyof typeof kinds;
       const secrets = Object.keys(resource.inputProperties).filter((name) => resource.inputProperties[name].secret === true);
-      expect(secrets.sort(), token).toEqual([...((SECRET_INPUTS as Partial<Record<string, readonly string[]>>)[kind] ?? [])].sort());
+      expect(secrets.sort(), token).toEqual([...secretInputsOf(kind)].sort());
       const fields = kinds[kind].manifest.fields as Record<string, { replaces?: boolean }>;
       const replacing = Object.keys(resource.inputProperties).filter((name) => resource.inputProperties[name].willReplaceOnChanges === true);
       expect(replacing, token).toEqual(Object.keys(resource.inputProperties).filter((name) => fields[name]?.replaces === true));
