@@ -7,14 +7,17 @@
  * `egressProviderShown`, `egressGatewayShown`, `egressProviderMappingShown`, `egressCredentialShown`,
  * `groupShown`, `userShown`, `userAttributesShown`):
  * the program declares what the kind reads back. References go through one link map of the
- * writer, from kind and id to the declaring variable's id output. Everything is sorted by natural key, so the same installation gives the
- * same bytes. No secret value is ever written: what Kasm holds secret becomes a
- * `config.requireSecret(...)` input, listed for the README.
+ * writer, from kind and id to the declaring variable's id output. Everything is sorted by natural
+ * key, so the same installation gives the same bytes. No secret value is ever written: what Kasm
+ * holds secret becomes a `config.requireSecret(...)` input, listed for the README.
  *
- * This module runs the areas in order; the work is in `write/`:
+ * This module lists the steps in order: each area is a record of what is its own (its records, its
+ * names, its ids, its inputs), written by one generic writer; only the users, with their data files
+ * and loops, are steps of their own. The work is in `write/`:
  *
  * | file | what it holds |
  * |---|---|
+ * | `write/area.ts` | what an area says, and the one writer of every area: names, links, summary, sections |
  * | `write/writer.ts` | the settings, the `ProgramWriter` the areas fill, values as TypeScript source |
  * | `write/people.ts` | groups, users (a UserSet or one User each) and user attributes |
  * | `write/workspaces.ts` | workspace images and which groups may launch them |
@@ -24,15 +27,37 @@
  * | `write/project.ts` | `index.ts`, `Pulumi.yaml`, `package.json`, `tsconfig.json`, the README |
  */
 import type { Inventory } from "./read";
-import { writeEgress } from "./write/egress";
-import { writeGroups, writeUserAttributes, writeUsers } from "./write/people";
+import { writeSteps, type Step } from "./write/area";
+import { EGRESS_CREDENTIALS, EGRESS_GATEWAYS, EGRESS_MAPPINGS, EGRESS_PROVIDERS } from "./write/egress";
+import { GROUPS, writeUserAttributes, writeUsers } from "./write/people";
 import { projectFiles } from "./write/project";
-import { writeServerAssignments, writeServerDrains } from "./write/servers";
-import { writeCastConfigs, writeStagingConfigs } from "./write/sessions";
-import { writeWorkspaceGroups, writeWorkspaces } from "./write/workspaces";
+import { SERVER_ASSIGNMENTS, SERVER_DRAINS, writeServersRow } from "./write/servers";
+import { CAST_CONFIGS, STAGING_CONFIGS } from "./write/sessions";
+import { WORKSPACE_GROUPS, WORKSPACES } from "./write/workspaces";
 import { ProgramWriter, type ProgramSettings, type PulumiImportEntry, type SecretSetting, type SummaryRow } from "./write/writer";
 
 export type { ProgramSettings, PulumiImportEntry, SecretSetting, SummaryRow } from "./write/writer";
+
+/**
+ * The program's areas and steps, in dependency order: what is referred to is declared first (the
+ * groups before the users, the workspaces before the sections that name an image).
+ */
+const STEPS: readonly Step[] = [
+  GROUPS,
+  writeUsers,
+  writeUserAttributes,
+  SERVER_ASSIGNMENTS,
+  SERVER_DRAINS,
+  writeServersRow,
+  WORKSPACES,
+  WORKSPACE_GROUPS,
+  STAGING_CONFIGS,
+  EGRESS_PROVIDERS,
+  EGRESS_GATEWAYS,
+  EGRESS_MAPPINGS,
+  EGRESS_CREDENTIALS,
+  CAST_CONFIGS,
+];
 
 /** The generated project. */
 export interface GeneratedProject {
@@ -65,18 +90,7 @@ export function pulumiImportFile(project: GeneratedProject, providerUrn?: string
 /** The program, its data files, the project files and what the summary and the README say. */
 export function generateProject(inventory: Inventory, settings: ProgramSettings): GeneratedProject {
   const w = new ProgramWriter(inventory, settings);
-  // In dependency order: what is referred to is declared first.
-  writeGroups(w);
-  writeUsers(w);
-  writeUserAttributes(w);
-  writeServerAssignments(w);
-  writeServerDrains(w);
-  // Before the sections that name an image (staging, egress, casting), which refer to the declared workspaces.
-  writeWorkspaces(w);
-  writeWorkspaceGroups(w);
-  writeStagingConfigs(w);
-  writeEgress(w);
-  writeCastConfigs(w);
+  writeSteps(w, STEPS);
   w.row("licences", inventory.licences, 0);
   const files = projectFiles(w);
   return { files: new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), secrets: w.secrets, summary: w.summary, pulumiImports: w.pulumiImports };

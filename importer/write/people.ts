@@ -7,6 +7,7 @@
 import { usersCsv } from "../../provider/api/batch-csv";
 import { groupShown, userAttributesShown, userShown, type BatchUserRow, type GroupRecord, type User } from "../../provider/api";
 import { ALL_USERS_GROUP } from "../../catalogue";
+import type { Area } from "./area";
 import { Code, canonical, declaration, json, literal, setValues, type ProgramWriter, type Value } from "./writer";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -60,22 +61,19 @@ function onlyNewUserValues(values: Partial<Record<AttributeInput, string | boole
 // --- the sections --------------------------------------------------------------------------------
 
 /** The groups, taken over by name, except Kasm's own; each declared group's id becomes a reference. */
-export function writeGroups(w: ProgramWriter): void {
-  const groups = w.wanted("groups", w.inventory.groups);
-  if (groups === undefined) return;
-  const declared = groups.filter((g) => !isSystemGroup(g));
-  const lines = declared.map((group) => {
-    const name = w.names.resource(group.name, "group");
-    const variable = w.names.variable(name, "group");
-    w.groupVariables.push(variable);
-    // The kind's own reading of the record; what Kasm shows none of is left out.
-    return w.declare(variable, "Group", name, group.group_id, { ...setValues(groupShown(group)), adopt: true }, w.options());
-  });
-  const system = groups.length - declared.length;
-  w.row("groups", groups.length, declared.length, system > 0 ? [`${system}: Kasm's own groups (All Users, Administrators): Kasm refuses to delete them, so no stack should own them`] : []);
-  if (lines.length > 0)
-    w.section("Groups", "Groups taken over by name. Kasm's own groups (All Users, Administrators) are left out.", `${lines.join("\n")}\n`);
-}
+export const GROUPS: Area<GroupRecord> = {
+  area: "groups",
+  kind: "Group",
+  section: { title: "Groups", comment: "Groups taken over by name. Kasm's own groups (All Users, Administrators) are left out." },
+  variablePrefix: "group",
+  records: (inventory) => inventory.groups,
+  notDeclared: (group) =>
+    isSystemGroup(group) ? "Kasm's own groups (All Users, Administrators): Kasm refuses to delete them, so no stack should own them" : undefined,
+  name: (group) => [group.name, "group"],
+  id: (group) => group.group_id,
+  // The kind's own reading of the record; what Kasm shows none of is left out.
+  inputs: (group) => ({ ...setValues(groupShown(group)), adopt: true }),
+};
 
 /** The users: one UserSet from users.csv (`--users set`), or one User and UserGroups each from users.json. */
 export function writeUsers(w: ProgramWriter): void {
@@ -83,7 +81,7 @@ export function writeUsers(w: ProgramWriter): void {
   if (users === undefined) return;
   const withGroups = w.inventory.userGroupsVisible;
   // The set names its groups: they must exist before it is applied.
-  const dependsOn = w.groupVariables;
+  const dependsOn = w.variablesOf("Group");
   w.usersDeclared = true;
   w.usesReadFile = true;
   if (w.settings.users === "set") {

@@ -8,9 +8,10 @@
  * image from an added one, and a stack that left them out could not say by reference which groups
  * may launch them.
  */
-import { imageSettingsShown, type Image } from "../../provider/api";
+import { imageSettingsShown, type GroupImage, type GroupRecord, type Image } from "../../provider/api";
 import { camel } from "../names";
 import { pairId } from "../../catalogue/ids";
+import type { Area } from "./area";
 import { Code, canonical, rawId, setValues, type ProgramWriter, type Value } from "./writer";
 
 // --- helpers -------------------------------------------------------------------------------------
@@ -29,13 +30,13 @@ const pairOf = (image: Image) => `${image.name}\u0000${image.friendly_name ?? ""
 /**
  * Why an image cannot be declared as a Workspace, or undefined when it can. A take-over finds the
  * image by its container name and friendly name, as sent (trimmed): both must be there, without
- * surrounding spaces, and no other image may have the same two.
+ * surrounding spaces, and no other image of the list may have the same two.
  */
-function whyNotDeclared(image: Image, pairs: ReadonlyMap<string, number>): string | undefined {
+function whyNotDeclared(image: Image, images: readonly Image[]): string | undefined {
   const names = [image.name, image.friendly_name ?? ""];
   if (names.some((name) => name.trim() === "")) return "without a container name or a friendly name, which a Workspace needs";
   if (names.some((name) => name !== name.trim())) return "with a name padded with spaces, which a take-over (sending the names trimmed) would not find";
-  if ((pairs.get(pairOf(image)) ?? 0) > 1) return "with the container name and friendly name of another image, which a take-over could not tell apart";
+  if (images.filter((other) => pairOf(other) === pairOf(image)).length > 1) return "with the container name and friendly name of another image, which a take-over could not tell apart";
   return undefined;
 }
 
@@ -48,25 +49,25 @@ function shownValues(image: Image): Record<string, Value> {
   return values;
 }
 
-// --- the sections --------------------------------------------------------------------------------
+// --- the areas -----------------------------------------------------------------------------------
 
 /** One Workspace per image, taken over by container name and friendly name; each one's id becomes a reference. */
-export function writeWorkspaces(w: ProgramWriter): void {
-  const images = w.wanted("workspaces", w.inventory.images);
-  if (images === undefined) return;
-  const pairs = new Map<string, number>();
-  for (const image of images) pairs.set(pairOf(image), (pairs.get(pairOf(image)) ?? 0) + 1);
-  const notDeclared = new Map<string, number>();
-  const lines: string[] = [];
-  for (const image of images) {
-    const why = whyNotDeclared(image, pairs);
-    if (why !== undefined) {
-      notDeclared.set(why, (notDeclared.get(why) ?? 0) + 1);
-      continue;
-    }
+export const WORKSPACES: Area<Image> = {
+  area: "workspaces",
+  kind: "Workspace",
+  section: {
+    title: "Workspaces",
+    comment:
+      "Workspace images, taken over by container name and friendly name: every image the installation offers,\n" +
+      "those Kasm ships with too. Registry credentials are read from the stack configuration: see README.md.",
+  },
+  variablePrefix: "workspace",
+  records: (inventory) => inventory.images,
+  notDeclared: (image, w) => whyNotDeclared(image, w.inventory.images ?? []),
+  name: (image) => [image.friendly_name ?? image.name, "workspace"],
+  id: (image) => image.image_id,
+  inputs(image, w, name) {
     const label = `workspace "${image.friendly_name}" (${image.name})`;
-    const name = w.names.resource(image.friendly_name ?? image.name, "workspace");
-    const variable = w.names.variable(name, "workspace");
     // Kasm shows the registry user but never the password (masked when one is set); the kind holds both secret.
     const credentials = {
       registryUsername: image.ctr_user ? w.secret(`${camel(name)}RegistryUsername`, `the registry user of ${label}, as Kasm's workspace settings show it`) : undefined,
@@ -74,29 +75,28 @@ export function writeWorkspaces(w: ProgramWriter): void {
         ? w.secret(`${camel(name)}RegistryPassword`, `the registry password of ${label} (Kasm shows it masked; it is sent with the workspace's next change)`)
         : undefined,
     };
-    lines.push(w.declare(variable, "Workspace", name, image.image_id, { ...shownValues(image), ...credentials, adopt: true }, w.options()));
-  }
-  w.row("workspaces", images.length, lines.length, [...notDeclared].map(([why, count]) => `${count}: ${why}`));
-  if (lines.length > 0)
-    w.section(
-      "Workspaces",
-      "Workspace images, taken over by container name and friendly name: every image the installation offers,\n" +
-        "those Kasm ships with too. Registry credentials are read from the stack configuration: see README.md.",
-      `${lines.join("\n")}\n`,
-    );
+    return { ...shownValues(image), ...credentials, adopt: true };
+  },
+};
+
+/** One group's permission to launch one workspace. */
+interface GroupWorkspace {
+  readonly group: GroupRecord;
+  readonly image: GroupImage;
+}
+
+/** The name a group's workspace goes by: the image list's friendly name, else the one the group's record gives. */
+function imageNameOf(w: ProgramWriter, image: GroupImage): string | undefined {
+  return w.imageNames.get(canonical(image.image_id)) ?? image.image_friendly_name ?? image.friendly_name ?? undefined;
 }
 
 /** One GroupWorkspace per group and workspace its members may launch, Kasm's own groups too. */
-export function writeWorkspaceGroups(w: ProgramWriter): void {
-  const groupImages = w.wanted("workspace-groups", w.inventory.groupImages);
-  if (groupImages === undefined) return;
-  const lines: string[] = [];
-  for (const group of w.inventory.groups ?? [])
-    for (const image of groupImages.get(group.group_id) ?? []) {
-      const imageName = w.imageNames.get(canonical(image.image_id)) ?? image.image_friendly_name ?? image.friendly_name ?? undefined;
-      const name = w.names.resource(`${group.name}-${imageName ?? image.image_id.slice(0, 8)}`, "group-workspace");
-      lines.push(w.declare(undefined, "GroupWorkspace", name, pairId(group.group_id, image.image_id), { groupId: w.groupRef(group.group_id), imageId: w.imageRef(image.image_id, imageName), adopt: true }, w.options()));
-    }
-  w.row("workspace-groups", lines.length, lines.length);
-  if (lines.length > 0) w.section("Workspace groups", "Which groups may launch which workspaces (Kasm's own groups too).", `${lines.join("\n")}\n`);
-}
+export const WORKSPACE_GROUPS: Area<GroupWorkspace> = {
+  area: "workspace-groups",
+  kind: "GroupWorkspace",
+  section: { title: "Workspace groups", comment: "Which groups may launch which workspaces (Kasm's own groups too)." },
+  records: ({ groups, groupImages }) => groupImages && (groups ?? []).flatMap((group) => (groupImages.get(group.group_id) ?? []).map((image) => ({ group, image }))),
+  name: ({ group, image }, w) => [`${group.name}-${imageNameOf(w, image) ?? image.image_id.slice(0, 8)}`, "group-workspace"],
+  id: ({ group, image }) => pairId(group.group_id, image.image_id),
+  inputs: ({ group, image }, w) => ({ groupId: w.groupRef(group.group_id), imageId: w.imageRef(image.image_id, imageNameOf(w, image)), adopt: true }),
+};

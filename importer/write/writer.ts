@@ -1,7 +1,8 @@
 /**
  * The program writer's core: the settings a generation takes, the {@link ProgramWriter} that the
- * area writers (`people.ts`, `workspaces.ts`, `servers.ts`, `sessions.ts`, `egress.ts`) fill section by section, and
- * how a value becomes TypeScript source (literals, ids with their names, `new kasm.Kind(...)`).
+ * areas (`area.ts`, and the areas of `people.ts`, `workspaces.ts`, `servers.ts`, `sessions.ts`,
+ * `egress.ts`) fill section by section, and how a value becomes TypeScript source (literals, ids
+ * with their names, `new kasm.Kind(...)`).
  * Apart from the areas so that each area reads as what it declares, and the rules of writing
  * source stay in one place: the same installation gives the same bytes. Every object declared with
  * a variable is linked, by kind and canonical id, to `<variable>.<id output>` (the catalogue's
@@ -133,8 +134,10 @@ export class ProgramWriter {
    * kind and canonical id: what the other sections write instead of the id (see {@link ProgramWriter.link}).
    */
   readonly #links = new Map<string, Code>();
-  /** The variables of the declared groups, which the users depend on. */
-  readonly groupVariables: string[] = [];
+  /** The resource name of every declared object, by kind and canonical id (see {@link ProgramWriter.nameOf}). */
+  readonly #names = new Map<string, string>();
+  /** The variables of the objects declared with one, by kind, in the order declared. */
+  readonly #variables = new Map<KasmKind, string[]>();
   /** Canonical user id -> username, for every user read. */
   readonly usernames = new Map<string, string>();
   /** Canonical group id -> name, from user records and the group list. */
@@ -188,6 +191,8 @@ export class ProgramWriter {
     // Declared with a variable, the object is referred to through it: its kind's id output.
     const output = idOutputOf(kind);
     if (variable !== undefined && output !== undefined) this.#links.set(linkKey(kind, id), new Code(`${variable}.${output}`));
+    if (variable !== undefined) this.#variables.set(kind, [...(this.#variables.get(kind) ?? []), variable]);
+    this.#names.set(linkKey(kind, id), name);
     this.importable(kind, name, id);
     return declaration(variable, kind, name, args, options);
   }
@@ -233,6 +238,16 @@ export class ProgramWriter {
    */
   link(kind: KasmKind, id: string): Code | undefined {
     return this.#links.get(linkKey(kind, id));
+  }
+
+  /** The resource name the program gives a declared object, else undefined. */
+  nameOf(kind: KasmKind, id: string): string | undefined {
+    return this.#names.get(linkKey(kind, id));
+  }
+
+  /** The variables of the objects of a kind declared with one, in the order declared (what a later section depends on). */
+  variablesOf(kind: KasmKind): readonly string[] {
+    return this.#variables.get(kind) ?? [];
   }
 
   /** A group's id in the program: its declaration's `groupId` when declared, else the id with its name. */
