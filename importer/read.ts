@@ -1,9 +1,13 @@
 /**
  * Reading an installation for `kasm-import`: one listing per area where the API lists (users
  * 1,000 a page), per-object reads only where it cannot (a user's attributes, a server's draining
- * flag, a group's workspaces). A key that may not view an area loses that area only: the reason, naming the permission,
- * goes into the inventory and the rest is read. Wrong credentials or an unreachable Kasm stop
- * everything: nothing could be generated that says what the installation holds.
+ * flag, a group's workspaces). The plain areas are records of their listing (`Listing`: the call
+ * through the client, the permission it needs, whether only a released Kasm has it, the sort key),
+ * read by one function; the users and what hangs off them (attributes, servers, the groups'
+ * workspaces) are read in order of their own. A key that may not view an area loses that area
+ * only: the reason, naming the permission, goes into the inventory and the rest is read. Wrong
+ * credentials or an unreachable Kasm stop everything: nothing could be generated that says what
+ * the installation holds.
  */
 import {
   KasmPermissionError,
@@ -111,6 +115,74 @@ async function eachAtMost<T, R>(items: readonly T[], concurrency: number, read: 
 
 const byText = <T>(key: (item: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
 
+// --- the plain areas -----------------------------------------------------------------------------
+
+/** A plain area: one listing through the client, sorted by natural key. */
+interface Listing<Record> {
+  readonly area: ImportKind;
+  /** What the listing reads and the View permission it needs, for a refusal's words. */
+  readonly what: string;
+  /** Why the documented API cannot read it, when only a released Kasm can (`kasm:apiNames product`). */
+  readonly productOnly?: string;
+  list(client: KasmClient): Promise<Record[]>;
+  /** The key the records are sorted by, so that the same installation gives the same program. */
+  sortKey(record: Record): string;
+}
+
+const WORKSPACES: Listing<Image> = {
+  area: "workspaces",
+  what: "workspace images (Images View)",
+  productOnly:
+    "the documented API lists images but cannot create or change one, so a Workspace needs a released Kasm (set kasm:apiNames=product to take them over)",
+  list: (client) => client.images.getImages(),
+  sortKey: (image) => `${image.friendly_name ?? ""}\u0000${image.name}\u0000${image.image_id}`,
+};
+
+const STAGING_CONFIGS: Listing<StagingConfig> = {
+  area: "staging-configs",
+  what: "staging configs (Staging View)",
+  list: (client) => client.staging.getStagingConfigs(),
+  sortKey: (config) => `${config.zone_name ?? ""}\u0000${config.image_friendly_name ?? ""}\u0000${config.staging_config_id}`,
+};
+
+const EGRESS_PROVIDERS: Listing<EgressProvider> = {
+  area: "egress-providers",
+  what: "egress providers (Egress Providers View)",
+  list: (client) => client.egress.getEgressProviders(),
+  sortKey: (provider) => provider.name,
+};
+
+const EGRESS_GATEWAYS: Listing<EgressGateway> = {
+  area: "egress-gateways",
+  what: "egress gateways (Egress Gateways View)",
+  list: (client) => client.egress.getEgressGateways(),
+  sortKey: (gateway) => `${gateway.egress_provider_id}\u0000${gateway.name}`,
+};
+
+const EGRESS_MAPPINGS: Listing<EgressProviderMapping> = {
+  area: "egress-mappings",
+  what: "egress provider mappings (Egress Providers View)",
+  list: (client) => client.egress.getEgressProviderMapping(),
+  sortKey: (mapping) => `${mapping.egress_provider_id}\u0000${mapping.user_id ?? ""}\u0000${mapping.group_id ?? ""}\u0000${mapping.image_id ?? ""}`,
+};
+
+const EGRESS_CREDENTIALS: Listing<EgressCredential> = {
+  area: "egress-credentials",
+  what: "egress credentials (Egress Credentials View)",
+  list: (client) => client.egress.getEgressCredentials(),
+  sortKey: (credential) => `${credential.egress_provider_id}\u0000${credential.name}`,
+};
+
+const CAST_CONFIGS: Listing<CastConfig> = {
+  area: "cast-configs",
+  what: "cast configs (Casting View)",
+  productOnly: "the documented API cannot read cast configs back (on a released Kasm, set kasm:apiNames=product to take them over)",
+  list: (client) => client.casting.getCastConfigs(),
+  sortKey: (config) => config.key,
+};
+
+// --- reading -------------------------------------------------------------------------------------
+
 /**
  * Read what the areas in `options.kinds` need. Throws on refused credentials, an unreachable Kasm
  * or any other error that is not a refused View permission.
@@ -137,6 +209,19 @@ export async function readInstallation(client: KasmClient, options: ReadOptions)
     });
     if (users) progress("users", users.length, true);
   }
+  /** A plain area's records, sorted; undefined when not wanted, not listed by the vocabulary, or refused. */
+  const readListing = async <T>(listing: Listing<T>): Promise<T[] | undefined> => {
+    if (!wants(listing.area)) return undefined;
+    if (listing.productOnly !== undefined && !product) {
+      skipped.push({ kind: listing.area, reason: listing.productOnly });
+      return undefined;
+    }
+    const records = await unlessRefused(skipped, listing.area, listing.what, () => listing.list(client));
+    records?.sort(byText(listing.sortKey));
+    if (records) progress(listing.area, records.length, true);
+    return records;
+  };
+
   const userGroupsVisible = users !== undefined && (users.length === 0 || users.every((u) => Array.isArray(u.groups)));
   const assignedServersVisible = users !== undefined && (users.length === 0 || users.every((u) => Array.isArray(u.assigned_servers)));
   if (users && users.length > 0 && !userGroupsVisible && (wants("users") || wants("groups")))
@@ -158,19 +243,7 @@ export async function readInstallation(client: KasmClient, options: ReadOptions)
     }
   }
 
-  let images: Image[] | undefined;
-  if (wants("workspaces")) {
-    if (!product)
-      skipped.push({
-        kind: "workspaces",
-        reason: "the documented API lists images but cannot create or change one, so a Workspace needs a released Kasm (set kasm:apiNames=product to take them over)",
-      });
-    else {
-      images = await unlessRefused(skipped, "workspaces", "workspace images (Images View)", () => client.images.getImages());
-      images?.sort(byText((i) => `${i.friendly_name ?? ""}\u0000${i.name}\u0000${i.image_id}`));
-      if (images) progress("workspaces", images.length, true);
-    }
-  }
+  const images = await readListing(WORKSPACES);
 
   let groupImages: Map<string, GroupImage[]> | undefined;
   if (wants("workspace-groups")) {
@@ -217,47 +290,12 @@ export async function readInstallation(client: KasmClient, options: ReadOptions)
     }
   }
 
-  const list = async <T>(kind: ImportKind, what: string, read: () => Promise<T[]>, key: (item: T) => string): Promise<T[] | undefined> => {
-    if (!wants(kind)) return undefined;
-    const items = await unlessRefused(skipped, kind, what, read);
-    items?.sort(byText(key));
-    if (items) progress(kind, items.length, true);
-    return items;
-  };
-  const stagingConfigs = await list(
-    "staging-configs",
-    "staging configs (Staging View)",
-    () => client.staging.getStagingConfigs(),
-    (c) => `${c.zone_name ?? ""}\u0000${c.image_friendly_name ?? ""}\u0000${c.staging_config_id}`,
-  );
-  const egressProviders = await list("egress-providers", "egress providers (Egress Providers View)", () => client.egress.getEgressProviders(), (p) => p.name);
-  const egressGateways = await list(
-    "egress-gateways",
-    "egress gateways (Egress Gateways View)",
-    () => client.egress.getEgressGateways(),
-    (g) => `${g.egress_provider_id}\u0000${g.name}`,
-  );
-  const egressMappings = await list(
-    "egress-mappings",
-    "egress provider mappings (Egress Providers View)",
-    () => client.egress.getEgressProviderMapping(),
-    (m) => `${m.egress_provider_id}\u0000${m.user_id ?? ""}\u0000${m.group_id ?? ""}\u0000${m.image_id ?? ""}`,
-  );
-  const egressCredentials = await list(
-    "egress-credentials",
-    "egress credentials (Egress Credentials View)",
-    () => client.egress.getEgressCredentials(),
-    (c) => `${c.egress_provider_id}\u0000${c.name}`,
-  );
-  let castConfigs: CastConfig[] | undefined;
-  if (wants("cast-configs")) {
-    if (!product)
-      skipped.push({
-        kind: "cast-configs",
-        reason: "the documented API cannot read cast configs back (on a released Kasm, set kasm:apiNames=product to take them over)",
-      });
-    else castConfigs = await list("cast-configs", "cast configs (Casting View)", () => client.casting.getCastConfigs(), (c) => c.key);
-  }
+  const stagingConfigs = await readListing(STAGING_CONFIGS);
+  const egressProviders = await readListing(EGRESS_PROVIDERS);
+  const egressGateways = await readListing(EGRESS_GATEWAYS);
+  const egressMappings = await readListing(EGRESS_MAPPINGS);
+  const egressCredentials = await readListing(EGRESS_CREDENTIALS);
+  const castConfigs = await readListing(CAST_CONFIGS);
 
   // Licences can be listed by a released Kasm, never taken over: activation needs the key.
   let licenceCount: number | undefined;
