@@ -7,7 +7,8 @@
 import { describe, expect, it } from "vitest";
 import type { OperationName, PermissionName } from "../../catalogue";
 import { storeFromSeed } from "../../emulator/seed";
-import { emulatorsInBothVocabularies, startTestEmulator, wire } from "../helpers/emulator";
+import { startTestEmulator, wire } from "../helpers/emulator";
+import { emulatorsInBothVocabularies } from "../helpers/emulator-pair";
 
 const CHROME = "1b000000000000000000000000000001";
 const TERMINAL = "1b000000000000000000000000000002";

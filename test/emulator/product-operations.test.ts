@@ -7,7 +7,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { closeUnderDependencies, isSpecOperation, OPERATIONS, requiredPermissions, type OperationName, type PermissionName } from "../../catalogue";
 import { OPERATION_RENAMES } from "../../emulator/vocabulary";
-import { operationPath, emulatorsInBothVocabularies, wire } from "../helpers/emulator";
+import { operationPath, wire } from "../helpers/emulator";
+import { emulatorsInBothVocabularies } from "../helpers/emulator-pair";
 
 const CHROME = "1b000000000000000000000000000001";
 const ALL_USERS = "90000000000000000000000000000001";

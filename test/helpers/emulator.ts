@@ -2,7 +2,6 @@
  * Test harness: start an emulator over HTTP and call it with raw requests, so that tests assert
  * the wire contract (status and literal JSON) without going through the API client.
  */
-import { afterAll, beforeAll } from "vitest";
 import { request } from "undici";
 import { OPERATIONS, type OperationName } from "../../catalogue";
 import type { AuthAnswers } from "../../emulator/errors";
@@ -156,28 +155,4 @@ function renamed(value: unknown, names: ReadonlyMap<string, string>): unknown {
   if (Array.isArray(value)) return value.map((item) => renamed(item, names));
   if (typeof value !== "object" || value === null) return value;
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [names.get(key) ?? key, renamed(item, names)]));
-}
-
-/** An emulator per wire vocabulary, both seeded with the same seed, for a file's tests. */
-export interface EmulatorPair {
-  readonly product: TestEmulator;
-  readonly spec: TestEmulator;
-}
-
-/**
- * Start, for the file's tests (in `beforeAll`), an emulator speaking the released product's names
- * and one speaking the spec's, both seeded with `seed`, and close them after (`afterAll`). Read
- * them as `emulators.product` and `emulators.spec` inside the tests.
- */
-export function emulatorsInBothVocabularies(seed: SeedInput): EmulatorPair {
-  const emulators = {} as { product: TestEmulator; spec: TestEmulator };
-  beforeAll(async () => {
-    emulators.product = await startTestEmulator(seed, { apiNames: "product" });
-    emulators.spec = await startTestEmulator(seed, { apiNames: "spec" });
-  });
-  afterAll(async () => {
-    await emulators.product?.close();
-    await emulators.spec?.close();
-  });
-  return emulators;
 }
