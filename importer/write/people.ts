@@ -1,8 +1,10 @@
 /**
- * The program's sections about people: the groups, the users (one UserSet from users.csv, or one
- * User and UserGroups each from users.json) and the users' attributes records. Apart from the
- * other areas because the users are what the rest refers to: they are written first, and their
- * declarations decide how later sections name a user or a group (`userId(...)`, `group.groupId`).
+ * The program's sections about people: the groups (an area, see area.ts), the users (one UserSet
+ * from users.csv, or one User and UserGroups each from users.json) and the users' attributes
+ * records (steps of their own: data files read in loops, which the generic writer does not write).
+ * Apart from the other areas because the users are what the rest refers to: they are written
+ * first, and their declarations decide how later sections name a user or a group (`userId(...)`,
+ * `group.groupId`).
  */
 import { usersCsv } from "../../provider/api/batch-csv";
 import { groupShown, userAttributesShown, userShown, type BatchUserRow, type GroupRecord, type User } from "../../provider/api";

@@ -1,5 +1,5 @@
 /**
- * The program's workspace sections: the workspace images the installation offers, and which
+ * The program's workspace areas: the workspace images the installation offers, and which
  * groups may launch each. Apart from the other areas because both exist only in a released Kasm's
  * vocabulary, and because a workspace is written from the mapping of an image record the Workspace
  * kind compares on a take-over (`imageSettingsShown`, in the client, which the importer may use):
