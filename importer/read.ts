@@ -25,6 +25,7 @@ import {
   type UserAttributes,
   type CastConfig,
 } from "../provider/api";
+import { canonicalId } from "../catalogue/ids";
 import type { ImportKind } from "./kinds";
 import { NEEDS_USERS } from "./kinds";
 
@@ -125,8 +126,26 @@ interface Listing<Record> {
   /** Why the documented API cannot read it, when only a released Kasm can (`kasm:apiNames product`). */
   readonly productOnly?: string;
   list(client: KasmClient): Promise<Record[]>;
-  /** The key the records are sorted by, so that the same installation gives the same program. */
-  sortKey(record: Record): string;
+  /**
+   * The key the records are sorted by, so that the same installation gives the same program;
+   * `earlier` holds what the listings before it read (a gateway sorts by its provider's name).
+   */
+  sortKey(record: Record, earlier: ReadEarlier): string;
+}
+
+/** What a sort key may use of the listings read before its own. */
+interface ReadEarlier {
+  readonly egressProviders?: readonly EgressProvider[];
+}
+
+/**
+ * Where the records of an egress provider sort: by the provider's name when the providers were
+ * listed (as the program declares them), else by its id alone. The id follows the name, so that
+ * the order stays whole whatever the names.
+ */
+function providerOrder(providerId: string, earlier: ReadEarlier): string {
+  const provider = earlier.egressProviders?.find((p) => canonicalId(p.egress_provider_id) === canonicalId(providerId));
+  return `${provider?.name ?? ""}\u0000${providerId}`;
 }
 
 const WORKSPACES: Listing<Image> = {
@@ -156,21 +175,21 @@ const EGRESS_GATEWAYS: Listing<EgressGateway> = {
   area: "egress-gateways",
   what: "egress gateways (Egress Gateways View)",
   list: (client) => client.egress.getEgressGateways(),
-  sortKey: (gateway) => `${gateway.egress_provider_id}\u0000${gateway.name}`,
+  sortKey: (gateway, earlier) => `${providerOrder(gateway.egress_provider_id, earlier)}\u0000${gateway.name}`,
 };
 
 const EGRESS_MAPPINGS: Listing<EgressProviderMapping> = {
   area: "egress-mappings",
   what: "egress provider mappings (Egress Providers View)",
   list: (client) => client.egress.getEgressProviderMapping(),
-  sortKey: (mapping) => `${mapping.egress_provider_id}\u0000${mapping.user_id ?? ""}\u0000${mapping.group_id ?? ""}\u0000${mapping.image_id ?? ""}`,
+  sortKey: (mapping, earlier) => `${providerOrder(mapping.egress_provider_id, earlier)}\u0000${mapping.user_id ?? ""}\u0000${mapping.group_id ?? ""}\u0000${mapping.image_id ?? ""}`,
 };
 
 const EGRESS_CREDENTIALS: Listing<EgressCredential> = {
   area: "egress-credentials",
   what: "egress credentials (Egress Credentials View)",
   list: (client) => client.egress.getEgressCredentials(),
-  sortKey: (credential) => `${credential.egress_provider_id}\u0000${credential.name}`,
+  sortKey: (credential, earlier) => `${providerOrder(credential.egress_provider_id, earlier)}\u0000${credential.name}`,
 };
 
 const CAST_CONFIGS: Listing<CastConfig> = {
@@ -210,14 +229,14 @@ export async function readInstallation(client: KasmClient, options: ReadOptions)
     if (users) progress("users", users.length, true);
   }
   /** A plain area's records, sorted; undefined when not wanted, not listed by the vocabulary, or refused. */
-  const readListing = async <T>(listing: Listing<T>): Promise<T[] | undefined> => {
+  const readListing = async <T>(listing: Listing<T>, earlier: ReadEarlier = {}): Promise<T[] | undefined> => {
     if (!wants(listing.area)) return undefined;
     if (listing.productOnly !== undefined && !product) {
       skipped.push({ kind: listing.area, reason: listing.productOnly });
       return undefined;
     }
     const records = await unlessRefused(skipped, listing.area, listing.what, () => listing.list(client));
-    records?.sort(byText(listing.sortKey));
+    records?.sort(byText((record) => listing.sortKey(record, earlier)));
     if (records) progress(listing.area, records.length, true);
     return records;
   };
@@ -292,9 +311,9 @@ export async function readInstallation(client: KasmClient, options: ReadOptions)
 
   const stagingConfigs = await readListing(STAGING_CONFIGS);
   const egressProviders = await readListing(EGRESS_PROVIDERS);
-  const egressGateways = await readListing(EGRESS_GATEWAYS);
-  const egressMappings = await readListing(EGRESS_MAPPINGS);
-  const egressCredentials = await readListing(EGRESS_CREDENTIALS);
+  const egressGateways = await readListing(EGRESS_GATEWAYS, { egressProviders });
+  const egressMappings = await readListing(EGRESS_MAPPINGS, { egressProviders });
+  const egressCredentials = await readListing(EGRESS_CREDENTIALS, { egressProviders });
   const castConfigs = await readListing(CAST_CONFIGS);
 
   // Licences can be listed by a released Kasm, never taken over: activation needs the key.

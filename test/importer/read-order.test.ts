@@ -1,0 +1,68 @@
+/**
+ * The order `kasm-import` reads an installation's egress objects in, which is the order of the
+ * generated program: an egress provider's gateways, mappings and credentials follow the providers'
+ * names (as the providers' own declarations do), not their ids, which Kasm makes up. Without the
+ * provider list (only gateways asked for), by the provider's id: the same order for the same
+ * installation still.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKasmClient, type KasmClient } from "../../provider/api";
+import { readInstallation } from "../../importer/read";
+import type { ImportKind } from "../../importer/kinds";
+import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+
+const hex = (prefix: string, n: number) => `${prefix}${String(n).padStart(32 - prefix.length, "0")}`;
+/** "Zeta VPN" has the smaller id, so that an order by id and an order by name differ. */
+const ZETA = hex("01", 1);
+const ALPHA = hex("ff", 1);
+
+const SEED = {
+  users: [{ username: "ada", first_name: "Ada", last_name: "Lovelace" }],
+  egressProviders: [
+    { egress_provider_id: ZETA, name: "Zeta VPN", egress_provider_type: "wireguard" as const },
+    { egress_provider_id: ALPHA, name: "Alpha VPN", egress_provider_type: "openvpn" as const },
+  ],
+  egressGateways: [
+    { egress_provider_name: "Zeta VPN", name: "Amsterdam" },
+    { egress_provider_name: "Alpha VPN", name: "Berlin" },
+  ],
+  egressMappings: [
+    { egress_provider_name: "Zeta VPN", target: { username: "ada" }, allow_all_gateways: true },
+    { egress_provider_name: "Alpha VPN", target: { username: "ada" }, allow_all_gateways: true },
+  ],
+  egressCredentials: [
+    { egress_provider_name: "Zeta VPN", target: { username: "ada" }, name: "ada-zeta", allow_all_gateways: true },
+    { egress_provider_name: "Alpha VPN", target: { username: "ada" }, name: "ada-alpha", allow_all_gateways: true },
+  ],
+};
+
+let emulator: TestEmulator;
+let client: KasmClient;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator(SEED);
+  client = createKasmClient({ baseUrl: emulator.url, apiKey: ADMIN.key, apiKeySecret: ADMIN.secret, apiNames: emulator.apiNames, maxRetries: 0 }, {});
+});
+afterAll(async () => {
+  await client?.close();
+  await emulator?.close();
+});
+
+const providerIds = (records: readonly { egress_provider_id: string }[] | undefined) => records?.map((r) => r.egress_provider_id.replace(/-/g, "").toLowerCase());
+
+describe("the egress objects' order", () => {
+  it("follows the providers' names when the providers are read", async () => {
+    const kinds = new Set<ImportKind>(["egress-providers", "egress-gateways", "egress-mappings", "egress-credentials"]);
+    const inventory = await readInstallation(client, { kinds });
+    expect(inventory.egressProviders?.map((p) => p.name)).toEqual(["Alpha VPN", "Zeta VPN"]);
+    expect(providerIds(inventory.egressGateways)).toEqual([ALPHA, ZETA]);
+    expect(providerIds(inventory.egressMappings)).toEqual([ALPHA, ZETA]);
+    expect(providerIds(inventory.egressCredentials)).toEqual([ALPHA, ZETA]);
+  });
+
+  it("follows the providers' ids when only the gateways are read", async () => {
+    const inventory = await readInstallation(client, { kinds: new Set<ImportKind>(["egress-gateways"]) });
+    expect(inventory.egressProviders).toBeUndefined();
+    expect(providerIds(inventory.egressGateways)).toEqual([ZETA, ALPHA]);
+  });
+});
