@@ -6,8 +6,10 @@
  * Kasm writes ids as 32 lowercase hexadecimal digits; some answers (notably `user_id` in
  * `get_users`) and many programs write them as hyphenated UUIDs, and either may be upper case.
  * All of these name the same object.
+ *
+ * Free of zod: a program's SDK loads this module, and the schema that reads ids on the wire is the
+ * client's (`Id`, provider/api/schemas/common.ts), built on this pattern and normaliser.
  */
-import { z } from "zod";
 
 /** A Kasm id as it may be written: 32 hexadecimal digits, or a hyphenated UUID, in either case. */
 export const KASM_ID_PATTERN = /^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
@@ -37,15 +39,6 @@ export function canonicalId(value: unknown): string {
 export function sameId(a: unknown, b: unknown): boolean {
   return a != null && b != null && canonicalId(a) === canonicalId(b);
 }
-
-/**
- * A Kasm id on the wire, both ways: any spelling is accepted and becomes the canonical form. The
- * client parses answers and outgoing ids with it.
- */
-export const WireId = z.preprocess(
-  (value) => (typeof value === "string" ? canonicalId(value) : value),
-  z.string().regex(KASM_ID_PATTERN, "expected an id of 32 hexadecimal characters (or a hyphenated UUID)"),
-);
 
 /**
  * The resource id of an object named by two others (a membership: user and group; a group's

@@ -1,6 +1,6 @@
 /**
  * Outgoing ids in the canonical form: the id fields of every request go through the same zod id
- * schema as the answers (`Id`, the catalogue's `WireId`), so that Kasm receives an id in one
+ * schema as the answers (`Id`, schemas/common.ts), so that Kasm receives an id in one
  * spelling (32 lowercase hex digits) whatever spelling the program wrote.
  *
  * Which fields hold ids is read from the record and request schemas themselves: a field is an id

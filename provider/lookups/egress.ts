@@ -3,20 +3,8 @@ import { z } from "zod";
 import type { EgressGatewayFilter, EgressProviderFilter } from "../api";
 import { EgressGateway, EgressProvider } from "../api/schemas/egress";
 import { StagingConfig } from "../api/schemas/staging";
-import { definedOnly, NO_SECRETS, recordList, recordSecrets } from "./common";
-import type { Api, Camelized } from "./common";
-
-/** The secret fields of an egress gateway record. */
-export interface EgressGatewaySecrets {
-  /** The gateway's VPN configuration, which may hold a private key (a WireGuard `PrivateKey` line, OpenVPN keys). */
-  readonly config?: string | null;
-}
-
-/** An egress gateway record, camelCased, secrets included. */
-export type EgressGatewayRecord = Camelized<Awaited<ReturnType<Api["egress"]["getEgressGateways"]>>[number]>;
-
-/** The secret fields of an egress gateway record, by name. */
-export const EGRESS_GATEWAY_SECRETS = recordSecrets<EgressGatewayRecord, EgressGatewaySecrets>({ config: "string" });
+import { definedOnly, NO_SECRETS, recordList } from "./common";
+import { EGRESS_GATEWAY_SECRETS } from "./secrets";
 
 /** Arguments of the getEgressProviders lookup: exact matches, all optional. */
 export interface GetEgressProvidersArgs {

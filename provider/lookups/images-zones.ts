@@ -3,57 +3,8 @@ import { z } from "zod";
 import { Image } from "../api/schemas/images";
 import { Server } from "../api/schemas/servers";
 import { Zone } from "../api/schemas/zones";
-import { exactlyOneOf, noneFound, oneRecord, recordList, recordSecrets, single } from "./common";
-import type { Api, Camelized } from "./common";
-
-/** The secret fields of an image record. */
-export interface ImageSecrets {
-  /** The password or token of the image's container registry (`ctrUser`, its username, is kept). */
-  readonly ctrToken?: string | null;
-}
-
-/** The secret fields of a zone record. */
-export interface ZoneSecrets {
-  /**
-   * The secret access key of an auto-scaling zone's cloud account. Kasm documents it as masked;
-   * a release that sends it must not have it written to the state.
-   */
-  readonly cloudSecretAccessKey?: string | null;
-}
-
-/** The secret fields of a server record. */
-export interface ServerSecrets {
-  /** The password Kasm uses for the server's connection (SSH, RDP, ...). */
-  readonly connectionPassword?: string | null;
-  /** The private key Kasm uses for the server's connection. */
-  readonly connectionPrivateKey?: string | null;
-  /** The passphrase of that private key. */
-  readonly connectionPassphrase?: string | null;
-  /** Free-form connection settings (such as RDP options), which may carry credentials. */
-  readonly connectionInfo?: unknown;
-  /** The token an agent registers itself with. */
-  readonly registrationJwt?: string | null;
-}
-
-/** An image record, camelCased, secrets included. */
-export type ImageRecord = Camelized<Awaited<ReturnType<Api["images"]["getImages"]>>[number]>;
-/** A zone record, camelCased, secrets included. */
-export type ZoneRecord = Camelized<Awaited<ReturnType<Api["zones"]["getZones"]>>[number]>;
-/** A server record, camelCased, secrets included. */
-export type ServerRecord = Camelized<Awaited<ReturnType<Api["servers"]["getServers"]>>>;
-
-/** The secret fields of an image record, by name. */
-export const IMAGE_SECRETS = recordSecrets<ImageRecord, ImageSecrets>({ ctrToken: "string" });
-/** The secret fields of a zone record, by name. */
-export const ZONE_SECRETS = recordSecrets<ZoneRecord, ZoneSecrets>({ cloudSecretAccessKey: "string" });
-/** The secret fields of a server record, by name. */
-export const SERVER_SECRETS = recordSecrets<ServerRecord, ServerSecrets>({
-  connectionPassword: "string",
-  connectionPrivateKey: "string",
-  connectionPassphrase: "string",
-  connectionInfo: "any",
-  registrationJwt: "string",
-});
+import { exactlyOneOf, noneFound, oneRecord, recordList, single } from "./common";
+import { IMAGE_SECRETS, SERVER_SECRETS, ZONE_SECRETS } from "./secrets";
 
 const IMAGE = { schema: Image, name: "Image", secrets: IMAGE_SECRETS };
 const ZONE = { schema: Zone, name: "Zone", secrets: ZONE_SECRETS };

@@ -9,7 +9,8 @@
  *   schema's `functions` derived from {@link LOOKUPS}.
  *
  * One file per area (`users.ts`, `images-zones.ts`, `egress.ts`, `groups-licences.ts`), like
- * sdk/lookups; what they share in `common.ts`.
+ * sdk/lookups; what they share in `common.ts`; each record type's secret fields in `secrets.ts`,
+ * which a program loads without the lookups (and zod with them) until its first lookup.
  */
 import type { LookupName } from "../../catalogue/lookups";
 import type { Lookup } from "./common";
@@ -22,6 +23,7 @@ export * from "./common";
 export * from "./egress";
 export * from "./groups-licences";
 export * from "./images-zones";
+export * from "./secrets";
 export * from "./users";
 
 /**

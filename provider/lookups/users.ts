@@ -1,23 +1,8 @@
 /** Lookups of users: one by id or username, or every user matching filters. */
 import { z } from "zod";
 import { User } from "../api/schemas/users";
-import { exactlyOneOf, noneFound, oneRecord, recordList, recordSecrets } from "./common";
-import type { Api, Camelized } from "./common";
-
-/** The secret fields of a user record. */
-export interface UserSecrets {
-  /**
-   * A hash `get_user` returns, derived from the user's credentials: nothing a program needs to
-   * manage a user, and something an attacker could attack offline.
-   */
-  readonly hash?: string | null;
-}
-
-/** A user record, camelCased, secrets included. */
-export type UserRecord = Camelized<Awaited<ReturnType<Api["users"]["getUser"]>>>;
-
-/** The secret fields of a user record, by name. */
-export const USER_SECRETS = recordSecrets<UserRecord, UserSecrets>({ hash: "string" });
+import { exactlyOneOf, noneFound, oneRecord, recordList } from "./common";
+import { USER_SECRETS } from "./secrets";
 
 const USER = { schema: User, name: "User", secrets: USER_SECRETS };
 

@@ -101,13 +101,25 @@ export class KasmLookupError extends pulumi.RunError {
   }
 }
 
+/** Every lookup of provider/lookups, by name (the table the native provider's functions come from too). */
+type Lookups = (typeof import("../../provider/lookups"))["LOOKUPS"];
+/** The arguments a lookup's `fetch` takes after the client (`unknown` for one that takes none). */
+type ArgsOf<N extends keyof Lookups> = Lookups[N]["fetch"] extends (client: KasmClient, args: infer A) => unknown ? A : never;
+/** What a lookup's `fetch` finds. */
+type FoundBy<N extends keyof Lookups> = Lookups[N]["fetch"] extends (...args: never[]) => Promise<infer R> ? R : never;
+
 /**
- * `fetch` (a lookup of provider/lookups), handed the client of the lookup's connection, failing
- * with a {@link KasmLookupError} named after the lookup.
+ * The lookup of provider/lookups with this name, handed the client of the lookup's connection,
+ * failing with a {@link KasmLookupError} named after it.
+ *
+ * provider/lookups loads on a program's first lookup, not with the SDK: with it come zod and the
+ * API's record schemas (about 0.1 s of CPU), which a program that calls no lookup does not spend.
  */
-export function named<A, R>(lookup: string, fetch: (client: KasmClient, args: A) => Promise<R>): (args: A, options?: LookupOptions) => Promise<R> {
+export function named<N extends keyof Lookups>(lookup: N): (args: ArgsOf<N>, options?: LookupOptions) => Promise<FoundBy<N>> {
   return async (args, options = {}) => {
     try {
+      const { LOOKUPS } = await import("../../provider/lookups");
+      const fetch = LOOKUPS[lookup].fetch as (client: KasmClient, args: ArgsOf<N>) => Promise<FoundBy<N>>;
       return await fetch(await programClient(options), args);
     } catch (error) {
       throw new KasmLookupError(lookup, error);

@@ -1,13 +1,7 @@
 /** Lookups of staging configs and of egress providers and gateways. */
 import type * as pulumi from "@pulumi/pulumi";
-import {
-  EGRESS_GATEWAY_SECRETS,
-  EGRESS_LOOKUPS,
-  type EgressGatewayRecord,
-  type EgressGatewaySecrets,
-  type GetEgressGatewaysArgs,
-  type GetEgressProvidersArgs,
-} from "../../provider/lookups/egress";
+import type { GetEgressGatewaysArgs, GetEgressProvidersArgs } from "../../provider/lookups/egress";
+import { EGRESS_GATEWAY_SECRETS, type EgressGatewayRecord, type EgressGatewaySecrets } from "../../provider/lookups/secrets";
 import { named, outputOf, scrubbed, withoutSecrets, withSecretOutputs } from "./common";
 import type { Api, Camelized, InputArgs, LookupOptions, WithoutSecrets, WithSecretOutputs } from "./common";
 
@@ -24,7 +18,7 @@ export type EgressGatewayWithSecrets = WithSecretOutputs<EgressGatewayRecord, Eg
 
 // --- staging -------------------------------------------------------------------------------------
 
-const fetchStagingConfigs = named("getStagingConfigs", EGRESS_LOOKUPS.getStagingConfigs.fetch);
+const fetchStagingConfigs = named("getStagingConfigs");
 
 /** Every staging config. */
 export async function getStagingConfigs(options?: LookupOptions): Promise<StagingConfig[]> {
@@ -38,7 +32,7 @@ export function getStagingConfigsOutput(options?: LookupOptions): pulumi.Output<
 
 // --- egress --------------------------------------------------------------------------------------
 
-const fetchEgressProviders = named("getEgressProviders", EGRESS_LOOKUPS.getEgressProviders.fetch);
+const fetchEgressProviders = named("getEgressProviders");
 
 /** Egress providers, optionally filtered (exact matches). */
 export async function getEgressProviders(args: GetEgressProvidersArgs = {}, options?: LookupOptions): Promise<EgressProvider[]> {
@@ -50,7 +44,7 @@ export function getEgressProvidersOutput(args: InputArgs<GetEgressProvidersArgs>
   return outputOf(fetchEgressProviders, (providers) => providers.map((p) => scrubbed(p)))(args, options);
 }
 
-const fetchEgressGateways = named("getEgressGateways", EGRESS_LOOKUPS.getEgressGateways.fetch);
+const fetchEgressGateways = named("getEgressGateways");
 
 /**
  * Egress gateways, optionally filtered (exact matches). Leaves out {@link EgressGatewaySecrets}

@@ -4,7 +4,7 @@
  * default) they fail before sending anything, naming the setting.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { GROUP_LICENCE_LOOKUPS, type GetGroupArgs } from "../../provider/lookups/groups-licences";
+import type { GetGroupArgs } from "../../provider/lookups/groups-licences";
 import { named, outputOf, scrubbed } from "./common";
 import type { Api, Camelized, InputArgs, LookupOptions } from "./common";
 
@@ -17,7 +17,7 @@ export type License = Camelized<Awaited<ReturnType<Api["licenses"]["getLicenses"
 
 // --- groups --------------------------------------------------------------------------------------
 
-const fetchGroups = named("getGroups", GROUP_LICENCE_LOOKUPS.getGroups.fetch);
+const fetchGroups = named("getGroups");
 
 /** Every group the API key may view (system groups need Groups View System). */
 export async function getGroups(options?: LookupOptions): Promise<Group[]> {
@@ -29,7 +29,7 @@ export function getGroupsOutput(options?: LookupOptions): pulumi.Output<Group[]>
   return outputOf(fetchGroups, (groups) => groups.map((g) => scrubbed(g)))({}, options);
 }
 
-const fetchGroup = named("getGroup", GROUP_LICENCE_LOOKUPS.getGroup.fetch);
+const fetchGroup = named("getGroup");
 
 /**
  * One group, by exact name or by id: where a program needs a group's id (a `GroupMembership`, a
@@ -52,7 +52,7 @@ export function getGroupOutput(args: InputArgs<GetGroupArgs>, options?: LookupOp
 
 // --- licences ------------------------------------------------------------------------------------
 
-const fetchLicenses = named("getLicenses", GROUP_LICENCE_LOOKUPS.getLicenses.fetch);
+const fetchLicenses = named("getLicenses");
 
 /** Every licence applied to the installation: seats (`limit`), type, expiry and features. */
 export async function getLicenses(options?: LookupOptions): Promise<License[]> {

@@ -1,18 +1,17 @@
 /** Lookups of images, deployment zones and servers. */
 import * as pulumi from "@pulumi/pulumi";
+import type { GetImageArgs } from "../../provider/lookups/images-zones";
 import {
   IMAGE_SECRETS,
-  IMAGE_ZONE_LOOKUPS,
   SERVER_SECRETS,
   ZONE_SECRETS,
-  type GetImageArgs,
   type ImageRecord,
   type ImageSecrets,
   type ServerRecord,
   type ServerSecrets,
   type ZoneRecord,
   type ZoneSecrets,
-} from "../../provider/lookups/images-zones";
+} from "../../provider/lookups/secrets";
 import { connectionName } from "../connection";
 import { declaredOf } from "../provider";
 import type { Workspace, WorkspaceArgs } from "../kinds";
@@ -36,7 +35,7 @@ export type ServerWithSecrets = WithSecretOutputs<ServerRecord, ServerSecrets>;
 
 // --- images --------------------------------------------------------------------------------------
 
-const fetchImages = named("getImages", IMAGE_ZONE_LOOKUPS.getImages.fetch);
+const fetchImages = named("getImages");
 
 /** Every image. Leaves out {@link ImageSecrets} (`ctrToken`); {@link getImagesOutput} has them as secrets. */
 export async function getImages(options?: LookupOptions): Promise<Image[]> {
@@ -48,7 +47,7 @@ export function getImagesOutput(options?: LookupOptions): pulumi.Output<ImageWit
   return outputOf(fetchImages, (images) => images.map((i) => withSecretOutputs(i, IMAGE_SECRETS)))({}, options);
 }
 
-const fetchImage = named("getImage", IMAGE_ZONE_LOOKUPS.getImage.fetch);
+const fetchImage = named("getImage");
 
 /** One image, by name or friendly name. Leaves out {@link ImageSecrets} (`ctrToken`). */
 export async function getImage(args: GetImageArgs, options?: LookupOptions): Promise<Image> {
@@ -86,7 +85,7 @@ function declaredWorkspace(connection: string | undefined, by: { readonly name?:
 
 // --- zones ---------------------------------------------------------------------------------------
 
-const fetchZones = named("getZones", IMAGE_ZONE_LOOKUPS.getZones.fetch);
+const fetchZones = named("getZones");
 
 /** Every deployment zone. Leaves out {@link ZoneSecrets} (`cloudSecretAccessKey`). */
 export async function getZones(options?: LookupOptions): Promise<Zone[]> {
@@ -98,7 +97,7 @@ export function getZonesOutput(options?: LookupOptions): pulumi.Output<ZoneWithS
   return outputOf(fetchZones, (zones) => zones.map((z) => withSecretOutputs(z, ZONE_SECRETS)))({}, options);
 }
 
-const fetchZone = named("getZone", IMAGE_ZONE_LOOKUPS.getZone.fetch);
+const fetchZone = named("getZone");
 
 /** One zone, by name. Leaves out {@link ZoneSecrets} (`cloudSecretAccessKey`). */
 export async function getZone(args: { name: string }, options?: LookupOptions): Promise<Zone> {
@@ -112,7 +111,7 @@ export const getZoneOutput: (args: InputArgs<{ name: string }>, options?: Lookup
 
 // --- servers -------------------------------------------------------------------------------------
 
-const fetchServer = named("getServer", IMAGE_ZONE_LOOKUPS.getServer.fetch);
+const fetchServer = named("getServer");
 
 /**
  * One server, by id. Leaves out {@link ServerSecrets} (`connectionPassword`,

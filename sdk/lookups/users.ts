@@ -1,6 +1,7 @@
 /** Lookups of users: one by id or username, or every user matching filters. */
 import type * as pulumi from "@pulumi/pulumi";
-import { USER_LOOKUPS, USER_SECRETS, type GetUserArgs, type GetUsersArgs, type UserRecord, type UserSecrets } from "../../provider/lookups/users";
+import type { GetUserArgs, GetUsersArgs } from "../../provider/lookups/users";
+import { USER_SECRETS, type UserRecord, type UserSecrets } from "../../provider/lookups/secrets";
 import { named, outputOf, withoutSecrets, withSecretOutputs } from "./common";
 import type { InputArgs, LookupOptions, WithoutSecrets, WithSecretOutputs } from "./common";
 
@@ -11,7 +12,7 @@ export type User = WithoutSecrets<UserRecord, UserSecrets>;
 /** A user, as {@link getUserOutput} and {@link getUsersOutput} return it: {@link UserSecrets} as secret Outputs. */
 export type UserWithSecrets = WithSecretOutputs<UserRecord, UserSecrets>;
 
-const fetchUser = named("getUser", USER_LOOKUPS.getUser.fetch);
+const fetchUser = named("getUser");
 
 /** One user, by id or username. Leaves out {@link UserSecrets} (`hash`); {@link getUserOutput} has them as secrets. */
 export async function getUser(args: GetUserArgs, options?: LookupOptions): Promise<User> {
@@ -23,7 +24,7 @@ export const getUserOutput: (args: InputArgs<GetUserArgs>, options?: LookupOptio
   withSecretOutputs(user, USER_SECRETS),
 );
 
-const fetchUsers = named("getUsers", USER_LOOKUPS.getUsers.fetch);
+const fetchUsers = named("getUsers");
 
 /** Every user matching the filters, across all pages. Leaves out {@link UserSecrets} (`hash`). */
 export async function getUsers(args: GetUsersArgs = {}, options?: LookupOptions): Promise<User[]> {
