@@ -25,7 +25,7 @@ import {
   type UserAttributes,
   type CastConfig,
 } from "../provider/api";
-import { canonicalId } from "../catalogue/ids";
+import { canonicalId, sameId } from "../catalogue/ids";
 import type { ImportKind } from "./kinds";
 import { NEEDS_USERS } from "./kinds";
 
@@ -128,7 +128,8 @@ interface Listing<Record> {
   list(client: KasmClient): Promise<Record[]>;
   /**
    * The key the records are sorted by, so that the same installation gives the same program;
-   * `earlier` holds what the listings before it read (a gateway sorts by its provider's name).
+   * `earlier` holds what the listings before it read (a gateway sorts by its provider's name, a
+   * mapping by its target's name too).
    */
   sortKey(record: Record, earlier: ReadEarlier): string;
 }
@@ -136,6 +137,10 @@ interface Listing<Record> {
 /** What a sort key may use of the listings read before its own. */
 interface ReadEarlier {
   readonly egressProviders?: readonly EgressProvider[];
+  /** The users, with the groups each is in (the documented API's only view of groups' names). */
+  readonly users?: readonly User[];
+  readonly groups?: readonly GroupRecord[];
+  readonly images?: readonly Image[];
 }
 
 /**
@@ -146,6 +151,21 @@ interface ReadEarlier {
 function providerOrder(providerId: string, earlier: ReadEarlier): string {
   const provider = earlier.egressProviders?.find((p) => canonicalId(p.egress_provider_id) === canonicalId(providerId));
   return `${provider?.name ?? ""}\u0000${providerId}`;
+}
+
+/**
+ * Where a mapping sorts within its provider: users, then groups, then images, each by the name the
+ * generated program gives it (a username, a group's name, an image's friendly name) when that was
+ * read, else by id alone. The id follows the name, so that the order stays whole whatever was read.
+ */
+function targetOrder(mapping: EgressProviderMapping, earlier: ReadEarlier): string {
+  const named = (rank: number, name: string | null | undefined, id: string) => `${rank}\u0000${name ?? ""}\u0000${canonicalId(id)}`;
+  if (mapping.user_id) return named(1, earlier.users?.find((u) => sameId(u.user_id, mapping.user_id))?.username, mapping.user_id);
+  if (mapping.group_id) {
+    const group = earlier.groups?.find((g) => sameId(g.group_id, mapping.group_id)) ?? earlier.users?.flatMap((u) => u.groups ?? []).find((g) => sameId(g.group_id, mapping.group_id));
+    return named(2, group?.name, mapping.group_id);
+  }
+  return named(3, earlier.images?.find((i) => sameId(i.image_id, mapping.image_id))?.friendly_name, mapping.image_id ?? "");
 }
 
 const WORKSPACES: Listing<Image> = {
@@ -182,7 +202,7 @@ const EGRESS_MAPPINGS: Listing<EgressProviderMapping> = {
   area: "egress-mappings",
   what: "egress provider mappings (Egress Providers View)",
   list: (client) => client.egress.getEgressProviderMapping(),
-  sortKey: (mapping, earlier) => `${providerOrder(mapping.egress_provider_id, earlier)}\u0000${mapping.user_id ?? ""}\u0000${mapping.group_id ?? ""}\u0000${mapping.image_id ?? ""}`,
+  sortKey: (mapping, earlier) => `${providerOrder(mapping.egress_provider_id, earlier)}\u0000${targetOrder(mapping, earlier)}`,
 };
 
 const EGRESS_CREDENTIALS: Listing<EgressCredential> = {
@@ -312,7 +332,7 @@ export async function readInstallation(client: KasmClient, options: ReadOptions)
   const stagingConfigs = await readListing(STAGING_CONFIGS);
   const egressProviders = await readListing(EGRESS_PROVIDERS);
   const egressGateways = await readListing(EGRESS_GATEWAYS, { egressProviders });
-  const egressMappings = await readListing(EGRESS_MAPPINGS, { egressProviders });
+  const egressMappings = await readListing(EGRESS_MAPPINGS, { egressProviders, users, groups, images });
   const egressCredentials = await readListing(EGRESS_CREDENTIALS, { egressProviders });
   const castConfigs = await readListing(CAST_CONFIGS);
 

@@ -3,7 +3,8 @@
  * generated program: an egress provider's gateways, mappings and credentials follow the providers'
  * names (as the providers' own declarations do), not their ids, which Kasm makes up. Without the
  * provider list (only gateways asked for), by the provider's id: the same order for the same
- * installation still.
+ * installation still. Within one provider, mappings go users first, then groups, each by the name
+ * the program gives it (a username, a group's name) when the users were read, else by id.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKasmClient, type KasmClient } from "../../provider/api";
@@ -64,5 +65,55 @@ describe("the egress objects' order", () => {
     const inventory = await readInstallation(client, { kinds: new Set<ImportKind>(["egress-gateways"]) });
     expect(inventory.egressProviders).toBeUndefined();
     expect(providerIds(inventory.egressGateways)).toEqual([ZETA, ALPHA]);
+  });
+});
+
+/** Users and groups whose ids sort the other way round from their names. */
+const ZED = hex("01", 2);
+const AMY = hex("fe", 2);
+const ZULU = hex("01", 3);
+const BRAVO = hex("fe", 3);
+
+describe("the mappings' order within one provider", () => {
+  let targets: TestEmulator;
+  let targetsClient: KasmClient;
+
+  beforeAll(async () => {
+    targets = await startTestEmulator({
+      groups: [
+        { group_id: ZULU, name: "Zulu" },
+        { group_id: BRAVO, name: "Bravo" },
+      ],
+      users: [
+        { user_id: ZED, username: "zed", groups: ["Zulu"] },
+        { user_id: AMY, username: "amy", groups: ["Bravo"] },
+      ],
+      egressProviders: [{ name: "Office VPN", egress_provider_type: "wireguard" as const }],
+      egressMappings: [
+        { egress_provider_name: "Office VPN", target: { group_name: "Zulu" }, allow_all_gateways: true },
+        { egress_provider_name: "Office VPN", target: { username: "zed" }, allow_all_gateways: true },
+        { egress_provider_name: "Office VPN", target: { group_name: "Bravo" }, allow_all_gateways: true },
+        { egress_provider_name: "Office VPN", target: { username: "amy" }, allow_all_gateways: true },
+      ],
+    });
+    targetsClient = createKasmClient({ baseUrl: targets.url, apiKey: ADMIN.key, apiKeySecret: ADMIN.secret, apiNames: targets.apiNames, maxRetries: 0 }, {});
+  });
+  afterAll(async () => {
+    await targetsClient?.close();
+    await targets?.close();
+  });
+
+  const targetIds = (mappings: readonly { user_id?: string | null; group_id?: string | null }[] | undefined) =>
+    mappings?.map((m) => String(m.user_id ?? m.group_id).replace(/-/g, "").toLowerCase());
+
+  it("goes users, then groups, each by name, when the users are read", async () => {
+    const inventory = await readInstallation(targetsClient, { kinds: new Set<ImportKind>(["users", "egress-mappings"]) });
+    expect(targetIds(inventory.egressMappings)).toEqual([AMY, ZED, BRAVO, ZULU]);
+  });
+
+  it("goes users, then groups, each by id, when only the mappings are read", async () => {
+    const inventory = await readInstallation(targetsClient, { kinds: new Set<ImportKind>(["egress-mappings"]) });
+    expect(inventory.users).toBeUndefined();
+    expect(targetIds(inventory.egressMappings)).toEqual([ZED, AMY, ZULU, BRAVO]);
   });
 });
