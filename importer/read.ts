@@ -298,7 +298,10 @@ export async function readInstallation(client: KasmClient, options: ReadOptions)
         eachAtMost(list, concurrency, (group) => client.groups.getImagesGroup({ group_id: group.group_id }), (done) => progress("workspace-groups", done, false)),
       );
       if (read) {
-        groupImages = new Map(list.map((group, i) => [group.group_id, read[i].sort(byText((image) => image.image_id.replace(/-/g, "").toLowerCase()))]));
+        // Each group's workspaces by the name the program gives them (the image list's friendly name, else the answer's), then id.
+        const friendlyNames = new Map((images ?? []).map((image) => [canonicalId(image.image_id), image.friendly_name]));
+        const friendlyName = (image: GroupImage) => friendlyNames.get(canonicalId(image.image_id)) ?? image.image_friendly_name ?? image.friendly_name ?? "";
+        groupImages = new Map(list.map((group, i) => [group.group_id, read[i].sort(byText((image) => `${friendlyName(image)}\u0000${canonicalId(image.image_id)}`))]));
         progress("workspace-groups", read.length, true);
       }
     }

@@ -4,7 +4,8 @@
  * names (as the providers' own declarations do), not their ids, which Kasm makes up. Without the
  * provider list (only gateways asked for), by the provider's id: the same order for the same
  * installation still. Within one provider, mappings go users first, then groups, each by the name
- * the program gives it (a username, a group's name) when the users were read, else by id.
+ * the program gives it (a username, a group's name) when the users were read, else by id. A
+ * group's workspaces go by their friendly names.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKasmClient, type KasmClient } from "../../provider/api";
@@ -115,5 +116,38 @@ describe("the mappings' order within one provider", () => {
     const inventory = await readInstallation(targetsClient, { kinds: new Set<ImportKind>(["egress-mappings"]) });
     expect(inventory.users).toBeUndefined();
     expect(targetIds(inventory.egressMappings)).toEqual([ZED, AMY, ZULU, BRAVO]);
+  });
+});
+
+describe("a group's workspaces' order", () => {
+  let product: TestEmulator;
+  let productClient: KasmClient;
+  /** "Zebra Desktop" has the smaller id. */
+  const ZEBRA = hex("01", 4);
+  const ALPINE = hex("fe", 4);
+
+  beforeAll(async () => {
+    product = await startTestEmulator(
+      {
+        groups: [{ name: "Engineering" }],
+        images: [
+          { image_id: ZEBRA, name: "kasmweb/zebra:1.16.0", friendly_name: "Zebra Desktop", groups: ["Engineering"] },
+          { image_id: ALPINE, name: "kasmweb/alpine:1.16.0", friendly_name: "Alpine Desktop", groups: ["Engineering"] },
+        ],
+      },
+      { apiNames: "product" },
+    );
+    productClient = createKasmClient({ baseUrl: product.url, apiKey: ADMIN.key, apiKeySecret: ADMIN.secret, apiNames: "product", maxRetries: 0 }, {});
+  });
+  afterAll(async () => {
+    await productClient?.close();
+    await product?.close();
+  });
+
+  it("follows the workspaces' friendly names, not their ids", async () => {
+    const inventory = await readInstallation(productClient, { kinds: new Set<ImportKind>(["workspaces", "workspace-groups"]) });
+    const engineering = inventory.groups?.find((g) => g.name === "Engineering");
+    const ids = inventory.groupImages?.get(engineering!.group_id)?.map((image) => image.image_id.replace(/-/g, "").toLowerCase());
+    expect(ids).toEqual([ALPINE, ZEBRA]);
   });
 });
