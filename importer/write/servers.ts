@@ -14,6 +14,15 @@ import { canonical, rawId, type ProgramWriter } from "./writer";
 /** What a server is called in names and beside its id: its friendly name, its host name, or the start of its id. */
 const serverName = (server: AssignedServer | Server) => server.friendly_name || server.hostname || server.server_id.slice(0, 8);
 
+/**
+ * Servers in the order the program declares them: by the name it gives them, then by id, so that
+ * the same servers give the same program whatever ids Kasm made up.
+ */
+function byServerName<T extends AssignedServer | Server>(servers: readonly T[]): T[] {
+  const key = (server: T) => `${serverName(server)}\u0000${canonical(server.server_id)}`;
+  return [...servers].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
 /** One user's assignment to one server. */
 interface Assignment {
   readonly user: User;
@@ -31,7 +40,7 @@ export const SERVER_ASSIGNMENTS: Area<Assignment> = {
   records: (inventory) =>
     inventory.assignedServersVisible
       ? inventory.users?.flatMap((user) =>
-          [...(user.assigned_servers ?? [])].sort((a, b) => (canonical(a.server_id) < canonical(b.server_id) ? -1 : 1)).map((server) => ({ user, server })),
+          byServerName(user.assigned_servers ?? []).map((server) => ({ user, server })),
         )
       : undefined,
   name: ({ user, server }) => [`${user.username}-on-${serverName(server)}`, "assignment"],
@@ -44,7 +53,7 @@ export const SERVER_DRAINS: Area<Server> = {
   area: "server-drains",
   kind: "ServerDrain",
   section: { title: "Server draining", comment: "Servers that were draining: they take no new sessions." },
-  records: (inventory) => inventory.servers,
+  records: (inventory) => inventory.servers && byServerName(inventory.servers),
   notDeclared: (server) =>
     server.is_draining === true
       ? undefined

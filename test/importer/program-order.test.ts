@@ -1,16 +1,19 @@
 /**
- * The order `kasm-import` reads an installation's egress objects in, which is the order of the
- * generated program: an egress provider's gateways, mappings and credentials follow the providers'
+ * The order of what `kasm-import` declares, which is the order of the generated program: an
+ * egress provider's gateways, mappings and credentials follow the providers'
  * names (as the providers' own declarations do), not their ids, which Kasm makes up. Without the
  * provider list (only gateways asked for), by the provider's id: the same order for the same
  * installation still. Within one provider, mappings go users first, then groups, each by the name
  * the program gives it (a username, a group's name) when the users were read, else by id. A
- * group's workspaces go by their friendly names.
+ * group's workspaces go by their friendly names. Servers, which are read one by one by id, are
+ * declared (drained, assigned) in the order of the names the program gives them.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKasmClient, type KasmClient } from "../../provider/api";
 import { readInstallation } from "../../importer/read";
 import type { ImportKind } from "../../importer/kinds";
+import type { Inventory } from "../../importer/read";
+import { SERVER_ASSIGNMENTS, SERVER_DRAINS } from "../../importer/write/servers";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 const hex = (prefix: string, n: number) => `${prefix}${String(n).padStart(32 - prefix.length, "0")}`;
@@ -149,5 +152,26 @@ describe("a group's workspaces' order", () => {
     const engineering = inventory.groups?.find((g) => g.name === "Engineering");
     const ids = inventory.groupImages?.get(engineering!.group_id)?.map((image) => image.image_id.replace(/-/g, "").toLowerCase());
     expect(ids).toEqual([ALPINE, ZEBRA]);
+  });
+});
+
+describe("the servers' order", () => {
+  /** "zz-host" has the smaller id; "Build box" has a friendly name, which names it before its host name. */
+  const ZZ = { server_id: hex("51", 1), hostname: "zz-host", friendly_name: null, is_draining: true };
+  const BUILD = { server_id: hex("5f", 2), hostname: "aa-host", friendly_name: "Build box", is_draining: true };
+  const CI = { server_id: hex("5e", 3), hostname: "ci-host", friendly_name: null, is_draining: true };
+  const inventory = {
+    apiNames: "spec",
+    userGroupsVisible: true,
+    assignedServersVisible: true,
+    users: [{ user_id: hex("a1", 1), username: "ada", assigned_servers: [ZZ, CI, BUILD] }],
+    servers: [ZZ, BUILD, CI],
+    skipped: [],
+  } as unknown as Inventory;
+  const ids = (servers: readonly { server_id: string }[] | undefined) => servers?.map((server) => server.server_id);
+
+  it("drains and assignments follow the names the program gives the servers, not their ids", () => {
+    expect(ids(SERVER_DRAINS.records(inventory))).toEqual([BUILD.server_id, CI.server_id, ZZ.server_id]);
+    expect(ids(SERVER_ASSIGNMENTS.records(inventory)?.map((assignment) => assignment.server))).toEqual([BUILD.server_id, CI.server_id, ZZ.server_id]);
   });
 });
