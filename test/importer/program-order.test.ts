@@ -41,24 +41,32 @@ const SEED = {
   ],
 };
 
-let emulator: TestEmulator;
-let client: KasmClient;
+/**
+ * A client of an emulator seeded with `seed`, for the tests around the call (the file's, or a
+ * describe's): the emulator starts before them and closes after.
+ */
+function clientOf(seed: Parameters<typeof startTestEmulator>[0], options?: Parameters<typeof startTestEmulator>[1]): () => KasmClient {
+  let emulator: TestEmulator | undefined;
+  let client: KasmClient | undefined;
+  beforeAll(async () => {
+    emulator = await startTestEmulator(seed, options);
+    client = createKasmClient({ baseUrl: emulator.url, apiKey: ADMIN.key, apiKeySecret: ADMIN.secret, apiNames: emulator.apiNames, maxRetries: 0 }, {});
+  });
+  afterAll(async () => {
+    await client?.close();
+    await emulator?.close();
+  });
+  return () => client!;
+}
 
-beforeAll(async () => {
-  emulator = await startTestEmulator(SEED);
-  client = createKasmClient({ baseUrl: emulator.url, apiKey: ADMIN.key, apiKeySecret: ADMIN.secret, apiNames: emulator.apiNames, maxRetries: 0 }, {});
-});
-afterAll(async () => {
-  await client?.close();
-  await emulator?.close();
-});
+const client = clientOf(SEED);
 
 const providerIds = (records: readonly { egress_provider_id: string }[] | undefined) => records?.map((r) => r.egress_provider_id.replace(/-/g, "").toLowerCase());
 
 describe("the egress objects' order", () => {
   it("follows the providers' names when the providers are read", async () => {
     const kinds = new Set<ImportKind>(["egress-providers", "egress-gateways", "egress-mappings", "egress-credentials"]);
-    const inventory = await readInstallation(client, { kinds });
+    const inventory = await readInstallation(client(), { kinds });
     expect(inventory.egressProviders?.map((p) => p.name)).toEqual(["Alpha VPN", "Zeta VPN"]);
     expect(providerIds(inventory.egressGateways)).toEqual([ALPHA, ZETA]);
     expect(providerIds(inventory.egressMappings)).toEqual([ALPHA, ZETA]);
@@ -66,7 +74,7 @@ describe("the egress objects' order", () => {
   });
 
   it("follows the providers' ids when only the gateways are read", async () => {
-    const inventory = await readInstallation(client, { kinds: new Set<ImportKind>(["egress-gateways"]) });
+    const inventory = await readInstallation(client(), { kinds: new Set<ImportKind>(["egress-gateways"]) });
     expect(inventory.egressProviders).toBeUndefined();
     expect(providerIds(inventory.egressGateways)).toEqual([ZETA, ALPHA]);
   });
@@ -79,76 +87,56 @@ const ZULU = hex("01", 3);
 const BRAVO = hex("fe", 3);
 
 describe("the mappings' order within one provider", () => {
-  let targets: TestEmulator;
-  let targetsClient: KasmClient;
-
-  beforeAll(async () => {
-    targets = await startTestEmulator({
-      groups: [
-        { group_id: ZULU, name: "Zulu" },
-        { group_id: BRAVO, name: "Bravo" },
-      ],
-      users: [
-        { user_id: ZED, username: "zed", groups: ["Zulu"] },
-        { user_id: AMY, username: "amy", groups: ["Bravo"] },
-      ],
-      egressProviders: [{ name: "Office VPN", egress_provider_type: "wireguard" as const }],
-      egressMappings: [
-        { egress_provider_name: "Office VPN", target: { group_name: "Zulu" }, allow_all_gateways: true },
-        { egress_provider_name: "Office VPN", target: { username: "zed" }, allow_all_gateways: true },
-        { egress_provider_name: "Office VPN", target: { group_name: "Bravo" }, allow_all_gateways: true },
-        { egress_provider_name: "Office VPN", target: { username: "amy" }, allow_all_gateways: true },
-      ],
-    });
-    targetsClient = createKasmClient({ baseUrl: targets.url, apiKey: ADMIN.key, apiKeySecret: ADMIN.secret, apiNames: targets.apiNames, maxRetries: 0 }, {});
-  });
-  afterAll(async () => {
-    await targetsClient?.close();
-    await targets?.close();
+  const targetsClient = clientOf({
+    groups: [
+      { group_id: ZULU, name: "Zulu" },
+      { group_id: BRAVO, name: "Bravo" },
+    ],
+    users: [
+      { user_id: ZED, username: "zed", groups: ["Zulu"] },
+      { user_id: AMY, username: "amy", groups: ["Bravo"] },
+    ],
+    egressProviders: [{ name: "Office VPN", egress_provider_type: "wireguard" as const }],
+    egressMappings: [
+      { egress_provider_name: "Office VPN", target: { group_name: "Zulu" }, allow_all_gateways: true },
+      { egress_provider_name: "Office VPN", target: { username: "zed" }, allow_all_gateways: true },
+      { egress_provider_name: "Office VPN", target: { group_name: "Bravo" }, allow_all_gateways: true },
+      { egress_provider_name: "Office VPN", target: { username: "amy" }, allow_all_gateways: true },
+    ],
   });
 
   const targetIds = (mappings: readonly { user_id?: string | null; group_id?: string | null }[] | undefined) =>
     mappings?.map((m) => String(m.user_id ?? m.group_id).replace(/-/g, "").toLowerCase());
 
   it("goes users, then groups, each by name, when the users are read", async () => {
-    const inventory = await readInstallation(targetsClient, { kinds: new Set<ImportKind>(["users", "egress-mappings"]) });
+    const inventory = await readInstallation(targetsClient(), { kinds: new Set<ImportKind>(["users", "egress-mappings"]) });
     expect(targetIds(inventory.egressMappings)).toEqual([AMY, ZED, BRAVO, ZULU]);
   });
 
   it("goes users, then groups, each by id, when only the mappings are read", async () => {
-    const inventory = await readInstallation(targetsClient, { kinds: new Set<ImportKind>(["egress-mappings"]) });
+    const inventory = await readInstallation(targetsClient(), { kinds: new Set<ImportKind>(["egress-mappings"]) });
     expect(inventory.users).toBeUndefined();
     expect(targetIds(inventory.egressMappings)).toEqual([ZED, AMY, ZULU, BRAVO]);
   });
 });
 
 describe("a group's workspaces' order", () => {
-  let product: TestEmulator;
-  let productClient: KasmClient;
   /** "Zebra Desktop" has the smaller id. */
   const ZEBRA = hex("01", 4);
   const ALPINE = hex("fe", 4);
-
-  beforeAll(async () => {
-    product = await startTestEmulator(
-      {
-        groups: [{ name: "Engineering" }],
-        images: [
-          { image_id: ZEBRA, name: "kasmweb/zebra:1.16.0", friendly_name: "Zebra Desktop", groups: ["Engineering"] },
-          { image_id: ALPINE, name: "kasmweb/alpine:1.16.0", friendly_name: "Alpine Desktop", groups: ["Engineering"] },
-        ],
-      },
-      { apiNames: "product" },
-    );
-    productClient = createKasmClient({ baseUrl: product.url, apiKey: ADMIN.key, apiKeySecret: ADMIN.secret, apiNames: "product", maxRetries: 0 }, {});
-  });
-  afterAll(async () => {
-    await productClient?.close();
-    await product?.close();
-  });
+  const productClient = clientOf(
+    {
+      groups: [{ name: "Engineering" }],
+      images: [
+        { image_id: ZEBRA, name: "kasmweb/zebra:1.16.0", friendly_name: "Zebra Desktop", groups: ["Engineering"] },
+        { image_id: ALPINE, name: "kasmweb/alpine:1.16.0", friendly_name: "Alpine Desktop", groups: ["Engineering"] },
+      ],
+    },
+    { apiNames: "product" },
+  );
 
   it("follows the workspaces' friendly names, not their ids", async () => {
-    const inventory = await readInstallation(productClient, { kinds: new Set<ImportKind>(["workspaces", "workspace-groups"]) });
+    const inventory = await readInstallation(productClient(), { kinds: new Set<ImportKind>(["workspaces", "workspace-groups"]) });
     const engineering = inventory.groups?.find((g) => g.name === "Engineering");
     const ids = inventory.groupImages?.get(engineering!.group_id)?.map((image) => image.image_id.replace(/-/g, "").toLowerCase());
     expect(ids).toEqual([ALPINE, ZEBRA]);
