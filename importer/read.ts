@@ -154,9 +154,10 @@ function providerOrder(providerId: string, earlier: ReadEarlier): string {
 }
 
 /**
- * Where a mapping sorts within its provider: users, then groups, then images, each by the name the
- * generated program gives it (a username, a group's name, an image's friendly name) when that was
- * read, else by id alone. The id follows the name, so that the order stays whole whatever was read.
+ * Where a mapping sorts within its provider: users, then groups, then images; users and groups by
+ * the name the generated program gives them (a username, a group's name) and images by their
+ * friendly name, when that was read, else by id alone. The id follows the name, so that the order
+ * stays whole whatever was read.
  */
 function targetOrder(mapping: EgressProviderMapping, earlier: ReadEarlier): string {
   const named = (rank: number, name: string | null | undefined, id: string) => `${rank}\u0000${name ?? ""}\u0000${canonicalId(id)}`;
@@ -166,6 +167,16 @@ function targetOrder(mapping: EgressProviderMapping, earlier: ReadEarlier): stri
     return named(2, group?.name, mapping.group_id);
   }
   return named(3, earlier.images?.find((i) => sameId(i.image_id, mapping.image_id))?.friendly_name, mapping.image_id ?? "");
+}
+
+/** The friendly name of each image of the list that has one, by canonical id. */
+export function imageFriendlyNames(images: readonly Image[]): Map<string, string> {
+  return new Map(images.flatMap((image) => (image.friendly_name ? [[canonicalId(image.image_id), image.friendly_name] as const] : [])));
+}
+
+/** The name a group's workspace goes by: the image list's friendly name, else the one the group's record gives. */
+export function groupImageName(image: GroupImage, friendlyNames: ReadonlyMap<string, string>): string | undefined {
+  return friendlyNames.get(canonicalId(image.image_id)) ?? image.image_friendly_name ?? image.friendly_name ?? undefined;
 }
 
 const WORKSPACES: Listing<Image> = {
@@ -298,10 +309,9 @@ export async function readInstallation(client: KasmClient, options: ReadOptions)
         eachAtMost(list, concurrency, (group) => client.groups.getImagesGroup({ group_id: group.group_id }), (done) => progress("workspace-groups", done, false)),
       );
       if (read) {
-        // Each group's workspaces by the name the program gives them (the image list's friendly name, else the answer's), then id.
-        const friendlyNames = new Map((images ?? []).map((image) => [canonicalId(image.image_id), image.friendly_name]));
-        const friendlyName = (image: GroupImage) => friendlyNames.get(canonicalId(image.image_id)) ?? image.image_friendly_name ?? image.friendly_name ?? "";
-        groupImages = new Map(list.map((group, i) => [group.group_id, read[i].sort(byText((image) => `${friendlyName(image)}\u0000${canonicalId(image.image_id)}`))]));
+        // Each group's workspaces by the name the program gives them, then id.
+        const friendlyNames = imageFriendlyNames(images ?? []);
+        groupImages = new Map(list.map((group, i) => [group.group_id, read[i].sort(byText((image) => `${groupImageName(image, friendlyNames) ?? ""}\u0000${canonicalId(image.image_id)}`))]));
         progress("workspace-groups", read.length, true);
       }
     }

@@ -11,8 +11,9 @@
 import { imageSettingsShown, type GroupImage, type GroupRecord, type Image } from "../../provider/api";
 import { camel } from "../names";
 import { pairId } from "../../catalogue/ids";
+import { groupImageName } from "../read";
 import type { Area } from "./area";
-import { Code, canonical, rawId, setValues, type ProgramWriter, type Value } from "./writer";
+import { Code, rawId, setValues, type ProgramWriter, type Value } from "./writer";
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -85,9 +86,9 @@ interface GroupWorkspace {
   readonly image: GroupImage;
 }
 
-/** The name a group's workspace goes by: the image list's friendly name, else the one the group's record gives. */
+/** The name a group's workspace goes by (the reader's rule, which orders a group's workspaces by it). */
 function imageNameOf(w: ProgramWriter, image: GroupImage): string | undefined {
-  return w.imageNames.get(canonical(image.image_id)) ?? image.image_friendly_name ?? image.friendly_name ?? undefined;
+  return groupImageName(image, w.imageNames);
 }
 
 /** One GroupWorkspace per group and workspace its members may launch, Kasm's own groups too. */

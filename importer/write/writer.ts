@@ -12,7 +12,7 @@ import { canonicalId } from "../../catalogue/ids";
 import { idOutputOf, kasmTypeToken, type KasmKind } from "../../catalogue/kinds";
 import { IMPORT_KINDS, type ImportKind } from "../kinds";
 import { Names } from "../names";
-import type { Inventory, Skipped } from "../read";
+import { imageFriendlyNames, type Inventory, type Skipped } from "../read";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -143,7 +143,7 @@ export class ProgramWriter {
   /** Canonical group id -> name, from user records and the group list. */
   readonly groupNames = new Map<string, string>();
   /** Canonical image id -> friendly name, from the image list. */
-  readonly imageNames = new Map<string, string>();
+  readonly imageNames: ReadonlyMap<string, string>;
   /** Whether the users are declared, so that `userId(username)` refers to them. */
   usersDeclared = false;
   /** Whether the program reads a data file beside it (it then imports `fs` and `path`). */
@@ -159,7 +159,7 @@ export class ProgramWriter {
       for (const group of user.groups ?? []) this.groupNames.set(canonical(group.group_id), group.name);
     }
     for (const group of inventory.groups ?? []) this.groupNames.set(canonical(group.group_id), group.name);
-    for (const image of inventory.images ?? []) if (image.friendly_name) this.imageNames.set(canonical(image.image_id), image.friendly_name);
+    this.imageNames = imageFriendlyNames(inventory.images ?? []);
   }
 
   /** Whether the area is to be declared. */
