@@ -110,6 +110,8 @@ const SeedZone = z.strictObject({
   cloud_region: z.string().optional(),
   cloud_access_key_id: z.string().optional(),
   cloud_secret_access_key: z.string().optional(),
+  /** The API documentation types it as a string, not a Kasm id: seeded as given. */
+  vm_agent_image_id: z.string().optional(),
 });
 
 const SeedServerPool = z.strictObject({

@@ -64,6 +64,7 @@ export interface ZoneInput {
   cloud_region?: string;
   cloud_access_key_id?: string;
   cloud_secret_access_key?: string;
+  vm_agent_image_id?: string;
 }
 
 /** A server pool as a seed describes it. */
@@ -128,7 +129,7 @@ export class ServersModel extends AreaModel<ServersTables> {
       cloud_region: input.cloud_region ?? "",
       cloud_access_key_id: input.cloud_access_key_id ?? "",
       cloud_secret_access_key: input.cloud_secret_access_key ?? "",
-      vm_agent_image_id: null,
+      vm_agent_image_id: input.vm_agent_image_id ?? null,
     };
     this.tables.zones[zone_id] = zone;
     return zone;

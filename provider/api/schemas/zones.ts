@@ -1,6 +1,6 @@
 /** Schemas of the zones area: deployment zones. */
 import { z } from "zod";
-import { Bool, Id, NullableId, NullableString, nullable } from "./common";
+import { Bool, Id, NullableString, nullable } from "./common";
 
 /**
  * A deployment zone. Only the brief form's fields are listed by the spec; others are kept as they
@@ -13,7 +13,8 @@ export const Zone = z.looseObject({
   cloud_enabled: nullable(Bool).optional(),
   cloud_region: NullableString.optional(),
   cloud_access_key_id: NullableString.optional(),
-  vm_agent_image_id: NullableId.optional(),
+  // The API documentation types it as a string, not as a Kasm id: read as it comes.
+  vm_agent_image_id: NullableString.optional(),
 });
 /** A deployment zone. */
 export type Zone = z.infer<typeof Zone>;
