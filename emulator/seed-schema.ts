@@ -137,7 +137,8 @@ const SeedServer = z.strictObject({
 
 const SeedSession = z.strictObject({
   ws_id: SeedId.optional(),
-  username: z.string().min(1),
+  /** Left out: a staged session nobody holds yet. */
+  username: z.string().min(1).optional(),
   image_name: z.string().min(1),
   /** Durations, in seconds, of recordings the session has. */
   recordings: z.array(z.number().int().nonnegative()).optional(),

@@ -178,10 +178,9 @@ export function storeFromSeed(input: SeedInput | undefined): Store {
   }
 
   for (const [i, s] of seed.sessions.entries()) {
-    const user = userRef(s.username, `sessions[${i}].username`);
     const image = imageRef(s.image_name, `sessions[${i}].image_name`);
     // Seeded sessions bypass the licence capacity: a seed describes what is already running.
-    const session = store.sessions.createSessionUnchecked(user, image);
+    const session = s.username === undefined ? store.sessions.createStagedSession(image) : store.sessions.createSessionUnchecked(userRef(s.username, `sessions[${i}].username`), image);
     if (s.ws_id) store.sessions.pinSessionId(session, s.ws_id);
     for (const duration of s.recordings ?? []) store.sessions.addRecording(session, duration);
   }

@@ -105,7 +105,9 @@ export function serverJson(store: Store, s: ServerRecord, observedFields: boolea
         .users.usersOfServer(s.server_id)
         .map((u) => SERVER_USER.form({ user_id: u.user_id, username: u.username }, observedFields)),
       wss: sessions.map((w) => {
-        const user = w.user_id ? store.users.user(w.user_id) : undefined;
+        // A session nobody holds yet (a staged one) names its user with empty strings, as the
+        // 1.15 API server's get_servers writes it.
+        const user = w.user_id ? store.users.user(w.user_id) : { username: "", user_id: "" };
         return SERVER_SESSION.form(
           {
             ws_id: w.ws_id,

@@ -98,6 +98,13 @@ export class SessionsModel extends AreaModel<SessionsTables, SessionsDependencie
     return session;
   }
 
+  /** A staged session nobody holds yet (a seed's session without a user): running, on a server of the image's zone if it has one. */
+  createStagedSession(image: ImageRecord): SessionRecord {
+    const session = this.buildSession(null, image, null);
+    this.tables.sessions[session.ws_id] = session;
+    return session;
+  }
+
   private buildSession(userId: string | null, image: ImageRecord, stagingConfigId: string | null): SessionRecord {
     const now = new Date();
     const server = this.deps.servers.serverForZone(image.zone_id) ?? null;

@@ -118,6 +118,22 @@ describe("ServerDrain", () => {
     await expect(drain.create({ serverId: UNKNOWN_SERVER })).rejects.toThrow(new RegExp(`Server ${UNKNOWN_SERVER} does not exist in Kasm`));
   });
 
+  it("drains an agent running a staged session nobody holds yet, and reads it back", async () => {
+    // Kasm lists such a session in the server record with the user `{username: "", user_id: ""}`
+    // (the 1.15 API server's get_servers); the emulator places it on the zone's first server, ws1.
+    const agent = await startTestEmulator({ ...SEED, images: [{ name: "kasmweb/chrome:1.16.0" }], sessions: [{ image_name: "kasmweb/chrome:1.16.0" }] });
+    const agentHost = await hostFor(agent);
+    try {
+      const drain = new Driven(agentHost, "ServerDrain", "agent");
+      expect(await drain.create({ serverId: WS1 })).toMatchObject({ serverId: WS1, draining: true });
+      expect(await draining(WS1, agent)).toBe(true);
+      expect((await drain.read()).id).toBe(WS1);
+    } finally {
+      await agentHost.stop();
+      await agent.close();
+    }
+  });
+
   it("refresh after the server was removed from Kasm drops the resource, and destroy succeeds", async () => {
     // Kasm's API cannot remove a server: remove it from a persisted emulator's data between two runs.
     const dir = mkdtempSync(path.join(tmpdir(), "kasm-drain-"));

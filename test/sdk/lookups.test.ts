@@ -82,6 +82,37 @@ describe("lookups", () => {
   });
 });
 
+describe("getServer of an agent running staged sessions", () => {
+  let agent: TestEmulator;
+
+  beforeAll(async () => {
+    agent = await startTestEmulator({
+      zones: [{ zone_name: "default" }],
+      images: [{ name: "kasmweb/chrome:1.16.0", friendly_name: "Chrome" }],
+      servers: [{ server_id: SERVER_ID, hostname: "agent1.example.org", zone_name: "default" }],
+      users: [{ username: "ada" }],
+      // Two staged sessions nobody holds yet, and one of ada's.
+      sessions: [{ image_name: "kasmweb/chrome:1.16.0" }, { image_name: "kasmweb/chrome:1.16.0" }, { username: "ada", image_name: "kasmweb/chrome:1.16.0" }],
+    });
+    pulumi.runtime.setConfig("kasm-agent:baseUrl", agent.url);
+    pulumi.runtime.setConfig("kasm-agent:apiKey", ADMIN.key);
+    pulumi.runtime.setConfig("kasm-agent:apiKeySecret", ADMIN.secret);
+    pulumi.runtime.setConfig("kasm-agent:apiNames", TEST_API_NAMES);
+  });
+  afterAll(() => agent?.close());
+
+  // Kasm lists a session nobody holds yet with an empty user, `{ username: "", user_id: "" }` (the
+  // 1.15 API server's get_servers): the lookup reads it, the user's id null.
+  it("lists the sessions nobody holds yet, each with a null user id", async () => {
+    const server = await kasm.getServer({ serverId: SERVER_ID }, { connection: "agent" });
+    const ada = await kasm.getUser({ username: "ada" }, { connection: "agent" });
+    expect(server.wss?.map((session) => session.user)).toEqual(
+      expect.arrayContaining([{ userId: null, username: "" }, { userId: null, username: "" }, { userId: ada.userId, username: "ada" }]),
+    );
+    expect(server.wss).toHaveLength(3);
+  });
+});
+
 /** The value of an Output and whether it is secret. */
 async function settle<T>(output: pulumi.Output<T>): Promise<{ value: T; secret: boolean }> {
   const value = await new Promise<T>((resolve) => output.apply(resolve));

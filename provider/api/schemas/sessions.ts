@@ -5,22 +5,28 @@
  * it does not list are kept as they come.
  */
 import { z } from "zod";
-import { AnyObject, Id, Int, Num, NullableString, Timestamp } from "./common";
+import { AnyObject, Id, Int, Num, NullableId, NullableString, Timestamp } from "./common";
 
-/** The owner of a session, as embedded in session records. */
+/**
+ * The owner of a session, as embedded in session records. A session nobody holds yet (a staged
+ * one) is listed in a server record with the user `{username: "", user_id: ""}` (the 1.15 API
+ * server's get_servers): its id reads as null.
+ */
 export const SessionUser = z.object({
-  user_id: Id,
-  username: z.string(),
+  user_id: z
+    .preprocess((value) => (value === "" ? null : value), NullableId)
+    .describe("The id of the user the session belongs to (32 hex digits); null for a session nobody holds yet (a staged one)."),
+  username: z.string().describe("The login name of the user the session belongs to; empty for a session nobody holds yet."),
 });
 /** The owner of a session, as embedded in session records. */
 export type SessionUser = z.infer<typeof SessionUser>;
 
 /** A session as listed inside a user or server record (`wss`). */
 export const SessionSummary = z.looseObject({
-  ws_id: Id,
-  start_date: NullableString.optional(),
-  keepalive_date: NullableString.optional(),
-  user: SessionUser.optional(),
+  ws_id: Id.describe("The session's id (32 hex digits)."),
+  start_date: NullableString.optional().describe("When the session started (`YYYY-MM-DD HH:MM:SS.ffffff`)."),
+  keepalive_date: NullableString.optional().describe("The session's last keepalive time (`YYYY-MM-DD HH:MM:SS.ffffff`)."),
+  user: SessionUser.nullable().optional().describe("The user the session belongs to."),
 });
 /** A session as listed inside a user or server record (`wss`). */
 export type SessionSummary = z.infer<typeof SessionSummary>;
