@@ -32,26 +32,34 @@ export type SecretFieldType = "string" | "any";
 /** The schema type of a secret field whose value is `V`: text for a string, else any value. */
 type SecretTypeOf<V> = NonNullable<V> extends string ? "string" : "any";
 
+/** A secret field of a record, as a package schema describes it. */
+export interface SecretField {
+  /** The schema type of its value (used where the record's zod schema does not declare the field). */
+  readonly type: SecretFieldType;
+  /** What the field is, for the package schema (a function's output, a Python or Go docstring). */
+  readonly description: string;
+}
+
 /** Which fields of a record type `T` are the secrets `S`: the names, checked against `S` by the compiler. */
 export interface RecordSecrets<T, S> {
   /** The secret fields, by their camelCase names. */
   readonly fields: readonly string[];
-  /** The schema type of each (for a field the record's zod schema does not declare). */
-  readonly types: Readonly<Record<string, SecretFieldType>>;
+  /** The schema type and description of each, by name. */
+  readonly specs: Readonly<Record<string, SecretField>>;
   /** Carries the types only. */
   readonly carries?: { record: T; secrets: S };
 }
 
 /**
- * A {@link RecordSecrets}: `types` must name every field of `S`, and nothing else, each with the
- * schema type its value has (`"string"` for text, `"any"` for anything else).
+ * A {@link RecordSecrets}: `specs` must name every field of `S`, and nothing else, each with the
+ * schema type its value has (`"string"` for text, `"any"` for anything else) and its description.
  */
-export function recordSecrets<T, S>(types: { readonly [K in keyof S]-?: SecretTypeOf<S[K]> }): RecordSecrets<T, S> {
-  return { fields: Object.keys(types), types: types as Readonly<Record<string, SecretFieldType>> };
+export function recordSecrets<T, S>(specs: { readonly [K in keyof S]-?: { readonly type: SecretTypeOf<S[K]>; readonly description: string } }): RecordSecrets<T, S> {
+  return { fields: Object.keys(specs), specs: specs as Readonly<Record<string, SecretField>> };
 }
 
 /** The secrets of a record type that has none. */
-export const NO_SECRETS: RecordSecrets<unknown, object> = { fields: [], types: {} };
+export const NO_SECRETS: RecordSecrets<unknown, object> = { fields: [], specs: {} };
 
 /** A copy without the fields named like a secret, at any depth (see the lookups' module TSDoc in sdk/lookups). */
 function withoutSecretNamed(value: unknown): unknown {

@@ -24,7 +24,12 @@ export interface UserSecrets {
 export type UserRecord = Camelized<Awaited<ReturnType<Api["users"]["getUser"]>>>;
 
 /** The secret fields of a user record, by name. */
-export const USER_SECRETS = recordSecrets<UserRecord, UserSecrets>({ hash: "string" });
+export const USER_SECRETS = recordSecrets<UserRecord, UserSecrets>({
+  hash: {
+    type: "string",
+    description: "A hash derived from the user's credentials, as `get_user` returns it; secret, since it could be attacked offline.",
+  },
+});
 
 // --- images, zones and servers -------------------------------------------------------------------
 
@@ -65,16 +70,23 @@ export type ZoneRecord = Camelized<Awaited<ReturnType<Api["zones"]["getZones"]>>
 export type ServerRecord = Camelized<Awaited<ReturnType<Api["servers"]["getServers"]>>>;
 
 /** The secret fields of an image record, by name. */
-export const IMAGE_SECRETS = recordSecrets<ImageRecord, ImageSecrets>({ ctrToken: "string" });
+export const IMAGE_SECRETS = recordSecrets<ImageRecord, ImageSecrets>({
+  ctrToken: { type: "string", description: "The password or token of the image's container registry (`ctrUser` is its username)." },
+});
 /** The secret fields of a zone record, by name. */
-export const ZONE_SECRETS = recordSecrets<ZoneRecord, ZoneSecrets>({ cloudSecretAccessKey: "string" });
+export const ZONE_SECRETS = recordSecrets<ZoneRecord, ZoneSecrets>({
+  cloudSecretAccessKey: {
+    type: "string",
+    description: "The secret access key of an auto-scaling zone's cloud account (`cloudAccessKeyId` is its id); Kasm documents it as masked.",
+  },
+});
 /** The secret fields of a server record, by name. */
 export const SERVER_SECRETS = recordSecrets<ServerRecord, ServerSecrets>({
-  connectionPassword: "string",
-  connectionPrivateKey: "string",
-  connectionPassphrase: "string",
-  connectionInfo: "any",
-  registrationJwt: "string",
+  connectionPassword: { type: "string", description: "The password Kasm uses to connect to the server (SSH, RDP, ...)." },
+  connectionPrivateKey: { type: "string", description: "The private key Kasm uses to connect to the server." },
+  connectionPassphrase: { type: "string", description: "The passphrase of `connectionPrivateKey`." },
+  connectionInfo: { type: "any", description: "Free-form connection settings (such as RDP options), which may hold credentials." },
+  registrationJwt: { type: "string", description: "The token an agent registers itself with." },
 });
 
 // --- egress --------------------------------------------------------------------------------------
@@ -89,4 +101,9 @@ export interface EgressGatewaySecrets {
 export type EgressGatewayRecord = Camelized<Awaited<ReturnType<Api["egress"]["getEgressGateways"]>>[number]>;
 
 /** The secret fields of an egress gateway record, by name. */
-export const EGRESS_GATEWAY_SECRETS = recordSecrets<EgressGatewayRecord, EgressGatewaySecrets>({ config: "string" });
+export const EGRESS_GATEWAY_SECRETS = recordSecrets<EgressGatewayRecord, EgressGatewaySecrets>({
+  config: {
+    type: "string",
+    description: "The gateway's VPN connection configuration, which may hold a private key (a WireGuard `PrivateKey` line, OpenVPN keys).",
+  },
+});

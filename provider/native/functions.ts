@@ -63,8 +63,10 @@ function recordProperties(record: RecordSpec<unknown>, typeName: string, types: 
   for (const field of record.secrets.fields) {
     // A secret field is answered whole (nothing inside it left out); most are not in the record's schema.
     const declared = json.properties?.[toSnakeCase(field)];
-    const spec: PropertySpec = declared ? propertyOf(camelCased(declared, false), typeName + field[0].toUpperCase() + field.slice(1), types) : record.secrets.types[field] === "string" ? { type: "string" } : ANY;
-    properties[field] = { ...spec, secret: true };
+    const { type, description } = record.secrets.specs[field];
+    const spec: PropertySpec = declared ? propertyOf(camelCased(declared, false), typeName + field[0].toUpperCase() + field.slice(1), types) : type === "string" ? { type: "string" } : ANY;
+    // Described where the record's secrets are listed, whether or not its schema declares it.
+    properties[field] = { ...spec, description, secret: true };
   }
   return { properties, required };
 }
@@ -76,7 +78,8 @@ function outputsOf(name: LookupName, lookup: Lookup, types: Record<string, Objec
   const itemName = typeName + lookup.record.name;
   types[nativeToken(itemName)] = { type: "object", ...recordProperties(lookup.record, itemName, types) };
   const items: PropertySpec = { $ref: `#/types/${nativeToken(itemName)}` };
-  return { type: "object", properties: { [lookup.list]: { type: "array", items } }, required: [lookup.list] };
+  // The list is all the function answers: what the lookup finds describes it.
+  return { type: "object", properties: { [lookup.list]: { type: "array", items, description: lookup.description } }, required: [lookup.list] };
 }
 
 /** One lookup's function: its description, inputs (left out when it takes no argument) and outputs. */

@@ -12,7 +12,7 @@ import type { ConnectionRegistry } from "../../provider/connections";
 import { lookupFailure, secretValues, withoutSecrets, type RecordSecrets } from "../../provider/lookups/common";
 import { connectionName, type Connection } from "../connection";
 
-export { recordSecrets, scrubbed, withoutSecrets, type Api, type Camelized, type WithoutSecrets } from "../../provider/lookups/common";
+export { scrubbed, withoutSecrets, type Api, type Camelized, type WithoutSecrets } from "../../provider/lookups/common";
 
 // --- secrets -------------------------------------------------------------------------------------
 

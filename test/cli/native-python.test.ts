@@ -114,6 +114,10 @@ describe.skipIf(!hasPulumi || !hasPython).each(["spec", "product"] as const)("th
     expect(schema.version).toBe(VERSION);
     expect(plugin).toEqual({ resource: true, name: "kasm", version: VERSION });
     expect(pyproject).toContain(`version = "${VERSION}"`);
+    // A lookup's result fields carry the record's descriptions as docstrings (the secret ones too).
+    const getServer = readFileSync(path.join(sdk, "python", "pulumi_kasm", "get_server.py"), "utf8");
+    expect(getServer).toContain("The server's id (32 hex digits).");
+    expect(getServer).toContain("The password Kasm uses to connect to the server");
   });
 
   it("up creates, a preview without change sends nothing, refresh reads drift, an edit previews field by field, destroy removes all, and no secret is in the state", { timeout: SLOW }, async () => {

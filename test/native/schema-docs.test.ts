@@ -26,7 +26,16 @@ interface ObjectTypeSpec {
   readonly properties: Record<string, PropertySpec>;
 }
 
-const schema = JSON.parse(packageSchema("0.0.0", kinds)) as { resources: Record<string, ResourceSpec>; types: Record<string, ObjectTypeSpec> };
+interface FunctionSpec {
+  readonly description?: string;
+  readonly outputs: { readonly properties: Record<string, PropertySpec> };
+}
+
+const schema = JSON.parse(packageSchema("0.0.0", kinds)) as {
+  resources: Record<string, ResourceSpec>;
+  types: Record<string, ObjectTypeSpec>;
+  functions: Record<string, FunctionSpec>;
+};
 const resources = Object.entries(schema.resources);
 
 /** The names of `properties` whose description is missing or blank. */
@@ -66,6 +75,29 @@ describe("the native schema's descriptions", () => {
       expect(undescribed(type.properties), `${token}: fields without TSDoc`).toEqual([]);
     }
     expect(schema.types["kasm:index:UserSetUsers"].properties.phoneNumber.description).toBe("At most 64 characters (Kasm's `phone`).");
+  });
+
+  // A field added to an API record (provider/api/schemas/) without `.describe(...)` fails here, and
+  // so does a secret field without its description in provider/lookups/secrets.ts.
+  it("describe every field the lookups answer, at any depth: the functions' outputs and their object types", () => {
+    const functions = Object.entries(schema.functions);
+    expect(functions.length).toBeGreaterThan(0);
+    for (const [token, fn] of functions) {
+      expect(fn.description?.trim(), token).toBeTruthy();
+      expect(undescribed(fn.outputs.properties), `${token}: outputs without a description`).toEqual([]);
+    }
+    const referred = new Set([...JSON.stringify(schema.functions).matchAll(/"#\/types\/([^"]+)"/g)].map((m) => m[1]));
+    // Types referred to from the functions' types, too (a user's sessions and each session's user).
+    for (let grown = true; grown; ) {
+      const before = referred.size;
+      for (const token of [...referred]) for (const m of JSON.stringify(schema.types[token] ?? {}).matchAll(/"#\/types\/([^"]+)"/g)) referred.add(m[1]);
+      grown = referred.size > before;
+    }
+    expect(referred.has("kasm:index:GetUserWssUser")).toBe(true);
+    for (const token of referred) expect(undescribed(schema.types[token].properties), `${token}: fields without a description`).toEqual([]);
+    // A secret field is described where the record's secrets are listed, the schema declaring it or not.
+    expect(schema.functions["kasm:index:getServer"].outputs.properties.connectionPassword).toMatchObject({ secret: true, description: expect.stringContaining("password") });
+    expect(schema.functions["kasm:index:getUsers"].outputs.properties.users.description).toBe("Every user matching the filters, across all pages.");
   });
 
   it("are the sdk's TSDoc text, links as plain names and each paragraph on one line", () => {

@@ -162,10 +162,14 @@ describe("the native provider's gRPC server", () => {
       expect(answered, token).not.toMatch(/unknown function/);
     }
     expect(schema.functions["kasm:index:getZone"]).toMatchObject({ inputs: { properties: { name: { type: "string" } }, required: ["name"] }, outputs: { properties: { zoneId: { type: "string" } } } });
-    expect(schema.functions["kasm:index:getUser"].outputs.properties.hash).toEqual({ type: "string", secret: true });
-    expect(schema.functions["kasm:index:getServer"].outputs.properties.connectionPassword).toEqual({ type: "string", secret: true });
-    expect(schema.functions["kasm:index:getUsers"].outputs).toEqual({ type: "object", properties: { users: { type: "array", items: { $ref: "#/types/kasm:index:GetUsersUser" } } }, required: ["users"] });
-    expect(schema.types["kasm:index:GetUsersUser"].properties.hash).toEqual({ type: "string", secret: true });
+    expect(schema.functions["kasm:index:getUser"].outputs.properties.hash).toEqual({ type: "string", secret: true, description: expect.any(String) });
+    expect(schema.functions["kasm:index:getServer"].outputs.properties.connectionPassword).toEqual({ type: "string", secret: true, description: expect.any(String) });
+    expect(schema.functions["kasm:index:getUsers"].outputs).toEqual({
+      type: "object",
+      properties: { users: { type: "array", items: { $ref: "#/types/kasm:index:GetUsersUser" }, description: "Every user matching the filters, across all pages." } },
+      required: ["users"],
+    });
+    expect(schema.types["kasm:index:GetUsersUser"].properties.hash).toEqual({ type: "string", secret: true, description: expect.any(String) });
     expect(schema.functions["kasm:index:getZones"].inputs).toBeUndefined();
   });
 });

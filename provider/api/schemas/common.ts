@@ -83,12 +83,12 @@ export type ListParams = z.infer<typeof ListParams>;
  * ...): each may be unset, `null` or `"None"` in an answer.
  */
 export const SessionPermissions = {
-  allow_ws_audio: nullable(Bool).optional(),
-  allow_ws_uploads: nullable(Bool).optional(),
-  allow_ws_downloads: nullable(Bool).optional(),
-  allow_ws_clipboard_down: nullable(Bool).optional(),
-  allow_ws_clipboard_up: nullable(Bool).optional(),
-  allow_ws_microphone: nullable(Bool).optional(),
+  allow_ws_audio: nullable(Bool).optional().describe("Whether the sessions may play audio."),
+  allow_ws_uploads: nullable(Bool).optional().describe("Whether files may be uploaded into the sessions."),
+  allow_ws_downloads: nullable(Bool).optional().describe("Whether files may be downloaded from the sessions."),
+  allow_ws_clipboard_down: nullable(Bool).optional().describe("Whether text may be copied from a session to the local clipboard."),
+  allow_ws_clipboard_up: nullable(Bool).optional().describe("Whether text may be pasted from the local clipboard into a session."),
+  allow_ws_microphone: nullable(Bool).optional().describe("Whether the sessions may use the microphone."),
 };
 
 /** The session permissions by the names a program declares them (`allowWsAudio`, ...), in the records' order. */

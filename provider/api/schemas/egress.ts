@@ -13,11 +13,11 @@ export type EgressProviderType = z.infer<typeof EgressProviderType>;
 
 /** An egress provider. Its `name` is unique. */
 export const EgressProvider = z.object({
-  egress_provider_id: Id,
-  name: z.string(),
-  egress_provider_type: EgressProviderType,
-  enabled: Bool,
-  created: nullable(Timestamp).optional(),
+  egress_provider_id: Id.describe("The provider's id (32 hex digits)."),
+  name: z.string().describe("The provider's name, unique in Kasm."),
+  egress_provider_type: EgressProviderType.describe("The provider's type, such as `wireguard`, `openvpn` or `custom`."),
+  enabled: Bool.describe("Whether the provider is enabled."),
+  created: nullable(Timestamp).optional().describe("When Kasm created the provider, as `YYYY-MM-DD HH:MM:SS.ffffff`."),
 });
 /** An egress provider. */
 export type EgressProvider = z.infer<typeof EgressProvider>;
@@ -48,18 +48,15 @@ export type EgressProviderFilter = z.infer<typeof EgressProviderFilter>;
 
 /** An egress gateway of a provider. Within a provider, gateway names are unique. */
 export const EgressGateway = z.object({
-  egress_gateway_id: Id,
-  egress_provider_id: Id,
-  name: z.string(),
-  enabled: Bool,
-  country: NullableString.optional(),
-  city: NullableString.optional(),
-  /**
-   * The gateway's connection configuration. For a WireGuard gateway the `PrivateKey` line may be
-   * left out because the egress credential supplies it; when present it is a secret.
-   */
+  egress_gateway_id: Id.describe("The gateway's id (32 hex digits)."),
+  egress_provider_id: Id.describe("The id of the gateway's egress provider (32 hex digits)."),
+  name: z.string().describe("The gateway's name, unique within its provider."),
+  enabled: Bool.describe("Whether the gateway is enabled."),
+  country: NullableString.optional().describe("The gateway's country."),
+  city: NullableString.optional().describe("The gateway's city."),
+  /** A secret (it may hold a private key): the lookups describe it with the record's secrets (provider/lookups/secrets.ts). */
   config: NullableString.optional(),
-  active_connections: nullable(Int).optional(),
+  active_connections: nullable(Int).optional().describe("The number of active connections through the gateway."),
 });
 /** An egress gateway. */
 export type EgressGateway = z.infer<typeof EgressGateway>;

@@ -11,8 +11,8 @@ import { Bool, Id, Int, NullableString, nullable } from "./common";
 
 /** A group as it appears in a user's `groups` list: its name and id. */
 export const Group = z.object({
-  group_id: Id,
-  name: z.string(),
+  group_id: Id.describe("The group's id (32 hex digits)."),
+  name: z.string().describe("The group's name."),
 });
 /** A group as it appears in a user's `groups` list: its name and id. */
 export type Group = z.infer<typeof Group>;
@@ -27,11 +27,14 @@ export type GroupMembership = z.infer<typeof GroupMembership>;
 
 /** A group record as the product's `get_groups`, `create_group` and `update_group` answer it. */
 export const GroupRecord = Group.extend({
-  description: NullableString.optional(),
-  /** Lower is stronger when group settings conflict; the product accepts 1 to 4095 (4095 by default). */
-  priority: nullable(Int).optional(),
-  /** All Users and Administrators: the product refuses to delete them. */
-  is_system: nullable(Bool).optional(),
+  description: NullableString.optional().describe("The group's description."),
+  /** The product's default is 4095. */
+  priority: nullable(Int)
+    .optional()
+    .describe("The group's priority, from 1 to 4095: when a user's groups have conflicting settings, the lowest number wins."),
+  is_system: nullable(Bool)
+    .optional()
+    .describe("Whether the group is one of Kasm's built-in groups (All Users, Administrators), which Kasm refuses to delete."),
 });
 /** A group record. */
 export type GroupRecord = z.infer<typeof GroupRecord>;

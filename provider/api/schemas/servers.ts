@@ -9,35 +9,38 @@ import { Bool, Id, Int, NullableId, NullableString, Num, nullable } from "./comm
 import { SessionSummary } from "./sessions";
 
 /** A user assigned to a server. */
-export const ServerUser = z.object({ user_id: Id, username: z.string() });
+export const ServerUser = z.object({
+  user_id: Id.describe("The assigned user's id (32 hex digits)."),
+  username: z.string().describe("The assigned user's login name."),
+});
 /** A user assigned to a server. */
 export type ServerUser = z.infer<typeof ServerUser>;
 
 /** A server: a host reached over a connection type such as SSH, or an agent host. */
 export const Server = z.looseObject({
-  server_id: Id,
-  hostname: NullableString.optional(),
-  friendly_name: NullableString.optional(),
-  server_type: NullableString.optional(),
-  connection_type: NullableString.optional(),
-  connection_port: nullable(Int).optional(),
-  connection_username: NullableString.optional(),
-  connection_credential_type: NullableString.optional(),
-  use_user_private_key: nullable(Bool).optional(),
-  operational_status: NullableString.optional(),
-  enabled: nullable(Bool).optional(),
-  is_draining: nullable(Bool).optional(),
-  zone_id: NullableId.optional(),
-  zone_name: NullableString.optional(),
-  server_pool_id: NullableId.optional(),
-  server_pool_name: NullableString.optional(),
-  max_simultaneous_sessions: nullable(Int).optional(),
-  max_simultaneous_users: nullable(Int).optional(),
-  cores: nullable(Num).optional(),
-  memory: nullable(Num).optional(),
-  labels: z.array(z.string()).nullable().optional(),
-  assigned_users: z.array(ServerUser).optional(),
-  wss: z.array(SessionSummary).optional(),
+  server_id: Id.describe("The server's id (32 hex digits)."),
+  hostname: NullableString.optional().describe("The server's hostname."),
+  friendly_name: NullableString.optional().describe("The server's friendly name."),
+  server_type: NullableString.optional().describe("The server's type, such as `Desktop` or `host`."),
+  connection_type: NullableString.optional().describe("How Kasm connects to the server, such as `SSH` or a remote-display type."),
+  connection_port: nullable(Int).optional().describe("The port of the server's connection."),
+  connection_username: NullableString.optional().describe("The username of the server's connection."),
+  connection_credential_type: NullableString.optional().describe("The kind of credentials the connection uses, such as `STATIC` or `PROMPT_USER`."),
+  use_user_private_key: nullable(Bool).optional().describe("Whether the connection uses the user's private key."),
+  operational_status: NullableString.optional().describe("The server's operational status, such as `running`."),
+  enabled: nullable(Bool).optional().describe("Whether the server is enabled."),
+  is_draining: nullable(Bool).optional().describe("Whether the server is draining (the flag set_drain_server sets)."),
+  zone_id: NullableId.optional().describe("The id of the server's zone (32 hex digits)."),
+  zone_name: NullableString.optional().describe("The name of the server's zone."),
+  server_pool_id: NullableId.optional().describe("The id of the server's server pool (32 hex digits)."),
+  server_pool_name: NullableString.optional().describe("The name of the server's server pool."),
+  max_simultaneous_sessions: nullable(Int).optional().describe("The most sessions the server may run at the same time."),
+  max_simultaneous_users: nullable(Int).optional().describe("The most users the server may serve at the same time."),
+  cores: nullable(Num).optional().describe("The server's CPU cores."),
+  memory: nullable(Num).optional().describe("The server's memory, in bytes."),
+  labels: z.array(z.string()).nullable().optional().describe("The server's labels."),
+  assigned_users: z.array(ServerUser).optional().describe("The users assigned to the server."),
+  wss: z.array(SessionSummary).optional().describe("The sessions on the server."),
 });
 /** A server: a host reached over a connection type such as SSH, or an agent host. */
 export type Server = z.infer<typeof Server>;

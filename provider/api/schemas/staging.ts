@@ -5,17 +5,15 @@ import { Id, Int, Num, NullableString, nullable, SESSION_PERMISSION_NAMES, Sessi
 
 /** A staging config: keep `num_sessions` sessions of an image staged in a zone. (zone_id, image_id) is unique. */
 export const StagingConfig = z.object({
-  staging_config_id: Id,
-  zone_id: Id,
-  zone_name: NullableString.optional(),
-  image_id: Id,
-  image_friendly_name: NullableString.optional(),
-  /** Sessions kept staged at all times. */
-  num_sessions: Int,
+  staging_config_id: Id.describe("The staging config's id (32 hex digits)."),
+  zone_id: Id.describe("The id of the zone the sessions are staged in (32 hex digits)."),
+  zone_name: NullableString.optional().describe("The name of the zone the sessions are staged in."),
+  image_id: Id.describe("The id of the image of the staged sessions (32 hex digits)."),
+  image_friendly_name: NullableString.optional().describe("The friendly name of the image of the staged sessions."),
+  num_sessions: Int.describe("How many sessions Kasm keeps staged at all times."),
   /** Read only. */
-  num_current_sessions: nullable(Int).optional(),
-  /** Hours after which an unassigned staged session expires and is re-created. */
-  expiration: Num,
+  num_current_sessions: nullable(Int).optional().describe("The number of current sessions of the staging config, as Kasm reports it."),
+  expiration: Num.describe("Hours after which an unassigned staged session expires and is re-created; fractions such as 0.5 are allowed."),
   ...SessionPermissions,
 });
 /** A staging config. */

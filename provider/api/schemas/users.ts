@@ -9,10 +9,10 @@ import { USER_CSV_COLUMNS } from "../../../catalogue/bulk-rows";
 
 /** A server assigned to a user (needs Servers View to be listed). */
 export const AssignedServer = z.object({
-  server_id: Id,
-  hostname: NullableString.optional(),
-  friendly_name: NullableString.optional(),
-  server_assignment_enabled: nullable(Bool).optional(),
+  server_id: Id.describe("The server's id (32 hex digits)."),
+  hostname: NullableString.optional().describe("The server's hostname."),
+  friendly_name: NullableString.optional().describe("The server's friendly name."),
+  server_assignment_enabled: nullable(Bool).optional().describe("Whether server assignment is enabled on the server."),
 });
 /** A server assigned to a user. */
 export type AssignedServer = z.infer<typeof AssignedServer>;
@@ -23,31 +23,37 @@ export type AssignedServer = z.infer<typeof AssignedServer>;
  * `assigned_servers` Servers View, `company` Companies View).
  */
 export const User = z.object({
-  user_id: Id,
-  /** The login name; the server strips and lowercases it. */
-  username: z.string(),
-  first_name: NullableString.optional(),
-  last_name: NullableString.optional(),
-  phone: NullableString.optional(),
-  organization: NullableString.optional(),
-  /** Administrator notes. */
-  notes: NullableString.optional(),
-  locked: Bool.optional(),
-  disabled: Bool.optional(),
-  /** An ephemeral user created by a casting link. */
-  anonymous: Bool.optional(),
-  /** `ldap`, `local`, `oidc` or `saml`. */
-  realm: NullableString.optional(),
-  created: nullable(Timestamp).optional(),
-  last_session: nullable(Timestamp).optional(),
-  two_factor: nullable(Bool).optional(),
-  program_id: NullableString.optional(),
+  user_id: Id.describe("The user's id (32 hex digits)."),
+  username: z.string().describe("The user's login name, which Kasm stores trimmed and in lower case."),
+  first_name: NullableString.optional().describe("The user's first name."),
+  last_name: NullableString.optional().describe("The user's last name."),
+  phone: NullableString.optional().describe("The user's phone number."),
+  organization: NullableString.optional().describe("The user's organization."),
+  notes: NullableString.optional().describe("Administrators' notes about the user."),
+  locked: Bool.optional().describe("Whether the account is locked."),
+  disabled: Bool.optional().describe("Whether the account is disabled."),
+  anonymous: Bool.optional().describe("Whether the user is an ephemeral one that a casting link created."),
+  realm: NullableString.optional().describe("The user's realm: `ldap`, `local`, `oidc` or `saml`."),
+  created: nullable(Timestamp).optional().describe("When the user was created (`YYYY-MM-DD HH:MM:SS.ffffff`)."),
+  last_session: nullable(Timestamp)
+    .optional()
+    .describe("When the user last had a session (`YYYY-MM-DD HH:MM:SS.ffffff`); null when there is none."),
+  two_factor: nullable(Bool).optional().describe("Whether the user has two-factor authentication. Returned by `getUser`."),
+  program_id: NullableString.optional().describe("The user's program id. Returned by `getUser`."),
+  /** A secret: the lookups describe it with the record's secrets (provider/lookups/secrets.ts). */
   hash: NullableString.optional(),
-  groups: z.array(Group).optional(),
-  wss: z.array(SessionSummary).optional(),
-  assigned_servers: z.array(AssignedServer).optional(),
-  /** `{}` when the user belongs to no company. */
-  company: AnyObject.nullable().optional(),
+  groups: z.array(Group).optional().describe("The groups the user belongs to. Listed only when the API key holds Groups View."),
+  wss: z.array(SessionSummary).optional().describe("The user's active sessions. Listed only when the API key holds Sessions View."),
+  assigned_servers: z
+    .array(AssignedServer)
+    .optional()
+    .describe("The servers assigned to the user. Listed only when the API key holds Servers View, and never by Kasm 1.15."),
+  company: AnyObject.nullable()
+    .optional()
+    .describe(
+      "The user's company, whose fields Kasm does not document; `{}` when the user belongs to none. " +
+        "Listed only when the API key holds Companies View.",
+    ),
 });
 /** A user. */
 export type User = z.infer<typeof User>;

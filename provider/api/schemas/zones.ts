@@ -7,14 +7,14 @@ import { Bool, Id, NullableString, nullable } from "./common";
  * come. `cloud_secret_access_key` comes masked.
  */
 export const Zone = z.looseObject({
-  zone_id: Id,
-  zone_name: z.string(),
-  auto_scaling_enabled: nullable(Bool).optional(),
-  cloud_enabled: nullable(Bool).optional(),
-  cloud_region: NullableString.optional(),
-  cloud_access_key_id: NullableString.optional(),
+  zone_id: Id.describe("The zone's id (32 hex digits)."),
+  zone_name: z.string().describe("The zone's name."),
+  auto_scaling_enabled: nullable(Bool).optional().describe("Whether auto-scaling is enabled in the zone."),
+  cloud_enabled: nullable(Bool).optional().describe("Whether the zone has cloud enabled."),
+  cloud_region: NullableString.optional().describe("The zone's cloud region."),
+  cloud_access_key_id: NullableString.optional().describe("The access key id of the zone's cloud account."),
   // The API documentation types it as a string, not as a Kasm id: read as it comes.
-  vm_agent_image_id: NullableString.optional(),
+  vm_agent_image_id: NullableString.optional().describe("The id of the zone's VM agent image."),
 });
 /** A deployment zone. */
 export type Zone = z.infer<typeof Zone>;
