@@ -3,7 +3,7 @@
  * hyphens, the string "None" for null, numbers and booleans sent as strings, unknown fields.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Id, NewUser, StagingConfig, User, createKasmClient, normaliseId, sameId, type KasmClient } from "../../provider/api";
+import { Id, NewUser, Session, StagingConfig, User, createKasmClient, normaliseId, sameId, type KasmClient } from "../../provider/api";
 import { startLocalServer, type LocalServer } from "./local-server";
 
 describe("quirk normalisation", () => {
@@ -31,6 +31,17 @@ describe("quirk normalisation", () => {
       locked: false,
       groups: [{ name: "All Users", group_id: "aaaaaaaabbbbccccddddeeeeeeeeeeee" }],
     });
+  });
+
+  // The 1.15 API server writes a session's server as nulls when it has none (get_users), and a
+  // session nobody holds yet with an empty user (get_servers).
+  it("reads a session with no server and no user", () => {
+    const session = Session.parse({
+      ws_id: "4".repeat(32),
+      server: { server_id: null, hostname: null, port: "None" },
+      user: { username: "", user_id: "" },
+    });
+    expect(session).toEqual({ ws_id: "4".repeat(32), server: { server_id: null, hostname: null, port: null }, user: { username: "", user_id: null } });
   });
 
   it("reads numbers sent as strings", () => {

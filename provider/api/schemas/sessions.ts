@@ -5,7 +5,7 @@
  * it does not list are kept as they come.
  */
 import { z } from "zod";
-import { AnyObject, Id, Int, Num, NullableId, NullableString, Timestamp } from "./common";
+import { AnyObject, Id, Int, Num, NullableId, NullableString, Timestamp, nullable } from "./common";
 
 /**
  * The owner of a session, as embedded in session records. A session nobody holds yet (a staged
@@ -35,7 +35,8 @@ export type SessionSummary = z.infer<typeof SessionSummary>;
 export const Session = SessionSummary.extend({
   expiration_date: NullableString.optional(),
   operational_status: z.string().optional(),
-  server: z.looseObject({ server_id: Id, hostname: NullableString.optional(), port: Int.nullable().optional() }).nullable().optional(),
+  // Nulls for a session on no server (the 1.15 API server's get_users).
+  server: z.looseObject({ server_id: NullableId, hostname: NullableString.optional(), port: nullable(Int).optional() }).nullable().optional(),
 });
 /** A workspace session. */
 export type Session = z.infer<typeof Session>;
