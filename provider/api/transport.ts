@@ -33,6 +33,7 @@ import {
   KasmResponseShapeError,
   KasmTimeoutError,
   KasmMissingOperationError,
+  KasmUnknownPathError,
   KasmTransportError,
   KasmUnsupportedOperationError,
   KasmVocabularyError,
@@ -428,6 +429,7 @@ export class KasmTransport {
     // A 404 for an operation that the other vocabulary names otherwise (get_ws_status, get_kasm_status) or lacks: the installation speaks that one.
     if (answer.status === 404 && (OPERATIONS[operation].availability === "product" || wireOperationName(operation, "product") !== wireOperationName(operation, "spec")))
       return new KasmMissingOperationError({ operation, status: 404, errorMessage, attempts: answer.attempts, wireName, configured: this.apiNames, settings: this.settingNames });
+    if (answer.status === 404) return new KasmUnknownPathError({ operation, status: 404, errorMessage, attempts: answer.attempts, wireName, settings: this.settingNames });
     const retryAfterMs = parseRetryAfter(answer.headers["retry-after"]);
     return errorForStatus(
       { operation, status: answer.status, errorMessage, validationErrors, attempts: answer.attempts, retryAfterMs, context, settings: this.settingNames },

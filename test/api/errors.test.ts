@@ -22,6 +22,7 @@ import {
   KasmResponseShapeError,
   KasmTimeoutError,
   KasmTransportError,
+  KasmUnknownPathError,
   REDACTED,
   createKasmClient,
   errorForStatus,
@@ -136,6 +137,26 @@ describe("error classes", () => {
     expect(error).toBeInstanceOf(KasmBadRequestError);
     expect(error).toMatchObject({ kind: "not_found", status: 400 });
     await expect(h.client.staging.getStagingConfig({ staging_config_id: "d".repeat(32) })).rejects.toBeInstanceOf(KasmNotFoundError);
+  });
+
+  // Kasm has no 404 for an unknown object (it answers 400 with a message): a 404 is an address
+  // that is not Kasm's API, or a release without the operation, never an object that is gone.
+  it("404 for an operation both vocabularies name alike: a path nothing answers, naming the address setting, never not found", async () => {
+    const server = await startLocalServer();
+    const client = createKasmClient({ baseUrl: server.url, apiKey: "k", apiKeySecret: ADMIN_SECRET, maxRetries: 0 }, {});
+    try {
+      server.fallback = () => ({ status: 404, raw: "<html>Not Found</html>" });
+      const error = await failure(client.users.getUser({ user_id: "c".repeat(32) }));
+      expect(error).toBeInstanceOf(KasmUnknownPathError);
+      expect(error).not.toBeInstanceOf(KasmNotFoundError);
+      expect(error).toMatchObject({ kind: "unknown_path", status: 404, operation: "get_user" });
+      expect(error.message).toMatch(/^get_user: the installation answered HTTP 404 with no message for the operation get_user: nothing at the configured address answers it/);
+      expect(error.message).toContain("Check kasm:baseUrl (or KASM_BASE_URL)");
+      await expect(client.servers.setDrainServer({ server_id: "d".repeat(32), is_draining: true })).rejects.toBeInstanceOf(KasmUnknownPathError);
+    } finally {
+      await client.close();
+      await server.close();
+    }
   });
 
   it("transport: nothing listening", async () => {

@@ -93,8 +93,9 @@ export class KasmBadRequestError extends KasmApiError {
 }
 
 /**
- * The object the request names does not exist: HTTP 404, or HTTP 400 with a message such as
- * `Unknown user (...)` or `Staging config with id (...) does not exist` (Kasm answers 400 there).
+ * The object the request names does not exist: HTTP 400 (or a 200 with `error_message`) with a
+ * message such as `Unknown user (...)` or `Staging config with id (...) does not exist`. Kasm has
+ * no 404 for an unknown object: a 404 is a {@link KasmUnknownPathError}.
  */
 export class KasmNotFoundError extends KasmBadRequestError {
   override readonly name: string = "KasmNotFoundError";

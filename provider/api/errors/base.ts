@@ -23,6 +23,7 @@ export type KasmErrorKind =
   | "response_shape"
   | "unhealthy"
   | "vocabulary"
+  | "unknown_path"
   | "unsupported";
 
 /** The fields every {@link KasmApiError} may carry. */

@@ -74,8 +74,9 @@ export function errorForStatus(
     if (UNAUTHORIZED_MESSAGE.test(text) || NOT_AUTHORIZED_FOR_TARGET_MESSAGE.test(text)) return new KasmPermissionError(details);
     return status === 401 ? new KasmAuthenticationError(details) : new KasmPermissionError(details);
   }
-  // A 200 with an error_message (1.15 answers many refusals so) is read like a 400.
-  if (status === 404 || ((status === 400 || status < 300) && isNotFoundMessage(details.operation, details.errorMessage))) return notFoundError(details);
+  // A 200 with an error_message (1.15 answers many refusals so) is read like a 400. Kasm answers an
+  // unknown object so, never with 404: the transport reads a 404 as a path nothing answers.
+  if ((status === 400 || status < 300) && isNotFoundMessage(details.operation, details.errorMessage)) return notFoundError(details);
   if (status === 429) return new KasmRateLimitError(details);
   if (status >= 500) return new KasmServerError(details, note);
   const meaning = REFUSAL_MEANINGS.find(([text]) => text.test((details.errorMessage ?? "").trim()));

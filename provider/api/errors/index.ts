@@ -11,7 +11,7 @@
  * | `permission`     | {@link KasmPermissionError} | HTTP 403: the key lacks a permission (or is Read Only)       |
  * | `license`        | {@link KasmLicenseLimitError} | HTTP 403 `License limit exceeded`: the licence's seats are used up |
  * | `bad_request`    | {@link KasmBadRequestError} | HTTP 400 (and other 4xx)                                     |
- * | `not_found`      | {@link KasmNotFoundError}   | HTTP 404, or a 400 whose message says the object is unknown  |
+ * | `not_found`      | {@link KasmNotFoundError}   | HTTP 400 (or 200) whose message says the object is unknown   |
  * | `rate_limited`   | {@link KasmRateLimitError}  | HTTP 429 after the retries ran out                           |
  * | `server`         | {@link KasmServerError}     | HTTP 5xx after the retries ran out                           |
  * | `transport`      | {@link KasmTransportError}  | the connection failed (refused, reset, TLS)                  |
@@ -20,6 +20,7 @@
  * | `unhealthy`      | {@link KasmHealthCheckError} | {@link waitForHealthy} ran out of time                     |
  * | `vocabulary`     | {@link KasmVocabularyError} | the answer shows the installation speaks the other vocabulary than `apiNames` |
  * | `vocabulary`     | {@link KasmMissingOperationError} | HTTP 404 for an operation the other vocabulary names otherwise or lacks |
+ * | `unknown_path`   | {@link KasmUnknownPathError} | HTTP 404 for any other operation: a wrong address, or a release without it |
  * | `unsupported`    | {@link KasmUnsupportedOperationError} | a product operation, called with `apiNames` `spec` (nothing is sent) |
  *
  * Kasm's texts, not only its status codes, decide the class: a 403 `License limit exceeded. ...`

@@ -5,7 +5,7 @@
  * before sending in `spec` mode. Apart because each says the same thing in its own case: switch
  * `apiNames`, and how.
  */
-import { configKey, DEFAULT_SETTING_NAMES, type SettingNames } from "../setting-names";
+import { configKey, DEFAULT_SETTING_NAMES, envVar, type SettingNames } from "../setting-names";
 import { switchAdvice } from "./advice";
 import { KasmApiError, quote, type KasmErrorDetails } from "./base";
 
@@ -76,6 +76,29 @@ export class KasmMissingOperationError extends KasmApiError {
       `${details.operation}: the installation has no operation ${details.wireName} (HTTP 404 ${quote(details.errorMessage)}). ` +
         `${configKey(details.settings ?? DEFAULT_SETTING_NAMES, "apiNames")} is "${details.configured}", and ${details.configured === "product" ? "an installation that follows the API documentation names it otherwise or lacks it" : "a released Kasm names it otherwise"}. ` +
         `${switchAdvice(other, details.settings)} if the installation ${other === "spec" ? "follows the API documentation" : "is a released Kasm (1.15 or later)"}, and run again.`,
+      details,
+    );
+  }
+}
+
+/**
+ * HTTP 404 for an operation that both vocabularies name alike: nothing at the configured address
+ * answers it. Kasm answers an unknown object with 400 and a message, never with 404 (see
+ * `messages.ts`), so a 404 is never read as "the object is gone": the address is not a Kasm API's
+ * (a wrong `baseUrl`, or a proxy path in front of it), or the installation's release lacks the
+ * operation (released Kasm 1.15 has no `set_drain_server`, `assign_user_server`, batch imports or
+ * egress operations). A refresh or a delete that met it fails, rather than dropping the resource
+ * from the state while its object stays in Kasm.
+ */
+export class KasmUnknownPathError extends KasmApiError {
+  override readonly name = "KasmUnknownPathError";
+  constructor(details: KasmErrorDetails & { readonly operation: string; readonly wireName: string }) {
+    const settings = details.settings ?? DEFAULT_SETTING_NAMES;
+    super(
+      "unknown_path",
+      `${details.operation}: the installation answered HTTP 404 ${quote(details.errorMessage)} for the operation ${details.wireName}: nothing at the configured address answers it, and nothing was changed. ` +
+        `Check ${configKey(settings, "baseUrl")} (or ${envVar(settings, "baseUrl")}): it must be the installation's own address, such as https://kasm.example.com, which answers an unknown object with HTTP 400, never 404. ` +
+        `If the address is right, the installation's release of Kasm does not have ${details.wireName} (1.15 lacks several operations of the API documentation); manage this object in the Kasm UI instead.`,
       details,
     );
   }

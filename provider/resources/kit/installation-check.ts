@@ -26,6 +26,7 @@ import {
   KasmHealthCheckError,
   KasmMissingOperationError,
   KasmTransportError,
+  KasmUnknownPathError,
   KasmVocabularyError,
   type GroupRecord,
 } from "../../api";
@@ -40,7 +41,7 @@ export interface InstallationSurvey {
 }
 
 /** The settings' errors: what the read is for. Any other outcome passes. */
-const SETTINGS_ERRORS = [KasmConfigurationError, KasmAuthenticationError, KasmTransportError, KasmHealthCheckError, KasmMissingOperationError, KasmVocabularyError];
+const SETTINGS_ERRORS = [KasmConfigurationError, KasmAuthenticationError, KasmTransportError, KasmHealthCheckError, KasmMissingOperationError, KasmUnknownPathError, KasmVocabularyError];
 
 /** The read of each installation this process made, by connection ("" for the default one). */
 const surveys = new Map<string, Promise<InstallationSurvey>>();
