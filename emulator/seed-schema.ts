@@ -176,6 +176,8 @@ const SeedStagingConfig = z.strictObject({
   image_name: z.string().min(1),
   num_sessions: z.number().int().nonnegative(),
   expiration: z.number().positive(),
+  /** The name of a server pool of the seed: the product's server pool of the staged sessions. */
+  server_pool_name: z.string().min(1).optional(),
   ...SeedClientPermissions,
 });
 

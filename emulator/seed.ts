@@ -189,11 +189,15 @@ export function storeFromSeed(input: SeedInput | undefined): Store {
 
   for (const [i, c] of seed.stagingConfigs.entries()) {
     const where = `stagingConfigs[${i}]`;
-    const { staging_config_id, zone_name, image_name, ...fields } = c;
+    const { staging_config_id, zone_name, image_name, server_pool_name, ...fields } = c;
     const zone = zoneOf(zone_name, where);
     const image = imageRef(image_name, `${where}.image_name`);
+    const pool = server_pool_name === undefined ? undefined : (store.servers.serverPoolByName(server_pool_name) ?? fail(`${where}.server_pool_name`, `unknown server pool ${JSON.stringify(server_pool_name)}`));
     byModel(where, () =>
-      store.staging.createStagingConfig({ ...fields, zone_id: zone.zone_id, image_id: image.image_id }, pinned(staging_config_id)),
+      store.staging.createStagingConfig(
+        { ...fields, zone_id: zone.zone_id, image_id: image.image_id, ...(pool && { server_pool_id: pool.server_pool_id }) },
+        pinned(staging_config_id),
+      ),
     );
   }
 

@@ -7,20 +7,31 @@ import { isUnknownValue } from "../values";
 import type { LifecycleStep } from "../kinds";
 import { serverImportRows } from "../bulk-rows";
 import { referenceKey } from "../permission-knowledge";
-import { adoptOptions, plan, type Rows } from "./plan";
+import { adoptOptions, plan, type CallOptions, type Rows } from "./plan";
 
 /** The rows of staging, casting, servers and licensing. */
 export const INFRASTRUCTURE_ROWS = {
   // provider/resources/staging-config.ts
   StagingConfig: (props) => {
     const adopt = adoptOptions(props.adopt, "with adopt: true");
+    // A released Kasm's update clears the server pool and autoscale config it is not sent: with
+    // kasm:apiNames product the client reads the config first and sends them (operations/staging.ts).
+    const keepPool = (options: CallOptions) =>
+      plan("get_staging_config", {}, { ...options, condition: `${options.condition}, with kasm:apiNames product: to keep the config's server pool and autoscale config` });
+    const changed = "when a field sent to Kasm changed";
     return {
       create: [
-        ...(adopt ? [plan("get_staging_configs", {}, adopt), plan("update_staging_config", {}, { ...adopt, condition: "with adopt: true, when the zone and image have a staging config that differs from the program" })] : []),
+        ...(adopt
+          ? [
+              plan("get_staging_configs", {}, adopt),
+              keepPool(adopt),
+              plan("update_staging_config", {}, { ...adopt, condition: "with adopt: true, when the zone and image have a staging config that differs from the program" }),
+            ]
+          : []),
         plan("create_staging_config", {}, adopt ? { condition: "unless adopt: true finds a staging config" } : {}),
       ],
       read: [plan("get_staging_config")],
-      update: [plan("update_staging_config", {}, { condition: "when a field sent to Kasm changed" })],
+      update: [keepPool({ condition: changed }), plan("update_staging_config", {}, { condition: changed })],
       delete: [plan("delete_staging_config")],
     };
   },

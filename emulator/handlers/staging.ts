@@ -1,11 +1,13 @@
 /**
  * Session staging configurations. In product mode a config also carries the product's
- * allow_kasm_gamepad, allow_kasm_webcam and allow_kasm_printing.
+ * allow_kasm_gamepad, allow_kasm_webcam and allow_kasm_printing, and its server pool and
+ * autoscale config, which an update that does not send them clears.
  */
 import { z } from "zod";
 import { STAGING_CONFIG } from "../fields";
 import { clientPermissionsOf, productClientPermissionsOf } from "../models/common";
 import type { StagingConfigRecord, Store } from "../store";
+import type { StagingConfigInput } from "../models/staging";
 import type { ApiNames } from "../vocabulary";
 import { clientPermissionInputs, id, int, parse, productClientPermissionInputs, withProductDefaults, type Handler } from "./common";
 
@@ -19,7 +21,12 @@ const StagingFields = z.object({
   expiration: decimal.refine((n) => n > 0, "must be more than 0 hours").optional(),
   ...clientPermissionInputs,
 });
-const ProductStagingFields = StagingFields.extend({ ...productClientPermissionInputs });
+// The product's server pool and autoscale config of the staged sessions, stored as given.
+const ProductStagingFields = StagingFields.extend({
+  ...productClientPermissionInputs,
+  server_pool_id: id.nullable().optional(),
+  autoscale_config_id: id.nullable().optional(),
+});
 const StagingRef = z.object({ staging_config_id: id.optional() });
 
 /** The fields a request may set, in the emulator's vocabulary. */
@@ -41,7 +48,17 @@ function stagingJson(store: Store, c: StagingConfigRecord, observedFields: boole
     },
     observedFields,
   );
-  return apiNames === "product" ? { ...json, ...productClientPermissionsOf(c) } : json;
+  if (apiNames !== "product") return json;
+  const pool = c.server_pool_id ? store.servers.serverPool(c.server_pool_id) : undefined;
+  return {
+    ...json,
+    ...productClientPermissionsOf(c),
+    server_pool_id: c.server_pool_id,
+    server_pool_name: pool?.server_pool_name ?? null,
+    // The emulator keeps no autoscale configs: the id as stored, no name.
+    autoscale_config_id: c.autoscale_config_id,
+    autoscale_config_name: null,
+  };
 }
 
 /** The handlers of this area, by operation. */
@@ -59,12 +76,17 @@ export const stagingHandlers = {
     return { staging_config: stagingJson(store, store.staging.createStagingConfig(fields), observedFields, apiNames) };
   },
   update_staging_config: ({ body, store, observedFields, apiNames }) => {
-    const { staging_config_id, ...fields } = parse(
-      stagingFields(apiNames).extend(StagingRef.shape),
-      body.target_staging_config,
-      "target_staging_config",
-    );
-    return { staging_config: stagingJson(store, store.staging.updateStagingConfig(staging_config_id, fields), observedFields, apiNames) };
+    const answer = (id: string | undefined, fields: StagingConfigInput) => ({
+      staging_config: stagingJson(store, store.staging.updateStagingConfig(id, fields), observedFields, apiNames),
+    });
+    if (apiNames === "product") {
+      // The product's update leaves every other field it is not sent alone, but sets the server
+      // pool and the autoscale config to what it is sent: null when left out (1.15's update_staging_config).
+      const { staging_config_id, ...fields } = parse(ProductStagingFields.extend(StagingRef.shape), body.target_staging_config, "target_staging_config");
+      return answer(staging_config_id, { ...fields, server_pool_id: fields.server_pool_id ?? null, autoscale_config_id: fields.autoscale_config_id ?? null });
+    }
+    const { staging_config_id, ...fields } = parse(StagingFields.extend(StagingRef.shape), body.target_staging_config, "target_staging_config");
+    return answer(staging_config_id, fields);
   },
   delete_staging_config: ({ body, store }) => {
     const ref = parse(StagingRef, body.target_staging_config, "target_staging_config");

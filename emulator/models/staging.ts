@@ -15,6 +15,9 @@ export interface StagingConfigRecord extends ClientPermissions, ProductClientPer
   num_sessions: number;
   num_current_sessions: number;
   expiration: number;
+  /** The product's server pool and autoscale config of the staged sessions (product mode shows and sets them). */
+  server_pool_id: string | null;
+  autoscale_config_id: string | null;
 }
 
 /** The part of the state this model owns. */
@@ -54,6 +57,8 @@ export class StagingModel extends AreaModel<StagingTables, StagingDependencies> 
       num_sessions: 0,
       num_current_sessions: 0,
       expiration: 0,
+      server_pool_id: null,
+      autoscale_config_id: null,
       ...NO_CLIENT_PERMISSIONS,
     };
     this.applyStagingConfig(config, input);

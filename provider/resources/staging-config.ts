@@ -65,7 +65,9 @@ type StagingConfigState = KindOutputs<StagingConfigInputs, StagingConfigOutputs>
 const DOCS: KindDocs<StagingConfigInputs, StagingConfigOutputs> = {
   description:
     "A Kasm staging config: Kasm keeps `numSessions` sessions of an image started in a zone, so that " +
-    "users get one at once. Every field updates in place. One staging config per zone and image.",
+    "users get one at once. Every field updates in place. One staging config per zone and image. " +
+    "A released Kasm's update clears the config's server pool and autoscale config unless it is sent them: " +
+    "with `kasm:apiNames product` each update reads the config first and sends them as they are.",
   arguments:
     "The arguments of a StagingConfig. Inputs left out are not managed: Kasm keeps whatever they " +
     "are. The session permissions of the staged sessions (`allowWsAudio`, ...) are those of " +
@@ -91,7 +93,7 @@ const DOCS: KindDocs<StagingConfigInputs, StagingConfigOutputs> = {
     imageFriendlyName: "The image's friendly name.",
     numCurrentSessions: "The sessions staged when Kasm was last read (read only: never an input, so never a diff).",
   },
-  limits: "",
+  limits: "a released Kasm's server pool and autoscale config of the config (set in the Kasm UI) are kept through updates",
 };
 
 // --- helpers -------------------------------------------------------------------------------------

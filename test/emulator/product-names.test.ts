@@ -88,6 +88,11 @@ describe("staging configs in product mode", () => {
           num_current_sessions: 1,
           expiration: 0.5,
           ...PRODUCT_PERMISSIONS,
+          // The product's record also names the config's server pool and autoscale config (1.15's StagingConfig).
+          server_pool_id: null,
+          server_pool_name: null,
+          autoscale_config_id: null,
+          autoscale_config_name: null,
         },
       },
     });
@@ -100,6 +105,17 @@ describe("staging configs in product mode", () => {
     expect(res.status).toBe(200);
     expect(res.body.staging_config).toMatchObject(PRODUCT_PERMISSIONS);
     expect(keysOf(res.body).filter((k) => SPEC_ONLY.test(k))).toEqual([]);
+  });
+
+  // 1.15's update_staging_config sets both to what it is sent, null when left out; every other
+  // field it is not sent it leaves alone.
+  it("an update sets the server pool and the autoscale config to what it is sent: null when left out", async () => {
+    const pool = "5f000000000000000000000000000001";
+    const autoscale = "6f000000000000000000000000000001";
+    const set = await emulator.call("update_staging_config", { target_staging_config: { staging_config_id: id, server_pool_id: pool, autoscale_config_id: autoscale } });
+    expect(set.body.staging_config).toMatchObject({ server_pool_id: pool, autoscale_config_id: autoscale, num_sessions: 1 });
+    const other = await emulator.call("update_staging_config", { target_staging_config: { staging_config_id: id, num_sessions: 2 } });
+    expect(other.body.staging_config).toMatchObject({ server_pool_id: null, autoscale_config_id: null, num_sessions: 2, expiration: 0.5 });
   });
 
   it("a create in the spec's names answers 200 with every permission at its default, false", async () => {

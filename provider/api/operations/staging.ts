@@ -50,9 +50,26 @@ export async function createStagingConfig(api: KasmApi, config: NewStagingConfig
   );
 }
 
-/** Change a staging config (`update_staging_config`; needs Staging Modify). */
+/**
+ * Change a staging config (`update_staging_config`; needs Staging Modify).
+ *
+ * A released Kasm's update leaves each field it is not sent alone, except the config's server pool
+ * and autoscale config, which it sets to what it is sent: null when left out (the 1.15 API
+ * server's update_staging_config). So with `apiNames` `product` an update that leaves either out
+ * reads the config first (`get_staging_config`; needs Staging View) and sends the current ones:
+ * changing the number of sessions does not clear a pool set in the Kasm UI.
+ */
 export async function updateStagingConfig(api: KasmApi, update: StagingConfigUpdate): Promise<StagingConfig> {
-  return (await api.transport.call("update_staging_config", { target_staging_config: update }, StagingAnswer)).staging_config;
+  let body = update;
+  if (api.transport.apiNames === "product" && (update.server_pool_id === undefined || update.autoscale_config_id === undefined)) {
+    const current = await getStagingConfig(api, { staging_config_id: update.staging_config_id });
+    body = {
+      ...update,
+      server_pool_id: update.server_pool_id !== undefined ? update.server_pool_id : (current.server_pool_id ?? null),
+      autoscale_config_id: update.autoscale_config_id !== undefined ? update.autoscale_config_id : (current.autoscale_config_id ?? null),
+    };
+  }
+  return (await api.transport.call("update_staging_config", { target_staging_config: body }, StagingAnswer)).staging_config;
 }
 
 /**

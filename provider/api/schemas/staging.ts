@@ -1,7 +1,7 @@
 /** Schemas of the staging area: staging configs, which keep sessions of an image ready in a zone. */
 import { z } from "zod";
 import { fromApiFields } from "../records";
-import { Id, Int, Num, NullableString, nullable, SESSION_PERMISSION_NAMES, SessionPermissions } from "./common";
+import { Id, Int, Num, NullableId, NullableString, nullable, SESSION_PERMISSION_NAMES, SessionPermissions } from "./common";
 
 /** A staging config: keep `num_sessions` sessions of an image staged in a zone. (zone_id, image_id) is unique. */
 export const StagingConfig = z.object({
@@ -15,6 +15,11 @@ export const StagingConfig = z.object({
   num_current_sessions: nullable(Int).optional().describe("The number of current sessions of the staging config, as Kasm reports it."),
   expiration: Num.describe("Hours after which an unassigned staged session expires and is re-created; fractions such as 0.5 are allowed."),
   ...SessionPermissions,
+  // The released product's (1.15 and later; the API documentation leaves them out).
+  server_pool_id: NullableId.optional().describe("The id of the server pool the sessions are staged on (32 hex digits); a released Kasm's field."),
+  server_pool_name: NullableString.optional().describe("The name of the server pool the sessions are staged on; a released Kasm's field."),
+  autoscale_config_id: NullableId.optional().describe("The id of the autoscale config that stages the sessions (32 hex digits); a released Kasm's field."),
+  autoscale_config_name: NullableString.optional().describe("The name of the autoscale config that stages the sessions; a released Kasm's field."),
 });
 /** A staging config. */
 export type StagingConfig = z.infer<typeof StagingConfig>;
@@ -39,6 +44,8 @@ const StagingFields = StagingConfig.omit({
   zone_name: true,
   image_friendly_name: true,
   num_current_sessions: true,
+  server_pool_name: true,
+  autoscale_config_name: true,
 });
 
 /** `target_staging_config` of `create_staging_config`: zone_id, image_id, num_sessions and expiration are required. */
