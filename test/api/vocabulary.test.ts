@@ -159,14 +159,23 @@ describe("a mismatch fails loudly, naming the setting", () => {
   });
 
   it("product meeting the spec: a write answered with allow_ws_* fails, naming the other value", async () => {
-    server.script("update_staging_config", {
-      status: 200,
-      body: { staging_config: { staging_config_id: CONFIG_ID, zone_id: ZONE, image_id: IMAGE, num_sessions: 1, expiration: 2, allow_ws_audio: false } },
-    });
-    const error = await failure(client("product").staging.updateStagingConfig({ staging_config_id: CONFIG_ID, allow_ws_audio: true }));
+    const specAnswer = { staging_config: { staging_config_id: CONFIG_ID, zone_id: ZONE, image_id: IMAGE, num_sessions: 1, expiration: 2, allow_ws_audio: false } };
+    server.script("update_staging_config", { status: 200, body: specAnswer });
+    // The pool and the autoscale config sent: the write goes out at once, and its answer shows the other vocabulary.
+    const update = { staging_config_id: CONFIG_ID, allow_ws_audio: true, server_pool_id: null, autoscale_config_id: null };
+    const error = await failure(client("product").staging.updateStagingConfig(update));
     expect(error).toBeInstanceOf(KasmVocabularyError);
     expect(error.message).toContain('kasm:apiNames is "product"');
     expect(error.message).toContain("pulumi config set kasm:apiNames spec");
+
+    // Without them a released Kasm's update is preceded by a read of the config (operations/staging.ts),
+    // which already shows the other vocabulary: the update is never sent.
+    server.script("get_staging_config", { status: 200, body: specAnswer });
+    const sent = server.operations().length;
+    const readFirst = await failure(client("product").staging.updateStagingConfig({ staging_config_id: CONFIG_ID, allow_ws_audio: true }));
+    expect(readFirst).toBeInstanceOf(KasmVocabularyError);
+    expect(readFirst.message).toContain('kasm:apiNames is "product"');
+    expect(server.operations().slice(sent)).toEqual(["get_staging_config"]);
   });
 
   it("a read fails too, but through a lenient view (a refresh) it is noted and the answer is used", async () => {
