@@ -51,6 +51,11 @@ const UsersOfGroup = z.object({
   filters: z.array(z.object({ id: z.string(), value: z.unknown() })).optional(),
 });
 
+/** A group's metadata as the product answers it: {} for a seeded group, null for one created without any. */
+function metadataOf(g: GroupRecord): Record<string, unknown> | null {
+  return g.group_metadata === undefined ? {} : g.group_metadata;
+}
+
 /** A group's data-model form, as create_group and update_group answer it. */
 function groupJson(g: GroupRecord, observedFields: boolean) {
   return PRODUCT_GROUP.form(
@@ -61,7 +66,7 @@ function groupJson(g: GroupRecord, observedFields: boolean) {
       description: g.description,
       priority: g.priority,
       program_data: {},
-      group_metadata: g.group_metadata ?? {},
+      group_metadata: metadataOf(g),
     },
     observedFields,
   );
@@ -87,7 +92,7 @@ const getGroups: Handler = (call) => ({
           description: g.description,
           priority: g.priority,
           is_system: g.is_system,
-          group_metadata: g.group_metadata ?? {},
+          group_metadata: metadataOf(g),
           group_mappings: [],
         },
         call.observedFields,

@@ -15,8 +15,11 @@ export interface GroupRecord {
   /** 1 (first) to 4095 (last): which group's settings win for a user in several. */
   priority: number;
   is_system: boolean;
-  /** The product's free-form metadata; absent in groups stored before product mode ({} then). */
-  group_metadata?: Record<string, unknown>;
+  /**
+   * The product's free-form metadata; absent in seeded groups and groups stored before product
+   * mode ({} then); null for a group create_group was sent none for (1.15 stores what it is sent).
+   */
+  group_metadata?: Record<string, unknown> | null;
 }
 
 /**
@@ -162,7 +165,8 @@ export class GroupsModel {
       description: input.description ?? null,
       priority: input.priority,
       is_system: false,
-      group_metadata: input.group_metadata ?? {},
+      // 1.15's create_group stores the metadata it is sent, null when none (its admin UI sends {}).
+      group_metadata: input.group_metadata ?? null,
     };
     this.tables.groups[group_id] = group;
     return group;
@@ -180,7 +184,8 @@ export class GroupsModel {
     if (input.name !== undefined) group.name = input.name;
     if (input.description !== undefined) group.description = input.description;
     if (input.priority !== undefined) group.priority = input.priority;
-    if (input.group_metadata !== undefined) group.group_metadata = input.group_metadata ?? {};
+    // 1.15's update_group leaves a field it is sent as null (or not at all) alone.
+    if (input.group_metadata !== undefined && input.group_metadata !== null) group.group_metadata = input.group_metadata;
     return group;
   }
 

@@ -43,6 +43,8 @@ describe.runIf(TEST_API_NAMES === "product")("Group, against a released Kasm", (
     await group.create({ name: "Support", priority: 50, description: "First line" });
     expect(group.id).toMatch(/^[0-9a-f]{32}$/);
     expect(await groupInKasm(group.id)).toMatchObject({ name: "Support", priority: 50, description: "First line" });
+    // Its metadata is {}, as the Kasm UI creates a group: 1.15 stores null for a create sent none.
+    expect((await emulator.state()).groups[group.id].group_metadata).toEqual({});
     expect((await group.diff({ name: "Support", priority: 50, description: "First line" })).changes).toBe("none");
 
     await group.update({ name: "Support L1", priority: 40, description: "First line" });

@@ -83,13 +83,18 @@ export async function findGroupById(api: KasmApi, groupId: string): Promise<Grou
  * a name in use (`Group (<name>) already exists`, with HTTP 200 in 1.15) and a priority outside
  * 1 to 4095. Never creates it twice: after a failure that leaves the outcome unknown, the group of
  * that name is looked up and adopted if the failed attempt created it.
+ *
+ * The group's `group_metadata` is sent as `{}` unless given: 1.15's create_group stores what it is
+ * sent, null when none, where its own admin UI always sends `{}` and its code reads the field as
+ * an object.
  */
 export async function createGroup(api: KasmApi, group: NewGroup): Promise<GroupRecord> {
   const { transport } = api;
+  const body: NewGroup = { group_metadata: {}, ...group };
   return createOnce(
     transport,
     "create_group",
-    async () => (await transport.call("create_group", { target_group: group }, GroupAnswer)).group,
+    async () => (await transport.call("create_group", { target_group: body }, GroupAnswer)).group,
     { find: () => findGroup(api, group.name) },
   );
 }

@@ -7,7 +7,7 @@
  * fields in data/model.py) and in the group types of a Terraform client tested against 1.16.1.
  */
 import { z } from "zod";
-import { Bool, Id, Int, NullableString, nullable } from "./common";
+import { AnyObject, Bool, Id, Int, NullableString, nullable } from "./common";
 
 /** A group as it appears in a user's `groups` list: its name and id. */
 export const Group = z.object({
@@ -53,6 +53,8 @@ export const NewGroup = z.object({
   name: z.string(),
   priority: z.number().int(),
   description: z.string().nullable().optional(),
+  /** The product's free-form metadata (see `createGroup`). */
+  group_metadata: AnyObject.optional(),
 });
 /** `target_group` of `create_group`. */
 export type NewGroup = z.infer<typeof NewGroup>;
