@@ -81,8 +81,8 @@ const DOCS: KindDocs<StagingConfigInputs, StagingConfigOutputs> = {
     imageId: "The image of the staged sessions (32 hex digits or a hyphenated UUID). Changes in place.",
     numSessions: "How many sessions Kasm keeps staged at all times: a whole number, 0 or more.",
     expiration:
-      "Hours after which an unassigned staged session expires and is re-created: a whole number, 1 " +
-      "or more.",
+      "Hours after which an unassigned staged session expires and is re-created: more than 0, " +
+      "fractions such as 0.5 included.",
     adopt:
       "Take over the existing staging config of this zone and image (Kasm allows one per pair) and " +
       "bring it to the declared state, instead of failing. Default: false.",
