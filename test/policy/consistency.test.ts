@@ -249,6 +249,11 @@ beforeAll(async () => {
     "kasm:apiKey": KEY.key,
     "kasm:apiKeySecret": KEY.secret,
     "kasm:maxRetries": "0",
+    // The check before changes reads each installation once per process (a deployment has one key
+    // per connection), and its answer (the groups the key may list) then judges UserSet rows. Here
+    // every case runs in this one process against a fresh store and key: one case's read would
+    // judge the next case's rows. Off; the property is about permissions, which it never refuses.
+    "kasm:checkBeforeChanges": "false",
     ...API_NAMES_CONFIG,
   };
   configure({ config: { get: (k: string) => settings[k] } });
