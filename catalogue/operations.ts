@@ -188,8 +188,10 @@ const rows = {
   get_ws_bottleneck_stats: {
     area: "sessions",
     access: "read",
-    requires: ["Sessions View"],
-    chosen: "not shown; reading another user's session statistics is viewing their session",
+    requires: ["Users Auth Session", "User"],
+    chosen:
+      "not shown; the 1.15.0 public API checks User for it (its get_kasm_bottleneck_stats), as for " +
+      "get_ws_screenshot, which the documentation gives as Users Auth Session and User",
   },
   get_ws_system_stats: {
     area: "sessions",

@@ -14,6 +14,7 @@ import {
   type PermissionName,
 } from "../../catalogue";
 import type { SeedInput } from "../../emulator/seed";
+import { UNKNOWN } from "../../catalogue/values";
 import { startTestEmulator, type TestEmulator, type WireAnswer, wire } from "../helpers/emulator";
 
 const INVALID_CREDENTIALS = { error_message: "Invalid user name or password." };
@@ -54,6 +55,8 @@ const SERVERS_VIEW_ONLY = key("servers-view-only", ["Servers View"]);
 const SERVERS_VIEW_POOLS = key("servers-view-pools", ["Servers View", "Server Pools View"]);
 const SERVERS_VIEW_CLOSED = key("servers-view-closed", ["Servers View", "Server Pools View", "Zones View"]);
 const AGENTS_VIEW = key("agents-view", ["Agents View"]);
+const AS_A_USER = key("as-a-user", ["Users Auth Session", "User"]);
+const SESSIONS_VIEW = key("sessions-view", ["Sessions View"]);
 const LICENSES_CREATE_ONLY = key("licenses-create-only", ["Licenses Create", "Licenses View"]);
 const READ_ONLY_ADMIN = key("read-only-admin", ["Global Admin"], { readOnly: true });
 const GLOBAL_ADMIN = key("global-admin", ["Global Admin"]);
@@ -294,6 +297,12 @@ describe("authorisation (403)", () => {
     const res = await emulator.call("get_servers", { target_server: { server_id: SERVER } }, AGENTS_VIEW);
     expect(res.status).toBe(200);
     expect(res.body.server.hostname).toBe("ws1.example.org");
+  });
+
+  it("lets get_ws_bottleneck_stats in with Users Auth Session and User, not with Sessions View (1.15's public API checks User)", async () => {
+    const body = { ws_id: UNKNOWN, user_id: ALICE };
+    expect(wire(await emulator.call("get_ws_bottleneck_stats", body, AS_A_USER))).toEqual({ status: 400, body: { error_message: `Unknown session (${UNKNOWN})` } });
+    expect((await emulator.call("get_ws_bottleneck_stats", body, SESSIONS_VIEW)).status).toBe(403);
   });
 
   it("refuses activate to Licenses Create whose Licenses View lacks System View", async () => {
