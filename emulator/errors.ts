@@ -138,6 +138,17 @@ export class ActivationRefused extends EmulatorError {
   }
 }
 
+/**
+ * 500: a request the product fails on with an exception it does not handle, rather than refuses
+ * (1.15's update_image reading a compute-related field that `target_image` leaves out). Its web
+ * server answers a page of its own; the emulator keeps the JSON body every failure here has.
+ */
+export class UnhandledException extends EmulatorError {
+  constructor() {
+    super(500, "Internal Server Error");
+  }
+}
+
 /** 404: no such route (the path is not an operation of the API). */
 export class NoSuchOperation extends EmulatorError {
   constructor(path: string) {

@@ -4,10 +4,10 @@
  * which refuse with HTTP 200 and an `error_message`, as the product's admin operations do.
  */
 import { z } from "zod";
-import { MissingParameters, RefusedWith200 } from "../errors";
+import { MissingParameters, RefusedWith200, UnhandledException } from "../errors";
 import { IMAGE, RECORDING, RECORDING_METADATA } from "../fields";
 import { PRODUCT_IMAGE, PRODUCT_IMAGE_ITEM } from "../product-fields";
-import { MASK, productSettingsOf, type ImageRecord, type RecordingRecord, type Store } from "../store";
+import { COMPUTE_FIELDS, MASK, productSettingsOf, type ImageRecord, type RecordingRecord, type Store } from "../store";
 import { bool, int, parse, type Call, type Handler } from "./common";
 import { readImageSettings } from "./image-settings";
 
@@ -119,16 +119,20 @@ const createImage: Handler = ({ body, store, observedFields }) => {
 
 /**
  * update_image: `target_image` is the whole record (see ImagesModel.planSettings for what a field
- * left out does). A change to a compute-related field needs Images Modify Resources on top of
- * Images Modify, checked once the change is known, before anything is stored.
+ * left out does). For a key without both Images Modify and Images Modify Resources, 1.15 reads
+ * every compute-related field from `target_image` (one left out fails the call: an unhandled
+ * KeyError, HTTP 500) and refuses a value that differs from the stored one; with both, it checks
+ * none. All before anything is stored.
  */
 const updateImage: Handler = ({ body, store, caller, observedFields }) => {
   const target = targetImage(body);
   if (!target || !("image_id" in target)) throw new RefusedWith200("Invalid Request: Missing required parameters");
   const image = store.images.imageToUpdate(target.image_id);
-  const plan = store.images.planSettings(image, readImageSettings(target, "update_image"));
-  caller.require("update_image", { changesImageResources: store.images.changesComputeFields(plan) });
-  return { image: productImageJson(store, store.images.commit(plan), observedFields) };
+  const holdsBoth = caller.has("Images Modify") && caller.has("Images Modify Resources");
+  if (!holdsBoth && COMPUTE_FIELDS.some((field) => !(field in target))) throw new UnhandledException();
+  const settings = readImageSettings(target, "update_image");
+  caller.require("update_image", { changesImageResources: store.images.changesComputeFields(image, settings) });
+  return { image: productImageJson(store, store.images.commit(store.images.planSettings(image, settings)), observedFields) };
 };
 
 /** delete_image: `target_image.image_id`; answers `{}`. */

@@ -376,11 +376,16 @@ export class ImagesModel extends AreaModel<ImagesTables, ImagesDependencies> {
     return { before, after };
   }
 
-  /** Whether a plan changes a compute-related field (which needs Images Modify Resources). */
-  changesComputeFields(plan: ImagePlan): boolean {
-    if (!plan.before) return false;
-    const before = { ...plan.before, ...productSettingsOf(plan.before) };
-    return COMPUTE_FIELDS.some((field) => !sameValue(before[field], plan.after[field]));
+  /**
+   * Whether an update's settings change a compute-related field of the stored image, as 1.15's
+   * update_image judges it for a key without both Images Modify and Images Modify Resources: each
+   * value sent against the stored one (not the record it would store), null and "" alike. A
+   * registry password sent back masked differs from the stored password.
+   */
+  changesComputeFields(image: ImageRecord, settings: ImageSettings): boolean {
+    const stored: Record<string, unknown> = { ...image, ...productSettingsOf(image) };
+    const sent: Readonly<Record<string, unknown>> = { ...settings };
+    return COMPUTE_FIELDS.some((field) => field in sent && !sameValue(stored[field], sent[field]));
   }
 
   /** Store a planned image (a new one, or the new state of an existing one). */

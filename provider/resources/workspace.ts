@@ -22,7 +22,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { RESOURCE_FIELDS_CHANGING, WORKSPACE_RESOURCE_PROPERTIES } from "../../catalogue/kinds";
 import { UNKNOWN } from "../../catalogue/values";
-import { IMAGE_JSON_SETTINGS, IMAGE_SETTINGS, imageSettingsShown, type ProductImage as KasmImage, type ImageUpdate, type NewImage } from "../api";
+import { IMAGE_CHECKED_SETTINGS, IMAGE_JSON_SETTINGS, IMAGE_SETTINGS, imageSettingsShown, type ProductImage as KasmImage, type ImageUpdate, type NewImage } from "../api";
 import { configKey, type SettingNames } from "../api/config";
 import type { KasmClient } from "../api/client";
 import { createOrAdopt, declared, GONE, initializationFailure, isAsDeclared, isUnknown, KasmId, KasmObjectMissingError, KasmValueNotTakenError, refreshedInputs, refusedWithoutProductOperations, requiredText, same, unlessGone, type ProductOnly, type Props, type RefreshedInputs, type KindDocs } from "./kit";
@@ -151,7 +151,9 @@ const DOCS: KindDocs<WorkspaceInputs, WorkspaceOutputs> = {
     "Every field changes in place. The compute-related ones (`cores`, `memory`, `gpuCount`, " +
     "`requireGpu`, `cpuAllocationMethod`, `uncompressedSizeMb`, the registry and its credentials, " +
     "`volumeMappings`, `runConfig`, `execConfig`) need the API key to hold Images Modify Resources " +
-    "on top of Images Modify.",
+    "on top of Images Modify. Without it, no field of an image that keeps a registry password can " +
+    "change unless `registryPassword` is declared: Kasm compares the password sent back, which it " +
+    "answered masked, with the stored one.",
   example: [
     'const chrome = new kasm.Workspace("chrome", {',
     '  name: "kasmweb/chrome:1.16.0",',
@@ -256,6 +258,8 @@ function imageUpdate(current: KasmImage, inputs: WorkspaceInputs): ImageUpdate {
   const kept: Props = {};
   for (const setting of IMAGE_SETTINGS) {
     const value = record[setting];
+    // Null is sent for a setting 1.15.0 fails an update without (see IMAGE_CHECKED_SETTINGS); a JSON config is never null.
+    if (value === null && IMAGE_CHECKED_SETTINGS.includes(setting) && !IMAGE_JSON_SETTINGS.includes(setting)) kept[setting] = null;
     if (value === undefined || value === null) continue;
     if (IMAGE_JSON_SETTINGS.includes(setting)) kept[setting] = JSON.stringify(value);
     else if (setting === "categories" && Array.isArray(value)) kept[setting] = value.join("\n");

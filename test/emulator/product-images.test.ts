@@ -297,11 +297,20 @@ describe("update_image", () => {
   });
 
   describe("Images Modify without Images Modify Resources", () => {
-    /** The whole record of an image as an update sends it back (the answer's own fields left out). */
+    /**
+     * The whole record of an image as an update sends it back (the answer's own fields left out;
+     * the configs as JSON text), with the registry password as a program declares it: sent back
+     * masked, it would count as a change (see the test of the mask).
+     */
     async function wholeRecord(id: string): Promise<Record<string, unknown>> {
       const image = (await emulators.product.call("get_image", { image_id: id })).body.image;
-      const settings = ["image_id", "name", "friendly_name", "description", "memory", "cores", "cpu_allocation_method", "docker_registry", "docker_user", "docker_token", "gpu_count", "require_gpu", "uncompressed_size_mb", "hash", "persistent_profile_path"];
-      return Object.fromEntries(settings.map((field) => [field, image[field]]));
+      const settings = ["image_id", "name", "friendly_name", "description", "memory", "cores", "cpu_allocation_method", "docker_registry", "docker_user", "gpu_count", "require_gpu", "uncompressed_size_mb", "hash", "persistent_profile_path"];
+      const configs = ["run_config", "exec_config", "volume_mappings"];
+      return {
+        ...Object.fromEntries(settings.map((field) => [field, image[field]])),
+        ...Object.fromEntries(configs.map((field) => [field, JSON.stringify(image[field])])),
+        docker_token: TOKEN,
+      };
     }
 
     it("changes the description", async () => {
@@ -328,10 +337,29 @@ describe("update_image", () => {
       expect(await emulators.product.state()).toEqual(before);
     });
 
-    it("is refused leaving out the registry, which would clear it", async () => {
+    it.each(["docker_registry", "hash", "run_config"])("fails with 500 when %s is left out (1.15 reads each compute-related field), and nothing changes", async (field) => {
       const id = await freshImage();
-      const { docker_registry: _left, ...rest } = await wholeRecord(id);
-      expect((await emulators.product.call("update_image", { target_image: rest }, creds("modify"))).status).toBe(403);
+      const { [field]: _left, ...rest } = await wholeRecord(id);
+      const before = await emulators.product.state();
+      expect(wire(await emulators.product.call("update_image", { target_image: { ...rest, description: "Only words" } }, creds("modify")))).toEqual({
+        status: 500,
+        body: { error_message: "Internal Server Error" },
+      });
+      expect(await emulators.product.state()).toEqual(before);
+    });
+
+    it("counts the registry password sent back masked as a change (1.15 compares it with the stored one); with both permissions the mask keeps it", async () => {
+      const id = await freshImage();
+      // 1.15 answers a stored password as ten asterisks (its sanitized_string).
+      const masked = { ...(await wholeRecord(id)), docker_token: "**********", description: "Only words" };
+      expect((await emulators.product.call("update_image", { target_image: masked }, creds("modify"))).status).toBe(403);
+      expect((await emulators.product.call("update_image", { target_image: masked }, creds("resources"))).status).toBe(200);
+      expect((await emulators.product.state()).images[id].ctr_token).toBe(TOKEN);
+    });
+
+    it("checks nothing for a key with both permissions: a compute-related field may be left out", async () => {
+      const id = await freshImage();
+      expect((await emulators.product.call("update_image", { target_image: { image_id: id, description: "Only words" } }, creds("resources"))).status).toBe(200);
     });
 
     it("may send compute-related fields unchanged; with Modify Resources they change", async () => {
