@@ -188,6 +188,16 @@ export const WORKSPACE_RESOURCE_PROPERTIES = [
 export const RESOURCE_FIELDS_CHANGING = "resourceFieldsChanging";
 
 /**
+ * The property a CastConfig's `check` adds to the checked inputs of an existing casting config:
+ * whether the update sends a group other than the config's (the declared group changed, or is no
+ * longer declared), which 1.15.0's update_cast_config checks Groups Modify on both groups for (the
+ * operation context `changesCastGroup`); the unknown placeholder when the new group is not known
+ * during preview; absent on a create. It exists for the reason {@link RESOURCE_FIELDS_CHANGING}
+ * does: a policy sees only the new inputs.
+ */
+export const CAST_GROUP_CHANGING = "groupChanging";
+
+/**
  * Properties a kind's `check` adds to the checked inputs for the policy packs (see
  * {@link RESOURCE_FIELDS_CHANGING}). They are not inputs: the program never gives them, `diff`
  * never compares them (a stale one in the state shows no change), and whether a preview has
@@ -196,6 +206,7 @@ export const RESOURCE_FIELDS_CHANGING = "resourceFieldsChanging";
  */
 export const CHECK_NOTES = {
   Workspace: [RESOURCE_FIELDS_CHANGING],
+  CastConfig: [CAST_GROUP_CHANGING],
 } as const satisfies Partial<Record<KasmKind, readonly string[]>>;
 
 /** The names of the notes `kind`'s check adds (none for most kinds). */

@@ -31,6 +31,11 @@ export interface OperationContext {
    * registry username and password, hash, volume mappings, run config, exec config).
    */
   readonly changesImageResources?: boolean;
+  /**
+   * A casting config's update sends a group other than the config's, or none while it has one:
+   * 1.15.0's update_cast_config then checks Groups Modify on each of the two groups.
+   */
+  readonly changesCastGroup?: boolean;
 }
 
 /** A flag of {@link OperationContext}. */
@@ -248,7 +253,18 @@ const rows = {
     requires: ["Casting Create"],
     chosen: "not shown; Casting Create, as every other create of the API needs its family's Create",
   },
-  update_cast_config: { area: "casting", access: "write", requires: ["Casting Modify"] },
+  update_cast_config: {
+    area: "casting",
+    access: "write",
+    requires: ["Casting Modify"],
+    contextual: [
+      { when: ["changesCastGroup"], add: ["Groups Modify"], reason: "it changes the config's group" },
+      { when: ["changesCastGroup", "targetGroupIsSystem"], add: ["Groups Modify System"], reason: "it changes the config's group, and one of the two is a system group" },
+    ],
+    chosen:
+      "the documentation gives Casting Modify; 1.15.0's update_cast_config (its compiled code) also checks Groups Modify " +
+      "(and Groups Modify System for a system group) on the config's group and on the one sent, unless the two are the same",
+  },
   delete_cast_config: { area: "casting", access: "write", requires: ["Casting Delete"] },
 
   // Egress providers

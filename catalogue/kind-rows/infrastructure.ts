@@ -4,10 +4,10 @@
  * `provider/resources/<kind>.ts`.
  */
 import { isUnknownValue } from "../values";
-import type { LifecycleStep } from "../kinds";
+import { CAST_GROUP_CHANGING, type LifecycleStep } from "../kinds";
 import { serverImportRows } from "../bulk-rows";
 import { referenceKey } from "../permission-knowledge";
-import { adoptOptions, plan, type CallOptions, type Rows } from "./plan";
+import { adoptOptions, given, plan, ref, systemFact, type CallOptions, type Rows } from "./plan";
 
 /** The rows of staging, casting, servers and licensing. */
 export const INFRASTRUCTURE_ROWS = {
@@ -37,16 +37,30 @@ export const INFRASTRUCTURE_ROWS = {
   },
 
   // provider/resources/cast-config.ts
-  CastConfig: () => ({
-    create: [plan("create_cast_config")],
-    // The documentation lists no read of casting configs: refresh keeps the last known state and
-    // calls nothing. A released Kasm (kasm:apiNames product) reads them with get_cast_config(s),
-    // which needs Casting View: every key this row lets create, update or delete one holds it in
-    // effect already (Casting Create, Modify and Delete each need it by the dependency rules).
-    read: [],
-    update: [plan("update_cast_config")],
-    delete: [plan("delete_cast_config")],
-  }),
+  CastConfig: (props, knowledge) => {
+    // Moving a config between groups needs Groups Modify (1.15.0 checks both groups). A policy sees
+    // the new inputs only: the provider's check notes whether the update changes the group.
+    const noted = props[CAST_GROUP_CHANGING];
+    const group = ref(props.groupId);
+    const facts = {
+      changesCastGroup: typeof noted === "boolean" ? noted : noted === undefined || noted === null ? false : undefined,
+      targetGroupIsSystem: given(props.groupId) ? (group === undefined ? undefined : knowledge.groupIsSystem(group)) : false,
+    };
+    const explain = {
+      changesCastGroup: `whether the update moves the casting config to another group (groupId): ${CAST_GROUP_CHANGING} depends on a value not known yet`,
+      targetGroupIsSystem: systemFact(group),
+    };
+    return {
+      create: [plan("create_cast_config")],
+      // The documentation lists no read of casting configs: refresh keeps the last known state and
+      // calls nothing. A released Kasm (kasm:apiNames product) reads them with get_cast_config(s),
+      // which needs Casting View: every key this row lets create, update or delete one holds it in
+      // effect already (Casting Create, Modify and Delete each need it by the dependency rules).
+      read: [],
+      update: [plan("update_cast_config", facts, { explain })],
+      delete: [plan("delete_cast_config")],
+    };
+  },
 
   // provider/resources/server-drain.ts
   ServerDrain: () => ({

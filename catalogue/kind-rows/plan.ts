@@ -115,7 +115,7 @@ export interface RowProperties {
   readonly UserGroups: "userId" | "groupIds";
   readonly UserServerAssignment: "userId";
   readonly StagingConfig: "adopt";
-  readonly CastConfig: never;
+  readonly CastConfig: "groupId" | CheckNoteOf<"CastConfig">;
   readonly ServerDrain: never;
   readonly LicenseActivation: never;
   readonly ServerImport: "servers" | "csv";

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { MissingParameters } from "../errors";
 import { CAST_CONFIG } from "../fields";
 import { clientPermissionsOf, productClientPermissionsOf } from "../models/common";
+import type { Caller } from "../auth";
 import type { CastConfigRecord, Store } from "../store";
 import type { ApiNames } from "../vocabulary";
 import { bool, clientPermissionInputs, id, int, parse, productClientPermissionInputs, text, withProductDefaults, type Handler } from "./common";
@@ -94,6 +95,21 @@ function castRecord(store: Store, c: CastConfigRecord, observedFields: boolean) 
   );
 }
 
+/**
+ * The check 1.15's update_cast_config makes of the groups an update moves a config between (its
+ * compiled code): unless the group sent is the config's, in the spelling the product compares (32
+ * hex digits), Groups Modify on the group sent and on the config's own, with Groups Modify System
+ * for a system group. A group that does not exist is left to the update, which refuses it. The
+ * documentation is silent; the emulator checks it with both vocabularies.
+ */
+function requireGroupChange(store: Store, caller: Caller, config: CastConfigRecord, sent: string | null | undefined): void {
+  if (config.group_id !== null && sent === config.group_id) return;
+  for (const groupId of [sent, config.group_id]) {
+    const group = groupId ? store.groups.group(groupId) : undefined;
+    if (group) caller.require("update_cast_config", { changesCastGroup: true, targetGroupIsSystem: group.is_system });
+  }
+}
+
 /** The handlers of this area, by operation. `get_cast_configs` and `get_cast_config` are the product's (product mode only). */
 export const castingHandlers = {
   create_cast_config: ({ body, store, observedFields, apiNames }) => {
@@ -101,12 +117,13 @@ export const castingHandlers = {
     const fields = apiNames === "product" ? withProductDefaults(parsed) : parsed;
     return { cast_config: castJson(store, store.casting.createCastConfig(fields), observedFields, apiNames) };
   },
-  update_cast_config: ({ body, store, observedFields, apiNames }) => {
+  update_cast_config: ({ body, store, caller, observedFields, apiNames }) => {
     const { cast_config_id, ...fields } = parse(
       castFields(apiNames).extend({ cast_config_id: id.optional() }),
       body.target_cast_config,
       "target_cast_config",
     );
+    requireGroupChange(store, caller, store.casting.requireCastConfig(cast_config_id), fields.group_id);
     return { cast_config: castJson(store, store.casting.updateCastConfig(cast_config_id, fields), observedFields, apiNames) };
   },
   delete_cast_config: ({ body, store }) => {

@@ -21,11 +21,15 @@
  *   transit and the repeat found the key taken) fails with advice rather than guessing whose
  *   config it is.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { CAST_GROUP_CHANGING } from "../../catalogue/kinds";
+import { canonicalId } from "../../catalogue/ids";
+import { UNKNOWN } from "../../catalogue/values";
 import { CAST_CONFIG_SHOWN_FIELDS, castConfigShown, KasmUnknownCastConfigError } from "../api";
 import type { KasmClient, CastConfig as KasmCastConfig, CastConfigUpdate, CreateCastConfigResult, NewCastConfig } from "../api";
 import { configKey, howToSet } from "../api/config";
-import { alreadyExistsError, declared, GONE, isAlreadyExists, isAsDeclared, KasmId, KasmNotAdoptedError, KasmObjectMissingError, KasmOutcomeUnknownError, keepingWhatWasCreated, keepSpelling, refreshedInputs, same, toApi, unlessGone, type RefreshedInputs, type KindDocs } from "./kit";
+import { alreadyExistsError, declared, GONE, isAlreadyExists, isAsDeclared, isUnknown, KasmId, KasmNotAdoptedError, KasmObjectMissingError, KasmOutcomeUnknownError, keepingWhatWasCreated, keepSpelling, refreshedInputs, same, toApi, unlessGone, type Props, type RefreshedInputs, type KindDocs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS, SESSION_PERMISSION_DOCS } from "./session-permissions";
 
@@ -184,7 +188,9 @@ const DOCS: KindDocs<CastConfigInputs, CastConfigOutputs> = {
     "sent only when its declared value changes, since setting it resets the count.\n\nKasm has no " +
     "operation to read casting configs. So refresh keeps the last known state (changes and deletions " +
     "made in the Kasm UI are not seen), and an existing casting config cannot be adopted: a clash " +
-    "with an existing key or name is an error.",
+    "with an existing key or name is an error.\n\nAn update that moves the config to another group, " +
+    "or no longer declares its `groupId`, needs Groups Modify on both groups (Groups Modify System " +
+    "for a system group): a released Kasm checks them.",
   arguments:
     "The arguments of a CastConfig. Inputs left out are not managed: Kasm keeps whatever they are. " +
     "The session permissions (`allowWsAudio`, ...) are those of SessionPermissionArgs; they apply " +
@@ -245,7 +251,9 @@ const DOCS: KindDocs<CastConfigInputs, CastConfigOutputs> = {
     "with `kasm:apiNames spec` no read: refresh keeps the last known state and cannot see drift, and " +
     "an existing config cannot be adopted (with `product` both work, by key). `sessionRemaining` is " +
     "a counter Kasm counts down as the link starts sessions, and setting it resets it: it is sent on " +
-    "create and when its value changes; an update of other fields leaves it alone",
+    "create and when its value changes; an update of other fields leaves it alone; an update's " +
+    "checked inputs say whether it moves the config between groups (`groupChanging`, for the " +
+    "permissions pack: see [policy/README.md](policy/README.md))",
 };
 
 // --- helpers -------------------------------------------------------------------------------------
@@ -254,7 +262,39 @@ const DOCS: KindDocs<CastConfigInputs, CastConfigOutputs> = {
 function targetCastConfig(inputs: CastConfigInputs): NewCastConfig {
   const body: NewCastConfig = toApi(inputs, fieldNames(API_FIELDS));
   body.casting_config_name = body.casting_config_name.trim();
+  // In 32 hex digits: 1.15.0's update compares the config's group in that spelling, and checks
+  // Groups Modify on both groups when the one sent is spelled otherwise.
+  if (body.group_id) body.group_id = canonicalId(body.group_id);
   return body;
+}
+
+/**
+ * Whether an update moves the config between groups, as 1.15.0's update_cast_config sees it: the
+ * group sent (declared) is not the config's, or none is sent while it has one (the config keeps
+ * it, but the product checks it). It then needs Groups Modify on both groups.
+ */
+function movesGroup(configGroup: unknown, sentGroup: unknown): boolean {
+  const named = (group: unknown) => group !== undefined && group !== null && group !== "";
+  if (!named(configGroup)) return named(sentGroup);
+  return !named(sentGroup) || !same.id(configGroup, sentGroup);
+}
+
+/**
+ * What check tells the permissions pack about an existing casting config (`groupChanging`, see
+ * the catalogue's `CAST_GROUP_CHANGING`): whether `update` moves it between groups (the state's
+ * group and the declared one, see {@link movesGroup}); the unknown placeholder while the declared
+ * group is not known (preview); undefined on a create, which has no state to compare with.
+ */
+export function castGroupChanging(olds: Props, news: Props): boolean | typeof UNKNOWN | undefined {
+  if (!Object.keys(olds).some((key) => !key.startsWith("__"))) return undefined;
+  if (isUnknown(news.groupId)) return UNKNOWN;
+  return movesGroup(olds.groupId, news.groupId);
+}
+
+/** The checked inputs with what check tells the permissions pack (see {@link castGroupChanging}). */
+function withGroupChanging(result: pulumi.dynamic.CheckResult, olds: Props): pulumi.dynamic.CheckResult {
+  const changing = result.inputs && castGroupChanging(olds, result.inputs);
+  return changing === undefined ? result : { ...result, inputs: { ...result.inputs, [CAST_GROUP_CHANGING]: changing } };
 }
 
 function outputs(inputs: RefreshedInputs<CastConfigInputs>, config: KasmCastConfig): CastConfigState {
@@ -321,6 +361,7 @@ export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs
   docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
+  extraCheck: (result, _news, olds) => withGroupChanging(result, olds),
 
   async create(inputs, context) {
     const client = context.client();
@@ -331,7 +372,10 @@ export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs
         // A config already as declared is taken over without a request.
         if (isAsDeclared(inputs, currentInputs(inputs, existing), ADOPTION_COMPARED))
           return { id: existing.cast_config_id, outs: outputs(inputs, existing) };
-        const config = await client.casting.updateCastConfig({ ...body, cast_config_id: existing.cast_config_id });
+        const config = await client.casting.updateCastConfig(
+          { ...body, cast_config_id: existing.cast_config_id },
+          { changesCastGroup: movesGroup(existing.group_id, body.group_id) },
+        );
         return { id: config.cast_config_id, outs: outputs(inputs, config) };
       }
     }
@@ -391,7 +435,7 @@ export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs
     // sessions start, and sending the declared value again would reset the count.
     if (same.value(olds.sessionRemaining, news.sessionRemaining)) delete update.session_remaining;
     try {
-      const config = await context.client().casting.updateCastConfig(update);
+      const config = await context.client().casting.updateCastConfig(update, { changesCastGroup: movesGroup(olds.groupId, news.groupId) });
       return { outs: outputs(news, config) };
     } catch (error) {
       if (isCastConfigGone(error))

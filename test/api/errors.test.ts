@@ -92,6 +92,14 @@ describe("error classes", () => {
     expect(servers.message).toContain("any one of Servers View or Agents View");
   });
 
+  it("401 `Unauthorized Action.` (1.15's check of a casting config's groups): permission, naming Groups Modify, not the credentials", () => {
+    const error = errorForStatus({ operation: "update_cast_config", status: 401, errorMessage: "Unauthorized Action.", context: { changesCastGroup: true } });
+    expect(error).toBeInstanceOf(KasmPermissionError);
+    expect((error as KasmPermissionError).requiredPermissions).toEqual(["Casting Modify", "Groups Modify"]);
+    expect(error.message).toContain("Groups Modify System when it changes the config's group, and one of the two is a system group");
+    expect(error.message).not.toContain("Check the API key and secret");
+  });
+
   it("403 from a Read Only key", async () => {
     const client = clientWith(KEYS.readOnly);
     const error = await failure(client.users.createUser({ username: "ro" }));

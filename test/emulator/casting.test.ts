@@ -9,13 +9,32 @@ import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 const CHROME = "1b000000000000000000000000000001";
 const KIOSK_GROUP = "2c000000000000000000000000000001";
 const UNKNOWN = "ffffffffffffffffffffffffffffffff";
+const VISITORS_GROUP = "2c000000000000000000000000000002";
+/** Keys with Casting Modify: alone, with Groups Modify, and with Groups Modify System too. */
+const CASTING = { key: "key-casting", secret: "secret-casting" };
+const CASTING_GROUPS = { key: "key-casting-groups", secret: "secret-casting-groups" };
+const CASTING_SYSTEM_GROUPS = { key: "key-casting-system-groups", secret: "secret-casting-system-groups" };
+const hyphenated = (id: string) => `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`;
 
 let emulator: TestEmulator;
 beforeAll(async () => {
   emulator = await startTestEmulator({
     zones: [{ zone_name: "default" }],
     images: [{ image_id: CHROME, name: "kasmweb/chrome:1.16.0", friendly_name: "Chrome" }],
-    groups: [{ group_id: KIOSK_GROUP, name: "Kiosk" }],
+    groups: [
+      { group_id: KIOSK_GROUP, name: "Kiosk" },
+      { group_id: VISITORS_GROUP, name: "Visitors" },
+    ],
+    apiKeys: [
+      { name: "casting", key: CASTING.key, secret: CASTING.secret, permissions: ["Casting View", "Casting Create", "Casting Modify"] },
+      { name: "casting-groups", key: CASTING_GROUPS.key, secret: CASTING_GROUPS.secret, permissions: ["Casting View", "Casting Modify", "Groups View", "Groups Modify"] },
+      {
+        name: "casting-system-groups",
+        key: CASTING_SYSTEM_GROUPS.key,
+        secret: CASTING_SYSTEM_GROUPS.secret,
+        permissions: ["Casting View", "Casting Modify", "Groups View", "Groups Modify", "Groups View System", "Groups Modify System"],
+      },
+    ],
   });
 });
 afterAll(() => emulator.close());
@@ -262,5 +281,39 @@ describe("casting configs", () => {
     const res = await emulator.call("delete_cast_config", { casting_config_name: "Nothing by that name" });
     expect(res.status).toBe(400);
     expect(res.body.error_message).toContain("Nothing by that name");
+  });
+});
+
+describe("an update that moves a config between groups (1.15's check, read in its compiled code)", () => {
+  let configId: string;
+  const update = (fields: Record<string, unknown>, creds: { key: string; secret: string }) =>
+    emulator.call("update_cast_config", { target_cast_config: { cast_config_id: configId, ...fields } }, creds);
+
+  beforeAll(async () => {
+    const res = await emulator.call("create_cast_config", { target_cast_config: { casting_config_name: "Moves", key: "moves", group_id: KIOSK_GROUP } }, CASTING);
+    configId = res.body.cast_config.cast_config_id;
+  });
+
+  it("needs only Casting Modify when the group sent is the config's, in its 32 hex digits", async () => {
+    expect((await update({ group_id: KIOSK_GROUP, error_url: "https://example.org/a" }, CASTING)).status).toBe(200);
+  });
+
+  it("needs Groups Modify when the group sent differs, or is the config's spelled with hyphens, or is left out while the config has one; nothing changes", async () => {
+    const before = await emulator.state();
+    for (const fields of [{ group_id: VISITORS_GROUP }, { group_id: hyphenated(KIOSK_GROUP) }, { error_url: "https://example.org/b" }]) {
+      expect((await update(fields, CASTING)).status).toBe(403);
+    }
+    expect(await emulator.state()).toEqual(before);
+    const moved = await update({ group_id: VISITORS_GROUP }, CASTING_GROUPS);
+    expect(moved.status).toBe(200);
+    expect(moved.body.cast_config.group_id).toBe(VISITORS_GROUP);
+  });
+
+  it("needs Groups Modify System as well to move a config to or from a system group", async () => {
+    const allUsers = Object.values<{ group_id: string; name: string }>((await emulator.state()).groups).find((g) => g.name === "All Users")!.group_id;
+    expect((await update({ group_id: allUsers }, CASTING_GROUPS)).status).toBe(403);
+    expect((await update({ group_id: allUsers }, CASTING_SYSTEM_GROUPS)).status).toBe(200);
+    expect((await update({ group_id: VISITORS_GROUP }, CASTING_GROUPS)).status).toBe(403);
+    expect((await update({ group_id: VISITORS_GROUP }, CASTING_SYSTEM_GROUPS)).status).toBe(200);
   });
 });

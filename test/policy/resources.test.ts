@@ -119,6 +119,32 @@ describe("a Workspace update: what its check says the change sets (resourceField
   });
 });
 
+describe("a CastConfig update: whether its check says the change moves the config between groups (groupChanging)", () => {
+  const declared = { castingConfigName: "Lobby", key: "lobby", groupId: IDS.devs };
+  const updateCast = (props: Record<string, unknown>) => resourcePermissionNeeds("CastConfig", props, KNOWN).update.calls.find((c) => c.operation === "update_cast_config")!;
+
+  it("a move: Groups Modify on top of Casting Modify, decided", () => {
+    const call = updateCast({ ...declared, groupChanging: true });
+    expect(call.requirement.all).toEqual(["Casting Modify", "Groups Modify"]);
+    expect(call.undecided).toEqual([]);
+  });
+
+  it("a move to a system group: Groups Modify System too", () => {
+    expect(updateCast({ ...declared, groupId: IDS.allUsers, groupChanging: true }).requirement.all).toEqual(["Casting Modify", "Groups Modify", "Groups Modify System"]);
+  });
+
+  it("no move, or the state's outputs of a config this run does not change: Casting Modify alone", () => {
+    expect(updateCast({ ...declared, groupChanging: false }).requirement.all).toEqual(["Casting Modify"]);
+    expect(updateCast(declared).requirement.all).toEqual(["Casting Modify"]);
+  });
+
+  it("a group not known yet (preview): undecided, saying why", () => {
+    const call = updateCast({ ...declared, groupId: UNKNOWN, groupChanging: UNKNOWN });
+    expect(call.undecided.map((u) => u.fact)).toContainEqual(expect.stringContaining("groupChanging depends on a value not known yet"));
+    expect(call.undecided.flatMap((u) => u.adds)).toContain("Groups Modify");
+  });
+});
+
 describe("rows", () => {
   it("User: create_user, get_user, update_user, delete_user; adopt adds the lookup and the update", () => {
     const plain = resourcePermissionNeeds("User", { username: "ada" }, KNOWN);

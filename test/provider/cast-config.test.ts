@@ -14,6 +14,7 @@ import { TEST_API_NAMES } from "../helpers/vocabulary";
 const CHROME = "1b000000000000000000000000000001";
 const TERMINAL = "1b000000000000000000000000000002";
 const GUESTS = "2c000000000000000000000000000001";
+const VISITORS = "2c000000000000000000000000000002";
 const NO_CREATE = { key: "no-create-key", secret: "no-create-secret-5d2e" };
 
 let emulator: TestEmulator;
@@ -28,7 +29,10 @@ beforeAll(async () => {
       { image_id: CHROME, name: "kasmweb/chrome:1.16.0", friendly_name: "Chrome" },
       { image_id: TERMINAL, name: "kasmweb/terminal:1.16.0", friendly_name: "Terminal" },
     ],
-    groups: [{ group_id: GUESTS, name: "Guests" }],
+    groups: [
+      { group_id: GUESTS, name: "Guests" },
+      { group_id: VISITORS, name: "Visitors" },
+    ],
   });
   host = await hostFor(emulator);
 });
@@ -210,6 +214,30 @@ describe("CastConfig", () => {
     );
     // The existing config is left alone.
     expect(await castInKasm(existing.body.cast_config.cast_config_id)).toMatchObject({ key: "taken", casting_config_name: "Taken" });
+  });
+
+  it("moving a config between groups: check notes it for the permissions pack; a key without Groups Modify updates a config whose group is declared with hyphens, and is refused a move, naming Groups Modify", async () => {
+    const cast = new Driven(host, "CastConfig", "moves");
+    const declared = { castingConfigName: "Moves", key: "moves", imageId: CHROME, groupId: hyphenated(GUESTS) };
+    await cast.create(declared);
+    expect((await cast.check(declared)).inputs.groupChanging).toBeUndefined();
+    expect((await cast.check({ ...declared, groupId: VISITORS }, cast.state)).inputs.groupChanging).toBe(true);
+    expect((await cast.check({ ...declared, groupId: undefined }, cast.state)).inputs.groupChanging).toBe(true);
+    expect((await cast.check({ ...declared, groupId: GUESTS }, cast.state)).inputs.groupChanging).toBe(false);
+
+    const limited = await hostFor(emulator, NO_CREATE);
+    try {
+      const sameConfig = Object.assign(new Driven(limited, "CastConfig", "moves"), { id: cast.id, state: cast.state });
+      // The group goes in 32 hex digits, the spelling 1.15.0 compares: no group permission is needed.
+      await sameConfig.update({ ...declared, errorUrl: "https://example.org/oops" });
+      expect((await castInKasm(cast.id)).error_url).toBe("https://example.org/oops");
+      const error = await sameConfig.update({ ...declared, groupId: VISITORS }).catch((e: Error) => e);
+      expect((error as Error).message).toMatch(/update_cast_config.*Groups Modify/s);
+      expect((await castInKasm(cast.id)).group_id).toBe(GUESTS);
+    } finally {
+      await limited.stop();
+    }
+    await cast.delete();
   });
 
   it("a refused create names the permission to grant, without the secret", async () => {

@@ -178,7 +178,7 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
   "provider/resources/cast-config.ts": {
     // With kasm:apiNames "product", refresh reads every documented field back (get_cast_config),
     // through the client's castConfigShown (below, under provider/api/schemas/casting.ts).
-    "casting config": ["cast_config_id", "casting_config_name", "image_friendly_name", "group_name", "session_remaining"],
+    "casting config": ["cast_config_id", "casting_config_name", "group_id", "image_friendly_name", "group_name", "session_remaining"],
     castConfigShown: ["groupId", "imageId", "sessionRemaining"],
     CreateCastConfigResult: ["confirmed", "cast_config"],
   },

@@ -28,6 +28,7 @@ import {
   isNotFoundMessage,
   LICENSE_LIMIT_MESSAGE,
   NOT_AUTHORIZED_FOR_TARGET_MESSAGE,
+  UNAUTHORIZED_ACTION_MESSAGE,
   UNAUTHORIZED_MESSAGE,
   UNLICENSED_FEATURE_MESSAGE,
 } from "./messages";
@@ -71,7 +72,7 @@ export function errorForStatus(
     const text = (details.errorMessage ?? "").trim();
     if (LICENSE_LIMIT_MESSAGE.test(text) || UNLICENSED_FEATURE_MESSAGE.test(text)) return new KasmLicenseLimitError(details);
     if (BAD_CREDENTIALS_MESSAGE.test(text) || ACCESS_DENIED_MESSAGE.test(text) || EXPIRED_KEY_MESSAGE.test(text)) return new KasmAuthenticationError(details);
-    if (UNAUTHORIZED_MESSAGE.test(text) || NOT_AUTHORIZED_FOR_TARGET_MESSAGE.test(text)) return new KasmPermissionError(details);
+    if (UNAUTHORIZED_MESSAGE.test(text) || UNAUTHORIZED_ACTION_MESSAGE.test(text) || NOT_AUTHORIZED_FOR_TARGET_MESSAGE.test(text)) return new KasmPermissionError(details);
     return status === 401 ? new KasmAuthenticationError(details) : new KasmPermissionError(details);
   }
   // A 200 with an error_message (1.15 answers many refusals so) is read like a 400. Kasm answers an

@@ -39,6 +39,12 @@ export const UNLICENSED_FEATURE_MESSAGE = /^access denied\. this feature is not 
 /** The text of a missing permission: 1.19 answers 403 `Unauthorized.`, 1.15 answers 401 `Unauthorized`. */
 export const UNAUTHORIZED_MESSAGE = /^unauthorized\.?$/i;
 
+/**
+ * 1.15's text for a permission an operation checks inside, on the object it changes (HTTP 401 from
+ * the public API: update_cast_config's check of the groups a config changes between).
+ */
+export const UNAUTHORIZED_ACTION_MESSAGE = /^unauthorized action\.?$/i;
+
 /** 1.15's text for a key whose permissions do not reach the target group (HTTP 401, update_group). */
 export const NOT_AUTHORIZED_FOR_TARGET_MESSAGE = /^user not authorized to\b/i;
 

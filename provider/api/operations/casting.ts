@@ -13,6 +13,7 @@ import {
   type DeleteCastConfigParams,
   type NewCastConfig,
 } from "../schemas/casting";
+import type { OperationContext } from "../../../catalogue";
 import type { KasmApi } from "../transport";
 
 const CastAnswer = z.object({ cast_config: CastConfig });
@@ -76,9 +77,14 @@ export async function findCastConfig(api: KasmApi, key: { key: string }): Promis
   return (await getCastConfigs(api)).find((c) => c.key === key.key);
 }
 
-/** Change a casting config (`update_cast_config`; needs Casting Modify). */
-export async function updateCastConfig(api: KasmApi, update: CastConfigUpdate): Promise<CastConfig> {
-  return (await api.transport.call("update_cast_config", { target_cast_config: update }, CastAnswer)).cast_config;
+/**
+ * Change a casting config (`update_cast_config`; needs Casting Modify, and Groups Modify on both
+ * groups when it moves the config between groups: `context.changesCastGroup`, which a refusal's
+ * advice reads). Send the group as the config has it, in 32 hex digits: 1.15.0 compares that
+ * spelling, and checks the groups' permissions for any other.
+ */
+export async function updateCastConfig(api: KasmApi, update: CastConfigUpdate, context: OperationContext = {}): Promise<CastConfig> {
+  return (await api.transport.call("update_cast_config", { target_cast_config: update }, CastAnswer, { context })).cast_config;
 }
 
 /**
