@@ -4,10 +4,11 @@
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import { USER_FIELD_PERMISSIONS } from "../../catalogue";
-import { InvalidRequest } from "../errors";
+import { InvalidRequest, UnknownObject } from "../errors";
 import { ASSIGNED_SERVER, SESSION_SUMMARY, USER, USER_ATTRIBUTES, USER_GROUP, USER_SERVER_ASSIGNMENT } from "../fields";
 import { timestamp, type SessionRecord, type Store, type UserAttributesRecord, type UserRecord } from "../store";
 import type { Caller } from "../auth";
+import type { ApiNames } from "../vocabulary";
 import { bool, id, int, parse, Reply, text, type Call, type Handler } from "./common";
 
 // --- wire shapes ---------------------------------------------------------------------------------
@@ -214,10 +215,24 @@ const logoutUser: Handler = ({ body, store }) => {
   return {};
 };
 
-const getAttributes: Handler = ({ body, store, observedFields }) => {
+const getAttributes: Handler = ({ body, store, observedFields, apiNames }) => {
   const target = parse(UserRef, body.target_user, "target_user");
-  return { user_attributes: attributesJson(store.users.attributesOf(target.user_id), observedFields) };
+  const user = requireUserAs(store, target.user_id, apiNames, "No user found with name/id");
+  return { user_attributes: attributesJson(store.users.attributesOf(user.user_id), observedFields) };
 };
+
+/**
+ * The user an operation names, or its refusal of an unknown one: in product mode in 1.15's words,
+ * which differ by operation (`No user found with id: (<id>)` from get_login, `No user found with
+ * name/id: (<id>)` from get_attributes; its public_api.py and compiled admin_api.py); otherwise
+ * the emulator's `Unknown user (<id>)`, as the documentation's other user operations answer.
+ */
+function requireUserAs(store: Store, userId: unknown, apiNames: ApiNames, productWords: string): UserRecord {
+  const user = store.users.user(userId);
+  if (user) return user;
+  if (apiNames === "product") throw new UnknownObject(`${productWords}: (${String(userId ?? "")})`);
+  return store.users.requireUser(userId);
+}
 
 const updateUserAttributes: Handler = ({ body, store, caller }) => {
   const target = parse(TargetAttributes, body.target_user_attributes, "target_user_attributes");
@@ -246,9 +261,9 @@ const unassignUserServer: Handler = ({ body, store, caller }) => {
   return new Reply(204);
 };
 
-const getLogin: Handler = ({ body, store, baseUrl }: Call) => {
+const getLogin: Handler = ({ body, store, baseUrl, apiNames }: Call) => {
   const target = parse(UserRef, body.target_user, "target_user");
-  const user = store.users.requireUser(target.user_id);
+  const user = requireUserAs(store, target.user_id, apiNames, "No user found with id");
   user.last_session = timestamp();
   const token = randomBytes(16).toString("hex");
   return { url: `${baseUrl}/#/staticlogin/?token=${token}&username=${encodeURIComponent(user.username)}` };

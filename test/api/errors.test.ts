@@ -92,6 +92,14 @@ describe("error classes", () => {
     expect(servers.message).toContain("any one of Servers View or Agents View");
   });
 
+  it("400 `No user found with ...` (1.15's get_attributes and get_login): the user does not exist", () => {
+    for (const [operation, errorMessage] of [
+      ["get_attributes", "No user found with name/id: (00000000000000000000000000000001)"],
+      ["get_login", "No user found with id: (00000000000000000000000000000001)"],
+    ] as const)
+      expect(errorForStatus({ operation, status: 400, errorMessage })).toBeInstanceOf(KasmUnknownUserError);
+  });
+
   it("401 `Unauthorized Action.` (1.15's check of a casting config's groups): permission, naming Groups Modify, not the credentials", () => {
     const error = errorForStatus({ operation: "update_cast_config", status: 401, errorMessage: "Unauthorized Action.", context: { changesCastGroup: true } });
     expect(error).toBeInstanceOf(KasmPermissionError);

@@ -239,6 +239,21 @@ describe("cast configs", () => {
   });
 });
 
+describe("an unknown user, in each operation's own words", () => {
+  it("get_attributes and get_login answer 400 as 1.15 words it; spec mode answers Unknown user (<id>)", async () => {
+    expect(wire(await emulators.product.call("get_attributes", { target_user: { user_id: UNKNOWN } }))).toEqual({
+      status: 400,
+      body: { error_message: `No user found with name/id: (${UNKNOWN})` },
+    });
+    expect(wire(await emulators.product.call("get_login", { target_user: { user_id: UNKNOWN } }))).toEqual({
+      status: 400,
+      body: { error_message: `No user found with id: (${UNKNOWN})` },
+    });
+    for (const operation of ["get_attributes", "get_login"] as const)
+      expect(wire(await emulators.spec.call(operation, { target_user: { user_id: UNKNOWN } }))).toEqual({ status: 400, body: { error_message: `Unknown user (${UNKNOWN})` } });
+  });
+});
+
 describe("licences", () => {
   it("get_licenses lists none, then the licence activate added", async () => {
     expect(wire(await emulators.product.call("get_licenses"))).toEqual({ status: 200, body: { licenses: [] } });

@@ -19,6 +19,7 @@ const NOT_FOUND_MESSAGES: readonly RegExp[] = [
   /\bdoes not exit by that id\b/i, // 1.15 update_group, as written there
   /^Invalid (User|Group|Server|Image|Zone) ID\b/i,
   /\bnot found\b/i,
+  /^No user found with\b/i, // 1.15 get_attributes (`... name/id: (<id>)`) and get_login (`... id: (<id>)`)
 ];
 
 /** Kasm's text for a licence whose seats are used up (`License limit exceeded. Unable to create user`). */
