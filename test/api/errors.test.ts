@@ -92,6 +92,18 @@ describe("error classes", () => {
     expect(servers.message).toContain("any one of Servers View or Agents View");
   });
 
+  it("401 `API Key (<name>) unauthorized for deleting the requested user ...` (1.15's delete_user): permission, naming Users Modify Admin and Sessions Delete for their cases, not the credentials", () => {
+    for (const [errorMessage, context, permission] of [
+      ["API Key (ci) unauthorized for deleting the requested user (ada).", { targetUserIsGlobalAdmin: true }, "Users Modify Admin"],
+      ["API Key (ci) unauthorized for deleting the requested user (ada) sessions.", { targetUserHasSessions: true }, "Sessions Delete"],
+    ] as const) {
+      const error = errorForStatus({ operation: "delete_user", status: 401, errorMessage, context });
+      expect(error).toBeInstanceOf(KasmPermissionError);
+      expect((error as KasmPermissionError).requiredPermissions).toContain(permission);
+      expect(error.message).not.toContain("Check the API key and secret");
+    }
+  });
+
   it("400 `No user found with ...` (1.15's get_attributes and get_login): the user does not exist", () => {
     for (const [operation, errorMessage] of [
       ["get_attributes", "No user found with name/id: (00000000000000000000000000000001)"],

@@ -29,6 +29,7 @@ import {
   LICENSE_LIMIT_MESSAGE,
   NOT_AUTHORIZED_FOR_TARGET_MESSAGE,
   UNAUTHORIZED_ACTION_MESSAGE,
+  UNAUTHORIZED_FOR_TARGET_MESSAGE,
   UNAUTHORIZED_MESSAGE,
   UNLICENSED_FEATURE_MESSAGE,
 } from "./messages";
@@ -60,8 +61,11 @@ function notFoundError(details: KasmErrorDetails): KasmNotFoundError {
  *
  * For 401 and 403 Kasm's text decides first: `License limit exceeded...` is a
  * {@link KasmLicenseLimitError} and `Invalid user name or password.` a {@link KasmAuthenticationError},
- * whichever of the two codes carries them. Otherwise a 401 is an authentication error and a 403
- * (`Unauthorized.`, or a text the spec does not list) a permission error.
+ * whichever of the two codes carries them. The texts of a missing permission are a permission
+ * error with either code: `Unauthorized.`, and the words 1.15 answers with HTTP 401 when it checks
+ * a permission on the object an operation changes (`Unauthorized Action.`, `User not authorized
+ * to ...`, `API Key (<name>) unauthorized for ...`). Otherwise a 401 is an authentication error
+ * and a 403 (a text the spec does not list) a permission error.
  */
 export function errorForStatus(
   details: KasmErrorDetails & { readonly operation: string; readonly status: number; readonly context?: OperationContext },
@@ -72,7 +76,8 @@ export function errorForStatus(
     const text = (details.errorMessage ?? "").trim();
     if (LICENSE_LIMIT_MESSAGE.test(text) || UNLICENSED_FEATURE_MESSAGE.test(text)) return new KasmLicenseLimitError(details);
     if (BAD_CREDENTIALS_MESSAGE.test(text) || ACCESS_DENIED_MESSAGE.test(text) || EXPIRED_KEY_MESSAGE.test(text)) return new KasmAuthenticationError(details);
-    if (UNAUTHORIZED_MESSAGE.test(text) || UNAUTHORIZED_ACTION_MESSAGE.test(text) || NOT_AUTHORIZED_FOR_TARGET_MESSAGE.test(text)) return new KasmPermissionError(details);
+    const permissionWords = [UNAUTHORIZED_MESSAGE, UNAUTHORIZED_ACTION_MESSAGE, NOT_AUTHORIZED_FOR_TARGET_MESSAGE, UNAUTHORIZED_FOR_TARGET_MESSAGE];
+    if (permissionWords.some((words) => words.test(text))) return new KasmPermissionError(details);
     return status === 401 ? new KasmAuthenticationError(details) : new KasmPermissionError(details);
   }
   // A 200 with an error_message (1.15 answers many refusals so) is read like a 400. Kasm answers an

@@ -46,6 +46,13 @@ export const UNAUTHORIZED_MESSAGE = /^unauthorized\.?$/i;
  */
 export const UNAUTHORIZED_ACTION_MESSAGE = /^unauthorized action\.?$/i;
 
+/**
+ * 1.15's text for a key whose permissions do not reach the user it deletes (HTTP 401, delete_user:
+ * `API Key (<name>) unauthorized for deleting the requested user (<username>).`, and `... user
+ * (<username>) sessions.` when the user has sessions to end).
+ */
+export const UNAUTHORIZED_FOR_TARGET_MESSAGE = /^(api key|user) \(.*\) unauthorized for\b/i;
+
 /** 1.15's text for a key whose permissions do not reach the target group (HTTP 401, update_group). */
 export const NOT_AUTHORIZED_FOR_TARGET_MESSAGE = /^user not authorized to\b/i;
 
