@@ -234,8 +234,10 @@ function requireUserAs(store: Store, userId: unknown, apiNames: ApiNames, produc
   return store.users.requireUser(userId);
 }
 
-const updateUserAttributes: Handler = ({ body, store, caller }) => {
+const updateUserAttributes: Handler = ({ body, store, caller, apiNames }) => {
   const target = parse(TargetAttributes, body.target_user_attributes, "target_user_attributes");
+  // 1.15 (client_api.py) reads the user before the permission, and words an unknown one its own way.
+  if (apiNames === "product" && !store.users.user(target.user_id)) throw new UnknownObject("Missing or invalid user");
   caller.require("update_user_attributes", { targetUserIsGlobalAdmin: targetIsAdmin(store, target.user_id) });
   const { user_id, ...fields } = target;
   store.users.updateAttributes(user_id, fields);

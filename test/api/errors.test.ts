@@ -104,10 +104,11 @@ describe("error classes", () => {
     }
   });
 
-  it("400 `No user found with ...` (1.15's get_attributes and get_login): the user does not exist", () => {
+  it("400 `No user found with ...` (1.15's get_attributes and get_login), `Missing or invalid user` (its update_user_attributes): the user does not exist", () => {
     for (const [operation, errorMessage] of [
       ["get_attributes", "No user found with name/id: (00000000000000000000000000000001)"],
       ["get_login", "No user found with id: (00000000000000000000000000000001)"],
+      ["update_user_attributes", "Missing or invalid user"],
     ] as const)
       expect(errorForStatus({ operation, status: 400, errorMessage })).toBeInstanceOf(KasmUnknownUserError);
   });

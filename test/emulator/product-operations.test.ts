@@ -240,7 +240,7 @@ describe("cast configs", () => {
 });
 
 describe("an unknown user, in each operation's own words", () => {
-  it("get_attributes and get_login answer 400 as 1.15 words it; spec mode answers Unknown user (<id>)", async () => {
+  it("get_attributes, get_login and update_user_attributes answer 400 as 1.15 words it; spec mode answers Unknown user (<id>)", async () => {
     expect(wire(await emulators.product.call("get_attributes", { target_user: { user_id: UNKNOWN } }))).toEqual({
       status: 400,
       body: { error_message: `No user found with name/id: (${UNKNOWN})` },
@@ -248,6 +248,10 @@ describe("an unknown user, in each operation's own words", () => {
     expect(wire(await emulators.product.call("get_login", { target_user: { user_id: UNKNOWN } }))).toEqual({
       status: 400,
       body: { error_message: `No user found with id: (${UNKNOWN})` },
+    });
+    expect(wire(await emulators.product.call("update_user_attributes", { target_user_attributes: { user_id: UNKNOWN, show_tips: true } }))).toEqual({
+      status: 400,
+      body: { error_message: "Missing or invalid user" },
     });
     for (const operation of ["get_attributes", "get_login"] as const)
       expect(wire(await emulators.spec.call(operation, { target_user: { user_id: UNKNOWN } }))).toEqual({ status: 400, body: { error_message: `Unknown user (${UNKNOWN})` } });

@@ -50,7 +50,7 @@ const REFUSAL_MEANINGS: readonly (readonly [RegExp, new (details: KasmErrorDetai
 /** The not-found error, naming what is missing when the text says (the user, the casting config). */
 function notFoundError(details: KasmErrorDetails): KasmNotFoundError {
   const text = details.errorMessage ?? "";
-  if (/\bUser ID\b|\bunknown user\b|^no user found\b/i.test(text)) return new KasmUnknownUserError(details);
+  if (/\bUser ID\b|\bunknown user\b|^no user found\b|^missing or invalid user$/i.test(text)) return new KasmUnknownUserError(details);
   if (/\bcast config\b/i.test(text)) return new KasmUnknownCastConfigError(details);
   return new KasmNotFoundError(details);
 }

@@ -20,6 +20,7 @@ const NOT_FOUND_MESSAGES: readonly RegExp[] = [
   /^Invalid (User|Group|Server|Image|Zone) ID\b/i,
   /\bnot found\b/i,
   /^No user found with\b/i, // 1.15 get_attributes (`... name/id: (<id>)`) and get_login (`... id: (<id>)`)
+  /^Missing or invalid user$/i, // 1.15 update_user_attributes
 ];
 
 /** Kasm's text for a licence whose seats are used up (`License limit exceeded. Unable to create user`). */
