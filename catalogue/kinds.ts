@@ -171,6 +171,29 @@ export const WORKSPACE_RESOURCE_PROPERTIES = [
   "execConfig",
 ] as const;
 
+/**
+ * The image settings 1.15.0's update_image treats as compute-related, in the documentation's
+ * vocabulary (`ctr_*` for the product's `docker_*`): the list its compiled code checks one by one
+ * for a key without both Images Modify and Images Modify Resources. It is the documentation's list
+ * of special permission 3 with `require_gpu` and `persistent_profile_path` added.
+ */
+export const IMAGE_COMPUTE_SETTINGS = [
+  "require_gpu",
+  "gpu_count",
+  "memory",
+  "cores",
+  "cpu_allocation_method",
+  "volume_mappings",
+  "run_config",
+  "persistent_profile_path",
+  "uncompressed_size_mb",
+  "ctr_registry",
+  "ctr_token",
+  "ctr_user",
+  "hash",
+  "exec_config",
+] as const;
+
 // --- what check tells the policies ---------------------------------------------------------------
 
 /**

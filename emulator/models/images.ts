@@ -5,6 +5,7 @@
  * delete_image; `data/access_postgres.py` create_update_image; `data/model.py` Image).
  */
 import { isDeepStrictEqual } from "node:util";
+import { IMAGE_COMPUTE_SETTINGS } from "../../catalogue/kinds";
 import { RefusedWith200 } from "../errors";
 import { AreaModel, byId, canonicalId, hyphenatedId, newId, orUnknown, type Table } from "./common";
 import type { ServersModel } from "./servers";
@@ -141,24 +142,10 @@ export interface ImageSettings {
 /**
  * The compute-related fields: changing one needs Images Modify Resources on top of Images Modify
  * (the spec's special permission rule 3). The list is 1.15's (update_image), which adds
- * `require_gpu` and `persistent_profile_path` to the spec's.
+ * `require_gpu` and `persistent_profile_path` to the spec's: the catalogue's, which the
+ * permissions pack reads too.
  */
-export const COMPUTE_FIELDS = [
-  "require_gpu",
-  "gpu_count",
-  "memory",
-  "cores",
-  "cpu_allocation_method",
-  "volume_mappings",
-  "run_config",
-  "persistent_profile_path",
-  "uncompressed_size_mb",
-  "ctr_registry",
-  "ctr_token",
-  "ctr_user",
-  "hash",
-  "exec_config",
-] as const;
+export const COMPUTE_FIELDS = IMAGE_COMPUTE_SETTINGS;
 
 /** The part of the state this model owns. */
 export interface ImagesTables {

@@ -17,7 +17,7 @@
  */
 import type { KasmClient } from "../api/client";
 import { z } from "zod";
-import { canonicalId, declared, GONE, isNotFound, KasmId, KasmObjectMissingError, same, unlessGone, type Props, type RefreshedInputs, type KindDocs } from "./kit";
+import { canonicalId, declared, GONE, isNotFound, KasmId, KasmObjectMissingError, orMissing, same, unlessGone, type Props, type RefreshedInputs, type KindDocs } from "./kit";
 import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -84,23 +84,13 @@ function unknownServer(serverId: string, error: unknown): KasmObjectMissingError
 
 /** Set the flag; an unknown server is an error that says so. */
 async function setDraining(client: KasmClient, serverId: string, draining: boolean): Promise<void> {
-  try {
-    await client.servers.setDrainServer({ server_id: serverId, is_draining: draining });
-  } catch (error) {
-    if (isNotFound(error)) throw unknownServer(serverId, error);
-    throw error;
-  }
+  await orMissing(() => client.servers.setDrainServer({ server_id: serverId, is_draining: draining }), (cause) => unknownServer(serverId, cause));
 }
 
 /** The server's draining flag as its record shows it: undefined when the record does not carry it (see the module comment). */
 async function drainingFlag(client: KasmClient, serverId: string): Promise<boolean | undefined> {
-  try {
-    const seen = (await client.servers.getServers({ server_id: serverId })).is_draining;
-    return typeof seen === "boolean" ? seen : undefined;
-  } catch (error) {
-    if (isNotFound(error)) throw unknownServer(serverId, error);
-    throw error;
-  }
+  const seen = (await orMissing(() => client.servers.getServers({ server_id: serverId }), (cause) => unknownServer(serverId, cause))).is_draining;
+  return typeof seen === "boolean" ? seen : undefined;
 }
 
 // --- provider ------------------------------------------------------------------------------------

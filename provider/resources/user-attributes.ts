@@ -17,7 +17,7 @@
 import { z } from "zod";
 import { userAttributesShown, type UserAttributes as KasmUserAttributes, type UserAttributesUpdate } from "../api";
 import type { KasmClient } from "../api/client";
-import { canonicalId, changedFields, declared, GONE, isNotFound, KasmId, KasmObjectMissingError, keepSpelling, same, unlessGone, type FieldRule, type RefreshedInputs, type KindDocs } from "./kit";
+import { canonicalId, changedFields, declared, GONE, KasmId, KasmObjectMissingError, keepSpelling, orMissing, same, unlessGone, type FieldRule, type RefreshedInputs, type KindDocs } from "./kit";
 import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -157,12 +157,10 @@ function outputs(inputs: RefreshedInputs<UserAttributesInputs>, userAttributesId
 
 /** The attributes of a user, or a clear error when there is no such user. */
 async function attributesOf(client: KasmClient, userId: string): Promise<KasmUserAttributes> {
-  try {
-    return await client.users.getAttributes({ user_id: userId });
-  } catch (error) {
-    if (isNotFound(error)) throw new KasmObjectMissingError(`UserAttributes: Kasm has no user with id ${userId}; the attributes record exists only with its user.`, error);
-    throw error;
-  }
+  return orMissing(
+    () => client.users.getAttributes({ user_id: userId }),
+    (cause) => new KasmObjectMissingError(`UserAttributes: Kasm has no user with id ${userId}; the attributes record exists only with its user.`, cause),
+  );
 }
 
 // --- provider ------------------------------------------------------------------------------------

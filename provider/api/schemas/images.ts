@@ -9,6 +9,7 @@
  * for the errors and permissions.
  */
 import { z } from "zod";
+import { IMAGE_COMPUTE_SETTINGS } from "../../../catalogue/kinds";
 import { AnyObject, Bool, Id, Int, NullableId, NullableString, Num, nullable } from "./common";
 
 /** An attribute of an image. */
@@ -198,30 +199,15 @@ export const IMAGE_SETTINGS = [
 
 /**
  * The settings 1.15.0's update_image checks one by one when the API key holds only one of Images
- * Modify and Images Modify Resources (read in its compiled code, which the decompile could not
- * rebuild): each is read from `target_image`, where one left out fails the call with an unhandled
+ * Modify and Images Modify Resources (the catalogue's `IMAGE_COMPUTE_SETTINGS`, read in its
+ * compiled code, which the decompile could not rebuild): each is read from `target_image`, where one left out fails the call with an unhandled
  * error (HTTP 500), and a value that differs from the stored one is refused. An update therefore
  * carries every one of them, as null where the record holds none: the image store takes null as
  * it takes a setting left out. A registry password counts too: sent back masked, it differs from
  * the stored one, so such a key cannot update an image that keeps a password the program does not
  * declare.
  */
-export const IMAGE_CHECKED_SETTINGS: readonly (typeof IMAGE_SETTINGS)[number][] = [
-  "require_gpu",
-  "gpu_count",
-  "memory",
-  "cores",
-  "cpu_allocation_method",
-  "volume_mappings",
-  "run_config",
-  "persistent_profile_path",
-  "uncompressed_size_mb",
-  "ctr_registry",
-  "ctr_token",
-  "ctr_user",
-  "hash",
-  "exec_config",
-];
+export const IMAGE_CHECKED_SETTINGS: readonly (typeof IMAGE_SETTINGS)[number][] = IMAGE_COMPUTE_SETTINGS;
 
 /** The settings sent as JSON text: the record answers them as JSON. */
 export const IMAGE_JSON_SETTINGS: readonly string[] = ["run_config", "exec_config", "volume_mappings", "launch_config"];

@@ -24,6 +24,19 @@ export async function unlessGone<T>(fetch: () => Promise<T>): Promise<T | undefi
   }
 }
 
+/**
+ * What `call` answers; when Kasm says an object it names does not exist, the error `missing` builds
+ * (Kasm's as its cause) instead, which names the object and the way out.
+ */
+export async function orMissing<T>(call: () => Promise<T>, missing: (cause: Error) => Error): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (isNotFound(error)) throw missing(error);
+    throw error;
+  }
+}
+
 /** How {@link createOrAdopt} finds, updates and creates one kind's object. */
 export interface Adoption<T> {
   /** The `adopt` input: take over an object with the same natural key. */
@@ -71,7 +84,7 @@ export async function createOrAdopt<T>(how: Adoption<T>, context: KindContext): 
 }
 
 /** Whether a Kasm error says the object does not exist. */
-export function isNotFound(error: unknown): boolean {
+export function isNotFound(error: unknown): error is KasmNotFoundError {
   return error instanceof KasmNotFoundError;
 }
 
