@@ -21,9 +21,11 @@ export const INFRASTRUCTURE_ROWS = {
     const changed = "when a field sent to Kasm changed";
     return {
       create: [
+        // The zone and image are looked up first, with adopt or without: a released Kasm fails a second
+        // config of them with a server error, which the provider must not take for its own create.
+        plan("get_staging_configs"),
         ...(adopt
           ? [
-              plan("get_staging_configs", {}, adopt),
               keepPool(adopt),
               plan("update_staging_config", {}, { ...adopt, condition: "with adopt: true, when the zone and image have a staging config that differs from the program" }),
             ]

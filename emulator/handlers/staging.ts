@@ -4,6 +4,7 @@
  * autoscale config, which an update that does not send them clears.
  */
 import { z } from "zod";
+import { AlreadyExists, UnhandledException } from "../errors";
 import { STAGING_CONFIG } from "../fields";
 import { clientPermissionsOf, productClientPermissionsOf } from "../models/common";
 import type { StagingConfigRecord, Store } from "../store";
@@ -61,6 +62,20 @@ function stagingJson(store: Store, c: StagingConfigRecord, observedFields: boole
   };
 }
 
+/**
+ * A write that would give a zone and image a second staging config: in product mode it fails as
+ * 1.15 fails it, with an unhandled database error (HTTP 500: its code checks nothing, and the
+ * table's unique constraint on zone and image refuses the row); otherwise the emulator's 400.
+ */
+function unique<T>(apiNames: ApiNames, write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    if (apiNames === "product" && error instanceof AlreadyExists) throw new UnhandledException();
+    throw error;
+  }
+}
+
 /** The handlers of this area, by operation. */
 export const stagingHandlers = {
   get_staging_configs: ({ store, observedFields, apiNames }) => ({
@@ -73,11 +88,11 @@ export const stagingHandlers = {
   create_staging_config: ({ body, store, observedFields, apiNames }) => {
     const parsed = parse(stagingFields(apiNames), body.target_staging_config, "target_staging_config");
     const fields = apiNames === "product" ? withProductDefaults(parsed) : parsed;
-    return { staging_config: stagingJson(store, store.staging.createStagingConfig(fields), observedFields, apiNames) };
+    return { staging_config: stagingJson(store, unique(apiNames, () => store.staging.createStagingConfig(fields)), observedFields, apiNames) };
   },
   update_staging_config: ({ body, store, observedFields, apiNames }) => {
     const answer = (id: string | undefined, fields: StagingConfigInput) => ({
-      staging_config: stagingJson(store, store.staging.updateStagingConfig(id, fields), observedFields, apiNames),
+      staging_config: stagingJson(store, unique(apiNames, () => store.staging.updateStagingConfig(id, fields)), observedFields, apiNames),
     });
     if (apiNames === "product") {
       // The product's update leaves every other field it is not sent alone, but sets the server

@@ -65,7 +65,9 @@ type StagingConfigState = KindOutputs<StagingConfigInputs, StagingConfigOutputs>
 const DOCS: KindDocs<StagingConfigInputs, StagingConfigOutputs> = {
   description:
     "A Kasm staging config: Kasm keeps `numSessions` sessions of an image started in a zone, so that " +
-    "users get one at once. Every field updates in place. One staging config per zone and image. " +
+    "users get one at once. Every field updates in place. One staging config per zone and image: " +
+    "create looks the zone and image up first, and fails naming the existing config unless `adopt` " +
+    "is set (a released Kasm answers a second one with a server error). " +
     "A released Kasm's update clears the config's server pool and autoscale config unless it is sent them: " +
     "with `kasm:apiNames product` each update reads the config first and sends them as they are.",
   arguments:
@@ -93,7 +95,9 @@ const DOCS: KindDocs<StagingConfigInputs, StagingConfigOutputs> = {
     imageFriendlyName: "The image's friendly name.",
     numCurrentSessions: "The sessions staged when Kasm was last read (read only: never an input, so never a diff).",
   },
-  limits: "a released Kasm's server pool and autoscale config of the config (set in the Kasm UI) are kept through updates",
+  limits:
+    "a released Kasm's server pool and autoscale config of the config (set in the Kasm UI) are kept through updates; " +
+    "create reads the staging configs first (Staging View), to refuse a zone and image that have one",
 };
 
 // --- helpers -------------------------------------------------------------------------------------
@@ -161,6 +165,9 @@ export const stagingConfigProvider = defineKind<StagingConfigInputs, StagingConf
       // Kasm keeps one per zone and image: a second declaration meets the first's config.
       declaredBy: "another StagingConfig of this zone and image, in this stack or another",
       find: () => client.staging.findStagingConfig(body),
+      // Looked up even without adopt: a released Kasm fails a second config of a zone and image with
+      // a server error (its unique constraint), which the client's recovery would take for its own create.
+      findFirst: (existing) => `staging config ${existing.staging_config_id}`,
       // A config already as declared is taken over without a request.
       asDeclared: (existing) => isAsDeclared(inputs, currentInputs(inputs, existing), API_FIELDS),
       update: (existing) => client.staging.updateStagingConfig({ ...body, staging_config_id: existing.staging_config_id }),

@@ -48,6 +48,7 @@ const SEED = {
     { group_id: ENGINEERING, name: "Engineering", description: "Builders", priority: 10 },
   ],
   images: [{ image_id: CHROME, name: "kasmweb/chrome:1.16.0", friendly_name: "Chrome" }],
+  zones: [{ zone_id: "0a000000000000000000000000000001", zone_name: "default" }],
   users: [
     { user_id: ALICE, username: "alice", groups: ["Engineering"] },
     { username: "bob", groups: ["Engineering"] },
@@ -236,6 +237,20 @@ describe("cast configs", () => {
       status: 400,
       body: { error_message: `Cast config with id (${UNKNOWN}) does not exist` },
     });
+  });
+});
+
+describe("staging configs", () => {
+  it("a second config of a zone and image fails with 500, as 1.15's unique constraint fails the write unhandled; spec mode answers 400", async () => {
+    for (const emulator of [emulators.product, emulators.spec]) {
+      const zone = Object.keys((await emulator.state()).zones)[0];
+      const target = { zone_id: zone, image_id: CHROME, num_sessions: 1, expiration: 1 };
+      expect((await emulator.call("create_staging_config", { target_staging_config: target })).status).toBe(200);
+      const before = await emulator.state();
+      const second = await emulator.call("create_staging_config", { target_staging_config: { ...target, num_sessions: 2 } });
+      expect(second.status).toBe(emulator === emulators.product ? 500 : 400);
+      expect(await emulator.state()).toEqual(before);
+    }
   });
 });
 

@@ -49,6 +49,13 @@ export interface Adoption<T> {
   /** The object with the same natural key, if there is one. */
   find(): Promise<T | undefined>;
   /**
+   * For a kind whose duplicate create the product fails with a server error (a unique constraint
+   * its code does not check first): look the key up before creating even without `adopt`, and
+   * refuse an existing object, named by what this returns (`staging config <id>`). Otherwise the
+   * client's recovery from the server error would find that object and take it for its own create.
+   */
+  findFirst?(existing: T): string;
+  /**
    * Whether the existing object is already in the declared state (see {@link isAsDeclared}): it is
    * then taken over as it is, and nothing is written. Without this hook, adopting always updates.
    */
@@ -66,8 +73,9 @@ export interface Adoption<T> {
  * is an error that suggests it.
  */
 export async function createOrAdopt<T>(how: Adoption<T>, context: KindContext): Promise<T> {
-  if (how.adopt === true) {
+  if (how.adopt === true || how.findFirst) {
     const existing = await how.find();
+    if (existing !== undefined && how.adopt !== true) throw alreadyExistsError(how.kind, how.key, how.findFirst?.(existing), how.declaredBy);
     if (existing !== undefined) {
       if (how.asDeclared?.(existing)) return existing;
       // Refused in check already when it could read; here for a plan made without that read.
@@ -96,23 +104,25 @@ export function isAlreadyExists(error: unknown): boolean {
 /**
  * The error for an object that exists already when `adopt` is not set.
  *
+ * @param cause Kasm's refusal of the create, whose words the message quotes; or, when the object
+ *   was found before any create, the words that name it (`staging config <id>`).
  * @param declaredBy For a kind whose object another resource may declare too (`another
  *   StagingConfig of this zone and image`): the error then says to keep one of them first, since
  *   `adopt` would leave both resources managing the object and undoing each other.
  */
 export function alreadyExistsError(kind: string, key: string, cause?: unknown, declaredBy?: string): KasmNotAdoptedError {
-  const detail = cause instanceof KasmApiError && cause.errorMessage ? ` (Kasm: ${cause.errorMessage})` : "";
+  const detail = typeof cause === "string" ? ` (${cause})` : cause instanceof KasmApiError && cause.errorMessage ? ` (Kasm: ${cause.errorMessage})` : "";
   if (declaredBy)
     return new KasmNotAdoptedError(
       `${kind} ${key} already exists in Kasm${detail}. If another resource declares it (${declaredBy}), keep only one of ` +
         `them: with both, each undoes the other's changes, and adopt would not stop that. If it was made outside Pulumi, set ` +
         `\`adopt: true\` on the resource to take it over and bring it to the declared state.`,
-      cause,
+      typeof cause === "string" ? undefined : cause,
     );
   return new KasmNotAdoptedError(
     `${kind} ${key} already exists in Kasm${detail}. Set \`adopt: true\` on the resource to take it over and bring it ` +
       `to the declared state, or declare another ${kind.toLowerCase()}.`,
-    cause,
+    typeof cause === "string" ? undefined : cause,
   );
 }
 
