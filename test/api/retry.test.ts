@@ -163,6 +163,18 @@ describe("creates", () => {
     expect(server.operations()).toEqual(["create_egress_provider", "get_egress_providers", "create_egress_provider", "get_egress_providers"]);
   });
 
+  it("never takes an image that was there before for its own: Kasm allows two of one name and friendly name", async () => {
+    const twin = { image_id: "33333333333333333333333333333333", name: "kasmweb/chrome:1.16.0", friendly_name: "Chrome" };
+    const created = { ...twin, image_id: "44444444444444444444444444444444" };
+    server.script("get_images", { status: 200, body: { images: [twin] } }, { status: 200, body: { images: [twin] } });
+    server.script("create_image", { status: 503, body: {} }, { status: 200, body: { image: created } });
+    await client.close();
+    client = clientFor(server.url, { apiNames: "product" });
+    const image = await client.images.createImage({ name: twin.name, friendly_name: twin.friendly_name });
+    expect(image.image_id).toBe(created.image_id);
+    expect(server.operations()).toEqual(["get_images", "create_image", "get_images", "create_image"]);
+  });
+
   it("reports a genuine duplicate on the first attempt as a bad request", async () => {
     server.script("create_user", { status: 400, body: { error_message: "Error creating user (dee): (User already exists)" } });
     await expect(client.users.createUser({ username: "dee" })).rejects.toMatchObject({ kind: "bad_request", errorMessage: "Error creating user (dee): (User already exists)" });

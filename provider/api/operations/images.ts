@@ -44,18 +44,21 @@ export async function findImage(api: KasmApi, key: { name: string; friendly_name
 }
 
 /**
- * Create an image (`create_image`; a product operation, needs Images Create). Never creates it
- * twice: after a failure that leaves the outcome unknown, the image of that name and friendly name
- * is looked up and taken if the failed attempt created it (Kasm allows two images of one name, so
- * the pair is the key).
+ * Create an image (`create_image`; a product operation, needs Images Create, and Images View for
+ * the lookups). Never creates it twice: after a failure that leaves the outcome unknown, an image
+ * of that name and friendly name is looked up and taken if the failed attempt created it. Kasm
+ * allows two images of one name and friendly name, so the images of that pair are listed before the
+ * first attempt, and one of them is never taken for this create's.
  */
 export async function createImage(api: KasmApi, image: NewImage): Promise<ProductImage> {
   const { transport } = api;
+  const twins = async () => (await getProductImages(api)).filter((other) => other.name === image.name && other.friendly_name === image.friendly_name);
+  const before = new Set((await twins()).map((other) => other.image_id));
   return createOnce(
     transport,
     "create_image",
     async () => (await transport.call("create_image", { target_image: image }, ImageAnswer)).image,
-    { find: () => findImage(api, image) },
+    { find: async () => (await twins()).find((other) => !before.has(other.image_id)) },
   );
 }
 
