@@ -154,7 +154,8 @@ export function buildStack(seed: number, size: number, tag: string): { specs: Sp
         casts += 1;
         const props: Record<string, unknown> = { castingConfigName: `${tag}cast${casts}`, imageId: r.pick([IDS.image1, IDS.image2]), key: `${tag}key${casts}`, allowAnonymous: r.coin() };
         if (r.coin(0.3)) props.groupId = IDS.devs;
-        specs.push({ kind, name, props, update: { disableTips: true } });
+        // An update of a setting, or a move to another group (Groups Modify on both, which the check notes).
+        specs.push({ kind, name, props, update: r.coin(0.3) ? { groupId: IDS.ops } : { disableTips: true } });
         break;
       }
       case "ServerDrain": {

@@ -33,8 +33,9 @@ import { API_NAMES_CONFIG, TEST_API_NAMES } from "../helpers/vocabulary";
 import { configure, providers } from "../../provider";
 import { kasmClient } from "../../provider/runtime";
 import { KasmLicenseLimitError, KasmPermissionError } from "../../provider/api";
-import { closeUnderDependencies, OPERATIONS, RESOURCE_FIELDS_CHANGING, USER_FIELD_PERMISSIONS, type OperationName, type PermissionName } from "../../catalogue";
+import { CAST_GROUP_CHANGING, closeUnderDependencies, OPERATIONS, RESOURCE_FIELDS_CHANGING, USER_FIELD_PERMISSIONS, type OperationName, type PermissionName } from "../../catalogue";
 import { resourceFieldsChanging } from "../../provider/resources/workspace";
+import { castGroupChanging } from "../../provider/resources/cast-config";
 import { readOnlyKey } from "../../policy/permissions/read-only-key";
 import { resourceNeedsPermissions } from "../../policy/permissions/resource-needs-permissions";
 import { judgeNeeds } from "../../catalogue";
@@ -116,7 +117,8 @@ const RELEVANT: PermissionName[] = [
  * The stack as the policy sees it: in preview (`ids` empty: the stack's own ids unknown) or with
  * the real ids. A Workspace carries what its provider's check notes for the update the lifecycle
  * makes (`resourceFieldsChanging`: the compute-related fields it changes), as the preview of that
- * update shows it to the pack; its other steps do not read it.
+ * update shows it to the pack; its other steps do not read it. A CastConfig likewise carries
+ * whether the update moves it between groups (`groupChanging`).
  */
 function fixture(specs: readonly Spec[], ids: ReadonlyMap<string, string>): FixtureResource[] {
   return specs.map((s) => {
@@ -130,6 +132,7 @@ function fixture(specs: readonly Spec[], ids: ReadonlyMap<string, string>): Fixt
       } else props[k] = v;
     }
     if (s.kind === "User") props.userId = ids.get(s.name) ?? UNKNOWN;
+    if (s.kind === "CastConfig") props[CAST_GROUP_CHANGING] = castGroupChanging(s.props, { ...s.props, ...s.update });
     return { kind: s.kind, name: s.name, props, from };
   });
 }
