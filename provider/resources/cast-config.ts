@@ -185,10 +185,12 @@ const DOCS: KindDocs<CastConfigInputs, CastConfigOutputs> = {
   description:
     "A Kasm casting config. Every field updates in place, and each update sends every declared field " +
     "except `sessionRemaining`, a counter that Kasm counts down as the link starts sessions: it is " +
-    "sent only when its declared value changes, since setting it resets the count.\n\nKasm has no " +
-    "operation to read casting configs. So refresh keeps the last known state (changes and deletions " +
-    "made in the Kasm UI are not seen), and an existing casting config cannot be adopted: a clash " +
-    "with an existing key or name is an error.\n\nAn update that moves the config to another group, " +
+    "sent only when its declared value changes, since setting it resets the count.\n\nThe API " +
+    "documentation has no operation to read casting configs. So with `kasm:apiNames` `spec` (the " +
+    "default) refresh keeps the last known state (changes and deletions made in the Kasm UI are not " +
+    "seen), and an existing casting config cannot be adopted: a clash with an existing key or name is " +
+    "an error. With `product`, a released Kasm's reads let refresh see drift and `adopt: true` take " +
+    "over a config by its key.\n\nAn update that moves the config to another group, " +
     "or no longer declares its `groupId`, needs Groups Modify on both groups (Groups Modify System " +
     "for a system group): a released Kasm checks them.",
   arguments:
