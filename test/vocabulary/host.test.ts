@@ -146,9 +146,21 @@ describe("kasm:apiNames product against the product", () => {
 });
 
 describe("kasm:apiNames spec against the product: loud, never a silent success", () => {
-  it("StagingConfig: the create fails naming kasm:apiNames, and the config it made stays tracked", async () => {
+  it("StagingConfig: with configs to list, the create fails before writing, naming kasm:apiNames; with none, the config it made stays tracked", async () => {
+    // Create looks the zone and image up first: the configs listed in the product's names fail it before any write.
+    const configs = async () => Object.keys((await product.state()).stagingConfigs);
+    const listed = await configs();
+    expect(listed.length).toBeGreaterThan(0);
     const staging = new Driven(mismatched, "StagingConfig", "terminal");
-    const error = await failure(staging.create({ zoneId: ZONE, imageId: TERMINAL, numSessions: 1, expiration: 2, ...SESSION_PERMISSIONS }));
+    const declared = { zoneId: ZONE, imageId: TERMINAL, numSessions: 1, expiration: 2, ...SESSION_PERMISSIONS };
+    const early = await failure(staging.create(declared));
+    expect(early.message).toContain("kasm:apiNames");
+    expect(early.message).toContain("pulumi config set kasm:apiNames product");
+    expect(await configs()).toEqual(listed);
+
+    // With no config to list, the create's own answer shows the product's names.
+    for (const id of listed) await product.call("delete_staging_config", { target_staging_config: { staging_config_id: id } });
+    const error = await failure(staging.create(declared));
     expect(error.message).toContain("kasm:apiNames");
     expect(error.message).toContain("pulumi config set kasm:apiNames product");
     // The host reports the half-made object with its id, so Pulumi keeps it in the state.
