@@ -4,10 +4,11 @@
  * which refuse with HTTP 200 and an `error_message`, as the product's admin operations do.
  */
 import { z } from "zod";
+import { IMAGE_COMPUTE_SETTINGS } from "../../catalogue/kinds";
 import { MissingParameters, RefusedWith200, UnhandledException } from "../errors";
 import { IMAGE, RECORDING, RECORDING_METADATA } from "../fields";
 import { PRODUCT_IMAGE, PRODUCT_IMAGE_ITEM } from "../product-fields";
-import { COMPUTE_FIELDS, MASK, productSettingsOf, type ImageRecord, type RecordingRecord, type Store } from "../store";
+import { MASK, productSettingsOf, type ImageRecord, type RecordingRecord, type Store } from "../store";
 import { bool, int, parse, type Call, type Handler } from "./common";
 import { readImageSettings } from "./image-settings";
 
@@ -129,7 +130,7 @@ const updateImage: Handler = ({ body, store, caller, observedFields }) => {
   if (!target || !("image_id" in target)) throw new RefusedWith200("Invalid Request: Missing required parameters");
   const image = store.images.imageToUpdate(target.image_id);
   const holdsBoth = caller.has("Images Modify") && caller.has("Images Modify Resources");
-  if (!holdsBoth && COMPUTE_FIELDS.some((field) => !(field in target))) throw new UnhandledException();
+  if (!holdsBoth && IMAGE_COMPUTE_SETTINGS.some((field) => !(field in target))) throw new UnhandledException();
   const settings = readImageSettings(target, "update_image");
   caller.require("update_image", { changesImageResources: store.images.changesComputeFields(image, settings) });
   return { image: productImageJson(store, store.images.commit(store.images.planSettings(image, settings)), observedFields) };

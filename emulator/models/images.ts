@@ -139,14 +139,6 @@ export interface ImageSettings {
   uncompressed_size_mb?: number | null;
 }
 
-/**
- * The compute-related fields: changing one needs Images Modify Resources on top of Images Modify
- * (the spec's special permission rule 3). The list is 1.15's (update_image), which adds
- * `require_gpu` and `persistent_profile_path` to the spec's: the catalogue's, which the
- * permissions pack reads too.
- */
-export const COMPUTE_FIELDS = IMAGE_COMPUTE_SETTINGS;
-
 /** The part of the state this model owns. */
 export interface ImagesTables {
   images: Table<ImageRecord>;
@@ -364,7 +356,9 @@ export class ImagesModel extends AreaModel<ImagesTables, ImagesDependencies> {
   }
 
   /**
-   * Whether an update's settings change a compute-related field of the stored image, as 1.15's
+   * Whether an update's settings change a compute-related field (the catalogue's
+   * `IMAGE_COMPUTE_SETTINGS`: the spec's special permission 3 with 1.15's `require_gpu` and
+   * `persistent_profile_path`) of the stored image, as 1.15's
    * update_image judges it for a key without both Images Modify and Images Modify Resources: each
    * value sent against the stored one (not the record it would store), null and "" alike. A
    * registry password sent back masked differs from the stored password.
@@ -372,7 +366,7 @@ export class ImagesModel extends AreaModel<ImagesTables, ImagesDependencies> {
   changesComputeFields(image: ImageRecord, settings: ImageSettings): boolean {
     const stored: Record<string, unknown> = { ...image, ...productSettingsOf(image) };
     const sent: Readonly<Record<string, unknown>> = { ...settings };
-    return COMPUTE_FIELDS.some((field) => field in sent && !sameValue(stored[field], sent[field]));
+    return IMAGE_COMPUTE_SETTINGS.some((field) => field in sent && !sameValue(stored[field], sent[field]));
   }
 
   /** Store a planned image (a new one, or the new state of an existing one). */
