@@ -21,7 +21,6 @@
  *   transit and the repeat found the key taken) fails with advice rather than guessing whose
  *   config it is.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { CAST_GROUP_CHANGING } from "../../catalogue/kinds";
 import { canonicalId } from "../../catalogue/ids";
@@ -29,7 +28,7 @@ import { UNKNOWN } from "../../catalogue/values";
 import { CAST_CONFIG_SHOWN_FIELDS, castConfigShown, KasmUnknownCastConfigError } from "../api";
 import type { KasmClient, CastConfig as KasmCastConfig, CastConfigUpdate, CreateCastConfigResult, NewCastConfig } from "../api";
 import { configKey, howToSet } from "../api/config";
-import { alreadyExistsError, declared, GONE, isAlreadyExists, isAsDeclared, isUnknown, KasmId, KasmNotAdoptedError, KasmObjectMissingError, KasmOutcomeUnknownError, keepingWhatWasCreated, keepSpelling, refreshedInputs, same, toApi, unlessGone, type Props, type RefreshedInputs, type KindDocs } from "./kit";
+import { alreadyExistsError, declared, GONE, hasState, isAlreadyExists, isAsDeclared, isUnknown, KasmId, KasmNotAdoptedError, KasmObjectMissingError, KasmOutcomeUnknownError, keepingWhatWasCreated, keepSpelling, refreshedInputs, same, toApi, unlessGone, withCheckNote, type Props, type RefreshedInputs, type KindDocs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS, SESSION_PERMISSION_DOCS } from "./session-permissions";
 
@@ -288,15 +287,9 @@ function movesGroup(configGroup: unknown, sentGroup: unknown): boolean {
  * group is not known (preview); undefined on a create, which has no state to compare with.
  */
 export function castGroupChanging(olds: Props, news: Props): boolean | typeof UNKNOWN | undefined {
-  if (!Object.keys(olds).some((key) => !key.startsWith("__"))) return undefined;
+  if (!hasState(olds)) return undefined;
   if (isUnknown(news.groupId)) return UNKNOWN;
   return movesGroup(olds.groupId, news.groupId);
-}
-
-/** The checked inputs with what check tells the permissions pack (see {@link castGroupChanging}). */
-function withGroupChanging(result: pulumi.dynamic.CheckResult, olds: Props): pulumi.dynamic.CheckResult {
-  const changing = result.inputs && castGroupChanging(olds, result.inputs);
-  return changing === undefined ? result : { ...result, inputs: { ...result.inputs, [CAST_GROUP_CHANGING]: changing } };
 }
 
 function outputs(inputs: RefreshedInputs<CastConfigInputs>, config: KasmCastConfig): CastConfigState {
@@ -363,7 +356,7 @@ export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs
   docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
-  extraCheck: (result, _news, olds) => withGroupChanging(result, olds),
+  extraCheck: (result, _news, olds) => withCheckNote(result, CAST_GROUP_CHANGING, result.inputs && castGroupChanging(olds, result.inputs)),
 
   async create(inputs, context) {
     const client = context.client();

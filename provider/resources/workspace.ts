@@ -18,14 +18,13 @@
  * With `kasm:apiNames` `spec` (the default), `check` refuses the resource before any plan, naming
  * the setting: the documentation's vocabulary has no operation that manages images.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { RESOURCE_FIELDS_CHANGING, WORKSPACE_RESOURCE_PROPERTIES } from "../../catalogue/kinds";
 import { UNKNOWN } from "../../catalogue/values";
 import { IMAGE_CHECKED_SETTINGS, IMAGE_JSON_SETTINGS, IMAGE_SETTINGS, imageSettingsShown, type ProductImage as KasmImage, type ImageUpdate, type NewImage } from "../api";
 import { configKey, type SettingNames } from "../api/config";
 import type { KasmClient } from "../api/client";
-import { createOrAdopt, declared, GONE, initializationFailure, isAsDeclared, isUnknown, KasmId, KasmObjectMissingError, KasmValueNotTakenError, refreshedInputs, refusedWithoutProductOperations, requiredText, same, unlessGone, type ProductOnly, type Props, type RefreshedInputs, type KindDocs } from "./kit";
+import { createOrAdopt, declared, GONE, hasState, initializationFailure, isAsDeclared, isUnknown, KasmId, KasmObjectMissingError, KasmValueNotTakenError, refreshedInputs, refusedWithoutProductOperations, requiredText, same, unlessGone, withCheckNote, type ProductOnly, type Props, type RefreshedInputs, type KindDocs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -338,18 +337,13 @@ function label(inputs: Pick<WorkspaceInputs, "name" | "friendlyName">): string {
  * known yet (preview); undefined on a create, which has no state to compare with.
  */
 export function resourceFieldsChanging(olds: Props, news: Props): readonly string[] | typeof UNKNOWN | undefined {
-  if (!Object.keys(olds).some((key) => !key.startsWith("__"))) return undefined;
+  if (!hasState(olds)) return undefined;
   const declaredFields = RESOURCE_FIELDS.filter((field) => news[field] !== undefined);
   const changing = declaredFields.filter((field) => !isUnknown(news[field]) && !same.value(olds[field], news[field]));
   if (changing.length === 0 && declaredFields.some((field) => isUnknown(news[field]))) return UNKNOWN;
   return changing;
 }
 
-/** The checked inputs with what check tells the permissions pack (see {@link resourceFieldsChanging}). */
-function withResourceFieldsChanging(result: pulumi.dynamic.CheckResult, olds: Props): pulumi.dynamic.CheckResult {
-  const fields = result.inputs && resourceFieldsChanging(olds, result.inputs);
-  return fields === undefined ? result : { ...result, inputs: { ...result.inputs, [RESOURCE_FIELDS_CHANGING]: fields } };
-}
 
 /** How the refusal with the spec's vocabulary names the image operations, and the way out. */
 const PRODUCT_ONLY: ProductOnly = {
@@ -378,7 +372,9 @@ export const workspaceProvider = defineKind<WorkspaceInputs, WorkspaceOutputs>({
   // Refused before any plan when the configuration cannot manage images. An update's checked inputs
   // say which compute-related fields it changes: a policy sees the new inputs only, never the state's.
   extraCheck: (result, _news, olds, context) =>
-    context.apiNames() === "product" ? withResourceFieldsChanging(result, olds) : refusedWithoutProductOperations(result, context, PRODUCT_ONLY),
+    context.apiNames() === "product"
+      ? withCheckNote(result, RESOURCE_FIELDS_CHANGING, result.inputs && resourceFieldsChanging(olds, result.inputs))
+      : refusedWithoutProductOperations(result, context, PRODUCT_ONLY),
 
   async create(inputs, context) {
     const client = context.client();
