@@ -23,12 +23,15 @@ export const EGRESS_ROWS = {
     };
   },
 
-  // provider/resources/egress-provider.ts
+  // provider/resources/egress-provider.ts. Each egress kind looks its key up first, with adopt or
+  // without: no source says how Kasm answers a duplicate, and a server error would make the
+  // client's recovery take the existing object for its own create.
   EgressProvider: (props) => {
     const adopt = adoptOptions(props.adopt, "with adopt: true");
     return {
       create: [
-        ...(adopt ? [plan("get_egress_providers", {}, adopt), plan("update_egress_provider", {}, { ...adopt, condition: "with adopt: true, when a provider has that name that differs from the program" })] : []),
+        plan("get_egress_providers"),
+        ...(adopt ? [plan("update_egress_provider", {}, { ...adopt, condition: "with adopt: true, when a provider has that name that differs from the program" })] : []),
         plan("create_egress_provider", {}, adopt ? { condition: "unless adopt: true finds the provider" } : {}),
       ],
       read: [plan("get_egress_providers")],
@@ -42,7 +45,8 @@ export const EGRESS_ROWS = {
     const adopt = adoptOptions(props.adopt, "with adopt: true");
     return {
       create: [
-        ...(adopt ? [plan("get_egress_gateways", {}, adopt), plan("update_egress_gateway", {}, { ...adopt, condition: "with adopt: true, when the provider has a gateway of that name that differs from the program" })] : []),
+        plan("get_egress_gateways"),
+        ...(adopt ? [plan("update_egress_gateway", {}, { ...adopt, condition: "with adopt: true, when the provider has a gateway of that name that differs from the program" })] : []),
         plan("create_egress_gateway", {}, adopt ? { condition: "unless adopt: true finds the gateway" } : {}),
       ],
       read: [plan("get_egress_gateways")],
@@ -61,8 +65,9 @@ export const EGRESS_ROWS = {
     };
     return {
       create: [
+        plan("get_egress_provider_mapping"),
         ...(adopt
-          ? [plan("get_egress_provider_mapping", {}, adopt), write("update_egress_provider_mapping", "create", { ...adopt, condition: "with adopt: true, when the provider has a mapping for the target that differs from the program" })]
+          ? [write("update_egress_provider_mapping", "create", { ...adopt, condition: "with adopt: true, when the provider has a mapping for the target that differs from the program" })]
           : []),
         write("create_egress_provider_mapping", "create", adopt ? { condition: "unless adopt: true finds the mapping" } : {}),
       ],
@@ -80,7 +85,7 @@ export const EGRESS_ROWS = {
     return {
       // With adopt, a credential of that name is taken over as it is (Kasm cannot update it).
       create: [
-        ...(adopt ? [plan("get_egress_credentials", {}, adopt)] : []),
+        plan("get_egress_credentials"),
         plan("create_egress_credential", facts, adopt ? { explain, condition: "unless adopt: true finds the credential" } : { explain }),
       ],
       read: [plan("get_egress_credentials", {}, { condition: "once or twice: by provider and name, then all credentials" })],

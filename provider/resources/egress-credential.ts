@@ -253,16 +253,19 @@ function replacingChanges(olds: Props, news: Props): string[] {
     .map(([key]) => key);
 }
 
-/** The error for a name that exists already: Kasm cannot change or delete the old credential. */
+/**
+ * The error for a name that exists already: Kasm cannot change or delete the old credential.
+ * `cause` is Kasm's refusal of the create, or the words that name the credential found before it.
+ */
 function nameTakenError(name: string, providerId: string, cause: unknown, adopting: boolean): KasmNotAdoptedError {
-  const detail = cause instanceof KasmApiError && cause.errorMessage ? ` (Kasm: ${cause.errorMessage})` : "";
+  const detail = typeof cause === "string" ? ` (${cause})` : cause instanceof KasmApiError && cause.errorMessage ? ` (Kasm: ${cause.errorMessage})` : "";
   const adopt = adopting ? "" : " To take the existing credential over instead (it must already be as declared), set `adopt: true`.";
   return new KasmNotAdoptedError(
     `Egress credential '${name}' already exists for egress provider ${providerId}${detail}. The Kasm API can neither update nor ` +
       `delete egress credentials, so a changed credential is a new one and needs a new \`name\`: give it another name (the old ` +
       `credential stays in Kasm until it is removed in the Kasm admin UI or its egress provider is deleted), or remove the ` +
       `existing credential in the Kasm admin UI first.${adopt}`,
-    cause,
+    typeof cause === "string" ? undefined : cause,
   );
 }
 
@@ -324,15 +327,15 @@ export const egressCredentialProvider = defineKind<EgressCredentialInputs, Egres
   async create(inputs, context) {
     const body = targetCredential(inputs);
     const client = context.client();
-    if (inputs.adopt === true) {
-      // Names are unique within a provider: the one with this name is the one to take over.
-      const existing = await client.egress.findEgressCredential({ egress_provider_id: body.egress_provider_id, name: body.name });
-      if (existing) {
-        // `allowAllGateways` left out means false: compare it too.
-        const differs = replacingChanges(currentInputs(withGatewayDefault(inputs), existing), inputs);
-        if (differs.length > 0) throw differsError(body.name, body.egress_provider_id, differs);
-        return { id: existing.egress_credential_id, outs: outputs(inputs, existing.egress_credential_id, existing.active_connections) };
-      }
+    // Names are unique within a provider: the one with this name is the one to take over. Looked up
+    // even without adopt (see Adoption.findFirst in kit/adoption.ts): no source says how Kasm answers a duplicate.
+    const existing = await client.egress.findEgressCredential({ egress_provider_id: body.egress_provider_id, name: body.name });
+    if (existing && inputs.adopt !== true) throw nameTakenError(body.name, body.egress_provider_id, `egress credential ${existing.egress_credential_id}`, false);
+    if (existing) {
+      // `allowAllGateways` left out means false: compare it too.
+      const differs = replacingChanges(currentInputs(withGatewayDefault(inputs), existing), inputs);
+      if (differs.length > 0) throw differsError(body.name, body.egress_provider_id, differs);
+      return { id: existing.egress_credential_id, outs: outputs(inputs, existing.egress_credential_id, existing.active_connections) };
     }
     try {
       const credential = await client.egress.createEgressCredential(body);

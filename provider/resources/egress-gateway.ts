@@ -145,6 +145,8 @@ export const egressGatewayProvider = defineKind<EgressGatewayInputs, EgressGatew
       kind: "Egress gateway",
       key: `'${body.name}' of provider ${body.egress_provider_id}`,
       find: () => client.egress.findEgressGateway(body),
+      // Looked up even without adopt (see Adoption.findFirst): no source says how Kasm answers a duplicate.
+      findFirst: (existing) => `egress gateway ${existing.egress_gateway_id}`,
       // A gateway already as declared is taken over without a request.
       asDeclared: (existing) => isAsDeclared(inputs, currentInputs(inputs, existing), API_FIELDS),
       update: (existing) => client.egress.updateEgressGateway({ ...body, egress_gateway_id: existing.egress_gateway_id }),

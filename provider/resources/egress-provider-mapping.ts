@@ -197,6 +197,8 @@ export const egressProviderMappingProvider = defineKind<EgressProviderMappingInp
       kind: "Egress provider mapping",
       key: `of provider ${body.egress_provider_id} for ${describeTarget(body)}`,
       find: () => client.egress.findEgressProviderMapping(body),
+      // Looked up even without adopt (see Adoption.findFirst): no source says how Kasm answers a duplicate.
+      findFirst: (existing) => `egress provider mapping ${existing.egress_provider_mapping_id}`,
       // A mapping already as declared is taken over without a request. As `diff` does, it compares
       // with `allowAllGateways` left out as false (it is sent so).
       asDeclared: (existing) => {

@@ -134,6 +134,8 @@ export const egressProviderProvider = defineKind<EgressProviderInputs, EgressPro
       kind: "Egress provider",
       key: `'${body.name}'`,
       find: () => client.egress.findEgressProvider(body),
+      // Looked up even without adopt (see Adoption.findFirst): no source says how Kasm answers a duplicate.
+      findFirst: (existing) => `egress provider ${existing.egress_provider_id}`,
       // A provider already as declared is taken over without a request.
       asDeclared: (existing) => isAsDeclared(inputs, currentInputs(existing), API_FIELDS),
       update: (existing) => client.egress.updateEgressProvider({ ...body, egress_provider_id: existing.egress_provider_id }),

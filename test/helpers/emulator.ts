@@ -32,6 +32,11 @@ export interface TestEmulator extends RunningEmulator {
   raw(method: string, path: string, options?: { body?: string | Buffer; headers?: Record<string, string> }): Promise<WireAnswer>;
   /** The whole store, from `GET /__emulator/state`. */
   state(): Promise<any>;
+  /**
+   * Inject faults (`POST /__emulator/faults`, the body as emulator/README.md lists it), or with
+   * `null` stop injecting them (`DELETE`). Fails unless the emulator took the setting.
+   */
+  faults(config: Record<string, unknown> | null): Promise<void>;
   /** The id of the user with this username, read over the API. */
   userId(username: string): Promise<string>;
   /** One line per API request served so far (`<operation> <status> <ms>`), to check what was sent. */
@@ -137,6 +142,12 @@ export async function startTestEmulator(seed: SeedInput = {}, options: TestEmula
       return { ...res, body: answerBody };
     },
     state: async () => (await raw("GET", "/__emulator/state")).body,
+    faults: async (config) => {
+      const res = config
+        ? await raw("POST", "/__emulator/faults", { body: JSON.stringify(config), headers: { "content-type": "application/json" } })
+        : await raw("DELETE", "/__emulator/faults");
+      if (res.status >= 300) throw new Error(`the emulator refused the faults setting: HTTP ${res.status} ${JSON.stringify(res.body)}`);
+    },
     userId: async (username) => {
       const res = await raw("POST", OPERATIONS.get_user.path, {
         body: JSON.stringify({ api_key: ADMIN.key, api_key_secret: ADMIN.secret, target_user: { username } }),

@@ -205,16 +205,17 @@ describe("rows", () => {
     expect(ops(needs, "update")).toEqual([]);
   });
 
+  // Each egress create looks its key up first (provider/resources/kit/adoption.ts, findFirst): View as well.
   it("egress mappings and credentials need the Modify permission of their target, by kind", () => {
     const target = (props: Record<string, unknown>) => perms(resourcePermissionNeeds("EgressProviderMapping", { egressProviderId: IDS.zone, ...props }, KNOWN), "create");
-    expect(target({ userId: IDS.plain1 })).toEqual(["Egress Providers Modify", "Users Modify"]);
-    expect(target({ userId: IDS.admin1 })).toEqual(["Egress Providers Modify", "Users Modify", "Users Modify Admin"]);
-    expect(target({ groupId: IDS.devs })).toEqual(["Egress Providers Modify", "Groups Modify"]);
-    expect(target({ groupId: IDS.allUsers })).toEqual(["Egress Providers Modify", "Groups Modify", "Groups Modify System"]);
-    expect(target({ imageId: IDS.image1 })).toEqual(["Egress Providers Modify", "Images Modify"]);
+    expect(target({ userId: IDS.plain1 })).toEqual(["Egress Providers View", "Egress Providers Modify", "Users Modify"]);
+    expect(target({ userId: IDS.admin1 })).toEqual(["Egress Providers View", "Egress Providers Modify", "Users Modify", "Users Modify Admin"]);
+    expect(target({ groupId: IDS.devs })).toEqual(["Egress Providers View", "Egress Providers Modify", "Groups Modify"]);
+    expect(target({ groupId: IDS.allUsers })).toEqual(["Egress Providers View", "Egress Providers Modify", "Groups Modify", "Groups Modify System"]);
+    expect(target({ imageId: IDS.image1 })).toEqual(["Egress Providers View", "Egress Providers Modify", "Images Modify"]);
     const credential = resourcePermissionNeeds("EgressCredential", { egressProviderId: IDS.zone, name: "c", imageId: IDS.image1 }, KNOWN);
-    expect([ops(credential, "create"), ops(credential, "update"), ops(credential, "delete")]).toEqual([["create_egress_credential"], [], []]);
-    expect(perms(credential, "create")).toEqual(["Egress Credentials Create", "Egress Providers Modify", "Images Modify"]);
+    expect([ops(credential, "create"), ops(credential, "update"), ops(credential, "delete")]).toEqual([["get_egress_credentials", "create_egress_credential"], [], []]);
+    expect(perms(credential, "create")).toEqual(["Egress Credentials View", "Egress Credentials Create", "Egress Providers Modify", "Images Modify"]);
   });
 
   it("kinds Kasm cannot read or remove call nothing in those steps", () => {

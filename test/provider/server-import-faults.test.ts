@@ -21,13 +21,6 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-async function faults(config: object | null): Promise<void> {
-  const res = config
-    ? await emulator.raw("POST", "/__emulator/faults", { body: JSON.stringify(config), headers: { "content-type": "application/json" } })
-    : await emulator.raw("DELETE", "/__emulator/faults");
-  expect(res.status).toBeLessThan(300);
-}
-
 /** The servers Kasm holds with these names. */
 async function serversNamed(names: readonly string[]): Promise<string[]> {
   const state = await emulator.state();
@@ -44,12 +37,12 @@ describe("ServerImport with a lost answer", () => {
       { name: "lost-2", ipHostname: "10.9.0.2", port: 22, zoneName: "default", connectionType: "SSH" },
     ];
     const from = emulator.requests.length;
-    await faults({ rate: 1, kinds: ["500"], operations: ["batch_create_server"], phase: "after", seed: 1 });
+    await emulator.faults({ rate: 1, kinds: ["500"], operations: ["batch_create_server"], phase: "after", seed: 1 });
     let error: unknown;
     try {
       error = await set.create({ servers }).catch((e: unknown) => e);
     } finally {
-      await faults(null);
+      await emulator.faults(null);
     }
     const message = (error as Error).message;
     expect(message).toMatch(/the import of 2 servers \('lost-1', 'lost-2'\) failed and its outcome is not known/);

@@ -49,10 +49,13 @@ export interface Adoption<T> {
   /** The object with the same natural key, if there is one. */
   find(): Promise<T | undefined>;
   /**
-   * For a kind whose duplicate create the product fails with a server error (a unique constraint
-   * its code does not check first): look the key up before creating even without `adopt`, and
-   * refuse an existing object, named by what this returns (`staging config <id>`). Otherwise the
-   * client's recovery from the server error would find that object and take it for its own create.
+   * Look the key up before creating even without `adopt`, and refuse an existing object, named by
+   * what this returns (`staging config <id>`). For a kind whose duplicate create Kasm may fail with
+   * a server error: a released Kasm does for staging configs (a unique constraint its code does not
+   * check first), and no source says how it answers a duplicate egress provider, gateway, mapping
+   * or credential. After a server error the client looks the key up to learn whether its create
+   * committed (see `createOnce`), and would take the existing object for its own: a program would
+   * then manage, and its destroy delete, an object made outside Pulumi without `adopt`.
    */
   findFirst?(existing: T): string;
   /**
