@@ -176,7 +176,8 @@ const DOCS: KindDocs<EgressCredentialInputs, EgressCredentialOutputs> = {
     "no update and no delete: a change creates a new credential and needs a new `name` (preview " +
     "refuses one that keeps it), and destroy or replacement leaves the old one in Kasm, with a " +
     "warning; `adopt` takes over a credential only as it is; the password comes back masked, so " +
-    "drift in it (and in any secret Kasm returns masked or null) cannot be seen",
+    "drift in it (and in any secret Kasm returns masked or null) cannot be seen; create reads the " +
+    "provider's credentials first, to refuse a name that exists",
 };
 
 // --- helpers -------------------------------------------------------------------------------------

@@ -91,7 +91,7 @@ const DOCS: KindDocs<EgressGatewayInputs, EgressGatewayOutputs> = {
       "Connections through the gateway when last read (refreshed by `pulumi refresh`; never causes a " +
       "diff).",
   },
-  limits: "",
+  limits: "create reads the provider's gateways first, to refuse a name that exists",
 };
 
 // --- helpers -------------------------------------------------------------------------------------

@@ -107,7 +107,7 @@ const DOCS: KindDocs<EgressProviderMappingInputs, EgressProviderMappingOutputs> 
     egressProviderMappingId: "The mapping's id (32 hex digits).",
     created: "When Kasm created the mapping; null when its answer does not say.",
   },
-  limits: "",
+  limits: "create reads the provider's mappings first, to refuse a target that has one",
 };
 
 // --- helpers -------------------------------------------------------------------------------------

@@ -76,7 +76,7 @@ const DOCS: KindDocs<EgressProviderInputs, EgressProviderOutputs> = {
     egressProviderId: "The provider's id (32 hex digits).",
     created: "When Kasm created the provider; null when its answer does not say.",
   },
-  limits: "deleting it deletes its gateways, mappings and credentials",
+  limits: "deleting it deletes its gateways, mappings and credentials; create reads the providers first, to refuse a name that exists",
 };
 
 // --- helpers -------------------------------------------------------------------------------------
