@@ -12,7 +12,7 @@
  * first `npm start` still running, or `npx kasm-emulator` on it), it says so and exits 1 before
  * touching .kasm-state/.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
@@ -46,20 +46,28 @@ function hasPulumiCli(): boolean {
   return spawnSync("pulumi", ["version"], { stdio: "ignore" }).status === 0;
 }
 
-/** Apply with the real CLI: a file backend and a passphrase-protected stack under .kasm-state/. */
-function upWithCli(baseUrl: string): void {
+/**
+ * Apply with the real CLI: a file backend and a passphrase-protected stack under .kasm-state/.
+ * Each command runs asynchronously: the emulator the program talks to runs in this process, and
+ * a synchronous spawn would stop it from answering until the command ended, which it never would.
+ */
+async function upWithCli(baseUrl: string): Promise<void> {
   mkdirSync(PULUMI_BACKEND, { recursive: true });
   const env = { ...process.env, PULUMI_BACKEND_URL: `file://${PULUMI_BACKEND}`, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE };
-  const pulumi = (args: string[], options: { check?: boolean } = {}) => {
-    const result = spawnSync("pulumi", args, { cwd: REPO, env, stdio: "inherit" });
-    if (options.check !== false && result.status !== 0) throw new Error(`pulumi ${args.join(" ")} failed (exit ${result.status})`);
-    return result.status;
+  const pulumi = async (args: string[], options: { check?: boolean } = {}): Promise<number | null> => {
+    const child = spawn("pulumi", args, { cwd: REPO, env, stdio: "inherit" });
+    const status = await new Promise<number | null>((done, fail) => {
+      child.once("error", fail);
+      child.once("close", (code) => done(code));
+    });
+    if (options.check !== false && status !== 0) throw new Error(`pulumi ${args.join(" ")} failed (exit ${status})`);
+    return status;
   };
-  if (pulumi(["stack", "select", STACK], { check: false }) !== 0) pulumi(["stack", "init", STACK]);
+  if ((await pulumi(["stack", "select", STACK], { check: false })) !== 0) await pulumi(["stack", "init", STACK]);
   for (const [key, value] of Object.entries(stackConfig(baseUrl))) {
-    pulumi(["config", "set", ...(SECRET_KEYS.includes(key) ? ["--secret"] : []), key, value]);
+    await pulumi(["config", "set", ...(SECRET_KEYS.includes(key) ? ["--secret"] : []), key, value]);
   }
-  pulumi(["up", "--yes", "--skip-preview"]);
+  await pulumi(["up", "--yes", "--skip-preview"]);
 }
 
 /** Apply with the test engine, and print what it did. */
@@ -155,7 +163,7 @@ async function main(): Promise<void> {
   try {
     if (hasPulumiCli()) {
       console.log("Applying examples/quickstart with `pulumi up` (the Pulumi CLI is installed)...");
-      upWithCli(emulator.url);
+      await upWithCli(emulator.url);
     } else {
       console.log("Applying examples/quickstart with the test engine (no Pulumi CLI on PATH)...");
       await upWithTestEngine(emulator.url);
