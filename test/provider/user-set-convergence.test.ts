@@ -52,16 +52,13 @@ beforeAll(async () => {
   host = await hostFor(emulator, undefined, RETRIES);
 });
 afterAll(async () => {
-  await emulator?.raw("DELETE", "/__emulator/faults");
+  await emulator?.faults(null);
   await host?.stop();
   await emulator?.close();
 });
 
-async function faults(on: boolean): Promise<void> {
-  const res = on
-    ? await emulator.raw("POST", "/__emulator/faults", { body: JSON.stringify(FAULTS), headers: { "content-type": "application/json" } })
-    : await emulator.raw("DELETE", "/__emulator/faults");
-  expect(res.status).toBeLessThan(300);
+function faults(on: boolean): Promise<void> {
+  return emulator.faults(on ? FAULTS : null);
 }
 
 /** The users Kasm holds with the prefix, read with the faults off: username, first name, groups besides All Users. */

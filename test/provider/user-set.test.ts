@@ -372,10 +372,7 @@ describe("UserSet", () => {
   });
 
   it("a failure after the import keeps the created users in the state, and the next update finishes the work", async () => {
-    const faults = (config: object | null) =>
-      config
-        ? emulator.raw("POST", "/__emulator/faults", { body: JSON.stringify(config), headers: { "content-type": "application/json" } })
-        : emulator.raw("DELETE", "/__emulator/faults");
+    const faults = (config: Record<string, unknown> | null) => emulator.faults(config);
     const set = new Driven(host, "UserSet", "half");
     const users = [{ username: "uma" }, { username: "vic" }, { username: "held", firstName: "Adopted" }];
     await faults({ rate: 1, kinds: ["500"], operations: ["update_user"], phase: "before", seed: 1 });
