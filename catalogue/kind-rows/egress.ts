@@ -13,8 +13,10 @@ export const EGRESS_ROWS = {
   Group: (props) => {
     const adopt = adoptOptions(props.adopt, "with adopt: true");
     return {
+      // The name is looked up first, with adopt or without (provider/resources/kit/adoption.ts, findFirst).
       create: [
-        ...(adopt ? [plan("get_groups", {}, adopt), plan("update_group", {}, { ...adopt, condition: "with adopt: true, when a group has that name that differs from the program" })] : []),
+        plan("get_groups"),
+        ...(adopt ? [plan("update_group", {}, { ...adopt, condition: "with adopt: true, when a group has that name that differs from the program" })] : []),
         plan("create_group", {}, adopt ? { condition: "unless adopt: true finds the group" } : {}),
       ],
       read: [plan("get_groups")],

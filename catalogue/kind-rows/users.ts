@@ -23,8 +23,10 @@ export const USER_ROWS = {
     const admin = (step: LifecycleStep) => isAdmin(knowledge, self, "User", step);
     const explainAdmin = { targetUserIsGlobalAdmin: adminFact(self, "the User itself") };
     return {
+      // The username is looked up first, with adopt or without (provider/resources/kit/adoption.ts, findFirst).
       create: [
-        ...(adopt ? [plan("get_user", {}, adopt), plan("update_user", { targetUserIsGlobalAdmin: admin("create") }, { ...adoptTarget!, explain: explainAdmin })] : []),
+        plan("get_user"),
+        ...(adopt ? [plan("update_user", { targetUserIsGlobalAdmin: admin("create") }, { ...adoptTarget!, explain: explainAdmin })] : []),
         plan("create_user", {}, adopt ? { condition: "unless adopt: true finds the user" } : {}),
       ],
       read: [plan("get_user")],
@@ -152,9 +154,10 @@ export const USER_ROWS = {
     const explain = { targetGroupIsSystem: systemFact(group) };
     const adopt = adoptOptions(props.adopt, "with adopt: true");
     return {
-      // With adopt, the user is read first: a membership that exists is taken over without a write.
+      // The user is read first, with adopt or without: a membership that exists is refused, or with
+      // adopt taken over without a write (see provider/resources/group-membership.ts).
       create: [
-        ...(adopt ? [plan("get_user", {}, adopt)] : []),
+        plan("get_user", {}, { fields: ["groups"] }),
         plan("add_user_group", { targetGroupIsSystem: system }, adopt ? { explain, condition: "unless adopt: true finds the membership" } : { explain }),
       ],
       read: [plan("get_user", {}, { fields: ["groups"] })],

@@ -361,18 +361,20 @@ export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs
   async create(inputs, context) {
     const client = context.client();
     const body = targetCastConfig(inputs);
-    if (inputs.adopt && canRead(client)) {
-      const existing = await client.casting.findCastConfig(body);
-      if (existing) {
-        // A config already as declared is taken over without a request.
-        if (isAsDeclared(inputs, currentInputs(inputs, existing), ADOPTION_COMPARED))
-          return { id: existing.cast_config_id, outs: outputs(inputs, existing) };
-        const config = await client.casting.updateCastConfig(
-          { ...body, cast_config_id: existing.cast_config_id },
-          { changesCastGroup: movesGroup(existing.group_id, body.group_id) },
-        );
-        return { id: config.cast_config_id, outs: outputs(inputs, config) };
-      }
+    // A released Kasm can list the configs: the key is looked up first, with adopt or without. After
+    // a server error the client's recovery looks it up to learn whether its create committed, and
+    // would take a config made outside Pulumi for its own (see Adoption.findFirst in kit/adoption.ts).
+    const existing = canRead(client) ? await client.casting.findCastConfig(body) : undefined;
+    if (existing && !inputs.adopt) throw alreadyExistsError("CastConfig", label(inputs), `casting config ${existing.cast_config_id}`);
+    if (existing) {
+      // A config already as declared is taken over without a request.
+      if (isAsDeclared(inputs, currentInputs(inputs, existing), ADOPTION_COMPARED))
+        return { id: existing.cast_config_id, outs: outputs(inputs, existing) };
+      const config = await client.casting.updateCastConfig(
+        { ...body, cast_config_id: existing.cast_config_id },
+        { changesCastGroup: movesGroup(existing.group_id, body.group_id) },
+      );
+      return { id: config.cast_config_id, outs: outputs(inputs, config) };
     }
     let result: CreateCastConfigResult;
     try {

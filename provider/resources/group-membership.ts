@@ -75,12 +75,16 @@ export const groupMembershipProvider = defineUserLink({
   linkedId: (user, groupId) => groupsOf(user).find((g) => same.id(g.group_id, groupId))?.group_id,
 
   async link(client, user_id, group_id, adopt) {
-    if (adopt) {
-      // A membership that exists is taken over without a write. A key without Groups View is not
-      // shown the user's groups: the add below then finds the membership (Kasm answers that the
-      // user is already a member), as it would without adopt. An unknown user is reported by the add.
-      const user = await client.users.findUser({ user_id });
-      if (user?.groups?.some((g) => same.id(g.group_id, group_id))) return;
+    // The user's groups are read first, with adopt or without: after a server error the client
+    // sends the add again and counts Kasm's "already a member" as done, which would take a
+    // membership made outside Pulumi for this one (and its destroy would remove it). A membership
+    // that exists is refused, or with adopt taken over without a write. A key without Groups View
+    // is not shown the user's groups: the add below then finds the membership (Kasm answers that
+    // the user is already a member). An unknown user is reported by the add.
+    const user = await client.users.findUser({ user_id });
+    if (user?.groups?.some((g) => same.id(g.group_id, group_id))) {
+      if (adopt) return;
+      throw alreadyExistsError("GroupMembership", `of user ${user_id} in group ${group_id}`, "the user is in the group", DECLARED_BY);
     }
     try {
       await client.groups.addUserGroup({ user_id, group_id });

@@ -178,6 +178,9 @@ export const groupProvider = defineKind<GroupInputs, GroupOutputs>({
       kind: "Group",
       key: `'${body.name}'`,
       find: () => client.groups.findGroup(body.name),
+      // Looked up even without adopt (see Adoption.findFirst): after a server error the client's
+      // recovery would take a group made outside Pulumi for its own create.
+      findFirst: (existing) => `group ${existing.group_id}`,
       // A group already as declared (in the fields the program declares) is taken over without a request.
       asDeclared: (existing) => isAsDeclared(inputs, currentInputs(inputs, existing), API_FIELDS),
       // An adopted group keeps what the program does not declare (its priority included).

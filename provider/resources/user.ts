@@ -181,6 +181,9 @@ export const userProvider = defineKind<UserInputs, UserOutputs>({
       kind: "User",
       key: `'${username}'`,
       find: () => client.users.findUserByUsername(username),
+      // Looked up even without adopt (see Adoption.findFirst): after a server error the client's
+      // recovery would take a user made outside Pulumi for its own create.
+      findFirst: (existing) => `user ${existing.user_id}`,
       // A user already as declared is taken over without a request. Not when a password is
       // declared: Kasm never returns it, so whether it is the declared one cannot be known, and
       // adopting is the one moment the program can make it so (later updates send it only when

@@ -146,10 +146,11 @@ describe("a CastConfig update: whether its check says the change moves the confi
 });
 
 describe("rows", () => {
-  it("User: create_user, get_user, update_user, delete_user; adopt adds the lookup and the update", () => {
+  // Create looks the username up first, with adopt or without (provider/resources/kit/adoption.ts, findFirst).
+  it("User: get_user and create_user, get_user, update_user, delete_user; adopt adds the update", () => {
     const plain = resourcePermissionNeeds("User", { username: "ada" }, KNOWN);
     expect([ops(plain, "create"), ops(plain, "read"), ops(plain, "update"), ops(plain, "delete")]).toEqual([
-      ["create_user"],
+      ["get_user", "create_user"],
       ["get_user"],
       ["update_user"],
       ["delete_user"],
@@ -170,13 +171,14 @@ describe("rows", () => {
 
   it("GroupMembership: Administrators needs Groups Modify System; without systemGroupIds that is undecided", () => {
     const admins = resourcePermissionNeeds("GroupMembership", { userId: IDS.plain1, groupId: IDS.administrators }, KNOWN);
-    expect(perms(admins, "create")).toEqual(["Groups Modify", "Groups Modify System"]);
+    // Create reads the user's groups first, to refuse a membership that exists (provider/resources/group-membership.ts).
+    expect(perms(admins, "create")).toEqual(["Users View", "Groups View", "Groups Modify", "Groups Modify System"]);
     expect(perms(admins, "delete")).toEqual(["Groups Modify", "Groups Modify System"]);
     expect(perms(admins, "read")).toEqual(["Users View", "Groups View"]);
     const devs = resourcePermissionNeeds("GroupMembership", { userId: IDS.plain1, groupId: IDS.devs }, KNOWN);
-    expect(perms(devs, "create")).toEqual(["Groups Modify"]);
+    expect(perms(devs, "create")).toEqual(["Users View", "Groups View", "Groups Modify"]);
     const blind = resourcePermissionNeeds("GroupMembership", { userId: IDS.plain1, groupId: IDS.devs }, knowledgeFromFacts({}));
-    expect(blind.create.calls[0].undecided).toEqual([expect.objectContaining({ adds: ["Groups Modify System"] })]);
+    expect(blind.create.calls[1].undecided).toEqual([expect.objectContaining({ adds: ["Groups Modify System"] })]);
   });
 
   it("UserGroups: taking a Global Admin out of Administrators needs Groups Modify System; a new user has nothing to remove", () => {
@@ -269,7 +271,7 @@ describe("judging a key", () => {
 
   it("a permission held without its dependency is not in effect", () => {
     const verdict = judgeNeeds({ permissions: ["Users View", "Groups Modify", "Groups Modify System", "Groups View System"] }, membership);
-    expect(verdict.shortfalls.map((s) => s.missing)).toEqual([["Groups Modify"], ["Groups View"], ["Groups Modify"]]);
+    expect(verdict.shortfalls.map((s) => s.missing)).toEqual([["Groups View"], ["Groups Modify"], ["Groups View"], ["Groups Modify"]]);
     expect(verdict.toGrant).toEqual(["Groups View"]);
   });
 

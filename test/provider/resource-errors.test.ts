@@ -80,13 +80,22 @@ async function thrown(run: () => Promise<unknown>): Promise<unknown> {
 }
 
 describe("the errors a kind throws of its own", () => {
-  it("an existing object without adopt is a KasmNotAdoptedError, caused by Kasm's KasmAlreadyExistsError", async () => {
+  it("an existing object without adopt is a KasmNotAdoptedError: found before any create, or caused by Kasm's KasmAlreadyExistsError", async () => {
+    // User looks its username up before creating (kit/adoption.ts, findFirst): nothing is sent to Kasm to refuse.
+    const existing = await emulator.userId("existing");
     const error = await thrown(() => create("User", { username: "existing", firstName: "New" }));
     expect(error).toBeInstanceOf(KasmNotAdoptedError);
     expect(error).toBeInstanceOf(KasmResourceError);
     expect((error as Error).name).toBe("KasmNotAdoptedError");
     expect((error as Error).message).toMatch(/already exists in Kasm.*adopt: true/s);
-    expect((error as Error).cause).toBeInstanceOf(KasmAlreadyExistsError);
+    expect((error as Error).message).toContain(`(user ${existing})`);
+    // A casting config is looked up by its key; another config's name is Kasm's to refuse.
+    const image = Object.values<any>((await emulator.state()).images)[0].image_id;
+    expect((await emulator.specCall("create_cast_config", { target_cast_config: { casting_config_name: "Taken", key: "taken", image_id: image } })).status).toBe(200);
+    const refused = await thrown(() => create("CastConfig", { castingConfigName: "Taken", key: "another", imageId: image }));
+    expect(refused).toBeInstanceOf(KasmNotAdoptedError);
+    expect((refused as Error).message).toMatch(/already exists in Kasm.*adopt: true/s);
+    expect((refused as Error).cause).toBeInstanceOf(KasmAlreadyExistsError);
   });
 
   it("a user or server Kasm does not have is a KasmObjectMissingError", async () => {

@@ -50,12 +50,14 @@ export interface Adoption<T> {
   find(): Promise<T | undefined>;
   /**
    * Look the key up before creating even without `adopt`, and refuse an existing object, named by
-   * what this returns (`staging config <id>`). For a kind whose duplicate create Kasm may fail with
-   * a server error: a released Kasm does for staging configs (a unique constraint its code does not
-   * check first), and no source says how it answers a duplicate egress provider, gateway, mapping
-   * or credential. After a server error the client looks the key up to learn whether its create
-   * committed (see `createOnce`), and would take the existing object for its own: a program would
-   * then manage, and its destroy delete, an object made outside Pulumi without `adopt`.
+   * what this returns (`staging config <id>`). Every kind whose create the client recovers by its
+   * natural key sets it (users, groups, staging configs, egress objects): after a server error the
+   * client looks the key up to learn whether its create committed (see `createOnce`), and would take
+   * an object that existed before for its own, so a program would manage, and its destroy delete,
+   * an object made outside Pulumi without `adopt`. A released Kasm also fails a duplicate staging
+   * config with a server error (a unique constraint its code does not check first), and no source
+   * says how it answers a duplicate egress provider, gateway, mapping or credential. Costs one read
+   * per create, with the View permission every Create permission needs anyway.
    */
   findFirst?(existing: T): string;
   /**
