@@ -286,7 +286,7 @@ const SCENARIOS: Scenario[] = [
     create: () => ({ users: [{ username: "calls-set-1" }, { username: "calls-set-2" }] }),
     update: (i) => ({ ...i, users: [{ username: "calls-set-1", firstName: "Changed" }, { username: "calls-set-2" }] }),
     flag: (i) => ({ ...i, forceDelete: true }),
-    minimum: { create: 2, read: "1 per 1,000 users", update: 1, flag: 0, delete: 2, why: "a get_users page to refuse existing users, one import; update_user per changed user; delete_user per user" },
+    minimum: { create: 2, read: "1 per 1,000 users", update: 1, flag: 0, delete: 3, why: "a get_users page to refuse existing users, one import; update_user per changed user; a get_users page (a retried destroy deletes only the users still in Kasm), then delete_user per user" },
   },
   {
     kind: "ServerImport",
