@@ -4,7 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -17,7 +17,8 @@ export interface EmulatorProcess {
 
 /** Start the emulator with `seed` (written to a seed file) on a port the OS picks. */
 export async function startEmulatorProcess(seed: object): Promise<EmulatorProcess> {
-  const seedFile = join(mkdtempSync(join(tmpdir(), "kasm-bench-")), "seed.json");
+  const seedDir = mkdtempSync(join(tmpdir(), "kasm-bench-"));
+  const seedFile = join(seedDir, "seed.json");
   writeFileSync(seedFile, JSON.stringify(seed));
   const child = spawn(process.execPath, [join(__dirname, "..", "dist", "emulator", "cli.js"), "--port", "0", "--seed", seedFile], {
     stdio: ["ignore", "pipe", "inherit"],
@@ -27,5 +28,11 @@ export async function startEmulatorProcess(seed: object): Promise<EmulatorProces
   const [line] = (await once(lines, "line")) as [string];
   const url = /https?:\/\/\S+/.exec(line)?.[0];
   if (!url) throw new Error(`unexpected first line from the emulator: ${line}`);
-  return { url, stop: () => child.kill("SIGTERM") };
+  return {
+    url,
+    stop: () => {
+      child.kill("SIGTERM");
+      rmSync(seedDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -2,11 +2,11 @@
  * Client configuration: options, environment fallbacks, defaults, the configuration error, and
  * that a client never shows its secret when printed or serialised.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inspect } from "node:util";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { DEFAULTS, KasmClient, KasmConfigurationError, createKasmClient } from "../../provider/api";
 import { CONFIG_KEYS, optionsFromConfig, resolveConfig } from "../../provider/api/config";
 
@@ -90,6 +90,7 @@ describe("configuration", () => {
 
   it("reads the CA certificate as PEM text, or from a file named by the option or KASM_CA_CERT", () => {
     const dir = mkdtempSync(join(tmpdir(), "kasm-ca-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, "ca.pem");
     writeFileSync(file, PEM);
     const base = { baseUrl: "https://kasm.example.com", apiKey: "k", apiKeySecret: SECRET };

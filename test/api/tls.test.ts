@@ -2,7 +2,7 @@
  * TLS: a self-signed installation is trusted only through `caCert` (PEM text or a file), or by
  * the explicitly insecure `insecureSkipVerify`; otherwise the error says what to do.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generate } from "selfsigned";
@@ -14,6 +14,7 @@ import { KEYS, SEED } from "./helpers";
 let emulator: RunningEmulator;
 let certPem: string;
 let certFile: string;
+let certDir: string | undefined;
 
 beforeAll(async () => {
   const pems = await generate([{ name: "commonName", value: "localhost" }], {
@@ -25,11 +26,15 @@ beforeAll(async () => {
     ],
   });
   certPem = pems.cert;
-  certFile = join(mkdtempSync(join(tmpdir(), "kasm-tls-")), "ca.pem");
+  certDir = mkdtempSync(join(tmpdir(), "kasm-tls-"));
+  certFile = join(certDir, "ca.pem");
   writeFileSync(certFile, certPem);
   emulator = await startEmulator({ port: 0, seed: SEED, tls: { key: pems.private, cert: pems.cert } });
 }, 60_000);
-afterAll(() => emulator.close());
+afterAll(async () => {
+  await emulator?.close();
+  if (certDir) rmSync(certDir, { recursive: true, force: true });
+});
 
 async function getImages(options: KasmClientOptions) {
   const client = createKasmClient({ baseUrl: emulator.url, apiKey: KEYS.admin.key, apiKeySecret: KEYS.admin.secret, maxRetries: 0, ...options }, {});

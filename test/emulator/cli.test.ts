@@ -3,12 +3,12 @@
  * requests, serves the seed, stops cleanly on SIGTERM, and refuses bad arguments.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { request } from "undici";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 
 const ROOT = resolve(__dirname, "../..");
 const CLI = join(ROOT, "dist/emulator/cli.js");
@@ -255,6 +255,7 @@ describe("kasm-emulator CLI", () => {
     ["with a seed that has no apiKeys", ["--seed", "NO_KEYS"], "the seed has no apiKeys"],
   ])("warns at start %s that every call will answer 401, and how to add a key", async (_what, args, why) => {
     const dir = mkdtempSync(join(tmpdir(), "kasm-cli-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const noKeys = join(dir, "seed.json");
     writeFileSync(noKeys, JSON.stringify({ groups: [{ name: "Engineering" }] }));
     const { child, url, exited } = run(["--port", "0", ...args.map((a) => (a === "NO_KEYS" ? noKeys : a))]);
