@@ -69,6 +69,10 @@ export interface Adoption<T> {
  *    committed; adopt it. Not found: create again (back to 1), up to the policy's retries.
  * 3. When a repeated create is refused (400, typically "already exists"), an earlier attempt
  *    committed after the lookup ran, or its answer was lost: look it up once more and adopt it.
+ *
+ * An object with the key that existed before the first attempt is found in 2 or 3 as well, and
+ * taken for the created one. A caller for whom that matters looks the key up before calling this,
+ * as every resource does (provider/resources/kit/adoption.ts, `findFirst`).
  */
 export async function createOnce<T>(
   transport: KasmTransport,
