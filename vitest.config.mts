@@ -14,6 +14,35 @@ const BOTH_VOCABULARIES = [
   "test/policy/consistency.test.ts",
 ];
 
+/**
+ * The files that change what their process holds beyond their own test: the provider's connection
+ * registry configured in the worker (`configure`), `process.env`, fresh copies of modules
+ * (`vi.resetModules`), or @pulumi/policy's analyzer server, which a process serves once. Each runs
+ * in a worker of its own. Every other file shares its worker with the files before it (`isolate:
+ * false`), so Pulumi's runtime and the provider are loaded once per worker instead of once per file:
+ * about 3 minutes of the suite's 16 on 2 cores. test/shared-worker.setup.ts fails a shared file that
+ * leaves `process.env` changed: move such a file here.
+ */
+const OWN_PROCESS = [
+  "test/policy/analyzer-bulk.test.ts",
+  "test/policy/analyzer-hardening.test.ts",
+  "test/policy/analyzer-permissions.test.ts",
+  "test/policy/consistency.test.ts",
+  "test/policy/lookups.test.ts",
+  "test/provider/resource-errors.test.ts",
+  "test/provider/serialization.test.ts",
+  "test/sdk/health.test.ts",
+  "test/sdk/settings.test.ts",
+];
+
+/** Whether a file is among BOTH_VOCABULARIES (a file itself, or under test/provider/). */
+function inBothVocabularies(file: string): boolean {
+  return file.startsWith("test/provider/") || BOTH_VOCABULARIES.includes(file);
+}
+
+/** What the shared projects add: no isolation, and the check that a file leaves the process as it found it. */
+const SHARED = { isolate: false, setupFiles: ["./test/shared-worker.setup.ts"], exclude: OWN_PROCESS };
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -27,8 +56,10 @@ export default defineConfig({
     // Without a `pulumi` CLI on PATH, the run ends with one line counting the CLI scenarios not run.
     reporters: ["default", "./test/cli/not-run-reporter.ts"],
     projects: [
-      { extends: true, test: { name: "spec", include: ["test/**/*.test.ts"] } },
-      { extends: true, test: { name: "product", include: BOTH_VOCABULARIES, env: { KASM_TEST_API_NAMES: "product" } } },
+      { extends: true, test: { name: "spec", include: ["test/**/*.test.ts"], ...SHARED } },
+      { extends: true, test: { name: "spec-own", include: OWN_PROCESS, isolate: true } },
+      { extends: true, test: { name: "product", include: BOTH_VOCABULARIES, ...SHARED, env: { KASM_TEST_API_NAMES: "product" } } },
+      { extends: true, test: { name: "product-own", include: OWN_PROCESS.filter(inBothVocabularies), isolate: true, env: { KASM_TEST_API_NAMES: "product" } } },
     ],
   },
 });
