@@ -28,7 +28,7 @@ import { UNKNOWN } from "../../catalogue/values";
 import { CAST_CONFIG_SHOWN_FIELDS, castConfigShown, KasmUnknownCastConfigError } from "../api";
 import type { KasmClient, CastConfig as KasmCastConfig, CastConfigUpdate, CreateCastConfigResult, NewCastConfig } from "../api";
 import { configKey, howToSet } from "../api/config";
-import { alreadyExistsError, declared, GONE, hasState, isAlreadyExists, isAsDeclared, isUnknown, KasmId, KasmNotAdoptedError, KasmObjectMissingError, KasmOutcomeUnknownError, keepingWhatWasCreated, keepSpelling, refreshedInputs, same, toApi, unlessGone, withCheckNote, type Props, type RefreshedInputs, type KindDocs } from "./kit";
+import { alreadyExistsError, declared, GONE, hasState, inputNames, isAlreadyExists, isAsDeclared, isUnknown, KasmId, KasmNotAdoptedError, KasmObjectMissingError, KasmOutcomeUnknownError, keepingWhatWasCreated, keepSpelling, refreshedInputs, same, toApi, unlessGone, withCheckNote, type KindDocs, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS, SESSION_PERMISSION_DOCS } from "./session-permissions";
 
@@ -172,11 +172,6 @@ const API_FIELDS = {
 /** Inputs that only steer the provider. */
 const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<CastConfigInputs>;
 
-const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
-
-/** What `outputs()` builds: the declared inputs and every output. */
-type CastConfigState = KindOutputs<CastConfigInputs, CastConfigOutputs>;
-
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the CastConfig kind (see {@link KindDocs}). */
@@ -292,9 +287,9 @@ export function castGroupChanging(olds: Props, news: Props): boolean | typeof UN
   return movesGroup(olds.groupId, news.groupId);
 }
 
-function outputs(inputs: RefreshedInputs<CastConfigInputs>, config: KasmCastConfig): CastConfigState {
+function outputs(inputs: RefreshedInputs<CastConfigInputs>, config: KasmCastConfig): KindOutputs<CastConfigInputs, CastConfigOutputs> {
   return {
-    ...declared(inputs, fieldNames(INPUT_FIELDS)),
+    ...declared(inputs, inputNames(CastConfigInputs)),
     castConfigId: config.cast_config_id,
     imageFriendlyName: config.image_friendly_name ?? null,
     groupName: config.group_name ?? null,
@@ -418,10 +413,10 @@ export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs
   /** A released Kasm reads the config back; with the documentation's vocabulary the last known state is kept. */
   async read(id, props, context) {
     const client = context.client();
-    if (!canRead(client)) return { id, props, inputs: declared(props, fieldNames(INPUT_FIELDS)) };
+    if (!canRead(client)) return { id, props, inputs: declared(props, inputNames(CastConfigInputs)) };
     const config = await unlessGone(() => client.casting.getCastConfig({ cast_config_id: id }));
     if (!config) return GONE;
-    const inputs = refreshedInputs(props, fieldNames(INPUT_FIELDS), currentInputs(props, config));
+    const inputs = refreshedInputs(props, inputNames(CastConfigInputs), currentInputs(props, config));
     return { id: config.cast_config_id, props: outputs(inputs, config), inputs };
   },
 

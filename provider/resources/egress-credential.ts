@@ -25,21 +25,9 @@ import { z } from "zod";
 import { egressCredentialShown, KasmApiError, type EgressCredential as KasmCredential, type NewEgressCredential } from "../api";
 import type { KasmClient } from "../api/client";
 import { warn } from "../engine-log";
-import {
-  apiId,
-  findUnderProvider,
-  currentGateways,
-  currentTarget,
-  gatewayBody,
-  refineTargetAndGateways,
-  targetBody,
-  TargetAndGatewayInputs,
-  TARGET_ROLES,
-  withGatewayDefault,
-  TARGET_AND_GATEWAY_DOCS,
-} from "./egress-shared";
-import { canonicalId, declared, EVEN_WITH_OTHER_FAILURES, GONE, isAlreadyExists, isUnknown, KasmNotAdoptedError, keepSpelling, refreshedInputs, requiredId, requiredText, same, toApi, type FieldRule, type Props, type RefreshedInputs, type KindDocs } from "./kit";
-import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
+import { apiId, findUnderProvider, currentGateways, currentTarget, gatewayBody, refineTargetAndGateways, targetBody, TargetAndGatewayInputs, TARGET_ROLES, withGatewayDefault, TARGET_AND_GATEWAY_DOCS } from "./egress-shared";
+import { canonicalId, declared, EVEN_WITH_OTHER_FAILURES, GONE, inputNames, isAlreadyExists, isUnknown, KasmNotAdoptedError, keepSpelling, refreshedInputs, requiredId, requiredText, same, toApi, type FieldRule, type KindDocs, type Props, type RefreshedInputs } from "./kit";
+import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -107,11 +95,6 @@ const API_FIELDS = {
 
 /** Inputs that only steer the provider: they replace nothing and are never sent. */
 const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<EgressCredentialInputs>;
-
-const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
-
-/** What `outputs()` builds: the declared inputs and every output. */
-type EgressCredentialState = KindOutputs<EgressCredentialInputs, EgressCredentialOutputs>;
 
 // --- docs ----------------------------------------------------------------------------------------
 
@@ -206,8 +189,8 @@ function targetCredential(inputs: EgressCredentialInputs): NewEgressCredential {
   };
 }
 
-function outputs(inputs: RefreshedInputs<EgressCredentialInputs>, id: string, activeConnections: number | null | undefined): EgressCredentialState {
-  return { ...declared(inputs, fieldNames(INPUT_FIELDS)), egressCredentialId: id, activeConnections: activeConnections ?? null };
+function outputs(inputs: RefreshedInputs<EgressCredentialInputs>, id: string, activeConnections: number | null | undefined): KindOutputs<EgressCredentialInputs, EgressCredentialOutputs> {
+  return { ...declared(inputs, inputNames(EgressCredentialInputs)), egressCredentialId: id, activeConnections: activeConnections ?? null };
 }
 
 /**
@@ -234,7 +217,7 @@ function currentInputs(props: RefreshedInputs<EgressCredentialInputs>, credentia
   // The password always comes back masked (the mapping leaves it out): it stays as declared.
   const returned: Props = { wireguardPrivateKey, meshKey, customCredential };
   for (const [key, value] of Object.entries(returned)) if (!isHidden(value)) current[key] = value;
-  return refreshedInputs(props, fieldNames(INPUT_FIELDS), current);
+  return refreshedInputs(props, inputNames(EgressCredentialInputs), current);
 }
 
 /**

@@ -11,7 +11,7 @@
 import { z } from "zod";
 import type { EgressGateway as KasmEgressGateway, NewEgressGateway } from "../api";
 import { egressGatewayShown } from "../api";
-import { canonicalId, createOrAdopt, declared, GONE, isAsDeclared, keepSpelling, refreshedInputs, requiredId, requiredText, same, toApi, unlessGone, type Props, type RefreshedInputs, type KindDocs } from "./kit";
+import { canonicalId, createOrAdopt, declared, GONE, inputNames, isAsDeclared, keepSpelling, refreshedInputs, requiredId, requiredText, same, toApi, unlessGone, type KindDocs, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -48,11 +48,6 @@ const API_FIELDS = {
 
 /** Inputs that only steer the provider. */
 const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<EgressGatewayInputs>;
-
-const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
-
-/** What `outputs()` builds: the declared inputs and every output. */
-type EgressGatewayState = KindOutputs<EgressGatewayInputs, EgressGatewayOutputs>;
 
 // --- docs ----------------------------------------------------------------------------------------
 
@@ -101,9 +96,9 @@ function targetGateway(inputs: EgressGatewayInputs): NewEgressGateway {
   return { ...toApi(inputs, fieldNames(API_FIELDS)), egress_provider_id: canonicalId(inputs.egressProviderId) };
 }
 
-function outputs(inputs: RefreshedInputs<EgressGatewayInputs>, gateway: KasmEgressGateway): EgressGatewayState {
+function outputs(inputs: RefreshedInputs<EgressGatewayInputs>, gateway: KasmEgressGateway): KindOutputs<EgressGatewayInputs, EgressGatewayOutputs> {
   return {
-    ...declared(inputs, fieldNames(INPUT_FIELDS)),
+    ...declared(inputs, inputNames(EgressGatewayInputs)),
     egressGatewayId: gateway.egress_gateway_id,
     activeConnections: gateway.active_connections ?? null,
   };
@@ -159,7 +154,7 @@ export const egressGatewayProvider = defineKind<EgressGatewayInputs, EgressGatew
     const found = await context.client().egress.getEgressGateways({ egress_gateway_id: id });
     const gateway = found.find((g) => same.id(g.egress_gateway_id, id));
     if (!gateway) return GONE;
-    const inputs = refreshedInputs(props, fieldNames(INPUT_FIELDS), currentInputs(props, gateway));
+    const inputs = refreshedInputs(props, inputNames(EgressGatewayInputs), currentInputs(props, gateway));
     return { id: gateway.egress_gateway_id, props: outputs(inputs, gateway), inputs };
   },
 

@@ -16,21 +16,9 @@
 import { z } from "zod";
 import { egressProviderMappingShown, type EgressProviderMapping as KasmMapping, type NewEgressProviderMapping } from "../api";
 import type { KasmClient } from "../api/client";
-import {
-  apiId,
-  findUnderProvider,
-  currentGateways,
-  currentTarget,
-  gatewayBody,
-  refineTargetAndGateways,
-  targetBody,
-  TargetAndGatewayInputs,
-  TARGET_ROLES,
-  withGatewayDefault,
-  TARGET_AND_GATEWAY_DOCS,
-} from "./egress-shared";
-import { canonicalId, createOrAdopt, declared, EVEN_WITH_OTHER_FAILURES, GONE, isAsDeclared, keepSpelling, refreshedInputs, requiredId, same, unlessGone, type RefreshedInputs, type KindDocs } from "./kit";
-import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
+import { apiId, findUnderProvider, currentGateways, currentTarget, gatewayBody, refineTargetAndGateways, targetBody, TargetAndGatewayInputs, TARGET_ROLES, withGatewayDefault, TARGET_AND_GATEWAY_DOCS } from "./egress-shared";
+import { canonicalId, createOrAdopt, declared, EVEN_WITH_OTHER_FAILURES, GONE, inputNames, isAsDeclared, keepSpelling, refreshedInputs, requiredId, same, unlessGone, type KindDocs, type RefreshedInputs } from "./kit";
+import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -65,11 +53,6 @@ const API_FIELDS = {
 
 /** Inputs that only steer the provider. */
 const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<EgressProviderMappingInputs>;
-
-const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
-
-/** What `outputs()` builds: the declared inputs and every output. */
-type EgressProviderMappingState = KindOutputs<EgressProviderMappingInputs, EgressProviderMappingOutputs>;
 
 // --- docs ----------------------------------------------------------------------------------------
 
@@ -126,9 +109,9 @@ function targetMapping(inputs: EgressProviderMappingInputs): NewEgressProviderMa
   return body;
 }
 
-function outputs(inputs: RefreshedInputs<EgressProviderMappingInputs>, mapping: KasmMapping): EgressProviderMappingState {
+function outputs(inputs: RefreshedInputs<EgressProviderMappingInputs>, mapping: KasmMapping): KindOutputs<EgressProviderMappingInputs, EgressProviderMappingOutputs> {
   return {
-    ...declared(inputs, fieldNames(INPUT_FIELDS)),
+    ...declared(inputs, inputNames(EgressProviderMappingInputs)),
     egressProviderMappingId: mapping.egress_provider_mapping_id,
     created: mapping.created ?? null,
   };
@@ -214,7 +197,7 @@ export const egressProviderMappingProvider = defineKind<EgressProviderMappingInp
   async read(id, props, context) {
     const mapping = await findMapping(context.client(), id, props.egressProviderId);
     if (!mapping) return GONE;
-    const inputs = refreshedInputs(props, fieldNames(INPUT_FIELDS), currentInputs(props, mapping));
+    const inputs = refreshedInputs(props, inputNames(EgressProviderMappingInputs), currentInputs(props, mapping));
     return { id: mapping.egress_provider_mapping_id, props: outputs(inputs, mapping), inputs };
   },
 

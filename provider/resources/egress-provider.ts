@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { EgressProvider as KasmEgressProvider, NewEgressProvider } from "../api";
 import type { KasmClient } from "../api/client";
 import { egressProviderShown } from "../api";
-import { createOrAdopt, declared, GONE, isAsDeclared, refreshedInputs, requiredText, same, toApi, unlessGone, type RefreshedInputs, type KindDocs } from "./kit";
+import { createOrAdopt, declared, GONE, inputNames, isAsDeclared, refreshedInputs, requiredText, same, toApi, unlessGone, type KindDocs, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -47,11 +47,6 @@ const API_FIELDS = {
 /** Inputs that only steer the provider. */
 const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<EgressProviderInputs>;
 
-const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
-
-/** What `outputs()` builds: the declared inputs and every output. */
-type EgressProviderState = KindOutputs<EgressProviderInputs, EgressProviderOutputs>;
-
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the EgressProvider kind (see {@link KindDocs}). */
@@ -86,9 +81,9 @@ function targetProvider(inputs: EgressProviderInputs): NewEgressProvider {
   return toApi(inputs, fieldNames(API_FIELDS));
 }
 
-function outputs(inputs: RefreshedInputs<EgressProviderInputs>, provider: KasmEgressProvider): EgressProviderState {
+function outputs(inputs: RefreshedInputs<EgressProviderInputs>, provider: KasmEgressProvider): KindOutputs<EgressProviderInputs, EgressProviderOutputs> {
   return {
-    ...declared(inputs, fieldNames(INPUT_FIELDS)),
+    ...declared(inputs, inputNames(EgressProviderInputs)),
     egressProviderId: provider.egress_provider_id,
     created: provider.created ?? null,
   };
@@ -147,7 +142,7 @@ export const egressProviderProvider = defineKind<EgressProviderInputs, EgressPro
   async read(id, props, context) {
     const provider = await findById(context.client(), id);
     if (!provider) return GONE;
-    const inputs = refreshedInputs(props, fieldNames(INPUT_FIELDS), currentInputs(provider));
+    const inputs = refreshedInputs(props, inputNames(EgressProviderInputs), currentInputs(provider));
     return { id: provider.egress_provider_id, props: outputs(inputs, provider), inputs };
   },
 

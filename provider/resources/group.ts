@@ -18,8 +18,8 @@
  */
 import { z } from "zod";
 import { groupShown, KasmForceRequiredError, type GroupRecord, type GroupUpdate, type NewGroup } from "../api";
-import { createOrAdopt, declared, GONE, isAsDeclared, KasmDeleteBlockedError, refreshedInputs, refusedWithoutProductOperations, requiredText, unlessGone, type ProductOnly, type Props, type RefreshedInputs, type KindDocs } from "./kit";
-import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
+import { createOrAdopt, declared, GONE, inputNames, isAsDeclared, KasmDeleteBlockedError, refreshedInputs, refusedWithoutProductOperations, requiredText, unlessGone, type KindDocs, type ProductOnly, type Props, type RefreshedInputs } from "./kit";
+import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -60,11 +60,6 @@ const API_FIELDS = {
 
 /** Inputs that only steer the provider. */
 const PROVIDER_FIELDS = { adopt: {}, forceDelete: {} } satisfies FieldRules<GroupInputs>;
-
-const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
-
-/** What `outputs()` builds: the declared inputs and every output. */
-type GroupState = KindOutputs<GroupInputs, GroupOutputs>;
 
 // --- docs ----------------------------------------------------------------------------------------
 
@@ -139,8 +134,8 @@ function currentInputs(props: RefreshedInputs<GroupInputs>, group: GroupRecord):
   return current;
 }
 
-function outputs(inputs: RefreshedInputs<GroupInputs>, group: GroupRecord): GroupState {
-  return { ...declared(inputs, fieldNames(INPUT_FIELDS)), groupId: group.group_id };
+function outputs(inputs: RefreshedInputs<GroupInputs>, group: GroupRecord): KindOutputs<GroupInputs, GroupOutputs> {
+  return { ...declared(inputs, inputNames(GroupInputs)), groupId: group.group_id };
 }
 
 /** How the refusal with the spec's vocabulary names the group operations, and the way out. */
@@ -193,7 +188,7 @@ export const groupProvider = defineKind<GroupInputs, GroupOutputs>({
   async read(id, props, context) {
     const group = await context.client().groups.findGroupById(id);
     if (!group) return GONE;
-    const inputs = refreshedInputs(props, fieldNames(INPUT_FIELDS), currentInputs(props, group));
+    const inputs = refreshedInputs(props, inputNames(GroupInputs), currentInputs(props, group));
     return { id: group.group_id, props: outputs(inputs, group), inputs };
   },
 

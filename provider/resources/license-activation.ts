@@ -69,9 +69,6 @@ const INPUT_FIELDS = {
   issuedTo: { replaces: true },
 } satisfies FieldRules<LicenseActivationInputs>;
 
-/** What `outputs()` builds: the declared inputs and every output. */
-type LicenseActivationState = KindOutputs<LicenseActivationInputs, LicenseActivationOutputs>;
-
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the LicenseActivation kind (see {@link KindDocs}). */
@@ -108,7 +105,7 @@ const DOCS: KindDocs<LicenseActivationInputs, LicenseActivationOutputs> = {
 
 // --- helpers -------------------------------------------------------------------------------------
 
-function outputs(inputs: RefreshedInputs<LicenseActivationInputs>, license: License): LicenseActivationState {
+function outputs(inputs: RefreshedInputs<LicenseActivationInputs>, license: License): KindOutputs<LicenseActivationInputs, LicenseActivationOutputs> {
   return {
     ...declared(inputs, fieldNames(INPUT_FIELDS)),
     licenseId: license.license_id,

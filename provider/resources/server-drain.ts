@@ -17,8 +17,8 @@
  */
 import type { KasmClient } from "../api/client";
 import { z } from "zod";
-import { canonicalId, declared, GONE, isNotFound, KasmId, KasmObjectMissingError, orMissing, same, unlessGone, type Props, type RefreshedInputs, type KindDocs } from "./kit";
-import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
+import { canonicalId, declared, GONE, inputNames, isNotFound, KasmId, KasmObjectMissingError, orMissing, same, unlessGone, type KindDocs, type Props, type RefreshedInputs } from "./kit";
+import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -38,11 +38,6 @@ const KEY_FIELDS = { serverId: { equal: same.id, replaces: true } } satisfies Fi
 
 /** The flag, which updates in place. Its default is written into the inputs, so that the state says what is managed. */
 const API_FIELDS = { draining: { storedDefault: true } } satisfies FieldRules<ServerDrainInputs>;
-
-const INPUT_FIELDS = { ...KEY_FIELDS, ...API_FIELDS };
-
-/** What `outputs()` builds: the declared inputs and every output. */
-type ServerDrainState = KindOutputs<ServerDrainInputs, ServerDrainOutputs>;
 
 // --- docs ----------------------------------------------------------------------------------------
 
@@ -73,8 +68,8 @@ const DOCS: KindDocs<ServerDrainInputs, ServerDrainOutputs> = {
 
 // --- helpers -------------------------------------------------------------------------------------
 
-function outputs(inputs: RefreshedInputs<ServerDrainInputs>): ServerDrainState {
-  return declared(inputs, fieldNames(INPUT_FIELDS));
+function outputs(inputs: RefreshedInputs<ServerDrainInputs>): KindOutputs<ServerDrainInputs, ServerDrainOutputs> {
+  return declared(inputs, inputNames(ServerDrainInputs));
 }
 
 /** The error for a server Kasm does not know. */

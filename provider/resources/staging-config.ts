@@ -12,7 +12,7 @@
 import { z } from "zod";
 import type { NewStagingConfig, StagingConfig as KasmStagingConfig, StagingConfigUpdate } from "../api";
 import { stagingConfigShown } from "../api";
-import { createOrAdopt, declared, GONE, isAsDeclared, KasmId, keepingWhatWasCreated, refreshedInputs, same, toApi, unlessGone, type RefreshedInputs, type KindDocs } from "./kit";
+import { createOrAdopt, declared, GONE, inputNames, isAsDeclared, KasmId, keepingWhatWasCreated, refreshedInputs, same, toApi, unlessGone, type KindDocs, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS, SESSION_PERMISSION_DOCS } from "./session-permissions";
 
@@ -53,11 +53,6 @@ const API_FIELDS = {
 
 /** Inputs that only steer the provider. */
 const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<StagingConfigInputs>;
-
-const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
-
-/** What `outputs()` builds: the declared inputs and every output. */
-type StagingConfigState = KindOutputs<StagingConfigInputs, StagingConfigOutputs>;
 
 // --- docs ----------------------------------------------------------------------------------------
 
@@ -110,9 +105,9 @@ function targetStagingConfig(inputs: StagingConfigInputs): NewStagingConfig {
   return toApi(inputs, API_KEYS);
 }
 
-function outputs(inputs: RefreshedInputs<StagingConfigInputs>, config: KasmStagingConfig): StagingConfigState {
+function outputs(inputs: RefreshedInputs<StagingConfigInputs>, config: KasmStagingConfig): KindOutputs<StagingConfigInputs, StagingConfigOutputs> {
   return {
-    ...declared(inputs, fieldNames(INPUT_FIELDS)),
+    ...declared(inputs, inputNames(StagingConfigInputs)),
     stagingConfigId: config.staging_config_id,
     zoneName: config.zone_name ?? null,
     imageFriendlyName: config.image_friendly_name ?? null,
@@ -188,7 +183,7 @@ export const stagingConfigProvider = defineKind<StagingConfigInputs, StagingConf
     const config = await unlessGone(() => context.client().staging.getStagingConfig({ staging_config_id: id }));
     if (!config) return GONE;
     // `adopt` cannot be read back: it stays as declared.
-    const inputs = refreshedInputs(props, fieldNames(INPUT_FIELDS), currentInputs(props, config));
+    const inputs = refreshedInputs(props, inputNames(StagingConfigInputs), currentInputs(props, config));
     return { id: config.staging_config_id, props: outputs(inputs, config), inputs };
   },
 

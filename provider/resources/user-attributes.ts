@@ -73,9 +73,6 @@ const KEY_FIELDS = { userId: { equal: same.id, replaces: true } } satisfies Fiel
 
 const INPUT_FIELDS: Readonly<Record<keyof typeof KEY_FIELDS | keyof typeof API_FIELDS, FieldRule>> = { ...KEY_FIELDS, ...API_FIELDS };
 
-/** What `outputs()` builds: the declared inputs and every output. */
-type UserAttributesState = KindOutputs<UserAttributesInputs, UserAttributesOutputs>;
-
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the UserAttributes kind (see {@link KindDocs}). */
@@ -151,7 +148,7 @@ function currentInputs(declaredInputs: RefreshedInputs<UserAttributesInputs>, at
   return inputs as RefreshedInputs<UserAttributesInputs>;
 }
 
-function outputs(inputs: RefreshedInputs<UserAttributesInputs>, userAttributesId: string | null | undefined): UserAttributesState {
+function outputs(inputs: RefreshedInputs<UserAttributesInputs>, userAttributesId: string | null | undefined): KindOutputs<UserAttributesInputs, UserAttributesOutputs> {
   return { ...declared(inputs, fieldNames(INPUT_FIELDS)), userAttributesId: userAttributesId ?? null };
 }
 

@@ -19,8 +19,8 @@
 import { z } from "zod";
 import { KasmUnknownUserError, type User as KasmUser } from "../api";
 import type { KasmClient } from "../api/client";
-import { canonicalId, declared, GONE, initializationFailure, isNotFound, KasmId, KasmObjectMissingError, KasmUnsupportedInputError, keepSpelling, same, type Props, type RefreshedInputs, type KindDocs } from "./kit";
-import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
+import { canonicalId, declared, GONE, initializationFailure, inputNames, isNotFound, KasmId, KasmObjectMissingError, KasmUnsupportedInputError, keepSpelling, same, type KindDocs, type Props, type RefreshedInputs } from "./kit";
+import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { ALL_USERS, allUsersGroupId, groupsOf, isAlreadyMember, isNotMember } from "./user-links";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -45,11 +45,6 @@ const KEY_FIELDS = { userId: { equal: same.id, replaces: true } } satisfies Fiel
 
 /** The set itself changes in place. */
 const API_FIELDS = { groupIds: { equal: same.idSet } } satisfies FieldRules<UserGroupsInputs>;
-
-const INPUT_FIELDS = { ...KEY_FIELDS, ...API_FIELDS };
-
-/** What `outputs()` builds: the declared inputs and every output. */
-type UserGroupsState = KindOutputs<UserGroupsInputs, Record<never, never>>;
 
 // --- docs ----------------------------------------------------------------------------------------
 
@@ -116,8 +111,8 @@ function spelledLikeDeclared(declaredIds: unknown, kasmIds: readonly string[]): 
   return [...listed, ...kasmIds.map(canonicalId).filter((id) => !listedCanonical.has(id))];
 }
 
-function outputs(inputs: RefreshedInputs<UserGroupsInputs>): UserGroupsState {
-  return declared(inputs, fieldNames(INPUT_FIELDS));
+function outputs(inputs: RefreshedInputs<UserGroupsInputs>): KindOutputs<UserGroupsInputs, Record<never, never>> {
+  return declared(inputs, inputNames(UserGroupsInputs));
 }
 
 /** The outcome of {@link converge}: the set as it is now, how many changes were made, and what stopped it. */

@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { NewUser, User as KasmUser, UserUpdate } from "../api";
 import type { KasmClient } from "../api/client";
 import { KasmForceRequiredError, userShown } from "../api";
-import { createOrAdopt, declared, GONE, isAsDeclared, isNotFound, KasmDeleteBlockedError, refreshedInputs, same, toApi, type RefreshedInputs, type KindDocs } from "./kit";
+import { createOrAdopt, declared, GONE, inputNames, isAsDeclared, isNotFound, KasmDeleteBlockedError, refreshedInputs, same, toApi, type KindDocs, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -60,11 +60,6 @@ const API_FIELDS = {
 
 /** Inputs that only steer the provider. */
 const PROVIDER_FIELDS = { forceDelete: {}, adopt: {} } satisfies FieldRules<UserInputs>;
-
-const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
-
-/** What `outputs()` builds: the declared inputs and every output. */
-type UserState = KindOutputs<UserInputs, UserOutputs>;
 
 // --- docs ----------------------------------------------------------------------------------------
 
@@ -144,8 +139,8 @@ function currentInputs(props: RefreshedInputs<UserInputs>, user: KasmUser): Refr
   };
 }
 
-function outputs(inputs: RefreshedInputs<UserInputs>, user: KasmUser): UserState {
-  return { ...declared(inputs, fieldNames(INPUT_FIELDS)), userId: user.user_id, realm: user.realm ?? null, created: user.created ?? null };
+function outputs(inputs: RefreshedInputs<UserInputs>, user: KasmUser): KindOutputs<UserInputs, UserOutputs> {
+  return { ...declared(inputs, inputNames(UserInputs)), userId: user.user_id, realm: user.realm ?? null, created: user.created ?? null };
 }
 
 // --- provider ------------------------------------------------------------------------------------
@@ -200,7 +195,7 @@ export const userProvider = defineKind<UserInputs, UserOutputs>({
     const user = await context.client().userReads.read(id);
     if (!user) return GONE;
     // The password and the provider flags cannot be read back: they stay as declared.
-    const inputs = refreshedInputs(props, fieldNames(INPUT_FIELDS), currentInputs(props, user));
+    const inputs = refreshedInputs(props, inputNames(UserInputs), currentInputs(props, user));
     return { id: user.user_id, props: outputs(inputs, user), inputs };
   },
 

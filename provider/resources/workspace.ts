@@ -24,7 +24,7 @@ import { UNKNOWN } from "../../catalogue/values";
 import { IMAGE_CHECKED_SETTINGS, IMAGE_JSON_SETTINGS, IMAGE_SETTINGS, imageSettingsShown, type ProductImage as KasmImage, type ImageUpdate, type NewImage } from "../api";
 import { configKey, type SettingNames } from "../api/config";
 import type { KasmClient } from "../api/client";
-import { createOrAdopt, declared, GONE, hasState, initializationFailure, isAsDeclared, isUnknown, KasmId, KasmObjectMissingError, KasmValueNotTakenError, refreshedInputs, refusedWithoutProductOperations, requiredText, same, unlessGone, withCheckNote, type ProductOnly, type Props, type RefreshedInputs, type KindDocs } from "./kit";
+import { createOrAdopt, declared, GONE, hasState, initializationFailure, inputNames, isAsDeclared, isUnknown, KasmId, KasmObjectMissingError, KasmValueNotTakenError, refreshedInputs, refusedWithoutProductOperations, requiredText, same, unlessGone, withCheckNote, type KindDocs, type ProductOnly, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -119,8 +119,6 @@ const API_FIELDS = {
 /** Inputs that only steer the provider. */
 const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<WorkspaceInputs>;
 
-const INPUT_FIELDS = { ...API_FIELDS, ...PROVIDER_FIELDS };
-
 /** The fields Kasm never shows back: not compared after a write, kept as declared on refresh. */
 const UNREADABLE = ["registryUsername", "registryPassword"] as const;
 
@@ -129,9 +127,6 @@ const UNREADABLE = ["registryUsername", "registryPassword"] as const;
  * top of Images Modify. The catalogue's list (the permissions pack reads it), held to the inputs here.
  */
 const RESOURCE_FIELDS = WORKSPACE_RESOURCE_PROPERTIES satisfies readonly (keyof typeof API_FIELDS)[];
-
-/** What `outputs()` builds: the declared inputs and every output. */
-type WorkspaceState = KindOutputs<WorkspaceInputs, WorkspaceOutputs>;
 
 // --- docs ----------------------------------------------------------------------------------------
 
@@ -320,8 +315,8 @@ async function readBack(client: KasmClient, imageId: string): Promise<KasmImage>
   return image;
 }
 
-function outputs(inputs: RefreshedInputs<WorkspaceInputs>, image: KasmImage): WorkspaceState {
-  return { ...declared(inputs, fieldNames(INPUT_FIELDS)), imageId: image.image_id, available: image.available ?? null };
+function outputs(inputs: RefreshedInputs<WorkspaceInputs>, image: KasmImage): KindOutputs<WorkspaceInputs, WorkspaceOutputs> {
+  return { ...declared(inputs, inputNames(WorkspaceInputs)), imageId: image.image_id, available: image.available ?? null };
 }
 
 /** How messages name a workspace. */
@@ -399,7 +394,7 @@ export const workspaceProvider = defineKind<WorkspaceInputs, WorkspaceOutputs>({
     const image = await context.client().images.findImageById(id);
     if (!image) return GONE;
     // `adopt` and the registry credentials cannot be read back: they stay as declared.
-    const inputs = refreshedInputs(props, fieldNames(INPUT_FIELDS), currentInputs(props, image));
+    const inputs = refreshedInputs(props, inputNames(WorkspaceInputs), currentInputs(props, image));
     return { id: image.image_id, props: outputs(inputs, image), inputs };
   },
 

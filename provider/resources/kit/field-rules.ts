@@ -4,6 +4,7 @@
  * declared inputs, and the API body of declared inputs.
  */
 import { isDeepStrictEqual } from "node:util";
+import type { z } from "zod";
 import { canonicalId } from "../../../catalogue/ids";
 import { toApiBody, toCamelCase, toSnakeCase, type SnakeCase } from "../../api";
 import { isUnknown } from "./check-wording";
@@ -170,6 +171,14 @@ export function keptOutputs(olds: Props, news: Props, inputKeys: Iterable<string
   const outs: Props = {};
   for (const [key, value] of Object.entries(olds)) if (!keys.includes(key) && key !== "__provider") outs[key] = value;
   return { ...outs, ...declared(news, keys) };
+}
+
+/**
+ * Every input a kind's schema declares, typed as the inputs it names: what the state keeps of the
+ * declared inputs. Each has a role in the kind's field rules (defineKind's manifest lists them all).
+ */
+export function inputNames<Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>): (keyof Shape & string)[] {
+  return Object.keys(schema.shape) as (keyof Shape & string)[];
 }
 
 /** The declared inputs among `props`: the keys of `rules` whose value is set. */
