@@ -11,23 +11,8 @@
  * permission or a Read Only key writing 401 `Unauthorized`.
  */
 import { timingSafeEqual } from "node:crypto";
-import {
-  OPERATIONS,
-  effectivePermissions,
-  requiredPermissions,
-  type OperationContext,
-  type OperationName,
-  type PermissionName,
-} from "../catalogue";
-import {
-  AccessDenied115,
-  AccessExpired115,
-  InvalidCredentials,
-  NoCredentials115,
-  Unauthorized,
-  Unauthorized115,
-  type AuthAnswers,
-} from "./errors";
+import { OPERATIONS, effectivePermissions, requiredPermissions, type OperationContext, type OperationName, type PermissionName } from "../catalogue";
+import { AccessDenied115, AccessExpired115, InvalidCredentials, NoCredentials115, Unauthorized, Unauthorized115, type AuthAnswers } from "./errors";
 import { hashSecret, parseTime, type ApiKeyRecord, type Store } from "./store";
 
 /**

@@ -9,22 +9,7 @@
  * credentials or an unreachable Kasm stop everything: nothing could be generated that says what
  * the installation holds.
  */
-import {
-  KasmPermissionError,
-  type EgressCredential,
-  type EgressGateway,
-  type EgressProvider,
-  type EgressProviderMapping,
-  type GroupImage,
-  type GroupRecord,
-  type Image,
-  type KasmClient,
-  type Server,
-  type StagingConfig,
-  type User,
-  type UserAttributes,
-  type CastConfig,
-} from "../provider/api";
+import { KasmPermissionError, type EgressCredential, type EgressGateway, type EgressProvider, type EgressProviderMapping, type GroupImage, type GroupRecord, type Image, type KasmClient, type Server, type StagingConfig, type User, type UserAttributes, type CastConfig } from "../provider/api";
 import { canonicalId, sameId } from "../catalogue/ids";
 import type { ImportKind } from "./kinds";
 import { NEEDS_USERS } from "./kinds";

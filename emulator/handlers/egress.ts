@@ -7,26 +7,8 @@
  */
 import { z } from "zod";
 import type { OperationName } from "../../catalogue";
-import {
-  EGRESS_CREDENTIAL,
-  EGRESS_GATEWAY,
-  EGRESS_GATEWAY_REF,
-  EGRESS_MAPPING,
-  EGRESS_MAPPING_BRIEF,
-  EGRESS_PROVIDER,
-  EGRESS_PROVIDER_REF,
-  IMAGE_EGRESS_GATEWAY,
-} from "../fields";
-import {
-  canonicalId,
-  MASK,
-  type EgressCredentialRecord,
-  type EgressGatewayRecord,
-  type EgressMappingRecord,
-  type EgressProviderRecord,
-  type EgressTarget,
-  type Store,
-} from "../store";
+import { EGRESS_CREDENTIAL, EGRESS_GATEWAY, EGRESS_GATEWAY_REF, EGRESS_MAPPING, EGRESS_MAPPING_BRIEF, EGRESS_PROVIDER, EGRESS_PROVIDER_REF, IMAGE_EGRESS_GATEWAY } from "../fields";
+import { canonicalId, MASK, type EgressCredentialRecord, type EgressGatewayRecord, type EgressMappingRecord, type EgressProviderRecord, type EgressTarget, type Store } from "../store";
 import type { Caller } from "../auth";
 import { bool, id, int, parse, text, type Handler } from "./common";
 

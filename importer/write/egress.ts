@@ -4,16 +4,7 @@
  * it is the one that holds secrets (a gateway's WireGuard configuration, a credential's password
  * or keys): each becomes a `config.requireSecret(...)` input listed for the README, never a value.
  */
-import {
-  egressCredentialShown,
-  egressGatewayShown,
-  egressProviderMappingShown,
-  egressProviderShown,
-  type EgressCredential,
-  type EgressGateway,
-  type EgressProvider,
-  type EgressProviderMapping,
-} from "../../provider/api";
+import { egressCredentialShown, egressGatewayShown, egressProviderMappingShown, egressProviderShown, type EgressCredential, type EgressGateway, type EgressProvider, type EgressProviderMapping } from "../../provider/api";
 import { camel } from "../names";
 import type { Area, Section } from "./area";
 import { canonical, rawId, setValues, type ProgramWriter, type Value } from "./writer";

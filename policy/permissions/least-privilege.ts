@@ -20,17 +20,7 @@ import type { StackValidationPolicy } from "@pulumi/policy";
 import { ALL_PERMISSIONS, closeUnderDependencies, effectivePermissions, type PermissionName } from "../../catalogue";
 import { judgeNeeds, minimalPermissions } from "../../catalogue";
 import { LOOKUP_NAMES, lookupNeeds, lookupPermissions, type LookupName } from "../../catalogue/lookups";
-import {
-  CONNECTIONS_PROPERTY,
-  KEY_CONFIG_PROPERTIES,
-  LEAST_PRIVILEGE_PROPERTIES,
-  PACK_SETTINGS,
-  parseConnectionKeys,
-  parseKeyConfig,
-  parseLookups,
-  type KeyConfig,
-  type LookupConfig,
-} from "./config";
+import { CONNECTIONS_PROPERTY, KEY_CONFIG_PROPERTIES, LEAST_PRIVILEGE_PROPERTIES, PACK_SETTINGS, parseConnectionKeys, parseKeyConfig, parseLookups, type KeyConfig, type LookupConfig } from "./config";
 import { analyseStack, byInstallation, type StackAnalysis } from "./stack";
 import { kindOf, listWords, quoted } from "../shared/kasm";
 

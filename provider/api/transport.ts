@@ -28,18 +28,7 @@ import type { z } from "zod";
 import { OPERATIONS, type OperationContext, type OperationName } from "../../catalogue";
 import { canonicalId } from "../../catalogue/ids";
 import type { KasmLogger, ResolvedConfig } from "./config";
-import {
-  KasmApiError,
-  KasmResponseShapeError,
-  KasmTimeoutError,
-  KasmMissingOperationError,
-  KasmUnknownPathError,
-  KasmTransportError,
-  KasmUnsupportedOperationError,
-  KasmVocabularyError,
-  errorForStatus,
-  type ShapeIssue,
-} from "./errors";
+import { KasmApiError, KasmResponseShapeError, KasmTimeoutError, KasmMissingOperationError, KasmUnknownPathError, KasmTransportError, KasmUnsupportedOperationError, KasmVocabularyError, errorForStatus, type ShapeIssue } from "./errors";
 import { healthGate } from "./health";
 import { collectSecretValues, redact, scrubText } from "./redact";
 import { withCanonicalIds } from "./request-ids";

@@ -20,7 +20,6 @@ export interface ShapeIssue {
 
 /** HTTP 401 (1.15: 403 `Access Denied`): the API key or secret is wrong, expired or deleted. */
 export class KasmAuthenticationError extends KasmApiError {
-  override readonly name = "KasmAuthenticationError";
   /** Whether Kasm said the key has expired (1.15: `Access has expired`). */
   readonly expired: boolean;
   constructor(details: KasmErrorDetails) {
@@ -42,7 +41,6 @@ export class KasmAuthenticationError extends KasmApiError {
  * operation writes. The message names what to grant, from the shared permission catalogue.
  */
 export class KasmPermissionError extends KasmApiError {
-  override readonly name = "KasmPermissionError";
   /** Every one of these is needed (with the context the client knew of). */
   readonly requiredPermissions: readonly PermissionName[];
   /** When not empty, one of these is needed as well. */
@@ -68,7 +66,6 @@ export class KasmPermissionError extends KasmApiError {
  * so the message gives no permission advice; it says which seats are used up and how to get more.
  */
 export class KasmLicenseLimitError extends KasmApiError {
-  override readonly name = "KasmLicenseLimitError";
   /** What could not be created, when Kasm's message says (undefined otherwise). */
   declare readonly limited?: LicenseLimited;
 
@@ -81,7 +78,6 @@ export class KasmLicenseLimitError extends KasmApiError {
 
 /** HTTP 400 (or another 4xx): the server refused the request's content. */
 export class KasmBadRequestError extends KasmApiError {
-  override readonly name: string = "KasmBadRequestError";
   /** For a refused batch import: each problem of the CSV validation report, such as `row 2: CSV_ERROR_009 ...`. */
   declare readonly validationErrors?: readonly string[];
   constructor(details: KasmErrorDetails, kind: KasmErrorKind = "bad_request") {
@@ -98,7 +94,6 @@ export class KasmBadRequestError extends KasmApiError {
  * no 404 for an unknown object: a 404 is a {@link KasmUnknownPathError}.
  */
 export class KasmNotFoundError extends KasmBadRequestError {
-  override readonly name: string = "KasmNotFoundError";
   constructor(details: KasmErrorDetails) {
     super(details, "not_found");
   }
@@ -109,46 +104,31 @@ export class KasmNotFoundError extends KasmBadRequestError {
  * from the other object of a two-object call (the group of `add_user_group`, the server of
  * `assign_user_server`), which a caller treats otherwise.
  */
-export class KasmUnknownUserError extends KasmNotFoundError {
-  override readonly name: string = "KasmUnknownUserError";
-}
+export class KasmUnknownUserError extends KasmNotFoundError {}
 
 /** The casting config the request names does not exist (rather than its image or group). */
-export class KasmUnknownCastConfigError extends KasmNotFoundError {
-  override readonly name: string = "KasmUnknownCastConfigError";
-}
+export class KasmUnknownCastConfigError extends KasmNotFoundError {}
 
 /** `User (<u>) is already a member of group (<g>)`: the membership a call adds exists. */
-export class KasmAlreadyMemberError extends KasmBadRequestError {
-  override readonly name: string = "KasmAlreadyMemberError";
-}
+export class KasmAlreadyMemberError extends KasmBadRequestError {}
 
 /** `User (<u>) is not a member of group (<g>)`: the membership a call removes does not exist. */
-export class KasmNotMemberError extends KasmBadRequestError {
-  override readonly name: string = "KasmNotMemberError";
-}
+export class KasmNotMemberError extends KasmBadRequestError {}
 
 /** `User (<u>) is not assigned to server (<s>)`: the assignment a call removes does not exist. */
-export class KasmNotAssignedError extends KasmBadRequestError {
-  override readonly name: string = "KasmNotAssignedError";
-}
+export class KasmNotAssignedError extends KasmBadRequestError {}
 
 /** An object with the same natural key (a name, a key, a zone and image) exists already. */
-export class KasmAlreadyExistsError extends KasmBadRequestError {
-  override readonly name: string = "KasmAlreadyExistsError";
-}
+export class KasmAlreadyExistsError extends KasmBadRequestError {}
 
 /**
  * Kasm refuses to delete an object that others still depend on unless the call sets `force`: a
  * user with running sessions (`... kasms and 'force' option not set`), a group with members.
  */
-export class KasmForceRequiredError extends KasmBadRequestError {
-  override readonly name: string = "KasmForceRequiredError";
-}
+export class KasmForceRequiredError extends KasmBadRequestError {}
 
 /** HTTP 429 after every retry was used up. */
 export class KasmRateLimitError extends KasmApiError {
-  override readonly name = "KasmRateLimitError";
   constructor(details: KasmErrorDetails) {
     super("rate_limited", `${details.operation}: the server is rate limiting (HTTP 429) and still was after ${details.attempts} attempt(s)`, details);
   }
@@ -156,7 +136,6 @@ export class KasmRateLimitError extends KasmApiError {
 
 /** HTTP 5xx after every retry was used up (or at once, for an operation that must not be repeated). */
 export class KasmServerError extends KasmApiError {
-  override readonly name = "KasmServerError";
   constructor(details: KasmErrorDetails, note = "") {
     super(
       "server",
@@ -168,7 +147,6 @@ export class KasmServerError extends KasmApiError {
 
 /** The response does not have the shape the client relies on. */
 export class KasmResponseShapeError extends KasmApiError {
-  override readonly name = "KasmResponseShapeError";
   /** Every offending place in the response. */
   readonly issues: readonly ShapeIssue[];
   constructor(details: KasmErrorDetails & { readonly issues: readonly ShapeIssue[] }) {

@@ -78,7 +78,11 @@ function sanitiseCause(cause: unknown): Error {
 
 /** The base class of every error of the Kasm API client. */
 export class KasmApiError extends Error {
-  override readonly name: string = "KasmApiError";
+  /**
+   * The class's own name (`KasmApiError`, `KasmUnknownUserError`, ...), set here once for every
+   * subclass. (A bundler that renames classes would rename this too; the package ships unbundled.)
+   */
+  override readonly name: string = this.constructor.name;
   /** What went wrong, in one word. */
   readonly kind: KasmErrorKind;
   // `declare`: no own property unless set, so that unset fields do not show up as `undefined`
@@ -113,7 +117,6 @@ export class KasmApiError extends Error {
 
 /** A client option is missing or invalid. `missing` names every missing setting. */
 export class KasmConfigurationError extends KasmApiError {
-  override readonly name = "KasmConfigurationError";
   /** The settings that are missing, each with the option and environment variable that set it. */
   readonly missing: readonly string[];
   constructor(message: string, missing: readonly string[] = []) {

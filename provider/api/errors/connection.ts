@@ -8,7 +8,6 @@ import { KasmApiError, describeCause, type KasmErrorDetails, type KasmErrorKind 
 
 /** The connection failed: refused, reset, closed early, TLS verification failed. */
 export class KasmTransportError extends KasmApiError {
-  override readonly name: string = "KasmTransportError";
   /** The network error code, such as `ECONNRESET` or `UND_ERR_SOCKET`. */
   declare readonly code?: string;
   constructor(details: KasmErrorDetails & { readonly code?: string }, note = "", kind: KasmErrorKind = "transport") {
@@ -20,7 +19,6 @@ export class KasmTransportError extends KasmApiError {
 
 /** Connecting, or waiting for the answer, took longer than the configured timeout. */
 export class KasmTimeoutError extends KasmTransportError {
-  override readonly name = "KasmTimeoutError";
   constructor(details: KasmErrorDetails & { readonly code?: string }, note = "") {
     super(details, note, "timeout");
   }
@@ -28,7 +26,6 @@ export class KasmTimeoutError extends KasmTransportError {
 
 /** The health endpoint did not answer `{ok: true}` before the deadline. */
 export class KasmHealthCheckError extends KasmApiError {
-  override readonly name = "KasmHealthCheckError";
   /** Why the last attempt failed. */
   readonly lastFailure: string;
   constructor(attempts: number, elapsedMs: number, lastFailure: string) {

@@ -16,7 +16,6 @@ import { KasmApiError, quote, type KasmErrorDetails } from "./base";
  * this error says so instead of reporting success. `answer` is the answer as read (translated).
  */
 export class KasmVocabularyError extends KasmApiError {
-  override readonly name = "KasmVocabularyError";
   /** The vocabulary the client is configured with. */
   readonly configured: "spec" | "product";
   /** The vocabulary the answer showed. */
@@ -68,7 +67,6 @@ export class KasmVocabularyError extends KasmApiError {
  * likely speaks the other vocabulary than the configured `apiNames`.
  */
 export class KasmMissingOperationError extends KasmApiError {
-  override readonly name = "KasmMissingOperationError";
   constructor(details: KasmErrorDetails & { readonly operation: string; readonly wireName: string; readonly configured: "spec" | "product" }) {
     const other = details.configured === "spec" ? "product" : "spec";
     super(
@@ -91,7 +89,6 @@ export class KasmMissingOperationError extends KasmApiError {
  * from the state while its object stays in Kasm.
  */
 export class KasmUnknownPathError extends KasmApiError {
-  override readonly name = "KasmUnknownPathError";
   constructor(details: KasmErrorDetails & { readonly operation: string; readonly wireName: string }) {
     const settings = details.settings ?? DEFAULT_SETTING_NAMES;
     super(
@@ -109,7 +106,6 @@ export class KasmUnknownPathError extends KasmApiError {
  * the API documentation leaves them out), called while `apiNames` is `spec`. Nothing was sent.
  */
 export class KasmUnsupportedOperationError extends KasmApiError {
-  override readonly name = "KasmUnsupportedOperationError";
   constructor(operation: string, purpose?: string, settings: SettingNames = DEFAULT_SETTING_NAMES) {
     super(
       "unsupported",

@@ -6,13 +6,7 @@
 import { z } from "zod";
 import { KasmAlreadyExistsError } from "../errors";
 import { createOnce, deleteOnce } from "../recovery";
-import {
-  CastConfig,
-  type CastConfigUpdate,
-  type CreateCastConfigResult,
-  type DeleteCastConfigParams,
-  type NewCastConfig,
-} from "../schemas/casting";
+import { CastConfig, type CastConfigUpdate, type CreateCastConfigResult, type DeleteCastConfigParams, type NewCastConfig } from "../schemas/casting";
 import type { OperationContext } from "../../../catalogue";
 import type { KasmApi } from "../transport";
 

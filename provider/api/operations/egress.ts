@@ -10,25 +10,7 @@ import { z } from "zod";
 import type { OperationContext } from "../../../catalogue";
 import { createOnce, deleteOnce } from "../recovery";
 import { sameId } from "../schemas/common";
-import {
-  EgressCredential,
-  EgressGateway,
-  EgressProvider,
-  EgressProviderMapping,
-  ImageEgressGateways,
-  type EgressCredentialFilter,
-  type EgressGatewayFilter,
-  type EgressGatewayUpdate,
-  type EgressProviderFilter,
-  type EgressProviderMappingFilter,
-  type EgressProviderMappingUpdate,
-  type EgressProviderUpdate,
-  type ImageEgressGatewaysParams,
-  type NewEgressCredential,
-  type NewEgressGateway,
-  type NewEgressProvider,
-  type NewEgressProviderMapping,
-} from "../schemas/egress";
+import { EgressCredential, EgressGateway, EgressProvider, EgressProviderMapping, ImageEgressGateways, type EgressCredentialFilter, type EgressGatewayFilter, type EgressGatewayUpdate, type EgressProviderFilter, type EgressProviderMappingFilter, type EgressProviderMappingUpdate, type EgressProviderUpdate, type ImageEgressGatewaysParams, type NewEgressCredential, type NewEgressGateway, type NewEgressProvider, type NewEgressProviderMapping } from "../schemas/egress";
 import type { KasmApi } from "../transport";
 
 // --- providers ---------------------------------------------------------------------------------

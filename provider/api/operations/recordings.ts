@@ -1,10 +1,5 @@
 /** Operations of the recordings area: session recordings. */
-import {
-  SessionRecordingPage,
-  SessionsRecordings,
-  type GetSessionRecordingsParams,
-  type GetSessionsRecordingsParams,
-} from "../schemas/recordings";
+import { SessionRecordingPage, SessionsRecordings, type GetSessionRecordingsParams, type GetSessionsRecordingsParams } from "../schemas/recordings";
 import type { KasmApi } from "../transport";
 
 /**

@@ -9,21 +9,7 @@ import { Empty, normaliseId } from "../schemas/common";
 import { usersCsv } from "../batch-csv";
 import type { BatchView } from "../schemas/batch";
 import { ADMINISTRATORS_GROUP, ALL_USERS_GROUP, type OperationContext } from "../../../catalogue";
-import {
-  BatchUsersResult,
-  MAX_USERS_PAGE_SIZE,
-  User,
-  UserAttributes,
-  UserPage,
-  UserServerAssignment,
-  type BatchUserRow,
-  type DeleteUserParams,
-  type GetUsersParams,
-  type NewUser,
-  type UserAttributesUpdate,
-  type UserLookup,
-  type UserUpdate,
-} from "../schemas/users";
+import { BatchUsersResult, MAX_USERS_PAGE_SIZE, User, UserAttributes, UserPage, UserServerAssignment, type BatchUserRow, type DeleteUserParams, type GetUsersParams, type NewUser, type UserAttributesUpdate, type UserLookup, type UserUpdate } from "../schemas/users";
 import type { KasmApi } from "../transport";
 
 const UserAnswer = z.object({ user: User });

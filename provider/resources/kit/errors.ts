@@ -44,7 +44,8 @@ function safeCause(cause: unknown): { cause: Error } | undefined {
  * meaning, such as `KasmAlreadyExistsError` or `KasmNotFoundError`).
  */
 export class KasmResourceError extends Error {
-  override readonly name: string = "KasmResourceError";
+  /** The class's own name (`KasmNotAdoptedError`, ...), set here once for every subclass, as in the client's errors. */
+  override readonly name: string = this.constructor.name;
 
   /**
    * @param message What happened and what to do, as users read it.
@@ -65,9 +66,7 @@ export class KasmResourceError extends Error {
  * The user sets `adopt: true`, makes the program match Kasm, declares another key, or removes the
  * object in Kasm, as the message says for the case.
  */
-export class KasmNotAdoptedError extends KasmResourceError {
-  override readonly name: string = "KasmNotAdoptedError";
-}
+export class KasmNotAdoptedError extends KasmResourceError {}
 
 /**
  * An object the resource manages or names does not exist in Kasm: the user of a link, the server
@@ -77,9 +76,7 @@ export class KasmNotAdoptedError extends KasmResourceError {
  * The user creates the object, corrects the id or name, or replaces the resource, as the message
  * says.
  */
-export class KasmObjectMissingError extends KasmResourceError {
-  override readonly name: string = "KasmObjectMissingError";
-}
+export class KasmObjectMissingError extends KasmResourceError {}
 
 /**
  * Kasm refused the declared values and wrote nothing: an import whose validation report lists
@@ -89,7 +86,6 @@ export class KasmObjectMissingError extends KasmResourceError {
  * The user fixes each problem in the program and runs again.
  */
 export class KasmDeclarationRefusedError extends KasmResourceError {
-  override readonly name: string = "KasmDeclarationRefusedError";
   /** Each problem, in the program's terms. */
   readonly problems: readonly string[];
 
@@ -106,9 +102,7 @@ export class KasmDeclarationRefusedError extends KasmResourceError {
  *
  * The user changes the inputs, or the setting the message names.
  */
-export class KasmUnsupportedInputError extends KasmResourceError {
-  override readonly name: string = "KasmUnsupportedInputError";
-}
+export class KasmUnsupportedInputError extends KasmResourceError {}
 
 /**
  * Kasm's answer left out a part of a record (a user's groups, a user's servers) because the API
@@ -118,13 +112,12 @@ export class KasmUnsupportedInputError extends KasmResourceError {
  * The user grants the API key the permissions in `toGrant` (what the message names).
  */
 export class KasmReadPermissionError extends KasmResourceError {
-  override readonly name: string = "KasmReadPermissionError";
-  /** The permissions to grant the API key, with what they depend on. */
-  readonly toGrant: readonly PermissionName[];
-
-  constructor(message: string, toGrant: readonly PermissionName[]) {
+  constructor(
+    message: string,
+    /** The permissions to grant the API key, with what they depend on. */
+    readonly toGrant: readonly PermissionName[],
+  ) {
     super(message);
-    this.toGrant = toGrant;
   }
 }
 
@@ -135,9 +128,7 @@ export class KasmReadPermissionError extends KasmResourceError {
  *
  * The user sets `forceDelete: true` on the resource, or removes the dependants first.
  */
-export class KasmDeleteBlockedError extends KasmResourceError {
-  override readonly name: string = "KasmDeleteBlockedError";
-}
+export class KasmDeleteBlockedError extends KasmResourceError {}
 
 /**
  * A write may or may not have been applied, and Kasm cannot say which: its answer was lost, or it
@@ -150,7 +141,6 @@ export class KasmDeleteBlockedError extends KasmResourceError {
  * The user looks in the Kasm admin UI, as the message says, before running again.
  */
 export class KasmOutcomeUnknownError extends KasmResourceError {
-  override readonly name: string = "KasmOutcomeUnknownError";
   /** The objects the answer named, by key (a server's name) -> id. */
   readonly knownIds: ReadonlyMap<string, string>;
 
@@ -168,13 +158,12 @@ export class KasmOutcomeUnknownError extends KasmResourceError {
  * The user checks `kasm:apiNames` and the values, as the message says, and runs `pulumi up` again.
  */
 export class KasmValueNotTakenError extends KasmResourceError {
-  override readonly name: string = "KasmValueNotTakenError";
-  /** The inputs whose declared value Kasm does not show. */
-  readonly fields: readonly string[];
-
-  constructor(message: string, fields: readonly string[]) {
+  constructor(
+    message: string,
+    /** The inputs whose declared value Kasm does not show. */
+    readonly fields: readonly string[],
+  ) {
     super(message);
-    this.fields = fields;
   }
 }
 
@@ -184,9 +173,7 @@ export class KasmValueNotTakenError extends KasmResourceError {
  *
  * The user fixes what the failures say and runs again: it does only what is left.
  */
-export class KasmUnfinishedError extends KasmResourceError {
-  override readonly name: string = "KasmUnfinishedError";
-}
+export class KasmUnfinishedError extends KasmResourceError {}
 
 /**
  * An object created or changed only in part, kept in the state rather than forgotten: Pulumi's
@@ -199,7 +186,6 @@ export class KasmUnfinishedError extends KasmResourceError {
  * The user fixes what the message says and runs `pulumi up` again, which finishes the work.
  */
 export class KasmInitializationError extends KasmUnfinishedError {
-  override readonly name: string = "KasmInitializationError";
   /** The id of the object, which the state keeps. */
   readonly id: string;
   /**

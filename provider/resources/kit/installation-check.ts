@@ -20,16 +20,7 @@
  * `kasm:checkBeforeChanges` (or `KASM_CHECK_BEFORE_CHANGES`; a named connection's own
  * `kasm-<name>:checkBeforeChanges`) set to `false` turns it off: the preview then sends nothing.
  */
-import {
-  KasmAuthenticationError,
-  KasmConfigurationError,
-  KasmHealthCheckError,
-  KasmMissingOperationError,
-  KasmTransportError,
-  KasmUnknownPathError,
-  KasmVocabularyError,
-  type GroupRecord,
-} from "../../api";
+import { KasmAuthenticationError, KasmConfigurationError, KasmHealthCheckError, KasmMissingOperationError, KasmTransportError, KasmUnknownPathError, KasmVocabularyError, type GroupRecord } from "../../api";
 import { configKey, type SettingNames } from "../../api/config";
 import { WsStatus } from "../../api/schemas/sessions";
 import type { KindContext } from "./types";
