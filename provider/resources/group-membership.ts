@@ -17,7 +17,7 @@
  * the other.
  */
 import { z } from "zod";
-import { alreadyExistsError, canonicalId, KasmId, same, type KindDocs } from "./kit";
+import { canonicalId, KasmId, same, type KindDocs } from "./kit";
 import { defineUserLink, groupsOf, isAlreadyMember, isNotMember } from "./user-links";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -67,6 +67,7 @@ const DECLARED_BY = "another GroupMembership of this user and group, or a UserGr
 
 /** The provider of GroupMembership: a link between a user and a group (see {@link defineUserLink}). */
 export const groupMembershipProvider = defineUserLink({
+  kind: "GroupMembership",
   schema: GroupMembershipInputs,
   docs: DOCS,
   otherField: "groupId",
@@ -74,26 +75,16 @@ export const groupMembershipProvider = defineUserLink({
 
   linkedId: (user, groupId) => groupsOf(user).find((g) => same.id(g.group_id, groupId))?.group_id,
 
-  async link(client, user_id, group_id, adopt) {
-    // The user's groups are read first, with adopt or without: after a server error the client
-    // sends the add again and counts Kasm's "already a member" as done, which would take a
-    // membership made outside Pulumi for this one (and its destroy would remove it). A membership
-    // that exists is refused, or with adopt taken over without a write. A key without Groups View
-    // is not shown the user's groups: the add below then finds the membership (Kasm answers that
-    // the user is already a member). An unknown user is reported by the add.
-    const user = await client.users.findUser({ user_id });
-    if (user?.groups?.some((g) => same.id(g.group_id, group_id))) {
-      if (adopt) return;
-      throw alreadyExistsError("GroupMembership", `of user ${user_id} in group ${group_id}`, "the user is in the group", DECLARED_BY);
-    }
-    try {
-      await client.groups.addUserGroup({ user_id, group_id });
-    } catch (error) {
-      if (!isAlreadyMember(error)) throw error;
-      if (!adopt) throw alreadyExistsError("GroupMembership", `of user ${user_id} in group ${group_id}`, error, DECLARED_BY);
-      // Adopted: the user is a member, which is all this resource declares.
-    }
+  describe: (userId, groupId) => `of user ${userId} in group ${groupId}`,
+  shownBy: "the user is in the group",
+  declaredBy: DECLARED_BY,
+
+  async add(client, user_id, group_id) {
+    await client.groups.addUserGroup({ user_id, group_id });
   },
+
+  // Kasm refuses a second add ("already a member"), and answers for an unknown user or group.
+  isAlreadyLinked: isAlreadyMember,
 
   async unlink(client, userId, groupId) {
     await client.groups.removeUserGroup({ user_id: canonicalId(userId), group_id: canonicalId(groupId) });

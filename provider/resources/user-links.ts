@@ -15,7 +15,7 @@ import type { KasmClient } from "../api/client";
 import type { UserList } from "../api/user-reads";
 import { ALL_USERS_GROUP, closeUnderDependencies } from "../../catalogue";
 import { pairId } from "../../catalogue/ids";
-import { canonicalId, declared, GONE, isNotFound, KasmReadPermissionError, keepSpelling, same, type KindDocs, type RefreshedInputs } from "./kit";
+import { alreadyExistsError, canonicalId, declared, GONE, isNotFound, KasmObjectMissingError, KasmReadPermissionError, keepSpelling, same, type KindDocs, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 /** Kasm's answer to adding a user to a group twice: `User (<u>) is already a member of group (<g>)`. */
@@ -76,6 +76,8 @@ export type UserLinkInputs<OtherField extends string> = { userId: string; adopt?
  * rest, from the id `<userId>:<otherId>` to refresh through the user's record, is {@link defineUserLink}'s.
  */
 export interface UserLinkDefinition<OtherField extends string> {
+  /** The kind, as messages name it: `GroupMembership`, `UserServerAssignment`. */
+  readonly kind: string;
   /** The kind's zod inputs. */
   readonly schema: z.ZodType<UserLinkInputs<OtherField>>;
   /** What the SDK and the native schema say of the kind. */
@@ -86,11 +88,20 @@ export interface UserLinkDefinition<OtherField extends string> {
   readonly userList: UserList;
   /** The other object's id as Kasm spells it in the user's record, when the user has the link. */
   linkedId(user: KasmUser, otherId: string): string | undefined;
+  /** The link in messages: `of user <u> in group <g>`. */
+  describe(userId: string, otherId: string): string;
+  /** Why the refusal of a link the user's record shows says it exists, if it says more than that. */
+  readonly shownBy?: string;
+  /** Who else may have made the link, for the refusal's advice (see `alreadyExistsError`). */
+  readonly declaredBy?: string;
+  /** Write the link (both ids canonical). */
+  add(client: KasmClient, userId: string, otherId: string): Promise<void>;
   /**
-   * Make the link (both ids canonical). An existing link is taken over with `adopt`, and is an
-   * error that suggests it without.
+   * Whether an error of `add` says the link exists already, for a Kasm operation that refuses a
+   * second add. Such an add also reports a missing user, and finds a link the key cannot see in the
+   * user's record. Without it (Kasm accepts a second add), the user's record must show the link.
    */
-  link(client: KasmClient, userId: string, otherId: string, adopt: boolean): Promise<void>;
+  isAlreadyLinked?(error: unknown): boolean;
   /** Remove the link (the two parts of the resource's id). */
   unlink(client: KasmClient, userId: string, otherId: string): Promise<void>;
   /** Whether an error of `unlink` says there is no such link any more. */
@@ -109,6 +120,10 @@ export function defineUserLink<OtherField extends string>(link: UserLinkDefiniti
   const providerFields: FieldRules<Inputs> = { adopt: {} };
   const inputKeys: (keyof Inputs & string)[] = ["userId", link.otherField, "adopt"];
   const outputs = (inputs: RefreshedInputs<Inputs>): KindOutputs<Inputs, Record<never, never>> => declared(inputs, inputKeys);
+  // Whether the user's record shows the link. A list the key cannot see is read as no link where
+  // the add finds one itself (isAlreadyLinked); elsewhere linkedId says what to grant.
+  const isShownLinked = (user: KasmUser, otherId: string): boolean =>
+    user[link.userList] === undefined && link.isAlreadyLinked !== undefined ? false : link.linkedId(user, otherId) !== undefined;
   return defineKind<Inputs, Record<never, never>>({
     schema: link.schema,
     docs: link.docs,
@@ -121,8 +136,28 @@ export function defineUserLink<OtherField extends string>(link: UserLinkDefiniti
     async create(inputs, context) {
       const userId = canonicalId(inputs.userId);
       const otherId = canonicalId(inputs[link.otherField]);
-      await link.link(context.client(), userId, otherId, inputs.adopt === true);
-      return { id: pairId(userId, otherId), outs: outputs(inputs) };
+      const adopt = inputs.adopt === true;
+      const done = { id: pairId(userId, otherId), outs: outputs(inputs) };
+      const refusal = (cause: unknown) => alreadyExistsError(link.kind, link.describe(userId, otherId), cause, link.declaredBy);
+      // The user is read first, with adopt or without. Kasm accepts some second adds, and after a
+      // server error the client sends the add again and counts "already linked" as done: either way a
+      // link made outside Pulumi would be taken for this one (and its destroy would remove it). A link
+      // that exists is refused, or with adopt taken over without a write.
+      const client = context.client();
+      const user = await client.users.findUser({ user_id: userId });
+      if (!user && !link.isAlreadyLinked) throw new KasmObjectMissingError(`${link.kind}: Kasm has no user with id ${userId}.`);
+      if (user && isShownLinked(user, otherId)) {
+        if (adopt) return done;
+        throw refusal(link.shownBy);
+      }
+      try {
+        await link.add(client, userId, otherId);
+      } catch (error) {
+        if (!link.isAlreadyLinked?.(error)) throw error;
+        if (!adopt) throw refusal(error);
+        // Adopted: the link exists, which is all this resource declares.
+      }
+      return done;
     },
 
     async read(id, state, context) {

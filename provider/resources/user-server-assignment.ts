@@ -12,7 +12,7 @@
  */
 import { z } from "zod";
 import { KasmNotAssignedError } from "../api";
-import { alreadyExistsError, KasmId, KasmObjectMissingError, same, type KindDocs } from "./kit";
+import { KasmId, same, type KindDocs } from "./kit";
 import { assignedServersOf, defineUserLink } from "./user-links";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -58,6 +58,7 @@ function isNotAssigned(error: unknown): boolean {
 
 /** The provider of UserServerAssignment: a link between a user and a server (see {@link defineUserLink}). */
 export const userServerAssignmentProvider = defineUserLink({
+  kind: "UserServerAssignment",
   schema: UserServerAssignmentInputs,
   docs: DOCS,
   otherField: "serverId",
@@ -65,14 +66,11 @@ export const userServerAssignmentProvider = defineUserLink({
 
   linkedId: (user, serverId) => assignedServersOf(user).find((s) => same.id(s.server_id, serverId))?.server_id,
 
-  async link(client, user_id, server_id, adopt) {
-    // Kasm accepts assigning twice: an existing assignment is found by reading the user first.
-    const user = await client.users.findUser({ user_id });
-    if (!user) throw new KasmObjectMissingError(`UserServerAssignment: Kasm has no user with id ${user_id}.`);
-    const assigned = assignedServersOf(user).some((s) => same.id(s.server_id, server_id));
-    if (assigned && !adopt) throw alreadyExistsError("UserServerAssignment", `of user ${user_id} to server ${server_id}`);
-    // Adopted: the user is assigned, which is all this resource declares.
-    if (!assigned) await client.users.assignUserServer({ user_id, server_id });
+  describe: (userId, serverId) => `of user ${userId} to server ${serverId}`,
+
+  // Kasm accepts assigning twice: the user's record (which needs Servers View) says whether it exists.
+  async add(client, user_id, server_id) {
+    await client.users.assignUserServer({ user_id, server_id });
   },
 
   async unlink(client, user_id, server_id) {
