@@ -17,40 +17,28 @@
  * the other.
  */
 import { z } from "zod";
-import { canonicalId, KasmId, same, type KindDocs } from "./kit";
-import { defineUserLink, groupsOf, isAlreadyMember, isNotMember } from "./user-links";
+import { canonicalId, same } from "./kit";
+import { defineUserLink, groupsOf, isAlreadyMember, isNotMember, userLinkInputs, type UserLinkDocs } from "./user-links";
 
 // --- types ---------------------------------------------------------------------------------------
 
 /** The inputs of a GroupMembership. */
-export const GroupMembershipInputs = z.strictObject({
-  userId: KasmId,
-  groupId: KasmId,
-  /** Take over an existing membership instead of failing. */
-  adopt: z.boolean().optional(),
-});
+export const GroupMembershipInputs = userLinkInputs("groupId");
 export type GroupMembershipInputs = z.infer<typeof GroupMembershipInputs>;
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of the GroupMembership kind (see {@link KindDocs}). */
-const DOCS: KindDocs<GroupMembershipInputs> = {
+/** What the TypeScript SDK's class and the native schema say of the GroupMembership kind, besides what every link says (see {@link defineUserLink}). */
+const DOCS: UserLinkDocs = {
   description:
     "One user in one Kasm group. Additive: the user's other groups are left alone. Destroying it " +
     "removes the user from the group. Adding to or removing from All Users or Administrators needs " +
     "the API key to hold Groups Modify System.\n\nDo not use it for a user whose groups a UserGroups " +
     "manages: UserGroups is authoritative and the two would undo each other's changes on every " +
     "update.",
-  arguments: "The arguments of a GroupMembership.",
   example: [
     'new kasm.GroupMembership("alice-engineering", { userId: alice.userId, groupId: engineeringGroupId });',
   ].join("\n"),
-  inputs: {
-    userId: "The user (32 hex digits or a hyphenated UUID). Changing it replaces the membership.",
-    groupId: "The group (32 hex digits or a hyphenated UUID). Changing it replaces the membership.",
-    adopt: "Take over a membership that exists already instead of failing. Default: false.",
-  },
-  outputs: {},
   notImported: "a user's memberships are declared with the user (UserSet rows, or UserGroups with --users each)",
   limits: "additive; do not mix with `UserGroups` for one user",
 };
@@ -71,6 +59,7 @@ export const groupMembershipProvider = defineUserLink({
   schema: GroupMembershipInputs,
   docs: DOCS,
   otherField: "groupId",
+  nouns: { aLink: "a membership", other: "group" },
   userList: "groups",
 
   linkedId: (user, groupId) => groupsOf(user).find((g) => same.id(g.group_id, groupId))?.group_id,

@@ -9,13 +9,13 @@
  * `GroupMembership` and `UserServerAssignment` are one shape, a link between a user and another
  * object, and share their provider: {@link defineUserLink}.
  */
-import type { z } from "zod";
+import { z } from "zod";
 import { KasmAlreadyMemberError, KasmNotMemberError, type AssignedServer, type Group, type User as KasmUser } from "../api";
 import type { KasmClient } from "../api/client";
 import type { UserList } from "../api/user-reads";
 import { ALL_USERS_GROUP, closeUnderDependencies } from "../../catalogue";
 import { pairId } from "../../catalogue/ids";
-import { alreadyExistsError, canonicalId, declared, GONE, isNotFound, KasmObjectMissingError, KasmReadPermissionError, keepSpelling, same, type KindDocs, type RefreshedInputs } from "./kit";
+import { alreadyExistsError, canonicalId, declared, GONE, isNotFound, KasmId, KasmObjectMissingError, KasmReadPermissionError, keepSpelling, same, type KindDocs, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 /** Kasm's answer to adding a user to a group twice: `User (<u>) is already a member of group (<g>)`. */
@@ -71,6 +71,23 @@ export function assignedServersOf(user: KasmUser): readonly AssignedServer[] {
 /** The inputs every link has: the user, the other object's id under its own name, and `adopt`. */
 export type UserLinkInputs<OtherField extends string> = { userId: string; adopt?: boolean } & { [K in OtherField]: string };
 
+/** The zod inputs of a link: `userId`, the other object's id (`groupId`, `serverId`), and `adopt`. */
+export function userLinkInputs<OtherField extends string>(otherField: OtherField) {
+  const other = { [otherField]: KasmId } as Record<OtherField, typeof KasmId>;
+  return z.strictObject({ userId: KasmId, ...other, adopt: z.boolean().optional() });
+}
+
+/** The docs a link kind writes itself; the arguments, inputs and outputs are the same for every link. */
+export type UserLinkDocs = Omit<KindDocs<object>, "arguments" | "inputs" | "outputs">;
+
+/** How a link kind's docs name the link and the other object, for the docs every link shares. */
+export interface UserLinkNouns {
+  /** The link with its article: `a membership`, `an assignment`. */
+  readonly aLink: string;
+  /** The other object: `group`, `server`. */
+  readonly other: string;
+}
+
 /**
  * What differs between two kinds of link (a user in a group, a user assigned to a server): the
  * rest, from the id `<userId>:<otherId>` to refresh through the user's record, is {@link defineUserLink}'s.
@@ -78,10 +95,12 @@ export type UserLinkInputs<OtherField extends string> = { userId: string; adopt?
 export interface UserLinkDefinition<OtherField extends string> {
   /** The kind, as messages name it: `GroupMembership`, `UserServerAssignment`. */
   readonly kind: string;
-  /** The kind's zod inputs. */
+  /** The kind's zod inputs ({@link userLinkInputs}). */
   readonly schema: z.ZodType<UserLinkInputs<OtherField>>;
-  /** What the SDK and the native schema say of the kind. */
-  readonly docs: KindDocs<UserLinkInputs<OtherField>>;
+  /** What the SDK and the native schema say of the kind, besides what every link says. */
+  readonly docs: UserLinkDocs;
+  /** How the docs name the link and the other object. */
+  readonly nouns: UserLinkNouns;
   /** The input naming the other object: `groupId`, `serverId`. */
   readonly otherField: OtherField;
   /** The list of the user's record that holds the link (`groups`, `assigned_servers`). */
@@ -124,9 +143,20 @@ export function defineUserLink<OtherField extends string>(link: UserLinkDefiniti
   // the add finds one itself (isAlreadyLinked); elsewhere linkedId says what to grant.
   const isShownLinked = (user: KasmUser, otherId: string): boolean =>
     user[link.userList] === undefined && link.isAlreadyLinked !== undefined ? false : link.linkedId(user, otherId) !== undefined;
+  const theLink = link.nouns.aLink.replace(/^an? /, "the ");
+  const docs: KindDocs<Inputs> = {
+    ...link.docs,
+    arguments: `The arguments of a ${link.kind}.`,
+    inputs: {
+      userId: `The user (32 hex digits or a hyphenated UUID). Changing it replaces ${theLink}.`,
+      [link.otherField]: `The ${link.nouns.other} (32 hex digits or a hyphenated UUID). Changing it replaces ${theLink}.`,
+      adopt: `Take over ${link.nouns.aLink} that exists already instead of failing. Default: false.`,
+    } as KindDocs<Inputs>["inputs"],
+    outputs: {},
+  };
   return defineKind<Inputs, Record<never, never>>({
     schema: link.schema,
-    docs: link.docs,
+    docs,
     keyFields,
     apiFields: {},
     providerFields,

@@ -12,38 +12,26 @@
  */
 import { z } from "zod";
 import { KasmNotAssignedError } from "../api";
-import { KasmId, same, type KindDocs } from "./kit";
-import { assignedServersOf, defineUserLink } from "./user-links";
+import { same } from "./kit";
+import { assignedServersOf, defineUserLink, userLinkInputs, type UserLinkDocs } from "./user-links";
 
 // --- types ---------------------------------------------------------------------------------------
 
 /** The inputs of a UserServerAssignment. */
-export const UserServerAssignmentInputs = z.strictObject({
-  userId: KasmId,
-  serverId: KasmId,
-  /** Take over an existing assignment instead of failing. */
-  adopt: z.boolean().optional(),
-});
+export const UserServerAssignmentInputs = userLinkInputs("serverId");
 export type UserServerAssignmentInputs = z.infer<typeof UserServerAssignmentInputs>;
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of the UserServerAssignment kind (see {@link KindDocs}). */
-const DOCS: KindDocs<UserServerAssignmentInputs> = {
+/** What the TypeScript SDK's class and the native schema say of the UserServerAssignment kind, besides what every link says (see {@link defineUserLink}). */
+const DOCS: UserLinkDocs = {
   description:
     "One Kasm user assigned to one server (a host reached over SSH or a remote display protocol). " +
     "Users and servers are many-to-many: the user's other servers are left alone. Destroying it " +
     "unassigns the server. Needs Servers Modify and Users Modify, and Servers View to read.",
-  arguments: "The arguments of a UserServerAssignment.",
   example: [
     'new kasm.UserServerAssignment("alice-ws1", { userId: alice.userId, serverId: ws1ServerId });',
   ].join("\n"),
-  inputs: {
-    userId: "The user (32 hex digits or a hyphenated UUID). Changing it replaces the assignment.",
-    serverId: "The server (32 hex digits or a hyphenated UUID). Changing it replaces the assignment.",
-    adopt: "Take over an assignment that exists already instead of failing. Default: false.",
-  },
-  outputs: {},
   limits: "",
 };
 
@@ -62,6 +50,7 @@ export const userServerAssignmentProvider = defineUserLink({
   schema: UserServerAssignmentInputs,
   docs: DOCS,
   otherField: "serverId",
+  nouns: { aLink: "an assignment", other: "server" },
   userList: "assigned_servers",
 
   linkedId: (user, serverId) => assignedServersOf(user).find((s) => same.id(s.server_id, serverId))?.server_id,
