@@ -207,40 +207,8 @@ export function createApp(
   // application/x-www-form-urlencoded), as the API routes do; an empty body is `{}`.
   const controlJson = express.json({ limit: options.bodyLimitBytes ?? 1024 * 1024, type: () => true });
 
-  app.post("/__emulator/faults", controlJson, (req, res) => {
-    const parsed = FaultConfig.safeParse(req.body ?? {});
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      res.status(400).json({ error_message: `Invalid fault configuration: ${issue.path.join(".")}: ${issue.message}` });
-      return;
-    }
-    faults.configure(parsed.data);
-    res.json(faults.describe());
-  });
-  app.get("/__emulator/faults", (_req, res) => {
-    res.json(faults.describe());
-  });
-  app.delete("/__emulator/faults", (_req, res) => {
-    faults.clear();
-    res.json(faults.describe());
-  });
-  app.post("/__emulator/health", controlJson, (req, res) => {
-    const parsed = HealthConfig.safeParse(req.body ?? {});
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      res.status(400).json({ error_message: `Invalid health configuration: ${issue.path.join(".") || "body"}: ${issue.message}` });
-      return;
-    }
-    health.configure(parsed.data);
-    res.json(health.describe());
-  });
-  app.get("/__emulator/health", (_req, res) => {
-    res.json(health.describe());
-  });
-  app.delete("/__emulator/health", (_req, res) => {
-    health.configure({});
-    res.json(health.describe());
-  });
+  controlRoute(app, controlJson, { name: "faults", what: "fault", schema: FaultConfig, configure: (c) => faults.configure(c), reset: () => faults.clear(), describe: () => faults.describe() });
+  controlRoute(app, controlJson, { name: "health", what: "health", schema: HealthConfig, configure: (c) => health.configure(c), reset: () => health.configure({}), describe: () => health.describe() });
   app.get("/__emulator/state", (_req, res) => {
     res.json(store.snapshot());
   });
@@ -252,6 +220,44 @@ export function createApp(
   });
   app.use(errorHandler(options.log));
   return app;
+}
+
+
+/** A setting of the emulator that a test steers over HTTP (see {@link controlRoute}). */
+interface Control<Config> {
+  /** The route's last segment: `/__emulator/<name>`. */
+  readonly name: string;
+  /** How a refusal names the setting: `Invalid <what> configuration: ...`. */
+  readonly what: string;
+  readonly schema: z.ZodType<Config>;
+  configure(config: Config): void;
+  reset(): void;
+  describe(): unknown;
+}
+
+/**
+ * `/__emulator/<name>`: POST sets the control (a body the schema refuses is a 400 naming the
+ * field), GET shows it, DELETE resets it; each answers with what is now set.
+ */
+function controlRoute<Config>(app: express.Express, readJson: express.RequestHandler, control: Control<Config>): void {
+  const path = `/__emulator/${control.name}`;
+  app.post(path, readJson, (req, res) => {
+    const parsed = control.schema.safeParse(req.body ?? {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      res.status(400).json({ error_message: `Invalid ${control.what} configuration: ${issue.path.join(".") || "body"}: ${issue.message}` });
+      return;
+    }
+    control.configure(parsed.data);
+    res.json(control.describe());
+  });
+  app.get(path, (_req, res) => {
+    res.json(control.describe());
+  });
+  app.delete(path, (_req, res) => {
+    control.reset();
+    res.json(control.describe());
+  });
 }
 
 /** Multipart parsing for the batch operations, with a clear 400 for any other content type. */

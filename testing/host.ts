@@ -44,6 +44,15 @@ function struct(value: Props): structproto.Struct {
   return structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(value)));
 }
 
+/** A diff or update request: the resource and its old and new properties. */
+function change<Request extends provproto.DiffRequest | provproto.UpdateRequest>(req: Request, urn: string, id: string, olds: Props, news: Props): Request {
+  req.setUrn(urn);
+  req.setId(id);
+  req.setOlds(struct(olds));
+  req.setNews(struct(news));
+  return req;
+}
+
 function toHostError(error: grpc.ServiceError): HostError {
   let initFailure: HostError["initFailure"];
   const raw = error.metadata?.get("grpc-status-details-bin")?.[0];
@@ -128,11 +137,7 @@ export class ProviderHost {
   }
 
   async diff(urn: string, id: string, olds: Props, news: Props): Promise<DiffResult> {
-    const req = new provproto.DiffRequest();
-    req.setUrn(urn);
-    req.setId(id);
-    req.setOlds(struct(olds));
-    req.setNews(struct(news));
+    const req = change(new provproto.DiffRequest(), urn, id, olds, news);
     const res = await this.unary<provproto.DiffRequest, provproto.DiffResponse>("diff", req);
     const changes = res.getChanges();
     const C = provproto.DiffResponse.DiffChanges;
@@ -161,11 +166,7 @@ export class ProviderHost {
   }
 
   async update(urn: string, id: string, olds: Props, news: Props): Promise<{ properties: Props }> {
-    const req = new provproto.UpdateRequest();
-    req.setUrn(urn);
-    req.setId(id);
-    req.setOlds(struct(olds));
-    req.setNews(struct(news));
+    const req = change(new provproto.UpdateRequest(), urn, id, olds, news);
     const res = await this.unary<provproto.UpdateRequest, provproto.UpdateResponse>("update", req);
     return { properties: res.getProperties()?.toJavaScript() ?? {} };
   }

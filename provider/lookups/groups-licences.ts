@@ -7,7 +7,7 @@ import { z } from "zod";
 import { canonicalId } from "../../catalogue/ids";
 import { GroupRecord } from "../api/schemas/groups";
 import { License } from "../api/schemas/licenses";
-import { exactlyOneOf, NO_SECRETS, oneRecord, recordList, single } from "./common";
+import { eitherKey, NO_SECRETS, oneRecord, recordList, single } from "./common";
 
 /** Arguments of the getGroup lookup: the group's exact name, or its id (either spelling). */
 export type GetGroupArgs = { readonly name: string; readonly groupId?: undefined } | { readonly groupId: string; readonly name?: undefined };
@@ -26,12 +26,10 @@ export const GROUP_LICENCE_LOOKUPS = {
 
   getGroup: oneRecord({
     description: "One group, by exact name or by id. A released Kasm's operation: needs the setting apiNames product.",
-    args: z
-      .strictObject({
-        name: z.string().optional().describe("The group's exact name."),
-        groupId: z.string().optional().describe("The group's id: 32 hex digits, or a hyphenated UUID."),
-      })
-      .superRefine(exactlyOneOf("name", "groupId")),
+    args: eitherKey({
+      name: z.string().optional().describe("The group's exact name."),
+      groupId: z.string().optional().describe("The group's id: 32 hex digits, or a hyphenated UUID."),
+    }),
     record: GROUP,
     async fetch(client, args: GetGroupArgs) {
       const groups = await client.groups.getGroups();

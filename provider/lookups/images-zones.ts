@@ -3,7 +3,7 @@ import { z } from "zod";
 import { Image } from "../api/schemas/images";
 import { Server } from "../api/schemas/servers";
 import { Zone } from "../api/schemas/zones";
-import { exactlyOneOf, noneFound, oneRecord, recordList, single } from "./common";
+import { eitherKey, noneFound, oneRecord, recordList, single } from "./common";
 import { IMAGE_SECRETS, SERVER_SECRETS, ZONE_SECRETS } from "./secrets";
 
 const IMAGE = { schema: Image, name: "Image", secrets: IMAGE_SECRETS };
@@ -44,12 +44,10 @@ export const IMAGE_ZONE_LOOKUPS = {
 
   getImage: oneRecord({
     description: "One image, by name or friendly name.",
-    args: z
-      .strictObject({
-        name: z.string().optional().describe("The image's name, such as kasmweb/chrome:1.16.0."),
-        friendlyName: z.string().optional().describe("The image's friendly name, such as Chrome."),
-      })
-      .superRefine(exactlyOneOf("name", "friendlyName")),
+    args: eitherKey({
+      name: z.string().optional().describe("The image's name, such as kasmweb/chrome:1.16.0."),
+      friendlyName: z.string().optional().describe("The image's friendly name, such as Chrome."),
+    }),
     record: IMAGE,
     async fetch(client, args: GetImageArgs) {
       const images = await getImages.fetch(client, {});

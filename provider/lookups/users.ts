@@ -1,7 +1,7 @@
 /** Lookups of users: one by id or username, or every user matching filters. */
 import { z } from "zod";
 import { User } from "../api/schemas/users";
-import { exactlyOneOf, noneFound, oneRecord, recordList } from "./common";
+import { eitherKey, noneFound, oneRecord, recordList } from "./common";
 import { USER_SECRETS } from "./secrets";
 
 const USER = { schema: User, name: "User", secrets: USER_SECRETS };
@@ -25,12 +25,10 @@ export interface GetUsersArgs {
 export const USER_LOOKUPS = {
   getUser: oneRecord({
     description: "One user, by id or username.",
-    args: z
-      .strictObject({
-        userId: z.string().optional().describe("The user's id: 32 hex digits, or a hyphenated UUID."),
-        username: z.string().optional().describe("The user's login name."),
-      })
-      .superRefine(exactlyOneOf("userId", "username")),
+    args: eitherKey({
+      userId: z.string().optional().describe("The user's id: 32 hex digits, or a hyphenated UUID."),
+      username: z.string().optional().describe("The user's login name."),
+    }),
     record: USER,
     async fetch(client, args: GetUserArgs) {
       const what = args.userId !== undefined ? `user with id ${args.userId}` : `user ${JSON.stringify(args.username)}`;
