@@ -198,7 +198,7 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
   "provider/resources/egress-provider.ts": {
     "egress provider": ["egress_provider_id", "created", "name", "egress_provider_type"],
   },
-  "provider/resources/group-membership.ts": { group: ["group_id"], user: ["groups"] },
+  "provider/resources/group-membership.ts": { group: ["group_id"] },
   "provider/resources/group-workspace.ts": { "group image (the product's get_images_group)": ["image_id"] },
   "provider/resources/group.ts": {
     group: ["group_id"],
