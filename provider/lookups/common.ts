@@ -7,7 +7,7 @@
  * Nothing here knows of Pulumi's runtime: the program wraps the secret fields as secret Outputs,
  * the native provider as secret values of its answer.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import type { KasmClient } from "../api/client";
 import { KasmNotFoundError } from "../api/errors";
 import { camelized, toSnakeCase, type Camelized } from "../api/records";
@@ -188,22 +188,4 @@ export function oneRecord<A, R>(lookup: OneRecordLookup<A, R>): OneRecordLookup<
 /** A lookup of a list of records, its types inferred from `fetch`. */
 export function recordList<A, R>(lookup: RecordListLookup<A, R>): RecordListLookup<A, R> {
   return lookup;
-}
-
-/**
- * The arguments of a lookup that finds one object by either of two keys: exactly one of them is
- * given. The issue is reported on the first, so that a failure names an argument.
- */
-export function eitherKey<Shape extends z.ZodRawShape>(shape: Shape) {
-  return z.strictObject(shape).superRefine(exactlyOneOf(Object.keys(shape)));
-}
-
-/** A rule of an arguments' schema (`superRefine`): exactly one of `names` is given. */
-function exactlyOneOf(names: readonly string[]) {
-  return (value: Record<string, unknown>, context: z.RefinementCtx): void => {
-    const given = names.filter((name) => value[name] !== undefined);
-    if (given.length === 1) return;
-    const message = given.length === 0 ? `give one of ${names.join(" or ")}` : `give only one of ${given.join(" and ")}`;
-    context.addIssue({ code: "custom", message, path: [names[0]] });
-  };
 }

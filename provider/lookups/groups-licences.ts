@@ -7,7 +7,8 @@ import { z } from "zod";
 import { canonicalId } from "../../catalogue/ids";
 import { GroupRecord } from "../api/schemas/groups";
 import { License } from "../api/schemas/licenses";
-import { eitherKey, NO_SECRETS, oneRecord, recordList, single } from "./common";
+import { NO_SECRETS, oneRecord, recordList, single } from "./common";
+import { eitherKey } from "./arguments";
 
 /** Arguments of the getGroup lookup: the group's exact name, or its id (either spelling). */
 export type GetGroupArgs = { readonly name: string; readonly groupId?: undefined } | { readonly groupId: string; readonly name?: undefined };

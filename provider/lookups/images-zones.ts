@@ -3,7 +3,8 @@ import { z } from "zod";
 import { Image } from "../api/schemas/images";
 import { Server } from "../api/schemas/servers";
 import { Zone } from "../api/schemas/zones";
-import { eitherKey, noneFound, oneRecord, recordList, single } from "./common";
+import { noneFound, oneRecord, recordList, single } from "./common";
+import { eitherKey } from "./arguments";
 import { IMAGE_SECRETS, SERVER_SECRETS, ZONE_SECRETS } from "./secrets";
 
 const IMAGE = { schema: Image, name: "Image", secrets: IMAGE_SECRETS };

@@ -1,7 +1,8 @@
 /** Lookups of users: one by id or username, or every user matching filters. */
 import { z } from "zod";
 import { User } from "../api/schemas/users";
-import { eitherKey, noneFound, oneRecord, recordList } from "./common";
+import { noneFound, oneRecord, recordList } from "./common";
+import { eitherKey } from "./arguments";
 import { USER_SECRETS } from "./secrets";
 
 const USER = { schema: User, name: "User", secrets: USER_SECRETS };
