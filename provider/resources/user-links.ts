@@ -139,10 +139,12 @@ export function defineUserLink<OtherField extends string>(link: UserLinkDefiniti
   const providerFields: FieldRules<Inputs> = { adopt: {} };
   const inputKeys: (keyof Inputs & string)[] = ["userId", link.otherField, "adopt"];
   const outputs = (inputs: RefreshedInputs<Inputs>): KindOutputs<Inputs, Record<never, never>> => declared(inputs, inputKeys);
-  // Whether the user's record shows the link. A list the key cannot see is read as no link where
-  // the add finds one itself (isAlreadyLinked); elsewhere linkedId says what to grant.
-  const isShownLinked = (user: KasmUser, otherId: string): boolean =>
-    user[link.userList] === undefined && link.isAlreadyLinked !== undefined ? false : link.linkedId(user, otherId) !== undefined;
+  // Whether the user's record shows the link. A list the key cannot see counts as no link where
+  // the add finds an existing one itself (isAlreadyLinked); elsewhere linkedId says what to grant.
+  const isShownLinked = (user: KasmUser, otherId: string): boolean => {
+    if (user[link.userList] === undefined && link.isAlreadyLinked) return false;
+    return link.linkedId(user, otherId) !== undefined;
+  };
   const theLink = link.nouns.aLink.replace(/^an? /, "the ");
   const docs: KindDocs<Inputs> = {
     ...link.docs,
