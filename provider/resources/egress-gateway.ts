@@ -11,7 +11,7 @@
 import { z } from "zod";
 import type { EgressGateway as KasmEgressGateway, NewEgressGateway } from "../api";
 import { egressGatewayShown } from "../api";
-import { canonicalId, createOrAdopt, declared, GONE, inputNames, isAsDeclared, keepSpelling, refreshedInputs, requiredId, requiredText, same, toApi, unlessGone, type KindDocs, type Props, type RefreshedInputs } from "./kit";
+import { canonicalId, declared, inputNames, keepSpelling, requiredId, requiredText, same, toApi, unlessGone, type KindDocs, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -117,45 +117,37 @@ function currentInputs(props: RefreshedInputs<EgressGatewayInputs>, gateway: Kas
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of EgressGateway; only `adopt` changing sends no request. */
-export const egressGatewayProvider = defineKind<EgressGatewayInputs, EgressGatewayOutputs>({
+export const egressGatewayProvider = defineKind<EgressGatewayInputs, EgressGatewayOutputs, KasmEgressGateway>({
   schema: EgressGatewayInputs,
   docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
-  // What `adopt` will change shows in the preview (kit/take-over.ts), by the lookup create uses.
-  takeOver: {
+  record: {
+    id: (gateway) => gateway.egress_gateway_id,
+    fetch: async (id, _state, context) => (await context.client().egress.getEgressGateways({ egress_gateway_id: id })).find((g) => same.id(g.egress_gateway_id, id)),
+    asInputs: currentInputs,
+    outputs,
+  },
+  adoption: {
     kind: "EgressGateway",
-    key: (inputs) => `'${String(inputs.name)}' of provider ${String(inputs.egressProviderId)}`,
-    find: async (inputs, context) => {
-      const existing = await context.client().egress.findEgressGateway(targetGateway(inputs));
-      return existing && currentInputs(inputs, existing);
+    noun: "Egress gateway",
+    key: (inputs) => {
+      const body = targetGateway(inputs);
+      return `'${body.name}' of provider ${body.egress_provider_id}`;
     },
+    find: (inputs, context) => context.client().egress.findEgressGateway(targetGateway(inputs)),
+    // Looked up even without adopt (see Adoption.findFirst): no source says how Kasm answers a duplicate.
+    findFirst: (existing) => `egress gateway ${existing.egress_gateway_id}`,
   },
 
-  async create(inputs, context) {
+  async create(inputs, context, createOrAdopt) {
     const client = context.client();
     const body = targetGateway(inputs);
     const gateway = await createOrAdopt({
-      adopt: inputs.adopt,
-      kind: "Egress gateway",
-      key: `'${body.name}' of provider ${body.egress_provider_id}`,
-      find: () => client.egress.findEgressGateway(body),
-      // Looked up even without adopt (see Adoption.findFirst): no source says how Kasm answers a duplicate.
-      findFirst: (existing) => `egress gateway ${existing.egress_gateway_id}`,
-      // A gateway already as declared is taken over without a request.
-      asDeclared: (existing) => isAsDeclared(inputs, currentInputs(inputs, existing), API_FIELDS),
       update: (existing) => client.egress.updateEgressGateway({ ...body, egress_gateway_id: existing.egress_gateway_id }),
       create: () => client.egress.createEgressGateway(body),
-    }, context);
+    });
     return { id: gateway.egress_gateway_id, outs: outputs(inputs, gateway) };
-  },
-
-  async read(id, props, context) {
-    const found = await context.client().egress.getEgressGateways({ egress_gateway_id: id });
-    const gateway = found.find((g) => same.id(g.egress_gateway_id, id));
-    if (!gateway) return GONE;
-    const inputs = refreshedInputs(props, inputNames(EgressGatewayInputs), currentInputs(props, gateway));
-    return { id: gateway.egress_gateway_id, props: outputs(inputs, gateway), inputs };
   },
 
   async update(id, _olds, news, _changedFields, context) {

@@ -17,7 +17,7 @@ import { z } from "zod";
 import { egressProviderMappingShown, type EgressProviderMapping as KasmMapping, type NewEgressProviderMapping } from "../api";
 import type { KasmClient } from "../api/client";
 import { apiId, findUnderProvider, currentGateways, currentTarget, gatewayBody, refineTargetAndGateways, targetBody, TargetAndGatewayInputs, TARGET_ROLES, withGatewayDefault, TARGET_AND_GATEWAY_DOCS } from "./egress-shared";
-import { canonicalId, createOrAdopt, declared, EVEN_WITH_OTHER_FAILURES, GONE, inputNames, isAsDeclared, keepSpelling, refreshedInputs, requiredId, same, unlessGone, type KindDocs, type RefreshedInputs } from "./kit";
+import { canonicalId, declared, EVEN_WITH_OTHER_FAILURES, inputNames, keepSpelling, requiredId, same, unlessGone, type KindDocs, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -157,48 +157,39 @@ async function findMapping(client: KasmClient, id: string, providerId: unknown):
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of EgressProviderMapping; only `adopt` changing sends no request. */
-export const egressProviderMappingProvider = defineKind<EgressProviderMappingInputs, EgressProviderMappingOutputs>({
+export const egressProviderMappingProvider = defineKind<EgressProviderMappingInputs, EgressProviderMappingOutputs, KasmMapping>({
   schema: EgressProviderMappingInputs,
   docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
-  // What `adopt` will change shows in the preview (kit/take-over.ts), by the lookup create uses.
-  takeOver: {
+  record: {
+    id: (mapping) => mapping.egress_provider_mapping_id,
+    fetch: (id, state, context) => findMapping(context.client(), id, state.egressProviderId),
+    asInputs: currentInputs,
+    outputs,
+  },
+  adoption: {
     kind: "EgressProviderMapping",
-    key: (inputs) => `of provider ${String(inputs.egressProviderId)}`,
-    find: async (inputs, context) => {
-      const existing = await context.client().egress.findEgressProviderMapping(targetMapping(inputs));
-      return existing && currentInputs(withGatewayDefault(inputs), existing);
+    noun: "Egress provider mapping",
+    key: (inputs) => {
+      const body = targetMapping(inputs);
+      return `of provider ${body.egress_provider_id} for ${describeTarget(body)}`;
     },
+    find: (inputs, context) => context.client().egress.findEgressProviderMapping(targetMapping(inputs)),
+    // Looked up even without adopt (see Adoption.findFirst): no source says how Kasm answers a duplicate.
+    findFirst: (existing) => `egress provider mapping ${existing.egress_provider_mapping_id}`,
+    // As `diff` does, Kasm's mapping is compared with `allowAllGateways` left out as false (it is sent so).
+    compared: withGatewayDefault,
   },
 
-  async create(inputs, context) {
+  async create(inputs, context, createOrAdopt) {
     const client = context.client();
     const body = targetMapping(inputs);
     const mapping = await createOrAdopt({
-      adopt: inputs.adopt,
-      kind: "Egress provider mapping",
-      key: `of provider ${body.egress_provider_id} for ${describeTarget(body)}`,
-      find: () => client.egress.findEgressProviderMapping(body),
-      // Looked up even without adopt (see Adoption.findFirst): no source says how Kasm answers a duplicate.
-      findFirst: (existing) => `egress provider mapping ${existing.egress_provider_mapping_id}`,
-      // A mapping already as declared is taken over without a request. As `diff` does, it compares
-      // with `allowAllGateways` left out as false (it is sent so).
-      asDeclared: (existing) => {
-        const wanted = withGatewayDefault(inputs);
-        return isAsDeclared(wanted, currentInputs(wanted, existing), API_FIELDS);
-      },
       update: (existing) => client.egress.updateEgressProviderMapping({ ...body, egress_provider_mapping_id: existing.egress_provider_mapping_id }),
       create: () => client.egress.createEgressProviderMapping(body),
-    }, context);
+    });
     return { id: mapping.egress_provider_mapping_id, outs: outputs(inputs, mapping) };
-  },
-
-  async read(id, props, context) {
-    const mapping = await findMapping(context.client(), id, props.egressProviderId);
-    if (!mapping) return GONE;
-    const inputs = refreshedInputs(props, inputNames(EgressProviderMappingInputs), currentInputs(props, mapping));
-    return { id: mapping.egress_provider_mapping_id, props: outputs(inputs, mapping), inputs };
   },
 
   async update(id, _olds, news, _changedFields, context) {

@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { EgressProvider as KasmEgressProvider, NewEgressProvider } from "../api";
 import type { KasmClient } from "../api/client";
 import { egressProviderShown } from "../api";
-import { createOrAdopt, declared, GONE, inputNames, isAsDeclared, refreshedInputs, requiredText, same, toApi, unlessGone, type KindDocs, type RefreshedInputs } from "./kit";
+import { declared, inputNames, requiredText, same, toApi, unlessGone, type KindDocs, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -106,44 +106,29 @@ async function findById(client: KasmClient, id: string): Promise<KasmEgressProvi
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of EgressProvider; only `adopt` changing sends no request. */
-export const egressProviderProvider = defineKind<EgressProviderInputs, EgressProviderOutputs>({
+export const egressProviderProvider = defineKind<EgressProviderInputs, EgressProviderOutputs, KasmEgressProvider>({
   schema: EgressProviderInputs,
   docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
-  // What `adopt` will change shows in the preview (kit/take-over.ts), by the lookup create uses.
-  takeOver: {
+  record: { id: (provider) => provider.egress_provider_id, fetch: (id, _state, context) => findById(context.client(), id), asInputs: (_declared, provider) => currentInputs(provider), outputs },
+  adoption: {
     kind: "EgressProvider",
-    key: (inputs) => `'${String(inputs.name)}'`,
-    find: async (inputs, context) => {
-      const existing = await context.client().egress.findEgressProvider(targetProvider(inputs));
-      return existing && currentInputs(existing);
-    },
+    noun: "Egress provider",
+    key: (inputs) => `'${targetProvider(inputs).name}'`,
+    find: (inputs, context) => context.client().egress.findEgressProvider(targetProvider(inputs)),
+    // Looked up even without adopt (see Adoption.findFirst): no source says how Kasm answers a duplicate.
+    findFirst: (existing) => `egress provider ${existing.egress_provider_id}`,
   },
 
-  async create(inputs, context) {
+  async create(inputs, context, createOrAdopt) {
     const client = context.client();
     const body = targetProvider(inputs);
     const provider = await createOrAdopt({
-      adopt: inputs.adopt,
-      kind: "Egress provider",
-      key: `'${body.name}'`,
-      find: () => client.egress.findEgressProvider(body),
-      // Looked up even without adopt (see Adoption.findFirst): no source says how Kasm answers a duplicate.
-      findFirst: (existing) => `egress provider ${existing.egress_provider_id}`,
-      // A provider already as declared is taken over without a request.
-      asDeclared: (existing) => isAsDeclared(inputs, currentInputs(existing), API_FIELDS),
       update: (existing) => client.egress.updateEgressProvider({ ...body, egress_provider_id: existing.egress_provider_id }),
       create: () => client.egress.createEgressProvider(body),
-    }, context);
+    });
     return { id: provider.egress_provider_id, outs: outputs(inputs, provider) };
-  },
-
-  async read(id, props, context) {
-    const provider = await findById(context.client(), id);
-    if (!provider) return GONE;
-    const inputs = refreshedInputs(props, inputNames(EgressProviderInputs), currentInputs(provider));
-    return { id: provider.egress_provider_id, props: outputs(inputs, provider), inputs };
   },
 
   async update(id, _olds, news, _changedFields, context) {

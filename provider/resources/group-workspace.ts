@@ -11,7 +11,7 @@
  */
 import { z } from "zod";
 import { configKey } from "../api/config";
-import { alreadyExistsError, canonicalId, GONE, KasmId, KasmValueNotTakenError, refusedWithoutProductOperations, same, unlessGone, type ProductOnly, type RefreshedInputs, type KindDocs } from "./kit";
+import { alreadyExistsError, canonicalId, GONE, KasmId, KasmValueNotTakenError, same, unlessGone, type RefreshedInputs, type KindDocs } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { pairId } from "../../catalogue/ids";
 
@@ -76,13 +76,6 @@ function label(groupId: unknown, imageId: unknown): string {
   return `of group ${String(groupId)} for image ${String(imageId)}`;
 }
 
-/** How the refusal with the spec's vocabulary names the operations on a group's images, and the way out. */
-const PRODUCT_ONLY: ProductOnly = {
-  kind: "GroupWorkspace",
-  operations: "operations on a group's images (add_images_group, get_images_group, remove_images_group)",
-  otherwise: "authorize the workspace for the group in the Kasm UI",
-};
-
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of GroupWorkspace: a change of either id replaces it; only `adopt` can change in place, and it steers nothing after the create. */
@@ -92,8 +85,13 @@ export const groupWorkspaceProvider = defineKind<GroupWorkspaceInputs>({
   keyFields: KEY_FIELDS,
   apiFields: {},
   providerFields: PROVIDER_FIELDS,
+  // Refused before any plan with the spec's vocabulary, which has no such operations.
+  productOnly: {
+    kind: "GroupWorkspace",
+    operations: "operations on a group's images (add_images_group, get_images_group, remove_images_group)",
+    otherwise: "authorize the workspace for the group in the Kasm UI",
+  },
   sendsNothingWhen: "never",
-  extraCheck: (result, _news, _olds, context) => refusedWithoutProductOperations(result, context, PRODUCT_ONLY),
 
   async create(inputs, context) {
     const client = context.client();

@@ -18,7 +18,7 @@
  */
 import { z } from "zod";
 import { groupShown, KasmForceRequiredError, type GroupRecord, type GroupUpdate, type NewGroup } from "../api";
-import { createOrAdopt, declared, GONE, inputNames, isAsDeclared, KasmDeleteBlockedError, refreshedInputs, refusedWithoutProductOperations, requiredText, unlessGone, type KindDocs, type ProductOnly, type Props, type RefreshedInputs } from "./kit";
+import { declared, inputNames, KasmDeleteBlockedError, requiredText, unlessGone, type KindDocs, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -138,58 +138,39 @@ function outputs(inputs: RefreshedInputs<GroupInputs>, group: GroupRecord): Kind
   return { ...declared(inputs, inputNames(GroupInputs)), groupId: group.group_id };
 }
 
-/** How the refusal with the spec's vocabulary names the group operations, and the way out. */
-const PRODUCT_ONLY: ProductOnly = {
-  kind: "Group",
-  operations: "group operations (create_group, get_groups, update_group, delete_group)",
-  otherwise: "manage the group in the Kasm UI and refer to it by id",
-};
-
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of Group; only `adopt` or `forceDelete` changing sends no request. */
-export const groupProvider = defineKind<GroupInputs, GroupOutputs>({
+export const groupProvider = defineKind<GroupInputs, GroupOutputs, GroupRecord>({
   schema: GroupInputs,
   docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
-  // What `adopt` will change shows in the preview (kit/take-over.ts), by the lookup create uses.
-  takeOver: {
+  // Refused before any plan with the spec's vocabulary, which has no such operations.
+  productOnly: {
     kind: "Group",
-    key: (inputs) => `'${inputs.name.trim()}'`,
-    find: async (inputs, context) => {
-      const existing = await context.client().groups.findGroup(newGroup(inputs).name);
-      return existing && currentInputs(inputs, existing);
-    },
+    operations: "group operations (create_group, get_groups, update_group, delete_group)",
+    otherwise: "manage the group in the Kasm UI and refer to it by id",
   },
-  // Refused before any plan when the configuration cannot manage groups.
-  extraCheck: (result, _news, _olds, context) => refusedWithoutProductOperations(result, context, PRODUCT_ONLY),
+  // The product has no read of one group: refresh finds it in the list by id.
+  record: { id: (group) => group.group_id, fetch: (id, _state, context) => context.client().groups.findGroupById(id), asInputs: currentInputs, outputs },
+  adoption: {
+    kind: "Group",
+    key: (inputs) => `'${newGroup(inputs).name}'`,
+    find: (inputs, context) => context.client().groups.findGroup(newGroup(inputs).name),
+    // Looked up even without adopt (see Adoption.findFirst): after a server error the client's
+    // recovery would take a group made outside Pulumi for its own create.
+    findFirst: (existing) => `group ${existing.group_id}`,
+  },
 
-  async create(inputs, context) {
+  async create(inputs, context, createOrAdopt) {
     const client = context.client();
-    const body = newGroup(inputs);
     const group = await createOrAdopt({
-      adopt: inputs.adopt,
-      kind: "Group",
-      key: `'${body.name}'`,
-      find: () => client.groups.findGroup(body.name),
-      // Looked up even without adopt (see Adoption.findFirst): after a server error the client's
-      // recovery would take a group made outside Pulumi for its own create.
-      findFirst: (existing) => `group ${existing.group_id}`,
-      // A group already as declared (in the fields the program declares) is taken over without a request.
-      asDeclared: (existing) => isAsDeclared(inputs, currentInputs(inputs, existing), API_FIELDS),
       // An adopted group keeps what the program does not declare (its priority included).
       update: (existing) => client.groups.updateGroup(groupUpdate(existing.group_id, inputs)),
-      create: () => client.groups.createGroup(body),
-    }, context);
+      create: () => client.groups.createGroup(newGroup(inputs)),
+    });
     return { id: group.group_id, outs: outputs(inputs, group) };
-  },
-
-  async read(id, props, context) {
-    const group = await context.client().groups.findGroupById(id);
-    if (!group) return GONE;
-    const inputs = refreshedInputs(props, inputNames(GroupInputs), currentInputs(props, group));
-    return { id: group.group_id, props: outputs(inputs, group), inputs };
   },
 
   async update(id, _olds, news, _changedFields, context) {

@@ -12,7 +12,7 @@
 import { z } from "zod";
 import type { NewStagingConfig, StagingConfig as KasmStagingConfig, StagingConfigUpdate } from "../api";
 import { stagingConfigShown } from "../api";
-import { createOrAdopt, declared, GONE, inputNames, isAsDeclared, KasmId, keepingWhatWasCreated, refreshedInputs, same, toApi, unlessGone, type KindDocs, type RefreshedInputs } from "./kit";
+import { declared, inputNames, KasmId, keepingWhatWasCreated, same, toApi, unlessGone, type KindDocs, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS, SESSION_PERMISSION_DOCS } from "./session-permissions";
 
@@ -135,36 +135,33 @@ function label(inputs: StagingConfigInputs): string {
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of StagingConfig; only `adopt` changing sends no request. */
-export const stagingConfigProvider = defineKind<StagingConfigInputs, StagingConfigOutputs>({
+export const stagingConfigProvider = defineKind<StagingConfigInputs, StagingConfigOutputs, KasmStagingConfig>({
   schema: StagingConfigInputs,
   docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
-  // What `adopt` will change shows in the preview (kit/take-over.ts), by the lookup create uses.
-  takeOver: {
+  // `adopt` cannot be read back: it stays as declared.
+  record: {
+    id: (config) => config.staging_config_id,
+    fetch: (id, _state, context) => unlessGone(() => context.client().staging.getStagingConfig({ staging_config_id: id })),
+    asInputs: currentInputs,
+    outputs,
+  },
+  adoption: {
     kind: "StagingConfig",
-    key: (inputs) => label(inputs),
-    find: async (inputs, context) => {
-      const existing = await context.client().staging.findStagingConfig(targetStagingConfig(inputs));
-      return existing && currentInputs(inputs, existing);
-    },
+    key: label,
+    // Kasm keeps one per zone and image: a second declaration meets the first's config.
+    declaredBy: "another StagingConfig of this zone and image, in this stack or another",
+    find: (inputs, context) => context.client().staging.findStagingConfig(targetStagingConfig(inputs)),
+    // Looked up even without adopt: a released Kasm fails a second config of a zone and image with
+    // a server error (its unique constraint), which the client's recovery would take for its own create.
+    findFirst: (existing) => `staging config ${existing.staging_config_id}`,
   },
 
-  async create(inputs, context) {
+  async create(inputs, context, createOrAdopt) {
     const client = context.client();
     const body = targetStagingConfig(inputs);
     const config = await createOrAdopt({
-      adopt: inputs.adopt,
-      kind: "StagingConfig",
-      key: label(inputs),
-      // Kasm keeps one per zone and image: a second declaration meets the first's config.
-      declaredBy: "another StagingConfig of this zone and image, in this stack or another",
-      find: () => client.staging.findStagingConfig(body),
-      // Looked up even without adopt: a released Kasm fails a second config of a zone and image with
-      // a server error (its unique constraint), which the client's recovery would take for its own create.
-      findFirst: (existing) => `staging config ${existing.staging_config_id}`,
-      // A config already as declared is taken over without a request.
-      asDeclared: (existing) => isAsDeclared(inputs, currentInputs(inputs, existing), API_FIELDS),
       update: (existing) => client.staging.updateStagingConfig({ ...body, staging_config_id: existing.staging_config_id }),
       // An answer in the other vocabulary: the config exists, without the permissions named the other way.
       create: () =>
@@ -175,16 +172,8 @@ export const stagingConfigProvider = defineKind<StagingConfigInputs, StagingConf
             return created && { id: created.staging_config_id, properties: outputs(inputs, created) };
           },
         ),
-    }, context);
+    });
     return { id: config.staging_config_id, outs: outputs(inputs, config) };
-  },
-
-  async read(id, props, context) {
-    const config = await unlessGone(() => context.client().staging.getStagingConfig({ staging_config_id: id }));
-    if (!config) return GONE;
-    // `adopt` cannot be read back: it stays as declared.
-    const inputs = refreshedInputs(props, inputNames(StagingConfigInputs), currentInputs(props, config));
-    return { id: config.staging_config_id, props: outputs(inputs, config), inputs };
   },
 
   async update(id, _olds, news, changedFields, context) {

@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { NewUser, User as KasmUser, UserUpdate } from "../api";
 import type { KasmClient } from "../api/client";
 import { KasmForceRequiredError, userShown } from "../api";
-import { createOrAdopt, declared, GONE, inputNames, isAsDeclared, isNotFound, KasmDeleteBlockedError, refreshedInputs, same, toApi, type KindDocs, type RefreshedInputs } from "./kit";
+import { declared, inputNames, isNotFound, KasmDeleteBlockedError, same, toApi, type KindDocs, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -128,6 +128,11 @@ function targetUser(inputs: Partial<UserInputs>): Partial<NewUser> {
   return body;
 }
 
+/** The username as Kasm keeps it, trimmed and in lower case: the natural key. */
+function username(inputs: UserInputs): string {
+  return String(targetUser(inputs).username);
+}
+
 /** The user's fields as inputs: what `read` reports and adoption compares. The password is never among them. */
 function currentInputs(props: RefreshedInputs<UserInputs>, user: KasmUser): RefreshedInputs<UserInputs> {
   // Kasm's record as inputs (the client's mapping, which kasm-import writes too).
@@ -150,53 +155,36 @@ function outputs(inputs: RefreshedInputs<UserInputs>, user: KasmUser): KindOutpu
  * `forceDelete` or `adopt` did, or an input stopped being declared): Kasm has nothing to change,
  * and the computed outputs are those of the state.
  */
-export const userProvider = defineKind<UserInputs, UserOutputs>({
+export const userProvider = defineKind<UserInputs, UserOutputs, KasmUser>({
   schema: UserInputs,
   docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
-  // What `adopt` will change shows in the preview (kit/take-over.ts), by the lookup create uses.
-  takeOver: {
+  // From the refresh's get_users pages when many users are read together (see UserReads). The
+  // password and the provider flags cannot be read back: they stay as declared.
+  record: { id: (user) => user.user_id, fetch: (id, _state, context) => context.client().userReads.read(id), asInputs: currentInputs, outputs },
+  adoption: {
     kind: "User",
-    key: (inputs) => `'${String(inputs.username)}'`,
+    key: (inputs) => `'${username(inputs)}'`,
+    // Kasm never shows a password: whether the declared one is set cannot be known, so an adopted
+    // user with a declared password is always updated (isAsDeclared finds none to compare), the one
+    // moment the program can make it so (later updates send it only when the program changes it).
     unreadable: ["password"],
-    find: async (inputs, context) => {
-      const existing = await context.client().users.findUserByUsername(String(targetUser(inputs).username));
-      return existing && currentInputs(inputs, existing);
-    },
+    find: (inputs, context) => context.client().users.findUserByUsername(username(inputs)),
+    // Looked up even without adopt (see Adoption.findFirst): after a server error the client's
+    // recovery would take a user made outside Pulumi for its own create.
+    findFirst: (existing) => `user ${existing.user_id}`,
   },
   sendsNothingWhen: "no-api-field-changed",
 
-  async create(inputs, context) {
+  async create(inputs, context, createOrAdopt) {
     const client = context.client();
     const body = targetUser(inputs);
-    const username = String(body.username);
     const user = await createOrAdopt({
-      adopt: inputs.adopt,
-      kind: "User",
-      key: `'${username}'`,
-      find: () => client.users.findUserByUsername(username),
-      // Looked up even without adopt (see Adoption.findFirst): after a server error the client's
-      // recovery would take a user made outside Pulumi for its own create.
-      findFirst: (existing) => `user ${existing.user_id}`,
-      // A user already as declared is taken over without a request. Not when a password is
-      // declared: Kasm never returns it, so whether it is the declared one cannot be known, and
-      // adopting is the one moment the program can make it so (later updates send it only when
-      // the program changes it). isAsDeclared says so too (the record has no password to compare).
-      asDeclared: (existing) => inputs.password === undefined && isAsDeclared(inputs, currentInputs(inputs, existing), API_FIELDS),
       update: (existing) => client.users.updateUser({ ...body, user_id: existing.user_id }),
-      create: () => client.users.createUser({ ...body, username }),
-    }, context);
+      create: () => client.users.createUser({ ...body, username: username(inputs) }),
+    });
     return { id: user.user_id, outs: outputs(inputs, user) };
-  },
-
-  async read(id, props, context) {
-    // From the refresh's get_users pages when many users are read together (see UserReads).
-    const user = await context.client().userReads.read(id);
-    if (!user) return GONE;
-    // The password and the provider flags cannot be read back: they stay as declared.
-    const inputs = refreshedInputs(props, inputNames(UserInputs), currentInputs(props, user));
-    return { id: user.user_id, props: outputs(inputs, user), inputs };
   },
 
   async update(id, _olds, news, changedFields, context) {

@@ -24,7 +24,7 @@ import { UNKNOWN } from "../../catalogue/values";
 import { IMAGE_CHECKED_SETTINGS, IMAGE_JSON_SETTINGS, IMAGE_SETTINGS, imageSettingsShown, type ProductImage as KasmImage, type ImageUpdate, type NewImage } from "../api";
 import { configKey, type SettingNames } from "../api/config";
 import type { KasmClient } from "../api/client";
-import { createOrAdopt, declared, GONE, hasState, initializationFailure, inputNames, isAsDeclared, isUnknown, KasmId, KasmObjectMissingError, KasmValueNotTakenError, refreshedInputs, refusedWithoutProductOperations, requiredText, same, unlessGone, withCheckNote, type KindDocs, type ProductOnly, type Props, type RefreshedInputs } from "./kit";
+import { declared, hasState, initializationFailure, inputNames, isUnknown, KasmId, KasmObjectMissingError, KasmValueNotTakenError, requiredText, same, unlessGone, withCheckNote, type KindDocs, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -339,63 +339,38 @@ export function resourceFieldsChanging(olds: Props, news: Props): readonly strin
   return changing;
 }
 
-
-/** How the refusal with the spec's vocabulary names the image operations, and the way out. */
-const PRODUCT_ONLY: ProductOnly = {
-  kind: "Workspace",
-  operations: "image operations (create_image, update_image, delete_image)",
-  otherwise: "manage the workspace in the Kasm UI and refer to it by id (the getImage lookup)",
-};
-
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of Workspace; only `adopt` changing sends no request. */
-export const workspaceProvider = defineKind<WorkspaceInputs, WorkspaceOutputs>({
+export const workspaceProvider = defineKind<WorkspaceInputs, WorkspaceOutputs, KasmImage>({
   schema: WorkspaceInputs,
   docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
-  takeOver: {
+  // `adopt` and the registry credentials cannot be read back: they stay as declared.
+  record: { id: (image) => image.image_id, fetch: (id, _state, context) => context.client().images.findImageById(id), asInputs: currentInputs, outputs },
+  adoption: { kind: "Workspace", key: label, unreadable: [...UNREADABLE], find: (inputs, context) => context.client().images.findImage(newImage(inputs)) },
+  // Refused before any plan with the spec's vocabulary, which has no such operations.
+  productOnly: {
     kind: "Workspace",
-    key: label,
-    unreadable: [...UNREADABLE],
-    find: async (inputs, context) => {
-      const existing = await context.client().images.findImage(newImage(inputs));
-      return existing && currentInputs(inputs, existing);
-    },
+    operations: "image operations (create_image, update_image, delete_image)",
+    otherwise: "manage the workspace in the Kasm UI and refer to it by id (the getImage lookup)",
   },
-  // Refused before any plan when the configuration cannot manage images. An update's checked inputs
-  // say which compute-related fields it changes: a policy sees the new inputs only, never the state's.
-  extraCheck: (result, _news, olds, context) =>
-    context.apiNames() === "product"
-      ? withCheckNote(result, RESOURCE_FIELDS_CHANGING, result.inputs && resourceFieldsChanging(olds, result.inputs))
-      : refusedWithoutProductOperations(result, context, PRODUCT_ONLY),
+  // An update's checked inputs say which compute-related fields it changes: a policy sees the new
+  // inputs only, never the state's.
+  extraCheck: (result, _news, olds) => withCheckNote(result, RESOURCE_FIELDS_CHANGING, result.inputs && resourceFieldsChanging(olds, result.inputs)),
 
-  async create(inputs, context) {
+  async create(inputs, context, createOrAdopt) {
     const client = context.client();
-    const body = newImage(inputs);
     const image = await createOrAdopt({
-      adopt: inputs.adopt,
-      kind: "Workspace",
-      key: label(inputs),
-      find: () => client.images.findImage(body),
-      asDeclared: (existing) => isAsDeclared(inputs, currentInputs(inputs, existing), API_FIELDS),
       update: (existing) => client.images.updateImage(imageUpdate(existing, inputs)),
-      create: () => client.images.createImage(body),
-    }, context);
+      create: () => client.images.createImage(newImage(inputs)),
+    });
     // Read back: the answer of a write may be partial; the list shows what Kasm keeps.
     const kept = await readBack(client, image.image_id);
     const missing = notTaken(inputs, kept);
     if (missing.length > 0) throw initializationFailure(kept.image_id, outputs(inputs, kept), notTakenError(label(inputs), missing, context.settingNames));
     return { id: kept.image_id, outs: outputs(inputs, kept) };
-  },
-
-  async read(id, props, context) {
-    const image = await context.client().images.findImageById(id);
-    if (!image) return GONE;
-    // `adopt` and the registry credentials cannot be read back: they stay as declared.
-    const inputs = refreshedInputs(props, inputNames(WorkspaceInputs), currentInputs(props, image));
-    return { id: image.image_id, props: outputs(inputs, image), inputs };
   },
 
   async update(id, _olds, news, _changedFields, context) {

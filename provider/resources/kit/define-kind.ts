@@ -10,8 +10,10 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { checkInputs } from "./check-wording";
-import { changedFields, diffInputs, keptOutputs, onlyProviderFlagsChanged, placeholdersOf, withLeftOutValues, withStoredDefaults, type FieldRule } from "./field-rules";
+import { createOrAdopt, GONE } from "./adoption";
+import { changedFields, diffInputs, isAsDeclared, keptOutputs, onlyProviderFlagsChanged, placeholdersOf, refreshedInputs, withLeftOutValues, withStoredDefaults, type FieldRule } from "./field-rules";
 import type { Kind, KindContext, KindDiffResult, KindDocs, ManifestField, Props, RefreshedInputs } from "./types";
+import { refusedWithoutProductOperations, type ProductOnly } from "./product-only";
 import { previewTakeOver } from "./take-over";
 
 /** How each of a kind's inputs compares (see {@link FieldRule}), keyed by input name. */
@@ -39,8 +41,87 @@ export type KindOutputs<Inputs, Outputs> = RefreshedInputs<Inputs> & Outputs;
  */
 export type SendsNothingWhen = "only-provider-flags-changed" | "no-api-field-changed" | "never";
 
-/** What a kind gives {@link defineKind}. */
-export interface KindDefinition<Inputs extends Props, Outputs extends object> {
+/**
+ * A kind whose object is one Kasm record, `KasmRecord` (a user, a group, a staging config): `read`
+ * fetches the record by id (`GONE` when Kasm has none), reports the declared inputs as Kasm has
+ * them (what Kasm cannot show stays as declared: {@link refreshedInputs}), and the outputs built
+ * from the record.
+ */
+export interface RecordRules<Inputs, Outputs, KasmRecord> {
+  /** The record's id: the resource's id. */
+  id(record: KasmRecord): string;
+  /** The record with this id, or undefined when Kasm has none. */
+  fetch(id: string, state: KindState<Inputs, Outputs>, context: KindContext): Promise<KasmRecord | undefined>;
+  /**
+   * The record's fields as inputs: what `read` reports and adoption compares. `declared` (the
+   * state's inputs, or the program's) gives the spelling to keep where Kasm names the same value.
+   */
+  asInputs(declared: RefreshedInputs<Inputs>, record: KasmRecord): RefreshedInputs<Inputs>;
+  /** The declared inputs and every output the kind adds, from the record. */
+  outputs(inputs: RefreshedInputs<Inputs>, record: KasmRecord): KindOutputs<Inputs, Outputs>;
+}
+
+/**
+ * How `adopt: true` takes over an existing object with the same natural key. `check` of an adopted
+ * object about to be created reads it and names each field the take-over will change, or refuses
+ * it (take-over.ts); `create` takes it over, or refuses an existing object without `adopt` (see
+ * {@link createOrAdopt}). Both use the one lookup, `find`.
+ */
+export interface AdoptionRules<Inputs, KasmRecord> {
+  /** The kind, as the catalogue names it (for which inputs are secret). */
+  readonly kind: string;
+  /** How an error names the kind (`Egress gateway`); default: {@link kind}. */
+  readonly noun?: string;
+  /** The natural key, for messages: `'alice'`, `for zone ... and image ...`. */
+  key(inputs: Inputs): string;
+  /** API fields Kasm never shows: not compared. */
+  readonly unreadable?: readonly (keyof Inputs & string)[];
+  /** Which other resources may declare the same object, for the error (see {@link Adoption.declaredBy}). */
+  readonly declaredBy?: string;
+  /** The object with the same natural key, if there is one. */
+  find(inputs: Inputs, context: KindContext): Promise<KasmRecord | undefined>;
+  /** Look the key up before every create, and name an existing object so (see {@link Adoption.findFirst}). */
+  findFirst?(existing: KasmRecord): string;
+  /** The inputs Kasm's record is compared with, when they are not the declared ones (a default filled in). */
+  compared?(inputs: Inputs): RefreshedInputs<Inputs>;
+}
+
+/** A kind's two steps of a create with adoption: bring an existing object to the declared state, or create one. */
+export interface CreateOrAdoptSteps<KasmRecord> {
+  update(existing: KasmRecord): Promise<KasmRecord>;
+  create(): Promise<KasmRecord>;
+}
+
+/** {@link createOrAdopt} with the kind's {@link AdoptionRules} and the inputs filled in. */
+export type CreateOrAdopt<KasmRecord> = (steps: CreateOrAdoptSteps<KasmRecord>) => Promise<KasmRecord>;
+
+/** What a kind gives {@link defineKind}: the common part, and how it reads its object ({@link ReadsItself} or {@link ReadsRecord}). */
+export type KindDefinition<Inputs extends Props, Outputs extends object, KasmRecord = never> = KindMethods<Inputs, Outputs, KasmRecord> &
+  (ReadsItself<Inputs, Outputs> | ReadsRecord<Inputs, Outputs, KasmRecord>);
+
+/** A kind that reads its object itself: a link between two objects, a setting of another object. */
+export interface ReadsItself<Inputs, Outputs> {
+  /** Refresh: the object as Kasm has it, or `GONE`. */
+  read(id: string, state: KindState<Inputs, Outputs>, context: KindContext): Promise<pulumi.dynamic.ReadResult<KindState<Inputs, Outputs>>>;
+  readonly record?: undefined;
+  readonly adoption?: undefined;
+}
+
+/** A kind whose object is one Kasm record: its `read` is derived from {@link RecordRules}, unless it gives its own. */
+export interface ReadsRecord<Inputs, Outputs, KasmRecord> {
+  /** How to fetch the record and show it as inputs and outputs. */
+  readonly record: RecordRules<Inputs, Outputs, KasmRecord>;
+  /**
+   * How `adopt: true` finds the object it takes over (see {@link AdoptionRules}): one lookup for
+   * `check`, which names each field the take-over will change (take-over.ts), and for `create`.
+   */
+  readonly adoption?: AdoptionRules<Inputs, KasmRecord>;
+  /** A `read` of the kind's own, where the derived one does not do (what the key may not read). */
+  read?(id: string, state: KindState<Inputs, Outputs>, context: KindContext): Promise<pulumi.dynamic.ReadResult<KindState<Inputs, Outputs>>>;
+}
+
+/** What every kind gives {@link defineKind}, whichever way it reads its object. */
+export interface KindMethods<Inputs extends Props, Outputs extends object, KasmRecord> {
   /** The kind's inputs: `check` validates with it before any request is sent. */
   readonly schema: z.ZodType<Inputs>;
   /** What the SDK and the native schema say of the kind (see {@link KindDocs}). */
@@ -51,30 +132,23 @@ export interface KindDefinition<Inputs extends Props, Outputs extends object> {
   readonly apiFields: FieldRules<Inputs>;
   /** Inputs that only steer the provider (`adopt`, `forceDelete`): compared by `diff`, never sent. */
   readonly providerFields?: FieldRules<Inputs>;
+  /**
+   * For a kind only a released Kasm's operations manage (see {@link ProductOnly}): with the spec's
+   * vocabulary, `check` refuses it before any plan, naming the setting and the way out.
+   */
+  readonly productOnly?: ProductOnly;
   /** A rule of the kind's own after the schema's: it receives the schema's result and may add failures or defaults. */
   readonly extraCheck?: (result: pulumi.dynamic.CheckResult, news: Props, olds: Props, context: KindContext) => pulumi.dynamic.CheckResult;
   /** Adjusts the derived diff, for a kind whose replacement rules go beyond {@link FieldRule.replaces}. */
   readonly adjustDiff?: (diff: KindDiffResult, olds: KindState<Inputs, Outputs>, news: Inputs) => KindDiffResult;
-  /**
-   * How `adopt: true` finds the object it takes over, read as inputs: with it, `check` of an
-   * adopted object about to be created names each field the take-over will change, or refuses it
-   * (see take-over.ts). The kind's `create` uses the same lookup.
-   */
-  readonly takeOver?: {
-    /** The kind, as the catalogue names it (for which inputs are secret). */
-    readonly kind: string;
-    /** The natural key, for messages. */
-    key(inputs: Inputs): string;
-    /** API fields Kasm never shows: not compared. */
-    readonly unreadable?: readonly (keyof Inputs & string)[];
-    find(inputs: Inputs, context: KindContext): Promise<RefreshedInputs<Inputs> | undefined>;
-  };
   /** When `update` sends nothing; default `"only-provider-flags-changed"`. */
   readonly sendsNothingWhen?: SendsNothingWhen;
-  /** Create (or adopt) the object from inputs that passed `check`. */
-  create(inputs: Inputs, context: KindContext): Promise<pulumi.dynamic.CreateResult<KindOutputs<Inputs, Outputs>>>;
-  /** Refresh: the object as Kasm has it, or `GONE`. */
-  read(id: string, state: KindState<Inputs, Outputs>, context: KindContext): Promise<pulumi.dynamic.ReadResult<KindState<Inputs, Outputs>>>;
+  /**
+   * Create the object from inputs that passed `check`. `createOrAdopt` runs the two steps given:
+   * for a kind with {@link ReadsRecord.adoption}, it takes an existing object over or refuses it
+   * ({@link createOrAdopt}); for any other, it creates.
+   */
+  create(inputs: Inputs, context: KindContext, createOrAdopt: CreateOrAdopt<KasmRecord>): Promise<pulumi.dynamic.CreateResult<KindOutputs<Inputs, Outputs>>>;
   /**
    * Bring the object to `news`, which passed `check`. `changedFields`: the declared API fields
    * whose value differs from the state's. Not called when the update sends nothing (see {@link SendsNothingWhen}).
@@ -105,13 +179,35 @@ function manifestFields(rules: Readonly<Record<string, FieldRule>>, role: Manife
   return Object.fromEntries(Object.entries(rules).map(([name, rule]) => [name, { role, replaces: rule.replaces === true, ...("storedDefault" in rule ? { alwaysSet: true } : {}) }]));
 }
 
+/** What a kind's `read` does, as the engine calls it. */
+type ReadMethod<Inputs, Outputs> = ReadsItself<Inputs, Outputs>["read"];
+
+/**
+ * The kind's `read`: its own, or the one derived from its record rules: the record, or `GONE`; the
+ * declared inputs as Kasm has them (what it cannot show stays as declared); the outputs.
+ */
+function readOf<Inputs extends Props, Outputs extends object, KasmRecord>(
+  definition: KindDefinition<Inputs, Outputs, KasmRecord>,
+  inputKeys: readonly string[],
+): ReadMethod<Inputs, Outputs> {
+  if (definition.record === undefined) return definition.read.bind(definition);
+  if (definition.read !== undefined) return definition.read.bind(definition);
+  const record = definition.record;
+  return async (id, state, context) => {
+    const found = await record.fetch(id, state, context);
+    if (found === undefined) return GONE;
+    const inputs = refreshedInputs(state, inputKeys as (keyof Inputs & string)[], record.asInputs(state, found));
+    return { id: record.id(found), props: record.outputs(inputs, found), inputs };
+  };
+}
+
 /**
  * A kind's provider: `check` and `diff` derived from the definition's schema and field rules,
  * `update` handed the typed inputs and the changed API fields, and spared when nothing Kasm holds
  * changed (see {@link SendsNothingWhen}).
  */
-export function defineKind<Inputs extends Props, Outputs extends object = Record<never, never>>(
-  definition: KindDefinition<Inputs, Outputs>,
+export function defineKind<Inputs extends Props, Outputs extends object = Record<never, never>, KasmRecord = never>(
+  definition: KindDefinition<Inputs, Outputs, KasmRecord>,
 ): Kind<Inputs, KindState<Inputs, Outputs>, Outputs> {
   const apiFields = asRules(definition.apiFields);
   const keyFields = asRules(definition.keyFields);
@@ -124,6 +220,29 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
   const placeholders = placeholdersOf(inputFields);
   const compareAs = (props: Props) => withLeftOutValues(props, inputFields);
   const sendsNothingWhen = definition.sendsNothingWhen ?? "only-provider-flags-changed";
+  const read = readOf(definition, inputKeys);
+  const adopting = definition.record !== undefined && definition.adoption !== undefined ? { record: definition.record, adoption: definition.adoption } : undefined;
+  /** The inputs Kasm's record is compared with when adopting: as declared, or with the kind's defaults. */
+  const comparedInputs = (inputs: Inputs): RefreshedInputs<Inputs> => adopting?.adoption.compared?.(inputs) ?? inputs;
+
+  /** `createOrAdopt` with the kind's adoption rules: the lookup, the key and the comparison as `check` makes them. */
+  function createOrAdoptWith(inputs: Inputs, context: KindContext, steps: CreateOrAdoptSteps<KasmRecord>): Promise<KasmRecord> {
+    if (adopting === undefined) return steps.create();
+    const { record, adoption } = adopting;
+    const wanted = comparedInputs(inputs);
+    return createOrAdopt<KasmRecord>({
+      adopt: inputs.adopt,
+      kind: adoption.noun ?? adoption.kind,
+      key: adoption.key(inputs),
+      declaredBy: adoption.declaredBy,
+      find: () => adoption.find(inputs, context),
+      findFirst: adoption.findFirst,
+      // An object already as declared (in the fields the program declares) is taken over without a request.
+      asDeclared: (existing) => isAsDeclared(wanted, record.asInputs(wanted, existing), apiFields),
+      ...steps,
+    }, context);
+  }
+
   return {
     manifest: {
       schema: definition.schema,
@@ -138,16 +257,20 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
     async check(olds, news, context) {
       const checked = checkInputs(definition.schema, news, placeholders);
       const stored = { ...checked, inputs: withStoredDefaults(checked.inputs ?? news, inputFields) };
+      if (definition.productOnly && context.apiNames() !== "product") return refusedWithoutProductOperations(stored, context, definition.productOnly);
       const result = definition.extraCheck ? definition.extraCheck(stored, news, olds, context) : stored;
-      const takeOver = definition.takeOver;
-      if (takeOver === undefined || result.failures?.length) return result;
+      if (adopting === undefined || result.failures?.length) return result;
+      const { record, adoption } = adopting;
       const inputs = result.inputs as Inputs;
       const refusal = await previewTakeOver(olds, inputs, context, {
-        kind: takeOver.kind,
-        key: takeOver.key(inputs),
+        kind: adoption.kind,
+        key: () => adoption.key(inputs),
         apiFields,
-        unreadable: takeOver.unreadable,
-        find: () => takeOver.find(inputs, context) as Promise<Props | undefined>,
+        unreadable: adoption.unreadable,
+        find: async () => {
+          const existing = await adoption.find(inputs, context);
+          return existing === undefined ? undefined : record.asInputs(comparedInputs(inputs), existing);
+        },
       });
       return refusal === undefined ? result : { ...result, failures: [{ property: "adopt", reason: refusal }] };
     },
@@ -158,9 +281,9 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
     },
 
     // The engine calls create, read, update and delete only with inputs that passed `check`.
-    create: (inputs, context) => definition.create(inputs, context),
+    create: (inputs, context) => definition.create(inputs, context, (steps) => createOrAdoptWith(inputs, context, steps)),
 
-    read: (id, props, context) => definition.read(id, props, context),
+    read,
 
     async update(id, olds, news, context) {
       const changed = changedFields(olds, news, apiFields) as (keyof Inputs & string)[];

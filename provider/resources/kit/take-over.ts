@@ -76,8 +76,8 @@ export function refusedTakeOver(context: KindContext, kind: string, key: string,
 /** What a take-over needs of its kind, for {@link previewTakeOver}. */
 export interface TakeOverPreview {
   readonly kind: string;
-  /** The natural key, for messages (`for zone ... and image ...`). */
-  readonly key: string;
+  /** The natural key, for messages (`for zone ... and image ...`): asked only once every input is known. */
+  key(): string;
   readonly apiFields: Readonly<Record<string, FieldRule>>;
   /** API fields Kasm never shows (a user's password): not compared, since no difference can be seen. */
   readonly unreadable?: readonly string[];
@@ -98,7 +98,7 @@ export async function previewTakeOver(olds: Props, inputs: Props, context: KindC
   const compared = Object.fromEntries(Object.entries(how.apiFields).filter(([field]) => !how.unreadable?.includes(field)));
   const changes = fieldsTakeOverChanges(how.kind, current, inputs, compared);
   if (changes.length === 0) return undefined;
-  if (takeOverChanges(context) === "refuse") return refusedTakeOver(context, how.kind, how.key, changes);
-  await context.warn(`${subject(context, how.kind, how.key)}: the take-over (adopt) will change ${listed(changes)} in Kasm, to the program's values.`);
+  if (takeOverChanges(context) === "refuse") return refusedTakeOver(context, how.kind, how.key(), changes);
+  await context.warn(`${subject(context, how.kind, how.key())}: the take-over (adopt) will change ${listed(changes)} in Kasm, to the program's values.`);
   return undefined;
 }
