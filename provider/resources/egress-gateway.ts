@@ -11,8 +11,9 @@
 import { z } from "zod";
 import type { EgressGateway as KasmEgressGateway, NewEgressGateway } from "../api";
 import { egressGatewayShown } from "../api";
-import { canonicalId, declared, inputNames, keepSpelling, requiredId, requiredText, same, toApi, unlessGone, type KindDocs, type Props, type RefreshedInputs } from "./kit";
-import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { wholeStateWrites } from "./egress-shared";
+import { canonicalId, declared, inputNames, keepSpelling, requiredId, requiredText, same, toApi, type KindDocs, type Props, type RefreshedInputs } from "./kit";
+import { defineKind, fieldNames, type FieldRules, type KindOutputs, type RecordRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -114,6 +115,14 @@ function currentInputs(props: RefreshedInputs<EgressGatewayInputs>, gateway: Kas
   return current;
 }
 
+/** How a gateway is read and shown (see `RecordRules`). */
+const RECORD: RecordRules<EgressGatewayInputs, EgressGatewayOutputs, KasmEgressGateway> = {
+  id: (gateway) => gateway.egress_gateway_id,
+  fetch: async (id, _state, context) => (await context.client().egress.getEgressGateways({ egress_gateway_id: id })).find((g) => same.id(g.egress_gateway_id, id)),
+  asInputs: currentInputs,
+  outputs,
+};
+
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of EgressGateway; only `adopt` changing sends no request. */
@@ -122,12 +131,7 @@ export const egressGatewayProvider = defineKind<EgressGatewayInputs, EgressGatew
   docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
-  record: {
-    id: (gateway) => gateway.egress_gateway_id,
-    fetch: async (id, _state, context) => (await context.client().egress.getEgressGateways({ egress_gateway_id: id })).find((g) => same.id(g.egress_gateway_id, id)),
-    asInputs: currentInputs,
-    outputs,
-  },
+  record: RECORD,
   adoption: {
     kind: "EgressGateway",
     noun: "Egress gateway",
@@ -140,24 +144,10 @@ export const egressGatewayProvider = defineKind<EgressGatewayInputs, EgressGatew
     findFirst: (existing) => `egress gateway ${existing.egress_gateway_id}`,
   },
 
-  async create(inputs, context, createOrAdopt) {
-    const client = context.client();
-    const body = targetGateway(inputs);
-    const gateway = await createOrAdopt({
-      update: (existing) => client.egress.updateEgressGateway({ ...body, egress_gateway_id: existing.egress_gateway_id }),
-      create: () => client.egress.createEgressGateway(body),
-    });
-    return { id: gateway.egress_gateway_id, outs: outputs(inputs, gateway) };
-  },
-
-  async update(id, _olds, news, _changedFields, context) {
-    // Every declared field is sent: the update is the whole declared state, which also reverts drift.
-    const gateway = await context.client().egress.updateEgressGateway({ ...targetGateway(news), egress_gateway_id: id });
-    return { outs: outputs(news, gateway) };
-  },
-
-  async delete(id, _state, context) {
-    // Deleting what is already gone is done.
-    await unlessGone(() => context.client().egress.deleteEgressGateway({ egress_gateway_id: id }));
-  },
+  ...wholeStateWrites(RECORD, {
+    body: targetGateway,
+    create: (client, body) => client.egress.createEgressGateway(body),
+    update: (client, body, id) => client.egress.updateEgressGateway({ ...body, egress_gateway_id: id }),
+    remove: (client, id) => client.egress.deleteEgressGateway({ egress_gateway_id: id }),
+  }),
 });

@@ -16,9 +16,9 @@
 import { z } from "zod";
 import { egressProviderMappingShown, type EgressProviderMapping as KasmMapping, type NewEgressProviderMapping } from "../api";
 import type { KasmClient } from "../api/client";
-import { apiId, findUnderProvider, currentGateways, currentTarget, gatewayBody, refineTargetAndGateways, targetBody, TargetAndGatewayInputs, TARGET_ROLES, withGatewayDefault, TARGET_AND_GATEWAY_DOCS } from "./egress-shared";
-import { canonicalId, declared, EVEN_WITH_OTHER_FAILURES, inputNames, keepSpelling, requiredId, same, unlessGone, type KindDocs, type RefreshedInputs } from "./kit";
-import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { apiId, findUnderProvider, wholeStateWrites, currentGateways, currentTarget, gatewayBody, refineTargetAndGateways, targetBody, TargetAndGatewayInputs, TARGET_ROLES, withGatewayDefault, TARGET_AND_GATEWAY_DOCS } from "./egress-shared";
+import { canonicalId, declared, EVEN_WITH_OTHER_FAILURES, inputNames, keepSpelling, requiredId, same, type KindDocs, type RefreshedInputs } from "./kit";
+import { defineKind, type FieldRules, type KindOutputs, type RecordRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -154,6 +154,14 @@ async function findMapping(client: KasmClient, id: string, providerId: unknown):
   );
 }
 
+/** How a mapping is read and shown (see `RecordRules`). */
+const RECORD: RecordRules<EgressProviderMappingInputs, EgressProviderMappingOutputs, KasmMapping> = {
+  id: (mapping) => mapping.egress_provider_mapping_id,
+  fetch: (id, state, context) => findMapping(context.client(), id, state.egressProviderId),
+  asInputs: currentInputs,
+  outputs,
+};
+
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of EgressProviderMapping; only `adopt` changing sends no request. */
@@ -162,12 +170,7 @@ export const egressProviderMappingProvider = defineKind<EgressProviderMappingInp
   docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
-  record: {
-    id: (mapping) => mapping.egress_provider_mapping_id,
-    fetch: (id, state, context) => findMapping(context.client(), id, state.egressProviderId),
-    asInputs: currentInputs,
-    outputs,
-  },
+  record: RECORD,
   adoption: {
     kind: "EgressProviderMapping",
     noun: "Egress provider mapping",
@@ -182,25 +185,10 @@ export const egressProviderMappingProvider = defineKind<EgressProviderMappingInp
     compared: withGatewayDefault,
   },
 
-  async create(inputs, context, createOrAdopt) {
-    const client = context.client();
-    const body = targetMapping(inputs);
-    const mapping = await createOrAdopt({
-      update: (existing) => client.egress.updateEgressProviderMapping({ ...body, egress_provider_mapping_id: existing.egress_provider_mapping_id }),
-      create: () => client.egress.createEgressProviderMapping(body),
-    });
-    return { id: mapping.egress_provider_mapping_id, outs: outputs(inputs, mapping) };
-  },
-
-  async update(id, _olds, news, _changedFields, context) {
-    // The whole declared state is sent: Kasm needs the selection with allow_all_gateways false,
-    // and it also reverts drift in fields the diff did not see change.
-    const mapping = await context.client().egress.updateEgressProviderMapping({ ...targetMapping(news), egress_provider_mapping_id: id });
-    return { outs: outputs(news, mapping) };
-  },
-
-  async delete(id, _state, context) {
-    // Deleting what is already gone is done.
-    await unlessGone(() => context.client().egress.deleteEgressProviderMapping({ egress_provider_mapping_id: id }));
-  },
+  ...wholeStateWrites(RECORD, {
+    body: targetMapping,
+    create: (client, body) => client.egress.createEgressProviderMapping(body),
+    update: (client, body, id) => client.egress.updateEgressProviderMapping({ ...body, egress_provider_mapping_id: id }),
+    remove: (client, id) => client.egress.deleteEgressProviderMapping({ egress_provider_mapping_id: id }),
+  }),
 });

@@ -10,8 +10,9 @@ import { z } from "zod";
 import type { EgressProvider as KasmEgressProvider, NewEgressProvider } from "../api";
 import type { KasmClient } from "../api/client";
 import { egressProviderShown } from "../api";
-import { declared, inputNames, requiredText, same, toApi, unlessGone, type KindDocs, type RefreshedInputs } from "./kit";
-import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { wholeStateWrites } from "./egress-shared";
+import { declared, inputNames, requiredText, same, toApi, type KindDocs, type RefreshedInputs } from "./kit";
+import { defineKind, fieldNames, type FieldRules, type KindOutputs, type RecordRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -103,6 +104,14 @@ async function findById(client: KasmClient, id: string): Promise<KasmEgressProvi
   return found.find((p) => same.id(p.egress_provider_id, id));
 }
 
+/** How a provider is read and shown (see `RecordRules`). */
+const RECORD: RecordRules<EgressProviderInputs, EgressProviderOutputs, KasmEgressProvider> = {
+  id: (provider) => provider.egress_provider_id,
+  fetch: (id, _state, context) => findById(context.client(), id),
+  asInputs: (_declared, provider) => currentInputs(provider),
+  outputs,
+};
+
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of EgressProvider; only `adopt` changing sends no request. */
@@ -111,7 +120,7 @@ export const egressProviderProvider = defineKind<EgressProviderInputs, EgressPro
   docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: PROVIDER_FIELDS,
-  record: { id: (provider) => provider.egress_provider_id, fetch: (id, _state, context) => findById(context.client(), id), asInputs: (_declared, provider) => currentInputs(provider), outputs },
+  record: RECORD,
   adoption: {
     kind: "EgressProvider",
     noun: "Egress provider",
@@ -121,24 +130,10 @@ export const egressProviderProvider = defineKind<EgressProviderInputs, EgressPro
     findFirst: (existing) => `egress provider ${existing.egress_provider_id}`,
   },
 
-  async create(inputs, context, createOrAdopt) {
-    const client = context.client();
-    const body = targetProvider(inputs);
-    const provider = await createOrAdopt({
-      update: (existing) => client.egress.updateEgressProvider({ ...body, egress_provider_id: existing.egress_provider_id }),
-      create: () => client.egress.createEgressProvider(body),
-    });
-    return { id: provider.egress_provider_id, outs: outputs(inputs, provider) };
-  },
-
-  async update(id, _olds, news, _changedFields, context) {
-    // Every declared field is sent: the update is the whole declared state, which also reverts drift.
-    const provider = await context.client().egress.updateEgressProvider({ ...targetProvider(news), egress_provider_id: id });
-    return { outs: outputs(news, provider) };
-  },
-
-  async delete(id, _state, context) {
-    // Deleting what is already gone is done.
-    await unlessGone(() => context.client().egress.deleteEgressProvider({ egress_provider_id: id }));
-  },
+  ...wholeStateWrites(RECORD, {
+    body: targetProvider,
+    create: (client, body) => client.egress.createEgressProvider(body),
+    update: (client, body, id) => client.egress.updateEgressProvider({ ...body, egress_provider_id: id }),
+    remove: (client, id) => client.egress.deleteEgressProvider({ egress_provider_id: id }),
+  }),
 });

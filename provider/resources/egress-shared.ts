@@ -1,10 +1,13 @@
 /**
  * What the egress kinds share: the format of Kasm ids, the target of a mapping or credential
- * (exactly one of a user, a group or an image), the gateway selection, and a `check` whose
- * cross-field rules neither fail on nor forget a value not known during preview.
+ * (exactly one of a user, a group or an image), the gateway selection, a `check` whose
+ * cross-field rules neither fail on nor forget a value not known during preview, and the writes of
+ * the provider, gateway and mapping, which each send the whole declared state.
  */
 import { z } from "zod";
-import { canonicalId, KasmId, keepSpelling, same, withLeftOutValues, type FieldRule, type Props } from "./kit";
+import type { KasmClient } from "../api/client";
+import { canonicalId, KasmId, keepSpelling, same, unlessGone, withLeftOutValues, type FieldRule, type Props } from "./kit";
+import type { KindMethods, RecordRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -118,6 +121,45 @@ export function gatewayBody(inputs: Targeted): { allow_all_gateways: boolean; se
   const body: { allow_all_gateways: boolean; selected_gateways?: string[] } = { allow_all_gateways: inputs.allowAllGateways === true };
   if (inputs.selectedGateways !== undefined) body.selected_gateways = inputs.selectedGateways.map(canonicalId);
   return body;
+}
+
+// --- writes --------------------------------------------------------------------------------------
+
+/** The API calls of {@link wholeStateWrites}: the body of the inputs, and the three writes. */
+export interface WholeStateCalls<Inputs, KasmRecord, Body> {
+  /** The whole declared state, as Kasm's create and update take it. */
+  body(inputs: Inputs): Body;
+  create(client: KasmClient, body: Body): Promise<KasmRecord>;
+  /** The update of the object with this id to the body. */
+  update(client: KasmClient, body: Body, id: string): Promise<KasmRecord>;
+  remove(client: KasmClient, id: string): Promise<unknown>;
+}
+
+/**
+ * The create, update and delete of an egress provider, gateway or mapping. Every write sends the
+ * whole declared state: it also reverts drift in fields the diff did not see change, and a
+ * mapping's update needs the selection with `allow_all_gateways` false. The create takes an
+ * existing object over (or refuses it) by the kind's adoption rules; deleting what is already
+ * gone is done.
+ */
+export function wholeStateWrites<Inputs extends Props, Outputs extends object, KasmRecord, Body>(
+  record: RecordRules<Inputs, Outputs, KasmRecord>,
+  calls: WholeStateCalls<Inputs, KasmRecord, Body>,
+): Pick<KindMethods<Inputs, Outputs, KasmRecord>, "create" | "update" | "delete"> {
+  return {
+    async create(inputs, context, createOrAdopt) {
+      const client = context.client();
+      const body = calls.body(inputs);
+      const created = await createOrAdopt({ update: (existing) => calls.update(client, body, record.id(existing)), create: () => calls.create(client, body) });
+      return { id: record.id(created), outs: record.outputs(inputs, created) };
+    },
+    async update(id, _olds, news, _changedFields, context) {
+      return { outs: record.outputs(news, await calls.update(context.client(), calls.body(news), id)) };
+    },
+    async delete(id, _state, context) {
+      await unlessGone(() => calls.remove(context.client(), id));
+    },
+  };
 }
 
 // --- read ----------------------------------------------------------------------------------------
