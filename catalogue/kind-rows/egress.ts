@@ -5,57 +5,38 @@
  */
 import type { LifecycleStep } from "../kinds";
 import type { OperationName } from "../operations";
-import { adoptOptions, egressFacts, plan, type CallOptions, type Rows } from "./plan";
+import { adoptOptions, egressFacts, namedObjectRow, plan, type CallOptions, type Rows } from "./plan";
 
 /** The rows of the egress kinds. */
 export const EGRESS_ROWS = {
   // provider/resources/group.ts (a released Kasm's operations: kasm:apiNames product)
-  Group: (props) => {
-    const adopt = adoptOptions(props.adopt, "with adopt: true");
-    return {
-      // The name is looked up first, with adopt or without (provider/resources/kit/adoption.ts, findFirst).
-      create: [
-        plan("get_groups"),
-        ...(adopt ? [plan("update_group", {}, { ...adopt, condition: "with adopt: true, when a group has that name that differs from the program" })] : []),
-        plan("create_group", {}, adopt ? { condition: "unless adopt: true finds the group" } : {}),
-      ],
-      read: [plan("get_groups")],
-      update: [plan("update_group")],
-      delete: [plan("delete_group")],
-    };
-  },
+  Group: (props) =>
+    // The name is looked up first, with adopt or without (provider/resources/kit/adoption.ts, findFirst).
+    namedObjectRow(props.adopt, { list: "get_groups", create: "create_group", update: "update_group", remove: "delete_group", found: "a group has that name", noun: "group" }),
 
   // provider/resources/egress-provider.ts. Each egress kind looks its key up first, with adopt or
   // without: no source says how Kasm answers a duplicate, and a server error would make the
   // client's recovery take the existing object for its own create.
-  EgressProvider: (props) => {
-    const adopt = adoptOptions(props.adopt, "with adopt: true");
-    return {
-      create: [
-        plan("get_egress_providers"),
-        ...(adopt ? [plan("update_egress_provider", {}, { ...adopt, condition: "with adopt: true, when a provider has that name that differs from the program" })] : []),
-        plan("create_egress_provider", {}, adopt ? { condition: "unless adopt: true finds the provider" } : {}),
-      ],
-      read: [plan("get_egress_providers")],
-      update: [plan("update_egress_provider")],
-      delete: [plan("delete_egress_provider")],
-    };
-  },
+  EgressProvider: (props) =>
+    namedObjectRow(props.adopt, {
+      list: "get_egress_providers",
+      create: "create_egress_provider",
+      update: "update_egress_provider",
+      remove: "delete_egress_provider",
+      found: "a provider has that name",
+      noun: "provider",
+    }),
 
   // provider/resources/egress-gateway.ts
-  EgressGateway: (props) => {
-    const adopt = adoptOptions(props.adopt, "with adopt: true");
-    return {
-      create: [
-        plan("get_egress_gateways"),
-        ...(adopt ? [plan("update_egress_gateway", {}, { ...adopt, condition: "with adopt: true, when the provider has a gateway of that name that differs from the program" })] : []),
-        plan("create_egress_gateway", {}, adopt ? { condition: "unless adopt: true finds the gateway" } : {}),
-      ],
-      read: [plan("get_egress_gateways")],
-      update: [plan("update_egress_gateway")],
-      delete: [plan("delete_egress_gateway")],
-    };
-  },
+  EgressGateway: (props) =>
+    namedObjectRow(props.adopt, {
+      list: "get_egress_gateways",
+      create: "create_egress_gateway",
+      update: "update_egress_gateway",
+      remove: "delete_egress_gateway",
+      found: "the provider has a gateway of that name",
+      noun: "gateway",
+    }),
 
   // provider/resources/egress-provider-mapping.ts
   EgressProviderMapping: (props, knowledge) => {

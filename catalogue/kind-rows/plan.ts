@@ -203,3 +203,36 @@ export function adoptOptions(adopt: unknown, condition: string): CallOptions | u
   if (value === false) return undefined;
   return value === true ? { condition } : { unsure: "whether adopt is set is not known yet", condition };
 }
+
+/** The operations and words of a {@link namedObjectRow}. */
+export interface NamedObject {
+  /** The listing the key is looked up in, first, with adopt or without; also the read. */
+  readonly list: OperationName;
+  readonly create: OperationName;
+  readonly update: OperationName;
+  readonly remove: OperationName;
+  /** What a take-over finds, for the update's condition: `a group has that name`. */
+  readonly found: string;
+  /** The object, for the create's condition: `group`. */
+  readonly noun: string;
+}
+
+/**
+ * The row of a kind whose object is found by its natural key in a listing (a group, an egress
+ * provider or gateway): the create looks the key up first, with adopt or without (the kind's
+ * `findFirst`), and with adopt updates what it finds instead of creating; read lists; update and
+ * delete are one call each.
+ */
+export function namedObjectRow(adoptInput: unknown, how: NamedObject): Readonly<Record<LifecycleStep, PlannedCall[]>> {
+  const adopt = adoptOptions(adoptInput, "with adopt: true");
+  return {
+    create: [
+      plan(how.list),
+      ...(adopt ? [plan(how.update, {}, { ...adopt, condition: `with adopt: true, when ${how.found} that differs from the program` })] : []),
+      plan(how.create, {}, adopt ? { condition: `unless adopt: true finds the ${how.noun}` } : {}),
+    ],
+    read: [plan(how.list)],
+    update: [plan(how.update)],
+    delete: [plan(how.remove)],
+  };
+}

@@ -4,8 +4,11 @@
  * What every kind does the same way is derived here once: `check` validates with the kind's zod
  * schema ({@link checkInputs}), `diff` compares field by field ({@link diffInputs}), and `update`
  * learns which API fields changed and sends nothing when only provider flags (`adopt`,
- * `forceDelete`) changed. A kind writes only what is its own: how to create, read, update and
- * delete its object, with the inputs typed as its schema says.
+ * `forceDelete`) changed. For a kind whose object is one Kasm record, `read` is derived from how
+ * the record is fetched and shown ({@link RecordRules}), and the take-over from its natural key
+ * and lookup ({@link AdoptionRules}). A kind writes only what is its own: how to create, update and
+ * delete its object (and read it, when it is not one record), with the inputs typed as its schema
+ * says.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";

@@ -10,7 +10,8 @@
  *   so a refresh causes no false diff and drift shows as a change back to the program's value.
  *
  * A kind's provider is built with `defineKind` (define-kind.ts), which derives `check` and `diff`
- * from the kind's zod inputs and field rules with the functions of this folder: `types.ts` (the
+ * from the kind's zod inputs and field rules, and for a kind of one Kasm record its `read` and its
+ * take-over (`record`, `adoption`), with the functions of this folder: `types.ts` (the
  * terms), `check-wording.ts` (check and its wording), `field-rules.ts` (field rules and diffs),
  * `adoption.ts` (adopt, gone and half-created objects), `errors.ts` (the errors a kind throws of
  * its own, one class per meaning); `connections.ts` and `lenient-refresh.ts` wrap every kind in
