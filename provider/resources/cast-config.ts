@@ -169,9 +169,6 @@ const API_FIELDS = {
   validUntil: {},
 } satisfies FieldRules<CastConfigInputs>;
 
-/** Inputs that only steer the provider. */
-const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<CastConfigInputs>;
-
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the CastConfig kind (see {@link KindDocs}). */
@@ -350,7 +347,7 @@ export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs
   schema: CastConfigInputs,
   docs: DOCS,
   apiFields: API_FIELDS,
-  providerFields: PROVIDER_FIELDS,
+  providerFields: { adopt: {} },
   extraCheck: (result, _news, olds) => withCheckNote(result, CAST_GROUP_CHANGING, result.inputs && castGroupChanging(olds, result.inputs)),
 
   async create(inputs, context) {

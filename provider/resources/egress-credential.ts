@@ -93,9 +93,6 @@ const API_FIELDS = {
   customCredential: REPLACES,
 } satisfies FieldRules<EgressCredentialInputs>;
 
-/** Inputs that only steer the provider: they replace nothing and are never sent. */
-const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<EgressCredentialInputs>;
-
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the EgressCredential kind (see {@link KindDocs}). */
@@ -284,7 +281,8 @@ export const egressCredentialProvider = defineKind<EgressCredentialInputs, Egres
   schema: EgressCredentialInputs,
   docs: DOCS,
   apiFields: API_FIELDS,
-  providerFields: PROVIDER_FIELDS,
+  // `adopt` replaces nothing and is never sent.
+  providerFields: { adopt: {} },
   // An update sends nothing anyway: it only forgets inputs (see `update`).
   sendsNothingWhen: "never",
 

@@ -47,9 +47,6 @@ const API_FIELDS = {
   config: {},
 } satisfies FieldRules<EgressGatewayInputs>;
 
-/** Inputs that only steer the provider. */
-const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<EgressGatewayInputs>;
-
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the EgressGateway kind (see {@link KindDocs}). */
@@ -130,7 +127,7 @@ export const egressGatewayProvider = defineKind<EgressGatewayInputs, EgressGatew
   schema: EgressGatewayInputs,
   docs: DOCS,
   apiFields: API_FIELDS,
-  providerFields: PROVIDER_FIELDS,
+  providerFields: { adopt: {} },
   record: RECORD,
   adoption: {
     kind: "EgressGateway",

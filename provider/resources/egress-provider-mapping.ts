@@ -51,9 +51,6 @@ const API_FIELDS = {
   selectedGateways: { equal: same.idSet, ...TARGET_ROLES.selectedGateways },
 } satisfies FieldRules<EgressProviderMappingInputs>;
 
-/** Inputs that only steer the provider. */
-const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<EgressProviderMappingInputs>;
-
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the EgressProviderMapping kind (see {@link KindDocs}). */
@@ -169,7 +166,7 @@ export const egressProviderMappingProvider = defineKind<EgressProviderMappingInp
   schema: EgressProviderMappingInputs,
   docs: DOCS,
   apiFields: API_FIELDS,
-  providerFields: PROVIDER_FIELDS,
+  providerFields: { adopt: {} },
   record: RECORD,
   adoption: {
     kind: "EgressProviderMapping",

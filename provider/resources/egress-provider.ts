@@ -45,9 +45,6 @@ const API_FIELDS = {
   enabled: {},
 } satisfies FieldRules<EgressProviderInputs>;
 
-/** Inputs that only steer the provider. */
-const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<EgressProviderInputs>;
-
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the EgressProvider kind (see {@link KindDocs}). */
@@ -119,7 +116,7 @@ export const egressProviderProvider = defineKind<EgressProviderInputs, EgressPro
   schema: EgressProviderInputs,
   docs: DOCS,
   apiFields: API_FIELDS,
-  providerFields: PROVIDER_FIELDS,
+  providerFields: { adopt: {} },
   record: RECORD,
   adoption: {
     kind: "EgressProvider",

@@ -33,9 +33,6 @@ const KEY_FIELDS = {
   imageId: { equal: same.id, replaces: true },
 } satisfies FieldRules<GroupWorkspaceInputs>;
 
-/** Inputs that only steer the provider. */
-const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<GroupWorkspaceInputs>;
-
 /** What `outputs()` builds: the declared inputs (the kind adds no output). */
 type GroupWorkspaceState = KindOutputs<GroupWorkspaceInputs, Record<never, never>>;
 
@@ -84,7 +81,7 @@ export const groupWorkspaceProvider = defineKind<GroupWorkspaceInputs>({
   docs: DOCS,
   keyFields: KEY_FIELDS,
   apiFields: {},
-  providerFields: PROVIDER_FIELDS,
+  providerFields: { adopt: {} },
   // Refused before any plan with the spec's vocabulary, which has no such operations.
   productOnly: {
     kind: "GroupWorkspace",

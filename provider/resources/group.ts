@@ -58,9 +58,6 @@ const API_FIELDS = {
   description: {},
 } satisfies FieldRules<GroupInputs>;
 
-/** Inputs that only steer the provider. */
-const PROVIDER_FIELDS = { adopt: {}, forceDelete: {} } satisfies FieldRules<GroupInputs>;
-
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the Group kind (see {@link KindDocs}). */
@@ -145,7 +142,7 @@ export const groupProvider = defineKind<GroupInputs, GroupOutputs, GroupRecord>(
   schema: GroupInputs,
   docs: DOCS,
   apiFields: API_FIELDS,
-  providerFields: PROVIDER_FIELDS,
+  providerFields: { adopt: {}, forceDelete: {} },
   // Refused before any plan with the spec's vocabulary, which has no such operations.
   productOnly: {
     kind: "Group",

@@ -51,9 +51,6 @@ const API_FIELDS = {
   ...SESSION_PERMISSION_FIELDS,
 } satisfies FieldRules<StagingConfigInputs>;
 
-/** Inputs that only steer the provider. */
-const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<StagingConfigInputs>;
-
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the StagingConfig kind (see {@link KindDocs}). */
@@ -139,7 +136,7 @@ export const stagingConfigProvider = defineKind<StagingConfigInputs, StagingConf
   schema: StagingConfigInputs,
   docs: DOCS,
   apiFields: API_FIELDS,
-  providerFields: PROVIDER_FIELDS,
+  providerFields: { adopt: {} },
   // `adopt` cannot be read back: it stays as declared.
   record: {
     id: (config) => config.staging_config_id,

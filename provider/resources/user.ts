@@ -58,9 +58,6 @@ const API_FIELDS = {
   disabled: {},
 } satisfies FieldRules<UserInputs>;
 
-/** Inputs that only steer the provider. */
-const PROVIDER_FIELDS = { forceDelete: {}, adopt: {} } satisfies FieldRules<UserInputs>;
-
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the User kind (see {@link KindDocs}). */
@@ -159,7 +156,7 @@ export const userProvider = defineKind<UserInputs, UserOutputs, KasmUser>({
   schema: UserInputs,
   docs: DOCS,
   apiFields: API_FIELDS,
-  providerFields: PROVIDER_FIELDS,
+  providerFields: { forceDelete: {}, adopt: {} },
   // From the refresh's get_users pages when many users are read together (see UserReads). The
   // password and the provider flags cannot be read back: they stay as declared.
   record: { id: (user) => user.user_id, fetch: (id, _state, context) => context.client().userReads.read(id), asInputs: currentInputs, outputs },

@@ -116,9 +116,6 @@ const API_FIELDS = {
   restrictNetworkNames: { equal: same.set },
 } satisfies FieldRules<WorkspaceInputs>;
 
-/** Inputs that only steer the provider. */
-const PROVIDER_FIELDS = { adopt: {} } satisfies FieldRules<WorkspaceInputs>;
-
 /** The fields Kasm never shows back: not compared after a write, kept as declared on refresh. */
 const UNREADABLE = ["registryUsername", "registryPassword"] as const;
 
@@ -346,7 +343,7 @@ export const workspaceProvider = defineKind<WorkspaceInputs, WorkspaceOutputs, K
   schema: WorkspaceInputs,
   docs: DOCS,
   apiFields: API_FIELDS,
-  providerFields: PROVIDER_FIELDS,
+  providerFields: { adopt: {} },
   // `adopt` and the registry credentials cannot be read back: they stay as declared.
   record: { id: (image) => image.image_id, fetch: (id, _state, context) => context.client().images.findImageById(id), asInputs: currentInputs, outputs },
   adoption: { kind: "Workspace", key: label, unreadable: [...UNREADABLE], find: (inputs, context) => context.client().images.findImage(newImage(inputs)) },
