@@ -110,7 +110,7 @@ export interface ReadsItself<Inputs, Outputs> {
   readonly adoption?: undefined;
 }
 
-/** A kind whose object is one Kasm record: its `read` is derived from {@link RecordRules}, unless it gives its own. */
+/** A kind whose object is one Kasm record: its `read` is derived from {@link RecordRules}. */
 export interface ReadsRecord<Inputs, Outputs, KasmRecord> {
   /** How to fetch the record and show it as inputs and outputs. */
   readonly record: RecordRules<Inputs, Outputs, KasmRecord>;
@@ -119,8 +119,7 @@ export interface ReadsRecord<Inputs, Outputs, KasmRecord> {
    * `check`, which names each field the take-over will change (take-over.ts), and for `create`.
    */
   readonly adoption?: AdoptionRules<Inputs, KasmRecord>;
-  /** A `read` of the kind's own, where the derived one does not do (what the key may not read). */
-  read?(id: string, state: KindState<Inputs, Outputs>, context: KindContext): Promise<pulumi.dynamic.ReadResult<KindState<Inputs, Outputs>>>;
+  readonly read?: undefined;
 }
 
 /** What every kind gives {@link defineKind}, whichever way it reads its object. */
@@ -194,7 +193,6 @@ function readOf<Inputs extends Props, Outputs extends object, KasmRecord>(
   inputKeys: readonly string[],
 ): ReadMethod<Inputs, Outputs> {
   if (definition.record === undefined) return definition.read.bind(definition);
-  if (definition.read !== undefined) return definition.read.bind(definition);
   const record = definition.record;
   return async (id, state, context) => {
     const found = await record.fetch(id, state, context);
