@@ -109,7 +109,7 @@ export function lifecycle(deps: LifecycleDeps) {
       const secrets = secretNames(kind, inputs.props, inputs.secrets);
       if (req.getPreview()) {
         // Nothing is sent in a preview: the computed outputs are not known yet.
-        const unknowns = Object.fromEntries(outputNames(kind).map((name) => [name, UNKNOWN]));
+        const unknowns = Object.fromEntries(outputNames(provider).map((name) => [name, UNKNOWN]));
         return new provproto.CreateResponse().setId("").setProperties(toStruct({ ...inputs.props, ...unknowns }, secrets));
       }
       const result = await provider.create(inputs.props, context).catch((error: unknown) => keepingSecrets(error, kind, secrets));
@@ -139,7 +139,7 @@ export function lifecycle(deps: LifecycleDeps) {
       const secrets = secretNames(kind, news.props, [...olds.secrets, ...news.secrets]);
       if (req.getPreview()) {
         // Nothing is sent in a preview: the state's computed outputs stand (an update keeps the object).
-        const kept = Object.fromEntries(outputNames(kind).filter((name) => name in olds.props).map((name) => [name, olds.props[name]]));
+        const kept = Object.fromEntries(outputNames(provider).filter((name) => name in olds.props).map((name) => [name, olds.props[name]]));
         return new provproto.UpdateResponse().setProperties(toStruct({ ...news.props, ...kept }, secrets));
       }
       const result = await provider.update(req.getId(), olds.props, news.props, context).catch((error: unknown) => keepingSecrets(error, kind, secrets));

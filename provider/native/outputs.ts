@@ -1,16 +1,15 @@
 /**
  * The outputs each kind computes, as a package schema types them: what the native provider's
- * schema declares beside the inputs (which come from the kinds' zod schemas) and what a create
- * answers as unknown during preview.
- *
- * The kinds declare their outputs as TypeScript types (`UserOutputs`, carried by each kind's
- * manifest), which leave nothing at run time; this table is their run-time list, held to them by
- * the compiler: a kind missing here, an output missing, or a name that is not an output of its
- * kind fails to compile. It holds types only: an output's description is in the kind's docs
+ * schema declares beside the inputs, and what a create answers as unknown during preview. Both
+ * come from the output schema each kind declares in its manifest (`UserOutputs`), by the same
+ * conversion as the inputs (json-schema.ts). An output's description is in the kind's docs
  * (`docs.outputs`, which the SDK's TSDoc is generated from too).
  */
+import { z } from "zod";
 import { KIND_ID_OUTPUTS } from "../../catalogue/kinds";
-import type { kinds, KindName, OutputsOfKind } from "..";
+import type { kinds, OutputsOfKind } from "..";
+import type { Kind } from "../resources/kit/types";
+import { objectOf, type JsonSchema, type ObjectTypeSpec } from "./json-schema";
 
 /** A property as a Pulumi package schema types it (the subset the kinds' properties need). */
 export interface PropertySpec {
@@ -24,56 +23,32 @@ export interface PropertySpec {
   readonly willReplaceOnChanges?: boolean;
 }
 
-/** Every kind's outputs, each typed: exactly the keys of its `Outputs` (checked by `satisfies`). */
-type OutputTable = { readonly [K in KindName]: { readonly [F in keyof OutputsOfKind<(typeof kinds)[K]>]-?: PropertySpec } };
+/** The output schema of a kind as JSON Schema, converted once per kind (a preview asks for every resource it creates). */
+const OUTPUT_JSON = new WeakMap<Kind, JsonSchema>();
 
-const STRING = { type: "string" } as const;
-const NUMBER = { type: "number" } as const;
-const INTEGER = { type: "integer" } as const;
-const BOOLEAN = { type: "boolean" } as const;
-/** A map of ids by name (a set's users, an import's servers). */
-const IDS_BY_NAME = { type: "object", additionalProperties: STRING } as const;
+/** `kind`'s output schema as JSON Schema. */
+function outputJson(kind: Kind): JsonSchema {
+  let json = OUTPUT_JSON.get(kind);
+  if (json === undefined) {
+    json = z.toJSONSchema(kind.manifest.outputs, { io: "output", unrepresentable: "any" }) as JsonSchema;
+    OUTPUT_JSON.set(kind, json);
+  }
+  return json;
+}
 
-/** The outputs each kind computes, with their types (see the module comment). */
-export const KIND_OUTPUTS = {
-  User: { userId: STRING, realm: STRING, created: STRING },
-  UserAttributes: { userAttributesId: STRING },
-  Group: { groupId: STRING },
-  GroupMembership: {},
-  UserGroups: {},
-  UserServerAssignment: {},
-  EgressProvider: { egressProviderId: STRING, created: STRING },
-  EgressGateway: { egressGatewayId: STRING, activeConnections: INTEGER },
-  EgressProviderMapping: { egressProviderMappingId: STRING, created: STRING },
-  EgressCredential: { egressCredentialId: STRING, activeConnections: INTEGER },
-  StagingConfig: {
-    stagingConfigId: STRING,
-    zoneName: STRING,
-    imageFriendlyName: STRING,
-    numCurrentSessions: INTEGER,
-  },
-  CastConfig: { castConfigId: STRING, imageFriendlyName: STRING, groupName: STRING },
-  ServerDrain: {},
-  LicenseActivation: {
-    licenseId: STRING,
-    expiration: STRING,
-    issuedAt: STRING,
-    limit: NUMBER,
-    isVerified: BOOLEAN,
-    licenseType: STRING,
-    sku: STRING,
-    features: { type: "object", additionalProperties: BOOLEAN },
-  },
-  UserSet: { userIds: IDS_BY_NAME, count: INTEGER },
-  ServerImport: { serverIds: IDS_BY_NAME },
-  Workspace: { imageId: STRING, available: BOOLEAN },
-  GroupWorkspace: {},
-} as const satisfies OutputTable;
+/**
+ * The outputs `kind` computes, each typed as a package schema property (from its manifest's
+ * output schema); an output with named fields gets an object type named after the kind and the
+ * output, written into `types`.
+ */
+export function outputProperties(kindName: string, kind: Kind, types: Record<string, ObjectTypeSpec>): Record<string, PropertySpec> {
+  return objectOf(outputJson(kind), kindName, types).properties;
+}
 
 // The catalogue's id outputs are outputs of their kinds: a renamed or missing output fails to compile here.
-void (KIND_ID_OUTPUTS satisfies { readonly [K in keyof typeof KIND_ID_OUTPUTS]: keyof (typeof KIND_OUTPUTS)[K] });
+void (KIND_ID_OUTPUTS satisfies { readonly [K in keyof typeof KIND_ID_OUTPUTS]: keyof OutputsOfKind<(typeof kinds)[K]> });
 
 /** The names of the outputs `kind` computes. */
-export function outputNames(kind: KindName): string[] {
-  return Object.keys(KIND_OUTPUTS[kind]);
+export function outputNames(kind: Kind): string[] {
+  return Object.keys(outputJson(kind).properties ?? {});
 }

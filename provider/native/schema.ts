@@ -2,8 +2,8 @@
  * The package schema of the native provider (`pulumi package get-schema`, and what YAML reads to
  * type a program), derived from each kind's manifest: its inputs from the manifest's zod schema
  * (through `z.toJSONSchema`), `willReplaceOnChanges` on the inputs whose change replaces (the
- * manifest's fields); its outputs from {@link KIND_OUTPUTS}; `secret: true` on the catalogue's
- * secret inputs; the provider's configuration from the settings the connection registry reads;
+ * manifest's fields); its outputs from the manifest's output schema, the same way
+ * ({@link outputProperties}); `secret: true` on the catalogue's secret inputs; the provider's configuration from the settings the connection registry reads;
  * and a function per lookup (functions.ts), from the lookups' zod schemas.
  *
  * The descriptions, of each resource, input, output and field of an input's object type, are the
@@ -20,7 +20,7 @@ import type { KindName } from "..";
 import { CONFIG_KEYS } from "../api/config";
 import { PROVIDER_SETTINGS } from "../runtime";
 import type { Kind, KindDocs } from "../resources/kit/types";
-import { KIND_OUTPUTS, type PropertySpec } from "./outputs";
+import { outputProperties, type PropertySpec } from "./outputs";
 import { configSpecs } from "./configuration";
 import { functionSpecs } from "./functions";
 import { fieldTypeName, kindInputSchema, objectOf, type ObjectTypeSpec } from "./json-schema";
@@ -48,7 +48,8 @@ function marked(spec: PropertySpec, secret: boolean, replaces: boolean): Propert
 }
 
 /** One kind's resource in the schema, described by `docs`, its nested object types written into `types`. */
-function resourceOf(kind: KindName, { manifest }: Kind, types: Record<string, ObjectTypeSpec>): object {
+function resourceOf(kind: KindName, kindOf: Kind, types: Record<string, ObjectTypeSpec>): object {
+  const manifest = kindOf.manifest;
   const docs: KindDocs<Record<string, unknown>, Record<string, unknown>> = manifest.docs;
   const json = kindInputSchema(manifest);
   const inputs = objectOf(json, kind, types);
@@ -64,7 +65,7 @@ function resourceOf(kind: KindName, { manifest }: Kind, types: Record<string, Ob
     if (type !== undefined) types[token] = { ...described(type, object.description), properties: describedAll(type.properties, object.properties) };
   }
   // The state holds the declared inputs beside the outputs: both are the resource's properties.
-  const properties = { ...inputProperties, ...describedAll(KIND_OUTPUTS[kind], docs.outputs) };
+  const properties = { ...inputProperties, ...describedAll(outputProperties(kind, kindOf, types), docs.outputs) };
   return { description: docs.description, inputProperties, requiredInputs: inputs.required, properties, required: inputs.required };
 }
 

@@ -132,11 +132,12 @@ export const CastConfigInputs = z
 export type CastConfigInputs = z.infer<typeof CastConfigInputs>;
 
 /** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
-export interface CastConfigOutputs {
-  readonly castConfigId: string;
-  readonly imageFriendlyName: string | null;
-  readonly groupName: string | null;
-}
+export const CastConfigOutputs = z.strictObject({
+  castConfigId: z.string(),
+  imageFriendlyName: z.string().nullable(),
+  groupName: z.string().nullable(),
+});
+export type CastConfigOutputs = z.infer<typeof CastConfigOutputs>;
 
 /** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
 const API_FIELDS = {
@@ -345,6 +346,7 @@ function label(inputs: CastConfigInputs): string {
 /** The provider of CastConfig; only `adopt` changing sends no request. */
 export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs>({
   schema: CastConfigInputs,
+  outputs: CastConfigOutputs,
   docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: { adopt: {} },

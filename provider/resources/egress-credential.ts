@@ -64,10 +64,11 @@ export const EgressCredentialInputs = z
 export type EgressCredentialInputs = z.infer<typeof EgressCredentialInputs>;
 
 /** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
-export interface EgressCredentialOutputs {
-  readonly egressCredentialId: string;
-  readonly activeConnections: number | null;
-}
+export const EgressCredentialOutputs = z.strictObject({
+  egressCredentialId: z.string(),
+  activeConnections: z.number().int().nullable(),
+});
+export type EgressCredentialOutputs = z.infer<typeof EgressCredentialOutputs>;
 
 /** Kasm cannot change a credential: every field replaces it. */
 const REPLACES: FieldRule = { replaces: true };
@@ -279,6 +280,7 @@ async function findCredential(client: KasmClient, id: string, props: Props): Pro
 /** The provider of EgressCredential: every change of a field replaces the credential. */
 export const egressCredentialProvider = defineKind<EgressCredentialInputs, EgressCredentialOutputs>({
   schema: EgressCredentialInputs,
+  outputs: EgressCredentialOutputs,
   docs: DOCS,
   apiFields: API_FIELDS,
   // `adopt` replaces nothing and is never sent.

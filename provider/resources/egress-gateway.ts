@@ -32,10 +32,11 @@ export const EgressGatewayInputs = z.strictObject({
 export type EgressGatewayInputs = z.infer<typeof EgressGatewayInputs>;
 
 /** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
-export interface EgressGatewayOutputs {
-  readonly egressGatewayId: string;
-  readonly activeConnections: number | null;
-}
+export const EgressGatewayOutputs = z.strictObject({
+  egressGatewayId: z.string(),
+  activeConnections: z.number().int().nullable(),
+});
+export type EgressGatewayOutputs = z.infer<typeof EgressGatewayOutputs>;
 
 /** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
 const API_FIELDS = {
@@ -125,6 +126,7 @@ const RECORD: RecordRules<EgressGatewayInputs, EgressGatewayOutputs, KasmEgressG
 /** The provider of EgressGateway; only `adopt` changing sends no request. */
 export const egressGatewayProvider = defineKind<EgressGatewayInputs, EgressGatewayOutputs, KasmEgressGateway>({
   schema: EgressGatewayInputs,
+  outputs: EgressGatewayOutputs,
   docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: { adopt: {} },

@@ -35,10 +35,11 @@ export const EgressProviderMappingInputs = z
 export type EgressProviderMappingInputs = z.infer<typeof EgressProviderMappingInputs>;
 
 /** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
-export interface EgressProviderMappingOutputs {
-  readonly egressProviderMappingId: string;
-  readonly created: string | null;
-}
+export const EgressProviderMappingOutputs = z.strictObject({
+  egressProviderMappingId: z.string(),
+  created: z.string().nullable(),
+});
+export type EgressProviderMappingOutputs = z.infer<typeof EgressProviderMappingOutputs>;
 
 /** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
 const API_FIELDS = {
@@ -164,6 +165,7 @@ const RECORD: RecordRules<EgressProviderMappingInputs, EgressProviderMappingOutp
 /** The provider of EgressProviderMapping; only `adopt` changing sends no request. */
 export const egressProviderMappingProvider = defineKind<EgressProviderMappingInputs, EgressProviderMappingOutputs, KasmMapping>({
   schema: EgressProviderMappingInputs,
+  outputs: EgressProviderMappingOutputs,
   docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: { adopt: {} },

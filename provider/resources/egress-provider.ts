@@ -33,10 +33,11 @@ export const EgressProviderInputs = z.strictObject({
 export type EgressProviderInputs = z.infer<typeof EgressProviderInputs>;
 
 /** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
-export interface EgressProviderOutputs {
-  readonly egressProviderId: string;
-  readonly created: string | null;
-}
+export const EgressProviderOutputs = z.strictObject({
+  egressProviderId: z.string(),
+  created: z.string().nullable(),
+});
+export type EgressProviderOutputs = z.infer<typeof EgressProviderOutputs>;
 
 /** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
 const API_FIELDS = {
@@ -114,6 +115,7 @@ const RECORD: RecordRules<EgressProviderInputs, EgressProviderOutputs, KasmEgres
 /** The provider of EgressProvider; only `adopt` changing sends no request. */
 export const egressProviderProvider = defineKind<EgressProviderInputs, EgressProviderOutputs, KasmEgressProvider>({
   schema: EgressProviderInputs,
+  outputs: EgressProviderOutputs,
   docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: { adopt: {} },

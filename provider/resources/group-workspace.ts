@@ -11,7 +11,7 @@
  */
 import { z } from "zod";
 import { configKey } from "../api/config";
-import { alreadyExistsError, canonicalId, GONE, KasmId, KasmValueNotTakenError, same, unlessGone, type RefreshedInputs, type KindDocs } from "./kit";
+import { alreadyExistsError, canonicalId, GONE, KasmId, KasmValueNotTakenError, type KindDocs, NO_OUTPUTS, type RefreshedInputs, same, unlessGone } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { pairId } from "../../catalogue/ids";
 
@@ -78,6 +78,7 @@ function label(groupId: unknown, imageId: unknown): string {
 /** The provider of GroupWorkspace: a change of either id replaces it; only `adopt` can change in place, and it steers nothing after the create. */
 export const groupWorkspaceProvider = defineKind<GroupWorkspaceInputs>({
   schema: GroupWorkspaceInputs,
+  outputs: NO_OUTPUTS,
   docs: DOCS,
   keyFields: KEY_FIELDS,
   apiFields: {},

@@ -47,9 +47,10 @@ export const GroupInputs = z.strictObject({
 export type GroupInputs = z.infer<typeof GroupInputs>;
 
 /** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
-export interface GroupOutputs {
-  readonly groupId: string;
-}
+export const GroupOutputs = z.strictObject({
+  groupId: z.string(),
+});
+export type GroupOutputs = z.infer<typeof GroupOutputs>;
 
 /** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
 const API_FIELDS = {
@@ -140,6 +141,7 @@ function outputs(inputs: RefreshedInputs<GroupInputs>, group: GroupRecord): Kind
 /** The provider of Group; only `adopt` or `forceDelete` changing sends no request. */
 export const groupProvider = defineKind<GroupInputs, GroupOutputs, GroupRecord>({
   schema: GroupInputs,
+  outputs: GroupOutputs,
   docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: { adopt: {}, forceDelete: {} },

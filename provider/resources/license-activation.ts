@@ -48,19 +48,26 @@ export interface LicenseFeatures {
 }
 
 /**
+ * The features' output type: to other languages a map of booleans by name (a newer Kasm may add
+ * features), to TypeScript the names above.
+ */
+const LICENSE_FEATURES = z.record(z.string(), z.boolean()) as z.ZodType<LicenseFeatures>;
+
+/**
  * What the provider adds to the inputs: the licence record, as the SDK class's computed outputs,
  * which show these docs. A field Kasm's answer leaves out is null.
  */
-export interface LicenseActivationOutputs {
-  readonly licenseId: string;
-  readonly expiration: string | null;
-  readonly issuedAt: string | null;
-  readonly limit: number | null;
-  readonly isVerified: boolean | null;
-  readonly licenseType: string | null;
-  readonly sku: string | null;
-  readonly features: LicenseFeatures | null;
-}
+export const LicenseActivationOutputs = z.strictObject({
+  licenseId: z.string(),
+  expiration: z.string().nullable(),
+  issuedAt: z.string().nullable(),
+  limit: z.number().nullable(),
+  isVerified: z.boolean().nullable(),
+  licenseType: z.string().nullable(),
+  sku: z.string().nullable(),
+  features: LICENSE_FEATURES.nullable(),
+});
+export type LicenseActivationOutputs = z.infer<typeof LicenseActivationOutputs>;
 
 /** Every input replaces: an activation cannot be changed, only made again. */
 const INPUT_FIELDS = {
@@ -125,6 +132,7 @@ function outputs(inputs: RefreshedInputs<LicenseActivationInputs>, license: Lice
 /** The provider of LicenseActivation: every input names the activation, so every change replaces it. */
 export const licenseActivationProvider = defineKind<LicenseActivationInputs, LicenseActivationOutputs>({
   schema: LicenseActivationInputs,
+  outputs: LicenseActivationOutputs,
   docs: DOCS,
   keyFields: INPUT_FIELDS,
   apiFields: {},

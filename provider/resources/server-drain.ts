@@ -17,7 +17,7 @@
  */
 import type { KasmClient } from "../api/client";
 import { z } from "zod";
-import { canonicalId, declared, GONE, inputNames, isNotFound, KasmId, KasmObjectMissingError, orMissing, same, unlessGone, type KindDocs, type Props, type RefreshedInputs } from "./kit";
+import { canonicalId, declared, GONE, inputNames, isNotFound, KasmId, KasmObjectMissingError, type KindDocs, NO_OUTPUTS, orMissing, type Props, type RefreshedInputs, same, unlessGone } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -93,6 +93,7 @@ async function drainingFlag(client: KasmClient, serverId: string): Promise<boole
 /** The provider of ServerDrain; every update sets the flag. */
 export const serverDrainProvider = defineKind<ServerDrainInputs, ServerDrainOutputs>({
   schema: ServerDrainInputs,
+  outputs: NO_OUTPUTS,
   docs: DOCS,
   keyFields: KEY_FIELDS,
   apiFields: API_FIELDS,

@@ -35,12 +35,13 @@ export const StagingConfigInputs = z.strictObject({
 export type StagingConfigInputs = z.infer<typeof StagingConfigInputs>;
 
 /** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
-export interface StagingConfigOutputs {
-  readonly stagingConfigId: string;
-  readonly zoneName: string | null;
-  readonly imageFriendlyName: string | null;
-  readonly numCurrentSessions: number | null;
-}
+export const StagingConfigOutputs = z.strictObject({
+  stagingConfigId: z.string(),
+  zoneName: z.string().nullable(),
+  imageFriendlyName: z.string().nullable(),
+  numCurrentSessions: z.number().int().nullable(),
+});
+export type StagingConfigOutputs = z.infer<typeof StagingConfigOutputs>;
 
 /** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
 const API_FIELDS = {
@@ -134,6 +135,7 @@ function label(inputs: StagingConfigInputs): string {
 /** The provider of StagingConfig; only `adopt` changing sends no request. */
 export const stagingConfigProvider = defineKind<StagingConfigInputs, StagingConfigOutputs, KasmStagingConfig>({
   schema: StagingConfigInputs,
+  outputs: StagingConfigOutputs,
   docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: { adopt: {} },

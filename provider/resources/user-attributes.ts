@@ -51,9 +51,10 @@ export const UserAttributesInputs = z.strictObject({
 export type UserAttributesInputs = z.infer<typeof UserAttributesInputs>;
 
 /** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
-export interface UserAttributesOutputs {
-  readonly userAttributesId: string | null;
-}
+export const UserAttributesOutputs = z.strictObject({
+  userAttributesId: z.string().nullable(),
+});
+export type UserAttributesOutputs = z.infer<typeof UserAttributesOutputs>;
 
 /** Text compared without surrounding white space, `null` and `""` alike. */
 const sameText = (a: unknown, b: unknown) => String(a ?? "").trim() === String(b ?? "").trim();
@@ -165,6 +166,7 @@ async function attributesOf(client: KasmClient, userId: string): Promise<KasmUse
 /** The provider of UserAttributes; every update runs (it has no provider flags). */
 export const userAttributesProvider = defineKind<UserAttributesInputs, UserAttributesOutputs>({
   schema: UserAttributesInputs,
+  outputs: UserAttributesOutputs,
   docs: DOCS,
   apiFields: API_FIELDS,
   keyFields: KEY_FIELDS,

@@ -19,7 +19,7 @@
 import { z } from "zod";
 import { KasmUnknownUserError, type User as KasmUser } from "../api";
 import type { KasmClient } from "../api/client";
-import { canonicalId, declared, GONE, initializationFailure, inputNames, isNotFound, KasmId, KasmObjectMissingError, KasmUnsupportedInputError, keepSpelling, same, type KindDocs, type Props, type RefreshedInputs } from "./kit";
+import { canonicalId, declared, GONE, initializationFailure, inputNames, isNotFound, KasmId, KasmObjectMissingError, KasmUnsupportedInputError, keepSpelling, type KindDocs, NO_OUTPUTS, type Props, type RefreshedInputs, same } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { ALL_USERS, allUsersGroupId, groupsOf, isAlreadyMember, isNotMember } from "./user-links";
 
@@ -183,6 +183,7 @@ async function apply(client: KasmClient, id: string, inputs: UserGroupsInputs): 
 /** The provider of UserGroups; every update brings Kasm's set to the declared one. */
 export const userGroupsProvider = defineKind<UserGroupsInputs>({
   schema: UserGroupsInputs,
+  outputs: NO_OUTPUTS,
   docs: DOCS,
   keyFields: KEY_FIELDS,
   apiFields: API_FIELDS,

@@ -15,7 +15,7 @@ import type { KasmClient } from "../api/client";
 import type { UserList } from "../api/user-reads";
 import { ALL_USERS_GROUP, closeUnderDependencies } from "../../catalogue";
 import { pairId } from "../../catalogue/ids";
-import { alreadyExistsError, canonicalId, declared, GONE, isNotFound, KasmId, KasmObjectMissingError, KasmReadPermissionError, keepSpelling, same, type KindDocs, type RefreshedInputs } from "./kit";
+import { alreadyExistsError, canonicalId, declared, GONE, isNotFound, KasmId, KasmObjectMissingError, KasmReadPermissionError, keepSpelling, NO_OUTPUTS, same, type KindDocs, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 /** Kasm's answer to adding a user to a group twice: `User (<u>) is already a member of group (<g>)`. */
@@ -158,6 +158,7 @@ export function defineUserLink<OtherField extends string>(link: UserLinkDefiniti
   };
   return defineKind<Inputs, Record<never, never>>({
     schema: link.schema,
+    outputs: NO_OUTPUTS,
     docs,
     keyFields,
     apiFields: {},

@@ -40,11 +40,12 @@ export const UserInputs = z.strictObject({
 export type UserInputs = z.infer<typeof UserInputs>;
 
 /** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
-export interface UserOutputs {
-  readonly userId: string;
-  readonly realm: string | null;
-  readonly created: string | null;
-}
+export const UserOutputs = z.strictObject({
+  userId: z.string(),
+  realm: z.string().nullable(),
+  created: z.string().nullable(),
+});
+export type UserOutputs = z.infer<typeof UserOutputs>;
 
 /** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
 const API_FIELDS = {
@@ -154,6 +155,7 @@ function outputs(inputs: RefreshedInputs<UserInputs>, user: KasmUser): KindOutpu
  */
 export const userProvider = defineKind<UserInputs, UserOutputs, KasmUser>({
   schema: UserInputs,
+  outputs: UserOutputs,
   docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: { forceDelete: {}, adopt: {} },

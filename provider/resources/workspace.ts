@@ -82,10 +82,11 @@ export const WorkspaceInputs = z.strictObject({
 export type WorkspaceInputs = z.infer<typeof WorkspaceInputs>;
 
 /** What the provider adds to the inputs. */
-export interface WorkspaceOutputs {
-  readonly imageId: string;
-  readonly available: boolean | null;
-}
+export const WorkspaceOutputs = z.strictObject({
+  imageId: z.string(),
+  available: z.boolean().nullable(),
+});
+export type WorkspaceOutputs = z.infer<typeof WorkspaceOutputs>;
 
 /** Fields sent to Kasm, and how each compares. Nothing forces replacement: update_image takes the whole record. */
 const API_FIELDS = {
@@ -341,6 +342,7 @@ export function resourceFieldsChanging(olds: Props, news: Props): readonly strin
 /** The provider of Workspace; only `adopt` changing sends no request. */
 export const workspaceProvider = defineKind<WorkspaceInputs, WorkspaceOutputs, KasmImage>({
   schema: WorkspaceInputs,
+  outputs: WorkspaceOutputs,
   docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: { adopt: {} },

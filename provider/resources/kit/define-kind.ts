@@ -126,6 +126,8 @@ export interface ReadsRecord<Inputs, Outputs, KasmRecord> {
 export interface KindMethods<Inputs extends Props, Outputs extends object, KasmRecord> {
   /** The kind's inputs: `check` validates with it before any request is sent. */
   readonly schema: z.ZodType<Inputs>;
+  /** What the provider adds to the inputs, with their types ({@link NO_OUTPUTS} when nothing). */
+  readonly outputs: z.ZodType<Outputs>;
   /** What the SDK and the native schema say of the kind (see {@link KindDocs}). */
   readonly docs: KindDocs<Inputs, Outputs>;
   /** Inputs that name the object (a user's id, a membership's two ids): a change to one replaces it. */
@@ -247,6 +249,7 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
   return {
     manifest: {
       schema: definition.schema,
+      outputs: definition.outputs,
       docs: definition.docs,
       fields: {
         ...manifestFields(keyFields, "key"),

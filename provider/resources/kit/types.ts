@@ -3,7 +3,7 @@
  * and a provider, declared inputs as a refresh leaves them, and the methods of a kind's provider.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { z } from "zod";
+import { z } from "zod";
 import { UNKNOWN } from "../../../catalogue/values";
 import type { KasmClient } from "../../api/client";
 import type { SettingNames } from "../../api/config";
@@ -156,7 +156,8 @@ export interface ObjectDocs {
 /**
  * What a kind declares about itself, read by everything that derives from the kind instead of
  * listing it again: its input schema and the role of each input (a test fails when a schema key
- * has none), and, as types only, its inputs and outputs (the policy packs' property types).
+ * has none), and its output schema (the outputs' types for the TypeScript SDK, the policy packs and
+ * the native package schema, and the names a preview marks unknown).
  */
 export interface KindManifest<Inputs extends object = Props, Outputs extends object = object> {
   /** The kind's inputs; `check` validates with it. */
@@ -173,9 +174,12 @@ export interface KindManifest<Inputs extends object = Props, Outputs extends obj
    * previews as changing.
    */
   readonly plannedIds?: readonly string[];
-  /** The outputs' type, for derivation only: never set at run time. */
-  readonly outputs?: Outputs;
+  /** What the provider adds to the inputs, each output with its type ({@link NO_OUTPUTS} when nothing). */
+  readonly outputs: z.ZodType<Outputs>;
 }
+
+/** The output schema of a kind that adds nothing to its inputs (a link, a drain, a set of groups). */
+export const NO_OUTPUTS: z.ZodType<Record<never, never>> = z.strictObject({});
 
 /** A kind as the registry holds it: its provider's methods and its manifest. */
 export type Kind<Inputs extends object = Props, State extends object = Props, Outputs extends object = object> = KindProvider<Inputs, State> & {
@@ -187,7 +191,7 @@ export type Kind<Inputs extends object = Props, State extends object = Props, Ou
 export type InputsOfKind<K> = K extends { readonly manifest: { readonly schema: z.ZodType<infer Inputs> } } ? Inputs : never;
 
 /** The outputs a registered kind adds to its inputs. */
-export type OutputsOfKind<K> = K extends { readonly manifest: { readonly outputs?: infer Outputs } } ? Outputs : never;
+export type OutputsOfKind<K> = K extends { readonly manifest: { readonly outputs: z.ZodType<infer Outputs> } } ? Outputs : never;
 
 /**
  * The inputs of a manifest's schema that have no role, and the roles that name no input: both

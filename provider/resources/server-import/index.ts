@@ -49,12 +49,12 @@ import { initializationFailure, isUnknown, KasmOutcomeUnknownError, type Kind, t
 import { checkServerImport } from "./check";
 import { importCsv, importRows } from "./import";
 import { readServerImport } from "./read";
-import { declaredRows, outputs, planRows, ServerImportInputSchema, type ServerImportInputs, type ServerImportOutputs, type ServerImportState, type ServerRow } from "./rows";
+import { declaredRows, outputs, planRows, ServerImportInputSchema, ServerImportOutputs, type ServerImportInputs, type ServerImportState, type ServerRow } from "./rows";
 
 // --- types ---------------------------------------------------------------------------------------
 
 // The kind's public types, defined with its rows and exported from this module, the kind's entry point.
-export type { ServerImportInputs, ServerImportOutputs, ServerRow } from "./rows";
+export { ServerImportOutputs, type ServerImportInputs, type ServerRow } from "./rows";
 
 // --- docs ----------------------------------------------------------------------------------------
 
@@ -152,6 +152,7 @@ export const serverImportProvider: Kind<ServerImportInputs, ServerImportState, S
   // Both inputs are the rows, sent as the import CSV; nothing replaces (a removed row's server is deleted alone).
   manifest: {
     schema: ServerImportInputSchema,
+    outputs: ServerImportOutputs,
     docs: DOCS,
     exactlyOneOf: ["csv", "servers"],
     fields: { csv: { role: "api", replaces: false }, servers: { role: "api", replaces: false } },

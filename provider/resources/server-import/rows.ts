@@ -51,10 +51,8 @@ export function serverRowSchema(fromCsv: boolean) {
 export type ServerRow = Readonly<z.infer<ReturnType<typeof serverRowSchema>>>;
 
 /** What the provider adds to the inputs: the SDK class's computed outputs, which show these docs. */
-// A type rather than an interface, so that it is the wire's `Props` too (an interface has no index signature).
-export type ServerImportOutputs = {
-  readonly serverIds: Record<string, string>;
-};
+export const ServerImportOutputs = z.strictObject({ serverIds: z.record(z.string(), z.string()) });
+export type ServerImportOutputs = z.infer<typeof ServerImportOutputs>;
 
 /** A field of a server row. */
 export type Field = keyof ServerRow;

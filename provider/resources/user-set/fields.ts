@@ -124,13 +124,13 @@ export const UserSetInputs = z.strictObject({
 export type UserSetInputs = z.infer<typeof UserSetInputs>;
 
 /**
- * What the provider adds to the inputs: the SDK class's computed outputs, which show these docs. A
- * type rather than an interface, so that it is the wire's `Props` too.
+ * What the provider adds to the inputs: the SDK class's computed outputs, which show these docs.
  */
-export type UserSetOutputs = {
-  readonly userIds: Record<string, string>;
-  readonly count: number;
-};
+export const UserSetOutputs = z.strictObject({
+  userIds: z.record(z.string(), z.string()),
+  count: z.number().int(),
+});
+export type UserSetOutputs = z.infer<typeof UserSetOutputs>;
 
 /** Inputs that are not the users themselves. */
 export const OTHER_INPUTS = ["groupsMode", "forceDelete", "adopt", "groupIds"] as const;

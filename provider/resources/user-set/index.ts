@@ -57,7 +57,7 @@
 import type { KasmClient } from "../../api/client";
 import { randomUUID } from "node:crypto";
 import { canonicalId, isUnknown, KasmDeleteBlockedError, KasmUnfinishedError, same, type Kind, type KindContext, type Props, type KindDocs } from "../kit";
-import { OTHER_INPUTS, UserSetInputs, type Row, type UserSetOutputs } from "./fields";
+import { OTHER_INPUTS, UserSetInputs, UserSetOutputs, type Row } from "./fields";
 import { checkUserSet } from "./check";
 import { groupIndexFor, unknownGroupFailures, unknownGroupsError } from "./groups";
 import { existingUsersError, importFailure, importRows, unconfirmedNotes } from "./import";
@@ -71,7 +71,7 @@ import { adopt, eachAll, keptFailure, messageOf, planAdoption, step, unchangeabl
 // --- types ---------------------------------------------------------------------------------------
 
 // The kind's public names, defined with its parts and exported from this module, the kind's entry point.
-export { IMPORT_ONLY_FIELDS, REALMS, USER_FIELDS, UserSetInputs, userRowSchema, type UserField, type UserRow, type UserSetOutputs } from "./fields";
+export { IMPORT_ONLY_FIELDS, REALMS, USER_FIELDS, UserSetInputs, UserSetOutputs, userRowSchema, type UserField, type UserRow } from "./fields";
 
 // --- docs ----------------------------------------------------------------------------------------
 
@@ -209,6 +209,7 @@ export const userSetProvider: Kind<UserSetInputs, UserSetState, UserSetOutputs> 
   // The rows are what Kasm holds; the rest steer how they are written. Nothing replaces: rows are added, changed and removed one by one.
   manifest: {
     schema: UserSetInputs,
+    outputs: UserSetOutputs,
     docs: DOCS,
     exactlyOneOf: ["users", "csv"],
     plannedIds: ["userIds"],
