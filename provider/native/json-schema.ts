@@ -32,6 +32,15 @@ export function kindInputSchema(manifest: { readonly schema: z.ZodType }): JsonS
   return z.toJSONSchema(manifest.schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
 }
 
+/**
+ * A kind's outputs as JSON Schema: each output the provider adds, its type and its doc (the
+ * `.describe` text). The one reading of a kind's zod outputs, as {@link kindInputSchema} is of
+ * its inputs.
+ */
+export function kindOutputSchema(manifest: { readonly outputs: z.ZodType }): JsonSchema {
+  return z.toJSONSchema(manifest.outputs, { io: "output", unrepresentable: "any" }) as JsonSchema;
+}
+
 /** An object type of the schema (`types`, or a function's inputs and outputs): named fields. */
 export interface ObjectTypeSpec {
   readonly type: "object";

@@ -2,14 +2,13 @@
  * The outputs each kind computes, as a package schema types them: what the native provider's
  * schema declares beside the inputs, and what a create answers as unknown during preview. Both
  * come from the output schema each kind declares in its manifest (`UserOutputs`), by the same
- * conversion as the inputs (json-schema.ts). An output's description is in the kind's docs
- * (`docs.outputs`, which the SDK's TSDoc is generated from too).
+ * conversion as the inputs (json-schema.ts), descriptions included (each output's `.describe`
+ * text, which the SDK's TSDoc is generated from too).
  */
-import { z } from "zod";
 import { KIND_ID_OUTPUTS } from "../../catalogue/kinds";
 import type { kinds, OutputsOfKind } from "..";
 import type { Kind } from "../resources/kit/types";
-import { objectOf, type JsonSchema, type ObjectTypeSpec } from "./json-schema";
+import { kindOutputSchema, objectOf, type ObjectTypeSpec } from "./json-schema";
 
 /** A property as a Pulumi package schema types it (the subset the kinds' properties need). */
 export interface PropertySpec {
@@ -23,26 +22,15 @@ export interface PropertySpec {
   readonly willReplaceOnChanges?: boolean;
 }
 
-/** The output schema of a kind as JSON Schema, converted once per kind (a preview asks for every resource it creates). */
-const OUTPUT_JSON = new WeakMap<Kind, JsonSchema>();
-
-/** `kind`'s output schema as JSON Schema. */
-function outputJson(kind: Kind): JsonSchema {
-  let json = OUTPUT_JSON.get(kind);
-  if (json === undefined) {
-    json = z.toJSONSchema(kind.manifest.outputs, { io: "output", unrepresentable: "any" }) as JsonSchema;
-    OUTPUT_JSON.set(kind, json);
-  }
-  return json;
-}
+/** Each kind's output names, read once per kind (a preview asks for every resource it creates). */
+const OUTPUT_NAMES = new WeakMap<Kind, string[]>();
 
 /**
- * The outputs `kind` computes, each typed as a package schema property (from its manifest's
- * output schema); an output with named fields gets an object type named after the kind and the
- * output, written into `types`.
+ * The outputs `kind` computes, each typed and described as a package schema property; an output
+ * with named fields gets an object type named after the kind and the output, written into `types`.
  */
 export function outputProperties(kindName: string, kind: Kind, types: Record<string, ObjectTypeSpec>): Record<string, PropertySpec> {
-  return objectOf(outputJson(kind), kindName, types).properties;
+  return objectOf(kindOutputSchema(kind.manifest), kindName, types).properties;
 }
 
 // The catalogue's id outputs are outputs of their kinds: a renamed or missing output fails to compile here.
@@ -50,5 +38,10 @@ void (KIND_ID_OUTPUTS satisfies { readonly [K in keyof typeof KIND_ID_OUTPUTS]: 
 
 /** The names of the outputs `kind` computes. */
 export function outputNames(kind: Kind): string[] {
-  return Object.keys(outputJson(kind).properties ?? {});
+  let names = OUTPUT_NAMES.get(kind);
+  if (names === undefined) {
+    names = Object.keys(kindOutputSchema(kind.manifest).properties ?? {});
+    OUTPUT_NAMES.set(kind, names);
+  }
+  return names;
 }

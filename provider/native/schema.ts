@@ -50,7 +50,7 @@ function marked(spec: PropertySpec, secret: boolean, replaces: boolean): Propert
 /** One kind's resource in the schema, described by `docs`, its nested object types written into `types`. */
 function resourceOf(kind: KindName, kindOf: Kind, types: Record<string, ObjectTypeSpec>): object {
   const manifest = kindOf.manifest;
-  const docs: KindDocs<Record<string, unknown>, Record<string, unknown>> = manifest.docs;
+  const docs: KindDocs<Record<string, unknown>> = manifest.docs;
   const json = kindInputSchema(manifest);
   const inputs = objectOf(json, kind, types);
   const secrets = secretInputsOf(kind);
@@ -65,7 +65,7 @@ function resourceOf(kind: KindName, kindOf: Kind, types: Record<string, ObjectTy
     if (type !== undefined) types[token] = { ...described(type, object.description), properties: describedAll(type.properties, object.properties) };
   }
   // The state holds the declared inputs beside the outputs: both are the resource's properties.
-  const properties = { ...inputProperties, ...describedAll(outputProperties(kind, kindOf, types), docs.outputs) };
+  const properties = { ...inputProperties, ...outputProperties(kind, kindOf, types) };
   return { description: docs.description, inputProperties, requiredInputs: inputs.required, properties, required: inputs.required };
 }
 

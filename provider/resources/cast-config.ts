@@ -131,11 +131,11 @@ export const CastConfigInputs = z
   });
 export type CastConfigInputs = z.infer<typeof CastConfigInputs>;
 
-/** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
+/** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
 export const CastConfigOutputs = z.strictObject({
-  castConfigId: z.string(),
-  imageFriendlyName: z.string().nullable(),
-  groupName: z.string().nullable(),
+  castConfigId: z.string().describe("The casting config's id (32 hex digits)."),
+  imageFriendlyName: z.string().nullable().describe("The image's friendly name, as of the last create or update."),
+  groupName: z.string().nullable().describe("The name of the group `groupId` names, as of the last create or update."),
 });
 export type CastConfigOutputs = z.infer<typeof CastConfigOutputs>;
 
@@ -173,7 +173,7 @@ const API_FIELDS = {
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the CastConfig kind (see {@link KindDocs}). */
-const DOCS: KindDocs<CastConfigInputs, CastConfigOutputs> = {
+const DOCS: KindDocs<CastConfigInputs> = {
   description:
     "A Kasm casting config. Every field updates in place, and each update sends every declared field " +
     "except `sessionRemaining`, a counter that Kasm counts down as the link starts sessions: it is " +
@@ -235,11 +235,6 @@ const DOCS: KindDocs<CastConfigInputs, CastConfigOutputs> = {
     adopt:
       "Not supported: Kasm cannot read casting configs, so an existing one cannot be taken over. " +
       "With `adopt: true`, a clash with an existing key or name fails with an explanation.",
-  },
-  outputs: {
-    castConfigId: "The casting config's id (32 hex digits).",
-    imageFriendlyName: "The image's friendly name, as of the last create or update.",
-    groupName: "The name of the group `groupId` names, as of the last create or update.",
   },
   limits:
     "with `kasm:apiNames spec` no read: refresh keeps the last known state and cannot see drift, and " +

@@ -63,10 +63,10 @@ export const EgressCredentialInputs = z
   }, EVEN_WITH_OTHER_FAILURES);
 export type EgressCredentialInputs = z.infer<typeof EgressCredentialInputs>;
 
-/** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
+/** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
 export const EgressCredentialOutputs = z.strictObject({
-  egressCredentialId: z.string(),
-  activeConnections: z.number().int().nullable(),
+  egressCredentialId: z.string().describe("The credential's id (32 hex digits)."),
+  activeConnections: z.number().int().nullable().describe("Connections using the credential when last read (refreshed by `pulumi refresh`; never causes a diff)."),
 });
 export type EgressCredentialOutputs = z.infer<typeof EgressCredentialOutputs>;
 
@@ -97,7 +97,7 @@ const API_FIELDS = {
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the EgressCredential kind (see {@link KindDocs}). */
-const DOCS: KindDocs<EgressCredentialInputs, EgressCredentialOutputs> = {
+const DOCS: KindDocs<EgressCredentialInputs> = {
   description:
     "Credentials for the gateways of an EgressProvider, for one user, group or image.\n\nThe Kasm API " +
     "has no operation to update or delete an egress credential. Hence:\n- **Every change replaces " +
@@ -146,12 +146,6 @@ const DOCS: KindDocs<EgressCredentialInputs, EgressCredentialOutputs> = {
       "update a credential, so it must already be as declared: a difference in any input Kasm " +
       "returns fails the create and names the inputs (the password, which Kasm returns masked, " +
       "cannot be checked). Changing `adopt` later replaces nothing.",
-  },
-  outputs: {
-    egressCredentialId: "The credential's id (32 hex digits).",
-    activeConnections:
-      "Connections using the credential when last read (refreshed by `pulumi refresh`; never causes " +
-      "a diff).",
   },
   limits:
     "no update and no delete: a change creates a new credential and needs a new `name` (preview " +

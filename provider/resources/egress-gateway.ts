@@ -31,10 +31,10 @@ export const EgressGatewayInputs = z.strictObject({
 });
 export type EgressGatewayInputs = z.infer<typeof EgressGatewayInputs>;
 
-/** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
+/** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
 export const EgressGatewayOutputs = z.strictObject({
-  egressGatewayId: z.string(),
-  activeConnections: z.number().int().nullable(),
+  egressGatewayId: z.string().describe("The gateway's id (32 hex digits)."),
+  activeConnections: z.number().int().nullable().describe("Connections through the gateway when last read (refreshed by `pulumi refresh`; never causes a diff)."),
 });
 export type EgressGatewayOutputs = z.infer<typeof EgressGatewayOutputs>;
 
@@ -51,7 +51,7 @@ const API_FIELDS = {
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the EgressGateway kind (see {@link KindDocs}). */
-const DOCS: KindDocs<EgressGatewayInputs, EgressGatewayOutputs> = {
+const DOCS: KindDocs<EgressGatewayInputs> = {
   description:
     "A gateway of an EgressProvider. Every field updates in place. Needs Egress Gateways Create, " +
     "Modify, Delete and View, and Egress Providers Modify.",
@@ -78,12 +78,6 @@ const DOCS: KindDocs<EgressGatewayInputs, EgressGatewayOutputs> = {
     adopt:
       "Take over an existing gateway of the provider with this name (and bring it to the declared " +
       "state) instead of failing. Default: false.",
-  },
-  outputs: {
-    egressGatewayId: "The gateway's id (32 hex digits).",
-    activeConnections:
-      "Connections through the gateway when last read (refreshed by `pulumi refresh`; never causes a " +
-      "diff).",
   },
   limits: "create reads the provider's gateways first, to refuse a name that exists",
 };

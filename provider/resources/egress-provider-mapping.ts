@@ -34,10 +34,10 @@ export const EgressProviderMappingInputs = z
   .superRefine(refineTargetAndGateways, EVEN_WITH_OTHER_FAILURES);
 export type EgressProviderMappingInputs = z.infer<typeof EgressProviderMappingInputs>;
 
-/** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
+/** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
 export const EgressProviderMappingOutputs = z.strictObject({
-  egressProviderMappingId: z.string(),
-  created: z.string().nullable(),
+  egressProviderMappingId: z.string().describe("The mapping's id (32 hex digits)."),
+  created: z.string().nullable().describe("When Kasm created the mapping; null when its answer does not say."),
 });
 export type EgressProviderMappingOutputs = z.infer<typeof EgressProviderMappingOutputs>;
 
@@ -55,7 +55,7 @@ const API_FIELDS = {
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the EgressProviderMapping kind (see {@link KindDocs}). */
-const DOCS: KindDocs<EgressProviderMappingInputs, EgressProviderMappingOutputs> = {
+const DOCS: KindDocs<EgressProviderMappingInputs> = {
   description:
     "Routes the sessions of a user, a group or an image through an EgressProvider, with all its " +
     "gateways or a selection. Kasm keeps one mapping per provider and target. Every field updates in " +
@@ -83,10 +83,6 @@ const DOCS: KindDocs<EgressProviderMappingInputs, EgressProviderMappingOutputs> 
     adopt:
       "Take over the existing mapping of this provider and target (and bring it to the declared " +
       "state) instead of failing. Default: false.",
-  },
-  outputs: {
-    egressProviderMappingId: "The mapping's id (32 hex digits).",
-    created: "When Kasm created the mapping; null when its answer does not say.",
   },
   limits: "create reads the provider's mappings first, to refuse a target that has one",
 };

@@ -32,10 +32,10 @@ export const EgressProviderInputs = z.strictObject({
 });
 export type EgressProviderInputs = z.infer<typeof EgressProviderInputs>;
 
-/** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
+/** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
 export const EgressProviderOutputs = z.strictObject({
-  egressProviderId: z.string(),
-  created: z.string().nullable(),
+  egressProviderId: z.string().describe("The provider's id (32 hex digits)."),
+  created: z.string().nullable().describe("When Kasm created the provider; null when its answer does not say."),
 });
 export type EgressProviderOutputs = z.infer<typeof EgressProviderOutputs>;
 
@@ -49,7 +49,7 @@ const API_FIELDS = {
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the EgressProvider kind (see {@link KindDocs}). */
-const DOCS: KindDocs<EgressProviderInputs, EgressProviderOutputs> = {
+const DOCS: KindDocs<EgressProviderInputs> = {
   description:
     "An egress (VPN) provider: the parent of EgressGateways, EgressProviderMappings and " +
     "EgressCredentials. Every field updates in place. Destroying it makes Kasm delete its gateways, " +
@@ -65,10 +65,6 @@ const DOCS: KindDocs<EgressProviderInputs, EgressProviderOutputs> = {
     adopt:
       "Take over an existing provider with this name (and bring it to the declared state) instead of " +
       "failing. Default: false.",
-  },
-  outputs: {
-    egressProviderId: "The provider's id (32 hex digits).",
-    created: "When Kasm created the provider; null when its answer does not say.",
   },
   limits: "deleting it deletes its gateways, mappings and credentials; create reads the providers first, to refuse a name that exists",
 };

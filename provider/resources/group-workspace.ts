@@ -56,7 +56,6 @@ const DOCS: KindDocs<GroupWorkspaceInputs> = {
       "replaces the authorization.",
     adopt: "Take over an authorization that exists already instead of failing. Default: false.",
   },
-  outputs: {},
   limits: "needs `kasm:apiNames product`; additive: the group's other workspaces are left alone",
 };
 

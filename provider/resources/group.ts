@@ -46,9 +46,9 @@ export const GroupInputs = z.strictObject({
 });
 export type GroupInputs = z.infer<typeof GroupInputs>;
 
-/** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
+/** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
 export const GroupOutputs = z.strictObject({
-  groupId: z.string(),
+  groupId: z.string().describe("The group's id (32 hex digits)."),
 });
 export type GroupOutputs = z.infer<typeof GroupOutputs>;
 
@@ -62,7 +62,7 @@ const API_FIELDS = {
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the Group kind (see {@link KindDocs}). */
-const DOCS: KindDocs<GroupInputs, GroupOutputs> = {
+const DOCS: KindDocs<GroupInputs> = {
   description:
     "A Kasm group. The API documentation has no operation that manages groups; a released Kasm (1.15 " +
     "or later) does, so this kind needs `kasm:apiNames` `product`; with `spec` (the default) preview " +
@@ -86,9 +86,6 @@ const DOCS: KindDocs<GroupInputs, GroupOutputs> = {
     forceDelete:
       "Delete the group even while it has members (they leave it); without it, destroying a group " +
       "with members fails. Default: false.",
-  },
-  outputs: {
-    groupId: "The group's id (32 hex digits).",
   },
   limits:
     "needs `kasm:apiNames product` (a released Kasm): the API documentation has no group operations, " +

@@ -58,14 +58,14 @@ const LICENSE_FEATURES = z.record(z.string(), z.boolean()) as z.ZodType<LicenseF
  * which show these docs. A field Kasm's answer leaves out is null.
  */
 export const LicenseActivationOutputs = z.strictObject({
-  licenseId: z.string(),
-  expiration: z.string().nullable(),
-  issuedAt: z.string().nullable(),
-  limit: z.number().nullable(),
-  isVerified: z.boolean().nullable(),
-  licenseType: z.string().nullable(),
-  sku: z.string().nullable(),
-  features: LICENSE_FEATURES.nullable(),
+  licenseId: z.string().describe("The licence's id."),
+  expiration: z.string().nullable().describe("When the licence expires."),
+  issuedAt: z.string().nullable().describe("When the licence was issued."),
+  limit: z.number().nullable().describe("The licence's seats."),
+  isVerified: z.boolean().nullable().describe("Whether Kasm has verified the licence (its `is_verified`)."),
+  licenseType: z.string().nullable().describe("Such as `Per Concurrent Session` or `Per Named User`."),
+  sku: z.string().nullable().describe("The licence's product code (its `sku`)."),
+  features: LICENSE_FEATURES.nullable().describe("The features the licence enables, by camelCase name (`autoScaling`, `sessionCasting`, ...)."),
 });
 export type LicenseActivationOutputs = z.infer<typeof LicenseActivationOutputs>;
 
@@ -79,7 +79,7 @@ const INPUT_FIELDS = {
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the LicenseActivation kind (see {@link KindDocs}). */
-const DOCS: KindDocs<LicenseActivationInputs, LicenseActivationOutputs> = {
+const DOCS: KindDocs<LicenseActivationInputs> = {
   description:
     "One activation of a Kasm licence (the `activate` operation). Any change to the inputs activates " +
     "again, which takes seats from the entitlement again.\n\nKasm has no operation to read or remove a " +
@@ -93,16 +93,6 @@ const DOCS: KindDocs<LicenseActivationInputs, LicenseActivationOutputs> = {
     activationKey: "The activation key text block; always stored as a secret, and never shown in errors or logs.",
     seats: "Seats to take from the key's entitlement (a whole number, 1 or more). Default: all that remain.",
     issuedTo: "Informational: whom the licence is attributed to in later reporting.",
-  },
-  outputs: {
-    licenseId: "The licence's id.",
-    expiration: "When the licence expires.",
-    issuedAt: "When the licence was issued.",
-    limit: "The licence's seats.",
-    isVerified: "Whether Kasm has verified the licence (its `is_verified`).",
-    licenseType: "Such as `Per Concurrent Session` or `Per Named User`.",
-    sku: "The licence's product code (its `sku`).",
-    features: "The features the licence enables, by camelCase name (`autoScaling`, `sessionCasting`, ...).",
   },
   notImported: "Kasm never returns an activation key, so an activation cannot be declared again from what it shows",
   limits:

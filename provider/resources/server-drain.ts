@@ -42,7 +42,7 @@ const API_FIELDS = { draining: { storedDefault: true } } satisfies FieldRules<Se
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the ServerDrain kind (see {@link KindDocs}). */
-const DOCS: KindDocs<ServerDrainInputs, ServerDrainOutputs> = {
+const DOCS: KindDocs<ServerDrainInputs> = {
   description:
     "A server's draining flag, held at the declared value. Destroying the resource sets the server " +
     "back to not draining (whatever it was before), and succeeds when the server no longer exists. " +
@@ -59,7 +59,6 @@ const DOCS: KindDocs<ServerDrainInputs, ServerDrainOutputs> = {
     serverId: "The server (32 hex digits or a hyphenated UUID). Another server replaces the resource.",
     draining: "Whether the server is draining (takes no new sessions). Default: true.",
   },
-  outputs: {},
   limits:
     "destroy sets the server back to not draining; the spec's server record has no draining flag: " +
     "when Kasm leaves `is_draining` out, refresh keeps the declared value and warns that drift " +

@@ -34,12 +34,12 @@ export const StagingConfigInputs = z.strictObject({
 });
 export type StagingConfigInputs = z.infer<typeof StagingConfigInputs>;
 
-/** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
+/** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
 export const StagingConfigOutputs = z.strictObject({
-  stagingConfigId: z.string(),
-  zoneName: z.string().nullable(),
-  imageFriendlyName: z.string().nullable(),
-  numCurrentSessions: z.number().int().nullable(),
+  stagingConfigId: z.string().describe("The staging config's id (32 hex digits)."),
+  zoneName: z.string().nullable().describe("The zone's name."),
+  imageFriendlyName: z.string().nullable().describe("The image's friendly name."),
+  numCurrentSessions: z.number().int().nullable().describe("The sessions staged when Kasm was last read (read only: never an input, so never a diff)."),
 });
 export type StagingConfigOutputs = z.infer<typeof StagingConfigOutputs>;
 
@@ -55,7 +55,7 @@ const API_FIELDS = {
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the StagingConfig kind (see {@link KindDocs}). */
-const DOCS: KindDocs<StagingConfigInputs, StagingConfigOutputs> = {
+const DOCS: KindDocs<StagingConfigInputs> = {
   description:
     "A Kasm staging config: Kasm keeps `numSessions` sessions of an image started in a zone, so that " +
     "users get one at once. Every field updates in place. One staging config per zone and image: " +
@@ -81,12 +81,6 @@ const DOCS: KindDocs<StagingConfigInputs, StagingConfigOutputs> = {
     adopt:
       "Take over the existing staging config of this zone and image (Kasm allows one per pair) and " +
       "bring it to the declared state, instead of failing. Default: false.",
-  },
-  outputs: {
-    stagingConfigId: "The staging config's id (32 hex digits).",
-    zoneName: "The zone's name.",
-    imageFriendlyName: "The image's friendly name.",
-    numCurrentSessions: "The sessions staged when Kasm was last read (read only: never an input, so never a diff).",
   },
   limits:
     "a released Kasm's server pool and autoscale config of the config (set in the Kasm UI) are kept through updates; " +

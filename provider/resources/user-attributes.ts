@@ -50,9 +50,9 @@ export const UserAttributesInputs = z.strictObject({
 });
 export type UserAttributesInputs = z.infer<typeof UserAttributesInputs>;
 
-/** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
+/** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
 export const UserAttributesOutputs = z.strictObject({
-  userAttributesId: z.string().nullable(),
+  userAttributesId: z.string().nullable().describe("The id of the user's attributes record (the resource's id is the user's id); null when Kasm's answer has none."),
 });
 export type UserAttributesOutputs = z.infer<typeof UserAttributesOutputs>;
 
@@ -77,7 +77,7 @@ const INPUT_FIELDS: Readonly<Record<keyof typeof KEY_FIELDS | keyof typeof API_F
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the UserAttributes kind (see {@link KindDocs}). */
-const DOCS: KindDocs<UserAttributesInputs, UserAttributesOutputs> = {
+const DOCS: KindDocs<UserAttributesInputs> = {
   description:
     "The attributes of one Kasm user. Kasm keeps exactly one attributes record per user, created and " +
     "deleted with the user: creating this resource sets the declared attributes of that record, and " +
@@ -107,11 +107,6 @@ const DOCS: KindDocs<UserAttributesInputs, UserAttributesOutputs> = {
     showTips: "Show the tips dialogue when a session starts.",
     toggleControlPanel: "Show the control panel in sessions.",
     autoLoginWs: "Launch the default image automatically at login.",
-  },
-  outputs: {
-    userAttributesId:
-      "The id of the user's attributes record (the resource's id is the user's id); null when Kasm's " +
-      "answer has none.",
   },
   limits: "no delete: destroy forgets the attributes",
 };

@@ -67,7 +67,6 @@ const DOCS: KindDocs<UserGroupsInputs> = {
       "Every group the user belongs to besides All Users; `[]` for none. Order and id form (hex or " +
       "hyphenated) do not matter; each group once. All Users is implicit and refused here.",
   },
-  outputs: {},
   limits: "authoritative set of groups besides All Users; do not mix with `GroupMembership`",
 };
 

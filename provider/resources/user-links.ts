@@ -154,7 +154,6 @@ export function defineUserLink<OtherField extends string>(link: UserLinkDefiniti
       [link.otherField]: `The ${link.nouns.other} (32 hex digits or a hyphenated UUID). Changing it replaces ${theLink}.`,
       adopt: `Take over ${link.nouns.aLink} that exists already instead of failing. Default: false.`,
     } as KindDocs<Inputs>["inputs"],
-    outputs: {},
   };
   return defineKind<Inputs, Record<never, never>>({
     schema: link.schema,

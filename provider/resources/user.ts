@@ -39,11 +39,11 @@ export const UserInputs = z.strictObject({
 });
 export type UserInputs = z.infer<typeof UserInputs>;
 
-/** What the provider adds to the inputs (each documented in the docs below, `outputs`). */
+/** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
 export const UserOutputs = z.strictObject({
-  userId: z.string(),
-  realm: z.string().nullable(),
-  created: z.string().nullable(),
+  userId: z.string().describe("The user's id (32 hex digits)."),
+  realm: z.string().nullable().describe("Kasm's realm of the user: `local`, `ldap`, `oidc` or `saml`; null when the record has none."),
+  created: z.string().nullable().describe("When Kasm created the user; null when the record does not say."),
 });
 export type UserOutputs = z.infer<typeof UserOutputs>;
 
@@ -62,7 +62,7 @@ const API_FIELDS = {
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the User kind (see {@link KindDocs}). */
-const DOCS: KindDocs<UserInputs, UserOutputs> = {
+const DOCS: KindDocs<UserInputs> = {
   description: "A Kasm user. Every field updates in place.",
   arguments: "The arguments of a User. Inputs left out are not managed: Kasm keeps whatever they are.",
   example: [
@@ -83,11 +83,6 @@ const DOCS: KindDocs<UserInputs, UserOutputs> = {
     adopt:
       "Take over an existing user with this username (and bring it to the declared state) instead of " +
       "failing. Default: false.",
-  },
-  outputs: {
-    userId: "The user's id (32 hex digits).",
-    realm: "Kasm's realm of the user: `local`, `ldap`, `oidc` or `saml`; null when the record has none.",
-    created: "When Kasm created the user; null when the record does not say.",
   },
   limits:
     "password is write-only: drift in it cannot be seen; a user with sessions is only deleted with " +

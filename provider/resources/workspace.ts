@@ -81,10 +81,10 @@ export const WorkspaceInputs = z.strictObject({
 });
 export type WorkspaceInputs = z.infer<typeof WorkspaceInputs>;
 
-/** What the provider adds to the inputs. */
+/** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
 export const WorkspaceOutputs = z.strictObject({
-  imageId: z.string(),
-  available: z.boolean().nullable(),
+  imageId: z.string().describe("The image's id (32 hex digits)."),
+  available: z.boolean().nullable().describe("Whether Kasm has the image ready on an agent, when Kasm was last read (read only; never causes a diff)."),
 });
 export type WorkspaceOutputs = z.infer<typeof WorkspaceOutputs>;
 
@@ -129,7 +129,7 @@ const RESOURCE_FIELDS = WORKSPACE_RESOURCE_PROPERTIES satisfies readonly (keyof 
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the Workspace kind (see {@link KindDocs}). */
-const DOCS: KindDocs<WorkspaceInputs, WorkspaceOutputs> = {
+const DOCS: KindDocs<WorkspaceInputs> = {
   description:
     "A workspace in Kasm's catalogue: a container image offered to users. The API documentation has " +
     "no operation that creates or changes one; a released Kasm (1.15 or later) does, so this kind " +
@@ -189,12 +189,6 @@ const DOCS: KindDocs<WorkspaceInputs, WorkspaceOutputs> = {
     adopt:
       "Take over the existing image with this container name and friendly name (and bring it to the " +
       "declared state) instead of creating a second one. Default: false.",
-  },
-  outputs: {
-    imageId: "The image's id (32 hex digits).",
-    available:
-      "Whether Kasm has the image ready on an agent, when Kasm was last read (read only; never " +
-      "causes a diff).",
   },
   limits:
     "needs `kasm:apiNames product` (a released Kasm): the API documentation has no image writes, and " +

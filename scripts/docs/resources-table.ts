@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { kinds, type KindName } from "../../provider";
 import { secretInputsOf } from "../../catalogue/kinds";
-import { kindInputSchema, type JsonSchema } from "../../provider/native/json-schema";
+import { kindInputSchema, kindOutputSchema, type JsonSchema } from "../../provider/native/json-schema";
 
 /** The lines around the generated table in the README. */
 export const TABLE_MARKERS = {
@@ -50,7 +50,7 @@ function row(kind: KindName): string {
     if (name !== one || other === undefined) return [cell];
     return [`exactly one of ${cell} or ${inputCell(other, schema.properties?.[other] ?? {}, true, secrets.includes(other))}`];
   });
-  const cells = [`\`${kind}\``, inputs.join(", "), Object.keys(manifest.docs.outputs).join(", "), replacesCell(manifest.fields), manifest.docs.limits];
+  const cells = [`\`${kind}\``, inputs.join(", "), Object.keys(kindOutputSchema(manifest).properties ?? {}).join(", "), replacesCell(manifest.fields), manifest.docs.limits];
   return `| ${cells.join(" | ")} |`.replaceAll("|  |", "| |");
 }
 

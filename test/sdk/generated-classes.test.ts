@@ -21,11 +21,9 @@ const Inputs = z.strictObject({
   draining: z.boolean().optional(),
 });
 type Inputs = z.infer<typeof Inputs>;
-interface Outputs {
-  readonly userIds: Record<string, string>;
-}
+const Outputs = z.strictObject({ userIds: z.record(z.string(), z.string()).describe("Username -> user id.") });
 
-const DOCS: KindDocs<Inputs, Outputs> = {
+const DOCS: KindDocs<Inputs> = {
   description: "Many users. A UserSet or a User, through an EgressProviderMapping; ends with */ here.\n\n- a list item",
   arguments: "The arguments.",
   example: ["const team = new kasm.UserSet(\"team\", {", "  users: [],", "});"].join("\n"),
@@ -39,7 +37,6 @@ const DOCS: KindDocs<Inputs, Outputs> = {
     csv: "The CSV.",
     draining: "Whether it drains. Default: true.",
   },
-  outputs: { userIds: "Username -> user id." },
   inputObjects: { rows: { name: "MadeUpRow", description: "One row.", properties: { username: "The login name.", groups: "Group names." } } },
   limits: "",
 };
@@ -51,6 +48,7 @@ function madeUp(manifest: Partial<Kind["manifest"]> = {}): Kind {
   return {
     manifest: {
       schema: Inputs,
+      outputs: Outputs,
       docs: DOCS as unknown as Kind["manifest"]["docs"],
       fields: Object.fromEntries(Object.keys(Inputs.shape).map((name) => [name, field("api", name === "draining" ? { alwaysSet: true } : {})])),
       ...manifest,
@@ -92,5 +90,10 @@ describe("the TypeScript SDK's generator", () => {
   it("refuses an input holding objects whose docs name no SDK type for them", () => {
     const withoutObjectDocs = madeUp({ docs: { ...DOCS, inputObjects: {} } as unknown as Kind["manifest"]["docs"] });
     expect(() => kindModule("UserSet", withoutObjectDocs)).toThrow("UserSet: the input rows holds objects, and its docs name no SDK type for them (docs.inputObjects)");
+  });
+
+  it("refuses an output without a doc, naming the output and where to write it", () => {
+    const undescribed = madeUp({ outputs: z.strictObject({ userIds: z.record(z.string(), z.string()), count: z.number().int().describe("How many.") }) });
+    expect(() => kindModule("UserSet", undescribed)).toThrow(`UserSet: the output userIds has no doc: give it one with .describe("...") in the kind's zod outputs`);
   });
 });

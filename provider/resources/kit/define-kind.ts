@@ -129,7 +129,7 @@ export interface KindMethods<Inputs extends Props, Outputs extends object, KasmR
   /** What the provider adds to the inputs, with their types ({@link NO_OUTPUTS} when nothing). */
   readonly outputs: z.ZodType<Outputs>;
   /** What the SDK and the native schema say of the kind (see {@link KindDocs}). */
-  readonly docs: KindDocs<Inputs, Outputs>;
+  readonly docs: KindDocs<Inputs>;
   /** Inputs that name the object (a user's id, a membership's two ids): a change to one replaces it. */
   readonly keyFields?: FieldRules<Inputs>;
   /** Fields sent to Kasm, and how each compares; `update` is told which of them changed. */

@@ -118,9 +118,10 @@ export interface ManifestField {
  * What a kind's docs say, written once in the kind's file: the TypeScript SDK's class and its
  * TSDoc are generated from them (`scripts/sdk/typescript.ts`), and the native provider's package
  * schema describes the resource and each property with them, so that the Python, Go and YAML
- * docs say the same. Markdown; an input or output without a doc fails to compile.
+ * docs say the same. Markdown; an input without a doc fails to compile. (An output's doc is its
+ * `.describe` text in the kind's zod outputs: `test/native/schema-docs.test.ts` fails without it.)
  */
-export interface KindDocs<Inputs extends object, Outputs extends object = Record<never, never>> {
+export interface KindDocs<Inputs extends object> {
   /** What the resource is and does: the SDK class's TSDoc and the schema's resource description. */
   readonly description: string;
   /** The doc of the SDK's `<Kind>Args` interface. */
@@ -129,8 +130,6 @@ export interface KindDocs<Inputs extends object, Outputs extends object = Record
   readonly example: string;
   /** Each input's. */
   readonly inputs: { readonly [K in keyof Inputs & string]-?: string };
-  /** Each output the provider adds. */
-  readonly outputs: { readonly [K in keyof Outputs & string]-?: string };
   /** The object type of an input whose items are objects with named fields, by the input's name. */
   readonly inputObjects?: { readonly [K in keyof Inputs & string]?: ObjectDocs };
   /**
@@ -165,7 +164,7 @@ export interface KindManifest<Inputs extends object = Props, Outputs extends obj
   /** Every input of the schema, with its role. */
   readonly fields: Readonly<Record<string, ManifestField>>;
   /** What the SDK and the native schema say of the kind, its inputs and its outputs. */
-  readonly docs: KindDocs<Inputs, Outputs>;
+  readonly docs: KindDocs<Inputs>;
   /** Two inputs of which a program gives exactly one (a bulk kind's rows, as a list or as CSV): the SDK's types say so. */
   readonly exactlyOneOf?: readonly [string, string];
   /**

@@ -59,7 +59,7 @@ export { ServerImportOutputs, type ServerImportInputs, type ServerRow } from "./
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the ServerImport kind (see {@link KindDocs}). */
-const DOCS: KindDocs<ServerImportInputs, ServerImportOutputs> = {
+const DOCS: KindDocs<ServerImportInputs> = {
   description:
     "Servers created with Kasm's batch import (`batch_create_server`), each identified by its name.\n\n" +
     "What the Kasm API cannot do, and what the resource does about it:\n- **No update.** A row whose " +
@@ -95,9 +95,6 @@ const DOCS: KindDocs<ServerImportInputs, ServerImportOutputs> = {
       "assigned_username, labels` (`name` and `ip_hostname` required; labels separated by `;`), then " +
       "one line per server.",
     servers: "The servers as rows (see ServerImportRow).",
-  },
-  outputs: {
-    serverIds: "Server name -> the id (32 hex digits) of the server this resource imported under that name.",
   },
   inputObjects: {
     servers: {

@@ -51,7 +51,9 @@ export function serverRowSchema(fromCsv: boolean) {
 export type ServerRow = Readonly<z.infer<ReturnType<typeof serverRowSchema>>>;
 
 /** What the provider adds to the inputs: the SDK class's computed outputs, which show these docs. */
-export const ServerImportOutputs = z.strictObject({ serverIds: z.record(z.string(), z.string()) });
+export const ServerImportOutputs = z.strictObject({
+  serverIds: z.record(z.string(), z.string()).describe("Server name -> the id (32 hex digits) of the server this resource imported under that name."),
+});
 export type ServerImportOutputs = z.infer<typeof ServerImportOutputs>;
 
 /** A field of a server row. */

@@ -123,12 +123,10 @@ export const UserSetInputs = z.strictObject({
 /** The inputs of a UserSet. */
 export type UserSetInputs = z.infer<typeof UserSetInputs>;
 
-/**
- * What the provider adds to the inputs: the SDK class's computed outputs, which show these docs.
- */
+/** What the provider adds to the inputs: the SDK class's computed outputs, which show these docs. */
 export const UserSetOutputs = z.strictObject({
-  userIds: z.record(z.string(), z.string()),
-  count: z.number().int(),
+  userIds: z.record(z.string(), z.string()).describe("Username (as Kasm stores it: lowercase) -> user id (32 hex digits), for every user of the set."),
+  count: z.number().int().describe("How many users the set holds."),
 });
 export type UserSetOutputs = z.infer<typeof UserSetOutputs>;
 

@@ -76,7 +76,7 @@ export { IMPORT_ONLY_FIELDS, REALMS, USER_FIELDS, UserSetInputs, UserSetOutputs,
 // --- docs ----------------------------------------------------------------------------------------
 
 /** What the TypeScript SDK's class and the native schema say of the UserSet kind (see {@link KindDocs}). */
-const DOCS: KindDocs<UserSetInputs, UserSetOutputs> = {
+const DOCS: KindDocs<UserSetInputs> = {
   description:
     "Many Kasm users as one resource: new users are created in one request (Kasm's CSV import, the " +
     "only call that sets email, realm, city, state, country and force_password_reset), refresh reads " +
@@ -114,10 +114,6 @@ const DOCS: KindDocs<UserSetInputs, UserSetOutputs> = {
       "Group name -> group id, for groups that existing users must join when no user in Kasm is in " +
       "the group yet (the API cannot list groups; it shows ids only inside user records). Kasm's " +
       "admin UI shows a group's id under Access Management, Groups. New users never need it.",
-  },
-  outputs: {
-    userIds: "Username (as Kasm stores it: lowercase) -> user id (32 hex digits), for every user of the set.",
-    count: "How many users the set holds.",
   },
   inputObjects: {
     users: {
