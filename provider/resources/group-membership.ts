@@ -17,7 +17,7 @@
  * the other.
  */
 import { z } from "zod";
-import { canonicalId, same } from "./kit";
+import { canonicalId } from "./kit";
 import { defineUserLink, groupsOf, isAlreadyMember, isNotMember, userLinkInputs, type UserLinkDocs } from "./user-links";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -59,12 +59,9 @@ export const groupMembershipProvider = defineUserLink({
   schema: GroupMembershipInputs,
   docs: DOCS,
   otherField: "groupId",
-  nouns: { aLink: "a membership", other: "group" },
+  nouns: { aLink: "a membership", other: "group", joinedBy: "in" },
   userList: "groups",
-
-  linkedId: (user, groupId) => groupsOf(user).find((g) => same.id(g.group_id, groupId))?.group_id,
-
-  describe: (userId, groupId) => `of user ${userId} in group ${groupId}`,
+  linkedIds: (user) => groupsOf(user).map((group) => group.group_id),
   shownBy: "the user is in the group",
   declaredBy: DECLARED_BY,
 

@@ -80,12 +80,14 @@ export function userLinkInputs<OtherField extends string>(otherField: OtherField
 /** The docs a link kind writes itself; the arguments, inputs and outputs are the same for every link. */
 export type UserLinkDocs = Omit<KindDocs<object>, "arguments" | "inputs" | "outputs">;
 
-/** How a link kind's docs name the link and the other object, for the docs every link shares. */
+/** How a link kind's docs and messages name the link and the other object. */
 export interface UserLinkNouns {
   /** The link with its article: `a membership`, `an assignment`. */
   readonly aLink: string;
   /** The other object: `group`, `server`. */
   readonly other: string;
+  /** How messages join the two: `in` (`of user <u> in group <g>`), `to` (`of user <u> to server <s>`). */
+  readonly joinedBy: string;
 }
 
 /**
@@ -105,10 +107,11 @@ export interface UserLinkDefinition<OtherField extends string> {
   readonly otherField: OtherField;
   /** The list of the user's record that holds the link (`groups`, `assigned_servers`). */
   readonly userList: UserList;
-  /** The other object's id as Kasm spells it in the user's record, when the user has the link. */
-  linkedId(user: KasmUser, otherId: string): string | undefined;
-  /** The link in messages: `of user <u> in group <g>`. */
-  describe(userId: string, otherId: string): string;
+  /**
+   * The ids of the objects the user is linked to, as Kasm spells them in the user's record (which
+   * says what to grant when the key cannot see the list).
+   */
+  linkedIds(user: KasmUser): readonly string[];
   /** Why the refusal of a link the user's record shows says it exists, if it says more than that. */
   readonly shownBy?: string;
   /** Who else may have made the link, for the refusal's advice (see `alreadyExistsError`). */
@@ -139,11 +142,14 @@ export function defineUserLink<OtherField extends string>(link: UserLinkDefiniti
   const providerFields: FieldRules<Inputs> = { adopt: {} };
   const inputKeys: (keyof Inputs & string)[] = ["userId", link.otherField, "adopt"];
   const outputs = (inputs: RefreshedInputs<Inputs>): KindOutputs<Inputs, Record<never, never>> => declared(inputs, inputKeys);
+  // The other object's id as the user's record spells it, when the user has the link.
+  const linkedId = (user: KasmUser, otherId: string): string | undefined => link.linkedIds(user).find((id) => same.id(id, otherId));
+  const describe = (userId: string, otherId: string): string => `of user ${userId} ${link.nouns.joinedBy} ${link.nouns.other} ${otherId}`;
   // Whether the user's record shows the link. A list the key cannot see counts as no link where
-  // the add finds an existing one itself (isAlreadyLinked); elsewhere linkedId says what to grant.
+  // the add finds an existing one itself (isAlreadyLinked); elsewhere linkedIds says what to grant.
   const isShownLinked = (user: KasmUser, otherId: string): boolean => {
     if (user[link.userList] === undefined && link.isAlreadyLinked) return false;
-    return link.linkedId(user, otherId) !== undefined;
+    return linkedId(user, otherId) !== undefined;
   };
   const theLink = link.nouns.aLink.replace(/^an? /, "the ");
   const docs: KindDocs<Inputs> = {
@@ -170,7 +176,7 @@ export function defineUserLink<OtherField extends string>(link: UserLinkDefiniti
       const otherId = canonicalId(inputs[link.otherField]);
       const adopt = inputs.adopt === true;
       const done = { id: pairId(userId, otherId), outs: outputs(inputs) };
-      const refusal = (cause: unknown) => alreadyExistsError(link.kind, link.describe(userId, otherId), cause, link.declaredBy);
+      const refusal = (cause: unknown) => alreadyExistsError(link.kind, describe(userId, otherId), cause, link.declaredBy);
       // The user is read first, with adopt or without. Kasm accepts some second adds, and after a
       // server error the client sends the add again and counts "already linked" as done: either way a
       // link made outside Pulumi would be taken for this one (and its destroy would remove it). A link
@@ -196,14 +202,14 @@ export function defineUserLink<OtherField extends string>(link: UserLinkDefiniti
       const [userId, otherId] = id.split(":");
       const user = await context.client().userReads.read(userId, [link.userList]);
       if (!user) return GONE;
-      const linkedId = link.linkedId(user, otherId);
-      if (linkedId === undefined) return GONE;
+      const otherAsKasmHasIt = linkedId(user, otherId);
+      if (otherAsKasmHasIt === undefined) return GONE;
       const current: Record<string, unknown> = { ...outputs(state) };
       current.userId = keepSpelling(state.userId ?? userId, user.user_id);
-      current[link.otherField] = keepSpelling(state[link.otherField] ?? otherId, linkedId);
+      current[link.otherField] = keepSpelling(state[link.otherField] ?? otherId, otherAsKasmHasIt);
       // The two ids, each as declared or as Kasm spells it: the inputs' types.
       const inputs = current as RefreshedInputs<Inputs>;
-      return { id: pairId(user.user_id, linkedId), props: outputs(inputs), inputs };
+      return { id: pairId(user.user_id, otherAsKasmHasIt), props: outputs(inputs), inputs };
     },
 
     async update(_id, _olds, news) {

@@ -12,7 +12,6 @@
  */
 import { z } from "zod";
 import { KasmNotAssignedError } from "../api";
-import { same } from "./kit";
 import { assignedServersOf, defineUserLink, userLinkInputs, type UserLinkDocs } from "./user-links";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -50,12 +49,9 @@ export const userServerAssignmentProvider = defineUserLink({
   schema: UserServerAssignmentInputs,
   docs: DOCS,
   otherField: "serverId",
-  nouns: { aLink: "an assignment", other: "server" },
+  nouns: { aLink: "an assignment", other: "server", joinedBy: "to" },
   userList: "assigned_servers",
-
-  linkedId: (user, serverId) => assignedServersOf(user).find((s) => same.id(s.server_id, serverId))?.server_id,
-
-  describe: (userId, serverId) => `of user ${userId} to server ${serverId}`,
+  linkedIds: (user) => assignedServersOf(user).map((server) => server.server_id),
 
   // Kasm accepts assigning twice: the user's record (which needs Servers View) says whether it exists.
   async add(client, user_id, server_id) {
