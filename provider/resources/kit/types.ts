@@ -119,7 +119,7 @@ export interface ManifestField {
  * TSDoc are generated from them (`scripts/sdk/typescript.ts`), and the native provider's package
  * schema describes the resource and each property with them, so that the Python, Go and YAML
  * docs say the same. Markdown; an input without a doc fails to compile. (An output's doc is its
- * `.describe` text in the kind's zod outputs: `test/native/schema-docs.test.ts` fails without it.)
+ * `.describe` text in the kind's zod outputs: `npm run build` stops without it.)
  */
 export interface KindDocs<Inputs extends object> {
   /** What the resource is and does: the SDK class's TSDoc and the schema's resource description. */
