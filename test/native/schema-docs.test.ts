@@ -57,7 +57,7 @@ describe("the native schema's descriptions", () => {
     for (const [token, resource] of resources) expect(undescribed(resource.inputProperties), `${token}: inputs without TSDoc in the sdk's Args`).toEqual([]);
   });
 
-  // An output added to a kind's `Outputs` type without TSDoc fails here: write it in provider/resources/<kind>.ts.
+  // An output added to a kind's zod outputs without a `.describe` text fails here (and stops the build): write it in provider/resources/<kind>.ts.
   it("describe every output: an input's mirror with the input's text, a computed one by its Outputs member", () => {
     for (const [token, resource] of resources) {
       expect(undescribed(resource.properties), `${token}: outputs without TSDoc`).toEqual([]);
