@@ -3,8 +3,10 @@
  * kind (as `dynamic.Resource` makes it), and a host configured against an emulator.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
 import { kindProvider, typeToken } from "../../sdk/provider";
-import type { KindName } from "../../provider";
+import { kinds, type KindName } from "../../provider";
+import { outputNames } from "../../provider/native/outputs";
 import { ProviderHost, type Props } from "./host";
 import { ADMIN, type TestEmulator } from "./emulator";
 import { API_NAMES_CONFIG } from "./vocabulary";
@@ -54,7 +56,24 @@ export async function hostFor(
   return host;
 }
 
-/** One resource driven through the host: check, then create/update/read/delete with the kind's provider attached. */
+/**
+ * Fail unless the outputs a kind computed are as its manifest declares them (each of its type, or
+ * null where declared nullable): what the TypeScript SDK's types and the native package schema
+ * promise. A create gives every output; an update or a read may keep a state that lacks some.
+ */
+export function expectDeclaredOutputs(kind: KindName, properties: Props, every: boolean): void {
+  const declared = kinds[kind].manifest.outputs as unknown as z.ZodObject;
+  const names = outputNames(kinds[kind]).filter((name) => every || name in properties);
+  const computed = Object.fromEntries(names.map((name) => [name, properties[name]]));
+  const checked = (every ? declared : declared.partial()).safeParse(computed);
+  if (!checked.success) throw new Error(`${kind}: the outputs are not as its manifest declares them:\n${z.prettifyError(checked.error)}`);
+}
+
+/**
+ * One resource driven through the host: check, then create/update/read/delete with the kind's
+ * provider attached. The outputs of each create, update and read are held to the kind's declared
+ * output schema ({@link expectDeclaredOutputs}).
+ */
 export class Driven {
   id = "";
   state: Props = {};
@@ -81,6 +100,7 @@ export class Driven {
     const checked = await this.check(inputs);
     if (checked.failures.length) throw new Error(`check failed: ${JSON.stringify(checked.failures)}`);
     const { id, properties } = await this.host.create(this.urn, checked.inputs);
+    expectDeclaredOutputs(this.kind, properties, true);
     this.id = id;
     this.state = properties;
     return properties;
@@ -92,12 +112,14 @@ export class Driven {
 
   async update(news: Props): Promise<Props> {
     const { properties } = await this.host.update(this.urn, this.id, this.state, await this.withProvider(news));
+    expectDeclaredOutputs(this.kind, properties, false);
     this.state = properties;
     return properties;
   }
 
   async read() {
     const result = await this.host.read(this.urn, this.id, this.state);
+    if (result.id) expectDeclaredOutputs(this.kind, result.properties, false);
     if (result.id) this.state = result.properties;
     return result;
   }
