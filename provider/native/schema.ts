@@ -3,8 +3,9 @@
  * type a program), derived from each kind's manifest: its inputs from the manifest's zod schema
  * (through `z.toJSONSchema`), `willReplaceOnChanges` on the inputs whose change replaces (the
  * manifest's fields); its outputs from the manifest's output schema, the same way
- * ({@link outputProperties}); `secret: true` on the catalogue's secret inputs; the provider's configuration from the settings the connection registry reads;
- * and a function per lookup (functions.ts), from the lookups' zod schemas.
+ * ({@link outputProperties}); `secret: true` on the catalogue's secret inputs; the provider's
+ * configuration from the settings the connection registry reads; and a function per lookup
+ * (functions.ts), from the lookups' zod schemas.
  *
  * The descriptions, of each resource, input, output and field of an input's object type, are the
  * manifest's docs (`KindDocs`), from which the TypeScript SDK's TSDoc is generated too, so that the

@@ -77,8 +77,8 @@ export function userLinkInputs<OtherField extends string>(otherField: OtherField
   return z.strictObject({ userId: KasmId, ...other, adopt: z.boolean().optional() });
 }
 
-/** The docs a link kind writes itself; the arguments, inputs and outputs are the same for every link. */
-export type UserLinkDocs = Omit<KindDocs<object>, "arguments" | "inputs" | "outputs">;
+/** The docs a link kind writes itself; the arguments and inputs are the same for every link (and no link has outputs). */
+export type UserLinkDocs = Omit<KindDocs<object>, "arguments" | "inputs">;
 
 /** How a link kind's docs and messages name the link and the other object. */
 export interface UserLinkNouns {

@@ -163,7 +163,7 @@ export interface KindManifest<Inputs extends object = Props, Outputs extends obj
   readonly schema: z.ZodType<Inputs>;
   /** Every input of the schema, with its role. */
   readonly fields: Readonly<Record<string, ManifestField>>;
-  /** What the SDK and the native schema say of the kind, its inputs and its outputs. */
+  /** What the SDK and the native schema say of the kind and its inputs (an output's doc is in {@link outputs}). */
   readonly docs: KindDocs<Inputs>;
   /** Two inputs of which a program gives exactly one (a bulk kind's rows, as a list or as CSV): the SDK's types say so. */
   readonly exactlyOneOf?: readonly [string, string];
