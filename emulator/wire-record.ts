@@ -31,7 +31,9 @@ export class WireRecord<D extends string, O extends string = never> {
   /**
    * The record as the wire shows it: the documented fields, then (in observed mode) the observed
    * ones. A field whose value is `undefined` is left out: that is how a field shown only with a
-   * permission (such as a user's `groups`) is hidden.
+   * permission (such as a user's `groups`) is hidden. Only the listed fields are copied, so a
+   * stored record can be handed over as it is: what the wire must not show (a password's hash, a
+   * secret the serialiser masks over) never leaves unless a listed field names it.
    */
   form(values: RecordValues<D, O>, observedFields: boolean): Record<string, unknown> {
     return (observedFields ? this.withObserved : this.specOnly)(values as Record<string, unknown>);

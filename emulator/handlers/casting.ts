@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { MissingParameters } from "../errors";
 import { CAST_CONFIG } from "../fields";
-import { clientPermissionsOf, productClientPermissionsOf } from "../models/common";
+import { productClientPermissionsOf } from "../models/common";
 import type { Caller } from "../auth";
 import type { CastConfigRecord, Store } from "../store";
 import type { ApiNames } from "../vocabulary";
@@ -60,36 +60,10 @@ function castJson(store: Store, c: CastConfigRecord, observedFields: boolean, ap
 function castRecord(store: Store, c: CastConfigRecord, observedFields: boolean) {
   return CAST_CONFIG.form(
     {
-      cast_config_id: c.cast_config_id,
-      casting_config_name: c.casting_config_name,
-      image_id: c.image_id,
+      ...c,
       image_friendly_name: c.image_id ? (store.images.image(c.image_id)?.friendly_name ?? null) : null,
-      key: c.key,
       allowed_referrers: [...c.allowed_referrers],
-      limit_sessions: c.limit_sessions,
-      session_remaining: c.session_remaining,
-      limit_ips: c.limit_ips,
-      ip_request_limit: c.ip_request_limit,
-      ip_request_seconds: c.ip_request_seconds,
-      error_url: c.error_url,
-      enable_sharing: c.enable_sharing,
-      disable_control_panel: c.disable_control_panel,
-      disable_tips: c.disable_tips,
-      disable_fixed_res: c.disable_fixed_res,
-      allow_anonymous: c.allow_anonymous,
-      group_id: c.group_id,
       group_name: c.group_id ? (store.groups.group(c.group_id)?.name ?? null) : null,
-      require_recaptcha: c.require_recaptcha,
-      ws_url: c.ws_url,
-      dynamic_ws_url: c.dynamic_ws_url,
-      dynamic_ctr_network: c.dynamic_ctr_network,
-      allow_resume: c.allow_resume,
-      enforce_client_settings: c.enforce_client_settings,
-      ...clientPermissionsOf(c),
-      allow_ws_sharing: c.allow_ws_sharing,
-      ws_audio_default_on: c.ws_audio_default_on,
-      ws_ime_mode_default_on: c.ws_ime_mode_default_on,
-      valid_until: c.valid_until,
     },
     observedFields,
   );

@@ -65,37 +65,16 @@ const CredentialFields = z.object({
 // --- serialisers ---------------------------------------------------------------------------------
 
 function providerJson(p: EgressProviderRecord, observedFields: boolean) {
-  return EGRESS_PROVIDER.form(
-    {
-      egress_provider_id: p.egress_provider_id,
-      created: p.created,
-      name: p.name,
-      egress_provider_type: p.egress_provider_type,
-      enabled: p.enabled,
-    },
-    observedFields,
-  );
+  return EGRESS_PROVIDER.form(p, observedFields);
 }
 
 function gatewayJson(g: EgressGatewayRecord, observedFields: boolean) {
-  return EGRESS_GATEWAY.form(
-    {
-      egress_gateway_id: g.egress_gateway_id,
-      name: g.name,
-      enabled: g.enabled,
-      country: g.country,
-      city: g.city,
-      config: g.config,
-      egress_provider_id: g.egress_provider_id,
-      active_connections: g.active_connections,
-    },
-    observedFields,
-  );
+  return EGRESS_GATEWAY.form(g, observedFields);
 }
 
 function providerRef(p: EgressProviderRecord | undefined, observedFields: boolean) {
   return p
-    ? EGRESS_PROVIDER_REF.form({ egress_provider_id: p.egress_provider_id, name: p.name, egress_provider_type: p.egress_provider_type }, observedFields)
+    ? EGRESS_PROVIDER_REF.form(p, observedFields)
     : null;
 }
 

@@ -58,18 +58,7 @@ function metadataOf(g: GroupRecord): Record<string, unknown> | null {
 
 /** A group's data-model form, as create_group and update_group answer it. */
 function groupJson(g: GroupRecord, observedFields: boolean) {
-  return PRODUCT_GROUP.form(
-    {
-      group_id: g.group_id,
-      name: g.name,
-      is_system: g.is_system,
-      description: g.description,
-      priority: g.priority,
-      program_data: {},
-      group_metadata: metadataOf(g),
-    },
-    observedFields,
-  );
+  return PRODUCT_GROUP.form({ ...g, program_data: {}, group_metadata: metadataOf(g) }, observedFields);
 }
 
 /**
@@ -85,18 +74,7 @@ const getGroups: Handler = (call) => ({
     .all()
     .filter((g) => visible(call, g))
     .map((g) =>
-      PRODUCT_GROUP_ITEM.form(
-        {
-          group_id: g.group_id,
-          name: g.name,
-          description: g.description,
-          priority: g.priority,
-          is_system: g.is_system,
-          group_metadata: metadataOf(g),
-          group_mappings: [],
-        },
-        call.observedFields,
-      ),
+      PRODUCT_GROUP_ITEM.form({ ...g, group_metadata: metadataOf(g), group_mappings: [] }, call.observedFields),
     ),
 });
 

@@ -11,39 +11,12 @@ const Activation = z.object({ activation_key: z.string().optional(), seats: int.
 
 /** A licence; its features are the spec's thirteen, each false unless the entitlement grants it. */
 function licenseJson(l: LicenseRecord, observedFields: boolean) {
-  const feature = (name: string) => l.features[name] === true;
-  return LICENSE.form(
-    {
-      license_id: l.license_id,
-      expiration: l.expiration,
-      issued_at: l.issued_at,
-      issued_to: l.issued_to,
-      limit: l.limit,
-      is_verified: l.is_verified,
-      license_type: l.license_type,
-      sku: l.sku,
-      features: LICENSE_FEATURES.form(
-        {
-          auto_scaling: feature("auto_scaling"),
-          branding: feature("branding"),
-          session_staging: feature("session_staging"),
-          session_casting: feature("session_casting"),
-          log_forwarding: feature("log_forwarding"),
-          developer_api: feature("developer_api"),
-          inject_ssh_keys: feature("inject_ssh_keys"),
-          saml: feature("saml"),
-          ldap: feature("ldap"),
-          session_sharing: feature("session_sharing"),
-          login_banner: feature("login_banner"),
-          url_categorization: feature("url_categorization"),
-          usage_limit: feature("usage_limit"),
-        },
-        observedFields,
-      ),
-    },
-    observedFields,
-  );
+  const features = Object.fromEntries(LICENSE_FEATURES.documented.map((name) => [name, l.features[name] === true]));
+  return LICENSE.form({ ...l, features: LICENSE_FEATURES.form(features as Record<LicenseFeature, boolean>, observedFields) }, observedFields);
 }
+
+/** One of the spec's licence features. */
+type LicenseFeature = (typeof LICENSE_FEATURES.documented)[number];
 
 const activate: Handler = ({ body, store, observedFields }) => {
   const req = parse(Activation, body, "");

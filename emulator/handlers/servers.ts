@@ -13,19 +13,7 @@ import { bool, id, parse, type Handler } from "./common";
  * the same ones: a field the spec does not list is a field a real Kasm may not send.
  */
 function zoneJson(zone: ZoneRecord, observedFields: boolean) {
-  return ZONE.form(
-    {
-      zone_id: zone.zone_id,
-      zone_name: zone.zone_name,
-      auto_scaling_enabled: zone.auto_scaling_enabled,
-      cloud_enabled: zone.cloud_enabled,
-      cloud_region: zone.cloud_region,
-      cloud_access_key_id: zone.cloud_access_key_id,
-      cloud_secret_access_key: zone.cloud_secret_access_key ? MASK : "",
-      vm_agent_image_id: zone.vm_agent_image_id,
-    },
-    observedFields,
-  );
+  return ZONE.form({ ...zone, cloud_secret_access_key: zone.cloud_secret_access_key ? MASK : "" }, observedFields);
 }
 
 /**
@@ -103,20 +91,12 @@ export function serverJson(store: Store, s: ServerRecord, observedFields: boolea
       registration_jwt_expiration: null,
       assigned_users: store
         .users.usersOfServer(s.server_id)
-        .map((u) => SERVER_USER.form({ user_id: u.user_id, username: u.username }, observedFields)),
+        .map((u) => SERVER_USER.form(u, observedFields)),
       wss: sessions.map((w) => {
         // A session nobody holds yet (a staged one) names its user with empty strings, as the
         // 1.15 API server's get_servers writes it.
         const user = w.user_id ? store.users.user(w.user_id) : { username: "", user_id: "" };
-        return SERVER_SESSION.form(
-          {
-            ws_id: w.ws_id,
-            start_date: w.start_date,
-            keepalive_date: w.keepalive_date,
-            user: user ? USER_REF.form({ username: user.username, user_id: user.user_id }, observedFields) : null,
-          },
-          observedFields,
-        );
+        return SERVER_SESSION.form({ ...w, user: user ? USER_REF.form(user, observedFields) : null }, observedFields);
       }),
       is_draining: s.is_draining,
     },

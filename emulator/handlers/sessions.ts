@@ -18,13 +18,9 @@ function sessionJson(store: Store, s: SessionRecord, observedFields: boolean) {
   const user = s.user_id ? store.users.user(s.user_id) : undefined;
   return SESSION.form(
     {
-      ws_id: s.ws_id,
-      start_date: s.start_date,
-      keepalive_date: s.keepalive_date,
-      expiration_date: s.expiration_date,
-      server: server ? SESSION_SERVER.form({ server_id: server.server_id, hostname: server.hostname, port: server.port }, observedFields) : null,
-      operational_status: s.operational_status,
-      user: user ? USER_REF.form({ username: user.username, user_id: user.user_id }, observedFields) : null,
+      ...s,
+      server: server ? SESSION_SERVER.form(server, observedFields) : null,
+      user: user ? USER_REF.form(user, observedFields) : null,
     },
     observedFields,
   );

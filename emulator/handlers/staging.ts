@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { AlreadyExists, UnhandledException } from "../errors";
 import { STAGING_CONFIG } from "../fields";
-import { clientPermissionsOf, productClientPermissionsOf } from "../models/common";
+import { productClientPermissionsOf } from "../models/common";
 import type { StagingConfigRecord, Store } from "../store";
 import type { StagingConfigInput } from "../models/staging";
 import type { ApiNames } from "../vocabulary";
@@ -37,15 +37,9 @@ const stagingFields = (apiNames: ApiNames) => (apiNames === "product" ? ProductS
 function stagingJson(store: Store, c: StagingConfigRecord, observedFields: boolean, apiNames: ApiNames) {
   const json = STAGING_CONFIG.form(
     {
-      staging_config_id: c.staging_config_id,
-      zone_id: c.zone_id,
+      ...c,
       zone_name: store.servers.zone(c.zone_id)?.zone_name ?? null,
-      image_id: c.image_id,
       image_friendly_name: store.images.image(c.image_id)?.friendly_name ?? null,
-      num_sessions: c.num_sessions,
-      num_current_sessions: c.num_current_sessions,
-      expiration: c.expiration,
-      ...clientPermissionsOf(c),
     },
     observedFields,
   );

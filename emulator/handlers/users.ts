@@ -114,26 +114,12 @@ export function userJson(store: Store, user: UserRecord, caller: Caller, observe
 
 /** The session summary inside a user record. */
 function sessionSummary(s: SessionRecord, observedFields: boolean) {
-  return SESSION_SUMMARY.form(
-    { ws_id: s.ws_id, start_date: s.start_date, keepalive_date: s.keepalive_date, operational_status: s.operational_status },
-    observedFields,
-  );
+  return SESSION_SUMMARY.form(s, observedFields);
 }
 
 /** A user's attributes (get_attributes). */
 function attributesJson(a: UserAttributesRecord, observedFields: boolean) {
-  return USER_ATTRIBUTES.form(
-    {
-      user_attributes_id: a.user_attributes_id,
-      user_id: a.user_id,
-      ssh_public_key: a.ssh_public_key,
-      show_tips: a.show_tips,
-      toggle_control_panel: a.toggle_control_panel,
-      default_image: a.default_image,
-      auto_login_ws: a.auto_login_ws,
-    },
-    observedFields,
-  );
+  return USER_ATTRIBUTES.form(a, observedFields);
 }
 
 // --- handlers ------------------------------------------------------------------------------------

@@ -116,11 +116,6 @@ export function productClientPermissionsOf(config: ProductClientPermissions): Re
   };
 }
 
-/** The client permissions of a staging or casting config, for its answer. */
-export function clientPermissionsOf(config: ClientPermissions): ClientPermissions {
-  return Object.fromEntries(CLIENT_PERMISSION_FIELDS.map((field) => [field, config[field]])) as ClientPermissions;
-}
-
 /**
  * What every area model is built from: its tables (its part of the one state object the store
  * persists) and the other models its rules consult, passed in so that models import no one another.
