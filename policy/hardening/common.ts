@@ -1,14 +1,15 @@
 /**
  * What the hardening policies share: their common config (`exemptResources`), three-valued logic
  * for values not known during preview, reading the properties they look at, and
- * {@link resourceRule}, the skeleton of a policy that judges one resource of one kind.
+ * {@link resourceRule}, the skeleton of a policy that judges one resource of one kind, and
+ * {@link bulkRowsRule}, one that judges a bulk resource's rows one by one.
  *
  * Each rule is written as a three-valued condition: true (a violation), false (compliant), or
  * unknown (a value it needs is not known yet). An unknown condition becomes an advisory "could
  * not decide" (see `undecidable`), never a crash and never a silent pass.
  */
 import type { PolicyConfigSchema, ResourceValidationArgs, ResourceValidationPolicy, ReportViolation } from "@pulumi/policy";
-import { rowLabel, type BulkRows } from "../../catalogue/bulk-rows";
+import { rowLabel, serverImportRows, userSetRows, type BulkRowOf, type BulkRows } from "../../catalogue/bulk-rows";
 import { containsUnknown, isUnknownValue, label, listWords, undecidable, type KasmKind } from "../shared/kasm";
 import { inputsOf, type PolicyInputs } from "../shared/inputs";
 
@@ -131,27 +132,45 @@ export function verdict(condition: Tri, violation: string, unknown: string): Ver
   return null;
 }
 
-/** What {@link rowsVerdict} says, given the rows it flagged (by position) or what it lacked. */
-export interface RowsWords {
+/** The bulk kinds, whose rows a rule may judge one by one: where each keeps its rows. */
+const BULK_KINDS = {
+  UserSet: { rows: userSetRows, arrayKey: "users" },
+  ServerImport: { rows: serverImportRows, arrayKey: "servers" },
+} as const;
+
+/** A bulk kind: its rows are judged one by one by a {@link bulkRowsRule}. */
+export type BulkKind = keyof typeof BULK_KINDS;
+
+/** What a row-by-row hardening policy states: the words of any rule, its judgement of one row, and what its verdicts say. */
+export interface BulkRowsRuleSpec<K extends BulkKind> extends Omit<ResourceRuleSpec<K>, "check"> {
+  /** Whether one row breaks the rule: `undefined` for a row, or a value it needs, not known yet. */
+  flagsRow(row: BulkRowOf<K> | undefined): Tri;
   /** The violation, given the flagged rows already joined (`users[0] and csv row 3`) and how many. */
   violation(rows: string, count: number): string;
-  /** Undecided: the rows themselves are not known. */
-  readonly rowsNotKnown: string;
   /** Undecided: no row is flagged, but a value some rows need is not known. */
   readonly someNotKnown: string;
 }
 
 /**
- * The verdict of a rule judged row by row on a bulk resource (a UserSet's users, a ServerImport's
- * servers): `judge` answers for one row (`undefined` for a row or value not known). Flagged rows
- * are named by position (`users[2]`, `csv row 3 (line 4)`), never by their values.
+ * A hardening policy judged row by row on a bulk resource (a UserSet's users, a ServerImport's
+ * servers), from either form of its rows (the array, or the CSV). Flagged rows are named by
+ * position (`users[2]`, `csv row 3 (line 4)`), never by their values; rows not known yet leave
+ * the rule undecided.
  */
-export function rowsVerdict<Row>(rows: BulkRows<Row> | undefined, arrayKey: string, judge: (row: Row | undefined) => Tri, words: RowsWords): Verdict {
-  if (!rows) return { undecided: words.rowsNotKnown };
-  const verdicts = rows.rows.map(judge);
-  const flagged = verdicts.flatMap((v, i) => (v === true ? [i] : []));
-  if (flagged.length > 0) return { violation: words.violation(rowsLabel(rows.source, arrayKey, flagged, rows.lines), flagged.length) };
-  return verdicts.some((v) => v === undefined) ? { undecided: words.someNotKnown } : null;
+export function bulkRowsRule<K extends BulkKind>(spec: BulkRowsRuleSpec<K>): ResourceValidationPolicy {
+  const { flagsRow, violation, someNotKnown, ...words } = spec;
+  const { rows: rowsOf, arrayKey } = BULK_KINDS[spec.kind];
+  return resourceRule<K>({
+    ...words,
+    check(inputs) {
+      const rows = rowsOf(inputs, isUnknownValue) as BulkRows<BulkRowOf<K>> | undefined;
+      if (!rows) return { undecided: `its rows (csv or ${arrayKey}) are not known yet` };
+      const verdicts = rows.rows.map(flagsRow);
+      const flagged = verdicts.flatMap((v, i) => (v === true ? [i] : []));
+      if (flagged.length > 0) return { violation: violation(rowsLabel(rows.source, arrayKey, flagged, rows.lines), flagged.length) };
+      return verdicts.some((v) => v === undefined) ? { undecided: someNotKnown } : null;
+    },
+  });
 }
 
 /** The most runs of rows a message lists before it counts the rest. */

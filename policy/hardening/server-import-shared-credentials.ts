@@ -8,8 +8,8 @@
  * opens the server to everyone. The message names the rows by position (`servers[2]`,
  * `csv row 3 (line 4)`), never by their values.
  */
-import { serverImportRows, type BulkRowOf } from "../../catalogue/bulk-rows";
-import { isUnknownValue, resourceRule, rowsVerdict, type Tri } from "./common";
+import type { BulkRowOf } from "../../catalogue/bulk-rows";
+import { bulkRowsRule, isUnknownValue, type Tri } from "./common";
 
 /** Whether one row is an SSH server with shared STATIC credentials: undefined when a value it needs is not known. */
 function sharesCredentials(row: BulkRowOf<"ServerImport"> | undefined): Tri {
@@ -22,19 +22,16 @@ function sharesCredentials(row: BulkRowOf<"ServerImport"> | undefined): Tri {
 }
 
 /** The `server-import-shared-credentials` policy: the rule above, on each ServerImport. */
-export const serverImportSharedCredentials = resourceRule({
+export const serverImportSharedCredentials = bulkRowsRule({
   name: "server-import-shared-credentials",
   kind: "ServerImport",
   description: "An SSH server imported with ServerImport uses each user's own SSH key or single sign-on, not one STATIC account shared by every user.",
   severity: "medium",
   area: "servers",
   remediationSteps: "Set useUserPrivateKey: true on the row (each user connects with the SSH key of their user attributes), or connectionCredentialType: SSO.",
-  check: (serverImport) =>
-    rowsVerdict(serverImportRows(serverImport, isUnknownValue), "servers", sharesCredentials, {
-      violation: (rows, count) =>
-        `${rows} ${count === 1 ? "is an SSH server" : "are SSH servers"} with STATIC credentials (Kasm's default) and without useUserPrivateKey: ` +
-        `every user connects as the same stored account. Set useUserPrivateKey: true, or connectionCredentialType: SSO.`,
-      rowsNotKnown: "its rows (csv or servers) are not known yet",
-      someNotKnown: "the connection settings of some rows are not known yet",
-    }),
+  flagsRow: sharesCredentials,
+  violation: (rows, count) =>
+    `${rows} ${count === 1 ? "is an SSH server" : "are SSH servers"} with STATIC credentials (Kasm's default) and without useUserPrivateKey: ` +
+    `every user connects as the same stored account. Set useUserPrivateKey: true, or connectionCredentialType: SSO.`,
+  someNotKnown: "the connection settings of some rows are not known yet",
 });

@@ -6,8 +6,8 @@
  * its own (a `User` with a `GroupMembership`), where the grant is visible. The message names the
  * rows by position (`users[2]`, `csv row 3 (line 4)`), never by their values.
  */
-import { userSetRows, type BulkRowOf } from "../../catalogue/bulk-rows";
-import { isUnknownValue, resourceRule, rowsVerdict, type Tri } from "./common";
+import type { BulkRowOf } from "../../catalogue/bulk-rows";
+import { bulkRowsRule, isUnknownValue, type Tri } from "./common";
 
 /** Kasm's built-in group of Global Admins, as batch imports name it. */
 const ADMINISTRATORS = "administrators";
@@ -25,19 +25,16 @@ function makesAdministrator(row: BulkRowOf<"UserSet"> | undefined): Tri {
 }
 
 /** The `user-set-administrators` policy: the rule above, on each UserSet. */
-export const userSetAdministrators = resourceRule({
+export const userSetAdministrators = bulkRowsRule({
   name: "user-set-administrators",
   kind: "UserSet",
   description: "A UserSet does not put users into Administrators (Global Admin); administrators are declared one by one.",
   severity: "high",
   area: "users",
   remediationSteps: "Remove Administrators from the rows' groups and declare each administrator as a User with a GroupMembership, or exempt the resource.",
-  check: (userSet) =>
-    rowsVerdict(userSetRows(userSet, isUnknownValue), "users", makesAdministrator, {
-      violation: (rows, count) =>
-        `${rows} put${count === 1 ? "s its user" : " their users"} into Administrators, which holds Global Admin over the whole deployment. ` +
-        `Declare administrators one by one (a User with a GroupMembership).`,
-      rowsNotKnown: "its rows (csv or users) are not known yet",
-      someNotKnown: "the groups of some rows are not known yet",
-    }),
+  flagsRow: makesAdministrator,
+  violation: (rows, count) =>
+    `${rows} put${count === 1 ? "s its user" : " their users"} into Administrators, which holds Global Admin over the whole deployment. ` +
+    `Declare administrators one by one (a User with a GroupMembership).`,
+  someNotKnown: "the groups of some rows are not known yet",
 });

@@ -7,8 +7,8 @@
  * sign in through their directory and are not flagged. The message names the rows by position
  * (`users[2]`, `csv row 3 (line 4)`), never by their values.
  */
-import { userSetRows, type BulkRowOf } from "../../catalogue/bulk-rows";
-import { isUnknownValue, resourceRule, rowsVerdict, type Tri } from "./common";
+import type { BulkRowOf } from "../../catalogue/bulk-rows";
+import { bulkRowsRule, isUnknownValue, type Tri } from "./common";
 
 /** Whether one row is a local user not forced to reset its password: undefined when a value it needs is not known. */
 function keepsGivenPassword(row: BulkRowOf<"UserSet"> | undefined): Tri {
@@ -20,19 +20,16 @@ function keepsGivenPassword(row: BulkRowOf<"UserSet"> | undefined): Tri {
 }
 
 /** The `user-set-password-reset` policy: the rule above, on each UserSet. */
-export const userSetPasswordReset = resourceRule({
+export const userSetPasswordReset = bulkRowsRule({
   name: "user-set-password-reset",
   kind: "UserSet",
   description: "Local users of a UserSet must set their own password at first login (forcePasswordReset: true).",
   severity: "medium",
   area: "users",
   remediationSteps: "Set forcePasswordReset: true on the local users' rows (force_password_reset in the CSV).",
-  check: (userSet) =>
-    rowsVerdict(userSetRows(userSet, isUnknownValue), "users", keepsGivenPassword, {
-      violation: (rows, count) =>
-        `${rows} ${count === 1 ? "is a local user" : "are local users"} without forcePasswordReset: ` +
-        `they keep the password they were given until they change it. Set forcePasswordReset: true.`,
-      rowsNotKnown: "its rows (csv or users) are not known yet",
-      someNotKnown: "the realm or forcePasswordReset of some rows is not known yet",
-    }),
+  flagsRow: keepsGivenPassword,
+  violation: (rows, count) =>
+    `${rows} ${count === 1 ? "is a local user" : "are local users"} without forcePasswordReset: ` +
+    `they keep the password they were given until they change it. Set forcePasswordReset: true.`,
+  someNotKnown: "the realm or forcePasswordReset of some rows is not known yet",
 });
