@@ -163,8 +163,8 @@ export const userAttributesProvider = defineKind<UserAttributesInputs, UserAttri
   schema: UserAttributesInputs,
   outputs: UserAttributesOutputs,
   docs: DOCS,
-  apiFields: API_FIELDS,
   keyFields: KEY_FIELDS,
+  apiFields: API_FIELDS,
   sendsNothingWhen: "never",
 
   async create(inputs, context) {

@@ -154,6 +154,7 @@ export const userProvider = defineKind<UserInputs, UserOutputs, KasmUser>({
   docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: { forceDelete: {}, adopt: {} },
+  sendsNothingWhen: "no-api-field-changed",
   // From the refresh's get_users pages when many users are read together (see UserReads). The
   // password and the provider flags cannot be read back: they stay as declared.
   record: { id: (user) => user.user_id, fetch: (id, _state, context) => context.client().userReads.read(id), asInputs: currentInputs, outputs },
@@ -169,7 +170,6 @@ export const userProvider = defineKind<UserInputs, UserOutputs, KasmUser>({
     // recovery would take a user made outside Pulumi for its own create.
     findFirst: (existing) => `user ${existing.user_id}`,
   },
-  sendsNothingWhen: "no-api-field-changed",
 
   async create(inputs, context, createOrAdopt) {
     const client = context.client();

@@ -340,9 +340,6 @@ export const workspaceProvider = defineKind<WorkspaceInputs, WorkspaceOutputs, K
   docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: { adopt: {} },
-  // `adopt` and the registry credentials cannot be read back: they stay as declared.
-  record: { id: (image) => image.image_id, fetch: (id, _state, context) => context.client().images.findImageById(id), asInputs: currentInputs, outputs },
-  adoption: { kind: "Workspace", key: label, unreadable: [...UNREADABLE], find: (inputs, context) => context.client().images.findImage(newImage(inputs)) },
   // Refused before any plan with the spec's vocabulary, which has no such operations.
   productOnly: {
     kind: "Workspace",
@@ -352,6 +349,9 @@ export const workspaceProvider = defineKind<WorkspaceInputs, WorkspaceOutputs, K
   // An update's checked inputs say which compute-related fields it changes: a policy sees the new
   // inputs only, never the state's.
   extraCheck: (result, _news, olds) => withCheckNote(result, RESOURCE_FIELDS_CHANGING, result.inputs && resourceFieldsChanging(olds, result.inputs)),
+  // `adopt` and the registry credentials cannot be read back: they stay as declared.
+  record: { id: (image) => image.image_id, fetch: (id, _state, context) => context.client().images.findImageById(id), asInputs: currentInputs, outputs },
+  adoption: { kind: "Workspace", key: label, unreadable: [...UNREADABLE], find: (inputs, context) => context.client().images.findImage(newImage(inputs)) },
 
   async create(inputs, context, createOrAdopt) {
     const client = context.client();

@@ -122,7 +122,12 @@ export interface ReadsRecord<Inputs, Outputs, KasmRecord> {
   readonly read?: undefined;
 }
 
-/** What every kind gives {@link defineKind}, whichever way it reads its object. */
+/**
+ * What every kind gives {@link defineKind}, whichever way it reads its object. A kind lists its
+ * definition in one order: the members below from `schema` to `adjustDiff`, then its
+ * {@link ReadsRecord} rules (`record`, `adoption`), then its methods in the engine's order
+ * (`create`, `read`, `update`, `delete`); `test/module-layout.test.ts` checks it.
+ */
 export interface KindMethods<Inputs extends Props, Outputs extends object, KasmRecord> {
   /** The kind's inputs: `check` validates with it before any request is sent. */
   readonly schema: z.ZodType<Inputs>;
@@ -141,12 +146,12 @@ export interface KindMethods<Inputs extends Props, Outputs extends object, KasmR
    * vocabulary, `check` refuses it before any plan, naming the setting and the way out.
    */
   readonly productOnly?: ProductOnly;
+  /** When `update` sends nothing; default `"only-provider-flags-changed"`. */
+  readonly sendsNothingWhen?: SendsNothingWhen;
   /** A rule of the kind's own after the schema's: it receives the schema's result and may add failures or defaults. */
   readonly extraCheck?: (result: pulumi.dynamic.CheckResult, news: Props, olds: Props, context: KindContext) => pulumi.dynamic.CheckResult;
   /** Adjusts the derived diff, for a kind whose replacement rules go beyond {@link FieldRule.replaces}. */
   readonly adjustDiff?: (diff: KindDiffResult, olds: KindState<Inputs, Outputs>, news: Inputs) => KindDiffResult;
-  /** When `update` sends nothing; default `"only-provider-flags-changed"`. */
-  readonly sendsNothingWhen?: SendsNothingWhen;
   /**
    * Create the object from inputs that passed `check`. `createOrAdopt` runs the two steps given:
    * for a kind with {@link ReadsRecord.adoption}, it takes an existing object over or refuses it
