@@ -4,7 +4,8 @@
  * here.
  */
 import type { Policies } from "@pulumi/policy";
-import { markdownRow, registered, type PolicyEntry, type ReadmeTable } from "../shared/registry";
+import { markdownRow, registered, type KasmPolicy, type PolicyEntry, type ReadmeTable } from "../shared/registry";
+import { EXEMPT_PROPERTY } from "./common";
 import { anonymousDataTransfer } from "./anonymous-data-transfer";
 import { castAnonymousDynamicArgs } from "./cast-anonymous-dynamic-args";
 import { castAnonymousExpiry } from "./cast-anonymous-expiry";
@@ -30,48 +31,64 @@ export const PACK_NAME = "kasm-hardening";
 export const PACK_DESCRIPTION =
   "Hardening rules for Kasm resources: anonymous casting, staging capacity, egress credentials, passwords, workspaces, conflicting declarations.";
 
+/** The config every hardening rule takes, which the README states once for all. */
+const COMMON_SETTINGS = new Set(Object.keys(EXEMPT_PROPERTY ?? {}));
+
+/** A rule's own config properties, as the README's Tuning column names them (`` `maxValidDays` ``). */
+export function ownSettings(policy: KasmPolicy): string[] {
+  return Object.keys(policy.configSchema?.properties ?? {}).filter((name) => !COMMON_SETTINGS.has(name));
+}
+
+/**
+ * A hardening rule's entry. Its Tuning column names the rule's own config properties, read from
+ * the rule so that a renamed property cannot leave the README behind; a rule whose tuning needs
+ * more words than its names gives them (and a test checks that they still name each property).
+ */
+function registeredRule(policy: KasmPolicy, summary: string, tuning = ownSettings(policy).map((name) => `\`${name}\``).join(", ")): PolicyEntry {
+  return registered(policy, summary, tuning);
+}
+
 /** Every policy of the pack, in the order it serves them: what each flags, and its tuning. */
 export const REGISTRY: readonly PolicyEntry[] = [
-  registered(castAnonymousIpLimit, "`allowAnonymous` without `limitIps`", "`maxRequestsPerHour`"),
-  registered(castAnonymousExpiry, "`allowAnonymous` without `validUntil`", "`maxValidDays`"),
-  registered(castAnonymousReferrers, "`allowAnonymous` with no `allowedReferrers`", "`trustedDomains`"),
-  registered(castAnonymousRecaptcha, "`allowAnonymous` without `requireRecaptcha`"),
-  registered(castAnonymousSharing, "`allowAnonymous` with `enableSharing` (or `allowWsSharing` under `enforceClientSettings`)"),
-  registered(castAnonymousDynamicArgs, "`allowAnonymous` with `dynamicWsUrl` or `dynamicCtrNetwork`", "`allowedArguments`"),
-  registered(
+  registeredRule(castAnonymousIpLimit, "`allowAnonymous` without `limitIps`"),
+  registeredRule(castAnonymousExpiry, "`allowAnonymous` without `validUntil`"),
+  registeredRule(castAnonymousReferrers, "`allowAnonymous` with no `allowedReferrers`"),
+  registeredRule(castAnonymousRecaptcha, "`allowAnonymous` without `requireRecaptcha`"),
+  registeredRule(castAnonymousSharing, "`allowAnonymous` with `enableSharing` (or `allowWsSharing` under `enforceClientSettings`)"),
+  registeredRule(castAnonymousDynamicArgs, "`allowAnonymous` with `dynamicWsUrl` or `dynamicCtrNetwork`"),
+  registeredRule(
     anonymousDataTransfer,
     "`allowWsClipboardUp`/`allowWsUploads` on an anonymous casting config, or on a staging config of the same image (its staged sessions back the link)",
-    "`flags`",
   ),
-  registered(castValidUntilPast, "`validUntil` already past", "`minRemainingHours`"),
-  registered(
+  registeredRule(castValidUntilPast, "`validUntil` already past"),
+  registeredRule(
     conflictingDeclarations,
     "two resources declaring one Kasm object: two `UserAttributes`, two `UserGroups` or a `UserGroups` and a `GroupMembership` of one user, two `GroupMembership` of one user and group, two `ServerDrain` of one server, two `StagingConfig` of one zone and image; reported on the later resource, naming both",
   ),
-  registered(egressCredentialConnectionLimit, "an egress credential without `limitActiveConnections`", "`maxActiveConnectionLimit`"),
-  registered(
+  registeredRule(egressCredentialConnectionLimit, "an egress credential without `limitActiveConnections`"),
+  registeredRule(
     stagingLicenseCapacity,
     "staging configs keeping more sessions staged, together, than the licence runs at once (Community Edition: 5)",
     "`license` (`community`, `per-concurrent-session` with `concurrentSessions`, `per-named-user`); without it the rule does not apply; `connections` (`{\"prod\": {\"license\": ...}}`) gives other installations' licences, each counted apart",
   ),
-  registered(userPasswordLength, "a `User` password shorter than `minLength` (12)", "`minLength`"),
-  registered(
+  registeredRule(userPasswordLength, "a `User` password shorter than `minLength` (12)"),
+  registeredRule(
     serverImportSharedCredentials,
     "an SSH server of a `ServerImport` with STATIC credentials (named, or left out: Kasm's default) and without `useUserPrivateKey`, so every user connects as one stored account; rows named by position (`servers[2]`, `csv row 3 (line 4)`)",
   ),
-  registered(
+  registeredRule(
     userSetAdministrators,
     "a `UserSet` row that puts its user into Administrators (Global Admin over the whole deployment); administrators are better declared one by one, as a `User` with a `GroupMembership`; rows named by position",
   ),
-  registered(
+  registeredRule(
     userSetPasswordReset,
     "a local-realm `UserSet` row (realm left out means local) without `forcePasswordReset: true`, so the user keeps the password they were given; rows named by position",
   ),
-  registered(
+  registeredRule(
     workspaceHostAccess,
     "a `Workspace` whose sessions can reach the agent's host: `runConfig.privileged`, host network/PID/IPC/user namespace, `cap_add` of a host capability (SYS_ADMIN, ALL, ...), seccomp or AppArmor `unconfined`, or the Docker socket mounted through `volumeMappings` or `runConfig.volumes`",
   ),
-  registered(
+  registeredRule(
     workspaceConfigCredentials,
     "a `Workspace` whose `runConfig` or `execConfig` holds a key named like a credential (password, secret, token, api key, private key) with a value: the image record is readable with Images View and in every session; the key is named, never its value",
   ),

@@ -36,3 +36,13 @@ describe.each([
     }
   });
 });
+
+describe("the hardening table's Tuning column", () => {
+  it("names every config property of each rule's own (beyond exemptResources), as the rule declares it", () => {
+    const unnamed = hardening.REGISTRY.flatMap((entry) =>
+      hardening.ownSettings(entry.policy).filter((name) => !entry.settings.includes(`\`${name}\``)).map((name) => `${entry.name}: ${name}`),
+    );
+    expect(unnamed).toEqual([]);
+    expect(hardening.REGISTRY.find((entry) => entry.name === "cast-anonymous-expiry")?.settings).toBe("`maxValidDays`");
+  });
+});
