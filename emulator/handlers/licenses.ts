@@ -9,14 +9,14 @@ import { int, parse, text, type Handler } from "./common";
 
 const Activation = z.object({ activation_key: z.string().optional(), seats: int.nullable().optional(), issued_to: text.optional() });
 
+/** One of the spec's licence features. */
+type LicenseFeature = (typeof LICENSE_FEATURES.documented)[number];
+
 /** A licence; its features are the spec's thirteen, each false unless the entitlement grants it. */
 function licenseJson(l: LicenseRecord, observedFields: boolean) {
   const features = Object.fromEntries(LICENSE_FEATURES.documented.map((name) => [name, l.features[name] === true]));
   return LICENSE.form({ ...l, features: LICENSE_FEATURES.form(features as Record<LicenseFeature, boolean>, observedFields) }, observedFields);
 }
-
-/** One of the spec's licence features. */
-type LicenseFeature = (typeof LICENSE_FEATURES.documented)[number];
 
 const activate: Handler = ({ body, store, observedFields }) => {
   const req = parse(Activation, body, "");
