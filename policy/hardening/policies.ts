@@ -4,7 +4,7 @@
  * here.
  */
 import type { Policies } from "@pulumi/policy";
-import { markdownRow, registered, type KasmPolicy, type PolicyEntry, type ReadmeTable } from "../shared/registry";
+import { markdownRow, registered, settingsBeyond, type KasmPolicy, type PolicyEntry, type ReadmeTable } from "../shared/registry";
 import { EXEMPT_PROPERTY } from "./common";
 import { anonymousDataTransfer } from "./anonymous-data-transfer";
 import { castAnonymousDynamicArgs } from "./cast-anonymous-dynamic-args";
@@ -36,7 +36,7 @@ const COMMON_SETTINGS = new Set(Object.keys(EXEMPT_PROPERTY ?? {}));
 
 /** A rule's own config properties, as the README's Tuning column names them (`` `maxValidDays` ``). */
 export function ownSettings(policy: KasmPolicy): string[] {
-  return Object.keys(policy.configSchema?.properties ?? {}).filter((name) => !COMMON_SETTINGS.has(name));
+  return settingsBeyond(policy, COMMON_SETTINGS);
 }
 
 /**

@@ -6,7 +6,7 @@
  * these same properties (the README shows a file, and a one-line way to write it from one key
  * description).
  */
-import type { PolicyConfigSchema } from "@pulumi/policy";
+import type { PolicyConfigSchema, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 import { ALL_PERMISSIONS, isPermissionName, type PermissionName } from "../../catalogue";
 import { referenceKey, type KnownFacts } from "../../catalogue";
 import { LOOKUP_NAMES, lookupOf, type LookupName } from "../../catalogue/lookups";
@@ -102,6 +102,32 @@ export const LEAST_PRIVILEGE_PROPERTIES: PolicyConfigSchema["properties"] = {
   },
 };
 
+/** What a policy of this pack states: all but what the pack gives every policy (see {@link keyPolicy}). */
+export type KeyPolicySpec<P extends ResourceValidationPolicy | StackValidationPolicy> = Omit<P, "tags" | "configSchema"> & {
+  /** Its tags after `kasm` and `permissions`. */
+  readonly moreTags?: readonly string[];
+  /** Its own config properties, beside the key's. */
+  readonly ownConfig?: PolicyConfigSchema["properties"];
+  /** Whether the key's `permissions` must be given: a policy that judges them cannot guess them. */
+  readonly requiresPermissions?: boolean;
+};
+
+/**
+ * A policy of the permissions pack: tagged `kasm` and `permissions`, and taking the key's
+ * properties ({@link KEY_CONFIG_PROPERTIES}) and `connections` as its config, since Pulumi gives
+ * each policy its own config and every policy of this pack judges the key.
+ */
+export function keyPolicy<P extends ResourceValidationPolicy | StackValidationPolicy>(spec: KeyPolicySpec<P>): P {
+  const { moreTags = [], ownConfig, requiresPermissions, ...policy } = spec;
+  const properties = { ...KEY_CONFIG_PROPERTIES, ...CONNECTIONS_PROPERTY, ...ownConfig };
+  // The spread is P without the two properties added here, which the compiler cannot follow through Omit of a type parameter.
+  return {
+    ...policy,
+    tags: ["kasm", "permissions", ...moreTags],
+    configSchema: requiresPermissions ? { properties, required: ["permissions"] } : { properties },
+  } as unknown as P;
+}
+
 /**
  * A config that cannot be used: the policy throws it, and Pulumi stops with its message. Its stack
  * is its message alone: @pulumi/policy prints the stack of what a policy throws, and the pack's
@@ -124,7 +150,7 @@ const KEY_SETTINGS = Object.keys(KEY_CONFIG_PROPERTIES ?? {});
  * hold. One list for all: the README writes one key description under every policy's name, with
  * `lookups`, which only least-privilege reads.
  */
-export const PACK_SETTINGS: readonly string[] = [...KEY_SETTINGS, ...Object.keys(CONNECTIONS_PROPERTY ?? {}), ...Object.keys(LEAST_PRIVILEGE_PROPERTIES ?? {})];
+const PACK_SETTINGS: readonly string[] = [...KEY_SETTINGS, ...Object.keys(CONNECTIONS_PROPERTY ?? {}), ...Object.keys(LEAST_PRIVILEGE_PROPERTIES ?? {})];
 
 /** The settings of `systemGroupIds`. */
 const SYSTEM_GROUP_SETTINGS = ["allUsers", "administrators"];
@@ -234,7 +260,7 @@ const PROVIDER_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
  *
  * @throws {@link PolicyConfigError} for a name that cannot name a connection, or as `parse` does.
  */
-export function parseConnectionKeys<K extends KeyConfig>(
+function parseConnectionKeys<K extends KeyConfig>(
   policy: string,
   raw: Record<string, unknown>,
   parse: (policy: string, raw: Record<string, unknown>) => K,
@@ -260,6 +286,33 @@ export function parseConnectionKeys<K extends KeyConfig>(
     }
   }
   return keys;
+}
+
+/** The keys a policy's config describes: the default installation's and each named connection's. */
+export interface InstallationKeys<K extends KeyConfig> {
+  /** The default installation's key (`kasm:`): the top level of the config. */
+  readonly top: K;
+  /** Each named connection's key, by connection name (`connections`). */
+  readonly named: ReadonlyMap<string, K>;
+  /** The key of a resource's installation (undefined: the default one), or undefined when the config describes none. */
+  of(connection: string | undefined): K | undefined;
+}
+
+/**
+ * Read every key of a policy's config, each by `parse` ({@link parseKeyConfig}, or
+ * {@link parseKeyConfigWithPermissions} for a policy that judges the permissions): the top level,
+ * which may hold any setting of the pack ({@link PACK_SETTINGS}), then each of `connections`.
+ *
+ * @throws {@link PolicyConfigError} as `parse` and {@link parseConnectionKeys} do.
+ */
+export function parseInstallationKeys<K extends KeyConfig>(
+  policy: string,
+  raw: Record<string, unknown>,
+  parse: (policy: string, raw: Record<string, unknown>, settings?: readonly string[]) => K,
+): InstallationKeys<K> {
+  const top = parse(policy, raw, PACK_SETTINGS);
+  const named = parseConnectionKeys(policy, raw, parse);
+  return { top, named, of: (connection) => (connection === undefined ? top : named.get(connection)) };
 }
 
 /** Configs whose problem a resource policy has thrown in this run of the pack, by policy and config. */

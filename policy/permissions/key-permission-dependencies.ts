@@ -16,7 +16,7 @@
  */
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { dependencyViolations, DEPENDENCY_RULES, type PermissionName } from "../../catalogue";
-import { CONNECTIONS_PROPERTY, KEY_CONFIG_PROPERTIES, PACK_SETTINGS, parseConnectionKeys, parseKeyConfigWithPermissions } from "./config";
+import { keyPolicy, parseInstallationKeys, parseKeyConfigWithPermissions } from "./config";
 import { kindOf } from "../shared/kasm";
 
 export const NAME = "key-permission-dependencies";
@@ -51,20 +51,19 @@ export function keyRuleViolations(permissions: readonly PermissionName[], config
   return found;
 }
 
-export const keyPermissionDependencies: StackValidationPolicy = {
+export const keyPermissionDependencies = keyPolicy<StackValidationPolicy>({
   name: NAME,
   description: "The API key's permissions satisfy Kasm's dependency rules (1-10) and the contextual rules the config makes relevant.",
   enforcementLevel: "advisory",
   severity: "medium",
-  tags: ["kasm", "permissions"],
   remediationSteps: "Grant the key each missing permission the message names (or remove the permission that needs it).",
-  configSchema: { properties: { ...KEY_CONFIG_PROPERTIES, ...CONNECTIONS_PROPERTY }, required: ["permissions"] },
+  requiresPermissions: true,
   validateStack: (args, reportViolation) => {
     const raw = args.getConfig<Record<string, unknown>>();
-    const config = parseKeyConfigWithPermissions(NAME, raw, PACK_SETTINGS);
+    const keys = parseInstallationKeys(NAME, raw, parseKeyConfigWithPermissions);
     if (!args.resources.some((r) => kindOf(r))) args.notApplicable("the stack has no Kasm resources");
-    for (const v of keyRuleViolations(config.permissions, config)) reportViolation(`The API key breaks ${v.rule}: ${v.message}.`);
-    for (const [connection, key] of parseConnectionKeys(NAME, raw, parseKeyConfigWithPermissions))
+    for (const v of keyRuleViolations(keys.top.permissions, keys.top)) reportViolation(`The API key breaks ${v.rule}: ${v.message}.`);
+    for (const [connection, key] of keys.named)
       for (const v of keyRuleViolations(key.permissions, key)) reportViolation(`The API key of connection '${connection}' breaks ${v.rule}: ${v.message}.`);
   },
-};
+});

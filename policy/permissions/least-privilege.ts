@@ -20,7 +20,7 @@ import type { StackValidationPolicy } from "@pulumi/policy";
 import { ALL_PERMISSIONS, closeUnderDependencies, effectivePermissions, type PermissionName } from "../../catalogue";
 import { judgeNeeds, minimalPermissions } from "../../catalogue";
 import { LOOKUP_NAMES, lookupNeeds, lookupPermissions, type LookupName } from "../../catalogue/lookups";
-import { CONNECTIONS_PROPERTY, KEY_CONFIG_PROPERTIES, LEAST_PRIVILEGE_PROPERTIES, PACK_SETTINGS, parseConnectionKeys, parseKeyConfig, parseLookups, type KeyConfig, type LookupConfig } from "./config";
+import { keyPolicy, LEAST_PRIVILEGE_PROPERTIES, parseInstallationKeys, parseKeyConfig, parseLookups, type KeyConfig, type LookupConfig } from "./config";
 import { analyseStack, byInstallation, type StackAnalysis } from "./stack";
 import { kindOf, listWords, quoted } from "../shared/kasm";
 
@@ -128,28 +128,27 @@ function leastPrivilegeMessage(analysis: StackAnalysis, config: KeyConfig, looku
   );
 }
 
-export const leastPrivilegePolicy: StackValidationPolicy = {
+export const leastPrivilegePolicy = keyPolicy<StackValidationPolicy>({
   name: NAME,
   description:
     "Reports the smallest permission set the stack needs (closed under Kasm's dependency rules) and the key's permissions beyond it. " +
     "Policies cannot see lookups (getZone, getImage, getUser, ...): what they need is never called unneeded unless `lookups` names the lookups the program calls.",
   enforcementLevel: "advisory",
   severity: "low",
-  tags: ["kasm", "permissions", "least-privilege"],
+  moreTags: ["least-privilege"],
   remediationSteps: "Give the pipeline's key the reported set and remove the rest.",
-  configSchema: { properties: { ...KEY_CONFIG_PROPERTIES, ...CONNECTIONS_PROPERTY, ...LEAST_PRIVILEGE_PROPERTIES } },
+  ownConfig: LEAST_PRIVILEGE_PROPERTIES,
   validateStack: (args, reportViolation) => {
     const raw = args.getConfig<Record<string, unknown>>();
-    const config = parseKeyConfig(NAME, raw, PACK_SETTINGS);
+    const keys = parseInstallationKeys(NAME, raw, parseKeyConfig);
     const lookups = parseLookups(NAME, raw.lookups);
-    const connectionKeys = parseConnectionKeys(NAME, raw, parseKeyConfig);
     if (!args.resources.some((r) => kindOf(r))) args.notApplicable("the stack has no Kasm resources");
     // One report per installation, for its own key. `lookups` describes the program as a whole and
     // cannot say which installation a lookup reads: for a named connection every lookup is taken as
     // possibly called, so their permissions are never reported as unneeded there.
     for (const [connection, resources] of byInstallation(args.resources)) {
       // A connection the config does not describe: resource-needs-permissions reports it.
-      const key = connection === undefined ? config : connectionKeys.get(connection);
+      const key = keys.of(connection);
       if (key === undefined) continue;
       const analysis = analyseStack(resources, key);
       if (analysis.entries.length === 0) continue;
@@ -157,4 +156,4 @@ export const leastPrivilegePolicy: StackValidationPolicy = {
       if (message !== undefined) reportViolation(connection === undefined ? message : `Connection '${connection}': ${message}`);
     }
   },
-};
+});

@@ -9,7 +9,7 @@
  */
 import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { knowledgeFromFacts, LIFECYCLE_STEPS, resourcePermissionNeeds } from "../../catalogue";
-import { CONNECTIONS_PROPERTY, KEY_CONFIG_PROPERTIES, PACK_SETTINGS, parseConnectionKeys, parseKeyConfig, readConfigOnce } from "./config";
+import { keyPolicy, parseInstallationKeys, parseKeyConfig, readConfigOnce } from "./config";
 import { connectionOf, kindOf, label, rawProps, undecidable } from "../shared/kasm";
 
 export const NAME = "read-only-key";
@@ -17,14 +17,12 @@ export const NAME = "read-only-key";
 /** Nothing about the target Kasm changes whether a call writes. */
 const NO_KNOWLEDGE = knowledgeFromFacts({});
 
-export const readOnlyKey: ResourceValidationPolicy = {
+export const readOnlyKey = keyPolicy<ResourceValidationPolicy>({
   name: NAME,
   description: "A Read Only API key cannot apply Kasm resources: Kasm allows it read operations only, whatever its permissions.",
   enforcementLevel: "mandatory",
   severity: "high",
-  tags: ["kasm", "permissions"],
   remediationSteps: "Apply the stack with a key that is not Read Only; keep Read Only keys for `pulumi preview` and refresh.",
-  configSchema: { properties: { ...KEY_CONFIG_PROPERTIES, ...CONNECTIONS_PROPERTY } },
   validateResource: (args, reportViolation) => {
     const kind = kindOf(args);
     if (!kind) return;
@@ -33,11 +31,7 @@ export const readOnlyKey: ResourceValidationPolicy = {
     // lacks). The whole config is read for every resource, so that a problem anywhere in it is
     // reported whichever resource comes first, and once (see readConfigOnce).
     const connection = connectionOf(args);
-    const config = readConfigOnce(NAME, raw, () => {
-      const top = parseKeyConfig(NAME, raw, PACK_SETTINGS);
-      const connections = parseConnectionKeys(NAME, raw, parseKeyConfig);
-      return connection === undefined ? top : connections.get(connection);
-    });
+    const config = readConfigOnce(NAME, raw, () => parseInstallationKeys(NAME, raw, parseKeyConfig).of(connection));
     if (!config?.readOnly) return;
     const needs = resourcePermissionNeeds(kind, rawProps(args.props), NO_KNOWLEDGE);
     const writes = LIFECYCLE_STEPS.flatMap((step) => needs[step].calls.filter((c) => c.access === "write").map((call) => ({ step, call })));
@@ -49,4 +43,4 @@ export const readOnlyKey: ResourceValidationPolicy = {
       throw undecidable(`could not decide whether the Read Only key can apply ${label(kind, args.name)}: ${writes[0].call.unsure}`);
     }
   },
-};
+});

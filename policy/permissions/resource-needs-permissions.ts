@@ -26,7 +26,7 @@
  */
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { judgeNeeds, LIFECYCLE_STEPS, type CallShortfall, type LifecycleStep, type NeedsVerdict } from "../../catalogue";
-import { CONNECTIONS_PROPERTY, KEY_CONFIG_PROPERTIES, PACK_SETTINGS, parseConnectionKeys, parseKeyConfigWithPermissions } from "./config";
+import { keyPolicy, parseInstallationKeys, parseKeyConfigWithPermissions } from "./config";
 import { analyseStack, byInstallation, type KasmEntry } from "./stack";
 import { installationWords, kindOf, label, listWords, quoted, undecidable } from "../shared/kasm";
 
@@ -52,29 +52,27 @@ export function shortfallMessage(entry: Pick<KasmEntry, "kind" | "name">, verdic
   );
 }
 
-export const resourceNeedsPermissions: StackValidationPolicy = {
+export const resourceNeedsPermissions = keyPolicy<StackValidationPolicy>({
   name: NAME,
   description:
     "Every Kasm resource can be created, read, updated and deleted with the pipeline's API key (its permissions, " +
     "with Kasm's dependency rules and contextual permissions: system groups, users with Global Admin, users with sessions, egress targets).",
   enforcementLevel: "mandatory",
   severity: "high",
-  tags: ["kasm", "permissions"],
   remediationSteps: "Grant the key the permissions the message lists (closed under Kasm's dependency rules), or change the resource.",
-  configSchema: { properties: { ...KEY_CONFIG_PROPERTIES, ...CONNECTIONS_PROPERTY }, required: ["permissions"] },
+  requiresPermissions: true,
   validateStack: (args, reportViolation) => {
     const raw = args.getConfig<Record<string, unknown>>();
-    const config = parseKeyConfigWithPermissions(NAME, raw, PACK_SETTINGS);
-    const connectionKeys = parseConnectionKeys(NAME, raw, parseKeyConfigWithPermissions);
+    const keys = parseInstallationKeys(NAME, raw, parseKeyConfigWithPermissions);
     if (!args.resources.some((r) => kindOf(r))) args.notApplicable("the stack has no Kasm resources");
     // One installation at a time: its resources, judged against its own key.
     const undecided: string[] = [];
     const installations = byInstallation(args.resources);
     // A configured connection that no resource uses is most likely the missing one, misnamed.
-    const unused = [...connectionKeys.keys()].filter((name) => !installations.has(name));
+    const unused = [...keys.named.keys()].filter((name) => !installations.has(name));
     const misnamed = unused.length > 0 ? ` The config describes ${unused.map((n) => `connections.${n}`).join(", ")}, which no resource uses: is one of them meant for it?` : "";
     for (const [connection, resources] of installations) {
-      const keyConfig = connection === undefined ? config : connectionKeys.get(connection);
+      const keyConfig = keys.of(connection);
       if (keyConfig === undefined) {
         for (const r of resources)
           reportViolation(
@@ -98,4 +96,4 @@ export const resourceNeedsPermissions: StackValidationPolicy = {
     if (undecided.length > 0)
       throw undecidable(`could not decide whether the API key can manage every Kasm resource: ${[...new Set(undecided)].join("; ")}`);
   },
-};
+});

@@ -43,6 +43,14 @@ export function registered(policy: KasmPolicy, summary: string, settings = ""): 
   };
 }
 
+/**
+ * The config properties `policy` declares beyond `common` (those every policy of its pack takes,
+ * which the README states once): the README's last column names them.
+ */
+export function settingsBeyond(policy: KasmPolicy, common: ReadonlySet<string>): string[] {
+  return Object.keys(policy.configSchema?.properties ?? {}).filter((name) => !common.has(name));
+}
+
 /** How a pack's policy table in policy/README.md is written: its header row and one row per entry. */
 export interface ReadmeTable {
   /** The header row, exactly as the README writes it. */
