@@ -5,9 +5,11 @@
  * build && node scripts/link-self.js`, which the suite's `pretest` runs): the provider host loads
  * `pulumi-kasm/provider` from it, and the policy packs load their compiled files.
  */
+import { execFile } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { expect } from "vitest";
 import type { SeedInput } from "../../emulator/seed";
 import { TestEngine, type PolicyPackConfig, type PolicyPackSpec, type RunResult } from "../../testing/engine";
@@ -51,6 +53,16 @@ export function startExampleEmulator(example: ExampleName): Promise<TestEmulator
 export function tempDir(prefix: string): { dir: string; remove: () => void } {
   const dir = mkdtempSync(path.join(tmpdir(), `e2e-${prefix}-`));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * This repository packed as `npm pack` packs it for the registry (its `files`, without running its
+ * scripts: the suite's `pretest` has built dist/), into `dir`: the tarball's path and the packed files.
+ */
+export async function packPackage(dir: string): Promise<{ tarball: string; files: string[] }> {
+  const packed = await promisify(execFile)("npm", ["pack", REPO, "--pack-destination", dir, "--ignore-scripts", "--json", "--loglevel=error"], { cwd: dir });
+  const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
+  return { tarball: path.join(dir, info.filename), files: info.files.map((file) => file.path) };
 }
 
 /** Copy the example's folder to `dir/<name>` (node_modules left out), so that a test can change it; returns the copy. */

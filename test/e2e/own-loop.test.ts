@@ -22,7 +22,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO, readmeBlock, tempDir, usersCsvLike } from "./helpers";
+import { REPO, packPackage, readmeBlock, tempDir, usersCsvLike } from "./helpers";
 import { hasPulumi } from "../cli/pulumi-cli";
 
 const run = promisify(execFile);
@@ -140,11 +140,8 @@ it("the README's section has the install lines, the three files and the four run
 });
 
 it("installs the packed package and its peers with the README's lines", { timeout: 180_000 }, async () => {
-  const packed = await run("npm", ["pack", REPO, "--pack-destination", tmp.dir, "--ignore-scripts", "--json", "--loglevel=error"], { cwd: tmp.dir });
-  const [info] = JSON.parse(packed.stdout);
-  const files = info.files.map((f: { path: string }) => f.path);
+  const { tarball, files } = await packPackage(tmp.dir);
   expect(files).toEqual(expect.arrayContaining(["dist/testing/engine.js", "dist/testing/cli.js", "dist/testing/engine.d.ts", "testing/README.md"]));
-  const tarball = path.join(tmp.dir, info.filename);
   projectDir = path.join(tmp.dir, "my-kasm");
   mkdirSync(projectDir);
   for (const line of INSTALL) {

@@ -20,7 +20,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestEngine, UNKNOWN } from "../../testing/engine";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { PASSPHRASE, REPO, expectOk, ops, seconds, strictHardeningPack, tempDir } from "./helpers";
+import { PASSPHRASE, REPO, expectOk, ops, packPackage, seconds, strictHardeningPack, tempDir } from "./helpers";
 
 const run = promisify(execFile);
 const PULUMI_VERSION: string = require("@pulumi/pulumi/package.json").version;
@@ -99,12 +99,7 @@ describe("the npm package, installed in a fresh project", () => {
     expect(statSync(path.join(REPO, "dist", "sdk", "index.js")).mtimeMs, "dist/ is older than the sources: run `npm run build`").toBeGreaterThanOrEqual(
       Math.max(...["provider", "sdk", "policy", "emulator", "testing", "importer"].map((d) => newestSource(path.join(REPO, d)))) - 1000,
     );
-    const packed = await timedStep("npm pack", () =>
-      run("npm", ["pack", REPO, "--pack-destination", tmp.dir, "--ignore-scripts", "--json", "--loglevel=error"], { cwd: tmp.dir }),
-    );
-    const [info] = JSON.parse(packed.stdout);
-    tarball = path.join(tmp.dir, info.filename);
-    packedFiles = info.files.map((f: { path: string }) => f.path);
+    ({ tarball, files: packedFiles } = await timedStep("npm pack", () => packPackage(tmp.dir)));
     expect(packedFiles).toEqual(
       expect.arrayContaining([
         "package.json",

@@ -20,7 +20,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { OPERATIONS, type OperationName } from "../../catalogue";
 import { wireOperationName } from "../../emulator/vocabulary";
 import { buildInstallation, type Installation } from "../helpers/installation";
-import { REPO, tempDir } from "./helpers";
+import { REPO, packPackage, tempDir } from "./helpers";
 import { hasPulumi } from "../cli/pulumi-cli";
 
 const run = promisify(execFile);
@@ -79,8 +79,7 @@ function pinned(line: string): string {
 
 beforeAll(async () => {
   tmp = tempDir("readme-import");
-  const packed = await run("npm", ["pack", REPO, "--pack-destination", tmp.dir, "--ignore-scripts", "--json", "--loglevel=error"], { cwd: tmp.dir });
-  tarball = path.join(tmp.dir, JSON.parse(packed.stdout)[0].filename);
+  ({ tarball } = await packPackage(tmp.dir));
   installation = await buildInstallation(
     40,
     { apiNames: exported("KASM_API_NAMES") === "product" ? "product" : "spec", observedFields: true },

@@ -20,7 +20,7 @@ import { wireOperationName } from "../../emulator/vocabulary";
 import { TestEngine } from "../../testing/engine";
 import { ADMIN } from "../helpers/emulator";
 import { buildInstallation, type Installation } from "../helpers/installation";
-import { PASSPHRASE, REPO, SLOW, expectOk, tempDir } from "../e2e/helpers";
+import { PASSPHRASE, REPO, SLOW, expectOk, packPackage, tempDir } from "../e2e/helpers";
 
 const run = promisify(execFile);
 const CLI = path.join(REPO, "dist", "importer", "cli.js");
@@ -36,8 +36,7 @@ let installedModules: string;
 
 beforeAll(async () => {
   tmp = tempDir("import");
-  const packed = await run("npm", ["pack", REPO, "--pack-destination", tmp.dir, "--ignore-scripts", "--json", "--loglevel=error"], { cwd: tmp.dir });
-  const tarball = path.join(tmp.dir, JSON.parse(packed.stdout)[0].filename);
+  const { tarball } = await packPackage(tmp.dir);
   const deps = path.join(tmp.dir, "deps");
   mkdirSync(deps);
   writeFileSync(path.join(deps, "package.json"), JSON.stringify({ name: "deps", private: true }));
