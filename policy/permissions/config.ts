@@ -115,17 +115,19 @@ export type KeyPolicySpec<P extends ResourceValidationPolicy | StackValidationPo
 /**
  * A policy of the permissions pack: tagged `kasm` and `permissions`, and taking the key's
  * properties ({@link KEY_CONFIG_PROPERTIES}) and `connections` as its config, since Pulumi gives
- * each policy its own config and every policy of this pack judges the key.
+ * each policy its own config and every policy of this pack judges the key. A stack policy when
+ * `spec` has `validateStack`, a resource policy when it has `validateResource`.
  */
-export function keyPolicy<P extends ResourceValidationPolicy | StackValidationPolicy>(spec: KeyPolicySpec<P>): P {
+export function keyPolicy(spec: KeyPolicySpec<StackValidationPolicy>): StackValidationPolicy;
+export function keyPolicy(spec: KeyPolicySpec<ResourceValidationPolicy>): ResourceValidationPolicy;
+export function keyPolicy(spec: KeyPolicySpec<StackValidationPolicy> | KeyPolicySpec<ResourceValidationPolicy>): StackValidationPolicy | ResourceValidationPolicy {
   const { moreTags = [], ownConfig, requiresPermissions, ...policy } = spec;
   const properties = { ...KEY_CONFIG_PROPERTIES, ...CONNECTIONS_PROPERTY, ...ownConfig };
-  // The spread is P without the two properties added here, which the compiler cannot follow through Omit of a type parameter.
   return {
     ...policy,
     tags: ["kasm", "permissions", ...moreTags],
     configSchema: requiresPermissions ? { properties, required: ["permissions"] } : { properties },
-  } as unknown as P;
+  };
 }
 
 /**

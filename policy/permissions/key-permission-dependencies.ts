@@ -14,7 +14,6 @@
  * Advisory by default: a broken dependency only matters for a call that needs the permission, and
  * resource-needs-permissions (mandatory) reports exactly those.
  */
-import type { StackValidationPolicy } from "@pulumi/policy";
 import { dependencyViolations, DEPENDENCY_RULES, type PermissionName } from "../../catalogue";
 import { keyPolicy, parseInstallationKeys, parseKeyConfigWithPermissions } from "./config";
 import { kindOf } from "../shared/kasm";
@@ -51,7 +50,8 @@ export function keyRuleViolations(permissions: readonly PermissionName[], config
   return found;
 }
 
-export const keyPermissionDependencies = keyPolicy<StackValidationPolicy>({
+/** The `key-permission-dependencies` policy: the rules above, on the key of each installation the config describes. */
+export const keyPermissionDependencies = keyPolicy({
   name: NAME,
   description: "The API key's permissions satisfy Kasm's dependency rules (1-10) and the contextual rules the config makes relevant.",
   enforcementLevel: "advisory",

@@ -16,7 +16,6 @@
  * unless the config names the lookups the program calls (`lookups`, `[]` for none); then it also
  * counts their needs in the set.
  */
-import type { StackValidationPolicy } from "@pulumi/policy";
 import { ALL_PERMISSIONS, closeUnderDependencies, effectivePermissions, type PermissionName } from "../../catalogue";
 import { judgeNeeds, minimalPermissions } from "../../catalogue";
 import { LOOKUP_NAMES, lookupNeeds, lookupPermissions, type LookupName } from "../../catalogue/lookups";
@@ -128,7 +127,8 @@ function leastPrivilegeMessage(analysis: StackAnalysis, config: KeyConfig, looku
   );
 }
 
-export const leastPrivilegePolicy = keyPolicy<StackValidationPolicy>({
+/** The `least-privilege` policy: the report above, one per installation of the stack. */
+export const leastPrivilegePolicy = keyPolicy({
   name: NAME,
   description:
     "Reports the smallest permission set the stack needs (closed under Kasm's dependency rules) and the key's permissions beyond it. " +

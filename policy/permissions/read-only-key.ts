@@ -7,7 +7,6 @@
  * writes when created; a UserAttributes that declares no attribute is the exception (it only
  * reads).
  */
-import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { knowledgeFromFacts, LIFECYCLE_STEPS, resourcePermissionNeeds } from "../../catalogue";
 import { keyPolicy, parseInstallationKeys, parseKeyConfig, readConfigOnce } from "./config";
 import { connectionOf, kindOf, label, rawProps, undecidable } from "../shared/kasm";
@@ -17,7 +16,8 @@ export const NAME = "read-only-key";
 /** Nothing about the target Kasm changes whether a call writes. */
 const NO_KNOWLEDGE = knowledgeFromFacts({});
 
-export const readOnlyKey = keyPolicy<ResourceValidationPolicy>({
+/** The `read-only-key` policy: the rule above, on each Kasm resource, against its own installation's key. */
+export const readOnlyKey = keyPolicy({
   name: NAME,
   description: "A Read Only API key cannot apply Kasm resources: Kasm allows it read operations only, whatever its permissions.",
   enforcementLevel: "mandatory",

@@ -24,7 +24,6 @@
  * first, a mandatory stack policy stops the run before anything changes; only with
  * `pulumi up --skip-preview` does it run after the changes.
  */
-import type { StackValidationPolicy } from "@pulumi/policy";
 import { judgeNeeds, LIFECYCLE_STEPS, type CallShortfall, type LifecycleStep, type NeedsVerdict } from "../../catalogue";
 import { keyPolicy, parseInstallationKeys, parseKeyConfigWithPermissions } from "./config";
 import { analyseStack, byInstallation, type KasmEntry } from "./stack";
@@ -52,7 +51,8 @@ export function shortfallMessage(entry: Pick<KasmEntry, "kind" | "name">, verdic
   );
 }
 
-export const resourceNeedsPermissions = keyPolicy<StackValidationPolicy>({
+/** The `resource-needs-permissions` policy: the judgement above, on each Kasm resource, against its own installation's key. */
+export const resourceNeedsPermissions = keyPolicy({
   name: NAME,
   description:
     "Every Kasm resource can be created, read, updated and deleted with the pipeline's API key (its permissions, " +
