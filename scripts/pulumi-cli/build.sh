@@ -44,7 +44,7 @@ started=$SECONDS
 partial="$bin.partial.$$"
 trap 'rm -rf "$partial"' EXIT
 mkdir -p "$partial"
-echo "build.sh: building the Pulumi CLI $release into $bin (the first build takes 15 to 30 minutes on 2 cores)" >&2
+echo "build.sh: building the Pulumi CLI $release into $bin (the first build takes about 5 minutes on 2 cores when Go's module cache holds the modules, and longer while it downloads them)" >&2
 
 (cd "$here/cli" && go build -trimpath -o "$partial/pulumi" \
   -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$release" \
