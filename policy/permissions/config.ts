@@ -102,6 +102,9 @@ export const LEAST_PRIVILEGE_PROPERTIES: PolicyConfigSchema["properties"] = {
   },
 };
 
+/** The config every policy of this pack takes (see {@link keyPolicy}): the key's properties and `connections`. */
+export const KEY_POLICY_PROPERTIES: PolicyConfigSchema["properties"] = { ...KEY_CONFIG_PROPERTIES, ...CONNECTIONS_PROPERTY };
+
 /** What a policy of this pack states: all but what the pack gives every policy (see {@link keyPolicy}). */
 export type KeyPolicySpec<P extends ResourceValidationPolicy | StackValidationPolicy> = Omit<P, "tags" | "configSchema"> & {
   /** Its tags after `kasm` and `permissions`. */
@@ -122,7 +125,7 @@ export function keyPolicy(spec: KeyPolicySpec<StackValidationPolicy>): StackVali
 export function keyPolicy(spec: KeyPolicySpec<ResourceValidationPolicy>): ResourceValidationPolicy;
 export function keyPolicy(spec: KeyPolicySpec<StackValidationPolicy> | KeyPolicySpec<ResourceValidationPolicy>): StackValidationPolicy | ResourceValidationPolicy {
   const { moreTags = [], ownConfig, requiresPermissions, ...policy } = spec;
-  const properties = { ...KEY_CONFIG_PROPERTIES, ...CONNECTIONS_PROPERTY, ...ownConfig };
+  const properties = { ...KEY_POLICY_PROPERTIES, ...ownConfig };
   return {
     ...policy,
     tags: ["kasm", "permissions", ...moreTags],
@@ -152,7 +155,7 @@ const KEY_SETTINGS = Object.keys(KEY_CONFIG_PROPERTIES ?? {});
  * hold. One list for all: the README writes one key description under every policy's name, with
  * `lookups`, which only least-privilege reads.
  */
-const PACK_SETTINGS: readonly string[] = [...KEY_SETTINGS, ...Object.keys(CONNECTIONS_PROPERTY ?? {}), ...Object.keys(LEAST_PRIVILEGE_PROPERTIES ?? {})];
+const PACK_SETTINGS: readonly string[] = [...Object.keys(KEY_POLICY_PROPERTIES ?? {}), ...Object.keys(LEAST_PRIVILEGE_PROPERTIES ?? {})];
 
 /** The settings of `systemGroupIds`. */
 const SYSTEM_GROUP_SETTINGS = ["allUsers", "administrators"];

@@ -5,7 +5,7 @@
  */
 import type { Policies } from "@pulumi/policy";
 import { markdownRow, registered, settingsBeyond, type KasmPolicy, type PolicyEntry, type ReadmeTable } from "../shared/registry";
-import { CONNECTIONS_PROPERTY, KEY_CONFIG_PROPERTIES } from "./config";
+import { KEY_POLICY_PROPERTIES } from "./config";
 import { keyPermissionDependencies } from "./key-permission-dependencies";
 import { leastPrivilegePolicy } from "./least-privilege";
 import { readOnlyKey } from "./read-only-key";
@@ -19,7 +19,7 @@ export const PACK_DESCRIPTION =
   "Checks that the pipeline's Kasm API key holds every permission the stack's Kasm resources need, with Kasm's dependency rules.";
 
 /** The config every policy of the pack takes (the key, see `keyPolicy`), which the README states once for all. */
-const COMMON_SETTINGS = new Set(Object.keys({ ...KEY_CONFIG_PROPERTIES, ...CONNECTIONS_PROPERTY }));
+const COMMON_SETTINGS = new Set(Object.keys(KEY_POLICY_PROPERTIES ?? {}));
 
 /** A policy's own config properties, beyond the key's (`` `lookups` ``). */
 export function ownSettings(policy: KasmPolicy): string[] {
