@@ -41,7 +41,10 @@ const PASSPHRASE = "compat correct horse battery";
 const ADMIN = { key: "compat-admin", secret: "compat-admin-secret" };
 const GROUP_ID = "6d1c0a9e5b2f4c8d9e7a3b1f0c2d4e6f";
 
-/** The program every Node runs: a user with a password from config, and a membership that needs the user's id. */
+/**
+ * The program every Node runs: a user with a password from config, a membership that needs the
+ * user's id, and the user's object made again from its URN (which the engine answers).
+ */
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
 import * as kasm from "pulumi-kasm";
 
@@ -53,6 +56,8 @@ const user = new kasm.User("compat", {
 });
 new kasm.GroupMembership("compat-member", { userId: user.userId, groupId: config.require("groupId") });
 export const userId = user.userId;
+// The same user's object made from its URN: the engine's getResource invoke.
+export const userIdByUrn = user.urn.apply((urn) => new kasm.User("compat-by-urn", { username: "compat-user" }, { urn })).apply((byUrn) => byUrn.userId);
 `;
 
 /** One step of a run under one Node. */
@@ -302,6 +307,7 @@ async function runSteps(projectDir: string, out: string): Promise<void> {
           expectOps(r, "compat-member=create, compat=create, kasm-compat-dev=create");
           if (!(await users()).includes("compat-user")) throw new Error("the user is not in the emulator after up");
           if (typeof r.outputs.userId !== "string" || !r.outputs.userId) throw new Error(`no userId output: ${JSON.stringify(r.outputs)}`);
+          if (r.outputs.userIdByUrn !== r.outputs.userId) throw new Error(`the user read by its URN is not the user: ${JSON.stringify(r.outputs)}`);
         },
       ],
       [

@@ -360,9 +360,10 @@ export class Deployment {
   private async invoke(tok: string, args: Props): Promise<Props> {
     if (tok === "pulumi:pulumi:getResource") {
       // The runtime asks for a resource by URN (`opts.urn`, or a resource reference to rehydrate).
+      // As Pulumi's engine answers it: only from what this run has registered, never from the state.
       const urn = String(plain(args.urn));
-      const record = this.newByUrn.get(urn) ?? this.oldByUrn.get(urn);
-      if (!record) throw this.fail("", `getResource: no resource ${urn} in the stack`);
+      const record = this.newByUrn.get(urn);
+      if (!record) throw this.fail("", `unknown resource ${urn}: only a resource this run has registered can be read by its URN`);
       return { urn, id: record.id, state: record.outputs };
     }
     throw this.fail("", `invoke ${tok} is not supported by the test engine`);

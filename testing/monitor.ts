@@ -16,7 +16,9 @@ import * as resproto from "@pulumi/pulumi/proto/resource_pb";
 import type { Props } from "./values";
 
 /**
- * Features the 3.248 runtime asks about (`awaitFeatureSupport` in runtime/settings.js). The ones
+ * Features the runtime asks about (`awaitFeatureSupport` in runtime/settings.js). Runtimes from
+ * 3.256.0 on first ask GetDeploymentInfo, which this engine does not serve: on its
+ * UNIMPLEMENTED answer they ask for these eleven one by one, as every older runtime does. The ones
  * answered false need callbacks into the program (transforms, hooks) or packages this engine does
  * not serve; the program then refuses those options instead of having them silently ignored.
  */
@@ -33,6 +35,15 @@ const FEATURES: Record<string, boolean> = {
   resourceHooks: false,
   errorHooks: false,
 };
+
+/**
+ * The message the resource monitor answers an Invoke with: `ResourceInvokeResponse` from
+ * @pulumi/pulumi 3.256.0 on, whose gRPC service refuses any other, and the provider protocol's
+ * `InvokeResponse` before it, which the older releases' service expects. Both carry the result in
+ * `return`.
+ */
+const InvokeAnswer: typeof resproto.ResourceInvokeResponse =
+  resproto.ResourceInvokeResponse ?? (provproto.InvokeResponse as unknown as typeof resproto.ResourceInvokeResponse);
 
 /** A RegisterResource request as plain data. */
 export interface Registration {
@@ -193,7 +204,7 @@ export async function serveMonitor(handlers: MonitorHandlers): Promise<MonitorSe
     },
     invoke(call, callback) {
       handlers.invoke(call.request.getTok(), (call.request.getArgs()?.toJavaScript() ?? {}) as Props).then(
-        (ret) => callback(null, new provproto.InvokeResponse().setReturn(toStruct(ret))),
+        (ret) => callback(null, new InvokeAnswer().setReturn(toStruct(ret))),
         (error) => callback(grpcError(error), null),
       );
     },

@@ -36,7 +36,7 @@ if [ -f "$bin/.complete" ]; then
   exit 0
 fi
 if ! command -v go >/dev/null; then
-  echo "build.sh: no 'go' on PATH: the Pulumi CLI is built from Go modules (Go 1.25 or later); install Go, or install the Pulumi CLI the normal way" >&2
+  echo "build.sh: no 'go' on PATH: the Pulumi CLI is built from Go modules (Go 1.26.6 or later); install Go, or install the Pulumi CLI the normal way" >&2
   exit 1
 fi
 

@@ -1,8 +1,8 @@
 /**
  * One truth about engines, for the resource options: the same programs (test/helpers/
  * options-programs.ts) through the `pulumi` CLI and through the test engine, each against an
- * emulator of its own, give the same operation per resource, the same failures and the same users
- * in Kasm after every step. The CLI's side is asserted on its own as well: destroy refuses each
+ * emulator of its own, give the same operation per resource, the same failures, the same users
+ * in Kasm and the same stack outputs after every step. The CLI's side is asserted on its own as well: destroy refuses each
  * protected resource and Kasm keeps it, while the unprotected ones are deleted.
  */
 import path from "node:path";
@@ -23,6 +23,8 @@ interface Trace {
   readonly failed: string[];
   /** The users in Kasm, username to first name. */
   readonly users: Record<string, string>;
+  /** The stack's outputs after an `up` that succeeded; none after any other step. */
+  readonly outputs: Record<string, unknown>;
 }
 
 interface Scenario {
@@ -104,6 +106,27 @@ const SCENARIOS: readonly Scenario[] = [
       expect(up.ops.alice).toBeUndefined();
     },
   },
+  {
+    name: "urn: an object made from the URN of a resource this run registered has its state",
+    steps: [["up", OPTIONS_PROGRAMS.aliceByUrn]],
+    expect: ([up]) => {
+      expect(up.ok).toBe(true);
+      expect(up.ops).toEqual({ "options-test-dev": "create", alice: "create" });
+      expect(up.outputs).toEqual({ usernameByUrn: "alice", sameUserId: true });
+    },
+  },
+  {
+    name: "urn: the URN of a resource only the state holds is unknown, the run fails and deletes nothing",
+    steps: [
+      ["up", OPTIONS_PROGRAMS.aliceOnly],
+      ["up", OPTIONS_PROGRAMS.formerAliceByUrn],
+    ],
+    expect: ([, up]) => {
+      expect(up.ok).toBe(false);
+      expect(up.ops.alice).toBeUndefined();
+      expect(up.users).toMatchObject({ alice: "Alice" });
+    },
+  },
 ];
 
 const SEED = { users: [{ username: "existing", first_name: "Seeded" }] };
@@ -137,6 +160,7 @@ async function throughTestEngine(scenario: Scenario, dir: string): Promise<Trace
         ops: Object.fromEntries(result.resources.map((r) => [nameOf(r.urn), r.op])),
         failed: [...new Set(result.errors.filter((e) => e.urn).map((e) => nameOf(e.urn)))].sort(),
         users: await usersOf(emulator),
+        outputs: operation === "up" && result.ok ? result.outputs : {},
       });
     }
     return traces;
@@ -154,7 +178,8 @@ async function throughCli(scenario: Scenario, dir: string): Promise<Trace[]> {
     for (const [operation, body] of scenario.steps) {
       writeProgram(dir, body);
       const steps = await cli.steps(operation);
-      traces.push({ ok: steps.code === 0, ops: steps.ops, failed: Object.keys(steps.errors).sort(), users: await usersOf(emulator) });
+      const ok = steps.code === 0;
+      traces.push({ ok, ops: steps.ops, failed: Object.keys(steps.errors).sort(), users: await usersOf(emulator), outputs: operation === "up" && ok ? await cli.outputs() : {} });
     }
     return traces;
   } finally {

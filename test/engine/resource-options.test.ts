@@ -3,7 +3,8 @@
  * the Pulumi engine does: `protect` (destroy deletes the unprotected resources and refuses each
  * protected one, with Pulumi's message; a program that drops a protected resource or replaces it
  * fails), `retainOnDelete` (the resource leaves the state, the object stays in Kasm) and
- * `ignoreChanges` (the old value is kept) and `aliases` (a renamed resource is the same object). test/cli/resource-options.test.ts runs the same
+ * `ignoreChanges` (the old value is kept), `aliases` (a renamed resource is the same object) and
+ * `urn` (an object read from a resource the run registered, never from the state). test/cli/resource-options.test.ts runs the same
  * programs through the `pulumi` CLI.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -133,5 +134,24 @@ describe("resource options in the test engine", () => {
     expect((await usersInKasm()).alice.user_id).toBe(id);
     expect(names(engine)).toEqual(["options-test-dev", "alice-renamed"]);
     expect(engine.readState()[1].id).toBe(id);
+  });
+
+  it("urn: an object made from the URN of a resource the run registered reads its state, and registers nothing", { timeout: SLOW }, async () => {
+    const engine = engineFor(writeProgram(dir, OPTIONS_PROGRAMS.aliceByUrn));
+    const up = await engine.up();
+    expectOk(up);
+    expect(up.outputs).toEqual({ usernameByUrn: "alice", sameUserId: true });
+    expect(names(engine)).toEqual(["options-test-dev", "alice"]);
+  });
+
+  it("urn: the URN of a resource only the state holds is unknown, as in Pulumi's engine: the run fails and Kasm keeps the user", { timeout: SLOW }, async () => {
+    const engine = engineFor(writeProgram(dir, OPTIONS_PROGRAMS.aliceOnly));
+    expectOk(await engine.up());
+    writeProgram(dir, OPTIONS_PROGRAMS.formerAliceByUrn);
+    const up = await engine.up();
+    expect(up.ok).toBe(false);
+    expect(up.errors.map((e) => e.message).join("\n")).toContain("unknown resource urn:pulumi:dev::options-test::pulumi-nodejs:dynamic/kasm:User::alice");
+    expect((await usersInKasm()).alice.first_name).toBe("Alice");
+    expect(names(engine)).toEqual(["options-test-dev", "alice"]);
   });
 });

@@ -1,11 +1,14 @@
 /**
- * Programs that set the resource options deciding what a delete or an update may do, for the
- * test engine (test/engine/resource-options.test.ts) and the `pulumi` CLI
- * (test/cli/resource-options.test.ts) alike: two users, alice and bob, under the options each
- * case needs.
+ * Programs that set the resource options deciding what a delete or an update may do, or that make
+ * a resource's object from its URN (`urn`), for the test engine (test/engine/resource-options.test.ts)
+ * and the `pulumi` CLI (test/cli/resource-options.test.ts) alike: two users, alice and bob, under
+ * the options each case needs.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+
+/** alice's URN in the stack `dev` of the project `options-test` (see {@link writeProgram}). */
+const ALICE_URN = "urn:pulumi:dev::options-test::pulumi-nodejs:dynamic/kasm:User::alice";
 
 const user = (name: string, firstName: string, options = "") =>
   `new kasm.User("${name}", { username: "${name}", firstName: "${firstName}" }${options ? `, ${options}` : ""});`;
@@ -22,6 +25,18 @@ export const OPTIONS_PROGRAMS = {
   bobIgnoresFirstName: (firstName: string) => user("bob", firstName, `{ ignoreChanges: ["firstName"] }`),
   /** alice renamed `alice-renamed`, with her old name as an alias (the user in Kasm is the same). */
   aliceRenamed: `new kasm.User("alice-renamed", { username: "alice", firstName: "Alice" }, { aliases: [{ name: "alice" }] });`,
+  /**
+   * alice, and a second object of her resource made from her URN (`urn`): the stack exports its
+   * username and whether its user id is alice's.
+   */
+  aliceByUrn: [
+    `const alice = ${user("alice", "Alice")}`,
+    `const aliceByUrn = alice.urn.apply((urn) => new kasm.User("alice-by-urn", { username: "alice" }, { urn }));`,
+    `export const usernameByUrn = aliceByUrn.apply((byUrn) => byUrn.username);`,
+    `export const sameUserId = aliceByUrn.apply((byUrn) => byUrn.userId).apply((id) => alice.userId.apply((aliceId) => id !== undefined && id === aliceId));`,
+  ].join("\n"),
+  /** No alice any more, only an object made from the URN she had: a URN this run has not registered. */
+  formerAliceByUrn: `export const usernameByUrn = new kasm.User("alice-by-urn", { username: "alice" }, { urn: "${ALICE_URN}" }).username;`,
 } as const;
 
 /**
