@@ -1,9 +1,9 @@
 module kasm-go
 
-go 1.25
+go 1.26.6
 
 require (
-	github.com/pulumi/pulumi/sdk/v3 v3.248.0
+	github.com/pulumi/pulumi/sdk/v3 v3.276.0
 	pulumi-kasm.local/sdk/go v0.0.0
 )
 

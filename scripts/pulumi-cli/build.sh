@@ -11,8 +11,8 @@
 #
 # What is built (the versions are pinned in cli/, yaml/ and hosts/, each a go.mod with its go.sum):
 # - pulumi: github.com/pulumi/pulumi/pkg/v3/cmd/pulumi at the release, `pulumi version` stamped;
-# - pulumi-language-yaml: github.com/pulumi/pulumi-yaml v1.32.0. The release bundles v1.37.0, whose
-#   pkg/v3 requirement the module proxy refuses; yaml/go.mod says which is the newest that builds;
+# - pulumi-language-yaml: github.com/pulumi/pulumi-yaml v1.38.0, the newest release the module proxy
+#   serves with its requirements (a release bundles a later one; yaml/go.mod says which are refused);
 # - pulumi-language-nodejs and pulumi-language-python: from github.com/pulumi/pulumi/sdk/v3 at
 #   v3.68.0. Their own modules (sdk/nodejs/cmd/pulumi-language-nodejs/v3 and the Python one) are
 #   refused by the module proxy these machines reach, at every release (403 "This module version is

@@ -70,12 +70,15 @@ export interface PythonEnvironment {
 }
 
 /**
- * Create a virtual environment in `venv` and install into it `pulumi==<pulumiVersion>` from PyPI
- * and the generated SDK from its sources (`sdkDir`, with its pyproject.toml).
+ * Create a virtual environment in `venv` and install into it Pulumi's Python SDK from PyPI, at
+ * `pulumiVersion` (the CLI's release) or the newest release before it that the index holds (a
+ * package index can lag the CLI's release by a few weeks, and a Python SDK older than the CLI is
+ * a combination Pulumi supports), and the generated SDK from its sources (`sdkDir`, with its
+ * pyproject.toml).
  *
  * pip's own cache keeps nothing on a machine whose index answers uncacheable responses (this
- * project's CI, for one), so the wheels are kept in a folder of the cache root, by Pulumi's version
- * and Python's: a warm run installs from it without the index, and a cold one (or a generated SDK
+ * project's CI, for one), so the wheels are kept in a folder of the cache root, by the CLI's
+ * release and Python's version: a warm run installs from it without the index, and a cold one (or a generated SDK
  * that needs a package the folder lacks) downloads them into it first. A failed download fails
  * with pip's own words.
  */
@@ -85,10 +88,10 @@ export async function pythonEnvironment(venv: string, sdkDir: string, pulumiVers
   const python = path.join(venv, "bin", "python");
   const pip = (...args: string[]) => run("python3", ["-m", "pip", "--python", python, ...args]);
   const pythonVersion = (await run(python, ["-c", "import sys; print(f'{sys.version_info[0]}.{sys.version_info[1]}')"])).output.trim();
-  const wheels = path.join(cacheRoot(), "python-wheels", `pulumi-${pulumiVersion}-py${pythonVersion}`);
+  const wheels = path.join(cacheRoot(), "python-wheels", `pulumi-upto-${pulumiVersion}-py${pythonVersion}`);
   // setuptools builds the SDK from its pyproject.toml, in pip's isolated build environment; pip
   // itself, because the Python host lists a program's packages with the environment's own pip.
-  const wanted = [`pulumi==${pulumiVersion}`, "setuptools>=61", "pip"];
+  const wanted = [`pulumi<=${pulumiVersion}`, "setuptools>=61", "pip"];
   // --no-compile: the modules a program imports are compiled when imported, not the whole of grpc's and Pulumi's.
   const install = () => pip("install", "--quiet", "--no-compile", "--no-index", "--find-links", wheels, ...wanted, sdkDir);
 
@@ -100,7 +103,7 @@ export async function pythonEnvironment(venv: string, sdkDir: string, pulumiVers
     const fetched = await pip("download", "--quiet", "--dest", partial, ...wanted, sdkDir);
     if (fetched.code !== 0) {
       rmSync(partial, { recursive: true, force: true });
-      throw new Error(`pip could not download pulumi==${pulumiVersion} and the generated SDK's dependencies from the package index (is PyPI reachable?):\n${tail(fetched.output)}`);
+      throw new Error(`pip could not download pulumi<=${pulumiVersion} and the generated SDK's dependencies from the package index (is PyPI reachable?):\n${tail(fetched.output)}`);
     }
     // The SDK itself is built afresh at every install: only its dependencies are kept.
     for (const file of readdirSync(partial)) if (/^pulumi[_-]kasm/i.test(file)) rmSync(path.join(partial, file));
@@ -110,11 +113,11 @@ export async function pythonEnvironment(venv: string, sdkDir: string, pulumiVers
     download = fetched.seconds;
     installed = await install();
   }
-  ok(installed, `pip install of pulumi==${pulumiVersion} and the generated SDK (${sdkDir})`);
+  ok(installed, `pip install of pulumi<=${pulumiVersion} and the generated SDK (${sdkDir})`);
   return { python, seconds: { venv: created.seconds, download, install: installed.seconds } };
 }
 
-/** The version of the `pulumi` CLI on PATH, without its `v`: Pulumi's Python SDK is taken at the same release. */
+/** The version of the `pulumi` CLI on PATH, without its `v`: Pulumi's Python SDK is taken at that release at the most (see {@link pythonEnvironment}). */
 export async function pulumiCliVersion(): Promise<string> {
   return ok(await run("pulumi", ["version"]), "pulumi version").output.trim().replace(/^v/, "");
 }
