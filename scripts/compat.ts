@@ -1,15 +1,17 @@
 /**
  * `npm run test:compat`: the packed package with the newest @pulumi/pulumi and @pulumi/policy,
- * under this machine's Node and under Node 22 and 24.
+ * under this machine's Node and under Node 22 and 24, and with the oldest ones its peer
+ * dependencies accept, under this machine's Node.
  *
  * 1. `npm pack` this repository (its `prepack` builds dist/).
  * 2. Install the tarball into a fresh temporary project with the newest @pulumi/pulumi and
  *    @pulumi/policy from the npm registry, and the `typescript` and `ts-node` that @pulumi/pulumi
  *    accepts (its optional peers: the newest version inside their ranges), as a TypeScript
- *    program's project has them.
+ *    program's project has them; and into a second project, the same way, with the lowest versions
+ *    package.json's `peerDependencies` accept and the registry serves (the README's compatibility promise).
  * 3. Install Node 22 and 24 from the npm registry's `node` package (its install step fetches the
  *    binary from the registry's `node-<os>-<arch>` packages).
- * 4. Under each Node, run this file again with `--run`: in that process, the installed package's
+ * 4. Under each Node (and under this machine's Node for the second project), run this file again with `--run`: in that process, the installed package's
  *    emulator (`pulumi-kasm/emulator`) and test engine (`pulumi-kasm/testing`), which starts the
  *    program, the dynamic-provider host and the policy pack with the same Node and from the
  *    installed @pulumi/pulumi. Steps: the internals check (scripts/compat-internals.ts) against the
@@ -103,6 +105,56 @@ async function npmView(spec: string, field: string): Promise<string> {
   return JSON.parse(stdout);
 }
 
+/** Compares two release versions (`x.y.z`) by their numbers. */
+function byVersion(a: string, b: string): number {
+  const [x, y] = [a, b].map((v) => v.split(".").map(Number));
+  return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+}
+
+/**
+ * The lowest release of `name` that the registry serves inside package.json's peer range for it
+ * (a registry may lack the range's first version).
+ */
+async function oldestSupported(name: "@pulumi/pulumi" | "@pulumi/policy"): Promise<string> {
+  const range = (JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { peerDependencies: Record<string, string> }).peerDependencies[name];
+  const served = [await npmView(`${name}@${range}`, "version")].flat() as string[];
+  const releases = served.filter((v) => /^\d+\.\d+\.\d+$/.test(v)).sort(byVersion);
+  if (releases.length === 0) throw new Error(`the npm registry serves no release of ${name} in package.json's peer range ${range}`);
+  return releases[0];
+}
+
+/**
+ * Like `Promise.all`, but fails only once every promise has settled, so that nothing is still
+ * writing into the folder the cleanup removes.
+ */
+async function allSettledOrThrow<T extends readonly unknown[]>(promises: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const settled = await Promise.allSettled(promises);
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
+}
+
+/**
+ * A fresh project in `dir` with the program, the tarball, these @pulumi/pulumi and
+ * @pulumi/policy, and the `typescript` and `ts-node` that @pulumi/pulumi accepts (in `peerRanges`,
+ * its peer dependencies): what `pulumi new typescript` gives a project. Returns the install's promise.
+ */
+function installProject(dir: string, tarball: string, versions: { pulumi: string; policy: string }, peerRanges: Record<string, string>): Promise<unknown> {
+  mkdirSync(dir);
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: PROJECT, private: true, main: "index.ts" }, null, 2));
+  writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${PROJECT}\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n`);
+  writeFileSync(path.join(dir, "index.ts"), PROGRAM);
+  const install = [
+    tarball,
+    `@pulumi/pulumi@${versions.pulumi}`,
+    `@pulumi/policy@${versions.policy}`,
+    `typescript@${peerRanges.typescript ?? "^5"}`,
+    `ts-node@${peerRanges["ts-node"] ?? "^10"}`,
+    "@types/node",
+  ];
+  return run("npm", ["install", ...install, ...NPM_FLAGS], { cwd: dir, timeout: 600_000 });
+}
+
 /** Install `node@<major>` from the npm registry into `dir`; the path of its binary. */
 async function installNode(major: string, dir: string): Promise<string> {
   mkdirSync(dir, { recursive: true });
@@ -125,12 +177,21 @@ async function main(args: string[]): Promise<number> {
   const reports: NodeReport[] = [];
   const failures: string[] = [];
   try {
-    const [pulumiVersion, policyVersion, peers] = await timed(
-      "newest versions from the npm registry",
-      () => Promise.all([npmView("@pulumi/pulumi@latest", "version"), npmView("@pulumi/policy@latest", "version"), npmView("@pulumi/pulumi@latest", "peerDependencies")]),
+    const [pulumiVersion, policyVersion, peers, oldest] = await timed(
+      "newest and oldest versions from the npm registry",
+      () =>
+        Promise.all([
+          npmView("@pulumi/pulumi@latest", "version"),
+          npmView("@pulumi/policy@latest", "version"),
+          npmView("@pulumi/pulumi@latest", "peerDependencies"),
+          Promise.all([oldestSupported("@pulumi/pulumi"), oldestSupported("@pulumi/policy")]).then(async ([pulumi, policy]) => ({
+            pulumi,
+            policy,
+            peers: await npmView(`@pulumi/pulumi@${pulumi}`, "peerDependencies"),
+          })),
+        ]),
       times,
     );
-    const peerRanges = peers as unknown as Record<string, string>;
 
     // `--prebuilt` (CI, right after `npm test` built dist/): pack dist/ as it is, without `prepack`.
     const prebuilt = args.includes("--prebuilt");
@@ -139,40 +200,36 @@ async function main(args: string[]): Promise<number> {
     const tarball = path.join(tmp, JSON.parse(packed.stdout.slice(packed.stdout.indexOf("[")))[0].filename);
 
     const projectDir = path.join(tmp, "project");
-    mkdirSync(projectDir);
-    writeFileSync(path.join(projectDir, "package.json"), JSON.stringify({ name: PROJECT, private: true, main: "index.ts" }, null, 2));
-    writeFileSync(path.join(projectDir, "Pulumi.yaml"), `name: ${PROJECT}\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n`);
-    writeFileSync(path.join(projectDir, "index.ts"), PROGRAM);
-    const install = [
-      tarball,
-      `@pulumi/pulumi@${pulumiVersion}`,
-      `@pulumi/policy@${policyVersion}`,
-      // What `pulumi new typescript` gives a project, in the ranges this @pulumi/pulumi accepts.
-      `typescript@${peerRanges.typescript ?? "^5"}`,
-      `ts-node@${peerRanges["ts-node"] ?? "^10"}`,
-      "@types/node",
-    ];
-    // The project and the Node binaries install at the same time: all of it is download time.
+    const oldestDir = path.join(tmp, "project-oldest");
+    // The projects and the Node binaries install at the same time: all of it is download time.
     const nodeDirs = majors.filter((m) => m !== "20");
-    const [, ...binaries] = await timed(
-      `npm install (project${nodeDirs.map((m) => `, node@${m}`).join("")})`,
+    const [, , ...binaries] = await timed(
+      `npm install (project, oldest project${nodeDirs.map((m) => `, node@${m}`).join("")})`,
       () =>
-        Promise.all([
-          run("npm", ["install", ...install, ...NPM_FLAGS], { cwd: projectDir, timeout: 600_000 }),
+        allSettledOrThrow([
+          installProject(projectDir, tarball, { pulumi: pulumiVersion, policy: policyVersion }, peers as unknown as Record<string, string>),
+          installProject(oldestDir, tarball, oldest, oldest.peers as unknown as Record<string, string>),
           ...nodeDirs.map((m) => installNode(m, path.join(tmp, `node-${m}`))),
         ]),
       times,
     );
-    const nodes = majors.map((m) => (m === "20" ? process.execPath : binaries[nodeDirs.indexOf(m)]));
-    const installedTs = JSON.parse(readFileSync(path.join(projectDir, "node_modules", "typescript", "package.json"), "utf8")).version;
+    const typescriptOf = (dir: string): string => JSON.parse(readFileSync(path.join(dir, "node_modules", "typescript", "package.json"), "utf8")).version;
+    // Each Node with the newest versions, then this machine's Node (the oldest supported) with the oldest.
+    const runs = [
+      ...majors.map((m) => ({
+        node: m === "20" ? process.execPath : binaries[nodeDirs.indexOf(m)],
+        dir: projectDir,
+        label: m === "20" ? "this machine's Node" : `Node ${m} from the registry`,
+      })),
+      { node: process.execPath, dir: oldestDir, label: "this machine's Node, oldest versions" },
+    ];
 
     const tsx = pathToFileURL(require.resolve("tsx")).href;
-    for (const [i, node] of nodes.entries()) {
+    for (const [i, { node, dir, label }] of runs.entries()) {
       const out = path.join(tmp, `report-${i}.json`);
-      const label = majors[i] === "20" ? "this machine's Node" : `Node ${majors[i]} from the registry`;
       await timed(`run under ${label}`, async () => {
         const code = await new Promise<number>((resolve, reject) => {
-          const child = spawn(node, ["--import", tsx, __filename, "--run", projectDir, "--out", out], { cwd: REPO, stdio: ["ignore", "inherit", "inherit"] });
+          const child = spawn(node, ["--import", tsx, __filename, "--run", dir, "--out", out], { cwd: REPO, stdio: ["ignore", "inherit", "inherit"] });
           child.once("error", reject);
           child.once("exit", (c, signal) => resolve(c ?? (signal ? 128 : 1)));
         });
@@ -185,7 +242,8 @@ async function main(args: string[]): Promise<number> {
     }
 
     console.log(`\nCompatibility of the packed ${path.basename(tarball)}`);
-    console.log(`@pulumi/pulumi ${pulumiVersion}, @pulumi/policy ${policyVersion}, typescript ${installedTs}`);
+    console.log(`newest: @pulumi/pulumi ${pulumiVersion}, @pulumi/policy ${policyVersion}, typescript ${typescriptOf(projectDir)}`);
+    console.log(`oldest the peer dependencies accept that the registry serves: @pulumi/pulumi ${oldest.pulumi}, @pulumi/policy ${oldest.policy}, typescript ${typescriptOf(oldestDir)}`);
     for (const report of reports) {
       console.log(`\nNode ${report.node}: @pulumi/pulumi ${report.pulumi} and @pulumi/policy ${report.policy} as loaded; runtime ${path.relative(tmp, report.runtime)}`);
       for (const step of report.steps) {
