@@ -1,28 +1,31 @@
 /**
  * `npm run test:compat`: the packed package with the newest @pulumi/pulumi and @pulumi/policy,
  * under this machine's Node and under Node 22 and 24, and with the oldest ones its peer
- * dependencies accept, under this machine's Node.
+ * dependencies accept, under the oldest Node its `engines` accepts.
  *
  * 1. `npm pack` this repository (its `prepack` builds dist/).
  * 2. Install the tarball into a fresh temporary project with the newest @pulumi/pulumi and
  *    @pulumi/policy from the npm registry, and the `typescript` and `ts-node` that @pulumi/pulumi
  *    accepts (its optional peers: the newest version inside their ranges), as a TypeScript
- *    program's project has them; and into a second project, the same way, with the lowest versions
- *    package.json's `peerDependencies` accept and the registry serves (the README's compatibility promise).
- * 3. Install Node 22 and 24 from the npm registry's `node` package (its install step fetches the
- *    binary from the registry's `node-<os>-<arch>` packages).
- * 4. Under each Node (and under this machine's Node for the second project), run this file again with `--run`: in that process, the installed package's
- *    emulator (`pulumi-kasm/emulator`) and test engine (`pulumi-kasm/testing`), which starts the
- *    program, the dynamic-provider host and the policy pack with the same Node and from the
- *    installed @pulumi/pulumi. Steps: the internals check (scripts/compat-internals.ts) against the
- *    installed @pulumi/pulumi and @pulumi/policy, preview, up, a second up that changes nothing,
+ *    program's project has them; and into a second project, the same way, with the lowest
+ *    versions package.json's `peerDependencies` accept and the registry serves (the README's
+ *    compatibility promise).
+ * 3. Install Node 22 and 24, and the oldest Node package.json's `engines` accepts, from the npm
+ *    registry's `node` package (its install step fetches the binary from the registry's
+ *    `node-<os>-<arch>` packages).
+ * 4. Under each Node (the oldest one for the second project), run this file again with `--run`:
+ *    in that process, the installed package's emulator (`pulumi-kasm/emulator`) and test engine
+ *    (`pulumi-kasm/testing`), which starts the program, the dynamic-provider host and the policy
+ *    pack with the same Node and from the installed @pulumi/pulumi. Steps: the internals check
+ *    (scripts/compat-internals.ts) against the installed @pulumi/pulumi and @pulumi/policy,
+ *    preview, up (which also reads the user back by its URN), a second up that changes nothing,
  *    destroy, and a preview with the installed hardening pack, every policy mandatory and one
  *    configured so that the program breaks it: that one must be reported, and no other.
  * 5. Print a summary (versions, each step's result and time) and exit 1 when anything failed.
  *
- * Options: `--node 20,22,24` (which to run; `20` is this machine's Node, whatever its version),
- * `--prebuilt` (pack dist/ as it is, without rebuilding: for CI right after `npm test`), `--keep`
- * (leave the temporary folder and print where it is). Needs the npm registry.
+ * Options: `--node 20,22,24` (which to run with the newest versions; `20` is this machine's Node,
+ * whatever its version), `--prebuilt` (pack dist/ as it is, without rebuilding: for CI right after
+ * `npm test`), `--keep` (leave the temporary folder and print where it is). Needs the npm registry.
  */
 import { execFile, spawn } from "node:child_process";
 import { createRequire } from "node:module";
@@ -123,6 +126,14 @@ async function oldestSupported(name: "@pulumi/pulumi" | "@pulumi/policy"): Promi
   return releases[0];
 }
 
+/** The lowest Node package.json's `engines` accepts, as a release (`>=20.19` gives 20.19.0). */
+function oldestNode(): string {
+  const range = (JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { engines: { node: string } }).engines.node;
+  const found = /(\d+)(?:\.(\d+))?(?:\.(\d+))?/.exec(range);
+  if (!found) throw new Error(`package.json's engines name no Node version: ${range}`);
+  return `${found[1]}.${found[2] ?? 0}.${found[3] ?? 0}`;
+}
+
 /**
  * Like `Promise.all`, but fails only once every promise has settled, so that nothing is still
  * writing into the folder the cleanup removes.
@@ -155,14 +166,14 @@ function installProject(dir: string, tarball: string, versions: { pulumi: string
   return run("npm", ["install", ...install, ...NPM_FLAGS], { cwd: dir, timeout: 600_000 });
 }
 
-/** Install `node@<major>` from the npm registry into `dir`; the path of its binary. */
-async function installNode(major: string, dir: string): Promise<string> {
+/** Install `node@<version>` (a major, such as `22`, or a release) from the npm registry into `dir`; the path of its binary. */
+async function installNode(version: string, dir: string): Promise<string> {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `node-${major}`, private: true }));
-  await run("npm", ["install", `node@${major}`, ...NPM_FLAGS], { cwd: dir, timeout: 300_000 });
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `node-${version}`, private: true }));
+  await run("npm", ["install", `node@${version}`, ...NPM_FLAGS], { cwd: dir, timeout: 300_000 });
   const binary = path.join(dir, "node_modules", "node", "bin", "node");
-  const { stdout } = await run(binary, ["--version"]);
-  if (!stdout.trim().startsWith(`v${major}.`)) throw new Error(`node@${major} from the registry runs as ${stdout.trim()}`);
+  const ran = (await run(binary, ["--version"])).stdout.trim();
+  if (ran !== `v${version}` && !ran.startsWith(`v${version}.`)) throw new Error(`node@${version} from the registry runs as ${ran}`);
   return binary;
 }
 
@@ -203,25 +214,27 @@ async function main(args: string[]): Promise<number> {
     const oldestDir = path.join(tmp, "project-oldest");
     // The projects and the Node binaries install at the same time: all of it is download time.
     const nodeDirs = majors.filter((m) => m !== "20");
-    const [, , ...binaries] = await timed(
-      `npm install (project, oldest project${nodeDirs.map((m) => `, node@${m}`).join("")})`,
+    const nodeOldest = oldestNode();
+    const [, , oldestBinary, ...binaries] = await timed(
+      `npm install (project, oldest project, node@${nodeOldest}${nodeDirs.map((m) => `, node@${m}`).join("")})`,
       () =>
         allSettledOrThrow([
           installProject(projectDir, tarball, { pulumi: pulumiVersion, policy: policyVersion }, peers as unknown as Record<string, string>),
           installProject(oldestDir, tarball, oldest, oldest.peers as unknown as Record<string, string>),
+          installNode(nodeOldest, path.join(tmp, "node-oldest")),
           ...nodeDirs.map((m) => installNode(m, path.join(tmp, `node-${m}`))),
         ]),
       times,
     );
     const typescriptOf = (dir: string): string => JSON.parse(readFileSync(path.join(dir, "node_modules", "typescript", "package.json"), "utf8")).version;
-    // Each Node with the newest versions, then this machine's Node (the oldest supported) with the oldest.
+    // Each Node with the newest versions, then the oldest of everything: Node, @pulumi/pulumi, @pulumi/policy.
     const runs = [
       ...majors.map((m) => ({
         node: m === "20" ? process.execPath : binaries[nodeDirs.indexOf(m)],
         dir: projectDir,
         label: m === "20" ? "this machine's Node" : `Node ${m} from the registry`,
       })),
-      { node: process.execPath, dir: oldestDir, label: "this machine's Node, oldest versions" },
+      { node: oldestBinary, dir: oldestDir, label: `Node ${nodeOldest} from the registry, oldest versions` },
     ];
 
     const tsx = pathToFileURL(require.resolve("tsx")).href;
