@@ -107,9 +107,14 @@ const SCENARIOS: readonly Scenario[] = [
     },
   },
   {
-    name: "urn: an object made from the URN of a resource this run registered has its state",
-    steps: [["up", OPTIONS_PROGRAMS.aliceByUrn]],
-    expect: ([up]) => {
+    name: "urn: an object made from the URN of a resource this run registered has its state, in a preview and in an up",
+    steps: [
+      ["preview", OPTIONS_PROGRAMS.aliceByUrn],
+      ["up", OPTIONS_PROGRAMS.aliceByUrn],
+    ],
+    expect: ([preview, up]) => {
+      expect(preview.ok).toBe(true);
+      expect(preview.ops).toEqual({ "options-test-dev": "create", alice: "create" });
       expect(up.ok).toBe(true);
       expect(up.ops).toEqual({ "options-test-dev": "create", alice: "create" });
       expect(up.outputs).toEqual({ usernameByUrn: "alice", sameUserId: true });
