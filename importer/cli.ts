@@ -232,14 +232,14 @@ function requestCounter(): { readonly count: () => number; readonly stop: () => 
   return { count: () => count, stop: () => unsubscribe("undici:request:create", listener) };
 }
 
-/** This package's version, for the generated project's dependency. */
-function packageVersion(): string {
+/** This package's version and the @pulumi/pulumi versions it accepts, for the generated project's dependencies. */
+function ownManifest(): { version: string; pulumiRange: string } {
   // The nearest package.json up from here: dist/importer/ when built, importer/ from the sources.
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
     const file = path.join(dir, "package.json");
     if (existsSync(file)) {
-      const manifest = JSON.parse(readFileSync(file, "utf8")) as { name?: string; version: string };
-      if (manifest.name === "pulumi-kasm") return manifest.version;
+      const manifest = JSON.parse(readFileSync(file, "utf8")) as { name?: string; version: string; peerDependencies: Record<string, string> };
+      if (manifest.name === "pulumi-kasm") return { version: manifest.version, pulumiRange: manifest.peerDependencies["@pulumi/pulumi"] };
     }
     if (path.dirname(dir) === dir) throw new Error("kasm-import: the pulumi-kasm package.json was not found beside the command");
   }
@@ -299,6 +299,7 @@ export async function runImport(argv: readonly string[], io: ImportIo): Promise<
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
 
+  const manifest = ownManifest();
   const project = generateProject(inventory, {
     kinds,
     users: invocation.users,
@@ -306,7 +307,8 @@ export async function runImport(argv: readonly string[], io: ImportIo): Promise<
     baseUrl: client.transport.baseUrl,
     apiKey: client.transport.apiKey,
     protect: invocation.protect,
-    packageVersion: packageVersion(),
+    packageVersion: manifest.version,
+    pulumiRange: manifest.pulumiRange,
   });
   io.stdout.write(`${summaryTable(project.summary)}\n\n`);
   io.stdout.write(`${requests.count()} requests to ${client.transport.baseUrl} in ${seconds} s.\n`);

@@ -140,7 +140,7 @@ export function projectFiles(w: ProgramWriter): Map<string, string> {
       name: settings.project,
       private: true,
       main: "index.ts",
-      dependencies: { "@pulumi/pulumi": "^3.216.0", "pulumi-kasm": `^${settings.packageVersion}` },
+      dependencies: { "@pulumi/pulumi": settings.pulumiRange, "pulumi-kasm": `^${settings.packageVersion}` },
       devDependencies: { "@types/node": "^20.19.0", typescript: "~5.9.3" },
     }),
   );

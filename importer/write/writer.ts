@@ -32,6 +32,8 @@ export interface ProgramSettings {
   readonly protect: boolean;
   /** The version of pulumi-kasm that generated the project (the project depends on `^` it). */
   readonly packageVersion: string;
+  /** The @pulumi/pulumi versions that pulumi-kasm accepts (its peer dependency), which the project depends on. */
+  readonly pulumiRange: string;
 }
 
 /** A secret the program reads from the stack configuration, for the README's `pulumi config set --secret` lines. */

@@ -65,7 +65,7 @@ const MAPPINGS_NOT_READ: Area<never> = {
 };
 
 function writerFor(kinds: readonly ImportKind[]): ProgramWriter {
-  const settings: ProgramSettings = { kinds: new Set(kinds), users: "set", project: "p", baseUrl: "http://kasm", apiKey: "k", protect: false, packageVersion: "1.0.0" };
+  const settings: ProgramSettings = { kinds: new Set(kinds), users: "set", project: "p", baseUrl: "http://kasm", apiKey: "k", protect: false, packageVersion: "1.0.0", pulumiRange: ">=3.216.0 <4" };
   return new ProgramWriter(INVENTORY, settings);
 }
 

@@ -148,6 +148,12 @@ describe.each([
     expect(program).toMatch(/password: config\.requireSecret\("\w+Password"\)/);
   });
 
+  it("its package.json asks for the @pulumi/pulumi versions pulumi-kasm accepts and for this pulumi-kasm", () => {
+    const own = JSON.parse(readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")) as { version: string; peerDependencies: Record<string, string> };
+    const generated = JSON.parse(readFileSync(path.join(projectDir, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    expect(generated.dependencies).toEqual({ "@pulumi/pulumi": own.peerDependencies["@pulumi/pulumi"], "pulumi-kasm": `^${own.version}` });
+  });
+
   it("type-checks against the packed package", { timeout: 120_000 }, async () => {
     symlinkSync(installedModules, path.join(projectDir, "node_modules"), "dir");
     await run(process.execPath, [TSC, "--noEmit", "-p", "tsconfig.json"], { cwd: projectDir });
