@@ -108,6 +108,9 @@ async function npmView(spec: string, field: string): Promise<string> {
   return JSON.parse(stdout);
 }
 
+/** The ranges this package declares for its peers and for Node (package.json). */
+const OWN_MANIFEST = JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { peerDependencies: Record<string, string>; engines: { node: string } };
+
 /** Compares two release versions (`x.y.z`) by their numbers. */
 function byVersion(a: string, b: string): number {
   const [x, y] = [a, b].map((v) => v.split(".").map(Number));
@@ -119,7 +122,7 @@ function byVersion(a: string, b: string): number {
  * (a registry may lack the range's first version).
  */
 async function oldestSupported(name: "@pulumi/pulumi" | "@pulumi/policy"): Promise<string> {
-  const range = (JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { peerDependencies: Record<string, string> }).peerDependencies[name];
+  const range = OWN_MANIFEST.peerDependencies[name];
   const served = [await npmView(`${name}@${range}`, "version")].flat() as string[];
   const releases = served.filter((v) => /^\d+\.\d+\.\d+$/.test(v)).sort(byVersion);
   if (releases.length === 0) throw new Error(`the npm registry serves no release of ${name} in package.json's peer range ${range}`);
@@ -128,7 +131,7 @@ async function oldestSupported(name: "@pulumi/pulumi" | "@pulumi/policy"): Promi
 
 /** The lowest Node package.json's `engines` accepts, as a release (`>=20.19` gives 20.19.0). */
 function oldestNode(): string {
-  const range = (JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { engines: { node: string } }).engines.node;
+  const range = OWN_MANIFEST.engines.node;
   const found = /(\d+)(?:\.(\d+))?(?:\.(\d+))?/.exec(range);
   if (!found) throw new Error(`package.json's engines name no Node version: ${range}`);
   return `${found[1]}.${found[2] ?? 0}.${found[3] ?? 0}`;
