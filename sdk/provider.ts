@@ -8,7 +8,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { KindName } from "../provider";
-import { kasmTypeToken } from "../catalogue/kinds";
+import { idOutputOf, kasmTypeToken } from "../catalogue/kinds";
 import { ID_AFTER_IMPORT } from "../catalogue/bulk-rows";
 import { connectionName, type ConnectionArgs } from "./connection";
 
@@ -182,9 +182,17 @@ export abstract class KasmResource<Args extends object, Outputs extends object =
     for (const key of secrets) props[key] = args[key] === undefined ? undefined : pulumi.secret(args[key]);
     const options = secrets.length === 0 ? opts : pulumi.mergeOptions(opts, { additionalSecretOutputs: [...secrets] });
     super(sharedKindProvider(kind), name, props, options, "kasm", kind);
-    // The class declares these outputs (`declare readonly`), so this assignment is the one that stands.
-    const self = this as unknown as Record<string, pulumi.Output<Record<string, string>>>;
-    for (const key of outputs.plannedIds ?? []) self[key] = idsKnownAfterImport(self[key]);
+    // The class declares these outputs (`declare readonly`), so these assignments are the ones that stand.
+    const self = this as unknown as Record<string, pulumi.Output<unknown>>;
+    for (const key of outputs.plannedIds ?? []) self[key] = idsKnownAfterImport(self[key] as pulumi.Output<Record<string, string>>);
+    // The object's Kasm id is the resource's id (catalogue/kinds.ts, KIND_ID_OUTPUTS), and an update
+    // keeps it. Pulumi's dynamic-provider host takes no part in previews, so the engine previews an
+    // update's outputs as its inputs and the computed id output would be unknown to every dependent,
+    // which would then preview a change (or a replacement) that `up` does not make. The resource's
+    // id is known in the preview of an update and unknown in that of a create or a replacement,
+    // exactly when the object's id is.
+    const idOutput = idOutputOf(kind);
+    if (idOutput !== undefined) self[idOutput] = this.id;
     declaredResources.push({ kind, connection, args, resource: this as unknown as KasmResource<object, object> });
   }
 }

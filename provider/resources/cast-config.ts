@@ -142,7 +142,7 @@ export type CastConfigOutputs = z.infer<typeof CastConfigOutputs>;
 /** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
 const API_FIELDS = {
   castingConfigName: {},
-  imageId: { equal: same.id },
+  imageId: { equal: same.id, refersTo: "Workspace" },
   key: {},
   allowedReferrers: { equal: same.set },
   limitSessions: {},
@@ -156,7 +156,7 @@ const API_FIELDS = {
   disableTips: {},
   disableFixedRes: {},
   allowAnonymous: {},
-  groupId: { equal: same.id },
+  groupId: { equal: same.id, refersTo: "Group" },
   requireRecaptcha: {},
   wsUrl: {},
   dynamicWsUrl: {},

@@ -76,7 +76,7 @@ const ID_REPLACES: FieldRule = { equal: same.id, replaces: true };
 
 /** Fields sent to Kasm, and how each compares. */
 const API_FIELDS = {
-  egressProviderId: ID_REPLACES,
+  egressProviderId: { ...ID_REPLACES, refersTo: "EgressProvider" },
   name: REPLACES,
   userId: { ...ID_REPLACES, ...TARGET_ROLES.userId },
   groupId: { ...ID_REPLACES, ...TARGET_ROLES.groupId },

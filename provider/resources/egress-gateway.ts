@@ -40,7 +40,7 @@ export type EgressGatewayOutputs = z.infer<typeof EgressGatewayOutputs>;
 
 /** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
 const API_FIELDS = {
-  egressProviderId: { equal: same.id },
+  egressProviderId: { equal: same.id, refersTo: "EgressProvider" },
   name: {},
   enabled: {},
   country: {},

@@ -43,7 +43,7 @@ export type EgressProviderMappingOutputs = z.infer<typeof EgressProviderMappingO
 
 /** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
 const API_FIELDS = {
-  egressProviderId: { equal: same.id },
+  egressProviderId: { equal: same.id, refersTo: "EgressProvider" },
   userId: { equal: same.id, ...TARGET_ROLES.userId },
   groupId: { equal: same.id, ...TARGET_ROLES.groupId },
   imageId: { equal: same.id, ...TARGET_ROLES.imageId },

@@ -83,11 +83,11 @@ const PLACEHOLDER_ID = "0".repeat(32);
  * is allowed), and the meaning of `allowAllGateways` left out (see {@link withGatewayDefault}).
  */
 export const TARGET_ROLES = {
-  userId: { placeholder: PLACEHOLDER_ID },
-  groupId: { placeholder: PLACEHOLDER_ID },
-  imageId: { placeholder: PLACEHOLDER_ID },
+  userId: { placeholder: PLACEHOLDER_ID, refersTo: "User" },
+  groupId: { placeholder: PLACEHOLDER_ID, refersTo: "Group" },
+  imageId: { placeholder: PLACEHOLDER_ID, refersTo: "Workspace" },
   allowAllGateways: { placeholder: true, whenLeftOut: false },
-  selectedGateways: { placeholder: [PLACEHOLDER_ID] },
+  selectedGateways: { placeholder: [PLACEHOLDER_ID], refersTo: "EgressGateway" },
 } as const satisfies Readonly<Record<keyof Targeted, FieldRule>>;
 
 // --- API bodies ----------------------------------------------------------------------------------

@@ -59,6 +59,7 @@ export const groupMembershipProvider = defineUserLink({
   schema: GroupMembershipInputs,
   docs: DOCS,
   otherField: "groupId",
+  otherKind: "Group",
   nouns: { aLink: "a membership", other: "group", joinedBy: "in" },
   userList: "groups",
   linkedIds: (user) => groupsOf(user).map((group) => group.group_id),

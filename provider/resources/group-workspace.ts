@@ -29,8 +29,8 @@ export type GroupWorkspaceInputs = z.infer<typeof GroupWorkspaceInputs>;
 
 /** Both ids name the authorization: a change to either replaces it. */
 const KEY_FIELDS = {
-  groupId: { equal: same.id, replaces: true },
-  imageId: { equal: same.id, replaces: true },
+  groupId: { equal: same.id, replaces: true, refersTo: "Group" },
+  imageId: { equal: same.id, replaces: true, refersTo: "Workspace" },
 } satisfies FieldRules<GroupWorkspaceInputs>;
 
 /** What `outputs()` builds: the declared inputs (the kind adds no output). */

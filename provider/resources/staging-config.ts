@@ -46,7 +46,7 @@ export type StagingConfigOutputs = z.infer<typeof StagingConfigOutputs>;
 /** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
 const API_FIELDS = {
   zoneId: { equal: same.id },
-  imageId: { equal: same.id },
+  imageId: { equal: same.id, refersTo: "Workspace" },
   numSessions: {},
   expiration: {},
   ...SESSION_PERMISSION_FIELDS,

@@ -70,7 +70,7 @@ const API_FIELDS = {
 } satisfies FieldRules<UserAttributesInputs>;
 
 /** The user whose record it is: another user is another record. */
-const KEY_FIELDS = { userId: { equal: same.id, replaces: true } } satisfies FieldRules<UserAttributesInputs>;
+const KEY_FIELDS = { userId: { equal: same.id, replaces: true, refersTo: "User" } } satisfies FieldRules<UserAttributesInputs>;
 
 const INPUT_FIELDS: Readonly<Record<keyof typeof KEY_FIELDS | keyof typeof API_FIELDS, FieldRule>> = { ...KEY_FIELDS, ...API_FIELDS };
 

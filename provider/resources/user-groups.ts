@@ -41,10 +41,10 @@ export const UserGroupsInputs = z.strictObject({
 export type UserGroupsInputs = z.infer<typeof UserGroupsInputs>;
 
 /** `userId` names another user's groups. */
-const KEY_FIELDS = { userId: { equal: same.id, replaces: true } } satisfies FieldRules<UserGroupsInputs>;
+const KEY_FIELDS = { userId: { equal: same.id, replaces: true, refersTo: "User" } } satisfies FieldRules<UserGroupsInputs>;
 
 /** The set itself changes in place. */
-const API_FIELDS = { groupIds: { equal: same.idSet } } satisfies FieldRules<UserGroupsInputs>;
+const API_FIELDS = { groupIds: { equal: same.idSet, refersTo: "Group" } } satisfies FieldRules<UserGroupsInputs>;
 
 // --- docs ----------------------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ import type { KasmClient } from "../api/client";
 import type { UserList } from "../api/user-reads";
 import { ALL_USERS_GROUP, closeUnderDependencies } from "../../catalogue";
 import { pairId } from "../../catalogue/ids";
+import type { KasmKind } from "../../catalogue/kinds";
 import { alreadyExistsError, canonicalId, declared, GONE, isNotFound, KasmId, KasmObjectMissingError, KasmReadPermissionError, keepSpelling, NO_OUTPUTS, same, type KindDocs, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
@@ -105,6 +106,8 @@ export interface UserLinkDefinition<OtherField extends string> {
   readonly nouns: UserLinkNouns;
   /** The input naming the other object: `groupId`, `serverId`. */
   readonly otherField: OtherField;
+  /** The kind whose id output gives {@link otherField} (`Group`), when a kind manages such objects. */
+  readonly otherKind?: KasmKind;
   /** The list of the user's record that holds the link (`groups`, `assigned_servers`). */
   readonly userList: UserList;
   /**
@@ -138,7 +141,10 @@ export interface UserLinkDefinition<OtherField extends string> {
  */
 export function defineUserLink<OtherField extends string>(link: UserLinkDefinition<OtherField>) {
   type Inputs = UserLinkInputs<OtherField>;
-  const keyFields = { userId: { equal: same.id, replaces: true }, [link.otherField]: { equal: same.id, replaces: true } } as FieldRules<Inputs>;
+  const keyFields = {
+    userId: { equal: same.id, replaces: true, refersTo: "User" },
+    [link.otherField]: { equal: same.id, replaces: true, ...(link.otherKind === undefined ? {} : { refersTo: link.otherKind }) },
+  } as FieldRules<Inputs>;
   const providerFields: FieldRules<Inputs> = { adopt: {} };
   const inputKeys: (keyof Inputs & string)[] = ["userId", link.otherField, "adopt"];
   const outputs = (inputs: RefreshedInputs<Inputs>): KindOutputs<Inputs, Record<never, never>> => declared(inputs, inputKeys);

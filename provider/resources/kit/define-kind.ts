@@ -185,7 +185,12 @@ function asRules<Inputs>(rules: FieldRules<Inputs> | undefined): Readonly<Record
 
 /** Field rules as the manifest lists them: each with its role and whether its change replaces (as `diff` decides). */
 function manifestFields(rules: Readonly<Record<string, FieldRule>>, role: ManifestField["role"]): Record<string, ManifestField> {
-  return Object.fromEntries(Object.entries(rules).map(([name, rule]) => [name, { role, replaces: rule.replaces === true, ...("storedDefault" in rule ? { alwaysSet: true } : {}) }]));
+  return Object.fromEntries(
+    Object.entries(rules).map(([name, rule]) => [
+      name,
+      { role, replaces: rule.replaces === true, ...("storedDefault" in rule ? { alwaysSet: true } : {}), ...(rule.refersTo === undefined ? {} : { refersTo: rule.refersTo }) },
+    ]),
+  );
 }
 
 /** What a kind's `read` does, as the engine calls it. */

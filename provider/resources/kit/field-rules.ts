@@ -8,6 +8,7 @@ import type { z } from "zod";
 import { canonicalId } from "../../../catalogue/ids";
 import { toApiBody, toCamelCase, toSnakeCase, type SnakeCase } from "../../api";
 import { isUnknown } from "./check-wording";
+import type { KasmKind } from "../../../catalogue/kinds";
 import type { KindDiffResult, Props, RefreshedInputs } from "./types";
 
 // --- ids, names, lists -----------------------------------------------------------------------------
@@ -60,6 +61,12 @@ export interface FieldRule {
    * value is then in the state and in every later diff.
    */
   readonly storedDefault?: unknown;
+  /**
+   * The kind whose objects' ids the input holds (a membership's `userId`: `User`), which a program
+   * gives from that kind's id output (`alice.userId`): what the tests of exact previews enumerate,
+   * so that a new reference between kinds is covered.
+   */
+  readonly refersTo?: KasmKind;
 }
 
 /** The placeholders of some field rules, by input name (see {@link FieldRule.placeholder}). */

@@ -8,6 +8,7 @@ import { UNKNOWN } from "../../../catalogue/values";
 import type { KasmClient } from "../../api/client";
 import type { SettingNames } from "../../api/config";
 import type { ApiNames } from "../../api/vocabulary";
+import type { KasmKind } from "../../../catalogue/kinds";
 
 /** Pulumi's placeholder for a value not known during preview (the catalogue's). */
 export { UNKNOWN };
@@ -112,6 +113,8 @@ export interface ManifestField {
   readonly replaces: boolean;
   /** Left out, the provider writes its default in (a drain's `draining`): its output is never undefined. */
   readonly alwaysSet?: boolean;
+  /** The kind whose objects' ids the input holds (see {@link FieldRule.refersTo}). */
+  readonly refersTo?: KasmKind;
 }
 
 /**

@@ -215,7 +215,7 @@ export const userSetProvider: Kind<UserSetInputs, UserSetState, UserSetOutputs> 
       groupsMode: { role: "provider", replaces: false },
       forceDelete: { role: "provider", replaces: false },
       adopt: { role: "provider", replaces: false },
-      groupIds: { role: "provider", replaces: false },
+      groupIds: { role: "provider", replaces: false, refersTo: "Group" },
     },
   },
 
