@@ -23,33 +23,49 @@ const SERVER = "5e5e5e5e5e5e4e5e9e5e5e5e5e5e0001";
 const SEED = {
   zones: [{ zone_id: ZONE, zone_name: "default" }],
   servers: [{ server_id: SERVER, hostname: "build-box.example.org", zone_name: "default" }],
+  users: [{ username: "ada@corp.example", first_name: "Ada" }],
 };
+
+/**
+ * How the program declares the objects others refer to: as created; with a field of each changed
+ * that keeps its id (`changed`); or with their natural keys changed too (`renamed`), for a
+ * replacement (`--replace`): Kasm cannot hold a new user beside the old one under one username,
+ * so a replacement that kept it would fail, its preview too.
+ */
+type Variant = "created" | "changed" | "renamed";
 
 /** The objects others refer to, with the field each changes that keeps its id. */
 const REFERENCED = {
-  alice: (changed: boolean): Declaration => ({ name: "alice", kind: "User", properties: { username: "alice", firstName: changed ? "Alicia" : "Alice" } }),
-  bob: (changed: boolean): Declaration => ({ name: "bob", kind: "User", properties: { username: "bob", firstName: changed ? "Robert" : "Bob" } }),
-  eng: (changed: boolean): Declaration => ({ name: "eng", kind: "Group", properties: { name: "Engineering", priority: 50, description: changed ? "Builds the product" : "Builds" } }),
-  chrome: (changed: boolean): Declaration => ({
+  alice: (v: Variant): Declaration => ({ name: "alice", kind: "User", properties: { username: v === "renamed" ? "alice.new" : "alice", firstName: v === "created" ? "Alice" : "Alicia" } }),
+  bob: (v: Variant): Declaration => ({ name: "bob", kind: "User", properties: { username: v === "renamed" ? "bob.new" : "bob", firstName: v === "created" ? "Bob" : "Robert" } }),
+  eng: (v: Variant): Declaration => ({ name: "eng", kind: "Group", properties: { name: groupName(v), priority: 50, description: v === "created" ? "Builds" : "Builds the product" } }),
+  chrome: (v: Variant): Declaration => ({
     name: "chrome",
     kind: "Workspace",
-    properties: { name: "kasmweb/chrome:1.16.0", friendlyName: "Chrome", cores: 1, memory: 1_024_000_000, description: changed ? "The browser" : "A browser" },
+    properties: { name: "kasmweb/chrome:1.16.0", friendlyName: "Chrome", cores: 1, memory: 1_024_000_000, description: v === "created" ? "A browser" : "The browser" },
   }),
-  vpn: (changed: boolean): Declaration => ({ name: "vpn", kind: "EgressProvider", properties: { name: "Corporate VPN", egressProviderType: "wireguard", enabled: !changed } }),
-  fra: (changed: boolean): Declaration => ({
+  vpn: (v: Variant): Declaration => ({
+    name: "vpn",
+    kind: "EgressProvider",
+    properties: { name: v === "renamed" ? "Corporate VPN 2" : "Corporate VPN", egressProviderType: "wireguard", enabled: v === "created" },
+  }),
+  fra: (v: Variant): Declaration => ({
     name: "fra",
     kind: "EgressGateway",
-    properties: { egressProviderId: ref("vpn"), name: "Frankfurt", country: "DE", city: changed ? "Frankfurt am Main" : "Frankfurt" },
+    properties: { egressProviderId: ref("vpn"), name: "Frankfurt", country: "DE", city: v === "created" ? "Frankfurt" : "Frankfurt am Main" },
   }),
 };
 
+/** The group's name, which the user set's rows name too. */
+const groupName = (v: Variant) => (v === "renamed" ? "Engineering 2" : "Engineering");
+
 /** Every reference between kinds, each made at least once. */
-const DEPENDENTS: readonly Declaration[] = [
+const dependents = (v: Variant): Declaration[] => [
   { name: "alice-attributes", kind: "UserAttributes", properties: { userId: ref("alice"), showTips: true } },
   { name: "alice-engineering", kind: "GroupMembership", properties: { userId: ref("alice"), groupId: ref("eng") } },
   { name: "bob-groups", kind: "UserGroups", properties: { userId: ref("bob"), groupIds: [ref("eng")] } },
   { name: "alice-box", kind: "UserServerAssignment", properties: { userId: ref("alice"), serverId: SERVER } },
-  { name: "team", kind: "UserSet", properties: { users: [{ username: "carol", firstName: "Carol", groups: ["Engineering"] }], groupIds: { Engineering: ref("eng") } } },
+  { name: "team", kind: "UserSet", properties: { users: [{ username: "carol", firstName: "Carol", groups: [groupName(v)] }], groupIds: { [groupName(v)]: ref("eng") } } },
   { name: "chrome-pool", kind: "StagingConfig", properties: { zoneId: ZONE, imageId: ref("chrome"), numSessions: 1, expiration: 1 } },
   { name: "chrome-link", kind: "CastConfig", properties: { castingConfigName: "Lobby", key: "lobby", imageId: ref("chrome"), groupId: ref("eng") } },
   { name: "eng-chrome", kind: "GroupWorkspace", properties: { groupId: ref("eng"), imageId: ref("chrome") } },
@@ -61,13 +77,13 @@ const DEPENDENTS: readonly Declaration[] = [
   { name: "chrome-key", kind: "EgressCredential", properties: { egressProviderId: ref("vpn"), name: "chrome", imageId: ref("chrome"), allowAllGateways: true, wireguardPrivateKey: "a-third-key" } },
 ];
 
-/** The program, with the referenced objects' id-keeping fields changed or not. */
-function program(changed: boolean): Declaration[] {
-  return [...Object.values(REFERENCED).map((declare) => declare(changed)), ...DEPENDENTS];
+/** The program, its referenced objects declared as `variant` says. */
+function program(variant: Variant): Declaration[] {
+  return [...Object.values(REFERENCED).map((declare) => declare(variant)), ...dependents(variant)];
 }
 
 const REFERENCED_NAMES = Object.keys(REFERENCED);
-const NAMES = program(false).map((d) => d.name);
+const NAMES = program("created").map((d) => d.name);
 
 /**
  * What a preview with the declarations `replaced` replaced shows for each declaration: a
@@ -77,7 +93,7 @@ const NAMES = program(false).map((d) => d.name);
  */
 function expectedAfterReplacing(replaced: readonly string[]): Record<string, string> {
   const ops: Record<string, string> = {};
-  for (const declaration of program(false)) {
+  for (const declaration of program("created")) {
     if (replaced.includes(declaration.name)) {
       ops[declaration.name] = "replace";
       continue;
@@ -94,19 +110,19 @@ const ofProgram = (ops: Record<string, string>) => Object.fromEntries(NAMES.map(
 
 type Form = "typescript" | "yaml";
 
-/** A stack of the program in one form, through the CLI, on an emulator of its own speaking the product's names. */
-async function cliStack(form: Form, dir: string, emulator: TestEmulator) {
+/** A stack of a program in one form (by default {@link program}), through the CLI, on an emulator speaking the product's names. */
+async function cliStack(form: Form, dir: string, emulator: TestEmulator, declarations: (variant: Variant) => Declaration[] = program) {
   const programDir = path.join(dir, "program");
   mkdirSync(programDir, { recursive: true });
-  const write = (changed: boolean) => {
-    if (form === "yaml") writeFileSync(path.join(programDir, "Pulumi.yaml"), yamlProgram(program(changed), "exact-previews", emulator.url, "product"));
+  const write = (variant: Variant) => {
+    if (form === "yaml") writeFileSync(path.join(programDir, "Pulumi.yaml"), yamlProgram(declarations(variant), "exact-previews", emulator.url, "product"));
     else {
       writeFileSync(path.join(programDir, "Pulumi.yaml"), "name: exact-previews\nruntime: nodejs\n");
       writeFileSync(path.join(programDir, "package.json"), JSON.stringify({ name: "exact-previews", main: "index.ts" }));
-      writeFileSync(path.join(programDir, "index.ts"), typescriptProgram(program(changed)));
+      writeFileSync(path.join(programDir, "index.ts"), typescriptProgram(declarations(variant)));
     }
   };
-  write(false);
+  write("created");
   const settings = { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret, "kasm:maxRetries": "1", "kasm:apiNames": "product" };
   const cli = new PulumiCli({
     programDir,
@@ -122,7 +138,7 @@ async function cliStack(form: Form, dir: string, emulator: TestEmulator) {
 
 describe("the program of exact previews", () => {
   it("makes every reference between kinds that the kinds declare", () => {
-    expect(uncoveredReferences(program(false))).toEqual([]);
+    expect(uncoveredReferences(program("created"))).toEqual([]);
   });
 
   it("expects the dependents of a replaced object to follow its field rules", () => {
@@ -135,6 +151,8 @@ describe.skipIf(!hasPulumi).each(["typescript", "yaml"] as const)("exact preview
   let tmp: ReturnType<typeof tempDir>;
   let emulator: TestEmulator;
   const figures: string[] = [];
+  /** Run one CLI step, recording the requests it sent and how long it took. */
+  const step = <R extends object>(label: string, run: () => Promise<R>) => measuredStep(emulator, figures, label, run);
 
   beforeAll(async () => {
     tmp = tempDir(`exact-previews-${form}`);
@@ -148,13 +166,12 @@ describe.skipIf(!hasPulumi).each(["typescript", "yaml"] as const)("exact preview
 
   it("a change that keeps every referenced id previews only those objects' updates, and up makes exactly them; replacing them previews their dependents' steps", { timeout: SLOW * 2 }, async () => {
     const { cli, write } = await cliStack(form, tmp.dir, emulator);
-    const step = <R extends object>(label: string, run: () => Promise<R>) => measuredStep(emulator, figures, label, run);
 
     const created = await step("up (create)", () => cli.steps("up"));
     expect(created.errors).toEqual({});
     expect(created.code, created.stdout + created.stderr).toBe(0);
 
-    write(true);
+    write("changed");
     const preview = await step("preview (every referenced object changed)", () => cli.steps("preview"));
     expect(preview.code, preview.stdout + preview.stderr).toBe(0);
     const updates = Object.fromEntries(NAMES.map((name) => [name, REFERENCED_NAMES.includes(name) ? "update" : "same"]));
@@ -169,14 +186,35 @@ describe.skipIf(!hasPulumi).each(["typescript", "yaml"] as const)("exact preview
 
     // A replacement changes the referenced ids: the dependents follow their own field rules.
     const urnOf = (name: string) => {
-      const kind = REFERENCED[name as keyof typeof REFERENCED](false).kind;
+      const kind = REFERENCED[name as keyof typeof REFERENCED]("created").kind;
       const type = form === "yaml" ? `kasm:index:${kind}` : `pulumi-nodejs:dynamic/kasm:${kind}`;
       return `urn:pulumi:dev::exact-previews::${type}::${name}`;
     };
     const replaced = ["alice", "bob", "eng", "chrome", "vpn"];
+    write("renamed");
     const replacing = await step("preview --replace (users, group, workspace, egress provider)", () => cli.steps("preview", replaced.flatMap((name) => ["--replace", urnOf(name)])));
     expect(replacing.code, replacing.stdout + replacing.stderr).toBe(0);
     expect(ofProgram(replacing.ops)).toEqual(expectedAfterReplacing(replaced));
+  });
+
+  it("a new user whose username Kasm has already (in another case) fails the preview, naming it, its installation and adopt, and up creates nothing", { timeout: SLOW }, async () => {
+    const newcomer = (): Declaration[] => [
+      { name: "other", kind: "User", properties: { username: "grace@corp.example" } },
+      { name: "ada", kind: "User", properties: { username: "ADA@corp.example", firstName: "Ada" } },
+    ];
+    const { cli } = await cliStack(form, path.join(tmp.dir, "existing"), emulator, newcomer);
+    const usernames = async () => ((await emulator.specCall("get_users")).body.users as { username: string }[]).map((u) => u.username).sort();
+    const before = await usernames();
+    const preview = await step("preview (a user Kasm has)", () => cli.preview());
+    expect(preview.code).not.toBe(0);
+    const printed = preview.stdout + preview.stderr;
+    // Kasm keeps usernames in lower case: the message names the user as Kasm has it.
+    expect(printed).toContain(`User ada: User 'ada@corp.example' already exists in Kasm at ${emulator.url}`);
+    expect(printed).toContain("Set `adopt: true` on the resource to take it over");
+    const up = await step("up (a user Kasm has)", () => cli.up());
+    expect(up.code).not.toBe(0);
+    // Nothing applied before the failure: the check fails before any create.
+    expect(await usernames()).toEqual(before);
   });
 });
 
@@ -193,8 +231,8 @@ describe("exact previews through the test engine (typescript), as through the CL
       const programDir = path.join(tmp.dir, "program");
       mkdirSync(programDir, { recursive: true });
       writeFileSync(path.join(programDir, "package.json"), JSON.stringify({ name: "exact-previews", main: "index.ts" }));
-      const write = (changed: boolean) => writeFileSync(path.join(programDir, "index.ts"), typescriptProgram(program(changed)));
-      write(false);
+      const write = (variant: Variant) => writeFileSync(path.join(programDir, "index.ts"), typescriptProgram(program(variant)));
+      write("created");
       const engine = new TestEngine({
         programDir,
         project: "exact-previews",
@@ -207,7 +245,7 @@ describe("exact previews through the test engine (typescript), as through the CL
       const opsOf = (result: Awaited<ReturnType<TestEngine["up"]>>) => ofProgram(Object.fromEntries(result.resources.map((r) => [r.urn.split("::").pop()!, r.op])));
       const created = await engine.up();
       expect(created.errors).toEqual([]);
-      write(true);
+      write("changed");
       const updates = Object.fromEntries(NAMES.map((name) => [name, REFERENCED_NAMES.includes(name) ? "update" : "same"]));
       const preview = await engine.preview();
       expect(preview.errors).toEqual([]);

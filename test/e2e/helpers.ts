@@ -119,7 +119,8 @@ export function exampleEngine(o: StackOptions): TestEngine {
     // A test against a local emulator has no reason to wait out retries.
     "kasm:maxRetries": "1",
   };
-  for (const [k, v] of Object.entries(o.config ?? {})) config[`${project}:${k}`] = v;
+  // A key with its namespace (`kasm:checkBeforeChanges`) is kept as it is.
+  for (const [k, v] of Object.entries(o.config ?? {})) config[k.includes(":") ? k : `${project}:${k}`] = v;
   return new TestEngine({
     programDir: o.programDir ?? exampleDir(o.example),
     project,

@@ -181,7 +181,7 @@ describe("StagingConfig", () => {
     const second = new Driven(host, "StagingConfig", "terminal-again");
     // Found before any create (a released Kasm fails a second config with a server error), and named.
     await expect(second.create({ zoneId: hyphenated(OTHER_ZONE), imageId: TERMINAL, numSessions: 3, expiration: 2 })).rejects.toThrow(
-      `already exists in Kasm (staging config ${first.id})`,
+      `already exists in Kasm at ${emulator.url} (staging config ${first.id})`,
     );
     await expect(second.create({ zoneId: OTHER_ZONE, imageId: TERMINAL, numSessions: 3, expiration: 2 })).rejects.toThrow(
       "If another resource declares it (another StagingConfig of this zone and image, in this stack or another), keep only one of them",

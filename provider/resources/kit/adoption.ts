@@ -80,7 +80,7 @@ export interface Adoption<T> {
 export async function createOrAdopt<T>(how: Adoption<T>, context: KindContext): Promise<T> {
   if (how.adopt === true || how.findFirst) {
     const existing = await how.find();
-    if (existing !== undefined && how.adopt !== true) throw alreadyExistsError(how.kind, how.key, how.findFirst?.(existing), how.declaredBy);
+    if (existing !== undefined && how.adopt !== true) throw alreadyExistsError(how.kind, how.key, how.findFirst?.(existing), how.declaredBy, context.client().baseUrl);
     if (existing !== undefined) {
       if (how.asDeclared?.(existing)) return existing;
       // Refused in check already when it could read; here for a plan made without that read.
@@ -91,7 +91,7 @@ export async function createOrAdopt<T>(how: Adoption<T>, context: KindContext): 
   try {
     return await how.create();
   } catch (error) {
-    if (isAlreadyExists(error)) throw alreadyExistsError(how.kind, how.key, error, how.declaredBy);
+    if (isAlreadyExists(error)) throw alreadyExistsError(how.kind, how.key, error, how.declaredBy, context.client().baseUrl);
     throw error;
   }
 }
@@ -114,9 +114,13 @@ export function isAlreadyExists(error: unknown): boolean {
  * @param declaredBy For a kind whose object another resource may declare too (`another
  *   StagingConfig of this zone and image`): the error then says to keep one of them first, since
  *   `adopt` would leave both resources managing the object and undoing each other.
+ * @param installation The installation's address, for a message that names where the object is
+ *   (a program may manage several).
  */
-export function alreadyExistsError(kind: string, key: string, cause?: unknown, declaredBy?: string): KasmNotAdoptedError {
-  const detail = typeof cause === "string" ? ` (${cause})` : cause instanceof KasmApiError && cause.errorMessage ? ` (Kasm: ${cause.errorMessage})` : "";
+export function alreadyExistsError(kind: string, key: string, cause?: unknown, declaredBy?: string, installation?: string): KasmNotAdoptedError {
+  const detail =
+    (installation === undefined ? "" : ` at ${installation}`) +
+    (typeof cause === "string" ? ` (${cause})` : cause instanceof KasmApiError && cause.errorMessage ? ` (Kasm: ${cause.errorMessage})` : "");
   if (declaredBy)
     return new KasmNotAdoptedError(
       `${kind} ${key} already exists in Kasm${detail}. If another resource declares it (${declaredBy}), keep only one of ` +

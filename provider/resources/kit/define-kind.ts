@@ -13,7 +13,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { checkInputs } from "./check-wording";
-import { createOrAdopt, GONE } from "./adoption";
+import { alreadyExistsError, createOrAdopt, GONE } from "./adoption";
+import { isUnknown } from "./check-wording";
+import { checksBeforeChanges, lookups } from "./installation-check";
 import { changedFields, diffInputs, isAsDeclared, keptOutputs, onlyProviderFlagsChanged, placeholdersOf, refreshedInputs, withLeftOutValues, withStoredDefaults, type FieldRule } from "./field-rules";
 import type { Kind, KindContext, KindDiffResult, KindDocs, ManifestField, Props, RefreshedInputs } from "./types";
 import { refusedWithoutProductOperations, type ProductOnly } from "./product-only";
@@ -250,10 +252,34 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
       declaredBy: adoption.declaredBy,
       find: () => adoption.find(inputs, context),
       findFirst: adoption.findFirst,
+      // The check of this create looked the key up moments ago and found nothing: not again.
+      ...(inputs.adopt !== true && lookups.absentLately(context, adoption.noun ?? adoption.kind, adoption.key(inputs)) ? { find: async () => undefined } : {}),
       // An object already as declared (in the fields the program declares) is taken over without a request.
       asDeclared: (existing) => isAsDeclared(wanted, record.asInputs(wanted, existing), apiFields),
       ...steps,
     }, context);
+  }
+
+  /**
+   * For an object about to be created without `adopt`, of a kind that refuses an existing object
+   * with the same natural key (`findFirst`): whether Kasm holds one already, as the refusal's
+   * words, so that the preview fails on what `create` would refuse after other resources were
+   * applied. One lookup by natural key per such create, only while the installation is read
+   * before changes (`checkBeforeChanges`) and every input is known; none for an update.
+   */
+  async function existingWithoutAdopt(olds: Props, inputs: Inputs, context: KindContext): Promise<string | undefined> {
+    const adoption = adopting?.adoption;
+    const named = adoption?.findFirst;
+    if (adoption === undefined || named === undefined || inputs.adopt === true || Object.keys(olds).length > 0) return undefined;
+    if (!checksBeforeChanges(context) || Object.values(inputs).some(isUnknown)) return undefined;
+    const noun = adoption.noun ?? adoption.kind;
+    const key = adoption.key(inputs);
+    const existing = await adoption.find(inputs, context);
+    if (existing === undefined) {
+      lookups.rememberAbsent(context, noun, key);
+      return undefined;
+    }
+    return `${context.label(noun, key)}: ${alreadyExistsError(noun, key, named(existing), adoption.declaredBy, context.client().baseUrl).message}`;
   }
 
   return {
@@ -286,7 +312,9 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
           return existing === undefined ? undefined : record.asInputs(comparedInputs(inputs), existing);
         },
       });
-      return refusal === undefined ? result : { ...result, failures: [{ property: "adopt", reason: refusal }] };
+      if (refusal !== undefined) return { ...result, failures: [{ property: "adopt", reason: refusal }] };
+      const existing = await existingWithoutAdopt(olds, inputs, context);
+      return existing === undefined ? result : { ...result, failures: [{ property: "adopt", reason: existing }] };
     },
 
     async diff(_id, olds, news) {

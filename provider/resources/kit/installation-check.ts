@@ -99,3 +99,34 @@ function describe(error: unknown, names: SettingNames): string {
     `(This read is made once per installation and deployment; \`pulumi config set ${configKey(names, "checkBeforeChanges")} false\` turns it off.)`
   );
 }
+
+/** How long a lookup that found no object stands for the create that follows it: as long as a refresh's snapshot of users serves. */
+export const ABSENCE_STANDS_MS = 30_000;
+
+/**
+ * The natural keys `check` looked up and found no object for, by connection and kind, with when:
+ * the create that follows in the same process (an `up`) does not look the key up again, so that
+ * reading before a change costs a create no request more. The create's own lookup exists to keep
+ * the client's recovery after a server error from taking an object made outside Pulumi for its
+ * own (`findFirst`); an object made in the seconds between the check's lookup and the create is
+ * as unlikely as one made between that lookup and the create, and Kasm refuses a duplicate create
+ * either way. A key is forgotten once its create uses it, or after {@link ABSENCE_STANDS_MS}.
+ */
+const absences = new Map<string, number>();
+
+const absenceKey = (context: KindContext, kind: string, key: string) => JSON.stringify([context.connection ?? "", kind, key]);
+
+/** The lookups by natural key that check shares with the create after it (see {@link absences}). */
+export const lookups = {
+  /** Check found no object of `kind` with this key. */
+  rememberAbsent(context: KindContext, kind: string, key: string): void {
+    absences.set(absenceKey(context, kind, key), Date.now());
+  },
+  /** Whether check found no such object within {@link ABSENCE_STANDS_MS}; the answer is given once. */
+  absentLately(context: KindContext, kind: string, key: string): boolean {
+    const at = absences.get(absenceKey(context, kind, key));
+    absences.delete(absenceKey(context, kind, key));
+    return at !== undefined && Date.now() - at < ABSENCE_STANDS_MS;
+  },
+};
+
