@@ -37,10 +37,11 @@ describe.skipIf(!hasPulumi)("failures through the pulumi CLI", () => {
   });
 
   /** `preview` or `up` of a program in a stack of its own. */
-  async function run(name: string, body: string, operation: "preview" | "up"): Promise<CliResult> {
+  async function run(name: string, body: string, operation: "preview" | "up", settings: Readonly<Record<string, string>> = {}): Promise<CliResult> {
     const caseDir = path.join(dir, name);
     // As users run a program: type-checked by ts-node first.
     const cli = await stackOn(emulator.url, ADMIN, writeProgram(caseDir, body), path.join(caseDir, "work"), PASSPHRASE, { typeCheck: true });
+    for (const [key, value] of Object.entries(settings)) await cli.ok(["config", "set", "--stack", "dev", key, value]);
     return operation === "preview" ? cli.preview() : cli.up();
   }
 
@@ -61,6 +62,8 @@ describe.skipIf(!hasPulumi)("failures through the pulumi CLI", () => {
       "provider",
       `new kasm.User("clash", { username: "existing", firstName: "Again" });\nnew kasm.User("fresh", { username: "fresh", firstName: "Fresh" });`,
       "up",
+      // Without the read before changes, check cannot see that 'existing' is taken: the create is refused.
+      { "kasm:checkBeforeChanges": "false" },
     );
     const text = result.stdout + result.stderr;
     expect(result.code).not.toBe(0);

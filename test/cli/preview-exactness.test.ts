@@ -211,9 +211,11 @@ describe.skipIf(!hasPulumi).each(["typescript", "yaml"] as const)("exact preview
     // Kasm keeps usernames in lower case: the message names the user as Kasm has it.
     expect(printed).toContain(`User ada: User 'ada@corp.example' already exists in Kasm at ${emulator.url}`);
     expect(printed).toContain("Set `adopt: true` on the resource to take it over");
-    const up = await step("up (a user Kasm has)", () => cli.up());
+    // `pulumi up` previews first, and stops there: nothing is applied. (With --skip-preview the
+    // resources register in parallel, and another one may be created before this check fails.)
+    const up = await step("up (a user Kasm has)", () => cli.run(["up", "--yes", "--stack", "dev"]));
     expect(up.code).not.toBe(0);
-    // Nothing applied before the failure: the check fails before any create.
+    expect(up.stdout + up.stderr).toContain("User 'ada@corp.example' already exists in Kasm");
     expect(await usernames()).toEqual(before);
   });
 });
