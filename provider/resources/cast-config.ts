@@ -345,7 +345,12 @@ export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs
   docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: { adopt: {} },
-  extraCheck: (result, _news, olds) => withCheckNote(result, CAST_GROUP_CHANGING, result.inputs && castGroupChanging(olds, result.inputs)),
+  // Noted only when the update moves the config (or may): left out, the permissions pack reads
+  // "does not move", so a preview's diff shows the note only on a change that moves it.
+  extraCheck: (result, _news, olds) => {
+    const moves = result.inputs && castGroupChanging(olds, result.inputs);
+    return withCheckNote(result, CAST_GROUP_CHANGING, moves === false ? undefined : moves);
+  },
 
   async create(inputs, context) {
     const client = context.client();
