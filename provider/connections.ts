@@ -26,6 +26,8 @@ export interface ConnectionSettings {
 /** The connections of one process (see the module comment). */
 export class ConnectionRegistry {
   #read: (key: string) => string | undefined;
+  /** The explicit native provider whose properties `#read` answers, for messages; undefined for the stack's configuration. */
+  #provider: string | undefined;
   readonly #env: NodeJS.ProcessEnv;
   /** The clients built, by connection ("" for the default one), with a digest of their settings. */
   readonly #clients = new Map<string, { readonly client: KasmClient; readonly digest: string }>();
@@ -42,10 +44,13 @@ export class ConnectionRegistry {
   /**
    * Read the configuration from `read` from now on. A client whose settings did not change is
    * kept (Pulumi's host configures every kind's provider with the same stack configuration); the
-   * others are closed and built again on their next use.
+   * others are closed and built again on their next use. `provider` is the resource name of the
+   * explicit native provider whose properties `read` answers (its messages name them), undefined
+   * when `read` answers the stack's configuration.
    */
-  reconfigure(read: (key: string) => string | undefined): void {
+  reconfigure(read: (key: string) => string | undefined, provider?: string): void {
     this.#read = read;
+    this.#provider = provider;
     for (const [key, built] of this.#clients) {
       if (built.digest === this.#digest(key === "" ? undefined : key)) continue;
       void built.client.close().catch(() => undefined);
@@ -55,7 +60,7 @@ export class ConnectionRegistry {
 
   /** The settings of connection `name` (undefined: the default one). */
   settings(name: string | undefined): ConnectionSettings {
-    return connectionSettings(name, this.#read, this.#env);
+    return connectionSettings(name, this.#read, this.#env, this.#provider);
   }
 
   /**
@@ -131,7 +136,7 @@ export class ConnectionRegistry {
     const settings = this.settings(name);
     const variables = Object.entries(settings.env).filter(([variable]) => variable.startsWith(settings.names.envPrefix));
     return createHash("sha256")
-      .update(JSON.stringify([settings.options, variables.sort(([a], [b]) => a.localeCompare(b))]))
+      .update(JSON.stringify([settings.options, settings.names, variables.sort(([a], [b]) => a.localeCompare(b))]))
       .digest("hex");
   }
 }

@@ -24,7 +24,7 @@
  * method receives the {@link KindContext} of its object's connection, built by {@link contextFor}.
  */
 import type { KasmClient } from "./api";
-import { CONFIG_KEYS, settingNamesOf } from "./api/config";
+import { CONFIG_KEYS } from "./api/config";
 import { ConnectionRegistry } from "./connections";
 import { labelFor, note, warn } from "./engine-log";
 import type { KindContext, ProviderSetting } from "./resources/kit/types";
@@ -113,7 +113,8 @@ export interface Diagnostics {
 export function contextIn(registry: ConnectionRegistry, connection: string | undefined, resourceName: string | undefined, diagnostics: Diagnostics): KindContext {
   return {
     connection,
-    settingNames: settingNamesOf(connection),
+    // The registry's names: an explicit native provider's messages name its properties.
+    settingNames: registry.settings(connection).names,
     client: () => registry.client(connection),
     existingClient: () => registry.existingClient(connection),
     apiNames: () => registry.apiNames(connection),

@@ -160,6 +160,7 @@ function parse(argv: readonly string[]): Invocation | "help" {
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
 
   const programDir = path.resolve(values.program);
+  refuseOtherRuntimes(programDir);
   const project = values.project ?? projectName(programDir);
   const passphrase = process.env.PULUMI_CONFIG_PASSPHRASE;
   if (!passphrase) throw new UsageError("PULUMI_CONFIG_PASSPHRASE is not set: it encrypts the secrets in the state file, as with `pulumi login --local`");
@@ -236,6 +237,27 @@ function readPackConfig(file: string): PolicyPackConfig {
     }
   }
   return config as PolicyPackConfig;
+}
+
+/**
+ * Refuse, in one line, a program whose Pulumi.yaml names another runtime than Node.js (`yaml`,
+ * `python`, `go`, ...): the engine runs Node.js programs alone, and would otherwise fail with
+ * Node's own words about a main file. A folder without a readable Pulumi.yaml is left to the
+ * steps that need one.
+ */
+function refuseOtherRuntimes(programDir: string): void {
+  let text: string;
+  try {
+    text = readFileSync(path.join(programDir, "Pulumi.yaml"), "utf8");
+  } catch {
+    return;
+  }
+  // `runtime: yaml`, or `runtime:` with a `name: yaml` under it.
+  const runtime = /^runtime:[ \t]*(?:\r?\n[ \t]+name:[ \t]*)?["']?([A-Za-z]+)/m.exec(text)?.[1];
+  if (runtime !== undefined && runtime !== "nodejs")
+    throw new UsageError(
+      `the program in ${programDir} is a ${runtime} program (runtime: ${runtime} in its Pulumi.yaml), and kasm-test-engine runs Node.js programs only (runtime: nodejs): run this one with the pulumi CLI (pulumi preview, pulumi up)`,
+    );
 }
 
 /** The `name:` of the program's Pulumi.yaml. */

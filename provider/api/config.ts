@@ -5,9 +5,9 @@
 import { readFileSync } from "node:fs";
 import { KasmConfigurationError } from "./errors";
 import { API_NAMES, type ApiNames } from "./vocabulary";
-import { configKey, DEFAULT_SETTING_NAMES, envVar, settingNamesOf, type SettingNames } from "./setting-names";
+import { configKey, DEFAULT_SETTING_NAMES, envVar, providerSettingNames, settingNamesOf, settingRef, type SettingNames } from "./setting-names";
 
-export { configKey, DEFAULT_SETTING_NAMES, envVar, howToSet, settingNamesOf, type SettingNames } from "./setting-names";
+export { configKey, DEFAULT_SETTING_NAMES, envVar, howToSet, providerSettingNames, settingNamesOf, settingRef, setTo, type SettingNames } from "./setting-names";
 
 
 /** Where the client reports what it does (retries, adopted objects). Every line is free of secrets. */
@@ -214,9 +214,7 @@ export function resolveConfig(
   const missing: string[] = [];
   const invalid: string[] = [];
   const fromEnv = (name: keyof typeof ENV_VARS): string | undefined => env[envVar(names, name)];
-  /** Where an option is set, for a message: its key, the option, its variable. */
-  const setBy = (name: keyof typeof ENV_VARS, variableWord = "environment variable ") =>
-    `configuration \`${configKey(names, name)}\`, option \`${name}\` or ${variableWord}${envVar(names, name)}`;
+  const setBy = (name: keyof typeof ENV_VARS, variableWord = "environment variable ") => whereSet(names, name, variableWord);
   const pick = (name: "baseUrl" | "apiKey" | "apiKeySecret" | "caCert"): string | undefined => {
     const value = options[name] ?? fromEnv(name);
     return value === undefined || value.trim() === "" ? undefined : value;
@@ -249,7 +247,7 @@ export function resolveConfig(
       const without = `${baseUrl.origin}${baseUrl.pathname.replace(API_PATH, "")}`;
       invalid.push(
         `baseUrl must be the address of the Kasm installation, without the API path: ${without} rather than ${shown} ` +
-          `(the client adds /api/public/... itself; configuration \`${configKey(names, "baseUrl")}\`, option \`baseUrl\` or ${envVar(names, "baseUrl")})`,
+          `(the client adds /api/public/... itself; ${whereSet(names, "baseUrl", "")})`,
       );
     }
   }
@@ -307,6 +305,16 @@ export function parseBaseUrl(raw: string): URL | undefined {
   }
 }
 
+/**
+ * Where an option is set, for a message: the configuration key, the client option and the
+ * variable (`` configuration `kasm:baseUrl`, option `baseUrl` or environment variable KASM_BASE_URL ``);
+ * for an explicit provider, its property and the variable that stands in when it is left out.
+ */
+function whereSet(names: SettingNames, option: string, variableWord: string): string {
+  if (names.provider !== undefined) return `${settingRef(names, option)}, or ${variableWord}${envVar(names, option)} where the provider leaves it out`;
+  return `configuration ${settingRef(names, option, true)}, option \`${option}\` or ${variableWord}${envVar(names, option)}`;
+}
+
 /** The wire vocabulary setting: `spec` when unset; a value other than `spec` or `product` is added to `invalid`. */
 function readApiNames(value: string | undefined, invalid: string[], names: SettingNames): ApiNames {
   const given = value?.trim().toLowerCase();
@@ -314,7 +322,7 @@ function readApiNames(value: string | undefined, invalid: string[], names: Setti
   if ((API_NAMES as readonly string[]).includes(given)) return given as ApiNames;
   invalid.push(
     `apiNames must be "spec" (the API documentation's names, the default) or "product" (a released Kasm, 1.15 or later), not ${JSON.stringify(value)} ` +
-      `(configuration \`${configKey(names, "apiNames")}\`, option \`apiNames\` or ${envVar(names, "apiNames")})`,
+      `(${whereSet(names, "apiNames", "")})`,
   );
   return "spec";
 }
@@ -342,13 +350,15 @@ export function readCaCert(value: string | undefined, invalid: string[] = []): s
  * (`kasm-prod:` and `KASM_PROD_*`), read under those names. The default connection's variables
  * are never read for a named one: a second installation must not quietly get the first one's
  * credentials. The one place the provider, the lookups and `waitForHealthy` choose a connection's
- * settings; {@link resolveConfig} takes all three.
+ * settings; {@link resolveConfig} takes all three. `provider` names the explicit native provider
+ * whose properties `get` reads for the default connection, so that messages name its properties.
  */
 export function connectionSettings(
   name: string | undefined,
   get: (key: string) => string | undefined,
   env: NodeJS.ProcessEnv = process.env,
+  provider?: string,
 ): { readonly options: KasmClientOptions; readonly env: NodeJS.ProcessEnv; readonly names: SettingNames } {
-  const names = settingNamesOf(name);
+  const names = name === undefined && provider !== undefined ? providerSettingNames(provider) : settingNamesOf(name);
   return { options: optionsFromConfig(get, names), env, names };
 }

@@ -7,7 +7,7 @@
  * first request, once per process and base URL, so that a deployment against a Kasm still
  * starting waits instead of failing its first calls.
  */
-import { configKey, DEFAULT_SETTING_NAMES, envVar, howToSet, type SettingNames } from "./setting-names";
+import { DEFAULT_SETTING_NAMES, envVar, howToSet, settingRef, type SettingNames } from "./setting-names";
 import { KasmHealthCheckError } from "./errors";
 import type { KasmApi } from "./transport";
 
@@ -84,7 +84,7 @@ export class KasmHealthGateError extends KasmHealthCheckError {
     super(cause.attempts ?? 1, seconds * 1000, cause.lastFailure);
     this.message =
       `Kasm at ${baseUrl} did not report healthy (GET /api/__healthcheck) within the ${seconds} s that ` +
-      `${configKey(settings, "waitForHealthySeconds")} (or ${envVar(settings, "waitForHealthySeconds")}) allows, after ${cause.attempts ?? 1} probe(s); ` +
+      `${settingRef(settings, "waitForHealthySeconds")} (or ${envVar(settings, "waitForHealthySeconds")}) allows, after ${cause.attempts ?? 1} probe(s); ` +
       `last answer: ${cause.lastFailure}. Check that Kasm is running and reachable at that address (${howToSet(settings, "baseUrl")}), or raise the setting.`;
   }
 }

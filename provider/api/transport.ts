@@ -421,7 +421,7 @@ export class KasmTransport {
     if (answer.status === 404) return new KasmUnknownPathError({ operation, status: 404, errorMessage, attempts: answer.attempts, wireName, settings: this.settingNames });
     const retryAfterMs = parseRetryAfter(answer.headers["retry-after"]);
     return errorForStatus(
-      { operation, status: answer.status, errorMessage, validationErrors, attempts: answer.attempts, retryAfterMs, context, settings: this.settingNames },
+      { operation, status: answer.status, errorMessage, validationErrors, attempts: answer.attempts, retryAfterMs, context, settings: this.settingNames, installation: this.baseUrl },
       notRepeatedNote(repeatMode(operation), { status: answer.status }),
     );
   }
@@ -434,7 +434,7 @@ export class KasmTransport {
     if (code !== undefined && TLS_TRUST_CODES.has(code)) {
       return new KasmTransportError(
         details,
-        `: the server's TLS certificate is not trusted; pass its CA certificate with the caCert option (${envVar(this.settingNames, "caCert")}) or the configuration \`${configKey(this.settingNames, "caCert")}\``,
+        `: the server's TLS certificate is not trusted; pass its CA certificate with ${this.settingNames.provider === undefined ? `the caCert option (${envVar(this.settingNames, "caCert")}) or the configuration \`${configKey(this.settingNames, "caCert")}\`` : howToSet(this.settingNames, "caCert")}`,
       );
     }
     // Which address was tried and where it is set: with several installations, the reader must

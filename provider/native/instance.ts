@@ -22,6 +22,22 @@ const VARIABLE_PREFIX = "kasm:config:";
 /** Properties the engine adds to every provider instance's inputs, which are not settings. */
 const ENGINE_PROPERTIES = ["version", "pluginDownloadURL"];
 
+/**
+ * A default provider's resource name: `default`, or `default_<version>` (`default_0_1_0`), as the
+ * engine names the provider it makes from the stack's `kasm:` configuration.
+ */
+const DEFAULT_PROVIDER_NAME = /^default(_\d+_\d+_\d+\S*)?$/;
+
+/**
+ * The resource name of the explicit provider being configured (`staging`), or undefined for a
+ * default provider (its settings are the stack's `kasm:` keys) or an engine that sends neither
+ * the name nor the URN (an older engine).
+ */
+export function explicitProviderName(req: provproto.ConfigureRequest): string | undefined {
+  const name = req.getName() || (req.getUrn() ?? "").split("::").slice(3).join("::");
+  return name === "" || DEFAULT_PROVIDER_NAME.test(name) ? undefined : name;
+}
+
 /** What Configure leaves for the resource methods. */
 export interface ConfiguredState {
   /** Whether every setting was known (a preview may configure with values not known yet). */
@@ -59,7 +75,8 @@ export function instanceMethods(connections: ConnectionRegistry, state: Configur
         args !== undefined
           ? settingsOf(fromStruct(args).props)
           : Object.fromEntries([...req.getVariablesMap().entries()].filter(([key]) => key.startsWith(VARIABLE_PREFIX)).map(([key, value]) => [key.slice(VARIABLE_PREFIX.length), value]));
-      connections.reconfigure(settingsReader(props));
+      // An explicit provider's messages name its own properties, not the stack's `kasm:` keys.
+      connections.reconfigure(settingsReader(props), args !== undefined ? explicitProviderName(req) : undefined);
       state.settingsKnown = !hasUnknownSetting(props);
       return new provproto.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true).setAcceptresources(false).setAcceptoutputs(false);
     },

@@ -27,7 +27,7 @@ import { canonicalId } from "../../catalogue/ids";
 import { UNKNOWN } from "../../catalogue/values";
 import { CAST_CONFIG_SHOWN_FIELDS, castConfigShown, KasmUnknownCastConfigError } from "../api";
 import type { KasmClient, CastConfig as KasmCastConfig, CastConfigUpdate, CreateCastConfigResult, NewCastConfig } from "../api";
-import { configKey, howToSet } from "../api/config";
+import { setTo, settingRef } from "../api/config";
 import { alreadyExistsError, declared, GONE, hasState, inputNames, isAlreadyExists, isAsDeclared, isUnknown, KasmId, KasmNotAdoptedError, KasmObjectMissingError, KasmOutcomeUnknownError, keepingWhatWasCreated, keepSpelling, refreshedInputs, same, toApi, unlessGone, withCheckNote, type KindDocs, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS, SESSION_PERMISSION_DOCS } from "./session-permissions";
@@ -392,9 +392,8 @@ export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs
       if (inputs.adopt)
         throw new KasmNotAdoptedError(
           `A casting config ${label(inputs)} already exists in Kasm, and \`adopt: true\` cannot take it over: the API ` +
-            `documentation's vocabulary (${configKey(context.settingNames, "apiNames")} "spec") has no operation to read or list casting configs, so its id ` +
-            `cannot be found. If this installation is a released Kasm (1.15 or later), set ${configKey(context.settingNames, "apiNames")} to "product" ` +
-            `(${howToSet(context.settingNames, "apiNames", "product")}), which can; otherwise delete it in the Kasm UI (the Casting page of ` +
+            `documentation's vocabulary (${settingRef(context.settingNames, "apiNames")} "spec") has no operation to read or list casting configs, so its id ` +
+            `cannot be found. If this installation is a released Kasm (1.15 or later), set ${setTo(context.settingNames, "apiNames", "product")}, which can; otherwise delete it in the Kasm UI (the Casting page of ` +
             `the administration) and run the update again, or choose another key and name.`,
           error,
         );

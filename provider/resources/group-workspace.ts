@@ -10,7 +10,7 @@
  * without listing the image is an error, never a success.
  */
 import { z } from "zod";
-import { configKey } from "../api/config";
+import { settingRef } from "../api/config";
 import { alreadyExistsError, canonicalId, GONE, KasmId, KasmValueNotTakenError, type KindDocs, NO_OUTPUTS, type RefreshedInputs, same, unlessGone } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { pairId } from "../../catalogue/ids";
@@ -100,7 +100,7 @@ export const groupWorkspaceProvider = defineKind<GroupWorkspaceInputs>({
       if (!(await client.groups.groupHasImage(ids)))
         throw new KasmValueNotTakenError(
           `GroupWorkspace ${label(inputs.groupId, inputs.imageId)}: Kasm answered the add but the group does not list the image, so ` +
-            `the authorization was not made. Check that ${configKey(context.settingNames, "apiNames")} matches the installation and that the image exists.`,
+            `the authorization was not made. Check that ${settingRef(context.settingNames, "apiNames")} matches the installation and that the image exists.`,
           ["imageId"],
         );
     }

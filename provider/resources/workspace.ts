@@ -22,7 +22,7 @@ import { z } from "zod";
 import { RESOURCE_FIELDS_CHANGING, WORKSPACE_RESOURCE_PROPERTIES } from "../../catalogue/kinds";
 import { UNKNOWN } from "../../catalogue/values";
 import { IMAGE_CHECKED_SETTINGS, IMAGE_JSON_SETTINGS, IMAGE_SETTINGS, imageSettingsShown, type ProductImage as KasmImage, type ImageUpdate, type NewImage } from "../api";
-import { configKey, type SettingNames } from "../api/config";
+import { settingRef, type SettingNames } from "../api/config";
 import type { KasmClient } from "../api/client";
 import { declared, hasState, initializationFailure, inputNames, isUnknown, KasmId, KasmObjectMissingError, KasmValueNotTakenError, requiredText, same, unlessGone, withCheckNote, type KindDocs, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
@@ -294,7 +294,7 @@ function wireName(key: keyof typeof API_FIELDS): string {
 function notTakenError(key: string, fields: readonly string[], names: SettingNames): KasmValueNotTakenError {
   return new KasmValueNotTakenError(
     `Workspace ${key}: Kasm answered the write but does not show ${fields.join(", ")} as declared, so ${fields.length === 1 ? "that setting was" : "those settings were"} ` +
-      `not taken. Check that ${configKey(names, "apiNames")} matches the installation (a released Kasm is "product") and that the values are ` +
+      `not taken. Check that ${settingRef(names, "apiNames")} matches the installation (a released Kasm is "product") and that the values are ` +
       "ones this Kasm release accepts; the workspace is kept in the stack, and the next `pulumi up` tries again.",
     fields,
   );

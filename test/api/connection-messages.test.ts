@@ -6,7 +6,9 @@
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KasmClient } from "../../provider/api";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { connectionSettings, resolveConfig, settingNamesOf, ENV_VARS, envVar, DEFAULT_SETTING_NAMES } from "../../provider/api/config";
+import { explicitProviderName } from "../../provider/native/instance";
 import { startTestEmulator, ADMIN, type TestEmulator } from "../helpers/emulator";
 
 const PRODUCTION = settingNamesOf("production");
@@ -101,6 +103,31 @@ describe("messages about a named connection's settings", () => {
   it("the default connection's names are the documented variables", () => {
     for (const [option, variable] of Object.entries(ENV_VARS)) expect(envVar(DEFAULT_SETTING_NAMES, option)).toBe(variable);
     expect(envVar(PRODUCTION, "apiKeySecret")).toBe("KASM_PRODUCTION_API_KEY_SECRET");
+  });
+});
+
+describe("messages about an explicit native provider's settings", () => {
+  it("a missing setting names the provider's property and the variable that stands in, never a kasm: key", () => {
+    const settings = connectionSettings(undefined, (key) => ({ "kasm:apiKey": "k" })[key], {}, "staging");
+    let message = "";
+    try {
+      resolveConfig(settings.options, settings.env, settings.names);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain("baseUrl (`baseUrl` of provider `staging`, or environment variable KASM_BASE_URL where the provider leaves it out)");
+    expect(message).toContain("apiKeySecret (`apiKeySecret` of provider `staging`");
+    expect(message).not.toMatch(/kasm:/);
+  });
+
+  it("Configure tells an explicit provider (its name, or its URN's) from a default one", () => {
+    const request = (name: string, urn = "") => new provproto.ConfigureRequest().setName(name).setUrn(urn);
+    expect(explicitProviderName(request("staging"))).toBe("staging");
+    expect(explicitProviderName(request("", "urn:pulumi:dev::fleet::pulumi:providers:kasm::production"))).toBe("production");
+    // The engine's default provider, over the stack's `kasm:` keys: named `default` or `default_<version>`.
+    expect(explicitProviderName(request("default_0_1_0"))).toBeUndefined();
+    expect(explicitProviderName(request("default"))).toBeUndefined();
+    expect(explicitProviderName(request(""))).toBeUndefined();
   });
 });
 

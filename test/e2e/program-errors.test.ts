@@ -57,7 +57,7 @@ describe("a lookup failing in a program", () => {
       ).up();
       expect(result.ok).toBe(false);
       expect(result.errors.map((e) => e.message)).toEqual([
-        'getZone: get_zones: the server refused the call (HTTP 403 "Unauthorized."). The API key needs all of: Zones View; grant those it lacks.',
+        `getZone: get_zones: the server at ${emulator.url} refused the call (HTTP 403 "Unauthorized."). The API key needs all of: Zones View; grant those it lacks.`,
       ]);
       const everything = JSON.stringify(result.errors) + JSON.stringify(result.logs) + result.programOutput;
       expect(everything).not.toContain(NO_ZONES.secret);

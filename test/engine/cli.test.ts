@@ -141,6 +141,23 @@ describe("--policy-pack-config", () => {
   });
 });
 
+describe("a program of another runtime", () => {
+  it("is refused with exit 2 in one plain line that names its runtime and the pulumi CLI, for runtime: yaml and runtime: { name: python }", async () => {
+    for (const runtime of ["runtime: yaml", "runtime:\n  name: python"]) {
+      const programDir = path.join(dir, "other");
+      mkdirSync(programDir, { recursive: true });
+      writeFileSync(path.join(programDir, "Pulumi.yaml"), `name: other\n${runtime}\nresources: {}\n`);
+      const ran = await cli(programDir, ["preview"]);
+      const name = runtime.includes("yaml") ? "yaml" : "python";
+      expect(ran.code, ran.stderr).toBe(2);
+      expect(ran.stderr.split("\n")[0]).toBe(
+        `kasm-test-engine: the program in ${programDir} is a ${name} program (runtime: ${name} in its Pulumi.yaml), and kasm-test-engine runs Node.js programs only (runtime: nodejs): run this one with the pulumi CLI (pulumi preview, pulumi up)`,
+      );
+      expect(ran.stdout).toBe("");
+    }
+  });
+});
+
 describe("--full-stack-traces", () => {
   it("runs the program with Node's default stack trace limit rather than 1 frame", { timeout: SLOW }, async () => {
     const programDir = program(`export const limit = Error.stackTraceLimit;`);

@@ -364,7 +364,7 @@ describe("ServerImport", () => {
     const noAdmin = await hostFor({ url } as never, NO_ADMIN);
     try {
       const denied = await new Driven(noCreate, "ServerImport", "denied").create({ servers: [ws(61)] }).catch((e: Error) => e);
-      expect((denied as Error).message).toMatch(/batch_create_server: the server refused the call \(HTTP 403 .*Servers Create/s);
+      expect((denied as Error).message).toMatch(/batch_create_server: the server at http:\/\/127\.0\.0\.1:\d+ refused the call \(HTTP 403 .*Servers Create/s);
       for (const text of [(denied as Error).message, noCreate.stderr.join("")]) expect(text).not.toContain(NO_CREATE.secret);
 
       // Plain users may be assigned with Users Modify; a user with Global Admin needs Users Modify Admin.

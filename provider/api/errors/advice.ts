@@ -6,7 +6,7 @@
  * a class only says which advice its meaning gets.
  */
 import { closeUnderDependencies, isOperationName, OPERATIONS, requiredPermissions, type ContextualRequirement, type OperationContext, type PermissionName } from "../../../catalogue";
-import { configKey, DEFAULT_SETTING_NAMES, envVar, type SettingNames } from "../setting-names";
+import { configKey, DEFAULT_SETTING_NAMES, envVar, howToSet, settingRef, type SettingNames } from "../setting-names";
 import type { LicenseLimited } from "./messages";
 
 /** What a refused call needs, for the fields and message of `KasmPermissionError`. */
@@ -25,10 +25,9 @@ export interface PermissionAdvice {
 
 /** Where a connection's API key and secret are set, for a message. */
 export function credentialSettings(names: SettingNames = DEFAULT_SETTING_NAMES): string {
-  return (
-    `\`${configKey(names, "apiKey")}\` and \`${configKey(names, "apiKeySecret")}\`, ` +
-    `or ${envVar(names, "apiKey")} and ${envVar(names, "apiKeySecret")}`
-  );
+  if (names.provider !== undefined)
+    return `\`apiKey\` and \`apiKeySecret\` of provider \`${names.provider}\` (or ${envVar(names, "apiKey")} and ${envVar(names, "apiKeySecret")} where the provider leaves them out)`;
+  return `${settingRef(names, "apiKey", true)} and ${settingRef(names, "apiKeySecret", true)}, or ${envVar(names, "apiKey")} and ${envVar(names, "apiKeySecret")}`;
 }
 
 /** Which seats are used up and what to do, in plain words; no permission advice (the key is not at fault). */
@@ -57,6 +56,7 @@ export function licenseAdvice(limited: LicenseLimited | undefined): string {
 
 /** How to switch the wire vocabulary of the connection `names` describes, for messages. */
 export function switchAdvice(to: "spec" | "product", names: SettingNames = DEFAULT_SETTING_NAMES): string {
+  if (names.provider !== undefined) return `Set ${howToSet(names, "apiNames", to)}`;
   return (
     `Set ${configKey(names, "apiNames")} to "${to}" (\`pulumi config set ${configKey(names, "apiNames")} ${to}\`, ` +
     `or ${envVar(names, "apiNames")}=${to} for the client and lookups)`

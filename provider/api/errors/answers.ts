@@ -7,7 +7,7 @@
  */
 import type { OperationContext, PermissionName } from "../../../catalogue";
 import { credentialSettings, licenseAdvice, permissionAdvice } from "./advice";
-import { KasmApiError, quote, type KasmErrorDetails, type KasmErrorKind } from "./base";
+import { answeringServer, KasmApiError, quote, type KasmErrorDetails, type KasmErrorKind } from "./base";
 import { EXPIRED_KEY_MESSAGE, licenseLimited, type LicenseLimited } from "./messages";
 
 /** One way in which a response differs from its schema. */
@@ -26,7 +26,7 @@ export class KasmAuthenticationError extends KasmApiError {
     const expired = EXPIRED_KEY_MESSAGE.test((details.errorMessage ?? "").trim());
     super(
       "authentication",
-      `${details.operation}: the server refused the API credentials (HTTP ${details.status ?? 401} ${quote(details.errorMessage)}). ` +
+      `${details.operation}: ${answeringServer(details)} refused the API credentials (HTTP ${details.status ?? 401} ${quote(details.errorMessage)}). ` +
         (expired
           ? "The API key has expired: give it a later expiration date (Settings, Developers) or create a new key, and configure it."
           : `Check the API key and secret (${credentialSettings(details.settings)}), and that the key has not expired or been deleted.`),
@@ -52,7 +52,7 @@ export class KasmPermissionError extends KasmApiError {
 
   constructor(details: KasmErrorDetails & { readonly operation: string; readonly context?: OperationContext }) {
     const advice = permissionAdvice(details.operation, details.context ?? {});
-    super("permission", `${details.operation}: the server refused the call (HTTP ${details.status ?? 403} ${quote(details.errorMessage)}). ${advice.text}`, details);
+    super("permission", `${details.operation}: ${answeringServer(details)} refused the call (HTTP ${details.status ?? 403} ${quote(details.errorMessage)}). ${advice.text}`, details);
     this.requiredPermissions = advice.all;
     this.requiredOneOf = advice.oneOf;
     this.toGrant = advice.toGrant;

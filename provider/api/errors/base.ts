@@ -47,6 +47,23 @@ export interface KasmErrorDetails {
    * connection's keys (`kasm-prod:apiKeySecret`, `KASM_PROD_API_KEY_SECRET`). Default: `kasm:`.
    */
   readonly settings?: SettingNames;
+  /** The address of the installation that answered, so that the reader of a fleet's failure knows which one. */
+  readonly installation?: string;
+}
+
+/**
+ * Which installation answered, for a message: `` the server at https://kasm.example.com (provider
+ * `staging`) ``, `the server at ... (connection "prod")`, or `the server` when the address is not known.
+ */
+export function answeringServer(details: Pick<KasmErrorDetails, "installation" | "settings">): string {
+  if (details.installation === undefined) return "the server";
+  const whose =
+    details.settings?.provider !== undefined
+      ? ` (provider \`${details.settings.provider}\`)`
+      : details.settings?.connection !== undefined
+        ? ` (connection "${details.settings.connection}")`
+        : "";
+  return `the server at ${details.installation}${whose}`;
 }
 
 /** A server's message as a message quotes it, or `with no message`. */

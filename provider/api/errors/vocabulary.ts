@@ -5,7 +5,7 @@
  * before sending in `spec` mode. Apart because each says the same thing in its own case: switch
  * `apiNames`, and how.
  */
-import { configKey, DEFAULT_SETTING_NAMES, envVar, type SettingNames } from "../setting-names";
+import { DEFAULT_SETTING_NAMES, envVar, settingRef, type SettingNames } from "../setting-names";
 import { switchAdvice } from "./advice";
 import { KasmApiError, quote, type KasmErrorDetails } from "./base";
 
@@ -41,7 +41,7 @@ export class KasmVocabularyError extends KasmApiError {
       : "settings written in the configured vocabulary would be ignored";
     super(
       "vocabulary",
-      `${details.operation}: the installation answered with ${speaks} (${shown}), but ${configKey(details.settings ?? DEFAULT_SETTING_NAMES, "apiNames")} is "${details.configured}": ` +
+      `${details.operation}: the installation answered with ${speaks} (${shown}), but ${settingRef(details.settings ?? DEFAULT_SETTING_NAMES, "apiNames")} is "${details.configured}": ` +
         `${consequence}. ${switchAdvice(answered, details.settings)} and run again.`,
       details,
     );
@@ -72,7 +72,7 @@ export class KasmMissingOperationError extends KasmApiError {
     super(
       "vocabulary",
       `${details.operation}: the installation has no operation ${details.wireName} (HTTP 404 ${quote(details.errorMessage)}). ` +
-        `${configKey(details.settings ?? DEFAULT_SETTING_NAMES, "apiNames")} is "${details.configured}", and ${details.configured === "product" ? "an installation that follows the API documentation names it otherwise or lacks it" : "a released Kasm names it otherwise"}. ` +
+        `${settingRef(details.settings ?? DEFAULT_SETTING_NAMES, "apiNames")} is "${details.configured}", and ${details.configured === "product" ? "an installation that follows the API documentation names it otherwise or lacks it" : "a released Kasm names it otherwise"}. ` +
         `${switchAdvice(other, details.settings)} if the installation ${other === "spec" ? "follows the API documentation" : "is a released Kasm (1.15 or later)"}, and run again.`,
       details,
     );
@@ -94,7 +94,7 @@ export class KasmUnknownPathError extends KasmApiError {
     super(
       "unknown_path",
       `${details.operation}: the installation answered HTTP 404 ${quote(details.errorMessage)} for the operation ${details.wireName}: nothing at the configured address answers it, and nothing was changed. ` +
-        `Check ${configKey(settings, "baseUrl")} (or ${envVar(settings, "baseUrl")}): it must be the installation's own address, such as https://kasm.example.com, which answers an unknown object with HTTP 400, never 404. ` +
+        `Check ${settingRef(settings, "baseUrl")} (or ${envVar(settings, "baseUrl")}): it must be the installation's own address, such as https://kasm.example.com, which answers an unknown object with HTTP 400, never 404. ` +
         `If the address is right, the installation's release of Kasm does not have ${details.wireName} (1.15 lacks several operations of the API documentation); manage this object in the Kasm UI instead.`,
       details,
     );
@@ -110,7 +110,7 @@ export class KasmUnsupportedOperationError extends KasmApiError {
     super(
       "unsupported",
       `${operation}${purpose ? ` (${purpose})` : ""} is an operation of the released Kasm product that the API documentation does not list, ` +
-        `and ${configKey(settings, "apiNames")} is "spec", so it was not sent. If the installation is a released Kasm (1.15 or later), ${switchAdvice("product", settings)}.`,
+        `and ${settingRef(settings, "apiNames")} is "spec", so it was not sent. If the installation is a released Kasm (1.15 or later), ${switchAdvice("product", settings)}.`,
       { operation },
     );
   }

@@ -21,7 +21,7 @@
  * `kasm-<name>:checkBeforeChanges`) set to `false` turns it off: the preview then sends nothing.
  */
 import { KasmAuthenticationError, KasmConfigurationError, KasmHealthCheckError, KasmMissingOperationError, KasmTransportError, KasmUnknownPathError, KasmVocabularyError, type GroupRecord } from "../../api";
-import { configKey, type SettingNames } from "../../api/config";
+import { howToSet, type SettingNames } from "../../api/config";
 import { WsStatus } from "../../api/schemas/sessions";
 import type { KindContext } from "./types";
 
@@ -93,10 +93,15 @@ async function readInstallation(context: KindContext): Promise<InstallationSurve
 /** The failure's words: what the read found, and how to plan without it. */
 function describe(error: unknown, names: SettingNames): string {
   const message = error instanceof Error ? error.message : String(error);
-  const where = names.connection === undefined ? "the installation `kasm:` configures" : `the installation of connection "${names.connection}"`;
+  const where =
+    names.provider !== undefined
+      ? `the installation of provider \`${names.provider}\``
+      : names.connection === undefined
+        ? "the installation `kasm:` configures"
+        : `the installation of connection "${names.connection}"`;
   return (
     `before planning this change, one read of ${where} failed, so nothing would apply there: ${message} ` +
-    `(This read is made once per installation and deployment; \`pulumi config set ${configKey(names, "checkBeforeChanges")} false\` turns it off.)`
+    `(This read is made once per installation and deployment; ${howToSet(names, "checkBeforeChanges", "false")} turns it off.)`
   );
 }
 

@@ -4,7 +4,7 @@
  * `check` refuses them before any plan, naming the setting and the way out.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { configKey, howToSet } from "../../api/config";
+import { howToSet, settingRef } from "../../api/config";
 import type { KindContext } from "./types";
 
 /** What a product-only kind's refusal says about it. */
@@ -27,7 +27,7 @@ export function refusedWithoutProductOperations(result: pulumi.dynamic.CheckResu
   const names = context.settingNames;
   const reason =
     `a ${kind.kind} needs a released Kasm's ${kind.operations}, which the API documentation's vocabulary does not have, and ` +
-    `${configKey(names, "apiNames")} is "spec". If the installation is a released Kasm (1.15 or later), run ` +
+    `${settingRef(names, "apiNames")} is "spec". If the installation is a released Kasm (1.15 or later), ${names.provider === undefined ? "run" : "set"} ` +
     `${howToSet(names, "apiNames", "product")}; otherwise ${kind.otherwise}.`;
   return { ...result, failures: [...(result.failures ?? []), { property: "(inputs)", reason }] };
 }

@@ -17,7 +17,7 @@
  * none when `checkBeforeChanges` is `false`.
  */
 import { isSecretInput } from "../../../catalogue/kinds";
-import { configKey, envVar } from "../../api/config";
+import { howToSet, settingRef } from "../../api/config";
 import { isUnknown } from "./check-wording";
 import { changedFields, type FieldRule } from "./field-rules";
 import { checksBeforeChanges } from "./installation-check";
@@ -67,9 +67,9 @@ function listed(changes: readonly TakeOverChange[]): string {
 export function refusedTakeOver(context: KindContext, kind: string, key: string, changes: readonly TakeOverChange[]): string {
   const names = context.settingNames;
   return (
-    `taking over the existing object would change ${changes.length > 0 ? listed(changes) : "fields that differ from the program"} in Kasm, and ${configKey(names, "takeOverChanges")} is "refuse", ` +
+    `taking over the existing object would change ${changes.length > 0 ? listed(changes) : "fields that differ from the program"} in Kasm, and ${settingRef(names, "takeOverChanges")} is "refuse", ` +
     `so ${subject(context, kind, key)} is not taken over and Kasm is left as it is. Make the program's values match Kasm's, or set ` +
-    `\`pulumi config set ${configKey(names, "takeOverChanges")} apply\` (or ${envVar(names, "takeOverChanges")}=apply) to let the take-over apply them.`
+    `${howToSet(names, "takeOverChanges", "apply")} to let the take-over apply them.`
   );
 }
 

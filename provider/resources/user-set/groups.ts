@@ -6,7 +6,7 @@
  * Every change is worked out before the first write.
  */
 import { KasmAlreadyMemberError, KasmNotMemberError, KasmUnknownUserError, type User as KasmUser } from "../../api";
-import { configKey } from "../../api/config";
+import { setTo } from "../../api/config";
 import type * as pulumi from "@pulumi/pulumi";
 import type { KindContext } from "../kit/types";
 import { surveyInstallation } from "../kit/installation-check";
@@ -122,7 +122,7 @@ export function unknownGroupsError(context: KindContext, unknown: Map<string, st
       `${unknown.size === 1 ? "that group" : "those groups"}; adding an existing user to a group needs its id. Give the id in ` +
       `\`groupIds\` (for example groupIds: { "${[...unknown.keys()][0]}": "<group id>" }): Kasm's admin UI lists groups under ` +
       `Access Management, Groups, and a group's id is in the address of its page. If the installation is a released Kasm ` +
-      `(1.15 or later), set ${configKey(context.settingNames, "apiNames")} to "product" instead: it can list groups and find the ids by name. ` +
+      `(1.15 or later), set ${setTo(context.settingNames, "apiNames", "product")} instead: it can list groups and find the ids by name. ` +
       `New users of the set need no id: the import takes group names.`,
   );
 }
