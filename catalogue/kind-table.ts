@@ -21,7 +21,7 @@
  *   gives get_users the permissions of get_user (Users View, and Servers View for
  *   `assigned_servers`) and the same record, so the get_user rows stand for both.
  * - Nothing: Images Modify Resources (special permission 3) is in the Workspace row, on an update
- *   that changes a compute-related field, which the provider's check names for the policies
+ *   that changes a compute-related field, which the native provider's preview names for the policies
  *   (`resourceFieldsChanging`, see `RESOURCE_FIELDS_CHANGING`), and on an adopting create that may
  *   (see {@link COMPUTE_SETTINGS_KINDS}).
  *

@@ -152,8 +152,8 @@ export const COMPUTE_SETTINGS_KINDS: readonly KasmKind[] = Object.freeze(["Works
 
 /**
  * A Workspace's compute-related inputs: the spec's special permission 3 puts a change of any of
- * them behind Images Modify Resources (with Images Modify). The provider's check names those a
- * change sets (see {@link CHECK_NOTES}) and the permission row reads them; the provider holds this
+ * them behind Images Modify Resources (with Images Modify). The native provider's preview names
+ * those a change sets (see {@link PREVIEW_NOTES}) and the permission row reads them; the provider holds this
  * list to its inputs with `satisfies`, so a renamed input fails to compile there.
  */
 export const WORKSPACE_RESOURCE_PROPERTIES = [
@@ -194,50 +194,53 @@ export const IMAGE_COMPUTE_SETTINGS = [
   "exec_config",
 ] as const;
 
-// --- what check tells the policies ---------------------------------------------------------------
+// --- what a preview tells the policies -------------------------------------------------------------
 
 /**
- * The property a Workspace's `check` adds to the checked inputs of an existing workspace: the
- * compute-related inputs ({@link WORKSPACE_RESOURCE_PROPERTIES}) whose declared value differs
- * from the state's, `[]` when none does, the unknown placeholder when that depends on a value not
- * known during preview; absent on a create (no state to compare with).
+ * The property the native provider's preview of a Workspace update adds to the planned outputs:
+ * the compute-related inputs ({@link WORKSPACE_RESOURCE_PROPERTIES}) whose declared value
+ * differs from the state's, `[]` when none does, the unknown placeholder when that depends on a
+ * value not known during preview. Absent everywhere else: on a create (no state to compare with),
+ * in the state (the update itself returns Kasm's record), and in the dynamic form.
  *
- * Why it exists: a policy sees a resource's new inputs only, never the old ones, so it cannot
+ * Why it exists: a policy sees a resource's new properties only, never the old ones, so it cannot
  * tell whether an update changes memory (Images Modify Resources) or a description (Images
- * Modify alone). The engine runs the provider's check before the policies and hands them the
- * checked inputs, and check is the one step that sees the state's inputs and the program's
- * together: it writes the answer where the permissions pack reads it.
+ * Modify alone). Pulumi shows a stack policy the planned outputs, and the preview of an update is
+ * the one step that sees the state and the program together: it writes the answer there, where
+ * no preview, diff or state a user reads shows it (the CLI prints no planned outputs of an update).
+ * Pulumi's dynamic-provider host takes no part in previews, so a dynamic resource has no such
+ * channel (a note in its checked inputs would show in every diff and stay in the state): the
+ * permission row says it cannot tell, and the native provider is the way to an exact answer.
  */
 export const RESOURCE_FIELDS_CHANGING = "resourceFieldsChanging";
 
 /**
- * The property a CastConfig's `check` adds to the checked inputs of an existing casting config:
+ * The property the native provider's preview of a CastConfig update adds to the planned outputs:
  * whether the update sends a group other than the config's (the declared group changed, or is no
  * longer declared), which 1.15.0's update_cast_config checks Groups Modify on both groups for (the
  * operation context `changesCastGroup`); the unknown placeholder when the new group is not known
- * during preview; absent on a create. It exists for the reason {@link RESOURCE_FIELDS_CHANGING}
- * does: a policy sees only the new inputs.
+ * during preview. It exists, and is absent, where {@link RESOURCE_FIELDS_CHANGING} is.
  */
 export const CAST_GROUP_CHANGING = "groupChanging";
 
 /**
- * Properties a kind's `check` adds to the checked inputs for the policy packs (see
- * {@link RESOURCE_FIELDS_CHANGING}). They are not inputs: the program never gives them, `diff`
- * never compares them (a stale one in the state shows no change), and whether a preview has
- * anything to send is judged without them (see {@link withoutCheckNotes}). They land in the
- * state's inputs, as every checked input does.
+ * Properties the native provider's preview of an update adds to the planned outputs for the
+ * policy packs (see {@link RESOURCE_FIELDS_CHANGING}). They are neither inputs nor outputs: the
+ * program never gives them, no SDK declares them, `diff` never compares them, and no state holds
+ * them (states written by earlier versions of this package hold them in the inputs, where
+ * {@link withoutPreviewNotes} leaves them out of every comparison).
  */
-export const CHECK_NOTES = {
+export const PREVIEW_NOTES = {
   Workspace: [RESOURCE_FIELDS_CHANGING],
   CastConfig: [CAST_GROUP_CHANGING],
 } as const satisfies Partial<Record<KasmKind, readonly string[]>>;
 
-/** The names of the notes `kind`'s check adds (none for most kinds). */
-export type CheckNoteOf<K extends KasmKind> = K extends keyof typeof CHECK_NOTES ? (typeof CHECK_NOTES)[K][number] : never;
+/** The names of the notes a preview of `kind`'s update adds (none for most kinds). */
+export type PreviewNoteOf<K extends KasmKind> = K extends keyof typeof PREVIEW_NOTES ? (typeof PREVIEW_NOTES)[K][number] : never;
 
-/** `props` without the notes `kind`'s check adds: what the program declared, for a comparison with the state's inputs. */
-export function withoutCheckNotes<P extends Readonly<Record<string, unknown>>>(kind: string, props: P): P {
-  const notes: readonly string[] = (CHECK_NOTES as Partial<Record<string, readonly string[]>>)[kind] ?? [];
+/** `props` without the notes of {@link PREVIEW_NOTES} an earlier version's check left in a state's inputs: what the program declared. */
+export function withoutPreviewNotes<P extends Readonly<Record<string, unknown>>>(kind: string, props: P): P {
+  const notes: readonly string[] = (PREVIEW_NOTES as Partial<Record<string, readonly string[]>>)[kind] ?? [];
   if (!notes.some((note) => note in props)) return props;
   return Object.fromEntries(Object.entries(props).filter(([key]) => !notes.includes(key))) as P;
 }

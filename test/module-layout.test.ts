@@ -33,7 +33,7 @@ function filesBesideTheirFolder(folder: string): string[] {
 const DEFINITION_ORDER = [
   "schema", "outputs", "docs",
   "keyFields", "apiFields", "providerFields",
-  "productOnly", "sendsNothingWhen", "extraCheck", "adjustDiff",
+  "productOnly", "sendsNothingWhen", "extraCheck", "previewNotes", "adjustDiff",
   "record", "adoption",
   "create", "read", "update", "delete",
 ];

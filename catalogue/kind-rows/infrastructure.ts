@@ -7,7 +7,7 @@ import { isUnknownValue } from "../values";
 import { CAST_GROUP_CHANGING, type LifecycleStep } from "../kinds";
 import { serverImportRows } from "../bulk-rows";
 import { referenceKey } from "../permission-knowledge";
-import { adoptOptions, given, plan, ref, systemFact, type CallOptions, type Rows } from "./plan";
+import { adoptOptions, DYNAMIC_PREVIEW, given, plan, ref, systemFact, type CallOptions, type Rows } from "./plan";
 
 /** The rows of staging, casting, servers and licensing. */
 export const INFRASTRUCTURE_ROWS = {
@@ -41,15 +41,23 @@ export const INFRASTRUCTURE_ROWS = {
   // provider/resources/cast-config.ts
   CastConfig: (props, knowledge) => {
     // Moving a config between groups needs Groups Modify (1.15.0 checks both groups). A policy sees
-    // the new inputs only: the provider's check notes whether the update changes the group.
+    // the new properties only: the native provider's preview of an update notes whether it moves
+    // the config (see CAST_GROUP_CHANGING). Without the note, the state's outputs (a config id)
+    // are a run that does not change it, and a create's planned outputs (the id not known yet)
+    // leave a later move to the preview of that change; a dynamic resource's preview shows
+    // neither (its outputs are its inputs), so it cannot be told.
     const noted = props[CAST_GROUP_CHANGING];
     const group = ref(props.groupId);
+    const planned = noted !== undefined && noted !== null ? noted : props.castConfigId === undefined || props.castConfigId === null ? undefined : false;
     const facts = {
-      changesCastGroup: typeof noted === "boolean" ? noted : noted === undefined || noted === null ? false : undefined,
+      changesCastGroup: typeof planned === "boolean" ? planned : undefined,
       targetGroupIsSystem: given(props.groupId) ? (group === undefined ? undefined : knowledge.groupIsSystem(group)) : false,
     };
     const explain = {
-      changesCastGroup: `whether the update moves the casting config to another group (groupId): ${CAST_GROUP_CHANGING} depends on a value not known yet`,
+      changesCastGroup:
+        planned === undefined
+          ? `whether this change moves the casting config to another group (groupId): ${DYNAMIC_PREVIEW}`
+          : `whether the update moves the casting config to another group (groupId): ${CAST_GROUP_CHANGING} depends on a value not known yet`,
       targetGroupIsSystem: systemFact(group),
     };
     return {

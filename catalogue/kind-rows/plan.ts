@@ -4,7 +4,7 @@
  * rows share. The rows themselves are in the files next to this one, one per family of kinds.
  */
 import { isUnknownValue } from "../values";
-import type { CheckNoteOf, KasmKind, LifecycleStep, WORKSPACE_RESOURCE_PROPERTIES } from "../kinds";
+import type { PreviewNoteOf, KasmKind, LifecycleStep, WORKSPACE_RESOURCE_PROPERTIES } from "../kinds";
 import type { PermissionName } from "../names";
 import { OPERATIONS, USER_FIELD_PERMISSIONS, requiredPermissions, type ContextFlag, type OperationContext, type OperationName, type Requirement } from "../operations";
 import { referenceKey, type PermissionKnowledge } from "../permission-knowledge";
@@ -104,7 +104,7 @@ export function plan(operation: OperationName, facts: Facts = {}, options: CallO
 /**
  * The properties each kind's row reads, by name. The catalogue imports nothing of the provider, so
  * it names them here; `test/types/row-properties.test-d.ts` checks every name against the kind's
- * declared inputs and outputs (and the notes its check adds, `CHECK_NOTES`), so a misspelt or renamed property fails to compile there, and a
+ * declared inputs and outputs (and the notes a native preview adds, `PREVIEW_NOTES`), so a misspelt or renamed property fails to compile there, and a
  * row that reads a property not named here fails to compile here.
  */
 export interface RowProperties {
@@ -115,7 +115,7 @@ export interface RowProperties {
   readonly UserGroups: "userId" | "groupIds";
   readonly UserServerAssignment: "userId";
   readonly StagingConfig: "adopt";
-  readonly CastConfig: "groupId" | CheckNoteOf<"CastConfig">;
+  readonly CastConfig: "groupId" | "castConfigId" | PreviewNoteOf<"CastConfig">;
   readonly ServerDrain: never;
   readonly LicenseActivation: never;
   readonly ServerImport: "servers" | "csv";
@@ -124,7 +124,7 @@ export interface RowProperties {
   readonly EgressGateway: "adopt";
   readonly EgressProviderMapping: EgressTargetProperty | "adopt";
   readonly EgressCredential: EgressTargetProperty | "adopt";
-  readonly Workspace: "adopt" | "imageId" | (typeof WORKSPACE_RESOURCE_PROPERTIES)[number] | CheckNoteOf<"Workspace">;
+  readonly Workspace: "adopt" | "imageId" | (typeof WORKSPACE_RESOURCE_PROPERTIES)[number] | PreviewNoteOf<"Workspace">;
   readonly GroupWorkspace: "groupId" | "adopt";
 }
 
@@ -170,6 +170,14 @@ export function adminFact(user: string | undefined, property = "userId"): string
     ? `whether the user (${property}, not known yet) holds Global Admin; list the users that do in globalAdminUserIds (by username for users the stack declares), and the pack decides it during the update, once the id is known`
     : `whether the user (${property}) holds Global Admin; list the users that do in globalAdminUserIds`;
 }
+
+/**
+ * The words for what a dynamic resource's preview cannot tell: Pulumi's dynamic-provider host takes
+ * no part in previews, so a stack policy sees an update's new inputs as its outputs, the same as a
+ * create's, and never what the update changes (see `PREVIEW_NOTES` in catalogue/kinds.ts).
+ */
+export const DYNAMIC_PREVIEW =
+  "a dynamic resource's preview shows a policy its new inputs only; the native provider's preview of an update says what it changes (or grant the permission)";
 
 /** The words for not knowing whether a group is a system group. */
 export function systemFact(group: string | undefined): string {

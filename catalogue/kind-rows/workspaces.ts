@@ -4,7 +4,7 @@
  * `provider/resources/group-workspace.ts`.
  */
 import type { Rows } from "./plan";
-import { adoptOptions, plan, ref, systemFact } from "./plan";
+import { adoptOptions, DYNAMIC_PREVIEW, plan, ref, systemFact } from "./plan";
 import { RESOURCE_FIELDS_CHANGING, WORKSPACE_RESOURCE_PROPERTIES } from "../kinds";
 import { isUnknownValue } from "../values";
 
@@ -20,16 +20,16 @@ interface ResourceChange {
 
 /**
  * Whether the update of this workspace changes a compute-related field (the spec's special
- * permission 3: Images Modify Resources on top of Images Modify). A policy sees the new inputs
- * only, so the provider's check writes the answer into them (`resourceFieldsChanging`, see
- * `RESOURCE_FIELDS_CHANGING`), and the stack policy finds it where Pulumi puts what it shows:
- * - an update in a preview: the checked inputs (Pulumi shows a stack policy the outputs, which
- *   in a preview of a dynamic resource's update are its checked inputs), the list decides;
+ * permission 3: Images Modify Resources on top of Images Modify). A policy sees the new
+ * properties only, so the native provider's preview of an update writes the answer into the
+ * planned outputs (`resourceFieldsChanging`, see `RESOURCE_FIELDS_CHANGING`), and the stack policy
+ * finds it where Pulumi puts what it shows:
+ * - an update in a native preview: the planned outputs, the list decides;
  * - a workspace the run does not change, or the outputs after `up` applied the change: the
  *   state's outputs, with the image's id and no list: this run sends it no compute change;
- * - a create: no state to compare with, so a later update may change any compute field it
- *   declares: not known when it declares one (a create itself needs Images Create alone: 1.15.0
- *   checks no field of it).
+ * - a create, or any change of a dynamic resource (whose preview shows its new inputs as outputs,
+ *   the same for a create and an update): not known when it declares a compute field (a create
+ *   itself needs Images Create alone: 1.15.0 checks no field of it).
  */
 function resourceChange(props: Readonly<Record<string, unknown>>): ResourceChange {
   const noted = props[RESOURCE_FIELDS_CHANGING];
@@ -50,7 +50,7 @@ function resourceChange(props: Readonly<Record<string, unknown>>): ResourceChang
 const COMPUTE_WORDS = "cores, memory, GPU, registry and its credentials, volume mappings, run or exec config";
 
 /** The words for not knowing whether a later change of a workspace being created sets a compute-related field. */
-const LATER_CHANGE = `whether a later change touches a compute-related field it declares (${COMPUTE_WORDS}); the pack decides it in the preview of that change`;
+const LATER_CHANGE = `whether this change or a later one touches a compute-related field it declares (${COMPUTE_WORDS}): on a create, the pack decides it in the preview of that later change; ${DYNAMIC_PREVIEW}`;
 
 /** The words for not knowing whether adopting sets a compute-related field: the image it takes over is not known to the pack. */
 const ADOPTED_IMAGE = `whether the image adopt takes over differs from the program in a compute-related field it declares (${COMPUTE_WORDS})`;

@@ -11,7 +11,7 @@
  * turn it into "not known".
  */
 import type { InputsOfKind, kinds, OutputsOfKind } from "../../provider";
-import type { CheckNoteOf } from "../../catalogue";
+import type { PreviewNoteOf } from "../../catalogue";
 import { kindOf, rawProps, type KasmKind } from "./kasm";
 
 /** The registry's kinds, as types (see `kinds` in provider/index.ts). */
@@ -39,12 +39,12 @@ export type PolicyInputs<K extends KasmKind> = {
 
 /**
  * A kind's properties as a stack policy receives them: its inputs and, once the resource exists,
- * its outputs, and what its check notes for the policies (a Workspace's `resourceFieldsChanging`:
- * see `CHECK_NOTES`); like {@link PolicyInputs}, any may be absent or an {@link UnknownPlaceholder}.
+ * its outputs, and what a native preview of an update notes for the policies (a Workspace's `resourceFieldsChanging`:
+ * see `PREVIEW_NOTES`); like {@link PolicyInputs}, any may be absent or an {@link UnknownPlaceholder}.
  */
 export type PolicyProps<K extends KasmKind> = PolicyInputs<K> & {
   readonly [P in keyof KindOutputTypes[K]]?: KindOutputTypes[K][P] | UnknownPlaceholder;
-} & { readonly [P in CheckNoteOf<K>]?: readonly string[] | UnknownPlaceholder };
+} & { readonly [P in PreviewNoteOf<K>]?: readonly string[] | UnknownPlaceholder };
 
 /**
  * The inputs of `resource` typed as kind `kind` declares them, or undefined when it is a resource

@@ -11,7 +11,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { kindOfTypeToken, withoutCheckNotes } from "../../catalogue/kinds";
+import { kindOfTypeToken, withoutPreviewNotes } from "../../catalogue/kinds";
 import { UNKNOWN } from "../../catalogue/values";
 import type { KindName } from "..";
 import type { ConnectionRegistry } from "../connections";
@@ -68,8 +68,8 @@ export function lifecycle(deps: LifecycleDeps) {
       let failures = (checked.failures ?? []).map((failure) => withoutSecretProperty(kind, failure));
       const inputs = (checked.inputs ?? news.props) as Props;
       // As the dynamic provider does: a change the installation could not take fails in the preview
-      // (one read per installation); a preview without change sends nothing (what check notes for the policies is no change).
-      if (failures.length === 0 && !isDeepStrictEqual(withoutCheckNotes(kind, olds.props), withoutCheckNotes(kind, inputs))) {
+      // (one read per installation); a preview without change sends nothing (a note an earlier version's check left in the state is no change).
+      if (failures.length === 0 && !isDeepStrictEqual(withoutPreviewNotes(kind, olds.props), withoutPreviewNotes(kind, inputs))) {
         const unreachable = await installationProblem(context);
         if (unreachable !== undefined) failures = [{ property: "", reason: unreachable }];
       }
@@ -139,8 +139,11 @@ export function lifecycle(deps: LifecycleDeps) {
       const secrets = secretNames(kind, news.props, [...olds.secrets, ...news.secrets]);
       if (req.getPreview()) {
         // Nothing is sent in a preview: the state's computed outputs stand (an update keeps the object).
+        // The planned outputs also carry what the policy packs cannot tell from them (which fields
+        // the update changes): the CLI prints no planned output of an update, and no state keeps them.
         const kept = Object.fromEntries(outputNames(provider).filter((name) => name in olds.props).map((name) => [name, olds.props[name]]));
-        return new provproto.UpdateResponse().setProperties(toStruct({ ...news.props, ...kept }, secrets));
+        const notes = provider.manifest.previewNotes?.(olds.props, news.props) ?? {};
+        return new provproto.UpdateResponse().setProperties(toStruct({ ...news.props, ...kept, ...notes }, secrets));
       }
       const result = await provider.update(req.getId(), olds.props, news.props, context).catch((error: unknown) => keepingSecrets(error, kind, secrets));
       const outs = (result.outs ?? { ...olds.props, ...news.props }) as Props;

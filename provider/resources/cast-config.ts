@@ -28,7 +28,7 @@ import { UNKNOWN } from "../../catalogue/values";
 import { CAST_CONFIG_SHOWN_FIELDS, castConfigShown, KasmUnknownCastConfigError } from "../api";
 import type { KasmClient, CastConfig as KasmCastConfig, CastConfigUpdate, CreateCastConfigResult, NewCastConfig } from "../api";
 import { setTo, settingRef } from "../api/config";
-import { alreadyExistsError, declared, GONE, hasState, inputNames, isAlreadyExists, isAsDeclared, isUnknown, KasmId, KasmNotAdoptedError, KasmObjectMissingError, KasmOutcomeUnknownError, keepingWhatWasCreated, keepSpelling, refreshedInputs, same, toApi, unlessGone, withCheckNote, type KindDocs, type Props, type RefreshedInputs } from "./kit";
+import { alreadyExistsError, declared, GONE, hasState, inputNames, isAlreadyExists, isAsDeclared, isUnknown, KasmId, KasmNotAdoptedError, KasmObjectMissingError, KasmOutcomeUnknownError, keepingWhatWasCreated, keepSpelling, refreshedInputs, same, toApi, unlessGone, previewNote, type KindDocs, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS, SESSION_PERMISSION_DOCS } from "./session-permissions";
 
@@ -240,9 +240,9 @@ const DOCS: KindDocs<CastConfigInputs> = {
     "with `kasm:apiNames spec` no read: refresh keeps the last known state and cannot see drift, and " +
     "an existing config cannot be adopted (with `product` both work, by key). `sessionRemaining` is " +
     "a counter Kasm counts down as the link starts sessions, and setting it resets it: it is sent on " +
-    "create and when its value changes; an update of other fields leaves it alone; an update's " +
-    "checked inputs say whether it moves the config between groups (`groupChanging`, for the " +
-    "permissions pack: see [policy/README.md](policy/README.md))",
+    "create and when its value changes; an update of other fields leaves it alone; the permissions " +
+    "pack can tell whether an update moves the config between groups only on the native provider, " +
+    "whose preview says so (see [policy/README.md](policy/README.md))",
 };
 
 // --- helpers -------------------------------------------------------------------------------------
@@ -269,7 +269,7 @@ function movesGroup(configGroup: unknown, sentGroup: unknown): boolean {
 }
 
 /**
- * What check tells the permissions pack about an existing casting config (`groupChanging`, see
+ * What the preview of an update tells the permissions pack about a casting config (`groupChanging`, see
  * the catalogue's `CAST_GROUP_CHANGING`): whether `update` moves it between groups (the state's
  * group and the declared one, see {@link movesGroup}); the unknown placeholder while the declared
  * group is not known (preview); undefined on a create, which has no state to compare with.
@@ -345,12 +345,8 @@ export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs
   docs: DOCS,
   apiFields: API_FIELDS,
   providerFields: { adopt: {} },
-  // Noted only when the update moves the config (or may): left out, the permissions pack reads
-  // "does not move", so a preview's diff shows the note only on a change that moves it.
-  extraCheck: (result, _news, olds) => {
-    const moves = result.inputs && castGroupChanging(olds, result.inputs);
-    return withCheckNote(result, CAST_GROUP_CHANGING, moves === false ? undefined : moves);
-  },
+  // The preview of an update says whether it moves the config between groups.
+  previewNotes: (state, news) => previewNote(CAST_GROUP_CHANGING, castGroupChanging(state, news)),
 
   async create(inputs, context) {
     const client = context.client();

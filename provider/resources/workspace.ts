@@ -24,7 +24,7 @@ import { UNKNOWN } from "../../catalogue/values";
 import { IMAGE_CHECKED_SETTINGS, IMAGE_JSON_SETTINGS, IMAGE_SETTINGS, imageSettingsShown, type ProductImage as KasmImage, type ImageUpdate, type NewImage } from "../api";
 import { settingRef, type SettingNames } from "../api/config";
 import type { KasmClient } from "../api/client";
-import { declared, hasState, initializationFailure, inputNames, isUnknown, KasmId, KasmObjectMissingError, KasmValueNotTakenError, requiredText, same, unlessGone, withCheckNote, type KindDocs, type Props, type RefreshedInputs } from "./kit";
+import { declared, hasState, initializationFailure, inputNames, isUnknown, KasmId, KasmObjectMissingError, KasmValueNotTakenError, requiredText, same, unlessGone, previewNote, type KindDocs, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -195,8 +195,8 @@ const DOCS: KindDocs<WorkspaceInputs> = {
     "preview refuses it with `spec`; each write is read back, and a value Kasm does not show as " +
     "declared fails the step, naming the field; the registry credentials are never shown back, so " +
     "drift in them cannot be seen; an image a session or a casting config uses is not deleted; an " +
-    "update's checked inputs name the compute-related fields it changes (`resourceFieldsChanging`, " +
-    "for the permissions pack: see [policy/README.md](policy/README.md))",
+    "the permissions pack can tell which compute-related fields an update changes only on the native " +
+    "provider, whose preview says so (see [policy/README.md](policy/README.md))",
 };
 
 // --- helpers -------------------------------------------------------------------------------------
@@ -317,7 +317,7 @@ function label(inputs: Pick<WorkspaceInputs, "name" | "friendlyName">): string {
 }
 
 /**
- * What check tells the permissions pack about an existing workspace (`resourceFieldsChanging`,
+ * What the preview of an update tells the permissions pack about a workspace (`resourceFieldsChanging`,
  * see the catalogue's `RESOURCE_FIELDS_CHANGING`): the compute-related inputs whose declared value
  * differs from the state's, as `update` will send them (one the program stops declaring keeps
  * Kasm's value: not a change); the unknown placeholder when none is sure to change and one is not
@@ -346,9 +346,9 @@ export const workspaceProvider = defineKind<WorkspaceInputs, WorkspaceOutputs, K
     operations: "image operations (create_image, update_image, delete_image)",
     otherwise: "manage the workspace in the Kasm UI and refer to it by id (the getImage lookup)",
   },
-  // An update's checked inputs say which compute-related fields it changes: a policy sees the new
-  // inputs only, never the state's.
-  extraCheck: (result, _news, olds) => withCheckNote(result, RESOURCE_FIELDS_CHANGING, result.inputs && resourceFieldsChanging(olds, result.inputs)),
+  // The preview of an update says which compute-related fields it changes: a policy sees the new
+  // properties only, never the state's.
+  previewNotes: (state, news) => previewNote(RESOURCE_FIELDS_CHANGING, resourceFieldsChanging(state, news)),
   // `adopt` and the registry credentials cannot be read back: they stay as declared.
   record: { id: (image) => image.image_id, fetch: (id, _state, context) => context.client().images.findImageById(id), asInputs: currentInputs, outputs },
   adoption: { kind: "Workspace", key: label, unreadable: [...UNREADABLE], find: (inputs, context) => context.client().images.findImage(newImage(inputs)) },

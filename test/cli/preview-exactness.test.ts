@@ -176,6 +176,10 @@ describe.skipIf(!hasPulumi).each(["typescript", "yaml"] as const)("exact preview
     expect(preview.code, preview.stdout + preview.stderr).toBe(0);
     const updates = Object.fromEntries(NAMES.map((name) => [name, REFERENCED_NAMES.includes(name) ? "update" : "same"]));
     expect(ofProgram(preview.ops)).toEqual(updates);
+    // What a reviewer reads: no note for the policy packs, no internal property, in any diff.
+    const diff = await step("preview --diff", () => cli.preview(["--diff"]));
+    expect(diff.code, diff.stdout + diff.stderr).toBe(0);
+    expect(diff.stdout).not.toMatch(/resourceFieldsChanging|groupChanging|__[a-zA-Z]/);
 
     const up = await step("up (every referenced object changed)", () => cli.steps("up"));
     expect(up.code, up.stdout + up.stderr).toBe(0);

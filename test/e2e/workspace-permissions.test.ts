@@ -2,10 +2,13 @@
  * The permissions pack and a Workspace update, end to end: a program run through the test engine
  * (Pulumi's runtime and dynamic-provider host, the pack in Pulumi's analyzer runner) against an
  * emulator speaking the released product's vocabulary, with a key that holds Images Modify but
- * not Images Modify Resources. The pack sees only the new inputs; the provider's check notes
- * which compute-related fields a change sets (`resourceFieldsChanging`), so the preview of a
- * memory change is refused, naming the workspace, `memory` and the permission, and the preview of
- * a description change passes. Kasm agrees: the emulator lets the description change in.
+ * not Images Modify Resources. Pulumi's dynamic-provider host takes no part in previews, so the
+ * pack sees the new inputs only, the same for a create and an update, and cannot tell whether a
+ * change sets a compute-related field: every change of the workspace previews an advisory that
+ * says so, naming the workspace, the permission and the native provider (whose preview says it,
+ * see test/native/preview-notes.test.ts), and no preview diff shows a note. Kasm decides at
+ * `pulumi up`: the memory change is refused, naming the permission, and nothing changes; the
+ * description change goes in.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -15,6 +18,11 @@ import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { PERMISSIONS_PACK, SLOW, editFile, expectOk, mandatory, ops, tempDir } from "./helpers";
 
 const PROJECT = "kasm-workspace-permissions";
+
+/** The messages of the pack's "could not decide" advisories (the policy SDK's words for an undecided stack policy). */
+function undecided(result: { readonly policyViolations: readonly { enforcementLevel: string; message: string }[] }): string[] {
+  return result.policyViolations.filter((v) => v.enforcementLevel === "advisory" && v.message.includes("could not decide")).map((v) => v.message);
+}
 /** The pipeline's key: everything a workspace needs, except Images Modify Resources. */
 const KEY = { name: "pipeline", key: "pipeline-key", secret: "pipeline-secret", permissions: ["Images View", "Images Create", "Images Modify", "Images Delete"] };
 
@@ -73,32 +81,37 @@ describe("the permissions pack with a key that holds Images Modify but not Image
     expect(up.policyViolations).toEqual([]);
   });
 
-  it("the preview of a memory change is refused, naming the workspace, memory and Images Modify Resources", { timeout: SLOW }, async () => {
+  it("the preview of a memory change cannot be decided (advisory, no mandatory); the up is refused by Kasm, naming Images Modify Resources, and nothing changes", { timeout: SLOW }, async () => {
     const index = path.join(programDir, "index.ts");
     editFile(index, [["memory: 2_768_000_000", "memory: 4_000_000_000"]]);
     try {
       const preview = await engine.preview();
       expect(ops(preview)).toMatchObject({ chrome: "update" });
-      expect(mandatory(preview)).toEqual(["resource-needs-permissions chrome"]);
-      const [refusal] = preview.policyViolations;
-      expect(refusal.message).toContain("Workspace 'chrome' cannot be updated with this API key: update calls update_image (this change sets memory, compute-related), which needs 'Images Modify Resources'");
-      expect(refusal.message).toContain("Grant the key: 'Images Modify Resources'.");
-      // The values are never printed.
-      expect(refusal.message).not.toMatch(/4000000000|4_000_000_000/);
+      expect(mandatory(preview)).toEqual([]);
+      expect(undecided(preview)).toEqual([expect.stringContaining("Workspace 'chrome': update (update_image) needs 'Images Modify Resources' if so")]);
+      expect(undecided(preview)[0]).toContain("the native provider's preview of an update says what it changes");
+      // No note in what the preview shows: the diff names the field changed, and only it.
+      expect(JSON.stringify(preview.resources)).not.toContain("resourceFieldsChanging");
+      const up = await engine.up();
+      expect(up.ok).toBe(false);
+      expect(JSON.stringify(up.errors)).toContain("Images Modify Resources");
+      const images = (await emulator.specCall("get_images")).body.images as { friendly_name: string; memory: number }[];
+      expect(images.find((image) => image.friendly_name === "Chrome")?.memory).toBe(2_768_000_000);
     } finally {
       editFile(index, [["memory: 4_000_000_000", "memory: 2_768_000_000"]]);
     }
   });
 
-  it("the preview of a description change passes; the up applies it, and Kasm lets it in", { timeout: SLOW }, async () => {
+  it("the preview of a description change gets the same advisory and no mandatory; the up applies it, and Kasm lets it in", { timeout: SLOW }, async () => {
     editFile(path.join(programDir, "index.ts"), [[`description: "A browser"`, `description: "The browser"`]]);
     const preview = await engine.preview();
     expectOk(preview);
     expect(ops(preview)).toMatchObject({ chrome: "update" });
-    expect(preview.policyViolations).toEqual([]);
+    expect(mandatory(preview)).toEqual([]);
+    expect(undecided(preview)).toEqual([expect.stringContaining("Workspace 'chrome': update (update_image) needs 'Images Modify Resources' if so")]);
     const up = await engine.up();
     expectOk(up);
-    expect(up.policyViolations).toEqual([]);
+    expect(mandatory(up)).toEqual([]);
     const images = (await emulator.specCall("get_images")).body.images as { friendly_name: string; description: string; memory: number }[];
     expect(images.find((image) => image.friendly_name === "Chrome")).toMatchObject({ description: "The browser", memory: 2_768_000_000 });
   });

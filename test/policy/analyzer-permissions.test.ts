@@ -45,9 +45,12 @@ describe("the permissions pack on the analyzer protocol", () => {
     expect(diagnostics.map((d) => [d.policy, d.level, d.urn.split("::").pop()])).toEqual([
       ["resource-needs-permissions", "mandatory", "alice-devs"],
       ["resource-needs-permissions", "mandatory", "vpn-devs"],
+      // A dynamic casting config's preview cannot say whether the change moves it between groups (Groups Modify).
+      ["resource-needs-permissions", "advisory", ""],
       ["least-privilege", "advisory", ""],
     ]);
-    expect(diagnostics[2].message).toContain("The key lacks 'Groups Modify' (see resource-needs-permissions)");
+    expect(diagnostics[2].message).toContain("CastConfig 'kiosk': update (update_cast_config) needs 'Groups Modify' if so: could not decide whether this change moves the casting config to another group");
+    expect(diagnostics[3].message).toContain("The key lacks 'Groups Modify' (see resource-needs-permissions)");
   });
 
   it("takes enforcement levels from config: advisory, disabled", async () => {
@@ -59,6 +62,7 @@ describe("the permissions pack on the analyzer protocol", () => {
     );
     const diagnostics = await driver.analyzeStack(stack());
     expect(diagnostics.map((d) => [d.policy, d.level])).toEqual([
+      ["resource-needs-permissions", "advisory"],
       ["resource-needs-permissions", "advisory"],
       ["resource-needs-permissions", "advisory"],
     ]);
@@ -108,14 +112,19 @@ describe("the permissions pack on the analyzer protocol", () => {
   it("a Workspace update: refuses a memory change without Images Modify Resources, naming the resource, the field and the permission; accepts a description change", async () => {
     const IMAGES = ["Images View", "Images Create", "Images Modify", "Images Delete"];
     await driver.configure(packConfig(config({ permissions: [...NEEDED, ...IMAGES] })));
-    // What a preview of an update shows a stack policy: the checked inputs, with what the provider's check noted.
-    const workspace = (noted: readonly string[]) =>
-      stack((r) => r.push({ kind: "Workspace", name: "chrome", props: { name: "kasmweb/chrome:1.16.0", friendlyName: "Chrome", memory: 4_000_000_000, description: "A browser", resourceFieldsChanging: noted } }));
+    // What a native preview of an update shows a stack policy: the planned outputs, with what the preview noted.
+    const declared = { name: "kasmweb/chrome:1.16.0", friendlyName: "Chrome", memory: 4_000_000_000, description: "A browser" };
+    const workspace = (noted: readonly string[]) => stack((r) => r.push({ kind: "Workspace", name: "chrome", form: "native", props: { ...declared, imageId: IDS.image1, resourceFieldsChanging: noted } }));
     const refused = (await driver.analyzeStack(workspace(["memory"]))).filter((d) => d.policy === "resource-needs-permissions");
     expect(refused.map((d) => [d.level, d.urn.split("::").pop()])).toEqual([["mandatory", "chrome"]]);
     expect(refused[0].message).toMatch(/Workspace 'chrome' cannot be updated with this API key: update calls update_image \(this change sets memory, compute-related\), which needs 'Images Modify Resources'/);
     expect(refused[0].message).toContain("Grant the key: 'Images Modify Resources'.");
     expect((await driver.analyzeStack(workspace([]))).filter((d) => d.policy === "resource-needs-permissions")).toEqual([]);
+    // A dynamic resource's preview shows its new inputs only, the same for a create and an update: not decided, and the words say why.
+    const dynamic = (await driver.analyzeStack(stack((r) => r.push({ kind: "Workspace", name: "chrome", props: declared })))).filter((d) => d.policy === "resource-needs-permissions");
+    expect(dynamic.map((d) => d.level)).toEqual(["advisory"]);
+    expect(dynamic[0].message).toContain("Workspace 'chrome': update (update_image) needs 'Images Modify Resources' if so: could not decide whether this change or a later one touches a compute-related field it declares");
+    expect(dynamic[0].message).toContain("a dynamic resource's preview shows a policy its new inputs only; the native provider's preview of an update says what it changes");
   });
 
   it("never prints secrets the engine sends", async () => {
@@ -150,7 +159,7 @@ describe("native resources (kasm:index:<Kind>), judged as the dynamic ones", () 
     const dynamic = await driver.analyzeStack(stack());
     const native = await driver.analyzeStack(nativeStack());
     expect(native.map(said)).toEqual(dynamic.map(said));
-    expect(native.filter((d) => d.policy === "resource-needs-permissions").map((d) => d.urn)).toEqual([
+    expect(native.filter((d) => d.policy === "resource-needs-permissions" && d.level === "mandatory").map((d) => d.urn)).toEqual([
       "urn:pulumi:ci::kasm-app::kasm:index:GroupMembership::alice-devs",
       "urn:pulumi:ci::kasm-app::kasm:index:EgressProviderMapping::vpn-devs",
     ]);
@@ -169,7 +178,7 @@ describe("native resources (kasm:index:<Kind>), judged as the dynamic ones", () 
     // The default installation's key holds everything; production's lacks Groups Modify.
     await driver.configure(packConfig(config({ connections: { production: config({ permissions: without("Groups Modify") }) } })));
     const onProduction = await driver.analyzeStack(nativeStack(production));
-    const needs = onProduction.filter((d) => d.policy === "resource-needs-permissions");
+    const needs = onProduction.filter((d) => d.policy === "resource-needs-permissions" && d.level === "mandatory");
     expect(needs.map((d) => [d.level, d.urn.split("::").pop()])).toEqual([
       ["mandatory", "alice-devs"],
       ["mandatory", "vpn-devs"],

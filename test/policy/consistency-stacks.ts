@@ -154,7 +154,7 @@ export function buildStack(seed: number, size: number, tag: string): { specs: Sp
         casts += 1;
         const props: Record<string, unknown> = { castingConfigName: `${tag}cast${casts}`, imageId: r.pick([IDS.image1, IDS.image2]), key: `${tag}key${casts}`, allowAnonymous: r.coin() };
         if (r.coin(0.3)) props.groupId = IDS.devs;
-        // An update of a setting, or a move to another group (Groups Modify on both, which the check notes).
+        // An update of a setting, or a move to another group (Groups Modify on both, which the native preview notes).
         specs.push({ kind, name, props, update: r.coin(0.3) ? { groupId: IDS.ops } : { disableTips: true } });
         break;
       }

@@ -11,7 +11,7 @@
  * key, swapped in as the server's request handler. The policy is judged twice per case: as in
  * preview (ids of the stack's own objects not known, linked by property dependencies), and, when
  * every create succeeded, with the real ids. A Workspace's update is judged as its preview shows it
- * to the pack: with the compute-related fields it changes, as the provider's check notes them.
+ * to the pack: with the compute-related fields it changes, as the native provider's preview notes them.
  *
  * What the generator keeps out, because the pack cannot know it and says so in its docs: `adopt`
  * (an adopting create may take either branch), users listed as having sessions who have none,
@@ -115,7 +115,7 @@ const RELEVANT: PermissionName[] = [
 
 /**
  * The stack as the policy sees it: in preview (`ids` empty: the stack's own ids unknown) or with
- * the real ids. A Workspace carries what its provider's check notes for the update the lifecycle
+ * the real ids. A Workspace carries what the native preview notes for the update the lifecycle
  * makes (`resourceFieldsChanging`: the compute-related fields it changes), as the preview of that
  * update shows it to the pack; its other steps do not read it. A CastConfig likewise carries
  * whether the update moves it between groups (`groupChanging`).

@@ -5,6 +5,7 @@
  * last known state (Kasm cannot read casting configs), the clash that cannot be adopted, a
  * permission denial, and deletion.
  */
+import { castGroupChanging } from "../../provider/resources/cast-config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator, hyphenatedUpperCase as hyphenated } from "../helpers/emulator";
 import type { ProviderHost } from "../helpers/host";
@@ -216,16 +217,17 @@ describe("CastConfig", () => {
     expect(await castInKasm(existing.body.cast_config.cast_config_id)).toMatchObject({ key: "taken", casting_config_name: "Taken" });
   });
 
-  it("moving a config between groups: check notes it for the permissions pack; a key without Groups Modify updates a config whose group is declared with hyphens, and is refused a move, naming Groups Modify", async () => {
+  it("moving a config between groups: the native preview notes it for the permissions pack; a key without Groups Modify updates a config whose group is declared with hyphens, and is refused a move, naming Groups Modify", async () => {
     const cast = new Driven(host, "CastConfig", "moves");
     const declared = { castingConfigName: "Moves", key: "moves", imageId: CHROME, groupId: hyphenated(GUESTS) };
     await cast.create(declared);
-    expect((await cast.check(declared)).inputs.groupChanging).toBeUndefined();
-    expect((await cast.check({ ...declared, groupId: VISITORS }, cast.state)).inputs.groupChanging).toBe(true);
-    expect((await cast.check({ ...declared, groupId: undefined }, cast.state)).inputs.groupChanging).toBe(true);
-    // Not moving is not noted (the permissions pack reads the note left out as "does not move"), so
-    // no preview's diff shows it.
-    expect((await cast.check({ ...declared, groupId: GUESTS }, cast.state)).inputs).not.toHaveProperty("groupChanging");
+    // Check adds nothing to the inputs: the native preview of an update notes the move (castGroupChanging).
+    expect((await cast.check({ ...declared, groupId: VISITORS }, cast.state)).inputs).not.toHaveProperty("groupChanging");
+    expect(castGroupChanging({}, declared)).toBeUndefined();
+    expect(castGroupChanging(cast.state, { ...declared, groupId: VISITORS })).toBe(true);
+    expect(castGroupChanging(cast.state, { ...declared, groupId: undefined })).toBe(true);
+    // The same group in another spelling of its id does not move it.
+    expect(castGroupChanging(cast.state, { ...declared, groupId: GUESTS })).toBe(false);
 
     const limited = await hostFor(emulator, NO_CREATE);
     try {

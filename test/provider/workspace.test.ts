@@ -4,8 +4,9 @@
  * registry and run config, a no-change plan, a memory change in place, drift on refresh, an image
  * deleted in Kasm gone on refresh, adoption by container name and friendly name, a group's
  * authorization made, read and removed; the registry password never in an error or the host's
- * output; what check notes for the permissions pack (the compute-related fields an update changes). With `spec`: check refuses both kinds before any request, naming the setting.
+ * output; what the native preview of an update notes for the permissions pack (the compute-related fields it changes), and that check adds nothing to the inputs. With `spec`: check refuses both kinds before any request, naming the setting.
  */
+import { resourceFieldsChanging } from "../../provider/resources/workspace";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import type { ProviderHost } from "../helpers/host";
@@ -90,32 +91,34 @@ describe.runIf(TEST_API_NAMES === "product")("Workspace, against a released Kasm
     expect(host.stderr.join("")).not.toContain(REGISTRY_PASSWORD);
   });
 
-  it("check tells the policies which compute-related fields an update changes (resourceFieldsChanging); diff and the installation read ignore it", async () => {
+  it("check adds nothing to the inputs (a dynamic diff and the state would show it); a state an earlier version left a note in previews no change and sends nothing", async () => {
     const chrome = new Driven(host, "Workspace", "noted");
     const declared = { ...CHROME, name: "kasmweb/noted:1.16.0" };
     await chrome.create(declared);
-    // A create has no state to compare with: nothing noted.
-    expect((await chrome.check(declared)).inputs).not.toHaveProperty("resourceFieldsChanging");
     const olds = (await chrome.check(declared)).inputs;
-    const noted = async (news: Record<string, unknown>, from: Record<string, unknown> = olds) => (await chrome.check(news, from)).inputs.resourceFieldsChanging;
-    expect(await noted({ ...declared, memory: 4_000_000_000, description: "changed" })).toEqual(["memory"]);
-    expect(await noted({ ...declared, description: "changed" })).toEqual([]);
-    expect(await noted({ ...declared, registryPassword: "another-token", runConfig: { hostname: "other" } })).toEqual(["registryPassword", "runConfig"]);
-    // One the program stops declaring keeps Kasm's value: no change. One not known yet: the placeholder, unless another surely changes.
-    const { cores: _cores, ...withoutCores } = declared;
-    expect(await noted(withoutCores)).toEqual([]);
-    expect(await noted({ ...declared, cores: UNKNOWN })).toBe(UNKNOWN);
-    expect(await noted({ ...declared, cores: UNKNOWN, memory: 1 })).toEqual(["memory"]);
-    // A state that still holds the last update's note: a plan without change stays one, and sends nothing.
+    expect(olds).not.toHaveProperty("resourceFieldsChanging");
+    expect((await chrome.check({ ...declared, memory: 4_000_000_000 }, olds)).inputs).not.toHaveProperty("resourceFieldsChanging");
+    // A state that still holds an earlier version's note: a plan without change stays one, and sends nothing.
     const stale = { ...olds, resourceFieldsChanging: ["memory"] };
     const before = emulator.requests.length;
     const again = await chrome.check(declared, stale);
-    expect(again.inputs.resourceFieldsChanging).toEqual([]);
+    expect(again.inputs).not.toHaveProperty("resourceFieldsChanging");
     expect((await chrome.diff(again.inputs)).changes).toBe("none");
     expect(emulator.requests.length).toBe(before);
-    // The outputs never carry it: the state's outputs say what Kasm holds.
-    expect(await chrome.update({ ...declared, memory: 4_000_000_000, resourceFieldsChanging: ["memory"] })).not.toHaveProperty("resourceFieldsChanging");
     await chrome.delete();
+  });
+
+  it("what the native preview of an update notes for the policies (resourceFieldsChanging): the compute fields whose declared value differs from the state's", async () => {
+    const state = { ...CHROME, imageId: "0b2f5f5e-4d3c-4b6a-9c1d-2e3f4a5b6c7d" };
+    expect(resourceFieldsChanging({}, CHROME)).toBeUndefined();
+    expect(resourceFieldsChanging(state, { ...CHROME, memory: 4_000_000_000, description: "changed" })).toEqual(["memory"]);
+    expect(resourceFieldsChanging(state, { ...CHROME, description: "changed" })).toEqual([]);
+    expect(resourceFieldsChanging(state, { ...CHROME, registryPassword: "another-token", runConfig: { hostname: "other" } })).toEqual(["registryPassword", "runConfig"]);
+    // One the program stops declaring keeps Kasm's value: no change. One not known yet: the placeholder, unless another surely changes.
+    const { cores: _cores, ...withoutCores } = CHROME;
+    expect(resourceFieldsChanging(state, withoutCores)).toEqual([]);
+    expect(resourceFieldsChanging(state, { ...CHROME, cores: UNKNOWN })).toBe(UNKNOWN);
+    expect(resourceFieldsChanging(state, { ...CHROME, cores: UNKNOWN, memory: 1 })).toEqual(["memory"]);
   });
 
   it("an image deleted in Kasm is gone on refresh; adopt takes an existing one over by container name and friendly name", async () => {

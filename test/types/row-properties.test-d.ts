@@ -1,12 +1,12 @@
 /**
  * Compile-time check that every property the permission rows read (`catalogue/kind-rows/`, named
  * by kind in `RowProperties`) is one the kind declares: an input of its provider's zod schema,
- * one of its outputs, or a note its check adds for the policies (`CHECK_NOTES`); and that every field read from a bulk kind's rows (`BulkRowFields`) is a
+ * one of its outputs, or a note a native preview adds for the policies (`PREVIEW_NOTES`); and that every field read from a bulk kind's rows (`BulkRowFields`) is a
  * field of the provider's row schema. The catalogue imports nothing of the provider, so it names
  * the properties it reads; this file ties those names to the schemas. A misspelt or renamed property shows as
  * `Type '{ notAProperty: "groupID" }' does not satisfy the constraint 'true'`.
  */
-import type { CheckNoteOf, KasmKind } from "../../catalogue";
+import type { PreviewNoteOf, KasmKind } from "../../catalogue";
 import type { BulkRowFields } from "../../catalogue/bulk-rows";
 import type { RowProperties } from "../../catalogue/kind-rows/plan";
 import type { KindInputs, KindOutputTypes } from "../../policy/shared/inputs";
@@ -16,8 +16,8 @@ import type { UserRow } from "../../provider/resources/user-set";
 /** Compiles only when `T` is `true`. */
 type Expect<T extends true> = T;
 
-/** The names a kind's row reads that the kind does not declare (as an input, an output, or a note its check adds). */
-type Undeclared<K extends KasmKind> = Exclude<RowProperties[K], keyof KindInputs[K] | keyof KindOutputTypes[K] | CheckNoteOf<K>>;
+/** The names a kind's row reads that the kind does not declare (as an input, an output, or a note a native preview adds). */
+type Undeclared<K extends KasmKind> = Exclude<RowProperties[K], keyof KindInputs[K] | keyof KindOutputTypes[K] | PreviewNoteOf<K>>;
 
 /** `true` when every name is declared; otherwise the ones that are not, for the compiler's message. */
 type Declared<K extends KasmKind> = [Undeclared<K>] extends [never] ? true : { notAProperty: Undeclared<K> };

@@ -254,15 +254,16 @@ export function rowIssues(schema: z.ZodObject, row: Readonly<Props>): RowIssue[]
 // --- notes for the policy packs ----------------------------------------------------------------------
 
 /**
- * The checked inputs with a note for the policy packs (the catalogue's `CHECK_NOTES`): what `check`,
- * the one step that sees the state's inputs and the program's together, knows of the update to
- * come. `value` undefined (a create, see {@link hasState}) adds nothing.
+ * A note for the policy packs (the catalogue's `PREVIEW_NOTES`), as the native provider's preview
+ * of an update adds it to the planned outputs: what the update to come changes, which a policy,
+ * seeing the new properties only, cannot tell. `value` undefined (no state to compare with, see
+ * {@link hasState}) adds nothing.
  */
-export function withCheckNote(result: pulumi.dynamic.CheckResult, note: string, value: unknown): pulumi.dynamic.CheckResult {
-  return value === undefined || !result.inputs ? result : { ...result, inputs: { ...result.inputs, [note]: value } };
+export function previewNote(note: string, value: unknown): Readonly<Record<string, unknown>> {
+  return value === undefined ? {} : { [note]: value };
 }
 
-/** Whether check's old inputs are a state's (an update), not a create's empty ones: keys with `__` are Pulumi's own. */
+/** Whether old properties are a state's (an update), not a create's empty ones: keys with `__` are Pulumi's own. */
 export function hasState(olds: Props): boolean {
   return Object.keys(olds).some((key) => !key.startsWith("__"));
 }

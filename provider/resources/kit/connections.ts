@@ -29,7 +29,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { connectionEnvPrefix, connectionNamespace, isConnectionName } from "../../../catalogue/connections";
-import { isSecretInput, withoutCheckNotes } from "../../../catalogue/kinds";
+import { isSecretInput, withoutPreviewNotes } from "../../../catalogue/kinds";
 import { isDeepStrictEqual } from "node:util";
 import { connectionConfigurationProblem, contextFor } from "../../runtime";
 import { installationProblem } from "./installation-check";
@@ -94,10 +94,10 @@ function withWhereAndName<T extends Props | undefined>(props: T, connection: str
 /**
  * Whether checked inputs of `kind` differ from the previous ones (a create has none): only then is
  * the installation read before the plan (see installation-check.ts), so that a preview without
- * change sends no request. What check notes for the policies is not a change (see `CHECK_NOTES`).
+ * change sends no request. A note an earlier version's check left in the state is not a change (see `PREVIEW_NOTES`).
  */
 function changes(kind: string, olds: Props, checked: Props): boolean {
-  return !isDeepStrictEqual(withoutCheckNotes(kind, withoutHiddenInputs(olds)), withoutCheckNotes(kind, withoutHiddenInputs(checked)));
+  return !isDeepStrictEqual(withoutPreviewNotes(kind, withoutHiddenInputs(olds)), withoutPreviewNotes(kind, withoutHiddenInputs(checked)));
 }
 
 /** Why a `connection` value is refused, or undefined when it is a valid name (or left out). */

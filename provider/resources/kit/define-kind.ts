@@ -152,6 +152,11 @@ export interface KindMethods<Inputs extends Props, Outputs extends object, KasmR
   readonly sendsNothingWhen?: SendsNothingWhen;
   /** A rule of the kind's own after the schema's: it receives the schema's result and may add failures or defaults. */
   readonly extraCheck?: (result: pulumi.dynamic.CheckResult, news: Props, olds: Props, context: KindContext) => pulumi.dynamic.CheckResult;
+  /**
+   * What the native provider's preview of an update tells the policy packs (see
+   * {@link KindManifest.previewNotes}): a policy sees the new properties only.
+   */
+  readonly previewNotes?: (state: Props, news: Props) => Readonly<Record<string, unknown>>;
   /** Adjusts the derived diff, for a kind whose replacement rules go beyond {@link FieldRule.replaces}. */
   readonly adjustDiff?: (diff: KindDiffResult, olds: KindState<Inputs, Outputs>, news: Inputs) => KindDiffResult;
   /**
@@ -292,6 +297,7 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
         ...manifestFields(apiFields, "api"),
         ...manifestFields(providerFields, "provider"),
       },
+      ...(definition.previewNotes ? { previewNotes: definition.previewNotes } : {}),
     },
 
     async check(olds, news, context) {

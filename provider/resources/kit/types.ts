@@ -178,6 +178,11 @@ export interface KindManifest<Inputs extends object = Props, Outputs extends obj
   readonly plannedIds?: readonly string[];
   /** What the provider adds to the inputs, each output with its type ({@link NO_OUTPUTS} when nothing). */
   readonly outputs: z.ZodType<Outputs>;
+  /**
+   * What the native provider's preview of an update adds to the planned outputs for the policy
+   * packs (the catalogue's `PREVIEW_NOTES`), from the state's properties and the checked inputs.
+   */
+  readonly previewNotes?: (state: Props, news: Props) => Readonly<Record<string, unknown>>;
 }
 
 /** The output schema of a kind that adds nothing to its inputs (a link, a drain, a set of groups). */
