@@ -184,6 +184,9 @@ export const conflictingDeclarations: StackValidationPolicy = {
       entries.push({ kind, name: r.name, urn: r.urn, props, connection: connectionOf(r), from });
     }
     if (entries.length < 2) args.notApplicable("the stack has fewer than two resources of the kinds this policy compares");
+    // The CLI registers resources in parallel, so the order they arrive in changes from run to run:
+    // compared in URN order, a pair is named, and reported, the same way every time.
+    entries.sort((p, q) => (p.urn < q.urn ? -1 : p.urn > q.urn ? 1 : 0));
     const users: StackUsers = { byId, urns, adopting };
 
     const undecided: string[] = [];
@@ -204,7 +207,8 @@ export const conflictingDeclarations: StackValidationPolicy = {
           if (same === true) {
             // Two resources of one kind can share a name under different parents: then the URN tells them apart.
             const urns = a.name === b.name ? ` (${a.urn} and ${b.urn})` : "";
-            reportViolation(`${names}${urns} both manage ${rule.what} (${keys}): ${rule.why}. ${rule.fix}`, entries[j].urn);
+            // On the second of the pair: the rule's second kind (the one its fix removes), or the later URN of one kind.
+            reportViolation(`${names}${urns} both manage ${rule.what} (${keys}): ${rule.why}. ${rule.fix}`, b.urn);
           } else if (same === undefined) {
             undecided.push(
               `whether ${names} manage ${rule.what}: their ${unknownKeys.join(" and ")} cannot be compared yet ` +

@@ -87,6 +87,31 @@ describe("the hardening pack on the analyzer protocol", () => {
     expect(diagnostics[0].message.split("\n")[1]).toMatch(/^UserGroups 'alice-groups' and GroupMembership 'alice-ops' both manage the groups of the same user/);
   });
 
+  it("names both resources of a conflict and reports it on the same one whatever order the resources register in", async () => {
+    await driver.configure({});
+    const alice: FixtureResource = { kind: "User", name: "alice", props: { username: "alice", userId: UNKNOWN } };
+    const resources: FixtureResource[] = [
+      alice,
+      { kind: "UserAttributes", name: "tips-on", props: { userId: IDS.plain1, showTips: true } },
+      { kind: "UserAttributes", name: "tips-off", props: { userId: IDS.plain1.toUpperCase(), showTips: false } },
+      { kind: "UserGroups", name: "alice-groups", props: { userId: UNKNOWN, groupIds: [IDS.devs] }, from: { userId: ["alice"] } },
+      { kind: "GroupMembership", name: "alice-ops", props: { userId: UNKNOWN, groupId: IDS.ops }, from: { userId: ["alice"] } },
+    ];
+    const seen = new Set<string>();
+    // Every order of registration, as the CLI's parallel registration may produce any of them.
+    for (const order of permutations(resources)) {
+      const diagnostics = await driver.analyzeStack(order);
+      seen.add(JSON.stringify(diagnostics.map((d) => [d.level, d.urn.split("::").pop(), d.message.split("\n")[1]]).sort()));
+    }
+    expect(seen.size).toBe(1);
+    const [verdicts] = [...seen].map((v) => JSON.parse(v) as [string, string, string][]);
+    expect(verdicts.map(([level, urn]) => [level, urn])).toEqual([
+      ["mandatory", "alice-ops"],
+      ["mandatory", "tips-on"],
+    ]);
+    expect(verdicts[1][2]).toMatch(/^UserAttributes 'tips-off' and UserAttributes 'tips-on' both manage the attributes of the same user/);
+  });
+
   it("a pair it cannot compare during preview is an advisory 'can't run', not a mandatory violation", async () => {
     await driver.configure({});
     const diagnostics = await driver.analyzeStack([
@@ -157,3 +182,9 @@ everyPolicyThroughTheAnalyzer(() => driver, REGISTRY, {
   "workspace-host-access": { resources: [{ kind: "Workspace", name: "dind", props: { name: "kasmweb/desktop:1.16.0", friendlyName: "Desktop", volumeMappings: { "/var/run/docker.sock": { bind: "/var/run/docker.sock", mode: "rw" } } } }] },
   "workspace-config-credentials": { resources: [{ kind: "Workspace", name: "app", props: { name: "kasmweb/app:1.16.0", friendlyName: "App", runConfig: { environment: { DB_PASSWORD: "hunter2-hunter2" } } } }] },
 });
+
+/** Every order of `items`. */
+function permutations<T>(items: readonly T[]): T[][] {
+  if (items.length <= 1) return [[...items]];
+  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+}

@@ -362,10 +362,11 @@ describe("conflicting-declarations", () => {
       membership("m2", IDS.plain2, IDS.devs),
     ]);
     expect(messages(outcome)).toEqual([expect.stringMatching(/^ServerDrain 'd1' and ServerDrain 'd2' both manage/)]);
+    // In URN order (the kind's type, then the name), whatever order the resources registered in.
     expect(outcome.undecided).toBe(
-      "could not decide whether UserAttributes 'a1' and UserAttributes 'a2' manage the attributes of the same user: their userId cannot be compared yet " +
+      "could not decide whether GroupMembership 'm1' and GroupMembership 'm2' manage the same membership (the same user in the same group): their groupId cannot be compared yet " +
         "(a value not known during preview that is not the userId of one User of this stack, or a User that may adopt an existing user); " +
-        "whether GroupMembership 'm1' and GroupMembership 'm2' manage the same membership (the same user in the same group): their groupId cannot be compared yet " +
+        "whether UserAttributes 'a1' and UserAttributes 'a2' manage the attributes of the same user: their userId cannot be compared yet " +
         "(a value not known during preview that is not the userId of one User of this stack, or a User that may adopt an existing user)",
     );
     // A value that differs where it is known needs nothing unknown: another object.
