@@ -290,7 +290,8 @@ function report(result: RunResult, engine: TestEngine): string {
   // The provider's warnings and notes (and the program's pulumi.log lines), as the CLI shows its diagnostics; errors come below.
   for (const l of result.logs) if (l.severity === "warning" || l.severity === "info") lines.push(`${l.severity}: ${l.message}${l.urn ? ` (${l.urn})` : ""}`);
   for (const v of result.policyViolations) lines.push(`policy ${v.enforcementLevel}: ${v.policyPack}/${v.policyName}: ${v.message}${v.urn ? ` (${v.urn})` : ""}`);
-  for (const e of result.errors) lines.push(`error${e.urn ? ` in ${e.urn}` : ""}: ${e.message}`);
+  // A violation that stopped the run is an error too; it is printed once, above, as the CLI prints it once.
+  for (const e of result.errors) if (!e.violation) lines.push(`error${e.urn ? ` in ${e.urn}` : ""}: ${e.message}`);
   if (result.ok && (result.operation === "up" || result.operation === "refresh")) {
     const stack = engine.readState().find((r) => r.type === "pulumi:pulumi:Stack");
     for (const [key, value] of Object.entries(stack?.outputs ?? {})) lines.push(`output ${key}: ${JSON.stringify(value, (_k, v: unknown) => (isSecret(v) ? "[secret]" : v))}`);

@@ -9,7 +9,7 @@ import { serveMonitor, type Registration, type RegistrationAnswer } from "./moni
 import { PolicyPackRunner, type AnalyzedResource } from "./policy";
 import { StateStore, dependencyOrder, type ResourceRecord } from "./state";
 import { changedKeys, keepOldValues, markSecret, plain, plainProps, samePlain, secretKeys, type Props } from "./values";
-import { deleteAll, errorMessage, protectedDeleteMessage, pulumiScript, Recorder, RunEnded, stackOutputs, startHost, stopHost, STACK_TYPE, type EngineError, type Operation, type RunResult, type TestEngineOptions } from "./run";
+import { deleteAll, errorMessage, protectedDeleteMessage, pulumiScript, Recorder, RunEnded, stackOutputs, startHost, stopHost, STACK_TYPE, violationError, type EngineError, type Operation, type RunResult, type TestEngineOptions } from "./run";
 import type { TestEngine } from "./engine";
 
 /** How long a program may take to exit after a failure ended the run, before it is killed. */
@@ -176,7 +176,13 @@ export class Deployment {
    * that still lingers is killed.
    */
   private fail(urn: string, message: string, initFailure?: EngineError["initFailure"]): RunEnded {
-    this.rec.errors.push(initFailure ? { urn, message, initFailure } : { urn, message });
+    return this.end(initFailure ? { urn, message, initFailure } : { urn, message });
+  }
+
+  /** {@link fail} with the error as it is recorded (a policy violation's keeps the violation). */
+  private end(error: EngineError): RunEnded {
+    const { message } = error;
+    this.rec.errors.push(error);
     if (!this.failed) {
       this.failed = true;
       setTimeout(() => this.program?.kill("SIGKILL"), EXIT_GRACE_MS).unref();
@@ -339,7 +345,7 @@ export class Deployment {
       });
       this.rec.violations.push(...found);
       const mandatory = found.find((v) => v.enforcementLevel === "mandatory");
-      if (mandatory && !this.dryRun) throw this.fail(record.urn, `mandatory policy violation ${mandatory.policyPack}/${mandatory.policyName}: ${mandatory.message}`);
+      if (mandatory && !this.dryRun) throw this.end(violationError(mandatory));
     }
   }
 

@@ -25,7 +25,7 @@
 import { Deployment } from "./deployment";
 import type { ProviderHost } from "./host";
 import { serveEngineLog } from "./monitor";
-import { deleteAll, errorMessage, Recorder, stackOutputs, startHost, stopHost, withEnvironment, type RunResult, type TestEngineOptions } from "./run";
+import { deleteAll, errorMessage, Recorder, stackOutputs, startHost, stopHost, violationError, withEnvironment, type RunResult, type TestEngineOptions } from "./run";
 import { StateStore, dependencyOrder, type ResourceRecord } from "./state";
 import { changedKeys, markSecret, plainProps, secretKeys, type Props } from "./values";
 
@@ -65,8 +65,7 @@ export class TestEngine {
       const preview = await this.preview();
       if (!preview.ok) {
         const mandatory = preview.policyViolations.filter((v) => v.enforcementLevel === "mandatory");
-        const errors = mandatory.map((v) => ({ urn: v.urn, message: `mandatory policy violation ${v.policyPack}/${v.policyName}: ${v.message}` }));
-        return { ...preview, operation: "up", resources: [], errors: [...preview.errors, ...errors], summary: {} };
+        return { ...preview, operation: "up", resources: [], errors: [...preview.errors, ...mandatory.map(violationError)], summary: {} };
       }
     }
     return withEnvironment(this.options, (env) => new Deployment(this.options, this.store, env, false).run("up"));

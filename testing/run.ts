@@ -85,6 +85,17 @@ export interface EngineError {
   readonly message: string;
   /** Set when the object was created but failed to initialise: it stays in the state with this id. */
   readonly initFailure?: { readonly id: string; readonly reasons: readonly string[] };
+  /** Set when the error is a mandatory policy violation that stopped the run (it is in `policyViolations` too). */
+  readonly violation?: PolicyViolation;
+}
+
+/** The error that a mandatory policy violation makes of the run, as `pulumi up --policy-pack` fails on one. */
+export function violationError(violation: PolicyViolation): EngineError {
+  return {
+    urn: violation.urn,
+    message: `mandatory policy violation ${violation.policyPack}/${violation.policyName}: ${violation.message}`,
+    violation,
+  };
 }
 
 /** The result of one operation. */

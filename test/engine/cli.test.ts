@@ -107,6 +107,15 @@ describe("--policy-pack-config", () => {
     expect(passing.stdout).toContain("create  pulumi-nodejs:dynamic/kasm:User alice");
   });
 
+  it("prints a mandatory violation that stops an up once, as the CLI does, and changes nothing", { timeout: SLOW }, async () => {
+    const programDir = program(ONE_USER);
+    const up = await cli(programDir, ["up", "--policy-pack", PERMISSIONS_PACK, "--policy-pack-config", keyConfig("lacking.json", ["Users View"])]);
+    expect(up.code, up.stdout + up.stderr).toBe(1);
+    expect(up.stdout.match(/User 'alice' cannot be created/g)).toHaveLength(1);
+    expect(up.stdout).toMatch(/^policy mandatory: kasm-permissions@v[\d.]+\/resource-needs-permissions: /m);
+    expect(emulator.requests.filter((line) => line.startsWith("create_user"))).toEqual([]);
+  });
+
   it("without a config the pack's own error is reported (no crash)", { timeout: SLOW }, async () => {
     const ran = await cli(program(ONE_USER), ["preview", "--policy-pack", PERMISSIONS_PACK]);
     expect(ran.code).toBe(1);
