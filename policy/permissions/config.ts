@@ -6,7 +6,7 @@
  * these same properties (the README shows a file, and a one-line way to write it from one key
  * description).
  */
-import type { PolicyConfigSchema, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
+import type { PolicyConfigSchema, ReportViolation, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 import { ALL_PERMISSIONS, isPermissionName, type PermissionName } from "../../catalogue";
 import { referenceKey, type KnownFacts } from "../../catalogue";
 import { LOOKUP_NAMES, lookupOf, type LookupName } from "../../catalogue/lookups";
@@ -134,9 +134,10 @@ export function keyPolicy(spec: KeyPolicySpec<StackValidationPolicy> | KeyPolicy
 }
 
 /**
- * A config that cannot be used: the policy throws it, and Pulumi stops with its message. Its stack
- * is its message alone: @pulumi/policy prints the stack of what a policy throws, and the pack's
- * own call frames tell whoever wrote the config nothing.
+ * A config that cannot be used: the readers throw it, and {@link readPolicyConfig} reports it as a
+ * stack-level violation. Its stack is its message alone: thrown anywhere else, @pulumi/policy
+ * prints the stack of what a policy throws, and the pack's own call frames tell whoever wrote the
+ * config nothing.
  */
 export class PolicyConfigError extends Error {
   override name = "PolicyConfigError";
@@ -320,25 +321,57 @@ export function parseInstallationKeys<K extends KeyConfig>(
   return { top, named, of: (connection) => (connection === undefined ? top : named.get(connection)) };
 }
 
-/** Configs whose problem a resource policy has thrown in this run of the pack, by policy and config. */
-const thrownOnce = new Set<string>();
+/**
+ * Which policies have read their config in this run of the pack, and which problems were reported:
+ * one problem repeated under every policy's name (as the README's `kasm-key.json` writes it) is
+ * reported once. Every policy of the pack is a stack policy, and Pulumi runs each once per
+ * AnalyzeStack, one after the other: a policy that meets its own name here again starts a new run.
+ */
+const thisRun = { policies: new Set<string>(), problems: new Set<string>() };
 
 /**
- * `read()` for a resource policy, whose config is the same for every resource: a problem with it
- * is thrown for the first resource only, and undefined answers the rest (the policy skips them),
- * so that a run reports the problem once instead of once per resource. Each run starts the pack
- * afresh, so the next run reports it again.
+ * Report a violation at the mandatory level whatever the policy's level, through `reportViolation`'s
+ * object form: @pulumi/policy's server accepts `{ message, enforcementLevel }` there (its
+ * `makeReportViolationFun`), though its type declares only `(message, urn?)`.
+ * test/policy/analyzer-permissions.test.ts fails by name if that form goes away.
  */
-export function readConfigOnce<T>(policy: string, raw: Record<string, unknown>, read: () => T): T | undefined {
-  const key = `${policy}\u0000${JSON.stringify(raw)}`;
-  if (thrownOnce.has(key)) return undefined;
+function reportMandatory(reportViolation: ReportViolation, message: string): void {
+  const report = reportViolation as unknown as (violation: { message: string; enforcementLevel: "mandatory" }) => void;
+  report({ message, enforcementLevel: "mandatory" });
+}
+
+/**
+ * Read a policy's config with `read`; when it cannot be used ({@link PolicyConfigError}), report
+ * why as one stack-level violation and answer undefined, so that the policy judges nothing.
+ *
+ * A config the pack cannot use is not a verdict on the stack: it is reported as mandatory whatever
+ * the policy's level, so that the run fails instead of passing with the key misread, and on the
+ * stack, not on whichever resource came first. A problem that another policy's config repeats is
+ * reported once per run.
+ */
+export function readPolicyConfig<T>(policy: string, reportViolation: ReportViolation, read: () => T): T | undefined {
+  if (thisRun.policies.has(policy)) {
+    thisRun.policies.clear();
+    thisRun.problems.clear();
+  }
+  thisRun.policies.add(policy);
   try {
     return read();
   } catch (error) {
-    if (error instanceof PolicyConfigError) thrownOnce.add(key);
-    throw error;
+    if (!(error instanceof PolicyConfigError)) throw error;
+    // The problem whoever's config holds it: the message without the policy's name.
+    const problem = error.message.replace(`policy config of '${policy}'`, "");
+    if (!thisRun.problems.has(problem)) {
+      thisRun.problems.add(problem);
+      reportMandatory(reportViolation, `${error.message} ${REPEATED_CONFIG}`);
+    }
+    return undefined;
   }
 }
+
+/** Where else a config problem may stand, said after each. */
+const REPEATED_CONFIG =
+  "Pulumi gives each policy its own config: correct it under every policy's name that repeats it. The pack judges nothing with a config it cannot use.";
 
 /** The lookups a program calls, from `least-privilege`'s `lookups`. */
 export interface LookupConfig {

@@ -15,8 +15,8 @@
  * resource-needs-permissions (mandatory) reports exactly those.
  */
 import { dependencyViolations, DEPENDENCY_RULES, type PermissionName } from "../../catalogue";
-import { keyPolicy, parseInstallationKeys, parseKeyConfigWithPermissions } from "./config";
-import { kindOf } from "../shared/kasm";
+import { keyPolicy, parseInstallationKeys, parseKeyConfigWithPermissions, readPolicyConfig } from "./config";
+import { installationWords, kindOf } from "../shared/kasm";
 
 export const NAME = "key-permission-dependencies";
 
@@ -60,9 +60,12 @@ export const keyPermissionDependencies = keyPolicy({
   requiresPermissions: true,
   validateStack: (args, reportViolation) => {
     const raw = args.getConfig<Record<string, unknown>>();
-    const keys = parseInstallationKeys(NAME, raw, parseKeyConfigWithPermissions);
+    const keys = readPolicyConfig(NAME, reportViolation, () => parseInstallationKeys(NAME, raw, parseKeyConfigWithPermissions));
+    if (keys === undefined) return;
     if (!args.resources.some((r) => kindOf(r))) args.notApplicable("the stack has no Kasm resources");
-    for (const v of keyRuleViolations(keys.top.permissions, keys.top)) reportViolation(`The API key breaks ${v.rule}: ${v.message}.`);
+    // In a fleet (the config describes other installations), the default installation's key is named too.
+    const topKey = keys.named.size > 0 ? `The API key of ${installationWords(undefined)}` : "The API key";
+    for (const v of keyRuleViolations(keys.top.permissions, keys.top)) reportViolation(`${topKey} breaks ${v.rule}: ${v.message}.`);
     for (const [connection, key] of keys.named)
       for (const v of keyRuleViolations(key.permissions, key)) reportViolation(`The API key of connection '${connection}' breaks ${v.rule}: ${v.message}.`);
   },

@@ -18,10 +18,10 @@
  */
 import { ALL_PERMISSIONS, closeUnderDependencies, effectivePermissions, type PermissionName } from "../../catalogue";
 import { judgeNeeds, minimalPermissions } from "../../catalogue";
-import { LOOKUP_NAMES, lookupNeeds, lookupPermissions, type LookupName } from "../../catalogue/lookups";
-import { keyPolicy, LEAST_PRIVILEGE_PROPERTIES, parseInstallationKeys, parseKeyConfig, parseLookups, type KeyConfig, type LookupConfig } from "./config";
+import { LOOKUP_NAMES, lookupPermissions, type LookupName } from "../../catalogue/lookups";
+import { keyPolicy, LEAST_PRIVILEGE_PROPERTIES, parseInstallationKeys, parseKeyConfig, parseLookups, readPolicyConfig, type KeyConfig, type LookupConfig } from "./config";
 import { analyseStack, byInstallation, type StackAnalysis } from "./stack";
-import { kindOf, listWords, quoted } from "../shared/kasm";
+import { installationWords, kindOf, quoted } from "../shared/kasm";
 
 export const NAME = "least-privilege";
 
@@ -75,19 +75,64 @@ export function leastPrivilege(analysis: ReturnType<typeof analyseStack>, held: 
 }
 
 /**
- * What each lookup needs, in words, lookups with the same needs together:
- * `getImage, getImages: 'Images View'; getServer: 'Servers View' or 'Agents View'`.
+ * The lookups that may need each of `kept` (directly, or as a dependency of what they need):
+ * `'Images View' (getImage, getImages)`.
  */
-export function describeLookupNeeds(lookups: readonly LookupName[]): string {
-  const groups = new Map<string, LookupName[]>();
-  for (const lookup of lookups) {
-    const n = lookupNeeds(lookup);
-    const call = [...(n.all.length ? [quoted(n.all)] : []), ...(n.oneOf.length ? [n.oneOf.map((p) => `'${p}'`).join(" or ")] : [])].join(" and ");
-    const fields = n.fields.length ? ` (and ${quoted(n.fields.map((f) => f.permission))} to see ${listWords(n.fields.map((f) => f.field))} in the user records)` : "";
-    const text = `${call}${fields}`;
-    groups.set(text, [...(groups.get(text) ?? []), lookup]);
+export function keptForWhichLookups(kept: readonly PermissionName[], lookups: readonly LookupName[]): string {
+  return kept
+    .map((permission) => {
+      const needing = lookups.filter((lookup) => lookupPermissions([lookup]).has(permission));
+      return `'${permission}' (${needing.length ? needing.join(", ") : "a dependency of what lookups need"})`;
+    })
+    .join(", ");
+}
+
+/** The most permissions the first line lists; more go to the list below it. */
+const MAX_INLINE = 5;
+
+/** `n permission(s)`. */
+function permissionCount(n: number): string {
+  return `${n} permission${n === 1 ? "" : "s"}`;
+}
+
+/** Every lookup, as possibly called: what `lookups` means when the config leaves it out. */
+const ALL_LOOKUPS: LookupConfig = { names: LOOKUP_NAMES, assumed: true };
+
+/** What the message tells of lookups when the config does not name them: where to read their needs, and how to have them counted. */
+const NAME_THE_LOOKUPS =
+  "Policies cannot see which lookups the program calls: name them in `lookups` ([] for none) to have their permissions counted " +
+  "(what each needs: 'Lookups are invisible to policies' in pulumi-kasm's policy README).";
+
+/**
+ * The report for one installation's resources and key, or undefined when the key holds exactly
+ * what they need and `reportWhenMinimal` is off. Short first: one line saying what to do (drop,
+ * grant, or nothing), then the detail as a list, one kind of permission a line.
+ *
+ * @param installation How the first line names the installation (`Connection 'prod': `), or "" when the stack has only the default one.
+ */
+function leastPrivilegeMessage(analysis: StackAnalysis, config: KeyConfig, lookups: LookupConfig, reportWhenMinimal: boolean, installation: string): string | undefined {
+  const result = leastPrivilege(analysis, config.permissions ?? [], lookups);
+  const named = lookups.assumed ? "" : lookups.names.length ? ` and the lookups named in lookups (${lookups.names.join(", ")})` : "";
+  const details = [`- Needed (closed under the dependency rules) by the stack's Kasm resources${named}: ${result.minimal.length ? quoted(result.minimal) : "none"}`];
+  if (result.ifUndecided.length) details.push(`- Needed only if facts the pack could not decide hold: ${quoted(result.ifUndecided)}`);
+  let headline: string;
+  if (!config.permissions) {
+    headline = `The config gives no permissions: grant a new key the ${permissionCount(result.minimal.length)} needed below.`;
+    if (lookups.assumed) details.push(`- Lookups are not counted. ${NAME_THE_LOOKUPS}`);
+  } else {
+    const todo: string[] = [];
+    // A wide key's extras go to the list, so that the first line stays one line.
+    const [extraInline, extraListed] = result.extra.length <= MAX_INLINE ? [`: ${quoted(result.extra)}`, []] : [" (listed below)", [`- Not needed: ${quoted(result.extra)}`]];
+    if (result.extra.length) todo.push(`drop ${permissionCount(result.extra.length)} the stack does not need${extraInline}`);
+    if (result.lacking.length)
+      todo.push(`grant the key the ${permissionCount(result.lacking.length)} it lacks: ${quoted(result.lacking)} (resource-needs-permissions${lookups.assumed ? "" : " and the lookups named in lookups"} say which need them)`);
+    details.push(...extraListed);
+    if (todo.length === 0 && !reportWhenMinimal) return undefined;
+    headline = todo.length ? `${sentence(todo.join("; "))}.` : "The key holds exactly what the stack needs.";
+    if (result.keptForLookups.length)
+      details.push(`- Kept, as lookups the program may call need them: ${keptForWhichLookups(result.keptForLookups, LOOKUP_NAMES)}. ${NAME_THE_LOOKUPS}`);
   }
-  return [...groups].map(([text, names]) => `${names.join(", ")}: ${text}`).join("; ");
+  return [`${installation}${installation ? lowerFirst(headline) : headline}`, ...details].join("\n");
 }
 
 /** `the key ...` as the start of a sentence: `The key ...`. */
@@ -95,36 +140,9 @@ function sentence(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** Every lookup, as possibly called: what `lookups` means when the config leaves it out. */
-const ALL_LOOKUPS: LookupConfig = { names: LOOKUP_NAMES, assumed: true };
-
-/**
- * The report for one installation's resources and key, or undefined when the key holds exactly
- * what they need and `reportWhenMinimal` is off.
- */
-function leastPrivilegeMessage(analysis: StackAnalysis, config: KeyConfig, lookups: LookupConfig, reportWhenMinimal: boolean): string | undefined {
-  const result = leastPrivilege(analysis, config.permissions ?? [], lookups);
-  const named = lookups.assumed ? "" : lookups.names.length ? ` and the lookups named in lookups (${lookups.names.join(", ")})` : "";
-  const needed = `The stack's Kasm resources${named} need exactly: ${result.minimal.length ? quoted(result.minimal) : "no permission"} (closed under the dependency rules)`;
-  const maybe = result.ifUndecided.length ? `; and, depending on facts the pack could not decide: ${quoted(result.ifUndecided)}` : "";
-  /** What policies cannot see: the lookups, what each needs, and `kept`, the key's permissions kept for them. */
-  const lookupNote = (kept: readonly PermissionName[], ending: string) =>
-    ` Lookups are not resources, and policies cannot see which ones the program calls: ${describeLookupNeeds(LOOKUP_NAMES)} (each with its dependencies).` +
-    `${kept.length ? ` The key's ${quoted(kept)} ${kept.length > 1 ? "are" : "is"} kept for them.` : ""} ${ending}`;
-  if (!config.permissions) {
-    const lookupsPart = lookups.assumed
-      ? lookupNote([], "Add what the lookups the program calls need, or name them in lookups ([] for none) to have them counted.")
-      : "";
-    return `${needed}${maybe}. The config gives no permissions: grant a new key that set.${lookupsPart}`;
-  }
-  const parts: string[] = [];
-  if (result.extra.length) parts.push(`the key also holds ${quoted(result.extra)}, which the stack does not need`);
-  if (result.lacking.length) parts.push(`the key lacks ${quoted(result.lacking)} (see resource-needs-permissions${lookups.assumed ? "" : ", and the lookups named in lookups"})`);
-  if (parts.length === 0 && !reportWhenMinimal) return undefined;
-  return (
-    `${needed}${maybe}. ${parts.length ? `${sentence(parts.join("; "))}.` : "The key holds exactly that."}` +
-    (result.keptForLookups.length ? lookupNote(result.keptForLookups, "Name the lookups the program calls in lookups ([] for none) to be told which of them it needs.") : "")
-  );
+/** `The key ...` as the rest of a sentence: `the key ...`. */
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
 /** The `least-privilege` policy: the report above, one per installation of the stack. */
@@ -140,20 +158,25 @@ export const leastPrivilegePolicy = keyPolicy({
   ownConfig: LEAST_PRIVILEGE_PROPERTIES,
   validateStack: (args, reportViolation) => {
     const raw = args.getConfig<Record<string, unknown>>();
-    const keys = parseInstallationKeys(NAME, raw, parseKeyConfig);
-    const lookups = parseLookups(NAME, raw.lookups);
+    const config = readPolicyConfig(NAME, reportViolation, () => ({ keys: parseInstallationKeys(NAME, raw, parseKeyConfig), lookups: parseLookups(NAME, raw.lookups) }));
+    if (config === undefined) return;
+    const { keys, lookups } = config;
     if (!args.resources.some((r) => kindOf(r))) args.notApplicable("the stack has no Kasm resources");
+    const installations = byInstallation(args.resources);
+    // In a fleet every report names its installation; a stack of the default installation alone needs no name.
+    const fleet = keys.named.size > 0 || [...installations.keys()].some((c) => c !== undefined);
     // One report per installation, for its own key. `lookups` describes the program as a whole and
     // cannot say which installation a lookup reads: for a named connection every lookup is taken as
     // possibly called, so their permissions are never reported as unneeded there.
-    for (const [connection, resources] of byInstallation(args.resources)) {
+    for (const [connection, resources] of installations) {
       // A connection the config does not describe: resource-needs-permissions reports it.
       const key = keys.of(connection);
       if (key === undefined) continue;
       const analysis = analyseStack(resources, key);
       if (analysis.entries.length === 0) continue;
-      const message = leastPrivilegeMessage(analysis, key, connection === undefined ? lookups : ALL_LOOKUPS, raw.reportWhenMinimal === true);
-      if (message !== undefined) reportViolation(connection === undefined ? message : `Connection '${connection}': ${message}`);
+      const installation = connection !== undefined ? `Connection '${connection}': ` : fleet ? `${sentence(installationWords(undefined))}: ` : "";
+      const message = leastPrivilegeMessage(analysis, key, connection === undefined ? lookups : ALL_LOOKUPS, raw.reportWhenMinimal === true, installation);
+      if (message !== undefined) reportViolation(message);
     }
   },
 });

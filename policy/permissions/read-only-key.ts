@@ -1,15 +1,17 @@
 /**
  * `read-only-key`: a Read Only API key cannot apply a Kasm resource whose provider writes.
  *
- * Kasm's Read Only setting overrides the key's permissions and allows read operations only. A
- * resource policy: whether a resource's provider writes depends on that resource alone (its
- * calls come from the shared table, `catalogue/kind-table.ts`). Nearly every resource
- * writes when created; a UserAttributes that declares no attribute is the exception (it only
- * reads).
+ * Kasm's Read Only setting overrides the key's permissions and allows read operations only.
+ * Whether a resource's provider writes depends on that resource alone (its calls come from the
+ * shared table, `catalogue/kind-table.ts`): nearly every resource writes when created; a
+ * UserAttributes that declares no attribute is the exception (it only reads). A stack policy
+ * reporting on each resource, as `resource-needs-permissions` is, so that a config it cannot use
+ * is reported once, on the stack (see `readPolicyConfig`), and a preview judges both together.
  */
 import { knowledgeFromFacts, LIFECYCLE_STEPS, resourcePermissionNeeds } from "../../catalogue";
-import { keyPolicy, parseInstallationKeys, parseKeyConfig, readConfigOnce } from "./config";
-import { connectionOf, kindOf, label, rawProps, undecidable } from "../shared/kasm";
+import { keyPolicy, parseInstallationKeys, parseKeyConfig, readPolicyConfig } from "./config";
+import { byInstallation } from "./stack";
+import { kindOf, label, rawProps, undecidable } from "../shared/kasm";
 
 export const NAME = "read-only-key";
 
@@ -23,24 +25,30 @@ export const readOnlyKey = keyPolicy({
   enforcementLevel: "mandatory",
   severity: "high",
   remediationSteps: "Apply the stack with a key that is not Read Only; keep Read Only keys for `pulumi preview` and refresh.",
-  validateResource: (args, reportViolation) => {
-    const kind = kindOf(args);
-    if (!kind) return;
+  validateStack: (args, reportViolation) => {
     const raw = args.getConfig<Record<string, unknown>>();
-    // The key of the resource's own installation (resource-needs-permissions reports one the config
-    // lacks). The whole config is read for every resource, so that a problem anywhere in it is
-    // reported whichever resource comes first, and once (see readConfigOnce).
-    const connection = connectionOf(args);
-    const config = readConfigOnce(NAME, raw, () => parseInstallationKeys(NAME, raw, parseKeyConfig).of(connection));
-    if (!config?.readOnly) return;
-    const needs = resourcePermissionNeeds(kind, rawProps(args.props), NO_KNOWLEDGE);
-    const writes = LIFECYCLE_STEPS.flatMap((step) => needs[step].calls.filter((c) => c.access === "write").map((call) => ({ step, call })));
-    const certain = writes.filter((w) => !w.call.unsure);
-    if (certain.length > 0) {
-      const calls = certain.map((w) => `${w.step} calls ${w.call.operation}`).join(", ");
-      reportViolation(`The API key is Read Only, so it cannot apply ${label(kind, args.name)}: ${calls}, which write.`);
-    } else if (writes.length > 0) {
-      throw undecidable(`could not decide whether the Read Only key can apply ${label(kind, args.name)}: ${writes[0].call.unsure}`);
+    const keys = readPolicyConfig(NAME, reportViolation, () => parseInstallationKeys(NAME, raw, parseKeyConfig));
+    if (keys === undefined) return;
+    if (!args.resources.some((r) => kindOf(r))) args.notApplicable("the stack has no Kasm resources");
+    const undecided: string[] = [];
+    // Each resource against the key of its own installation (resource-needs-permissions reports one the config lacks).
+    for (const [connection, resources] of byInstallation(args.resources)) {
+      if (!keys.of(connection)?.readOnly) continue;
+      const key = connection === undefined ? "The API key" : `The API key of connection '${connection}'`;
+      for (const resource of resources) {
+        const kind = kindOf(resource);
+        if (!kind) continue;
+        const needs = resourcePermissionNeeds(kind, rawProps(resource.props), NO_KNOWLEDGE);
+        const writes = LIFECYCLE_STEPS.flatMap((step) => needs[step].calls.filter((c) => c.access === "write").map((call) => ({ step, call })));
+        const certain = writes.filter((w) => !w.call.unsure);
+        if (certain.length > 0) {
+          const calls = certain.map((w) => `${w.step} calls ${w.call.operation}`).join(", ");
+          reportViolation(`${key} is Read Only, so it cannot apply ${label(kind, resource.name)}: ${calls}, which write.`, resource.urn);
+        } else if (writes.length > 0) {
+          undecided.push(`whether the Read Only key can apply ${label(kind, resource.name)}: ${writes[0].call.unsure}`);
+        }
+      }
     }
+    if (undecided.length > 0) throw undecidable(`could not decide ${undecided.join("; ")}`);
   },
 });

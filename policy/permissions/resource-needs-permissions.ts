@@ -25,7 +25,7 @@
  * `pulumi up --skip-preview` does it run after the changes.
  */
 import { judgeNeeds, LIFECYCLE_STEPS, type CallShortfall, type LifecycleStep, type NeedsVerdict } from "../../catalogue";
-import { keyPolicy, parseInstallationKeys, parseKeyConfigWithPermissions } from "./config";
+import { keyPolicy, parseInstallationKeys, parseKeyConfigWithPermissions, readPolicyConfig } from "./config";
 import { analyseStack, byInstallation, type KasmEntry } from "./stack";
 import { installationWords, kindOf, label, listWords, quoted, undecidable } from "../shared/kasm";
 
@@ -63,7 +63,8 @@ export const resourceNeedsPermissions = keyPolicy({
   requiresPermissions: true,
   validateStack: (args, reportViolation) => {
     const raw = args.getConfig<Record<string, unknown>>();
-    const keys = parseInstallationKeys(NAME, raw, parseKeyConfigWithPermissions);
+    const keys = readPolicyConfig(NAME, reportViolation, () => parseInstallationKeys(NAME, raw, parseKeyConfigWithPermissions));
+    if (keys === undefined) return;
     if (!args.resources.some((r) => kindOf(r))) args.notApplicable("the stack has no Kasm resources");
     // One installation at a time: its resources, judged against its own key.
     const undecided: string[] = [];

@@ -210,7 +210,7 @@ describe("examples/egress-vpn", () => {
       expect(mandatory(hardening)).toEqual(["egress-credential-connection-limit contractors-credential"]);
 
       const least = await stack({ programDir: changedDir, policyPacks: [permissionsPack({ permissions: ["Global Admin"] })] }).preview();
-      const needed = /need exactly: (.*) \(closed under/.exec(least.policyViolations.find((v) => v.policyName === "least-privilege")!.message)![1];
+      const needed = /\n- Needed \(closed under the dependency rules\) by the stack's Kasm resources: (.*)/.exec(least.policyViolations.find((v) => v.policyName === "least-privilege")!.message)![1];
       const permissions = needed.split(", ").map((p) => p.slice(1, -1));
       expect(permissions).toContain("Egress Credentials Create");
       const lacking = stack({ programDir: changedDir, policyPacks: [permissionsPack({ permissions: permissions.filter((p) => p !== "Egress Credentials Create") })] });

@@ -200,7 +200,7 @@ describe("examples/quickstart", () => {
       expectOk(preview);
       expect(mandatory(preview)).toEqual([]);
       expect(preview.policyViolations.map((v) => `${v.policyName} ${v.enforcementLevel}`)).toEqual(["least-privilege advisory"]);
-      expect(preview.policyViolations[0].message).toContain("The key also holds 'Global Admin', which the stack does not need");
+      expect(preview.policyViolations[0].message).toContain("\nDrop 1 permission the stack does not need: 'Global Admin'.\n");
       const up = await checked.up();
       expectAllSame(up);
     });

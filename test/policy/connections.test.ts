@@ -8,7 +8,6 @@
 import { describe, expect, it } from "vitest";
 import { conflictingDeclarations } from "../../policy/hardening/conflicting-declarations";
 import { stagingLicenseCapacity } from "../../policy/hardening/staging-license-capacity";
-import { PolicyConfigError } from "../../policy/permissions/config";
 import { keyPermissionDependencies } from "../../policy/permissions/key-permission-dependencies";
 import { leastPrivilegePolicy } from "../../policy/permissions/least-privilege";
 import { resourceNeedsPermissions } from "../../policy/permissions/resource-needs-permissions";
@@ -45,10 +44,11 @@ describe("staging-license-capacity, per installation", () => {
 });
 
 describe("the permissions pack's connections", () => {
-  it("a connection name that kasm.Connection would refuse is a config error naming it", async () => {
-    const outcome = runStackPolicy(resourceNeedsPermissions, stack(), { ...config(), connections: { "Prod Kasm": { permissions: [] } } });
-    await expect(outcome).rejects.toThrow(PolicyConfigError);
-    await expect(outcome).rejects.toThrow(/connections\.Prod Kasm: a connection name is lower-case letters, digits and hyphens/);
+  it("a connection name that kasm.Connection would refuse is a config error naming it, one mandatory violation on the stack", async () => {
+    const { violations } = await runStackPolicy(resourceNeedsPermissions, stack(), { ...config(), connections: { "Prod Kasm": { permissions: [] } } });
+    expect(violations).toEqual([
+      { message: expect.stringMatching(/connections\.Prod Kasm: a connection name is lower-case letters, digits and hyphens/), urn: undefined, enforcementLevel: "mandatory" },
+    ]);
   });
 
   it("a native resource's connection is its explicit provider's resource name, which may be spelt as a program names resources", async () => {
@@ -60,9 +60,10 @@ describe("the permissions pack's connections", () => {
   });
 
   it("an unknown permission of a connection's key is named with its connection", async () => {
-    await expect(runStackPolicy(resourceNeedsPermissions, stack(), { ...config(), connections: { prod: { permissions: ["Users Veiw"] } } })).rejects.toThrow(
-      "policy config of 'resource-needs-permissions', connections.prod: unknown permission name 'Users Veiw' (did you mean 'Users View'?)",
-    );
+    const { violations } = await runStackPolicy(resourceNeedsPermissions, stack(), { ...config(), connections: { prod: { permissions: ["Users Veiw"] } } });
+    expect(violations.map((v) => [v.message, v.enforcementLevel])).toEqual([
+      [expect.stringContaining("policy config of 'resource-needs-permissions', connections.prod: unknown permission name 'Users Veiw' (did you mean 'Users View'?)"), "mandatory"],
+    ]);
   });
 
   it("key-permission-dependencies checks each connection's key, naming the connection", async () => {
@@ -81,7 +82,23 @@ describe("the permissions pack's connections", () => {
     const prod = violations.filter((v) => v.message.startsWith("Connection 'prod': "));
     expect(prod).toHaveLength(1);
     // Only prod's key holds Casting View, which neither a staging config nor a lookup needs.
-    expect(prod[0].message).toContain("The key also holds 'Casting View'");
+    expect(prod[0].message.split("\n")[0]).toBe("Connection 'prod': drop 1 permission the stack does not need: 'Casting View'.");
     expect(violations.filter((v) => !v.message.startsWith("Connection ")).every((v) => !v.message.includes("'Casting View'"))).toBe(true);
+  });
+
+  it("in a fleet, every report names its installation, the default one too", async () => {
+    const resources = [staging("chrome-staging", 1), staging("chrome-prod", 1, "prod")];
+    const STAGING = ["Staging View", "Staging Create", "Staging Modify", "Staging Delete"];
+    const wide = { permissions: [...STAGING, "Casting View"], lookups: [] };
+    const least = await runStackPolicy(leastPrivilegePolicy, resources, { ...wide, connections: { prod: { permissions: wide.permissions } } });
+    expect(least.violations.map((v) => v.message.split("\n")[0]).sort()).toEqual([
+      "Connection 'prod': drop 1 permission the stack does not need: 'Casting View'.",
+      "The default installation (kasm:): drop 1 permission the stack does not need: 'Casting View'.",
+    ]);
+    // One installation alone needs no name.
+    const alone = await runStackPolicy(leastPrivilegePolicy, [staging("chrome-staging", 1)], wide);
+    expect(alone.violations.map((v) => v.message.split("\n")[0])).toEqual(["Drop 1 permission the stack does not need: 'Casting View'."]);
+    const rules = await runStackPolicy(keyPermissionDependencies, resources, { permissions: ["Users Modify"], connections: { prod: { permissions: ["Users Modify"] } } });
+    expect(rules.violations.map((v) => v.message.replace(/ breaks .*/, "")).sort()).toEqual(["The API key of connection 'prod'", "The API key of the default installation (kasm:)"]);
   });
 });

@@ -42,7 +42,7 @@ import { judgeNeeds } from "../../catalogue";
 import { parseKeyConfig } from "../../policy/permissions/config";
 import { analyseStack } from "../../policy/permissions/stack";
 import { buildStack, isRef, type Spec } from "./consistency-stacks";
-import { IDS, policyResources, runResourcePolicy, runStackPolicy, UNKNOWN, type FixtureResource } from "./helpers";
+import { IDS, policyResources, runStackPolicy, UNKNOWN, type FixtureResource } from "./helpers";
 
 // --- the world ---------------------------------------------------------------------------------
 
@@ -151,11 +151,9 @@ async function policySaysRefused(
   // through resource-needs-permissions. Its verdict is the two together.
   const outcome = await runStackPolicy(resourceNeedsPermissions, resources, config);
   if (outcome.undecided) throw new Error(`the policy could not decide, with every fact known: ${outcome.undecided}`);
-  for (const resource of resources) {
-    const readOnly = await runResourcePolicy(readOnlyKey, resource, config);
-    if (readOnly.undecided) throw new Error(`read-only-key could not decide, with every fact known: ${readOnly.undecided}`);
-    outcome.violations.push(...readOnly.violations);
-  }
+  const readOnly = await runStackPolicy(readOnlyKey, resources, config);
+  if (readOnly.undecided) throw new Error(`read-only-key could not decide, with every fact known: ${readOnly.undecided}`);
+  outcome.violations.push(...readOnly.violations);
   const key = parseKeyConfig("test", config);
   const analysis = analyseStack(policyResources(resources), key);
   const shortSteps = new Set<string>();

@@ -2,7 +2,7 @@
  * Helpers for the policy tests: resources and args shaped as @pulumi/policy hands them to
  * policies, and direct calls that collect violations (and the advisory "could not decide").
  */
-import type { ResourceValidationPolicy, StackValidationPolicy, PolicyResource, ResourceValidationArgs, StackValidationArgs } from "@pulumi/policy";
+import type { ReportViolation, ResourceValidationPolicy, StackValidationPolicy, PolicyResource, ResourceValidationArgs, StackValidationArgs } from "@pulumi/policy";
 import { kasmTypeToken, NATIVE_PROVIDER_TYPE, UNKNOWN_SENTINELS, type KasmKind, type KasmResourceForm } from "../../catalogue";
 import { isUndecidable } from "../../policy/shared/kasm";
 
@@ -96,7 +96,8 @@ export function policyResources(resources: readonly FixtureResource[]): PolicyRe
 
 /** What a direct call of a policy produced. */
 export interface Outcome {
-  readonly violations: { message: string; urn?: string }[];
+  /** Each violation; `enforcementLevel` only where the policy set one of its own (a config it cannot use). */
+  readonly violations: { message: string; urn?: string; enforcementLevel?: string }[];
   /** The message of the "could not decide" error, when the policy threw it. */
   readonly undecided?: string;
   /** Set when the policy said it does not apply. */
@@ -104,6 +105,17 @@ export interface Outcome {
 }
 
 class NotApplicable extends Error {}
+
+/**
+ * A `reportViolation` that collects into `violations`, taking both forms @pulumi/policy's server
+ * takes: `(message, urn)`, and the object `{ message, urn, enforcementLevel }` (a level of its own).
+ */
+function reporter(violations: Outcome["violations"]): ReportViolation {
+  return ((message: string | { message: string; urn?: string; enforcementLevel?: string }, urn?: string) => {
+    if (typeof message === "string") violations.push({ message, urn });
+    else violations.push({ message: message.message, urn: message.urn, enforcementLevel: message.enforcementLevel });
+  }) as ReportViolation;
+}
 
 /** Call a stack policy directly, as @pulumi/policy would. */
 export async function runStackPolicy(policy: StackValidationPolicy, resources: readonly FixtureResource[], config: Record<string, unknown> = {}): Promise<Outcome> {
@@ -117,7 +129,7 @@ export async function runStackPolicy(policy: StackValidationPolicy, resources: r
     },
   };
   try {
-    await policy.validateStack(args, (message, urn) => violations.push({ message, urn }));
+    await policy.validateStack(args, reporter(violations));
   } catch (error) {
     if (error instanceof NotApplicable) return { violations, notApplicable: error.message };
     if (isUndecidable(error)) return { violations, undecided: (error as Error).message };
@@ -146,7 +158,7 @@ export async function runResourcePolicy(policy: ResourceValidationPolicy, resour
   } as unknown as ResourceValidationArgs;
   const validations = Array.isArray(policy.validateResource) ? policy.validateResource : [policy.validateResource!];
   try {
-    for (const validate of validations) await validate(args, (message, urn) => violations.push({ message, urn }));
+    for (const validate of validations) await validate(args, reporter(violations));
   } catch (error) {
     if (error instanceof NotApplicable) return { violations, notApplicable: error.message };
     if (isUndecidable(error)) return { violations, undecided: (error as Error).message };

@@ -7,8 +7,7 @@ import { keyPermissionDependencies } from "../../policy/permissions/key-permissi
 import { leastPrivilegePolicy } from "../../policy/permissions/least-privilege";
 import { readOnlyKey } from "../../policy/permissions/read-only-key";
 import { resourceNeedsPermissions } from "../../policy/permissions/resource-needs-permissions";
-import { PolicyConfigError } from "../../policy/permissions/config";
-import { IDS, runResourcePolicy, runStackPolicy, type FixtureResource } from "./helpers";
+import { IDS, runStackPolicy, type FixtureResource } from "./helpers";
 import { NEEDED, PASSWORD, config, set, stack, without } from "./fixtures";
 
 describe("resource-needs-permissions", () => {
@@ -100,13 +99,19 @@ describe("resource-needs-permissions", () => {
     expect(outcome.violations).toHaveLength(6);
   });
 
-  it("refuses unknown permission names, naming them", async () => {
-    await expect(runStackPolicy(resourceNeedsPermissions, stack(), config({ permissions: ["Users Veiw", "users create", "Frobnicate"] }))).rejects.toThrow(
-      new PolicyConfigError(
-        "policy config of 'resource-needs-permissions': unknown permission names 'Users Veiw' (did you mean 'Users View'?), " +
-          "'users create' (did you mean 'Users Create'?), 'Frobnicate'. Write each name exactly as the Kasm Developer API does, such as 'Users View' or 'Groups Modify System'.",
-      ),
-    );
+  it("refuses unknown permission names, naming them, as one mandatory violation on the stack, and judges nothing", async () => {
+    expect(await runStackPolicy(resourceNeedsPermissions, stack(), config({ permissions: ["Users Veiw", "users create", "Frobnicate"] }))).toEqual({
+      violations: [
+        {
+          message:
+            "policy config of 'resource-needs-permissions': unknown permission names 'Users Veiw' (did you mean 'Users View'?), " +
+            "'users create' (did you mean 'Users Create'?), 'Frobnicate'. Write each name exactly as the Kasm Developer API does, such as 'Users View' or 'Groups Modify System'. " +
+            "Pulumi gives each policy its own config: correct it under every policy's name that repeats it. The pack judges nothing with a config it cannot use.",
+          urn: undefined,
+          enforcementLevel: "mandatory",
+        },
+      ],
+    });
   });
 
   it("does not apply to a stack without Kasm resources", async () => {
@@ -119,27 +124,30 @@ describe("read-only-key", () => {
   const kiosk = stack().find((r) => r.name === "kiosk")!;
 
   it("passes a key that is not Read Only", async () => {
-    expect(await runResourcePolicy(readOnlyKey, kiosk, { readOnly: false })).toEqual({ violations: [] });
+    expect(await runStackPolicy(readOnlyKey, [kiosk], { readOnly: false })).toEqual({ violations: [] });
   });
 
-  it("flags a resource whose provider writes when the key is Read Only", async () => {
-    expect(await runResourcePolicy(readOnlyKey, kiosk, { readOnly: true })).toEqual({
+  it("flags a resource whose provider writes when the key is Read Only, on that resource", async () => {
+    expect(await runStackPolicy(readOnlyKey, [kiosk], { readOnly: true })).toEqual({
       violations: [
         {
           message:
             "The API key is Read Only, so it cannot apply CastConfig 'kiosk': create calls create_cast_config, update calls update_cast_config, delete calls delete_cast_config, which write.",
-          urn: undefined,
+          urn: expect.stringMatching(/::kiosk$/),
         },
       ],
     });
   });
 
   it("passes a resource that only reads (attributes with nothing declared)", async () => {
-    expect(await runResourcePolicy(readOnlyKey, { kind: "UserAttributes", name: "a", props: { userId: IDS.plain1 } }, { readOnly: true })).toEqual({ violations: [] });
+    expect(await runStackPolicy(readOnlyKey, [{ kind: "UserAttributes", name: "a", props: { userId: IDS.plain1 } }], { readOnly: true })).toEqual({ violations: [] });
   });
 
-  it("ignores resources that are not Kasm's", async () => {
-    expect(await runResourcePolicy(readOnlyKey, { kind: "Other", name: "x", props: {} }, { readOnly: true })).toEqual({ violations: [] });
+  it("does not apply to a stack without Kasm resources", async () => {
+    expect(await runStackPolicy(readOnlyKey, [{ kind: "Other", name: "x", props: {} }], { readOnly: true })).toEqual({
+      violations: [],
+      notApplicable: "the stack has no Kasm resources",
+    });
   });
 });
 
@@ -172,23 +180,36 @@ describe("least-privilege", () => {
     expect(await runStackPolicy(leastPrivilegePolicy, stack(), config({ globalAdminUserIds: [] }))).toEqual({ violations: [] });
   });
 
-  it("reports the minimal set and what the key holds beyond it", async () => {
+  it("reports what to drop in its first line, then the minimal set in a list", async () => {
     const { violations } = await runStackPolicy(leastPrivilegePolicy, stack(), config({ permissions: [...NEEDED, "Webfilters View", "Global Admin"] }));
     expect(violations).toHaveLength(1);
-    expect(violations[0].message).toContain("The stack's Kasm resources need exactly: 'Users View', 'Users Modify', 'Users Create', 'Users Delete', 'Groups View', 'Groups Modify'");
-    expect(violations[0].message).toContain("The key also holds 'Webfilters View', 'Global Admin', which the stack does not need.");
+    const [first, ...details] = violations[0].message.split("\n");
+    expect(first).toBe("Drop 2 permissions the stack does not need: 'Webfilters View', 'Global Admin'.");
+    expect(details).toEqual([
+      expect.stringMatching(/^- Needed \(closed under the dependency rules\) by the stack's Kasm resources: 'Users View', 'Users Modify', 'Users Create', 'Users Delete', 'Groups View', 'Groups Modify'/),
+    ]);
+  });
+
+  it("keeps a wide key's first line to one short line, listing what to drop below it", async () => {
+    const wide = [...NEEDED, "Webfilters View", "Webfilters Modify", "Images View", "Images Modify", "Zones View", "Zones Modify", "Agents View"];
+    const { violations } = await runStackPolicy(leastPrivilegePolicy, stack(), config({ permissions: wide, lookups: [] }));
+    const [first, ...details] = violations[0].message.split("\n");
+    expect(first).toBe("Drop 7 permissions the stack does not need (listed below).");
+    expect(details).toContainEqual("- Not needed: 'Webfilters View', 'Webfilters Modify', 'Images View', 'Images Modify', 'Zones View', 'Zones Modify', 'Agents View'");
+    for (const line of violations[0].message.split("\n")) expect(line.length).toBeLessThan(400);
   });
 
   it("says what to grant a new key when the config gives no permissions, and what it would need if undecided facts hold", async () => {
     const { violations } = await runStackPolicy(leastPrivilegePolicy, stack(), { systemGroupIds: undefined });
     expect(violations).toHaveLength(1);
-    expect(violations[0].message).toContain("; and, depending on facts the pack could not decide: 'Users Modify Admin', 'Groups View System', 'Groups Modify System'");
-    expect(violations[0].message).toContain("The config gives no permissions: grant a new key that set.");
+    const lines = violations[0].message.split("\n");
+    expect(lines[0]).toBe("The config gives no permissions: grant a new key the 14 permissions needed below.");
+    expect(lines).toContain("- Needed only if facts the pack could not decide hold: 'Users Modify Admin', 'Groups View System', 'Groups Modify System'");
   });
 
   it("reports a minimal key too with reportWhenMinimal", async () => {
     const { violations } = await runStackPolicy(leastPrivilegePolicy, stack(), config({ reportWhenMinimal: true }));
-    expect(violations.map((v) => v.message)).toEqual([expect.stringMatching(/The key holds exactly that\.$/)]);
+    expect(violations.map((v) => v.message.split("\n")[0])).toEqual(["The key holds exactly what the stack needs."]);
   });
 
   describe("and lookups, which policies cannot see", () => {
@@ -197,42 +218,46 @@ describe("least-privilege", () => {
     const STAGING = ["Staging View", "Staging Create", "Staging Modify", "Staging Delete"];
     const key = (change: Record<string, unknown> = {}) => config({ permissions: [...STAGING, "Images View", "Zones View", "Webfilters View"], ...change });
 
-    it("never calls what a lookup needs unneeded, and says why it keeps it", async () => {
+    it("never calls what a lookup needs unneeded, and says why it keeps it and which lookups need it", async () => {
       const { violations } = await runStackPolicy(leastPrivilegePolicy, staged, key());
       expect(violations).toHaveLength(1);
-      const message = violations[0].message;
-      expect(message).toContain("The key also holds 'Webfilters View', which the stack does not need.");
-      expect(message).not.toMatch(/'Images View'[^.]*which the stack does not need|'Zones View'[^.]*which the stack does not need/);
-      expect(message).toContain("Lookups are not resources, and policies cannot see which ones the program calls:");
-      expect(message).toContain("getImage, getImages: 'Images View'; getZone, getZones: 'Zones View'; getServer: 'Servers View' or 'Agents View'");
-      expect(message).toContain("getUser, getUsers: 'Users View' (and 'Groups View', 'Sessions View', 'Servers View', 'Companies View' to see groups, wss, assigned_servers and company in the user records)");
-      expect(message).toContain("The key's 'Images View', 'Zones View' are kept for them.");
+      const lines = violations[0].message.split("\n");
+      expect(lines[0]).toBe("Drop 1 permission the stack does not need: 'Webfilters View'.");
+      expect(lines).toContainEqual(expect.stringMatching(/^- Kept, as lookups the program may call need them: 'Images View' \(getImage, getImages\), 'Zones View' \([^)]*getZone, getZones[^)]*\)\. /));
+      expect(lines[lines.length - 1]).toContain("name them in `lookups` ([] for none) to have their permissions counted (what each needs: 'Lookups are invisible to policies' in pulumi-kasm's policy README)");
       // Nothing beyond the lookups' needs: nothing to report.
       expect(await runStackPolicy(leastPrivilegePolicy, staged, key({ permissions: [...STAGING, "Images View", "Zones View"] }))).toEqual({ violations: [] });
     });
 
     it("with lookups named in the config, counts their needs and advises dropping the rest", async () => {
       const none = (await runStackPolicy(leastPrivilegePolicy, staged, key({ lookups: [] }))).violations[0].message;
-      expect(none).toContain("The key also holds 'Images View', 'Zones View', 'Webfilters View', which the stack does not need.");
-      expect(none).not.toContain("Lookups are not resources");
+      expect(none.split("\n")[0]).toBe("Drop 3 permissions the stack does not need: 'Images View', 'Zones View', 'Webfilters View'.");
+      expect(none).not.toContain("Kept");
       const zone = (await runStackPolicy(leastPrivilegePolicy, staged, key({ lookups: ["getZoneOutput"] }))).violations[0].message;
-      expect(zone).toContain("The stack's Kasm resources and the lookups named in lookups (getZone) need exactly: 'Staging View', 'Staging Modify', 'Staging Create', 'Staging Delete', 'Zones View'");
-      expect(zone).toContain("The key also holds 'Images View', 'Webfilters View', which the stack does not need.");
+      expect(zone).toContain("- Needed (closed under the dependency rules) by the stack's Kasm resources and the lookups named in lookups (getZone): 'Staging View', 'Staging Modify', 'Staging Create', 'Staging Delete', 'Zones View'");
+      expect(zone.split("\n")[0]).toBe("Drop 2 permissions the stack does not need: 'Images View', 'Webfilters View'.");
       const lacking = (await runStackPolicy(leastPrivilegePolicy, staged, key({ permissions: STAGING, lookups: ["getZone", "getImage"] }))).violations[0].message;
-      expect(lacking).toContain("The key lacks 'Images View', 'Zones View' (see resource-needs-permissions, and the lookups named in lookups).");
-    });
-
-    it("a new key: the set, and what each lookup needs", async () => {
-      const { violations } = await runStackPolicy(leastPrivilegePolicy, staged, key({ permissions: undefined }));
-      expect(violations[0].message).toContain("The config gives no permissions: grant a new key that set. Lookups are not resources");
-      expect(violations[0].message).toMatch(/Add what the lookups the program calls need, or name them in lookups \(\[\] for none\) to have them counted\.$/);
-      expect(violations[0].message).toContain("getStagingConfigs: 'Staging View'; getEgressProviders: 'Egress Providers View'; getEgressGateways: 'Egress Gateways View'");
-    });
-
-    it("refuses a name that is no lookup, naming it", async () => {
-      await expect(runStackPolicy(leastPrivilegePolicy, staged, key({ lookups: ["getZone", "getImageById"] }))).rejects.toThrow(
-        "policy config of 'least-privilege': lookups names 'getImageById', which is no lookup of pulumi-kasm.",
+      expect(lacking.split("\n")[0]).toBe(
+        "Grant the key the 2 permissions it lacks: 'Images View', 'Zones View' (resource-needs-permissions and the lookups named in lookups say which need them).",
       );
+    });
+
+    it("a new key: the set, and how to have the lookups counted", async () => {
+      const { violations } = await runStackPolicy(leastPrivilegePolicy, staged, key({ permissions: undefined }));
+      const lines = violations[0].message.split("\n");
+      expect(lines[0]).toBe("The config gives no permissions: grant a new key the 4 permissions needed below.");
+      expect(lines[lines.length - 1]).toMatch(/^- Lookups are not counted\. Policies cannot see which lookups the program calls: name them in `lookups`/);
+    });
+
+    it("refuses a name that is no lookup, naming it, as one mandatory violation on the stack", async () => {
+      const { violations } = await runStackPolicy(leastPrivilegePolicy, staged, key({ lookups: ["getZone", "getImageById"] }));
+      expect(violations).toEqual([
+        {
+          message: expect.stringMatching(/^policy config of 'least-privilege': lookups names 'getImageById', which is no lookup of pulumi-kasm\./),
+          urn: undefined,
+          enforcementLevel: "mandatory",
+        },
+      ]);
     });
   });
 });

@@ -135,8 +135,8 @@ describe("a real program previewed with both packs", () => {
     );
     // The zone and image come from lookups, which no policy sees: least-privilege keeps what they need.
     const least = preview.policyViolations.find((v) => v.policyName === "least-privilege")!.message;
-    expect(least).toContain("The key also holds 'Webfilters View', which the stack does not need.");
-    expect(least).toContain("The key's 'Images View', 'Zones View' are kept for them.");
+    expect(least).toContain("\nDrop 1 permission the stack does not need: 'Webfilters View'.\n");
+    expect(least).toMatch(/\n- Kept, as lookups the program may call need them: 'Images View' \([^)]*\), 'Zones View' \([^)]*\)\./);
     for (const v of preview.policyViolations) expect(v.message).not.toContain(PASSWORD);
 
     const up = await engine.up();
@@ -152,9 +152,20 @@ describe("a real program previewed with both packs", () => {
 });
 
 describe("a typo in the permissions pack's config", () => {
-  /** The run's errors, each checked to carry no stack trace (no `at <frame>` line, no file of the pack). */
+  /**
+   * What the run says of the config: the permissions pack's violations, each mandatory and on the stack (the pack fails the run,
+   * never passes it), each checked to carry no stack trace (no `at <frame>` line, no file of the
+   * pack); the run has no error besides.
+   */
   function plainErrors(result: Awaited<ReturnType<TestEngine["preview"]>>): string[] {
-    const messages = result.errors.map((e) => e.message);
+    expect(result.ok).toBe(false);
+    expect(result.errors).toEqual([]);
+    const messages = result.policyViolations
+      .filter((v) => v.policyPack.startsWith("kasm-permissions"))
+      .map((v) => {
+        expect([v.enforcementLevel, v.urn]).toEqual(["mandatory", ""]);
+        return v.message;
+      });
     for (const message of messages) {
       expect(message).not.toMatch(/^\s+at /m);
       expect(message).not.toMatch(/\.(ts|js):\d+/);
@@ -167,7 +178,7 @@ describe("a typo in the permissions pack's config", () => {
     expect(preview.ok).toBe(false);
     const errors = plainErrors(preview);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toContain("policy config of 'read-only-key': unknown permission name 'Users Modify Admn' (did you mean 'Users Modify Admin'?)");
+    expect(errors[0]).toContain("policy config of 'key-permission-dependencies': unknown permission name 'Users Modify Admn' (did you mean 'Users Modify Admin'?)");
     expect(errors[0]).toContain("Write each name exactly as the Kasm Developer API does");
   });
 
@@ -178,7 +189,7 @@ describe("a typo in the permissions pack's config", () => {
     const errors = plainErrors(preview);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toContain(
-      "policy config of 'read-only-key': 'permisions' (did you mean 'permissions'?), 'readonly' (did you mean 'readOnly'?) are not known properties; " +
+      "policy config of 'key-permission-dependencies': 'permisions' (did you mean 'permissions'?), 'readonly' (did you mean 'readOnly'?) are not known properties; " +
         "the known properties are permissions, readOnly, systemGroupIds, globalAdminUserIds, usersWithSessions, connections, reportWhenMinimal, lookups: " +
         "correct the name in the file given to --policy-pack-config.",
     );
@@ -188,12 +199,12 @@ describe("a typo in the permissions pack's config", () => {
     const groups = await engineFor("typo-groups", PROGRAM, { ...KEY, systemGroupIds: { allUsers: IDS.allUsers, adminstrators: IDS.administrators } }).preview();
     expect(plainErrors(groups)).toEqual([
       expect.stringContaining(
-        "policy config of 'read-only-key', systemGroupIds: 'adminstrators' (did you mean 'administrators'?) is not a known property; the known properties are allUsers, administrators",
+        "policy config of 'key-permission-dependencies', systemGroupIds: 'adminstrators' (did you mean 'administrators'?) is not a known property; the known properties are allUsers, administrators",
       ),
     ]);
     const connection = await engineFor("typo-connection", PROGRAM, { ...KEY, connections: { prod: { permissions: [], readonly: true } } }).preview();
     expect(plainErrors(connection)).toEqual([
-      expect.stringContaining("policy config of 'read-only-key', connections.prod: 'readonly' (did you mean 'readOnly'?) is not a known property; the known properties are permissions, readOnly,"),
+      expect.stringContaining("policy config of 'key-permission-dependencies', connections.prod: 'readonly' (did you mean 'readOnly'?) is not a known property; the known properties are permissions, readOnly,"),
     ]);
   });
 });
