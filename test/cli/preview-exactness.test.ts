@@ -16,7 +16,7 @@ import { TestEngine } from "../../testing/engine";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { ref, referencedBy, typescriptProgram, uncoveredReferences, yamlProgram, type Declaration } from "../helpers/reference-programs";
 import { PASSPHRASE, SLOW, tempDir } from "../e2e/helpers";
-import { hasPulumi, measuredStep, PulumiCli } from "./pulumi-cli";
+import { hasPulumi, internalFieldShown, measuredStep, PulumiCli } from "./pulumi-cli";
 
 const ZONE = "0d2f2c0a6c8e4f4e9a0b1c2d3e4f5a6b";
 const SERVER = "5e5e5e5e5e5e4e5e9e5e5e5e5e5e0001";
@@ -42,7 +42,8 @@ const REFERENCED = {
   chrome: (v: Variant): Declaration => ({
     name: "chrome",
     kind: "Workspace",
-    properties: { name: "kasmweb/chrome:1.16.0", friendlyName: "Chrome", cores: 1, memory: 1_024_000_000, description: v === "created" ? "A browser" : "The browser" },
+    // A compute-related field too, whose change the native preview notes for the permissions pack in its planned outputs only.
+    properties: { name: "kasmweb/chrome:1.16.0", friendlyName: "Chrome", cores: v === "created" ? 1 : 2, memory: 1_024_000_000, description: v === "created" ? "A browser" : "The browser" },
   }),
   vpn: (v: Variant): Declaration => ({
     name: "vpn",
@@ -144,6 +145,16 @@ describe("the program of exact previews", () => {
   it("expects the dependents of a replaced object to follow its field rules", () => {
     // A membership's user replaces it; a staging config's image updates it in place.
     expect(expectedAfterReplacing(["alice", "chrome"])).toMatchObject({ "alice-engineering": "replace", "chrome-pool": "update", "eng-chrome": "replace", eng: "same" });
+  });
+});
+
+describe("what a preview shows its reader", () => {
+  it("the CLI suite refuses a display that shows an internal field (every preview, up, refresh and destroy it runs is held to this)", () => {
+    expect(internalFieldShown("  ~ kasm:index:Workspace chrome update [diff: ~cores,resourceFieldsChanging]")).toBe("resourceFieldsChanging");
+    expect(internalFieldShown("    ~ groupChanging: false => true")).toBe("groupChanging");
+    expect(internalFieldShown("      - __provider: \"exports.handler = ...\"")).toBe("__provider");
+    expect(internalFieldShown("  +- pulumi-nodejs:dynamic/kasm:GroupMembership m replace [diff: ~__resourceName]")).toBe("__resourceName");
+    expect(internalFieldShown("  ~ kasm:index:Workspace chrome update [diff: ~cores]\n      ~ cores: 2 => 4")).toBeUndefined();
   });
 });
 

@@ -40,6 +40,21 @@ export async function stackOn(
   return cli;
 }
 
+/** The commands whose output a person reads for what will change or changed. */
+const DISPLAYED_STEPS = new Set(["preview", "up", "refresh", "destroy"]);
+
+/**
+ * The internal field a command's display shows, if any: the notes the native provider's preview
+ * gives the policy packs (`resourceFieldsChanging`, `groupChanging`) travel in planned outputs that
+ * no display prints, and `__` properties (`__provider`, `__resourceName`) are the dynamic form's
+ * own. A property line of `--diff` (`~ __provider: ...`) or a `[diff: ...]` naming one counts.
+ */
+export function internalFieldShown(stdout: string): string | undefined {
+  const named = /\b(resourceFieldsChanging|groupChanging)\b/.exec(stdout)?.[1];
+  if (named) return named;
+  return /^[\s+~-]*(__[A-Za-z]\w*)\s*:/m.exec(stdout)?.[1] ?? /\[diff:[^\]]*?\b(__[A-Za-z]\w*)/.exec(stdout)?.[1];
+}
+
 /** What a CLI command printed, and its exit code. */
 export interface CliResult {
   readonly code: number;
@@ -86,13 +101,19 @@ export class PulumiCli {
     };
   }
 
-  /** Run `pulumi <args>` in the program's folder. */
+  /**
+   * Run `pulumi <args>` in the program's folder. What a `preview`, `up`, `refresh` or `destroy`
+   * prints for a person (not `--json`) is held to {@link internalFieldShown} in every scenario.
+   */
   run(args: readonly string[]): Promise<CliResult> {
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       // A global flag, first: after a `--` it would be taken for an argument.
       execFile("pulumi", ["--non-interactive", ...args], { cwd: this.options.programDir, env: this.env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-        resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+        const result = { code, stdout: String(stdout), stderr: String(stderr) };
+        const internal = DISPLAYED_STEPS.has(args[0]) && !args.includes("--json") ? internalFieldShown(result.stdout) : undefined;
+        if (internal) reject(new Error(`pulumi ${args.join(" ")} showed the internal field '${internal}' to its reader:\n${result.stdout}`));
+        else resolve(result);
       });
     });
   }
