@@ -372,7 +372,7 @@ describe("a licence limit is not a permission", () => {
     const store = serve(RELEVANT, false);
     store.licenses.activate(NAMED_USER_KEY, 3, null);
     await expect(runLifecycle(specs, store, new Map())).rejects.toThrow(
-      /^User u0 create failed without a permission refusal: create_user: the server refused the call: a licence limit is reached \(HTTP 403 /,
+      /^User u0 create failed without a permission refusal: create_user: the server at \S+ refused the call: a licence limit is reached \(HTTP 403 /,
     );
   });
 });

@@ -71,7 +71,7 @@ export class KasmLicenseLimitError extends KasmApiError {
 
   constructor(details: KasmErrorDetails & { readonly operation: string }) {
     const limited = licenseLimited(details.errorMessage);
-    super("license", `${details.operation}: the server refused the call: ${limited === "feature" ? "the licence does not include this feature" : "a licence limit is reached"} (HTTP ${details.status ?? 403} ${quote(details.errorMessage)}). ${licenseAdvice(limited)}`, details);
+    super("license", `${details.operation}: ${answeringServer(details)} refused the call: ${limited === "feature" ? "the licence does not include this feature" : "a licence limit is reached"} (HTTP ${details.status ?? 403} ${quote(details.errorMessage)}). ${licenseAdvice(limited)}`, details);
     if (limited !== undefined) this.limited = limited;
   }
 }
