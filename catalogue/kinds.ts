@@ -90,6 +90,15 @@ export function kasmTypeToken(kind: KasmKind, form: KasmResourceForm = "dynamic"
 }
 
 /**
+ * The module name of a kind, as its files are named: `GroupWorkspace` -> `group-workspace`
+ * (`provider/resources/group-workspace.ts`, the SDK's `sdk/kinds/group-workspace.ts`, and the
+ * dynamic provider's module `pulumi-kasm/dynamic/group-workspace`).
+ */
+export function kindModuleName(kind: string): string {
+  return kind.replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase();
+}
+
+/**
  * The native provider's token of a name in its package (`kasm:index:User`): a kind's type token,
  * or the token of an object type of its schema.
  */

@@ -8,7 +8,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { KindName } from "../provider";
-import { idOutputOf, kasmTypeToken } from "../catalogue/kinds";
+import { idOutputOf, kasmTypeToken, kindModuleName } from "../catalogue/kinds";
 import { ID_AFTER_IMPORT } from "../catalogue/bulk-rows";
 import { connectionName, type ConnectionArgs } from "./connection";
 
@@ -73,17 +73,15 @@ export type ComputedOutputs<Outputs> = {
   readonly [K in keyof Outputs]-?: pulumi.Output<Outputs[K]>;
 };
 
-/** The providers made so far, one per kind: Pulumi caches a provider's serialization by object. */
-const providersByKind = new Map<KindName, pulumi.dynamic.ResourceProvider>();
-
-/** The one provider of a kind, made on first use. */
+/**
+ * The one provider of a kind: the whole exports of its module `sdk/kinds/dynamic/<kind>`
+ * (`pulumi-kasm/dynamic/<kind>`), loaded once. Pulumi caches a provider's serialization by
+ * object, and writes a module's exports from node_modules into the state as a `require` of the
+ * module instead of the source of its methods. Where the package is not under node_modules (a
+ * link to a checkout) Pulumi writes the methods' source, which runs the same.
+ */
 function sharedKindProvider(kind: KindName): pulumi.dynamic.ResourceProvider {
-  let provider = providersByKind.get(kind);
-  if (provider === undefined) {
-    provider = kindProvider(kind);
-    providersByKind.set(kind, provider);
-  }
-  return provider;
+  return require(`./kinds/dynamic/${kindModuleName(kind)}`) as pulumi.dynamic.ResourceProvider;
 }
 
 /** A resource this program declares: its kind, the name of its connection and its arguments as given. */

@@ -19,6 +19,8 @@ import { createRequire } from "node:module";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestEngine, UNKNOWN } from "../../testing/engine";
+import { kinds } from "../../provider";
+import { kindModuleName } from "../../catalogue/kinds";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { PASSPHRASE, REPO, expectOk, ops, packPackage, seconds, strictHardeningPack, tempDir } from "./helpers";
 
@@ -182,10 +184,15 @@ describe("the npm package, installed in a fresh project", () => {
     const user = users.find((u: { username: string }) => u.username === "packaged");
     expect(user).toMatchObject({ first_name: "Packaged" });
     expect(up.outputs).toEqual({ userId: user.user_id });
-    // The state holds the provider by package name, for whatever copy the host resolves.
-    const serialized = String(stack.readState().find((r) => r.urn.endsWith("::packaged"))!.inputs.__provider);
-    expect(serialized).toContain(`require("pulumi-kasm/provider")`);
+    // The state holds the provider by package name, for whatever copy the host resolves: one require of the kind's module.
+    const record = stack.readState().find((r) => r.urn.endsWith("::packaged"))!;
+    const serialized = String(record.inputs.__provider);
+    expect(serialized).toContain(`require("pulumi-kasm/dynamic/user")`);
     expect(serialized).not.toContain(REPO);
+    expect(serialized.length).toBeLessThan(300);
+    expect(record.outputs.__provider).toBe(record.inputs.__provider);
+    // The User's whole record (inputs, outputs with the provider again, its URN and links): a budget, not a timing.
+    expect(JSON.stringify(record).length).toBeLessThan(2_500);
 
     const installed = path.join(projectDir, "node_modules", "pulumi-kasm");
     const loaded = new Set(readFileSync(loadLog(), "utf8").trim().split("\n"));
@@ -194,6 +201,27 @@ describe("the npm package, installed in a fresh project", () => {
     const destroy = await stack.destroy();
     expectOk(destroy);
     expect((await emulator.call("get_users")).body.users.some((u: { username: string }) => u.username === "packaged")).toBe(false);
+  });
+
+  it("writes every kind's dynamic provider into the state as one require of its module, a few hundred bytes", { timeout: 60_000 }, async () => {
+    // What Pulumi's dynamic.Resource does with a provider: serializeFunction(() => provider), run in the project as its program runs.
+    const script = [
+      `const pulumi = require("@pulumi/pulumi");`,
+      `const kinds = ${JSON.stringify(Object.keys(kinds))};`,
+      `const module = (kind) => kind.replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase();`,
+      `Promise.all(kinds.map(async (kind) => { const provider = require("pulumi-kasm/dynamic/" + module(kind)); return [kind, (await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true })).text]; }))`,
+      `  .then((texts) => console.log(JSON.stringify(Object.fromEntries(texts))));`,
+    ].join("\n");
+    const { stdout } = await run(process.execPath, ["-e", script], { cwd: projectDir });
+    const texts = JSON.parse(stdout) as Record<string, string>;
+    expect(Object.keys(texts)).toEqual(Object.keys(kinds));
+    for (const [kind, text] of Object.entries(texts)) {
+      expect(text, kind).toContain(`require("pulumi-kasm/dynamic/${kindModuleName(kind)}")`);
+      expect(text.length, kind).toBeLessThan(300);
+      // The host evaluates it and calls `exports.handler()` for the provider: every method is there.
+      const handler = (new Function("exports", "require", text + "\nreturn exports.handler;") as (e: object, r: NodeJS.Require) => () => Record<string, unknown>)({}, createRequire(path.join(projectDir, "index.js")));
+      expect(Object.keys(handler()).sort(), kind).toEqual(["check", "configure", "create", "delete", "diff", "read", "update"]);
+    }
   });
 
   it("the policy pack shipped in the package runs from node_modules", { timeout: 120_000 }, async () => {
