@@ -12,7 +12,7 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import { OPERATIONS, effectivePermissions, requiredPermissions, type OperationContext, type OperationName, type PermissionName } from "../catalogue";
-import { AccessDenied115, AccessExpired115, InvalidCredentials, NoCredentials115, Unauthorized, Unauthorized115, type AuthAnswers } from "./errors";
+import { AccessDenied115, AccessExpired115, InvalidCredentials, NoCredentials115, Unauthorized, Unauthorized115, type AuthAnswers, type EmulatorError } from "./errors";
 import { hashSecret, parseTime, type ApiKeyRecord, type Store } from "./store";
 
 /**
@@ -29,11 +29,17 @@ export class Caller {
     readonly answers: AuthAnswers = "1.19",
   ) {}
 
-  /** Throw 403 (401 with 1.15's answers) unless the key may call `operation` in `context`. */
-  require(operation: OperationName, context: OperationContext = {}): void {
-    if (this.key.read_only && OPERATIONS[operation].access !== "read") throw this.refusal();
+  /**
+   * Throw 403 (401 with 1.15's answers) unless the key may call `operation` in `context`. An
+   * operation that checks a permission inside, on the object it changes, gives `refusal115`: 1.15's
+   * own answer there, which it gives instead of its authentication's (update_group's 401 `User not
+   * authorized to modify the target group.`, update_image's HTTP 200).
+   */
+  require(operation: OperationName, context: OperationContext = {}, refusal115?: () => EmulatorError): void {
+    const refuse = () => (this.answers === "1.15" && refusal115 ? refusal115() : this.refusal());
+    if (this.key.read_only && OPERATIONS[operation].access !== "read") throw refuse();
     const { all, oneOf } = requiredPermissions(operation, context);
-    if (!all.every((p) => this.has(p)) || (oneOf.length > 0 && !oneOf.some((p) => this.has(p)))) throw this.refusal();
+    if (!all.every((p) => this.has(p)) || (oneOf.length > 0 && !oneOf.some((p) => this.has(p)))) throw refuse();
   }
 
   /** The error for a call the key may not make, in the emulator's answers. */

@@ -72,6 +72,15 @@ export class Unauthorized115 extends EmulatorError {
 }
 
 /**
+ * 1.15's refusal of a permission that an operation checks inside, on the object it changes, in
+ * that operation's own words and status (update_group: 401 `User not authorized to modify the
+ * target group.`; update_image: HTTP 200 `User (None) is not authorized to make these changes to
+ * the image.`, the "user" being the session's, which an API key call does not have). Given only
+ * with 1.15's answers; with 1.19's the emulator's permission refusal stands.
+ */
+export class PermissionRefused115 extends EmulatorError {}
+
+/**
  * HTTP 200 with an `error_message`: how the product's admin-inherited operations (create_group,
  * update_group, delete_group, get_users_group) refuse a request, without changing the status.
  * Nothing is changed and nothing is persisted, as for any other error.
@@ -139,9 +148,25 @@ export class ActivationRefused extends EmulatorError {
 }
 
 /**
+ * The body 1.15's API server answers for an exception it does not handle: its `server.py` sets
+ * `request.error_response` to `generic_error_response`, which writes this page (sic: two opening
+ * tags, no closing ones). Not JSON.
+ */
+export const UNHANDLED_EXCEPTION_PAGE = "<html><body>An unhandled exception occurred check logs for details<body><html>";
+
+/**
+ * The Content-Type of that page: CherryPy's `json_out` tool sets `application/json` before the
+ * handler runs (`cherrypy/lib/jsontools.py`), and `generic_error_response` changes only the status
+ * and the body, so the page goes out labelled as JSON.
+ */
+export const UNHANDLED_EXCEPTION_CONTENT_TYPE = "application/json";
+
+/**
  * 500: a request the product fails on with an exception it does not handle, rather than refuses
- * (1.15's update_image reading a compute-related field that `target_image` leaves out). Its web
- * server answers a page of its own; the emulator keeps the JSON body every failure here has.
+ * (1.15's update_image reading a compute-related field that `target_image` leaves out, a value its
+ * database cannot read as a UUID, a row its foreign keys refuse). In product mode the server answers
+ * 1.15's page ({@link UNHANDLED_EXCEPTION_PAGE}, see `wireBody`); in spec mode the JSON body every
+ * failure here has.
  */
 export class UnhandledException extends EmulatorError {
   constructor() {

@@ -18,7 +18,7 @@ import multer from "multer";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import { authenticate } from "./auth";
-import { EmulatorError, InvalidRequest, NoSuchOperation, type AuthAnswers } from "./errors";
+import { EmulatorError, InvalidRequest, NoSuchOperation, UNHANDLED_EXCEPTION_CONTENT_TYPE, UNHANDLED_EXCEPTION_PAGE, UnhandledException, type AuthAnswers } from "./errors";
 import { FaultConfig, Faults, type Fault } from "./faults";
 import { Reply, type Call } from "./handlers/common";
 import { ROUTES, type Route } from "./routes";
@@ -330,8 +330,13 @@ async function dispatch(route: Route, req: Request, res: Response, ctx: Dispatch
     if (!(error instanceof EmulatorError)) throw error;
     status = error.status;
     body = error.body();
+    // 1.15's page for an exception it does not handle: not JSON, though labelled so.
+    if (error instanceof UnhandledException && ctx.apiNames === "product") {
+      body = Buffer.from(UNHANDLED_EXCEPTION_PAGE);
+      contentType = UNHANDLED_EXCEPTION_CONTENT_TYPE;
+    }
   }
-  // Answers are renamed like requests; a JPEG (contentType set) has no names to rename.
+  // Answers are renamed like requests; a JPEG or a page (contentType set) has no names to rename.
   if (ctx.apiNames === "product" && !contentType) body = answerToProduct(body);
   ctx.log?.(`${wireOperationName(operation.name, ctx.apiNames)} ${status} ${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)}ms`);
   if (fault?.phase === "after" && fault.kind !== "latency") {
@@ -340,7 +345,8 @@ async function dispatch(route: Route, req: Request, res: Response, ctx: Dispatch
   }
   res.status(status);
   if (body === undefined) res.end();
-  else if (contentType) res.type(contentType).send(body);
+  // Set as given: express's res.type would add a charset that the product's answer does not carry.
+  else if (contentType) res.setHeader("Content-Type", contentType).send(body);
   else res.json(body);
 }
 

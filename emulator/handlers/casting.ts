@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { MissingParameters } from "../errors";
 import { CAST_CONFIG } from "../fields";
-import { productClientPermissionsOf } from "../models/common";
+import { databaseId, productClientPermissionsOf } from "../models/common";
 import type { Caller } from "../auth";
 import type { CastConfigRecord, Store } from "../store";
 import type { ApiNames } from "../vocabulary";
@@ -108,10 +108,12 @@ export const castingHandlers = {
   get_cast_configs: ({ store, observedFields, apiNames }) => ({
     cast_configs: store.casting.all().map((c) => castJson(store, c, observedFields, apiNames)),
   }),
-  // 1.15's public get_cast_config: `cast_config_id` at the top level, 400 when missing or unknown.
+  // 1.15's public get_cast_config: `cast_config_id` at the top level, 400 when missing or unknown;
+  // its database fails the call on a value that is no UUID.
   get_cast_config: ({ body, store, observedFields, apiNames }) => {
-    const req = parse(z.object({ cast_config_id: id.nullable().optional() }), body, "");
-    if (!req.cast_config_id) throw new MissingParameters(".");
-    return { cast_config: castJson(store, store.casting.requireCastConfig(req.cast_config_id), observedFields, apiNames) };
+    const castConfigId = body.cast_config_id;
+    if (!castConfigId) throw new MissingParameters(".");
+    databaseId(castConfigId);
+    return { cast_config: castJson(store, store.casting.requireCastConfig(castConfigId), observedFields, apiNames) };
   },
 } satisfies Record<string, Handler>;

@@ -9,7 +9,8 @@
  */
 import { z } from "zod";
 import type { OperationName } from "../../catalogue";
-import { RefusedWith200 } from "../errors";
+import { PermissionRefused115, RefusedWith200, UnhandledException } from "../errors";
+import { databaseId } from "../models/common";
 import { PRODUCT_GROUP, PRODUCT_GROUP_ITEM, PRODUCT_GROUP_MEMBER } from "../fields";
 import { PRODUCT_GROUP_IMAGE } from "../product-fields";
 import type { GroupRecord } from "../store";
@@ -37,13 +38,15 @@ const metadata = z.record(z.string(), z.unknown()).nullable();
 
 const GroupFields = z.object({
   name: z.string().optional(),
-  priority: int.optional(),
+  // As sent: 1.15 reads it with Python's int() on create, and hands it to its database (emulator/models/groups.ts).
+  priority: z.unknown().optional(),
   description: text.optional(),
   group_metadata: metadata.optional(),
 });
 
 const UsersOfGroup = z.object({
-  target_group: z.object({ group_id: id.optional() }).optional(),
+  // Any value: the product hands it to its database, which fails on one that is no UUID.
+  target_group: z.object({ group_id: z.unknown() }).optional(),
   page: int.nullable().optional(),
   page_size: int.nullable().optional(),
   sort_by: z.string().nullable().optional(),
@@ -87,7 +90,7 @@ const getUsersGroup: Handler = (call) => {
   const req = parse(UsersOfGroup, call.body, "");
   const groupId = req.target_group?.group_id;
   if (groupId === undefined) throw new RefusedWith200("Invalid Request: Missing required parameters");
-  const group = call.store.groups.group(groupId);
+  const group = call.store.groups.group(databaseId(groupId || null));
   if (!group) throw new RefusedWith200(`Invalid Group ID (${groupId})`);
   if (!visible(call, group)) throw call.caller.refusal();
   let members = call.store.users.membersOf(group.group_id);
@@ -115,15 +118,18 @@ const updateGroup: Handler = ({ body, store, caller, observedFields }) => {
   if (body.target_group === undefined) throw new RefusedWith200("Invalid Request. Missing required parameters");
   const { group_id, ...fields } = parse(GroupFields.extend({ group_id: id.nullable().optional() }), body.target_group, "target_group");
   const group = store.groups.productGroup(group_id);
-  caller.require("update_group", { targetGroupIsSystem: group.is_system });
+  caller.require("update_group", { targetGroupIsSystem: group.is_system }, () => new PermissionRefused115(401, "User not authorized to modify the target group."));
   return { group_mappings: [], group: groupJson(store.groups.updateGroup(group.group_id, fields), observedFields) };
 };
 
 const deleteGroup: Handler = ({ body, store }) => {
   if (body.force !== undefined && typeof body.force !== "boolean") throw new RefusedWith200("Invalid Request. 'force' option must be boolean");
-  const req = parse(z.object({ target_group: z.object({ group_id: id.optional() }).optional(), force: bool.optional() }), body, "");
-  if (req.target_group?.group_id === undefined) throw new RefusedWith200("Invalid Request: Missing required parameters");
-  store.groups.deleteGroup(req.target_group.group_id, req.force ?? false);
+  const req = parse(z.object({ target_group: z.object({ group_id: z.unknown() }).optional(), force: bool.optional() }), body, "");
+  const groupId = req.target_group?.group_id;
+  if (groupId === undefined) throw new RefusedWith200("Invalid Request: Missing required parameters");
+  // Read as the product's database reads it: a value that is no UUID fails the call (1.15).
+  if (groupId) databaseId(groupId);
+  store.groups.deleteGroup(groupId, req.force ?? false);
   return {};
 };
 
@@ -138,7 +144,7 @@ const GroupImageRefs = z.object({
 const getImagesGroup: Handler = (call) => {
   const { target_group } = parse(GroupImageRefs, call.body, "");
   if (!target_group || !("group_id" in target_group) || target_group.group_id === "") throw new RefusedWith200("Invalid Request: Missing group id");
-  const group = call.store.groups.group(target_group.group_id);
+  const group = call.store.groups.group(databaseId(target_group.group_id || null));
   if (!group) throw new RefusedWith200("Request group does not exist");
   if (!visible(call, group)) throw call.caller.refusal();
   return {
@@ -161,19 +167,24 @@ const getImagesGroup: Handler = (call) => {
 };
 
 /**
- * add_images_group and remove_images_group: both ids are required; both must name something
- * (1.15's remove wording for either); a system group also needs Groups Modify System. Both answer `{}`.
+ * add_images_group and remove_images_group: both ids are required, and read as the product's
+ * database reads them (one that is no UUID fails the call). A system group also needs Groups Modify
+ * System, checked once the group is found. Then 1.15's two differ: remove refuses a group or image
+ * that does not exist (200 `Group or image does not exist`); add checks neither and fails on it
+ * with a server error (its database layer reads the id of the object it did not find). Both answer `{}`.
  */
 function groupImageHandler(operation: OperationName, change: "add" | "remove"): Handler {
   return ({ body, store, caller }) => {
     const { target_group, target_image } = parse(GroupImageRefs, body, "");
     if (!target_group || !target_image || !("group_id" in target_group) || !("image_id" in target_image))
       throw new RefusedWith200("Invalid request, missing group or image id");
-    const group = store.groups.group(target_group.group_id);
-    if (!group || !store.images.image(target_image.image_id)) throw new RefusedWith200("Group or image does not exist");
-    caller.require(operation, { targetGroupIsSystem: group.is_system });
-    if (change === "add") store.groupImages.authorize(group.group_id, target_image.image_id);
-    else store.groupImages.revoke(group.group_id, target_image.image_id);
+    const group = store.groups.group(databaseId(target_group.group_id || null));
+    const image = store.images.image(databaseId(target_image.image_id));
+    if (change === "remove" && (!group || !image)) throw new RefusedWith200("Group or image does not exist");
+    if (group) caller.require(operation, { targetGroupIsSystem: group.is_system });
+    if (!group || !image) throw new UnhandledException();
+    if (change === "add") store.groupImages.authorize(group.group_id, image.image_id);
+    else store.groupImages.revoke(group.group_id, image.image_id);
     return {};
   };
 }

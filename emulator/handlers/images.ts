@@ -5,10 +5,11 @@
  */
 import { z } from "zod";
 import { IMAGE_COMPUTE_SETTINGS } from "../../catalogue/kinds";
-import { MissingParameters, RefusedWith200, UnhandledException } from "../errors";
+import { MissingParameters, PermissionRefused115, RefusedWith200, UnhandledException } from "../errors";
 import { IMAGE, RECORDING, RECORDING_METADATA } from "../fields";
 import { PRODUCT_IMAGE, PRODUCT_IMAGE_ITEM } from "../product-fields";
 import { MASK, productSettingsOf, type ImageRecord, type RecordingRecord, type Store } from "../store";
+import { databaseId } from "../models/common";
 import { bool, int, parse, type Call, type Handler } from "./common";
 import { readImageSettings } from "./image-settings";
 
@@ -100,12 +101,13 @@ function targetImage(body: Record<string, unknown>): Record<string, unknown> | u
 
 /**
  * get_image: `target_image.image_id`, else `image_id` at the top level (a Terraform client sends
- * both forms). No source shows its refusals: the emulator answers as delete_image does.
+ * both forms). No source shows its refusals: the emulator answers as delete_image does (an id the
+ * database cannot read fails the call, an unknown one is refused with HTTP 200).
  */
 const getImage: Handler = ({ body, store, observedFields }) => {
   const id = targetImage(body)?.image_id ?? body.image_id;
   if (id === undefined) throw new RefusedWith200("Invalid Request: Missing required parameters");
-  const image = store.images.image(id);
+  const image = store.images.image(databaseId(id));
   if (!image) throw new RefusedWith200(`Image(${String(id)}) Does not Exist`);
   return { image: productImageJson(store, image, observedFields) };
 };
@@ -132,7 +134,7 @@ const updateImage: Handler = ({ body, store, caller, observedFields }) => {
   const holdsBoth = caller.has("Images Modify") && caller.has("Images Modify Resources");
   if (!holdsBoth && IMAGE_COMPUTE_SETTINGS.some((field) => !(field in target))) throw new UnhandledException();
   const settings = readImageSettings(target, "update_image");
-  caller.require("update_image", { changesImageResources: store.images.changesComputeFields(image, settings) });
+  caller.require("update_image", { changesImageResources: store.images.changesComputeFields(image, settings) }, () => new PermissionRefused115(200, "User (None) is not authorized to make these changes to the image."));
   return { image: productImageJson(store, store.images.commit(store.images.planSettings(image, settings)), observedFields) };
 };
 

@@ -5,7 +5,7 @@
  * independently of the provider's reading of it.
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { UnknownObject } from "../errors";
+import { UnhandledException, UnknownObject } from "../errors";
 
 /** A new identifier in the product's form: 32 lowercase hex characters. */
 export function newId(): string {
@@ -22,6 +22,36 @@ export function canonicalId(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
   const hex = value.trim().toLowerCase().replace(/-/g, "");
   return HEX_ID.test(hex) ? hex : undefined;
+}
+
+/**
+ * How the product's database reads a value a handler compares with a UUID column, unchecked (1.15's
+ * `getGroup`, `getImage`, `get_cast_config`: `filter(Group.group_id == value)` on a
+ * `UUID(as_uuid=True)` column): the canonical id, or null for null (`IS NULL`, which matches
+ * nothing). Any other value fails the call as 1.15 does ({@link UnhandledException}): SQLAlchemy
+ * sends it as text and PostgreSQL refuses to cast it. PostgreSQL's uuid input takes 32 hex digits in
+ * either case, a hyphen after any group of four, and braces around the whole (its documentation,
+ * "UUID Type"); no spaces.
+ */
+export function databaseId(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "string") {
+    const inner = /^\{(.*)\}$/s.exec(value)?.[1] ?? value;
+    if (/^[0-9a-f]{4}(?:-?[0-9a-f]{4}){7}$/i.test(inner)) return inner.replace(/-/g, "").toLowerCase();
+  }
+  throw new UnhandledException();
+}
+
+/**
+ * Python's `uuid.UUID(value)`, as 1.15 checks an id it words a refusal for (update_group's
+ * `group_id must be a uuid`, create_image's `server_id must be a uuid`): text, with `urn:` and
+ * `uuid:` taken out, braces stripped from both ends and every hyphen removed, must be 32 hex digits.
+ * The canonical id, or undefined when Python would raise.
+ */
+export function pythonUuid(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const hex = value.replace(/urn:/g, "").replace(/uuid:/g, "").replace(/^[{}]+|[{}]+$/g, "").replace(/-/g, "");
+  return /^[0-9a-f]{32}$/i.test(hex) ? hex.toLowerCase() : undefined;
 }
 
 /** A canonical id as the product's messages write a UUID (Python's `str(uuid.UUID(...))`): hyphenated, lower case. */

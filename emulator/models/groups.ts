@@ -4,8 +4,8 @@
  * create_group, update_group and delete_group change them, with 1.15's rules.
  */
 import { ADMINISTRATORS_GROUP, ALL_USERS_GROUP, SYSTEM_GROUP_NAMES } from "../../catalogue";
-import { RefusedWith200 } from "../errors";
-import { byId, canonicalId, newId, orUnknown, type Table } from "./common";
+import { RefusedWith200, UnhandledException } from "../errors";
+import { byId, canonicalId, newId, orUnknown, pythonUuid, type Table } from "./common";
 
 /** A group as stored; `is_system` marks All Users and Administrators. */
 export interface GroupRecord {
@@ -36,6 +36,43 @@ const SYSTEM_GROUPS: Readonly<Record<(typeof SYSTEM_GROUP_NAMES)[number], { prio
 const PRIORITY_MIN = 1;
 const PRIORITY_MAX = 4095;
 
+/** PostgreSQL's integer column (`groups.priority`, 1.15's data model): -2^31 to 2^31 - 1. */
+const INTEGER_RANGE = 2 ** 31;
+
+/** How Python's `%s` writes a value of a request: `None`, `True`, or the value. */
+function pythonText(value: unknown): string {
+  if (value === null || value === undefined) return "None";
+  if (typeof value === "boolean") return value ? "True" : "False";
+  return String(value);
+}
+
+/**
+ * Python's `int(value)` for a value of a JSON body: a number (a fraction truncated), a boolean, or
+ * text holding a whole number (spaces around, a sign, `_` between digits); undefined where Python
+ * raises (other text, null, a list, an object).
+ */
+function pythonInt(value: unknown): number | undefined {
+  if (typeof value === "number") return Math.trunc(value);
+  if (typeof value === "boolean") return value ? 1 : 0;
+  if (typeof value === "string" && /^\s*[+-]?\d+(?:_\d+)*\s*$/.test(value)) return Number(value.replace(/_/g, ""));
+  return undefined;
+}
+
+/**
+ * What the product's database stores for a priority 1.15 hands it as sent, or the call fails
+ * ({@link UnhandledException}) where PostgreSQL refuses it: a whole number, or text of one (spaces
+ * around and a sign allowed; no `_`); a fraction is rounded, half away from zero, as PostgreSQL
+ * assigns a numeric value to an integer column. A boolean, other text and anything beyond the
+ * integer column's range fail.
+ */
+function storedPriority(value: unknown): number {
+  let stored: number | undefined;
+  if (typeof value === "number") stored = Math.sign(value) * Math.round(Math.abs(value));
+  else if (typeof value === "string" && /^\s*[+-]?\d+\s*$/.test(value)) stored = Number(value);
+  if (stored === undefined || stored < -INTEGER_RANGE || stored >= INTEGER_RANGE) throw new UnhandledException();
+  return stored;
+}
+
 /** What other areas keep about a group, reached as callbacks so that this model imports none of them. */
 export interface GroupDependents {
   /** How many users are members of the group. */
@@ -49,7 +86,8 @@ export interface GroupDependents {
 /** A group as create_group takes it (the product's fields). */
 export interface NewGroupInput {
   name?: string;
-  priority?: number;
+  /** As the request sent it: 1.15 reads it with Python's `int()` and stores it as sent (see {@link storedPriority}). */
+  priority?: unknown;
   description?: string | null;
   group_metadata?: Record<string, unknown> | null;
 }
@@ -152,18 +190,23 @@ export class GroupsModel {
 
   // --- the product's group operations (1.15 answers their refusals with HTTP 200) ------------
 
-  /** create_group: a name and a priority are required; names are unique; 0 < priority < 4096. */
+  /**
+   * create_group: a name and a priority are required; names are unique; 0 < priority < 4096 as
+   * Python's `int()` reads it, and a priority it cannot read fails the call (1.15's create_group).
+   */
   createGroup(input: NewGroupInput): GroupRecord {
     if (input.name === undefined || input.priority === undefined) throw new RefusedWith200("Invalid Request. Missing required parameters");
     if (this.groupByName(input.name)) throw new RefusedWith200(`Group (${input.name}) already exists`);
-    if (!(input.priority >= PRIORITY_MIN && input.priority <= PRIORITY_MAX))
-      throw new RefusedWith200(`Invalid priority value (${input.priority})`);
+    const read = pythonInt(input.priority);
+    if (read === undefined) throw new UnhandledException();
+    if (!(read >= PRIORITY_MIN && read <= PRIORITY_MAX)) throw new RefusedWith200(`Invalid priority value (${pythonText(input.priority)})`);
+    const priority = storedPriority(input.priority);
     const group_id = newId();
     const group: GroupRecord = {
       group_id,
       name: input.name,
       description: input.description ?? null,
-      priority: input.priority,
+      priority,
       is_system: false,
       // 1.15's create_group stores the metadata it is sent, null when none (its admin UI sends {}).
       group_metadata: input.group_metadata ?? null,
@@ -174,16 +217,18 @@ export class GroupsModel {
 
   /**
    * update_group: the fields sent change. 1.15 checks neither the priority nor the name here; the
-   * emulator takes any priority, as 1.15 does, but keeps names unique with create's wording:
-   * seeds, CSV rows and lookups find groups by name.
+   * emulator takes any priority its database would store, as 1.15 does, but keeps names unique
+   * with create's wording: seeds, CSV rows and lookups find groups by name.
    */
   updateGroup(id: unknown, input: NewGroupInput): GroupRecord {
     const group = this.productGroup(id);
     if (input.name !== undefined && input.name !== group.name && this.groupByName(input.name))
       throw new RefusedWith200(`Group (${input.name}) already exists`);
+    // 1.15 stores any priority but null unchecked: its database fails the call on one it cannot store.
+    const priority = input.priority === undefined || input.priority === null ? undefined : storedPriority(input.priority);
     if (input.name !== undefined) group.name = input.name;
     if (input.description !== undefined) group.description = input.description;
-    if (input.priority !== undefined) group.priority = input.priority;
+    if (priority !== undefined) group.priority = priority;
     // 1.15's update_group leaves a field it is sent as null (or not at all) alone.
     if (input.group_metadata !== undefined && input.group_metadata !== null) group.group_metadata = input.group_metadata;
     return group;
@@ -192,8 +237,9 @@ export class GroupsModel {
   /** The group update_group names, with 1.15's wording when the id is missing, malformed or unknown. */
   productGroup(id: unknown): GroupRecord {
     if (id === undefined || id === null || id === "") throw new RefusedWith200("Invalid Request. Missing required parameters");
-    if (!canonicalId(id)) throw new RefusedWith200("Invalid Request. group_id must be a uuid");
-    const group = this.group(id);
+    const canonical = pythonUuid(id);
+    if (!canonical) throw new RefusedWith200("Invalid Request. group_id must be a uuid");
+    const group = this.group(canonical);
     if (!group) throw new RefusedWith200("Invalid Request. group does not exit by that id");
     return group;
   }

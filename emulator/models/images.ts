@@ -6,8 +6,8 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { IMAGE_COMPUTE_SETTINGS } from "../../catalogue/kinds";
-import { RefusedWith200 } from "../errors";
-import { AreaModel, byId, canonicalId, hyphenatedId, newId, orUnknown, type Table } from "./common";
+import { RefusedWith200, UnhandledException } from "../errors";
+import { AreaModel, byId, canonicalId, databaseId, hyphenatedId, newId, orUnknown, pythonUuid, type Table } from "./common";
 import type { ServersModel } from "./servers";
 
 /** A value a client sends as JSON text (run, exec, launch config, volume mappings), once parsed. */
@@ -190,6 +190,11 @@ function pythonText(value: unknown): string {
   return value === null || value === undefined ? "None" : String(value);
 }
 
+/** An id planSettings stores, once checkSettings has passed it: as Python read it (a restriction's), else as the database did. */
+function storedId(value: string): string {
+  return pythonUuid(value) ?? databaseId(value)!;
+}
+
 /** Python's truthiness, which decides what 1.15's create_update_image keeps and what it sets. */
 function truthy(value: unknown): boolean {
   if (Array.isArray(value)) return value.length > 0;
@@ -289,10 +294,11 @@ export class ImagesModel extends AreaModel<ImagesTables, ImagesDependencies> {
 
   /**
    * The image update_image names, or 1.15's wording when it does not exist: the "user" there is
-   * the session's, which a call made with an API key (acting as no user) does not have.
+   * the session's, which a call made with an API key (acting as no user) does not have. An id the
+   * database cannot read fails the call, as 1.15's getImage does.
    */
   imageToUpdate(id: unknown): ImageRecord {
-    const image = this.image(id);
+    const image = this.image(databaseId(id));
     if (!image) throw new RefusedWith200(`User (None) attempted to update an image (${pythonText(id)}) that does not exist.`);
     return image;
   }
@@ -334,9 +340,9 @@ export class ImagesModel extends AreaModel<ImagesTables, ImagesDependencies> {
     for (const field of ["restrict_to_network", "restrict_to_server", "restrict_to_zone"] as const) {
       if (s[field] === true || s[field] === false) after[field] = s[field];
     }
-    after.server_id = s.server_id ? canonicalId(s.server_id)! : null;
-    if (s.server_pool_id) after.server_pool_id = canonicalId(s.server_pool_id)!;
-    if (s.zone_id) after.zone_id = canonicalId(s.zone_id)!;
+    after.server_id = s.server_id ? storedId(s.server_id) : null;
+    if (s.server_pool_id) after.server_pool_id = storedId(s.server_pool_id);
+    if (s.zone_id) after.zone_id = storedId(s.zone_id);
     if (s.filter_policy_force_disabled !== undefined && s.filter_policy_force_disabled !== null)
       after.filter_policy_force_disabled = s.filter_policy_force_disabled;
     if (s.restrict_network_names) after.restrict_network_names = s.restrict_network_names;
@@ -379,10 +385,11 @@ export class ImagesModel extends AreaModel<ImagesTables, ImagesDependencies> {
 
   /**
    * delete_image: not while a cast config launches the image or a session runs it; what else
-   * refers to the image goes with it, as the product's foreign keys cascade.
+   * refers to the image goes with it, as the product's foreign keys cascade. An id the database
+   * cannot read fails the call, as 1.15's getImage does.
    */
   deleteImage(id: unknown): void {
-    const image = this.image(id);
+    const image = this.image(databaseId(id));
     if (!image) throw new RefusedWith200(`Image(${pythonText(id)}) Does not Exist`);
     const castConfigs = this.deps.dependents?.castConfigIds(image.image_id) ?? [];
     const which = `Image (${pythonText(image.friendly_name)}): ID (${hyphenatedId(image.image_id)}) currently has`;
@@ -428,9 +435,11 @@ export class ImagesModel extends AreaModel<ImagesTables, ImagesDependencies> {
   }
 
   /**
-   * 1.15's checks of create_image and update_image, in its order and words. A server, zone or
-   * pool named without its `restrict_to_*` flag is checked too, with the same words: the product
-   * fails on its foreign key there.
+   * 1.15's checks of create_image and update_image, in its order and words: a server or zone is
+   * checked when its `restrict_to_*` flag is set (given, a UUID, existing). Otherwise the product
+   * stores the id it is sent, and a server, zone or server pool id that is no UUID or names nothing
+   * fails the call when its database refuses the row (a failed cast, a foreign key): after every
+   * check, as 1.15's commit comes after them.
    */
   private checkSettings(s: ImageSettings): void {
     const path = s.persistent_profile_path;
@@ -438,24 +447,22 @@ export class ImagesModel extends AreaModel<ImagesTables, ImagesDependencies> {
       throw new RefusedWith200("Invalid Request:Persistent Profile Path must contain either (username} or {user_id} as part of the path");
     if (s.restrict_to_network && !truthy(s.restrict_network_names))
       throw new RefusedWith200("Invalid Request: Docker Network Names is required if Restrict Image to Docker Network is True");
-    this.checkReference("server_id", "restrict_to_server", "Server", s.server_id, s.restrict_to_server, (id) => this.deps.servers.server(id));
-    this.checkReference("zone_id", "restrict_to_zone", "Zone", s.zone_id, s.restrict_to_zone, (id) => this.deps.servers.zone(id));
-    this.checkReference("server_pool_id", undefined, "Server Pool", s.server_pool_id, undefined, (id) => this.deps.servers.serverPool(id));
+    const server = (id: string) => this.deps.servers.server(id);
+    const zone = (id: string) => this.deps.servers.zone(id);
+    if (s.restrict_to_server) this.checkRestriction("server_id", "restrict_to_server", "Server", s.server_id, server);
+    if (s.restrict_to_zone) this.checkRestriction("zone_id", "restrict_to_zone", "Zone", s.zone_id, zone);
+    const stored: [string | null | undefined, (id: string) => unknown][] = [
+      [s.restrict_to_server ? undefined : s.server_id, server],
+      [s.restrict_to_zone ? undefined : s.zone_id, zone],
+      [s.server_pool_id, (id) => this.deps.servers.serverPool(id)],
+    ];
+    for (const [value, find] of stored) if (value && !find(databaseId(value)!)) throw new UnhandledException();
   }
 
-  private checkReference(
-    field: string,
-    flag: string | undefined,
-    kind: string,
-    value: string | null | undefined,
-    restricted: boolean | null | undefined,
-    find: (id: string) => unknown,
-  ): void {
-    if (!value) {
-      if (restricted && flag) throw new RefusedWith200(`Invalid Request: ${field} required if ${flag} is True`);
-      return;
-    }
-    const id = canonicalId(value);
+  /** A restriction's id: given, a UUID as Python reads one, and naming an existing object, in 1.15's words. */
+  private checkRestriction(field: string, flag: string, kind: string, value: string | null | undefined, find: (id: string) => unknown): void {
+    if (!value) throw new RefusedWith200(`Invalid Request: ${field} required if ${flag} is True`);
+    const id = pythonUuid(value);
     if (!id) throw new RefusedWith200(`Invalid Request: ${field} must be a uuid`);
     if (!find(id)) throw new RefusedWith200(`Invalid Request: No ${kind} exists with id (${hyphenatedId(id)})`);
   }

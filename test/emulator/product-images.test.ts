@@ -343,7 +343,7 @@ describe("update_image", () => {
       const before = await emulators.product.state();
       expect(wire(await emulators.product.call("update_image", { target_image: { ...rest, description: "Only words" } }, creds("modify")))).toEqual({
         status: 500,
-        body: { error_message: "Internal Server Error" },
+        body: "<html><body>An unhandled exception occurred check logs for details<body><html>",
       });
       expect(await emulators.product.state()).toEqual(before);
     });
