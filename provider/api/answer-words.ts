@@ -31,3 +31,18 @@ export function formatPath(path: readonly PropertyKey[]): string {
     .map((key, i) => (typeof key === "number" ? `[${key}]` : `${i === 0 ? "" : "."}${String(key)}`))
     .join("");
 }
+
+/** The longest page text an error quotes. */
+const PAGE_WORDS_MAX = 160;
+
+/**
+ * The words of an answer's body that is not JSON (a web server's error page, such as Kasm 1.15's
+ * `<html><body>An unhandled exception occurred check logs for details<body><html>`): the text
+ * without markup, spaces collapsed, cut at {@link PAGE_WORDS_MAX} characters. Undefined for an
+ * empty body. The caller scrubs it of secrets.
+ */
+export function pageWords(body: string): string | undefined {
+  const text = body.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+  if (text === "") return undefined;
+  return text.length > PAGE_WORDS_MAX ? `${text.slice(0, PAGE_WORDS_MAX)}...` : text;
+}

@@ -124,3 +124,58 @@ function rewrite(value: unknown, isIdField: boolean): unknown {
     return Object.fromEntries(Object.entries(value).map(([name, field]) => [name, rewrite(field, ID_FIELD_NAMES.has(name))]));
   return isIdField ? canonical(value) : value;
 }
+
+/** An id field of a request whose value is no Kasm id in any spelling. */
+export interface MalformedId {
+  /** Where in the request, such as `target_group.group_id`. */
+  readonly path: string;
+  /** The field's name, such as `group_id`. */
+  readonly field: string;
+  /** The value as the caller gave it. */
+  readonly value: string;
+}
+
+/**
+ * The id fields of a request whose value is text that is no Kasm id in any spelling (an empty text
+ * is left out: some operations take `""` for none). Kasm 1.15 hands such a value to its database,
+ * which cannot read it as a UUID and fails the call with a server error.
+ */
+export function malformedIds(params: unknown): MalformedId[] {
+  const found: MalformedId[] = [];
+  visitIds(params, "", (path, field, value) => {
+    if (typeof value === "string" && value.trim() !== "" && !(Id as z.ZodType<string>).safeParse(value).success) found.push({ path, field, value });
+  });
+  return found;
+}
+
+/**
+ * What a request names, for a message: each id it sends, as `group e0e0...0003` (the field's name
+ * without `_id`), the first three. Empty when it sends no id.
+ */
+export function requestTarget(params: unknown): string {
+  const named: string[] = [];
+  visitIds(params, "", (_path, field, value) => {
+    if (typeof value === "string" && value !== "") named.push(`${objectOfIdField(field)} ${value.length > 80 ? `${value.slice(0, 80)}...` : value}`);
+  });
+  return named.slice(0, 3).join(", ");
+}
+
+/** The object an id field names, in words: `group_id` a group, `cast_config_id` a cast config. */
+export function objectOfIdField(field: string): string {
+  return field.replace(/_ids?$/, "").replace(/^target_/, "").replace(/_/g, " ");
+}
+
+/** Call `visit` with each id field's path, name and value (list items one by one), at any depth. */
+function visitIds(value: unknown, path: string, visit: (path: string, field: string, value: unknown) => void): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => visitIds(item, `${path}[${i}]`, visit));
+    return;
+  }
+  if (!value || typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return;
+  for (const [name, field] of Object.entries(value)) {
+    const where = path === "" ? name : `${path}.${name}`;
+    if (!ID_FIELD_NAMES.has(name)) visitIds(field, where, visit);
+    else if (Array.isArray(field)) field.forEach((item, i) => visit(`${where}[${i}]`, name, item));
+    else visit(where, name, field);
+  }
+}

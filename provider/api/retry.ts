@@ -220,13 +220,16 @@ export class RetryPolicy {
   /**
    * The `retry` callback for undici's RetryHandler, for one request of `operation`. It replaces
    * undici's default decision (which retries only idempotent HTTP methods; every Kasm operation
-   * but five is a POST) with this policy's. `onRetry` hears of each retry.
+   * but five is a POST) with this policy's. `onRetry` hears of each retry. With
+   * `serverErrorsFinal`, an answer of 5xx is not retried (a broken connection still is): the
+   * request holds something the server is known to fail on every time (an id that is no Kasm id).
    */
-  undiciRetry(operation: OperationName, mode: RepeatMode, onRetry: RetryObserver): RetryHandler.RetryCallback {
+  undiciRetry(operation: OperationName, mode: RepeatMode, onRetry: RetryObserver, serverErrorsFinal = false): RetryHandler.RetryCallback {
     return (err, { state }, callback) => {
       const failure = failureOf(err);
+      const final = serverErrorsFinal && failure.status !== undefined && failure.status >= 500;
       // state.counter is the number of attempts made so far.
-      if (state.counter > this.maxRetries || !this.mayResend(mode, failure)) {
+      if (final || state.counter > this.maxRetries || !this.mayResend(mode, failure)) {
         callback(err);
         return;
       }

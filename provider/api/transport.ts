@@ -22,20 +22,23 @@
  * lenient view, {@link KasmTransport.readingLeniently}, notes it instead). An operation only the
  * product has is refused before anything is sent when the vocabulary is `spec`. An answer of 2xx
  * that carries an `error_message` is an error, never a success (1.15 answers many refusals so).
+ * An answer whose body is not JSON (1.15's page for an exception it does not handle) is described
+ * by its words; a 5xx to a request that sent an id that is no Kasm id in any spelling is that id's
+ * fault, not retried, and a {@link KasmMalformedIdError} naming the field.
  */
 import { FormData, Response, type Dispatcher, type RetryHandler } from "undici";
 import type { z } from "zod";
 import { OPERATIONS, type OperationContext, type OperationName } from "../../catalogue";
 import { canonicalId } from "../../catalogue/ids";
 import type { KasmLogger, ResolvedConfig } from "./config";
-import { KasmApiError, KasmResponseShapeError, KasmTimeoutError, KasmMissingOperationError, KasmUnknownPathError, KasmTransportError, KasmUnsupportedOperationError, KasmVocabularyError, errorForStatus, type ShapeIssue } from "./errors";
+import { KasmApiError, KasmMalformedIdError, KasmResponseShapeError, KasmTimeoutError, KasmMissingOperationError, KasmUnknownPathError, KasmTransportError, KasmUnsupportedOperationError, KasmVocabularyError, errorForStatus, type ShapeIssue } from "./errors";
 import { healthGate } from "./health";
 import { collectSecretValues, redact, scrubText } from "./redact";
-import { withCanonicalIds } from "./request-ids";
+import { malformedIds, objectOfIdField, requestTarget, withCanonicalIds, type MalformedId } from "./request-ids";
 import { configKey, envVar, howToSet, type SettingNames } from "./setting-names";
 import { CsvValidationData } from "./schemas/batch";
 import { RetryPolicy, TIMEOUT_ERROR_CODES, parseRetryAfter, repeatMode, type RepeatMode } from "./retry";
-import { csvProblems, formatPath, notRepeatedNote } from "./answer-words";
+import { csvProblems, formatPath, notRepeatedNote, pageWords } from "./answer-words";
 import { TLS_TRUST_CODES, openConnection, type AnswerListener, type TransportConnection } from "./pool";
 import { fromWire, noteMismatch, toWire, wireOperationName, type ApiNames, type LenientReads } from "./vocabulary";
 
@@ -191,12 +194,14 @@ export class KasmTransport {
   }
 
   private async callOnce<S extends z.ZodType>(operation: OperationName, params: object, schema: S, options: CallOptions): Promise<Checked<z.infer<S>>> {
+    const request = requestFacts(params);
     const answer = await this.send(operation, {
       body: this.jsonBody(params),
       headers: { "content-type": "application/json", accept: "application/json" },
+      // Kasm fails on an id it cannot read every time: a 5xx then is not worth another attempt.
+      serverErrorsFinal: request.malformed.length > 0,
     });
-    const secrets = collectSecretValues(params);
-    return this.tell(operation, this.interpret(operation, answer, schema, secrets, options.context));
+    return this.tell(operation, this.interpret(operation, answer, schema, request, options.context));
   }
 
   /**
@@ -229,7 +234,7 @@ export class KasmTransport {
       headers: { "content-type": "application/json" },
     });
     if (answer.status >= 200 && answer.status < 300) return answer.body;
-    throw this.errorFor(operation, answer, collectSecretValues(params), options.context);
+    throw this.errorFor(operation, answer, requestFacts(params), options.context);
   }
 
   /**
@@ -259,7 +264,7 @@ export class KasmTransport {
         "api-key-secret": this.#secret,
       },
     });
-    return this.accepted(operation, this.tell(operation, this.interpret(operation, answer, schema, [], options.context)));
+    return this.accepted(operation, this.tell(operation, this.interpret(operation, answer, schema, { secrets: [], malformed: [], target: "" }, options.context)));
   }
 
   /** One GET of `{baseUrl}/api/__healthcheck`, without retries: healthy when it answers `{ok: true}`. */
@@ -305,10 +310,7 @@ export class KasmTransport {
   }
 
   /** Send one request through the retrying dispatcher and read the whole answer. */
-  private async send(
-    operation: OperationName,
-    request: { body: string | Buffer; headers: Record<string, string>; query?: Record<string, string> },
-  ): Promise<RawAnswer> {
+  private async send(operation: OperationName, request: OutgoingRequest): Promise<RawAnswer> {
     // The `waitForHealthySeconds` setting: once per process, before the first request.
     await healthGate({ transport: this }, this.#waitForHealthySeconds);
     const spec = OPERATIONS[operation];
@@ -322,14 +324,19 @@ export class KasmTransport {
     operation: OperationName,
     spec: (typeof OPERATIONS)[OperationName],
     mode: RepeatMode,
-    request: { body: string | Buffer; headers: Record<string, string>; query?: Record<string, string> },
+    request: OutgoingRequest,
   ): Promise<RawAnswer> {
     let retries = 0;
     const retryOptions: RetryHandler.RetryOptions = {
-      retry: this.policy.undiciRetry(operation, mode, (event) => {
-        retries += 1;
-        this.log("debug", `${operation}: attempt ${event.attempt} failed (${event.reason}); retrying in ${event.delayMs} ms`, { ...event });
-      }),
+      retry: this.policy.undiciRetry(
+        operation,
+        mode,
+        (event) => {
+          retries += 1;
+          this.log("debug", `${operation}: attempt ${event.attempt} failed (${event.reason}); retrying in ${event.delayMs} ms`, { ...event });
+        },
+        request.serverErrorsFinal,
+      ),
     };
     // The retry interceptor merges per-request `retryOptions` into its own; undici's types do not list the field.
     const options: Dispatcher.RequestOptions & { retryOptions: RetryHandler.RetryOptions } = {
@@ -359,10 +366,10 @@ export class KasmTransport {
     operation: OperationName,
     answer: RawAnswer,
     schema: S,
-    secrets: readonly string[],
+    request: RequestFacts,
     context: OperationContext | undefined,
   ): Checked<z.infer<S>> {
-    if (answer.status < 200 || answer.status >= 300) throw this.errorFor(operation, answer, secrets, context);
+    if (answer.status < 200 || answer.status >= 300) throw this.errorFor(operation, answer, request, context);
     let json: unknown = {};
     const text = answer.body.toString("utf8");
     // unassign_user_server answers 204 without content; every other operation answers JSON.
@@ -380,7 +387,7 @@ export class KasmTransport {
     }
     // 1.15 answers many refusals with 200 and an error_message: never a success.
     if (isObject(json) && typeof json.error_message === "string" && json.error_message.trim() !== "") {
-      throw this.errorFor(operation, answer, secrets, context);
+      throw this.errorFor(operation, answer, request, context);
     }
     const reading = fromWire(json, this.apiNames);
     const parsed = schema.safeParse(reading.answer);
@@ -402,17 +409,43 @@ export class KasmTransport {
     return new KasmVocabularyError({ operation, configured: this.apiNames, foreignNames, answer, write, settings: this.settingNames });
   }
 
-  /** The error for an answer that failed (non-2xx, or 2xx with an error_message), with the server's message scrubbed of every secret of the request. */
-  private errorFor(operation: OperationName, answer: RawAnswer, secrets: readonly string[], context: OperationContext | undefined): KasmApiError {
+  /**
+   * The error for an answer that failed (non-2xx, or 2xx with an error_message), with the server's
+   * message scrubbed of every secret of the request. A body that is not JSON (a web server's error
+   * page: Kasm 1.15 answers an exception it does not handle so, with HTTP 500) is described by its
+   * words. A 5xx to a request that sent an id that is no Kasm id is that id's fault: a
+   * {@link KasmMalformedIdError} naming it.
+   */
+  private errorFor(operation: OperationName, answer: RawAnswer, request: RequestFacts, context: OperationContext | undefined): KasmApiError {
+    const secrets = [this.#secret, ...request.secrets];
     let errorMessage: string | undefined;
     let validationErrors: string[] | undefined;
+    let pageText: string | undefined;
+    const text = answer.body.toString("utf8");
     try {
-      const json = JSON.parse(answer.body.toString("utf8")) as { error_message?: unknown; csv_validation_data?: unknown };
-      if (typeof json.error_message === "string") errorMessage = scrubText(json.error_message, [this.#secret, ...secrets]);
+      const json = JSON.parse(text) as { error_message?: unknown; csv_validation_data?: unknown };
+      if (typeof json.error_message === "string") errorMessage = scrubText(json.error_message, secrets);
       const report = CsvValidationData.safeParse(json.csv_validation_data);
-      if (report.success) validationErrors = csvProblems(report.data).map((p) => scrubText(p, [this.#secret, ...secrets]));
+      if (report.success) validationErrors = csvProblems(report.data).map((p) => scrubText(p, secrets));
     } catch {
-      // Not JSON (a proxy's error page, say): the status alone describes it.
+      // Not JSON (a web server's or a proxy's error page): described by its words.
+      const words = pageWords(text);
+      if (words !== undefined) pageText = scrubText(words, secrets);
+    }
+    const malformed = request.malformed[0];
+    if (answer.status >= 500 && malformed !== undefined) {
+      return new KasmMalformedIdError({
+        operation,
+        status: answer.status,
+        errorMessage,
+        pageText,
+        attempts: answer.attempts,
+        settings: this.settingNames,
+        installation: this.baseUrl,
+        field: malformed.path,
+        value: scrubText(malformed.value, secrets),
+        object: objectOfIdField(malformed.field),
+      });
     }
     const wireName = wireOperationName(operation, this.apiNames);
     // A 404 for an operation that the other vocabulary names otherwise (get_ws_status, get_kasm_status) or lacks: the installation speaks that one.
@@ -421,7 +454,7 @@ export class KasmTransport {
     if (answer.status === 404) return new KasmUnknownPathError({ operation, status: 404, errorMessage, attempts: answer.attempts, wireName, settings: this.settingNames });
     const retryAfterMs = parseRetryAfter(answer.headers["retry-after"]);
     return errorForStatus(
-      { operation, status: answer.status, errorMessage, validationErrors, attempts: answer.attempts, retryAfterMs, context, settings: this.settingNames, installation: this.baseUrl },
+      { operation, status: answer.status, errorMessage, pageText, target: request.target ? scrubText(request.target, secrets) : undefined, validationErrors, attempts: answer.attempts, retryAfterMs, context, settings: this.settingNames, installation: this.baseUrl },
       notRepeatedNote(repeatMode(operation), { status: answer.status }),
     );
   }
@@ -443,6 +476,26 @@ export class KasmTransport {
     if (code !== undefined && TIMEOUT_ERROR_CODES.includes(code)) return new KasmTimeoutError(details, note);
     return new KasmTransportError(details, note);
   }
+}
+
+/** A request as the transport sends it. */
+interface OutgoingRequest {
+  readonly body: string | Buffer;
+  readonly headers: Record<string, string>;
+  readonly query?: Record<string, string>;
+  /** Whether a 5xx answer is final: not retried (see {@link RetryPolicy.undiciRetry}). */
+  readonly serverErrorsFinal?: boolean;
+}
+
+/** What the error of a request's answer needs from the request: its secrets, its ids that are no ids, what it names. */
+interface RequestFacts {
+  readonly secrets: readonly string[];
+  readonly malformed: readonly MalformedId[];
+  readonly target: string;
+}
+
+function requestFacts(params: object): RequestFacts {
+  return { secrets: collectSecretValues(params), malformed: malformedIds(params), target: requestTarget(params) };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

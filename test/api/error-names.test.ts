@@ -18,7 +18,7 @@ function errorClasses(module: Record<string, unknown>): [string, new (...args: u
  * Arguments every constructor takes without throwing (the name does not depend on them): the
  * details of a refused call first, as most of the client's errors take them.
  */
-const ARGUMENTS = [{ operation: "get_user", status: 400, errorMessage: "refused", attempts: 1, issues: [], configured: "spec", wireName: "get_user", foreignNames: [] }, "message", {}];
+const ARGUMENTS = [{ operation: "get_user", status: 400, errorMessage: "refused", attempts: 1, issues: [], configured: "spec", wireName: "get_user", foreignNames: [], field: "target_user.user_id", value: "x", object: "user" }, "message", {}];
 
 describe("error names", () => {
   const classes = [...errorClasses(api), ...errorClasses(kit)];

@@ -7,7 +7,7 @@
  */
 import type { OperationContext, PermissionName } from "../../../catalogue";
 import { credentialSettings, licenseAdvice, permissionAdvice } from "./advice";
-import { answeringServer, KasmApiError, quote, type KasmErrorDetails, type KasmErrorKind } from "./base";
+import { answeringServer, answerWords, KasmApiError, operationAndTarget, quote, type KasmErrorDetails, type KasmErrorKind } from "./base";
 import { EXPIRED_KEY_MESSAGE, licenseLimited, type LicenseLimited } from "./messages";
 
 /** One way in which a response differs from its schema. */
@@ -80,10 +80,11 @@ export class KasmLicenseLimitError extends KasmApiError {
 export class KasmBadRequestError extends KasmApiError {
   /** For a refused batch import: each problem of the CSV validation report, such as `row 2: CSV_ERROR_009 ...`. */
   declare readonly validationErrors?: readonly string[];
-  constructor(details: KasmErrorDetails, kind: KasmErrorKind = "bad_request") {
+  /** `message`: a subclass's own words (default: the refusal, with Kasm's message and the CSV problems). */
+  constructor(details: KasmErrorDetails, kind: KasmErrorKind = "bad_request", message?: string) {
     const problems = details.validationErrors ?? [];
     const listed = problems.length === 0 ? "" : `: ${problems.slice(0, 5).join("; ")}${problems.length > 5 ? `; and ${problems.length - 5} more` : ""}`;
-    super(kind, `${details.operation}: the server refused the request (HTTP ${details.status} ${quote(details.errorMessage)})${listed}`, details);
+    super(kind, message ?? `${details.operation}: the server refused the request (HTTP ${details.status} ${quote(details.errorMessage)})${listed}`, details);
     if (details.validationErrors !== undefined) this.validationErrors = details.validationErrors;
   }
 }
@@ -94,8 +95,34 @@ export class KasmBadRequestError extends KasmApiError {
  * no 404 for an unknown object: a 404 is a {@link KasmUnknownPathError}.
  */
 export class KasmNotFoundError extends KasmBadRequestError {
-  constructor(details: KasmErrorDetails) {
-    super(details, "not_found");
+  constructor(details: KasmErrorDetails, message?: string) {
+    super(details, "not_found", message);
+  }
+}
+
+/**
+ * An id the request sends is no Kasm id in any spelling (as a program, a state or an import gave
+ * it), and the server failed on it with a server error: Kasm 1.15 hands such a value to its
+ * database, which cannot read it as a UUID, and answers HTTP 500 with its web server's page. No
+ * object has such an id, so this is a {@link KasmNotFoundError} (a read finds nothing, a delete has
+ * nothing to do), whichever vocabulary the installation speaks. It is not repeated: the answer
+ * would be the same. The message names the field, the value and what to give instead.
+ */
+export class KasmMalformedIdError extends KasmNotFoundError {
+  /** Where in the request, such as `target_group.group_id`. */
+  readonly field: string;
+  /** The value sent. */
+  readonly value: string;
+  constructor(details: KasmErrorDetails & { readonly field: string; readonly value: string; readonly object: string }) {
+    const value = details.value.length > 80 ? `${details.value.slice(0, 80)}...` : details.value;
+    super(
+      details,
+      `${details.operation}: ${details.field} ${JSON.stringify(value)} is not a Kasm id (32 hexadecimal digits, or a hyphenated UUID), so no ${details.object} has it. ` +
+        `${answeringServer(details)} failed on it (HTTP ${details.status} ${answerWords(details)}), as Kasm does with an id its database cannot read; ` +
+        `the request was not repeated, since it would fail the same way. Give the ${details.object}'s id as Kasm shows it.`,
+    );
+    this.field = details.field;
+    this.value = details.value;
   }
 }
 
@@ -139,7 +166,7 @@ export class KasmServerError extends KasmApiError {
   constructor(details: KasmErrorDetails, note = "") {
     super(
       "server",
-      `${details.operation}: the server failed (HTTP ${details.status} ${quote(details.errorMessage)}) after ${details.attempts} attempt(s)${note}`,
+      `${operationAndTarget(details)}: the server failed (HTTP ${details.status} ${answerWords(details)}) after ${details.attempts} attempt(s)${note}`,
       details,
     );
   }

@@ -49,6 +49,13 @@ export interface KasmErrorDetails {
   readonly settings?: SettingNames;
   /** The address of the installation that answered, so that the reader of a fleet's failure knows which one. */
   readonly installation?: string;
+  /** What the request named, for a message: `group e0e0...0003, image 1b00...0001` (its ids). */
+  readonly target?: string;
+  /**
+   * The words of an answer whose body is not JSON (a web server's error page): its text without
+   * markup, scrubbed of secrets, cut short. Undefined when the body is JSON or empty.
+   */
+  readonly pageText?: string;
 }
 
 /**
@@ -69,6 +76,20 @@ export function answeringServer(details: Pick<KasmErrorDetails, "installation" |
 /** A server's message as a message quotes it, or `with no message`. */
 export function quote(message: string | undefined): string {
   return message === undefined || message === "" ? "with no message" : JSON.stringify(message);
+}
+
+/**
+ * What an answer said, for a message: its `error_message` quoted, else the words of a body that is
+ * not JSON (`with a body that is not JSON: "An unhandled exception occurred ..."`), else `with no message`.
+ */
+export function answerWords(details: Pick<KasmErrorDetails, "errorMessage" | "pageText">): string {
+  if (details.errorMessage === undefined && details.pageText !== undefined) return `with a body that is not JSON: ${JSON.stringify(details.pageText)}`;
+  return quote(details.errorMessage);
+}
+
+/** The operation and what the request named: `add_images_group (group e0e0..., image 1b00...)`. */
+export function operationAndTarget(details: Pick<KasmErrorDetails, "operation" | "target">): string {
+  return details.target ? `${details.operation} (${details.target})` : `${details.operation}`;
 }
 
 /** A short description of an underlying error: its code and scrubbed message. */

@@ -6,7 +6,7 @@
 import type { OperationContext } from "../../../catalogue";
 import { KasmAlreadyExistsError, KasmAlreadyMemberError, KasmAuthenticationError, KasmBadRequestError, KasmForceRequiredError, KasmLicenseLimitError, KasmNotAssignedError, KasmNotFoundError, KasmNotMemberError, KasmPermissionError, KasmRateLimitError, KasmServerError, KasmUnknownCastConfigError, KasmUnknownUserError } from "./answers";
 import type { KasmApiError, KasmErrorDetails } from "./base";
-import { ACCESS_DENIED_MESSAGE, BAD_CREDENTIALS_MESSAGE, EXPIRED_KEY_MESSAGE, isNotFoundMessage, LICENSE_LIMIT_MESSAGE, NOT_AUTHORIZED_FOR_TARGET_MESSAGE, UNAUTHORIZED_ACTION_MESSAGE, UNAUTHORIZED_FOR_TARGET_MESSAGE, UNAUTHORIZED_MESSAGE, UNLICENSED_FEATURE_MESSAGE } from "./messages";
+import { ACCESS_DENIED_MESSAGE, BAD_CREDENTIALS_MESSAGE, EXPIRED_KEY_MESSAGE, isNotFoundMessage, LICENSE_LIMIT_MESSAGE, NOT_AUTHORIZED_CHANGE_MESSAGE, NOT_AUTHORIZED_FOR_TARGET_MESSAGE, UNAUTHORIZED_ACTION_MESSAGE, UNAUTHORIZED_FOR_TARGET_MESSAGE, UNAUTHORIZED_MESSAGE, UNLICENSED_FEATURE_MESSAGE } from "./messages";
 
 /**
  * Kasm's refusals that mean one thing a caller acts on, each with its class: read here, where
@@ -39,7 +39,11 @@ function notFoundError(details: KasmErrorDetails): KasmNotFoundError {
  * error with either code: `Unauthorized.`, and the words 1.15 answers with HTTP 401 when it checks
  * a permission on the object an operation changes (`Unauthorized Action.`, `User not authorized
  * to ...`, `API Key (<name>) unauthorized for ...`). Otherwise a 401 is an authentication error
- * and a 403 (a text the spec does not list) a permission error.
+ * and a 403 (a text the spec does not list) a permission error. 1.15's HTTP 200 `User (None) is not
+ * authorized to make these changes to the image.` is a permission error too.
+ *
+ * A 5xx is a {@link KasmServerError}; the transport makes one a {@link KasmMalformedIdError}
+ * first when the request sent an id that is no Kasm id (Kasm's database fails on it).
  */
 export function errorForStatus(
   details: KasmErrorDetails & { readonly operation: string; readonly status: number; readonly context?: OperationContext },
@@ -50,10 +54,12 @@ export function errorForStatus(
     const text = (details.errorMessage ?? "").trim();
     if (LICENSE_LIMIT_MESSAGE.test(text) || UNLICENSED_FEATURE_MESSAGE.test(text)) return new KasmLicenseLimitError(details);
     if (BAD_CREDENTIALS_MESSAGE.test(text) || ACCESS_DENIED_MESSAGE.test(text) || EXPIRED_KEY_MESSAGE.test(text)) return new KasmAuthenticationError(details);
-    const permissionWords = [UNAUTHORIZED_MESSAGE, UNAUTHORIZED_ACTION_MESSAGE, NOT_AUTHORIZED_FOR_TARGET_MESSAGE, UNAUTHORIZED_FOR_TARGET_MESSAGE];
+    const permissionWords = [UNAUTHORIZED_MESSAGE, UNAUTHORIZED_ACTION_MESSAGE, NOT_AUTHORIZED_FOR_TARGET_MESSAGE, UNAUTHORIZED_FOR_TARGET_MESSAGE, NOT_AUTHORIZED_CHANGE_MESSAGE];
     if (permissionWords.some((words) => words.test(text))) return new KasmPermissionError(details);
     return status === 401 ? new KasmAuthenticationError(details) : new KasmPermissionError(details);
   }
+  // 1.15 words some permissions it checks inside an operation itself, with HTTP 200 (update_image).
+  if (status < 300 && NOT_AUTHORIZED_CHANGE_MESSAGE.test((details.errorMessage ?? "").trim())) return new KasmPermissionError(details);
   // A 200 with an error_message (1.15 answers many refusals so) is read like a 400. Kasm answers an
   // unknown object so, never with 404: the transport reads a 404 as a path nothing answers.
   if ((status === 400 || status < 300) && isNotFoundMessage(details.operation, details.errorMessage)) return notFoundError(details);

@@ -12,6 +12,7 @@
  * | `license`        | {@link KasmLicenseLimitError} | HTTP 403 `License limit exceeded`: the licence's seats are used up |
  * | `bad_request`    | {@link KasmBadRequestError} | HTTP 400 (and other 4xx)                                     |
  * | `not_found`      | {@link KasmNotFoundError}   | HTTP 400 (or 200) whose message says the object is unknown   |
+ * | `not_found`      | {@link KasmMalformedIdError} | HTTP 5xx to a request that sent an id that is no Kasm id (Kasm's database cannot read it); not retried |
  * | `rate_limited`   | {@link KasmRateLimitError}  | HTTP 429 after the retries ran out                           |
  * | `server`         | {@link KasmServerError}     | HTTP 5xx after the retries ran out                           |
  * | `transport`      | {@link KasmTransportError}  | the connection failed (refused, reset, TLS)                  |

@@ -57,6 +57,13 @@ export const UNAUTHORIZED_FOR_TARGET_MESSAGE = /^(api key|user) \(.*\) unauthori
 /** 1.15's text for a key whose permissions do not reach the target group (HTTP 401, update_group). */
 export const NOT_AUTHORIZED_FOR_TARGET_MESSAGE = /^user not authorized to\b/i;
 
+/**
+ * 1.15's text for a change its key may not make to the object, answered with HTTP 200 (update_image
+ * without Images Modify Resources: `User (None) is not authorized to make these changes to the
+ * image.`; an API key acts as no user, hence `None`).
+ */
+export const NOT_AUTHORIZED_CHANGE_MESSAGE = /^user \(.*\) is not authorized to\b/i;
+
 /** Whether a 400 error message of `operation` says the named object does not exist. */
 export function isNotFoundMessage(operation: string, message: string | undefined): boolean {
   if (message === undefined) return false;
