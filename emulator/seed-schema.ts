@@ -74,11 +74,15 @@ const SeedUser = z.strictObject({
 /**
  * A workspace image. The fields after `exec_config` are the product's (its create_image takes
  * them too); the registry's are in the emulator's names (`ctr_*`, the product's `docker_*`), and
- * the configs are objects here, not the JSON text the product's API takes.
+ * the configs are objects here, not the JSON text the product's API takes. `name` is the container
+ * image, required for a `Container` (the default `image_type`); a `Link`, `Server` or `Server Pool`
+ * workspace has none and is stored with a null name, as the product stores one its admin UI makes
+ * (it asks for the container image only of a Container workspace): such an image is referred to by
+ * its `image_id` elsewhere in the seed.
  */
 const SeedImage = z.strictObject({
   image_id: SeedId.optional(),
-  name: z.string().min(1),
+  name: z.string().min(1).optional(),
   friendly_name: z.string().optional(),
   description: z.string().optional(),
   enabled: z.boolean().optional(),
@@ -99,6 +103,10 @@ const SeedImage = z.strictObject({
   gpu_count: z.number().int().nonnegative().optional(),
   require_gpu: z.boolean().optional(),
   cpu_allocation_method: z.string().optional(),
+  /** The address a `Link` workspace opens. */
+  link_url: z.string().optional(),
+  /** The server pool (of `serverPools`, by name or id) a `Server Pool` workspace launches on. */
+  server_pool_name: z.string().optional(),
   /** Names (or ids) of groups of the seed that may launch the image (product mode's group authorisations). */
   groups: z.array(z.string()).default([]),
 });

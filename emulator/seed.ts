@@ -84,7 +84,7 @@ export function storeFromSeed(input: SeedInput | undefined): Store {
   unique("apiKeys.key", seed.apiKeys.map((k) => k.key));
   unique("users.username", seed.users.map((u) => u.username.trim().toLowerCase()));
   unique("zones.zone_name", seed.zones.map((z) => z.zone_name));
-  unique("images.name", seed.images.map((i) => i.name));
+  unique("images.name", seed.images.flatMap((i) => (i.name === undefined ? [] : [i.name])));
   // A pinned id names one object of its kind: the second of two would replace the first.
   const pinnedIds = (kind: string, ids: (string | undefined)[]) =>
     unique(kind, ids.filter((id) => id !== undefined).map((id) => canonicalId(id)!));
@@ -136,14 +136,22 @@ export function storeFromSeed(input: SeedInput | undefined): Store {
     if (store.servers.addSeedZone(z) === "duplicate") fail(`zones[${i}]`, `duplicate zone_id ${canonicalId(z.zone_id)}`);
   }
 
+  // Before the images: a Server Pool workspace names its pool.
+  for (const p of seed.serverPools) store.servers.addSeedServerPool(p);
+
   for (const [i, im] of seed.images.entries()) {
-    const { zone_name, groups, ...fields } = im;
+    const { zone_name, server_pool_name, groups, ...fields } = im;
+    // The product's admin UI asks for the container image of a Container workspace only (its ImageForm).
+    if (fields.name === undefined && (fields.image_type ?? "Container") === "Container")
+      fail(`images[${i}]`, "name (the container image) is required for a Container image; a Link, Server or Server Pool workspace (image_type) has none");
     const zone = zone_name === undefined ? undefined : zoneOf(zone_name, `images[${i}]`);
-    const image = store.images.addSeedImage({ ...fields, zone_id: zone?.zone_id });
+    const pool =
+      server_pool_name === undefined
+        ? undefined
+        : (store.servers.serverPoolByName(server_pool_name) ?? store.servers.serverPool(server_pool_name) ?? fail(`images[${i}].server_pool_name`, `unknown server pool ${JSON.stringify(server_pool_name)}`));
+    const image = store.images.addSeedImage({ ...fields, zone_id: zone?.zone_id, server_pool_id: pool?.server_pool_id });
     for (const [j, ref] of groups.entries()) store.groupImages.authorize(groupRef(ref, `images[${i}].groups[${j}]`).group_id, image.image_id);
   }
-
-  for (const p of seed.serverPools) store.servers.addSeedServerPool(p);
 
   for (const [i, u] of seed.users.entries()) {
     const groupIds = u.groups.map((ref, j) => groupRef(ref, `users[${i}].groups[${j}]`).group_id);

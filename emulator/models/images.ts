@@ -144,10 +144,13 @@ export interface ImagesTables {
   images: Table<ImageRecord>;
 }
 
-/** An image as a seed describes it; `zone_id` is the zone it is restricted to, if any. */
+/**
+ * An image as a seed describes it; `zone_id` is the zone it is restricted to, if any. No `name`: a
+ * workspace without a container image (a link, a server or a server pool), stored with a null name.
+ */
 export interface ImageInput {
   image_id?: string;
-  name: string;
+  name?: string;
   friendly_name?: string;
   description?: string;
   enabled?: boolean;
@@ -167,6 +170,8 @@ export interface ImageInput {
   gpu_count?: number;
   require_gpu?: boolean;
   cpu_allocation_method?: string;
+  link_url?: string;
+  server_pool_id?: string;
 }
 
 /** What other areas keep about an image, reached as callbacks so that this model imports none of them. */
@@ -254,8 +259,8 @@ export class ImagesModel extends AreaModel<ImagesTables, ImagesDependencies> {
     const image_id = input.image_id ? canonicalId(input.image_id)! : newId();
     const image: ImageRecord = {
       image_id,
-      name: input.name,
-      friendly_name: input.friendly_name ?? input.name,
+      name: input.name ?? null,
+      friendly_name: input.friendly_name ?? input.name ?? null,
       description: input.description ?? "",
       enabled: input.enabled ?? true,
       available: true,
@@ -279,12 +284,14 @@ export class ImagesModel extends AreaModel<ImagesTables, ImagesDependencies> {
       zone_id: input.zone_id ?? null,
       server_id: null,
       network_name: null,
-      image_src: input.image_src ?? `img/thumbnails/${input.name.replace(/[^a-z0-9]+/gi, "_")}.png`,
+      image_src: input.image_src ?? (input.name === undefined ? null : `img/thumbnails/${input.name.replace(/[^a-z0-9]+/gi, "_")}.png`),
       categories: input.categories ?? [],
       require_gpu: input.require_gpu ?? false,
       gpu_count: input.gpu_count ?? 0,
       image_type: input.image_type ?? "Container",
       uncompressed_size_mb: input.uncompressed_size_mb ?? 0,
+      link_url: input.link_url ?? null,
+      server_pool_id: input.server_pool_id ?? null,
     };
     this.tables.images[image_id] = image;
     return image;

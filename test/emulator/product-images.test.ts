@@ -404,3 +404,51 @@ describe("delete_image", () => {
     expect(await emulators.product.state()).toEqual(before);
   });
 });
+
+describe("workspaces without a container image (a link, a server pool)", () => {
+  const LINK = "1c000000000000000000000000000001";
+  const POOLED = "1c000000000000000000000000000002";
+  const POOL = "50000000000000000000000000000001";
+  const seed = {
+    serverPools: [{ server_pool_id: POOL, server_pool_name: "Lab" }],
+    groups: [{ name: "Engineering" }],
+    images: [
+      { image_id: LINK, friendly_name: "Intranet", image_type: "Link", link_url: "https://intranet.example.org", groups: ["Engineering"] },
+      { image_id: POOLED, friendly_name: "Lab desktops", image_type: "Server Pool", server_pool_name: "Lab" },
+    ],
+  };
+  const nameless = emulatorsInBothVocabularies(seed);
+
+  it("the seed holds them with a null name, and get_images answers them so in product mode, the pool by name", async () => {
+    const { images } = (await nameless.product.call("get_images", {})).body;
+    expect(images.find((i: { image_id: string }) => i.image_id === LINK)).toMatchObject({
+      name: null,
+      friendly_name: "Intranet",
+      image_type: "Link",
+      link_url: "https://intranet.example.org",
+      image_src: null,
+      server_pool: {},
+    });
+    expect(images.find((i: { image_id: string }) => i.image_id === POOLED)).toMatchObject({ name: null, image_type: "Server Pool", server_pool_id: POOL, server_pool: { server_pool_name: "Lab" } });
+    // get_images_group names the link by its friendly name; its image_name is null.
+    const engineering = Object.values<{ group_id: string; name: string }>((await nameless.product.state()).groups).find((g) => g.name === "Engineering")!;
+    const authorised = (await nameless.product.call("get_images_group", { target_group: { group_id: engineering.group_id } })).body.images;
+    expect(authorised).toEqual([expect.objectContaining({ image_id: LINK, image_name: null, image_friendly_name: "Intranet" })]);
+  });
+
+  it("spec mode lists them with a null name too", async () => {
+    const { images } = (await nameless.spec.call("get_images", {})).body;
+    expect(images.map((i: { name: string | null; friendly_name: string }) => [i.friendly_name, i.name])).toEqual([
+      ["Intranet", null],
+      ["Lab desktops", null],
+    ]);
+  });
+
+  it("a Container image needs its name (the product's admin UI asks for it only for a Container), and a pool must be the seed's", async () => {
+    const { storeFromSeed } = await import("../../emulator/seed");
+    expect(() => storeFromSeed({ images: [{ friendly_name: "Nothing" }] })).toThrow(
+      "seed: images[0]: name (the container image) is required for a Container image; a Link, Server or Server Pool workspace (image_type) has none",
+    );
+    expect(() => storeFromSeed({ images: [{ friendly_name: "Pooled", image_type: "Server Pool", server_pool_name: "Nowhere" }] })).toThrow('seed: images[0].server_pool_name: unknown server pool "Nowhere"');
+  });
+});
