@@ -170,7 +170,7 @@ const WORKSPACES: Listing<Image> = {
   productOnly:
     "the documented API lists images but cannot create or change one, so a Workspace needs a released Kasm (set kasm:apiNames=product to take them over)",
   list: (client) => client.images.getImages(),
-  sortKey: (image) => `${image.friendly_name ?? ""}\u0000${image.name}\u0000${image.image_id}`,
+  sortKey: (image) => `${image.friendly_name ?? ""}\u0000${image.name ?? ""}\u0000${image.image_id}`,
 };
 
 const STAGING_CONFIGS: Listing<StagingConfig> = {

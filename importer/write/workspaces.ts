@@ -26,14 +26,17 @@ function jsonValue(value: unknown): Value {
 }
 
 /** The pair a Workspace is taken over by: its container name and its friendly name. */
-const pairOf = (image: Image) => `${image.name}\u0000${image.friendly_name ?? ""}`;
+const pairOf = (image: Image) => `${image.name ?? ""}\u0000${image.friendly_name ?? ""}`;
 
 /**
- * Why an image cannot be declared as a Workspace, or undefined when it can. A take-over finds the
- * image by its container name and friendly name, as sent (trimmed): both must be there, without
- * surrounding spaces, and no other image of the list may have the same two.
+ * Why an image cannot be declared as a Workspace, or undefined when it can. A workspace that runs
+ * no container image of its own (a link, a server, a server pool: Kasm stores it without a name) is
+ * not a Workspace, which declares a container image. A take-over finds the image by its container
+ * name and friendly name, as sent (trimmed): both must be there, without surrounding spaces, and no
+ * other image of the list may have the same two.
  */
 function whyNotDeclared(image: Image, images: readonly Image[]): string | undefined {
+  if (image.name === null) return "without a container image (a link, a server or a server pool workspace, which Kasm stores without a name), which a Workspace cannot declare";
   const names = [image.name, image.friendly_name ?? ""];
   if (names.some((name) => name.trim() === "")) return "without a container name or a friendly name, which a Workspace needs";
   if (names.some((name) => name !== name.trim())) return "with a name padded with spaces, which a take-over (sending the names trimmed) would not find";
@@ -65,7 +68,7 @@ export const WORKSPACES: Area<Image> = {
   variablePrefix: "workspace",
   records: (inventory) => inventory.images,
   notDeclared: (image, w) => whyNotDeclared(image, w.inventory.images ?? []),
-  name: (image) => [image.friendly_name ?? image.name, "workspace"],
+  name: (image) => [image.friendly_name ?? image.name ?? image.image_id.slice(0, 8), "workspace"],
   id: (image) => image.image_id,
   inputs(image, w, name) {
     const label = `workspace "${image.friendly_name}" (${image.name})`;

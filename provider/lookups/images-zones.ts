@@ -10,7 +10,11 @@ import { IMAGE_SECRETS, SERVER_SECRETS, ZONE_SECRETS } from "./secrets";
 const IMAGE = { schema: Image, name: "Image", secrets: IMAGE_SECRETS };
 const ZONE = { schema: Zone, name: "Zone", secrets: ZONE_SECRETS };
 
-/** Arguments of the getImage lookup: the image name (`kasmweb/chrome:1.16.0`) or its friendly name (`Chrome`). */
+/**
+ * Arguments of the getImage lookup: the image name (`kasmweb/chrome:1.16.0`) or its friendly name
+ * (`Chrome`). An image with no name (a link, a server or a server pool workspace) is found by its
+ * friendly name only.
+ */
 export type GetImageArgs = { name: string; friendlyName?: undefined } | { friendlyName: string; name?: undefined };
 
 /** Arguments of the getZone lookup. */
@@ -44,9 +48,10 @@ export const IMAGE_ZONE_LOOKUPS = {
   getImages,
 
   getImage: oneRecord({
-    description: "One image, by name or friendly name.",
+    description:
+      "One image, by name or friendly name. An image with no name (a link, a server or a server pool workspace, which Kasm stores without one: its `name` is null) is found by its friendly name only.",
     args: eitherKey({
-      name: z.string().optional().describe("The image's name, such as kasmweb/chrome:1.16.0."),
+      name: z.string().optional().describe("The image's name, such as kasmweb/chrome:1.16.0: the container image it runs. No image without one matches."),
       friendlyName: z.string().optional().describe("The image's friendly name, such as Chrome."),
     }),
     record: IMAGE,

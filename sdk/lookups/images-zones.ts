@@ -39,7 +39,11 @@ export function getImagesOutput(options?: LookupOptions): pulumi.Output<ImageWit
 
 const fetchImage = named("getImage");
 
-/** One image, by name or friendly name. Leaves out {@link ImageSecrets} (`ctrToken`). */
+/**
+ * One image, by name or friendly name. Leaves out {@link ImageSecrets} (`ctrToken`). An image with
+ * no name (a link, a server or a server pool workspace, which Kasm stores with `name` null) is
+ * found by its friendly name only; {@link getImages} lists it with `name: null`.
+ */
 export async function getImage(args: GetImageArgs, options?: LookupOptions): Promise<Image> {
   return withoutSecrets(await fetchImage(args, options), IMAGE_SECRETS);
 }

@@ -19,9 +19,13 @@ beforeAll(async () => {
     groups: [{ name: "Engineering" }],
     // A VM agent image named as a cloud names it: the API documentation types the field as any string.
     zones: [{ zone_name: "default" }, { zone_name: "eu", vm_agent_image_id: "ami-0abc1234def567890" }],
+    serverPools: [{ server_pool_name: "Lab" }],
     images: [
       { name: "kasmweb/chrome:1.16.0", friendly_name: "Chrome" },
       { name: "kasmweb/terminal:1.16.0", friendly_name: "Terminal" },
+      // Workspaces that run no container image: Kasm stores them with a null name.
+      { friendly_name: "Intranet", image_type: "Link", link_url: "https://intranet.example.org" },
+      { friendly_name: "Lab desktops", image_type: "Server Pool", server_pool_name: "Lab" },
     ],
     servers: [{ server_id: "5e000000-0000-0000-0000-000000000001", hostname: "ws1.example.org", zone_name: "eu" }],
     users: Array.from({ length: 1205 }, (_, i) => ({ username: `user${String(i).padStart(4, "0")}`, groups: i % 2 ? ["Engineering"] : [] })),
@@ -58,7 +62,17 @@ describe("lookups", () => {
     expect((await kasm.getImage({ friendlyName: "Chrome" })).name).toBe("kasmweb/chrome:1.16.0");
     expect((await kasm.getImage({ name: "kasmweb/terminal:1.16.0" })).friendlyName).toBe("Terminal");
     await expect(kasm.getImage({ name: "nope" })).rejects.toThrow(/Kasm has no image "nope"/);
-    expect(await kasm.getImages()).toHaveLength(2);
+    expect(await kasm.getImages()).toHaveLength(4);
+  });
+
+  it("getImages lists the workspaces without a container image (a link, a server pool) with name null; getImage finds them by friendly name", async () => {
+    const images = await kasm.getImages();
+    expect(images.filter((i) => i.name === null).map((i) => i.friendlyName).sort()).toEqual(["Intranet", "Lab desktops"]);
+    const link = await kasm.getImage({ friendlyName: "Intranet" });
+    expect(link).toMatchObject({ name: null, friendlyName: "Intranet" });
+    expect(link.imageId).toMatch(/^[0-9a-f]{32}$/);
+    const output = kasm.getImageOutput({ friendlyName: "Lab desktops" });
+    expect(await new Promise((resolve) => output.apply((i) => resolve(i.name)))).toBeNull();
   });
 
   it("getZone and getServer", async () => {

@@ -26,7 +26,9 @@ export type ImageAttribute = z.infer<typeof ImageAttribute>;
 /** A workspace image (a containerised application or desktop). Fields beyond those checked are kept. */
 export const Image = z.looseObject({
   image_id: Id.describe("The image's id (32 hex digits)."),
-  name: z.string().describe("The image's name."),
+  name: NullableString.describe(
+    "The image's name: the container image it runs, such as kasmweb/chrome:1.16.0. Null for a workspace that runs no container image of its own (a link, a server or a server pool), which Kasm stores without one.",
+  ),
   friendly_name: NullableString.optional().describe("The image's friendly name."),
   description: NullableString.optional().describe("The image's description."),
   enabled: nullable(Bool).optional().describe("Whether the image is enabled."),
