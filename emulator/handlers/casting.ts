@@ -84,6 +84,17 @@ function requireGroupChange(store: Store, caller: Caller, config: CastConfigReco
   }
 }
 
+/**
+ * `target_cast_config` without the fields sent as null: 1.15's update_cast_config sets only the
+ * fields whose value is not None (`data/access_postgres.py` update_cast_config), so null clears
+ * nothing, `valid_until` included (its admin API hands every field of the request on with
+ * `.get()`). Product mode only; spec mode's null clears, as the spec's update takes the fields sent.
+ */
+function withoutNulls(target: unknown): unknown {
+  if (typeof target !== "object" || target === null || Array.isArray(target)) return target;
+  return Object.fromEntries(Object.entries(target).filter(([name, value]) => value !== null || name === "cast_config_id"));
+}
+
 /** The handlers of this area, by operation. `get_cast_configs` and `get_cast_config` are the product's (product mode only). */
 export const castingHandlers = {
   create_cast_config: ({ body, store, observedFields, apiNames }) => {
@@ -94,7 +105,7 @@ export const castingHandlers = {
   update_cast_config: ({ body, store, caller, observedFields, apiNames }) => {
     const { cast_config_id, ...fields } = parse(
       castFields(apiNames).extend({ cast_config_id: id.optional() }),
-      body.target_cast_config,
+      apiNames === "product" ? withoutNulls(body.target_cast_config) : body.target_cast_config,
       "target_cast_config",
     );
     requireGroupChange(store, caller, store.casting.requireCastConfig(cast_config_id), fields.group_id);

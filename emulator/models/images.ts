@@ -317,6 +317,7 @@ export class ImagesModel extends AreaModel<ImagesTables, ImagesDependencies> {
    * writes: `ctr_registry`, `ctr_user`, `ctr_token` (a masked token keeps the stored one), `hash`,
    * `server_id`, `persistent_profile_path` and the filter policy become null, `gpu_count` 0 and
    * `hidden` false. Falsy values (0, "", false) keep the stored value where 1.15 tests truthiness.
+   * `require_gpu` is taken and never stored, as 1.15's create_update_image does.
    */
   planSettings(before: ImageRecord | undefined, s: ImageSettings): ImagePlan {
     this.checkSettings(s);
@@ -356,7 +357,7 @@ export class ImagesModel extends AreaModel<ImagesTables, ImagesDependencies> {
     if (s.allow_network_selection !== undefined && s.allow_network_selection !== null) after.allow_network_selection = s.allow_network_selection;
     if (s.session_time_limit !== undefined) after.session_time_limit = s.session_time_limit;
     after.gpu_count = s.gpu_count ?? 0;
-    if (s.require_gpu !== undefined && s.require_gpu !== null) after.require_gpu = s.require_gpu;
+    // 1.15's image store takes require_gpu and leaves it out: the stored value (the seed's, else false) stays.
     after.hidden = !!s.hidden;
     setIfTruthy("notes", s.notes);
     setIfTruthy("image_type", s.image_type);

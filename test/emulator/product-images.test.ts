@@ -452,3 +452,16 @@ describe("workspaces without a container image (a link, a server pool)", () => {
     expect(() => storeFromSeed({ images: [{ friendly_name: "Pooled", image_type: "Server Pool", server_pool_name: "Nowhere" }] })).toThrow('seed: images[0].server_pool_name: unknown server pool "Nowhere"');
   });
 });
+
+describe("require_gpu, which 1.15 takes and does not store", () => {
+  const gpu = emulatorsInBothVocabularies({ images: [{ image_id: "1d000000000000000000000000000001", name: "kasmweb/cuda:1", friendly_name: "CUDA", require_gpu: true }] });
+
+  it("create_image answers the default (false) for require_gpu true; update_image keeps the stored value, whatever it is sent", async () => {
+    const made = await gpu.product.call("create_image", { target_image: { name: "kasmweb/gpu:1", friendly_name: "GPU", require_gpu: true, gpu_count: 1 } });
+    expect(made.status).toBe(200);
+    expect(made.body.image).toMatchObject({ require_gpu: false, gpu_count: 1 });
+    const seeded = (await gpu.product.call("get_image", { image_id: "1d000000000000000000000000000001" })).body.image;
+    const res = await gpu.product.call("update_image", { target_image: { image_id: seeded.image_id, require_gpu: false, description: "changed" } });
+    expect(res.body.image).toMatchObject({ require_gpu: true, description: "changed" });
+  });
+});

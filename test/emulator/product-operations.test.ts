@@ -231,6 +231,22 @@ describe("cast configs", () => {
     expect(one.body.cast_config).toMatchObject({ cast_config_id: id, key: "kiosk", image_friendly_name: "Chrome", allow_kasm_audio: true, allow_kasm_gamepad: false });
   });
 
+  it("update_cast_config leaves a field sent as null as it is (1.15), valid_until included; spec mode's null clears it", async () => {
+    for (const emulator of [emulators.product, emulators.spec]) {
+      const key = `expiring-${emulator.apiNames}`;
+      const made = await emulator.call("create_cast_config", { target_cast_config: { key, image_id: CHROME, valid_until: "2031-12-31 23:59:59", error_url: "https://example.org/sorry" } });
+      const configId = made.body.cast_config.cast_config_id;
+      const res = await emulator.call("update_cast_config", { target_cast_config: { cast_config_id: configId, valid_until: null, error_url: null, casting_config_name: "Renamed" } });
+      expect(res.status).toBe(200);
+      const kept = emulator === emulators.product;
+      expect(res.body.cast_config).toMatchObject({
+        casting_config_name: "Renamed",
+        valid_until: kept ? "2031-12-31 23:59:59" : null,
+        error_url: kept ? "https://example.org/sorry" : null,
+      });
+    }
+  });
+
   it("get_cast_config refuses with 400: no id, an unknown id", async () => {
     expect(wire(await emulators.product.call("get_cast_config", {}))).toEqual({ status: 400, body: { error_message: "Invalid Request. Missing required parameters" } });
     expect(wire(await emulators.product.call("get_cast_config", { cast_config_id: UNKNOWN }))).toEqual({
