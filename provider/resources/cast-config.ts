@@ -231,7 +231,10 @@ const DOCS: KindDocs<CastConfigInputs> = {
     allowWsSharing: "Allow sharing (with `enforceClientSettings`).",
     wsAudioDefaultOn: "Start with audio on; false starts muted.",
     wsImeModeDefaultOn: "IME mode on by default when the user has no local preference.",
-    validUntil: "After this UTC time, written `YYYY-MM-DD HH:MM:SS`, the link answers with an error.",
+    validUntil:
+      "After this UTC time, written `YYYY-MM-DD HH:MM:SS`, the link answers with an error. Left out later, Kasm keeps the expiry it has: " +
+      "Kasm 1.15's update leaves a field sent as null as it is (a public decompile of its API server), so an expiry cannot be taken away " +
+      "through the API there; declare a later time instead.",
     adopt:
       "Not supported: Kasm cannot read casting configs, so an existing one cannot be taken over. " +
       "With `adopt: true`, a clash with an existing key or name fails with an explanation.",

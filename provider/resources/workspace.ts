@@ -166,7 +166,9 @@ const DOCS: KindDocs<WorkspaceInputs> = {
     cores: "CPU cores given to each session (more than 0; fractions allowed).",
     memory: "Memory given to each session, in bytes (2 GB is 2000000000).",
     gpuCount: "GPUs given to each session: a whole number, 0 or more.",
-    requireGpu: "Whether a session may start only on an agent with a GPU.",
+    requireGpu:
+      "Whether a session may start only on an agent with a GPU. Kasm 1.15 takes it and does not store it (a public decompile of its API server): " +
+      "there a declared `true` fails the create or update, naming it, rather than passing as applied.",
     cpuAllocationMethod: "How cores are enforced: `Inherit`, `Quotas` or `Shares` in released Kasm.",
     uncompressedSizeMb: "The image's size once pulled, in MB.",
     imageType: "`Container` for a container image (Kasm's default).",
@@ -290,11 +292,22 @@ function wireName(key: keyof typeof API_FIELDS): string {
   return key === "registry" ? "ctr_registry" : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
+/**
+ * Declared settings a released Kasm takes and does not store, each with the release and the
+ * source: a write that leaves one not taken says why, and how to go on.
+ */
+const NOT_STORED: Readonly<Partial<Record<string, string>>> = {
+  requireGpu:
+    "Kasm 1.15 takes require_gpu in create_image and update_image but never stores it (its image store, create_update_image, in a public decompile of its API server), " +
+    "so on that release requireGpu cannot be set through the API: leave it out, or declare false",
+};
+
 /** The error for a write Kasm answered without taking some declared values. */
 function notTakenError(key: string, fields: readonly string[], names: SettingNames): KasmValueNotTakenError {
+  const known = fields.flatMap((field) => (NOT_STORED[field] === undefined ? [] : [` ${field}: ${NOT_STORED[field]}.`]));
   return new KasmValueNotTakenError(
     `Workspace ${key}: Kasm answered the write but does not show ${fields.join(", ")} as declared, so ${fields.length === 1 ? "that setting was" : "those settings were"} ` +
-      `not taken. Check that ${settingRef(names, "apiNames")} matches the installation (a released Kasm is "product") and that the values are ` +
+      `not taken.${known.join("")} Check that ${settingRef(names, "apiNames")} matches the installation (a released Kasm is "product") and that the values are ` +
       "ones this Kasm release accepts; the workspace is kept in the stack, and the next `pulumi up` tries again.",
     fields,
   );

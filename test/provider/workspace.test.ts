@@ -121,6 +121,22 @@ describe.runIf(TEST_API_NAMES === "product")("Workspace, against a released Kasm
     expect(resourceFieldsChanging(state, { ...CHROME, cores: UNKNOWN, memory: 1 })).toEqual(["memory"]);
   });
 
+  it("a requireGpu Kasm does not store (1.15 takes it and leaves it out) fails the create, naming the input, the release and the way out", async () => {
+    const gpu = new Driven(host, "Workspace", "gpu");
+    const error = await gpu.create({ name: "kasmweb/cuda:1.16.0", friendlyName: "CUDA", requireGpu: true }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toMatch(/Workspace 'CUDA' \(kasmweb\/cuda:1\.16\.0\): Kasm answered the write but does not show requireGpu as declared, so that setting was not taken\./);
+    expect(error?.message).toContain("requireGpu: Kasm 1.15 takes require_gpu in create_image and update_image but never stores it");
+    expect(error?.message).toContain("leave it out, or declare false");
+    // Declared false, as Kasm keeps it: taken.
+    const plain = new Driven(host, "Workspace", "no-gpu");
+    await plain.create({ name: "kasmweb/cuda:1.16.1", friendlyName: "CUDA 2", requireGpu: false });
+    expect(plain.id).toMatch(/^[0-9a-f]{32}$/);
+    await plain.delete();
+  });
+
   it("an image deleted in Kasm is gone on refresh; adopt takes an existing one over by container name and friendly name", async () => {
     const gone = new Driven(host, "Workspace", "gone");
     await gone.create({ name: "kasmweb/terminal:1.16.0", friendlyName: "Terminal" });
