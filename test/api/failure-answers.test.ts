@@ -14,6 +14,7 @@ import {
   KasmNotFoundError,
   KasmPermissionError,
   KasmServerError,
+  type ImageUpdate,
   type KasmClient,
 } from "../../provider/api";
 import { startLocalServer } from "./local-server";
@@ -150,7 +151,8 @@ describe("1.15's own words for a permission it checks inside an operation", () =
       hash: null,
       persistent_profile_path: null,
     };
-    const { error } = await failure(() => clientAs("images-key", IMAGES_SECRET).images.updateImage(update));
+    // Null for the settings the record has none of, as the Workspace kind sends them (1.15 fails an update without them).
+    const { error } = await failure(() => clientAs("images-key", IMAGES_SECRET).images.updateImage(update as unknown as ImageUpdate));
     expect(error).toBeInstanceOf(KasmPermissionError);
     expect(error).toMatchObject({ status: 200, errorMessage: "User (None) is not authorized to make these changes to the image." });
     expect((error as Error).message).toContain("Images Modify Resources");
