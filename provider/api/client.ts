@@ -31,6 +31,7 @@ import * as users from "./operations/users";
 import * as zones from "./operations/zones";
 import { KasmTransport, type KasmApi } from "./transport";
 import { UserReads } from "./user-reads";
+import { UsernameLookups } from "./username-lookups";
 import type { LenientReads } from "./vocabulary";
 
 /**
@@ -99,6 +100,11 @@ export class KasmClient implements KasmApi {
    * arrive together (see {@link UserReads}), and the id of All Users once seen.
    */
   readonly userReads: UserReads;
+  /**
+   * Whether Kasm has a user by a username, for the checks before creates: one listing shared by
+   * the lookups of a deployment (see {@link UsernameLookups}).
+   */
+  readonly usernames: UsernameLookups;
   readonly #transport: KasmTransport;
   /** The client this one is a lenient view of (see {@link KasmClient.readingLeniently}); undefined for a client of its own. */
   readonly #viewOf: KasmClient | undefined;
@@ -133,6 +139,7 @@ export class KasmClient implements KasmApi {
     // Each area's operations, bound to this client (typed by the KasmClient interface below).
     Object.assign(this, Object.fromEntries(Object.entries(AREAS).map(([area, module]) => [area, bind(this, module)])));
     this.userReads = new UserReads(this, this.#viewOf?.userReads);
+    this.usernames = this.#viewOf?.usernames ?? new UsernameLookups(this);
   }
 
   /**

@@ -166,6 +166,8 @@ export const userProvider = defineKind<UserInputs, UserOutputs, KasmUser>({
     // moment the program can make it so (later updates send it only when the program changes it).
     unreadable: ["password"],
     find: (inputs, context) => context.client().users.findUserByUsername(username(inputs)),
+    // The checks of one deployment share one listing of usernames: N new users cost N creates and a page or so.
+    findBeforeCreate: (inputs, context) => context.client().usernames.find(username(inputs)),
     // Looked up even without adopt (see Adoption.findFirst): after a server error the client's
     // recovery would take a user made outside Pulumi for its own create.
     findFirst: (existing) => `user ${existing.user_id}`,
