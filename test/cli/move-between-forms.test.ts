@@ -6,8 +6,9 @@
  * the state; the resource's provider changes from Pulumi's dynamic-provider host to the plugin,
  * whose DiffConfig never asks for a replacement, so the plugin diffs the resource as its own. The
  * first `up` after the move sends Kasm no write, a refresh reads each object back, and a preview
- * after it shows no change and sends nothing. A YAML program stands for the native form here (the
- * same plugin serves every language).
+ * after it shows no change and sends nothing. Then back to the dynamic form, aliased to the native
+ * type tokens, again with no write. A YAML program stands for the native form here (the same
+ * plugin serves every language).
  */
 import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,13 +24,19 @@ const ZONE = "0d2f2c0a6c8e4f4e9a0b1c2d3e4f5a6b";
 const IMAGE = "1a2b3c4d5e6f47a8b9c0d1e2f3a4b5c6";
 const GROUP = "5b6c7d8e9f0a41b2c3d4e5f6a7b8c9d0";
 
-/** The dynamic program: a user, its membership of a group and a staging config. */
-const DYNAMIC_PROGRAM = `import * as kasm from "pulumi-kasm";
-const ada = new kasm.User("ada", { username: "ada.moved", firstName: "Ada" });
-new kasm.GroupMembership("ada-engineering", { userId: ada.userId, groupId: "${GROUP}" });
-new kasm.StagingConfig("chrome", { zoneId: "${ZONE}", imageId: "${IMAGE}", numSessions: 2, expiration: 1 });
+/**
+ * The dynamic program: a user, its membership of a group and a staging config; `fromNative`, each
+ * aliased to its native type token (the way back from the native form).
+ */
+function dynamicProgram(fromNative: boolean): string {
+  const options = (kind: string) => (fromNative ? `, { aliases: [{ type: "kasm:index:${kind}" }] }` : "");
+  return `import * as kasm from "pulumi-kasm";
+const ada = new kasm.User("ada", { username: "ada.moved", firstName: "Ada" }${options("User")});
+new kasm.GroupMembership("ada-engineering", { userId: ada.userId, groupId: "${GROUP}" }${options("GroupMembership")});
+new kasm.StagingConfig("chrome", { zoneId: "${ZONE}", imageId: "${IMAGE}", numSessions: 2, expiration: 1 }${options("StagingConfig")});
 export const userId = ada.userId;
 `;
+}
 
 /** How the native program reaches the installation: its default provider (the stack's `kasm:` settings), or an explicit one. */
 type ProviderForm = "default provider" | "explicit provider";
@@ -86,12 +93,12 @@ describe.skipIf(!hasPulumi).each(["default provider", "explicit provider"] as co
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("keeps every object: the first up after the move writes nothing, refresh reads them, and a preview then shows no change", { timeout: SLOW * 2 }, async () => {
+  it("keeps every object, there and back: the first up after each move writes nothing, refresh reads them, and a preview then shows no change", { timeout: SLOW * 3 }, async () => {
     const programDir = path.join(dir, "program");
     mkdirSync(programDir, { recursive: true });
     writeFileSync(path.join(programDir, "Pulumi.yaml"), "name: moving\nruntime: nodejs\n");
     writeFileSync(path.join(programDir, "package.json"), JSON.stringify({ name: "moving", main: "index.ts" }));
-    writeFileSync(path.join(programDir, "index.ts"), DYNAMIC_PROGRAM);
+    writeFileSync(path.join(programDir, "index.ts"), dynamicProgram(false));
     const cli = new PulumiCli({
       programDir,
       stack: "dev",
@@ -136,6 +143,22 @@ describe.skipIf(!hasPulumi).each(["default provider", "explicit provider"] as co
     expect(same.code).toBe(0);
     expect(Object.values(same.ops).every((op) => op === "same")).toBe(true);
     expect(same.requests).toEqual([]);
+
+    // And back: the dynamic program again, each resource aliased to its native type token.
+    writeFileSync(path.join(programDir, "Pulumi.yaml"), "name: moving\nruntime: nodejs\n");
+    writeFileSync(path.join(programDir, "package.json"), JSON.stringify({ name: "moving", main: "index.ts" }));
+    writeFileSync(path.join(programDir, "index.ts"), dynamicProgram(true));
+    // Each is updated in the state only, so that the dynamic-provider host finds its provider there for a refresh or a delete.
+    const back = await step("up (moved back)", () => cli.steps("up"));
+    expect(back.code, back.stdout + back.stderr).toBe(0);
+    expect(back.ops).toMatchObject({ ada: "update", "ada-engineering": "update", chrome: "update" });
+    expect(writes(back.requests)).toEqual([]);
+    expect(await cli.outputs()).toEqual({ userId });
+    const backAgain = await step("preview (moved back, no change)", () => cli.steps("preview"));
+    expect(Object.values(backAgain.ops).every((op) => op === "same")).toBe(true);
+    expect(backAgain.requests).toEqual([]);
+    const refreshedBack = await step("refresh (moved back)", () => cli.steps("refresh"));
+    expect(refreshedBack.code, refreshedBack.stdout + refreshedBack.stderr).toBe(0);
 
     const destroyed = await step("destroy", () => cli.steps("destroy"));
     expect(destroyed.code, destroyed.stdout + destroyed.stderr).toBe(0);

@@ -84,6 +84,14 @@ function keepingWhereItLives(error: unknown, inputs: Props, connection: string |
   throw error;
 }
 
+/**
+ * Whether a resource's state was written by another provider than Pulumi's dynamic-provider host:
+ * it holds no serialized provider (`__provider`), as a state the native provider wrote holds none.
+ */
+function isStateOfAnotherProvider(state: Props): boolean {
+  return state.__provider === undefined;
+}
+
 /** The properties with the connection and the resource name of `from` added back (when there are): what the kind never sees. */
 function withWhereAndName<T extends Props | undefined>(props: T, connection: string | undefined, from?: Props): T {
   const name = nameOf(from);
@@ -146,6 +154,9 @@ export function acrossConnections<P extends Record<string, KindProvider>>(provid
         const before = connectionOf(olds);
         const after = connectionOf(news);
         const result = await provider.diff(id, withoutHiddenInputs(olds), withoutHiddenInputs(news), contextOf(news, before));
+        // A state the native provider wrote (a stack moved back to this form, aliased to the native type token) has no
+        // serialized provider, without which the host can neither refresh nor delete: an update writes it, sending nothing.
+        if (isStateOfAnotherProvider(olds) && !result.changes) return { ...result, changes: true };
         if (before === after) return result;
         // Another installation holds another object: create it there, then delete the old one.
         return { ...result, changes: true, replaces: [...new Set([...(result.replaces ?? []), CONNECTION_INPUT])] };
@@ -166,6 +177,9 @@ export function acrossConnections<P extends Record<string, KindProvider>>(provid
       },
       async update(id, olds, news) {
         const connection = connectionOf(news);
+        // Only the state's own provider to write (see diff): Kasm holds the object as declared.
+        if (isStateOfAnotherProvider(olds) && !(await provider.diff(id, withoutHiddenInputs(olds), withoutHiddenInputs(news), contextOf(news, connection))).changes)
+          return { outs: withWhereAndName(withoutHiddenInputs(olds), connection, news) };
         const result = await provider
           .update(id, withoutHiddenInputs(olds), withoutHiddenInputs(news), contextOf(news, connection))
           .catch((error: unknown) => keepingWhereItLives(error, news, connection));
