@@ -16,8 +16,7 @@
  */
 import { z } from "zod";
 import { userAttributesShown, type UserAttributes as KasmUserAttributes, type UserAttributesUpdate } from "../api";
-import type { KasmClient } from "../api/client";
-import { canonicalId, changedFields, declared, GONE, KasmId, KasmObjectMissingError, keepSpelling, orMissing, same, unlessGone, type FieldRule, type RefreshedInputs, type KindDocs } from "./kit";
+import { canonicalId, changedFields, declared, GONE, KasmId, keepSpelling, missingUserError, type KindContext, orMissing, same, unlessGone, type FieldRule, type RefreshedInputs, type KindDocs } from "./kit";
 import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -149,10 +148,10 @@ function outputs(inputs: RefreshedInputs<UserAttributesInputs>, userAttributesId
 }
 
 /** The attributes of a user, or a clear error when there is no such user. */
-async function attributesOf(client: KasmClient, userId: string): Promise<KasmUserAttributes> {
+async function attributesOf(context: KindContext, userId: string): Promise<KasmUserAttributes> {
   return orMissing(
-    () => client.users.getAttributes({ user_id: userId }),
-    (cause) => new KasmObjectMissingError(`UserAttributes: Kasm has no user with id ${userId}; the attributes record exists only with its user.`, cause),
+    () => context.client().users.getAttributes({ user_id: userId }),
+    (cause) => missingUserError(context, "UserAttributes", userId, "; the attributes record exists only with its user", cause),
   );
 }
 
@@ -172,7 +171,7 @@ export const userAttributesProvider = defineKind<UserAttributesInputs, UserAttri
     // Read first: it proves the user exists, gives the record's id, and shows the record in the
     // installation's vocabulary (a mismatch fails here, before anything is written). Then only the
     // declared attributes that differ from Kasm's, by each field's rule, are sent: none, no request.
-    const attributes = await attributesOf(context.client(), userId);
+    const attributes = await attributesOf(context, userId);
     const differing = changedFields(currentInputs(inputs, attributes), inputs, API_FIELDS) as AttributeKey[];
     if (differing.length > 0) await context.client().users.updateUserAttributes(attributesBody(userId, inputs, differing));
     return { id: userId, outs: outputs(inputs, attributes.user_attributes_id) };
@@ -190,7 +189,7 @@ export const userAttributesProvider = defineKind<UserAttributesInputs, UserAttri
     // update_user_attributes answers `{}`, which cannot show that Kasm ignored `auto_login_ws`
     // (a released Kasm names it `auto_login_kasm`): read the record first, whose names show the
     // vocabulary the installation speaks, so that a mismatch fails before anything is written.
-    if (changed.includes("autoLoginWs")) await attributesOf(context.client(), canonicalId(id));
+    if (changed.includes("autoLoginWs")) await attributesOf(context, canonicalId(id));
     if (changed.length > 0) await context.client().users.updateUserAttributes(attributesBody(canonicalId(id), news, changed));
     return { outs: outputs(news, olds.userAttributesId) };
   },

@@ -19,7 +19,7 @@
 import { z } from "zod";
 import { KasmUnknownUserError, type User as KasmUser } from "../api";
 import type { KasmClient } from "../api/client";
-import { canonicalId, declared, GONE, initializationFailure, inputNames, isNotFound, KasmId, KasmObjectMissingError, KasmUnsupportedInputError, keepSpelling, type KindDocs, NO_OUTPUTS, type Props, type RefreshedInputs, same } from "./kit";
+import { canonicalId, declared, GONE, initializationFailure, inputNames, isNotFound, KasmId, KasmUnsupportedInputError, keepSpelling, missingUserError, type KindContext, type KindDocs, NO_OUTPUTS, type Props, type RefreshedInputs, same } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { ALL_USERS, allUsersGroupId, groupsOf, isAlreadyMember, isNotMember } from "./user-links";
 
@@ -80,9 +80,9 @@ function allUsersReason(allUsersId: string): string {
 }
 
 /** The user, or a clear error when there is none. */
-async function userOf(client: KasmClient, userId: string): Promise<KasmUser> {
-  const user = await client.users.findUser({ user_id: userId });
-  if (!user) throw new KasmObjectMissingError(`UserGroups: Kasm has no user with id ${userId}.`);
+async function userOf(context: KindContext, userId: string): Promise<KasmUser> {
+  const user = await context.client().users.findUser({ user_id: userId });
+  if (!user) throw missingUserError(context, "UserGroups", userId);
   return user;
 }
 
@@ -160,9 +160,10 @@ async function converge(client: KasmClient, userId: string, current: readonly st
  * failure carrying the groups as they are in Kasm (read again; else as far as the changes went),
  * so that the state matches Kasm and the next update finishes the work.
  */
-async function apply(client: KasmClient, id: string, inputs: UserGroupsInputs): Promise<void> {
+async function apply(context: KindContext, id: string, inputs: UserGroupsInputs): Promise<void> {
+  const client = context.client();
   const userId = canonicalId(inputs.userId);
-  const user = await userOf(client, userId);
+  const user = await userOf(context, userId);
   const groupIds = inputs.groupIds;
   refuseAllUsers(user, groupIds);
   const result = await converge(client, userId, currentGroupIds(user), groupIds.map(canonicalId));
@@ -170,7 +171,7 @@ async function apply(client: KasmClient, id: string, inputs: UserGroupsInputs): 
   if (result.changes === 0) throw result.error;
   let now = result.now;
   try {
-    now = currentGroupIds(await userOf(client, userId));
+    now = currentGroupIds(await userOf(context, userId));
   } catch {
     // Keep what the successful changes left.
   }
@@ -204,7 +205,7 @@ export const userGroupsProvider = defineKind<UserGroupsInputs>({
 
   async create(inputs, context) {
     const id = canonicalId(inputs.userId);
-    await apply(context.client(), id, inputs);
+    await apply(context, id, inputs);
     return { id, outs: outputs(inputs) };
   },
 
@@ -221,7 +222,7 @@ export const userGroupsProvider = defineKind<UserGroupsInputs>({
 
   async update(id, _olds, news, _changedFields, context) {
     // Always against Kasm's current set, not the state's: drift since the last refresh is reverted too.
-    await apply(context.client(), id, news);
+    await apply(context, id, news);
     return { outs: outputs(news) };
   },
 

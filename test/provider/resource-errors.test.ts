@@ -101,7 +101,14 @@ describe("the errors a kind throws of its own", () => {
   it("a user or server Kasm does not have is a KasmObjectMissingError", async () => {
     const noUser = await thrown(() => create("UserGroups", { userId: UNKNOWN_ID, groupIds: [ENGINEERING] }));
     expect(noUser).toBeInstanceOf(KasmObjectMissingError);
-    expect((noUser as Error).message).toBe(`UserGroups: Kasm has no user with id ${UNKNOWN_ID}.`);
+    // It names the resource (by the id, as no name was given here), the installation and the way out.
+    expect((noUser as Error).message).toBe(
+      `UserGroups ${UNKNOWN_ID}: the server at ${emulator.url} has no user with id ${UNKNOWN_ID}. A user deleted in Kasm and created again has a new id: ` +
+        "give userId from the User resource (its userId output) rather than as text, so that this resource follows it; or remove this resource.",
+    );
+    const noAttributesUser = await thrown(() => create("UserAttributes", { userId: UNKNOWN_ID, showTips: true, __resourceName: "ada-attributes" }));
+    expect(noAttributesUser).toBeInstanceOf(KasmObjectMissingError);
+    expect((noAttributesUser as Error).message).toMatch(new RegExp(`^UserAttributes ada-attributes: the server at ${emulator.url} has no user with id ${UNKNOWN_ID}; the attributes record exists only with its user\. `));
 
     const noServer = await thrown(() => create("ServerDrain", { serverId: UNKNOWN_ID }));
     expect(noServer).toBeInstanceOf(KasmObjectMissingError);

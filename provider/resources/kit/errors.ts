@@ -31,6 +31,8 @@
  */
 import type { PermissionName } from "../../../catalogue";
 import { KasmApiError } from "../../api";
+import { answeringServer } from "../../api/errors/base";
+import type { KindContext } from "./types";
 
 /** The cause worth keeping: an error of the client or of this file, which holds no secret; otherwise none. */
 function safeCause(cause: unknown): { cause: Error } | undefined {
@@ -77,6 +79,23 @@ export class KasmNotAdoptedError extends KasmResourceError {}
  * says.
  */
 export class KasmObjectMissingError extends KasmResourceError {}
+
+/**
+ * The {@link KasmObjectMissingError} of a resource whose `userId` names a user the installation does
+ * not have: it names the resource, the installation and the way out. A user deleted in Kasm and
+ * created again (by its `User` resource, after a refresh dropped it) has a new id, which a program
+ * that writes the id as text does not follow.
+ *
+ * @param about What else the message says of the user's absence (`; the attributes record exists only with its user`).
+ */
+export function missingUserError(context: KindContext, kind: string, userId: string, about = "", cause?: unknown): KasmObjectMissingError {
+  const where = answeringServer({ installation: context.existingClient()?.baseUrl, settings: context.settingNames });
+  return new KasmObjectMissingError(
+    `${context.label(kind, userId)}: ${where} has no user with id ${userId}${about}. A user deleted in Kasm and created again has a new id: ` +
+      "give userId from the User resource (its userId output) rather than as text, so that this resource follows it; or remove this resource.",
+    cause,
+  );
+}
 
 /**
  * Kasm refused the declared values and wrote nothing: an import whose validation report lists
