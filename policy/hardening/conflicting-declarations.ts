@@ -7,9 +7,12 @@
  * declaring the same one do not fail together: they take turns. Each update overwrites the
  * other's values, a `UserGroups` removes the memberships a `GroupMembership` adds (and the
  * membership adds them back), destroying one takes the object away while the other still declares
- * it. Only a second `StagingConfig` or `GroupMembership` create without `adopt` meets an error, and
+ * it. A link (a membership, an assignment of a server, a group's workspace, an egress provider
+ * mapping) has nothing but its two ends, so the second create takes the link the first made as its
+ * own, without an error. Only a second `StagingConfig` create without `adopt` meets an error, and
  * only at `up`, after the other resources of the change are applied. So this is a stack policy,
- * mandatory: it stops the preview before anything is applied.
+ * mandatory: it stops the preview before anything is applied, and it is the one guard against two
+ * declarations of one link.
  *
  * What it compares. Ids are compared in their canonical form (32 lowercase hexadecimal digits),
  * so a hyphenated, upper-case spelling of the same id is the same object. During a preview the id
@@ -50,6 +53,12 @@ interface Rule {
    * Each is an input of both kinds (see {@link rule}).
    */
   readonly keys: readonly string[];
+  /**
+   * Keys a resource of the rule may leave out (an egress provider mapping's target is one of
+   * `userId`, `groupId` and `imageId`): two that both leave one out agree on it, one that leaves it
+   * out and one that sets it do not.
+   */
+  readonly optional?: readonly string[];
   /** What both manage, for the message: `the attributes of the same user`. */
   readonly what: string;
   /** What happens if both are applied. */
@@ -60,13 +69,20 @@ interface Rule {
 
 /** A rule whose keys are checked, when compiled, against both kinds' declared inputs. */
 function rule<A extends KasmKind, B extends KasmKind>(
-  definition: Omit<Rule, "kinds" | "keys"> & {
+  definition: Omit<Rule, "kinds" | "keys" | "optional"> & {
     readonly kinds: readonly [A, B];
     readonly keys: readonly (keyof KindInputs[A] & keyof KindInputs[B] & string)[];
+    readonly optional?: readonly (keyof KindInputs[A] & keyof KindInputs[B] & string)[];
   },
 ): Rule {
   return definition;
 }
+
+/**
+ * Why two declarations of one link conflict: a link has nothing but its two ends, so the second
+ * create records the link the first made (no error), and destroying either removes it.
+ */
+const LINK_WHY = "both record the one link Kasm has (the second create finds it made and takes it as its own), and destroying either removes it while the other still declares it";
 
 const RULES: readonly Rule[] = [
   rule({
@@ -94,8 +110,30 @@ const RULES: readonly Rule[] = [
     kinds: ["GroupMembership", "GroupMembership"],
     keys: ["userId", "groupId"],
     what: "the same membership (the same user in the same group)",
-    why: "the second create fails (or, with adopt, both manage one membership, and destroying either removes it while the other still declares it)",
+    why: LINK_WHY,
     fix: "Keep one of them.",
+  }),
+  rule({
+    kinds: ["UserServerAssignment", "UserServerAssignment"],
+    keys: ["userId", "serverId"],
+    what: "the same assignment (the same user and server)",
+    why: LINK_WHY,
+    fix: "Keep one of them.",
+  }),
+  rule({
+    kinds: ["GroupWorkspace", "GroupWorkspace"],
+    keys: ["groupId", "imageId"],
+    what: "the same authorization (the same group and workspace)",
+    why: LINK_WHY,
+    fix: "Keep one of them.",
+  }),
+  rule({
+    kinds: ["EgressProviderMapping", "EgressProviderMapping"],
+    keys: ["egressProviderId", "userId", "groupId", "imageId"],
+    optional: ["userId", "groupId", "imageId"],
+    what: "the same egress provider mapping (the same provider and target)",
+    why: "Kasm keeps one mapping per provider and target: both take it over, each update sets its gateways and enabled to its own values, and destroying either deletes it while the other still declares it",
+    fix: "Keep one EgressProviderMapping per provider and target.",
   }),
   rule({
     kinds: ["ServerDrain", "ServerDrain"],
@@ -151,15 +189,23 @@ function sameTarget(a: Target, b: Target, users: StackUsers): Tri {
   return users.adopting.has(stackUser) ? undefined : false;
 }
 
+/** Whether two resources agree on a key either may leave out (see {@link Rule.optional}). */
+function sameOptional(a: Entry, b: Entry, property: string, users: StackUsers): Tri {
+  const leftOut = (entry: Entry) => entry.props[property] === undefined || entry.props[property] === null;
+  if (leftOut(a) || leftOut(b)) return leftOut(a) && leftOut(b);
+  return sameTarget(targetOf(a, property, users), targetOf(b, property, users), users);
+}
+
 export const conflictingDeclarations: StackValidationPolicy = {
   name: NAME,
   description:
     "No two resources manage the same Kasm object: one UserAttributes and one UserGroups (not mixed with GroupMembership) per user, one GroupMembership per user " +
-    "and group, one ServerDrain per server, one StagingConfig per zone and image, within each installation. Ids compare in any spelling; a userId not known during preview is followed to " +
+    "and group, one UserServerAssignment per user and server, one GroupWorkspace per group and workspace, one EgressProviderMapping per provider and target, " +
+    "one ServerDrain per server, one StagingConfig per zone and image, within each installation. Ids compare in any spelling; a userId not known during preview is followed to " +
     "the User of the stack it comes from; other values not known yet give an advisory 'could not decide'.",
   enforcementLevel: "mandatory",
   severity: "high",
-  tags: ["kasm", "users", "groups", "staging", "servers", "correctness"],
+  tags: ["kasm", "users", "groups", "staging", "servers", "workspaces", "egress", "correctness"],
   remediationSteps: "Keep one resource per Kasm object; for a user, manage its groups with one UserGroups or with GroupMemberships, not both.",
   configSchema: { properties: { ...EXEMPT_PROPERTY } },
   validateStack: (args, reportViolation) => {
@@ -199,7 +245,7 @@ export const conflictingDeclarations: StackValidationPolicy = {
           const pair = entries[i].kind === x && entries[j].kind === y ? [entries[i], entries[j]] : entries[i].kind === y && entries[j].kind === x ? [entries[j], entries[i]] : undefined;
           if (!pair) continue;
           const [a, b] = pair;
-          const answers = rule.keys.map((key) => sameTarget(targetOf(a, key, users), targetOf(b, key, users), users));
+          const answers = rule.keys.map((key) => (rule.optional?.includes(key) ? sameOptional(a, b, key, users) : sameTarget(targetOf(a, key, users), targetOf(b, key, users), users)));
           const same = tri.and(...answers);
           const names = `${label(a.kind, a.name)} and ${label(b.kind, b.name)}`;
           const keys = rule.keys.join(" and ");

@@ -63,7 +63,7 @@ export const REGISTRY: readonly PolicyEntry[] = [
   registeredRule(castValidUntilPast, "`validUntil` already past"),
   registeredRule(
     conflictingDeclarations,
-    "two resources declaring one Kasm object: two `UserAttributes`, two `UserGroups` or a `UserGroups` and a `GroupMembership` of one user, two `GroupMembership` of one user and group, two `ServerDrain` of one server, two `StagingConfig` of one zone and image; reported on the later resource, naming both",
+    "two resources declaring one Kasm object: two `UserAttributes`, two `UserGroups` or a `UserGroups` and a `GroupMembership` of one user, two `GroupMembership` of one user and group, two `UserServerAssignment` of one user and server, two `GroupWorkspace` of one group and workspace, two `EgressProviderMapping` of one provider and target, two `ServerDrain` of one server, two `StagingConfig` of one zone and image; reported on the later resource, naming both",
   ),
   registeredRule(egressCredentialConnectionLimit, "an egress credential without `limitActiveConnections`"),
   registeredRule(

@@ -271,6 +271,12 @@ describe("conflicting-declarations", () => {
   });
   const userGroups = (name: string, userId: unknown, groupIds: unknown[] = [IDS.devs]): FixtureResource => ({ kind: "UserGroups", name, props: { userId, groupIds } });
   const drain = (name: string, serverId: unknown): FixtureResource => ({ kind: "ServerDrain", name, props: { serverId, draining: true } });
+  const link = (kind: FixtureResource["kind"], name: string, props: Record<string, unknown>): FixtureResource => ({ kind, name, props });
+  const mapping = (name: string, target: Record<string, unknown>, egressProviderId: string = IDS.plain1): FixtureResource => ({
+    kind: "EgressProviderMapping",
+    name,
+    props: { egressProviderId, ...target },
+  });
   const newUser = (name: string, props: Record<string, unknown> = {}): FixtureResource => ({ kind: "User", name, props: { username: name, userId: UNKNOWN, ...props } });
 
   it("passes resources that each manage their own object", async () => {
@@ -333,7 +339,35 @@ describe("conflicting-declarations", () => {
     }
     // One key part differs: another object.
     expect(await runStackPolicy(conflictingDeclarations, [staging(), staging({ zoneId: IDS.image2 }, "other-zone")])).toEqual({ violations: [] });
+    expect(await runStackPolicy(conflictingDeclarations, [link("UserServerAssignment", "a1", { userId: IDS.plain1, serverId: IDS.server1 }), link("UserServerAssignment", "a2", { userId: IDS.plain1, serverId: IDS.server2 })])).toEqual({ violations: [] });
     expect(await runStackPolicy(conflictingDeclarations, [membership("m1", IDS.plain1, IDS.devs), membership("m2", IDS.plain2, IDS.devs)])).toEqual({ violations: [] });
+  });
+
+  it("flags two declarations of one link: an assignment, a group's workspace, an egress provider mapping (the create of the second takes the first's link without an error)", async () => {
+    const cases: [FixtureResource[], string][] = [
+      [
+        [link("UserServerAssignment", "a1", { userId: IDS.plain1, serverId: IDS.server1 }), link("UserServerAssignment", "a2", { userId: hyphenatedUpperCase(IDS.plain1), serverId: IDS.server1 })],
+        "UserServerAssignment 'a1' and UserServerAssignment 'a2' both manage the same assignment (the same user and server) (userId and serverId)",
+      ],
+      [
+        [link("GroupWorkspace", "w1", { groupId: IDS.devs, imageId: IDS.image1 }), link("GroupWorkspace", "w2", { groupId: IDS.devs, imageId: hyphenatedUpperCase(IDS.image1), adopt: true })],
+        "GroupWorkspace 'w1' and GroupWorkspace 'w2' both manage the same authorization (the same group and workspace) (groupId and imageId)",
+      ],
+      [
+        [mapping("p1", { groupId: IDS.devs, allowAllGateways: true }), mapping("p2", { groupId: hyphenatedUpperCase(IDS.devs), selectedGateways: [IDS.server1] })],
+        "EgressProviderMapping 'p1' and EgressProviderMapping 'p2' both manage the same egress provider mapping (the same provider and target) (egressProviderId and userId and groupId and imageId)",
+      ],
+    ];
+    for (const [resources, start] of cases) {
+      const found = messages(await runStackPolicy(conflictingDeclarations, resources));
+      expect(found, start).toHaveLength(1);
+      expect(found[0]).toMatch(new RegExp(`^${start.replace(/[()]/g, "\\$&")}: `));
+    }
+    // The mapping's target is one of three: another kind of target, or another target, is another mapping.
+    expect(await runStackPolicy(conflictingDeclarations, [mapping("p1", { groupId: IDS.devs }), mapping("p2", { userId: IDS.devs })])).toEqual({ violations: [] });
+    expect(await runStackPolicy(conflictingDeclarations, [mapping("p1", { groupId: IDS.devs }), mapping("p2", { groupId: IDS.ops })])).toEqual({ violations: [] });
+    expect(await runStackPolicy(conflictingDeclarations, [mapping("p1", { groupId: IDS.devs }), mapping("p2", { groupId: IDS.devs }, IDS.plain2)])).toEqual({ violations: [] });
+    expect(await runStackPolicy(conflictingDeclarations, [link("GroupWorkspace", "w1", { groupId: IDS.devs, imageId: IDS.image1 }), link("GroupWorkspace", "w2", { groupId: IDS.ops, imageId: IDS.image1 })])).toEqual({ violations: [] });
   });
 
   it("during preview, follows a userId not known yet to the User of the stack it comes from", async () => {
