@@ -40,19 +40,17 @@ export const EGRESS_ROWS = {
 
   // provider/resources/egress-provider-mapping.ts
   EgressProviderMapping: (props, knowledge) => {
-    const adopt = adoptOptions(props.adopt, "with adopt: true");
     const target = (step: LifecycleStep) => egressFacts(props, knowledge, "EgressProviderMapping", step);
     const write = (operation: OperationName, step: LifecycleStep, options: CallOptions = {}) => {
       const { facts, explain } = target(step);
       return plan(operation, facts, { ...options, explain });
     };
     return {
+      // The mapping of the provider and target is taken over when there is one, with adopt or without (AdoptionRules.alwaysTakesOver).
       create: [
         plan("get_egress_provider_mapping"),
-        ...(adopt
-          ? [write("update_egress_provider_mapping", "create", { ...adopt, condition: "with adopt: true, when the provider has a mapping for the target that differs from the program" })]
-          : []),
-        write("create_egress_provider_mapping", "create", adopt ? { condition: "unless adopt: true finds the mapping" } : {}),
+        write("update_egress_provider_mapping", "create", { condition: "when the provider has a mapping for the target that differs from the program" }),
+        write("create_egress_provider_mapping", "create", { condition: "unless the provider has a mapping for the target" }),
       ],
       read: [plan("get_egress_provider_mapping", {}, { condition: "once or twice: by provider, then all mappings" })],
       // Moving a mapping to another target also needs the old target's permissions; the pack sees only the new one.

@@ -111,7 +111,7 @@ export interface RowProperties {
   readonly User: "userId" | "username" | "adopt" | "forceDelete";
   readonly UserSet: "users" | "csv" | "adopt" | "forceDelete" | "groupsMode";
   readonly UserAttributes: "userId" | (typeof USER_ATTRIBUTE_PROPERTIES)[number];
-  readonly GroupMembership: "userId" | "groupId" | "adopt";
+  readonly GroupMembership: "userId" | "groupId";
   readonly UserGroups: "userId" | "groupIds";
   readonly UserServerAssignment: "userId";
   readonly StagingConfig: "adopt";
@@ -122,10 +122,10 @@ export interface RowProperties {
   readonly Group: "adopt";
   readonly EgressProvider: "adopt";
   readonly EgressGateway: "adopt";
-  readonly EgressProviderMapping: EgressTargetProperty | "adopt";
+  readonly EgressProviderMapping: EgressTargetProperty;
   readonly EgressCredential: EgressTargetProperty | "adopt";
   readonly Workspace: "adopt" | "imageId" | (typeof WORKSPACE_RESOURCE_PROPERTIES)[number] | PreviewNoteOf<"Workspace">;
-  readonly GroupWorkspace: "groupId" | "adopt";
+  readonly GroupWorkspace: "groupId";
 }
 
 /** The attributes a UserAttributes writes with update_user_attributes (its other input, `userId`, names the user). */

@@ -152,13 +152,12 @@ export const USER_ROWS = {
     const group = ref(props.groupId);
     const system = group === undefined ? undefined : knowledge.groupIsSystem(group);
     const explain = { targetGroupIsSystem: systemFact(group) };
-    const adopt = adoptOptions(props.adopt, "with adopt: true");
     return {
-      // The user is read first, with adopt or without: a membership that exists is refused, or with
-      // adopt taken over without a write (see provider/resources/group-membership.ts).
+      // The user is read first: a membership that exists is recorded as it is, without a write, with
+      // adopt or without (see provider/resources/group-membership.ts).
       create: [
         plan("get_user", {}, { fields: ["groups"] }),
-        plan("add_user_group", { targetGroupIsSystem: system }, adopt ? { explain, condition: "unless adopt: true finds the membership" } : { explain }),
+        plan("add_user_group", { targetGroupIsSystem: system }, { explain }),
       ],
       read: [plan("get_user", {}, { fields: ["groups"] })],
       // Only `adopt` changes in place, and that calls nothing.
@@ -225,7 +224,7 @@ export const USER_ROWS = {
     const explain = { targetUserIsGlobalAdmin: adminFact(user) };
     const read = plan("get_user", {}, { fields: ["assigned_servers"] });
     return {
-      create: [read, plan("assign_user_server", { targetUserIsGlobalAdmin: admin("create") }, { condition: "unless the user is assigned already (and adopt: true)", explain })],
+      create: [read, plan("assign_user_server", { targetUserIsGlobalAdmin: admin("create") }, { condition: "unless the user is assigned already", explain })],
       read: [read],
       // Only `adopt` changes in place, and that calls nothing.
       update: [],

@@ -101,7 +101,7 @@ export const WORKSPACE_ROWS: Rows<"Workspace" | "GroupWorkspace"> = {
     const system = group === undefined ? undefined : knowledge.groupIsSystem(group);
     const explain = { targetGroupIsSystem: systemFact(group) };
     return {
-      // The group's images are read first (an existing authorization is an error without adopt) and again after the add.
+      // The group's images are read first (an authorization there is recorded as it is, adopt or not) and again after the add.
       create: [
         plan("get_images_group"),
         plan("add_images_group", { targetGroupIsSystem: system }, { explain, condition: "unless the group lists the image already" }),

@@ -45,9 +45,9 @@ export const REPEAT_MODES: Readonly<Record<OperationName, RepeatMode>> = Object.
   update_group: "idempotent",
   delete_group: "idempotent",
   get_images_group: "idempotent",
-  // What a second add does is not shown by any source; a repeat is sent only after a failure that
-  // left the outcome unknown, and GroupWorkspace reads the group's images back after its add.
-  add_images_group: "idempotent",
+  // A second add of a pair adds a second authorisation (1.15's table has no unique constraint,
+  // decompile), which one remove leaves behind: looked up by the pair before it is sent again.
+  add_images_group: "recover", // natural key: (group_id, image_id)
   remove_images_group: "idempotent",
   // Images
   get_image: "idempotent",

@@ -5,8 +5,10 @@
  * API: create_egress_provider_mapping, get_egress_provider_mapping (filtered by provider, then
  * found by mapping id), update_egress_provider_mapping, delete_egress_provider_mapping. Every
  * field updates in place, the provider and the target included (the update operation takes
- * them). Kasm keeps one mapping per provider and target: adoption by provider and target
- * (`adopt: true`). `allowAllGateways` left out means false (Kasm's default) and is sent so, since
+ * them). Kasm keeps one mapping per provider and target, and that pair is all that names it: a
+ * mapping of the provider and target that exists already is the declared one, whoever made it (a
+ * create of an earlier `up` whose answer was lost, or the Kasm UI), taken over and brought to the
+ * declared state, with no write when it is in it already; `adopt` has no effect. `allowAllGateways` left out means false (Kasm's default) and is sent so, since
  * the selection only counts with it false. Kasm does not return the selection itself, only the
  * gateways the mapping gives access to: `selectedGateways` is read from them, except when every
  * gateway is allowed as declared (Kasm then lists them all).
@@ -28,7 +30,7 @@ export const EgressProviderMappingInputs = z
     egressProviderId: requiredId("egressProviderId"),
     ...TargetAndGatewayInputs,
     enabled: z.boolean().optional(),
-    /** Take over the existing mapping of this provider and target instead of failing. */
+    /** No effect: the existing mapping of this provider and target is always taken over (see the docs). */
     adopt: z.boolean().optional(),
   })
   .superRefine(refineTargetAndGateways, EVEN_WITH_OTHER_FAILURES);
@@ -81,10 +83,13 @@ const DOCS: KindDocs<EgressProviderMappingInputs> = {
       "place.",
     enabled: "Whether the mapping is in effect. Kasm's default: true.",
     adopt:
-      "Take over the existing mapping of this provider and target (and bring it to the declared " +
-      "state) instead of failing. Default: false.",
+      "No effect: a mapping of this provider and target that exists already in Kasm is the declared " +
+      "one (Kasm keeps one per provider and target), so the create takes it over and brings it to the " +
+      "declared state, with no write when it is in it already, with adopt or without. Kept so that " +
+      "programs that set it keep working. Two declarations of one mapping are refused by the " +
+      "hardening policy pack's conflicting-declarations policy.",
   },
-  limits: "create reads the provider's mappings first, to refuse a target that has one",
+  limits: "create reads the provider's mappings first, and takes over the target's mapping if it has one",
 };
 
 // --- helpers -------------------------------------------------------------------------------------
@@ -174,8 +179,9 @@ export const egressProviderMappingProvider = defineKind<EgressProviderMappingInp
       return `of provider ${body.egress_provider_id} for ${describeTarget(body)}`;
     },
     find: (inputs, context) => context.client().egress.findEgressProviderMapping(targetMapping(inputs)),
-    // Looked up even without adopt (see Adoption.findFirst): no source says how Kasm answers a duplicate.
-    findFirst: (existing) => `egress provider mapping ${existing.egress_provider_mapping_id}`,
+    // Looked up before every create, adopt or not (no source says how Kasm answers a duplicate):
+    // the mapping there is the declared one, and the create takes it over.
+    alwaysTakesOver: true,
     // As `diff` does, Kasm's mapping is compared with `allowAllGateways` left out as false (it is sent so).
     compared: withGatewayDefault,
   },

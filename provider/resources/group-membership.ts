@@ -4,10 +4,11 @@
  *
  * API: add_user_group, remove_user_group, and get_user (whose `groups` list needs Groups View) to
  * read. The id is `<userId>:<groupId>` (canonical ids). Both inputs replace: a membership cannot
- * be moved. An existing membership is an error unless `adopt: true` takes it over (reading the
- * user first, so that a membership that exists is taken over without a write); the error says
- * first to keep one resource when another declares it (a second GroupMembership, or a UserGroups
- * of the user, whose create made it), since adopting would leave both fighting. Refresh drops
+ * be moved. A membership that exists already is recorded as it is, without a write (the user is
+ * read first), whoever made it: an add of an earlier `up` whose answer was lost, or the Kasm UI;
+ * `adopt` has no effect. Two resources declaring one membership (two GroupMemberships, or one
+ * beside a UserGroups of the user) are refused by the hardening pack's conflicting-declarations
+ * policy, before anything is applied. Refresh drops
  * the resource when the user is gone or no longer in the group; destroying a membership that is
  * already gone succeeds. Adding to or removing from All Users or Administrators needs Groups
  * Modify System.
@@ -43,14 +44,6 @@ const DOCS: UserLinkDocs = {
   limits: "additive; do not mix with `UserGroups` for one user",
 };
 
-// --- helpers -------------------------------------------------------------------------------------
-
-/**
- * Who else may have made the membership: in one `up`, two resources' creates run side by side,
- * so the second of two declarations meets the first's membership.
- */
-const DECLARED_BY = "another GroupMembership of this user and group, or a UserGroups of this user, in this stack or another";
-
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of GroupMembership: a link between a user and a group (see {@link defineUserLink}). */
@@ -60,11 +53,9 @@ export const groupMembershipProvider = defineUserLink({
   docs: DOCS,
   otherField: "groupId",
   otherKind: "Group",
-  nouns: { aLink: "a membership", other: "group", joinedBy: "in" },
+  nouns: { aLink: "a membership", other: "group" },
   userList: "groups",
   linkedIds: (user) => groupsOf(user).map((group) => group.group_id),
-  shownBy: "the user is in the group",
-  declaredBy: DECLARED_BY,
 
   async add(client, user_id, group_id) {
     await client.groups.addUserGroup({ user_id, group_id });

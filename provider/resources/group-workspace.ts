@@ -4,14 +4,16 @@
  *
  * API: add_images_group, get_images_group, remove_images_group (`target_group` with
  * `target_image`), read in two public clients and a decompile of the 1.15.0 API server. Both ids
- * replace: an authorization cannot be moved. Refresh finds the image in the group's list and drops
+ * replace: an authorization cannot be moved. An authorization that exists already is recorded as
+ * it is, without a write, whoever made it (an add of an earlier `up` whose answer was lost, or the
+ * Kasm UI): it has nothing but its two ends; `adopt` has no effect. Refresh finds the image in the group's list and drops
  * the resource when the group is gone or no longer lists it; removing an authorization that is
  * already gone succeeds. After the add, the group's list is read again: an add Kasm answered
  * without listing the image is an error, never a success.
  */
 import { z } from "zod";
 import { settingRef } from "../api/config";
-import { alreadyExistsError, canonicalId, GONE, KasmId, KasmValueNotTakenError, type KindDocs, NO_OUTPUTS, type RefreshedInputs, same, unlessGone } from "./kit";
+import { canonicalId, GONE, KasmId, KasmValueNotTakenError, type KindDocs, NO_OUTPUTS, type RefreshedInputs, same, unlessGone } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { pairId } from "../../catalogue/ids";
 
@@ -22,7 +24,7 @@ export const GroupWorkspaceInputs = z.strictObject({
   groupId: KasmId,
   /** The workspace's image id (a Workspace's `imageId`, or an id from the getImage lookup). */
   imageId: KasmId,
-  /** Take over an authorization that exists already instead of failing. */
+  /** No effect: an authorization that exists already is recorded as it is (see the docs). */
   adopt: z.boolean().optional(),
 });
 export type GroupWorkspaceInputs = z.infer<typeof GroupWorkspaceInputs>;
@@ -54,7 +56,11 @@ const DOCS: KindDocs<GroupWorkspaceInputs> = {
     imageId:
       "The workspace's image (a Workspace's `imageId`, or an id from `getImage`). Changing it " +
       "replaces the authorization.",
-    adopt: "Take over an authorization that exists already instead of failing. Default: false.",
+    adopt:
+      "No effect: an authorization that exists already in Kasm is the declared one (it has nothing " +
+      "but its two ends), so the create records it without a write, with adopt or without. Kept so " +
+      "that programs that set it keep working. Two declarations of one authorization are refused by " +
+      "the hardening policy pack's conflicting-declarations policy.",
   },
   limits: "needs `kasm:apiNames product`; additive: the group's other workspaces are left alone",
 };
@@ -93,9 +99,8 @@ export const groupWorkspaceProvider = defineKind<GroupWorkspaceInputs>({
   async create(inputs, context) {
     const client = context.client();
     const ids = { group_id: canonicalId(inputs.groupId), image_id: canonicalId(inputs.imageId) };
-    const exists = await client.groups.groupHasImage(ids);
-    if (exists && inputs.adopt !== true) throw alreadyExistsError("GroupWorkspace", label(inputs.groupId, inputs.imageId));
-    if (!exists) {
+    // An authorization that exists is the declared state, whoever made it: nothing to write.
+    if (!(await client.groups.groupHasImage(ids))) {
       await client.groups.addImagesGroup(ids);
       if (!(await client.groups.groupHasImage(ids)))
         throw new KasmValueNotTakenError(

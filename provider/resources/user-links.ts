@@ -16,7 +16,7 @@ import type { UserList } from "../api/user-reads";
 import { ALL_USERS_GROUP, closeUnderDependencies } from "../../catalogue";
 import { pairId } from "../../catalogue/ids";
 import type { KasmKind } from "../../catalogue/kinds";
-import { alreadyExistsError, canonicalId, declared, GONE, isNotFound, KasmId, KasmObjectMissingError, KasmReadPermissionError, keepSpelling, NO_OUTPUTS, same, type KindDocs, type RefreshedInputs } from "./kit";
+import { canonicalId, declared, GONE, isNotFound, KasmId, KasmObjectMissingError, KasmReadPermissionError, keepSpelling, NO_OUTPUTS, same, type KindDocs, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 /** Kasm's answer to adding a user to a group twice: `User (<u>) is already a member of group (<g>)`. */
@@ -87,8 +87,6 @@ export interface UserLinkNouns {
   readonly aLink: string;
   /** The other object: `group`, `server`. */
   readonly other: string;
-  /** How messages join the two: `in` (`of user <u> in group <g>`), `to` (`of user <u> to server <s>`). */
-  readonly joinedBy: string;
 }
 
 /**
@@ -115,16 +113,13 @@ export interface UserLinkDefinition<OtherField extends string> {
    * says what to grant when the key cannot see the list).
    */
   linkedIds(user: KasmUser): readonly string[];
-  /** Why the refusal of a link the user's record shows says it exists, if it says more than that. */
-  readonly shownBy?: string;
-  /** Who else may have made the link, for the refusal's advice (see `alreadyExistsError`). */
-  readonly declaredBy?: string;
   /** Write the link (both ids canonical). */
   add(client: KasmClient, userId: string, otherId: string): Promise<void>;
   /**
    * Whether an error of `add` says the link exists already, for a Kasm operation that refuses a
-   * second add. Such an add also reports a missing user, and finds a link the key cannot see in the
-   * user's record. Without it (Kasm accepts a second add), the user's record must show the link.
+   * second add: the link is then there, as declared. Such an add also reports a missing user, and
+   * finds a link the key cannot see in the user's record. Without it (Kasm accepts a second add),
+   * the user's record must show the link for the create to send no write.
    */
   isAlreadyLinked?(error: unknown): boolean;
   /** Remove the link (the two parts of the resource's id). */
@@ -135,7 +130,8 @@ export interface UserLinkDefinition<OtherField extends string> {
 
 /**
  * The provider of a link between a user and another object. Both ids replace: a link cannot be
- * moved. Refresh reads the link through the user's record (from the refresh's get_users pages when
+ * moved. A link that exists already is recorded as it is, without a write (`adopt` has no
+ * effect): it has nothing but its two ends, so finding it is the declared state. Refresh reads the link through the user's record (from the refresh's get_users pages when
  * many users are read together, see UserReads) and drops the resource when the user is gone or no
  * longer linked; destroying a link that is already gone succeeds.
  */
@@ -150,21 +146,24 @@ export function defineUserLink<OtherField extends string>(link: UserLinkDefiniti
   const outputs = (inputs: RefreshedInputs<Inputs>): KindOutputs<Inputs, Record<never, never>> => declared(inputs, inputKeys);
   // The other object's id as the user's record spells it, when the user has the link.
   const linkedId = (user: KasmUser, otherId: string): string | undefined => link.linkedIds(user).find((id) => same.id(id, otherId));
-  const describe = (userId: string, otherId: string): string => `of user ${userId} ${link.nouns.joinedBy} ${link.nouns.other} ${otherId}`;
   // Whether the user's record shows the link. A list the key cannot see counts as no link where
   // the add finds an existing one itself (isAlreadyLinked); elsewhere linkedIds says what to grant.
   const isShownLinked = (user: KasmUser, otherId: string): boolean => {
     if (user[link.userList] === undefined && link.isAlreadyLinked) return false;
     return linkedId(user, otherId) !== undefined;
   };
-  const theLink = link.nouns.aLink.replace(/^an? /, "the ");
+  const linkNoun = link.nouns.aLink.replace(/^an? /, "");
+  const theLink = `the ${linkNoun}`;
   const docs: KindDocs<Inputs> = {
     ...link.docs,
     arguments: `The arguments of a ${link.kind}.`,
     inputs: {
       userId: `The user (32 hex digits or a hyphenated UUID). Changing it replaces ${theLink}.`,
       [link.otherField]: `The ${link.nouns.other} (32 hex digits or a hyphenated UUID). Changing it replaces ${theLink}.`,
-      adopt: `Take over ${link.nouns.aLink} that exists already instead of failing. Default: false.`,
+      adopt:
+        `No effect: ${link.nouns.aLink} that exists already in Kasm is the declared one (it has nothing but its two ends), so ` +
+        `the create records it without a write, with adopt or without. Kept so that programs that set it keep working. Two ` +
+        `declarations of one ${linkNoun} are refused by the hardening policy pack's conflicting-declarations policy.`,
     } as KindDocs<Inputs>["inputs"],
   };
   return defineKind<Inputs, Record<never, never>>({
@@ -180,26 +179,21 @@ export function defineUserLink<OtherField extends string>(link: UserLinkDefiniti
     async create(inputs, context) {
       const userId = canonicalId(inputs.userId);
       const otherId = canonicalId(inputs[link.otherField]);
-      const adopt = inputs.adopt === true;
       const done = { id: pairId(userId, otherId), outs: outputs(inputs) };
-      const refusal = (cause: unknown) => alreadyExistsError(link.kind, describe(userId, otherId), cause, link.declaredBy);
-      // The user is read first, with adopt or without. Kasm accepts some second adds, and after a
-      // server error the client sends the add again and counts "already linked" as done: either way a
-      // link made outside Pulumi would be taken for this one (and its destroy would remove it). A link
-      // that exists is refused, or with adopt taken over without a write.
+      // A link that exists is the declared state, whoever made it: an add of an earlier `up` whose
+      // answer was lost (committed, then a 5xx, a timeout or a broken connection), or one made
+      // outside Pulumi. The user is read first, so that finding it sends no write; `adopt` changes
+      // nothing. Two declarations of one link are the hardening pack's to refuse
+      // (conflicting-declarations), before anything is applied.
       const client = context.client();
       const user = await client.users.findUser({ user_id: userId });
       if (!user && !link.isAlreadyLinked) throw new KasmObjectMissingError(`${link.kind}: Kasm has no user with id ${userId}.`);
-      if (user && isShownLinked(user, otherId)) {
-        if (adopt) return done;
-        throw refusal(link.shownBy);
-      }
+      if (user && isShownLinked(user, otherId)) return done;
       try {
         await link.add(client, userId, otherId);
       } catch (error) {
+        // Kasm refuses a second add: the link exists (the user's list hidden from the key, or added since the read).
         if (!link.isAlreadyLinked?.(error)) throw error;
-        if (!adopt) throw refusal(error);
-        // Adopted: the link exists, which is all this resource declares.
       }
       return done;
     },

@@ -5,7 +5,8 @@
  * API: assign_user_server, unassign_user_server, and get_user (whose `assigned_servers` list
  * needs Servers View) to read. The id is `<userId>:<serverId>` (canonical ids). Both inputs
  * replace: an assignment cannot be moved. Kasm accepts assigning twice, so an existing assignment
- * is found by reading the user first: it is an error unless `adopt: true` takes it over. Refresh
+ * is found by reading the user first, and recorded as it is without a write, whoever made it (an
+ * assignment of an earlier `up` whose answer was lost, or the Kasm UI); `adopt` has no effect. Refresh
  * drops the resource when the user is gone or no longer assigned; destroying an assignment that
  * is already gone succeeds. Needs Servers Modify and Users Modify (Users Modify Admin when the
  * user has Global Admin).
@@ -49,7 +50,7 @@ export const userServerAssignmentProvider = defineUserLink({
   schema: UserServerAssignmentInputs,
   docs: DOCS,
   otherField: "serverId",
-  nouns: { aLink: "an assignment", other: "server", joinedBy: "to" },
+  nouns: { aLink: "an assignment", other: "server" },
   userList: "assigned_servers",
   linkedIds: (user) => assignedServersOf(user).map((server) => server.server_id),
 

@@ -208,8 +208,12 @@ describe("rows", () => {
   });
 
   // Each egress create looks its key up first (provider/resources/kit/adoption.ts, findFirst): View as well.
+  // A mapping of the provider and target that exists is taken over, adopt or not: its create may update it, with the same permissions.
   it("egress mappings and credentials need the Modify permission of their target, by kind", () => {
-    const target = (props: Record<string, unknown>) => perms(resourcePermissionNeeds("EgressProviderMapping", { egressProviderId: IDS.zone, ...props }, KNOWN), "create");
+    const mapping = (props: Record<string, unknown>) => resourcePermissionNeeds("EgressProviderMapping", { egressProviderId: IDS.zone, ...props }, KNOWN);
+    const target = (props: Record<string, unknown>) => [...new Set(perms(mapping(props), "create"))];
+    for (const adopt of [undefined, false, true])
+      expect(ops(mapping({ userId: IDS.plain1, ...(adopt === undefined ? {} : { adopt }) }), "create")).toEqual(["get_egress_provider_mapping", "update_egress_provider_mapping", "create_egress_provider_mapping"]);
     expect(target({ userId: IDS.plain1 })).toEqual(["Egress Providers View", "Egress Providers Modify", "Users Modify"]);
     expect(target({ userId: IDS.admin1 })).toEqual(["Egress Providers View", "Egress Providers Modify", "Users Modify", "Users Modify Admin"]);
     expect(target({ groupId: IDS.devs })).toEqual(["Egress Providers View", "Egress Providers Modify", "Groups Modify"]);

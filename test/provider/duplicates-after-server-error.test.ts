@@ -6,10 +6,12 @@
  * object that existed before would be taken for the program's own, and the program would manage,
  * and its destroy delete, an object it never made. So each kind looks its key up before writing,
  * with `adopt` or without, and refuses an existing object before sending anything: User, Group,
- * GroupMembership, CastConfig (only with `kasm:apiNames product`: the API documentation has no
- * read of casting configs, and there the client's recovery fails loudly instead, see
+ * CastConfig (only with `kasm:apiNames product`: the API documentation has no read of casting
+ * configs, and there the client's recovery fails loudly instead, see
  * test/provider/cast-config.test.ts) and the egress kinds (also because no source says how Kasm
- * answers a duplicate egress provider, gateway, mapping or credential).
+ * answers a duplicate egress provider, gateway or credential). A link (GroupMembership,
+ * EgressProviderMapping) has nothing but its ends: the one there is the declared one, recorded
+ * without a write, with `adopt` or without.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { OperationName } from "../../catalogue";
@@ -81,13 +83,6 @@ const CASES: readonly Case[] = [
     says: (id) => ["User 'carol' already exists in Kasm", `(user ${id})`],
   },
   {
-    kind: "GroupMembership",
-    write: "add_user_group",
-    existing: () => emulator.userId("carol"),
-    inputs: (carol) => ({ userId: carol, groupId: ENGINEERING }),
-    says: (id) => [`GroupMembership of user ${id} in group ${ENGINEERING} already exists in Kasm`],
-  },
-  {
     kind: "Group",
     write: "create_group",
     only: "product",
@@ -118,15 +113,6 @@ const CASES: readonly Case[] = [
     says: (id) => ["already exists", `(egress gateway ${id})`],
   },
   {
-    kind: "EgressProviderMapping",
-    write: "create_egress_provider_mapping",
-    existing: async () =>
-      (await made("create_egress_provider_mapping", { target_egress_provider_mapping: { egress_provider_id: provider, group_id: ENGINEERING, allow_all_gateways: true } }))
-        .egress_provider_mapping.egress_provider_mapping_id,
-    inputs: () => ({ egressProviderId: provider, groupId: ENGINEERING, allowAllGateways: true }),
-    says: (id) => ["already exists", `(egress provider mapping ${id})`],
-  },
-  {
     kind: "EgressCredential",
     write: "create_egress_credential",
     existing: async () =>
@@ -138,7 +124,58 @@ const CASES: readonly Case[] = [
   },
 ];
 
+/**
+ * The links: a membership, an egress provider mapping. Their natural key is all that names them,
+ * so the one there is the declared one, whoever made it: recorded with `adopt` or without, and
+ * no write is sent (the mapping is as declared).
+ */
+interface Link {
+  readonly kind: KindName;
+  readonly write: OperationName;
+  /** Makes the existing link, or finds it; answers the resource's id it gives. */
+  readonly existing: () => Promise<string>;
+  readonly inputs: () => Promise<Record<string, unknown>>;
+}
+
+let engineeringMapping: string | undefined;
+
+const LINKS: readonly Link[] = [
+  {
+    kind: "GroupMembership",
+    write: "add_user_group",
+    existing: async () => `${await emulator.userId("carol")}:${ENGINEERING}`,
+    inputs: async () => ({ userId: await emulator.userId("carol"), groupId: ENGINEERING }),
+  },
+  {
+    kind: "EgressProviderMapping",
+    write: "create_egress_provider_mapping",
+    // Made once, then found by both cases.
+    existing: async () =>
+      (engineeringMapping ??= (
+        await made("create_egress_provider_mapping", { target_egress_provider_mapping: { egress_provider_id: provider, group_id: ENGINEERING, allow_all_gateways: true } })
+      ).egress_provider_mapping.egress_provider_mapping_id),
+    inputs: async () => ({ egressProviderId: provider, groupId: ENGINEERING, allowAllGateways: true }),
+  },
+];
+
 describe("an object made outside Pulumi, and a write Kasm answers with a server error", () => {
+  for (const link of LINKS) {
+    for (const adopt of [undefined, true]) {
+      it(`${link.kind}: the existing link is recorded ${adopt ? "with" : "without"} adopt, no ${link.write} is sent, and Kasm is unchanged`, async () => {
+        const existingId = await link.existing();
+        const before = await emulator.state();
+        await failEvery(link.write);
+        const from = emulator.requests.length;
+        const resource = new Driven(host, link.kind, `${link.kind}-${adopt ? "adopted" : "declared"}`);
+        await resource.create({ ...(await link.inputs()), ...(adopt ? { adopt } : {}) });
+        expect(resource.id).toBe(existingId);
+        expect(sent(link.write, from)).toBe(0);
+        expect(await emulator.state()).toEqual(before);
+      });
+    }
+  }
+
+
   for (const c of CASES) {
     it.skipIf(c.only !== undefined && c.only !== TEST_API_NAMES)(`${c.kind}: without adopt, the existing object is refused before any ${c.write} is sent, and stays Kasm's`, async () => {
       const existingId = await c.existing();

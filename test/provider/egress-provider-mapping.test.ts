@@ -2,10 +2,11 @@
  * EgressProviderMapping through Pulumi's real dynamic-provider host against the emulator: check
  * (exactly one target, a gateway selection unless all are allowed), create, diff (ids in either
  * form, the selection in any order), in-place update of the target and the selection, refresh
- * after drift and after deletion, adoption by provider and target, deletion, and a permission
- * denial for a group target.
+ * after drift and after deletion, the mapping of a provider and target that exists taken over
+ * (with adopt or without; a create whose answers were lost found, not made twice; check's warning
+ * or, with takeOverChanges refuse, its refusal), deletion, and a permission denial for a group target.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startTestEmulator, type TestEmulator, hyphenatedUpperCase as hyphenated } from "../helpers/emulator";
 import type { ProviderHost } from "../helpers/host";
 import { Driven, hostFor } from "../helpers/provider";
@@ -215,24 +216,81 @@ describe("EgressProviderMapping", () => {
     expect((await mapping.read()).id).toBe("");
   });
 
-  it("an existing mapping of the provider and target is an error that suggests adopt, and adopt takes it over", async () => {
+  it("the mapping of the provider and target that exists is the declared one: taken over with adopt or without, and written only where it differs", async () => {
     const sales = await groupId("Sales");
     const res = await emulator.specCall("create_egress_provider_mapping", {
       target_egress_provider_mapping: { egress_provider_id: provider, group_id: sales, allow_all_gateways: true },
     });
     const existingId = res.body.egress_provider_mapping.egress_provider_mapping_id;
+    const writes = (from: number) => emulator.requests.slice(from).map((line) => line.split(" ")[0]).filter((op) => !op.startsWith("get_"));
 
-    const clash = new Driven(host, "EgressProviderMapping", "sales");
-    await expect(clash.create({ egressProviderId: provider, groupId: sales, selectedGateways: [g1] })).rejects.toThrow(
-      /already exists in Kasm.*adopt: true/s,
-    );
-
-    const adopted = new Driven(host, "EgressProviderMapping", "sales-adopted");
-    await adopted.create({ egressProviderId: hyphenated(provider), groupId: hyphenated(sales), selectedGateways: [g1], adopt: true });
-    expect(adopted.id).toBe(existingId);
+    // Without adopt: the existing mapping is brought to the declared selection, never created again.
+    let from = emulator.requests.length;
+    const declared = new Driven(host, "EgressProviderMapping", "sales");
+    await declared.create({ egressProviderId: provider, groupId: sales, selectedGateways: [g1] });
+    expect(declared.id).toBe(existingId);
+    expect(writes(from)).toEqual(["update_egress_provider_mapping"]);
     const kasm = await mappingInKasm(existingId);
     expect(kasm.allow_all_gateways).toBe(false);
     expect(gatewayIds(kasm)).toEqual([g1]);
+
+    // As declared already, with adopt or without: recorded with no write.
+    for (const [name, adopt] of [["sales-again", undefined], ["sales-adopted", true]] as const) {
+      from = emulator.requests.length;
+      const again = new Driven(host, "EgressProviderMapping", name);
+      await again.create({ egressProviderId: hyphenated(provider), groupId: hyphenated(sales), selectedGateways: [g1], ...(adopt === undefined ? {} : { adopt }) });
+      expect(again.id).toBe(existingId);
+      expect(writes(from)).toEqual([]);
+    }
+  });
+
+  it("a create that committed but whose every answer was lost is found by provider and target: one mapping, no second create", async () => {
+    const olaf = Object.values((await emulator.state()).users as Record<string, { username: string; user_id: string }>).find((u) => u.username === "olaf")!.user_id;
+    const mapping = new Driven(host, "EgressProviderMapping", "olaf");
+    await emulator.faults({ rate: 1, kinds: ["503"], operations: ["create_egress_provider_mapping"], phase: "after" });
+    const from = emulator.requests.length;
+    try {
+      await mapping.create({ egressProviderId: provider, userId: olaf, allowAllGateways: true });
+    } finally {
+      await emulator.faults(null);
+    }
+    // One create reached Kasm (its answer replaced by the fault), then the lookup found it.
+    expect(emulator.requests.slice(from).filter((line) => /^create_egress_provider_mapping \d+ /.test(line))).toHaveLength(1);
+    const all = await emulator.specCall("get_egress_provider_mapping", { target_egress_provider_mapping: {} });
+    const olafs = all.body.egress_provider_mappings.filter((m: { user_id?: string }) => String(m.user_id ?? "").replace(/-/g, "") === olaf.replace(/-/g, ""));
+    expect(olafs.map((m: { egress_provider_mapping_id: string }) => m.egress_provider_mapping_id)).toEqual([mapping.id]);
+    await mapping.delete();
+  });
+
+  it("check of a create whose provider and target have a mapping passes, warning what the take-over changes; with takeOverChanges refuse it fails naming them", async () => {
+    const engineering = await emulator.specCall("create_egress_provider_mapping", {
+      target_egress_provider_mapping: { egress_provider_id: otherProvider, group_id: GROUP_ID, allow_all_gateways: true, enabled: true },
+    });
+    expect(engineering.status).toBe(200);
+    const inputs = { egressProviderId: otherProvider, groupId: GROUP_ID, allowAllGateways: true, enabled: false };
+    const reading = await hostFor(emulator, undefined, { "kasm:checkBeforeChanges": "true" });
+    const refusing = await hostFor(emulator, undefined, { "kasm:checkBeforeChanges": "true", "kasm:takeOverChanges": "refuse" });
+    // As the engine checks a create: no old inputs at all.
+    const checkCreate = async (on: typeof reading, name: string, news: Record<string, unknown>) => {
+      const driven = new Driven(on, "EgressProviderMapping", name);
+      return on.check(driven.urn, {}, await driven.withProvider(news));
+    };
+    try {
+      const checked = await checkCreate(reading, "engineering", inputs);
+      expect(checked.failures).toEqual([]);
+      // Without an engine to log to, the host prints the warning on its stderr.
+      await vi.waitFor(() => expect(reading.stderr.join("")).toContain("the take-over of the existing object will change enabled from true to false in Kasm"));
+      // As declared: nothing to say.
+      expect((await checkCreate(reading, "engineering-same", { ...inputs, enabled: true })).failures).toEqual([]);
+      const refused = await checkCreate(refusing, "engineering", inputs);
+      expect(refused.failures.map((f) => f.property)).toEqual(["adopt"]);
+      expect(refused.failures[0].reason).toContain('takeOverChanges is "refuse"');
+      expect(refused.failures[0].reason).toContain("enabled from true to false");
+    } finally {
+      await reading.stop();
+      await refusing.stop();
+      await emulator.specCall("delete_egress_provider_mapping", { target_egress_provider_mapping: { egress_provider_mapping_id: engineering.body.egress_provider_mapping.egress_provider_mapping_id } });
+    }
   });
 
   it("a mapping to a group without Groups Modify names that permission", async () => {

@@ -1,8 +1,9 @@
 /**
  * GroupMembership through Pulumi's real dynamic-provider host against the emulator: check,
  * create, diff with other id forms, the in-place change of `adopt`, replacement, refresh after an
- * out-of-band removal and after the user's deletion, adoption, delete (also of what is already
- * gone), and the permission a system group needs.
+ * out-of-band removal and after the user's deletion, a membership that exists already (recorded
+ * without a write, with adopt or without, also after an add whose answers were all lost), delete
+ * (also of what is already gone), and the permission a system group needs.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator, hyphenatedUpperCase as hyphenated } from "../helpers/emulator";
@@ -33,6 +34,11 @@ afterAll(async () => {
   await host?.stop();
   await emulator?.close();
 });
+
+/** The operations the emulator served since request number `before`. */
+function sentSince(before: number): string[] {
+  return emulator.requests.slice(before).map((line) => line.split(" ")[0]);
+}
 
 /** The ids of the user's groups in Kasm (sorted), or undefined when the user is gone. */
 async function groupsInKasm(id: string): Promise<string[] | undefined> {
@@ -101,35 +107,64 @@ describe("GroupMembership", () => {
     await membership.delete();
   });
 
-  it("a second declaration of one membership, or one beside a UserGroups that made it, fails saying to keep one, not only to adopt", async () => {
+  it("a second declaration of one membership, or one beside a UserGroups that made it, is recorded as the membership there, without a write", async () => {
+    // Two declarations of one membership are the hardening pack's to refuse (conflicting-declarations), before anything is applied.
     const erin = await emulator.userId("erin");
     const first = new Driven(host, "GroupMembership", "erin-ops");
     await first.create({ userId: erin, groupId: OPS });
     const second = new Driven(host, "GroupMembership", "erin-ops-again");
-    const keepOne =
-      "If another resource declares it (another GroupMembership of this user and group, or a UserGroups of this user, in this stack or another), " +
-      "keep only one of them: with both, each undoes the other's changes, and adopt would not stop that. If it was made outside Pulumi, set `adopt: true`";
-    await expect(second.create({ userId: hyphenated(erin), groupId: OPS })).rejects.toThrow(`GroupMembership of user ${erin} in group ${OPS} already exists in Kasm`);
-    await expect(second.create({ userId: erin, groupId: OPS })).rejects.toThrow(keepOne);
+    const before = emulator.requests.length;
+    expect(await second.create({ userId: hyphenated(erin), groupId: OPS })).toMatchObject({ userId: hyphenated(erin), groupId: OPS });
+    expect(second.id).toBe(`${erin}:${OPS}`);
+    expect(sentSince(before)).toEqual(["get_user"]);
     await first.delete();
 
     const groups = new Driven(host, "UserGroups", "erin-groups");
     await groups.create({ userId: erin, groupIds: [ENGINEERING] });
-    await expect(new Driven(host, "GroupMembership", "erin-engineering").create({ userId: erin, groupId: ENGINEERING })).rejects.toThrow(keepOne);
+    const beside = new Driven(host, "GroupMembership", "erin-engineering");
+    const then = emulator.requests.length;
+    await beside.create({ userId: erin, groupId: ENGINEERING });
+    expect(beside.id).toBe(`${erin}:${ENGINEERING}`);
+    expect(sentSince(then)).toEqual(["get_user"]);
     await groups.delete();
     expect(await groupsInKasm(erin)).not.toContain(ENGINEERING);
   });
 
-  it("an existing membership is an error that suggests adopt, and adopt takes it over", async () => {
+  it("a membership that exists in Kasm is recorded as it is, without a write, with adopt or without", async () => {
     const bob = await emulator.userId("bob");
-    const clash = new Driven(host, "GroupMembership", "bob-ops");
-    await expect(clash.create({ userId: bob, groupId: OPS })).rejects.toThrow(/already exists in Kasm.*adopt: true/s);
-
-    const adopted = new Driven(host, "GroupMembership", "bob-ops-adopted");
-    await adopted.create({ userId: hyphenated(bob), groupId: OPS, adopt: true });
-    expect(adopted.id).toBe(`${bob}:${OPS}`);
-    expect((await adopted.read()).id).toBe(`${bob}:${OPS}`);
+    for (const [name, adopt] of [["bob-ops", undefined], ["bob-ops-adopted", true], ["bob-ops-not-adopted", false]] as const) {
+      const before = emulator.requests.length;
+      const membership = new Driven(host, "GroupMembership", name);
+      const state = await membership.create({ userId: hyphenated(bob), groupId: OPS, ...(adopt === undefined ? {} : { adopt }) });
+      expect(membership.id).toBe(`${bob}:${OPS}`);
+      expect(state).toMatchObject({ userId: hyphenated(bob), groupId: OPS, ...(adopt === undefined ? {} : { adopt }) });
+      if (adopt === undefined) expect(state).not.toHaveProperty("adopt");
+      expect(sentSince(before)).toEqual(["get_user"]);
+      expect((await membership.read()).id).toBe(`${bob}:${OPS}`);
+    }
     expect(await groupsInKasm(bob)).toContain(OPS);
+  });
+
+  it("an add that committed but whose every answer was lost fails; the next create records the membership without a write and without an error", async () => {
+    const carol = await emulator.userId("carol");
+    const membership = new Driven(host, "GroupMembership", "carol-engineering");
+    const inputs = { userId: carol, groupId: ENGINEERING };
+    // Every add_user_group commits, then its answer is a 503: the first attempt's and the retries'.
+    await emulator.faults({ rate: 1, kinds: ["503"], operations: ["add_user_group"], phase: "after" });
+    try {
+      await expect(membership.create(inputs)).rejects.toThrow(/add_user_group: the server failed \(HTTP 503/);
+    } finally {
+      await emulator.faults(null);
+    }
+    expect(membership.id).toBe("");
+    expect(await groupsInKasm(carol)).toContain(ENGINEERING);
+
+    const before = emulator.requests.length;
+    expect(await membership.create(inputs)).toMatchObject(inputs);
+    expect(membership.id).toBe(`${carol}:${ENGINEERING}`);
+    expect(sentSince(before)).toEqual(["get_user"]);
+    await membership.delete();
+    expect(await groupsInKasm(carol)).not.toContain(ENGINEERING);
   });
 
   it("adding a user to Administrators without Groups Modify System is refused, naming that permission, and changes nothing", async () => {

@@ -2,7 +2,8 @@
  * UserGroups through Pulumi's real dynamic-provider host against the emulator: check (duplicates,
  * All Users, never a request), create (adds the missing, removes the extra, never All Users), diff with reordered
  * lists and other id forms, update, replacement, refresh after drift, a partial create that stays
- * in the state, refresh after the user's deletion, and delete.
+ * in the state, an add whose answers were all lost (the next create adds only what is missing),
+ * refresh after the user's deletion, and delete.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, startTestEmulator, type TestEmulator, hyphenatedUpperCase as hyphenated } from "../helpers/emulator";
@@ -201,6 +202,30 @@ describe("UserGroups", () => {
     } finally {
       await limited.stop();
     }
+  });
+
+  it("an add that committed but whose every answer was lost fails the create; the next create adds only the group still missing", async () => {
+    const carol = await emulator.userId("carol");
+    const groups = new Driven(host, "UserGroups", "carol-lost-answer");
+    const inputs = { userId: carol, groupIds: [OPS, ENGINEERING] };
+    // The first add (Engineering: additions go in id order) commits, then each of its answers is a 503.
+    await emulator.faults({ rate: 1, kinds: ["503"], operations: ["add_user_group"], phase: "after" });
+    try {
+      await expect(groups.create(inputs)).rejects.toThrow(/add_user_group: the server failed \(HTTP 503/);
+    } finally {
+      await emulator.faults(null);
+    }
+    expect(groups.id).toBe("");
+    expect(await groupsInKasm(carol)).toEqual([ALL_USERS, ENGINEERING].sort());
+
+    const before = emulator.requests.length;
+    await groups.create(inputs);
+    expect(groups.id).toBe(carol);
+    // Engineering is there, as declared: only Ops is added.
+    expect(emulator.requests.slice(before).map((line) => line.split(" ")[0])).toEqual(["get_user", "add_user_group"]);
+    expect(await groupsInKasm(carol)).toEqual([ALL_USERS, ENGINEERING, OPS].sort());
+    await groups.delete();
+    expect(await groupsInKasm(carol)).toEqual([ALL_USERS]);
   });
 
   it("refresh after the user was deleted drops it, and destroying it then succeeds", async () => {

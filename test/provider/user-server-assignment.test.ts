@@ -1,8 +1,9 @@
 /**
  * UserServerAssignment through Pulumi's real dynamic-provider host against the emulator: check,
  * create, diff with other id forms, the in-place change of `adopt`, replacement, refresh after an
- * out-of-band unassignment and after the user's deletion, adoption, delete (also of what is
- * already gone), and a key that cannot read assignments.
+ * out-of-band unassignment and after the user's deletion, an assignment that exists already
+ * (recorded without a write, with adopt or without, also after an assign whose answers were all
+ * lost), delete (also of what is already gone), and a key that cannot read assignments.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator, hyphenatedUpperCase as hyphenated } from "../helpers/emulator";
@@ -100,17 +101,39 @@ describe("UserServerAssignment", () => {
     await assignment.delete();
   });
 
-  it("an existing assignment is an error that suggests adopt, and adopt takes it over", async () => {
+  it("an assignment that exists in Kasm is recorded as it is, without a write, with adopt or without; destroying it unassigns the server", async () => {
     const bob = await emulator.userId("bob");
-    const clash = new Driven(host, "UserServerAssignment", "bob-ws2");
-    await expect(clash.create({ userId: bob, serverId: WS2 })).rejects.toThrow(/already exists in Kasm.*adopt: true/s);
-
-    const adopted = new Driven(host, "UserServerAssignment", "bob-ws2-adopted");
-    await adopted.create({ userId: bob, serverId: hyphenated(WS2), adopt: true });
-    expect(adopted.id).toBe(`${bob}:${WS2}`);
+    const recorded: Driven[] = [];
+    for (const [name, adopt] of [["bob-ws2", undefined], ["bob-ws2-adopted", true]] as const) {
+      const before = emulator.requests.length;
+      const assignment = new Driven(host, "UserServerAssignment", name);
+      recorded.push(assignment);
+      await assignment.create({ userId: bob, serverId: hyphenated(WS2), ...(adopt === undefined ? {} : { adopt }) });
+      expect(assignment.id).toBe(`${bob}:${WS2}`);
+      // The user's record shows the assignment: no assign_user_server is sent.
+      expect(emulator.requests.slice(before).map((line) => line.split(" ")[0])).toEqual(["get_user"]);
+    }
     expect(await serversInKasm(bob)).toEqual([WS2]);
-    await adopted.delete();
+    await recorded[0].delete();
     expect(await serversInKasm(bob)).toEqual([]);
+  });
+
+  it("an assignment that committed but whose every answer was lost fails; the next create records it without a write", async () => {
+    const carol = await emulator.userId("carol");
+    const assignment = new Driven(host, "UserServerAssignment", "carol-ws1");
+    await emulator.faults({ rate: 1, kinds: ["reset"], operations: ["assign_user_server"], phase: "after" });
+    try {
+      await expect(assignment.create({ userId: carol, serverId: WS1 })).rejects.toThrow(/assign_user_server: could not reach the server/);
+    } finally {
+      await emulator.faults(null);
+    }
+    expect(await serversInKasm(carol)).toEqual([WS1]);
+    const before = emulator.requests.length;
+    await assignment.create({ userId: carol, serverId: WS1 });
+    expect(assignment.id).toBe(`${carol}:${WS1}`);
+    expect(emulator.requests.slice(before).map((line) => line.split(" ")[0])).toEqual(["get_user"]);
+    await assignment.delete();
+    expect(await serversInKasm(carol)).toEqual([]);
   });
 
   it("a key without Servers View is told to grant it rather than seeing no assignment", async () => {

@@ -3,7 +3,8 @@
  * With `kasm:apiNames product` (the product project of the suite): create with resources, a
  * registry and run config, a no-change plan, a memory change in place, drift on refresh, an image
  * deleted in Kasm gone on refresh, adoption by container name and friendly name, a group's
- * authorization made, read and removed; the registry password never in an error or the host's
+ * authorization made, read and removed (one that exists already recorded without a write; an add
+ * whose answer was lost looked up, never sent twice); the registry password never in an error or the host's
  * output; what the native preview of an update notes for the permissions pack (the compute-related fields it changes), and that check adds nothing to the inputs. With `spec`: check refuses both kinds before any request, naming the setting.
  */
 import { resourceFieldsChanging } from "../../provider/resources/workspace";
@@ -152,7 +153,7 @@ describe.runIf(TEST_API_NAMES === "product")("Workspace, against a released Kasm
     await adopted.delete();
   });
 
-  it("GroupWorkspace lets a group launch a workspace, is gone on refresh once removed in Kasm, and is removed on delete", async () => {
+  it("GroupWorkspace lets a group launch a workspace, records one that exists without a write, is gone on refresh once removed in Kasm, and is removed on delete", async () => {
     const group = await emulator.specCall("create_group", { target_group: { name: "Launchers", priority: 10 } });
     const groupId = String(group.body.group.group_id);
     const image = new Driven(host, "Workspace", "desktop");
@@ -163,11 +164,41 @@ describe.runIf(TEST_API_NAMES === "product")("Workspace, against a released Kasm
     const listed = async () => ((await emulator.specCall("get_images_group", { target_group: { group_id: groupId } })).body.images ?? []) as { image_id: string }[];
     expect((await listed()).map((i) => i.image_id.replace(/-/g, ""))).toContain(image.id.replace(/-/g, ""));
     expect((await grant.read()).id).toBe(grant.id);
-    await expect(new Driven(host, "GroupWorkspace", "again").create({ groupId, imageId: image.id })).rejects.toThrow(/already exists.*adopt: true/s);
+    // An authorization that exists is the declared one, adopt or not: recorded with one read, no write.
+    for (const [name, adopt] of [["again", undefined], ["again-adopted", true]] as const) {
+      const before = emulator.requests.length;
+      const again = new Driven(host, "GroupWorkspace", name);
+      await again.create({ groupId, imageId: image.id, ...(adopt === undefined ? {} : { adopt }) });
+      expect(again.id).toBe(grant.id);
+      expect(emulator.requests.slice(before).map((line) => line.split(" ")[0])).toEqual(["get_images_group"]);
+    }
 
     await grant.delete();
     expect(await listed()).toEqual([]);
     expect((await grant.read()).id).toBe("");
+
+    // An add that committed and whose answer was lost is looked up, never sent again: a second add
+    // would make a second authorisation (1.15), which one remove would leave behind.
+    const lost = new Driven(host, "GroupWorkspace", "lost-answer");
+    await emulator.faults({ rate: 1, kinds: ["500"], operations: ["add_images_group"], phase: "after" });
+    const before = emulator.requests.length;
+    try {
+      await lost.create({ groupId, imageId: image.id });
+    } finally {
+      await emulator.faults(null);
+    }
+    expect(lost.id).toBe(grant.id);
+    expect(emulator.requests.slice(before).map((line) => line.split(" ").slice(0, 2).join(" "))).toEqual([
+      "get_images_group 200",
+      "add_images_group 200",
+      "add_images_group fault",
+      "get_images_group 200",
+      // The create's own read back of the group's images.
+      "get_images_group 200",
+    ]);
+    expect((await listed()).map((i) => i.image_id.replace(/-/g, ""))).toEqual([image.id.replace(/-/g, "")]);
+    await lost.delete();
+    expect(await listed()).toEqual([]);
     await image.delete();
   });
 });

@@ -125,9 +125,20 @@ export async function groupHasImage(api: KasmApi, params: { group_id: string; im
   return (await getImagesGroup(api, params)).some((image) => sameId(image.image_id, params.image_id));
 }
 
-/** Let a group launch an image (`add_images_group`; a product operation, needs Groups Modify). */
+/**
+ * Let a group launch an image (`add_images_group`; a product operation, needs Groups Modify).
+ * Never sent twice blindly: a second add of the pair adds a second authorisation (1.15), which
+ * one remove would leave behind. After a failure that left the outcome unknown (a 5xx, a 429, a
+ * broken connection, a timeout), the group's images say whether the add committed (see
+ * {@link createOnce}).
+ */
 export async function addImagesGroup(api: KasmApi, params: { group_id: string; image_id: string }): Promise<void> {
-  await api.transport.call("add_images_group", groupImageBody(params), Empty);
+  const { transport } = api;
+  const add = async (): Promise<true> => {
+    await transport.call("add_images_group", groupImageBody(params), Empty);
+    return true;
+  };
+  await createOnce(transport, "add_images_group", add, { find: async () => ((await groupHasImage(api, params)) ? true : undefined) });
 }
 
 /**

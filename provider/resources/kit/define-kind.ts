@@ -93,6 +93,14 @@ export interface AdoptionRules<Inputs, KasmRecord> {
   findBeforeCreate?(inputs: Inputs, context: KindContext): Promise<KasmRecord | undefined>;
   /** Look the key up before every create, and name an existing object so (see {@link Adoption.findFirst}). */
   findFirst?(existing: KasmRecord): string;
+  /**
+   * An existing object with the natural key is always taken over, `adopt` or not, for a kind whose
+   * natural key is all that names it (a link such as an egress provider mapping, one per provider
+   * and target): the object there is the declared one, made by an earlier `up` whose answer was
+   * lost or outside Pulumi, and is brought to the declared state (no write when it is in it
+   * already; `takeOverChanges` applies). `adopt` then has no effect, and no `findFirst` refusal.
+   */
+  readonly alwaysTakesOver?: boolean;
   /** The inputs Kasm's record is compared with, when they are not the declared ones (a default filled in). */
   compared?(inputs: Inputs): RefreshedInputs<Inputs>;
 }
@@ -256,8 +264,9 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
     if (adopting === undefined) return steps.create();
     const { record, adoption } = adopting;
     const wanted = comparedInputs(inputs);
+    const takesOver = adoption.alwaysTakesOver === true || inputs.adopt === true;
     return createOrAdopt<KasmRecord>({
-      adopt: inputs.adopt,
+      adopt: takesOver,
       kind: adoption.noun ?? adoption.kind,
       key: adoption.key(inputs),
       declaredBy: adoption.declaredBy,
@@ -281,7 +290,7 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
   async function existingWithoutAdopt(olds: Props, inputs: Inputs, context: KindContext): Promise<string | undefined> {
     const adoption = adopting?.adoption;
     const named = adoption?.findFirst;
-    if (adoption === undefined || named === undefined || inputs.adopt === true || Object.keys(olds).length > 0) return undefined;
+    if (adoption === undefined || named === undefined || adoption.alwaysTakesOver === true || inputs.adopt === true || Object.keys(olds).length > 0) return undefined;
     if (!checksBeforeChanges(context) || Object.values(inputs).some(isUnknown)) return undefined;
     const noun = adoption.noun ?? adoption.kind;
     const key = adoption.key(inputs);
@@ -316,11 +325,14 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
       const inputs = result.inputs as Inputs;
       const refusal = await previewTakeOver(olds, inputs, context, {
         kind: adoption.kind,
+        takesOver: inputs.adopt === true || adoption.alwaysTakesOver === true,
         key: () => adoption.key(inputs),
         apiFields,
         unreadable: adoption.unreadable,
         find: async () => {
           const existing = await adoption.find(inputs, context);
+          // For the create that follows, as existingWithoutAdopt does (an adopted create looks again).
+          if (existing === undefined && inputs.adopt !== true) lookups.rememberAbsent(context, adoption.noun ?? adoption.kind, adoption.key(inputs));
           return existing === undefined ? undefined : record.asInputs(comparedInputs(inputs), existing);
         },
       });

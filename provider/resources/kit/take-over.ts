@@ -76,6 +76,11 @@ export function refusedTakeOver(context: KindContext, kind: string, key: string,
 /** What a take-over needs of its kind, for {@link previewTakeOver}. */
 export interface TakeOverPreview {
   readonly kind: string;
+  /**
+   * Whether an existing object is taken over: `adopt: true`, or a kind whose existing object is
+   * always the declared one (`AdoptionRules.alwaysTakesOver`, where `adopt` has no effect).
+   */
+  readonly takesOver: boolean;
   /** The natural key, for messages (`for zone ... and image ...`): asked only once every input is known. */
   key(): string;
   readonly apiFields: Readonly<Record<string, FieldRule>>;
@@ -86,12 +91,12 @@ export interface TakeOverPreview {
 }
 
 /**
- * For an adopted object about to be created (`olds` empty, `adopt: true`, every key and API input
- * known): read it, then warn about each field the take-over changes, or, with `takeOverChanges`
- * `refuse`, answer the check failure's reason. Undefined when there is nothing to say.
+ * For an object about to be created that a take-over may find (`olds` empty, `takesOver`, every
+ * key and API input known): read it, then warn about each field the take-over changes, or, with
+ * `takeOverChanges` `refuse`, answer the check failure's reason. Undefined when there is nothing to say.
  */
 export async function previewTakeOver(olds: Props, inputs: Props, context: KindContext, how: TakeOverPreview): Promise<string | undefined> {
-  if (inputs.adopt !== true || Object.keys(olds).length > 0 || !checksBeforeChanges(context)) return undefined;
+  if (!how.takesOver || Object.keys(olds).length > 0 || !checksBeforeChanges(context)) return undefined;
   if (Object.values(inputs).some(isUnknown)) return undefined;
   const current = await how.find();
   if (current === undefined) return undefined;
@@ -99,6 +104,7 @@ export async function previewTakeOver(olds: Props, inputs: Props, context: KindC
   const changes = fieldsTakeOverChanges(how.kind, current, inputs, compared);
   if (changes.length === 0) return undefined;
   if (takeOverChanges(context) === "refuse") return refusedTakeOver(context, how.kind, how.key(), changes);
-  await context.warn(`${subject(context, how.kind, how.key())}: the take-over (adopt) will change ${listed(changes)} in Kasm, to the program's values.`);
+  const takeOver = inputs.adopt === true ? "the take-over (adopt)" : "the take-over of the existing object";
+  await context.warn(`${subject(context, how.kind, how.key())}: ${takeOver} will change ${listed(changes)} in Kasm, to the program's values.`);
   return undefined;
 }
