@@ -114,11 +114,13 @@ export const INFRASTRUCTURE_ROWS = {
     };
     const importCall = (step: LifecycleStep, condition?: string) =>
       plan("batch_create_server", { assignsUsers, targetUserIsGlobalAdmin: assignsUsers === false ? false : admin(step) }, { explain, ...(condition ? { condition } : {}) });
+    // With kasm:apiNames product the servers are listed before the import, so that an import whose answer is lost is found (server-import/import.ts).
+    const listing = (condition: string) => plan("get_servers", {}, { condition });
     return {
-      create: [importCall("create")],
+      create: [listing("with kasm:apiNames product: every server, before the import"), importCall("create")],
       read: [plan("get_servers", {}, { condition: "once per server" })],
       // Kasm cannot update servers: added and changed rows are imported as new servers.
-      update: [importCall("update", "when rows are added or changed")],
+      update: [listing("with kasm:apiNames product, when rows are added or changed: every server, before the import"), importCall("update", "when rows are added or changed")],
       // Kasm cannot delete servers: destroy only forgets them.
       delete: [],
     };

@@ -11,7 +11,7 @@
  */
 import type { z } from "zod";
 import type { OperationName } from "../../catalogue";
-import { KasmApiError, KasmBadRequestError, KasmNotFoundError } from "./errors";
+import { KasmApiError, KasmBadRequestError, KasmNotFoundError, KasmRateLimitError, KasmServerError, KasmTransportError } from "./errors";
 import { Empty } from "./schemas/common";
 import type { CallOptions, KasmTransport } from "./transport";
 
@@ -93,11 +93,9 @@ export async function createOnce<T>(
         if (accepted !== undefined) return adopted(transport, operation, accepted, error.errorMessage);
         throw error;
       }
-      if (!(error instanceof KasmApiError) || !isTransient(transport, error)) throw error;
+      if (!isTransient(transport, error)) throw error;
       uncertain = true;
-      const delayMs = error.retryAfterMs !== undefined ? Math.min(error.retryAfterMs, policy.maxDelayMs) : policy.delayMs(attempt);
-      transport.log("debug", `${operation}: attempt ${attempt} failed (${error.status ?? error.kind}); looking for the object in ${delayMs} ms`);
-      await sleep(delayMs);
+      await waitBeforeLookingUp(transport, operation, error, attempt, "the object");
       // Even when no retry is left, a failed attempt that committed is a success.
       const found = await adoption.find();
       if (found !== undefined) return adopted(transport, operation, found, `attempt ${attempt} had committed`);
@@ -106,10 +104,38 @@ export async function createOnce<T>(
   }
 }
 
-/** Whether an error is one after which a write's outcome is unknown and trying again makes sense. */
-function isTransient(transport: KasmTransport, error: KasmApiError): boolean {
+/**
+ * Whether an error is one after which a write's outcome is unknown and trying again makes sense: a
+ * transient failure by the retry policy (HTTP 429, 500, 502, 503 or 504, a broken connection, a
+ * timeout), whose answer may have been lost after the write committed.
+ */
+export function isTransient(transport: KasmTransport, error: unknown): error is KasmApiError {
+  if (!(error instanceof KasmApiError)) return false;
   const code = (error as { code?: string }).code;
   return transport.policy.isTransient(error.status !== undefined ? { status: error.status } : { code });
+}
+
+/**
+ * Whether a write that failed so may have committed all the same: any answer of a server error or
+ * of rate limiting (a proxy in front of Kasm may answer either after Kasm wrote), and any connection
+ * that broke or timed out. Wider than {@link isTransient}: a write that must not be repeated blindly
+ * (a batch import) looks up what it may have made after each of these, and is sent again only after
+ * a transient one.
+ */
+export function mayHaveCommitted(error: unknown): error is KasmApiError {
+  return error instanceof KasmServerError || error instanceof KasmRateLimitError || error instanceof KasmTransportError;
+}
+
+/**
+ * Wait before looking up what failed attempt number `attempt` of `operation` may have committed:
+ * the server's `Retry-After` (a 429 or 503 carries one), capped at the longest delay the retry
+ * settings allow, or the settings' backoff for that attempt.
+ */
+export async function waitBeforeLookingUp(transport: KasmTransport, operation: OperationName, error: KasmApiError, attempt: number, what: string): Promise<void> {
+  const policy = transport.policy;
+  const delayMs = error.retryAfterMs !== undefined ? Math.min(error.retryAfterMs, policy.maxDelayMs) : policy.delayMs(attempt);
+  transport.log("debug", `${operation}: attempt ${attempt} failed (${error.status ?? error.kind}); looking for ${what} in ${delayMs} ms`);
+  await sleep(delayMs);
 }
 
 function adopted<T>(transport: KasmTransport, operation: OperationName, value: T, why: string | undefined): T {

@@ -23,6 +23,12 @@ import { ADMIN, hyphenated, seedWithAdmin } from "../helpers/emulator";
 import type { ProviderHost } from "../helpers/host";
 import { Driven, hostFor } from "../helpers/provider";
 
+/**
+ * What one import sends: the import, after the listing of every server with a released Kasm's
+ * operations, which tells the import's servers from others should its answer be lost.
+ */
+const AN_IMPORT = TEST_API_NAMES === "product" ? ["get_servers", "batch_create_server"] : ["batch_create_server"];
+
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const POOL_ID = "9a7b6c5d4e3f4a2b8c1d0e9f8a7b6c5d";
 /** Everything a ServerImport needs but Servers Create. */
@@ -182,7 +188,7 @@ describe("ServerImport", () => {
     ];
     const before = requests.length;
     const state = await lab.create({ servers });
-    expect(operationsSince(before)).toEqual(["batch_create_server"]);
+    expect(operationsSince(before)).toEqual(AN_IMPORT);
     expect(lab.id).toMatch(/^[0-9a-f]{32}$/);
     expect(Object.keys(state.serverIds as object)).toEqual(["ws-11", "ws-12"]);
     const ids = state.serverIds as Record<string, string>;
@@ -218,7 +224,7 @@ describe("ServerImport", () => {
     const stderrBefore = host.stderr.join("").length;
     const beforeUpdate = requests.length;
     const next = await lab.update({ servers: added });
-    expect(operationsSince(beforeUpdate)).toEqual(["batch_create_server"]);
+    expect(operationsSince(beforeUpdate)).toEqual(AN_IMPORT);
     expect(next.serverIds).toMatchObject({ ...ids, "ws-13": expect.stringMatching(/^[0-9a-f]{32}$/) });
     expect(serversNamed("ws-11")).toHaveLength(1);
     expect(host.stderr.join("").slice(stderrBefore)).not.toMatch(/ServerImport/);
@@ -235,7 +241,7 @@ describe("ServerImport", () => {
     const stderrBefore = host.stderr.join("").length;
     const before = requests.length;
     const next = await set.update({ servers: changed });
-    expect(operationsSince(before)).toEqual(["batch_create_server"]);
+    expect(operationsSince(before)).toEqual(AN_IMPORT);
     const newIds = next.serverIds as Record<string, string>;
     expect(Object.keys(newIds)).toEqual(["ws-21", "ws-22"]);
     expect(newIds["ws-21"]).not.toBe(ids["ws-21"]);

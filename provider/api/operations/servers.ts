@@ -40,6 +40,17 @@ export async function setDrainServer(api: KasmApi, params: DrainServerParams): P
 const ServersAnswer = z.union([z.object({ server: Server }), z.object({ servers: z.array(Server) })]);
 
 /**
+ * Every server of the installation (`get_servers` without `target_server`; needs Servers View or
+ * Agents View). Only a released Kasm answers so (`kasm:apiNames product`: every server, in its
+ * `{servers: [...]}` shape; 1.15 decompile, `admin_api.py`); the API documentation's `get_servers`
+ * reads one server by id, and refuses a call without one.
+ */
+export async function listServers(api: KasmApi): Promise<Server[]> {
+  const answer = await api.transport.call("get_servers", {}, z.object({ servers: z.array(Server) }));
+  return answer.servers;
+}
+
+/**
  * Read one server (`get_servers`, despite its name; needs Servers View or Agents View). Either
  * answer shape is read (see {@link ServersAnswer}); from a list, the server with the asked id.
  *

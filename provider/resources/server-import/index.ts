@@ -19,14 +19,18 @@
  *
  * Retries: the import is the only write, and Kasm applies all of its rows or none, so a failed
  * create or update leaves the state as it was and the next up imports the same rows again. The
- * import itself is never sent twice: when its outcome is unknown (a server error, a broken
- * connection) the error says so and what to check first, as the API cannot list servers to tell.
- * When Kasm accepts an import but its answer lacks some servers, the ones it named are kept in the
- * state (failed to initialise), and the next up imports only the rows without a server.
+ * import itself is never sent blindly a second time. When its outcome is unknown (a server error,
+ * a 429, a broken connection, a timeout), a released Kasm (`kasm:apiNames product`) lists its
+ * servers: the ones that were not there before the import and carry the rows' names are the
+ * import's, and only when there are none is the import sent again, by the retry settings. The API
+ * documentation's operations cannot list servers: there the error says the outcome is unknown and
+ * what to check first. When Kasm accepts an import but its answer lacks some servers, the ones it
+ * named are kept in the state (failed to initialise), and the next up imports only the rows
+ * without a server.
  *
  * Names: Kasm does not keep server names unique (nor does the emulator: a second server with a
- * name in use is created beside the first), and the API cannot list servers, so the provider cannot
- * see a server of the same name made outside this resource. It keeps names unique within the set
+ * name in use is created beside the first), and the API documentation's operations cannot list
+ * servers, so the provider does not refuse a server of the same name made outside this resource. It keeps names unique within the set
  * (check refuses duplicates), and a name that clashes with another server outside the set gives a
  * second server of that name; `serverIds` holds this resource's.
  *
@@ -67,9 +71,14 @@ const DOCS: KindDocs<ServerImportInputs> = {
     "the new one and the old server stays in Kasm. A warning names it.\n- **No delete.** Removing a " +
     "row, or destroying the resource, forgets the servers and warns, naming them: remove them in the " +
     "Kasm admin UI (Infrastructure, Servers) if they are not needed.\n- **Server names are not unique " +
-    "in Kasm**, and the API cannot list servers: a name already used by a server outside this " +
-    "resource gives a second server of that name. Names must be unique within the set (checked " +
-    "before any request).\n\n`check` validates every row before anything is sent (required `name` and " +
+    "in Kasm**: a name already used by a server outside this resource gives a second server of that " +
+    "name. Names must be unique within the set (checked before any request).\n\n**An import whose " +
+    "answer was lost** (a server error, a 429, a broken connection, a timeout) is never sent again " +
+    "blindly: with `kasm:apiNames product` the servers are listed before the import, and the new " +
+    "servers carrying the rows' names are found after the failure (the import is sent again only " +
+    "when there are none, by the retry settings); the API documentation's operations cannot list " +
+    "servers, so there the error says the outcome is unknown and what to check in the Kasm admin UI " +
+    "before the next `up`.\n\n`check` validates every row before anything is sent (required `name` and " +
     "`ipHostname`, port range, booleans, SSH with `PROMPT_USER`, duplicate names, unknown CSV " +
     "columns), naming row and column. Kasm validates the whole file before creating anything, so a " +
     "refused import creates no server; the error lists every problem with its row and code. Refresh " +
@@ -120,8 +129,9 @@ const DOCS: KindDocs<ServerImportInputs> = {
   limits:
     "servers are only created, in one all-or-nothing import: a changed row imports a new server and " +
     "the old one stays in Kasm; a removed row and destroy only forget (each with a warning naming " +
-    "the servers); names are not unique in Kasm and cannot be listed, so a name in use outside the " +
-    "set gives a second server",
+    "the servers); names are not unique in Kasm, so a name in use outside the set gives a second " +
+    "server; an import whose answer was lost is found by listing the servers with `kasm:apiNames " +
+    "product` only",
 };
 
 // --- helpers -------------------------------------------------------------------------------------

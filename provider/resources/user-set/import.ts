@@ -3,7 +3,8 @@
  * and creates all of them or none), the ids of the created users, and the errors that name rows as
  * the program wrote them.
  */
-import { KasmBadRequestError, KasmServerError, KasmTransportError, type User as KasmUser } from "../../api";
+import { KasmBadRequestError, type User as KasmUser } from "../../api";
+import { isTransient, mayHaveCommitted, waitBeforeLookingUp } from "../../api/recovery";
 import type { KindContext } from "../kit/types";
 import { camelCase, KasmDeclarationRefusedError, KasmNotAdoptedError, KasmOutcomeUnknownError } from "../kit";
 import { GROUP_COLUMN, type Row } from "./fields";
@@ -61,11 +62,13 @@ function refusedImportError(rows: readonly Row[], problems: readonly string[], c
  * Import `rows` in one request. Throws only when nothing was created: a refused import names
  * every problem with the row it is on, as the program wrote it.
  *
- * A failure that leaves the outcome unknown (a server error, a broken connection) is never
- * answered by sending the same import blindly: the users pages say which rows exist now (Kasm
- * imports all rows or none, and none of them existed before), and only the rows Kasm does not
- * have are imported again, up to the client's retries. When the pages cannot be read either, the
- * rows are answered as unconfirmed.
+ * A failure that leaves the outcome unknown (a server error, a 429, a broken connection, a
+ * timeout: a proxy may answer any of them after Kasm committed) is never answered by sending the
+ * same import blindly: after the wait the retry settings give (or the answer's `Retry-After`), the
+ * users pages say which rows exist now (Kasm imports all rows or none, and none of them existed
+ * before), and only the rows Kasm does not have are imported again, after a transient failure and
+ * up to the client's retries. When the pages cannot be read either, the rows are answered as
+ * unconfirmed.
  */
 export async function importRows(context: KindContext, rows: readonly Row[]): Promise<Imported> {
   const created = new Map<string, KasmUser>();
@@ -88,16 +91,17 @@ export async function importRows(context: KindContext, rows: readonly Row[]): Pr
       const refused = error instanceof KasmBadRequestError && error.validationErrors?.length ? error.validationErrors : undefined;
       // Refused the first time: nothing was created. Refused after an unknown outcome: the pages say whether an earlier attempt did it.
       if (refused && !uncertain) throw refusedImportError(left, refused, error);
-      if (!refused && !(error instanceof KasmServerError || error instanceof KasmTransportError)) return stop(error);
+      if (!refused && !mayHaveCommitted(error)) return stop(error);
       uncertain = true;
-      if (!refused) await sleep(policy.delayMs(attempt));
+      if (mayHaveCommitted(error)) await waitBeforeLookingUp(client.transport, "batch_create_user", error, attempt, "the imported users");
       const found = await importedAnyway(context, left).catch(() => undefined);
       if (found === undefined) return { created, error, unconfirmed: left };
       for (const [key, user] of found) created.set(key, user);
       left = left.filter((row) => !created.has(row.key));
       if (left.length === 0) return { created, unconfirmed: [] };
       if (refused) return stop(refusedImportError(left, refused, error));
-      if (attempt > policy.maxRetries) return stop(error);
+      // Imported again only after a failure worth another attempt, and as often as the retry settings allow.
+      if (attempt > policy.maxRetries || !isTransient(client.transport, error)) return stop(error);
     }
   }
   // The import answers with the created users; should a release leave some out, the pages have them.
@@ -120,10 +124,6 @@ export async function importRows(context: KindContext, rows: readonly Row[]): Pr
         `Run the update again with \`adopt: true\` to take them over if they exist.`,
     ),
   };
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** The users of `rows` that exist now (they did not before the import), by username. */
