@@ -42,6 +42,11 @@ export function explicitProviderName(req: provproto.ConfigureRequest): string | 
 export interface ConfiguredState {
   /** Whether every setting was known (a preview may configure with values not known yet). */
   settingsKnown: boolean;
+  /**
+   * The explicit provider this process is, by resource name and URN, when the engine sent both:
+   * `pulumi import` of one of its resources must name it (`--provider <name>=<urn>`).
+   */
+  explicitProvider?: { readonly name: string; readonly urn: string };
 }
 
 /** The settings among `props`, without what the engine adds. */
@@ -76,8 +81,11 @@ export function instanceMethods(connections: ConnectionRegistry, state: Configur
           ? settingsOf(fromStruct(args).props)
           : Object.fromEntries([...req.getVariablesMap().entries()].filter(([key]) => key.startsWith(VARIABLE_PREFIX)).map(([key, value]) => [key.slice(VARIABLE_PREFIX.length), value]));
       // An explicit provider's messages name its own properties, not the stack's `kasm:` keys.
-      connections.reconfigure(settingsReader(props), args !== undefined ? explicitProviderName(req) : undefined);
+      const explicit = args !== undefined ? explicitProviderName(req) : undefined;
+      connections.reconfigure(settingsReader(props), explicit);
       state.settingsKnown = !hasUnknownSetting(props);
+      const urn = req.getUrn();
+      state.explicitProvider = explicit !== undefined && urn ? { name: explicit, urn } : undefined;
       return new provproto.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true).setAcceptresources(false).setAcceptoutputs(false);
     },
   };

@@ -35,12 +35,36 @@ export interface LifecycleDeps {
   engineAddress(): string | undefined;
   /** Whether Configure was given every setting (a preview may configure with values not known yet). */
   settingsKnown(): boolean;
+  /** The explicit provider this process is, by name and URN; undefined for a default provider (or an engine that sent neither). */
+  explicitProvider?(): { readonly name: string; readonly urn: string } | undefined;
 }
 
-/** The type token and the name of a URN (`urn:pulumi:<stack>::<project>::<type>::<name>`; a parent's type before a `$`). */
-function partsOfUrn(urn: string): { readonly type: string; readonly name: string } {
+/**
+ * The type token and the name of a URN (`urn:pulumi:<stack>::<project>::<type>::<name>`; a
+ * parent's type before a `$`), and whether the resource has a parent other than the stack.
+ */
+function partsOfUrn(urn: string): { readonly type: string; readonly name: string; readonly parented: boolean } {
   const parts = urn.split("::");
-  return { type: (parts[2] ?? "").split("$").at(-1) ?? "", name: parts.slice(3).join("::") };
+  const types = (parts[2] ?? "").split("$");
+  return { type: types.at(-1) ?? "", name: parts.slice(3).join("::"), parented: types.length > 1 };
+}
+
+/** A word as a POSIX shell reads it back: as it is when it holds nothing the shell would take, else in single quotes. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9._:@%+=/-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The `pulumi import` command that takes the object with this id into the state as the resource
+ * of `urn` (see `KindContext.importCommand`): with the explicit provider it runs on; undefined for
+ * a resource with a parent, whose name and URN `pulumi import` would also need (`--parent`) and the
+ * child's URN does not give.
+ */
+function importCommandOf(urn: string, provider: { readonly name: string; readonly urn: string } | undefined): ((id: string) => string) | undefined {
+  const { type, name, parented } = partsOfUrn(urn);
+  if (parented) return undefined;
+  const through = provider === undefined ? "" : ` --provider ${shellWord(`${provider.name}=${provider.urn}`)}`;
+  return (id) => `pulumi import ${type} ${shellWord(name)} ${id} --yes --protect=false --generate-code=false${through}`;
 }
 
 /** The lifecycle methods over `deps` (see the module comment). */
@@ -56,7 +80,8 @@ export function lifecycle(deps: LifecycleDeps) {
     // installation: no read before the plan, as with `checkBeforeChanges: false`.
     const settingsKnown = deps.settingsKnown();
     const setting: KindContext["setting"] = (option) => (!settingsKnown && option === "checkBeforeChanges" ? "false" : context.setting(option));
-    return { kind: kind as KindName, provider: deps.kinds[kind as KindName], context: { ...context, setting } };
+    const importCommand = importCommandOf(urn, deps.explicitProvider?.());
+    return { kind: kind as KindName, provider: deps.kinds[kind as KindName], context: { ...context, setting, ...(importCommand === undefined ? {} : { importCommand }) } };
   }
 
   return {

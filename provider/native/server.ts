@@ -62,7 +62,13 @@ export async function serveNativeProvider(options: NativeServerOptions): Promise
   const state: ConfiguredState = { settingsKnown: false };
   let engineAddress = options.engineAddress;
   const instance = instanceMethods(connections, state);
-  const resources = lifecycle({ kinds: options.kinds, connections, engineAddress: () => engineAddress, settingsKnown: () => state.settingsKnown });
+  const resources = lifecycle({
+    kinds: options.kinds,
+    connections,
+    engineAddress: () => engineAddress,
+    settingsKnown: () => state.settingsKnown,
+    explicitProvider: () => state.explicitProvider,
+  });
   const invoke = invokeMethod({ connections, engineAddress: () => engineAddress, settingsKnown: () => state.settingsKnown });
   const schema = packageSchema(options.version, options.kinds);
 

@@ -358,7 +358,7 @@ export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs
     // a server error the client's recovery looks it up to learn whether its create committed, and
     // would take a config made outside Pulumi for its own (see Adoption.findFirst in kit/adoption.ts).
     const existing = canRead(client) ? await client.casting.findCastConfig(body) : undefined;
-    if (existing && !inputs.adopt) throw alreadyExistsError("CastConfig", label(inputs), `casting config ${existing.cast_config_id}`);
+    if (existing && !inputs.adopt) throw alreadyExistsError({ kind: "CastConfig", key: label(inputs), cause: `casting config ${existing.cast_config_id}`, context, id: existing.cast_config_id });
     if (existing) {
       // A config already as declared is taken over without a request.
       if (isAsDeclared(inputs, currentInputs(inputs, existing), ADOPTION_COMPARED))
@@ -396,7 +396,7 @@ export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs
             `the administration) and run the update again, or choose another key and name.`,
           error,
         );
-      throw alreadyExistsError("CastConfig", label(inputs), error);
+      throw alreadyExistsError({ kind: "CastConfig", key: label(inputs), cause: error, context, adoptable: canRead(client) });
     }
     if (!result.confirmed)
       throw new KasmOutcomeUnknownError(

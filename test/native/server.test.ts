@@ -2,7 +2,8 @@
  * The native provider's gRPC server driven directly, as the engine drives it, without the Pulumi
  * CLI (test/cli/native-yaml.test.ts runs it through the CLI): the schema, Configure's answer,
  * secrets wrapped on the way out, a preview's create that sends nothing, the field-level diff, an
- * import's read, a check failure on a secret that does not name it, and the lookups (Invoke):
+ * import's read, a check failure on a secret that does not name it, the refusal of an existing
+ * object naming the `pulumi import` command for an interrupted up, and the lookups (Invoke):
  * their answers, secrets, failures and functions in the schema.
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
@@ -98,6 +99,51 @@ describe("the native provider's gRPC server", () => {
     );
     const failures = checked.getFailuresList().map((failure) => [failure.getProperty(), failure.getReason()]);
     expect(failures).toEqual([["", expect.stringContaining("password must not be empty")]]);
+  });
+
+  it("refuses the create of a user Kasm has, naming the pulumi import command with its id for an up interrupted while creating it; none for a child resource", async () => {
+    const grace = await emulator.userId("grace");
+    const refusal = async (urn: string, on: NativeProviderClient = provider) => {
+      const checked = await on.call<provproto.CheckRequest, provproto.CheckResponse>(
+        "check",
+        new provproto.CheckRequest().setUrn(urn).setOlds(struct({})).setNews(struct({ username: "grace", password: secret("pw-never-shown-77") })),
+      );
+      const reasons = checked.getFailuresList().map((failure) => failure.getReason());
+      expect(reasons).toHaveLength(1);
+      expect(reasons[0]).not.toContain("pw-never-shown-77");
+      return reasons[0];
+    };
+    const top = await refusal(urnOf("User", "grace"));
+    expect(top).toContain(`User 'grace' already exists in Kasm at ${emulator.url} (user ${grace})`);
+    expect(top).toContain(
+      `If an earlier \`pulumi up\` was interrupted while creating it (the next \`up\` lists it as "interrupted while creating"), ` +
+        `\`pulumi import kasm:index:User grace ${grace} --yes --protect=false --generate-code=false\` takes it into the state as it is (or set \`adopt: true\`), ` +
+        "and `pulumi refresh --yes --clear-pending-creates` drops the pending create that `up` left.",
+    );
+    // A name the shell would split is quoted.
+    expect(await refusal(urnOf("User", "grace hopper"))).toContain(`\`pulumi import kasm:index:User 'grace hopper' ${grace} --yes`);
+    // A child's URN does not name its parent, which pulumi import would need: adopt only.
+    const child = await refusal("urn:pulumi:dev::native::my:index:Team$kasm:index:User::grace");
+    expect(child).not.toContain("pulumi import");
+    expect(child).toContain("`adopt: true` takes it over too");
+
+    // On an explicit provider, the command names it (pulumi import would use the default provider otherwise).
+    const staging = await startNativeProvider();
+    try {
+      const providerUrn = "urn:pulumi:dev::native::pulumi:providers:kasm::staging";
+      await staging.call(
+        "configure",
+        new provproto.ConfigureRequest()
+          .setUrn(providerUrn)
+          .setName("staging")
+          .setArgs(struct({ baseUrl: emulator.url, apiKey: ADMIN.key, apiKeySecret: secret(ADMIN.secret), maxRetries: 0 })),
+      );
+      expect(await refusal(urnOf("User", "grace"), staging)).toContain(
+        `\`pulumi import kasm:index:User grace ${grace} --yes --protect=false --generate-code=false --provider staging=${providerUrn}\``,
+      );
+    } finally {
+      await staging.close();
+    }
   });
 
   /** An invoke of `kasm:index:<fn>` with `args`. */

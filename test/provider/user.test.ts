@@ -98,9 +98,17 @@ describe("User", () => {
     expect((await user.read()).id).toBe("");
   });
 
-  it("an existing username is an error that suggests adopt, and adopt takes the user over", async () => {
+  it("an existing username is an error that suggests adopt, also after an interrupted up, and adopt takes the user over", async () => {
     const clash = new Driven(host, "User", "existing");
-    await expect(clash.create({ username: "existing", firstName: "New" })).rejects.toThrow(/already exists in Kasm.*adopt: true/s);
+    const error = (await clash.create({ username: "existing", firstName: "New", password: "never-in-a-message-31" }).catch((e: Error) => e)) as Error;
+    expect(error.message).toMatch(/already exists in Kasm.*adopt: true/s);
+    // A dynamic resource cannot be imported: after an interrupted up, adopt takes it over, and refresh drops the pending create.
+    expect(error.message).toContain(
+      'If an earlier `pulumi up` was interrupted while creating it (the next `up` lists it as "interrupted while creating"), `adopt: true` takes it over too, ' +
+        "and `pulumi refresh --yes --clear-pending-creates` drops the pending create that `up` left.",
+    );
+    expect(error.message).not.toContain("pulumi import");
+    expect(error.message).not.toContain("never-in-a-message-31");
 
     const adopted = new Driven(host, "User", "existing-adopted");
     await adopted.create({ username: "Existing", firstName: "New", adopt: true });

@@ -48,6 +48,8 @@ export interface Adoption<T> {
   readonly declaredBy?: string;
   /** The object with the same natural key, if there is one. */
   find(): Promise<T | undefined>;
+  /** The resource's id an object found would have, for the way out the error names (see {@link alreadyExistsError}). */
+  idOf?(existing: T): string;
   /**
    * Look the key up before creating even without `adopt`, and refuse an existing object, named by
    * what this returns (`staging config <id>`). Every kind whose create the client recovers by its
@@ -78,9 +80,11 @@ export interface Adoption<T> {
  * is an error that suggests it.
  */
 export async function createOrAdopt<T>(how: Adoption<T>, context: KindContext): Promise<T> {
+  const refused = (cause: unknown, existing: T | undefined) =>
+    alreadyExistsError({ kind: how.kind, key: how.key, cause, declaredBy: how.declaredBy, context, id: existing === undefined ? undefined : how.idOf?.(existing) });
   if (how.adopt === true || how.findFirst) {
     const existing = await how.find();
-    if (existing !== undefined && how.adopt !== true) throw alreadyExistsError(how.kind, how.key, how.findFirst?.(existing), how.declaredBy, context.client().baseUrl);
+    if (existing !== undefined && how.adopt !== true) throw refused(how.findFirst?.(existing), existing);
     if (existing !== undefined) {
       if (how.asDeclared?.(existing)) return existing;
       // Refused in check already when it could read; here for a plan made without that read.
@@ -91,7 +95,7 @@ export async function createOrAdopt<T>(how: Adoption<T>, context: KindContext): 
   try {
     return await how.create();
   } catch (error) {
-    if (isAlreadyExists(error)) throw alreadyExistsError(how.kind, how.key, error, how.declaredBy, context.client().baseUrl);
+    if (isAlreadyExists(error)) throw refused(error, how.idOf ? await how.find().catch(() => undefined) : undefined);
     throw error;
   }
 }
@@ -106,31 +110,64 @@ export function isAlreadyExists(error: unknown): boolean {
   return error instanceof KasmAlreadyExistsError;
 }
 
+/** What {@link alreadyExistsError} says of an object that exists already. */
+export interface AlreadyExists {
+  /** The kind and the natural key: `User`, `'ada'`. */
+  readonly kind: string;
+  readonly key: string;
+  /**
+   * Kasm's refusal of the create, whose words the message quotes; or, when the object was found
+   * before any create, the words that name it (`staging config <id>`).
+   */
+  readonly cause?: unknown;
+  /**
+   * For a kind whose object another resource may declare too (`another StagingConfig of this
+   * zone and image`): the error then says to keep one of them first, since `adopt` would leave
+   * both resources managing the object and undoing each other.
+   */
+  readonly declaredBy?: string;
+  /**
+   * The resource's context: the installation's address, so that the message names where the
+   * object is (a program may manage several), and the `pulumi import` command where the CLI has one.
+   */
+  readonly context?: KindContext;
+  /** The resource's id the object would have (its Kasm id), when known: the import command takes it. */
+  readonly id?: string;
+  /** False when `adopt` cannot take the object over here (a casting config where none can be read): no way out after an interrupted up is named. */
+  readonly adoptable?: boolean;
+}
+
 /**
- * The error for an object that exists already when `adopt` is not set.
- *
- * @param cause Kasm's refusal of the create, whose words the message quotes; or, when the object
- *   was found before any create, the words that name it (`staging config <id>`).
- * @param declaredBy For a kind whose object another resource may declare too (`another
- *   StagingConfig of this zone and image`): the error then says to keep one of them first, since
- *   `adopt` would leave both resources managing the object and undoing each other.
- * @param installation The installation's address, for a message that names where the object is
- *   (a program may manage several).
+ * The error for an object that exists already when `adopt` is not set: where it is, how to take
+ * it over (`adopt: true`), and what to do when an earlier `pulumi up` made it and was interrupted
+ * before it could record it (Pulumi keeps such a create as pending, and shows it at the next up).
+ * The CLI's `pulumi refresh --import-pending-creates <urn> <id>` is not named: with Pulumi 3.276
+ * it drops the pending create without recording the resource (measured, test/cli/interrupted.test.ts);
+ * `adopt: true`, or a native resource's `pulumi import`, records it, and `pulumi refresh
+ * --clear-pending-creates` drops the pending create. Never a secret: the key and id only.
  */
-export function alreadyExistsError(kind: string, key: string, cause?: unknown, declaredBy?: string, installation?: string): KasmNotAdoptedError {
+export function alreadyExistsError(what: AlreadyExists): KasmNotAdoptedError {
+  const { kind, key, cause, declaredBy, context, id, adoptable = true } = what;
+  const installation = context?.client().baseUrl;
   const detail =
     (installation === undefined ? "" : ` at ${installation}`) +
     (typeof cause === "string" ? ` (${cause})` : cause instanceof KasmApiError && cause.errorMessage ? ` (Kasm: ${cause.errorMessage})` : "");
+  const importCommand = context?.importCommand?.(id ?? "<its id>");
+  const interrupted = !adoptable
+    ? ""
+    : ` If an earlier \`pulumi up\` was interrupted while creating it (the next \`up\` lists it as "interrupted while creating"), ` +
+    (importCommand === undefined ? "\`adopt: true\` takes it over too" : `\`${importCommand}\` takes it into the state as it is (or set \`adopt: true\`)`) +
+    `, and \`pulumi refresh --yes --clear-pending-creates\` drops the pending create that \`up\` left.`;
   if (declaredBy)
     return new KasmNotAdoptedError(
       `${kind} ${key} already exists in Kasm${detail}. If another resource declares it (${declaredBy}), keep only one of ` +
         `them: with both, each undoes the other's changes, and adopt would not stop that. If it was made outside Pulumi, set ` +
-        `\`adopt: true\` on the resource to take it over and bring it to the declared state.`,
+        `\`adopt: true\` on the resource to take it over and bring it to the declared state.${interrupted}`,
       typeof cause === "string" ? undefined : cause,
     );
   return new KasmNotAdoptedError(
     `${kind} ${key} already exists in Kasm${detail}. Set \`adopt: true\` on the resource to take it over and bring it ` +
-      `to the declared state, or declare another ${kind.toLowerCase()}.`,
+      `to the declared state, or declare another ${kind.toLowerCase()}.${interrupted}`,
     typeof cause === "string" ? undefined : cause,
   );
 }

@@ -271,6 +271,7 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
       key: adoption.key(inputs),
       declaredBy: adoption.declaredBy,
       find: () => adoption.find(inputs, context),
+      idOf: record.id,
       findFirst: adoption.findFirst,
       // The check of this create looked the key up moments ago and found nothing: not again.
       ...(inputs.adopt !== true && lookups.absentLately(context, adoption.noun ?? adoption.kind, adoption.key(inputs)) ? { find: async () => undefined } : {}),
@@ -299,7 +300,8 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
       lookups.rememberAbsent(context, noun, key);
       return undefined;
     }
-    return `${context.label(noun, key)}: ${alreadyExistsError(noun, key, named(existing), adoption.declaredBy, context.client().baseUrl).message}`;
+    const refusal = alreadyExistsError({ kind: noun, key, cause: named(existing), declaredBy: adoption.declaredBy, context, id: adopting?.record.id(existing) });
+    return `${context.label(noun, key)}: ${refusal.message}`;
   }
 
   return {

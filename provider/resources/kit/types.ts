@@ -47,6 +47,13 @@ export interface KindContext {
   setting(option: ProviderSetting): string | undefined;
   /** How a message names the resource: `User ada` (by its Pulumi name; by `id` for a state that does not keep the name). */
   label(kind: string, id: string): string;
+  /**
+   * The `pulumi import` command that takes the object with this id (the resource's id) into the
+   * state as this resource, where the CLI can: a native provider's resource without a parent
+   * (the provider knows its URN, and its explicit provider's). Undefined for a dynamic resource,
+   * which `pulumi import` cannot take, and where the command cannot be written whole.
+   */
+  importCommand?(id: string): string | undefined;
   /** A warning to the user (the engine's diagnostics). Never a secret. */
   warn(message: string): Promise<unknown>;
   /** Something worth knowing that is not a problem (an INFO diagnostic). Never a secret. */
