@@ -4,7 +4,7 @@
  * touches the user's ~/.pulumi). Every command runs asynchronously: the emulator the program talks
  * to runs in the test's own process and must keep serving while the CLI waits for it.
  */
-import { execFile, spawnSync } from "node:child_process";
+import { execFile, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync } from "node:fs";
 import path from "node:path";
 
@@ -53,6 +53,22 @@ export function internalFieldShown(stdout: string): string | undefined {
   const named = /\b(resourceFieldsChanging|groupChanging)\b/.exec(stdout)?.[1];
   if (named) return named;
   return /^[\s+~-]*(__[A-Za-z]\w*)\s*:/m.exec(stdout)?.[1] ?? /\[diff:[^\]]*?\b(__[A-Za-z]\w*)/.exec(stdout)?.[1];
+}
+
+/** The ids of every process below `pid` (its children, theirs, ...), from `ps`. */
+function descendantsOf(pid: number): number[] {
+  const listed = spawnSync("ps", ["-A", "-o", "pid=,ppid="], { encoding: "utf8" }).stdout ?? "";
+  const children = new Map<number, number[]>();
+  for (const line of listed.split("\n")) {
+    const [child, parent] = line.trim().split(/\s+/).map(Number);
+    if (Number.isInteger(child) && Number.isInteger(parent)) children.set(parent, [...(children.get(parent) ?? []), child]);
+  }
+  const found: number[] = [];
+  for (let next = [pid]; next.length > 0; ) {
+    next = next.flatMap((p) => children.get(p) ?? []);
+    found.push(...next);
+  }
+  return found;
 }
 
 /** What a CLI command printed, and its exit code. */
@@ -116,6 +132,41 @@ export class PulumiCli {
         else resolve(result);
       });
     });
+  }
+
+  /**
+   * Start `pulumi <args>` without waiting for it, so that a test can kill the whole run at once,
+   * as a cancelled CI job or a lost machine does: `kill()` sends SIGKILL to the CLI and to every
+   * process it started (the language host, the program, the provider plugins, which the CLI puts
+   * in process groups of their own), each by its id. `done` settles with what it printed and its
+   * exit code (1 when killed).
+   */
+  start(args: readonly string[]): { readonly done: Promise<CliResult>; kill(): void } {
+    const child = spawn("pulumi", ["--non-interactive", ...args], { cwd: this.options.programDir, env: this.env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const done = new Promise<CliResult>((resolve) => child.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr })));
+    return {
+      done,
+      kill: () => {
+        if (child.pid === undefined) return;
+        // Every descendant first, found while the CLI still holds them (once it dies they are re-parented).
+        for (const pid of [child.pid, ...descendantsOf(child.pid)]) {
+          try {
+            process.kill(pid, "SIGKILL");
+          } catch {
+            // Gone already.
+          }
+        }
+      },
+    };
+  }
+
+  /** The stack's state, as `pulumi stack export` writes it (its `deployment`). */
+  async exported(): Promise<{ resources?: { urn: string; id?: string; type: string }[]; pending_operations?: { type: string; resource: { urn: string } }[] }> {
+    return JSON.parse((await this.ok(["stack", "export", "--stack", this.options.stack])).stdout).deployment;
   }
 
   /** Run and fail with the output unless the command succeeded. */
