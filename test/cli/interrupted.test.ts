@@ -51,9 +51,6 @@ describe.skipIf(!hasPulumi)("converging after an interruption, through the pulum
     return { cli, programDir, backend: path.join(caseDir, "work", "backend") };
   }
 
-  /** The operations the emulator served since request number `from`. */
-  const servedSince = (from: number) => emulator.requests.slice(from).map((line) => line.split(" ")[0]);
-
   /** Start `up`, kill it (the whole process group) once the emulator holds its create_user, and wait until that create ran. */
   async function killedWhileCreating(cli: PulumiCli, username: string): Promise<string> {
     await emulator.faults({ rate: 1, kinds: ["latency"], operations: ["create_user"], latencyMs: HELD_MS });
