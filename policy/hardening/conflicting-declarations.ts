@@ -79,10 +79,19 @@ function rule<A extends KasmKind, B extends KasmKind>(
 }
 
 /**
- * Why two declarations of one link conflict: a link has nothing but its two ends, so the second
- * create records the link the first made (no error), and destroying either removes it.
+ * Two declarations of one link of `kind`, named by its two ends (`keys`): a link has nothing but
+ * them, so the second create records the link the first made (no error), and destroying either
+ * removes it.
  */
-const LINK_WHY = "both record the one link Kasm has (the second create finds it made and takes it as its own), and destroying either removes it while the other still declares it";
+function linkRule<K extends KasmKind>(kind: K, keys: readonly (keyof KindInputs[K] & string)[], what: string): Rule {
+  return rule({
+    kinds: [kind, kind],
+    keys,
+    what,
+    why: "both record the one link Kasm has (the second create finds it made and takes it as its own), and destroying either removes it while the other still declares it",
+    fix: "Keep one of them.",
+  });
+}
 
 const RULES: readonly Rule[] = [
   rule({
@@ -106,27 +115,9 @@ const RULES: readonly Rule[] = [
     why: "UserGroups sets the user's groups exactly and removes the membership the GroupMembership adds, which adds it back: each undoes the other",
     fix: "Put the group in the UserGroups' groupIds and remove the GroupMembership, or manage this user with GroupMemberships only.",
   }),
-  rule({
-    kinds: ["GroupMembership", "GroupMembership"],
-    keys: ["userId", "groupId"],
-    what: "the same membership (the same user in the same group)",
-    why: LINK_WHY,
-    fix: "Keep one of them.",
-  }),
-  rule({
-    kinds: ["UserServerAssignment", "UserServerAssignment"],
-    keys: ["userId", "serverId"],
-    what: "the same assignment (the same user and server)",
-    why: LINK_WHY,
-    fix: "Keep one of them.",
-  }),
-  rule({
-    kinds: ["GroupWorkspace", "GroupWorkspace"],
-    keys: ["groupId", "imageId"],
-    what: "the same authorization (the same group and workspace)",
-    why: LINK_WHY,
-    fix: "Keep one of them.",
-  }),
+  linkRule("GroupMembership", ["userId", "groupId"], "the same membership (the same user in the same group)"),
+  linkRule("UserServerAssignment", ["userId", "serverId"], "the same assignment (the same user and server)"),
+  linkRule("GroupWorkspace", ["groupId", "imageId"], "the same authorization (the same group and workspace)"),
   rule({
     kinds: ["EgressProviderMapping", "EgressProviderMapping"],
     keys: ["egressProviderId", "userId", "groupId", "imageId"],
