@@ -16,7 +16,7 @@ import type { UserList } from "../api/user-reads";
 import { ALL_USERS_GROUP, closeUnderDependencies } from "../../catalogue";
 import { pairId } from "../../catalogue/ids";
 import type { KasmKind } from "../../catalogue/kinds";
-import { canonicalId, declared, GONE, isNotFound, KasmId, KasmObjectMissingError, KasmReadPermissionError, keepSpelling, NO_OUTPUTS, same, type KindDocs, type RefreshedInputs } from "./kit";
+import { canonicalId, declared, GONE, isNotFound, KasmId, KasmReadPermissionError, missingUserError, keepSpelling, NO_OUTPUTS, same, type KindDocs, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 /** Kasm's answer to adding a user to a group twice: `User (<u>) is already a member of group (<g>)`. */
@@ -187,7 +187,7 @@ export function defineUserLink<OtherField extends string>(link: UserLinkDefiniti
       // (conflicting-declarations), before anything is applied.
       const client = context.client();
       const user = await client.users.findUser({ user_id: userId });
-      if (!user && !link.isAlreadyLinked) throw new KasmObjectMissingError(`${link.kind}: Kasm has no user with id ${userId}.`);
+      if (!user && !link.isAlreadyLinked) throw missingUserError(context, link.kind, userId);
       if (user && isShownLinked(user, otherId)) return done;
       try {
         await link.add(client, userId, otherId);
