@@ -33,6 +33,15 @@ import { fieldTypeName, kindInputSchema, objectOf, type ObjectTypeSpec } from ".
  */
 export const GO_IMPORT_BASE_PATH = "pulumi-kasm.local/sdk/go/kasm";
 
+/**
+ * The npm name of the generated Node.js SDK. Not `pulumi-kasm`: that is the package of the dynamic
+ * resources, which ships this plugin, and the SDK is a package of its own (a program that takes it
+ * needs the plugin, which the SDK's package.json says with `"resource": true`). Not the generator's
+ * default `@pulumi/kasm` either: the `@pulumi` scope is Pulumi's own packages'. Not published: a
+ * program installs the tarball that `npm run sdk:generate` packs.
+ */
+export const NODEJS_PACKAGE_NAME = "@pulumi-kasm/native";
+
 /** `spec` with the description `text`, unless that is missing or empty (then any it has stays). */
 function described<T extends { readonly description?: string }>(spec: T, text: string | undefined): T {
   return text === undefined || text === "" ? spec : { ...spec, description: text };
@@ -97,6 +106,7 @@ export function packageSchema(version: string, kinds: Readonly<Record<KindName, 
     language: {
       go: { importBasePath: GO_IMPORT_BASE_PATH },
       python: { packageName: "pulumi_kasm", pyproject: { enabled: true } },
+      nodejs: { packageName: NODEJS_PACKAGE_NAME },
     },
     provider: { description: "One Kasm Workspaces installation.", inputProperties: config, properties: config },
     resources,

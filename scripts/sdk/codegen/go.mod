@@ -1,6 +1,6 @@
-// The SDK generator of scripts/sdk/generate.sh: Pulumi's Python and Go code generators at the
-// CLI's release (scripts/pulumi-cli/cli/go.mod pins the same pkg/v3), for where the language hosts
-// cannot generate (see main.go).
+// The SDK generator of scripts/sdk/generate.sh: Pulumi's Python, Go and Node.js code generators at
+// the CLI's release (scripts/pulumi-cli/cli/go.mod pins the same pkg/v3), for where the language
+// hosts cannot generate (see main.go).
 module pulumi-kasm.local/pulumi-sdk-codegen
 
 go 1.26.6

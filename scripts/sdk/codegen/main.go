@@ -1,7 +1,7 @@
-// Command codegen writes the Python or Go SDK of a package schema with Pulumi's own code
+// Command codegen writes the Python, Go or Node.js SDK of a package schema with Pulumi's own code
 // generators, as `pulumi package gen-sdk --language <language>` does through the language host.
-// generate.sh runs it only where the host cannot: the Python host built by
-// scripts/pulumi-cli/build.sh predates the hosts' GeneratePackage call, and no Go host is built.
+// generate.sh runs it only where the host cannot: the Python and Node.js hosts built by
+// scripts/pulumi-cli/build.sh predate the hosts' GeneratePackage call, and no Go host is built.
 // It does what those hosts' GeneratePackage does: bind the schema (dangling references allowed),
 // generate, write the files under the output folder.
 package main
@@ -14,13 +14,14 @@ import (
 	"path/filepath"
 
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
+	nodejsgen "github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	pygen "github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 )
 
 func main() {
 	schemaPath := flag.String("schema", "", "the package schema (JSON), as `pulumi package get-schema` writes it")
-	language := flag.String("language", "", "python or go")
+	language := flag.String("language", "", "python, go or nodejs")
 	out := flag.String("out", "", "the folder to write the SDK into (emptied first, as gen-sdk does)")
 	flag.Parse()
 	if err := generate(*schemaPath, *language, *out); err != nil {
@@ -58,8 +59,12 @@ func generate(schemaPath, language, out string) error {
 		files, err = pygen.GeneratePackage("pulumi-language-python", pkg, nil, nil)
 	case "go":
 		files, err = gogen.GeneratePackage("pulumi-language-go", pkg, nil)
+	case "nodejs":
+		// As `gen-sdk` without --local: a package that its own `tsc` builds into bin/; no extra
+		// files, no local dependencies, and no loader (the schema depends on no other package).
+		files, err = nodejsgen.GeneratePackage("pulumi-language-nodejs", pkg, nil, nil, false, nil)
 	default:
-		return fmt.Errorf("-language must be python or go, not %q", language)
+		return fmt.Errorf("-language must be python, go or nodejs, not %q", language)
 	}
 	if err != nil {
 		return err
