@@ -1,11 +1,12 @@
 /**
  * The native provider's generated SDKs for the CLI tests: `npm run sdk:generate`'s script run into
  * a test's folder, a Python virtual environment with Pulumi's Python SDK and the generated one
- * installed, and the Go toolchain's presence. Each step is timed, so that a test can report what
- * a cold and a warm run cost.
+ * installed, a TypeScript program's node_modules with the generated Node.js SDK unpacked into it,
+ * and the Go toolchain's presence. Each step is timed, so that a test can report what a cold and a
+ * warm run cost.
  */
 import { execFile, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 
@@ -48,10 +49,11 @@ function ok(ran: Ran, what: string): Ran {
 
 /**
  * Generate the SDKs of `languages` into `out` (`out/<language>`, and `out/schema.json`) with
- * scripts/sdk/generate.sh, the script `npm run sdk:generate` runs. `env` carries PULUMI_HOME, so
- * that the CLI's plugin lookups stay in the test's folder.
+ * scripts/sdk/generate.sh, the script `npm run sdk:generate` runs; the Node.js SDK is built and
+ * packed too (see {@link nodejsSdkTarball}). `env` carries PULUMI_HOME, so that the CLI's plugin
+ * lookups stay in the test's folder.
  */
-export async function generateSdks(out: string, languages: readonly ("python" | "go")[], env: NodeJS.ProcessEnv): Promise<Ran> {
+export async function generateSdks(out: string, languages: readonly ("python" | "go" | "nodejs")[], env: NodeJS.ProcessEnv): Promise<Ran> {
   return ok(await run("bash", [path.join(REPO, "scripts", "sdk", "generate.sh"), out, ...languages], { cwd: REPO, env }), "scripts/sdk/generate.sh");
 }
 
@@ -120,4 +122,45 @@ export async function pythonEnvironment(venv: string, sdkDir: string, pulumiVers
 /** The version of the `pulumi` CLI on PATH, without its `v`: Pulumi's Python SDK is taken at that release at the most (see {@link pythonEnvironment}). */
 export async function pulumiCliVersion(): Promise<string> {
   return ok(await run("pulumi", ["version"]), "pulumi version").output.trim().replace(/^v/, "");
+}
+
+/** The tarball of the Node.js SDK that {@link generateSdks} packed into `out` (the one `.tgz` there). */
+export function nodejsSdkTarball(out: string): string {
+  const tarballs = readdirSync(out).filter((name) => name.endsWith(".tgz"));
+  if (tarballs.length !== 1) throw new Error(`expected one packed Node.js SDK in ${out}, found: ${tarballs.join(", ") || "none"}`);
+  return path.join(out, tarballs[0]);
+}
+
+/**
+ * Give a TypeScript program its own node_modules: each package of this repository's node_modules
+ * linked in (pulumi-kasm among them, whose bin/ holds the plugin the program's Pulumi.yaml names),
+ * and each tarball of `tarballs` unpacked into it under its package's name, as `npm install
+ * <tarball>` places it. The unpacked package resolves `@pulumi/pulumi` from the program's
+ * node_modules, so the program and the SDK share one copy of Pulumi's runtime, as npm would have
+ * them. (npm itself is not run in the program: it would rewrite the linked packages.) Answers the
+ * names of the packages unpacked.
+ */
+export async function programNodeModules(programDir: string, tarballs: readonly string[]): Promise<string[]> {
+  const modules = path.join(programDir, "node_modules");
+  mkdirSync(modules, { recursive: true });
+  for (const entry of readdirSync(path.join(REPO, "node_modules"))) {
+    if (entry !== ".bin" && !entry.startsWith(".")) symlinkSync(path.join(REPO, "node_modules", entry), path.join(modules, entry));
+  }
+  const names: string[] = [];
+  for (const tarball of tarballs) {
+    const unpacked = mkdtempSync(path.join(programDir, ".unpack-"));
+    ok(await run("tar", ["-xzf", tarball, "-C", unpacked]), `tar -xzf ${tarball}`);
+    // npm's tarballs hold the package under package/.
+    const name = (JSON.parse(readFileSync(path.join(unpacked, "package", "package.json"), "utf8")) as { name: string }).name;
+    const scope = path.dirname(path.join(modules, name));
+    // A package of a scope this repository has (@pulumi) would be written into the repository's own node_modules.
+    if (existsSync(path.join(modules, name)) || (existsSync(scope) && lstatSync(scope).isSymbolicLink())) {
+      throw new Error(`${tarball}: ${name} would go into this repository's node_modules`);
+    }
+    mkdirSync(scope, { recursive: true });
+    renameSync(path.join(unpacked, "package"), path.join(modules, name));
+    rmSync(unpacked, { recursive: true, force: true });
+    names.push(name);
+  }
+  return names;
 }
