@@ -11,7 +11,8 @@
  * tarball the script writes; the example type-checks against the generated SDK as strictly as
  * `npm run typecheck` checks the other examples (which cannot see a generated SDK); `up` creates
  * in both installations; a preview without change sends no request to either; refresh reads drift
- * back from one; an edited field shows field by field in `preview --diff` and sends no write;
+ * back from one; an edited field shows field by field in `preview --diff`, an input left out not
+ * at all, and no write is sent;
  * `destroy` removes everything from both; the state holds neither API key secret nor the password
  * in plain text, and the providers ask for the plugin at package.json's version.
  *
@@ -25,7 +26,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SeedInput } from "../../emulator/seed";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { EXAMPLES, PASSPHRASE, REPO, SLOW } from "../e2e/helpers";
-import { hasPulumi, PulumiCli, type CliResult } from "./pulumi-cli";
+import { diffBlocks, hasPulumi, PulumiCli, type CliResult } from "./pulumi-cli";
 import { generateSdks, nodejsSdkTarball, programNodeModules, run } from "./sdks";
 
 const seedOf = (file: string) => JSON.parse(readFileSync(path.join(EXAMPLES, "two-installations", file), "utf8")) as Required<Pick<SeedInput, "apiKeys" | "zones" | "images">>;
@@ -151,7 +152,8 @@ describe.skipIf(!hasPulumi)("the native provider through the pulumi CLI, a TypeS
     for (const name of INSTALLATIONS) expect(state).not.toContain(SEEDS[name].apiKeys[0].secret);
     expect(state).not.toContain(PASSWORD);
     const resources = resourcesOf(state);
-    const providers = resources.filter((r) => r.type === "pulumi:providers:kasm" && !r.urn.includes("::default"));
+    // The two explicit providers, and no default one: every resource names its installation.
+    const providers = resources.filter((r) => r.type === "pulumi:providers:kasm");
     expect(providers.map((r) => r.urn.split("::").pop()).sort()).toEqual(["production", "staging"]);
     for (const provider of providers) {
       // The SDK asks for the plugin at its own version: the one GetPluginInfo answers.
@@ -175,9 +177,14 @@ describe.skipIf(!hasPulumi)("the native provider through the pulumi CLI, a TypeS
     expect(refreshed.find((r) => r.urn.endsWith("::ada-staging"))?.outputs?.firstName).toBe("Countess");
     expect(refreshed.find((r) => r.urn.endsWith("::ada-production"))?.outputs?.firstName).toBe("Ada");
 
-    // An edit of one field: `preview --diff` shows that field of each user, from what each installation has.
+    // An edit of one field, and an input the program stops declaring: `preview --diff` shows the
+    // edited field of each user, from what each installation has, and nothing of the input left
+    // out, which Kasm keeps (the dynamic form's display would show it removed).
     succeeded(await cli.run(["config", "set", "--stack", "dev", "adaFirstName", "Augusta"]));
-    const edit = await step("preview --diff (one field edited)", () => cli.preview(["--diff"]));
+    const source = readFileSync(path.join(programDir, "index.ts"), "utf8");
+    expect(source.split(`, lastName: "Lovelace"`).length).toBe(2);
+    writeFileSync(path.join(programDir, "index.ts"), source.replace(`, lastName: "Lovelace"`, ""));
+    const edit = await step("preview --diff (one field edited, one left out)", () => cli.preview(["--diff"]));
     expect(edit.code, edit.stdout + edit.stderr).toBe(0);
     const changes = diffBlocks(edit.stdout);
     expect(changes).toEqual({
@@ -195,32 +202,3 @@ describe.skipIf(!hasPulumi)("the native provider through the pulumi CLI, a TypeS
   });
 });
 
-/**
- * The resources `preview --diff` shows a change for, by name: the operation in each block's
- * header (`~ kasm:index:User: (update)`) and the block's property lines (`~ firstName: "Ada" =>
- * "Augusta"`), without the bracketed `[urn=...]`, `[id=...]` and `[provider=...]` lines. The stack's
- * own block is left out.
- */
-function diffBlocks(stdout: string): Record<string, { op: string; lines: string[] }> {
-  const blocks: Record<string, { op: string; lines: string[] }> = {};
-  let current: { op: string; lines: string[] } | undefined;
-  let op = "";
-  for (const raw of stdout.split("\n")) {
-    const line = raw.trim();
-    const header = /^[~+\-]{1,2}\s+[\w:]+:\s+\((\w[\w-]*)\)$/.exec(line);
-    if (header) {
-      op = header[1];
-      current = undefined;
-      continue;
-    }
-    const urn = /^\[urn=(.*)\]$/.exec(line);
-    if (urn) {
-      const name = urn[1].split("::").pop()!;
-      current = urn[1].includes("::pulumi:pulumi:Stack::") ? undefined : (blocks[name] = { op, lines: [] });
-      continue;
-    }
-    if (current && line !== "" && !line.startsWith("[") && /^[~+\-]/.test(line)) current.lines.push(line.replace(/\s+/g, " "));
-    else if (line === "" || /^(Resources|Duration|Previewing)/.test(line)) current = undefined;
-  }
-  return blocks;
-}

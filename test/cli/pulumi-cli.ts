@@ -290,3 +290,34 @@ export async function measuredStep<R extends object>(
   figures.push(`${label}: ${requests.length} request(s), ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return { ...result, requests };
 }
+
+/**
+ * The resources `preview --diff` shows a change for, by name: the operation in each block's
+ * header (`~ kasm:index:User: (update)`) and the block's lines that mark a change of a property
+ * (`~ firstName: "Ada" => "Augusta"`, `- lastName : "Lovelace"`), spaces squeezed; not the lines of
+ * unchanged properties, nor the bracketed `[urn=...]`, `[id=...]` and `[provider=...]`. The
+ * stack's own block is left out.
+ */
+export function diffBlocks(stdout: string): Record<string, { op: string; lines: string[] }> {
+  const blocks: Record<string, { op: string; lines: string[] }> = {};
+  let current: { op: string; lines: string[] } | undefined;
+  let op = "";
+  for (const raw of stdout.split("\n")) {
+    const line = raw.trim();
+    const header = /^[~+\-]{1,2}\s+\S+:\s+\((\w[\w-]*)\)$/.exec(line);
+    if (header) {
+      op = header[1];
+      current = undefined;
+      continue;
+    }
+    const urn = /^\[urn=(.*)\]$/.exec(line);
+    if (urn) {
+      const name = urn[1].split("::").pop()!;
+      current = urn[1].includes("::pulumi:pulumi:Stack::") ? undefined : (blocks[name] = { op, lines: [] });
+      continue;
+    }
+    if (current && line !== "" && !line.startsWith("[") && /^[~+\-]/.test(line)) current.lines.push(line.replace(/\s+/g, " "));
+    else if (line === "" || /^(Resources|Duration|Previewing)/.test(line)) current = undefined;
+  }
+  return blocks;
+}
