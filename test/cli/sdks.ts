@@ -6,7 +6,7 @@
  * warm run cost.
  */
 import { execFile, spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 
@@ -133,32 +133,52 @@ export function nodejsSdkTarball(out: string): string {
 
 /**
  * Give a TypeScript program its own node_modules: each package of this repository's node_modules
- * linked in (pulumi-kasm among them, whose bin/ holds the plugin the program's Pulumi.yaml names),
- * and each tarball of `tarballs` unpacked into it under its package's name, as `npm install
- * <tarball>` places it. The unpacked package resolves `@pulumi/pulumi` from the program's
+ * linked in (pulumi-kasm among them, a link to this checkout, whose bin/ holds the plugin the
+ * program's Pulumi.yaml names), and each tarball of `tarballs` unpacked into it under its
+ * package's name, as `npm install <tarball>` places it (a packed pulumi-kasm takes the place of
+ * the link to the checkout). An unpacked package resolves `@pulumi/pulumi` from the program's
  * node_modules, so the program and the SDK share one copy of Pulumi's runtime, as npm would have
  * them. (npm itself is not run in the program: it would rewrite the linked packages.) Answers the
  * names of the packages unpacked.
+ *
+ * `copied` names packages copied from this repository's node_modules instead of linked: where a
+ * package lies matters to `@pulumi/pulumi`, whose closure serializer resolves the packages a
+ * dynamic provider comes from starting at its own folder (linked, that is this repository's
+ * node_modules, whose pulumi-kasm is this checkout, not the unpacked package).
  */
-export async function programNodeModules(programDir: string, tarballs: readonly string[]): Promise<string[]> {
+export async function programNodeModules(programDir: string, tarballs: readonly string[], options: { readonly copied?: readonly string[] } = {}): Promise<string[]> {
   const modules = path.join(programDir, "node_modules");
+  const copied = options.copied ?? [];
   mkdirSync(modules, { recursive: true });
-  for (const entry of readdirSync(path.join(REPO, "node_modules"))) {
-    if (entry !== ".bin" && !entry.startsWith(".")) symlinkSync(path.join(REPO, "node_modules", entry), path.join(modules, entry));
-  }
+  const linkAll = (from: string, to: string) => {
+    for (const entry of readdirSync(from)) {
+      if (entry === ".bin" || entry.startsWith(".")) continue;
+      const name = path.relative(path.join(REPO, "node_modules"), path.join(from, entry));
+      if (copied.includes(name)) cpSync(path.join(from, entry), path.join(to, entry), { recursive: true });
+      else if (copied.some((c) => c.startsWith(`${name}/`))) {
+        // The scope of a copied package: a folder of its own, its other packages linked.
+        mkdirSync(path.join(to, entry));
+        linkAll(path.join(from, entry), path.join(to, entry));
+      } else symlinkSync(path.join(from, entry), path.join(to, entry));
+    }
+  };
+  linkAll(path.join(REPO, "node_modules"), modules);
   const names: string[] = [];
   for (const tarball of tarballs) {
     const unpacked = mkdtempSync(path.join(programDir, ".unpack-"));
     ok(await run("tar", ["-xzf", tarball, "-C", unpacked]), `tar -xzf ${tarball}`);
     // npm's tarballs hold the package under package/.
     const name = (JSON.parse(readFileSync(path.join(unpacked, "package", "package.json"), "utf8")) as { name: string }).name;
-    const scope = path.dirname(path.join(modules, name));
-    // A package of a scope this repository has (@pulumi) would be written into the repository's own node_modules.
-    if (existsSync(path.join(modules, name)) || (existsSync(scope) && lstatSync(scope).isSymbolicLink())) {
-      throw new Error(`${tarball}: ${name} would go into this repository's node_modules`);
-    }
+    const target = path.join(modules, name);
+    const scope = path.dirname(target);
+    // Inside a linked folder (the scope @pulumi), the package would be written into this repository's node_modules.
+    if (scope !== modules && existsSync(scope) && lstatSync(scope).isSymbolicLink()) throw new Error(`${tarball}: ${name} would go into this repository's node_modules`);
+    // The link itself is removed, never what it points at.
+    const existing = lstatSync(target, { throwIfNoEntry: false });
+    if (existing?.isSymbolicLink()) unlinkSync(target);
+    else if (existing) throw new Error(`${tarball}: ${target} exists`);
     mkdirSync(scope, { recursive: true });
-    renameSync(path.join(unpacked, "package"), path.join(modules, name));
+    renameSync(path.join(unpacked, "package"), target);
     rmSync(unpacked, { recursive: true, force: true });
     names.push(name);
   }

@@ -1,0 +1,138 @@
+/**
+ * The two forms of the same TypeScript program through the `pulumi` CLI, back to back: BENCH_USERS
+ * (default 50) `User` resources, once with the dynamic resources of `pulumi-kasm` and once with the
+ * native provider's generated Node.js SDK (`@pulumi-kasm/native`, on the plugin), both reading the
+ * same `kasm:` stack settings, each against an emulator of its own in this process. Steps: `up`
+ * (create), a preview without change, `preview --diff` of an edit (another first name for every
+ * user, the last name left out), `destroy`; the steps alternate between the forms, never
+ * overlapping. Prints, per step and form, the seconds and the requests Kasm answered, after the
+ * `up` the size of the stack's exported state, and what `preview --diff` shows of the edit for
+ * the first user. Asserts nothing.
+ *
+ * Both programs have pulumi-kasm as users have it: this checkout packed (`npm pack`, dist/ as
+ * built) and unpacked into their node_modules beside a copy of @pulumi/pulumi, the rest linked
+ * (test/cli/sdks.ts, programNodeModules). A dynamic resource's state then holds its provider as a
+ * `require` of the package, as a user's does; linked to the checkout, it would hold the provider's
+ * source, twice the state. The plugin runs from the unpacked package. The SDK is generated, built and packed first (scripts/sdk/generate.sh, as
+ * `npm run sdk:generate`), which its own line times.
+ *
+ *   npm run build                                   # dist/, which the packed package holds
+ *   PATH="$(bash scripts/pulumi-cli/build.sh):$PATH" npm run bench:forms
+ *   BENCH_USERS=200 ...                            # a larger program
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { ADMIN, startTestEmulator, type TestEmulator } from "../test/helpers/emulator";
+import { PulumiCli, diffBlocks, hasPulumi, type CliResult } from "../test/cli/pulumi-cli";
+import { generateSdks, nodejsSdkTarball, programNodeModules, run } from "../test/cli/sdks";
+
+const USERS = Number(process.env.BENCH_USERS ?? 50);
+const PASSPHRASE = "bench";
+const REPO = path.resolve(__dirname, "..");
+
+/** The program of a form: each user with a first and a last name, or, edited, another first name and no last name. */
+function program(module: string, edited: boolean): string {
+  const fields = edited ? `firstName: "Edited"` : `firstName: "Bench", lastName: "User"`;
+  return `import * as kasm from "${module}";
+for (let i = 0; i < ${USERS}; i++) new kasm.User(\`u\${i}\`, { username: \`bench-u\${i}\`, ${fields} });
+`;
+}
+
+const FORMS = {
+  dynamic: { yaml: "name: bench-dynamic\nruntime: nodejs\n", module: "pulumi-kasm" },
+  // The default provider of the native form reads the same `kasm:` settings as the dynamic resources.
+  native: { yaml: `name: bench-native\nruntime: nodejs\nplugins:\n  providers:\n    - name: kasm\n      path: ./node_modules/pulumi-kasm/bin\n`, module: "@pulumi-kasm/native" },
+} as const;
+type Form = keyof typeof FORMS;
+
+/**
+ * The steps, in order. The edit gives each user another first name and leaves its last name out,
+ * which Kasm keeps: the preview's display of the first user tells what each form shows of that.
+ */
+const STEPS = ["up (create)", "preview (no change)", "preview --diff (edit)", "destroy"] as const;
+
+/** Run `fn`, answering its seconds, the requests the emulator answered meanwhile, and what the CLI printed. */
+async function measured(emulator: TestEmulator, fn: () => Promise<CliResult>, what: string): Promise<{ seconds: number; requests: number; stdout: string }> {
+  const from = emulator.requests.length;
+  const started = process.hrtime.bigint();
+  const result = await fn();
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (result.code !== 0) throw new Error(`pulumi ${what} failed:\n${result.stdout.slice(-3000)}\n${result.stderr}`);
+  return { seconds, requests: emulator.requests.length - from, stdout: result.stdout };
+}
+
+async function main(): Promise<void> {
+  if (!hasPulumi) throw new Error("no pulumi on PATH: PATH=\"$(bash scripts/pulumi-cli/build.sh):$PATH\" first");
+  const dir = mkdtempSync(path.join(tmpdir(), "kasm-bench-forms-"));
+  const emulators: TestEmulator[] = [];
+  try {
+    const started = process.hrtime.bigint();
+    await generateSdks(path.join(dir, "sdk"), ["nodejs"], { ...process.env, PULUMI_HOME: path.join(dir, "sdk-home"), PULUMI_SKIP_UPDATE_CHECK: "true" });
+    const generation = Number(process.hrtime.bigint() - started) / 1e9;
+    // --ignore-scripts: dist/ is built already (prepack would build it again).
+    const packed = await run("npm", ["pack", REPO, "--pack-destination", dir, "--json", "--loglevel=error", "--ignore-scripts"], { cwd: dir });
+    if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.output}`);
+    const packageTarball = path.join(dir, (JSON.parse(packed.output.slice(packed.output.indexOf("["))) as { filename: string }[])[0].filename);
+
+    const stacks = {} as Record<Form, { cli: PulumiCli; emulator: TestEmulator }>;
+    for (const form of Object.keys(FORMS) as Form[]) {
+      const programDir = path.join(dir, form);
+      mkdirSync(programDir, { recursive: true });
+      writeFileSync(path.join(programDir, "Pulumi.yaml"), FORMS[form].yaml);
+      writeFileSync(path.join(programDir, "package.json"), JSON.stringify({ name: `bench-${form}`, main: "index.ts" }));
+      writeFileSync(path.join(programDir, "index.ts"), program(FORMS[form].module, false));
+      await programNodeModules(programDir, form === "native" ? [packageTarball, nodejsSdkTarball(path.join(dir, "sdk"))] : [packageTarball], { copied: ["@pulumi/pulumi"] });
+      const emulator = await startTestEmulator({});
+      emulators.push(emulator);
+      const cli = new PulumiCli({
+        programDir,
+        stack: "bench",
+        workDir: path.join(dir, `${form}-work`),
+        passphrase: PASSPHRASE,
+        config: { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret },
+        secretKeys: ["kasm:apiKeySecret"],
+      });
+      await cli.init();
+      stacks[form] = { cli, emulator };
+    }
+
+    const rows: { step: string; form: Form; seconds: number; requests: number }[] = [];
+    const stateBytes = {} as Record<Form, number>;
+    const editShown = {} as Record<Form, string[]>;
+    for (const step of STEPS) {
+      for (const form of Object.keys(FORMS) as Form[]) {
+        const { cli, emulator } = stacks[form];
+        if (step === "preview --diff (edit)") writeFileSync(path.join(cli.options.programDir, "index.ts"), program(FORMS[form].module, true));
+        const run =
+          step === "up (create)" ? () => cli.up() : step === "destroy" ? () => cli.destroy() : step === "preview --diff (edit)" ? () => cli.preview(["--diff"]) : () => cli.preview();
+        const { stdout, ...figures } = await measured(emulator, run, `${step} (${form})`);
+        rows.push({ step, form, ...figures });
+        console.error(`${step}, ${form}: ${figures.seconds.toFixed(1)} s, ${figures.requests} request(s)`);
+        if (step === "up (create)") stateBytes[form] = Buffer.byteLength((await cli.ok(["stack", "export", "--stack", "bench"])).stdout);
+        if (step === "preview --diff (edit)") editShown[form] = diffBlocks(stdout).u0?.lines ?? [];
+      }
+    }
+
+    console.log(`${USERS} User resources through the pulumi CLI, the dynamic form (pulumi-kasm) and the native one (@pulumi-kasm/native on the plugin)`);
+    console.log(`  generate, build and pack the Node.js SDK (once): ${generation.toFixed(1)} s`);
+    console.log(`  ${"step".padEnd(22)} ${"dynamic".padStart(18)} ${"native".padStart(18)}`);
+    for (const step of STEPS) {
+      const cell = (form: Form) => {
+        const row = rows.find((r) => r.step === step && r.form === form)!;
+        return `${row.seconds.toFixed(1)} s, ${row.requests} req`.padStart(18);
+      };
+      console.log(`  ${step.padEnd(22)} ${cell("dynamic")} ${cell("native")}`);
+    }
+    console.log(`  ${"state after up".padEnd(22)} ${`${(stateBytes.dynamic / 1024).toFixed(0)} KiB`.padStart(18)} ${`${(stateBytes.native / 1024).toFixed(0)} KiB`.padStart(18)}`);
+    for (const form of Object.keys(FORMS) as Form[]) console.log(`  the edit of u0 in preview --diff, ${form}: ${editShown[form].join("; ") || "(no change shown)"}`);
+  } finally {
+    await Promise.all(emulators.map((emulator) => emulator.close()));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
