@@ -9,7 +9,12 @@
  * `up` the size of the stack's exported state, and what `preview --diff` shows of the edit for
  * the first user. Asserts nothing.
  *
- * Both programs have pulumi-kasm as users have it: this checkout packed (`npm pack`, dist/ as
+ * A YAML program of the same users on the same plugin runs beside them, for the native form's time
+ * without a Node.js program. BENCH_LATENCY_MS gives each emulator that latency on every request (a
+ * real installation costs tens of milliseconds), BENCH_SKIP_CHECKPOINTS=true runs every command with
+ * PULUMI_SKIP_CHECKPOINTS=true.
+ *
+ * The programs have pulumi-kasm as users have it: this checkout packed (`npm pack`, dist/ as
  * built) and unpacked into their node_modules beside a copy of @pulumi/pulumi, the rest linked
  * (test/cli/sdks.ts, programNodeModules). A dynamic resource's state then holds its provider as a
  * `require` of the package, as a user's does; linked to the checkout, it would hold the provider's
@@ -18,7 +23,7 @@
  *
  *   npm run build                                   # dist/, which the packed package holds
  *   PATH="$(bash scripts/pulumi-cli/build.sh):$PATH" npm run bench:forms
- *   BENCH_USERS=200 ...                            # a larger program
+ *   BENCH_USERS=200 BENCH_LATENCY_MS=25 ...        # a larger program, at a real installation's pace
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,6 +33,10 @@ import { PulumiCli, diffBlocks, hasPulumi, type CliResult } from "../test/cli/pu
 import { generateSdks, nodejsSdkTarball, programNodeModules, run } from "../test/cli/sdks";
 
 const USERS = Number(process.env.BENCH_USERS ?? 50);
+/** Each emulator answers every request this much later (its latency fault): a real installation costs tens of milliseconds a request. */
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 0);
+/** `PULUMI_SKIP_CHECKPOINTS=true` for every command when set: the file backend then writes the state once, at the end. */
+const SKIP_CHECKPOINTS = process.env.BENCH_SKIP_CHECKPOINTS === "true";
 const PASSPHRASE = "bench";
 const REPO = path.resolve(__dirname, "..");
 
@@ -39,12 +48,30 @@ for (let i = 0; i < ${USERS}; i++) new kasm.User(\`u\${i}\`, { username: \`bench
 `;
 }
 
+/** The YAML program on the native provider: the same users, each a resource of its own (YAML has no loop). */
+function yamlProgram(edited: boolean): string {
+  const fields = edited ? "      firstName: Edited\n" : "      firstName: Bench\n      lastName: User\n";
+  const users = Array.from({ length: USERS }, (_, i) => `  u${i}:\n    type: kasm:index:User\n    properties:\n      username: bench-u${i}\n${fields}`).join("");
+  return `${FORMS.yaml.yaml}resources:\n${users}`;
+}
+
+const PLUGIN_IN_PACKAGE = "plugins:\n  providers:\n    - name: kasm\n      path: ./node_modules/pulumi-kasm/bin\n";
+
 const FORMS = {
   dynamic: { yaml: "name: bench-dynamic\nruntime: nodejs\n", module: "pulumi-kasm" },
   // The default provider of the native form reads the same `kasm:` settings as the dynamic resources.
-  native: { yaml: `name: bench-native\nruntime: nodejs\nplugins:\n  providers:\n    - name: kasm\n      path: ./node_modules/pulumi-kasm/bin\n`, module: "@pulumi-kasm/native" },
+  native: { yaml: `name: bench-native\nruntime: nodejs\n${PLUGIN_IN_PACKAGE}`, module: "@pulumi-kasm/native" },
+  // The same plugin from a YAML program: the native form without a Node.js program.
+  yaml: { yaml: `name: bench-yaml\nruntime: yaml\n${PLUGIN_IN_PACKAGE}`, module: undefined },
 } as const;
 type Form = keyof typeof FORMS;
+
+/** Write the program of a form, as created or edited. */
+function writeProgram(programDir: string, form: Form, edited: boolean): void {
+  const { module } = FORMS[form];
+  if (module === undefined) writeFileSync(path.join(programDir, "Pulumi.yaml"), yamlProgram(edited));
+  else writeFileSync(path.join(programDir, "index.ts"), program(module, edited));
+}
 
 /**
  * The steps, in order. The edit gives each user another first name and leaves its last name out,
@@ -81,9 +108,10 @@ async function main(): Promise<void> {
       mkdirSync(programDir, { recursive: true });
       writeFileSync(path.join(programDir, "Pulumi.yaml"), FORMS[form].yaml);
       writeFileSync(path.join(programDir, "package.json"), JSON.stringify({ name: `bench-${form}`, main: "index.ts" }));
-      writeFileSync(path.join(programDir, "index.ts"), program(FORMS[form].module, false));
+      writeProgram(programDir, form, false);
       await programNodeModules(programDir, form === "native" ? [packageTarball, nodejsSdkTarball(path.join(dir, "sdk"))] : [packageTarball], { copied: ["@pulumi/pulumi"] });
       const emulator = await startTestEmulator({});
+      if (LATENCY_MS > 0) await emulator.faults({ rate: 1, kinds: ["latency"], latencyMs: LATENCY_MS });
       emulators.push(emulator);
       const cli = new PulumiCli({
         programDir,
@@ -92,6 +120,7 @@ async function main(): Promise<void> {
         passphrase: PASSPHRASE,
         config: { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret },
         secretKeys: ["kasm:apiKeySecret"],
+        env: SKIP_CHECKPOINTS ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {},
       });
       await cli.init();
       stacks[form] = { cli, emulator };
@@ -103,7 +132,7 @@ async function main(): Promise<void> {
     for (const step of STEPS) {
       for (const form of Object.keys(FORMS) as Form[]) {
         const { cli, emulator } = stacks[form];
-        if (step === "preview --diff (edit)") writeFileSync(path.join(cli.options.programDir, "index.ts"), program(FORMS[form].module, true));
+        if (step === "preview --diff (edit)") writeProgram(cli.options.programDir, form, true);
         const run =
           step === "up (create)" ? () => cli.up() : step === "destroy" ? () => cli.destroy() : step === "preview --diff (edit)" ? () => cli.preview(["--diff"]) : () => cli.preview();
         const { stdout, ...figures } = await measured(emulator, run, `${step} (${form})`);
@@ -114,17 +143,19 @@ async function main(): Promise<void> {
       }
     }
 
-    console.log(`${USERS} User resources through the pulumi CLI, the dynamic form (pulumi-kasm) and the native one (@pulumi-kasm/native on the plugin)`);
+    const forms = Object.keys(FORMS) as Form[];
+    console.log(
+      `${USERS} User resources through the pulumi CLI: the dynamic form (pulumi-kasm), the native one in TypeScript (@pulumi-kasm/native on the plugin) and in YAML; ` +
+        `${LATENCY_MS} ms a request${SKIP_CHECKPOINTS ? ", PULUMI_SKIP_CHECKPOINTS=true" : ""}`,
+    );
     console.log(`  generate, build and pack the Node.js SDK (once): ${generation.toFixed(1)} s`);
-    console.log(`  ${"step".padEnd(22)} ${"dynamic".padStart(18)} ${"native".padStart(18)}`);
+    console.log(`  ${"step".padEnd(22)} ${forms.map((form) => form.padStart(18)).join(" ")} ${"native / yaml".padStart(14)}`);
     for (const step of STEPS) {
-      const cell = (form: Form) => {
-        const row = rows.find((r) => r.step === step && r.form === form)!;
-        return `${row.seconds.toFixed(1)} s, ${row.requests} req`.padStart(18);
-      };
-      console.log(`  ${step.padEnd(22)} ${cell("dynamic")} ${cell("native")}`);
+      const row = (form: Form) => rows.find((r) => r.step === step && r.form === form)!;
+      const cell = (form: Form) => `${row(form).seconds.toFixed(1)} s, ${row(form).requests} req`.padStart(18);
+      console.log(`  ${step.padEnd(22)} ${forms.map(cell).join(" ")} ${`${(row("native").seconds / row("yaml").seconds).toFixed(2)}x`.padStart(14)}`);
     }
-    console.log(`  ${"state after up".padEnd(22)} ${`${(stateBytes.dynamic / 1024).toFixed(0)} KiB`.padStart(18)} ${`${(stateBytes.native / 1024).toFixed(0)} KiB`.padStart(18)}`);
+    console.log(`  ${"state after up".padEnd(22)} ${forms.map((form) => `${(stateBytes[form] / 1024).toFixed(0)} KiB`.padStart(18)).join(" ")}`);
     for (const form of Object.keys(FORMS) as Form[]) console.log(`  the edit of u0 in preview --diff, ${form}: ${editShown[form].join("; ") || "(no change shown)"}`);
   } finally {
     await Promise.all(emulators.map((emulator) => emulator.close()));

@@ -11,7 +11,7 @@
  */
 import type { z } from "zod";
 import type { OperationName } from "../../catalogue";
-import { KasmApiError, KasmBadRequestError, KasmNotFoundError, KasmRateLimitError, KasmServerError, KasmTransportError } from "./errors";
+import { KasmApiError, KasmBadRequestError, KasmMalformedIdError, KasmNotFoundError, KasmRateLimitError, KasmServerError, KasmTransportError } from "./errors";
 import { Empty } from "./schemas/common";
 import type { CallOptions, KasmTransport } from "./transport";
 
@@ -110,7 +110,8 @@ export async function createOnce<T>(
  * timeout), whose answer may have been lost after the write committed.
  */
 export function isTransient(transport: KasmTransport, error: unknown): error is KasmApiError {
-  if (!(error instanceof KasmApiError)) return false;
+  // The transport found the server fails on an id the request sent, as it will every time (nothing was written).
+  if (!(error instanceof KasmApiError) || error instanceof KasmMalformedIdError) return false;
   const code = (error as { code?: string }).code;
   return transport.policy.isTransient(error.status !== undefined ? { status: error.status } : { code });
 }

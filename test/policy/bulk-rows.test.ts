@@ -51,9 +51,9 @@ describe("bulk rows", () => {
 });
 
 describe("ServerImport row", () => {
-  it("imports on create and update, reads each server, and calls nothing on delete", () => {
+  it("imports on create and update (listing the servers first, with the product's names), reads each server, and calls nothing on delete", () => {
     const needs = resourcePermissionNeeds("ServerImport", { servers: [server()] }, KNOWN);
-    expect(LIFECYCLE_STEPS.map((step) => ops(needs, step))).toEqual([["batch_create_server"], ["get_servers"], ["batch_create_server"], []]);
+    expect(LIFECYCLE_STEPS.map((step) => ops(needs, step))).toEqual([["get_servers", "batch_create_server"], ["get_servers"], ["get_servers", "batch_create_server"], []]);
     expect(perms(needs, "create")).toEqual(["Servers Create"]);
     expect(needs.read.requirements[0].oneOf).toEqual(["Servers View", "Agents View"]);
   });
@@ -72,7 +72,7 @@ describe("ServerImport row", () => {
     expect(perms(unknownRows, "create")).toEqual(["Servers Create"]);
     // Users Modify Admin depends on a user being assigned at all: the fact's words say so.
     expect(undecided(unknownRows, "create")).toEqual(["Users Modify"]);
-    expect(unknownRows.create.calls[0].undecided[0].fact).toMatch(/not known yet; a user with Global Admin would also need Users Modify Admin/);
+    expect(unknownRows.create.calls.find((c) => c.operation === "batch_create_server")!.undecided[0].fact).toMatch(/not known yet; a user with Global Admin would also need Users Modify Admin/);
     const unknownUser = resourcePermissionNeeds("ServerImport", { servers: [server({ assignedUsername: UNKNOWN })] }, KNOWN);
     expect(perms(unknownUser, "create")).toEqual(["Servers Create", "Users Modify"]);
     expect(undecided(unknownUser, "create")).toEqual(["Users Modify Admin"]);

@@ -152,7 +152,7 @@ describe("GroupMembership", () => {
     // Every add_user_group commits, then its answer is a 503: the first attempt's and the retries'.
     await emulator.faults({ rate: 1, kinds: ["503"], operations: ["add_user_group"], phase: "after" });
     try {
-      await expect(membership.create(inputs)).rejects.toThrow(/add_user_group: the server failed \(HTTP 503/);
+      await expect(membership.create(inputs)).rejects.toThrow(/^add_user_group \(user \w+, group \w+\): the server failed \(HTTP 503/);
     } finally {
       await emulator.faults(null);
     }

@@ -211,7 +211,7 @@ describe("UserGroups", () => {
     // The first add (Engineering: additions go in id order) commits, then each of its answers is a 503.
     await emulator.faults({ rate: 1, kinds: ["503"], operations: ["add_user_group"], phase: "after" });
     try {
-      await expect(groups.create(inputs)).rejects.toThrow(/add_user_group: the server failed \(HTTP 503/);
+      await expect(groups.create(inputs)).rejects.toThrow(/^add_user_group \(user \w+, group \w+\): the server failed \(HTTP 503/);
     } finally {
       await emulator.faults(null);
     }
