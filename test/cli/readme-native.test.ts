@@ -21,10 +21,11 @@ const PASSWORD = "readme-native-password-3e9a";
 
 const README = readFileSync(path.join(REPO, "README.md"), "utf8");
 const HEADING = "## A native provider plugin: `pulumi-resource-kasm`";
+/** The section's opening, up to its first subsection: the program and the lookups. */
 const SECTION = (() => {
   const start = README.indexOf(HEADING);
   if (start < 0) throw new Error(`README.md has no "${HEADING}" section`);
-  return README.slice(start, README.indexOf("\n## ", start + 3));
+  return README.slice(start, README.indexOf("\n### ", start + 3));
 })();
 /** The section's YAML blocks, each without the indentation of the list item it may sit in. */
 const YAML_BLOCKS = [...SECTION.matchAll(/^( *)```yaml\n([\s\S]*?)^ *```/gm)].map(([, indent, body]) =>
