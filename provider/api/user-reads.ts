@@ -28,8 +28,9 @@
  */
 import { ALL_USERS_GROUP } from "../../catalogue";
 import { canonicalId } from "../../catalogue/ids";
-import { findUser, userPages, type UserPageRead } from "./operations/users";
-import { MAX_USERS_PAGE_SIZE, type User } from "./schemas/users";
+import { findUser } from "./operations/users";
+import type { User } from "./schemas/users";
+import { UserPages } from "./user-pages";
 import type { KasmApi } from "./transport";
 import { noteMismatch, type LenientReads } from "./vocabulary";
 
@@ -45,56 +46,28 @@ export const READ_WINDOW_MS = 2_000;
 /** The lists of a user record that a read may need (each needs a View permission to be shown). */
 export type UserList = "groups" | "assigned_servers";
 
-/** One `get_users` snapshot: the pages read so far, and whether they are all of them. */
+/** One `get_users` snapshot: its pages (see {@link UserPages}), read leniently, and when it was taken. */
 class Snapshot {
-  readonly takenAt = Date.now();
   /** The vocabulary mismatches the pages read so far showed: each read served from them decides what they mean to it. */
   readonly notes: LenientReads = { mismatches: [] };
-  readonly #users = new Map<string, User>();
-  /** The pages of get_users (see userPages), read as far as the reads need. */
-  readonly #pages: AsyncGenerator<UserPageRead, void, undefined>;
-  readonly #first: Promise<void>;
-  #pagesLeft = 0;
-  #complete = false;
-  #misses = 0;
-  #rest?: Promise<void>;
+  readonly #pages: UserPages;
 
   constructor(
     api: KasmApi,
     readonly generation: number,
   ) {
-    // Anonymous users (casting links) are left out, as no resource manages one (should one be
-    // asked for, get_user finds it). Read leniently, as the pages serve strict and lenient readers alike.
-    this.#pages = userPages({ transport: api.transport.readingLeniently(this.notes) });
-    this.#first = this.#pages.next().then(({ value: page }) => {
-      if (page) this.keep(page);
-      this.#complete = page?.last ?? true;
-      this.#pagesLeft = page?.total === undefined ? Infinity : Math.max(0, Math.ceil(page.total / MAX_USERS_PAGE_SIZE) - 1);
-    });
+    // Read leniently, as the pages serve strict and lenient readers alike.
+    this.#pages = new UserPages({ transport: api.transport.readingLeniently(this.notes) }, (user) => canonicalId(user.user_id));
   }
 
-  /**
-   * The user with this (canonical) id from the pages, reading the remaining pages once enough
-   * users were missing; undefined when the pages do not have it.
-   */
+  /** When the snapshot's first page was asked for. */
+  get takenAt(): number {
+    return this.#pages.takenAt;
+  }
+
+  /** The user with this (canonical) id from the pages; undefined when they do not have it (the read asks get_user). */
   async find(id: string): Promise<User | undefined> {
-    await this.#first;
-    const found = this.#users.get(id);
-    if (found || this.#complete) return found;
-    this.#misses += 1;
-    if (this.#rest === undefined && this.#misses < this.#pagesLeft) return undefined;
-    this.#rest ??= this.readRest();
-    await this.#rest;
-    return this.#users.get(id);
-  }
-
-  private async readRest(): Promise<void> {
-    for await (const page of this.#pages) this.keep(page);
-    this.#complete = true;
-  }
-
-  private keep(page: UserPageRead): void {
-    for (const user of page.users) this.#users.set(canonicalId(user.user_id), user);
+    return (await this.#pages.find(id)) ?? undefined;
   }
 }
 
