@@ -406,6 +406,42 @@ const rows = {
     requires: ["Licenses View"],
     permissionSource: "1.15.0 decompile (admin_api.get_licenses): Licenses View",
   },
+  // Workspace registries (Admin > Workspaces > Registry): shapes in api/schemas/registries.ts and emulator/README.md.
+  get_registries: {
+    area: "images",
+    access: "read",
+    availability: "product",
+    requires: ["Registries View"],
+    permissionSource: "1.15.0 decompile (admin_api.get_registries): Registries View; called by the tf client (registry_ops.go) against 1.16.1",
+  },
+  create_registry: {
+    area: "images",
+    access: "write",
+    availability: "product",
+    requires: ["Registries Create"],
+    permissionSource: "1.15.0 decompile (admin_api.create_registry): Registries Create; called by the tf client (registry_ops.go) against 1.16.1",
+  },
+  update_registry: {
+    area: "images",
+    access: "write",
+    availability: "product",
+    requires: ["Registries Modify"],
+    permissionSource: "1.15.0 decompile (admin_api.update_registry: fetches the registry's list again): Registries Modify",
+  },
+  registry_auto_updates: {
+    area: "images",
+    access: "write",
+    availability: "product",
+    requires: ["Registries Modify"],
+    permissionSource: "1.15.0 decompile (admin_api.registry_auto_updates: sets do_auto_update): Registries Modify",
+  },
+  delete_registry: {
+    area: "images",
+    access: "write",
+    availability: "product",
+    requires: ["Registries Delete"],
+    permissionSource: "1.15.0 decompile (admin_api.delete_registry): Registries Delete; called by the tf client (registry_ops.go) against 1.16.1",
+  },
 
   // Egress credentials
   get_egress_credentials: { area: "egress", access: "read", method: "GET", requires: ["Egress Credentials View"] },

@@ -10,6 +10,7 @@ import { egressHandlers } from "./handlers/egress";
 import { groupHandlers } from "./handlers/groups";
 import { imageHandlers } from "./handlers/images";
 import { licenseHandlers } from "./handlers/licenses";
+import { registryHandlers } from "./handlers/registries";
 import { serverHandlers } from "./handlers/servers";
 import { sessionHandlers } from "./handlers/sessions";
 import { stagingHandlers } from "./handlers/staging";
@@ -22,6 +23,7 @@ const HANDLERS = {
   ...sessionHandlers,
   ...imageHandlers,
   ...licenseHandlers,
+  ...registryHandlers,
   ...stagingHandlers,
   ...serverHandlers,
   ...castingHandlers,

@@ -283,6 +283,16 @@ const SeedEgressCredential = z.strictObject({
   custom_credential: z.string().nullable().optional(),
 });
 
+/** A registry as already fetched: its list (`config`, with `list_url`, its URL), and its settings. */
+const SeedRegistry = z.strictObject({
+  config: z
+    .object({ name: z.unknown(), icon: z.unknown(), description: z.unknown(), list_url: z.string().min(1), workspaces: z.array(z.unknown()) })
+    .passthrough(),
+  schema_version: z.string().default("1.0"),
+  do_auto_update: z.boolean().default(false),
+  channel: z.string().nullable().default(null),
+});
+
 /** The seed file's schema. Every list is optional. */
 export const Seed = z.strictObject({
   /**
@@ -306,6 +316,11 @@ export const Seed = z.strictObject({
   serverPools: z.array(SeedServerPool).default([]),
   sessions: z.array(SeedSession).default([]),
   activationKeys: z.array(SeedActivationKey).default([]),
+  /**
+   * The workspace registries (product mode), each as it was fetched: its `list.json` (`config`).
+   * Left out: the one a fresh Kasm lists, Kasm's own, without workspaces (see emulator/README.md).
+   */
+  registries: z.array(SeedRegistry).optional(),
   stagingConfigs: z.array(SeedStagingConfig).default([]),
   castConfigs: z.array(SeedCastConfig).default([]),
   egressProviders: z.array(SeedEgressProvider).default([]),

@@ -13,7 +13,7 @@ import { readFileSync } from "node:fs";
 import type { PermissionName } from "../catalogue";
 import { AUTH_ANSWERS, EmulatorError, type AuthAnswers } from "./errors";
 import { Seed, type SeedEgressBindingEntry, type SeedInput } from "./seed-schema";
-import { canonicalId, emptyState, Store } from "./store";
+import { canonicalId, DEFAULT_REGISTRY_CONFIG, emptyState, Store, withSlash } from "./store";
 import { API_NAMES, type ApiNames } from "./vocabulary";
 
 export { Seed, type SeedInput } from "./seed-schema";
@@ -194,6 +194,9 @@ export function storeFromSeed(input: SeedInput | undefined): Store {
   }
 
   for (const k of seed.activationKeys) store.licenses.addSeedActivationKey(k);
+
+  const registries = seed.registries ?? [{ config: DEFAULT_REGISTRY_CONFIG, schema_version: "1.0", do_auto_update: false, channel: null }];
+  for (const r of registries) store.registries.add({ ...r.config, list_url: withSlash(r.config.list_url) }, r.schema_version, r.channel, r.do_auto_update);
 
   for (const [i, c] of seed.stagingConfigs.entries()) {
     const where = `stagingConfigs[${i}]`;

@@ -322,7 +322,8 @@ async function dispatch(route: Route, req: Request, res: Response, ctx: Dispatch
       observedFields: ctx.observedFields,
       apiNames: ctx.apiNames,
     };
-    const result = route.handler(call);
+    // A registry's create fetches its files: the only handlers that answer a promise.
+    const result = await route.handler(call);
     if (result instanceof Reply) ({ status, body, contentType } = result);
     else body = result;
     if (operation.access === "write") ctx.persist();

@@ -17,6 +17,7 @@ import { GroupsModel, type GroupsTables } from "./models/groups";
 import { ImagesModel, type ImagesTables } from "./models/images";
 import { KeysModel, type KeysTables } from "./models/keys";
 import { LicensesModel, type LicensesTables } from "./models/licenses";
+import { RegistriesModel, type RegistriesTables } from "./models/registries";
 import { ServersModel, type ServersTables } from "./models/servers";
 import { SessionsModel, type SessionsTables } from "./models/sessions";
 import { StagingModel, type StagingTables } from "./models/staging";
@@ -31,6 +32,7 @@ export * from "./models/groups";
 export * from "./models/images";
 export * from "./models/keys";
 export * from "./models/licenses";
+export * from "./models/registries";
 export * from "./models/servers";
 export * from "./models/sessions";
 export * from "./models/staging";
@@ -48,7 +50,8 @@ export interface State
     StagingTables,
     CastingTables,
     EgressTables,
-    LicensesTables {}
+    LicensesTables,
+    RegistriesTables {}
 
 /** An empty state: no objects at all (the system groups are added by the Store). */
 export function emptyState(): State {
@@ -72,6 +75,7 @@ export function emptyState(): State {
     egressCredentials: {},
     activationKeys: {},
     licenses: {},
+    registries: {},
   };
 }
 
@@ -104,9 +108,14 @@ export class Store {
   readonly casting: CastingModel;
   /** Egress providers, gateways, mappings and credentials. */
   readonly egress: EgressModel;
+  /** Workspace registries (product mode). */
+  readonly registries: RegistriesModel;
 
   constructor(state: State = emptyState()) {
     this.state = state;
+    // A data file written before registries were modelled has none.
+    state.registries ??= {};
+    this.registries = new RegistriesModel(state);
     this.keys = new KeysModel(state);
     // A group's members, cast configs and egress bindings belong to models built after it: reached lazily.
     this.groups = new GroupsModel(state, {

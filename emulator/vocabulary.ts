@@ -101,6 +101,9 @@ const OPAQUE_VALUES = new Set([
   "ctr_info",
   "docker_info",
   "connection_info",
+  // A workspace registry's list and its workspaces, as fetched from the registry's site.
+  "config",
+  "workspaces",
 ]);
 
 const PRODUCT_BY_SPEC = new Map(FIELD_RENAMES.map((r) => [r.spec, r.product]));

@@ -71,6 +71,12 @@ export const REPEAT_MODES: Readonly<Record<OperationName, RepeatMode>> = Object.
   // Licensing
   activate: "once", // each call takes seats from the entitlement
   get_licenses: "idempotent",
+  // Workspace registries
+  get_registries: "idempotent",
+  create_registry: "recover", // natural key: the registry's URL
+  update_registry: "idempotent",
+  registry_auto_updates: "idempotent",
+  delete_registry: "idempotent",
   // Staging
   get_staging_configs: "idempotent",
   get_staging_config: "idempotent",

@@ -18,7 +18,8 @@ const REFUSAL_MEANINGS: readonly (readonly [RegExp, new (details: KasmErrorDetai
   [/\bis not assigned\b/i, KasmNotAssignedError],
   [/'force' option not set/i, KasmForceRequiredError],
   // "already assigned": the assignment a call makes exists (no release is known to send it; Kasm accepts assigning twice).
-  [/\balready exists\b|\bmust be unique\b|\balready assigned\b/i, KasmAlreadyExistsError],
+  // "has already been installed": 1.15 create_registry for a registry of that URL.
+  [/\balready exists\b|\bmust be unique\b|\balready assigned\b|\bhas already been installed\b/i, KasmAlreadyExistsError],
 ];
 
 /** The not-found error, naming what is missing when the text says (the user, the casting config). */

@@ -6,7 +6,8 @@
 import { z } from "zod";
 import { createOnce, deleteOnce } from "../recovery";
 import { sameId } from "../schemas/common";
-import { Image, ProductImage, type ImageUpdate, type NewImage } from "../schemas/images";
+import { errorForStatus } from "../errors/classify";
+import { Image, ProductImage, Registry, type ImageUpdate, type NewImage, type NewRegistry } from "../schemas/images";
 import type { KasmApi } from "../transport";
 
 const ImageAnswer = z.object({ image: ProductImage });
@@ -77,4 +78,72 @@ export async function updateImage(api: KasmApi, update: ImageUpdate): Promise<Pr
  */
 export async function deleteImage(api: KasmApi, params: { image_id: string }): Promise<void> {
   await deleteOnce(api.transport, "delete_image", { target_image: { image_id: params.image_id } });
+}
+
+// --- workspace registries (the product's; shapes in schemas/images.ts) -------------------------------
+
+const RegistryAnswer = z.object({ registry: Registry });
+
+/** The product appends a slash to a registry's URL (1.15 `addSlash`): URLs compare so. */
+export function registryUrl(url: string): string {
+  const trimmed = url.trim();
+  return trimmed.endsWith("/") ? trimmed : `${trimmed}/`;
+}
+
+/** The workspace registries (`get_registries`; a product operation, needs Registries View). */
+export async function getRegistries(api: KasmApi): Promise<Registry[]> {
+  return (await api.transport.call("get_registries", {}, z.object({ registries: z.array(Registry).optional() }))).registries ?? [];
+}
+
+/** The registry with this id (any spelling), or `undefined`. */
+export async function findRegistryById(api: KasmApi, registryId: string): Promise<Registry | undefined> {
+  return (await getRegistries(api)).find((registry) => sameId(registry.registry_id, registryId));
+}
+
+/** The registry at this URL (compared with a slash at its end), or `undefined`. */
+export async function findRegistry(api: KasmApi, url: string): Promise<Registry | undefined> {
+  const wanted = registryUrl(url);
+  return (await getRegistries(api)).find((registry) => registryUrl(registry.registry_url) === wanted);
+}
+
+/**
+ * Add a registry (`create_registry`; a product operation, needs Registries Create): Kasm fetches
+ * its `versions.txt` and `1.0/list.json` from the URL. `channel` is sent only when given (1.16's).
+ * Never adds it twice: after a failure that leaves the outcome unknown, the registry is looked up
+ * by its URL.
+ */
+export async function createRegistry(api: KasmApi, registry: NewRegistry): Promise<Registry> {
+  const { transport } = api;
+  const body = { registry: registryUrl(registry.registry), ...(registry.channel !== undefined ? { channel: registry.channel } : {}) };
+  return createOnce(transport, "create_registry", async () => (await transport.call("create_registry", body, RegistryAnswer)).registry, {
+    find: () => findRegistry(api, registry.registry),
+  });
+}
+
+/**
+ * Fetch a registry's list again (`update_registry`; needs Registries Modify). 1.15 nests what the
+ * fetch answers in `registry`, its refusal too (`{registry: {error_message}}`, HTTP 200): read as
+ * the refusal it is.
+ */
+export async function updateRegistry(api: KasmApi, params: { registry_id: string }): Promise<Registry> {
+  const answer = await api.transport.call("update_registry", { registry_id: params.registry_id }, z.object({ registry: z.looseObject({ registry: Registry.optional(), error_message: z.string().optional() }) }));
+  const inner = answer.registry;
+  if (inner.registry === undefined)
+    throw errorForStatus({ operation: "update_registry", status: 200, errorMessage: inner.error_message ?? "no registry in the answer" });
+  return inner.registry;
+}
+
+/** Switch a registry's automatic updates (`registry_auto_updates`; needs Registries Modify). */
+export async function registryAutoUpdates(api: KasmApi, params: { registry_id: string; auto_updates: boolean }): Promise<Registry> {
+  return (await api.transport.call("registry_auto_updates", params, RegistryAnswer)).registry;
+}
+
+/**
+ * Delete a registry (`delete_registry`; needs Registries Delete). 1.15 reads `registry_id` at the
+ * top level, the Terraform client sends `target_registry {registry_id}`: both are sent (a Kasm
+ * ignores a field it does not read). 1.15 fails unhandled (HTTP 500) on an id it does not have:
+ * callers look the registry up first.
+ */
+export async function deleteRegistry(api: KasmApi, params: { registry_id: string }): Promise<void> {
+  await api.transport.call("delete_registry", { registry_id: params.registry_id, target_registry: { registry_id: params.registry_id } }, z.object({}).loose());
 }

@@ -231,3 +231,45 @@ export const GroupImage = z.looseObject({
 });
 /** One image a group may launch. */
 export type GroupImage = z.infer<typeof GroupImage>;
+
+// --- workspace registries -------------------------------------------------------------------------
+// The product's (`apiNames` `product`): get_registries, create_registry, update_registry,
+// registry_auto_updates, delete_registry. Shapes from the 1.15.0 decompile (admin_api.py
+// get_registries, _create_registry; data/model.py Registry) and the Terraform client tested against
+// 1.16.1 (internal/client/registry_types.go, which adds `channel`).
+
+/** One workspace a registry offers: its `list.json` entry as Kasm keeps it (fields beyond these kept). */
+export const RegistryWorkspace = z.looseObject({
+  name: NullableString.optional().describe("The container image the workspace runs, such as kasmweb/chrome:1.16.0."),
+  friendly_name: NullableString.optional().describe("The workspace's name as people see it."),
+  description: NullableString.optional().describe("What the workspace is."),
+  image_src: NullableString.optional().describe("The workspace's icon, relative to the registry."),
+  docker_registry: NullableString.optional().describe("The container registry its image is pulled from."),
+  categories: z.array(z.string()).nullable().optional().describe("The workspace's categories."),
+});
+/** One workspace a registry offers. */
+export type RegistryWorkspace = z.infer<typeof RegistryWorkspace>;
+
+/**
+ * A workspace registry. `get_registries` answers `config` without its workspaces and the
+ * workspaces beside it; create answers `config` whole. `registry_url` is the URL the registry's
+ * list names (`list_url`), with a slash at its end.
+ */
+export const Registry = z.looseObject({
+  registry_id: Id.describe("The registry's id (32 hex digits)."),
+  registry_url: z.string().describe("The registry's URL, as its list names it, ending in a slash."),
+  do_auto_update: Bool.nullable().optional().describe("Whether Kasm updates the registry's workspaces by itself."),
+  schema_version: NullableString.optional().describe("The schema version of the registry's list Kasm read (1.0)."),
+  is_verified: Bool.nullable().optional().describe("Whether the registry is signed by Kasm."),
+  channel: NullableString.optional().describe("The registry's channel (1.16 and later), null when none was given."),
+  workspaces: z.array(RegistryWorkspace).nullable().optional().describe("The workspaces the registry offers."),
+  config: AnyObject.nullable().optional().describe("The registry's list (name, icon, description, list_url, ...)."),
+});
+/** A workspace registry. */
+export type Registry = z.infer<typeof Registry>;
+
+/** What create_registry sends: the URL, and 1.16's channel. */
+export interface NewRegistry {
+  registry: string;
+  channel?: string;
+}
