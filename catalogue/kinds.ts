@@ -25,6 +25,7 @@ export const KASM_KINDS = [
   "EgressCredential",
   "Workspace",
   "GroupWorkspace",
+  "WorkspaceRegistry",
 ] as const;
 
 /** A kind of Kasm resource, such as `User`. */
@@ -54,6 +55,7 @@ export const KIND_ID_OUTPUTS = {
   EgressProviderMapping: "egressProviderMappingId",
   EgressCredential: "egressCredentialId",
   Workspace: "imageId",
+  WorkspaceRegistry: "registryId",
 } as const satisfies Partial<Record<KasmKind, string>>;
 
 /** The output that holds an object of `kind`'s Kasm id (see {@link KIND_ID_OUTPUTS}), or undefined when it has none. */

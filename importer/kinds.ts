@@ -13,6 +13,7 @@ export type ImportKind =
   | "user-attributes"
   | "server-assignments"
   | "server-drains"
+  | "workspace-registries"
   | "workspaces"
   | "workspace-groups"
   | "staging-configs"
@@ -42,6 +43,13 @@ export const IMPORT_KINDS: readonly ImportKindInfo[] = [
   { name: "user-attributes", title: "User attributes", declaredAs: "UserAttributes", kinds: ["UserAttributes"], reads: "get_attributes, one per user" },
   { name: "server-assignments", title: "Server assignments", declaredAs: "UserServerAssignment", kinds: ["UserServerAssignment"], reads: "the users' assigned_servers" },
   { name: "server-drains", title: "Server draining", declaredAs: "ServerDrain", kinds: ["ServerDrain"], reads: "get_servers, one per assigned server" },
+  {
+    name: "workspace-registries",
+    title: "Workspace registries",
+    declaredAs: "WorkspaceRegistry",
+    kinds: ["WorkspaceRegistry"],
+    reads: "get_registries (released Kasm only)",
+  },
   { name: "workspaces", title: "Workspaces", declaredAs: "Workspace", kinds: ["Workspace"], reads: "get_images (released Kasm only)" },
   {
     name: "workspace-groups",

@@ -33,7 +33,7 @@ import { GROUPS, writeUserAttributes, writeUsers } from "./write/people";
 import { projectFiles } from "./write/project";
 import { SERVER_ASSIGNMENTS, SERVER_DRAINS, writeServersRow } from "./write/servers";
 import { CAST_CONFIGS, STAGING_CONFIGS } from "./write/sessions";
-import { WORKSPACE_GROUPS, WORKSPACES } from "./write/workspaces";
+import { WORKSPACE_GROUPS, WORKSPACE_REGISTRIES, WORKSPACES } from "./write/workspaces";
 import { ProgramWriter, type ProgramSettings, type PulumiImportEntry, type SecretSetting, type SummaryRow } from "./write/writer";
 
 export type { ProgramSettings, PulumiImportEntry, SecretSetting, SummaryRow } from "./write/writer";
@@ -49,6 +49,7 @@ const STEPS: readonly Step[] = [
   SERVER_ASSIGNMENTS,
   SERVER_DRAINS,
   writeServersRow,
+  WORKSPACE_REGISTRIES,
   WORKSPACES,
   WORKSPACE_GROUPS,
   STAGING_CONFIGS,

@@ -9,7 +9,7 @@
  * credentials or an unreachable Kasm stop everything: nothing could be generated that says what
  * the installation holds.
  */
-import { KasmPermissionError, type EgressCredential, type EgressGateway, type EgressProvider, type EgressProviderMapping, type GroupImage, type GroupRecord, type Image, type KasmClient, type Server, type StagingConfig, type User, type UserAttributes, type CastConfig } from "../provider/api";
+import { KasmPermissionError, type EgressCredential, type EgressGateway, type EgressProvider, type EgressProviderMapping, type GroupImage, type GroupRecord, type Image, type KasmClient, type Registry, type Server, type StagingConfig, type User, type UserAttributes, type CastConfig } from "../provider/api";
 import { canonicalId, sameId } from "../catalogue/ids";
 import type { ImportKind } from "./kinds";
 import { NEEDS_USERS } from "./kinds";
@@ -35,6 +35,8 @@ export interface Inventory {
   readonly groups?: readonly GroupRecord[];
   /** Workspace images as the released product lists them, sorted by friendly name, container name and id. */
   readonly images?: readonly Image[];
+  /** Workspace registries as the released product lists them, sorted by URL. */
+  readonly registries?: readonly Registry[];
   /** Group id (as Kasm wrote it) -> the workspaces its members may launch, for every group read, each sorted by image id. */
   readonly groupImages?: ReadonlyMap<string, readonly GroupImage[]>;
   /** User id (as Kasm wrote it) -> attributes. */
@@ -171,6 +173,14 @@ const WORKSPACES: Listing<Image> = {
     "the documented API lists images but cannot create or change one, so a Workspace needs a released Kasm (set kasm:apiNames=product to take them over)",
   list: (client) => client.images.getImages(),
   sortKey: (image) => `${image.friendly_name ?? ""}\u0000${image.name ?? ""}\u0000${image.image_id}`,
+};
+
+const WORKSPACE_REGISTRIES: Listing<Registry> = {
+  area: "workspace-registries",
+  what: "workspace registries (Registries View, which needs Images View, System View and Agents View)",
+  productOnly: "the documented API has no registry operations, so a WorkspaceRegistry needs a released Kasm (set kasm:apiNames=product to take them over)",
+  list: (client) => client.images.getRegistries(),
+  sortKey: (registry) => `${registry.registry_url}\u0000${registry.registry_id}`,
 };
 
 const STAGING_CONFIGS: Listing<StagingConfig> = {
@@ -327,6 +337,7 @@ export async function readInstallation(client: KasmClient, options: ReadOptions)
     }
   }
 
+  const registries = await readListing(WORKSPACE_REGISTRIES);
   const stagingConfigs = await readListing(STAGING_CONFIGS);
   const egressProviders = await readListing(EGRESS_PROVIDERS);
   const egressGateways = await readListing(EGRESS_GATEWAYS, { egressProviders });
@@ -355,6 +366,7 @@ export async function readInstallation(client: KasmClient, options: ReadOptions)
     assignedServersVisible,
     groups,
     images,
+    registries,
     groupImages,
     attributes,
     servers,

@@ -20,6 +20,7 @@ import { userSetProvider } from "./resources/user-set";
 import { serverImportProvider } from "./resources/server-import";
 import { workspaceProvider } from "./resources/workspace";
 import { groupWorkspaceProvider } from "./resources/group-workspace";
+import { workspaceRegistryProvider } from "./resources/workspace-registry";
 import type { Kind } from "./resources/kit";
 import { acrossConnections } from "./resources/kit/connections";
 import { refreshingLeniently } from "./resources/kit/lenient-refresh";
@@ -51,6 +52,7 @@ export const kinds = {
   ServerImport: serverImportProvider,
   Workspace: workspaceProvider,
   GroupWorkspace: groupWorkspaceProvider,
+  WorkspaceRegistry: workspaceRegistryProvider,
 } satisfies Record<string, Kind>;
 
 /** The name of a kind, such as `User`. */

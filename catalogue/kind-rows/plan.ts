@@ -126,6 +126,7 @@ export interface RowProperties {
   readonly EgressCredential: EgressTargetProperty | "adopt";
   readonly Workspace: "adopt" | "imageId" | (typeof WORKSPACE_RESOURCE_PROPERTIES)[number] | PreviewNoteOf<"Workspace">;
   readonly GroupWorkspace: "groupId";
+  readonly WorkspaceRegistry: "adopt" | "autoUpdate";
 }
 
 /** The attributes a UserAttributes writes with update_user_attributes (its other input, `userId`, names the user). */

@@ -4,7 +4,7 @@
  * `provider/resources/group-workspace.ts`.
  */
 import type { Rows } from "./plan";
-import { adoptOptions, DYNAMIC_PREVIEW, plan, ref, systemFact } from "./plan";
+import { adoptOptions, DYNAMIC_PREVIEW, flag, given, plan, ref, systemFact } from "./plan";
 import { RESOURCE_FIELDS_CHANGING, WORKSPACE_RESOURCE_PROPERTIES } from "../kinds";
 import { isUnknownValue } from "../values";
 
@@ -62,7 +62,7 @@ function declaresResources(props: Readonly<Record<string, unknown>>): boolean | 
   return given.length > 0;
 }
 
-export const WORKSPACE_ROWS: Rows<"Workspace" | "GroupWorkspace"> = {
+export const WORKSPACE_ROWS: Rows<"Workspace" | "GroupWorkspace" | "WorkspaceRegistry"> = {
   // provider/resources/workspace.ts
   Workspace: (props) => {
     const adopt = adoptOptions(props.adopt, "with adopt: true");
@@ -111,6 +111,27 @@ export const WORKSPACE_ROWS: Rows<"Workspace" | "GroupWorkspace"> = {
       // Only `adopt` changes in place, and that calls nothing.
       update: [],
       delete: [plan("remove_images_group", { targetGroupIsSystem: system }, { explain })],
+    };
+  },
+
+  // provider/resources/workspace-registry.ts. The URL is looked up first, with adopt or without
+  // (Kasm refuses a second registry of one URL); registry_auto_updates sets autoUpdate: after the
+  // create when it is declared true, on an adopted registry whose setting differs, and on an update.
+  WorkspaceRegistry: (props) => {
+    const adopt = adoptOptions(props.adopt, "with adopt: true");
+    const autoUpdate = flag(props.autoUpdate);
+    const switched = autoUpdate === false ? undefined : autoUpdate === true ? {} : { unsure: "whether autoUpdate is true is not known yet" };
+    return {
+      create: [
+        plan("get_registries"),
+        ...(adopt && given(props.autoUpdate) ? [plan("registry_auto_updates", {}, { ...adopt, condition: "with adopt: true, when the registry's autoUpdate differs from the program" })] : []),
+        plan("create_registry", {}, adopt ? { condition: "unless adopt: true finds the registry" } : {}),
+        ...(switched ? [plan("registry_auto_updates", {}, { ...switched, condition: "with autoUpdate: true, after the create" })] : []),
+      ],
+      read: [plan("get_registries")],
+      update: given(props.autoUpdate) ? [plan("registry_auto_updates")] : [plan("get_registries")],
+      // The registry is looked up first: Kasm fails on deleting one it does not have.
+      delete: [plan("get_registries"), plan("delete_registry")],
     };
   },
 };

@@ -8,7 +8,7 @@
  * image from an added one, and a stack that left them out could not say by reference which groups
  * may launch them.
  */
-import { imageSettingsShown, type GroupImage, type GroupRecord, type Image } from "../../provider/api";
+import { imageSettingsShown, type GroupImage, type GroupRecord, type Image, type Registry } from "../../provider/api";
 import { camel } from "../names";
 import { pairId } from "../../catalogue/ids";
 import { groupImageName } from "../read";
@@ -81,6 +81,39 @@ export const WORKSPACES: Area<Image> = {
     };
     return { ...shownValues(image), ...credentials, adopt: true };
   },
+};
+
+/** The name a registry's resource is made from: its list's name, else its URL's host. */
+function registryNameOf(registry: Registry): string {
+  const name = registry.config?.name;
+  if (typeof name === "string" && name.trim() !== "") return name;
+  try {
+    return new URL(registry.registry_url).host;
+  } catch {
+    return registry.registry_url;
+  }
+}
+
+/**
+ * One WorkspaceRegistry per registry the installation lists, Kasm's own too, taken over by URL
+ * (the kind's `adopt`): the URL Kasm keeps, its channel when it has one, its automatic updates.
+ */
+export const WORKSPACE_REGISTRIES: Area<Registry> = {
+  area: "workspace-registries",
+  kind: "WorkspaceRegistry",
+  section: {
+    title: "Workspace registries",
+    comment: "The registries Kasm lists workspaces from, taken over by URL (Kasm's own registry too).",
+  },
+  records: (inventory) => inventory.registries,
+  name: (registry) => [registryNameOf(registry), "registry"],
+  id: (registry) => registry.registry_id,
+  inputs: (registry) => ({
+    url: registry.registry_url,
+    channel: registry.channel ?? undefined,
+    autoUpdate: registry.do_auto_update ?? false,
+    adopt: true,
+  }),
 };
 
 /** One group's permission to launch one workspace. */

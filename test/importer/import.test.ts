@@ -116,12 +116,14 @@ describe.each([
     expect(first.stdout).toMatch(new RegExp(`^Users\\s+${users}\\s+${users}\\s+-$`, "m"));
     expect(first.stdout).toMatch(/^Staging configs\s+3\s+3\s+-$/m);
     expect(first.stdout).toMatch(/^Egress credentials\s+2\s+2\s+-$/m);
+    // A released Kasm lists its own registry, taken over like the images it ships with.
+    if (apiNames === "product") expect(first.stdout).toMatch(/^Workspace registries\s+1\s+1\s+-$/m);
     // Attributes are set on every third user; the others hold what Kasm gives a new user.
     const attributed = Math.ceil(users / 3);
     expect(first.stdout).toMatch(new RegExp(`^User attributes\\s+${users}\\s+${attributed}\\s+${users - attributed}: only Kasm's defaults, as every new user has them$`, "m"));
     // One page of users, one attribute read per user, the two assigned servers, the listings (and on
-    // a released Kasm the workspaces of each of its seven groups, one read each): nothing else.
-    const lists = apiNames === "product" ? 9 + 7 : 5;
+    // a released Kasm its registries, and the workspaces of each of its seven groups, one read each): nothing else.
+    const lists = apiNames === "product" ? 10 + 7 : 5;
     expect(first.stdout).toContain(`${1 + users + 2 + lists} requests to ${installation.emulator.url}`);
     if (apiNames === "product") {
       expect(first.stdout).toMatch(/^Groups\s+7\s+5\s+2: Kasm's own groups/m);

@@ -29,6 +29,7 @@ import type { UserServerAssignmentInputs } from "../../provider/resources/user-s
 import type { UserRow, UserSetInputs, UserSetOutputs } from "../../provider/resources/user-set";
 import type { WorkspaceInputs, WorkspaceOutputs } from "../../provider/resources/workspace";
 import type { GroupWorkspaceInputs } from "../../provider/resources/group-workspace";
+import type { WorkspaceRegistryInputs, WorkspaceRegistryOutputs } from "../../provider/resources/workspace-registry";
 
 /** A value as the provider receives it: every `pulumi.Input` (promise, output) resolved, deeply. */
 type Resolved<T> =
@@ -100,6 +101,7 @@ export type SdkArgsMatchZodInputs = [
   Expect<Agree<KindArgs<sdk.UserSetArgs>, ZodInputs<typeof UserSetInputs>>>,
   Expect<Agree<KindArgs<sdk.WorkspaceArgs>, ZodInputs<typeof WorkspaceInputs>>>,
   Expect<Agree<KindArgs<sdk.GroupWorkspaceArgs>, ZodInputs<typeof GroupWorkspaceInputs>>>,
+  Expect<Agree<KindArgs<sdk.WorkspaceRegistryArgs>, ZodInputs<typeof WorkspaceRegistryInputs>>>,
   Expect<Agree<Resolved<sdk.UserSetUser>, UserRow>>,
 ];
 
@@ -124,6 +126,7 @@ export type EveryKindTakesConnection = [
   Expect<TakesConnection<sdk.UserSetArgs>>,
   Expect<TakesConnection<sdk.WorkspaceArgs>>,
   Expect<TakesConnection<sdk.GroupWorkspaceArgs>>,
+  Expect<TakesConnection<sdk.WorkspaceRegistryArgs>>,
 ];
 
 /** The bulk kinds take their rows one way: as a list or as CSV text, never both and never neither. */
@@ -191,4 +194,5 @@ export type SdkOutputsMatchProviderOutputs = [
   Expect<DeclaresOutputs<sdk.UserSet, sdk.UserSetArgs, UserSetOutputs>>,
   Expect<DeclaresOutputs<sdk.Workspace, sdk.WorkspaceArgs, WorkspaceOutputs>>,
   Expect<DeclaresOutputs<sdk.GroupWorkspace, sdk.GroupWorkspaceArgs, NoOutputs>>,
+  Expect<DeclaresOutputs<sdk.WorkspaceRegistry, sdk.WorkspaceRegistryArgs, WorkspaceRegistryOutputs>>,
 ];

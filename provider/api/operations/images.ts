@@ -7,7 +7,7 @@ import { z } from "zod";
 import { createOnce, deleteOnce } from "../recovery";
 import { sameId } from "../schemas/common";
 import { errorForStatus } from "../errors/classify";
-import { Image, ProductImage, Registry, type ImageUpdate, type NewImage, type NewRegistry } from "../schemas/images";
+import { Image, ProductImage, Registry, registryUrl, type ImageUpdate, type NewImage, type NewRegistry } from "../schemas/images";
 import type { KasmApi } from "../transport";
 
 const ImageAnswer = z.object({ image: ProductImage });
@@ -83,12 +83,6 @@ export async function deleteImage(api: KasmApi, params: { image_id: string }): P
 // --- workspace registries (the product's; shapes in schemas/images.ts) -------------------------------
 
 const RegistryAnswer = z.object({ registry: Registry });
-
-/** The product appends a slash to a registry's URL (1.15 `addSlash`): URLs compare so. */
-export function registryUrl(url: string): string {
-  const trimmed = url.trim();
-  return trimmed.endsWith("/") ? trimmed : `${trimmed}/`;
-}
 
 /** The workspace registries (`get_registries`; a product operation, needs Registries View). */
 export async function getRegistries(api: KasmApi): Promise<Registry[]> {

@@ -268,6 +268,12 @@ export const Registry = z.looseObject({
 /** A workspace registry. */
 export type Registry = z.infer<typeof Registry>;
 
+/** The product appends a slash to a registry's URL (1.15 `addSlash`): URLs compare so. */
+export function registryUrl(url: string): string {
+  const trimmed = url.trim();
+  return trimmed.endsWith("/") ? trimmed : `${trimmed}/`;
+}
+
 /** What create_registry sends: the URL, and 1.16's channel. */
 export interface NewRegistry {
   registry: string;

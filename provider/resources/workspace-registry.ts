@@ -1,0 +1,185 @@
+/**
+ * `WorkspaceRegistry`: a workspace registry Kasm lists workspaces from (a released Kasm's
+ * operations: `kasm:apiNames` `product`).
+ *
+ * API: create_registry, get_registries (the product has no read of one registry: refresh finds it
+ * in the list by id), registry_auto_updates, delete_registry. The API documentation leaves these
+ * operations out; their shapes come from a decompile of the 1.15.0 API server (admin_api.py) and a
+ * Terraform client tested against 1.16.1 (internal/client/registry_ops.go, registry_types.go).
+ *
+ * A registry is a static site: Kasm fetches `versions.txt` and `1.0/list.json` from its URL when
+ * the registry is added, and keeps the list (its workspaces) and, as the registry's URL, the
+ * `list_url` the list names. The URL and the channel cannot change in place (no operation does):
+ * changing either replaces the registry. `autoUpdate` changes in place (registry_auto_updates).
+ * URLs are unique in Kasm (the product refuses a second registry of one URL): adoption by URL
+ * (`adopt: true`).
+ *
+ * With `kasm:apiNames` `spec` (the default), `check` refuses the resource before any plan, naming
+ * the setting: the documentation's vocabulary has no operation that manages registries.
+ */
+import { z } from "zod";
+import { registryUrl, type Registry } from "../api";
+import { declared, inputNames, type KindDocs, type Props, type RefreshedInputs } from "./kit";
+import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
+
+// --- types ---------------------------------------------------------------------------------------
+
+/** The inputs of a WorkspaceRegistry. */
+export const WorkspaceRegistryInputs = z.strictObject({
+  url: z
+    .string()
+    .trim()
+    .min(1, "url must not be empty")
+    .refine((value) => /^https?:\/\/[^/\s]+/i.test(value), "url must be an http:// or https:// address (Kasm fetches the registry's versions.txt from it)"),
+  channel: z.string().min(1, "channel must not be empty (leave it out for the registry's default)").optional(),
+  autoUpdate: z.boolean().optional(),
+  /** Take over an existing registry at this URL instead of failing. */
+  adopt: z.boolean().optional(),
+});
+export type WorkspaceRegistryInputs = z.infer<typeof WorkspaceRegistryInputs>;
+
+/** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
+export const WorkspaceRegistryOutputs = z.strictObject({
+  registryId: z.string().describe("The registry's id (32 hex digits)."),
+  registryUrl: z.string().describe("The registry's URL as Kasm keeps it: the `list_url` its list names, ending in a slash."),
+  registryName: z.string().describe("The registry's name, from its list."),
+  workspaceCount: z.number().int().describe("How many workspaces the registry offered when it was last read."),
+});
+export type WorkspaceRegistryOutputs = z.infer<typeof WorkspaceRegistryOutputs>;
+
+/** Fields sent to Kasm, and how each compares. The URL and the channel cannot change in place. */
+const API_FIELDS = {
+  url: { replaces: true, equal: (a, b) => typeof a === "string" && typeof b === "string" && registryUrl(a) === registryUrl(b) },
+  channel: { replaces: true },
+  autoUpdate: {},
+} satisfies FieldRules<WorkspaceRegistryInputs>;
+
+// --- docs ----------------------------------------------------------------------------------------
+
+/** What the TypeScript SDK's class and the native schema say of the WorkspaceRegistry kind (see {@link KindDocs}). */
+const DOCS: KindDocs<WorkspaceRegistryInputs> = {
+  description:
+    "A workspace registry: a static site Kasm lists workspaces from (its `versions.txt` and " +
+    "`1.0/list.json`, fetched by Kasm when the registry is added). The API documentation has no " +
+    "registry operations; a released Kasm (1.15 or later) has, so this kind needs `kasm:apiNames` " +
+    "`product`; with `spec` (the default) preview refuses it, naming the setting. Changing the URL " +
+    "or the channel replaces the registry; `autoUpdate` changes in place. Deleting a registry " +
+    "leaves the workspaces installed from it. Needs Registries Create, Modify, Delete and View " +
+    "(which needs Images View, System View and Agents View).",
+  arguments: "The arguments of a WorkspaceRegistry. Inputs left out are not managed: Kasm keeps whatever they are.",
+  example: [
+    'const acme = new kasm.WorkspaceRegistry("acme", { url: "https://registry.example.org/" });',
+    "const offered = kasm.getRegistryWorkspacesOutput({ registryId: acme.registryId });",
+  ].join("\n"),
+  inputs: {
+    url:
+      "The registry's address (http or https). Kasm fetches `versions.txt` and `1.0/list.json` from " +
+      "it; a trailing slash is added. Changing it replaces the registry.",
+    channel:
+      "The registry's channel (Kasm 1.16 and later). Left out: none is sent. Changing it replaces " +
+      "the registry (no operation changes it in place).",
+    autoUpdate: "Whether Kasm updates the registry's workspaces by itself. Left out: Kasm's default (false) and a change made in Kasm is kept.",
+    adopt: "Take over an existing registry at this URL (and bring it to the declared state) instead of failing. Default: false.",
+  },
+  limits:
+    "needs `kasm:apiNames product` (a released Kasm): the API documentation has no registry " +
+    "operations, and preview refuses it with `spec`; the URL and the channel are replaced, not " +
+    "changed; Kasm fetches the registry from its own network when it is added",
+};
+
+// --- helpers -------------------------------------------------------------------------------------
+
+/** The registry's name from its list, or "" when the list names none. */
+function registryName(registry: Registry): string {
+  const name = registry.config?.name;
+  return typeof name === "string" ? name : "";
+}
+
+/** The registry's fields as inputs: what `read` reports and adoption compares. */
+function currentInputs(props: RefreshedInputs<WorkspaceRegistryInputs>, registry: Registry): RefreshedInputs<WorkspaceRegistryInputs> {
+  const current: Props = {
+    // Kasm keeps the URL its list names: the declared one stands while both are the same address.
+    url: typeof props.url === "string" && registryUrl(props.url) === registryUrl(registry.registry_url) ? props.url : registry.registry_url,
+    autoUpdate: registry.do_auto_update ?? false,
+  };
+  // 1.15 keeps no channel: one declared stays as declared when Kasm answers none.
+  if (registry.channel !== undefined && registry.channel !== null) current.channel = registry.channel;
+  return current;
+}
+
+function outputs(inputs: RefreshedInputs<WorkspaceRegistryInputs>, registry: Registry): KindOutputs<WorkspaceRegistryInputs, WorkspaceRegistryOutputs> {
+  return {
+    ...declared(inputs, inputNames(WorkspaceRegistryInputs)),
+    registryId: registry.registry_id,
+    registryUrl: registry.registry_url,
+    registryName: registryName(registry),
+    workspaceCount: registry.workspaces?.length ?? 0,
+  };
+}
+
+// --- provider ------------------------------------------------------------------------------------
+
+/** The provider of WorkspaceRegistry; only `adopt` changing sends no request. */
+export const workspaceRegistryProvider = defineKind<WorkspaceRegistryInputs, WorkspaceRegistryOutputs, Registry>({
+  schema: WorkspaceRegistryInputs,
+  outputs: WorkspaceRegistryOutputs,
+  docs: DOCS,
+  apiFields: API_FIELDS,
+  providerFields: { adopt: {} },
+  // Refused before any plan with the spec's vocabulary, which has no such operations.
+  productOnly: {
+    kind: "WorkspaceRegistry",
+    operations: "registry operations (create_registry, get_registries, registry_auto_updates, delete_registry)",
+    otherwise: "add the registry in the Kasm UI (Workspaces > Registry) and read it with getRegistries",
+  },
+  // The product has no read of one registry: refresh finds it in the list by id.
+  record: {
+    id: (registry) => registry.registry_id,
+    fetch: (id, _state, context) => context.client().images.findRegistryById(id),
+    asInputs: currentInputs,
+    outputs,
+  },
+  adoption: {
+    kind: "WorkspaceRegistry",
+    noun: "Workspace registry",
+    key: (inputs) => `at '${registryUrl(inputs.url)}'`,
+    find: (inputs, context) => context.client().images.findRegistry(inputs.url),
+    // Looked up even without adopt: Kasm refuses a second registry of one URL.
+    findFirst: (existing) => `registry ${existing.registry_id}`,
+  },
+
+  async create(inputs, context, createOrAdopt) {
+    const client = context.client();
+    const registry = await createOrAdopt({
+      // An adopted registry is at the declared URL already: only its automatic updates can differ.
+      update: async (existing) =>
+        inputs.autoUpdate === undefined || inputs.autoUpdate === (existing.do_auto_update ?? false)
+          ? existing
+          : client.images.registryAutoUpdates({ registry_id: existing.registry_id, auto_updates: inputs.autoUpdate }),
+      create: async () => {
+        const created = await client.images.createRegistry({ registry: inputs.url, ...(inputs.channel !== undefined ? { channel: inputs.channel } : {}) });
+        if (inputs.autoUpdate !== true) return created;
+        return client.images.registryAutoUpdates({ registry_id: created.registry_id, auto_updates: true });
+      },
+    });
+    return { id: registry.registry_id, outs: outputs(inputs, registry) };
+  },
+
+  async update(id, _olds, news, _changedFields, context) {
+    // Only autoUpdate changes in place (the URL and the channel replace the registry).
+    const client = context.client();
+    const registry =
+      news.autoUpdate === undefined
+        ? await client.images.findRegistryById(id)
+        : await client.images.registryAutoUpdates({ registry_id: id, auto_updates: news.autoUpdate });
+    if (registry === undefined) throw new Error(`Workspace registry ${id} is no longer in Kasm: run \`pulumi refresh\`, then \`pulumi up\` to add it again.`);
+    return { outs: outputs(news, registry) };
+  },
+
+  async delete(id, _props, context) {
+    // 1.15 fails unhandled on an id it does not have: deleting what is already gone is done.
+    const client = context.client();
+    if ((await client.images.findRegistryById(id)) === undefined) return;
+    await client.images.deleteRegistry({ registry_id: id });
+  },
+});
