@@ -36,6 +36,8 @@ export const LOOKUP_NAMES = [
   "getGroup",
   "getGroups",
   "getLicenses",
+  "getRegistries",
+  "getRegistryWorkspaces",
 ] as const;
 
 /** A lookup of the SDK, such as `getZone`. */
@@ -72,6 +74,9 @@ export const LOOKUP_CALLS: Readonly<Record<LookupName, LookupCall>> = Object.fre
   getGroup: { operation: "get_groups", shows: [] },
   getGroups: { operation: "get_groups", shows: [] },
   getLicenses: { operation: "get_licenses", shows: [] },
+  // getRegistryWorkspaces reads a registry's workspaces from the list getRegistries reads.
+  getRegistries: { operation: "get_registries", shows: [] },
+  getRegistryWorkspaces: { operation: "get_registries", shows: [] },
 });
 
 /** Type guard: is `name` a lookup of the SDK? */

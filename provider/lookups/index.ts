@@ -8,7 +8,7 @@
  *   the provider's installation, secret fields as secret values of its answer, and a package
  *   schema's `functions` derived from {@link LOOKUPS}.
  *
- * One file per area (`users.ts`, `images-zones.ts`, `egress.ts`, `groups-licences.ts`), like
+ * One file per area (`users.ts`, `images-zones.ts`, `egress.ts`, `groups-licences.ts`, `registries.ts`), like
  * sdk/lookups; what they share in `common.ts`; each record type's secret fields in `secrets.ts`,
  * which a program loads without the lookups (and zod with them) until its first lookup.
  */
@@ -17,12 +17,14 @@ import type { Lookup } from "./common";
 import { EGRESS_LOOKUPS } from "./egress";
 import { GROUP_LICENCE_LOOKUPS } from "./groups-licences";
 import { IMAGE_ZONE_LOOKUPS } from "./images-zones";
+import { REGISTRY_LOOKUPS } from "./registries";
 import { USER_LOOKUPS } from "./users";
 
 export * from "./common";
 export * from "./egress";
 export * from "./groups-licences";
 export * from "./images-zones";
+export * from "./registries";
 export * from "./secrets";
 export * from "./users";
 
@@ -35,5 +37,6 @@ export const LOOKUPS = {
   ...IMAGE_ZONE_LOOKUPS,
   ...EGRESS_LOOKUPS,
   ...GROUP_LICENCE_LOOKUPS,
+  ...REGISTRY_LOOKUPS,
 } satisfies Readonly<Record<LookupName, Lookup>>;
 

@@ -49,6 +49,9 @@ const ARGS: Record<LookupName, unknown> = {
   getGroup: { name: "devs" },
   getGroups: undefined,
   getLicenses: undefined,
+  getRegistries: undefined,
+  // The registry a fresh Kasm lists (the emulator's seed leaves it there).
+  getRegistryWorkspaces: { url: "https://registry.kasmweb.com" },
 };
 
 /** The lookups this run's vocabulary has: a released Kasm's (groups, licences) only in a product run. */
