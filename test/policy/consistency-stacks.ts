@@ -49,7 +49,7 @@ function prng(seed: number) {
 const EXISTING_GROUPS: Record<string, string[]> = { [IDS.admin1]: [IDS.administrators], [IDS.plain1]: [], [IDS.plain2]: [IDS.devs] };
 
 /** A random stack of `size` resources (plus its users), with unique natural keys per case (`tag`). */
-export function buildStack(seed: number, size: number, tag: string): { specs: Spec[]; usersWithSessions: string[] } {
+export function buildStack(seed: number, size: number, tag: string, registryUrl = "http://127.0.0.1:1/"): { specs: Spec[]; usersWithSessions: string[] } {
   const r = prng(seed);
   const specs: Spec[] = [];
   const usersWithSessions: string[] = [];
@@ -85,6 +85,7 @@ export function buildStack(seed: number, size: number, tag: string): { specs: Sp
   let group = false;
   let workspace = false;
   let groupWorkspace = false;
+  let registry = false;
   /** The stack's egress provider, which gateways, mappings and credentials need: added once, when first needed. */
   const addEgressProvider = () => {
     if (egressProvider) return;
@@ -98,7 +99,7 @@ export function buildStack(seed: number, size: number, tag: string): { specs: Sp
       "ServerDrain", "LicenseActivation", "EgressProvider", "EgressGateway", "EgressProviderMapping", "EgressCredential",
       "ServerImport", "UserSet",
       // Groups and workspaces are a released Kasm's operations: only a product run manages them.
-      ...(TEST_API_NAMES === "product" ? (["Group", "Workspace", "GroupWorkspace"] as const) : []),
+      ...(TEST_API_NAMES === "product" ? (["Group", "Workspace", "GroupWorkspace", "WorkspaceRegistry"] as const) : []),
     ]);
     const name = `${kind[0].toLowerCase()}${kind.slice(1)}${specs.length}`;
     const user = r.pick(users);
@@ -227,6 +228,16 @@ export function buildStack(seed: number, size: number, tag: string): { specs: Sp
         if (groupWorkspace) continue;
         groupWorkspace = true;
         specs.push({ kind, name, props: { groupId: r.pick([IDS.allUsers, IDS.administrators, IDS.devs]), imageId: IDS.image1 }, update: { adopt: true } });
+        break;
+      }
+      case "WorkspaceRegistry": {
+        // The registry the test serves on loopback (`registryUrl`); autoUpdate declared or not, and switched by the update.
+        if (registry) continue;
+        registry = true;
+        const autoUpdate = r.coin();
+        const props: Record<string, unknown> = { url: registryUrl };
+        if (r.coin()) props.autoUpdate = autoUpdate;
+        specs.push({ kind, name, props, update: { autoUpdate: !autoUpdate } });
         break;
       }
       case "EgressProvider": {

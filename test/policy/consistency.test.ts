@@ -26,6 +26,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveRegistry, type RegistrySite } from "../helpers/registry-site";
 import { createApp } from "../../emulator/server";
 import { storeFromSeed, type SeedInput } from "../../emulator/seed";
 import type { Store } from "../../emulator/store";
@@ -91,9 +92,12 @@ const USED_OPERATIONS: OperationName[] = [
   "create_egress_provider_mapping", "get_egress_provider_mapping", "update_egress_provider_mapping", "delete_egress_provider_mapping",
   "create_egress_credential", "get_egress_credentials",
   "batch_create_server", "batch_create_user", "get_users",
-  // A released Kasm's group and image operations, which only a product run's Group, Workspace and GroupWorkspace resources call.
+  // A released Kasm's group, image and registry operations, which only a product run's Group, Workspace, GroupWorkspace and WorkspaceRegistry resources call.
   ...(TEST_API_NAMES === "product"
-    ? (["get_groups", "create_group", "update_group", "delete_group", "get_images", "create_image", "update_image", "delete_image", "get_images_group", "add_images_group", "remove_images_group"] as const)
+    ? ([
+        "get_groups", "create_group", "update_group", "delete_group", "get_images", "create_image", "update_image", "delete_image", "get_images_group", "add_images_group", "remove_images_group",
+        "get_registries", "create_registry", "registry_auto_updates", "delete_registry",
+      ] as const)
     : []),
 ];
 
@@ -242,7 +246,11 @@ async function runLifecycle(specs: readonly Spec[], store: Store, ids: Map<strin
 const server = http.createServer();
 let stores = 0;
 
+/** The registry site a WorkspaceRegistry of a stack declares, served on loopback. */
+let site: RegistrySite | undefined;
+
 beforeAll(async () => {
+  site = await serveRegistry();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const settings: Record<string, string> = {
@@ -266,6 +274,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await site?.close();
   await kasmClient().close();
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -318,7 +327,7 @@ describe("resource-needs-permissions agrees with the providers run against the e
     await fc.assert(
       fc.asyncProperty(arbitrary, async (c) => {
         const tag = `c${stores}x`;
-        const { specs, usersWithSessions } = buildStack(c.seed, c.size, tag);
+        const { specs, usersWithSessions } = buildStack(c.seed, c.size, tag, site?.url);
         resources += specs.length;
         for (const s of specs) kinds.set(s.kind, (kinds.get(s.kind) ?? 0) + 1);
         const permissions = [...RELEVANT.filter((p) => !c.removed.includes(p)), ...c.unrelated, ...(c.globalAdmin ? (["Global Admin"] as PermissionName[]) : [])];
