@@ -30,6 +30,21 @@ describe("resource-needs-permissions", () => {
     expect(violations[1].message).toContain("create calls update_egress_provider_mapping (when the provider has a mapping for the target that differs from the program), which needs 'Groups Modify'");
   });
 
+  it("a WorkspaceRegistry: names the registry permission the key lacks, the call and when it is made", async () => {
+    const registries = stack((r) => r.push({ kind: "WorkspaceRegistry", name: "acme", props: { url: "https://registry.example.org/", autoUpdate: true } }));
+    const withRegistries = [...NEEDED, "Registries View", "Registries Create", "Registries Modify", "Registries Delete", "Images View", "System View", "Agents View"];
+    expect(await runStackPolicy(resourceNeedsPermissions, registries, config({ permissions: withRegistries }))).toEqual({ violations: [] });
+    const { violations } = await runStackPolicy(resourceNeedsPermissions, registries, config({ permissions: withRegistries.filter((p) => p !== "Registries Modify") }));
+    expect(violations.map((v) => v.urn)).toEqual(["urn:pulumi:ci::kasm-app::pulumi-nodejs:dynamic/kasm:WorkspaceRegistry::acme"]);
+    expect(violations[0].message).toBe(
+      "WorkspaceRegistry 'acme' cannot be created and updated with this API key: create calls registry_auto_updates (with autoUpdate: true, after the create), " +
+        "which needs 'Registries Modify'; update calls registry_auto_updates, which needs 'Registries Modify'. Grant the key: 'Registries Modify'.",
+    );
+    // Registries View counts only with what it needs (dependency rule 4): the grant names them.
+    const view = await runStackPolicy(resourceNeedsPermissions, registries, config({ permissions: withRegistries.filter((p) => p !== "Agents View") }));
+    expect(view.violations[0].message).toContain("Grant the key: 'Agents View'.");
+  });
+
   it("a permission whose dependency is missing does not count, and the grant is closed under the rules", async () => {
     const { violations } = await runStackPolicy(resourceNeedsPermissions, stack(), config({ permissions: without("Casting View") }));
     expect(violations).toHaveLength(1);
