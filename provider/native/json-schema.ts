@@ -91,7 +91,8 @@ export function propertyOf(node: JsonSchema, typeName: string, types: Record<str
     case "object": {
       if (node.properties !== undefined) {
         const token = nativeToken(typeName);
-        types[token] = { type: "object", ...objectOf(node, typeName, types) };
+        // The object's own `.describe` describes its type (an output's object: a registry's workspaces).
+        types[token] = { type: "object", ...described, ...objectOf(node, typeName, types) };
         return { $ref: `#/types/${token}`, ...described };
       }
       const values = typeof node.additionalProperties === "object" ? propertyOf(node.additionalProperties, typeName, types) : ANY;

@@ -43,7 +43,17 @@ export const WorkspaceRegistryOutputs = z.strictObject({
   registryId: z.string().describe("The registry's id (32 hex digits)."),
   registryUrl: z.string().describe("The registry's URL as Kasm keeps it: the `list_url` its list names, ending in a slash."),
   registryName: z.string().describe("The registry's name, from its list."),
-  workspaceCount: z.number().int().describe("How many workspaces the registry offered when it was last read."),
+  workspaces: z
+    .array(
+      z.strictObject({
+        name: z.string().describe("The container image the workspace runs, such as kasmweb/chrome:1.16.0 (\"\" when the registry names none)."),
+        friendlyName: z.string().describe("The workspace's name as people see it."),
+        description: z.string().describe("What the workspace is."),
+        imageSrc: z.string().describe("The workspace's icon, as the registry gives it."),
+        dockerRegistry: z.string().describe("The container registry its image is pulled from (\"\" when the registry names none)."),
+      }).describe("A workspace a registry offers: what a Workspace that installs it declares."),
+    )
+    .describe("The workspaces the registry offers, as Kasm listed them when the registry was last read: install one as a Workspace."),
 });
 export type WorkspaceRegistryOutputs = z.infer<typeof WorkspaceRegistryOutputs>;
 
@@ -107,13 +117,27 @@ function currentInputs(props: RefreshedInputs<WorkspaceRegistryInputs>, registry
   return current;
 }
 
+/** A text field of a registry's workspace, or "" when it has none. */
+const text = (value: unknown): string => (typeof value === "string" ? value : "");
+
+/** The workspaces a registry offers, in the output's fields. */
+function offered(registry: Registry): WorkspaceRegistryOutputs["workspaces"] {
+  return (registry.workspaces ?? []).map((w) => ({
+    name: text(w.name),
+    friendlyName: text(w.friendly_name),
+    description: text(w.description),
+    imageSrc: text(w.image_src),
+    dockerRegistry: text(w.ctr_registry),
+  }));
+}
+
 function outputs(inputs: RefreshedInputs<WorkspaceRegistryInputs>, registry: Registry): KindOutputs<WorkspaceRegistryInputs, WorkspaceRegistryOutputs> {
   return {
     ...declared(inputs, inputNames(WorkspaceRegistryInputs)),
     registryId: registry.registry_id,
     registryUrl: registry.registry_url,
     registryName: registryName(registry),
-    workspaceCount: registry.workspaces?.length ?? 0,
+    workspaces: offered(registry),
   };
 }
 

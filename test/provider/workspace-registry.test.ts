@@ -7,7 +7,9 @@
  * check refuses the kind before any request, naming the setting.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { KasmClient } from "../../provider/api";
+import { LOOKUPS } from "../../provider/lookups";
+import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import type { ProviderHost } from "../helpers/host";
 import { Driven, hostFor } from "../helpers/provider";
 import { serveRegistry, type RegistrySite } from "../helpers/registry-site";
@@ -50,7 +52,9 @@ describe.runIf(TEST_API_NAMES === "product")("WorkspaceRegistry, against a relea
     await registry.create({ url: site.url.replace(/\/$/, "") });
     expect(site.requests).toEqual(["/versions.txt", "/1.0/list.json"]);
     expect(registry.id).toMatch(/^[0-9a-f]{32}$/);
-    expect(registry.state).toMatchObject({ registryId: registry.id, registryUrl: site.url, registryName: "Acme Registry", workspaceCount: 2 });
+    expect(registry.state).toMatchObject({ registryId: registry.id, registryUrl: site.url, registryName: "Acme Registry" });
+    expect((registry.state.workspaces as { friendlyName: string }[]).map((w) => w.friendlyName)).toEqual(["Acme Editor", "Acme Browser"]);
+    expect((registry.state.workspaces as object[])[0]).toEqual({ name: "acme/editor:1.0.0", friendlyName: "Acme Editor", description: "A text editor", imageSrc: "img/editor.png", dockerRegistry: "https://index.docker.io/v1/" });
     expect(await registryInKasm(registry.id)).toMatchObject({ registry_url: site.url, do_auto_update: false });
     // The URL declared without its slash is the same address: no change.
     expect((await registry.diff({ url: site.url.replace(/\/$/, "") })).changes).toBe("none");
@@ -105,6 +109,26 @@ describe.runIf(TEST_API_NAMES === "product")("WorkspaceRegistry, against a relea
     await gone.delete();
     // One read, no delete_registry (Kasm would fail on an id it does not have).
     expect(emulator.requests.slice(before).map((line) => line.split(" ")[0])).toEqual(["get_registries"]);
+  });
+});
+
+describe.runIf(TEST_API_NAMES === "product")("the registry lookups (their one implementation, for the SDK and the native provider)", () => {
+  it("getRegistries lists each registry with its workspaces; getRegistryWorkspaces gives one registry's, by id or URL, or names what it did not find", async () => {
+    const client = new KasmClient({ baseUrl: emulator.url, apiKey: ADMIN.key, apiKeySecret: ADMIN.secret, apiNames: "product", maxRetries: 0 }, {});
+    try {
+      const made = await emulator.specCall("create_registry", { registry: site.url });
+      const id = made.body.registry.registry_id as string;
+      const all = await LOOKUPS.getRegistries.fetch(client, {});
+      expect(all.map((r) => r.registry_url)).toEqual(["https://registry.kasmweb.com/", site.url]);
+      const byId = await LOOKUPS.getRegistryWorkspaces.fetch(client, { registryId: id });
+      expect(byId.map((w) => w.friendly_name)).toEqual(["Acme Editor", "Acme Browser"]);
+      const byUrl = await LOOKUPS.getRegistryWorkspaces.fetch(client, { url: site.url.replace(/\/$/, "") });
+      expect(byUrl).toEqual(byId);
+      await expect(LOOKUPS.getRegistryWorkspaces.fetch(client, { url: "https://nowhere.example/" })).rejects.toThrow("Kasm has no registry at https://nowhere.example/");
+      await emulator.specCall("delete_registry", { registry_id: id });
+    } finally {
+      await client.close();
+    }
   });
 });
 
