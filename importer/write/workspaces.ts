@@ -8,7 +8,7 @@
  * image from an added one, and a stack that left them out could not say by reference which groups
  * may launch them.
  */
-import { imageSettingsShown, type GroupImage, type GroupRecord, type Image, type Registry } from "../../provider/api";
+import { imageSettingsShown, registryShown, type GroupImage, type GroupRecord, type Image, type Registry } from "../../provider/api";
 import { camel } from "../names";
 import { pairId } from "../../catalogue/ids";
 import { groupImageName } from "../read";
@@ -108,12 +108,7 @@ export const WORKSPACE_REGISTRIES: Area<Registry> = {
   records: (inventory) => inventory.registries,
   name: (registry) => [registryNameOf(registry), "registry"],
   id: (registry) => registry.registry_id,
-  inputs: (registry) => ({
-    url: registry.registry_url,
-    channel: registry.channel ?? undefined,
-    autoUpdate: registry.do_auto_update ?? false,
-    adopt: true,
-  }),
+  inputs: (registry) => ({ ...registryShown(registry), adopt: true }),
 };
 
 /** One group's permission to launch one workspace. */

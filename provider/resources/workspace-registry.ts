@@ -18,7 +18,7 @@
  * the setting: the documentation's vocabulary has no operation that manages registries.
  */
 import { z } from "zod";
-import { registryUrl, type Registry } from "../api";
+import { registryShown, registryUrl, type Registry } from "../api";
 import { declared, inputNames, type KindDocs, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
@@ -107,13 +107,11 @@ function registryName(registry: Registry): string {
 
 /** The registry's fields as inputs: what `read` reports and adoption compares. */
 function currentInputs(props: RefreshedInputs<WorkspaceRegistryInputs>, registry: Registry): RefreshedInputs<WorkspaceRegistryInputs> {
-  const current: Props = {
-    // Kasm keeps the URL its list names: the declared one stands while both are the same address.
-    url: typeof props.url === "string" && registryUrl(props.url) === registryUrl(registry.registry_url) ? props.url : registry.registry_url,
-    autoUpdate: registry.do_auto_update ?? false,
-  };
-  // 1.15 keeps no channel: one declared stays as declared when Kasm answers none.
-  if (registry.channel !== undefined && registry.channel !== null) current.channel = registry.channel;
+  // Kasm's record as inputs (the client's mapping, which kasm-import writes too). 1.15 keeps no
+  // channel: one declared stays as declared when Kasm answers none (left out here).
+  const current: Props = { ...registryShown(registry) };
+  // Kasm keeps the URL its list names: the declared one stands while both are the same address.
+  if (typeof props.url === "string" && registryUrl(props.url) === registryUrl(registry.registry_url)) current.url = props.url;
   return current;
 }
 

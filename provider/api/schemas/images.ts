@@ -275,6 +275,19 @@ export function registryUrl(url: string): string {
   return trimmed.endsWith("/") ? trimmed : `${trimmed}/`;
 }
 
+/**
+ * A registry's fields as a WorkspaceRegistry's inputs: the one mapping, for the kind's `read` and
+ * for kasm-import. The URL Kasm keeps (the list's `list_url`), the channel when Kasm has one (1.15
+ * keeps none), whether it updates itself (false when Kasm does not say).
+ */
+export function registryShown(registry: Registry): { url: string; channel?: string; autoUpdate: boolean } {
+  return {
+    url: registry.registry_url,
+    ...(registry.channel !== undefined && registry.channel !== null ? { channel: registry.channel } : {}),
+    autoUpdate: registry.do_auto_update ?? false,
+  };
+}
+
 /** What create_registry sends: the URL, and 1.16's channel. */
 export interface NewRegistry {
   registry: string;
