@@ -231,13 +231,15 @@ export function buildStack(seed: number, size: number, tag: string, registryUrl 
         break;
       }
       case "WorkspaceRegistry": {
-        // The registry the test serves on loopback (`registryUrl`); autoUpdate declared or not, and switched by the update.
+        // The registry the test serves on loopback (`registryUrl`). With autoUpdate declared, the update
+        // switches it (registry_auto_updates); without, it changes adopt only (nothing is sent: the
+        // URL and the channel would replace it).
         if (registry) continue;
         registry = true;
         const autoUpdate = r.coin();
-        const props: Record<string, unknown> = { url: registryUrl };
-        if (r.coin()) props.autoUpdate = autoUpdate;
-        specs.push({ kind, name, props, update: { autoUpdate: !autoUpdate } });
+        const declared = r.coin();
+        const props: Record<string, unknown> = declared ? { url: registryUrl, autoUpdate } : { url: registryUrl };
+        specs.push({ kind, name, props, update: declared ? { autoUpdate: !autoUpdate } : { adopt: true } });
         break;
       }
       case "EgressProvider": {
