@@ -119,6 +119,17 @@ const SPEC: Readonly<Record<string, readonly string[]>> = {
   "group image (the product's get_images_group)": [
     "group_image_id", "group_id", "image_id", "name", "image_name", "friendly_name", "image_friendly_name", "group_name", "image_src",
   ],
+  /**
+   * Not the spec's: a registry of a released Kasm's get_registries (and create_registry's
+   * answer). Source: admin_api.get_registries and the Registry model in the 1.15.0 decompile;
+   * `channel` from the Terraform client's Registry type (tested against 1.16.1).
+   */
+  "registry (the product's get_registries)": ["registry_id", "registry_url", "do_auto_update", "schema_version", "is_verified", "channel", "workspaces", "config"],
+  /**
+   * Not the spec's: a workspace of a registry's list as Kasm keeps it. Source: the Terraform
+   * client's RegistryWorkspaceResponse type; `docker_registry` read in the client's names.
+   */
+  "registry workspace (a registry's list)": ["name", "friendly_name", "description", "image_src", "ctr_registry", "categories"],
 };
 
 /**
@@ -151,6 +162,9 @@ const SCHEMA_RECORDS: Readonly<Record<string, string | { providerOwn: string }>>
   GroupRecord: "group (the product's group operations)",
   ProductImage: "image (the product's image operations)",
   GroupImage: "group image (the product's get_images_group)",
+  Registry: "registry (the product's get_registries)",
+  RegistryWorkspace: "registry workspace (a registry's list)",
+  registryShown: { providerOwn: "a registry's settings as a WorkspaceRegistry's inputs, which the client builds from the record (its reads are the client's)" },
   NewImage: { providerOwn: "the target_image the provider builds for the product's create_image" },
   imageSettingsShown: { providerOwn: "an image's settings as a Workspace's inputs, which the client builds from the product's record (its reads are the client's)" },
   stagingConfigShown: { providerOwn: "a staging config's settings as a StagingConfig's inputs, which the client builds from the record (its reads are the client's)" },
@@ -244,6 +258,10 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
     image: ["available", "friendly_name", "image_id", "name", "server_id", "zone_id"],
     imageSettingsShown: ["execConfig", "serverId", "zoneId"],
   },
+  "provider/resources/workspace-registry.ts": {
+    "registry (the product's get_registries)": ["config", "do_auto_update", "registry_id", "registry_url", "workspaces"],
+    "registry workspace (a registry's list)": ["ctr_registry", "description", "friendly_name", "image_src", "name"],
+  },
   // An image's settings as a Workspace's inputs, for the kind and for kasm-import.
   "provider/api/schemas/images.ts": {
     image: [
@@ -252,6 +270,8 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
       "volume_mappings", "zone_id",
     ],
     "image (the product's image operations)": ["categories", "gpu_count", "image_type", "require_gpu", "restrict_network_names", "uncompressed_size_mb"],
+    // A registry's settings as a WorkspaceRegistry's inputs, for the kind and for kasm-import.
+    "registry (the product's get_registries)": ["channel", "do_auto_update", "registry_url"],
   },
   // A staging config's, a casting config's and the egress records' settings as the kinds' inputs, for the kinds and for kasm-import.
   "provider/api/schemas/staging.ts": {
@@ -297,7 +317,12 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
   // The user records of a refresh, from get_users pages (the pages the lookups' getUsers reads too).
   "provider/api/user-reads.ts": { "get_users answer": ["users", "total"], user: ["user_id", "groups"], group: ["name", "group_id"] },
   // The lookups find their records in provider/lookups/ (the program's and the native provider's one implementation).
-  "provider/lookups/index.ts": { image: ["name", "friendly_name"], zone: ["zone_name"], group: ["group_id", "name"] },
+  "provider/lookups/index.ts": {
+    image: ["name", "friendly_name"],
+    zone: ["zone_name"],
+    group: ["group_id", "name"],
+    "registry (the product's get_registries)": ["registry_id", "registry_url", "workspaces"],
+  },
 };
 
 /**
