@@ -19,7 +19,7 @@
  */
 import { z } from "zod";
 import { registryShown, registryUrl, type Registry } from "../api";
-import { declared, inputNames, type KindDocs, type Props, type RefreshedInputs } from "./kit";
+import { declared, inputNames, KasmObjectMissingError, type KindDocs, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -79,7 +79,8 @@ const DOCS: KindDocs<WorkspaceRegistryInputs> = {
   arguments: "The arguments of a WorkspaceRegistry. Inputs left out are not managed: Kasm keeps whatever they are.",
   example: [
     'const acme = new kasm.WorkspaceRegistry("acme", { url: "https://registry.example.org/" });',
-    "const offered = kasm.getRegistryWorkspacesOutput({ registryId: acme.registryId });",
+    "// What it offers, as Kasm fetched it: install one as a kasm.Workspace.",
+    "export const offered = acme.workspaces.apply((ws) => ws.map((w) => w.friendlyName));",
   ].join("\n"),
   inputs: {
     url:
@@ -194,7 +195,8 @@ export const workspaceRegistryProvider = defineKind<WorkspaceRegistryInputs, Wor
       news.autoUpdate === undefined
         ? await client.images.findRegistryById(id)
         : await client.images.registryAutoUpdates({ registry_id: id, auto_updates: news.autoUpdate });
-    if (registry === undefined) throw new Error(`Workspace registry ${id} is no longer in Kasm: run \`pulumi refresh\`, then \`pulumi up\` to add it again.`);
+    if (registry === undefined)
+      throw new KasmObjectMissingError(`Workspace registry ${id} (${news.url}) is no longer in Kasm: run \`pulumi refresh --yes\`, then \`pulumi up\` to add it again.`);
     return { outs: outputs(news, registry) };
   },
 
