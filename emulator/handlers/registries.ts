@@ -98,13 +98,17 @@ async function fetchRegistry(store: Store, url: string, channel: string | null, 
   return { registry: registryJson(store.registries.add(config, SCHEMA_VERSION, channel)) };
 }
 
-/** A registry as create and update answer it (1.15's data-model form; `is_verified` false: no registry the emulator serves is signed by Kasm). */
+/**
+ * A registry as create and update answer it: 1.15's data-model form, its URL as stored (the list's
+ * `list_url`, where get_registries adds a slash); `is_verified` false: no registry the emulator
+ * serves is signed by Kasm.
+ */
 function registryJson(r: RegistryRecord) {
   return {
     registry_id: r.registry_id,
     config: r.config,
     do_auto_update: r.do_auto_update,
-    registry_url: withSlash(r.registry_url),
+    registry_url: r.registry_url,
     workspaces: r.config.workspaces,
     schema_version: r.schema_version,
     is_verified: false,

@@ -134,7 +134,8 @@ function outputs(inputs: RefreshedInputs<WorkspaceRegistryInputs>, registry: Reg
   return {
     ...declared(inputs, inputNames(WorkspaceRegistryInputs)),
     registryId: registry.registry_id,
-    registryUrl: registry.registry_url,
+    // get_registries adds a slash to the URL, create's answer keeps it as the list names it.
+    registryUrl: registryUrl(registry.registry_url),
     registryName: registryName(registry),
     workspaces: offered(registry),
   };
