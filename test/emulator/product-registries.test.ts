@@ -74,6 +74,20 @@ describe("registries", () => {
     expect(wire(await emulators.product.call("create_registry", {}))).toEqual({ status: 200, body: { error_message: "Invalid Request. Missing required parameters" } });
   });
 
+  it("Kasm keeps the list_url the list names as the registry's URL: create answers it as stored, get_registries with a slash", async () => {
+    const other = await serveRegistry([], "Unslashed");
+    try {
+      other.listUrl = other.url.replace(/\/$/, "");
+      const made = await emulators.product.call("create_registry", { registry: other.url });
+      expect(made.body.registry.registry_url).toBe(other.listUrl);
+      expect((await registries()).find((r) => r.registry_id === made.body.registry.registry_id)?.registry_url).toBe(other.url);
+      expect((await emulators.product.call("create_registry", { registry: other.url })).body).toEqual({ error_message: "This Registry has already been installed." });
+      await emulators.product.call("delete_registry", { registry_id: made.body.registry.registry_id });
+    } finally {
+      await other.close();
+    }
+  });
+
   it("update_registry fetches the list again; registry_auto_updates switches automatic updates", async () => {
     const id = (await registries()).find((r) => r.registry_url === site.url)!.registry_id;
     site.workspaces.push({ name: "acme/terminal:1.0.0", friendly_name: "Acme Terminal", description: "", image_src: "" });

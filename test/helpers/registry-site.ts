@@ -28,6 +28,8 @@ export interface RegistrySite {
   workspaces: RegistryWorkspace[];
   /** The list's name. */
   name: string;
+  /** The `list_url` the list names; default: the site's URL. */
+  listUrl?: string;
   /** The paths asked for, in order. */
   readonly requests: string[];
   close(): Promise<void>;
@@ -64,7 +66,7 @@ export async function serveRegistry(workspaces: RegistryWorkspace[] = SAMPLE_WOR
     if (path === "/1.0/list.json")
       return void res
         .writeHead(200, { "content-type": "application/json" })
-        .end(JSON.stringify({ name: site.name, icon: "icon.png", description: "Workspaces for tests", list_url: site.url, contact_url: "", workspaces: site.workspaces }));
+        .end(JSON.stringify({ name: site.name, icon: "icon.png", description: "Workspaces for tests", list_url: site.listUrl ?? site.url, contact_url: "", workspaces: site.workspaces }));
     res.writeHead(404).end("not found");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
