@@ -15,12 +15,11 @@ import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATIONS, type OperationName } from "../../catalogue";
-import { wireOperationName } from "../../emulator/vocabulary";
 import { TestEngine } from "../../testing/engine";
 import { ADMIN } from "../helpers/emulator";
 import { buildInstallation, type Installation } from "../helpers/installation";
 import { PASSPHRASE, REPO, SLOW, expectOk, packPackage, tempDir } from "../e2e/helpers";
+import { expectNoChangeAfterTakeOver, writesIn } from "./helpers";
 
 const run = promisify(execFile);
 const CLI = path.join(REPO, "dist", "importer", "cli.js");
@@ -85,13 +84,6 @@ function secretValue(installation: Installation, key: string): string {
   throw new Error(`the generated program asks for a secret this test does not know: ${key}`);
 }
 
-/** The write operations among the emulator's request log lines (`<operation> <status> <ms>`). */
-function writesIn(installation: Installation, lines: readonly string[]): string[] {
-  const writes = new Set(
-    (Object.keys(OPERATIONS) as OperationName[]).filter((op) => OPERATIONS[op].access !== "read").map((op) => wireOperationName(op, installation.emulator.apiNames)),
-  );
-  return lines.map((line) => line.split(" ")[0]).filter((op) => writes.has(op));
-}
 
 // The whole installation (300 users, groups and cast configs) speaks the product's names; the spec's
 // vocabulary runs the same path with fewer users, to keep the suite's time down.
@@ -139,7 +131,7 @@ describe.each([
     const again = path.join(tmp.dir, `${apiNames}-again`);
     expect((await kasmImport(installation, ["--out", again, "--project", "kasm-taken-over"])).status).toBe(0);
     expect(filesOf(again)).toEqual(filesOf(projectDir));
-    expect(writesIn(installation, installation.emulator.requests)).toEqual([]);
+    expect(writesIn(installation.emulator.requests, installation.emulator.apiNames)).toEqual([]);
   });
 
   it("no generated file holds a secret the installation has", () => {
@@ -188,14 +180,9 @@ describe.each([
     const created = up.resources.filter((r) => r.op === "create").length;
     // The set, an attributes record per user with attributes set, the assignments, staging and egress (and groups, workspaces and casting).
     expect(created).toBeGreaterThanOrEqual(1 + Math.ceil(users / 3) + 2 + 3 + 10);
-    expect(writesIn(installation, installation.emulator.requests), installation.emulator.requests.join("\n")).toEqual([]);
+    expect(writesIn(installation.emulator.requests, installation.emulator.apiNames), installation.emulator.requests.join("\n")).toEqual([]);
 
-    const preview = await engine.preview();
-    expectOk(preview);
-    expect(preview.resources.filter((r) => r.op !== "same" && r.type !== "pulumi:pulumi:Stack")).toEqual([]);
-    const refresh = await engine.refresh();
-    expectOk(refresh);
-    expect(refresh.resources.filter((r) => r.changed.length > 0).map((r) => `${r.urn} ${r.changed.join(",")}`)).toEqual([]);
+    await expectNoChangeAfterTakeOver(engine);
   });
 
   it("one value changed in the program changes exactly that object", { timeout: SLOW }, async () => {
@@ -210,7 +197,7 @@ describe.each([
     expect(up.resources.filter((r) => r.op !== "same" && r.type !== "pulumi:pulumi:Stack").map((r) => `${r.op} ${r.urn.split("::").pop()}`)).toEqual([
       "update default-ubuntu-desktop",
     ]);
-    expect(writesIn(installation, installation.emulator.requests)).toEqual(["update_staging_config"]);
+    expect(writesIn(installation.emulator.requests, installation.emulator.apiNames)).toEqual(["update_staging_config"]);
     const configs = (await installation.emulator.specCall("get_staging_configs")).body.staging_configs;
     expect(configs.map((c: { num_sessions: number }) => c.num_sessions).sort()).toEqual([1, 3, 4]);
   });

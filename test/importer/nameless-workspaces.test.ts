@@ -6,14 +6,11 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATIONS, type OperationName } from "../../catalogue";
-import { runImport } from "../../importer/cli";
-import { wireOperationName } from "../../emulator/vocabulary";
 import { TestEngine } from "../../testing/engine";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { PASSPHRASE, SLOW, expectOk, tempDir } from "../e2e/helpers";
+import { kasmImport, writesIn } from "./helpers";
 
 const CHROME = "3c000000000000000000000000000001";
 const LINK = "3c000000000000000000000000000002";
@@ -40,33 +37,17 @@ afterAll(async () => {
   tmp?.remove();
 });
 
-function capture() {
-  const stream = new PassThrough();
-  let text = "";
-  stream.on("data", (chunk) => (text += String(chunk)));
-  return { stream, text: () => text };
-}
-
-const writes = new Set((Object.keys(OPERATIONS) as OperationName[]).filter((op) => OPERATIONS[op].access !== "read").map((op) => wireOperationName(op, "product")));
-
 describe("kasm-import: workspaces without a container image", () => {
   const dir = () => path.join(tmp.dir, "program");
 
   it("reads them, leaves them out of the Workspaces with the reason, and declares a group's authorisation of one by id", async () => {
-    const stdout = capture();
-    const stderr = capture();
-    const status = await runImport(["--out", dir(), "--only", "groups,workspaces,workspace-groups", "--no-protect"], {
-      stdout: stdout.stream,
-      stderr: stderr.stream,
-      cwd: tmp.dir,
-      env: { KASM_BASE_URL: emulator.url, KASM_API_KEY: ADMIN.key, KASM_API_KEY_SECRET: ADMIN.secret, KASM_API_NAMES: "product" },
-    });
-    expect(stderr.text()).not.toContain("kasm-import:");
+    const { status, stdout, stderr } = await kasmImport(emulator, tmp.dir, ["--out", dir(), "--only", "groups,workspaces,workspace-groups", "--no-protect"]);
+    expect(stderr).not.toContain("kasm-import:");
     expect(status).toBe(0);
-    expect(stdout.text()).toMatch(
+    expect(stdout).toMatch(
       /^Workspaces\s+3\s+1\s+2: without a container image \(a link, a server or a server pool workspace, which Kasm stores without a name\), which a Workspace cannot declare$/m,
     );
-    expect(stdout.text()).toMatch(/^Workspace groups\s+2\s+2\s+-$/m);
+    expect(stdout).toMatch(/^Workspace groups\s+2\s+2\s+-$/m);
     const program = readFileSync(path.join(dir(), "index.ts"), "utf8");
     expect(program).toContain('const chrome = new kasm.Workspace("chrome", {');
     expect(program).not.toContain('new kasm.Workspace("intranet"');
@@ -90,6 +71,6 @@ describe("kasm-import: workspaces without a container image", () => {
     const created = (kind: string) => up.resources.filter((r) => r.op === "create" && r.type.endsWith(`:${kind}`)).map((r) => r.urn.split("::").pop()).sort();
     expect(created("Workspace")).toEqual(["chrome"]);
     expect(created("GroupWorkspace")).toEqual(["engineering-chrome", "engineering-intranet"]);
-    expect(emulator.requests.map((line) => line.split(" ")[0]).filter((op) => writes.has(op)), emulator.requests.join("\n")).toEqual([]);
+    expect(writesIn(emulator.requests, "product"), emulator.requests.join("\n")).toEqual([]);
   });
 });

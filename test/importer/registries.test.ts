@@ -8,14 +8,11 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATIONS, type OperationName } from "../../catalogue";
-import { runImport } from "../../importer/cli";
-import { wireOperationName } from "../../emulator/vocabulary";
 import { TestEngine } from "../../testing/engine";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { PASSPHRASE, SLOW, expectOk, tempDir } from "../e2e/helpers";
+import { expectNoChangeAfterTakeOver, kasmImport, writesIn } from "./helpers";
 
 /** Kasm's own registry, and one added with a channel that updates itself (as Kasm fetched them: no site is served). */
 const SEED = {
@@ -35,24 +32,6 @@ beforeAll(() => {
 });
 afterAll(() => tmp?.remove());
 
-/** Run the command in-process against `emulator` with the admin key, and its output. */
-async function kasmImport(emulator: TestEmulator, args: readonly string[]) {
-  let stdout = "";
-  let stderr = "";
-  const out = new PassThrough().on("data", (chunk) => (stdout += String(chunk)));
-  const err = new PassThrough().on("data", (chunk) => (stderr += String(chunk)));
-  const status = await runImport(args, {
-    stdout: out,
-    stderr: err,
-    cwd: tmp.dir,
-    env: { KASM_BASE_URL: emulator.url, KASM_API_KEY: ADMIN.key, KASM_API_KEY_SECRET: ADMIN.secret, KASM_API_NAMES: emulator.apiNames },
-  });
-  return { status, stdout, stderr };
-}
-
-const WRITES = new Set((Object.keys(OPERATIONS) as OperationName[]).filter((op) => OPERATIONS[op].access !== "read").map((op) => wireOperationName(op, "product")));
-const writesIn = (lines: readonly string[]) => lines.map((line) => line.split(" ")[0]).filter((op) => WRITES.has(op));
-
 describe("kasm-import: workspace registries, product vocabulary", () => {
   let emulator: TestEmulator;
   const dir = () => path.join(tmp.dir, "product");
@@ -63,7 +42,7 @@ describe("kasm-import: workspace registries, product vocabulary", () => {
   afterAll(async () => emulator?.close());
 
   it("writes a WorkspaceRegistry per registry, Kasm's own too, with its URL, channel and automatic updates", async () => {
-    const result = await kasmImport(emulator, ["--out", dir(), "--only", "workspace-registries", "--no-protect"]);
+    const result = await kasmImport(emulator, tmp.dir, ["--out", dir(), "--only", "workspace-registries", "--no-protect"]);
     expect(result.stderr).not.toContain("kasm-import:");
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^Workspace registries\s+2\s+2\s+-$/m);
@@ -86,13 +65,8 @@ describe("kasm-import: workspace registries, product vocabulary", () => {
     const up = await engine.up();
     expectOk(up);
     expect(up.resources.filter((r) => r.op === "create" && r.type.endsWith(":WorkspaceRegistry")).map((r) => r.urn.split("::").pop()).sort()).toEqual(["in-house-tools", "kasm-technologies"]);
-    expect(writesIn(emulator.requests), emulator.requests.join("\n")).toEqual([]);
-    const preview = await engine.preview();
-    expectOk(preview);
-    expect(preview.resources.filter((r) => r.op !== "same" && r.type !== "pulumi:pulumi:Stack").map((r) => `${r.op} ${r.urn}`)).toEqual([]);
-    const refresh = await engine.refresh();
-    expectOk(refresh);
-    expect(refresh.resources.filter((r) => r.changed.length > 0).map((r) => `${r.urn} ${r.changed.join(",")}`)).toEqual([]);
+    expect(writesIn(emulator.requests, "product"), emulator.requests.join("\n")).toEqual([]);
+    await expectNoChangeAfterTakeOver(engine);
   });
 });
 
@@ -100,7 +74,7 @@ describe("kasm-import: workspace registries, documented API", () => {
   it("the area is skipped with the reason, and nothing is read for it", async () => {
     const emulator = await startTestEmulator(SEED, { apiNames: "spec" });
     try {
-      const result = await kasmImport(emulator, ["--dry-run", "--only", "workspace-registries"]);
+      const result = await kasmImport(emulator, tmp.dir, ["--dry-run", "--only", "workspace-registries"]);
       expect(result.status).toBe(0);
       expect(result.stdout).toMatch(/^Workspace registries\s+not read\s+0\s+the documented API has no registry operations, so a WorkspaceRegistry needs a released Kasm \(set kasm:apiNames=product to take them over\)$/m);
       expect(result.stdout).toContain("0 requests");

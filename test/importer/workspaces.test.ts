@@ -10,14 +10,11 @@
  */
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATIONS, type OperationName } from "../../catalogue";
-import { runImport } from "../../importer/cli";
-import { wireOperationName, type ApiNames } from "../../emulator/vocabulary";
 import { TestEngine } from "../../testing/engine";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { PASSPHRASE, SLOW, expectOk, tempDir } from "../e2e/helpers";
+import { expectNoChangeAfterTakeOver, kasmImport, writesIn } from "./helpers";
 
 const hex = (prefix: string, n: number) => `${prefix}${String(n).padStart(32 - prefix.length, "0")}`;
 const REGISTRY_USER = "registry-puller-7f3a";
@@ -64,33 +61,6 @@ beforeAll(() => {
 });
 afterAll(() => tmp?.remove());
 
-/** A stream that keeps what is written to it. */
-function capture() {
-  const stream = new PassThrough();
-  let text = "";
-  stream.on("data", (chunk) => (text += String(chunk)));
-  return { stream, text: () => text };
-}
-
-/** Run the command in-process against `emulator` with the admin key, and its output. */
-async function kasmImport(emulator: TestEmulator, args: readonly string[]) {
-  const stdout = capture();
-  const stderr = capture();
-  const status = await runImport(args, {
-    stdout: stdout.stream,
-    stderr: stderr.stream,
-    cwd: tmp.dir,
-    env: { KASM_BASE_URL: emulator.url, KASM_API_KEY: ADMIN.key, KASM_API_KEY_SECRET: ADMIN.secret, KASM_API_NAMES: emulator.apiNames },
-  });
-  return { status, stdout: stdout.text(), stderr: stderr.text() };
-}
-
-/** The write operations among the emulator's request log lines (`<operation> <status> <ms>`). */
-function writesIn(lines: readonly string[], apiNames: ApiNames): string[] {
-  const writes = new Set((Object.keys(OPERATIONS) as OperationName[]).filter((op) => OPERATIONS[op].access !== "read").map((op) => wireOperationName(op, apiNames)));
-  return lines.map((line) => line.split(" ")[0]).filter((op) => writes.has(op));
-}
-
 const file = (dir: string, name: string) => readFileSync(path.join(dir, name), "utf8");
 
 describe("kasm-import: workspaces and the groups that may launch them, product vocabulary", () => {
@@ -114,7 +84,7 @@ describe("kasm-import: workspaces and the groups that may launch them, product v
 
   it("writes a Workspace per image with the values Kasm shows, the registry credentials as secret inputs", async () => {
     dir = path.join(tmp.dir, "product");
-    const result = await kasmImport(emulator, ["--out", dir, "--only", "groups,workspaces,workspace-groups,staging-configs", "--no-protect"]);
+    const result = await kasmImport(emulator, tmp.dir, ["--out", dir, "--only", "groups,workspaces,workspace-groups,staging-configs", "--no-protect"]);
     expect(result.stderr).not.toContain("kasm-import:");
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^Workspaces\s+4\s+2\s+2: with the container name and friendly name of another image, which a take-over could not tell apart$/m);
@@ -194,12 +164,7 @@ describe("kasm-import: workspaces and the groups that may launch them, product v
     const state = readFileSync(path.join(tmp.dir, "workspaces-state.json"), "utf8");
     for (const secret of [REGISTRY_USER, REGISTRY_TOKEN]) expect(state + JSON.stringify(up.logs) + up.programOutput).not.toContain(secret);
 
-    const preview = await engine.preview();
-    expectOk(preview);
-    expect(preview.resources.filter((r) => r.op !== "same" && r.type !== "pulumi:pulumi:Stack").map((r) => `${r.op} ${r.urn}`)).toEqual([]);
-    const refresh = await engine.refresh();
-    expectOk(refresh);
-    expect(refresh.resources.filter((r) => r.changed.length > 0).map((r) => `${r.urn} ${r.changed.join(",")}`)).toEqual([]);
+    await expectNoChangeAfterTakeOver(engine);
   });
 });
 
@@ -207,7 +172,7 @@ describe("kasm-import: workspaces, documented API", () => {
   it("both areas are skipped with the reason, and nothing is read for them", async () => {
     const emulator = await startTestEmulator(SEED, { apiNames: "spec" });
     try {
-      const result = await kasmImport(emulator, ["--dry-run", "--only", "workspaces,workspace-groups"]);
+      const result = await kasmImport(emulator, tmp.dir, ["--dry-run", "--only", "workspaces,workspace-groups"]);
       expect(result.status).toBe(0);
       expect(result.stdout).toMatch(/^Workspaces\s+not read\s+0\s+the documented API lists images but cannot create or change one, so a Workspace needs a released Kasm \(set kasm:apiNames=product to take them over\)$/m);
       expect(result.stdout).toMatch(/^Workspace groups\s+not read\s+0\s+the documented API cannot read which groups may launch a workspace/m);
