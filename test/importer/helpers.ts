@@ -7,9 +7,9 @@ import { expect } from "vitest";
 import { OPERATIONS, type OperationName } from "../../catalogue";
 import { runImport } from "../../importer/cli";
 import { wireOperationName, type ApiNames } from "../../emulator/vocabulary";
-import type { TestEngine } from "../../testing/engine";
+import { TestEngine } from "../../testing/engine";
 import { ADMIN, type TestEmulator } from "../helpers/emulator";
-import { expectOk } from "../e2e/helpers";
+import { PASSPHRASE, expectOk } from "../e2e/helpers";
 
 /** A stream that keeps what is written to it. */
 export function capture(): { readonly stream: PassThrough; text(): string } {
@@ -36,6 +36,17 @@ export async function kasmImport(emulator: TestEmulator, cwd: string, args: read
 export function writesIn(lines: readonly string[], apiNames: ApiNames): string[] {
   const writes = new Set((Object.keys(OPERATIONS) as OperationName[]).filter((op) => OPERATIONS[op].access !== "read").map((op) => wireOperationName(op, apiNames)));
   return lines.map((line) => line.split(" ")[0]).filter((op) => writes.has(op));
+}
+
+/** The test engine on a generated program, its stack on `emulator` with the admin key and the emulator's vocabulary. */
+export function engineOn(emulator: TestEmulator, options: { programDir: string; project: string; stateFile: string }): TestEngine {
+  return new TestEngine({
+    ...options,
+    stack: "dev",
+    passphrase: PASSPHRASE,
+    config: { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret, "kasm:apiNames": emulator.apiNames },
+    secretKeys: ["kasm:apiKeySecret"],
+  });
 }
 
 /** After a generated program's first `up`: a preview plans no step, and a refresh reads no change back. */

@@ -7,10 +7,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestEngine } from "../../testing/engine";
-import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { PASSPHRASE, SLOW, expectOk, tempDir } from "../e2e/helpers";
-import { kasmImport, writesIn } from "./helpers";
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { SLOW, expectOk, tempDir } from "../e2e/helpers";
+import { engineOn, kasmImport, writesIn } from "./helpers";
 
 const CHROME = "3c000000000000000000000000000001";
 const LINK = "3c000000000000000000000000000002";
@@ -56,15 +55,7 @@ describe("kasm-import: workspaces without a container image", () => {
   });
 
   it("the generated program's first up takes everything over without a write", { timeout: SLOW }, async () => {
-    const engine = new TestEngine({
-      programDir: dir(),
-      project: "nameless",
-      stack: "dev",
-      stateFile: path.join(tmp.dir, "nameless-state.json"),
-      passphrase: PASSPHRASE,
-      config: { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret, "kasm:apiNames": "product" },
-      secretKeys: ["kasm:apiKeySecret"],
-    });
+    const engine = engineOn(emulator, { programDir: dir(), project: "nameless", stateFile: path.join(tmp.dir, "nameless-state.json") });
     emulator.requests.length = 0;
     const up = await engine.up();
     expectOk(up);

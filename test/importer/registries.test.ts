@@ -9,10 +9,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestEngine } from "../../testing/engine";
-import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { PASSPHRASE, SLOW, expectOk, tempDir } from "../e2e/helpers";
-import { expectNoChangeAfterTakeOver, kasmImport, writesIn } from "./helpers";
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { SLOW, expectOk, tempDir } from "../e2e/helpers";
+import { engineOn, expectNoChangeAfterTakeOver, kasmImport, writesIn } from "./helpers";
 
 /** Kasm's own registry, and one added with a channel that updates itself (as Kasm fetched them: no site is served). */
 const SEED = {
@@ -52,15 +51,7 @@ describe("kasm-import: workspace registries, product vocabulary", () => {
   });
 
   it("the generated program's first up sends no write to Kasm; a preview and a refresh right after show no change", { timeout: SLOW }, async () => {
-    const engine = new TestEngine({
-      programDir: dir(),
-      project: "registries",
-      stack: "dev",
-      stateFile: path.join(tmp.dir, "registries-state.json"),
-      passphrase: PASSPHRASE,
-      config: { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret, "kasm:apiNames": "product" },
-      secretKeys: ["kasm:apiKeySecret"],
-    });
+    const engine = engineOn(emulator, { programDir: dir(), project: "registries", stateFile: path.join(tmp.dir, "registries-state.json") });
     emulator.requests.length = 0;
     const up = await engine.up();
     expectOk(up);
