@@ -315,7 +315,9 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
     ],
   },
   // The user records of a refresh, from get_users pages (the pages the lookups' getUsers reads too).
-  "provider/api/user-reads.ts": { "get_users answer": ["users", "total"], user: ["user_id", "groups"], group: ["name", "group_id"] },
+  "provider/api/user-pages.ts": { "get_users answer": ["users", "total"] },
+  "provider/api/user-reads.ts": { user: ["user_id", "groups"], group: ["name", "group_id"] },
+  "provider/api/username-lookups.ts": { user: ["username"] },
   // The lookups find their records in provider/lookups/ (the program's and the native provider's one implementation).
   "provider/lookups/index.ts": {
     image: ["name", "friendly_name"],

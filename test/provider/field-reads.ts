@@ -40,9 +40,11 @@ function tsFilesIn(folder: string): string[] {
  * read again, they read only their own request parameters.
  */
 export function scannedFiles(): string[] {
-  // user-reads.ts reads the user records of a refresh; the schemas listed map a record to a kind's inputs (for the kind and kasm-import).
+  // user-reads.ts reads the user records of a refresh, username-lookups.ts the users the checks before creates look up, both
+  // from user-pages.ts's get_users pages; the schemas listed map a record to a kind's inputs (for the kind and kasm-import).
   const mappings = ["images", "staging", "casting", "egress", "groups", "users"].map((area) => join(ROOT, `provider/api/schemas/${area}.ts`));
-  return [...tsFilesIn("provider/resources"), join(ROOT, "provider/api/user-reads.ts"), ...mappings, ...tsFilesIn("provider/lookups"), ...tsFilesIn("sdk/lookups")];
+  const userReads = ["user-pages", "user-reads", "username-lookups"].map((file) => join(ROOT, `provider/api/${file}.ts`));
+  return [...tsFilesIn("provider/resources"), ...userReads, ...mappings, ...tsFilesIn("provider/lookups"), ...tsFilesIn("sdk/lookups")];
 }
 
 /** The folders whose subfolders are modules split into parts: the kinds' and the sdk's. */
