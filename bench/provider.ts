@@ -342,12 +342,16 @@ async function callsPerKind(): Promise<void> {
       measured.read = await count(() => host.read(urn, id, props));
       if (scenario.update) {
         const next = { ...scenario.update(inputs), __provider: provider };
-        measured.update = await count(async () => void (props = (await host.update(urn, id, props, next)).properties));
+        measured.update = await count(async () => {
+          props = (await host.update(urn, id, props, next)).properties;
+        });
         inputs = next;
       }
       if (scenario.flag) {
         const next = { ...scenario.flag(inputs), __provider: provider };
-        measured.flag = await count(async () => void (props = (await host.update(urn, id, props, next)).properties));
+        measured.flag = await count(async () => {
+          props = (await host.update(urn, id, props, next)).properties;
+        });
       }
       states.push({ scenario, id, props });
       const m = scenario.minimum;

@@ -73,8 +73,7 @@ export function judgeNeeds(key: KeyDescription, needs: ResourceNeeds): NeedsVerd
         if (call.unsure) undecided.push({ step, call, fact: call.unsure, missing });
         else {
           shortfalls.push({ step, call, refusedAsReadOnly: false, missing });
-          missing.forEach((p) => toClose.add(p));
-          call.requirement.all.forEach((p) => toClose.add(p));
+          for (const p of [...missing, ...call.requirement.all]) toClose.add(p);
         }
       }
       for (const fact of call.undecided) {
@@ -100,7 +99,7 @@ export function minimalPermissions(needs: Iterable<ResourceNeeds>, prefer: Itera
   for (const resource of needs) {
     for (const step of LIFECYCLE_STEPS) {
       for (const call of resource[step].calls) {
-        call.requirement.all.forEach((p) => all.add(p));
+        for (const p of call.requirement.all) all.add(p);
         if (call.requirement.oneOf.length > 0) oneOfs.push(call.requirement.oneOf);
       }
     }

@@ -501,7 +501,7 @@ export function requiredPermissions(operation: OperationName, context: Operation
   const reasons: string[] = [];
   for (const rule of spec.contextual ?? []) {
     if (!rule.when.every((flag) => context[flag])) continue;
-    rule.add.forEach((p) => all.add(p));
+    for (const p of rule.add) all.add(p);
     reasons.push(`${rule.add.join(", ")}: ${rule.reason}`);
   }
   return { all: [...all], oneOf: [...(spec.requiresOneOf ?? [])], reasons };

@@ -50,7 +50,10 @@ export class Caller {
   /** Whether a permission is in effect for this key (held, with its dependencies). */
   has(permission: PermissionName): boolean {
     let effective = effectiveByKey.get(this.key);
-    if (!effective) effectiveByKey.set(this.key, (effective = effectivePermissions(this.key.permissions)));
+    if (!effective) {
+      effective = effectivePermissions(this.key.permissions);
+      effectiveByKey.set(this.key, effective);
+    }
     return effective.has(permission);
   }
 }

@@ -16,6 +16,7 @@ import type { TestEngine } from "./engine";
 const EXIT_GRACE_MS = 10_000;
 
 /** The colour escapes of util.inspect (SGR sequences). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the escape character starts each colour code this removes.
 const ANSI_COLOURS = /\u001b\[[0-9;]*m/g;
 
 /** The program's stack trace limit when neither the options nor NODE_OPTIONS say otherwise. */

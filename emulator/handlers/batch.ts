@@ -223,7 +223,7 @@ const batchCreateUser: Handler = (call) => {
       groupIds,
     ),
   );
-  users.forEach((u) => store.users.insertUser(u));
+  for (const u of users) store.users.insertUser(u);
   return success(view, data, { users: users.map((u) => batchUserJson(store, u, call)) });
 };
 

@@ -94,6 +94,7 @@ export type KasmAreas = { readonly [A in keyof typeof AREAS]: BoundOperations<(t
  * A read whose answer shows the other wire vocabulary than `apiNames` fails, as a write does; a
  * refresh reads through a lenient view instead ({@link KasmClient.readingLeniently}).
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface below types the area operations the constructor binds (Object.assign), which the class cannot declare one by one.
 export class KasmClient implements KasmApi {
   /**
    * User records for the reads of a refresh, from `get_users` pages shared by the reads that

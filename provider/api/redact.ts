@@ -108,7 +108,10 @@ export function collectSecretValues(value: unknown): string[] {
       return;
     }
     if (v === null || typeof v !== "object") return;
-    if (Array.isArray(v)) return v.forEach((item) => walk(item, secretContext));
+    if (Array.isArray(v)) {
+      for (const item of v) walk(item, secretContext);
+      return;
+    }
     for (const [key, inner] of Object.entries(v)) walk(inner, secretContext || isSecretFieldName(key));
   };
   walk(value, false);

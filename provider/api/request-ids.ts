@@ -168,14 +168,14 @@ export function objectOfIdField(field: string): string {
 /** Call `visit` with each id field's path, name and value (list items one by one), at any depth. */
 function visitIds(value: unknown, path: string, visit: (path: string, field: string, value: unknown) => void): void {
   if (Array.isArray(value)) {
-    value.forEach((item, i) => visitIds(item, `${path}[${i}]`, visit));
+    for (const [i, item] of value.entries()) visitIds(item, `${path}[${i}]`, visit);
     return;
   }
   if (!value || typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return;
   for (const [name, field] of Object.entries(value)) {
     const where = path === "" ? name : `${path}.${name}`;
     if (!ID_FIELD_NAMES.has(name)) visitIds(field, where, visit);
-    else if (Array.isArray(field)) field.forEach((item, i) => visit(`${where}[${i}]`, name, item));
+    else if (Array.isArray(field)) for (const [i, item] of field.entries()) visit(`${where}[${i}]`, name, item);
     else visit(where, name, field);
   }
 }

@@ -19,6 +19,7 @@ import { writeProgram } from "../helpers/options-programs";
 import { PASSPHRASE, SLOW } from "../e2e/helpers";
 import { hasPulumi, stackOn, type CliResult } from "./pulumi-cli";
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the escape character is what this looks for (a terminal's colour codes).
 const ESCAPE_CODES = /\u001b\[/;
 const count = (text: string, part: string) => text.split(part).length - 1;
 /** The CLI's Diagnostics section: each error once, after the progress lines. */

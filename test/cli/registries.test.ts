@@ -96,7 +96,7 @@ describe.skipIf(!hasPulumi)("a workspace registry as code, through the pulumi CL
     expect(operations(refresh.requests)).not.toContain("registry_auto_updates");
     const recorded = (await cli.exported()).resources?.find((r) => r.urn.endsWith("::acme")) as { outputs?: Record<string, unknown> } | undefined;
     expect(recorded?.outputs?.autoUpdate).toBe(true);
-    expect((recorded?.outputs?.workspaces as unknown[]).length).toBe(3);
+    expect((recorded!.outputs!.workspaces as unknown[]).length).toBe(3);
 
     // The next up puts the declared setting back with one call, and lists the third workspace.
     const back = await step("up (autoUpdate back to the program's)", () => cli.steps("up"));

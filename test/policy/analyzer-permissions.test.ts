@@ -240,7 +240,10 @@ everyPolicyThroughTheAnalyzer(() => driver, REGISTRY, {
 /** `count` orders of `items`: the first as given, the others shuffled by a fixed seed, so that a failure replays. */
 function shuffles<T>(items: readonly T[], count: number): T[][] {
   let seed = 7;
-  const random = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+  const random = () => {
+    seed = (seed * 16807) % 2147483647;
+    return (seed - 1) / 2147483646;
+  };
   return Array.from({ length: count }, (_, n) => {
     const order = [...items];
     if (n > 0) for (let i = order.length - 1; i > 0; i--) { const j = Math.floor(random() * (i + 1)); [order[i], order[j]] = [order[j], order[i]]; }

@@ -192,7 +192,7 @@ describe("EgressProviderMapping", () => {
     });
     const refreshed = await mapping.read();
     expect(refreshed.inputs?.allowAllGateways).toBeUndefined();
-    expect([...(refreshed.inputs?.selectedGateways as string[])].sort()).toEqual([g1, g2, g3].sort());
+    expect([...(refreshed.inputs!.selectedGateways as string[])].sort()).toEqual([g1, g2, g3].sort());
     expect(await mapping.diff(selection)).toMatchObject({ changes: "some", replaces: [] });
     await mapping.update(selection);
     expect(await mappingInKasm(mapping.id)).toMatchObject({ allow_all_gateways: false, egress_gateways: [{ egress_gateway_id: g1 }] });
