@@ -183,9 +183,12 @@ async function runVariant(variant: Variant): Promise<Record<OperationLabel, Meas
     const step = async (label: OperationLabel, run: () => Promise<RunResult>, times = 1) => {
       for (let i = 0; i < times; i++) {
         const m = await measure(emulator, run, `${variant.label}, ${label}`);
-        console.error(`  ${variant.label}, ${label}: ${m.requests} requests (${m.byOperation || "none"}), ${seconds(m.ms)} s, CPU ${seconds(m.cpuMs)} s, ${m.summary}`);
+        console.error(
+          `  ${variant.label}, ${label}: ${m.requests} requests (${m.byOperation || "none"}), ${seconds(m.ms)} s, CPU ${seconds(m.cpuMs)} s, ${m.summary}`,
+        );
         const best = measures[label];
-        measures[label] = best === undefined ? m : { ...(m.ms < best.ms ? m : best), requests: Math.max(m.requests, best.requests), cpuMs: Math.min(m.cpuMs, best.cpuMs) };
+        measures[label] =
+          best === undefined ? m : { ...(m.ms < best.ms ? m : best), requests: Math.max(m.requests, best.requests), cpuMs: Math.min(m.cpuMs, best.cpuMs) };
       }
     };
     await step("up", () => engine.up());
@@ -239,7 +242,10 @@ async function main(): Promise<void> {
     }
     const users = [...results].find(([v]) => v.name === "User")?.[1];
     if (users) {
-      for (const [what, key] of [["seconds", "ms"], ["CPU seconds", "cpuMs"]] as const) {
+      for (const [what, key] of [
+        ["seconds", "ms"],
+        ["CPU seconds", "cpuMs"],
+      ] as const) {
         const speedup = users["no-change up"][key] / set["no-change up"][key];
         console.log(
           `  no-change up: ${speedup.toFixed(1)} times fewer ${what} than 1,000 User, target >= ${NO_CHANGE_SPEEDUP}: ${speedup >= NO_CHANGE_SPEEDUP ? "met" : "NOT met"}`,

@@ -76,7 +76,14 @@ async function compare(name: string, body: string, steps: readonly string[], dir
   try {
     const configOf = (emulator: TestEmulator) => ({ "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret });
     const cliDir = programFolder(dir, `${name}-cli`, body);
-    const cli = new PulumiCli({ programDir: cliDir, stack: "bench", workDir: path.join(dir, `${name}-cli-work`), passphrase: PASSPHRASE, config: configOf(cliKasm), secretKeys: ["kasm:apiKeySecret"] });
+    const cli = new PulumiCli({
+      programDir: cliDir,
+      stack: "bench",
+      workDir: path.join(dir, `${name}-cli-work`),
+      passphrase: PASSPHRASE,
+      config: configOf(cliKasm),
+      secretKeys: ["kasm:apiKeySecret"],
+    });
     await cli.init();
     const engine = new TestEngine({
       programDir: programFolder(dir, `${name}-engine`, body),
@@ -115,7 +122,7 @@ async function compare(name: string, body: string, steps: readonly string[], dir
 }
 
 async function main(): Promise<void> {
-  if (!hasPulumi) throw new Error("no pulumi on PATH: PATH=\"$(bash scripts/pulumi-cli/build.sh):$PATH\" first");
+  if (!hasPulumi) throw new Error('no pulumi on PATH: PATH="$(bash scripts/pulumi-cli/build.sh):$PATH" first');
   const dir = mkdtempSync(path.join(tmpdir(), "kasm-bench-cli-"));
   try {
     const rows = [
@@ -123,7 +130,9 @@ async function main(): Promise<void> {
       ...(await compare(`UserSet of ${SET}`, ONE_SET, ["up", "up (no change)", "destroy"], dir)),
     ];
     console.log("the same programs through the pulumi CLI and the test engine (seconds; 'Kasm' is the emulator's own answering time)");
-    console.log(`  ${"program".padEnd(18)} ${"step".padEnd(15)} ${"CLI".padStart(7)} ${"engine".padStart(7)} ${"ratio".padStart(6)} ${"Kasm/CLI".padStart(9)} ${"Kasm/eng".padStart(9)}`);
+    console.log(
+      `  ${"program".padEnd(18)} ${"step".padEnd(15)} ${"CLI".padStart(7)} ${"engine".padStart(7)} ${"ratio".padStart(6)} ${"Kasm/CLI".padStart(9)} ${"Kasm/eng".padStart(9)}`,
+    );
     for (const r of rows) {
       console.log(
         `  ${r.program.padEnd(18)} ${r.step.padEnd(15)} ${r.cli.toFixed(1).padStart(7)} ${r.engine.toFixed(1).padStart(7)} ${(r.cli / r.engine).toFixed(2).padStart(6)} ${r.cliKasm.toFixed(1).padStart(9)} ${r.engineKasm.toFixed(1).padStart(9)}`,

@@ -59,8 +59,7 @@ function report(name: string, r: Result): void {
   const sorted = [...r.latenciesMs].sort((a, b) => a - b);
   const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))].toFixed(2);
   console.log(
-    `${name.padEnd(12)} ${(r.requests / SECONDS).toFixed(0).padStart(7)} req/s  ` +
-      `p50 ${pct(50)} ms  p99 ${pct(99)} ms  errors ${r.errors}/${r.requests}`,
+    `${name.padEnd(12)} ${(r.requests / SECONDS).toFixed(0).padStart(7)} req/s  ` + `p50 ${pct(50)} ms  p99 ${pct(99)} ms  errors ${r.errors}/${r.requests}`,
   );
 }
 

@@ -51,7 +51,9 @@ for (let i = 0; i < ${USERS}; i++) new kasm.User(\`u\${i}\`, { username: \`bench
 /** The YAML program on the native provider: the same users, each a resource of its own (YAML has no loop). */
 function yamlProgram(edited: boolean): string {
   const fields = edited ? "      firstName: Edited\n" : "      firstName: Bench\n      lastName: User\n";
-  const users = Array.from({ length: USERS }, (_, i) => `  u${i}:\n    type: kasm:index:User\n    properties:\n      username: bench-u${i}\n${fields}`).join("");
+  const users = Array.from({ length: USERS }, (_, i) => `  u${i}:\n    type: kasm:index:User\n    properties:\n      username: bench-u${i}\n${fields}`).join(
+    "",
+  );
   return `${FORMS.yaml.yaml}resources:\n${users}`;
 }
 
@@ -90,7 +92,7 @@ async function measured(emulator: TestEmulator, fn: () => Promise<CliResult>, wh
 }
 
 async function main(): Promise<void> {
-  if (!hasPulumi) throw new Error("no pulumi on PATH: PATH=\"$(bash scripts/pulumi-cli/build.sh):$PATH\" first");
+  if (!hasPulumi) throw new Error('no pulumi on PATH: PATH="$(bash scripts/pulumi-cli/build.sh):$PATH" first');
   const dir = mkdtempSync(path.join(tmpdir(), "kasm-bench-forms-"));
   const emulators: TestEmulator[] = [];
   try {
@@ -109,7 +111,9 @@ async function main(): Promise<void> {
       writeFileSync(path.join(programDir, "Pulumi.yaml"), FORMS[form].yaml);
       writeFileSync(path.join(programDir, "package.json"), JSON.stringify({ name: `bench-${form}`, main: "index.ts" }));
       writeProgram(programDir, form, false);
-      await programNodeModules(programDir, form === "native" ? [packageTarball, nodejsSdkTarball(path.join(dir, "sdk"))] : [packageTarball], { copied: ["@pulumi/pulumi"] });
+      await programNodeModules(programDir, form === "native" ? [packageTarball, nodejsSdkTarball(path.join(dir, "sdk"))] : [packageTarball], {
+        copied: ["@pulumi/pulumi"],
+      });
       const emulator = await startTestEmulator({});
       if (LATENCY_MS > 0) await emulator.faults({ rate: 1, kinds: ["latency"], latencyMs: LATENCY_MS });
       emulators.push(emulator);
@@ -134,7 +138,13 @@ async function main(): Promise<void> {
         const { cli, emulator } = stacks[form];
         if (step === "preview --diff (edit)") writeProgram(cli.options.programDir, form, true);
         const run =
-          step === "up (create)" ? () => cli.up() : step === "destroy" ? () => cli.destroy() : step === "preview --diff (edit)" ? () => cli.preview(["--diff"]) : () => cli.preview();
+          step === "up (create)"
+            ? () => cli.up()
+            : step === "destroy"
+              ? () => cli.destroy()
+              : step === "preview --diff (edit)"
+                ? () => cli.preview(["--diff"])
+                : () => cli.preview();
         const { stdout, ...figures } = await measured(emulator, run, `${step} (${form})`);
         rows.push({ step, form, ...figures });
         console.error(`${step}, ${form}: ${figures.seconds.toFixed(1)} s, ${figures.requests} request(s)`);
@@ -156,7 +166,8 @@ async function main(): Promise<void> {
       console.log(`  ${step.padEnd(22)} ${forms.map(cell).join(" ")} ${`${(row("native").seconds / row("yaml").seconds).toFixed(2)}x`.padStart(14)}`);
     }
     console.log(`  ${"state after up".padEnd(22)} ${forms.map((form) => `${(stateBytes[form] / 1024).toFixed(0)} KiB`.padStart(18)).join(" ")}`);
-    for (const form of Object.keys(FORMS) as Form[]) console.log(`  the edit of u0 in preview --diff, ${form}: ${editShown[form].join("; ") || "(no change shown)"}`);
+    for (const form of Object.keys(FORMS) as Form[])
+      console.log(`  the edit of u0 in preview --diff, ${form}: ${editShown[form].join("; ") || "(no change shown)"}`);
   } finally {
     await Promise.all(emulators.map((emulator) => emulator.close()));
     rmSync(dir, { recursive: true, force: true });

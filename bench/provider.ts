@@ -56,7 +56,6 @@ async function timed(run: () => Promise<void>): Promise<number> {
 
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 
-
 /** A dynamic provider that sends nothing anywhere: what the host costs by itself. */
 function doNothingProvider(): pulumi.dynamic.ResourceProvider {
   return {
@@ -204,65 +203,129 @@ const SCENARIOS: Scenario[] = [
     create: () => ({ username: "calls-user", firstName: "Calls" }),
     update: (i) => ({ ...i, firstName: "Changed" }),
     flag: (i) => ({ ...i, forceDelete: true }),
-    minimum: { create: 2, read: "1, or a share of a get_users page", update: 1, flag: 0, delete: 1, why: "get_user (the username is looked up first, to refuse a user made outside Pulumi that a server error's recovery would take for its own), create_user; update_user, delete_user" },
+    minimum: {
+      create: 2,
+      read: "1, or a share of a get_users page",
+      update: 1,
+      flag: 0,
+      delete: 1,
+      why: "get_user (the username is looked up first, to refuse a user made outside Pulumi that a server error's recovery would take for its own), create_user; update_user, delete_user",
+    },
   },
   {
     kind: "UserAttributes",
     create: (ids) => ({ userId: ids.User, showTips: false }),
     update: (i) => ({ ...i, showTips: true }),
-    minimum: { create: 2, read: "1", update: 1, delete: 0, why: "update_user_attributes, then get_attributes for userAttributesId (the update answers {}); no delete in the API" },
+    minimum: {
+      create: 2,
+      read: "1",
+      update: 1,
+      delete: 0,
+      why: "update_user_attributes, then get_attributes for userAttributesId (the update answers {}); no delete in the API",
+    },
   },
   {
     kind: "GroupMembership",
     create: (ids) => ({ userId: ids.User, groupId: IDS.engineering }),
     flag: (i) => ({ ...i, adopt: true }),
-    minimum: { create: 2, read: "1, or a share of a get_users page", flag: 0, delete: 1, why: "get_user (a repeated add that Kasm answers 'already a member' cannot tell whose the membership is, so an existing one is refused first), add_user_group; remove_user_group" },
+    minimum: {
+      create: 2,
+      read: "1, or a share of a get_users page",
+      flag: 0,
+      delete: 1,
+      why: "get_user (a repeated add that Kasm answers 'already a member' cannot tell whose the membership is, so an existing one is refused first), add_user_group; remove_user_group",
+    },
   },
   {
     kind: "UserGroups",
     // A user of its own: the GroupMembership above must not count as a group UserGroups removes.
     create: () => ({ userId: IDS.seededUser, groupIds: [IDS.sales] }),
     update: (i) => ({ ...i, groupIds: [IDS.engineering] }),
-    minimum: { create: 2, read: "1, or a share of a get_users page", update: 3, delete: 1, why: "get_user for the current set, then one call per group added or removed; delete removes each declared group" },
+    minimum: {
+      create: 2,
+      read: "1, or a share of a get_users page",
+      update: 3,
+      delete: 1,
+      why: "get_user for the current set, then one call per group added or removed; delete removes each declared group",
+    },
   },
   {
     kind: "UserServerAssignment",
     create: (ids) => ({ userId: ids.User, serverId: IDS.server }),
     flag: (i) => ({ ...i, adopt: true }),
-    minimum: { create: 2, read: "1, or a share of a get_users page", flag: 0, delete: 1, why: "get_user (Kasm accepts assigning twice, so an existing one is only seen by reading), assign_user_server; unassign_user_server" },
+    minimum: {
+      create: 2,
+      read: "1, or a share of a get_users page",
+      flag: 0,
+      delete: 1,
+      why: "get_user (Kasm accepts assigning twice, so an existing one is only seen by reading), assign_user_server; unassign_user_server",
+    },
   },
   {
     kind: "StagingConfig",
     create: () => ({ zoneId: IDS.zone, imageId: IDS.image, numSessions: 1, expiration: 1 }),
     update: (i) => ({ ...i, numSessions: 2 }),
     flag: (i) => ({ ...i, adopt: true }),
-    minimum: { create: 2, read: "1", update: 1, flag: 0, delete: 1, why: "get_staging_configs first (a released Kasm fails a duplicate with a server error), create, get, update and delete_staging_config" },
+    minimum: {
+      create: 2,
+      read: "1",
+      update: 1,
+      flag: 0,
+      delete: 1,
+      why: "get_staging_configs first (a released Kasm fails a duplicate with a server error), create, get, update and delete_staging_config",
+    },
   },
   {
     kind: "EgressProvider",
     create: () => ({ name: "calls-vpn", egressProviderType: "wireguard" }),
     update: (i) => ({ ...i, enabled: false }),
     flag: (i) => ({ ...i, adopt: true }),
-    minimum: { create: 2, read: "1", update: 1, flag: 0, delete: 1, why: "the key is looked up first, to refuse an object made outside Pulumi that a server error's recovery would take for its own; no single get: read lists the providers" },
+    minimum: {
+      create: 2,
+      read: "1",
+      update: 1,
+      flag: 0,
+      delete: 1,
+      why: "the key is looked up first, to refuse an object made outside Pulumi that a server error's recovery would take for its own; no single get: read lists the providers",
+    },
   },
   {
     kind: "EgressGateway",
     create: (ids) => ({ egressProviderId: ids.EgressProvider, name: "calls-gw" }),
     update: (i) => ({ ...i, city: "Lyon" }),
     flag: (i) => ({ ...i, adopt: true }),
-    minimum: { create: 2, read: "1", update: 1, flag: 0, delete: 1, why: "the key is looked up first, to refuse an object made outside Pulumi that a server error's recovery would take for its own; no single get: read lists the provider's gateways" },
+    minimum: {
+      create: 2,
+      read: "1",
+      update: 1,
+      flag: 0,
+      delete: 1,
+      why: "the key is looked up first, to refuse an object made outside Pulumi that a server error's recovery would take for its own; no single get: read lists the provider's gateways",
+    },
   },
   {
     kind: "EgressProviderMapping",
     create: (ids) => ({ egressProviderId: ids.EgressProvider, groupId: IDS.engineering, allowAllGateways: true }),
     update: (i) => ({ ...i, enabled: false }),
     flag: (i) => ({ ...i, adopt: true }),
-    minimum: { create: 2, read: "1", update: 1, flag: 0, delete: 1, why: "the key is looked up first, to refuse an object made outside Pulumi that a server error's recovery would take for its own; create, get, update and delete_egress_provider_mapping" },
+    minimum: {
+      create: 2,
+      read: "1",
+      update: 1,
+      flag: 0,
+      delete: 1,
+      why: "the key is looked up first, to refuse an object made outside Pulumi that a server error's recovery would take for its own; create, get, update and delete_egress_provider_mapping",
+    },
   },
   {
     kind: "EgressCredential",
     create: (ids) => ({ egressProviderId: ids.EgressProvider, name: "calls-cred", groupId: IDS.engineering, allowAllGateways: true, password: "calls-secret" }),
-    minimum: { create: 2, read: "1", delete: 0, why: "the key is looked up first, to refuse an object made outside Pulumi that a server error's recovery would take for its own; create_egress_credential; read lists the provider's credentials; no update or delete in the API" },
+    minimum: {
+      create: 2,
+      read: "1",
+      delete: 0,
+      why: "the key is looked up first, to refuse an object made outside Pulumi that a server error's recovery would take for its own; create_egress_credential; read lists the provider's credentials; no update or delete in the API",
+    },
   },
   {
     kind: "CastConfig",
@@ -286,7 +349,14 @@ const SCENARIOS: Scenario[] = [
     create: () => ({ users: [{ username: "calls-set-1" }, { username: "calls-set-2" }] }),
     update: (i) => ({ ...i, users: [{ username: "calls-set-1", firstName: "Changed" }, { username: "calls-set-2" }] }),
     flag: (i) => ({ ...i, forceDelete: true }),
-    minimum: { create: 2, read: "1 per 1,000 users", update: 1, flag: 0, delete: 3, why: "a get_users page to refuse existing users, one import; update_user per changed user; a get_users page (a retried destroy deletes only the users still in Kasm), then delete_user per user" },
+    minimum: {
+      create: 2,
+      read: "1 per 1,000 users",
+      update: 1,
+      flag: 0,
+      delete: 3,
+      why: "a get_users page to refuse existing users, one import; update_user per changed user; a get_users page (a retried destroy deletes only the users still in Kasm), then delete_user per user",
+    },
   },
   {
     kind: "ServerImport",
@@ -320,7 +390,9 @@ async function callsPerKind(): Promise<void> {
       const { operations } = await operationsDuring(emulator, run);
       return String(operations.length);
     } catch (error) {
-      return `failed (${String((error as Error).message).split("\n")[0].slice(0, 80)})`;
+      return `failed (${String((error as Error).message)
+        .split("\n")[0]
+        .slice(0, 80)})`;
     }
   };
   try {

@@ -56,7 +56,7 @@ function descendants(root: number): number[] {
   const queue = [root];
   while (queue.length) {
     const pid = queue.shift()!;
-    for (const [child, ppid] of parent) if (ppid === pid) (found.push(child), queue.push(child));
+    for (const [child, ppid] of parent) if (ppid === pid) found.push(child), queue.push(child);
   }
   return found;
 }
@@ -133,7 +133,9 @@ async function measure(emulator: TestEmulator, what: string, run: () => Promise<
     .filter((line) => /^\S+ \d{3} /.test(line))
     .map((line) => line.split(" ")[0]);
   const m = { requests: names.length, byOperation: countBy(names), seconds, ...peaks, self: peakMiB("self") };
-  console.error(`  ${what}: ${m.requests.toLocaleString("en")} requests (${m.byOperation || "none"}), ${seconds.toFixed(1)} s, ${JSON.stringify(result.summary)}`);
+  console.error(
+    `  ${what}: ${m.requests.toLocaleString("en")} requests (${m.byOperation || "none"}), ${seconds.toFixed(1)} s, ${JSON.stringify(result.summary)}`,
+  );
   return m;
 }
 
@@ -161,7 +163,10 @@ async function main(): Promise<void> {
       ].join("\n"),
     );
     const csv = path.join(programDir, "users.csv");
-    writeFileSync(csv, usersCsv(() => false));
+    writeFileSync(
+      csv,
+      usersCsv(() => false),
+    );
     const engine = new TestEngine({
       programDir,
       project: "bench-user-set-scale",
@@ -176,7 +181,10 @@ async function main(): Promise<void> {
     if ((await usersInKasm(emulator)) !== USERS) throw new Error(`Kasm holds ${await usersInKasm(emulator)} users after create, expected ${USERS}`);
     rows.push(["no-change up", await measure(emulator, "no-change up", () => engine.up())]);
     // 1% of the rows: every 100th user's first name.
-    writeFileSync(csv, usersCsv((i) => i % 100 === 0));
+    writeFileSync(
+      csv,
+      usersCsv((i) => i % 100 === 0),
+    );
     rows.push(["change 1% of rows", await measure(emulator, "change 1% of rows", () => engine.up())]);
     rows.push(["refresh", await measure(emulator, "refresh", () => engine.refresh())]);
     rows.push(["destroy", await measure(emulator, "destroy", () => engine.destroy())]);

@@ -64,7 +64,10 @@ export interface CsvTable {
  * cells as the header). Throws csv-parse's error, which says where, when the text is not CSV.
  */
 export function parseCsv(text: string): CsvTable {
-  const parsed = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: false, info: true }) as unknown as { record: string[]; info: { lines: number } }[];
+  const parsed = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: false, info: true }) as unknown as {
+    record: string[];
+    info: { lines: number };
+  }[];
   const [header, ...rest] = parsed;
   // csv-parse counts the line a record ends on; a quoted cell may hold line breaks.
   const startLine = ({ record, info }: (typeof parsed)[number]) => info.lines - record.reduce((n, cell) => n + (cell.match(/\r\n|\r|\n/g)?.length ?? 0), 0);
@@ -155,7 +158,12 @@ export function userRowFromCsv(headers: readonly string[], record: readonly stri
   return row;
 }
 
-function rowsOf(props: Readonly<Record<string, unknown>>, arrayKey: string, fromCsv: typeof serverRowFromCsv, isUnknown: (v: unknown) => boolean): BulkRows | undefined {
+function rowsOf(
+  props: Readonly<Record<string, unknown>>,
+  arrayKey: string,
+  fromCsv: typeof serverRowFromCsv,
+  isUnknown: (v: unknown) => boolean,
+): BulkRows | undefined {
   const list = props[arrayKey];
   if (Array.isArray(list)) return { source: "array", rows: list.map((r) => (r && typeof r === "object" && !Array.isArray(r) ? (r as BulkRow) : undefined)) };
   const csv = props.csv;
@@ -169,7 +177,10 @@ function rowsOf(props: Readonly<Record<string, unknown>>, arrayKey: string, from
 }
 
 /** The rows of a `ServerImport` (`servers`, or `csv`), or undefined when not known. */
-export function serverImportRows(props: Readonly<Record<string, unknown>>, isUnknown: (v: unknown) => boolean): BulkRows<BulkRowOf<"ServerImport">> | undefined {
+export function serverImportRows(
+  props: Readonly<Record<string, unknown>>,
+  isUnknown: (v: unknown) => boolean,
+): BulkRows<BulkRowOf<"ServerImport">> | undefined {
   return rowsOf(props, "servers", serverRowFromCsv, isUnknown);
 }
 

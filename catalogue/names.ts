@@ -9,17 +9,7 @@
 /** The families of the spec and their actions, in the spec's order. */
 export const PERMISSION_FAMILIES = {
   Users: ["View", "Modify", "Create", "Delete", "Modify Admin", "Auth Session"],
-  Groups: [
-    "View",
-    "Modify",
-    "Create",
-    "Delete",
-    "View IfMember",
-    "Modify IfMember",
-    "View System",
-    "Modify System",
-    "Delete System",
-  ],
+  Groups: ["View", "Modify", "Create", "Delete", "View IfMember", "Modify IfMember", "View System", "Modify System", "Delete System"],
   Agents: ["View", "Modify", "Create", "Delete"],
   Staging: ["View", "Modify", "Create", "Delete"],
   Casting: ["View", "Modify", "Create", "Delete"],
@@ -91,8 +81,8 @@ export type PermissionName =
 
 /** Every permission name, families first in the spec's order, then `User`, `Global Admin` and the rule-only names. */
 export const ALL_PERMISSIONS: readonly PermissionName[] = Object.freeze([
-  ...(Object.entries(PERMISSION_FAMILIES) as [PermissionFamily, readonly string[]][]).flatMap(
-    ([family, actions]) => actions.map((action) => `${family} ${action}` as PermissionName),
+  ...(Object.entries(PERMISSION_FAMILIES) as [PermissionFamily, readonly string[]][]).flatMap(([family, actions]) =>
+    actions.map((action) => `${family} ${action}` as PermissionName),
   ),
   "User",
   "Global Admin",

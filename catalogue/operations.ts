@@ -156,10 +156,7 @@ const rows = {
     area: "users",
     access: "write",
     requires: ["Users Delete", "Users Modify"],
-    contextual: [
-      modifiesTargetUser,
-      { when: ["targetUserHasSessions"], add: ["Sessions Delete"], reason: "the user has running sessions" },
-    ],
+    contextual: [modifiesTargetUser, { when: ["targetUserHasSessions"], add: ["Sessions Delete"], reason: "the user has running sessions" }],
   },
   logout_user: { area: "users", access: "write", requires: ["Users Auth Session"] },
   get_attributes: { area: "users", access: "read", requires: ["Users View"] },
@@ -259,7 +256,11 @@ const rows = {
     requires: ["Casting Modify"],
     contextual: [
       { when: ["changesCastGroup"], add: ["Groups Modify"], reason: "it changes the config's group" },
-      { when: ["changesCastGroup", "targetGroupIsSystem"], add: ["Groups Modify System"], reason: "it changes the config's group, and one of the two is a system group" },
+      {
+        when: ["changesCastGroup", "targetGroupIsSystem"],
+        add: ["Groups Modify System"],
+        reason: "it changes the config's group, and one of the two is a system group",
+      },
     ],
     chosen:
       "the documentation gives Casting Modify; 1.15.0's update_cast_config (its compiled code) also checks Groups Modify " +
@@ -389,7 +390,8 @@ const rows = {
     availability: "product",
     requires: ["Groups Modify"],
     contextual: [modifiesSystemGroup],
-    permissionSource: "1.15.0 decompile (admin_api.add_images_group): Groups Modify, checked against the target group (system groups need Groups Modify System)",
+    permissionSource:
+      "1.15.0 decompile (admin_api.add_images_group): Groups Modify, checked against the target group (system groups need Groups Modify System)",
   },
   remove_images_group: {
     area: "groups",
@@ -397,7 +399,8 @@ const rows = {
     availability: "product",
     requires: ["Groups Modify"],
     contextual: [modifiesSystemGroup],
-    permissionSource: "1.15.0 decompile (admin_api.remove_images_group): Groups Modify, checked against the target group (system groups need Groups Modify System)",
+    permissionSource:
+      "1.15.0 decompile (admin_api.remove_images_group): Groups Modify, checked against the target group (system groups need Groups Modify System)",
   },
   get_licenses: {
     area: "licenses",

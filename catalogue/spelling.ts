@@ -14,7 +14,10 @@ import { closest, distance } from "fastest-levenshtein";
 export function closestName<T extends string>(word: string, names: readonly T[]): T | undefined {
   if (names.length === 0) return undefined;
   const lower = word.toLowerCase();
-  const best = closest(lower, names.map((n) => n.toLowerCase()));
+  const best = closest(
+    lower,
+    names.map((n) => n.toLowerCase()),
+  );
   if (distance(lower, best) > Math.max(2, Math.floor(word.length / 3))) return undefined;
   return names.find((n) => n.toLowerCase() === best);
 }

@@ -24,4 +24,3 @@ export const UNKNOWN_SENTINELS: readonly string[] = Object.freeze([
 export function isUnknownValue(value: unknown): boolean {
   return typeof value === "string" && UNKNOWN_SENTINELS.includes(value);
 }
-

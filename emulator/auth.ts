@@ -12,7 +12,16 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import { OPERATIONS, effectivePermissions, requiredPermissions, type OperationContext, type OperationName, type PermissionName } from "../catalogue";
-import { AccessDenied115, AccessExpired115, InvalidCredentials, NoCredentials115, Unauthorized, Unauthorized115, type AuthAnswers, type EmulatorError } from "./errors";
+import {
+  AccessDenied115,
+  AccessExpired115,
+  InvalidCredentials,
+  NoCredentials115,
+  Unauthorized,
+  Unauthorized115,
+  type AuthAnswers,
+  type EmulatorError,
+} from "./errors";
 import { hashSecret, parseTime, type ApiKeyRecord, type Store } from "./store";
 
 /**
@@ -64,8 +73,7 @@ export class Caller {
  */
 export function authenticate(store: Store, key: unknown, secret: unknown, now: Date = new Date(), answers: AuthAnswers = "1.19"): Caller {
   const old = answers === "1.15";
-  if (typeof key !== "string" || typeof secret !== "string" || key === "" || secret === "")
-    throw old ? new NoCredentials115() : new InvalidCredentials();
+  if (typeof key !== "string" || typeof secret !== "string" || key === "" || secret === "") throw old ? new NoCredentials115() : new InvalidCredentials();
   const record = store.keys.byKey(key);
   if (!record) throw old ? new AccessDenied115() : new InvalidCredentials();
   const expires = record.expires ? parseTime(record.expires) : undefined;

@@ -19,9 +19,7 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
 export const FaultConfig = z.object({
   rate: z.number().min(0).max(1),
   kinds: z.array(z.enum(FAULT_KINDS)).min(1).default(["500", "503", "429", "reset"]),
-  operations: z
-    .array(z.string().refine(isOperationName, { error: (i) => `unknown operation ${JSON.stringify(i.input)}` }))
-    .optional(),
+  operations: z.array(z.string().refine(isOperationName, { error: (i) => `unknown operation ${JSON.stringify(i.input)}` })).optional(),
   latencyMs: z.number().int().min(0).max(60_000).default(200),
   seed: z.union([z.number(), z.string()]).default(1),
   /** Where a fault lands: before the operation runs, after it committed, or either (drawn per fault). */

@@ -93,15 +93,7 @@ export const USER_SERVER_ASSIGNMENT = new WireRecord("user server assignment", [
  * A workspace session (the `ws` of get_ws_status, exec_command_ws and exec_ws): the fields the
  * spec has seen. An item of a user's `wss` (a "session summary") is a subset of these.
  */
-export const SESSION = new WireRecord("session", [
-  "ws_id",
-  "start_date",
-  "keepalive_date",
-  "expiration_date",
-  "server",
-  "operational_status",
-  "user",
-]);
+export const SESSION = new WireRecord("session", ["ws_id", "start_date", "keepalive_date", "expiration_date", "server", "operational_status", "user"]);
 
 /** A user's session summary: the spec does not list its fields; the emulator sends these of the session's. */
 export const SESSION_SUMMARY = new WireRecord("session summary", ["ws_id", "start_date", "keepalive_date", "operational_status"]);
@@ -371,11 +363,7 @@ export const EGRESS_MAPPING_BRIEF = new WireRecord("egress provider mapping (cre
 ]);
 
 /** Egress provider mapping (get_egress_provider_mapping). */
-export const EGRESS_MAPPING = new WireRecord("egress provider mapping", [
-  ...EGRESS_MAPPING_BRIEF.documented,
-  "egress_provider",
-  "egress_gateways",
-]);
+export const EGRESS_MAPPING = new WireRecord("egress provider mapping", [...EGRESS_MAPPING_BRIEF.documented, "egress_provider", "egress_gateways"]);
 
 /** Egress credential. The password comes masked. */
 export const EGRESS_CREDENTIAL = new WireRecord("egress credential", [

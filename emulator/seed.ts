@@ -81,19 +81,52 @@ export function storeFromSeed(input: SeedInput | undefined): Store {
     const dup = values.find((v, i) => values.indexOf(v) !== i);
     if (dup !== undefined) fail(kind, `duplicate ${JSON.stringify(dup)}`);
   };
-  unique("apiKeys.key", seed.apiKeys.map((k) => k.key));
-  unique("users.username", seed.users.map((u) => u.username.trim().toLowerCase()));
-  unique("zones.zone_name", seed.zones.map((z) => z.zone_name));
-  unique("images.name", seed.images.flatMap((i) => (i.name === undefined ? [] : [i.name])));
+  unique(
+    "apiKeys.key",
+    seed.apiKeys.map((k) => k.key),
+  );
+  unique(
+    "users.username",
+    seed.users.map((u) => u.username.trim().toLowerCase()),
+  );
+  unique(
+    "zones.zone_name",
+    seed.zones.map((z) => z.zone_name),
+  );
+  unique(
+    "images.name",
+    seed.images.flatMap((i) => (i.name === undefined ? [] : [i.name])),
+  );
   // A pinned id names one object of its kind: the second of two would replace the first.
   const pinnedIds = (kind: string, ids: (string | undefined)[]) =>
-    unique(kind, ids.filter((id) => id !== undefined).map((id) => canonicalId(id)!));
-  pinnedIds("stagingConfigs.staging_config_id", seed.stagingConfigs.map((c) => c.staging_config_id));
-  pinnedIds("castConfigs.cast_config_id", seed.castConfigs.map((c) => c.cast_config_id));
-  pinnedIds("egressProviders.egress_provider_id", seed.egressProviders.map((p) => p.egress_provider_id));
-  pinnedIds("egressGateways.egress_gateway_id", seed.egressGateways.map((g) => g.egress_gateway_id));
-  pinnedIds("egressMappings.egress_provider_mapping_id", seed.egressMappings.map((m) => m.egress_provider_mapping_id));
-  pinnedIds("egressCredentials.egress_credential_id", seed.egressCredentials.map((c) => c.egress_credential_id));
+    unique(
+      kind,
+      ids.filter((id) => id !== undefined).map((id) => canonicalId(id)!),
+    );
+  pinnedIds(
+    "stagingConfigs.staging_config_id",
+    seed.stagingConfigs.map((c) => c.staging_config_id),
+  );
+  pinnedIds(
+    "castConfigs.cast_config_id",
+    seed.castConfigs.map((c) => c.cast_config_id),
+  );
+  pinnedIds(
+    "egressProviders.egress_provider_id",
+    seed.egressProviders.map((p) => p.egress_provider_id),
+  );
+  pinnedIds(
+    "egressGateways.egress_gateway_id",
+    seed.egressGateways.map((g) => g.egress_gateway_id),
+  );
+  pinnedIds(
+    "egressMappings.egress_provider_mapping_id",
+    seed.egressMappings.map((m) => m.egress_provider_mapping_id),
+  );
+  pinnedIds(
+    "egressCredentials.egress_credential_id",
+    seed.egressCredentials.map((c) => c.egress_credential_id),
+  );
   const pinned = (id: string | undefined) => (id === undefined ? undefined : canonicalId(id));
 
   /**
@@ -113,8 +146,7 @@ export function storeFromSeed(input: SeedInput | undefined): Store {
   const imageRef = (ref: string, where: string) =>
     store.images.imageByName(ref) ?? store.images.image(ref) ?? fail(where, `unknown image ${JSON.stringify(ref)}`);
   const groupRef = (ref: string, where: string) => store.groups.groupByNameOrId(ref) ?? fail(where, `unknown group ${JSON.stringify(ref)}`);
-  const userRef = (ref: string, where: string) =>
-    store.users.userByName(ref) ?? store.users.user(ref) ?? fail(where, `unknown user ${JSON.stringify(ref)}`);
+  const userRef = (ref: string, where: string) => store.users.userByName(ref) ?? store.users.user(ref) ?? fail(where, `unknown user ${JSON.stringify(ref)}`);
   /** An entry's zone: the one it names, else the seed's only zone. */
   const zoneOf = (name: string | undefined, where: string) => {
     if (name !== undefined)
@@ -148,7 +180,9 @@ export function storeFromSeed(input: SeedInput | undefined): Store {
     const pool =
       server_pool_name === undefined
         ? undefined
-        : (store.servers.serverPoolByName(server_pool_name) ?? store.servers.serverPool(server_pool_name) ?? fail(`images[${i}].server_pool_name`, `unknown server pool ${JSON.stringify(server_pool_name)}`));
+        : (store.servers.serverPoolByName(server_pool_name) ??
+          store.servers.serverPool(server_pool_name) ??
+          fail(`images[${i}].server_pool_name`, `unknown server pool ${JSON.stringify(server_pool_name)}`));
     const image = store.images.addSeedImage({ ...fields, zone_id: zone?.zone_id, server_pool_id: pool?.server_pool_id });
     for (const [j, ref] of groups.entries()) store.groupImages.authorize(groupRef(ref, `images[${i}].groups[${j}]`).group_id, image.image_id);
   }
@@ -188,7 +222,10 @@ export function storeFromSeed(input: SeedInput | undefined): Store {
   for (const [i, s] of seed.sessions.entries()) {
     const image = imageRef(s.image_name, `sessions[${i}].image_name`);
     // Seeded sessions bypass the licence capacity: a seed describes what is already running.
-    const session = s.username === undefined ? store.sessions.createStagedSession(image) : store.sessions.createSessionUnchecked(userRef(s.username, `sessions[${i}].username`), image);
+    const session =
+      s.username === undefined
+        ? store.sessions.createStagedSession(image)
+        : store.sessions.createSessionUnchecked(userRef(s.username, `sessions[${i}].username`), image);
     if (s.ws_id) store.sessions.pinSessionId(session, s.ws_id);
     for (const duration of s.recordings ?? []) store.sessions.addRecording(session, duration);
   }
@@ -203,7 +240,10 @@ export function storeFromSeed(input: SeedInput | undefined): Store {
     const { staging_config_id, zone_name, image_name, server_pool_name, ...fields } = c;
     const zone = zoneOf(zone_name, where);
     const image = imageRef(image_name, `${where}.image_name`);
-    const pool = server_pool_name === undefined ? undefined : (store.servers.serverPoolByName(server_pool_name) ?? fail(`${where}.server_pool_name`, `unknown server pool ${JSON.stringify(server_pool_name)}`));
+    const pool =
+      server_pool_name === undefined
+        ? undefined
+        : (store.servers.serverPoolByName(server_pool_name) ?? fail(`${where}.server_pool_name`, `unknown server pool ${JSON.stringify(server_pool_name)}`));
     byModel(where, () =>
       store.staging.createStagingConfig(
         { ...fields, zone_id: zone.zone_id, image_id: image.image_id, ...(pool && { server_pool_id: pool.server_pool_id }) },
@@ -231,9 +271,7 @@ export function storeFromSeed(input: SeedInput | undefined): Store {
     const where = `egressGateways[${i}]`;
     const { egress_gateway_id, egress_provider_name, ...fields } = g;
     const provider = providerRef(egress_provider_name, `${where}.egress_provider_name`);
-    byModel(where, () =>
-      store.egress.createEgressGateway({ ...fields, egress_provider_id: provider.egress_provider_id }, pinned(egress_gateway_id)),
-    );
+    byModel(where, () => store.egress.createEgressGateway({ ...fields, egress_provider_id: provider.egress_provider_id }, pinned(egress_gateway_id)));
   }
 
   /** The provider, target and gateways of a mapping or credential entry, as ids. */

@@ -18,7 +18,15 @@ import multer from "multer";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import { authenticate } from "./auth";
-import { EmulatorError, InvalidRequest, NoSuchOperation, UNHANDLED_EXCEPTION_CONTENT_TYPE, UNHANDLED_EXCEPTION_PAGE, UnhandledException, type AuthAnswers } from "./errors";
+import {
+  EmulatorError,
+  InvalidRequest,
+  NoSuchOperation,
+  UNHANDLED_EXCEPTION_CONTENT_TYPE,
+  UNHANDLED_EXCEPTION_PAGE,
+  UnhandledException,
+  type AuthAnswers,
+} from "./errors";
 import { FaultConfig, Faults, type Fault } from "./faults";
 import { Reply, type Call } from "./handlers/common";
 import { ROUTES, type Route } from "./routes";
@@ -199,7 +207,10 @@ export function createApp(
       dispatch(route, req, res, ctx).catch(next);
     });
     app.all(path, (req, res) => {
-      res.status(405).set("Allow", method).json({ error_message: `Method ${req.method} not allowed for ${name}; use ${method}` });
+      res
+        .status(405)
+        .set("Allow", method)
+        .json({ error_message: `Method ${req.method} not allowed for ${name}; use ${method}` });
     });
   }
 
@@ -207,8 +218,22 @@ export function createApp(
   // application/x-www-form-urlencoded), as the API routes do; an empty body is `{}`.
   const controlJson = express.json({ limit: options.bodyLimitBytes ?? 1024 * 1024, type: () => true });
 
-  controlRoute(app, controlJson, { name: "faults", what: "fault", schema: FaultConfig, configure: (c) => faults.configure(c), reset: () => faults.clear(), describe: () => faults.describe() });
-  controlRoute(app, controlJson, { name: "health", what: "health", schema: HealthConfig, configure: (c) => health.configure(c), reset: () => health.configure({}), describe: () => health.describe() });
+  controlRoute(app, controlJson, {
+    name: "faults",
+    what: "fault",
+    schema: FaultConfig,
+    configure: (c) => faults.configure(c),
+    reset: () => faults.clear(),
+    describe: () => faults.describe(),
+  });
+  controlRoute(app, controlJson, {
+    name: "health",
+    what: "health",
+    schema: HealthConfig,
+    configure: (c) => health.configure(c),
+    reset: () => health.configure({}),
+    describe: () => health.describe(),
+  });
   app.get("/__emulator/state", (_req, res) => {
     res.json(store.snapshot());
   });
@@ -221,7 +246,6 @@ export function createApp(
   app.use(errorHandler(options.log));
   return app;
 }
-
 
 /** A setting of the emulator that a test steers over HTTP (see {@link controlRoute}). */
 interface Control<Config> {
@@ -293,8 +317,7 @@ async function dispatch(route: Route, req: Request, res: Response, ctx: Dispatch
   if (fault?.kind === "latency") {
     res.set("x-emulator-fault", `latency; phase=before; ms=${fault.latencyMs}`);
     await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
-  }
-  else if (fault?.phase === "before") {
+  } else if (fault?.phase === "before") {
     ctx.log?.(`${operation.name} fault ${fault.kind} before`);
     return applyFault(fault, res);
   }
@@ -305,8 +328,7 @@ async function dispatch(route: Route, req: Request, res: Response, ctx: Dispatch
   try {
     const multipart = operation.envelope === "multipart";
     const payload: Record<string, unknown> = isObject(req.body) ? req.body : {};
-    if (!multipart && req.body !== undefined && !isObject(req.body))
-      throw new InvalidRequest("Invalid Request: the body must be a JSON object");
+    if (!multipart && req.body !== undefined && !isObject(req.body)) throw new InvalidRequest("Invalid Request: the body must be a JSON object");
     const [key, secret] = credentials(req, payload, multipart, ctx.apiNames);
     const caller = authenticate(ctx.store, key, secret, new Date(), ctx.authAnswers);
     caller.require(operation.name);

@@ -120,7 +120,11 @@ export class Store {
     // A group's members, cast configs and egress bindings belong to models built after it: reached lazily.
     this.groups = new GroupsModel(state, {
       memberCount: (groupId) => this.users.membersOf(groupId).length,
-      castConfigIds: (groupId) => this.casting.all().filter((c) => c.group_id === groupId).map((c) => c.cast_config_id),
+      castConfigIds: (groupId) =>
+        this.casting
+          .all()
+          .filter((c) => c.group_id === groupId)
+          .map((c) => c.cast_config_id),
       forgetGroup: (groupId) => {
         this.users.leaveGroup(groupId);
         this.egress.forgetGroup(groupId);
@@ -133,7 +137,11 @@ export class Store {
       servers: this.servers,
       dependents: {
         sessionCount: (imageId) => this.sessions.all().filter((s) => s.image_id === imageId).length,
-        castConfigIds: (imageId) => this.casting.all().filter((c) => c.image_id === imageId).map((c) => c.cast_config_id),
+        castConfigIds: (imageId) =>
+          this.casting
+            .all()
+            .filter((c) => c.image_id === imageId)
+            .map((c) => c.cast_config_id),
         forgetImage: (imageId) => {
           this.staging.forgetImage(imageId);
           this.groupImages.forgetImage(imageId);

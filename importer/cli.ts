@@ -127,13 +127,17 @@ function parse(argv: readonly string[], cwd: string): Invocation | "help" {
   if (kinds.size === 0) throw new UsageError("no area is left to import: --only needs at least one area, and --except must leave one");
   const pulumiImportFile = values["pulumi-import-file"] === undefined ? undefined : path.resolve(cwd, values["pulumi-import-file"]);
   const pulumiImportProvider = values["pulumi-import-provider"];
-  if (pulumiImportProvider !== undefined && pulumiImportFile === undefined) throw new UsageError("--pulumi-import-provider goes with --pulumi-import-file: add --pulumi-import-file <file>");
+  if (pulumiImportProvider !== undefined && pulumiImportFile === undefined)
+    throw new UsageError("--pulumi-import-provider goes with --pulumi-import-file: add --pulumi-import-file <file>");
   if (pulumiImportProvider !== undefined && !/^urn:pulumi:.+::pulumi:providers:kasm::[^:]+$/.test(pulumiImportProvider))
-    throw new UsageError(`--pulumi-import-provider '${pulumiImportProvider}': give the URN of a kasm provider resource, such as urn:pulumi:dev::my-project::pulumi:providers:kasm::prod (pulumi stack --show-urns lists it)`);
+    throw new UsageError(
+      `--pulumi-import-provider '${pulumiImportProvider}': give the URN of a kasm provider resource, such as urn:pulumi:dev::my-project::pulumi:providers:kasm::prod (pulumi stack --show-urns lists it)`,
+    );
   // A UserSet is one resource for many users: `pulumi import` takes objects by id, so each user is one User there.
   const users = values.users ?? (pulumiImportFile === undefined ? "set" : "each");
   if (users !== "set" && users !== "each") throw new UsageError(`--users must be 'set' or 'each', not '${users}'`);
-  if (pulumiImportFile !== undefined && users === "set") throw new UsageError("--users set cannot go with --pulumi-import-file: pulumi import takes each user as one User (leave --users out)");
+  if (pulumiImportFile !== undefined && users === "set")
+    throw new UsageError("--users set cannot go with --pulumi-import-file: pulumi import takes each user as one User (leave --users out)");
   const config = new Map<string, string>();
   for (const pair of values.config ?? []) {
     const at = pair.indexOf("=");
@@ -146,7 +150,18 @@ function parse(argv: readonly string[], cwd: string): Invocation | "help" {
   const project = values.project ?? path.basename(out);
   if (!/^[A-Za-z0-9_.-]+$/.test(project))
     throw new UsageError(`--project '${project}': a Pulumi project name may hold only letters, digits, '-', '_' and '.'; give one with --project`);
-  return { out, force: values.force === true, dryRun: values["dry-run"] === true, kinds, users, project, protect: values["no-protect"] !== true, config, pulumiImportFile, pulumiImportProvider };
+  return {
+    out,
+    force: values.force === true,
+    dryRun: values["dry-run"] === true,
+    kinds,
+    users,
+    project,
+    protect: values["no-protect"] !== true,
+    config,
+    pulumiImportFile,
+    pulumiImportProvider,
+  };
 }
 
 // --- output ------------------------------------------------------------------------------------------
@@ -267,13 +282,18 @@ export async function runImport(argv: readonly string[], io: ImportIo): Promise<
     return 1;
   }
   if (!dryRun && !force && invocation.pulumiImportFile === undefined && existsSync(out) && readdirSync(out).length > 0) {
-    io.stderr.write(`kasm-import: ${out} exists and is not empty: choose another --out, or add --force to write into it (files of the same name are replaced)\n`);
+    io.stderr.write(
+      `kasm-import: ${out} exists and is not empty: choose another --out, or add --force to write into it (files of the same name are replaced)\n`,
+    );
     return 1;
   }
 
   let client;
   try {
-    client = createKasmClient(optionsFromConfig((key) => invocation.config.get(key)), io.env);
+    client = createKasmClient(
+      optionsFromConfig((key) => invocation.config.get(key)),
+      io.env,
+    );
   } catch (error) {
     io.stderr.write(`kasm-import: ${(error as Error).message}\n`);
     return error instanceof KasmConfigurationError ? 2 : 1;

@@ -39,9 +39,21 @@ export interface ImportKindInfo {
 /** Every importable area, in the order of the generated program. */
 export const IMPORT_KINDS: readonly ImportKindInfo[] = [
   { name: "groups", title: "Groups", declaredAs: "Group", kinds: ["Group"], reads: "get_groups (released Kasm only)" },
-  { name: "users", title: "Users", declaredAs: "UserSet (or User and UserGroups with --users each)", kinds: ["UserSet", "User", "UserGroups"], reads: "get_users, 1,000 a page" },
+  {
+    name: "users",
+    title: "Users",
+    declaredAs: "UserSet (or User and UserGroups with --users each)",
+    kinds: ["UserSet", "User", "UserGroups"],
+    reads: "get_users, 1,000 a page",
+  },
   { name: "user-attributes", title: "User attributes", declaredAs: "UserAttributes", kinds: ["UserAttributes"], reads: "get_attributes, one per user" },
-  { name: "server-assignments", title: "Server assignments", declaredAs: "UserServerAssignment", kinds: ["UserServerAssignment"], reads: "the users' assigned_servers" },
+  {
+    name: "server-assignments",
+    title: "Server assignments",
+    declaredAs: "UserServerAssignment",
+    kinds: ["UserServerAssignment"],
+    reads: "the users' assigned_servers",
+  },
   { name: "server-drains", title: "Server draining", declaredAs: "ServerDrain", kinds: ["ServerDrain"], reads: "get_servers, one per assigned server" },
   {
     name: "workspace-registries",
@@ -61,7 +73,13 @@ export const IMPORT_KINDS: readonly ImportKindInfo[] = [
   { name: "staging-configs", title: "Staging configs", declaredAs: "StagingConfig", kinds: ["StagingConfig"], reads: "get_staging_configs" },
   { name: "egress-providers", title: "Egress providers", declaredAs: "EgressProvider", kinds: ["EgressProvider"], reads: "get_egress_providers" },
   { name: "egress-gateways", title: "Egress gateways", declaredAs: "EgressGateway", kinds: ["EgressGateway"], reads: "get_egress_gateways" },
-  { name: "egress-mappings", title: "Egress mappings", declaredAs: "EgressProviderMapping", kinds: ["EgressProviderMapping"], reads: "get_egress_provider_mapping" },
+  {
+    name: "egress-mappings",
+    title: "Egress mappings",
+    declaredAs: "EgressProviderMapping",
+    kinds: ["EgressProviderMapping"],
+    reads: "get_egress_provider_mapping",
+  },
   { name: "egress-credentials", title: "Egress credentials", declaredAs: "EgressCredential", kinds: ["EgressCredential"], reads: "get_egress_credentials" },
   { name: "cast-configs", title: "Cast configs", declaredAs: "CastConfig", kinds: ["CastConfig"], reads: "get_cast_configs (released Kasm only)" },
 ];

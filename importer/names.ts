@@ -22,10 +22,11 @@ export function camel(slugText: string): string {
 
 /** Words TypeScript or the generated program's own names take. */
 const TAKEN = new Set([
-  ...("break case catch class const continue debugger default delete do else enum export extends false finally for function if " +
+  ...(
+    "break case catch class const continue debugger default delete do else enum export extends false finally for function if " +
     "import in instanceof new null return super switch this throw true try typeof var void while with yield let static implements " +
-    "interface package private protected public await async of any")
-    .split(" "),
+    "interface package private protected public await async of any"
+  ).split(" "),
   "config",
   "imported",
   "pulumi",

@@ -94,5 +94,10 @@ export function generateProject(inventory: Inventory, settings: ProgramSettings)
   writeSteps(w, STEPS);
   w.row("licences", inventory.licences, 0);
   const files = projectFiles(w);
-  return { files: new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), secrets: w.secrets, summary: w.summary, pulumiImports: w.pulumiImports };
+  return {
+    files: new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    secrets: w.secrets,
+    summary: w.summary,
+    pulumiImports: w.pulumiImports,
+  };
 }

@@ -9,7 +9,23 @@
  * credentials or an unreachable Kasm stop everything: nothing could be generated that says what
  * the installation holds.
  */
-import { KasmPermissionError, type EgressCredential, type EgressGateway, type EgressProvider, type EgressProviderMapping, type GroupImage, type GroupRecord, type Image, type KasmClient, type Registry, type Server, type StagingConfig, type User, type UserAttributes, type CastConfig } from "../provider/api";
+import {
+  KasmPermissionError,
+  type EgressCredential,
+  type EgressGateway,
+  type EgressProvider,
+  type EgressProviderMapping,
+  type GroupImage,
+  type GroupRecord,
+  type Image,
+  type KasmClient,
+  type Registry,
+  type Server,
+  type StagingConfig,
+  type User,
+  type UserAttributes,
+  type CastConfig,
+} from "../provider/api";
 import { canonicalId, sameId } from "../catalogue/ids";
 import type { ImportKind } from "./kinds";
 import { NEEDS_USERS } from "./kinds";
@@ -101,7 +117,10 @@ async function eachAtMost<T, R>(items: readonly T[], concurrency: number, read: 
   return results;
 }
 
-const byText = <T>(key: (item: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+const byText =
+  <T>(key: (item: T) => string) =>
+  (a: T, b: T) =>
+    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
 
 // --- the plain areas -----------------------------------------------------------------------------
 
@@ -150,7 +169,9 @@ function targetOrder(mapping: EgressProviderMapping, earlier: ReadEarlier): stri
   const named = (rank: number, name: string | null | undefined, id: string) => `${rank}\u0000${name ?? ""}\u0000${canonicalId(id)}`;
   if (mapping.user_id) return named(1, earlier.users?.find((u) => sameId(u.user_id, mapping.user_id))?.username, mapping.user_id);
   if (mapping.group_id) {
-    const group = earlier.groups?.find((g) => sameId(g.group_id, mapping.group_id)) ?? earlier.users?.flatMap((u) => u.groups ?? []).find((g) => sameId(g.group_id, mapping.group_id));
+    const group =
+      earlier.groups?.find((g) => sameId(g.group_id, mapping.group_id)) ??
+      earlier.users?.flatMap((u) => u.groups ?? []).find((g) => sameId(g.group_id, mapping.group_id));
     return named(2, group?.name, mapping.group_id);
   }
   return named(3, earlier.images?.find((i) => sameId(i.image_id, mapping.image_id))?.friendly_name, mapping.image_id ?? "");
@@ -279,7 +300,8 @@ export async function readInstallation(client: KasmClient, options: ReadOptions)
       if (wants("groups"))
         skipped.push({
           kind: "groups",
-          reason: "the documented API cannot list or create groups: users.csv names them, and they must exist (on a released Kasm, set kasm:apiNames=product to manage them)",
+          reason:
+            "the documented API cannot list or create groups: users.csv names them, and they must exist (on a released Kasm, set kasm:apiNames=product to manage them)",
         });
     } else {
       groups = await unlessRefused(skipped, wants("groups") ? "groups" : "workspace-groups", "groups (Groups View)", () => client.groups.getGroups());
@@ -301,12 +323,22 @@ export async function readInstallation(client: KasmClient, options: ReadOptions)
       // The API lists one group's workspaces at a time: one read per group, Kasm's own groups too.
       const list = groups;
       const read = await unlessRefused(skipped, "workspace-groups", "the groups' workspaces (Groups View)", () =>
-        eachAtMost(list, concurrency, (group) => client.groups.getImagesGroup({ group_id: group.group_id }), (done) => progress("workspace-groups", done, false)),
+        eachAtMost(
+          list,
+          concurrency,
+          (group) => client.groups.getImagesGroup({ group_id: group.group_id }),
+          (done) => progress("workspace-groups", done, false),
+        ),
       );
       if (read) {
         // Each group's workspaces by the name the program gives them, then id.
         const friendlyNames = imageFriendlyNames(images ?? []);
-        groupImages = new Map(list.map((group, i) => [group.group_id, read[i].sort(byText((image) => `${groupImageName(image, friendlyNames) ?? ""}\u0000${canonicalId(image.image_id)}`))]));
+        groupImages = new Map(
+          list.map((group, i) => [
+            group.group_id,
+            read[i].sort(byText((image) => `${groupImageName(image, friendlyNames) ?? ""}\u0000${canonicalId(image.image_id)}`)),
+          ]),
+        );
         progress("workspace-groups", read.length, true);
       }
     }
@@ -316,7 +348,12 @@ export async function readInstallation(client: KasmClient, options: ReadOptions)
   if (wants("user-attributes") && users) {
     const list = users;
     const read = await unlessRefused(skipped, "user-attributes", "user attributes (Users View)", () =>
-      eachAtMost(list, concurrency, (user) => client.users.getAttributes({ user_id: user.user_id }), (done) => progress("user-attributes", done, false)),
+      eachAtMost(
+        list,
+        concurrency,
+        (user) => client.users.getAttributes({ user_id: user.user_id }),
+        (done) => progress("user-attributes", done, false),
+      ),
     );
     if (read) {
       attributes = new Map(list.map((user, i) => [user.user_id, read[i]]));
@@ -331,7 +368,12 @@ export async function readInstallation(client: KasmClient, options: ReadOptions)
     if (wants("server-drains") && users && assignedServersVisible) {
       const ids = [...new Set(users.flatMap((u) => (u.assigned_servers ?? []).map((s) => s.server_id)))].sort();
       servers = await unlessRefused(skipped, "server-drains", "servers (Servers View)", () =>
-        eachAtMost(ids, concurrency, (server_id) => client.servers.getServers({ server_id }), (done) => progress("server-drains", done, false)),
+        eachAtMost(
+          ids,
+          concurrency,
+          (server_id) => client.servers.getServers({ server_id }),
+          (done) => progress("server-drains", done, false),
+        ),
       );
       if (servers) progress("server-drains", servers.length, true);
     }
@@ -357,7 +399,10 @@ export async function readInstallation(client: KasmClient, options: ReadOptions)
         reason: "an activation cannot be read back: declare a LicenseActivation with the activation key you hold if you want it in code",
       });
   } else
-    skipped.push({ kind: "licences", reason: "the documented API cannot list licences; declare a LicenseActivation with your activation key if you want it in code" });
+    skipped.push({
+      kind: "licences",
+      reason: "the documented API cannot list licences; declare a LicenseActivation with your activation key if you want it in code",
+    });
 
   return {
     apiNames: product ? "product" : "spec",

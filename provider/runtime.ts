@@ -110,7 +110,12 @@ export interface Diagnostics {
  * for the dynamic-provider host, and the native provider's own (its registry, and diagnostics
  * that name the resource's URN).
  */
-export function contextIn(registry: ConnectionRegistry, connection: string | undefined, resourceName: string | undefined, diagnostics: Diagnostics): KindContext {
+export function contextIn(
+  registry: ConnectionRegistry,
+  connection: string | undefined,
+  resourceName: string | undefined,
+  diagnostics: Diagnostics,
+): KindContext {
   return {
     connection,
     // The registry's names: an explicit native provider's messages name its properties.

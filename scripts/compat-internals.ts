@@ -136,11 +136,7 @@ export const INTERNALS: readonly Internal[] = [
   ),
   ...moduleExports("@pulumi/pulumi/proto/status_pb", ["Status"], `${HARNESS}, ${NATIVE}`),
   ...moduleExports("@pulumi/pulumi/proto/provider_grpc_pb", ["ResourceProviderService"], NATIVE),
-  ...moduleExports(
-    "@pulumi/pulumi/proto/provider_pb",
-    ["ConfigureResponse", "CheckFailure", "GetSchemaRequest", "GetSchemaResponse", "PropertyDiff"],
-    NATIVE,
-  ),
+  ...moduleExports("@pulumi/pulumi/proto/provider_pb", ["ConfigureResponse", "CheckFailure", "GetSchemaRequest", "GetSchemaResponse", "PropertyDiff"], NATIVE),
   ...moduleExports("@pulumi/pulumi/proto/plugin_pb", ["PluginInfo", "PluginAttach"], NATIVE),
   ...moduleExports(
     "@pulumi/pulumi/runtime/rpc",
@@ -178,7 +174,9 @@ export const INTERNALS: readonly Internal[] = [
  * The deep module paths {@link INTERNALS} covers: a deep import found in the sources must be one
  * of these (test/compat/internals.test.ts), so that a new one cannot go unchecked.
  */
-export const COVERED_MODULES: ReadonlySet<string> = new Set(INTERNALS.map((i) => i.symbol.split(":")[0]).filter((m) => m.startsWith("@pulumi/pulumi/") || m.startsWith("@pulumi/policy/")));
+export const COVERED_MODULES: ReadonlySet<string> = new Set(
+  INTERNALS.map((i) => i.symbol.split(":")[0]).filter((m) => m.startsWith("@pulumi/pulumi/") || m.startsWith("@pulumi/policy/")),
+);
 
 /** Check every internal against the copies `req` resolves. */
 export function checkInternals(req: NodeRequire): InternalCheck[] {

@@ -109,7 +109,10 @@ async function npmView(spec: string, field: string): Promise<string> {
 }
 
 /** The ranges this package declares for its peers and for Node (package.json). */
-const OWN_MANIFEST = JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { peerDependencies: Record<string, string>; engines: { node: string } };
+const OWN_MANIFEST = JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as {
+  peerDependencies: Record<string, string>;
+  engines: { node: string };
+};
 
 /** Compares two release versions (`x.y.z`) by their numbers. */
 function byVersion(a: string, b: string): number {
@@ -243,27 +246,37 @@ async function main(args: string[]): Promise<number> {
     const tsx = pathToFileURL(require.resolve("tsx")).href;
     for (const [i, { node, dir, label }] of runs.entries()) {
       const out = path.join(tmp, `report-${i}.json`);
-      await timed(`run under ${label}`, async () => {
-        const code = await new Promise<number>((resolve, reject) => {
-          const child = spawn(node, ["--import", tsx, __filename, "--run", dir, "--out", out], { cwd: REPO, stdio: ["ignore", "inherit", "inherit"] });
-          child.once("error", reject);
-          child.once("exit", (c, signal) => resolve(c ?? (signal ? 128 : 1)));
-        });
-        try {
-          reports.push(JSON.parse(readFileSync(out, "utf8")));
-        } catch {
-          failures.push(`${label}: the run exited with ${code} before reporting`);
-        }
-      }, times);
+      await timed(
+        `run under ${label}`,
+        async () => {
+          const code = await new Promise<number>((resolve, reject) => {
+            const child = spawn(node, ["--import", tsx, __filename, "--run", dir, "--out", out], { cwd: REPO, stdio: ["ignore", "inherit", "inherit"] });
+            child.once("error", reject);
+            child.once("exit", (c, signal) => resolve(c ?? (signal ? 128 : 1)));
+          });
+          try {
+            reports.push(JSON.parse(readFileSync(out, "utf8")));
+          } catch {
+            failures.push(`${label}: the run exited with ${code} before reporting`);
+          }
+        },
+        times,
+      );
     }
 
     console.log(`\nCompatibility of the packed ${path.basename(tarball)}`);
     console.log(`newest: @pulumi/pulumi ${pulumiVersion}, @pulumi/policy ${policyVersion}, typescript ${typescriptOf(projectDir)}`);
-    console.log(`oldest the peer dependencies accept that the registry serves: @pulumi/pulumi ${oldest.pulumi}, @pulumi/policy ${oldest.policy}, typescript ${typescriptOf(oldestDir)}`);
+    console.log(
+      `oldest the peer dependencies accept that the registry serves: @pulumi/pulumi ${oldest.pulumi}, @pulumi/policy ${oldest.policy}, typescript ${typescriptOf(oldestDir)}`,
+    );
     for (const report of reports) {
-      console.log(`\nNode ${report.node}: @pulumi/pulumi ${report.pulumi} and @pulumi/policy ${report.policy} as loaded; runtime ${path.relative(tmp, report.runtime)}`);
+      console.log(
+        `\nNode ${report.node}: @pulumi/pulumi ${report.pulumi} and @pulumi/policy ${report.policy} as loaded; runtime ${path.relative(tmp, report.runtime)}`,
+      );
       for (const step of report.steps) {
-        console.log(`  ${step.ok ? "ok  " : "FAIL"} ${step.name.padEnd(16)} ${seconds(step.ms).padStart(8)}${step.detail ? `  ${step.detail.split("\n").join("\n        ")}` : ""}`);
+        console.log(
+          `  ${step.ok ? "ok  " : "FAIL"} ${step.name.padEnd(16)} ${seconds(step.ms).padStart(8)}${step.detail ? `  ${step.detail.split("\n").join("\n        ")}` : ""}`,
+        );
         if (!step.ok) failures.push(`Node ${report.node}: ${step.name}`);
       }
     }
@@ -319,10 +332,14 @@ async function runSteps(projectDir: string, out: string): Promise<void> {
   // The engine must run the program with the project's @pulumi/pulumi, not one of its own.
   const { pulumiScript } = testing as { pulumiScript?: (script: string, programDir: string) => string };
   const runtime = pulumiScript ? pulumiScript("cmd/run", projectDir) : req.resolve("@pulumi/pulumi/cmd/run");
-  if (!runtime.startsWith(path.join(projectDir, "node_modules", "@pulumi", "pulumi") + path.sep)) throw new Error(`the test engine runs programs with ${runtime}, not the project's @pulumi/pulumi`);
+  if (!runtime.startsWith(path.join(projectDir, "node_modules", "@pulumi", "pulumi") + path.sep))
+    throw new Error(`the test engine runs programs with ${runtime}, not the project's @pulumi/pulumi`);
   report.runtime = runtime;
   const emulator = await startEmulator({
-    seed: { apiKeys: [{ name: "compat", key: ADMIN.key, secret: ADMIN.secret, permissions: ["Global Admin"] }], groups: [{ group_id: GROUP_ID, name: "Compat" }] },
+    seed: {
+      apiKeys: [{ name: "compat", key: ADMIN.key, secret: ADMIN.secret, permissions: ["Global Admin"] }],
+      groups: [{ group_id: GROUP_ID, name: "Compat" }],
+    },
   });
   const stateDir = mkdtempSync(path.join(tmpdir(), "kasm-compat-state-"));
   const engine = (stack: string, options: { policyConfig?: PolicyPackConfig } = {}) =>
@@ -354,10 +371,16 @@ async function runSteps(projectDir: string, out: string): Promise<void> {
   type Result = Awaited<ReturnType<InstanceType<typeof testing.TestEngine>["up"]>>;
   const expectOk = (result: Result): void => {
     if (!result.ok) {
-      throw new Error(`${result.operation} failed: ${JSON.stringify(result.errors)} ${JSON.stringify(result.policyViolations)}\n${result.programOutput.slice(-2000)}`);
+      throw new Error(
+        `${result.operation} failed: ${JSON.stringify(result.errors)} ${JSON.stringify(result.policyViolations)}\n${result.programOutput.slice(-2000)}`,
+      );
     }
   };
-  const ops = (result: Result) => result.resources.map((r) => `${r.urn.split("::").pop()}=${r.op}`).sort().join(", ");
+  const ops = (result: Result) =>
+    result.resources
+      .map((r) => `${r.urn.split("::").pop()}=${r.op}`)
+      .sort()
+      .join(", ");
   const expectOps = (result: Result, expected: string): void => {
     if (ops(result) !== expected) throw new Error(`${result.operation}: expected ${expected}, got ${ops(result)}`);
   };
@@ -410,7 +433,9 @@ async function runSteps(projectDir: string, out: string): Promise<void> {
           const r = await engine("policy", { policyConfig: config }).preview();
           const found = r.policyViolations.map((v) => `${v.policyName} (${v.enforcementLevel})`);
           if (r.errors.length || found.join() !== "user-password-length (mandatory)") {
-            throw new Error(`expected only user-password-length (mandatory), got ${found.join(", ") || "none"} ${JSON.stringify(r.policyViolations)} ${JSON.stringify(r.errors)}`);
+            throw new Error(
+              `expected only user-password-length (mandatory), got ${found.join(", ") || "none"} ${JSON.stringify(r.policyViolations)} ${JSON.stringify(r.errors)}`,
+            );
           }
           return "user-password-length reported, as configured to";
         },

@@ -175,9 +175,7 @@ async function main(): Promise<void> {
   }
 
   console.log(`\nThe emulator keeps running at ${emulator.url}. Try:`);
-  console.log(
-    `  curl -s ${emulator.url}/api/public/get_users -d '{"api_key":"quickstart-key","api_key_secret":"quickstart-secret"}'`,
-  );
+  console.log(`  curl -s ${emulator.url}/api/public/get_users -d '{"api_key":"quickstart-key","api_key_secret":"quickstart-secret"}'`);
   console.log("Press Ctrl-C to stop. (Delete .kasm-state/ to start from scratch.)");
   const stop = () => void emulator.close().then(() => process.exit(0));
   process.once("SIGINT", stop);

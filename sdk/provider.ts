@@ -161,12 +161,7 @@ export abstract class KasmResource<Args extends object, Outputs extends object =
    * Registers a resource of the class's kind with its arguments, its computed outputs as undefined
    * and its secret arguments wrapped.
    */
-  protected constructor(
-    name: string,
-    args: Args,
-    opts: pulumi.CustomResourceOptions | undefined,
-    outputs: KasmResourceOutputs<Args, Outputs> = {},
-  ) {
+  protected constructor(name: string, args: Args, opts: pulumi.CustomResourceOptions | undefined, outputs: KasmResourceOutputs<Args, Outputs> = {}) {
     const kind = (new.target as unknown as typeof KasmResource).kind;
     const props = { ...args } as Record<string, unknown>;
     // Only the connection's name reaches the provider and the state (see Connection).
@@ -200,4 +195,7 @@ export abstract class KasmResource<Args extends object, Outputs extends object =
  * (the bulk kinds take their rows as a list or as CSV text, never both).
  */
 export type ExactlyOneOf<Args, A extends keyof Args, B extends keyof Args> = Args &
-  ({ readonly [K in A]-?: NonNullable<Args[K]> } & { readonly [K in B]?: undefined } | { readonly [K in B]-?: NonNullable<Args[K]> } & { readonly [K in A]?: undefined });
+  (
+    | ({ readonly [K in A]-?: NonNullable<Args[K]> } & { readonly [K in B]?: undefined })
+    | ({ readonly [K in B]-?: NonNullable<Args[K]> } & { readonly [K in A]?: undefined })
+  );

@@ -15,7 +15,7 @@ import { idOutputOf, KIND_ID_OUTPUTS, type KasmKind } from "../catalogue/kinds";
 /** The kind whose id output an input's name is (`userId`, or `groupIds` for a list), if any. */
 function kindNamedBy(input: string): KasmKind | undefined {
   const singular = input.endsWith("Ids") ? input.slice(0, -1) : input;
-  return (Object.entries(KIND_ID_OUTPUTS).find(([, output]) => output === singular)?.[0] as KasmKind | undefined);
+  return Object.entries(KIND_ID_OUTPUTS).find(([, output]) => output === singular)?.[0] as KasmKind | undefined;
 }
 
 describe("each kind's manifest", () => {
@@ -40,7 +40,9 @@ describe("each kind's manifest", () => {
       }
     }
     // selectedGateways holds gateway ids under a name of its own: it is declared, not named.
-    expect(references).toEqual(expect.arrayContaining(["EgressProviderMapping.selectedGateways", "EgressCredential.selectedGateways", "GroupMembership.groupId"]));
+    expect(references).toEqual(
+      expect.arrayContaining(["EgressProviderMapping.selectedGateways", "EgressCredential.selectedGateways", "GroupMembership.groupId"]),
+    );
   });
 
   it("an input without a role, or a role without an input, is found", () => {

@@ -32,9 +32,13 @@ const PLACES: Record<string, readonly string[]> = {
   "catalogue/kind-table.ts (KIND_ROWS)": Object.keys(KIND_ROWS),
   "importer/kinds.ts (IMPORT_KINDS' kinds), or the kind's docs.notImported with a reason": [
     ...IMPORT_KINDS.flatMap((area) => area.kinds),
-    ...Object.entries(kinds).filter(([, kind]) => (kind.manifest.docs.notImported ?? "").trim() !== "").map(([name]) => name),
+    ...Object.entries(kinds)
+      .filter(([, kind]) => (kind.manifest.docs.notImported ?? "").trim() !== "")
+      .map(([name]) => name),
   ],
-  "test/types/sdk-args.test-d.ts (Args agree with the zod inputs)": [...read("test/types/sdk-args.test-d.ts").matchAll(/KindArgs<sdk\.(\w+)Args>/g)].map((m) => m[1]),
+  "test/types/sdk-args.test-d.ts (Args agree with the zod inputs)": [...read("test/types/sdk-args.test-d.ts").matchAll(/KindArgs<sdk\.(\w+)Args>/g)].map(
+    (m) => m[1],
+  ),
   "README.md (### Resources table)": [...read("README.md").matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1]).filter((name) => /^[A-Z]/.test(name)),
 };
 

@@ -31,11 +31,23 @@ function filesBesideTheirFolder(folder: string): string[] {
  * refusals and steering, how it reads its record, then its methods in the engine's order.
  */
 const DEFINITION_ORDER = [
-  "schema", "outputs", "docs",
-  "keyFields", "apiFields", "providerFields",
-  "productOnly", "sendsNothingWhen", "extraCheck", "previewNotes", "adjustDiff",
-  "record", "adoption",
-  "create", "read", "update", "delete",
+  "schema",
+  "outputs",
+  "docs",
+  "keyFields",
+  "apiFields",
+  "providerFields",
+  "productOnly",
+  "sendsNothingWhen",
+  "extraCheck",
+  "previewNotes",
+  "adjustDiff",
+  "record",
+  "adoption",
+  "create",
+  "read",
+  "update",
+  "delete",
 ];
 const DEFINE_KIND = path.join(ROOT, "provider/resources/kit/define-kind.ts");
 const KIND_FOLDER = path.join(ROOT, "provider/resources");

@@ -21,7 +21,9 @@ describe("the README's Resources table", () => {
   it("marks required inputs in bold, secret ones as secret, and lists what replaces", () => {
     const table = resourcesTable();
     expect(table).toContain("| `User` | **username**, password (secret), firstName,");
-    expect(table).toContain("| `EgressProvider` | **name**, **egressProviderType** (`wireguard`, `openvpn`, `custom`), enabled, adopt | egressProviderId, created | nothing |");
+    expect(table).toContain(
+      "| `EgressProvider` | **name**, **egressProviderType** (`wireguard`, `openvpn`, `custom`), enabled, adopt | egressProviderId, created | nothing |",
+    );
     expect(table).toContain("| `GroupMembership` | **userId**, **groupId**, adopt | | userId, groupId |");
     expect(table).toContain("| every input but adopt |");
   });

@@ -115,7 +115,9 @@ class Progress {
     this.printedDone = this.done;
     this.printedAt = now;
     const of = this.total === undefined ? "" : ` of ${this.total}`;
-    const last = this.last ? `, last: ${this.last.op} ${this.last.type.replace(/^pulumi-nodejs:dynamic\//, "")} ${this.last.urn.slice(this.last.urn.lastIndexOf("::") + 2)}` : "";
+    const last = this.last
+      ? `, last: ${this.last.op} ${this.last.type.replace(/^pulumi-nodejs:dynamic\//, "")} ${this.last.urn.slice(this.last.urn.lastIndexOf("::") + 2)}`
+      : "";
     this.write(`${this.phase}: ${this.done}${of} resources done (${Math.round((now - this.started) / 1000)} s)${last}\n`);
   }
 
@@ -169,7 +171,8 @@ function parse(argv: readonly string[]): Invocation | "help" {
   const secretKeys: string[] = [];
   const add = (pair: string, secret: boolean) => {
     const at = pair.indexOf("=");
-    if (at <= 0) throw new UsageError(`--${secret ? "secret" : "config"} ${secret ? "<hidden>" : pair}: expected key=value, such as kasm:baseUrl=http://127.0.0.1:8443`);
+    if (at <= 0)
+      throw new UsageError(`--${secret ? "secret" : "config"} ${secret ? "<hidden>" : pair}: expected key=value, such as kasm:baseUrl=http://127.0.0.1:8443`);
     const name = pair.slice(0, at);
     const key = name.includes(":") ? name : `${project}:${name}`;
     config[key] = pair.slice(at + 1);
@@ -227,7 +230,9 @@ function readPackConfig(file: string): PolicyPackConfig {
     throw new UsageError(`${where} is not JSON: ${(error as Error).message}`);
   }
   if (typeof config !== "object" || config === null || Array.isArray(config)) {
-    throw new UsageError(`${where}: expected a JSON object mapping policy names (or "all") to an enforcement level or to { "enforcementLevel": ..., ...properties }`);
+    throw new UsageError(
+      `${where}: expected a JSON object mapping policy names (or "all") to an enforcement level or to { "enforcementLevel": ..., ...properties }`,
+    );
   }
   for (const [policy, value] of Object.entries(config)) {
     const level = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as { enforcementLevel?: unknown }).enforcementLevel : value;
@@ -289,12 +294,14 @@ function report(result: RunResult, engine: TestEngine): string {
   if (counts.length) lines.push(`resources: ${counts.join(", ")}${stackListed ? " (the stack included)" : ""}`);
   // The provider's warnings and notes (and the program's pulumi.log lines), as the CLI shows its diagnostics; errors come below.
   for (const l of result.logs) if (l.severity === "warning" || l.severity === "info") lines.push(`${l.severity}: ${l.message}${l.urn ? ` (${l.urn})` : ""}`);
-  for (const v of result.policyViolations) lines.push(`policy ${v.enforcementLevel}: ${v.policyPack}/${v.policyName}: ${v.message}${v.urn ? ` (${v.urn})` : ""}`);
+  for (const v of result.policyViolations)
+    lines.push(`policy ${v.enforcementLevel}: ${v.policyPack}/${v.policyName}: ${v.message}${v.urn ? ` (${v.urn})` : ""}`);
   // A violation that stopped the run is an error too; it is printed once, above, as the CLI prints it once.
   for (const e of result.errors) if (!e.violation) lines.push(`error${e.urn ? ` in ${e.urn}` : ""}: ${e.message}`);
   if (result.ok && (result.operation === "up" || result.operation === "refresh")) {
     const stack = engine.readState().find((r) => r.type === "pulumi:pulumi:Stack");
-    for (const [key, value] of Object.entries(stack?.outputs ?? {})) lines.push(`output ${key}: ${JSON.stringify(value, (_k, v: unknown) => (isSecret(v) ? "[secret]" : v))}`);
+    for (const [key, value] of Object.entries(stack?.outputs ?? {}))
+      lines.push(`output ${key}: ${JSON.stringify(value, (_k, v: unknown) => (isSecret(v) ? "[secret]" : v))}`);
   }
   const programOutput = result.programOutput.trimEnd();
   if (!result.ok && programOutput !== "" && result.errors.some((e) => e.urn === "")) lines.push("the program's own output:", programOutput);

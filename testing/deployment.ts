@@ -9,7 +9,23 @@ import { serveMonitor, type Registration, type RegistrationAnswer } from "./moni
 import { PolicyPackRunner, type AnalyzedResource } from "./policy";
 import { StateStore, dependencyOrder, type ResourceRecord } from "./state";
 import { changedKeys, keepOldValues, markSecret, plain, plainProps, samePlain, secretKeys, type Props } from "./values";
-import { deleteAll, errorMessage, protectedDeleteMessage, pulumiScript, Recorder, RunEnded, stackOutputs, startHost, stopHost, STACK_TYPE, violationError, type EngineError, type Operation, type RunResult, type TestEngineOptions } from "./run";
+import {
+  deleteAll,
+  errorMessage,
+  protectedDeleteMessage,
+  pulumiScript,
+  Recorder,
+  RunEnded,
+  stackOutputs,
+  startHost,
+  stopHost,
+  STACK_TYPE,
+  violationError,
+  type EngineError,
+  type Operation,
+  type RunResult,
+  type TestEngineOptions,
+} from "./run";
 import type { TestEngine } from "./engine";
 
 /** How long a program may take to exit after a failure ended the run, before it is killed. */
@@ -140,7 +156,14 @@ export class Deployment {
 
   /** Run the program to its end; resolves with its exit code. */
   private runProgram(address: string): Promise<number> {
-    const args = [pulumiScript("cmd/run", this.o.programDir), `--monitor=${address}`, `--engine=${address}`, `--project=${this.o.project}`, `--stack=${this.o.stack}`, "--organization=organization"];
+    const args = [
+      pulumiScript("cmd/run", this.o.programDir),
+      `--monitor=${address}`,
+      `--engine=${address}`,
+      `--project=${this.o.project}`,
+      `--stack=${this.o.stack}`,
+      "--organization=organization",
+    ];
     if (this.dryRun) args.push("--dry-run");
     const child = spawn(process.execPath, [...nodeArguments(this.o, this.env), ...args, this.o.programDir], {
       cwd: this.o.programDir,
@@ -203,7 +226,13 @@ export class Deployment {
       const aliasUrn =
         "urn" in alias
           ? alias.urn
-          : urnFor(alias.stack ?? this.o.stack, alias.project ?? this.o.project, alias.noParent ? "" : (alias.parentUrn ?? reg.parent), alias.type ?? reg.type, alias.name ?? reg.name);
+          : urnFor(
+              alias.stack ?? this.o.stack,
+              alias.project ?? this.o.project,
+              alias.noParent ? "" : (alias.parentUrn ?? reg.parent),
+              alias.type ?? reg.type,
+              alias.name ?? reg.name,
+            );
       const found = aliasUrn !== urn ? this.oldByUrn.get(aliasUrn) : undefined;
       if (found && !this.newByUrn.has(aliasUrn)) {
         this.aliased.add(aliasUrn);
@@ -237,7 +266,12 @@ export class Deployment {
       ...(reg.protect ? { protect: true as const } : {}),
       ...(reg.retainOnDelete ? { retainOnDelete: true as const } : {}),
     };
-    const answer = (record: ResourceRecord): RegistrationAnswer => ({ urn, id: record.id, object: record.outputs, propertyDependencies: reg.propertyDependencies });
+    const answer = (record: ResourceRecord): RegistrationAnswer => ({
+      urn,
+      id: record.id,
+      object: record.outputs,
+      propertyDependencies: reg.propertyDependencies,
+    });
 
     if (!reg.custom) {
       // The stack and components: no provider; their outputs come with RegisterResourceOutputs.

@@ -25,7 +25,18 @@
 import { Deployment } from "./deployment";
 import type { ProviderHost } from "./host";
 import { serveEngineLog } from "./monitor";
-import { deleteAll, errorMessage, Recorder, stackOutputs, startHost, stopHost, violationError, withEnvironment, type RunResult, type TestEngineOptions } from "./run";
+import {
+  deleteAll,
+  errorMessage,
+  Recorder,
+  stackOutputs,
+  startHost,
+  stopHost,
+  violationError,
+  withEnvironment,
+  type RunResult,
+  type TestEngineOptions,
+} from "./run";
 import { StateStore, dependencyOrder, type ResourceRecord } from "./state";
 import { changedKeys, markSecret, plainProps, secretKeys, type Props } from "./values";
 

@@ -107,9 +107,7 @@ export class ProviderHost {
 
   private unary<Req, Res>(method: string, request: Req): Promise<Res> {
     return new Promise((resolve, reject) => {
-      (this.client as any)[method](request, (error: grpc.ServiceError | null, response: Res) =>
-        error ? reject(toHostError(error)) : resolve(response),
-      );
+      (this.client as any)[method](request, (error: grpc.ServiceError | null, response: Res) => (error ? reject(toHostError(error)) : resolve(response)));
     });
   }
 

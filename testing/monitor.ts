@@ -153,7 +153,14 @@ function readRegistration(req: resproto.RegisterResourceRequest): Registration {
  */
 export type AliasSpec =
   | { readonly urn: string }
-  | { readonly name?: string; readonly type?: string; readonly stack?: string; readonly project?: string; readonly parentUrn?: string; readonly noParent?: boolean };
+  | {
+      readonly name?: string;
+      readonly type?: string;
+      readonly stack?: string;
+      readonly project?: string;
+      readonly parentUrn?: string;
+      readonly noParent?: boolean;
+    };
 
 function readAlias(alias: aliasproto.Alias): AliasSpec {
   if (alias.hasUrn()) return { urn: alias.getUrn() };

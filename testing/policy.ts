@@ -122,12 +122,18 @@ export class PolicyPackRunner {
       const { enforcementLevel, ...properties } = typeof given === "string" ? { enforcementLevel: given } : (given ?? {});
       // The CLI fills in the defaults of the policy's config schema; do the same for top-level properties.
       const schema = (policy.getConfigschema()?.getProperties()?.toJavaScript() ?? {}) as Record<string, { default?: unknown }>;
-      const defaults = Object.fromEntries(Object.entries(schema).filter(([, s]) => s && s.default !== undefined).map(([k, s]) => [k, s.default]));
-      const level = enforcementLevel ? LEVELS.indexOf(enforcementLevel) : policy.getEnforcementlevel();
-      configure.getPolicyconfigMap().set(
-        policy.getName(),
-        new anproto.PolicyConfig().setEnforcementlevel(level as anproto.EnforcementLevel).setProperties(struct({ ...defaults, ...properties })),
+      const defaults = Object.fromEntries(
+        Object.entries(schema)
+          .filter(([, s]) => s && s.default !== undefined)
+          .map(([k, s]) => [k, s.default]),
       );
+      const level = enforcementLevel ? LEVELS.indexOf(enforcementLevel) : policy.getEnforcementlevel();
+      configure
+        .getPolicyconfigMap()
+        .set(
+          policy.getName(),
+          new anproto.PolicyConfig().setEnforcementlevel(level as anproto.EnforcementLevel).setProperties(struct({ ...defaults, ...properties })),
+        );
     }
     await call("configure", configure);
     await call(

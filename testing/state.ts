@@ -95,8 +95,7 @@ class Crypter {
 function mapSecrets(value: unknown, fn: (secret: Props) => unknown): unknown {
   if (isSecret(value)) return fn(value as Props);
   if (Array.isArray(value)) return value.map((v) => mapSecrets(v, fn));
-  if (value !== null && typeof value === "object")
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapSecrets(v, fn)]));
+  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapSecrets(v, fn)]));
   return value;
 }
 

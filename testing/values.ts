@@ -45,8 +45,7 @@ export function containsSecret(value: unknown): boolean {
 /** Apply `fn` to every value of a JSON tree, children first. */
 function mapDeep(value: unknown, fn: (v: unknown) => unknown): unknown {
   if (Array.isArray(value)) return fn(value.map((v) => mapDeep(v, fn)));
-  if (value !== null && typeof value === "object")
-    return fn(Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapDeep(v, fn)])));
+  if (value !== null && typeof value === "object") return fn(Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapDeep(v, fn)])));
   return fn(value);
 }
 

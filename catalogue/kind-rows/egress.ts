@@ -12,7 +12,14 @@ export const EGRESS_ROWS = {
   // provider/resources/group.ts (a released Kasm's operations: kasm:apiNames product)
   Group: (props) =>
     // The name is looked up first, with adopt or without (provider/resources/kit/adoption.ts, findFirst).
-    namedObjectRow(props.adopt, { list: "get_groups", create: "create_group", update: "update_group", remove: "delete_group", found: "a group has that name", noun: "group" }),
+    namedObjectRow(props.adopt, {
+      list: "get_groups",
+      create: "create_group",
+      update: "update_group",
+      remove: "delete_group",
+      found: "a group has that name",
+      noun: "group",
+    }),
 
   // provider/resources/egress-provider.ts. Each egress kind looks its key up first, with adopt or
   // without: no source says how Kasm answers a duplicate, and a server error would make the

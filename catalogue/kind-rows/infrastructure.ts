@@ -17,7 +17,11 @@ export const INFRASTRUCTURE_ROWS = {
     // A released Kasm's update clears the server pool and autoscale config it is not sent: with
     // kasm:apiNames product the client reads the config first and sends them (operations/staging.ts).
     const keepPool = (options: CallOptions) =>
-      plan("get_staging_config", {}, { ...options, condition: `${options.condition}, with kasm:apiNames product: to keep the config's server pool and autoscale config` });
+      plan(
+        "get_staging_config",
+        {},
+        { ...options, condition: `${options.condition}, with kasm:apiNames product: to keep the config's server pool and autoscale config` },
+      );
     const changed = "when a field sent to Kasm changed";
     return {
       create: [
@@ -27,7 +31,11 @@ export const INFRASTRUCTURE_ROWS = {
         ...(adopt
           ? [
               keepPool(adopt),
-              plan("update_staging_config", {}, { ...adopt, condition: "with adopt: true, when the zone and image have a staging config that differs from the program" }),
+              plan(
+                "update_staging_config",
+                {},
+                { ...adopt, condition: "with adopt: true, when the zone and image have a staging config that differs from the program" },
+              ),
             ]
           : []),
         plan("create_staging_config", {}, adopt ? { condition: "unless adopt: true finds a staging config" } : {}),
@@ -96,12 +104,15 @@ export const INFRASTRUCTURE_ROWS = {
     // The users the rows assign (by username): undefined when the rows, or one of these usernames, are not known yet.
     const rows = serverImportRows(props, isUnknownValue);
     const rowsKnown = rows !== undefined && rows.rows.every((r) => r !== undefined);
-    const assigned = (rows?.rows ?? []).flatMap((r) => (r === undefined || r.assignedUsername === undefined || r.assignedUsername === null || r.assignedUsername === "" ? [] : [r.assignedUsername]));
+    const assigned = (rows?.rows ?? []).flatMap((r) =>
+      r === undefined || r.assignedUsername === undefined || r.assignedUsername === null || r.assignedUsername === "" ? [] : [r.assignedUsername],
+    );
     const assignsUsers = assigned.length > 0 ? true : rowsKnown ? false : undefined;
     const admin = (step: LifecycleStep): boolean | undefined => {
       let result: boolean | undefined = rowsKnown ? false : undefined;
       for (const user of assigned) {
-        const answer = typeof user === "string" && !isUnknownValue(user) ? knowledge.userIsGlobalAdmin(referenceKey(user), { kind: "ServerImport", step }) : undefined;
+        const answer =
+          typeof user === "string" && !isUnknownValue(user) ? knowledge.userIsGlobalAdmin(referenceKey(user), { kind: "ServerImport", step }) : undefined;
         if (answer === true) return true;
         if (answer === undefined) result = undefined;
       }
@@ -109,18 +120,24 @@ export const INFRASTRUCTURE_ROWS = {
     };
     const explain = {
       assignsUsers: "whether a row assigns a user (the rows are not known yet; a user with Global Admin would also need Users Modify Admin)",
-      targetUserIsGlobalAdmin:
-        "whether a user a row assigns (assignedUsername) holds Global Admin; list the users that do, by username, in globalAdminUserIds",
+      targetUserIsGlobalAdmin: "whether a user a row assigns (assignedUsername) holds Global Admin; list the users that do, by username, in globalAdminUserIds",
     };
     const importCall = (step: LifecycleStep, condition?: string) =>
-      plan("batch_create_server", { assignsUsers, targetUserIsGlobalAdmin: assignsUsers === false ? false : admin(step) }, { explain, ...(condition ? { condition } : {}) });
+      plan(
+        "batch_create_server",
+        { assignsUsers, targetUserIsGlobalAdmin: assignsUsers === false ? false : admin(step) },
+        { explain, ...(condition ? { condition } : {}) },
+      );
     // With kasm:apiNames product the servers are listed before the import, so that an import whose answer is lost is found (server-import/import.ts).
     const listing = (condition: string) => plan("get_servers", {}, { condition });
     return {
       create: [listing("with kasm:apiNames product: every server, before the import"), importCall("create")],
       read: [plan("get_servers", {}, { condition: "once per server" })],
       // Kasm cannot update servers: added and changed rows are imported as new servers.
-      update: [listing("with kasm:apiNames product, when rows are added or changed: every server, before the import"), importCall("update", "when rows are added or changed")],
+      update: [
+        listing("with kasm:apiNames product, when rows are added or changed: every server, before the import"),
+        importCall("update", "when rows are added or changed"),
+      ],
       // Kasm cannot delete servers: destroy only forgets them.
       delete: [],
     };

@@ -6,7 +6,15 @@
 import { isUnknownValue } from "../values";
 import type { PreviewNoteOf, KasmKind, LifecycleStep, WORKSPACE_RESOURCE_PROPERTIES } from "../kinds";
 import type { PermissionName } from "../names";
-import { OPERATIONS, USER_FIELD_PERMISSIONS, requiredPermissions, type ContextFlag, type OperationContext, type OperationName, type Requirement } from "../operations";
+import {
+  OPERATIONS,
+  USER_FIELD_PERMISSIONS,
+  requiredPermissions,
+  type ContextFlag,
+  type OperationContext,
+  type OperationName,
+  type Requirement,
+} from "../operations";
 import { referenceKey, type PermissionKnowledge } from "../permission-knowledge";
 
 /** A fact of the target Kasm that is not known, and the permissions a call would need if it held. */
@@ -193,7 +201,12 @@ export function isAdmin(knowledge: PermissionKnowledge, user: string | undefined
 }
 
 /** The egress target of a mapping or credential, as three-valued facts for one step. */
-export function egressFacts(props: RowProps<"EgressProviderMapping" | "EgressCredential">, knowledge: PermissionKnowledge, kind: KasmKind, step: LifecycleStep): { facts: Facts; explain: Partial<Record<ContextFlag, string>> } {
+export function egressFacts(
+  props: RowProps<"EgressProviderMapping" | "EgressCredential">,
+  knowledge: PermissionKnowledge,
+  kind: KasmKind,
+  step: LifecycleStep,
+): { facts: Facts; explain: Partial<Record<ContextFlag, string>> } {
   const user = ref(props.userId);
   const group = ref(props.groupId);
   const facts: Facts = {

@@ -7,7 +7,21 @@ import { isUnknownValue } from "../values";
 import type { LifecycleStep } from "../kinds";
 import { userSetRows, type BulkRowOf } from "../bulk-rows";
 import { ADMINISTRATORS_GROUP, ALL_USERS_GROUP } from "../names";
-import { adminFact, adoptOptions, flag, given, isAdmin, plan, ref, systemFact, USER_ATTRIBUTE_PROPERTIES, type CallOptions, type PlannedCall, type Rows, type UserField } from "./plan";
+import {
+  adminFact,
+  adoptOptions,
+  flag,
+  given,
+  isAdmin,
+  plan,
+  ref,
+  systemFact,
+  USER_ATTRIBUTE_PROPERTIES,
+  type CallOptions,
+  type PlannedCall,
+  type Rows,
+  type UserField,
+} from "./plan";
 
 /** The rows of the user kinds. */
 export const USER_ROWS = {
@@ -15,7 +29,10 @@ export const USER_ROWS = {
   User: (props, knowledge) => {
     const self = ref(props.userId) ?? ref(props.username);
     const adopt = adoptOptions(props.adopt, "with adopt: true");
-    const adoptTarget = adopt && { ...adopt, condition: "with adopt: true, when a user with that username exists and differs from the program (or a password is declared)" };
+    const adoptTarget = adopt && {
+      ...adopt,
+      condition: "with adopt: true, when a user with that username exists and differs from the program (or a password is declared)",
+    };
     // Sessions: a user listed in usersWithSessions has them; forceDelete says the program expects them.
     const force = flag(props.forceDelete);
     const listed = self !== undefined && knowledge.userHasSessions(self) === true;
@@ -106,7 +123,13 @@ export const USER_ROWS = {
       return [
         plan("add_user_group", { targetGroupIsSystem: system }, { explain, condition, ...options }),
         ...(authoritative
-          ? [plan("remove_user_group", { targetGroupIsSystem: system }, { explain, condition: `${condition}, groups the row leaves out (groupsMode authoritative)`, ...options })]
+          ? [
+              plan(
+                "remove_user_group",
+                { targetGroupIsSystem: system },
+                { explain, condition: `${condition}, groups the row leaves out (groupsMode authoritative)`, ...options },
+              ),
+            ]
           : []),
       ];
     };
@@ -117,7 +140,12 @@ export const USER_ROWS = {
         // The users pages: which usernames exist, and with adopt: true their groups.
         plan("get_users", {}, adopt ? { fields: groupFields } : {}),
         importCall(adopt ? "for the rows whose user does not exist yet" : "for every row"),
-        ...(adopt ? [modify("create", "with adopt: true, for existing users whose fields differ", adopt), ...groupCalls("with adopt: true, for existing users' missing groups", adopt)] : []),
+        ...(adopt
+          ? [
+              modify("create", "with adopt: true, for existing users whose fields differ", adopt),
+              ...groupCalls("with adopt: true, for existing users' missing groups", adopt),
+            ]
+          : []),
       ],
       // The users pages only (without Groups View the declared groups are kept).
       read: [plan("get_users", {}, { condition: "page by page" })],
@@ -128,7 +156,13 @@ export const USER_ROWS = {
         ...groupCalls("for rows whose groups changed"),
         plan("delete_user", { targetUserIsGlobalAdmin: adminUser("update"), targetUserHasSessions: sessions }, { explain, condition: "for removed rows" }),
       ],
-      delete: [plan("delete_user", { targetUserIsGlobalAdmin: adminUser("delete"), targetUserHasSessions: sessions }, { explain, condition: "for each user of the set" })],
+      delete: [
+        plan(
+          "delete_user",
+          { targetUserIsGlobalAdmin: adminUser("delete"), targetUserHasSessions: sessions },
+          { explain, condition: "for each user of the set" },
+        ),
+      ],
     };
   },
 
@@ -137,7 +171,11 @@ export const USER_ROWS = {
     const user = ref(props.userId);
     const attributes = USER_ATTRIBUTE_PROPERTIES.some((key) => given(props[key]));
     const write = (step: LifecycleStep, condition: string) =>
-      plan("update_user_attributes", { targetUserIsGlobalAdmin: isAdmin(knowledge, user, "UserAttributes", step) }, { condition, explain: { targetUserIsGlobalAdmin: adminFact(user) } });
+      plan(
+        "update_user_attributes",
+        { targetUserIsGlobalAdmin: isAdmin(knowledge, user, "UserAttributes", step) },
+        { condition, explain: { targetUserIsGlobalAdmin: adminFact(user) } },
+      );
     return {
       create: [plan("get_attributes"), ...(attributes ? [write("create", "when a declared attribute differs from Kasm's")] : [])],
       read: [plan("get_attributes")],
@@ -155,10 +193,7 @@ export const USER_ROWS = {
     return {
       // The user is read first: a membership that exists is recorded as it is, without a write, with
       // adopt or without (see provider/resources/group-membership.ts).
-      create: [
-        plan("get_user", {}, { fields: ["groups"] }),
-        plan("add_user_group", { targetGroupIsSystem: system }, { explain }),
-      ],
+      create: [plan("get_user", {}, { fields: ["groups"] }), plan("add_user_group", { targetGroupIsSystem: system }, { explain })],
       read: [plan("get_user", {}, { fields: ["groups"] })],
       // Only `adopt` changes in place, and that calls nothing.
       update: [],
@@ -203,7 +238,9 @@ export const USER_ROWS = {
     return {
       create: [
         read,
-        ...(isNew ? [] : [change("remove_user_group", removesAdministrators, "for each group the user is in that groupIds leaves out (All Users excepted)", leaveFact)]),
+        ...(isNew
+          ? []
+          : [change("remove_user_group", removesAdministrators, "for each group the user is in that groupIds leaves out (All Users excepted)", leaveFact)]),
         ...(nonEmpty === false ? [] : [change("add_user_group", listsSystem, "for each listed group the user is not in yet", listFact, unsureList)]),
       ],
       read: [read],

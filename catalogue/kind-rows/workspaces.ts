@@ -75,11 +75,15 @@ export const WORKSPACE_ROWS: Rows<"Workspace" | "GroupWorkspace" | "WorkspaceReg
         // An adopting create updates an image the pack cannot see: it may set any compute field the program declares.
         ...(adopt
           ? [
-              plan("update_image", { changesImageResources: declaresResources(props) === false ? false : undefined }, {
-                ...adopt,
-                explain: { changesImageResources: ADOPTED_IMAGE },
-                condition: "with adopt: true, when an image of that name and friendly name differs from the program",
-              }),
+              plan(
+                "update_image",
+                { changesImageResources: declaresResources(props) === false ? false : undefined },
+                {
+                  ...adopt,
+                  explain: { changesImageResources: ADOPTED_IMAGE },
+                  condition: "with adopt: true, when an image of that name and friendly name differs from the program",
+                },
+              ),
             ]
           : []),
         // get_images finds the image to adopt, and reads back what the create or update wrote.
@@ -124,7 +128,9 @@ export const WORKSPACE_ROWS: Rows<"Workspace" | "GroupWorkspace" | "WorkspaceReg
     return {
       create: [
         plan("get_registries"),
-        ...(adopt && given(props.autoUpdate) ? [plan("registry_auto_updates", {}, { ...adopt, condition: "with adopt: true, when the registry's autoUpdate differs from the program" })] : []),
+        ...(adopt && given(props.autoUpdate)
+          ? [plan("registry_auto_updates", {}, { ...adopt, condition: "with adopt: true, when the registry's autoUpdate differs from the program" })]
+          : []),
         plan("create_registry", {}, adopt ? { condition: "unless adopt: true finds the registry" } : {}),
         ...(switched ? [plan("registry_auto_updates", {}, { ...switched, condition: "with autoUpdate: true, after the create" })] : []),
       ],

@@ -188,8 +188,7 @@ const batchCreateUser: Handler = (call) => {
     seen.add(username);
     const realm = row.value("realm").toLowerCase();
     if (realm && !(REALMS as readonly string[]).includes(realm)) row.fail("realm", CSV.NOT_ALLOWED, REALMS.join(", "));
-    if (!BOOLEAN_VALUES.includes(row.value("force_password_reset").toLowerCase()))
-      row.fail("force_password_reset", CSV.NOT_ALLOWED, "true, false");
+    if (!BOOLEAN_VALUES.includes(row.value("force_password_reset").toLowerCase())) row.fail("force_password_reset", CSV.NOT_ALLOWED, "true, false");
     const groupIds: string[] = [];
     for (const column of groupColumns) {
       const name = row.value(column);
@@ -263,13 +262,11 @@ const batchCreateServer: Handler = (call) => {
     if (!CREDENTIAL_TYPES.includes(credentialType)) row.fail("connection_credential_type", CSV.NOT_ALLOWED, CREDENTIAL_TYPES.join(", "));
     if (connectionType === "SSH" && credentialType === "PROMPT_USER")
       row.together(["connection_type", "connection_credential_type"], CSV.INCOMPATIBLE, "SSH servers cannot prompt the user for credentials");
-    if (!BOOLEAN_VALUES.includes(row.value("use_user_private_key").toLowerCase()))
-      row.fail("use_user_private_key", CSV.NOT_ALLOWED, "true, false");
+    if (!BOOLEAN_VALUES.includes(row.value("use_user_private_key").toLowerCase())) row.fail("use_user_private_key", CSV.NOT_ALLOWED, "true, false");
     const pool = row.value("pool_id") ? store.servers.serverPool(row.value("pool_id")) : undefined;
     if (row.value("pool_id") && !pool) row.fail("pool_id", CSV.NOT_FOUND, `server pool (${row.value("pool_id")}) does not exist`);
     const assignTo = row.value("assigned_username") ? store.users.userByName(row.value("assigned_username")) : undefined;
-    if (row.value("assigned_username") && !assignTo)
-      row.fail("assigned_username", CSV.NOT_FOUND, `user (${row.value("assigned_username")}) not found`);
+    if (row.value("assigned_username") && !assignTo) row.fail("assigned_username", CSV.NOT_FOUND, `user (${row.value("assigned_username")}) not found`);
     const server: ServerRecord = {
       server_id: newId(),
       created: timestamp(),
@@ -288,14 +285,22 @@ const batchCreateServer: Handler = (call) => {
       server_pool_id: pool?.server_pool_id ?? null,
       enabled: true,
       is_draining: false,
-      labels: row.value("labels").split(/[;,]/).map((l) => l.trim()).filter(Boolean),
+      labels: row
+        .value("labels")
+        .split(/[;,]/)
+        .map((l) => l.trim())
+        .filter(Boolean),
       max_simultaneous_sessions: 1,
       max_simultaneous_users: 1,
       operational_status: "running",
     };
     planned.push({ row, server, assignTo });
   }
-  const data = validationData(csv, globalErrors, planned.map((p) => p.row.data()));
+  const data = validationData(
+    csv,
+    globalErrors,
+    planned.map((p) => p.row.data()),
+  );
   if (data.total_errors > 0) throw new CsvValidationFailed(data);
 
   for (const { server, assignTo } of planned) {

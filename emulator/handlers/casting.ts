@@ -13,14 +13,22 @@ import { bool, clientPermissionInputs, id, int, parse, productClientPermissionIn
 /** Referrers arrive as a list or as one newline-separated string, and are kept as a list. */
 const referrers = z.union([
   z.array(z.string()),
-  z.string().transform((s) => s.split(/\r?\n/).map((r) => r.trim()).filter(Boolean)),
+  z.string().transform((s) =>
+    s
+      .split(/\r?\n/)
+      .map((r) => r.trim())
+      .filter(Boolean),
+  ),
 ]);
 
 const CastFields = z.object({
   casting_config_name: z.string().optional(),
   image_id: id.nullable().optional(),
   key: z.string().optional(),
-  allowed_referrers: referrers.nullable().transform((r) => r ?? []).optional(),
+  allowed_referrers: referrers
+    .nullable()
+    .transform((r) => r ?? [])
+    .optional(),
   limit_sessions: bool.optional(),
   session_remaining: int.refine((n) => n >= 0, "must be 0 or more").optional(),
   limit_ips: bool.optional(),

@@ -48,10 +48,7 @@ export class Reply {
 export type Handler = (call: Call) => unknown;
 
 /** A boolean, also as the strings `true`/`false` or `1`/`0`. */
-export const bool = z.union([
-  z.boolean(),
-  z.enum(["true", "false", "True", "False", "1", "0"]).transform((v) => v === "true" || v === "True" || v === "1"),
-]);
+export const bool = z.union([z.boolean(), z.enum(["true", "false", "True", "False", "1", "0"]).transform((v) => v === "true" || v === "True" || v === "1")]);
 
 /** The client permissions of a staging or casting config, as create and update requests give them. */
 export const clientPermissionInputs = {
@@ -80,10 +77,22 @@ export function withProductDefaults<T extends object>(fields: T): T & ProductCli
 }
 
 /** An integer, also as a string of digits. */
-export const int = z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number)]);
+export const int = z.union([
+  z.number().int(),
+  z
+    .string()
+    .regex(/^-?\d+$/)
+    .transform(Number),
+]);
 
 /** A number, also as text (digits with an optional fraction), as Python's `float()` reads it. */
-export const decimal = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/).transform(Number)]);
+export const decimal = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^-?\d+(\.\d+)?$/)
+    .transform(Number),
+]);
 
 /** A string that may be null. */
 export const text = z.string().nullable();

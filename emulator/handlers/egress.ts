@@ -7,8 +7,26 @@
  */
 import { z } from "zod";
 import type { OperationName } from "../../catalogue";
-import { EGRESS_CREDENTIAL, EGRESS_GATEWAY, EGRESS_GATEWAY_REF, EGRESS_MAPPING, EGRESS_MAPPING_BRIEF, EGRESS_PROVIDER, EGRESS_PROVIDER_REF, IMAGE_EGRESS_GATEWAY } from "../fields";
-import { canonicalId, MASK, type EgressCredentialRecord, type EgressGatewayRecord, type EgressMappingRecord, type EgressProviderRecord, type EgressTarget, type Store } from "../store";
+import {
+  EGRESS_CREDENTIAL,
+  EGRESS_GATEWAY,
+  EGRESS_GATEWAY_REF,
+  EGRESS_MAPPING,
+  EGRESS_MAPPING_BRIEF,
+  EGRESS_PROVIDER,
+  EGRESS_PROVIDER_REF,
+  IMAGE_EGRESS_GATEWAY,
+} from "../fields";
+import {
+  canonicalId,
+  MASK,
+  type EgressCredentialRecord,
+  type EgressGatewayRecord,
+  type EgressMappingRecord,
+  type EgressProviderRecord,
+  type EgressTarget,
+  type Store,
+} from "../store";
 import type { Caller } from "../auth";
 import { bool, id, int, parse, text, type Handler } from "./common";
 
@@ -73,19 +91,14 @@ function gatewayJson(g: EgressGatewayRecord, observedFields: boolean) {
 }
 
 function providerRef(p: EgressProviderRecord | undefined, observedFields: boolean) {
-  return p
-    ? EGRESS_PROVIDER_REF.form(p, observedFields)
-    : null;
+  return p ? EGRESS_PROVIDER_REF.form(p, observedFields) : null;
 }
 
 /** The gateways a mapping or credential gives access to, as {name, egress_gateway_id}. */
 function gatewayRefs(store: Store, holder: EgressMappingRecord | EgressCredentialRecord, observedFields: boolean) {
-  return store.egress.gateways()
-    .filter(
-      (g) =>
-        g.egress_provider_id === holder.egress_provider_id &&
-        (holder.allow_all_gateways || holder.selected_gateways.includes(g.egress_gateway_id)),
-    )
+  return store.egress
+    .gateways()
+    .filter((g) => g.egress_provider_id === holder.egress_provider_id && (holder.allow_all_gateways || holder.selected_gateways.includes(g.egress_gateway_id)))
     .map((g) => EGRESS_GATEWAY_REF.form({ name: g.name, egress_gateway_id: g.egress_gateway_id }, observedFields));
 }
 
@@ -247,30 +260,18 @@ const gatewayHandlers = {
 
 const mappingHandlers = {
   get_egress_provider_mapping: ({ body, store, observedFields }) => {
-    const { selected_gateways: _s, allow_all_gateways: _a, ...f } = parse(
-      MappingFields,
-      body.target_egress_provider_mapping,
-      "target_egress_provider_mapping",
-    );
+    const { selected_gateways: _s, allow_all_gateways: _a, ...f } = parse(MappingFields, body.target_egress_provider_mapping, "target_egress_provider_mapping");
     return {
       egress_provider_mappings: filterBy(store.egress.mappings(), f).map((m) => mappingJson(store, m, observedFields)),
     };
   },
   create_egress_provider_mapping: ({ body, store, caller, observedFields }) => {
-    const { egress_provider_mapping_id: _ignored, ...f } = parse(
-      MappingFields,
-      body.target_egress_provider_mapping,
-      "target_egress_provider_mapping",
-    );
+    const { egress_provider_mapping_id: _ignored, ...f } = parse(MappingFields, body.target_egress_provider_mapping, "target_egress_provider_mapping");
     requireForTarget(store, caller, "create_egress_provider_mapping", f);
     return { egress_provider_mapping: mappingBrief(store.egress.createEgressMapping(f), observedFields) };
   },
   update_egress_provider_mapping: ({ body, store, caller, observedFields }) => {
-    const { egress_provider_mapping_id, ...f } = parse(
-      MappingFields,
-      body.target_egress_provider_mapping,
-      "target_egress_provider_mapping",
-    );
+    const { egress_provider_mapping_id, ...f } = parse(MappingFields, body.target_egress_provider_mapping, "target_egress_provider_mapping");
     // Moving a mapping changes both targets: it needs the permissions of where it was and of where it goes.
     requireForTarget(store, caller, "update_egress_provider_mapping", mappingTarget(store, { ...f, egress_provider_mapping_id }));
     requireForTarget(store, caller, "update_egress_provider_mapping", mappingTarget(store, { egress_provider_mapping_id }));
@@ -278,12 +279,7 @@ const mappingHandlers = {
   },
   delete_egress_provider_mapping: ({ body, store, caller }) => {
     const f = parse(MappingFields, body.target_egress_provider_mapping, "target_egress_provider_mapping");
-    requireForTarget(
-      store,
-      caller,
-      "delete_egress_provider_mapping",
-      mappingTarget(store, { egress_provider_mapping_id: f.egress_provider_mapping_id }),
-    );
+    requireForTarget(store, caller, "delete_egress_provider_mapping", mappingTarget(store, { egress_provider_mapping_id: f.egress_provider_mapping_id }));
     store.egress.deleteEgressMapping(f.egress_provider_mapping_id);
     return {};
   },

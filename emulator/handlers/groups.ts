@@ -76,9 +76,7 @@ const getGroups: Handler = (call) => ({
   groups: call.store.groups
     .all()
     .filter((g) => visible(call, g))
-    .map((g) =>
-      PRODUCT_GROUP_ITEM.form({ ...g, group_metadata: metadataOf(g), group_mappings: [] }, call.observedFields),
-    ),
+    .map((g) => PRODUCT_GROUP_ITEM.form({ ...g, group_metadata: metadataOf(g), group_mappings: [] }, call.observedFields)),
 });
 
 /**
@@ -118,7 +116,11 @@ const updateGroup: Handler = ({ body, store, caller, observedFields }) => {
   if (body.target_group === undefined) throw new RefusedWith200("Invalid Request. Missing required parameters");
   const { group_id, ...fields } = parse(GroupFields.extend({ group_id: id.nullable().optional() }), body.target_group, "target_group");
   const group = store.groups.productGroup(group_id);
-  caller.require("update_group", { targetGroupIsSystem: group.is_system }, () => new PermissionRefused115(401, "User not authorized to modify the target group."));
+  caller.require(
+    "update_group",
+    { targetGroupIsSystem: group.is_system },
+    () => new PermissionRefused115(401, "User not authorized to modify the target group."),
+  );
   return { group_mappings: [], group: groupJson(store.groups.updateGroup(group.group_id, fields), observedFields) };
 };
 

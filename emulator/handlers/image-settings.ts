@@ -54,7 +54,10 @@ const Scalars = z.object({
   filter_policy_id: text.optional(),
   filter_policy_force_disabled: bool.nullable().optional(),
   allow_network_selection: bool.nullable().optional(),
-  session_time_limit: z.union([int, z.literal("")]).nullable().optional(),
+  session_time_limit: z
+    .union([int, z.literal("")])
+    .nullable()
+    .optional(),
   gpu_count: int.nullable().optional(),
   require_gpu: bool.nullable().optional(),
   hidden: bool.nullable().optional(),
@@ -90,7 +93,8 @@ const HINTS: Readonly<Record<string, string>> = {
 export function readImageSettings(target: Record<string, unknown>, operation: "create_image" | "update_image"): ImageSettings {
   for (const field of Object.keys(target)) {
     if (TAKEN.has(field) && !(field === "image_id" && operation === "create_image")) continue;
-    const why = field === "image_id" ? "create_image makes a new image; change one with update_image" : (HINTS[field] ?? "the product fails on a field it does not take");
+    const why =
+      field === "image_id" ? "create_image makes a new image; change one with update_image" : (HINTS[field] ?? "the product fails on a field it does not take");
     throw new InvalidRequest(`Invalid Request: target_image.${productName(field)}: not an image setting (${why})`);
   }
   const configs: Partial<Record<(typeof JSON_FIELDS)[number], JsonValue>> = {};

@@ -134,7 +134,11 @@ const updateImage: Handler = ({ body, store, caller, observedFields }) => {
   const holdsBoth = caller.has("Images Modify") && caller.has("Images Modify Resources");
   if (!holdsBoth && IMAGE_COMPUTE_SETTINGS.some((field) => !(field in target))) throw new UnhandledException();
   const settings = readImageSettings(target, "update_image");
-  caller.require("update_image", { changesImageResources: store.images.changesComputeFields(image, settings) }, () => new PermissionRefused115(200, "User (None) is not authorized to make these changes to the image."));
+  caller.require(
+    "update_image",
+    { changesImageResources: store.images.changesComputeFields(image, settings) },
+    () => new PermissionRefused115(200, "User (None) is not authorized to make these changes to the image."),
+  );
   return { image: productImageJson(store, store.images.commit(store.images.planSettings(image, settings)), observedFields) };
 };
 
@@ -189,11 +193,7 @@ const getSessionRecordings: Handler = ({ body, store, baseUrl, observedFields }:
 };
 
 const getSessionsRecordings: Handler = ({ body, store, baseUrl, observedFields }: Call) => {
-  const req = parse(
-    z.object({ target_ws_ids: z.array(z.string()).optional(), preauth_download_link: bool.optional() }),
-    body,
-    "",
-  );
+  const req = parse(z.object({ target_ws_ids: z.array(z.string()).optional(), preauth_download_link: bool.optional() }), body, "");
   if (!req.target_ws_ids) throw new MissingParameters();
   const ws_sessions: Record<string, { session_recordings: unknown[] }> = {};
   for (const raw of req.target_ws_ids) {

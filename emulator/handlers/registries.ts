@@ -71,7 +71,12 @@ async function fetchFile(url: string): Promise<Fetched> {
  * 1.15's `_create_registry`: fetch the registry's versions and list, then add it, or with
  * `existing` fetch it again into that record. Refusals are 1.15's texts.
  */
-async function fetchRegistry(store: Store, url: string, channel: string | null, existing?: RegistryRecord): Promise<{ registry: ReturnType<typeof registryJson> }> {
+async function fetchRegistry(
+  store: Store,
+  url: string,
+  channel: string | null,
+  existing?: RegistryRecord,
+): Promise<{ registry: ReturnType<typeof registryJson> }> {
   const versions = await fetchFile(`${url}versions.txt`);
   if (!versions.ok) {
     if ("status" in versions) throw new RefusedWith200("This registry does not appear to have a valid schema list");

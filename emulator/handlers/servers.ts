@@ -89,9 +89,7 @@ export function serverJson(store: Store, s: ServerRecord, observedFields: boolea
       autoscale_config: null,
       registration_jwt: null,
       registration_jwt_expiration: null,
-      assigned_users: store
-        .users.usersOfServer(s.server_id)
-        .map((u) => SERVER_USER.form(u, observedFields)),
+      assigned_users: store.users.usersOfServer(s.server_id).map((u) => SERVER_USER.form(u, observedFields)),
       wss: sessions.map((w) => {
         // A session nobody holds yet (a staged one) names its user with empty strings, as the
         // 1.15 API server's get_servers writes it.

@@ -31,11 +31,7 @@ function wsUrl(baseUrl: string, s: SessionRecord): string {
 }
 
 const requestWs: Handler = ({ body, store, baseUrl }) => {
-  const req = parse(
-    z.object({ user_id: id.optional(), image_id: id.optional(), enable_sharing: bool.optional() }),
-    body,
-    "",
-  );
+  const req = parse(z.object({ user_id: id.optional(), image_id: id.optional(), enable_sharing: bool.optional() }), body, "");
   if (!req.user_id || !req.image_id) throw new InvalidRequest("Invalid Request: Missing required parameters");
   const s = store.sessions.createSession(req.user_id, req.image_id);
   const user = store.users.user(s.user_id)!;

@@ -13,7 +13,13 @@ import type { ApiNames } from "../vocabulary";
 import { clientPermissionInputs, id, int, parse, productClientPermissionInputs, withProductDefaults, type Handler } from "./common";
 
 /** A number, also as a string of digits with an optional fraction. */
-const decimal = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/).transform(Number)]);
+const decimal = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/)
+    .transform(Number),
+]);
 const StagingFields = z.object({
   zone_id: id.optional(),
   image_id: id.optional(),
@@ -82,11 +88,23 @@ export const stagingHandlers = {
   create_staging_config: ({ body, store, observedFields, apiNames }) => {
     const parsed = parse(stagingFields(apiNames), body.target_staging_config, "target_staging_config");
     const fields = apiNames === "product" ? withProductDefaults(parsed) : parsed;
-    return { staging_config: stagingJson(store, unique(apiNames, () => store.staging.createStagingConfig(fields)), observedFields, apiNames) };
+    return {
+      staging_config: stagingJson(
+        store,
+        unique(apiNames, () => store.staging.createStagingConfig(fields)),
+        observedFields,
+        apiNames,
+      ),
+    };
   },
   update_staging_config: ({ body, store, observedFields, apiNames }) => {
     const answer = (id: string | undefined, fields: StagingConfigInput) => ({
-      staging_config: stagingJson(store, unique(apiNames, () => store.staging.updateStagingConfig(id, fields)), observedFields, apiNames),
+      staging_config: stagingJson(
+        store,
+        unique(apiNames, () => store.staging.updateStagingConfig(id, fields)),
+        observedFields,
+        apiNames,
+      ),
     });
     if (apiNames === "product") {
       // The product's update leaves every other field it is not sent alone, but sets the server

@@ -3,7 +3,18 @@
  * refer to an image and a group, whose models are passed in.
  */
 import { AlreadyExists, InvalidRequest, MissingParameters, UnknownObject } from "../errors";
-import { AreaModel, byId, definedOnly, newId, NO_CLIENT_PERMISSIONS, parseTime, orUnknown, type ClientPermissions, type ProductClientPermissions, type Table } from "./common";
+import {
+  AreaModel,
+  byId,
+  definedOnly,
+  newId,
+  NO_CLIENT_PERMISSIONS,
+  parseTime,
+  orUnknown,
+  type ClientPermissions,
+  type ProductClientPermissions,
+  type Table,
+} from "./common";
 import type { GroupsModel } from "./groups";
 import type { ImagesModel } from "./images";
 
@@ -113,13 +124,9 @@ export class CastingModel extends AreaModel<CastingTables, CastingDependencies> 
     const key = input.key ?? config.key;
     const name = input.casting_config_name ?? config.casting_config_name;
     if (!key) throw new InvalidRequest("Invalid Request: key must not be empty");
-    const clash = this.all().find(
-      (c) => c.cast_config_id !== config.cast_config_id && (c.key === key || c.casting_config_name === name),
-    );
+    const clash = this.all().find((c) => c.cast_config_id !== config.cast_config_id && (c.key === key || c.casting_config_name === name));
     if (clash)
-      throw new AlreadyExists(
-        `A Cast config with existing key (${key}) OR configuration name (${name}) exists. Key/Configuration Name must be unique`,
-      );
+      throw new AlreadyExists(`A Cast config with existing key (${key}) OR configuration name (${name}) exists. Key/Configuration Name must be unique`);
     let imageId = config.image_id;
     if (input.image_id !== undefined) {
       imageId = null;
@@ -132,9 +139,7 @@ export class CastingModel extends AreaModel<CastingTables, CastingDependencies> 
     }
     const next = { ...config, ...definedOnly(input) };
     if (next.limit_ips && (next.ip_request_limit < 1 || next.ip_request_seconds < 1))
-      throw new InvalidRequest(
-        "Invalid Request: ip_request_limit and ip_request_seconds must be positive when limit_ips is true",
-      );
+      throw new InvalidRequest("Invalid Request: ip_request_limit and ip_request_seconds must be positive when limit_ips is true");
     // The spec: "valid_until string YYYY-MM-DD HH:MM:SS, UTC". "" is refused too: the product
     // stores the value in a timestamp column as sent, and its own admin UI sends null, never "",
     // for a link without expiry (see emulator/README.md, "valid_until and no expiry").

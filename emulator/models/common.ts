@@ -50,7 +50,11 @@ export function databaseId(value: unknown): string | null {
  */
 export function pythonUuid(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
-  const hex = value.replace(/urn:/g, "").replace(/uuid:/g, "").replace(/^[{}]+|[{}]+$/g, "").replace(/-/g, "");
+  const hex = value
+    .replace(/urn:/g, "")
+    .replace(/uuid:/g, "")
+    .replace(/^[{}]+|[{}]+$/g, "")
+    .replace(/-/g, "");
   return /^[0-9a-f]{32}$/i.test(hex) ? hex.toLowerCase() : undefined;
 }
 

@@ -221,9 +221,7 @@ export class EgressModel extends AreaModel<EgressTables, EgressDependencies> {
   updateEgressGateway(id: unknown, input: EgressGatewayInput): EgressGatewayRecord {
     const gateway = this.requireEgressGateway(id);
     const providerId =
-      input.egress_provider_id !== undefined
-        ? this.requireEgressProvider(input.egress_provider_id).egress_provider_id
-        : gateway.egress_provider_id;
+      input.egress_provider_id !== undefined ? this.requireEgressProvider(input.egress_provider_id).egress_provider_id : gateway.egress_provider_id;
     const name = input.name ?? gateway.name;
     if (!name) throw new InvalidRequest("Invalid Request: name must not be empty");
     this.checkGatewayName(providerId, name, gateway.egress_gateway_id);
@@ -241,8 +239,7 @@ export class EgressModel extends AreaModel<EgressTables, EgressDependencies> {
 
   /** Take a gateway out of the mappings and credentials that selected it (it left their provider). */
   private unselectGateway(gatewayId: string): void {
-    for (const holder of [...this.mappings(), ...this.credentials()])
-      holder.selected_gateways = holder.selected_gateways.filter((g) => g !== gatewayId);
+    for (const holder of [...this.mappings(), ...this.credentials()]) holder.selected_gateways = holder.selected_gateways.filter((g) => g !== gatewayId);
   }
 
   // --- mappings and credentials ---------------------------------------------------------------
@@ -260,18 +257,16 @@ export class EgressModel extends AreaModel<EgressTables, EgressDependencies> {
       ? { user_id: input.user_id ?? null, group_id: input.group_id ?? null, image_id: input.image_id ?? null }
       : { user_id: current?.user_id ?? null, group_id: current?.group_id ?? null, image_id: current?.image_id ?? null };
     const set = (["user_id", "group_id", "image_id"] as const).filter((k) => raw[k] !== null && raw[k] !== "");
-    if (set.length !== 1)
-      throw new InvalidRequest("Invalid Request: exactly one of user_id, group_id and image_id must be set");
+    if (set.length !== 1) throw new InvalidRequest("Invalid Request: exactly one of user_id, group_id and image_id must be set");
     const target: EgressTarget = { user_id: null, group_id: null, image_id: null };
     if (set[0] === "user_id") target.user_id = this.deps.users.requireUser(raw.user_id, "Invalid User ID").user_id;
     if (set[0] === "group_id") target.group_id = this.deps.groups.requireGroup(raw.group_id).group_id;
     if (set[0] === "image_id") target.image_id = this.deps.images.requireImage(raw.image_id).image_id;
     const allowAll = input.allow_all_gateways ?? current?.allow_all_gateways ?? false;
-    const selectedRaw = input.selected_gateways ?? (allowAll ? [] : current?.selected_gateways ?? []);
+    const selectedRaw = input.selected_gateways ?? (allowAll ? [] : (current?.selected_gateways ?? []));
     const selected: string[] = [];
     if (!allowAll) {
-      if (selectedRaw.length === 0)
-        throw new InvalidRequest("Invalid Request: selected_gateways is required when allow_all_gateways is false");
+      if (selectedRaw.length === 0) throw new InvalidRequest("Invalid Request: selected_gateways is required when allow_all_gateways is false");
       for (const id of selectedRaw) {
         const gateway = this.requireEgressGateway(id);
         if (gateway.egress_provider_id !== provider.egress_provider_id)
@@ -308,8 +303,7 @@ export class EgressModel extends AreaModel<EgressTables, EgressDependencies> {
         m.group_id === target.group_id &&
         m.image_id === target.image_id,
     );
-    if (clash)
-      throw new AlreadyExists(`An egress provider mapping for this provider and target already exists (${clash.egress_provider_mapping_id})`);
+    if (clash) throw new AlreadyExists(`An egress provider mapping for this provider and target already exists (${clash.egress_provider_mapping_id})`);
   }
 
   /** update_egress_provider_mapping: the fields sent change; one mapping per provider and target. */

@@ -222,8 +222,7 @@ export class GroupsModel {
    */
   updateGroup(id: unknown, input: NewGroupInput): GroupRecord {
     const group = this.productGroup(id);
-    if (input.name !== undefined && input.name !== group.name && this.groupByName(input.name))
-      throw new RefusedWith200(`Group (${input.name}) already exists`);
+    if (input.name !== undefined && input.name !== group.name && this.groupByName(input.name)) throw new RefusedWith200(`Group (${input.name}) already exists`);
     // 1.15 stores any priority but null unchecked: its database fails the call on one it cannot store.
     const priority = input.priority === undefined || input.priority === null ? undefined : storedPriority(input.priority);
     if (input.name !== undefined) group.name = input.name;

@@ -88,12 +88,10 @@ export class LicensesModel extends AreaModel<LicensesTables> {
     const entitlement = this.tables.activationKeys[activationKey.trim()];
     if (!entitlement) throw new ActivationRefused("Invalid activation key");
     const left = entitlement.seats - entitlement.seats_used;
-    if (seats !== undefined && (!Number.isInteger(seats) || seats < 1))
-      throw new ActivationRefused(`seats must be a positive integer, got (${seats})`);
+    if (seats !== undefined && (!Number.isInteger(seats) || seats < 1)) throw new ActivationRefused(`seats must be a positive integer, got (${seats})`);
     const taking = seats ?? left;
     if (left <= 0) throw new ActivationRefused("No seats remain on this activation key's entitlement");
-    if (taking > left)
-      throw new ActivationRefused(`Requested seats (${taking}) exceed the seats remaining on the entitlement (${left})`);
+    if (taking > left) throw new ActivationRefused(`Requested seats (${taking}) exceed the seats remaining on the entitlement (${left})`);
     entitlement.seats_used += taking;
     const license: LicenseRecord = {
       license_id: newId(),

@@ -76,8 +76,7 @@ export class SessionsModel extends AreaModel<SessionsTables, SessionsDependencie
   sessionOf(wsId: unknown, userId: unknown): SessionRecord {
     const session = this.session(wsId);
     const user = this.deps.users.user(userId);
-    if (!session || !user || session.user_id !== user.user_id)
-      throw new UnknownObject(`Unknown session (${String(wsId ?? "")})`);
+    if (!session || !user || session.user_id !== user.user_id) throw new UnknownObject(`Unknown session (${String(wsId ?? "")})`);
     return session;
   }
 

@@ -3,7 +3,17 @@
  * and an image, whose models are passed in.
  */
 import { AlreadyExists, MissingParameters, UnknownObject } from "../errors";
-import { AreaModel, byId, definedOnly, newId, NO_CLIENT_PERMISSIONS, orUnknown, type ClientPermissions, type ProductClientPermissions, type Table } from "./common";
+import {
+  AreaModel,
+  byId,
+  definedOnly,
+  newId,
+  NO_CLIENT_PERMISSIONS,
+  orUnknown,
+  type ClientPermissions,
+  type ProductClientPermissions,
+  type Table,
+} from "./common";
 import type { ImagesModel } from "./images";
 import type { ServersModel } from "./servers";
 
@@ -48,8 +58,7 @@ export class StagingModel extends AreaModel<StagingTables, StagingDependencies> 
 
   /** create_staging_config: zone and image must exist; (zone, image) is unique. The id is a new one, or the one a seed pins (canonical form). */
   createStagingConfig(input: StagingConfigInput, id: string = newId()): StagingConfigRecord {
-    if (!input.zone_id || !input.image_id || input.num_sessions === undefined || input.expiration === undefined)
-      throw new MissingParameters(".");
+    if (!input.zone_id || !input.image_id || input.num_sessions === undefined || input.expiration === undefined) throw new MissingParameters(".");
     const config: StagingConfigRecord = {
       staging_config_id: id,
       zone_id: "",
@@ -78,13 +87,9 @@ export class StagingModel extends AreaModel<StagingTables, StagingDependencies> 
     if (!zone) throw new UnknownObject(`Invalid Zone ID (${String(input.zone_id ?? "")})`);
     const image = this.deps.images.image(input.image_id !== undefined ? input.image_id : config.image_id);
     if (!image) throw new UnknownObject(`Invalid Image ID (${String(input.image_id ?? "")})`);
-    const clash = this.all().find(
-      (c) => c.zone_id === zone.zone_id && c.image_id === image.image_id && c.staging_config_id !== config.staging_config_id,
-    );
+    const clash = this.all().find((c) => c.zone_id === zone.zone_id && c.image_id === image.image_id && c.staging_config_id !== config.staging_config_id);
     if (clash)
-      throw new AlreadyExists(
-        `A staging config for zone (${zone.zone_name}) and image (${image.friendly_name}) already exists (${clash.staging_config_id})`,
-      );
+      throw new AlreadyExists(`A staging config for zone (${zone.zone_name}) and image (${image.friendly_name}) already exists (${clash.staging_config_id})`);
     const { zone_id: _z, image_id: _i, ...rest } = input;
     Object.assign(config, definedOnly(rest), { zone_id: zone.zone_id, image_id: image.image_id });
     // The emulator stages sessions at once: the pool is always full.

@@ -266,8 +266,7 @@ export class UsersModel {
       username = input.username.trim().toLowerCase();
       if (!username) throw new InvalidRequest("Invalid Request: username must not be empty");
       const other = this.userByName(username);
-      if (other && other.user_id !== user.user_id)
-        throw new AlreadyExists(`Error updating user (${username}): (User already exists)`);
+      if (other && other.user_id !== user.user_id) throw new AlreadyExists(`Error updating user (${username}): (User already exists)`);
     }
     this.usernames.delete(user.username);
     this.usernames.set(username, user.user_id);
@@ -290,8 +289,7 @@ export class UsersModel {
   deleteUser(userId: unknown, force: boolean): void {
     const user = this.requireUser(userId);
     const sessions = this.deps.dependents.sessionCount(user.user_id);
-    if (sessions > 0 && !force)
-      throw new InvalidRequest(`Users contains (${sessions}) kasms and 'force' option not set to True`);
+    if (sessions > 0 && !force) throw new InvalidRequest(`Users contains (${sessions}) kasms and 'force' option not set to True`);
     this.deps.dependents.endSessions(user.user_id);
     this.deps.dependents.forgetUser(user.user_id);
     delete this.tables.userAttributes[user.user_id];
@@ -322,10 +320,7 @@ export class UsersModel {
   }
 
   /** update_user_attributes: changes the fields sent; a default image must exist. */
-  updateAttributes(
-    userId: unknown,
-    input: Partial<Omit<UserAttributesRecord, "user_attributes_id" | "user_id">>,
-  ): UserAttributesRecord {
+  updateAttributes(userId: unknown, input: Partial<Omit<UserAttributesRecord, "user_attributes_id" | "user_id">>): UserAttributesRecord {
     const attributes = this.attributesOf(userId);
     let defaultImage = attributes.default_image;
     if (input.default_image !== undefined) {
@@ -359,8 +354,7 @@ export class UsersModel {
   /** unassign_user_server: refused when the user is not assigned to the server. */
   unassignUserServer(userId: unknown, serverId: unknown): void {
     const { user, server } = this.assignmentParties(userId, serverId);
-    if (!user.server_ids.includes(server.server_id))
-      throw new InvalidRequest(`User (${user.user_id}) is not assigned to server (${server.server_id})`);
+    if (!user.server_ids.includes(server.server_id)) throw new InvalidRequest(`User (${user.user_id}) is not assigned to server (${server.server_id})`);
     user.server_ids = user.server_ids.filter((id) => id !== server.server_id);
   }
 
@@ -376,8 +370,7 @@ export class UsersModel {
   /** add_user_group: refused when the user is already a member. */
   addUserToGroup(userId: unknown, groupId: unknown): void {
     const { user, group } = this.membershipParties(userId, groupId);
-    if (user.group_ids.includes(group.group_id))
-      throw new InvalidRequest(`User (${user.user_id}) is already a member of group (${group.group_id})`);
+    if (user.group_ids.includes(group.group_id)) throw new InvalidRequest(`User (${user.user_id}) is already a member of group (${group.group_id})`);
     user.group_ids.push(group.group_id);
   }
 
@@ -396,8 +389,7 @@ export class UsersModel {
   /** remove_user_group: refused when the user is not a member. */
   removeUserFromGroup(userId: unknown, groupId: unknown): void {
     const { user, group } = this.membershipParties(userId, groupId);
-    if (!user.group_ids.includes(group.group_id))
-      throw new InvalidRequest(`User (${user.user_id}) is not a member of group (${group.group_id})`);
+    if (!user.group_ids.includes(group.group_id)) throw new InvalidRequest(`User (${user.user_id}) is not a member of group (${group.group_id})`);
     user.group_ids = user.group_ids.filter((id) => id !== group.group_id);
   }
 }

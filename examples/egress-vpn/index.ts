@@ -14,7 +14,16 @@ const vpn = new kasm.EgressProvider("corporate-vpn", { name: "Corporate VPN", eg
 
 /** A WireGuard peer configuration; the PrivateKey comes from the credential, so it is left out here. */
 function peer(endpoint: string, publicKey: string): string {
-  return ["[Interface]", "Address = 10.64.0.2/32", "DNS = 10.64.0.1", "", "[Peer]", `PublicKey = ${publicKey}`, "AllowedIPs = 0.0.0.0/0", `Endpoint = ${endpoint}:51820`].join("\n");
+  return [
+    "[Interface]",
+    "Address = 10.64.0.2/32",
+    "DNS = 10.64.0.1",
+    "",
+    "[Peer]",
+    `PublicKey = ${publicKey}`,
+    "AllowedIPs = 0.0.0.0/0",
+    `Endpoint = ${endpoint}:51820`,
+  ].join("\n");
 }
 
 const frankfurt = new kasm.EgressGateway("frankfurt", {

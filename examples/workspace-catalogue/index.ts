@@ -28,7 +28,14 @@ const catalogue: { key: string; args: Omit<kasm.WorkspaceArgs, "connection">; la
   },
   {
     key: "terminal",
-    args: { name: "kasmweb/terminal:1.16.0", friendlyName: "Terminal", categories: ["Development", "Utilities"], cores: 1, memory: 1_024_000_000, enabled: true },
+    args: {
+      name: "kasmweb/terminal:1.16.0",
+      friendlyName: "Terminal",
+      categories: ["Development", "Utilities"],
+      cores: 1,
+      memory: 1_024_000_000,
+      enabled: true,
+    },
     launchedBy: ["engineering", "support"],
   },
 ];
@@ -54,6 +61,10 @@ for (const installation of installations) {
     const workspace = new kasm.Workspace(`${entry.key}-${installation.name}`, { ...entry.args, connection: installation.connection });
     imageIds[installation.name][entry.key] = workspace.imageId;
     for (const group of entry.launchedBy)
-      new kasm.GroupWorkspace(`${group}-${entry.key}-${installation.name}`, { groupId: made[group].groupId, imageId: workspace.imageId, connection: installation.connection });
+      new kasm.GroupWorkspace(`${group}-${entry.key}-${installation.name}`, {
+        groupId: made[group].groupId,
+        imageId: workspace.imageId,
+        connection: installation.connection,
+      });
   }
 }

@@ -72,7 +72,12 @@ function declarations<Record>(w: ProgramWriter, area: Area<Record>): string[] {
     const variable = area.variablePrefix === undefined ? undefined : w.names.variable(name, area.variablePrefix);
     lines.push(w.declare(variable, area.kind, name, area.id(record), area.inputs(record, w, name), w.options()));
   }
-  w.row(area.area, records.length, lines.length, [...notDeclared].map(([why, count]) => `${count}: ${why}`));
+  w.row(
+    area.area,
+    records.length,
+    lines.length,
+    [...notDeclared].map(([why, count]) => `${count}: ${why}`),
+  );
   return lines;
 }
 

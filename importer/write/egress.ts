@@ -4,7 +4,16 @@
  * it is the one that holds secrets (a gateway's WireGuard configuration, a credential's password
  * or keys): each becomes a `config.requireSecret(...)` input listed for the README, never a value.
  */
-import { egressCredentialShown, egressGatewayShown, egressProviderMappingShown, egressProviderShown, type EgressCredential, type EgressGateway, type EgressProvider, type EgressProviderMapping } from "../../provider/api";
+import {
+  egressCredentialShown,
+  egressGatewayShown,
+  egressProviderMappingShown,
+  egressProviderShown,
+  type EgressCredential,
+  type EgressGateway,
+  type EgressProvider,
+  type EgressProviderMapping,
+} from "../../provider/api";
 import { camel } from "../names";
 import type { Area, Section } from "./area";
 import { canonical, rawId, setValues, type ProgramWriter, type Value } from "./writer";
@@ -45,7 +54,11 @@ interface GatewaySelection {
  * sorted and labelled by the names the record gives the gateways; undefined when Kasm's answer does
  * not list them.
  */
-function gatewayList(w: ProgramWriter, shown: GatewaySelection, listed: readonly { egress_gateway_id: string; name: string }[] | null | undefined): Record<string, Value> | undefined {
+function gatewayList(
+  w: ProgramWriter,
+  shown: GatewaySelection,
+  listed: readonly { egress_gateway_id: string; name: string }[] | null | undefined,
+): Record<string, Value> | undefined {
   if (shown.allowAllGateways === true) return { allowAllGateways: true };
   const ids = shown.selectedGateways;
   if (!ids || ids.length === 0) return undefined;

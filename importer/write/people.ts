@@ -90,7 +90,12 @@ export function writeUsers(w: ProgramWriter): void {
     const rows: BatchUserRow[] = users.map((user) => ({
       username: user.username,
       ...(user.realm && user.realm !== "local" ? { realm: user.realm } : {}),
-      ...setValues({ first_name: user.first_name || undefined, last_name: user.last_name || undefined, phone_number: user.phone || undefined, organization: user.organization || undefined }),
+      ...setValues({
+        first_name: user.first_name || undefined,
+        last_name: user.last_name || undefined,
+        phone_number: user.phone || undefined,
+        organization: user.organization || undefined,
+      }),
       ...(withGroups ? { groups: groupNamesOf(user) } : {}),
     }));
     w.files.set("users.csv", usersCsv(rows));
@@ -128,7 +133,8 @@ export function writeUsers(w: ProgramWriter): void {
       if (withGroups) w.importable("UserGroups", `${user.username}-groups`, canonical(user.user_id));
     }
     const groupIdTable = new Map<string, Value>();
-    for (const user of users) for (const group of user.groups ?? []) if (group.name !== ALL_USERS_GROUP) groupIdTable.set(group.name, w.groupRef(group.group_id));
+    for (const user of users)
+      for (const group of user.groups ?? []) if (group.name !== ALL_USERS_GROUP) groupIdTable.set(group.name, w.groupRef(group.group_id));
     const table = [...groupIdTable.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     w.section(
       "Users",
@@ -137,7 +143,7 @@ export function writeUsers(w: ProgramWriter): void {
         "passwords: they are not managed here.",
       "/** A group's id by name, for the users' group lists. */\n" +
         `const groupIds: Record<string, pulumi.Input<string>> = {\n${table.map(([name, ref]) => `  ${JSON.stringify(name)}: ${literal(ref)},`).join("\n")}\n};\n` +
-        "interface UserRecord extends Omit<kasm.UserArgs, \"adopt\"> {\n  readonly username: string;\n  readonly groups?: string[];\n}\n" +
+        'interface UserRecord extends Omit<kasm.UserArgs, "adopt"> {\n  readonly username: string;\n  readonly groups?: string[];\n}\n' +
         'const userRecords: UserRecord[] = JSON.parse(readFileSync(path.join(__dirname, "users.json"), "utf8"));\n' +
         "const userResources = new Map<string, kasm.User>();\n" +
         "for (const { groups, ...record } of userRecords) {\n" +
@@ -171,13 +177,16 @@ export function writeUserAttributes(w: ProgramWriter): void {
     refs.push([user.username, w.userRef(user.user_id)]);
   }
   const declared = Object.keys(byUser).length;
-  w.row("user-attributes", attributes.size, declared, attributes.size > declared ? [`${attributes.size - declared}: only Kasm's defaults, as every new user has them`] : []);
+  w.row(
+    "user-attributes",
+    attributes.size,
+    declared,
+    attributes.size > declared ? [`${attributes.size - declared}: only Kasm's defaults, as every new user has them`] : [],
+  );
   if (declared === 0) return;
   w.files.set("user-attributes.json", json(byUser));
   w.usesReadFile = true;
-  const userIdOf = w.usersDeclared
-    ? "userId(username)"
-    : `userIds[username]`;
+  const userIdOf = w.usersDeclared ? "userId(username)" : `userIds[username]`;
   const table = w.usersDeclared
     ? ""
     : `/** The users' ids (the users themselves are not declared here). */\nconst userIds: Record<string, string> = {\n${refs

@@ -75,7 +75,7 @@ function projectReadme(settings: ProgramSettings, inventory: Inventory, secrets:
     "```",
     "",
     "Without the Pulumi CLI, pulumi-kasm's own runner does the same, its state in `.state/dev.json` (pulumi-kasm's",
-    "README, \"Run your own program against the emulator\", says what it does and does not do):",
+    'README, "Run your own program against the emulator", says what it does and does not do):',
     "",
     "```sh",
     "export PULUMI_CONFIG_PASSPHRASE='encrypts the secrets in .state/dev.json'",
@@ -133,7 +133,10 @@ export function projectFiles(w: ProgramWriter): Map<string, string> {
   const { inventory, settings } = w;
   const files = new Map<string, string>(w.files);
   files.set("index.ts", programText(w));
-  files.set("Pulumi.yaml", `name: ${settings.project}\nruntime:\n  name: nodejs\n  options:\n    typescript: true\ndescription: The Kasm installation ${settings.baseUrl} as code\n`);
+  files.set(
+    "Pulumi.yaml",
+    `name: ${settings.project}\nruntime:\n  name: nodejs\n  options:\n    typescript: true\ndescription: The Kasm installation ${settings.baseUrl} as code\n`,
+  );
   files.set(
     "package.json",
     json({

@@ -39,9 +39,7 @@ export const SERVER_ASSIGNMENTS: Area<Assignment> = {
   // Without the users' assigned servers in their records, the assignments were not read.
   records: (inventory) =>
     inventory.assignedServersVisible
-      ? inventory.users?.flatMap((user) =>
-          byServerName(user.assigned_servers ?? []).map((server) => ({ user, server })),
-        )
+      ? inventory.users?.flatMap((user) => byServerName(user.assigned_servers ?? []).map((server) => ({ user, server })))
       : undefined,
   name: ({ user, server }) => [`${user.username}-on-${serverName(server)}`, "assignment"],
   id: ({ user, server }) => pairId(user.user_id, server.server_id),
@@ -69,5 +67,7 @@ export const SERVER_DRAINS: Area<Server> = {
 export function writeServersRow(w: ProgramWriter): void {
   const servers = w.wants("server-drains") ? w.inventory.servers : undefined;
   if (servers === undefined) return;
-  w.row("servers", servers.length, 0, ["servers are registered from Kasm's CSV import (ServerImport), which cannot take an existing server over; they are referred to by id"]);
+  w.row("servers", servers.length, 0, [
+    "servers are registered from Kasm's CSV import (ServerImport), which cannot take an existing server over; they are referred to by id",
+  ]);
 }

@@ -22,7 +22,12 @@ export const STAGING_CONFIGS: Area<StagingConfig> = {
   inputs(config, w) {
     // The kind's own reading of the record; the ids become references (or ids with their names).
     const { zoneId, imageId, ...values } = stagingConfigShown(config);
-    return { zoneId: rawId(zoneId, config.zone_name ?? undefined), imageId: w.imageRef(imageId, config.image_friendly_name ?? undefined), ...setValues(values), adopt: true };
+    return {
+      zoneId: rawId(zoneId, config.zone_name ?? undefined),
+      imageId: w.imageRef(imageId, config.image_friendly_name ?? undefined),
+      ...setValues(values),
+      adopt: true,
+    };
   },
 };
 

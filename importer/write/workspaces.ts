@@ -36,11 +36,13 @@ const pairOf = (image: Image) => `${image.name ?? ""}\u0000${image.friendly_name
  * other image of the list may have the same two.
  */
 function whyNotDeclared(image: Image, images: readonly Image[]): string | undefined {
-  if (image.name === null) return "without a container image (a link, a server or a server pool workspace, which Kasm stores without a name), which a Workspace cannot declare";
+  if (image.name === null)
+    return "without a container image (a link, a server or a server pool workspace, which Kasm stores without a name), which a Workspace cannot declare";
   const names = [image.name, image.friendly_name ?? ""];
   if (names.some((name) => name.trim() === "")) return "without a container name or a friendly name, which a Workspace needs";
   if (names.some((name) => name !== name.trim())) return "with a name padded with spaces, which a take-over (sending the names trimmed) would not find";
-  if (images.filter((other) => pairOf(other) === pairOf(image)).length > 1) return "with the container name and friendly name of another image, which a take-over could not tell apart";
+  if (images.filter((other) => pairOf(other) === pairOf(image)).length > 1)
+    return "with the container name and friendly name of another image, which a take-over could not tell apart";
   return undefined;
 }
 
@@ -74,7 +76,9 @@ export const WORKSPACES: Area<Image> = {
     const label = `workspace "${image.friendly_name}" (${image.name})`;
     // Kasm shows the registry user but never the password (masked when one is set); the kind holds both secret.
     const credentials = {
-      registryUsername: image.ctr_user ? w.secret(`${camel(name)}RegistryUsername`, `the registry user of ${label}, as Kasm's workspace settings show it`) : undefined,
+      registryUsername: image.ctr_user
+        ? w.secret(`${camel(name)}RegistryUsername`, `the registry user of ${label}, as Kasm's workspace settings show it`)
+        : undefined,
       registryPassword: (image as { ctr_token?: unknown }).ctr_token
         ? w.secret(`${camel(name)}RegistryPassword`, `the registry password of ${label} (Kasm shows it masked; it is sent with the workspace's next change)`)
         : undefined,
@@ -127,7 +131,8 @@ export const WORKSPACE_GROUPS: Area<GroupWorkspace> = {
   area: "workspace-groups",
   kind: "GroupWorkspace",
   section: { title: "Workspace groups", comment: "Which groups may launch which workspaces (Kasm's own groups too)." },
-  records: ({ groups, groupImages }) => groupImages && (groups ?? []).flatMap((group) => (groupImages.get(group.group_id) ?? []).map((image) => ({ group, image }))),
+  records: ({ groups, groupImages }) =>
+    groupImages && (groups ?? []).flatMap((group) => (groupImages.get(group.group_id) ?? []).map((image) => ({ group, image }))),
   name: ({ group, image }, w) => [`${group.name}-${imageNameOf(w, image) ?? image.image_id.slice(0, 8)}`, "group-workspace"],
   id: ({ group, image }) => pairId(group.group_id, image.image_id),
   inputs: ({ group, image }, w) => ({ groupId: w.groupRef(group.group_id), imageId: w.imageRef(image.image_id, imageNameOf(w, image)), adopt: true }),

@@ -207,10 +207,12 @@ export class ProgramWriter {
   /** A section of the program: a rule with its title, the comment, then the declarations. */
   section(title: string, comment: string, body: string): void {
     const rule = `// --- ${title} `.padEnd(100, "-");
-    this.sections.push(`${rule}\n${comment
-      .split("\n")
-      .map((line) => `// ${line}`.trimEnd())
-      .join("\n")}\n${body}`);
+    this.sections.push(
+      `${rule}\n${comment
+        .split("\n")
+        .map((line) => `// ${line}`.trimEnd())
+        .join("\n")}\n${body}`,
+    );
   }
 
   /** A secret input read from the stack configuration; the README says what to set. */

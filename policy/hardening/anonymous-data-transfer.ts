@@ -86,20 +86,30 @@ export const anonymousDataTransfer: StackValidationPolicy = {
         const anonymous = flag(e.props.allowAnonymous);
         const result = tri.and(anonymous, grants(e));
         if (result === true) {
-          const enforced = flag(e.props.enforceClientSettings) === true ? "" : " (they apply once enforceClientSettings is true; until then the groups' client settings decide)";
-          reportViolation(`${label(e.kind, e.name)}: allowAnonymous is true and ${on(e, "lets", "let")} anonymous users move data into the session${enforced}. Turn ${onFlags(e).length > 1 ? "them" : "it"} off.`, e.urn);
+          const enforced =
+            flag(e.props.enforceClientSettings) === true
+              ? ""
+              : " (they apply once enforceClientSettings is true; until then the groups' client settings decide)";
+          reportViolation(
+            `${label(e.kind, e.name)}: allowAnonymous is true and ${on(e, "lets", "let")} anonymous users move data into the session${enforced}. Turn ${onFlags(e).length > 1 ? "them" : "it"} off.`,
+            e.urn,
+          );
         } else if (result === undefined) undecided.push(`${label(e.kind, e.name)}: allowAnonymous or the allowWs* flags are not known yet`);
         continue;
       }
       const backing = anonymousCasts.map((c) => ({ c, backs: tri.and(c.kind === "CastConfig" ? flag(c.props.allowAnonymous) : false, sameImage(c, e)) }));
       const result = tri.and(grants(e), tri.or(...backing.map((b) => b.backs)));
       if (result === true) {
-        const casts = backing.filter((b) => b.backs === true).map((b) => `'${b.c.name}'`).join(", ");
+        const casts = backing
+          .filter((b) => b.backs === true)
+          .map((b) => `'${b.c.name}'`)
+          .join(", ");
         reportViolation(
           `${label(e.kind, e.name)}: ${on(e, "reaches", "reach")} anonymous users, because its staged sessions back the anonymous casting config(s) ${casts} of the same image. Turn ${onFlags(e).length > 1 ? "them" : "it"} off.`,
           e.urn,
         );
-      } else if (result === undefined) undecided.push(`${label(e.kind, e.name)}: its flags, its image, or whether an anonymous casting config uses that image is not known yet`);
+      } else if (result === undefined)
+        undecided.push(`${label(e.kind, e.name)}: its flags, its image, or whether an anonymous casting config uses that image is not known yet`);
     }
     if (undecided.length > 0) throw undecidable(`could not decide: ${undecided.join("; ")}`);
   },

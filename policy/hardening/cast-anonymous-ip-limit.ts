@@ -39,7 +39,9 @@ export const castAnonymousIpLimit = resourceRule({
     if (limit === null || seconds === null || seconds <= 0) return null;
     const perHour = (limit * 3600) / seconds;
     return perHour > config.maxRequestsPerHour
-      ? { violation: `the per-IP limit allows ${Math.round(perHour)} anonymous sessions per hour, more than maxRequestsPerHour (${config.maxRequestsPerHour}).` }
+      ? {
+          violation: `the per-IP limit allows ${Math.round(perHour)} anonymous sessions per hour, more than maxRequestsPerHour (${config.maxRequestsPerHour}).`,
+        }
       : null;
   },
 });

@@ -17,10 +17,7 @@ export const castAnonymousSharing = resourceRule({
   remediationSteps: "Set enableSharing (and allowWsSharing) to false on anonymous casting configs.",
   check: (cast) =>
     verdict(
-      tri.and(
-        flag(cast.allowAnonymous),
-        tri.or(flag(cast.enableSharing), tri.and(flag(cast.enforceClientSettings), flag(cast.allowWsSharing))),
-      ),
+      tri.and(flag(cast.allowAnonymous), tri.or(flag(cast.enableSharing), tri.and(flag(cast.enforceClientSettings), flag(cast.allowWsSharing)))),
       "allowAnonymous is true and session sharing is on (enableSharing, or allowWsSharing with enforceClientSettings): anyone with the sharing link can join. Turn sharing off.",
       "allowAnonymous or the sharing settings are not known yet",
     ),

@@ -26,9 +26,9 @@ export const castValidUntilPast = resourceRule({
     const until = parseUtc(value);
     if (!until) return null; // the provider's check refuses a malformed value
     const hours = typeof config.minRemainingHours === "number" ? config.minRemainingHours : 0;
-    if (until.getTime() <= Date.now()) return { violation: "validUntil is already past: the casting link would only answer with an error. Set a future UTC time." };
-    if (until.getTime() < Date.now() + hours * 3_600_000)
-      return { violation: `validUntil is less than minRemainingHours (${hours}) hours ahead.` };
+    if (until.getTime() <= Date.now())
+      return { violation: "validUntil is already past: the casting link would only answer with an error. Set a future UTC time." };
+    if (until.getTime() < Date.now() + hours * 3_600_000) return { violation: `validUntil is less than minRemainingHours (${hours}) hours ahead.` };
     return null;
   },
 });

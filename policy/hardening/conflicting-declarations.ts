@@ -233,10 +233,17 @@ export const conflictingDeclarations: StackValidationPolicy = {
         if (entries[i].connection !== entries[j].connection) continue;
         for (const rule of RULES) {
           const [x, y] = rule.kinds;
-          const pair = entries[i].kind === x && entries[j].kind === y ? [entries[i], entries[j]] : entries[i].kind === y && entries[j].kind === x ? [entries[j], entries[i]] : undefined;
+          const pair =
+            entries[i].kind === x && entries[j].kind === y
+              ? [entries[i], entries[j]]
+              : entries[i].kind === y && entries[j].kind === x
+                ? [entries[j], entries[i]]
+                : undefined;
           if (!pair) continue;
           const [a, b] = pair;
-          const answers = rule.keys.map((key) => (rule.optional?.includes(key) ? sameOptional(a, b, key, users) : sameTarget(targetOf(a, key, users), targetOf(b, key, users), users)));
+          const answers = rule.keys.map((key) =>
+            rule.optional?.includes(key) ? sameOptional(a, b, key, users) : sameTarget(targetOf(a, key, users), targetOf(b, key, users), users),
+          );
           const same = tri.and(...answers);
           const names = `${label(a.kind, a.name)} and ${label(b.kind, b.name)}`;
           const keys = rule.keys.join(" and ");

@@ -44,7 +44,13 @@ export function ownSettings(policy: KasmPolicy): string[] {
  * the rule so that a renamed property cannot leave the README behind; a rule whose tuning needs
  * more words than its names gives them (and a test checks that they still name each property).
  */
-function registeredRule(policy: KasmPolicy, summary: string, tuning = ownSettings(policy).map((name) => `\`${name}\``).join(", ")): PolicyEntry {
+function registeredRule(
+  policy: KasmPolicy,
+  summary: string,
+  tuning = ownSettings(policy)
+    .map((name) => `\`${name}\``)
+    .join(", "),
+): PolicyEntry {
   return registered(policy, summary, tuning);
 }
 
@@ -69,7 +75,7 @@ export const REGISTRY: readonly PolicyEntry[] = [
   registeredRule(
     stagingLicenseCapacity,
     "staging configs keeping more sessions staged, together, than the licence runs at once (Community Edition: 5)",
-    "`license` (`community`, `per-concurrent-session` with `concurrentSessions`, `per-named-user`); without it the rule does not apply; `connections` (`{\"prod\": {\"license\": ...}}`) gives other installations' licences, each counted apart",
+    '`license` (`community`, `per-concurrent-session` with `concurrentSessions`, `per-named-user`); without it the rule does not apply; `connections` (`{"prod": {"license": ...}}`) gives other installations\' licences, each counted apart',
   ),
   registeredRule(userPasswordLength, "a `User` password shorter than `minLength` (12)"),
   registeredRule(

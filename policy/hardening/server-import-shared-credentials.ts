@@ -17,7 +17,8 @@ function sharesCredentials(row: BulkRowOf<"ServerImport"> | undefined): Tri {
   const { connectionType, connectionCredentialType, useUserPrivateKey } = row;
   if ([connectionType, connectionCredentialType, useUserPrivateKey].some(isUnknownValue)) return undefined;
   if (typeof connectionType !== "string" || connectionType.trim().toUpperCase() !== "SSH") return false;
-  const credentials = typeof connectionCredentialType === "string" && connectionCredentialType.trim() !== "" ? connectionCredentialType.trim().toUpperCase() : "STATIC";
+  const credentials =
+    typeof connectionCredentialType === "string" && connectionCredentialType.trim() !== "" ? connectionCredentialType.trim().toUpperCase() : "STATIC";
   return credentials === "STATIC" && useUserPrivateKey !== true;
 }
 

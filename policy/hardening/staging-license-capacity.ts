@@ -54,7 +54,7 @@ export const stagingLicenseCapacity: StackValidationPolicy = {
         additionalProperties: { type: "object", properties: LICENSE_PROPERTIES, additionalProperties: false },
         description:
           "The licence of each other installation, by connection name (the name given to kasm.Connection; for native kasm:index resources, " +
-          "the resource name of their explicit provider): {\"prod\": {\"license\": \"community\"}}. " +
+          'the resource name of their explicit provider): {"prod": {"license": "community"}}. ' +
           "The top level describes the default one (kasm:); an installation without a licence here is not checked.",
       },
     },
@@ -72,7 +72,8 @@ export const stagingLicenseCapacity: StackValidationPolicy = {
     }
     if (byConnection.size === 0) args.notApplicable("the stack has no staging configs");
     const checked = [...byConnection].filter(([connection]) => capacityOf(connection === undefined ? config : connections[connection]) !== undefined);
-    if (checked.length === 0) args.notApplicable("the config gives no licence with a concurrent-session limit for the installations of the stack's staging configs");
+    if (checked.length === 0)
+      args.notApplicable("the config gives no licence with a concurrent-session limit for the installations of the stack's staging configs");
     const unknownAll: string[] = [];
     for (const [connection, staging] of checked) {
       const licence = connection === undefined ? config : connections[connection];
@@ -80,7 +81,8 @@ export const stagingLicenseCapacity: StackValidationPolicy = {
       const total = staging.reduce((sum, s) => sum + (typeof s.sessions === "number" ? s.sessions : 0), 0);
       const unknown = staging.filter((s) => s.sessions === undefined);
       const where = connection === undefined ? "the stack's staging configs" : `the stack's staging configs of connection '${connection}'`;
-      const limit = licence.license === "community" ? `the Community Edition's ${capacity} concurrent sessions` : `the licence's ${capacity} concurrent sessions`;
+      const limit =
+        licence.license === "community" ? `the Community Edition's ${capacity} concurrent sessions` : `the licence's ${capacity} concurrent sessions`;
       if (total > capacity) {
         for (const s of staging) {
           if (typeof s.sessions !== "number" || s.sessions === 0) continue;

@@ -38,6 +38,8 @@ export const workspaceConfigCredentials = resourceRule({
     const keys = [...credentialKeys(workspace.runConfig, "runConfig"), ...credentialKeys(workspace.execConfig, "execConfig")];
     return keys.length === 0
       ? null
-      : { violation: `${keys.join(", ")} ${keys.length === 1 ? "looks" : "look"} like a credential written into the image record, which anyone with Images View and every session's user can read.` };
+      : {
+          violation: `${keys.join(", ")} ${keys.length === 1 ? "looks" : "look"} like a credential written into the image record, which anyone with Images View and every session's user can read.`,
+        };
   },
 });

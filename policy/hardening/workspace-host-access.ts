@@ -38,7 +38,8 @@ export function hostAccess(runConfig: Record<string, unknown> | undefined, volum
 export const workspaceHostAccess = resourceRule({
   name: "workspace-host-access",
   kind: "Workspace",
-  description: "A workspace's sessions run unprivileged, without the Docker socket, host namespaces, added host capabilities or a disabled seccomp/AppArmor profile.",
+  description:
+    "A workspace's sessions run unprivileged, without the Docker socket, host namespaces, added host capabilities or a disabled seccomp/AppArmor profile.",
   severity: "high",
   area: "workspaces",
   remediationSteps:

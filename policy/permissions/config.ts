@@ -84,7 +84,7 @@ export const CONNECTIONS_PROPERTY: PolicyConfigSchema["properties"] = {
     description:
       "The API key of each other installation, by connection name (the name given to kasm.Connection; for native kasm:index resources, " +
       "the resource name of their explicit provider), with the same properties as " +
-      "the top level: {\"prod\": {\"permissions\": [...]}}. A resource is judged against the key of its own installation; the top level " +
+      'the top level: {"prod": {"permissions": [...]}}. A resource is judged against the key of its own installation; the top level ' +
       "describes the default connection (kasm:).",
   },
 };
@@ -123,7 +123,9 @@ export type KeyPolicySpec<P extends ResourceValidationPolicy | StackValidationPo
  */
 export function keyPolicy(spec: KeyPolicySpec<StackValidationPolicy>): StackValidationPolicy;
 export function keyPolicy(spec: KeyPolicySpec<ResourceValidationPolicy>): ResourceValidationPolicy;
-export function keyPolicy(spec: KeyPolicySpec<StackValidationPolicy> | KeyPolicySpec<ResourceValidationPolicy>): StackValidationPolicy | ResourceValidationPolicy {
+export function keyPolicy(
+  spec: KeyPolicySpec<StackValidationPolicy> | KeyPolicySpec<ResourceValidationPolicy>,
+): StackValidationPolicy | ResourceValidationPolicy {
   const { moreTags = [], ownConfig, requiresPermissions, ...policy } = spec;
   const properties = { ...KEY_POLICY_PROPERTIES, ...ownConfig };
   return {

@@ -19,7 +19,16 @@
 import { ALL_PERMISSIONS, closeUnderDependencies, effectivePermissions, type PermissionName } from "../../catalogue";
 import { judgeNeeds, minimalPermissions } from "../../catalogue";
 import { LOOKUP_NAMES, lookupPermissions, type LookupName } from "../../catalogue/lookups";
-import { keyPolicy, LEAST_PRIVILEGE_PROPERTIES, parseInstallationKeys, parseKeyConfig, parseLookups, readPolicyConfig, type KeyConfig, type LookupConfig } from "./config";
+import {
+  keyPolicy,
+  LEAST_PRIVILEGE_PROPERTIES,
+  parseInstallationKeys,
+  parseKeyConfig,
+  parseLookups,
+  readPolicyConfig,
+  type KeyConfig,
+  type LookupConfig,
+} from "./config";
 import { analyseStack, byInstallation, type StackAnalysis } from "./stack";
 import { installationWords, kindOf, quoted } from "../shared/kasm";
 
@@ -53,7 +62,11 @@ function inCatalogueOrder(permissions: Iterable<PermissionName>): PermissionName
  * @param lookups The lookups the program calls, as the config names them; by default every lookup
  *   may be called, and what they need is kept (`keptForLookups`) but not counted as needed.
  */
-export function leastPrivilege(analysis: ReturnType<typeof analyseStack>, held: readonly PermissionName[], lookups: LookupConfig = { names: LOOKUP_NAMES, assumed: true }): LeastPrivilege {
+export function leastPrivilege(
+  analysis: ReturnType<typeof analyseStack>,
+  held: readonly PermissionName[],
+  lookups: LookupConfig = { names: LOOKUP_NAMES, assumed: true },
+): LeastPrivilege {
   const needs = analysis.entries.map((e) => e.needs);
   const resources = minimalPermissions(needs, held);
   const forLookupsAll = lookupPermissions(lookups.names, [...resources, ...held]);
@@ -110,10 +123,18 @@ const NAME_THE_LOOKUPS =
  *
  * @param installation How the first line names the installation (`Connection 'prod': `), or "" when the stack has only the default one.
  */
-function leastPrivilegeMessage(analysis: StackAnalysis, config: KeyConfig, lookups: LookupConfig, reportWhenMinimal: boolean, installation: string): string | undefined {
+function leastPrivilegeMessage(
+  analysis: StackAnalysis,
+  config: KeyConfig,
+  lookups: LookupConfig,
+  reportWhenMinimal: boolean,
+  installation: string,
+): string | undefined {
   const result = leastPrivilege(analysis, config.permissions ?? [], lookups);
   const named = lookups.assumed ? "" : lookups.names.length ? ` and the lookups named in lookups (${lookups.names.join(", ")})` : "";
-  const details = [`- Needed (closed under the dependency rules) by the stack's Kasm resources${named}: ${result.minimal.length ? quoted(result.minimal) : "none"}`];
+  const details = [
+    `- Needed (closed under the dependency rules) by the stack's Kasm resources${named}: ${result.minimal.length ? quoted(result.minimal) : "none"}`,
+  ];
   if (result.ifUndecided.length) details.push(`- Needed only if facts the pack could not decide hold: ${quoted(result.ifUndecided)}`);
   let headline: string;
   if (!config.permissions) {
@@ -122,10 +143,13 @@ function leastPrivilegeMessage(analysis: StackAnalysis, config: KeyConfig, looku
   } else {
     const todo: string[] = [];
     // A wide key's extras go to the list, so that the first line stays one line.
-    const [extraInline, extraListed] = result.extra.length <= MAX_INLINE ? [`: ${quoted(result.extra)}`, []] : [" (listed below)", [`- Not needed: ${quoted(result.extra)}`]];
+    const [extraInline, extraListed] =
+      result.extra.length <= MAX_INLINE ? [`: ${quoted(result.extra)}`, []] : [" (listed below)", [`- Not needed: ${quoted(result.extra)}`]];
     if (result.extra.length) todo.push(`drop ${permissionCount(result.extra.length)} the stack does not need${extraInline}`);
     if (result.lacking.length)
-      todo.push(`grant the key the ${permissionCount(result.lacking.length)} it lacks: ${quoted(result.lacking)} (resource-needs-permissions${lookups.assumed ? "" : " and the lookups named in lookups"} say which need them)`);
+      todo.push(
+        `grant the key the ${permissionCount(result.lacking.length)} it lacks: ${quoted(result.lacking)} (resource-needs-permissions${lookups.assumed ? "" : " and the lookups named in lookups"} say which need them)`,
+      );
     details.push(...extraListed);
     if (todo.length === 0 && !reportWhenMinimal) return undefined;
     headline = todo.length ? `${sentence(todo.join("; "))}.` : "The key holds exactly what the stack needs.";
@@ -158,7 +182,10 @@ export const leastPrivilegePolicy = keyPolicy({
   ownConfig: LEAST_PRIVILEGE_PROPERTIES,
   validateStack: (args, reportViolation) => {
     const raw = args.getConfig<Record<string, unknown>>();
-    const config = readPolicyConfig(NAME, reportViolation, () => ({ keys: parseInstallationKeys(NAME, raw, parseKeyConfig), lookups: parseLookups(NAME, raw.lookups) }));
+    const config = readPolicyConfig(NAME, reportViolation, () => ({
+      keys: parseInstallationKeys(NAME, raw, parseKeyConfig),
+      lookups: parseLookups(NAME, raw.lookups),
+    }));
     if (config === undefined) return;
     const { keys, lookups } = config;
     if (!args.resources.some((r) => kindOf(r))) args.notApplicable("the stack has no Kasm resources");

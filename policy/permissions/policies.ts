@@ -15,8 +15,7 @@ import { resourceNeedsPermissions } from "./resource-needs-permissions";
 export const PACK_NAME = "kasm-permissions";
 
 /** The pack's description, as `pulumi preview` shows it. */
-export const PACK_DESCRIPTION =
-  "Checks that the pipeline's Kasm API key holds every permission the stack's Kasm resources need, with Kasm's dependency rules.";
+export const PACK_DESCRIPTION = "Checks that the pipeline's Kasm API key holds every permission the stack's Kasm resources need, with Kasm's dependency rules.";
 
 /** The config every policy of the pack takes (the key, see `keyPolicy`), which the README states once for all. */
 const COMMON_SETTINGS = new Set(Object.keys(KEY_POLICY_PROPERTIES ?? {}));

@@ -71,7 +71,10 @@ export const resourceNeedsPermissions = keyPolicy({
     const installations = byInstallation(args.resources);
     // A configured connection that no resource uses is most likely the missing one, misnamed.
     const unused = [...keys.named.keys()].filter((name) => !installations.has(name));
-    const misnamed = unused.length > 0 ? ` The config describes ${unused.map((n) => `connections.${n}`).join(", ")}, which no resource uses: is one of them meant for it?` : "";
+    const misnamed =
+      unused.length > 0
+        ? ` The config describes ${unused.map((n) => `connections.${n}`).join(", ")}, which no resource uses: is one of them meant for it?`
+        : "";
     for (const [connection, resources] of installations) {
       const keyConfig = keys.of(connection);
       if (keyConfig === undefined) {
@@ -94,7 +97,6 @@ export const resourceNeedsPermissions = keyPolicy({
         }
       }
     }
-    if (undecided.length > 0)
-      throw undecidable(`could not decide whether the API key can manage every Kasm resource: ${[...new Set(undecided)].join("; ")}`);
+    if (undecided.length > 0) throw undecidable(`could not decide whether the API key can manage every Kasm resource: ${[...new Set(undecided)].join("; ")}`);
   },
 });

@@ -10,7 +10,15 @@
  * This file resolves those links into references and facts, then asks the shared table
  * (`catalogue/kind-table.ts`) what each resource needs.
  */
-import { knowledgeFromFacts, referenceKey, resourcePermissionNeeds, type KasmKind, type KnownFacts, type PermissionKnowledge, type ResourceNeeds } from "../../catalogue";
+import {
+  knowledgeFromFacts,
+  referenceKey,
+  resourcePermissionNeeds,
+  type KasmKind,
+  type KnownFacts,
+  type PermissionKnowledge,
+  type ResourceNeeds,
+} from "../../catalogue";
 import { configFacts, type KeyConfig } from "./config";
 import type { PolicyProps } from "../shared/inputs";
 import { connectionOf, isUnknownValue, kindOf, rawProps, type ProviderOfResource } from "../shared/kasm";

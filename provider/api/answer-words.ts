@@ -27,9 +27,7 @@ export function csvProblems(report: CsvValidationData): string[] {
 
 /** A zod issue path as `user.groups[0].group_id`. */
 export function formatPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((key, i) => (typeof key === "number" ? `[${key}]` : `${i === 0 ? "" : "."}${String(key)}`))
-    .join("");
+  return path.map((key, i) => (typeof key === "number" ? `[${key}]` : `${i === 0 ? "" : "."}${String(key)}`)).join("");
 }
 
 /** The longest page text an error quotes. */
@@ -42,7 +40,10 @@ const PAGE_WORDS_MAX = 160;
  * empty body. The caller scrubs it of secrets.
  */
 export function pageWords(body: string): string | undefined {
-  const text = body.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+  const text = body
+    .replace(/<[^>]*>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   if (text === "") return undefined;
   return text.length > PAGE_WORDS_MAX ? `${text.slice(0, PAGE_WORDS_MAX)}...` : text;
 }

@@ -7,8 +7,17 @@ import { KasmConfigurationError } from "./errors";
 import { API_NAMES, type ApiNames } from "./vocabulary";
 import { configKey, DEFAULT_SETTING_NAMES, envVar, providerSettingNames, settingNamesOf, settingRef, type SettingNames } from "./setting-names";
 
-export { configKey, DEFAULT_SETTING_NAMES, envVar, howToSet, providerSettingNames, settingNamesOf, settingRef, setTo, type SettingNames } from "./setting-names";
-
+export {
+  configKey,
+  DEFAULT_SETTING_NAMES,
+  envVar,
+  howToSet,
+  providerSettingNames,
+  settingNamesOf,
+  settingRef,
+  setTo,
+  type SettingNames,
+} from "./setting-names";
 
 /** Where the client reports what it does (retries, adopted objects). Every line is free of secrets. */
 export interface KasmLogger {
@@ -264,10 +273,7 @@ export function resolveConfig(
   };
 
   if (missing.length > 0 || invalid.length > 0) {
-    const lines = [
-      ...(missing.length > 0 ? [`missing: ${missing.join("; ")}`] : []),
-      ...(invalid.length > 0 ? [`invalid: ${invalid.join("; ")}`] : []),
-    ];
+    const lines = [...(missing.length > 0 ? [`missing: ${missing.join("; ")}`] : []), ...(invalid.length > 0 ? [`invalid: ${invalid.join("; ")}`] : [])];
     const subject = names.connection === undefined ? "The Kasm API client" : `The Kasm connection "${names.connection}"`;
     throw new KasmConfigurationError(`${subject} is not configured: ${lines.join(". ")}.`, missing);
   }

@@ -74,12 +74,7 @@ export interface Adoption<T> {
  * taken for the created one. A caller for whom that matters looks the key up before calling this,
  * as every resource does (provider/resources/kit/adoption.ts, `findFirst`).
  */
-export async function createOnce<T>(
-  transport: KasmTransport,
-  operation: OperationName,
-  create: () => Promise<T>,
-  adoption: Adoption<T>,
-): Promise<T> {
+export async function createOnce<T>(transport: KasmTransport, operation: OperationName, create: () => Promise<T>, adoption: Adoption<T>): Promise<T> {
   const policy = transport.policy;
   let uncertain = false;
   for (let attempt = 1; ; attempt += 1) {
@@ -132,7 +127,13 @@ export function mayHaveCommitted(error: unknown): error is KasmApiError {
  * the server's `Retry-After` (a 429 or 503 carries one), capped at the longest delay the retry
  * settings allow, or the settings' backoff for that attempt.
  */
-export async function waitBeforeLookingUp(transport: KasmTransport, operation: OperationName, error: KasmApiError, attempt: number, what: string): Promise<void> {
+export async function waitBeforeLookingUp(
+  transport: KasmTransport,
+  operation: OperationName,
+  error: KasmApiError,
+  attempt: number,
+  what: string,
+): Promise<void> {
   const policy = transport.policy;
   const delayMs = error.retryAfterMs !== undefined ? Math.min(error.retryAfterMs, policy.maxDelayMs) : policy.delayMs(attempt);
   transport.log("debug", `${operation}: attempt ${attempt} failed (${error.status ?? error.kind}); looking for ${what} in ${delayMs} ms`);

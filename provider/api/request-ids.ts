@@ -162,7 +162,10 @@ export function requestTarget(params: unknown): string {
 
 /** The object an id field names, in words: `group_id` a group, `cast_config_id` a cast config. */
 export function objectOfIdField(field: string): string {
-  return field.replace(/_ids?$/, "").replace(/^target_/, "").replace(/_/g, " ");
+  return field
+    .replace(/_ids?$/, "")
+    .replace(/^target_/, "")
+    .replace(/_/g, " ");
 }
 
 /** Call `visit` with each id field's path, name and value (list items one by one), at any depth. */

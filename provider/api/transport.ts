@@ -31,7 +31,19 @@ import type { z } from "zod";
 import { OPERATIONS, type OperationContext, type OperationName } from "../../catalogue";
 import { canonicalId } from "../../catalogue/ids";
 import type { KasmLogger, ResolvedConfig } from "./config";
-import { KasmApiError, KasmMalformedIdError, KasmResponseShapeError, KasmTimeoutError, KasmMissingOperationError, KasmUnknownPathError, KasmTransportError, KasmUnsupportedOperationError, KasmVocabularyError, errorForStatus, type ShapeIssue } from "./errors";
+import {
+  KasmApiError,
+  KasmMalformedIdError,
+  KasmResponseShapeError,
+  KasmTimeoutError,
+  KasmMissingOperationError,
+  KasmUnknownPathError,
+  KasmTransportError,
+  KasmUnsupportedOperationError,
+  KasmVocabularyError,
+  errorForStatus,
+  type ShapeIssue,
+} from "./errors";
 import { healthGate } from "./health";
 import { collectSecretValues, redact, scrubText } from "./redact";
 import { malformedIds, objectOfIdField, requestTarget, withCanonicalIds, type MalformedId } from "./request-ids";
@@ -264,7 +276,10 @@ export class KasmTransport {
         "api-key-secret": this.#secret,
       },
     });
-    return this.accepted(operation, this.tell(operation, this.interpret(operation, answer, schema, { secrets: [], malformed: [], target: "" }, options.context)));
+    return this.accepted(
+      operation,
+      this.tell(operation, this.interpret(operation, answer, schema, { secrets: [], malformed: [], target: "" }, options.context)),
+    );
   }
 
   /** One GET of `{baseUrl}/api/__healthcheck`, without retries: healthy when it answers `{ok: true}`. */
@@ -320,12 +335,7 @@ export class KasmTransport {
     return this.sendOnce(operation, spec, mode, request);
   }
 
-  private async sendOnce(
-    operation: OperationName,
-    spec: (typeof OPERATIONS)[OperationName],
-    mode: RepeatMode,
-    request: OutgoingRequest,
-  ): Promise<RawAnswer> {
+  private async sendOnce(operation: OperationName, spec: (typeof OPERATIONS)[OperationName], mode: RepeatMode, request: OutgoingRequest): Promise<RawAnswer> {
     let retries = 0;
     const retryOptions: RetryHandler.RetryOptions = {
       retry: this.policy.undiciRetry(
@@ -449,12 +459,36 @@ export class KasmTransport {
     }
     const wireName = wireOperationName(operation, this.apiNames);
     // A 404 for an operation that the other vocabulary names otherwise (get_ws_status, get_kasm_status) or lacks: the installation speaks that one.
-    if (answer.status === 404 && (OPERATIONS[operation].availability === "product" || wireOperationName(operation, "product") !== wireOperationName(operation, "spec")))
-      return new KasmMissingOperationError({ operation, status: 404, errorMessage, attempts: answer.attempts, wireName, configured: this.apiNames, settings: this.settingNames });
-    if (answer.status === 404) return new KasmUnknownPathError({ operation, status: 404, errorMessage, attempts: answer.attempts, wireName, settings: this.settingNames });
+    if (
+      answer.status === 404 &&
+      (OPERATIONS[operation].availability === "product" || wireOperationName(operation, "product") !== wireOperationName(operation, "spec"))
+    )
+      return new KasmMissingOperationError({
+        operation,
+        status: 404,
+        errorMessage,
+        attempts: answer.attempts,
+        wireName,
+        configured: this.apiNames,
+        settings: this.settingNames,
+      });
+    if (answer.status === 404)
+      return new KasmUnknownPathError({ operation, status: 404, errorMessage, attempts: answer.attempts, wireName, settings: this.settingNames });
     const retryAfterMs = parseRetryAfter(answer.headers["retry-after"]);
     return errorForStatus(
-      { operation, status: answer.status, errorMessage, pageText, target: request.target ? scrubText(request.target, secrets) : undefined, validationErrors, attempts: answer.attempts, retryAfterMs, context, settings: this.settingNames, installation: this.baseUrl },
+      {
+        operation,
+        status: answer.status,
+        errorMessage,
+        pageText,
+        target: request.target ? scrubText(request.target, secrets) : undefined,
+        validationErrors,
+        attempts: answer.attempts,
+        retryAfterMs,
+        context,
+        settings: this.settingNames,
+        installation: this.baseUrl,
+      },
       notRepeatedNote(repeatMode(operation), { status: answer.status }),
     );
   }

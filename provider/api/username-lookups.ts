@@ -51,7 +51,8 @@ export class UsernameLookups {
 
   /** The listing that answers lookups now, started anew once it is older than {@link LISTING_MAX_AGE_MS}. */
   private current(): UserPages {
-    if (this.#listing === undefined || Date.now() - this.#listing.takenAt >= LISTING_MAX_AGE_MS) this.#listing = new UserPages(this.api, (user) => user.username.trim().toLowerCase());
+    if (this.#listing === undefined || Date.now() - this.#listing.takenAt >= LISTING_MAX_AGE_MS)
+      this.#listing = new UserPages(this.api, (user) => user.username.trim().toLowerCase());
     return this.#listing;
   }
 }

@@ -54,7 +54,9 @@ export interface RecordSecrets<T, S> {
  * A {@link RecordSecrets}: `specs` must name every field of `S`, and nothing else, each with the
  * schema type its value has (`"string"` for text, `"any"` for anything else) and its description.
  */
-export function recordSecrets<T, S>(specs: { readonly [K in keyof S]-?: { readonly type: SecretTypeOf<S[K]>; readonly description: string } }): RecordSecrets<T, S> {
+export function recordSecrets<T, S>(
+  specs: { readonly [K in keyof S]-?: { readonly type: SecretTypeOf<S[K]>; readonly description: string } },
+): RecordSecrets<T, S> {
   return { fields: Object.keys(specs), specs: specs as Readonly<Record<string, SecretField>> };
 }
 

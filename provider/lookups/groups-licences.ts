@@ -34,13 +34,21 @@ export const GROUP_LICENCE_LOOKUPS = {
     record: GROUP,
     async fetch(client, args: GetGroupArgs) {
       const groups = await client.groups.getGroups();
-      if (args.groupId !== undefined) return single(groups.filter((g) => canonicalId(g.group_id) === canonicalId(args.groupId)), `group with id ${args.groupId}`);
-      return single(groups.filter((g) => g.name === args.name), `group named '${args.name}' (names are compared exactly)`);
+      if (args.groupId !== undefined)
+        return single(
+          groups.filter((g) => canonicalId(g.group_id) === canonicalId(args.groupId)),
+          `group with id ${args.groupId}`,
+        );
+      return single(
+        groups.filter((g) => g.name === args.name),
+        `group named '${args.name}' (names are compared exactly)`,
+      );
     },
   }),
 
   getLicenses: recordList({
-    description: "Every licence applied to the installation: seats (limit), type, expiry and features. A released Kasm's operation: needs the setting apiNames product.",
+    description:
+      "Every licence applied to the installation: seats (limit), type, expiry and features. A released Kasm's operation: needs the setting apiNames product.",
     args: z.strictObject({}),
     // The licence key itself is not returned: a licence has no secret fields.
     record: { schema: License, name: "License", secrets: NO_SECRETS },

@@ -39,4 +39,3 @@ export const LOOKUPS = {
   ...GROUP_LICENCE_LOOKUPS,
   ...REGISTRY_LOOKUPS,
 } satisfies Readonly<Record<LookupName, Lookup>>;
-

@@ -38,8 +38,14 @@ export const REGISTRY_LOOKUPS = {
       const registries = await client.images.getRegistries();
       const registry =
         args.registryId !== undefined
-          ? single(registries.filter((r) => canonicalId(r.registry_id) === canonicalId(args.registryId)), `registry with id ${args.registryId}`)
-          : single(registries.filter((r) => registryUrl(r.registry_url) === registryUrl(args.url)), `registry at ${registryUrl(args.url)}`);
+          ? single(
+              registries.filter((r) => canonicalId(r.registry_id) === canonicalId(args.registryId)),
+              `registry with id ${args.registryId}`,
+            )
+          : single(
+              registries.filter((r) => registryUrl(r.registry_url) === registryUrl(args.url)),
+              `registry at ${registryUrl(args.url)}`,
+            );
       return registry.workspaces ?? [];
     },
   }),

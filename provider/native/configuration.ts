@@ -65,7 +65,9 @@ function settingSpec(name: string, text: SettingText): PropertySpec {
  * described; a setting without a spec here is a string, so that a new option is never left out.
  */
 export function configSpecs(clientOptions: readonly string[], providerSettings: readonly string[]): Record<string, PropertySpec> {
-  return Object.fromEntries([...clientOptions, ...providerSettings].map((name) => [name, name in SETTING_TEXTS ? settingSpec(name, SETTING_TEXTS[name]) : { type: "string" }]));
+  return Object.fromEntries(
+    [...clientOptions, ...providerSettings].map((name) => [name, name in SETTING_TEXTS ? settingSpec(name, SETTING_TEXTS[name]) : { type: "string" }]),
+  );
 }
 
 /**

@@ -25,7 +25,9 @@ export function functionToken(lookup: LookupName): string {
 }
 
 /** Every function the provider serves, by token. */
-export const FUNCTION_TOKENS: ReadonlyMap<string, LookupName> = new Map((Object.keys(LOOKUPS) as LookupName[]).map((lookup) => [functionToken(lookup), lookup]));
+export const FUNCTION_TOKENS: ReadonlyMap<string, LookupName> = new Map(
+  (Object.keys(LOOKUPS) as LookupName[]).map((lookup) => [functionToken(lookup), lookup]),
+);
 
 /**
  * A node with every property name camelCased, at any depth, as the answer's records are; with
@@ -64,7 +66,11 @@ function recordProperties(record: RecordSpec<unknown>, typeName: string, types: 
     // A secret field is answered whole (nothing inside it left out); most are not in the record's schema.
     const declared = json.properties?.[toSnakeCase(field)];
     const { type, description } = record.secrets.specs[field];
-    const spec: PropertySpec = declared ? propertyOf(camelCased(declared, false), typeName + field[0].toUpperCase() + field.slice(1), types) : type === "string" ? { type: "string" } : ANY;
+    const spec: PropertySpec = declared
+      ? propertyOf(camelCased(declared, false), typeName + field[0].toUpperCase() + field.slice(1), types)
+      : type === "string"
+        ? { type: "string" }
+        : ANY;
     // Described where the record's secrets are listed, whether or not its schema declares it.
     properties[field] = { ...spec, description, secret: true };
   }

@@ -70,7 +70,8 @@ export function instanceMethods(connections: ConnectionRegistry, state: Configur
       const response = new provproto.DiffResponse()
         .setChanges(changed.length > 0 ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE)
         .setHasdetaileddiff(true);
-      for (const key of changed) response.getDetaileddiffMap().set(key, new provproto.PropertyDiff().setKind(provproto.PropertyDiff.Kind.UPDATE).setInputdiff(true));
+      for (const key of changed)
+        response.getDetaileddiffMap().set(key, new provproto.PropertyDiff().setKind(provproto.PropertyDiff.Kind.UPDATE).setInputdiff(true));
       return response;
     },
 
@@ -79,7 +80,11 @@ export function instanceMethods(connections: ConnectionRegistry, state: Configur
       const props =
         args !== undefined
           ? settingsOf(fromStruct(args).props)
-          : Object.fromEntries([...req.getVariablesMap().entries()].filter(([key]) => key.startsWith(VARIABLE_PREFIX)).map(([key, value]) => [key.slice(VARIABLE_PREFIX.length), value]));
+          : Object.fromEntries(
+              [...req.getVariablesMap().entries()]
+                .filter(([key]) => key.startsWith(VARIABLE_PREFIX))
+                .map(([key, value]) => [key.slice(VARIABLE_PREFIX.length), value]),
+            );
       // An explicit provider's messages name its own properties, not the stack's `kasm:` keys.
       const explicit = args !== undefined ? explicitProviderName(req) : undefined;
       connections.reconfigure(settingsReader(props), explicit);

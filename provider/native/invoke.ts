@@ -53,7 +53,9 @@ export function invokeMethod(deps: InvokeDeps): (req: provproto.InvokeRequest) =
     const failures = checkInputs(lookup.args, args.props, {}, `an argument of ${name}`).failures ?? [];
     if (failures.length > 0) {
       // A failure of the arguments as a whole (a misspelt name, which its reason names) has no property.
-      const list = failures.map((failure) => new provproto.CheckFailure().setProperty(failure.property === "(inputs)" ? "" : failure.property).setReason(failure.reason));
+      const list = failures.map((failure) =>
+        new provproto.CheckFailure().setProperty(failure.property === "(inputs)" ? "" : failure.property).setReason(failure.reason),
+      );
       return new provproto.InvokeResponse().setFailuresList(list);
     }
     // The engine answers an invoke itself, with nothing, while the provider's settings are not known.
@@ -73,7 +75,8 @@ export function invokeMethod(deps: InvokeDeps): (req: provproto.InvokeRequest) =
     const secretArgs = args.secrets.size > 0;
     const wrap: Wrap = secretArgs ? plain : secretValue;
     const secrets = lookup.record.secrets;
-    const result: Props = lookup.list === undefined ? answered(found, secrets, wrap) : { [lookup.list]: (found as object[]).map((record) => answered(record, secrets, wrap)) };
+    const result: Props =
+      lookup.list === undefined ? answered(found, secrets, wrap) : { [lookup.list]: (found as object[]).map((record) => answered(record, secrets, wrap)) };
     return new provproto.InvokeResponse().setReturn(toStruct(result, secretArgs ? new Set(Object.keys(result)) : undefined));
   };
 }

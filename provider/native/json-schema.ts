@@ -74,7 +74,9 @@ export function propertyOf(node: JsonSchema, typeName: string, types: Record<str
     const options = node.anyOf.filter((option) => !isNull(option));
     if (options.length === 1) return { ...propertyOf(options[0], typeName, types), ...described };
     const kinds = new Set(options.map((option) => option.type));
-    return kinds.size === 1 && options[0].type !== "object" && options[0].type !== "array" ? { ...propertyOf(options[0], typeName, types), ...described } : { ...ANY, ...described };
+    return kinds.size === 1 && options[0].type !== "object" && options[0].type !== "array"
+      ? { ...propertyOf(options[0], typeName, types), ...described }
+      : { ...ANY, ...described };
   }
   if (Array.isArray(node.type)) {
     const kinds = node.type.filter((kind) => kind !== "null");

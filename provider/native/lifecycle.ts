@@ -73,7 +73,8 @@ export function lifecycle(deps: LifecycleDeps) {
   function resolve(urn: string): { readonly kind: KindName; readonly provider: Kind; readonly context: KindContext } {
     const { type, name } = partsOfUrn(urn);
     const kind = kindOfTypeToken(type, "native");
-    if (kind === undefined || !(kind in deps.kinds)) throw new Error(`unknown resource type ${type}: the kasm provider serves kasm:index:<Kind>, such as kasm:index:User`);
+    if (kind === undefined || !(kind in deps.kinds))
+      throw new Error(`unknown resource type ${type}: the kasm provider serves kasm:index:<Kind>, such as kasm:index:User`);
     const report = { engineAddress: deps.engineAddress(), urn };
     const context = contextIn(deps.connections, undefined, name, { warn: (message) => warn(message, report), note: (message) => note(message, report) });
     // A preview whose provider settings are not known yet (Configure skipped) cannot read the
@@ -81,7 +82,11 @@ export function lifecycle(deps: LifecycleDeps) {
     const settingsKnown = deps.settingsKnown();
     const setting: KindContext["setting"] = (option) => (!settingsKnown && option === "checkBeforeChanges" ? "false" : context.setting(option));
     const importCommand = importCommandOf(urn, deps.explicitProvider?.());
-    return { kind: kind as KindName, provider: deps.kinds[kind as KindName], context: { ...context, setting, ...(importCommand === undefined ? {} : { importCommand }) } };
+    return {
+      kind: kind as KindName,
+      provider: deps.kinds[kind as KindName],
+      context: { ...context, setting, ...(importCommand === undefined ? {} : { importCommand }) },
+    };
   }
 
   return {
@@ -120,11 +125,15 @@ export function lifecycle(deps: LifecycleDeps) {
           : result.changes && (changedFields === undefined || changedFields.length > 0 || replaces.length > 0)
             ? provproto.DiffResponse.DiffChanges.DIFF_SOME
             : provproto.DiffResponse.DiffChanges.DIFF_NONE;
-      const response = new provproto.DiffResponse().setChanges(changes).setReplacesList(replaces).setDeletebeforereplace(result.deleteBeforeReplace === true);
+      const response = new provproto.DiffResponse()
+        .setChanges(changes)
+        .setReplacesList(replaces)
+        .setDeletebeforereplace(result.deleteBeforeReplace === true);
       // Without the kind's fields the engine compares the inputs itself.
       if (changedFields === undefined && replaces.length === 0) return response;
       response.setHasdetaileddiff(true);
-      for (const field of new Set([...(changedFields ?? []), ...replaces])) response.getDetaileddiffMap().set(field, propertyDiff(field, olds, news, replaces.includes(field)));
+      for (const field of new Set([...(changedFields ?? []), ...replaces]))
+        response.getDetaileddiffMap().set(field, propertyDiff(field, olds, news, replaces.includes(field)));
       return response;
     },
 
@@ -166,7 +175,11 @@ export function lifecycle(deps: LifecycleDeps) {
         // Nothing is sent in a preview: the state's computed outputs stand (an update keeps the object).
         // The planned outputs also carry what the policy packs cannot tell from them (which fields
         // the update changes): the CLI prints no planned output of an update, and no state keeps them.
-        const kept = Object.fromEntries(outputNames(provider).filter((name) => name in olds.props).map((name) => [name, olds.props[name]]));
+        const kept = Object.fromEntries(
+          outputNames(provider)
+            .filter((name) => name in olds.props)
+            .map((name) => [name, olds.props[name]]),
+        );
         const notes = provider.manifest.previewNotes?.(olds.props, news.props) ?? {};
         return new provproto.UpdateResponse().setProperties(toStruct({ ...news.props, ...kept, ...notes }, secrets));
       }
@@ -189,7 +202,17 @@ export type Lifecycle = ReturnType<typeof lifecycle>;
 function propertyDiff(field: string, olds: Props, news: Props, replaces: boolean): provproto.PropertyDiff {
   const Kind = provproto.PropertyDiff.Kind;
   const kind =
-    olds[field] === undefined ? (replaces ? Kind.ADD_REPLACE : Kind.ADD) : news[field] === undefined ? (replaces ? Kind.DELETE_REPLACE : Kind.DELETE) : replaces ? Kind.UPDATE_REPLACE : Kind.UPDATE;
+    olds[field] === undefined
+      ? replaces
+        ? Kind.ADD_REPLACE
+        : Kind.ADD
+      : news[field] === undefined
+        ? replaces
+          ? Kind.DELETE_REPLACE
+          : Kind.DELETE
+        : replaces
+          ? Kind.UPDATE_REPLACE
+          : Kind.UPDATE;
   return new provproto.PropertyDiff().setKind(kind).setInputdiff(true);
 }
 

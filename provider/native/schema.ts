@@ -65,7 +65,10 @@ function resourceOf(kind: KindName, kindOf: Kind, types: Record<string, ObjectTy
   const inputs = objectOf(json, kind, types);
   const secrets = secretInputsOf(kind);
   const inputProperties = Object.fromEntries(
-    Object.entries(describedAll(inputs.properties, docs.inputs)).map(([name, spec]) => [name, marked(spec, secrets.includes(name), manifest.fields[name]?.replaces === true)]),
+    Object.entries(describedAll(inputs.properties, docs.inputs)).map(([name, spec]) => [
+      name,
+      marked(spec, secrets.includes(name), manifest.fields[name]?.replaces === true),
+    ]),
   );
   // An input whose objects have named fields has its object type (`objectOf` named it after the field).
   for (const [field, object] of Object.entries(docs.inputObjects ?? {})) {

@@ -28,7 +28,30 @@ import { UNKNOWN } from "../../catalogue/values";
 import { CAST_CONFIG_SHOWN_FIELDS, castConfigShown, KasmUnknownCastConfigError } from "../api";
 import type { KasmClient, CastConfig as KasmCastConfig, CastConfigUpdate, CreateCastConfigResult, NewCastConfig } from "../api";
 import { setTo, settingRef } from "../api/config";
-import { alreadyExistsError, declared, GONE, hasState, inputNames, isAlreadyExists, isAsDeclared, isUnknown, KasmId, KasmNotAdoptedError, KasmObjectMissingError, KasmOutcomeUnknownError, keepingWhatWasCreated, keepSpelling, refreshedInputs, same, toApi, unlessGone, previewNote, type KindDocs, type Props, type RefreshedInputs } from "./kit";
+import {
+  alreadyExistsError,
+  declared,
+  GONE,
+  hasState,
+  inputNames,
+  isAlreadyExists,
+  isAsDeclared,
+  isUnknown,
+  KasmId,
+  KasmNotAdoptedError,
+  KasmObjectMissingError,
+  KasmOutcomeUnknownError,
+  keepingWhatWasCreated,
+  keepSpelling,
+  refreshedInputs,
+  same,
+  toApi,
+  unlessGone,
+  previewNote,
+  type KindDocs,
+  type Props,
+  type RefreshedInputs,
+} from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS, SESSION_PERMISSION_DOCS } from "./session-permissions";
 
@@ -51,34 +74,35 @@ const Referrer = z
 
 /** An absolute URL with one of `schemes`, or "" for none. */
 function urlOrEmpty(schemes: readonly string[], what: string) {
-  return z.string().refine((value) => {
-    if (value === "") return true;
-    try {
-      const url = new URL(value);
-      return schemes.includes(url.protocol) && url.host !== "";
-    } catch {
-      return false;
-    }
-  }, `${what} must be an absolute ${schemes.map((s) => s.replace(":", "")).join(" or ")} URL (or "" for none)`);
+  return z.string().refine(
+    (value) => {
+      if (value === "") return true;
+      try {
+        const url = new URL(value);
+        return schemes.includes(url.protocol) && url.host !== "";
+      } catch {
+        return false;
+      }
+    },
+    `${what} must be an absolute ${schemes.map((s) => s.replace(":", "")).join(" or ")} URL (or "" for none)`,
+  );
 }
 
 /** `YYYY-MM-DD HH:MM:SS`, a real date and time (UTC). */
-const ValidUntil = z
-  .string()
-  .refine((value) => {
-    const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(value);
-    if (!m) return false;
-    const [year, month, day, hour, minute, second] = m.slice(1).map(Number);
-    const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
-    return (
-      date.getUTCFullYear() === year &&
-      date.getUTCMonth() === month - 1 &&
-      date.getUTCDate() === day &&
-      date.getUTCHours() === hour &&
-      date.getUTCMinutes() === minute &&
-      date.getUTCSeconds() === second
-    );
-  }, "validUntil must be a real UTC time written 'YYYY-MM-DD HH:MM:SS'");
+const ValidUntil = z.string().refine((value) => {
+  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(value);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1).map(Number);
+  const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  return (
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    date.getUTCHours() === hour &&
+    date.getUTCMinutes() === minute &&
+    date.getUTCSeconds() === second
+  );
+}, "validUntil must be a real UTC time written 'YYYY-MM-DD HH:MM:SS'");
 
 const Count = (name: string) => z.number().int(`${name} must be a whole number`).min(0, `${name} must be 0 or more`);
 
@@ -208,14 +232,10 @@ const DOCS: KindDocs<CastConfigInputs> = {
       "counts it down as the link starts sessions; setting it resets the count. It is sent when the " +
       "config is created and when this value changes; an update of other fields leaves the count " +
       "alone.",
-    limitIps:
-      "Limit sessions per source IP: `ipRequestLimit` per `ipRequestSeconds`, both then required and " +
-      "positive.",
+    limitIps: "Limit sessions per source IP: `ipRequestLimit` per `ipRequestSeconds`, both then required and " + "positive.",
     ipRequestLimit: "Sessions allowed per source IP in `ipRequestSeconds`.",
     ipRequestSeconds: "The window of `ipRequestLimit`, in seconds.",
-    errorUrl:
-      "Where to send the user on error (such as an IP rate limit); an http(s) URL, or \"\" for Kasm's " +
-      "own error page.",
+    errorUrl: 'Where to send the user on error (such as an IP rate limit); an http(s) URL, or "" for Kasm\'s ' + "own error page.",
     enableSharing: "Activate sharing automatically.",
     disableControlPanel: "Hide the control panel.",
     disableTips: "Hide the tips dialogue.",
@@ -358,11 +378,17 @@ export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs
     // a server error the client's recovery looks it up to learn whether its create committed, and
     // would take a config made outside Pulumi for its own (see Adoption.findFirst in kit/adoption.ts).
     const existing = canRead(client) ? await client.casting.findCastConfig(body) : undefined;
-    if (existing && !inputs.adopt) throw alreadyExistsError({ kind: "CastConfig", key: label(inputs), cause: `casting config ${existing.cast_config_id}`, context, id: existing.cast_config_id });
+    if (existing && !inputs.adopt)
+      throw alreadyExistsError({
+        kind: "CastConfig",
+        key: label(inputs),
+        cause: `casting config ${existing.cast_config_id}`,
+        context,
+        id: existing.cast_config_id,
+      });
     if (existing) {
       // A config already as declared is taken over without a request.
-      if (isAsDeclared(inputs, currentInputs(inputs, existing), ADOPTION_COMPARED))
-        return { id: existing.cast_config_id, outs: outputs(inputs, existing) };
+      if (isAsDeclared(inputs, currentInputs(inputs, existing), ADOPTION_COMPARED)) return { id: existing.cast_config_id, outs: outputs(inputs, existing) };
       const config = await client.casting.updateCastConfig(
         { ...body, cast_config_id: existing.cast_config_id },
         { changesCastGroup: movesGroup(existing.group_id, body.group_id) },
@@ -440,6 +466,8 @@ export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs
 
   async delete(id, props, context) {
     // Deleting what is already gone is done.
-    await unlessGone(() => context.client().casting.deleteCastConfig({ cast_config_id: id, casting_config_name: String(props.castingConfigName ?? "").trim() }));
+    await unlessGone(() =>
+      context.client().casting.deleteCastConfig({ cast_config_id: id, casting_config_name: String(props.castingConfigName ?? "").trim() }),
+    );
   },
 });

@@ -25,8 +25,39 @@ import { z } from "zod";
 import { egressCredentialShown, KasmApiError, type EgressCredential as KasmCredential, type NewEgressCredential } from "../api";
 import type { KasmClient } from "../api/client";
 import { warn } from "../engine-log";
-import { apiId, findUnderProvider, currentGateways, currentTarget, gatewayBody, refineTargetAndGateways, targetBody, TargetAndGatewayInputs, TARGET_ROLES, withGatewayDefault, TARGET_AND_GATEWAY_DOCS } from "./egress-shared";
-import { canonicalId, declared, EVEN_WITH_OTHER_FAILURES, GONE, inputNames, isAlreadyExists, isUnknown, KasmNotAdoptedError, keepSpelling, refreshedInputs, requiredId, requiredText, same, toApi, type FieldRule, type KindDocs, type Props, type RefreshedInputs } from "./kit";
+import {
+  apiId,
+  findUnderProvider,
+  currentGateways,
+  currentTarget,
+  gatewayBody,
+  refineTargetAndGateways,
+  targetBody,
+  TargetAndGatewayInputs,
+  TARGET_ROLES,
+  withGatewayDefault,
+  TARGET_AND_GATEWAY_DOCS,
+} from "./egress-shared";
+import {
+  canonicalId,
+  declared,
+  EVEN_WITH_OTHER_FAILURES,
+  GONE,
+  inputNames,
+  isAlreadyExists,
+  isUnknown,
+  KasmNotAdoptedError,
+  keepSpelling,
+  refreshedInputs,
+  requiredId,
+  requiredText,
+  same,
+  toApi,
+  type FieldRule,
+  type KindDocs,
+  type Props,
+  type RefreshedInputs,
+} from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -66,7 +97,11 @@ export type EgressCredentialInputs = z.infer<typeof EgressCredentialInputs>;
 /** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
 export const EgressCredentialOutputs = z.strictObject({
   egressCredentialId: z.string().describe("The credential's id (32 hex digits)."),
-  activeConnections: z.number().int().nullable().describe("Connections using the credential when last read (refreshed by `pulumi refresh`; never causes a diff)."),
+  activeConnections: z
+    .number()
+    .int()
+    .nullable()
+    .describe("Connections using the credential when last read (refreshed by `pulumi refresh`; never causes a diff)."),
 });
 export type EgressCredentialOutputs = z.infer<typeof EgressCredentialOutputs>;
 
@@ -130,12 +165,8 @@ const DOCS: KindDocs<EgressCredentialInputs> = {
     egressProviderId: "The egress provider (32 hex digits or a hyphenated UUID).",
     name: "The credential's name, unique within its provider. Change it whenever another input changes.",
     username: "The user name on the provider's gateways (OpenVPN).",
-    password:
-      "The password on the provider's gateways; always stored as a secret. Kasm returns it masked, " +
-      "so drift in it cannot be seen.",
-    wireguardPrivateKey:
-      "The WireGuard private key (the `PrivateKey` the gateway config leaves out); always stored as " +
-      "a secret.",
+    password: "The password on the provider's gateways; always stored as a secret. Kasm returns it masked, " + "so drift in it cannot be seen.",
+    wireguardPrivateKey: "The WireGuard private key (the `PrivateKey` the gateway config leaves out); always stored as " + "a secret.",
     meshKey: "The mesh key; always stored as a secret.",
     enabled: "Whether the credential is in use. Kasm's default: true.",
     limitActiveConnections: "Limit the connections made with the credential to `activeConnectionLimit`.",
@@ -181,7 +212,11 @@ function targetCredential(inputs: EgressCredentialInputs): NewEgressCredential {
   };
 }
 
-function outputs(inputs: RefreshedInputs<EgressCredentialInputs>, id: string, activeConnections: number | null | undefined): KindOutputs<EgressCredentialInputs, EgressCredentialOutputs> {
+function outputs(
+  inputs: RefreshedInputs<EgressCredentialInputs>,
+  id: string,
+  activeConnections: number | null | undefined,
+): KindOutputs<EgressCredentialInputs, EgressCredentialOutputs> {
   return { ...declared(inputs, inputNames(EgressCredentialInputs)), egressCredentialId: id, activeConnections: activeConnections ?? null };
 }
 
@@ -308,7 +343,8 @@ export const egressCredentialProvider = defineKind<EgressCredentialInputs, Egres
     // Names are unique within a provider: the one with this name is the one to take over. Looked up
     // even without adopt (see Adoption.findFirst in kit/adoption.ts): no source says how Kasm answers a duplicate.
     const existing = await client.egress.findEgressCredential({ egress_provider_id: body.egress_provider_id, name: body.name });
-    if (existing && inputs.adopt !== true) throw nameTakenError(body.name, body.egress_provider_id, `egress credential ${existing.egress_credential_id}`, false);
+    if (existing && inputs.adopt !== true)
+      throw nameTakenError(body.name, body.egress_provider_id, `egress credential ${existing.egress_credential_id}`, false);
     if (existing) {
       // `allowAllGateways` left out means false: compare it too.
       const differs = replacingChanges(currentInputs(withGatewayDefault(inputs), existing), inputs);

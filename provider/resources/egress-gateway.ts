@@ -34,7 +34,11 @@ export type EgressGatewayInputs = z.infer<typeof EgressGatewayInputs>;
 /** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
 export const EgressGatewayOutputs = z.strictObject({
   egressGatewayId: z.string().describe("The gateway's id (32 hex digits)."),
-  activeConnections: z.number().int().nullable().describe("Connections through the gateway when last read (refreshed by `pulumi refresh`; never causes a diff)."),
+  activeConnections: z
+    .number()
+    .int()
+    .nullable()
+    .describe("Connections through the gateway when last read (refreshed by `pulumi refresh`; never causes a diff)."),
 });
 export type EgressGatewayOutputs = z.infer<typeof EgressGatewayOutputs>;
 
@@ -53,8 +57,7 @@ const API_FIELDS = {
 /** What the TypeScript SDK's class and the native schema say of the EgressGateway kind (see {@link KindDocs}). */
 const DOCS: KindDocs<EgressGatewayInputs> = {
   description:
-    "A gateway of an EgressProvider. Every field updates in place. Needs Egress Gateways Create, " +
-    "Modify, Delete and View, and Egress Providers Modify.",
+    "A gateway of an EgressProvider. Every field updates in place. Needs Egress Gateways Create, " + "Modify, Delete and View, and Egress Providers Modify.",
   arguments: "The arguments of an EgressGateway. Inputs left out are not managed: Kasm keeps whatever they are.",
   example: [
     'const fra = new kasm.EgressGateway("fra", {',
@@ -75,9 +78,7 @@ const DOCS: KindDocs<EgressGatewayInputs> = {
       "The connection configuration (for example a WireGuard or OpenVPN config file); always stored " +
       "as a secret. For a WireGuard gateway the `PrivateKey` line may be left out: the " +
       "EgressCredential of each user supplies it.",
-    adopt:
-      "Take over an existing gateway of the provider with this name (and bring it to the declared " +
-      "state) instead of failing. Default: false.",
+    adopt: "Take over an existing gateway of the provider with this name (and bring it to the declared " + "state) instead of failing. Default: false.",
   },
   limits: "create reads the provider's gateways first, to refuse a name that exists",
 };
@@ -110,7 +111,8 @@ function currentInputs(props: RefreshedInputs<EgressGatewayInputs>, gateway: Kas
 /** How a gateway is read and shown (see `RecordRules`). */
 const RECORD: RecordRules<EgressGatewayInputs, EgressGatewayOutputs, KasmEgressGateway> = {
   id: (gateway) => gateway.egress_gateway_id,
-  fetch: async (id, _state, context) => (await context.client().egress.getEgressGateways({ egress_gateway_id: id })).find((g) => same.id(g.egress_gateway_id, id)),
+  fetch: async (id, _state, context) =>
+    (await context.client().egress.getEgressGateways({ egress_gateway_id: id })).find((g) => same.id(g.egress_gateway_id, id)),
   asInputs: currentInputs,
   outputs,
 };

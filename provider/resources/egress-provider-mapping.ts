@@ -18,7 +18,20 @@
 import { z } from "zod";
 import { egressProviderMappingShown, type EgressProviderMapping as KasmMapping, type NewEgressProviderMapping } from "../api";
 import type { KasmClient } from "../api/client";
-import { apiId, findUnderProvider, wholeStateWrites, currentGateways, currentTarget, gatewayBody, refineTargetAndGateways, targetBody, TargetAndGatewayInputs, TARGET_ROLES, withGatewayDefault, TARGET_AND_GATEWAY_DOCS } from "./egress-shared";
+import {
+  apiId,
+  findUnderProvider,
+  wholeStateWrites,
+  currentGateways,
+  currentTarget,
+  gatewayBody,
+  refineTargetAndGateways,
+  targetBody,
+  TargetAndGatewayInputs,
+  TARGET_ROLES,
+  withGatewayDefault,
+  TARGET_AND_GATEWAY_DOCS,
+} from "./egress-shared";
 import { canonicalId, declared, EVEN_WITH_OTHER_FAILURES, inputNames, keepSpelling, requiredId, same, type KindDocs, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs, type RecordRules } from "./kit/define-kind";
 
@@ -78,9 +91,7 @@ const DOCS: KindDocs<EgressProviderMappingInputs> = {
   ].join("\n"),
   inputs: {
     ...TARGET_AND_GATEWAY_DOCS,
-    egressProviderId:
-      "The egress provider (32 hex digits or a hyphenated UUID). Changing it updates the mapping in " +
-      "place.",
+    egressProviderId: "The egress provider (32 hex digits or a hyphenated UUID). Changing it updates the mapping in " + "place.",
     enabled: "Whether the mapping is in effect. Kasm's default: true.",
     adopt:
       "No effect: a mapping of this provider and target that exists already in Kasm is the declared " +
@@ -108,7 +119,10 @@ function targetMapping(inputs: EgressProviderMappingInputs): NewEgressProviderMa
   return body;
 }
 
-function outputs(inputs: RefreshedInputs<EgressProviderMappingInputs>, mapping: KasmMapping): KindOutputs<EgressProviderMappingInputs, EgressProviderMappingOutputs> {
+function outputs(
+  inputs: RefreshedInputs<EgressProviderMappingInputs>,
+  mapping: KasmMapping,
+): KindOutputs<EgressProviderMappingInputs, EgressProviderMappingOutputs> {
   return {
     ...declared(inputs, inputNames(EgressProviderMappingInputs)),
     egressProviderMappingId: mapping.egress_provider_mapping_id,

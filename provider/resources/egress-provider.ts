@@ -23,8 +23,7 @@ export const EGRESS_PROVIDER_TYPES = ["wireguard", "openvpn", "custom"] as const
 export const EgressProviderInputs = z.strictObject({
   name: requiredText("name"),
   egressProviderType: z.enum(EGRESS_PROVIDER_TYPES, {
-    error: (issue) =>
-      issue.input === undefined ? "egressProviderType is required" : `egressProviderType must be one of ${EGRESS_PROVIDER_TYPES.join(", ")}`,
+    error: (issue) => (issue.input === undefined ? "egressProviderType is required" : `egressProviderType must be one of ${EGRESS_PROVIDER_TYPES.join(", ")}`),
   }),
   enabled: z.boolean().optional(),
   /** Take over an existing provider with this name instead of failing. */
@@ -55,16 +54,12 @@ const DOCS: KindDocs<EgressProviderInputs> = {
     "EgressCredentials. Every field updates in place. Destroying it makes Kasm delete its gateways, " +
     "mappings and credentials too. Needs Egress Providers Create, Modify, Delete and View.",
   arguments: "The arguments of an EgressProvider. Inputs left out are not managed: Kasm keeps whatever they are.",
-  example: [
-    'const vpn = new kasm.EgressProvider("vpn", { name: "Corporate VPN", egressProviderType: "wireguard" });',
-  ].join("\n"),
+  example: ['const vpn = new kasm.EgressProvider("vpn", { name: "Corporate VPN", egressProviderType: "wireguard" });'].join("\n"),
   inputs: {
     name: "The provider's name, unique in Kasm. Changing it renames the provider in place.",
     egressProviderType: "`wireguard`, `openvpn` or `custom`. Changing it updates the provider in place.",
     enabled: "Whether the provider is in use. Kasm's default: true.",
-    adopt:
-      "Take over an existing provider with this name (and bring it to the declared state) instead of " +
-      "failing. Default: false.",
+    adopt: "Take over an existing provider with this name (and bring it to the declared state) instead of " + "failing. Default: false.",
   },
   limits: "deleting it deletes its gateways, mappings and credentials; create reads the providers first, to refuse a name that exists",
 };

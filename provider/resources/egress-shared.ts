@@ -33,8 +33,10 @@ export const TARGET_AND_GATEWAY_DOCS = {
   userId: "The user it applies to. Set exactly one of `userId`, `groupId`, `imageId`.",
   groupId: "The group it applies to (needs Groups Modify, and Groups Modify System for a system group: All Users or Administrators).",
   imageId: "The image it applies to (needs Images Modify).",
-  allowAllGateways: "Every gateway of the provider may be used. Default: false, and unlike other inputs, leaving it out sets it to false in Kasm (the selection only counts then). When false, `selectedGateways` is required.",
-  selectedGateways: "The gateways that may be used (ids of EgressGateways of the provider), compared as a set: order and id spelling do not matter. Required, and not empty, unless `allowAllGateways` is true; Kasm ignores it when that is true.",
+  allowAllGateways:
+    "Every gateway of the provider may be used. Default: false, and unlike other inputs, leaving it out sets it to false in Kasm (the selection only counts then). When false, `selectedGateways` is required.",
+  selectedGateways:
+    "The gateways that may be used (ids of EgressGateways of the provider), compared as a set: order and id spelling do not matter. Required, and not empty, unless `allowAllGateways` is true; Kasm ignores it when that is true.",
 } satisfies Record<keyof typeof TargetAndGatewayInputs, string>;
 
 /** The target and gateway inputs, as a mapping's or credential's inputs hold them. */
@@ -60,8 +62,7 @@ export function refineTargetAndGateways(value: Targeted, ctx: z.RefinementCtx): 
       message: "exactly one of userId, groupId or imageId is required: the user, group or image this applies to",
     });
   if (set.length > 1)
-    for (const key of set)
-      ctx.addIssue({ code: "custom", path: [key], message: `set exactly one of userId, groupId and imageId, not ${set.join(" and ")}` });
+    for (const key of set) ctx.addIssue({ code: "custom", path: [key], message: `set exactly one of userId, groupId and imageId, not ${set.join(" and ")}` });
   const selection = value.selectedGateways;
   // A selection of the wrong type is reported by its own rule.
   if (value.allowAllGateways !== true && (selection === undefined || (Array.isArray(selection) && selection.length === 0)))

@@ -37,9 +37,7 @@ const DOCS: UserLinkDocs = {
     "the API key to hold Groups Modify System.\n\nDo not use it for a user whose groups a UserGroups " +
     "manages: UserGroups is authoritative and the two would undo each other's changes on every " +
     "update.",
-  example: [
-    'new kasm.GroupMembership("alice-engineering", { userId: alice.userId, groupId: engineeringGroupId });',
-  ].join("\n"),
+  example: ['new kasm.GroupMembership("alice-engineering", { userId: alice.userId, groupId: engineeringGroupId });'].join("\n"),
   notImported: "a user's memberships are declared with the user (UserSet rows, or UserGroups with --users each)",
   limits: "additive; do not mix with `UserGroups` for one user",
 };

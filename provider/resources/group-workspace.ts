@@ -48,14 +48,10 @@ const DOCS: KindDocs<GroupWorkspaceInputs> = {
     "(a released Kasm's operations) and Groups Modify and View (Groups Modify System for All Users " +
     "or Administrators).",
   arguments: "The arguments of a GroupWorkspace.",
-  example: [
-    'new kasm.GroupWorkspace("support-chrome", { groupId: support.groupId, imageId: chrome.imageId });',
-  ].join("\n"),
+  example: ['new kasm.GroupWorkspace("support-chrome", { groupId: support.groupId, imageId: chrome.imageId });'].join("\n"),
   inputs: {
     groupId: "The group (32 hex digits or a hyphenated UUID). Changing it replaces the authorization.",
-    imageId:
-      "The workspace's image (a Workspace's `imageId`, or an id from `getImage`). Changing it " +
-      "replaces the authorization.",
+    imageId: "The workspace's image (a Workspace's `imageId`, or an id from `getImage`). Changing it " + "replaces the authorization.",
     adopt:
       "No effect: an authorization that exists already in Kasm is the declared one (it has nothing " +
       "but its two ends), so the create records it without a write, with adopt or without. Kept so " +
@@ -117,7 +113,11 @@ export const groupWorkspaceProvider = defineKind<GroupWorkspaceInputs>({
     const images = await unlessGone(() => context.client().groups.getImagesGroup({ group_id: groupId }));
     if (!images?.some((image) => same.id(image.image_id, imageId))) return GONE;
     // The declared spelling of the ids is kept: the same objects, no drift.
-    const inputs = { ...outputs(state), groupId: same.id(state.groupId, groupId) ? state.groupId : groupId, imageId: same.id(state.imageId, imageId) ? state.imageId : imageId };
+    const inputs = {
+      ...outputs(state),
+      groupId: same.id(state.groupId, groupId) ? state.groupId : groupId,
+      imageId: same.id(state.imageId, imageId) ? state.imageId : imageId,
+    };
     return { id, props: inputs, inputs };
   },
 

@@ -80,12 +80,8 @@ const DOCS: KindDocs<GroupInputs> = {
       "others). Kasm requires one when the group is created: left out, the group gets 4095, Kasm's " +
       "default, and a later change made in Kasm is kept.",
     description: "Free text shown in the Kasm UI.",
-    adopt:
-      "Take over an existing group with this name (and bring it to the declared state) instead of " +
-      "failing. Default: false.",
-    forceDelete:
-      "Delete the group even while it has members (they leave it); without it, destroying a group " +
-      "with members fails. Default: false.",
+    adopt: "Take over an existing group with this name (and bring it to the declared state) instead of " + "failing. Default: false.",
+    forceDelete: "Delete the group even while it has members (they leave it); without it, destroying a group " + "with members fails. Default: false.",
   },
   limits:
     "needs `kasm:apiNames product` (a released Kasm): the API documentation has no group operations, " +

@@ -86,18 +86,14 @@ const DOCS: KindDocs<LicenseActivationInputs> = {
     "licence: refresh keeps the last known state, and destroying the resource only forgets it (the " +
     "licence stays applied; the provider warns).",
   arguments: "The arguments of a LicenseActivation. Every change activates again (replaces).",
-  example: [
-    'const licence = new kasm.LicenseActivation("prod", { activationKey: cfg.requireSecret("activationKey"), seats: 50 });',
-  ].join("\n"),
+  example: ['const licence = new kasm.LicenseActivation("prod", { activationKey: cfg.requireSecret("activationKey"), seats: 50 });'].join("\n"),
   inputs: {
     activationKey: "The activation key text block; always stored as a secret, and never shown in errors or logs.",
     seats: "Seats to take from the key's entitlement (a whole number, 1 or more). Default: all that remain.",
     issuedTo: "Informational: whom the licence is attributed to in later reporting.",
   },
   notImported: "Kasm never returns an activation key, so an activation cannot be declared again from what it shows",
-  limits:
-    "no read and no removal: refresh keeps the last known state, destroy forgets the licence with a " +
-    "warning, a replacement takes more seats",
+  limits: "no read and no removal: refresh keeps the last known state, destroy forgets the licence with a " + "warning, a replacement takes more seats",
 };
 
 // --- helpers -------------------------------------------------------------------------------------

@@ -17,7 +17,22 @@
  */
 import type { KasmClient } from "../api/client";
 import { z } from "zod";
-import { canonicalId, declared, GONE, inputNames, isNotFound, KasmId, KasmObjectMissingError, type KindDocs, NO_OUTPUTS, orMissing, type Props, type RefreshedInputs, same, unlessGone } from "./kit";
+import {
+  canonicalId,
+  declared,
+  GONE,
+  inputNames,
+  isNotFound,
+  KasmId,
+  KasmObjectMissingError,
+  type KindDocs,
+  NO_OUTPUTS,
+  orMissing,
+  type Props,
+  type RefreshedInputs,
+  same,
+  unlessGone,
+} from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -78,12 +93,20 @@ function unknownServer(serverId: string, error: unknown): KasmObjectMissingError
 
 /** Set the flag; an unknown server is an error that says so. */
 async function setDraining(client: KasmClient, serverId: string, draining: boolean): Promise<void> {
-  await orMissing(() => client.servers.setDrainServer({ server_id: serverId, is_draining: draining }), (cause) => unknownServer(serverId, cause));
+  await orMissing(
+    () => client.servers.setDrainServer({ server_id: serverId, is_draining: draining }),
+    (cause) => unknownServer(serverId, cause),
+  );
 }
 
 /** The server's draining flag as its record shows it: undefined when the record does not carry it (see the module comment). */
 async function drainingFlag(client: KasmClient, serverId: string): Promise<boolean | undefined> {
-  const seen = (await orMissing(() => client.servers.getServers({ server_id: serverId }), (cause) => unknownServer(serverId, cause))).is_draining;
+  const seen = (
+    await orMissing(
+      () => client.servers.getServers({ server_id: serverId }),
+      (cause) => unknownServer(serverId, cause),
+    )
+  ).is_draining;
   return typeof seen === "boolean" ? seen : undefined;
 }
 

@@ -67,17 +67,13 @@ const DOCS: KindDocs<StagingConfigInputs> = {
     "The arguments of a StagingConfig. Inputs left out are not managed: Kasm keeps whatever they " +
     "are. The session permissions of the staged sessions (`allowWsAudio`, ...) are those of " +
     "SessionPermissionArgs.",
-  example: [
-    'const staged = new kasm.StagingConfig("chrome", { zoneId: zone.zoneId, imageId: chrome.imageId, numSessions: 3, expiration: 4 });',
-  ].join("\n"),
+  example: ['const staged = new kasm.StagingConfig("chrome", { zoneId: zone.zoneId, imageId: chrome.imageId, numSessions: 3, expiration: 4 });'].join("\n"),
   inputs: {
     ...SESSION_PERMISSION_DOCS,
     zoneId: "The zone the sessions are staged in (32 hex digits or a hyphenated UUID). Changes in place.",
     imageId: "The image of the staged sessions (32 hex digits or a hyphenated UUID). Changes in place.",
     numSessions: "How many sessions Kasm keeps staged at all times: a whole number, 0 or more.",
-    expiration:
-      "Hours after which an unassigned staged session expires and is re-created: more than 0, " +
-      "fractions such as 0.5 included.",
+    expiration: "Hours after which an unassigned staged session expires and is re-created: more than 0, " + "fractions such as 0.5 included.",
     adopt:
       "Take over the existing staging config of this zone and image (Kasm allows one per pair) and " +
       "bring it to the declared state, instead of failing. Default: false.",

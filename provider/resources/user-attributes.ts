@@ -16,20 +16,35 @@
  */
 import { z } from "zod";
 import { userAttributesShown, type UserAttributes as KasmUserAttributes, type UserAttributesUpdate } from "../api";
-import { canonicalId, changedFields, declared, GONE, KasmId, keepSpelling, missingUserError, type KindContext, orMissing, same, unlessGone, type FieldRule, type RefreshedInputs, type KindDocs } from "./kit";
+import {
+  canonicalId,
+  changedFields,
+  declared,
+  GONE,
+  KasmId,
+  keepSpelling,
+  missingUserError,
+  type KindContext,
+  orMissing,
+  same,
+  unlessGone,
+  type FieldRule,
+  type RefreshedInputs,
+  type KindDocs,
+} from "./kit";
 import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
 /** One line of an OpenSSH public key: `<type> <base64> [comment]`. */
-const SSH_PUBLIC_KEY = /^(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp(?:256|384|521)|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com) [A-Za-z0-9+/]+={0,3}(?: [^\r\n]*)?$/;
+const SSH_PUBLIC_KEY =
+  /^(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp(?:256|384|521)|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com) [A-Za-z0-9+/]+={0,3}(?: [^\r\n]*)?$/;
 
 /** An SSH public key, or `""` for none. Surrounding white space (a `.pub` file's newline) is ignored. */
 const SshPublicKey = z.string().superRefine((value, ctx) => {
   const key = value.trim();
   // Never echo the value: a private key pasted by mistake must not reach a log.
-  if (/PRIVATE KEY/.test(key))
-    ctx.addIssue({ code: "custom", message: "this is a private key; give the public key (the contents of the .pub file)" });
+  if (/PRIVATE KEY/.test(key)) ctx.addIssue({ code: "custom", message: "this is a private key; give the public key (the contents of the .pub file)" });
   else if (key !== "" && !SSH_PUBLIC_KEY.test(key))
     ctx.addIssue({
       code: "custom",
@@ -51,7 +66,10 @@ export type UserAttributesInputs = z.infer<typeof UserAttributesInputs>;
 
 /** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
 export const UserAttributesOutputs = z.strictObject({
-  userAttributesId: z.string().nullable().describe("The id of the user's attributes record (the resource's id is the user's id); null when Kasm's answer has none."),
+  userAttributesId: z
+    .string()
+    .nullable()
+    .describe("The id of the user's attributes record (the resource's id is the user's id); null when Kasm's answer has none."),
 });
 export type UserAttributesOutputs = z.infer<typeof UserAttributesOutputs>;
 
@@ -83,9 +101,7 @@ const DOCS: KindDocs<UserAttributesInputs> = {
     "destroying it only forgets them (Kasm keeps their values; nothing is restored). Declare at most " +
     "one per user. Every attribute updates in place; refresh drops the resource when the user is " +
     "gone.",
-  arguments:
-    "The arguments of a UserAttributes. Attributes left out are not managed: Kasm keeps whatever " +
-    "they are.",
+  arguments: "The arguments of a UserAttributes. Attributes left out are not managed: Kasm keeps whatever " + "they are.",
   example: [
     'const attrs = new kasm.UserAttributes("alice", {',
     "  userId: alice.userId,",
@@ -95,12 +111,10 @@ const DOCS: KindDocs<UserAttributesInputs> = {
     "});",
   ].join("\n"),
   inputs: {
-    userId:
-      "The user whose attributes these are (32 hex digits or a hyphenated UUID). Changing it " +
-      "replaces the resource.",
+    userId: "The user whose attributes these are (32 hex digits or a hyphenated UUID). Changing it " + "replaces the resource.",
     sshPublicKey:
       "The user's SSH public key: one OpenSSH line such as `ssh-ed25519 AAAA... comment` " +
-      "(surrounding white space, such as a `.pub` file's newline, is ignored), or `\"\"` for none. A " +
+      '(surrounding white space, such as a `.pub` file\'s newline, is ignored), or `""` for none. A ' +
       "private key is refused.",
     defaultImage: 'The id of the image launched by default (an existing image; hex or hyphenated), or `""` for none.',
     showTips: "Show the tips dialogue when a session starts.",
@@ -143,7 +157,10 @@ function currentInputs(declaredInputs: RefreshedInputs<UserAttributesInputs>, at
   return inputs as RefreshedInputs<UserAttributesInputs>;
 }
 
-function outputs(inputs: RefreshedInputs<UserAttributesInputs>, userAttributesId: string | null | undefined): KindOutputs<UserAttributesInputs, UserAttributesOutputs> {
+function outputs(
+  inputs: RefreshedInputs<UserAttributesInputs>,
+  userAttributesId: string | null | undefined,
+): KindOutputs<UserAttributesInputs, UserAttributesOutputs> {
   return { ...declared(inputs, fieldNames(INPUT_FIELDS)), userAttributesId: userAttributesId ?? null };
 }
 

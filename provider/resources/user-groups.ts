@@ -19,7 +19,24 @@
 import { z } from "zod";
 import { KasmUnknownUserError, type User as KasmUser } from "../api";
 import type { KasmClient } from "../api/client";
-import { canonicalId, declared, GONE, initializationFailure, inputNames, isNotFound, KasmId, KasmUnsupportedInputError, keepSpelling, missingUserError, type KindContext, type KindDocs, NO_OUTPUTS, type Props, type RefreshedInputs, same } from "./kit";
+import {
+  canonicalId,
+  declared,
+  GONE,
+  initializationFailure,
+  inputNames,
+  isNotFound,
+  KasmId,
+  KasmUnsupportedInputError,
+  keepSpelling,
+  missingUserError,
+  type KindContext,
+  type KindDocs,
+  NO_OUTPUTS,
+  type Props,
+  type RefreshedInputs,
+  same,
+} from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 import { ALL_USERS, allUsersGroupId, groupsOf, isAlreadyMember, isNotMember } from "./user-links";
 
@@ -58,9 +75,7 @@ const DOCS: KindDocs<UserGroupsInputs> = {
     "the API key to hold Groups Modify System.\n\nNever mix it with GroupMembership for the same user: " +
     "the two would undo each other's changes on every update.",
   arguments: "The arguments of a UserGroups.",
-  example: [
-    'new kasm.UserGroups("alice", { userId: alice.userId, groupIds: [engineeringGroupId, oncallGroupId] });',
-  ].join("\n"),
+  example: ['new kasm.UserGroups("alice", { userId: alice.userId, groupIds: [engineeringGroupId, oncallGroupId] });'].join("\n"),
   inputs: {
     userId: "The user (32 hex digits or a hyphenated UUID). Changing it replaces the resource.",
     groupIds:
@@ -73,10 +88,7 @@ const DOCS: KindDocs<UserGroupsInputs> = {
 // --- helpers -------------------------------------------------------------------------------------
 
 function allUsersReason(allUsersId: string): string {
-  return (
-    `${ALL_USERS} (${allUsersId}) is implicit: every user belongs to it and UserGroups never adds or removes it. ` +
-    `Leave it out of groupIds.`
-  );
+  return `${ALL_USERS} (${allUsersId}) is implicit: every user belongs to it and UserGroups never adds or removes it. ` + `Leave it out of groupIds.`;
 }
 
 /** The user, or a clear error when there is none. */
@@ -96,7 +108,8 @@ function currentGroupIds(user: KasmUser): string[] {
 /** Refuse a list with All Users (check does too, but it cannot when the lookup was not possible then). */
 function refuseAllUsers(user: KasmUser, groupIds: readonly unknown[]): void {
   const allUsers = allUsersGroupId(user);
-  if (allUsers !== undefined && groupIds.some((id) => same.id(id, allUsers))) throw new KasmUnsupportedInputError(`UserGroups groupIds: ${allUsersReason(allUsers)}`);
+  if (allUsers !== undefined && groupIds.some((id) => same.id(id, allUsers)))
+    throw new KasmUnsupportedInputError(`UserGroups groupIds: ${allUsersReason(allUsers)}`);
 }
 
 /**

@@ -16,7 +16,20 @@ import type { UserList } from "../api/user-reads";
 import { ALL_USERS_GROUP, closeUnderDependencies } from "../../catalogue";
 import { pairId } from "../../catalogue/ids";
 import type { KasmKind } from "../../catalogue/kinds";
-import { canonicalId, declared, GONE, isNotFound, KasmId, KasmReadPermissionError, missingUserError, keepSpelling, NO_OUTPUTS, same, type KindDocs, type RefreshedInputs } from "./kit";
+import {
+  canonicalId,
+  declared,
+  GONE,
+  isNotFound,
+  KasmId,
+  KasmReadPermissionError,
+  missingUserError,
+  keepSpelling,
+  NO_OUTPUTS,
+  same,
+  type KindDocs,
+  type RefreshedInputs,
+} from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 /** Kasm's answer to adding a user to a group twice: `User (<u>) is already a member of group (<g>)`. */
@@ -39,8 +52,7 @@ export const ALL_USERS = ALL_USERS_GROUP;
 export function groupsOf(user: KasmUser): readonly Group[] {
   if (user.groups === undefined)
     throw new KasmReadPermissionError(
-      `Kasm did not return the groups of user ${user.user_id}: the API key needs Groups View to read group membership. ` +
-        `Grant the API key: Groups View.`,
+      `Kasm did not return the groups of user ${user.user_id}: the API key needs Groups View to read group membership. ` + `Grant the API key: Groups View.`,
       ["Groups View"],
     );
   return user.groups;

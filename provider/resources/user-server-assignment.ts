@@ -29,9 +29,7 @@ const DOCS: UserLinkDocs = {
     "One Kasm user assigned to one server (a host reached over SSH or a remote display protocol). " +
     "Users and servers are many-to-many: the user's other servers are left alone. Destroying it " +
     "unassigns the server. Needs Servers Modify and Users Modify, and Servers View to read.",
-  example: [
-    'new kasm.UserServerAssignment("alice-ws1", { userId: alice.userId, serverId: ws1ServerId });',
-  ].join("\n"),
+  example: ['new kasm.UserServerAssignment("alice-ws1", { userId: alice.userId, serverId: ws1ServerId });'].join("\n"),
   limits: "",
 };
 

@@ -65,14 +65,10 @@ const API_FIELDS = {
 const DOCS: KindDocs<UserInputs> = {
   description: "A Kasm user. Every field updates in place.",
   arguments: "The arguments of a User. Inputs left out are not managed: Kasm keeps whatever they are.",
-  example: [
-    'const alice = new kasm.User("alice", { username: "alice", password: cfg.requireSecret("alicePassword"), firstName: "Alice" });',
-  ].join("\n"),
+  example: ['const alice = new kasm.User("alice", { username: "alice", password: cfg.requireSecret("alicePassword"), firstName: "Alice" });'].join("\n"),
   inputs: {
     username: "The login name. Kasm trims and lowercases it; changing it renames the user in place.",
-    password:
-      "The password; always stored as a secret. Write-only: Kasm never returns it, so drift in it " +
-      "cannot be seen.",
+    password: "The password; always stored as a secret. Write-only: Kasm never returns it, so drift in it " + "cannot be seen.",
     firstName: "At most 64 characters (Kasm cuts longer values).",
     lastName: "At most 64 characters.",
     phone: "At most 64 characters.",
@@ -80,13 +76,9 @@ const DOCS: KindDocs<UserInputs> = {
     locked: "Lock the account.",
     disabled: "Disable the account.",
     forceDelete: "On destroy, end the user's running sessions instead of failing. Default: false.",
-    adopt:
-      "Take over an existing user with this username (and bring it to the declared state) instead of " +
-      "failing. Default: false.",
+    adopt: "Take over an existing user with this username (and bring it to the declared state) instead of " + "failing. Default: false.",
   },
-  limits:
-    "password is write-only: drift in it cannot be seen; a user with sessions is only deleted with " +
-    "`forceDelete`",
+  limits: "password is write-only: drift in it cannot be seen; a user with sessions is only deleted with " + "`forceDelete`",
 };
 
 // --- helpers -------------------------------------------------------------------------------------

@@ -45,13 +45,15 @@ export const WorkspaceRegistryOutputs = z.strictObject({
   registryName: z.string().describe("The registry's name, from its list."),
   workspaces: z
     .array(
-      z.strictObject({
-        name: z.string().describe("The container image the workspace runs, such as kasmweb/chrome:1.16.0 (\"\" when the registry names none)."),
-        friendlyName: z.string().describe("The workspace's name as people see it."),
-        description: z.string().describe("What the workspace is."),
-        imageSrc: z.string().describe("The workspace's icon, as the registry gives it."),
-        dockerRegistry: z.string().describe("The container registry its image is pulled from (\"\" when the registry names none)."),
-      }).describe("A workspace a registry offers: what a Workspace that installs it declares."),
+      z
+        .strictObject({
+          name: z.string().describe('The container image the workspace runs, such as kasmweb/chrome:1.16.0 ("" when the registry names none).'),
+          friendlyName: z.string().describe("The workspace's name as people see it."),
+          description: z.string().describe("What the workspace is."),
+          imageSrc: z.string().describe("The workspace's icon, as the registry gives it."),
+          dockerRegistry: z.string().describe('The container registry its image is pulled from ("" when the registry names none).'),
+        })
+        .describe("A workspace a registry offers: what a Workspace that installs it declares."),
     )
     .describe("The workspaces the registry offers, as Kasm listed them when the registry was last read: install one as a Workspace."),
 });
@@ -86,9 +88,7 @@ const DOCS: KindDocs<WorkspaceRegistryInputs> = {
     url:
       "The registry's address (http or https). Kasm fetches `versions.txt` and `1.0/list.json` from " +
       "it; a trailing slash is added. Changing it replaces the registry.",
-    channel:
-      "The registry's channel (Kasm 1.16 and later). Left out: none is sent. Changing it replaces " +
-      "the registry (no operation changes it in place).",
+    channel: "The registry's channel (Kasm 1.16 and later). Left out: none is sent. Changing it replaces " + "the registry (no operation changes it in place).",
     autoUpdate: "Whether Kasm updates the registry's workspaces by itself. Left out: Kasm's default (false) and a change made in Kasm is kept.",
     adopt: "Take over an existing registry at this URL (and bring it to the declared state) instead of failing. Default: false.",
   },
@@ -197,7 +197,9 @@ export const workspaceRegistryProvider = defineKind<WorkspaceRegistryInputs, Wor
         ? await client.images.findRegistryById(id)
         : await client.images.registryAutoUpdates({ registry_id: id, auto_updates: news.autoUpdate });
     if (registry === undefined)
-      throw new KasmObjectMissingError(`Workspace registry ${id} (${news.url}) is no longer in Kasm: run \`pulumi refresh --yes\`, then \`pulumi up\` to add it again.`);
+      throw new KasmObjectMissingError(
+        `Workspace registry ${id} (${news.url}) is no longer in Kasm: run \`pulumi refresh --yes\`, then \`pulumi up\` to add it again.`,
+      );
     return { outs: outputs(news, registry) };
   },
 

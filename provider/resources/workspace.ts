@@ -21,10 +21,34 @@
 import { z } from "zod";
 import { RESOURCE_FIELDS_CHANGING, WORKSPACE_RESOURCE_PROPERTIES } from "../../catalogue/kinds";
 import { UNKNOWN } from "../../catalogue/values";
-import { IMAGE_CHECKED_SETTINGS, IMAGE_JSON_SETTINGS, IMAGE_SETTINGS, imageSettingsShown, type ProductImage as KasmImage, type ImageUpdate, type NewImage } from "../api";
+import {
+  IMAGE_CHECKED_SETTINGS,
+  IMAGE_JSON_SETTINGS,
+  IMAGE_SETTINGS,
+  imageSettingsShown,
+  type ProductImage as KasmImage,
+  type ImageUpdate,
+  type NewImage,
+} from "../api";
 import { settingRef, type SettingNames } from "../api/config";
 import type { KasmClient } from "../api/client";
-import { declared, hasState, initializationFailure, inputNames, isUnknown, KasmId, KasmObjectMissingError, KasmValueNotTakenError, requiredText, same, unlessGone, previewNote, type KindDocs, type Props, type RefreshedInputs } from "./kit";
+import {
+  declared,
+  hasState,
+  initializationFailure,
+  inputNames,
+  isUnknown,
+  KasmId,
+  KasmObjectMissingError,
+  KasmValueNotTakenError,
+  requiredText,
+  same,
+  unlessGone,
+  previewNote,
+  type KindDocs,
+  type Props,
+  type RefreshedInputs,
+} from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -174,12 +198,8 @@ const DOCS: KindDocs<WorkspaceInputs> = {
     imageType: "`Container` for a container image (Kasm's default).",
     registry: "The registry the image is pulled from, such as `https://index.docker.io/v1/`.",
     registryUsername: "The registry user. A secret: wrapped with `pulumi.secret` and kept out of the state in plain text.",
-    registryPassword:
-      "The registry password or token. A secret; Kasm never shows it back, so refresh keeps the " +
-      "declared value.",
-    runConfig:
-      "Docker run settings that override Kasm's, such as `{ hostname: \"kasm\", environment: { TZ: " +
-      '"UTC" } }`.',
+    registryPassword: "The registry password or token. A secret; Kasm never shows it back, so refresh keeps the " + "declared value.",
+    runConfig: 'Docker run settings that override Kasm\'s, such as `{ hostname: "kasm", environment: { TZ: ' + '"UTC" } }`.',
     execConfig: 'Commands run in the session, such as `{ first_launch: { cmd: "google-chrome" } }`.',
     volumeMappings: "Host paths mounted into each session, by host path.",
     restrictToZone: "Whether sessions start only in WorkspaceArgs.zoneId's zone.",
@@ -383,7 +403,10 @@ export const workspaceProvider = defineKind<WorkspaceInputs, WorkspaceOutputs, K
     const client = context.client();
     // The whole record is sent: the current one, with every declared field in its place.
     const current = await client.images.findImageById(id);
-    if (!current) throw new KasmObjectMissingError(`Workspace ${label(news)}: Kasm has no image with id ${id} any more (deleted outside Pulumi). Run \`pulumi refresh\` to drop it from the state, then \`pulumi up\` creates it again.`);
+    if (!current)
+      throw new KasmObjectMissingError(
+        `Workspace ${label(news)}: Kasm has no image with id ${id} any more (deleted outside Pulumi). Run \`pulumi refresh\` to drop it from the state, then \`pulumi up\` creates it again.`,
+      );
     await client.images.updateImage(imageUpdate(current, news));
     const kept = await readBack(client, id);
     const missing = notTaken(news, kept);

@@ -50,7 +50,13 @@ function row(kind: KindName): string {
     if (name !== one || other === undefined) return [cell];
     return [`exactly one of ${cell} or ${inputCell(other, schema.properties?.[other] ?? {}, true, secrets.includes(other))}`];
   });
-  const cells = [`\`${kind}\``, inputs.join(", "), Object.keys(kindOutputSchema(manifest).properties ?? {}).join(", "), replacesCell(manifest.fields), manifest.docs.limits];
+  const cells = [
+    `\`${kind}\``,
+    inputs.join(", "),
+    Object.keys(kindOutputSchema(manifest).properties ?? {}).join(", "),
+    replacesCell(manifest.fields),
+    manifest.docs.limits,
+  ];
   return `| ${cells.join(" | ")} |`.replaceAll("|  |", "| |");
 }
 
@@ -70,7 +76,8 @@ export function resourcesTable(): string {
 export function withTable(readme: string, table: string): string {
   const start = readme.indexOf(TABLE_MARKERS.start);
   const end = readme.indexOf(TABLE_MARKERS.end);
-  if (start < 0 || end < start) throw new Error(`README.md has no generated Resources table: put the two lines\n${TABLE_MARKERS.start}\n${TABLE_MARKERS.end}\nwhere it goes`);
+  if (start < 0 || end < start)
+    throw new Error(`README.md has no generated Resources table: put the two lines\n${TABLE_MARKERS.start}\n${TABLE_MARKERS.end}\nwhere it goes`);
   return readme.slice(0, start) + table + readme.slice(end + TABLE_MARKERS.end.length);
 }
 

@@ -33,7 +33,10 @@ export const DYNAMIC_FOLDER = "dynamic";
  * (so that `EgressProviderMapping` wins over `EgressProvider`). One-word names (`User`, `Group`,
  * `Workspace`) are left out: in prose they are as often the English word.
  */
-const LINKABLE = [...Object.keys(kinds), ...Object.values(kinds).flatMap(({ manifest }) => Object.values(manifest.docs.inputObjects ?? {}).map((object) => object?.name ?? ""))]
+const LINKABLE = [
+  ...Object.keys(kinds),
+  ...Object.values(kinds).flatMap(({ manifest }) => Object.values(manifest.docs.inputObjects ?? {}).map((object) => object?.name ?? "")),
+]
   .filter((name) => /^[A-Z][a-z]+[A-Z]/.test(name))
   .sort((a, b) => b.length - a.length);
 const LINKABLE_NAME = new RegExp(`\\b(${LINKABLE.join("|")})\\b`, "g");
@@ -149,7 +152,8 @@ interface KindModule {
 function outputDocsOf(kind: KindName, manifest: Kind["manifest"]): Record<string, string> {
   return Object.fromEntries(
     Object.entries(kindOutputSchema(manifest).properties ?? {}).map(([name, output]) => {
-      if (output.description === undefined) throw new Error(`${kind}: the output ${name} has no doc: give it one with .describe("...") in the kind's zod outputs`);
+      if (output.description === undefined)
+        throw new Error(`${kind}: the output ${name} has no doc: give it one with .describe("...") in the kind's zod outputs`);
       return [name, output.description];
     }),
   );
@@ -165,11 +169,16 @@ function classDeclaration(kind: KindName, manifest: Kind["manifest"], args: stri
   const outputs = Object.keys(outputDocs);
   const outputsType = `${kind}Outputs`;
   // Inputs whose left-out value the provider writes in (a drain's `draining`): their output is never undefined.
-  const alwaysSet = Object.entries(manifest.fields).filter(([, field]) => field.alwaysSet).map(([name]) => name);
+  const alwaysSet = Object.entries(manifest.fields)
+    .filter(([, field]) => field.alwaysSet)
+    .map(([name]) => name);
   const secrets = secretInputsOf(kind);
   const declared = [
     ...outputs.map((name) => `${tsdoc(outputDocs[name], "  ")}  declare readonly ${name}: pulumi.Output<${outputsType}["${name}"]>;\n`),
-    ...alwaysSet.map((name) => `${tsdoc(docs.inputs[name as keyof typeof docs.inputs], "  ")}  declare readonly ${name}: pulumi.Output<NonNullable<pulumi.Unwrap<${args}["${name}"]>>>;\n`),
+    ...alwaysSet.map(
+      (name) =>
+        `${tsdoc(docs.inputs[name as keyof typeof docs.inputs], "  ")}  declare readonly ${name}: pulumi.Output<NonNullable<pulumi.Unwrap<${args}["${name}"]>>>;\n`,
+    ),
   ];
   const registered = [
     outputs.length > 0 ? `computed: { ${outputs.map((name) => `${name}: true`).join(", ")} }` : "",
@@ -202,7 +211,8 @@ export function kindModule(kind: KindName, { manifest }: Kind): KindModule {
   const objectName = (object: JsonSchema): string => {
     const field = Object.entries(schema.properties ?? {}).find(([, property]) => property === object || property.items === object)?.[0];
     const described = field === undefined ? undefined : objectDocs[field];
-    if (described === undefined) throw new Error(`${kind}: the input ${field ?? "?"} holds objects, and its docs name no SDK type for them (docs.inputObjects)`);
+    if (described === undefined)
+      throw new Error(`${kind}: the input ${field ?? "?"} holds objects, and its docs name no SDK type for them (docs.inputObjects)`);
     objects.push(`${tsdoc(described.description)}export interface ${described.name} {\n${members(object, described.properties, objectName)}}\n`);
     return described.name;
   };

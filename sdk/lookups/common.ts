@@ -102,7 +102,7 @@ export class KasmLookupError extends pulumi.RunError {
 }
 
 /** Every lookup of provider/lookups, by name (the table the native provider's functions come from too). */
-type Lookups = (typeof import("../../provider/lookups"))["LOOKUPS"];
+type Lookups = typeof import("../../provider/lookups")["LOOKUPS"];
 /** The arguments a lookup's `fetch` takes after the client (`unknown` for one that takes none). */
 type ArgsOf<N extends keyof Lookups> = Lookups[N]["fetch"] extends (client: KasmClient, args: infer A) => unknown ? A : never;
 /** What a lookup's `fetch` finds. */

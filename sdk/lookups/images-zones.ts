@@ -1,7 +1,17 @@
 /** Lookups of images, deployment zones and servers. */
 import * as pulumi from "@pulumi/pulumi";
 import type { GetImageArgs } from "../../provider/lookups/images-zones";
-import { IMAGE_SECRETS, SERVER_SECRETS, ZONE_SECRETS, type ImageRecord, type ImageSecrets, type ServerRecord, type ServerSecrets, type ZoneRecord, type ZoneSecrets } from "../../provider/lookups/secrets";
+import {
+  IMAGE_SECRETS,
+  SERVER_SECRETS,
+  ZONE_SECRETS,
+  type ImageRecord,
+  type ImageSecrets,
+  type ServerRecord,
+  type ServerSecrets,
+  type ZoneRecord,
+  type ZoneSecrets,
+} from "../../provider/lookups/secrets";
 import { connectionName } from "../connection";
 import { declaredOf } from "../provider";
 import type { Workspace, WorkspaceArgs } from "../kinds";

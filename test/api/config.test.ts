@@ -26,8 +26,7 @@ describe("configuration", () => {
     const config = error as KasmConfigurationError;
     expect(config.kind).toBe("configuration");
     expect(config.missing).toHaveLength(3);
-    for (const text of ["baseUrl", "KASM_BASE_URL", "apiKey", "KASM_API_KEY", "apiKeySecret", "KASM_API_KEY_SECRET"])
-      expect(config.message).toContain(text);
+    for (const text of ["baseUrl", "KASM_BASE_URL", "apiKey", "KASM_API_KEY", "apiKeySecret", "KASM_API_KEY_SECRET"]) expect(config.message).toContain(text);
   });
 
   it("names only what is missing", () => {
@@ -76,16 +75,11 @@ describe("configuration", () => {
 
   it("refuses invalid values, naming each", () => {
     const attempt = () =>
-      resolveConfig(
-        { baseUrl: "ftp://kasm.example.com", apiKey: "k", apiKeySecret: SECRET, requestTimeoutMs: -1 },
-        { KASM_MAX_RETRIES: "many" },
-      );
+      resolveConfig({ baseUrl: "ftp://kasm.example.com", apiKey: "k", apiKeySecret: SECRET, requestTimeoutMs: -1 }, { KASM_MAX_RETRIES: "many" });
     expect(attempt).toThrow(KasmConfigurationError);
     expect(attempt).toThrow(/baseUrl must be an http:\/\/ or https:\/\/ address/);
     expect(attempt).toThrow(/requestTimeoutMs must be a whole number of at least 1/);
-    expect(attempt).toThrow(
-      /maxRetries must be a whole number of at least 0 \(configuration `kasm:maxRetries`, option `maxRetries` or KASM_MAX_RETRIES\)/,
-    );
+    expect(attempt).toThrow(/maxRetries must be a whole number of at least 0 \(configuration `kasm:maxRetries`, option `maxRetries` or KASM_MAX_RETRIES\)/);
   });
 
   it("reads the CA certificate as PEM text, or from a file named by the option or KASM_CA_CERT", () => {

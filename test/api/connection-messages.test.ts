@@ -60,9 +60,14 @@ describe("messages about a named connection's settings", () => {
       "kasm-production:apiKey": ADMIN.key,
       "kasm-production:apiKeySecret": "not-the-secret",
     });
-    const error = await client.users.getUsers({ page_size: 1 }).then(() => new Error("no error"), (e: unknown) => e as Error);
+    const error = await client.users.getUsers({ page_size: 1 }).then(
+      () => new Error("no error"),
+      (e: unknown) => e as Error,
+    );
     await client.close();
-    expect(error.message).toContain("`kasm-production:apiKey` and `kasm-production:apiKeySecret`, or KASM_PRODUCTION_API_KEY and KASM_PRODUCTION_API_KEY_SECRET");
+    expect(error.message).toContain(
+      "`kasm-production:apiKey` and `kasm-production:apiKeySecret`, or KASM_PRODUCTION_API_KEY and KASM_PRODUCTION_API_KEY_SECRET",
+    );
     expect(error.message).not.toContain("not-the-secret");
   });
 
@@ -73,7 +78,10 @@ describe("messages about a named connection's settings", () => {
       "kasm-production:apiKey": ADMIN.key,
       "kasm-production:apiKeySecret": ADMIN.secret,
     });
-    const error = await client.users.getUsers({ page_size: 1 }).then(() => new Error("no error"), (e: unknown) => e as Error);
+    const error = await client.users.getUsers({ page_size: 1 }).then(
+      () => new Error("no error"),
+      (e: unknown) => e as Error,
+    );
     await client.close();
     expect(error.message).toContain(`The address is http://127.0.0.1:${port}, set by \`kasm-production:baseUrl\` (or KASM_PRODUCTION_BASE_URL)`);
   });
@@ -85,16 +93,24 @@ describe("messages about a named connection's settings", () => {
       "kasm-production:apiKey": ADMIN.key,
       "kasm-production:apiKeySecret": ADMIN.secret,
     });
-    const error = await client.users.getUsers({ page_size: 1 }).then(() => new Error("no error"), (e: unknown) => e as Error);
+    const error = await client.users.getUsers({ page_size: 1 }).then(
+      () => new Error("no error"),
+      (e: unknown) => e as Error,
+    );
     await client.close();
     expect(error.message).toContain('but kasm-production:apiNames is "spec"');
-    expect(error.message).toContain('Set kasm-production:apiNames to "product" (`pulumi config set kasm-production:apiNames product`, or KASM_PRODUCTION_API_NAMES=product');
+    expect(error.message).toContain(
+      'Set kasm-production:apiNames to "product" (`pulumi config set kasm-production:apiNames product`, or KASM_PRODUCTION_API_NAMES=product',
+    );
     expect(error.message).not.toContain("kasm:apiNames");
   });
 
   it("a product operation refused in spec mode names the connection's apiNames setting", async () => {
     const client = productionClient({ "kasm-production:baseUrl": spec.url, "kasm-production:apiKey": ADMIN.key, "kasm-production:apiKeySecret": ADMIN.secret });
-    const error = await client.groups.getGroups().then(() => new Error("no error"), (e: unknown) => e as Error);
+    const error = await client.groups.getGroups().then(
+      () => new Error("no error"),
+      (e: unknown) => e as Error,
+    );
     await client.close();
     expect(error.message).toContain('kasm-production:apiNames is "spec", so it was not sent');
     expect(error.message).not.toContain("kasm:apiNames");

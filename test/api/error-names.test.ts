@@ -18,14 +18,32 @@ function errorClasses(module: Record<string, unknown>): [string, new (...args: u
  * Arguments every constructor takes without throwing (the name does not depend on them): the
  * details of a refused call first, as most of the client's errors take them.
  */
-const ARGUMENTS = [{ operation: "get_user", status: 400, errorMessage: "refused", attempts: 1, issues: [], configured: "spec", wireName: "get_user", foreignNames: [], field: "target_user.user_id", value: "x", object: "user" }, "message", {}];
+const ARGUMENTS = [
+  {
+    operation: "get_user",
+    status: 400,
+    errorMessage: "refused",
+    attempts: 1,
+    issues: [],
+    configured: "spec",
+    wireName: "get_user",
+    foreignNames: [],
+    field: "target_user.user_id",
+    value: "x",
+    object: "user",
+  },
+  "message",
+  {},
+];
 
 describe("error names", () => {
   const classes = [...errorClasses(api), ...errorClasses(kit)];
 
   it("finds the client's and the kinds' error classes", () => {
     expect(classes.length).toBeGreaterThanOrEqual(30);
-    expect(classes.map(([exported]) => exported)).toEqual(expect.arrayContaining(["KasmApiError", "KasmUnknownUserError", "KasmResourceError", "KasmInitializationError"]));
+    expect(classes.map(([exported]) => exported)).toEqual(
+      expect.arrayContaining(["KasmApiError", "KasmUnknownUserError", "KasmResourceError", "KasmInitializationError"]),
+    );
   });
 
   it.each(classes)("%s names its instances after itself", (exported, ErrorClass) => {

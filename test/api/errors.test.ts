@@ -84,7 +84,12 @@ describe("error classes", () => {
   });
 
   it("403: names the target's permission for an egress mapping, and the alternatives of get_servers", async () => {
-    const egress = errorForStatus({ operation: "create_egress_provider_mapping", status: 403, errorMessage: "Unauthorized.", context: { targetIsGroup: true } });
+    const egress = errorForStatus({
+      operation: "create_egress_provider_mapping",
+      status: 403,
+      errorMessage: "Unauthorized.",
+      context: { targetIsGroup: true },
+    });
     expect((egress as KasmPermissionError).requiredPermissions).toEqual(["Egress Providers Modify", "Groups Modify"]);
     expect(egress.message).toContain("Groups Modify System when it targets a system group");
     const servers = errorForStatus({ operation: "get_servers", status: 403, errorMessage: "Unauthorized." }) as KasmPermissionError;
@@ -179,7 +184,9 @@ describe("error classes", () => {
       expect(error).toBeInstanceOf(KasmUnknownPathError);
       expect(error).not.toBeInstanceOf(KasmNotFoundError);
       expect(error).toMatchObject({ kind: "unknown_path", status: 404, operation: "get_user" });
-      expect(error.message).toMatch(/^get_user: the installation answered HTTP 404 with no message for the operation get_user: nothing at the configured address answers it/);
+      expect(error.message).toMatch(
+        /^get_user: the installation answered HTTP 404 with no message for the operation get_user: nothing at the configured address answers it/,
+      );
       expect(error.message).toContain("Check kasm:baseUrl (or KASM_BASE_URL)");
       await expect(client.servers.setDrainServer({ server_id: "d".repeat(32), is_draining: true })).rejects.toBeInstanceOf(KasmUnknownPathError);
     } finally {
@@ -264,7 +271,9 @@ describe("a refusal a caller acts on is its own class, decided where the answer 
   });
 
   it("from the released product's texts (answered with HTTP 200 and an error_message by 1.15)", () => {
-    expect(errorForStatus({ operation: "delete_group", status: 200, errorMessage: "Group contains (3) users and 'force' option not set to True" })).toBeInstanceOf(KasmForceRequiredError);
+    expect(
+      errorForStatus({ operation: "delete_group", status: 200, errorMessage: "Group contains (3) users and 'force' option not set to True" }),
+    ).toBeInstanceOf(KasmForceRequiredError);
     expect(errorForStatus({ operation: "create_group", status: 200, errorMessage: "Group (Kiosks) already exists" })).toBeInstanceOf(KasmAlreadyExistsError);
     expect(errorForStatus({ operation: "get_cast_config", status: 400, errorMessage: "Unknown cast config (abc)" })).toBeInstanceOf(KasmUnknownCastConfigError);
     // A text that means none of these stays a plain refusal.
@@ -292,7 +301,13 @@ describe("the text of a 403 decides its class", () => {
       says: /concurrent sessions are all in use.*End sessions.*activate more seats/s,
     },
     // Releases before 1.19.0 answered some credential failures with 403.
-    { text: "Invalid user name or password.", operation: "create_user", kind: "authentication", type: KasmAuthenticationError, says: /Check the API key and secret/ },
+    {
+      text: "Invalid user name or password.",
+      operation: "create_user",
+      kind: "authentication",
+      type: KasmAuthenticationError,
+      says: /Check the API key and secret/,
+    },
   ] as const;
 
   for (const c of cases) {
@@ -367,7 +382,11 @@ describe("secrets", () => {
     const wgKey = "wg-PRIVATE-key-0Zx9==";
     const meshKey = "mesh-KEY-77aa";
     const errors: unknown[] = [];
-    const collect = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => errors.push(e));
+    const collect = (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        (e: unknown) => errors.push(e),
+      );
     try {
       // Make every call fail after retries, so that errors and retry log lines are produced.
       await h.control("POST", "/__emulator/faults", { rate: 1, kinds: ["500", "503", "reset"], seed: 3 });
@@ -377,7 +396,15 @@ describe("secrets", () => {
       // Refused by the server: duplicates and an unknown activation key.
       const provider = await client.egress.createEgressProvider({ name: "wg", egress_provider_type: "wireguard", enabled: true });
       const bob = await client.users.getUser({ username: "bob" });
-      const credential = { egress_provider_id: provider.egress_provider_id, name: "c", user_id: bob.user_id, enabled: true, allow_all_gateways: true, wireguard_private_key: wgKey, mesh_key: meshKey };
+      const credential = {
+        egress_provider_id: provider.egress_provider_id,
+        name: "c",
+        user_id: bob.user_id,
+        enabled: true,
+        allow_all_gateways: true,
+        wireguard_private_key: wgKey,
+        mesh_key: meshKey,
+      };
       await client.egress.createEgressCredential(credential);
       await collect(client.egress.createEgressCredential(credential));
       await collect(client.licenses.activate({ activation_key: "-----BEGIN ACTIVATION KEY-----\nUNKNOWN-KEY-991\n-----END ACTIVATION KEY-----" }));

@@ -48,7 +48,10 @@ const served: string[] = [];
 const clients: KasmClient[] = [];
 
 function clientAs(key: string, secret: string): KasmClient {
-  const client = createKasmClient({ baseUrl: emulator.url, apiKey: key, apiKeySecret: secret, apiNames: "product", maxRetries: RETRIES, retryBaseDelayMs: 1, retryMaxDelayMs: 5 }, {});
+  const client = createKasmClient(
+    { baseUrl: emulator.url, apiKey: key, apiKeySecret: secret, apiNames: "product", maxRetries: RETRIES, retryBaseDelayMs: 1, retryMaxDelayMs: 5 },
+    {},
+  );
   clients.push(client);
   return client;
 }
@@ -110,10 +113,18 @@ describe("another server error whose body is not JSON", () => {
     const server = await startLocalServer();
     const client = createKasmClient({ baseUrl: server.url, apiKey: "k", apiKeySecret: SECRET, maxRetries: 0 }, {});
     try {
-      server.script("get_users", { status: 502, raw: `<html><head><title>502 Bad Gateway</title></head>\n<body><h1>Bad Gateway</h1><p>upstream said ${SECRET}</p></body></html>` });
-      const error = await client.users.getUsers().then(() => undefined, (e: unknown) => e);
+      server.script("get_users", {
+        status: 502,
+        raw: `<html><head><title>502 Bad Gateway</title></head>\n<body><h1>Bad Gateway</h1><p>upstream said ${SECRET}</p></body></html>`,
+      });
+      const error = await client.users.getUsers().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(KasmServerError);
-      expect((error as Error).message).toBe('get_users: the server failed (HTTP 502 with a body that is not JSON: "502 Bad Gateway Bad Gateway upstream said [REDACTED]") after 1 attempt(s)');
+      expect((error as Error).message).toBe(
+        'get_users: the server failed (HTTP 502 with a body that is not JSON: "502 Bad Gateway Bad Gateway upstream said [REDACTED]") after 1 attempt(s)',
+      );
       expect(JSON.stringify(error)).not.toContain(SECRET);
     } finally {
       await client.close();

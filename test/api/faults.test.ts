@@ -55,12 +55,16 @@ describe("under injected faults", () => {
       {},
     );
     const control = (method: string, path: string, body?: unknown) =>
-      fetch(`${emulator!.url}${path}`, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { "content-type": "application/json" } }).then(
-        (r) => r.json() as Promise<any>,
-      );
+      fetch(`${emulator!.url}${path}`, {
+        method,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        headers: { "content-type": "application/json" },
+      }).then((r) => r.json() as Promise<any>);
 
     const seeded = await control("GET", "/__emulator/state");
-    const groups = Object.values<any>(seeded.groups).filter((g) => !g.is_system).map((g) => ({ id: g.group_id as string, name: g.name as string }));
+    const groups = Object.values<any>(seeded.groups)
+      .filter((g) => !g.is_system)
+      .map((g) => ({ id: g.group_id as string, name: g.name as string }));
     const zones = Object.values<any>(seeded.zones).map((z) => z.zone_id as string);
     const images = Object.values<any>(seeded.images).map((i) => i.image_id as string);
     const intended: Intended = {
@@ -109,21 +113,33 @@ describe("under injected faults", () => {
     const providers = Object.values<any>(state.egressProviders);
     expect(providers.map((p) => `${p.name}=${p.enabled}`).sort()).toEqual([...intended.providers].map(([n, p]) => `${n}=${p.enabled}`).sort());
     const providerName = (id: string) => state.egressProviders[id].name;
-    expect(Object.values<any>(state.egressGateways).map((g) => `${providerName(g.egress_provider_id)}/${g.name}`).sort()).toEqual(
-      [...intended.gateways.keys()].sort(),
-    );
+    expect(
+      Object.values<any>(state.egressGateways)
+        .map((g) => `${providerName(g.egress_provider_id)}/${g.name}`)
+        .sort(),
+    ).toEqual([...intended.gateways.keys()].sort());
     const groupName = (id: string) => state.groups[id].name;
-    expect(Object.values<any>(state.egressMappings).map((m) => `${providerName(m.egress_provider_id)}/${groupName(m.group_id)}`).sort()).toEqual(
-      [...intended.mappings.keys()].sort(),
-    );
-    expect(Object.values<any>(state.egressCredentials).map((c) => `${providerName(c.egress_provider_id)}/${c.name}`).sort()).toEqual(
-      [...intended.credentials].sort(),
-    );
-    expect(Object.values<any>(state.castConfigs).map((c) => c.casting_config_name).sort()).toEqual([...intended.casts.keys()].sort());
+    expect(
+      Object.values<any>(state.egressMappings)
+        .map((m) => `${providerName(m.egress_provider_id)}/${groupName(m.group_id)}`)
+        .sort(),
+    ).toEqual([...intended.mappings.keys()].sort());
+    expect(
+      Object.values<any>(state.egressCredentials)
+        .map((c) => `${providerName(c.egress_provider_id)}/${c.name}`)
+        .sort(),
+    ).toEqual([...intended.credentials].sort());
+    expect(
+      Object.values<any>(state.castConfigs)
+        .map((c) => c.casting_config_name)
+        .sort(),
+    ).toEqual([...intended.casts.keys()].sort());
 
     // --- what the run measured -----------------------------------------------------------------
     const injected = Object.values<number>(faults.injected).reduce((a, b) => a + b, 0);
-    const before = Object.entries<number>(faults.injected).filter(([k]) => k.endsWith(":before")).reduce((a, [, n]) => a + n, 0);
+    const before = Object.entries<number>(faults.injected)
+      .filter(([k]) => k.endsWith(":before"))
+      .reduce((a, [, n]) => a + n, 0);
     const requests = handled + before; // handled requests are logged; a fault before the operation is not
     const retries = logger.lines.filter((l) => l.includes("retrying in")).length;
     const lookups = logger.lines.filter((l) => l.includes("looking for the object")).length;

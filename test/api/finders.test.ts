@@ -52,7 +52,12 @@ describe("egress finders", () => {
 
     const bob = await client.users.getUser({ username: "bob" });
     const alice = await client.users.getUser({ username: "alice" });
-    const mapping = await client.egress.createEgressProviderMapping({ egress_provider_id: provider.egress_provider_id, user_id: bob.user_id, enabled: true, allow_all_gateways: true });
+    const mapping = await client.egress.createEgressProviderMapping({
+      egress_provider_id: provider.egress_provider_id,
+      user_id: bob.user_id,
+      enabled: true,
+      allow_all_gateways: true,
+    });
     const foundMapping = await client.egress.findEgressProviderMapping({ egress_provider_id: providerId, user_id: otherSpelling(bob.user_id) });
     expect(foundMapping?.egress_provider_mapping_id).toBe(mapping.egress_provider_mapping_id);
     expect(await client.egress.findEgressProviderMapping({ egress_provider_id: providerId, user_id: alice.user_id })).toBeUndefined();

@@ -22,7 +22,12 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   // A test may have closed its client through a view.
-  await Promise.all(clients.splice(0).filter((c) => !c.closed).map((c) => c.close()));
+  await Promise.all(
+    clients
+      .splice(0)
+      .filter((c) => !c.closed)
+      .map((c) => c.close()),
+  );
   server.requests.length = 0;
   server.fallback = () => ({ status: 200, body: {} });
 });
@@ -43,7 +48,10 @@ function notes(): LenientReads {
 function productAnswers(request: RecordedRequest) {
   if (request.operation === "get_users") return { status: 200, body: { users: USERS, total: USERS.length } };
   if (request.operation === "get_user") return { status: 200, body: { user: USERS.find((u) => u.user_id === request.json.target_user.user_id) } };
-  return { status: 200, body: { staging_config: { staging_config_id: CONFIG_ID, zone_id: ZONE, image_id: IMAGE, num_sessions: 1, expiration: 2, allow_kasm_audio: true } } };
+  return {
+    status: 200,
+    body: { staging_config: { staging_config_id: CONFIG_ID, zone_id: ZONE, image_id: IMAGE, num_sessions: 1, expiration: 2, allow_kasm_audio: true } },
+  };
 }
 
 describe("a lenient view of a client", () => {

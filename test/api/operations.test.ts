@@ -11,7 +11,12 @@ import { ACTIVATION_KEY, startHarness, type Harness } from "./helpers";
 let h: Harness;
 let client: KasmClient;
 /** Ids of seeded objects, by name. */
-const ids = { groups: {} as Record<string, string>, images: {} as Record<string, string>, zones: {} as Record<string, string>, servers: {} as Record<string, string> };
+const ids = {
+  groups: {} as Record<string, string>,
+  images: {} as Record<string, string>,
+  zones: {} as Record<string, string>,
+  servers: {} as Record<string, string>,
+};
 
 beforeAll(async () => {
   h = await startHarness();

@@ -40,7 +40,11 @@ describe("fromApiFields", () => {
   });
 
   it("leaves out a field the record lacks, and does not rename inside nested values", () => {
-    const record = { zone_name: "eu", launch_config: { run_as_user: 1 } } as { zone_name?: string; launch_config?: Record<string, unknown>; image_name?: string };
+    const record = { zone_name: "eu", launch_config: { run_as_user: 1 } } as {
+      zone_name?: string;
+      launch_config?: Record<string, unknown>;
+      image_name?: string;
+    };
     expect(fromApiFields(record, ["zoneName", "launchConfig", "imageName"])).toEqual({ zoneName: "eu", launchConfig: { run_as_user: 1 } });
   });
 

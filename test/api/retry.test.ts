@@ -26,10 +26,7 @@ let server: LocalServer;
 let client: KasmClient;
 
 function clientFor(url: string, options: KasmClientOptions = {}): KasmClient {
-  return createKasmClient(
-    { baseUrl: url, apiKey: "k", apiKeySecret: SECRET, maxRetries: 3, retryBaseDelayMs: 5, retryMaxDelayMs: 20, ...options },
-    {},
-  );
+  return createKasmClient({ baseUrl: url, apiKey: "k", apiKeySecret: SECRET, maxRetries: 3, retryBaseDelayMs: 5, retryMaxDelayMs: 20, ...options }, {});
 }
 
 beforeEach(async () => {
@@ -83,7 +80,12 @@ describe("reads and updates", () => {
     const logger = captureLogger();
     await client.close();
     client = clientFor(server.url, { logger });
-    server.script("get_user", { status: 503, body: { error_message: "Service Unavailable" } }, { reset: true }, { status: 200, body: { user: userRecord("amy") } });
+    server.script(
+      "get_user",
+      { status: 503, body: { error_message: "Service Unavailable" } },
+      { reset: true },
+      { status: 200, body: { user: userRecord("amy") } },
+    );
     expect((await client.users.getUser({ username: "amy" })).username).toBe("amy");
     expect(server.operations()).toEqual(["get_user", "get_user", "get_user"]);
     expect(logger.lines.filter((l) => l.includes("retrying"))).toHaveLength(2);
@@ -98,7 +100,11 @@ describe("reads and updates", () => {
   });
 
   it("honours Retry-After on 429 up to the configured maximum delay", async () => {
-    server.script("get_images", { status: 429, body: { error_message: "Too Many Requests" }, headers: { "retry-after": "1" } }, { status: 200, body: { images: [] } });
+    server.script(
+      "get_images",
+      { status: 429, body: { error_message: "Too Many Requests" }, headers: { "retry-after": "1" } },
+      { status: 200, body: { images: [] } },
+    );
     const started = Date.now();
     await client.images.getImages();
     expect(Date.now() - started).toBeLessThan(900); // capped at retryMaxDelayMs (20 ms), not the asked 1 s
@@ -156,7 +162,11 @@ describe("creates", () => {
 
   it("adopts the object when the repeated create is refused as a duplicate (the first committed late)", async () => {
     const existing = { egress_provider_id: "11111111111111111111111111111111", name: "vpn", egress_provider_type: "wireguard", enabled: true };
-    server.script("create_egress_provider", { status: 503, body: {} }, { status: 400, body: { error_message: "An egress provider named (vpn) already exists" } });
+    server.script(
+      "create_egress_provider",
+      { status: 503, body: {} },
+      { status: 400, body: { error_message: "An egress provider named (vpn) already exists" } },
+    );
     server.script("get_egress_providers", { status: 200, body: { egress_providers: [] } }, { status: 200, body: { egress_providers: [existing] } });
     const provider = await client.egress.createEgressProvider({ name: "vpn", egress_provider_type: "wireguard", enabled: true });
     expect(provider).toEqual(existing);
@@ -177,7 +187,10 @@ describe("creates", () => {
 
   it("reports a genuine duplicate on the first attempt as a bad request", async () => {
     server.script("create_user", { status: 400, body: { error_message: "Error creating user (dee): (User already exists)" } });
-    await expect(client.users.createUser({ username: "dee" })).rejects.toMatchObject({ kind: "bad_request", errorMessage: "Error creating user (dee): (User already exists)" });
+    await expect(client.users.createUser({ username: "dee" })).rejects.toMatchObject({
+      kind: "bad_request",
+      errorMessage: "Error creating user (dee): (User already exists)",
+    });
     expect(server.operations()).toEqual(["create_user"]);
   });
 

@@ -22,7 +22,13 @@ beforeAll(async () => {
     algorithm: "sha256",
     extensions: [
       { name: "basicConstraints", cA: true },
-      { name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }, { type: 2, value: "localhost" }] },
+      {
+        name: "subjectAltName",
+        altNames: [
+          { type: 7, ip: "127.0.0.1" },
+          { type: 2, value: "localhost" },
+        ],
+      },
     ],
   });
   certPem = pems.cert;

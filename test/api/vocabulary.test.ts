@@ -107,7 +107,9 @@ describe("writing: exact, in the configured vocabulary", () => {
     // Read back under the names the rest of the package uses.
     expect(config).toMatchObject({ allow_ws_audio: true, allow_ws_microphone: true });
 
-    await client("product").sessions.getWsStatus({ ws_id: CONFIG_ID, user_id: CONFIG_ID }).catch(() => undefined);
+    await client("product")
+      .sessions.getWsStatus({ ws_id: CONFIG_ID, user_id: CONFIG_ID })
+      .catch(() => undefined);
     expect(server.requests.at(-1)?.path).toBe("/api/public/get_kasm_status");
   });
 
@@ -159,7 +161,9 @@ describe("a mismatch fails loudly, naming the setting", () => {
   });
 
   it("product meeting the spec: a write answered with allow_ws_* fails, naming the other value", async () => {
-    const specAnswer = { staging_config: { staging_config_id: CONFIG_ID, zone_id: ZONE, image_id: IMAGE, num_sessions: 1, expiration: 2, allow_ws_audio: false } };
+    const specAnswer = {
+      staging_config: { staging_config_id: CONFIG_ID, zone_id: ZONE, image_id: IMAGE, num_sessions: 1, expiration: 2, allow_ws_audio: false },
+    };
     server.script("update_staging_config", { status: 200, body: specAnswer });
     // The pool and the autoscale config sent: the write goes out at once, and its answer shows the other vocabulary.
     const update = { staging_config_id: CONFIG_ID, allow_ws_audio: true, server_pool_id: null, autoscale_config_id: null };
@@ -256,7 +260,10 @@ describe("the product's operations", () => {
 
   it("product mode calls them, and reads an empty listing answered as {}", async () => {
     await expect(client("product").groups.getGroups()).resolves.toEqual([]);
-    server.script("get_cast_config", { status: 200, body: { cast_config: { cast_config_id: CONFIG_ID, casting_config_name: "kiosk", image_id: IMAGE, key: "kiosk", kasm_url: "https://x.example" } } });
+    server.script("get_cast_config", {
+      status: 200,
+      body: { cast_config: { cast_config_id: CONFIG_ID, casting_config_name: "kiosk", image_id: IMAGE, key: "kiosk", kasm_url: "https://x.example" } },
+    });
     await expect(client("product").casting.getCastConfig({ cast_config_id: CONFIG_ID })).resolves.toMatchObject({ ws_url: "https://x.example" });
     expect(server.requests.at(-1)?.json).toMatchObject({ cast_config_id: CONFIG_ID });
     expect(server.operations()).toEqual(["get_groups", "get_cast_config"]);

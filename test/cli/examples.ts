@@ -98,7 +98,10 @@ const CASES: readonly Case[] = [
     production: true,
     apiNames: "product",
     outputs: (s) => ({
-      imageIds: { staging: { chrome: byName(s, "images", "friendly_name", "Chrome").image_id, "vs-code": expect.any(String), terminal: expect.any(String) }, production: expect.any(Object) },
+      imageIds: {
+        staging: { chrome: byName(s, "images", "friendly_name", "Chrome").image_id, "vs-code": expect.any(String), terminal: expect.any(String) },
+        production: expect.any(Object),
+      },
     }),
     edit: [["memory: 2_768_000_000", "memory: 4_000_000_000"]],
   },
@@ -123,8 +126,17 @@ interface Trace {
 
 /** What an emulator holds, in terms that do not depend on the ids it made up. */
 function shapeOf(state: any): Record<string, unknown> {
-  const counts = Object.fromEntries(Object.entries<any>(state).filter(([, v]) => v && typeof v === "object").map(([k, v]) => [k, Object.keys(v).length]));
-  return { ...counts, usernames: Object.values<any>(state.users ?? {}).map((u) => u.username).sort() };
+  const counts = Object.fromEntries(
+    Object.entries<any>(state)
+      .filter(([, v]) => v && typeof v === "object")
+      .map(([k, v]) => [k, Object.keys(v).length]),
+  );
+  return {
+    ...counts,
+    usernames: Object.values<any>(state.users ?? {})
+      .map((u) => u.username)
+      .sort(),
+  };
 }
 
 /** The steps every example takes, in order. */
@@ -141,11 +153,21 @@ async function startInstallations(c: Case): Promise<TestEmulator[]> {
 /** The provider settings of a case's stack: each installation's address and key. */
 function providerConfig(c: Case, installations: readonly TestEmulator[]): Record<string, string> {
   const key = seedOf(c.example).apiKeys[0];
-  const config: Record<string, string> = { "kasm:baseUrl": installations[0].url, "kasm:apiKey": key.key, "kasm:apiKeySecret": key.secret, "kasm:maxRetries": "1" };
+  const config: Record<string, string> = {
+    "kasm:baseUrl": installations[0].url,
+    "kasm:apiKey": key.key,
+    "kasm:apiKeySecret": key.secret,
+    "kasm:maxRetries": "1",
+  };
   if (c.apiNames) config["kasm:apiNames"] = c.apiNames;
   if (c.production) {
     const production = productionSeed(c.example).apiKeys[0];
-    Object.assign(config, { "kasm-production:baseUrl": installations[1].url, "kasm-production:apiKey": production.key, "kasm-production:apiKeySecret": production.secret, "kasm-production:maxRetries": "1" });
+    Object.assign(config, {
+      "kasm-production:baseUrl": installations[1].url,
+      "kasm-production:apiKey": production.key,
+      "kasm-production:apiKeySecret": production.secret,
+      "kasm-production:maxRetries": "1",
+    });
     if (c.apiNames) config["kasm-production:apiNames"] = c.apiNames;
   }
   return config;
@@ -236,7 +258,9 @@ export function describeExamples(names: readonly ExampleName[]): void {
           return cli;
         }
 
-        it("preview, up, a second preview without changes, refresh, an edit, destroy back to the seed; the test engine does the same", { timeout: SLOW }, async () => {
+        it("preview, up, a second preview without changes, refresh, an edit, destroy back to the seed; the test engine does the same", {
+          timeout: SLOW,
+        }, async () => {
           await Promise.all(installations.map((i) => i.close()));
           installations = await startInstallations(c);
           emulator = installations[0];
@@ -257,7 +281,9 @@ export function describeExamples(names: readonly ExampleName[]): void {
           expect(await cli.outputs()).toEqual(c.outputs(await emulator.state()));
           // No API secret and no secret setting of the program in the stack's state, serialized providers included.
           const exported = (await cli.ok(["stack", "export", "--stack", "dev"])).stdout;
-          const secrets = [...SECRET_PROVIDER_KEYS.map((k) => providerConfig(c, installations)[k]), ...(c.secret ?? []).map((k) => c.config![k])].filter(Boolean);
+          const secrets = [...SECRET_PROVIDER_KEYS.map((k) => providerConfig(c, installations)[k]), ...(c.secret ?? []).map((k) => c.config![k])].filter(
+            Boolean,
+          );
           expect(secrets.length).toBeGreaterThan(0);
           for (const secret of secrets) expect(exported).not.toContain(secret);
 

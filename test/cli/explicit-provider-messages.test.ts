@@ -83,7 +83,7 @@ describe.skipIf(!hasPulumi)("an explicit native provider's messages, through the
 
   it("the wrong vocabulary names apiNames of provider staging and the value to set on it", { timeout: SLOW }, async () => {
     const output = await preview("vocabulary", lines(emulator.url, `      apiKeySecret: ${ADMIN.secret}\n`));
-    expect(output).toContain("`apiNames` of provider `staging` is \"spec\"");
+    expect(output).toContain('`apiNames` of provider `staging` is "spec"');
     expect(output).toContain("Set `apiNames: product` on provider `staging`");
     expect(output).toContain("one read of the installation of provider `staging` failed");
     expect(output).toContain("`checkBeforeChanges: false` on provider `staging` turns it off");

@@ -77,7 +77,11 @@ describe.skipIf(!hasPulumi)("failures through the pulumi CLI", () => {
   });
 
   it("a check failure on a secret input names the input and never shows its value", { timeout: SLOW }, async () => {
-    const result = await run("secret", `import * as pulumi from "@pulumi/pulumi";\nnew kasm.User("pw", { username: "pwuser", password: pulumi.secret(424242 as any) });`, "preview");
+    const result = await run(
+      "secret",
+      `import * as pulumi from "@pulumi/pulumi";\nnew kasm.User("pw", { username: "pwuser", password: pulumi.secret(424242 as any) });`,
+      "preview",
+    );
     const text = result.stdout + result.stderr;
     expect(result.code).not.toBe(0);
     expect(diagnostics(text)).toContain("resource 'pw' has a problem: password must be text (got a whole number)");

@@ -76,7 +76,9 @@ describe.skipIf(!hasPulumi)("converging after an interruption, through the pulum
     throw new Error(`Kasm never made user ${username}`);
   }
 
-  it("a membership whose add committed but was answered 503 at every attempt: the next up records it, with no error and no write", { timeout: SLOW }, async () => {
+  it("a membership whose add committed but was answered 503 at every attempt: the next up records it, with no error and no write", {
+    timeout: SLOW,
+  }, async () => {
     const alice = await emulator.userId("alice");
     const { cli } = await typescriptStack("membership", `new kasm.GroupMembership("alice-engineering", { userId: "${alice}", groupId: "${ENGINEERING}" });`);
     await emulator.faults({ rate: 1, kinds: ["503"], operations: ["add_user_group"], phase: "after" });
@@ -114,13 +116,17 @@ describe.skipIf(!hasPulumi)("converging after an interruption, through the pulum
     }
     expect(up.code, up.stdout + up.stderr).toBe(0);
     expect(up.requests.filter((line) => /^batch_create_user \d{3} /.test(line))).toHaveLength(1);
-    const inKasm = ((await emulator.specCall("get_users")).body.users as { username: string; user_id: string }[]).filter((u) => u.username.startsWith("limited-"));
+    const inKasm = ((await emulator.specCall("get_users")).body.users as { username: string; user_id: string }[]).filter((u) =>
+      u.username.startsWith("limited-"),
+    );
     expect(inKasm).toHaveLength(60);
     const userIds = (await cli.outputs()).userIds as Record<string, string>;
     expect(Object.fromEntries(inKasm.map((u) => [u.username, u.user_id.replace(/-/g, "")]))).toEqual(userIds);
   });
 
-  it("an up killed while creating a User (dynamic): the lock, pulumi cancel, the pending create, the refusal naming adopt, and adopt taking it over", { timeout: SLOW }, async () => {
+  it("an up killed while creating a User (dynamic): the lock, pulumi cancel, the pending create, the refusal naming adopt, and adopt taking it over", {
+    timeout: SLOW,
+  }, async () => {
     const { cli, programDir } = await typescriptStack("killed-dynamic", `new kasm.User("ada", { username: "ada", firstName: "Ada" });`);
     const adaId = await killedWhileCreating(cli, "ada");
     const urn = "urn:pulumi:dev::killed-dynamic::pulumi-nodejs:dynamic/kasm:User::ada";
@@ -157,7 +163,10 @@ describe.skipIf(!hasPulumi)("converging after an interruption, through the pulum
     expect((afterImport.resources ?? []).map((r) => r.urn)).not.toContain(urn);
 
     // The way out: adopt takes the user over, with no create sent.
-    writeFileSync(path.join(programDir, "index.ts"), `import * as kasm from "pulumi-kasm";\nnew kasm.User("ada", { username: "ada", firstName: "Ada", adopt: true });\n`);
+    writeFileSync(
+      path.join(programDir, "index.ts"),
+      `import * as kasm from "pulumi-kasm";\nnew kasm.User("ada", { username: "ada", firstName: "Ada", adopt: true });\n`,
+    );
     const adopted = await step("up (adopt: true)", () => cli.steps("up"));
     expect(adopted.code, adopted.stdout + adopted.stderr).toBe(0);
     expect(adopted.requests.map((line) => line.split(" ")[0])).not.toContain("create_user");
@@ -166,7 +175,9 @@ describe.skipIf(!hasPulumi)("converging after an interruption, through the pulum
     expect(again.ops.ada).toBe("same");
   });
 
-  it("an up killed while creating a native User: pulumi import with the id the refusal names, refresh --clear-pending-creates; then an emptied <stack>.json.attrs", { timeout: SLOW }, async () => {
+  it("an up killed while creating a native User: pulumi import with the id the refusal names, refresh --clear-pending-creates; then an emptied <stack>.json.attrs", {
+    timeout: SLOW,
+  }, async () => {
     const caseDir = path.join(tmp.dir, "killed-native");
     const programDir = path.join(caseDir, "program");
     mkdirSync(programDir, { recursive: true });

@@ -51,7 +51,10 @@ function nativeProgram(url: string, form: ProviderForm): string {
   const provider = form === "explicit provider" ? "      provider: ${kasm}\n" : "";
   const resource = (name: string, kind: string, properties: string) =>
     `  ${name}:\n    type: kasm:index:${kind}\n    properties:\n${properties}    options:\n${provider}      aliases:\n        - ${dynamic(kind, name)}\n`;
-  const explicit = form === "explicit provider" ? `${explicitProvider("kasm", url)}    options:\n      aliases:\n        - urn:pulumi:dev::moving::pulumi:providers:pulumi-nodejs::default\n` : "";
+  const explicit =
+    form === "explicit provider"
+      ? `${explicitProvider("kasm", url)}    options:\n      aliases:\n        - urn:pulumi:dev::moving::pulumi:providers:pulumi-nodejs::default\n`
+      : "";
   return (
     `name: moving\nruntime: yaml\n${pluginFromCheckout()}resources:\n${explicit}` +
     resource("ada", "User", "      username: ada.moved\n      firstName: Ada\n") +
@@ -70,98 +73,106 @@ function succeeded<R extends CliResult>(result: R): R {
 /** The requests of a step that write: by the operation table (the emulator speaks the spec's names here). */
 const writes = (requests: readonly string[]) => requests.map((line) => line.split(" ")[0]).filter((op) => OPERATIONS[op as OperationName]?.access === "write");
 
-describe.skipIf(!hasPulumi).each(["default provider", "explicit provider"] as const)("a dynamic stack moved to the native provider (%s), through the pulumi CLI", (form) => {
-  let dir: string;
-  let emulator: TestEmulator;
-  const figures: string[] = [];
-  const step = <R extends CliResult>(label: string, run: () => Promise<R>) => measuredStep(emulator, figures, label, run);
+describe.skipIf(!hasPulumi).each(["default provider", "explicit provider"] as const)(
+  "a dynamic stack moved to the native provider (%s), through the pulumi CLI",
+  (form) => {
+    let dir: string;
+    let emulator: TestEmulator;
+    const figures: string[] = [];
+    const step = <R extends CliResult>(label: string, run: () => Promise<R>) => measuredStep(emulator, figures, label, run);
 
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "cli-move-forms-"));
-    emulator = await startTestEmulator(
-      {
-        zones: [{ zone_id: ZONE, zone_name: "default" }],
-        images: [{ image_id: IMAGE, name: "kasmweb/chrome:1.16.0", friendly_name: "Chrome" }],
-        groups: [{ group_id: GROUP, name: "Engineering" }],
-      },
-      { apiNames: "spec" },
-    );
-  });
-  afterAll(async () => {
-    console.log(`moving a dynamic stack to the native provider (${form}):\n  ${figures.join("\n  ")}`);
-    await emulator?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  it("keeps every object, there and back: the first up after each move writes nothing, refresh reads them, and a preview then shows no change", { timeout: SLOW * 3 }, async () => {
-    const programDir = path.join(dir, "program");
-    mkdirSync(programDir, { recursive: true });
-    writeFileSync(path.join(programDir, "Pulumi.yaml"), "name: moving\nruntime: nodejs\n");
-    writeFileSync(path.join(programDir, "package.json"), JSON.stringify({ name: "moving", main: "index.ts" }));
-    writeFileSync(path.join(programDir, "index.ts"), dynamicProgram(false));
-    const cli = new PulumiCli({
-      programDir,
-      stack: "dev",
-      workDir: path.join(dir, "work"),
-      passphrase: PASSPHRASE,
-      config: { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret },
-      secretKeys: ["kasm:apiKeySecret"],
+    beforeAll(async () => {
+      dir = mkdtempSync(path.join(tmpdir(), "cli-move-forms-"));
+      emulator = await startTestEmulator(
+        {
+          zones: [{ zone_id: ZONE, zone_name: "default" }],
+          images: [{ image_id: IMAGE, name: "kasmweb/chrome:1.16.0", friendly_name: "Chrome" }],
+          groups: [{ group_id: GROUP, name: "Engineering" }],
+        },
+        { apiNames: "spec" },
+      );
     });
-    await cli.init();
+    afterAll(async () => {
+      console.log(`moving a dynamic stack to the native provider (${form}):\n  ${figures.join("\n  ")}`);
+      await emulator?.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
 
-    const created = await step("up (dynamic)", () => cli.steps("up"));
-    expect(created.code, created.stdout + created.stderr).toBe(0);
-    expect(created.ops).toMatchObject({ ada: "create", "ada-engineering": "create", chrome: "create" });
-    const userId = (await cli.outputs()).userId;
+    it("keeps every object, there and back: the first up after each move writes nothing, refresh reads them, and a preview then shows no change", {
+      timeout: SLOW * 3,
+    }, async () => {
+      const programDir = path.join(dir, "program");
+      mkdirSync(programDir, { recursive: true });
+      writeFileSync(path.join(programDir, "Pulumi.yaml"), "name: moving\nruntime: nodejs\n");
+      writeFileSync(path.join(programDir, "package.json"), JSON.stringify({ name: "moving", main: "index.ts" }));
+      writeFileSync(path.join(programDir, "index.ts"), dynamicProgram(false));
+      const cli = new PulumiCli({
+        programDir,
+        stack: "dev",
+        workDir: path.join(dir, "work"),
+        passphrase: PASSPHRASE,
+        config: { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret },
+        secretKeys: ["kasm:apiKeySecret"],
+      });
+      await cli.init();
 
-    // The move: the program becomes the native one, in the same project and stack.
-    for (const file of ["index.ts", "package.json"]) unlinkSync(path.join(programDir, file));
-    writeFileSync(path.join(programDir, "Pulumi.yaml"), nativeProgram(emulator.url, form));
-    const previewed = await step("preview (moved)", () => cli.steps("preview"));
-    expect(previewed.code, previewed.stdout + previewed.stderr).toBe(0);
-    expect(previewed.ops).toMatchObject({ ada: "same", "ada-engineering": "same", chrome: "same" });
+      const created = await step("up (dynamic)", () => cli.steps("up"));
+      expect(created.code, created.stdout + created.stderr).toBe(0);
+      expect(created.ops).toMatchObject({ ada: "create", "ada-engineering": "create", chrome: "create" });
+      const userId = (await cli.outputs()).userId;
 
-    const moved = await step("up (moved)", () => cli.steps("up"));
-    expect(moved.code, moved.stdout + moved.stderr).toBe(0);
-    expect(moved.ops).toMatchObject({ ada: "same", "ada-engineering": "same", chrome: "same" });
-    expect(writes(moved.requests)).toEqual([]);
-    expect(await cli.outputs()).toEqual({ userId });
+      // The move: the program becomes the native one, in the same project and stack.
+      for (const file of ["index.ts", "package.json"]) unlinkSync(path.join(programDir, file));
+      writeFileSync(path.join(programDir, "Pulumi.yaml"), nativeProgram(emulator.url, form));
+      const previewed = await step("preview (moved)", () => cli.steps("preview"));
+      expect(previewed.code, previewed.stdout + previewed.stderr).toBe(0);
+      expect(previewed.ops).toMatchObject({ ada: "same", "ada-engineering": "same", chrome: "same" });
 
-    const exported = JSON.parse(succeeded(await cli.run(["stack", "export", "--stack", "dev"])).stdout);
-    const types = (exported.deployment.resources as { urn: string; type: string }[]).filter((r) => !r.type.startsWith("pulumi:")).map((r) => r.type).sort();
-    expect(types).toEqual(["kasm:index:GroupMembership", "kasm:index:StagingConfig", "kasm:index:User"]);
+      const moved = await step("up (moved)", () => cli.steps("up"));
+      expect(moved.code, moved.stdout + moved.stderr).toBe(0);
+      expect(moved.ops).toMatchObject({ ada: "same", "ada-engineering": "same", chrome: "same" });
+      expect(writes(moved.requests)).toEqual([]);
+      expect(await cli.outputs()).toEqual({ userId });
 
-    const refreshed = await step("refresh (moved)", () => cli.steps("refresh"));
-    expect(refreshed.code, refreshed.stdout + refreshed.stderr).toBe(0);
-    expect(writes(refreshed.requests)).toEqual([]);
-    const after = JSON.stringify(JSON.parse(succeeded(await cli.run(["stack", "export", "--stack", "dev"])).stdout));
-    // Nothing of the dynamic form is left once the plugin has read each object back.
-    expect(after).not.toContain("__provider");
-    expect(after).not.toContain("pulumi-nodejs");
+      const exported = JSON.parse(succeeded(await cli.run(["stack", "export", "--stack", "dev"])).stdout);
+      const types = (exported.deployment.resources as { urn: string; type: string }[])
+        .filter((r) => !r.type.startsWith("pulumi:"))
+        .map((r) => r.type)
+        .sort();
+      expect(types).toEqual(["kasm:index:GroupMembership", "kasm:index:StagingConfig", "kasm:index:User"]);
 
-    const same = await step("preview (no change)", () => cli.steps("preview"));
-    expect(same.code).toBe(0);
-    expect(Object.values(same.ops).every((op) => op === "same")).toBe(true);
-    expect(same.requests).toEqual([]);
+      const refreshed = await step("refresh (moved)", () => cli.steps("refresh"));
+      expect(refreshed.code, refreshed.stdout + refreshed.stderr).toBe(0);
+      expect(writes(refreshed.requests)).toEqual([]);
+      const after = JSON.stringify(JSON.parse(succeeded(await cli.run(["stack", "export", "--stack", "dev"])).stdout));
+      // Nothing of the dynamic form is left once the plugin has read each object back.
+      expect(after).not.toContain("__provider");
+      expect(after).not.toContain("pulumi-nodejs");
 
-    // And back: the dynamic program again, each resource aliased to its native type token.
-    writeFileSync(path.join(programDir, "Pulumi.yaml"), "name: moving\nruntime: nodejs\n");
-    writeFileSync(path.join(programDir, "package.json"), JSON.stringify({ name: "moving", main: "index.ts" }));
-    writeFileSync(path.join(programDir, "index.ts"), dynamicProgram(true));
-    // Each is updated in the state only, so that the dynamic-provider host finds its provider there for a refresh or a delete.
-    const back = await step("up (moved back)", () => cli.steps("up"));
-    expect(back.code, back.stdout + back.stderr).toBe(0);
-    expect(back.ops).toMatchObject({ ada: "update", "ada-engineering": "update", chrome: "update" });
-    expect(writes(back.requests)).toEqual([]);
-    expect(await cli.outputs()).toEqual({ userId });
-    const backAgain = await step("preview (moved back, no change)", () => cli.steps("preview"));
-    expect(Object.values(backAgain.ops).every((op) => op === "same")).toBe(true);
-    expect(backAgain.requests).toEqual([]);
-    const refreshedBack = await step("refresh (moved back)", () => cli.steps("refresh"));
-    expect(refreshedBack.code, refreshedBack.stdout + refreshedBack.stderr).toBe(0);
+      const same = await step("preview (no change)", () => cli.steps("preview"));
+      expect(same.code).toBe(0);
+      expect(Object.values(same.ops).every((op) => op === "same")).toBe(true);
+      expect(same.requests).toEqual([]);
 
-    const destroyed = await step("destroy", () => cli.steps("destroy"));
-    expect(destroyed.code, destroyed.stdout + destroyed.stderr).toBe(0);
-    expect(((await emulator.specCall("get_users")).body.users as { username: string }[]).map((u) => u.username)).not.toContain("ada.moved");
-  });
-});
+      // And back: the dynamic program again, each resource aliased to its native type token.
+      writeFileSync(path.join(programDir, "Pulumi.yaml"), "name: moving\nruntime: nodejs\n");
+      writeFileSync(path.join(programDir, "package.json"), JSON.stringify({ name: "moving", main: "index.ts" }));
+      writeFileSync(path.join(programDir, "index.ts"), dynamicProgram(true));
+      // Each is updated in the state only, so that the dynamic-provider host finds its provider there for a refresh or a delete.
+      const back = await step("up (moved back)", () => cli.steps("up"));
+      expect(back.code, back.stdout + back.stderr).toBe(0);
+      expect(back.ops).toMatchObject({ ada: "update", "ada-engineering": "update", chrome: "update" });
+      expect(writes(back.requests)).toEqual([]);
+      expect(await cli.outputs()).toEqual({ userId });
+      const backAgain = await step("preview (moved back, no change)", () => cli.steps("preview"));
+      expect(Object.values(backAgain.ops).every((op) => op === "same")).toBe(true);
+      expect(backAgain.requests).toEqual([]);
+      const refreshedBack = await step("refresh (moved back)", () => cli.steps("refresh"));
+      expect(refreshedBack.code, refreshedBack.stdout + refreshedBack.stderr).toBe(0);
+
+      const destroyed = await step("destroy", () => cli.steps("destroy"));
+      expect(destroyed.code, destroyed.stdout + destroyed.stderr).toBe(0);
+      expect(((await emulator.specCall("get_users")).body.users as { username: string }[]).map((u) => u.username)).not.toContain("ada.moved");
+    });
+  },
+);

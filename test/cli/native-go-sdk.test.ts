@@ -38,7 +38,11 @@ describe.skipIf(!hasPulumi || !hasGo)("the native provider's generated Go SDK", 
   });
 
   it("carries package.json's version in its plugin metadata, under the module its import path names", () => {
-    expect(JSON.parse(readFileSync(path.join(dir, "sdk", "go", "kasm", "pulumi-plugin.json"), "utf8"))).toEqual({ resource: true, name: "kasm", version: VERSION });
+    expect(JSON.parse(readFileSync(path.join(dir, "sdk", "go", "kasm", "pulumi-plugin.json"), "utf8"))).toEqual({
+      resource: true,
+      name: "kasm",
+      version: VERSION,
+    });
     expect(readFileSync(path.join(dir, "sdk", "go", "go.mod"), "utf8")).toMatch(/^module pulumi-kasm\.local\/sdk\/go$/m);
   });
 

@@ -119,10 +119,16 @@ describe.skipIf(!hasPulumi)("taking objects over with the native provider throug
   };
   const users = async (emulator: TestEmulator, username: string) =>
     ((await emulator.specCall("get_users")).body.users as { username: string; first_name?: string; user_id: string }[]).filter((u) => u.username === username);
-  const groupImages = async () => ((await prod.specCall("get_images_group", { target_group: { group_id: GROUP } })).body.images as { image_id: string }[]).map((i) => i.image_id.replace(/-/g, ""));
-  const stagingConfigs = async () => (await prod.specCall("get_staging_configs")).body.staging_configs as { staging_config_id: string; image_id: string; num_sessions: number }[];
+  const groupImages = async () =>
+    ((await prod.specCall("get_images_group", { target_group: { group_id: GROUP } })).body.images as { image_id: string }[]).map((i) =>
+      i.image_id.replace(/-/g, ""),
+    );
+  const stagingConfigs = async () =>
+    (await prod.specCall("get_staging_configs")).body.staging_configs as { staging_config_id: string; image_id: string; num_sessions: number }[];
 
-  it("imports with generated code that previews without change, previews an import option's update field by field and a replace by its field, across two installations", { timeout: SLOW }, async () => {
+  it("imports with generated code that previews without change, previews an import option's update field by field and a replace by its field, across two installations", {
+    timeout: SLOW,
+  }, async () => {
     const programDir = path.join(dir, "program");
     mkdirSync(programDir, { recursive: true });
     const programFile = path.join(programDir, "Pulumi.yaml");
@@ -141,22 +147,41 @@ describe.skipIf(!hasPulumi)("taking objects over with the native provider throug
     // `pulumi import` reads the object through the plugin and writes its declaration.
     const userFile = path.join(dir, "hopper.yaml");
     const importedUser = await step("import (one user)", () =>
-      cli.run(["import", "kasm:index:User", "hopper", hopper.user_id, "--provider", `prod=${PROD_URN}`, "--yes", "--protect=false", "--out", userFile, "--stack", "dev"]),
+      cli.run([
+        "import",
+        "kasm:index:User",
+        "hopper",
+        hopper.user_id,
+        "--provider",
+        `prod=${PROD_URN}`,
+        "--yes",
+        "--protect=false",
+        "--out",
+        userFile,
+        "--stack",
+        "dev",
+      ]),
     );
     expect(importedUser.code, importedUser.stdout + importedUser.stderr).toBe(0);
     writeFileSync(programFile, readFileSync(programFile, "utf8") + generatedResources(userFile));
 
     // kasm-import lists the staging configs for `pulumi import --file`, on the explicit provider.
     const listFile = path.join(dir, "resources.json");
-    const listed = await run(process.execPath, [path.join(REPO, "dist", "importer", "cli.js"), "--only", "staging-configs", "--pulumi-import-file", listFile, "--pulumi-import-provider", PROD_URN], {
-      env: { ...process.env, KASM_BASE_URL: prod.url, KASM_API_KEY: ADMIN.key, KASM_API_KEY_SECRET: ADMIN.secret, KASM_API_NAMES: "product" },
-    });
+    const listed = await run(
+      process.execPath,
+      [path.join(REPO, "dist", "importer", "cli.js"), "--only", "staging-configs", "--pulumi-import-file", listFile, "--pulumi-import-provider", PROD_URN],
+      {
+        env: { ...process.env, KASM_BASE_URL: prod.url, KASM_API_KEY: ADMIN.key, KASM_API_KEY_SECRET: ADMIN.secret, KASM_API_NAMES: "product" },
+      },
+    );
     expect(listed.stdout).toContain("Wrote 1 resources");
     const [stagingEntry] = (JSON.parse(readFileSync(listFile, "utf8")) as { resources: { name: string; id: string }[] }).resources;
     stagingName = stagingEntry.name;
     expect(stagingEntry.id).toBe(staging.staging_config_id);
     const stagingFile = path.join(dir, "staging.yaml");
-    const importedList = await step("import --file (kasm-import's list)", () => cli.run(["import", "--file", listFile, "--yes", "--protect=false", "--out", stagingFile, "--stack", "dev"]));
+    const importedList = await step("import --file (kasm-import's list)", () =>
+      cli.run(["import", "--file", listFile, "--yes", "--protect=false", "--out", stagingFile, "--stack", "dev"]),
+    );
     expect(importedList.code, importedList.stdout + importedList.stderr).toBe(0);
     expect([...importedUser.requests, ...importedList.requests].every((line) => !/^(update|create|delete)_/.test(line))).toBe(true);
     writeFileSync(programFile, readFileSync(programFile, "utf8") + generatedResources(stagingFile));
@@ -216,7 +241,11 @@ describe.skipIf(!hasPulumi)("taking objects over with the native provider throug
     expect(applied.errors).toEqual({});
     expect((await users(prod, "lovelace"))[0].first_name).toBe("Ada");
     expect((await users(lab, "turing"))[0].first_name).toBe("Alan");
-    const state = JSON.parse(succeeded(await cli.run(["stack", "export", "--stack", "dev"])).stdout).deployment.resources as { urn: string; id?: string; provider?: string }[];
+    const state = JSON.parse(succeeded(await cli.run(["stack", "export", "--stack", "dev"])).stdout).deployment.resources as {
+      urn: string;
+      id?: string;
+      provider?: string;
+    }[];
     expect(state.find((r) => r.urn.endsWith("::turing"))).toMatchObject({ id: turing.user_id, provider: expect.stringContaining("::lab::") });
     expect(state.find((r) => r.urn.endsWith("::lovelace"))).toMatchObject({ id: lovelace.user_id, provider: expect.stringContaining("::prod::") });
 

@@ -29,7 +29,8 @@ import { EXAMPLES, PASSPHRASE, REPO, SLOW } from "../e2e/helpers";
 import { diffBlocks, hasPulumi, PulumiCli, type CliResult } from "./pulumi-cli";
 import { generateSdks, nodejsSdkTarball, programNodeModules, run } from "./sdks";
 
-const seedOf = (file: string) => JSON.parse(readFileSync(path.join(EXAMPLES, "two-installations", file), "utf8")) as Required<Pick<SeedInput, "apiKeys" | "zones" | "images">>;
+const seedOf = (file: string) =>
+  JSON.parse(readFileSync(path.join(EXAMPLES, "two-installations", file), "utf8")) as Required<Pick<SeedInput, "apiKeys" | "zones" | "images">>;
 const SEEDS = { staging: seedOf("seed.json"), production: seedOf("seed-production.json") };
 const INSTALLATIONS = ["staging", "production"] as const;
 type Installation = (typeof INSTALLATIONS)[number];
@@ -95,15 +96,21 @@ describe.skipIf(!hasPulumi)("the native provider through the pulumi CLI, a TypeS
     const started = performance.now();
     const result = await command();
     const requests = { staging: emulators.staging.requests.slice(before.staging), production: emulators.production.requests.slice(before.production) };
-    figures.push(`${label}: ${requests.staging.length} request(s) to staging, ${requests.production.length} to production, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    figures.push(
+      `${label}: ${requests.staging.length} request(s) to staging, ${requests.production.length} to production, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
     return { ...result, requests };
   }
 
   const usersIn = async (name: Installation) =>
-    ((await emulators[name].specCall("get_users")).body.users as { username: string; first_name?: string; user_id: string }[]).filter((u) => PROGRAM_USERS.includes(u.username));
-  const stagingIn = async (name: Installation) => ((await emulators[name].specCall("get_staging_configs")).body.staging_configs as { image_id: string; num_sessions: number }[]);
+    ((await emulators[name].specCall("get_users")).body.users as { username: string; first_name?: string; user_id: string }[]).filter((u) =>
+      PROGRAM_USERS.includes(u.username),
+    );
+  const stagingIn = async (name: Installation) =>
+    (await emulators[name].specCall("get_staging_configs")).body.staging_configs as { image_id: string; num_sessions: number }[];
   const exported = async () => succeeded(await cli.run(["stack", "export", "--stack", "dev"])).stdout;
-  const resourcesOf = (text: string) => JSON.parse(text).deployment.resources as { urn: string; type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[];
+  const resourcesOf = (text: string) =>
+    JSON.parse(text).deployment.resources as { urn: string; type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[];
 
   it("the SDK is the package @pulumi-kasm/native at package.json's version, needing the plugin of that version, and the example depends on the tarball the script writes", () => {
     // The package.json of the package as the program has it, unpacked from the tarball.
@@ -123,23 +130,38 @@ describe.skipIf(!hasPulumi)("the native provider through the pulumi CLI, a TypeS
       path.join(programDir, "tsconfig.typecheck.json"),
       JSON.stringify({ extends: path.join(REPO, "tsconfig.json"), compilerOptions: { noEmit: true, rootDir: "." }, include: ["index.ts"], exclude: [] }),
     );
-    const checked = await run(process.execPath, [path.join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.typecheck.json"], { cwd: programDir });
+    const checked = await run(process.execPath, [path.join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.typecheck.json"], {
+      cwd: programDir,
+    });
     figures.push(`type-check the example: ${checked.seconds.toFixed(1)} s`);
     expect(checked.output).toBe("");
     expect(checked.code).toBe(0);
   });
 
-  it("up creates in both installations, a preview without change sends nothing, refresh reads drift, an edit shows field by field, destroy removes all, and no secret is in the state", { timeout: SLOW }, async () => {
+  it("up creates in both installations, a preview without change sends nothing, refresh reads drift, an edit shows field by field, destroy removes all, and no secret is in the state", {
+    timeout: SLOW,
+  }, async () => {
     const up = await step("up (create)", () => cli.steps("up"));
     expect(up.errors).toEqual({});
     expect(up.code, up.stdout + up.stderr).toBe(0);
-    const created = Object.fromEntries(INSTALLATIONS.flatMap((name) => [[name, "create"], [`ada-${name}`, "create"], [`team-${name}`, "create"], [`chrome-${name}`, "create"]]));
+    const created = Object.fromEntries(
+      INSTALLATIONS.flatMap((name) => [
+        [name, "create"],
+        [`ada-${name}`, "create"],
+        [`team-${name}`, "create"],
+        [`chrome-${name}`, "create"],
+      ]),
+    );
     expect(up.ops).toMatchObject(created);
     const adaIds: Record<string, string> = {};
     for (const name of INSTALLATIONS) {
       // Each installation holds its own objects: the staging config of its own seed's image.
       const users = await usersIn(name);
-      expect(users.map((u) => [u.username, u.first_name]).sort()).toEqual([["ada", "Ada"], ["grace", "Grace"], ["linus", "Linus"]]);
+      expect(users.map((u) => [u.username, u.first_name]).sort()).toEqual([
+        ["ada", "Ada"],
+        ["grace", "Grace"],
+        ["linus", "Linus"],
+      ]);
       expect((await stagingIn(name)).map((c) => [c.image_id.replace(/-/g, ""), c.num_sessions])).toEqual([[SEEDS[name].images[0].image_id, 2]]);
       adaIds[name] = users.find((u) => u.username === "ada")!.user_id;
     }
@@ -201,4 +223,3 @@ describe.skipIf(!hasPulumi)("the native provider through the pulumi CLI, a TypeS
     }
   });
 });
-

@@ -14,7 +14,8 @@ import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { EXAMPLES, PASSPHRASE, SLOW } from "../e2e/helpers";
 import { hasPulumi, PulumiCli } from "./pulumi-cli";
 
-const seedOf = (file: string) => JSON.parse(readFileSync(path.join(EXAMPLES, "two-installations", file), "utf8")) as Required<Pick<SeedInput, "apiKeys" | "zones" | "images">>;
+const seedOf = (file: string) =>
+  JSON.parse(readFileSync(path.join(EXAMPLES, "two-installations", file), "utf8")) as Required<Pick<SeedInput, "apiKeys" | "zones" | "images">>;
 const STAGING = seedOf("seed.json");
 const PRODUCTION = seedOf("seed-production.json");
 
@@ -61,7 +62,9 @@ describe.skipIf(!hasPulumi)("examples/native-yaml through the pulumi CLI: two in
 
   /** What an installation holds: the team's usernames and the staging configs' image ids. */
   async function holdings(emulator: TestEmulator): Promise<{ users: string[]; staging: string[] }> {
-    const users = ((await emulator.specCall("get_users")).body.users as { username: string }[]).map((u) => u.username).filter((name) => name === "ada" || name === "grace");
+    const users = ((await emulator.specCall("get_users")).body.users as { username: string }[])
+      .map((u) => u.username)
+      .filter((name) => name === "ada" || name === "grace");
     const configs = ((await emulator.specCall("get_staging_configs")).body.staging_configs as { image_id: string }[]).map((c) => c.image_id.replace(/-/g, ""));
     return { users: users.sort(), staging: configs };
   }

@@ -90,7 +90,10 @@ describe.skipIf(!hasPulumi).each(["spec", "product"] as const)("the native provi
         zones: [{ zone_id: ZONE, zone_name: "default" }],
         images: [{ image_id: IMAGE, name: "kasmweb/chrome:1.16.0", friendly_name: "Chrome" }],
         // grace is taken over by the program (adopt), hopper imported by `pulumi import`.
-        users: [{ username: "grace", first_name: "G" }, { username: "hopper", first_name: "Grace", last_name: "Hopper" }],
+        users: [
+          { username: "grace", first_name: "G" },
+          { username: "hopper", first_name: "Grace", last_name: "Hopper" },
+        ],
       },
       { apiNames },
     );
@@ -108,12 +111,21 @@ describe.skipIf(!hasPulumi).each(["spec", "product"] as const)("the native provi
     ((await emulator.specCall("get_users")).body.users as { username: string; first_name?: string; user_id: string }[]).filter((u) => u.username === username);
   const stagingInKasm = async () => (await emulator.specCall("get_staging_configs")).body.staging_configs as { num_sessions: number }[];
 
-  it("up creates (a take-over warning under its resource), a preview without change sends nothing, an edit previews field by field, refresh reads drift, import takes a user over, destroy removes all, and no secret is in the state", { timeout: SLOW }, async () => {
+  it("up creates (a take-over warning under its resource), a preview without change sends nothing, an edit previews field by field, refresh reads drift, import takes a user over, destroy removes all, and no secret is in the state", {
+    timeout: SLOW,
+  }, async () => {
     const programDir = path.join(dir, "program");
     mkdirSync(programDir, { recursive: true });
     const write = (firstName: string) => writeFileSync(path.join(programDir, "Pulumi.yaml"), program(emulator.url, apiNames, firstName));
     write("Ada");
-    const cli = new PulumiCli({ programDir, stack: "dev", workDir: path.join(dir, "work"), passphrase: PASSPHRASE, config: { adaPassword: PASSWORD }, secretKeys: ["adaPassword"] });
+    const cli = new PulumiCli({
+      programDir,
+      stack: "dev",
+      workDir: path.join(dir, "work"),
+      passphrase: PASSPHRASE,
+      config: { adaPassword: PASSWORD },
+      secretKeys: ["adaPassword"],
+    });
     await cli.init();
 
     const up = await step("up (create)", () => cli.steps("up"));
@@ -123,8 +135,14 @@ describe.skipIf(!hasPulumi).each(["spec", "product"] as const)("the native provi
     expect((await usersInKasm("lin"))[0]?.first_name).toBe("Lin");
     expect((await usersInKasm("mo"))[0]?.first_name).toBe("Mo");
     // The take-over's warning, sent by the plugin through Engine.Log, under its resource.
-    const warnings = up.stdout.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line).diagnosticEvent).filter((event) => event?.severity === "warning");
-    expect(warnings).toContainEqual(expect.objectContaining({ urn: expect.stringMatching(/::grace$/), message: expect.stringContaining("the take-over (adopt) will change firstName") }));
+    const warnings = up.stdout
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line).diagnosticEvent)
+      .filter((event) => event?.severity === "warning");
+    expect(warnings).toContainEqual(
+      expect.objectContaining({ urn: expect.stringMatching(/::grace$/), message: expect.stringContaining("the take-over (adopt) will change firstName") }),
+    );
     expect((await usersInKasm("grace"))[0].first_name).toBe("Grace");
     const [ada] = await usersInKasm();
     expect(ada?.first_name).toBe("Ada");
@@ -134,7 +152,12 @@ describe.skipIf(!hasPulumi).each(["spec", "product"] as const)("the native provi
     const exported = succeeded(await cli.run(["stack", "export", "--stack", "dev"])).stdout;
     expect(exported).not.toContain(ADMIN.secret);
     expect(exported).not.toContain(PASSWORD);
-    const resources = JSON.parse(exported).deployment.resources as { urn: string; type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[];
+    const resources = JSON.parse(exported).deployment.resources as {
+      urn: string;
+      type: string;
+      inputs?: Record<string, unknown>;
+      outputs?: Record<string, unknown>;
+    }[];
     const user = resources.find((r) => r.urn.endsWith("::ada"));
     const provider = resources.find((r) => r.type === "pulumi:providers:kasm");
     expect(user?.outputs?.userId).toBe(ada.user_id);
@@ -150,7 +173,9 @@ describe.skipIf(!hasPulumi).each(["spec", "product"] as const)("the native provi
     write("Augusta");
     const edit = await step("preview (one field edited)", () => cli.run(["preview", "--json", "--show-sames", "--stack", "dev"]));
     expect(edit.code, edit.stderr).toBe(0);
-    const plan = JSON.parse(edit.stdout.slice(edit.stdout.indexOf("{"))) as { steps: { urn: string; op: string; detailedDiff?: Record<string, { kind: string }> }[] };
+    const plan = JSON.parse(edit.stdout.slice(edit.stdout.indexOf("{"))) as {
+      steps: { urn: string; op: string; detailedDiff?: Record<string, { kind: string }> }[];
+    };
     const adaStep = plan.steps.find((s) => s.urn.endsWith("::ada"));
     expect(adaStep?.op).toBe("update");
     expect(adaStep?.detailedDiff).toEqual({ firstName: expect.objectContaining({ kind: "update" }) });
@@ -167,16 +192,40 @@ describe.skipIf(!hasPulumi).each(["spec", "product"] as const)("the native provi
     await emulator.specCall("update_user", { target_user: { user_id: ada.user_id, username: "ada", first_name: "Countess" } });
     const refresh = await step("refresh (one field drifted)", () => cli.refresh());
     expect(refresh.code, refresh.stderr).toBe(0);
-    const refreshed = JSON.parse(succeeded(await cli.run(["stack", "export", "--stack", "dev"])).stdout).deployment.resources as { urn: string; outputs?: Record<string, unknown> }[];
+    const refreshed = JSON.parse(succeeded(await cli.run(["stack", "export", "--stack", "dev"])).stdout).deployment.resources as {
+      urn: string;
+      outputs?: Record<string, unknown>;
+    }[];
     expect(refreshed.find((r) => r.urn.endsWith("::ada"))?.outputs?.firstName).toBe("Countess");
 
     // An import's Read carries no state: the inputs come from what Kasm holds.
     const [hopper] = await usersInKasm("hopper");
     const providerUrn = "urn:pulumi:dev::native-kasm::pulumi:providers:kasm::prov";
-    const imported = await step("import (one user)", () => cli.run(["import", "kasm:index:User", "hopper", hopper.user_id, "--provider", `prov=${providerUrn}`, "--yes", "--protect=false", "--generate-code=false", "--stack", "dev"]));
+    const imported = await step("import (one user)", () =>
+      cli.run([
+        "import",
+        "kasm:index:User",
+        "hopper",
+        hopper.user_id,
+        "--provider",
+        `prov=${providerUrn}`,
+        "--yes",
+        "--protect=false",
+        "--generate-code=false",
+        "--stack",
+        "dev",
+      ]),
+    );
     expect(imported.code, imported.stdout + imported.stderr).toBe(0);
-    const afterImport = JSON.parse(succeeded(await cli.run(["stack", "export", "--stack", "dev"])).stdout).deployment.resources as { urn: string; id?: string; inputs?: Record<string, unknown> }[];
-    expect(afterImport.find((r) => r.urn.endsWith("::hopper"))).toMatchObject({ id: hopper.user_id, inputs: { username: "hopper", firstName: "Grace", lastName: "Hopper" } });
+    const afterImport = JSON.parse(succeeded(await cli.run(["stack", "export", "--stack", "dev"])).stdout).deployment.resources as {
+      urn: string;
+      id?: string;
+      inputs?: Record<string, unknown>;
+    }[];
+    expect(afterImport.find((r) => r.urn.endsWith("::hopper"))).toMatchObject({
+      id: hopper.user_id,
+      inputs: { username: "hopper", firstName: "Grace", lastName: "Hopper" },
+    });
 
     const destroy = await step("destroy", () => cli.steps("destroy"));
     expect(destroy.code, destroy.stdout + destroy.stderr).toBe(0);

@@ -43,10 +43,7 @@ describe.skipIf(!hasPulumi)("npm start with the Pulumi CLI on PATH", () => {
     const exited = new Promise<number | null>((done) => child.once("close", (code) => done(code)));
     try {
       // Ready, or ended early: whichever comes first.
-      await Promise.race([
-        exited,
-        new Promise<void>((done) => child.stdout.on("data", () => output.includes("Press Ctrl-C to stop") && done())),
-      ]);
+      await Promise.race([exited, new Promise<void>((done) => child.stdout.on("data", () => output.includes("Press Ctrl-C to stop") && done()))]);
       expect(output, output).toContain("with `pulumi up` (the Pulumi CLI is installed)");
       expect(output, output).toMatch(/\+ 7 created/);
       const url = /The emulator keeps running at (\S+?)\. Try:/.exec(output)?.[1];

@@ -92,7 +92,10 @@ describe.skipIf(!hasPulumi)("the plugin tarball, installed with `pulumi plugin i
 
   it("packs offline into a tarball named for the version and platform", { timeout: SLOW }, () => {
     const started = performance.now();
-    const packed = spawnSync(process.execPath, [path.join(REPO, "scripts", "plugin", "pack.js"), "--out", path.join(dir, "out")], { cwd: REPO, encoding: "utf8" });
+    const packed = spawnSync(process.execPath, [path.join(REPO, "scripts", "plugin", "pack.js"), "--out", path.join(dir, "out")], {
+      cwd: REPO,
+      encoding: "utf8",
+    });
     expect(packed.status, packed.stderr).toBe(0);
     figures.push(`pack: ${((performance.now() - started) / 1000).toFixed(1)} s`);
     tarball = packed.stdout.trim();
@@ -102,7 +105,13 @@ describe.skipIf(!hasPulumi)("the plugin tarball, installed with `pulumi plugin i
     const entries = spawnSync("tar", ["-tzvf", tarball], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }).stdout.split("\n");
     expect(entries.find((line) => / pulumi-resource-kasm$/.test(line))).toMatch(/^-rwxr-xr-x /);
     const names = entries.map((line) => line.split(/\s+/).pop());
-    for (const name of ["package.json", "dist/provider/native/main.js", "node_modules/@grpc/grpc-js/package.json", "node_modules/@pulumi/pulumi/package.json", "node_modules/zod/package.json"]) {
+    for (const name of [
+      "package.json",
+      "dist/provider/native/main.js",
+      "node_modules/@grpc/grpc-js/package.json",
+      "node_modules/@pulumi/pulumi/package.json",
+      "node_modules/zod/package.json",
+    ]) {
       expect(names).toContain(name);
     }
     // Only the production dependencies: no test runner, no compiler.
@@ -121,7 +130,9 @@ describe.skipIf(!hasPulumi)("the plugin tarball, installed with `pulumi plugin i
     // Everything it runs with is in its folder, none of it a link back to the checkout.
     expect(readdirSync(installed)).toEqual(expect.arrayContaining(["dist", "node_modules", "package.json", "pulumi-resource-kasm"]));
     expect(realpathSync(path.join(installed, "node_modules", "@pulumi", "pulumi")).startsWith(realpathSync(installed))).toBe(true);
-    expect(readdirSync(path.join(installed, "node_modules")).filter((name) => lstatSync(path.join(installed, "node_modules", name)).isSymbolicLink())).toEqual([]);
+    expect(readdirSync(path.join(installed, "node_modules")).filter((name) => lstatSync(path.join(installed, "node_modules", name)).isSymbolicLink())).toEqual(
+      [],
+    );
   });
 
   it("starts on its own from the installed folder: outside the repository, with no NODE_PATH", { timeout: SLOW }, async () => {
@@ -133,7 +144,8 @@ describe.skipIf(!hasPulumi)("the plugin tarball, installed with `pulumi plugin i
   });
 
   it("runs a YAML program without a plugin path: `up` creates a user through the installed plugin, `destroy` removes it", { timeout: SLOW }, async () => {
-    const usersInKasm = async () => ((await emulator.specCall("get_users")).body.users as { username: string; first_name?: string; user_id: string }[]).filter((u) => u.username === "ada");
+    const usersInKasm = async () =>
+      ((await emulator.specCall("get_users")).body.users as { username: string; first_name?: string; user_id: string }[]).filter((u) => u.username === "ada");
 
     // At -v=9 the engine logs the executable it launches for each plugin.
     const up = await measuredStep(emulator, figures, "up (create)", () => cli.steps("up", ["--logtostderr", "-v=9"]));

@@ -36,14 +36,32 @@ type Variant = "created" | "changed" | "renamed";
 
 /** The objects others refer to, with the field each changes that keeps its id. */
 const REFERENCED = {
-  alice: (v: Variant): Declaration => ({ name: "alice", kind: "User", properties: { username: v === "renamed" ? "alice.new" : "alice", firstName: v === "created" ? "Alice" : "Alicia" } }),
-  bob: (v: Variant): Declaration => ({ name: "bob", kind: "User", properties: { username: v === "renamed" ? "bob.new" : "bob", firstName: v === "created" ? "Bob" : "Robert" } }),
-  eng: (v: Variant): Declaration => ({ name: "eng", kind: "Group", properties: { name: groupName(v), priority: 50, description: v === "created" ? "Builds" : "Builds the product" } }),
+  alice: (v: Variant): Declaration => ({
+    name: "alice",
+    kind: "User",
+    properties: { username: v === "renamed" ? "alice.new" : "alice", firstName: v === "created" ? "Alice" : "Alicia" },
+  }),
+  bob: (v: Variant): Declaration => ({
+    name: "bob",
+    kind: "User",
+    properties: { username: v === "renamed" ? "bob.new" : "bob", firstName: v === "created" ? "Bob" : "Robert" },
+  }),
+  eng: (v: Variant): Declaration => ({
+    name: "eng",
+    kind: "Group",
+    properties: { name: groupName(v), priority: 50, description: v === "created" ? "Builds" : "Builds the product" },
+  }),
   chrome: (v: Variant): Declaration => ({
     name: "chrome",
     kind: "Workspace",
     // A compute-related field too, whose change the native preview notes for the permissions pack in its planned outputs only.
-    properties: { name: "kasmweb/chrome:1.16.0", friendlyName: "Chrome", cores: v === "created" ? 1 : 2, memory: 1_024_000_000, description: v === "created" ? "A browser" : "The browser" },
+    properties: {
+      name: "kasmweb/chrome:1.16.0",
+      friendlyName: "Chrome",
+      cores: v === "created" ? 1 : 2,
+      memory: 1_024_000_000,
+      description: v === "created" ? "A browser" : "The browser",
+    },
   }),
   vpn: (v: Variant): Declaration => ({
     name: "vpn",
@@ -66,16 +84,32 @@ const dependents = (v: Variant): Declaration[] => [
   { name: "alice-engineering", kind: "GroupMembership", properties: { userId: ref("alice"), groupId: ref("eng") } },
   { name: "bob-groups", kind: "UserGroups", properties: { userId: ref("bob"), groupIds: [ref("eng")] } },
   { name: "alice-box", kind: "UserServerAssignment", properties: { userId: ref("alice"), serverId: SERVER } },
-  { name: "team", kind: "UserSet", properties: { users: [{ username: "carol", firstName: "Carol", groups: [groupName(v)] }], groupIds: { [groupName(v)]: ref("eng") } } },
+  {
+    name: "team",
+    kind: "UserSet",
+    properties: { users: [{ username: "carol", firstName: "Carol", groups: [groupName(v)] }], groupIds: { [groupName(v)]: ref("eng") } },
+  },
   { name: "chrome-pool", kind: "StagingConfig", properties: { zoneId: ZONE, imageId: ref("chrome"), numSessions: 1, expiration: 1 } },
   { name: "chrome-link", kind: "CastConfig", properties: { castingConfigName: "Lobby", key: "lobby", imageId: ref("chrome"), groupId: ref("eng") } },
   { name: "eng-chrome", kind: "GroupWorkspace", properties: { groupId: ref("eng"), imageId: ref("chrome") } },
   { name: "vpn-alice", kind: "EgressProviderMapping", properties: { egressProviderId: ref("vpn"), userId: ref("alice"), allowAllGateways: true } },
   { name: "vpn-eng", kind: "EgressProviderMapping", properties: { egressProviderId: ref("vpn"), groupId: ref("eng"), selectedGateways: [ref("fra")] } },
   { name: "vpn-chrome", kind: "EgressProviderMapping", properties: { egressProviderId: ref("vpn"), imageId: ref("chrome"), allowAllGateways: true } },
-  { name: "alice-key", kind: "EgressCredential", properties: { egressProviderId: ref("vpn"), name: "alice", userId: ref("alice"), allowAllGateways: true, wireguardPrivateKey: "a-private-key" } },
-  { name: "eng-key", kind: "EgressCredential", properties: { egressProviderId: ref("vpn"), name: "engineering", groupId: ref("eng"), selectedGateways: [ref("fra")], wireguardPrivateKey: "another-key" } },
-  { name: "chrome-key", kind: "EgressCredential", properties: { egressProviderId: ref("vpn"), name: "chrome", imageId: ref("chrome"), allowAllGateways: true, wireguardPrivateKey: "a-third-key" } },
+  {
+    name: "alice-key",
+    kind: "EgressCredential",
+    properties: { egressProviderId: ref("vpn"), name: "alice", userId: ref("alice"), allowAllGateways: true, wireguardPrivateKey: "a-private-key" },
+  },
+  {
+    name: "eng-key",
+    kind: "EgressCredential",
+    properties: { egressProviderId: ref("vpn"), name: "engineering", groupId: ref("eng"), selectedGateways: [ref("fra")], wireguardPrivateKey: "another-key" },
+  },
+  {
+    name: "chrome-key",
+    kind: "EgressCredential",
+    properties: { egressProviderId: ref("vpn"), name: "chrome", imageId: ref("chrome"), allowAllGateways: true, wireguardPrivateKey: "a-third-key" },
+  },
 ];
 
 /** The program, its referenced objects declared as `variant` says. */
@@ -124,7 +158,13 @@ async function cliStack(form: Form, dir: string, emulator: TestEmulator, declara
     }
   };
   write("created");
-  const settings = { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret, "kasm:maxRetries": "1", "kasm:apiNames": "product" };
+  const settings = {
+    "kasm:baseUrl": emulator.url,
+    "kasm:apiKey": ADMIN.key,
+    "kasm:apiKeySecret": ADMIN.secret,
+    "kasm:maxRetries": "1",
+    "kasm:apiNames": "product",
+  };
   const cli = new PulumiCli({
     programDir,
     stack: "dev",
@@ -144,7 +184,12 @@ describe("the program of exact previews", () => {
 
   it("expects the dependents of a replaced object to follow its field rules", () => {
     // A membership's user replaces it; a staging config's image updates it in place.
-    expect(expectedAfterReplacing(["alice", "chrome"])).toMatchObject({ "alice-engineering": "replace", "chrome-pool": "update", "eng-chrome": "replace", eng: "same" });
+    expect(expectedAfterReplacing(["alice", "chrome"])).toMatchObject({
+      "alice-engineering": "replace",
+      "chrome-pool": "update",
+      "eng-chrome": "replace",
+      eng: "same",
+    });
   });
 });
 
@@ -152,7 +197,7 @@ describe("what a preview shows its reader", () => {
   it("the CLI suite refuses a display that shows an internal field (every preview, up, refresh and destroy it runs is held to this)", () => {
     expect(internalFieldShown("  ~ kasm:index:Workspace chrome update [diff: ~cores,resourceFieldsChanging]")).toBe("resourceFieldsChanging");
     expect(internalFieldShown("    ~ groupChanging: false => true")).toBe("groupChanging");
-    expect(internalFieldShown("      - __provider: \"exports.handler = ...\"")).toBe("__provider");
+    expect(internalFieldShown('      - __provider: "exports.handler = ..."')).toBe("__provider");
     expect(internalFieldShown("  +- pulumi-nodejs:dynamic/kasm:GroupMembership m replace [diff: ~__resourceName]")).toBe("__resourceName");
     expect(internalFieldShown("  ~ kasm:index:Workspace chrome update [diff: ~cores]\n      ~ cores: 2 => 4")).toBeUndefined();
   });
@@ -175,7 +220,9 @@ describe.skipIf(!hasPulumi).each(["typescript", "yaml"] as const)("exact preview
     tmp?.remove();
   });
 
-  it("a change that keeps every referenced id previews only those objects' updates, and up makes exactly them; replacing them previews their dependents' steps", { timeout: SLOW * 2 }, async () => {
+  it("a change that keeps every referenced id previews only those objects' updates, and up makes exactly them; replacing them previews their dependents' steps", {
+    timeout: SLOW * 2,
+  }, async () => {
     const { cli, write } = await cliStack(form, tmp.dir, emulator);
 
     const created = await step("up (create)", () => cli.steps("up"));
@@ -207,12 +254,19 @@ describe.skipIf(!hasPulumi).each(["typescript", "yaml"] as const)("exact preview
     };
     const replaced = ["alice", "bob", "eng", "chrome", "vpn"];
     write("renamed");
-    const replacing = await step("preview --replace (users, group, workspace, egress provider)", () => cli.steps("preview", replaced.flatMap((name) => ["--replace", urnOf(name)])));
+    const replacing = await step("preview --replace (users, group, workspace, egress provider)", () =>
+      cli.steps(
+        "preview",
+        replaced.flatMap((name) => ["--replace", urnOf(name)]),
+      ),
+    );
     expect(replacing.code, replacing.stdout + replacing.stderr).toBe(0);
     expect(ofProgram(replacing.ops)).toEqual(expectedAfterReplacing(replaced));
   });
 
-  it("a new user whose username Kasm has already (in another case) fails the preview, naming it, its installation and adopt, and up creates nothing", { timeout: SLOW }, async () => {
+  it("a new user whose username Kasm has already (in another case) fails the preview, naming it, its installation and adopt, and up creates nothing", {
+    timeout: SLOW,
+  }, async () => {
     const newcomer = (): Declaration[] => [
       { name: "other", kind: "User", properties: { username: "grace@corp.example" } },
       { name: "ada", kind: "User", properties: { username: "ADA@corp.example", firstName: "Ada" } },
@@ -256,10 +310,17 @@ describe("exact previews through the test engine (typescript), as through the CL
         stack: "dev",
         stateFile: path.join(tmp.dir, "state.json"),
         passphrase: PASSPHRASE,
-        config: { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret, "kasm:maxRetries": "1", "kasm:apiNames": "product" },
+        config: {
+          "kasm:baseUrl": emulator.url,
+          "kasm:apiKey": ADMIN.key,
+          "kasm:apiKeySecret": ADMIN.secret,
+          "kasm:maxRetries": "1",
+          "kasm:apiNames": "product",
+        },
         secretKeys: ["kasm:apiKeySecret"],
       });
-      const opsOf = (result: Awaited<ReturnType<TestEngine["up"]>>) => ofProgram(Object.fromEntries(result.resources.map((r) => [r.urn.split("::").pop()!, r.op])));
+      const opsOf = (result: Awaited<ReturnType<TestEngine["up"]>>) =>
+        ofProgram(Object.fromEntries(result.resources.map((r) => [r.urn.split("::").pop()!, r.op])));
       const created = await engine.up();
       expect(created.errors).toEqual([]);
       write("changed");

@@ -26,7 +26,9 @@ describe.skipIf(!hasPulumi)("a stack written by the previous version, through th
 
   /** The users Kasm holds, by username, with their first names. */
   const usersInKasm = async () =>
-    Object.fromEntries(((await emulator.call("get_users", {}, FIXTURE_KEY)).body.users as { username: string; first_name: string }[]).map((u) => [u.username, u.first_name]));
+    Object.fromEntries(
+      ((await emulator.call("get_users", {}, FIXTURE_KEY)).body.users as { username: string; first_name: string }[]).map((u) => [u.username, u.first_name]),
+    );
   const stagingConfigsInKasm = async () => ((await emulator.call("get_staging_configs", {}, FIXTURE_KEY)).body.staging_configs as unknown[]).length;
 
   beforeAll(async () => {
@@ -57,7 +59,9 @@ describe.skipIf(!hasPulumi)("a stack written by the previous version, through th
 
   it("holds the previous version's serialized providers, which name the package and the kind only", () => {
     const state = JSON.parse(readFileSync(path.join(FIXTURE, "deployment.json"), "utf8"));
-    const providers = state.deployment.resources.filter((r: { type: string }) => r.type.startsWith("pulumi-nodejs:dynamic/kasm:")).map((r: { inputs: { __provider: string } }) => r.inputs.__provider);
+    const providers = state.deployment.resources
+      .filter((r: { type: string }) => r.type.startsWith("pulumi-nodejs:dynamic/kasm:"))
+      .map((r: { inputs: { __provider: string } }) => r.inputs.__provider);
     expect(providers).toHaveLength(4);
     for (const provider of providers) expect(provider).toContain('require("pulumi-kasm/provider").providers[kind]');
   });

@@ -124,13 +124,18 @@ export class PulumiCli {
   run(args: readonly string[]): Promise<CliResult> {
     return new Promise((resolve, reject) => {
       // A global flag, first: after a `--` it would be taken for an argument.
-      execFile("pulumi", ["--non-interactive", ...args], { cwd: this.options.programDir, env: this.env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-        const result = { code, stdout: String(stdout), stderr: String(stderr) };
-        const internal = DISPLAYED_STEPS.has(args[0]) && !args.includes("--json") ? internalFieldShown(result.stdout) : undefined;
-        if (internal) reject(new Error(`pulumi ${args.join(" ")} showed the internal field '${internal}' to its reader:\n${result.stdout}`));
-        else resolve(result);
-      });
+      execFile(
+        "pulumi",
+        ["--non-interactive", ...args],
+        { cwd: this.options.programDir, env: this.env, maxBuffer: 64 * 1024 * 1024 },
+        (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+          const result = { code, stdout: String(stdout), stderr: String(stderr) };
+          const internal = DISPLAYED_STEPS.has(args[0]) && !args.includes("--json") ? internalFieldShown(result.stdout) : undefined;
+          if (internal) reject(new Error(`pulumi ${args.join(" ")} showed the internal field '${internal}' to its reader:\n${result.stdout}`));
+          else resolve(result);
+        },
+      );
     });
   }
 
@@ -190,7 +195,9 @@ export class PulumiCli {
     // One command for every setting (each `pulumi` command costs about half a second of CPU). The
     // pair is the flag's own value (`--secret=key=value`): a value may start with "-" (an armored
     // activation key does), and the CLI splits the pair at the first "=", which no key has.
-    const pairs = Object.entries(this.options.config).map(([key, value]) => `--${this.options.secretKeys.includes(key) ? "secret" : "plaintext"}=${key}=${value}`);
+    const pairs = Object.entries(this.options.config).map(
+      ([key, value]) => `--${this.options.secretKeys.includes(key) ? "secret" : "plaintext"}=${key}=${value}`,
+    );
     if (pairs.length) await this.ok(["config", "set-all", "--stack", this.options.stack, ...pairs]);
   }
 

@@ -90,7 +90,9 @@ describe.skipIf(!hasPulumi)("README: the native provider's YAML program and look
     expect(up.ops).toMatchObject({ ada: "create", chrome: "create" });
     const users = (await emulator.specCall("get_users")).body.users as { username: string }[];
     expect(users.map((u) => u.username)).toContain("ada");
-    expect((await emulator.specCall("get_staging_configs")).body.staging_configs).toMatchObject([{ zone_id: ZONE, image_id: IMAGE, num_sessions: 2, expiration: 4 }]);
+    expect((await emulator.specCall("get_staging_configs")).body.staging_configs).toMatchObject([
+      { zone_id: ZONE, image_id: IMAGE, num_sessions: 2, expiration: 4 },
+    ]);
     expect((await cli.run(["stack", "export", "--stack", "dev"])).stdout).not.toContain(PASSWORD);
 
     const destroy = await measuredStep(emulator, figures, "destroy", () => cli.steps("destroy"));

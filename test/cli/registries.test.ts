@@ -103,14 +103,18 @@ describe.skipIf(!hasPulumi)("a workspace registry as code, through the pulumi CL
     expect(back.code, back.stdout + back.stderr).toBe(0);
     expect(back.ops).toMatchObject({ acme: "update", editor: "same", editors: "same", "editors-editor": "same" });
     expect(operations(back.requests).filter((op) => !op.startsWith("get_"))).toEqual(["registry_auto_updates"]);
-    expect((await emulator.specCall("get_registries")).body.registries.find((r: { registry_id: string }) => r.registry_id === outputs.registryId).do_auto_update).toBe(false);
+    expect(
+      (await emulator.specCall("get_registries")).body.registries.find((r: { registry_id: string }) => r.registry_id === outputs.registryId).do_auto_update,
+    ).toBe(false);
     expect((await cli.outputs()).offered).toEqual(["Acme Editor", "Acme Browser", "Acme Terminal"]);
 
     // destroy: the authorisation, the group, the workspace and the registry are gone from Kasm.
     const destroy = await step("destroy", () => cli.steps("destroy"));
     expect(destroy.code, destroy.stdout + destroy.stderr).toBe(0);
     expect(operations(destroy.requests)).toEqual(expect.arrayContaining(["remove_images_group", "delete_group", "delete_image", "delete_registry"]));
-    expect((await emulator.specCall("get_registries")).body.registries.map((r: { registry_url: string }) => r.registry_url)).toEqual(["https://registry.kasmweb.com/"]);
+    expect((await emulator.specCall("get_registries")).body.registries.map((r: { registry_url: string }) => r.registry_url)).toEqual([
+      "https://registry.kasmweb.com/",
+    ]);
     expect((await emulator.specCall("get_images")).body.images.some((i: { image_id: string }) => i.image_id === outputs.imageId)).toBe(false);
     expect((await emulator.specCall("get_groups")).body.groups.some((g: { group_id: string }) => g.group_id === outputs.groupId)).toBe(false);
   });

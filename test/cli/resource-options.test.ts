@@ -184,7 +184,13 @@ async function throughCli(scenario: Scenario, dir: string): Promise<Trace[]> {
       writeProgram(dir, body);
       const steps = await cli.steps(operation);
       const ok = steps.code === 0;
-      traces.push({ ok, ops: steps.ops, failed: Object.keys(steps.errors).sort(), users: await usersOf(emulator), outputs: operation === "up" && ok ? await cli.outputs() : {} });
+      traces.push({
+        ok,
+        ops: steps.ops,
+        failed: Object.keys(steps.errors).sort(),
+        users: await usersOf(emulator),
+        outputs: operation === "up" && ok ? await cli.outputs() : {},
+      });
     }
     return traces;
   } finally {

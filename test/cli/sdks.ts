@@ -105,11 +105,14 @@ export async function pythonEnvironment(venv: string, sdkDir: string, pulumiVers
     const fetched = await pip("download", "--quiet", "--dest", partial, ...wanted, sdkDir);
     if (fetched.code !== 0) {
       rmSync(partial, { recursive: true, force: true });
-      throw new Error(`pip could not download pulumi<=${pulumiVersion} and the generated SDK's dependencies from the package index (is PyPI reachable?):\n${tail(fetched.output)}`);
+      throw new Error(
+        `pip could not download pulumi<=${pulumiVersion} and the generated SDK's dependencies from the package index (is PyPI reachable?):\n${tail(fetched.output)}`,
+      );
     }
     // The SDK itself is built afresh at every install: only its dependencies are kept.
     for (const file of readdirSync(partial)) if (/^pulumi[_-]kasm/i.test(file)) rmSync(path.join(partial, file));
-    for (const file of existsSync(wheels) ? readdirSync(wheels) : []) if (!existsSync(path.join(partial, file))) renameSync(path.join(wheels, file), path.join(partial, file));
+    for (const file of existsSync(wheels) ? readdirSync(wheels) : [])
+      if (!existsSync(path.join(partial, file))) renameSync(path.join(wheels, file), path.join(partial, file));
     rmSync(wheels, { recursive: true, force: true });
     renameSync(partial, wheels);
     download = fetched.seconds;
@@ -121,7 +124,9 @@ export async function pythonEnvironment(venv: string, sdkDir: string, pulumiVers
 
 /** The version of the `pulumi` CLI on PATH, without its `v`: Pulumi's Python SDK is taken at that release at the most (see {@link pythonEnvironment}). */
 export async function pulumiCliVersion(): Promise<string> {
-  return ok(await run("pulumi", ["version"]), "pulumi version").output.trim().replace(/^v/, "");
+  return ok(await run("pulumi", ["version"]), "pulumi version")
+    .output.trim()
+    .replace(/^v/, "");
 }
 
 /** The tarball of the Node.js SDK that {@link generateSdks} packed into `out` (the one `.tgz` there). */
@@ -146,7 +151,11 @@ export function nodejsSdkTarball(out: string): string {
  * dynamic provider comes from starting at its own folder (linked, that is this repository's
  * node_modules, whose pulumi-kasm is this checkout, not the unpacked package).
  */
-export async function programNodeModules(programDir: string, tarballs: readonly string[], options: { readonly copied?: readonly string[] } = {}): Promise<string[]> {
+export async function programNodeModules(
+  programDir: string,
+  tarballs: readonly string[],
+  options: { readonly copied?: readonly string[] } = {},
+): Promise<string[]> {
   const modules = path.join(programDir, "node_modules");
   const copied = options.copied ?? [];
   mkdirSync(modules, { recursive: true });
@@ -172,7 +181,8 @@ export async function programNodeModules(programDir: string, tarballs: readonly 
     const target = path.join(modules, name);
     const scope = path.dirname(target);
     // Inside a linked folder (the scope @pulumi), the package would be written into this repository's node_modules.
-    if (scope !== modules && existsSync(scope) && lstatSync(scope).isSymbolicLink()) throw new Error(`${tarball}: ${name} would go into this repository's node_modules`);
+    if (scope !== modules && existsSync(scope) && lstatSync(scope).isSymbolicLink())
+      throw new Error(`${tarball}: ${name} would go into this repository's node_modules`);
     // The link itself is removed, never what it points at.
     const existing = lstatSync(target, { throwIfNoEntry: false });
     if (existing?.isSymbolicLink()) unlinkSync(target);

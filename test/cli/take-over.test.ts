@@ -42,7 +42,9 @@ describe.skipIf(!hasPulumi)("a take-over through the pulumi CLI", () => {
     const preview = await cli.preview();
     const text = preview.stdout + preview.stderr;
     expect(preview.code).toBe(0);
-    expect(text).toMatch(/warning: StagingConfig chrome \(for zone .* and image .*\): the take-over \(adopt\) will change numSessions from 5 to 3 in Kasm, to the program's values\./);
+    expect(text).toMatch(
+      /warning: StagingConfig chrome \(for zone .* and image .*\): the take-over \(adopt\) will change numSessions from 5 to 3 in Kasm, to the program's values\./,
+    );
 
     await cli.ok(["config", "set", "--stack", "dev", "kasm:takeOverChanges", "refuse"]);
     const up = await cli.up();

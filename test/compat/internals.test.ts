@@ -68,7 +68,9 @@ describe("internals of @pulumi/pulumi and @pulumi/policy this package relies on"
     }
     const listed = new Set([...COVERED_MODULES, ...INTERNALS.map((i) => i.symbol)]);
     const unlisted = [...found]
-      .filter(([module]) => !module.includes("${") && module !== "@pulumi/pulumi/package.json" && module !== "@pulumi/policy/package.json" && !listed.has(module))
+      .filter(
+        ([module]) => !module.includes("${") && module !== "@pulumi/pulumi/package.json" && module !== "@pulumi/policy/package.json" && !listed.has(module),
+      )
       .map(([module, file]) => `${module} (${file})`);
     expect(unlisted, "add these to INTERNALS in scripts/compat-internals.ts").toEqual([]);
     // The list is not stale either: each deep module it names is still used somewhere.

@@ -116,13 +116,19 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  console.log(`bulk-users (1 UserSet of 1,000 rows): ${Object.entries(timings).map(([k, v]) => `${k} ${seconds(v)}`).join(", ")}`);
+  console.log(
+    `bulk-users (1 UserSet of 1,000 rows): ${Object.entries(timings)
+      .map(([k, v]) => `${k} ${seconds(v)}`)
+      .join(", ")}`,
+  );
   await emulator?.close();
   tmp?.remove();
 });
 
 describe("examples/bulk-users", () => {
-  it("preview with both policy packs (the seed's key) plans one UserSet, passes, and sends Kasm only the one read of the installation", { timeout: SLOW }, async () => {
+  it("preview with both policy packs (the seed's key) plans one UserSet, passes, and sends Kasm only the one read of the installation", {
+    timeout: SLOW,
+  }, async () => {
     const checked = stack({ policyPacks: [permissionsPack({ permissions: ["Global Admin"] }), { dir: HARDENING_PACK }] });
     const { result: preview, requests } = await requestsDuring(() => checked.preview());
     timed("preview with both packs", preview);
@@ -193,9 +199,14 @@ describe("examples/bulk-users", () => {
 
   it("refresh reads a user renamed in Kasm, a user deleted there and a group removed there; the next up puts them back", { timeout: SLOW }, async () => {
     const users = await kasmUsers();
-    expect((await emulator.call("update_user", { target_user: { user_id: users.get("user0002").user_id, username: "user0002", first_name: "Renamed" } })).status).toBe(200);
+    expect(
+      (await emulator.call("update_user", { target_user: { user_id: users.get("user0002").user_id, username: "user0002", first_name: "Renamed" } })).status,
+    ).toBe(200);
     expect((await emulator.call("delete_user", { target_user: { user_id: users.get("user0005").user_id } })).status).toBe(200);
-    const removed = await emulator.call("remove_user_group", { target_user: { user_id: users.get("user0006").user_id }, target_group: { group_id: GROUPS.Sales } });
+    const removed = await emulator.call("remove_user_group", {
+      target_user: { user_id: users.get("user0006").user_id },
+      target_group: { group_id: GROUPS.Sales },
+    });
     expect(removed.status).toBe(200);
 
     const { result: refresh, requests } = await requestsDuring(() => engine.refresh());

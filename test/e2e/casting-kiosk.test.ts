@@ -79,7 +79,15 @@ describe("examples/casting-kiosk", () => {
     const { pool, link } = await kiosk();
     const chrome = Object.values<any>(seeded.images).find((i) => i.friendly_name === "Chrome").image_id;
     const zone = Object.values<any>(seeded.zones).find((z) => z.zone_name === "default").zone_id;
-    expect(pool).toMatchObject({ zone_id: zone, image_id: chrome, num_sessions: 3, expiration: 2, allow_ws_audio: true, allow_ws_clipboard_up: false, allow_ws_uploads: false });
+    expect(pool).toMatchObject({
+      zone_id: zone,
+      image_id: chrome,
+      num_sessions: 3,
+      expiration: 2,
+      allow_ws_audio: true,
+      allow_ws_clipboard_up: false,
+      allow_ws_uploads: false,
+    });
     expect(link).toMatchObject({
       casting_config_name: "Lobby kiosk",
       key: "lobby-kiosk",

@@ -105,7 +105,14 @@ describe("examples/egress-vpn", () => {
     expect(kasm.mappings).toEqual([expect.objectContaining({ egress_provider_id: provider, group_id: CONTRACTORS, allow_all_gateways: false })]);
     expect([...kasm.mappings[0].selected_gateways].sort()).toEqual([frankfurt.egress_gateway_id, amsterdam.egress_gateway_id].sort());
     expect(kasm.credentials).toEqual([
-      expect.objectContaining({ egress_provider_id: provider, name: "contractors", group_id: CONTRACTORS, wireguard_private_key: WIREGUARD_KEY, limit_active_connections: true, active_connection_limit: 25 }),
+      expect.objectContaining({
+        egress_provider_id: provider,
+        name: "contractors",
+        group_id: CONTRACTORS,
+        wireguard_private_key: WIREGUARD_KEY,
+        limit_active_connections: true,
+        active_connection_limit: 25,
+      }),
     ]);
     expect(up.outputs).toEqual({ providerId: provider, gateways: ["Frankfurt", "Amsterdam"] });
 
@@ -160,7 +167,9 @@ describe("examples/egress-vpn", () => {
     const before = await egress();
     const frankfurt = before.gateway("Frankfurt");
     const amsterdam = before.gateway("Amsterdam");
-    const changed = await emulator.call("update_egress_gateway", { target_egress_gateway: { egress_gateway_id: frankfurt.egress_gateway_id, city: "Offenbach" } });
+    const changed = await emulator.call("update_egress_gateway", {
+      target_egress_gateway: { egress_gateway_id: frankfurt.egress_gateway_id, city: "Offenbach" },
+    });
     expect(changed.status).toBe(200);
     const deleted = await emulator.call("delete_egress_gateway", { target_egress_gateway: { egress_gateway_id: amsterdam.egress_gateway_id } });
     expect(deleted.status).toBe(200);
@@ -179,7 +188,13 @@ describe("examples/egress-vpn", () => {
 
     const up = await engine.up();
     expectOk(up);
-    expect(ops(up)).toMatchObject({ frankfurt: "update", amsterdam: "create", "corporate-vpn": "same", "contractors-vpn": "same", "contractors-credential": "same" });
+    expect(ops(up)).toMatchObject({
+      frankfurt: "update",
+      amsterdam: "create",
+      "corporate-vpn": "same",
+      "contractors-vpn": "same",
+      "contractors-credential": "same",
+    });
     const after = await egress();
     expect(after.gateway("Frankfurt")).toMatchObject({ egress_gateway_id: frankfurt.egress_gateway_id, city: "Frankfurt" });
     expect(after.gateway("Amsterdam")).toMatchObject({ city: "Rotterdam", country: "NL" });
@@ -188,7 +203,10 @@ describe("examples/egress-vpn", () => {
 
   describe("policy packs", () => {
     it("pass: the hardening pack (every policy mandatory) and the permissions pack with the seed's key", { timeout: SLOW }, async () => {
-      const preview = await stack({ programDir: changedDir, policyPacks: [strictHardeningPack(), permissionsPack({ permissions: ["Global Admin"] })] }).preview();
+      const preview = await stack({
+        programDir: changedDir,
+        policyPacks: [strictHardeningPack(), permissionsPack({ permissions: ["Global Admin"] })],
+      }).preview();
       expectOk(preview);
       expect(mandatory(preview)).toEqual([]);
       expect(preview.policyViolations.filter((v) => v.policyPack.startsWith("kasm-hardening"))).toEqual([]);
@@ -210,10 +228,15 @@ describe("examples/egress-vpn", () => {
       expect(mandatory(hardening)).toEqual(["egress-credential-connection-limit contractors-credential"]);
 
       const least = await stack({ programDir: changedDir, policyPacks: [permissionsPack({ permissions: ["Global Admin"] })] }).preview();
-      const needed = /\n- Needed \(closed under the dependency rules\) by the stack's Kasm resources: (.*)/.exec(least.policyViolations.find((v) => v.policyName === "least-privilege")!.message)![1];
+      const needed = /\n- Needed \(closed under the dependency rules\) by the stack's Kasm resources: (.*)/.exec(
+        least.policyViolations.find((v) => v.policyName === "least-privilege")!.message,
+      )![1];
       const permissions = needed.split(", ").map((p) => p.slice(1, -1));
       expect(permissions).toContain("Egress Credentials Create");
-      const lacking = stack({ programDir: changedDir, policyPacks: [permissionsPack({ permissions: permissions.filter((p) => p !== "Egress Credentials Create") })] });
+      const lacking = stack({
+        programDir: changedDir,
+        policyPacks: [permissionsPack({ permissions: permissions.filter((p) => p !== "Egress Credentials Create") })],
+      });
       const preview = await lacking.preview();
       expect(preview.ok).toBe(false);
       expect(mandatory(preview)).toEqual(["resource-needs-permissions contractors-credential"]);

@@ -125,13 +125,18 @@ describe("examples/licensing: two stacks share the entitlement", () => {
     const up = await run(branchC.up());
     expect(up.ok).toBe(false);
     expect(up.errors).toEqual([
-      { urn: expect.stringMatching(/::seats$/), message: expect.stringMatching(/Error during activation: No seats remain on this activation key's entitlement/) },
+      {
+        urn: expect.stringMatching(/::seats$/),
+        message: expect.stringMatching(/Error during activation: No seats remain on this activation key's entitlement/),
+      },
     ]);
     expect(branchC.readState().some((r) => r.urn.endsWith("::seats"))).toBe(false);
     expect(await emulator.state()).toEqual(before);
   });
 
-  it("a changed branch-a (another issuedTo) is a replacement, which needs 60 seats again and is refused: the old licence stays in the state", { timeout: SLOW }, async () => {
+  it("a changed branch-a (another issuedTo) is a replacement, which needs 60 seats again and is refused: the old licence stays in the state", {
+    timeout: SLOW,
+  }, async () => {
     const renamed = branch("branch-a", 60, "Branch A (HQ)");
     const licenceId = renamed.readState().find((r) => r.urn.endsWith("::seats"))!.id;
     const preview = await run(renamed.preview());
@@ -142,7 +147,10 @@ describe("examples/licensing: two stacks share the entitlement", () => {
     const up = await run(renamed.up());
     expect(up.ok).toBe(false);
     expect(up.errors[0].message).toMatch(/Error during activation: No seats remain/);
-    expect(renamed.readState().find((r) => r.urn.endsWith("::seats"))).toMatchObject({ id: licenceId, outputs: expect.objectContaining({ issuedTo: "Branch A" }) });
+    expect(renamed.readState().find((r) => r.urn.endsWith("::seats"))).toMatchObject({
+      id: licenceId,
+      outputs: expect.objectContaining({ issuedTo: "Branch A" }),
+    });
     expect(await licences()).toHaveLength(2);
   });
 
@@ -180,7 +188,9 @@ describe("examples/licensing: two stacks share the entitlement", () => {
       const destroy = await run(engine.destroy());
       expectOk(destroy);
       expect(ops(destroy)).toMatchObject({ seats: "delete" });
-      expect(warnings(destroy)).toEqual([expect.stringMatching(/^LicenseActivation \w+: Kasm has no operation to remove a licence, so licence \w+ stays applied \((60|40) seat\(s\)\)/)]);
+      expect(warnings(destroy)).toEqual([
+        expect.stringMatching(/^LicenseActivation \w+: Kasm has no operation to remove a licence, so licence \w+ stays applied \((60|40) seat\(s\)\)/),
+      ]);
       expect(engine.readState()).toEqual([]);
     }
     const after = await emulator.state();
@@ -214,14 +224,15 @@ describe("examples/licensing: a replacement takes seats again", () => {
     fresh = await startExampleEmulator("licensing");
     const dir = tempDir("licensing-replace");
     try {
-      const at = (seats: number) => exampleEngine({
-        example: "licensing",
-        emulator: fresh,
-        dir: dir.dir,
-        stack: "branch-x",
-        config: { activationKey: ACTIVATION_KEY, seats: String(seats), issuedTo: "Branch X" },
-        secretConfig: ["activationKey"],
-      });
+      const at = (seats: number) =>
+        exampleEngine({
+          example: "licensing",
+          emulator: fresh,
+          dir: dir.dir,
+          stack: "branch-x",
+          config: { activationKey: ACTIVATION_KEY, seats: String(seats), issuedTo: "Branch X" },
+          secretConfig: ["activationKey"],
+        });
       const first = await at(30).up();
       expectOk(first);
       const oldId = resource(first, "seats").id;
@@ -231,9 +242,15 @@ describe("examples/licensing: a replacement takes seats again", () => {
       expect(resource(replaced, "seats").changed).toEqual(["seats"]);
       expect(resource(replaced, "seats").id).not.toBe(oldId);
       expect(replaced.outputs).toMatchObject({ seatLimit: 20, licenseId: resource(replaced, "seats").id });
-      expect(warnings(replaced)).toEqual([expect.stringContaining(`LicenseActivation seats: Kasm has no operation to remove a licence, so licence ${oldId} stays applied`)]);
+      expect(warnings(replaced)).toEqual([
+        expect.stringContaining(`LicenseActivation seats: Kasm has no operation to remove a licence, so licence ${oldId} stays applied`),
+      ]);
       const state = await fresh.state();
-      expect(Object.values<any>(state.licenses).map((l) => l.limit).sort()).toEqual([20, 30]);
+      expect(
+        Object.values<any>(state.licenses)
+          .map((l) => l.limit)
+          .sort(),
+      ).toEqual([20, 30]);
       expect(Object.values<any>(state.activationKeys)[0].seats_used).toBe(50);
       for (const r of [first, replaced]) expect(r.programOutput + JSON.stringify(r.errors) + JSON.stringify(r.logs)).not.toContain(KEY_BODY);
       expect(readFileSync(path.join(dir.dir, "branch-x.json"), "utf8")).not.toContain(KEY_BODY);

@@ -65,8 +65,7 @@ function program(): string {
 function withoutSecretValues(value: unknown): unknown {
   if (isSecret(value)) return "[secret]";
   if (Array.isArray(value)) return value.map(withoutSecretValues);
-  if (value !== null && typeof value === "object")
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutSecretValues(v)]));
+  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutSecretValues(v)]));
   return value;
 }
 

@@ -249,12 +249,19 @@ describe("the Bulk onboarding program, in the same folder with the same seed and
     expect(all.has(sampleUser)).toBe(true);
   });
 
-  it("after an edit of the CSV, the preview shows no replace of the kept user's assignment and counts and names the rows; the up does that", { timeout: 600_000 }, async () => {
+  it("after an edit of the CSV, the preview shows no replace of the kept user's assignment and counts and names the rows; the up does that", {
+    timeout: 600_000,
+  }, async () => {
     const lines = readFileSync(csvFile(), "utf8").trimEnd().split("\n");
     const [header] = lines;
     const kept = lines.slice(1).filter((l) => !l.startsWith("staff007,"));
     const changed = kept.map((l) => (l.startsWith("staff010,") ? l.replace("Last10", "Renamed10") : l));
-    const added = ["grace.hopper", "linus.t"].map((u) => header.split(",").map((c) => (c === "username" ? u : c === "group_1" ? "Support" : c === "first_name" ? "New" : "")).join(","));
+    const added = ["grace.hopper", "linus.t"].map((u) =>
+      header
+        .split(",")
+        .map((c) => (c === "username" ? u : c === "group_1" ? "Support" : c === "first_name" ? "New" : ""))
+        .join(","),
+    );
     writeFileSync(csvFile(), [header, ...changed, ...added].join("\n") + "\n");
 
     const preview = await shell(commandFor("preview"));
@@ -262,7 +269,9 @@ describe("the Bulk onboarding program, in the same folder with the same seed and
     expect(preview.stdout).not.toMatch(/^\s*replace /m);
     expect(preview.stdout).toMatch(/same +pulumi-nodejs:dynamic\/kasm:UserServerAssignment ada-build-box/);
     expect(preview.stdout).toMatch(/update +pulumi-nodejs:dynamic\/kasm:UserSet staff \(csv/);
-    expect(preview.stdout).toContain("info: UserSet staff: this change adds 2 users ('grace.hopper', 'linus.t'), removes 1 ('staff007') and changes 1 ('staff010').");
+    expect(preview.stdout).toContain(
+      "info: UserSet staff: this change adds 2 users ('grace.hopper', 'linus.t'), removes 1 ('staff007') and changes 1 ('staff010').",
+    );
 
     const up = await shell(commandFor("up"));
     expect(up.code, up.stdout + up.stderr).toBe(0);
@@ -274,7 +283,9 @@ describe("the Bulk onboarding program, in the same folder with the same seed and
     expect(all.has("grace.hopper") && all.has("linus.t")).toBe(true);
   });
 
-  it("both policy packs run with the README's line and config files: a key holding Global Admin passes, one that cannot apply the change is refused", { timeout: 600_000 }, async () => {
+  it("both policy packs run with the README's line and config files: a key holding Global Admin passes, one that cannot apply the change is refused", {
+    timeout: 600_000,
+  }, async () => {
     writeFileSync(path.join(projectDir, "kasm-permissions.json"), PERMISSIONS_CONFIG);
     writeFileSync(path.join(projectDir, "kasm-hardening.json"), "{}");
     const passing = await shell(PACKS_LINE);
@@ -287,7 +298,9 @@ describe("the Bulk onboarding program, in the same folder with the same seed and
     writeFileSync(csvFile(), readFileSync(csvFile(), "utf8") + "ada.byron,Ada,Byron,,Engineering\n");
     const refused = await shell(PACKS_LINE);
     expect(refused.code, refused.stdout + refused.stderr).toBe(1);
-    expect(refused.stdout).toMatch(/^policy mandatory: kasm-permissions@[^/]+\/resource-needs-permissions: .*\nUserSet 'staff' cannot be created, updated and deleted with this API key: [^\n]*Grant the key: 'Users Create'/m);
+    expect(refused.stdout).toMatch(
+      /^policy mandatory: kasm-permissions@[^/]+\/resource-needs-permissions: .*\nUserSet 'staff' cannot be created, updated and deleted with this API key: [^\n]*Grant the key: 'Users Create'/m,
+    );
     writeFileSync(csvFile(), readFileSync(csvFile(), "utf8").replace("ada.byron,Ada,Byron,,Engineering\n", ""));
   });
 
@@ -344,7 +357,9 @@ describe.skipIf(!hasPulumi)("the programs again, with the README's lines for the
     expect(((await api("get_users")).users ?? []).some((u: { username: string }) => u.username === "alice")).toBe(false);
   });
 
-  it("the Bulk onboarding program with the same lines: up creates the users, a CSV edit previews row by row, destroy empties Kasm", { timeout: 600_000 }, async () => {
+  it("the Bulk onboarding program with the same lines: up creates the users, a CSV edit previews row by row, destroy empties Kasm", {
+    timeout: 600_000,
+  }, async () => {
     const csvFile = path.join(projectDir, "users.csv");
     writeFileSync(path.join(projectDir, "index.ts"), BULK_PROGRAM);
     writeFileSync(csvFile, usersCsvLike(BULK_CSV_SAMPLE, 60));

@@ -119,10 +119,14 @@ describe("the npm package, installed in a fresh project", () => {
     // The emulator's README is shipped: the package's README links to it, and `npx kasm-emulator` users read it.
     expect(packedFiles).toContain("emulator/README.md");
     // The examples the README names are shipped (their programs and seeds), without anything installed in them.
-    expect(packedFiles).toEqual(expect.arrayContaining(["examples/seed.json", "examples/onboarding/index.ts", "examples/onboarding/users.csv", "examples/two-installations/index.ts"]));
+    expect(packedFiles).toEqual(
+      expect.arrayContaining(["examples/seed.json", "examples/onboarding/index.ts", "examples/onboarding/users.csv", "examples/two-installations/index.ts"]),
+    );
     expect(packedFiles.filter((f) => f.startsWith("examples/") && /(^|\/)(node_modules|\.state|\.kasm-state)\//.test(f))).toEqual([]);
     expect(
-      packedFiles.filter((f) => (/^(test|provider|sdk|emulator|scripts|bench)\//.test(f) && f !== "emulator/README.md") || f.endsWith(".test.js") || /^policy\/.*\.ts$/.test(f)),
+      packedFiles.filter(
+        (f) => (/^(test|provider|sdk|emulator|scripts|bench)\//.test(f) && f !== "emulator/README.md") || f.endsWith(".test.js") || /^policy\/.*\.ts$/.test(f),
+      ),
     ).toEqual([]);
   });
 
@@ -133,7 +137,10 @@ describe("the npm package, installed in a fresh project", () => {
     writeFileSync(path.join(projectDir, "Pulumi.yaml"), "name: packaged\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n");
     writeFileSync(path.join(projectDir, "index.ts"), PROGRAM);
     await timedStep("npm install", () =>
-      run("npm", ["install", tarball, `@pulumi/pulumi@${PULUMI_VERSION}`, `@pulumi/policy@${POLICY_VERSION}`, ...NPM_FLAGS], { cwd: projectDir, timeout: 110_000 }),
+      run("npm", ["install", tarball, `@pulumi/pulumi@${PULUMI_VERSION}`, `@pulumi/policy@${POLICY_VERSION}`, ...NPM_FLAGS], {
+        cwd: projectDir,
+        timeout: 110_000,
+      }),
     );
     const installed = path.join(projectDir, "node_modules", "pulumi-kasm");
     // A real copy, not a link back to this repository.
@@ -219,7 +226,9 @@ describe("the npm package, installed in a fresh project", () => {
       expect(text, kind).toContain(`require("pulumi-kasm/dynamic/${kindModuleName(kind)}")`);
       expect(text.length, kind).toBeLessThan(300);
       // The host evaluates it and calls `exports.handler()` for the provider: every method is there.
-      const handler = (new Function("exports", "require", text + "\nreturn exports.handler;") as (e: object, r: NodeJS.Require) => () => Record<string, unknown>)({}, createRequire(path.join(projectDir, "index.js")));
+      const handler = (
+        new Function("exports", "require", text + "\nreturn exports.handler;") as (e: object, r: NodeJS.Require) => () => Record<string, unknown>
+      )({}, createRequire(path.join(projectDir, "index.js")));
       expect(Object.keys(handler()).sort(), kind).toEqual(["check", "configure", "create", "delete", "diff", "read", "update"]);
     }
   });

@@ -94,7 +94,11 @@ describe("examples/quickstart", () => {
     expect([...alice.group_ids].sort()).toEqual([allUsers, ENGINEERING, SUPPORT].sort());
     expect([...bob.group_ids].sort()).toEqual([allUsers, SUPPORT].sort());
     const terminal = Object.values<any>(kasm.images).find((i) => i.friendly_name === "Terminal").image_id;
-    expect(kasm.userAttributes[alice.user_id]).toMatchObject({ show_tips: false, default_image: terminal, ssh_public_key: expect.stringMatching(/^ssh-ed25519 /) });
+    expect(kasm.userAttributes[alice.user_id]).toMatchObject({
+      show_tips: false,
+      default_image: terminal,
+      ssh_public_key: expect.stringMatching(/^ssh-ed25519 /),
+    });
     expect(up.outputs).toMatchObject({ aliceId: alice.user_id, bobId: bob.user_id, terminalImage: "kasmweb/terminal:1.16.0" });
 
     const stateText = readFileSync(engine.options.stateFile, "utf8");
@@ -160,7 +164,9 @@ describe("examples/quickstart", () => {
     // Out of band, as someone in the Kasm UI would.
     expect((await emulator.call("update_user", { target_user: { user_id: alice.user_id, last_name: "Pleasance" } })).status).toBe(200);
     expect((await emulator.call("remove_user_group", { target_user: { user_id: bob.user_id }, target_group: { group_id: ENGINEERING } })).status).toBe(200);
-    expect((await emulator.call("unassign_user_server", { target_user: { user_id: alice.user_id }, target_server: { server_id: WORKSTATION } })).status).toBe(204);
+    expect((await emulator.call("unassign_user_server", { target_user: { user_id: alice.user_id }, target_server: { server_id: WORKSTATION } })).status).toBe(
+      204,
+    );
 
     const refresh = await engine.refresh();
     expectOk(refresh);
@@ -208,7 +214,17 @@ describe("examples/quickstart", () => {
     it("fail for a key lacking Groups Modify: the up stops before any change", { timeout: SLOW }, async () => {
       const key = {
         // What least-privilege reports the program needs, but Groups Modify.
-        permissions: ["Users View", "Users Modify", "Users Create", "Users Delete", "Groups View", "Zones View", "Servers View", "Servers Modify", "Server Pools View"],
+        permissions: [
+          "Users View",
+          "Users Modify",
+          "Users Create",
+          "Users Delete",
+          "Groups View",
+          "Zones View",
+          "Servers View",
+          "Servers Modify",
+          "Server Pools View",
+        ],
         systemGroupIds: systemGroupIds(seeded),
         globalAdminUserIds: ["ops"],
       };

@@ -40,7 +40,9 @@ const SECTION = (() => {
 const SH_BLOCKS = [...SECTION.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1].trim().split("\n"));
 const [STEPS, RUNNER] = SH_BLOCKS;
 /** The permissions the section lists, each in backticks, in the paragraph that starts "The key needs". */
-const PERMISSIONS = [.../`([A-Z][A-Za-z ]+ View)`/g[Symbol.matchAll](SECTION.slice(SECTION.indexOf("The key needs"), SECTION.indexOf("```sh")))].map((m) => m[1]);
+const PERMISSIONS = [.../`([A-Z][A-Za-z ]+ View)`/g[Symbol.matchAll](SECTION.slice(SECTION.indexOf("The key needs"), SECTION.indexOf("```sh")))].map(
+  (m) => m[1],
+);
 const exported = (name: string) => {
   const line = STEPS.find((l) => l.startsWith(`export ${name}=`));
   if (!line) throw new Error(`the section's commands have no export ${name}= line`);
@@ -80,11 +82,9 @@ function pinned(line: string): string {
 beforeAll(async () => {
   tmp = tempDir("readme-import");
   ({ tarball } = await packPackage(tmp.dir));
-  installation = await buildInstallation(
-    40,
-    { apiNames: exported("KASM_API_NAMES") === "product" ? "product" : "spec", observedFields: true },
-    [{ name: "import", key: exported("KASM_API_KEY"), secret: exported("KASM_API_KEY_SECRET"), permissions: PERMISSIONS }],
-  );
+  installation = await buildInstallation(40, { apiNames: exported("KASM_API_NAMES") === "product" ? "product" : "spec", observedFields: true }, [
+    { name: "import", key: exported("KASM_API_KEY"), secret: exported("KASM_API_KEY_SECRET"), permissions: PERMISSIONS },
+  ]);
   folder = path.join(tmp.dir, "fresh");
   mkdirSync(folder);
 }, 120_000);
@@ -129,7 +129,9 @@ it("following the section in a fresh folder takes the installation over with no 
   const secretKeys = [...projectReadme.matchAll(/^pulumi config set --secret (\S+)/gm)].map((m) => m[1]).filter((k) => k !== "kasm:apiKeySecret");
   expect(secretKeys).toHaveLength(2);
   expect(secretKeys).toEqual(expect.arrayContaining([expect.stringMatching(/Password$/), expect.stringMatching(/WireguardPrivateKey$/)]));
-  const values = secretKeys.map((key) => (key.endsWith("Password") ? installation.secrets.passwords["partner-login"] : installation.secrets.wireguardKeys["support-team"]));
+  const values = secretKeys.map((key) =>
+    key.endsWith("Password") ? installation.secrets.passwords["partner-login"] : installation.secrets.wireguardKeys["support-team"],
+  );
   project = cwd;
   secretValues = Object.fromEntries(secretKeys.map((key, i) => [key, values[i]]));
 
@@ -142,18 +144,26 @@ it("following the section in a fresh folder takes the installation over with no 
     expect(result.stdout).toMatch(/create\s/);
     for (const value of values) expect(result.stdout + result.stderr).not.toContain(value);
   }
-  const writes = new Set((Object.keys(OPERATIONS) as OperationName[]).filter((op) => OPERATIONS[op].access !== "read").map((op) => wireOperationName(op, "product")));
+  const writes = new Set(
+    (Object.keys(OPERATIONS) as OperationName[]).filter((op) => OPERATIONS[op].access !== "read").map((op) => wireOperationName(op, "product")),
+  );
   expect(installation.emulator.requests.map((l) => l.split(" ")[0]).filter((op) => writes.has(op))).toEqual([]);
 });
 
-it("the generated project's README names the exact package file, and its runner lines, followed as written, preview the stack with no change", { timeout: 300_000 }, async () => {
+it("the generated project's README names the exact package file, and its runner lines, followed as written, preview the stack with no change", {
+  timeout: 300_000,
+}, async () => {
   expect(project, "the section was followed first").toBeDefined();
   const readme = readFileSync(path.join(project!, "README.md"), "utf8");
   const version: string = JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")).version;
   expect(readme).toContain(`npm install /path/to/pulumi-kasm-${version}.tgz `);
-  const runner = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1].trim().split("\n")).find((lines) => lines.some((l) => l.startsWith("npx kasm-test-engine")));
+  const runner = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)]
+    .map((m) => m[1].trim().split("\n"))
+    .find((lines) => lines.some((l) => l.startsWith("npx kasm-test-engine")));
   expect(runner, "a block with the runner's lines").toBeDefined();
-  const exports = runner!.filter((l) => l.startsWith("export ")).map((l) => (l.startsWith("export KASM_API_KEY_SECRET=") ? `export KASM_API_KEY_SECRET='${exported("KASM_API_KEY_SECRET")}'` : l.split(/\s+#/)[0]));
+  const exports = runner!
+    .filter((l) => l.startsWith("export "))
+    .map((l) => (l.startsWith("export KASM_API_KEY_SECRET=") ? `export KASM_API_KEY_SECRET='${exported("KASM_API_KEY_SECRET")}'` : l.split(/\s+#/)[0]));
   const preview = runner!.find((l) => l.startsWith("npx kasm-test-engine preview "))!;
   // Each `--secret key='...'` given the value Kasm has.
   const line = preview.replace(/--secret (\S+)='\.\.\.'/g, (_, key: string) => `--secret ${key}='${secretValues[key]}'`);
@@ -165,44 +175,50 @@ it("the generated project's README names the exact package file, and its runner 
   expect(result.stdout).not.toMatch(/^\s*(create|update|replace|delete) /m);
 });
 
-it.skipIf(!hasPulumi)("the generated project's README, followed with the pulumi CLI: the first up writes nothing, and destroy deletes nothing", { timeout: 600_000 }, async () => {
-  expect(project, "the section was followed first").toBeDefined();
-  const cwd = project!;
-  const env = `export PULUMI_HOME='${path.join(tmp.dir, "pulumi-home")}' PULUMI_SKIP_UPDATE_CHECK=true PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true PULUMI_CONFIG_PASSPHRASE='a passphrase'\n`;
-  const cli = async (line: string) => {
-    const result = await shell(env + line, cwd);
-    expect(result.code, `${line}\n${result.stdout.slice(-4000)}\n${result.stderr}`).toBe(0);
-    return result;
-  };
-  // The test's own backend: the README assumes a logged-in CLI.
-  await cli(`mkdir -p .pulumi-state && pulumi login file://.pulumi-state`);
+it.skipIf(!hasPulumi)(
+  "the generated project's README, followed with the pulumi CLI: the first up writes nothing, and destroy deletes nothing",
+  { timeout: 600_000 },
+  async () => {
+    expect(project, "the section was followed first").toBeDefined();
+    const cwd = project!;
+    const env = `export PULUMI_HOME='${path.join(tmp.dir, "pulumi-home")}' PULUMI_SKIP_UPDATE_CHECK=true PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true PULUMI_CONFIG_PASSPHRASE='a passphrase'\n`;
+    const cli = async (line: string) => {
+      const result = await shell(env + line, cwd);
+      expect(result.code, `${line}\n${result.stdout.slice(-4000)}\n${result.stderr}`).toBe(0);
+      return result;
+    };
+    // The test's own backend: the README assumes a logged-in CLI.
+    await cli(`mkdir -p .pulumi-state && pulumi login file://.pulumi-state`);
 
-  const readme = readFileSync(path.join(cwd, "README.md"), "utf8");
-  const block = /## Before the first run\n\n```sh\n([\s\S]*?)```/.exec(readme)![1].trim().split("\n");
-  const writes = new Set((Object.keys(OPERATIONS) as OperationName[]).filter((op) => OPERATIONS[op].access !== "read").map((op) => wireOperationName(op, "product")));
-  const writesSent = () => installation.emulator.requests.map((l) => l.split(" ")[0]).filter((op) => writes.has(op));
-  installation.emulator.requests.length = 0;
-  let preview = "";
-  for (const line of block.filter((l) => !l.startsWith("npm install"))) {
-    const command = line.split(/\s+#/)[0].trim();
-    // A secret typed at the prompt in the README is given on the command line here.
-    const secret = /^pulumi config set --secret (\S+)$/.exec(command)?.[1];
-    const value = secret === "kasm:apiKeySecret" ? exported("KASM_API_KEY_SECRET") : secret ? secretValues[secret] : undefined;
-    const result = await cli(value !== undefined ? `${command} -- '${value}'` : command.startsWith("pulumi up") ? `${command} --yes` : command);
-    if (command.startsWith("pulumi preview")) preview = result.stdout;
-  }
-  expect(preview).toMatch(/\+ +pulumi-nodejs:dynamic\/kasm:UserSet /);
-  expect(writesSent()).toEqual([]);
-  await cli("pulumi preview --expect-no-changes");
+    const readme = readFileSync(path.join(cwd, "README.md"), "utf8");
+    const block = /## Before the first run\n\n```sh\n([\s\S]*?)```/.exec(readme)![1].trim().split("\n");
+    const writes = new Set(
+      (Object.keys(OPERATIONS) as OperationName[]).filter((op) => OPERATIONS[op].access !== "read").map((op) => wireOperationName(op, "product")),
+    );
+    const writesSent = () => installation.emulator.requests.map((l) => l.split(" ")[0]).filter((op) => writes.has(op));
+    installation.emulator.requests.length = 0;
+    let preview = "";
+    for (const line of block.filter((l) => !l.startsWith("npm install"))) {
+      const command = line.split(/\s+#/)[0].trim();
+      // A secret typed at the prompt in the README is given on the command line here.
+      const secret = /^pulumi config set --secret (\S+)$/.exec(command)?.[1];
+      const value = secret === "kasm:apiKeySecret" ? exported("KASM_API_KEY_SECRET") : secret ? secretValues[secret] : undefined;
+      const result = await cli(value !== undefined ? `${command} -- '${value}'` : command.startsWith("pulumi up") ? `${command} --yes` : command);
+      if (command.startsWith("pulumi preview")) preview = result.stdout;
+    }
+    expect(preview).toMatch(/\+ +pulumi-nodejs:dynamic\/kasm:UserSet /);
+    expect(writesSent()).toEqual([]);
+    await cli("pulumi preview --expect-no-changes");
 
-  const before = await installation.emulator.state();
-  const destroy = await shell(env + "pulumi destroy --yes --skip-preview", cwd);
-  expect(destroy.code).not.toBe(0);
-  expect(destroy.stdout).toContain("because it is protected");
-  expect(writesSent()).toEqual([]);
-  expect(await installation.emulator.state()).toEqual(before);
-  for (const value of Object.values(secretValues)) {
-    expect(destroy.stdout + destroy.stderr).not.toContain(value);
-    expect((await cli("pulumi stack export")).stdout).not.toContain(value);
-  }
-});
+    const before = await installation.emulator.state();
+    const destroy = await shell(env + "pulumi destroy --yes --skip-preview", cwd);
+    expect(destroy.code).not.toBe(0);
+    expect(destroy.stdout).toContain("because it is protected");
+    expect(writesSent()).toEqual([]);
+    expect(await installation.emulator.state()).toEqual(before);
+    for (const value of Object.values(secretValues)) {
+      expect(destroy.stdout + destroy.stderr).not.toContain(value);
+      expect((await cli("pulumi stack export")).stdout).not.toContain(value);
+    }
+  },
+);

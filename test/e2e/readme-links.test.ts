@@ -44,8 +44,7 @@ describe("links in the packed documentation", () => {
   it("every relative link in every packed Markdown file resolves to a packed file", () => {
     const broken: string[] = [];
     for (const file of packed.filter((f) => f.endsWith(".md"))) {
-      for (const target of relativeLinks(readFileSync(path.join(REPO, file), "utf8")))
-        if (!resolves(file, target)) broken.push(`${file} -> ${target}`);
+      for (const target of relativeLinks(readFileSync(path.join(REPO, file), "utf8"))) if (!resolves(file, target)) broken.push(`${file} -> ${target}`);
     }
     expect(broken).toEqual([]);
   });

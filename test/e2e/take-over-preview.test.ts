@@ -48,7 +48,14 @@ function engine(stack: string, config: Record<string, string> = {}): TestEngine 
     stack,
     stateFile: path.join(tmp.dir, `${stack}.json`),
     passphrase: "take over correct horse",
-    config: { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret, "kasm:maxRetries": "1", ...API_NAMES_CONFIG, ...config },
+    config: {
+      "kasm:baseUrl": emulator.url,
+      "kasm:apiKey": ADMIN.key,
+      "kasm:apiKeySecret": ADMIN.secret,
+      "kasm:maxRetries": "1",
+      ...API_NAMES_CONFIG,
+      ...config,
+    },
     secretKeys: ["kasm:apiKeySecret"],
   });
 }

@@ -74,7 +74,10 @@ afterAll(async () => {
 /** The usernames an installation holds, besides its seeded ones. */
 async function usernames(emulator: TestEmulator): Promise<string[]> {
   const users = (await emulator.call("get_users", { page_size: 1000 })).body.users as { username: string }[];
-  return users.map((u) => u.username).filter((u) => u !== "admin@kasm.local").sort();
+  return users
+    .map((u) => u.username)
+    .filter((u) => u !== "admin@kasm.local")
+    .sort();
 }
 
 async function stagingConfigs(emulator: TestEmulator): Promise<{ zone_id: string; num_sessions: number }[]> {
@@ -143,7 +146,10 @@ describe("one program, two installations", () => {
     editFile(file, [
       ['new kasm.User("contractor", { username: "contractor" });', 'new kasm.User("contractor", { username: "contractor", connection: production });'],
       // A lookup given the connection reads that installation, and only it.
-      ["export const userIds", 'export const productionZone = kasm.getZoneOutput({ name: "eu-central" }, { connection: production }).zoneId;\nexport const userIds'],
+      [
+        "export const userIds",
+        'export const productionZone = kasm.getZoneOutput({ name: "eu-central" }, { connection: production }).zoneId;\nexport const userIds',
+      ],
     ]);
     staging.requests.length = 0;
     const moved = await engine.up();
@@ -181,7 +187,10 @@ describe("connections through the provider host", () => {
   it("check refuses a connection name that cannot name settings, and says what one looks like", async () => {
     const { failures } = await new Driven(host, "User", "bad").check({ username: "x", connection: "Prod Kasm" });
     expect(failures).toEqual([
-      { property: "connection", reason: expect.stringMatching(/^connection must be the name of a kasm\.Connection: .*kasm-prod:baseUrl .*KASM_PROD_BASE_URL .*not "Prod Kasm"$/) },
+      {
+        property: "connection",
+        reason: expect.stringMatching(/^connection must be the name of a kasm\.Connection: .*kasm-prod:baseUrl .*KASM_PROD_BASE_URL .*not "Prod Kasm"$/),
+      },
     ]);
   });
 
@@ -240,12 +249,22 @@ describe("a preview that gates a change on the named installation", () => {
     ],
     [
       "an unreachable address",
-      () => ({ "kasm-production:baseUrl": "http://127.0.0.1:9", "kasm-production:apiKey": productionKey.key, "kasm-production:apiKeySecret": productionKey.secret, "kasm-production:maxRetries": "0" }),
+      () => ({
+        "kasm-production:baseUrl": "http://127.0.0.1:9",
+        "kasm-production:apiKey": productionKey.key,
+        "kasm-production:apiKeySecret": productionKey.secret,
+        "kasm-production:maxRetries": "0",
+      }),
       /The address is http:\/\/127\.0\.0\.1:9, set by `kasm-production:baseUrl` \(or KASM_PRODUCTION_BASE_URL\)/,
     ],
     [
       "the wrong vocabulary",
-      () => ({ "kasm-production:baseUrl": production.url, "kasm-production:apiKey": productionKey.key, "kasm-production:apiKeySecret": productionKey.secret, "kasm-production:apiNames": "product" }),
+      () => ({
+        "kasm-production:baseUrl": production.url,
+        "kasm-production:apiKey": productionKey.key,
+        "kasm-production:apiKeySecret": productionKey.secret,
+        "kasm-production:apiNames": "product",
+      }),
       /Set kasm-production:apiNames to "spec" \(`pulumi config set kasm-production:apiNames spec`, or KASM_PRODUCTION_API_NAMES=spec/,
     ],
   ];

@@ -39,7 +39,9 @@ afterAll(async () => {
 });
 
 describe(`${COUNT} users and ${COUNT} memberships`, () => {
-  it("up creates them with one write each, the users' lookups from one listing of usernames, after the one read of the installation", { timeout: SLOW }, async () => {
+  it("up creates them with one write each, the users' lookups from one listing of usernames, after the one read of the installation", {
+    timeout: SLOW,
+  }, async () => {
     const { result, operations } = await operationsDuring(emulator, () => engine.up());
     expectOk(result);
     console.log(`users and memberships, up: ${seconds(result.durationMs)}, ${JSON.stringify(tally(operations))}`);
@@ -57,7 +59,9 @@ describe(`${COUNT} users and ${COUNT} memberships`, () => {
     expect(preview.operations).toEqual([]);
     const up = await operationsDuring(emulator, () => engine.up());
     expectAllSame(up.result);
-    console.log(`users and memberships, preview: ${seconds(preview.result.durationMs)}, no-change up: ${seconds(up.result.durationMs)}, requests: ${up.operations.length}`);
+    console.log(
+      `users and memberships, preview: ${seconds(preview.result.durationMs)}, no-change up: ${seconds(up.result.durationMs)}, requests: ${up.operations.length}`,
+    );
     expect(up.operations).toEqual([]);
   });
 

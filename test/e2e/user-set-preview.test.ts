@@ -78,7 +78,9 @@ afterAll(async () => {
 });
 
 describe("a preview of an edited CSV", () => {
-  it("shows no replace of an assignment whose user the set keeps, creates the one of an added user, says what changes row by row, and only reads Kasm", { timeout: SLOW }, async () => {
+  it("shows no replace of an assignment whose user the set keeps, creates the one of an added user, says what changes row by row, and only reads Kasm", {
+    timeout: SLOW,
+  }, async () => {
     write(EDITED, true);
     const before = await emulator.state();
     const { result: preview, operations } = await operationsDuring(emulator, () => engine.preview());
@@ -89,7 +91,10 @@ describe("a preview of an edited CSV", () => {
     expect(preview.outputs.adaId).toBe(userNamed(before, "ada").user_id);
     // How many rows the change adds, removes and changes, naming them.
     expect(notes(preview)).toContain("UserSet staff: this change adds 1 user ('new.hire'), removes 1 ('grace') and changes 1 ('alan').");
-    expect(operations.every((op) => op.startsWith("get_")), operations.join(", ")).toBe(true);
+    expect(
+      operations.every((op) => op.startsWith("get_")),
+      operations.join(", "),
+    ).toBe(true);
     expect(await emulator.state()).toEqual(before);
   });
 

@@ -25,7 +25,10 @@ let programDir: string;
 let engine: TestEngine;
 
 beforeAll(async () => {
-  [staging, production] = await Promise.all([startTestEmulator(STAGING_SEED, { apiNames: "product" }), startTestEmulator(PRODUCTION_SEED, { apiNames: "product" })]);
+  [staging, production] = await Promise.all([
+    startTestEmulator(STAGING_SEED, { apiNames: "product" }),
+    startTestEmulator(PRODUCTION_SEED, { apiNames: "product" }),
+  ]);
   tmp = tempDir("workspace-catalogue");
   programDir = copyExample("workspace-catalogue", tmp.dir);
   const [stagingKey] = STAGING_SEED.apiKeys;
@@ -64,7 +67,9 @@ async function workspaces(emulator: TestEmulator): Promise<Record<string, Record
 /** Which workspaces each group may launch, by group name and friendly name. */
 async function launches(emulator: TestEmulator): Promise<Record<string, string[]>> {
   const groups = (await emulator.specCall("get_groups")).body.groups as { group_id: string; name: string }[];
-  const names = Object.fromEntries(Object.values(await workspaces(emulator)).map((image) => [String(image.image_id).replace(/-/g, ""), String(image.friendly_name)]));
+  const names = Object.fromEntries(
+    Object.values(await workspaces(emulator)).map((image) => [String(image.image_id).replace(/-/g, ""), String(image.friendly_name)]),
+  );
   const result: Record<string, string[]> = {};
   for (const group of groups.filter((g) => ["Engineering", "Support"].includes(g.name))) {
     const images = (await emulator.specCall("get_images_group", { target_group: { group_id: group.group_id } })).body.images as { image_id: string }[];
@@ -94,7 +99,11 @@ describe("examples/workspace-catalogue", () => {
     const state = engine.readState().filter((r) => r.urn.includes("dynamic/kasm:"));
     expect(state).toHaveLength(2 * (3 + 2 + 5));
     for (const emulator of [staging, production]) {
-      expect(await workspaces(emulator)).toMatchObject({ Chrome: { memory: 2_768_000_000 }, "VS Code": { cores: 4 }, Terminal: { categories: ["Development", "Utilities"] } });
+      expect(await workspaces(emulator)).toMatchObject({
+        Chrome: { memory: 2_768_000_000 },
+        "VS Code": { cores: 4 },
+        Terminal: { categories: ["Development", "Utilities"] },
+      });
       expect(await launches(emulator)).toEqual(CATALOGUE);
     }
   });

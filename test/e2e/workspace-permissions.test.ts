@@ -24,7 +24,12 @@ function undecided(result: { readonly policyViolations: readonly { enforcementLe
   return result.policyViolations.filter((v) => v.enforcementLevel === "advisory" && v.message.includes("could not decide")).map((v) => v.message);
 }
 /** The pipeline's key: everything a workspace needs, except Images Modify Resources. */
-const KEY = { name: "pipeline", key: "pipeline-key", secret: "pipeline-secret", permissions: ["Images View", "Images Create", "Images Modify", "Images Delete"] };
+const KEY = {
+  name: "pipeline",
+  key: "pipeline-key",
+  secret: "pipeline-secret",
+  permissions: ["Images View", "Images Create", "Images Modify", "Images Delete"],
+};
 
 let emulator: TestEmulator;
 let tmp: ReturnType<typeof tempDir>;
@@ -35,7 +40,10 @@ let engine: TestEngine;
 function writeProgram(dir: string): string {
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${PROJECT}\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n`);
-  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: PROJECT, private: true, main: "index.ts", dependencies: { "@pulumi/pulumi": "^3.216.0", "pulumi-kasm": "^0.1.0" } }, null, 2));
+  writeFileSync(
+    path.join(dir, "package.json"),
+    JSON.stringify({ name: PROJECT, private: true, main: "index.ts", dependencies: { "@pulumi/pulumi": "^3.216.0", "pulumi-kasm": "^0.1.0" } }, null, 2),
+  );
   writeFileSync(
     path.join(dir, "index.ts"),
     `import * as kasm from "pulumi-kasm";
@@ -49,7 +57,12 @@ new kasm.Workspace("chrome", { name: "kasmweb/chrome:1.16.0", friendlyName: "Chr
 /** The pack's config: the key under each policy's name, as the README's `jq` line writes it. */
 function packConfig() {
   const key = { permissions: KEY.permissions };
-  return { "key-permission-dependencies": key, "resource-needs-permissions": key, "read-only-key": key, "least-privilege": { ...key, enforcementLevel: "disabled" as const } };
+  return {
+    "key-permission-dependencies": key,
+    "resource-needs-permissions": key,
+    "read-only-key": key,
+    "least-privilege": { ...key, enforcementLevel: "disabled" as const },
+  };
 }
 
 beforeAll(async () => {
@@ -81,7 +94,9 @@ describe("the permissions pack with a key that holds Images Modify but not Image
     expect(up.policyViolations).toEqual([]);
   });
 
-  it("the preview of a memory change cannot be decided (advisory, no mandatory); the up is refused by Kasm, naming Images Modify Resources, and nothing changes", { timeout: SLOW }, async () => {
+  it("the preview of a memory change cannot be decided (advisory, no mandatory); the up is refused by Kasm, naming Images Modify Resources, and nothing changes", {
+    timeout: SLOW,
+  }, async () => {
     const index = path.join(programDir, "index.ts");
     editFile(index, [["memory: 2_768_000_000", "memory: 4_000_000_000"]]);
     try {

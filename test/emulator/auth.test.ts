@@ -5,14 +5,7 @@
  * requirement is enough, and one permission less is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  closeUnderDependencies,
-  isSpecOperation,
-  OPERATIONS,
-  requiredPermissions,
-  type OperationName,
-  type PermissionName,
-} from "../../catalogue";
+import { closeUnderDependencies, isSpecOperation, OPERATIONS, requiredPermissions, type OperationName, type PermissionName } from "../../catalogue";
 import type { SeedInput } from "../../emulator/seed";
 import { UNKNOWN } from "../../catalogue/values";
 import { startTestEmulator, type TestEmulator, type WireAnswer, wire } from "../helpers/emulator";
@@ -100,12 +93,8 @@ const BOUNDARY = "----kasm-emulator-test-boundary";
 
 /** A multipart/form-data body with the CSV as the `file_content` file part, plus any text fields. */
 function multipartBody(csv: string, fields: Record<string, string> = {}): string {
-  const parts = Object.entries(fields).map(
-    ([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-  );
-  parts.push(
-    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file_content"; filename="import.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n`,
-  );
+  const parts = Object.entries(fields).map(([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  parts.push(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file_content"; filename="import.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n`);
   return `${parts.join("")}--${BOUNDARY}--\r\n`;
 }
 
@@ -144,8 +133,7 @@ beforeAll(async () => {
 });
 afterAll(() => emulator.close());
 
-const getAlice = (creds: Creds | null, extra: Record<string, unknown> = {}) =>
-  emulator.call("get_user", { target_user: { user_id: ALICE }, ...extra }, creds);
+const getAlice = (creds: Creds | null, extra: Record<string, unknown> = {}) => emulator.call("get_user", { target_user: { user_id: ALICE }, ...extra }, creds);
 
 describe("authentication (401)", () => {
   it("accepts a valid key and secret from the JSON body", async () => {
@@ -301,7 +289,10 @@ describe("authorisation (403)", () => {
 
   it("lets get_ws_bottleneck_stats in with Users Auth Session and User, not with Sessions View (1.15's public API checks User)", async () => {
     const body = { ws_id: UNKNOWN, user_id: ALICE };
-    expect(wire(await emulator.call("get_ws_bottleneck_stats", body, AS_A_USER))).toEqual({ status: 400, body: { error_message: `Unknown session (${UNKNOWN})` } });
+    expect(wire(await emulator.call("get_ws_bottleneck_stats", body, AS_A_USER))).toEqual({
+      status: 400,
+      body: { error_message: `Unknown session (${UNKNOWN})` },
+    });
     expect((await emulator.call("get_ws_bottleneck_stats", body, SESSIONS_VIEW)).status).toBe(403);
   });
 

@@ -353,7 +353,14 @@ describe("batch_create_server", () => {
       server_pool_name: "Workstations",
       labels: ["gpu", "lab"],
     });
-    expect(lab2).toMatchObject({ friendly_name: "Lab 2", hostname: "10.0.0.12", connection_port: 3389, connection_type: "RDP", connection_credential_type: "PROMPT_USER", server_pool_id: null });
+    expect(lab2).toMatchObject({
+      friendly_name: "Lab 2",
+      hostname: "10.0.0.12",
+      connection_port: 3389,
+      connection_type: "RDP",
+      connection_credential_type: "PROMPT_USER",
+      server_pool_id: null,
+    });
     const state = await emulator.state();
     expect(state.servers[lab1.server_id]).toBeDefined();
     expect(state.servers[lab2.server_id]).toBeDefined();
@@ -385,10 +392,7 @@ describe("batch_create_server", () => {
 
   it("reports an unknown zone as CSV_ERROR_011 and creates nothing", async () => {
     const before = await serverCount();
-    const csv =
-      "name,ip_hostname,port,zone_name,connection_type\n" +
-      "Good,good.example.org,22,default,SSH\n" +
-      "Lost,lost.example.org,22,atlantis,SSH\n";
+    const csv = "name,ip_hostname,port,zone_name,connection_type\n" + "Good,good.example.org,22,default,SSH\n" + "Lost,lost.example.org,22,atlantis,SSH\n";
     const res = await upload("batch_create_server", csv);
     expect(res.status).toBe(400);
     expect(res.body.error_message).toBe("Failed to import CSV file data");
@@ -403,7 +407,10 @@ describe("batch_create_server", () => {
 
   it("reports an unknown pool_id as CSV_ERROR_011", async () => {
     const before = await serverCount();
-    const res = await upload("batch_create_server", `name,ip_hostname,port,zone_name,connection_type,pool_id\nP,p.example.org,22,default,SSH,${UNKNOWN_POOL}\n`);
+    const res = await upload(
+      "batch_create_server",
+      `name,ip_hostname,port,zone_name,connection_type,pool_id\nP,p.example.org,22,default,SSH,${UNKNOWN_POOL}\n`,
+    );
     expect(res.status).toBe(400);
     expect(res.body.csv_validation_data.row_data[0].fields).toContainEqual({
       field: "pool_id",
@@ -422,9 +429,7 @@ describe("batch_create_server", () => {
     expect(res.status).toBe(400);
     expect(res.body.error_message).toBe("Failed to import CSV file data");
     const row = res.body.csv_validation_data.row_data[0];
-    expect(row.contextual_errors).toEqual([
-      { code: "CSV_ERROR_012", message: expect.any(String), fields: ["connection_type", "connection_credential_type"] },
-    ]);
+    expect(row.contextual_errors).toEqual([{ code: "CSV_ERROR_012", message: expect.any(String), fields: ["connection_type", "connection_credential_type"] }]);
     expect(row.total_errors).toBe(1);
     expect(await serverCount()).toBe(before);
   });

@@ -27,7 +27,12 @@ beforeAll(async () => {
     ],
     apiKeys: [
       { name: "casting", key: CASTING.key, secret: CASTING.secret, permissions: ["Casting View", "Casting Create", "Casting Modify"] },
-      { name: "casting-groups", key: CASTING_GROUPS.key, secret: CASTING_GROUPS.secret, permissions: ["Casting View", "Casting Modify", "Groups View", "Groups Modify"] },
+      {
+        name: "casting-groups",
+        key: CASTING_GROUPS.key,
+        secret: CASTING_GROUPS.secret,
+        permissions: ["Casting View", "Casting Modify", "Groups View", "Groups Modify"],
+      },
       {
         name: "casting-system-groups",
         key: CASTING_SYSTEM_GROUPS.key,
@@ -153,16 +158,13 @@ describe("casting configs", () => {
     expect(Object.keys((await emulator.state()).castConfigs)).toEqual([lobbyId]);
   });
 
-  it.each([["next tuesday"], ["2031-13-45 25:61:00"], ["31/12/2031 10:00:00"]])(
-    "refuses an invalid valid_until (%s) with 400",
-    async (validUntil) => {
-      const res = await emulator.call("create_cast_config", {
-        target_cast_config: { casting_config_name: "Bad time", key: "bad-time", valid_until: validUntil },
-      });
-      expect(res.status).toBe(400);
-      expect(res.body.error_message).toContain("valid_until");
-    },
-  );
+  it.each([["next tuesday"], ["2031-13-45 25:61:00"], ["31/12/2031 10:00:00"]])("refuses an invalid valid_until (%s) with 400", async (validUntil) => {
+    const res = await emulator.call("create_cast_config", {
+      target_cast_config: { casting_config_name: "Bad time", key: "bad-time", valid_until: validUntil },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error_message).toContain("valid_until");
+  });
 
   let kioskId: string;
 
@@ -290,7 +292,11 @@ describe("an update that moves a config between groups (1.15's check, read in it
     emulator.call("update_cast_config", { target_cast_config: { cast_config_id: configId, ...fields } }, creds);
 
   beforeAll(async () => {
-    const res = await emulator.call("create_cast_config", { target_cast_config: { casting_config_name: "Moves", key: "moves", group_id: KIOSK_GROUP } }, CASTING);
+    const res = await emulator.call(
+      "create_cast_config",
+      { target_cast_config: { casting_config_name: "Moves", key: "moves", group_id: KIOSK_GROUP } },
+      CASTING,
+    );
     configId = res.body.cast_config.cast_config_id;
   });
 

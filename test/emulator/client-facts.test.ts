@@ -44,7 +44,7 @@ const EMPTY_VALID_UNTIL = {
 };
 
 describe("cast config valid_until and no expiry", () => {
-  it.each(["product", "spec"] as const)("%s mode refuses valid_until \"\" on create with a 400 naming the way out, and stores nothing", async (mode) => {
+  it.each(["product", "spec"] as const)('%s mode refuses valid_until "" on create with a 400 naming the way out, and stores nothing', async (mode) => {
     const emulator = mode === "product" ? product : spec;
     const res = await emulator.call("create_cast_config", { target_cast_config: { key: `empty-${mode}`, image_id: CHROME, valid_until: "" } });
     expect(wire(res)).toEqual({ status: 400, body: EMPTY_VALID_UNTIL });
@@ -61,7 +61,7 @@ describe("cast config valid_until and no expiry", () => {
     expect(read.body.cast_config.valid_until).toBeNull();
   });
 
-  it("product mode: null is no expiry too; an update to \"\" is refused and keeps the time", async () => {
+  it('product mode: null is no expiry too; an update to "" is refused and keeps the time', async () => {
     const created = await product.call("create_cast_config", {
       target_cast_config: { casting_config_name: "Lobby", key: "lobby", image_id: CHROME, valid_until: null },
     });

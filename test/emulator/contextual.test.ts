@@ -66,19 +66,9 @@ const K = {
   mappingImages: key("mapping-images", ["Egress Providers Modify", "Images Modify"]),
   credential: key("credential", ["Egress Credentials Create", "Egress Providers Modify"]),
   credentialUsers: key("credential-users", ["Egress Credentials Create", "Egress Providers Modify", "Users Modify"]),
-  credentialUsersAdmin: key("credential-users-admin", [
-    "Egress Credentials Create",
-    "Egress Providers Modify",
-    "Users Modify",
-    "Users Modify Admin",
-  ]),
+  credentialUsersAdmin: key("credential-users-admin", ["Egress Credentials Create", "Egress Providers Modify", "Users Modify", "Users Modify Admin"]),
   credentialGroups: key("credential-groups", ["Egress Credentials Create", "Egress Providers Modify", "Groups Modify"]),
-  credentialGroupsSystem: key("credential-groups-system", [
-    "Egress Credentials Create",
-    "Egress Providers Modify",
-    "Groups Modify",
-    "Groups Modify System",
-  ]),
+  credentialGroupsSystem: key("credential-groups-system", ["Egress Credentials Create", "Egress Providers Modify", "Groups Modify", "Groups Modify System"]),
   credentialImages: key("credential-images", ["Egress Credentials Create", "Egress Providers Modify", "Images Modify"]),
   batchUsers: key("batch-users", ["Users Create"]),
   batchUsersGroups: key("batch-users-groups", ["Users Create", "Groups Modify"]),
@@ -124,7 +114,6 @@ beforeAll(async () => {
 });
 afterAll(() => emulator.close());
 
-
 /** Make the call, expect 403 `Unauthorized.`, and expect the store to be exactly as before. */
 async function refusedWithoutChange(call: () => Promise<WireAnswer>): Promise<void> {
   const before = await emulator.state();
@@ -147,9 +136,7 @@ function batch(operation: "batch_create_user" | "batch_create_server", csv: stri
 
 describe("users that hold Global Admin need Users Modify Admin", () => {
   it("update_user of a member of Administrators is refused with only Users Modify, and changes nothing", async () => {
-    await refusedWithoutChange(() =>
-      emulator.call("update_user", { target_user: { user_id: U.adminUpdate, first_name: "Changed" } }, K.usersModify),
-    );
+    await refusedWithoutChange(() => emulator.call("update_user", { target_user: { user_id: U.adminUpdate, first_name: "Changed" } }, K.usersModify));
   });
 
   it("update_user of an ordinary user needs only Users Modify", async () => {
@@ -159,11 +146,7 @@ describe("users that hold Global Admin need Users Modify Admin", () => {
   });
 
   it("update_user of a member of Administrators is allowed with Users Modify Admin", async () => {
-    const res = await emulator.call(
-      "update_user",
-      { target_user: { user_id: U.adminUpdate, first_name: "Changed" } },
-      K.usersModifyAdmin,
-    );
+    const res = await emulator.call("update_user", { target_user: { user_id: U.adminUpdate, first_name: "Changed" } }, K.usersModifyAdmin);
     expect(res.status).toBe(200);
     expect(res.body.user.first_name).toBe("Changed");
   });
@@ -297,27 +280,21 @@ describe("egress provider mappings need the Modify permission of their target", 
   });
 
   it("mapping to a member of Administrators needs Users Modify Admin", async () => {
-    await refusedWithoutChange(() =>
-      emulator.call("create_egress_provider_mapping", mapping({ user_id: U.adminEgress }), K.mappingUsers),
-    );
+    await refusedWithoutChange(() => emulator.call("create_egress_provider_mapping", mapping({ user_id: U.adminEgress }), K.mappingUsers));
     const res = await emulator.call("create_egress_provider_mapping", mapping({ user_id: U.adminEgress }), K.mappingUsersAdmin);
     expect(res.status).toBe(200);
     expect(res.body.egress_provider_mapping.user_id).toBe(U.adminEgress);
   });
 
   it("mapping to a group needs Groups Modify", async () => {
-    await refusedWithoutChange(() =>
-      emulator.call("create_egress_provider_mapping", mapping({ group_id: ENGINEERING }), K.mapping),
-    );
+    await refusedWithoutChange(() => emulator.call("create_egress_provider_mapping", mapping({ group_id: ENGINEERING }), K.mapping));
     const res = await emulator.call("create_egress_provider_mapping", mapping({ group_id: ENGINEERING }), K.mappingGroups);
     expect(res.status).toBe(200);
     expect(res.body.egress_provider_mapping.group_id).toBe(ENGINEERING);
   });
 
   it("mapping to a system group needs Groups Modify System", async () => {
-    await refusedWithoutChange(() =>
-      emulator.call("create_egress_provider_mapping", mapping({ group_id: ALL_USERS }), K.mappingGroups),
-    );
+    await refusedWithoutChange(() => emulator.call("create_egress_provider_mapping", mapping({ group_id: ALL_USERS }), K.mappingGroups));
     const res = await emulator.call("create_egress_provider_mapping", mapping({ group_id: ALL_USERS }), K.mappingGroupsSystem);
     expect(res.status).toBe(200);
     expect(res.body.egress_provider_mapping.group_id).toBe(ALL_USERS);
@@ -339,8 +316,8 @@ describe("egress provider mappings need the Modify permission of their target", 
   });
 
   it("moving a mapping off a member of Administrators needs Users Modify Admin, even onto an ordinary user", async () => {
-    const adminMapping = (await emulator.call("get_egress_provider_mapping", { target_egress_provider_mapping: { user_id: U.adminEgress } }))
-      .body.egress_provider_mappings[0].egress_provider_mapping_id;
+    const adminMapping = (await emulator.call("get_egress_provider_mapping", { target_egress_provider_mapping: { user_id: U.adminEgress } })).body
+      .egress_provider_mappings[0].egress_provider_mapping_id;
     const move = { target_egress_provider_mapping: { egress_provider_mapping_id: adminMapping, user_id: U.member } };
     await refusedWithoutChange(() => emulator.call("update_egress_provider_mapping", move, K.mappingUsers));
     const res = await emulator.call("update_egress_provider_mapping", move, K.mappingUsersAdmin);

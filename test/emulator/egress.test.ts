@@ -400,7 +400,13 @@ describe("egress", () => {
       ]);
       const byImage = await emulator.call("get_egress_provider_mapping", { target_egress_provider_mapping: { image_id: TERMINAL } });
       expect(byImage.body.egress_provider_mappings).toEqual([
-        expect.objectContaining({ image_id: TERMINAL, egress_gateways: expect.arrayContaining([{ name: "Paris", egress_gateway_id: gwParis }, { name: "Berlin", egress_gateway_id: gwBerlin }]) }),
+        expect.objectContaining({
+          image_id: TERMINAL,
+          egress_gateways: expect.arrayContaining([
+            { name: "Paris", egress_gateway_id: gwParis },
+            { name: "Berlin", egress_gateway_id: gwBerlin },
+          ]),
+        }),
       ]);
       const disabled = await emulator.call("get_egress_provider_mapping", { target_egress_provider_mapping: { enabled: false } });
       expect(disabled.body.egress_provider_mappings).toEqual([]);
@@ -415,10 +421,18 @@ describe("egress", () => {
       expect(Object.keys(res.body.egress_provider_mapping).sort()).toEqual(
         ["egress_provider_mapping_id", "enabled", "created", "user_id", "group_id", "image_id", "egress_provider_id", "allow_all_gateways"].sort(),
       );
-      expect(res.body.egress_provider_mapping).toMatchObject({ egress_provider_mapping_id: aliceMapping, user_id: ALICE, allow_all_gateways: false, enabled: true });
+      expect(res.body.egress_provider_mapping).toMatchObject({
+        egress_provider_mapping_id: aliceMapping,
+        user_id: ALICE,
+        allow_all_gateways: false,
+        enabled: true,
+      });
       const read = await emulator.call("get_egress_provider_mapping", { target_egress_provider_mapping: { user_id: ALICE } });
       expect(read.body.egress_provider_mappings[0].egress_gateways).toEqual(
-        expect.arrayContaining([{ name: "Paris", egress_gateway_id: gwParis }, { name: "Berlin", egress_gateway_id: gwBerlin }]),
+        expect.arrayContaining([
+          { name: "Paris", egress_gateway_id: gwParis },
+          { name: "Berlin", egress_gateway_id: gwBerlin },
+        ]),
       );
       expect(read.body.egress_provider_mappings[0].egress_gateways).toHaveLength(2);
     });
@@ -452,7 +466,6 @@ describe("egress", () => {
   });
 
   describe("credentials", () => {
-
     it("refuses a credential with no target, or two", async () => {
       const none = await emulator.call("create_egress_credential", {
         target_egress_credential: { egress_provider_id: ovpn, name: "nobody", allow_all_gateways: true, username: "u", password: "p" },
@@ -658,9 +671,9 @@ describe("egress", () => {
     });
 
     it("drops the gateways of a disabled mapping", async () => {
-      const aliceMapping = Object.values((await emulator.state()).egressMappings as Record<string, { user_id: string | null; egress_provider_mapping_id: string }>).find(
-        (m) => m.user_id === ALICE,
-      )!.egress_provider_mapping_id;
+      const aliceMapping = Object.values(
+        (await emulator.state()).egressMappings as Record<string, { user_id: string | null; egress_provider_mapping_id: string }>,
+      ).find((m) => m.user_id === ALICE)!.egress_provider_mapping_id;
       await emulator.call("update_egress_provider_mapping", {
         target_egress_provider_mapping: { egress_provider_mapping_id: aliceMapping, enabled: false },
       });
@@ -727,7 +740,10 @@ describe("egress", () => {
       expect(creds.body.egress_credentials).toEqual([]);
       const state = await emulator.state();
       for (const table of ["egressGateways", "egressMappings", "egressCredentials"])
-        expect(Object.values(state[table]).filter((r: any) => r.egress_provider_id === wg), table).toEqual([]);
+        expect(
+          Object.values(state[table]).filter((r: any) => r.egress_provider_id === wg),
+          table,
+        ).toEqual([]);
       // The other provider's objects stay.
       expect(Object.values(state.egressGateways).map((g: any) => g.egress_gateway_id)).toEqual([gwOslo]);
       expect(Object.values(state.egressMappings).map((m: any) => m.group_id)).toEqual([TRAVEL]);

@@ -34,96 +34,276 @@ const SEED: SeedInput = {
 // --- the spec's field lists, transcribed ---------------------------------------------------------
 
 const USER = [
-  "user_id", "username", "first_name", "last_name", "phone", "organization", "notes", "locked", "disabled",
-  "anonymous", "realm", "created", "last_session", "two_factor", "program_id", "hash",
-  "groups", "wss", "assigned_servers", "company",
+  "user_id",
+  "username",
+  "first_name",
+  "last_name",
+  "phone",
+  "organization",
+  "notes",
+  "locked",
+  "disabled",
+  "anonymous",
+  "realm",
+  "created",
+  "last_session",
+  "two_factor",
+  "program_id",
+  "hash",
+  "groups",
+  "wss",
+  "assigned_servers",
+  "company",
 ];
 const USER_WITHOUT_VIEWS = USER.filter((f) => !["groups", "wss", "assigned_servers", "company"].includes(f));
 const BATCH_USER = [
   ...USER,
-  "failed_pw_attempts", "plan_start_date", "plan_end_date", "plan_id", "saml_id", "oidc_id", "subscription_id",
-  "company_id", "password_set_date", "city", "state", "country", "email",
-  "custom_attribute_1", "custom_attribute_2", "custom_attribute_3", "crypt_password", "crypt_salt",
+  "failed_pw_attempts",
+  "plan_start_date",
+  "plan_end_date",
+  "plan_id",
+  "saml_id",
+  "oidc_id",
+  "subscription_id",
+  "company_id",
+  "password_set_date",
+  "city",
+  "state",
+  "country",
+  "email",
+  "custom_attribute_1",
+  "custom_attribute_2",
+  "custom_attribute_3",
+  "crypt_password",
+  "crypt_salt",
 ];
 const USER_ATTRIBUTES = ["user_attributes_id", "user_id", "ssh_public_key", "show_tips", "toggle_control_panel", "default_image", "auto_login_ws"];
 const IMAGE = [
-  "image_id", "name", "friendly_name", "description", "enabled", "available", "memory", "cores", "cpu_allocation_method",
-  "x_res", "y_res", "ctr_registry", "ctr_user", "ctr_token", "hash", "volume_mappings", "run_config",
-  "persistent_profile_config", "persistent_profile_path", "exec_config", "imageAttributes",
-  "restrict_to_network", "restrict_to_zone", "restrict_to_server", "zone_id", "zone_name", "server_id", "network_name", "image_src",
+  "image_id",
+  "name",
+  "friendly_name",
+  "description",
+  "enabled",
+  "available",
+  "memory",
+  "cores",
+  "cpu_allocation_method",
+  "x_res",
+  "y_res",
+  "ctr_registry",
+  "ctr_user",
+  "ctr_token",
+  "hash",
+  "volume_mappings",
+  "run_config",
+  "persistent_profile_config",
+  "persistent_profile_path",
+  "exec_config",
+  "imageAttributes",
+  "restrict_to_network",
+  "restrict_to_zone",
+  "restrict_to_server",
+  "zone_id",
+  "zone_name",
+  "server_id",
+  "network_name",
+  "image_src",
 ];
 const ZONE_FIELDS = [
-  "zone_id", "zone_name", "auto_scaling_enabled", "cloud_enabled", "cloud_region", "cloud_access_key_id",
-  "cloud_secret_access_key", "vm_agent_image_id",
+  "zone_id",
+  "zone_name",
+  "auto_scaling_enabled",
+  "cloud_enabled",
+  "cloud_region",
+  "cloud_access_key_id",
+  "cloud_secret_access_key",
+  "vm_agent_image_id",
 ];
 const SERVER = [
-  "server_id", "created", "server_type", "agent_version", "container_limit", "cores", "memory", "ctr_images", "ctr_info",
-  "hostname", "instance_id", "last_reported", "last_reported_elapsed", "operational_status", "provider", "memory_stats",
-  "disk_stats", "network_interfaces", "cpu_percent", "cores_override", "memory_override", "gpus", "gpu_info", "gpu_percent",
-  "gpu_memory_used_percent", "gpu_temp", "gpus_override", "manager_id", "manager", "core_calculations", "memory_calculations",
-  "public_ip", "enabled", "prune_images_mode", "connection_type", "connection_info", "connection_username",
-  "connection_password", "connection_port", "connection_private_key", "connection_passphrase", "connection_credential_type",
-  "connection_sso_username_domain", "use_user_private_key", "max_simultaneous_sessions", "max_simultaneous_users",
-  "zone_id", "zone_name", "zone", "server_pool_id", "server_pool_name", "friendly_name", "is_autoscaled", "agent_installed",
-  "drain_time", "labels", "inherited_labels", "server_template_id", "autoscale_config", "registration_jwt",
-  "registration_jwt_expiration", "assigned_users", "wss",
+  "server_id",
+  "created",
+  "server_type",
+  "agent_version",
+  "container_limit",
+  "cores",
+  "memory",
+  "ctr_images",
+  "ctr_info",
+  "hostname",
+  "instance_id",
+  "last_reported",
+  "last_reported_elapsed",
+  "operational_status",
+  "provider",
+  "memory_stats",
+  "disk_stats",
+  "network_interfaces",
+  "cpu_percent",
+  "cores_override",
+  "memory_override",
+  "gpus",
+  "gpu_info",
+  "gpu_percent",
+  "gpu_memory_used_percent",
+  "gpu_temp",
+  "gpus_override",
+  "manager_id",
+  "manager",
+  "core_calculations",
+  "memory_calculations",
+  "public_ip",
+  "enabled",
+  "prune_images_mode",
+  "connection_type",
+  "connection_info",
+  "connection_username",
+  "connection_password",
+  "connection_port",
+  "connection_private_key",
+  "connection_passphrase",
+  "connection_credential_type",
+  "connection_sso_username_domain",
+  "use_user_private_key",
+  "max_simultaneous_sessions",
+  "max_simultaneous_users",
+  "zone_id",
+  "zone_name",
+  "zone",
+  "server_pool_id",
+  "server_pool_name",
+  "friendly_name",
+  "is_autoscaled",
+  "agent_installed",
+  "drain_time",
+  "labels",
+  "inherited_labels",
+  "server_template_id",
+  "autoscale_config",
+  "registration_jwt",
+  "registration_jwt_expiration",
+  "assigned_users",
+  "wss",
 ];
 const SESSION = ["ws_id", "start_date", "keepalive_date", "expiration_date", "server", "operational_status", "user"];
 const STAGING_CONFIG = [
-  "staging_config_id", "zone_id", "zone_name", "image_id", "image_friendly_name", "num_sessions", "num_current_sessions",
-  "expiration", "allow_ws_audio", "allow_ws_uploads", "allow_ws_downloads", "allow_ws_clipboard_down",
-  "allow_ws_clipboard_up", "allow_ws_microphone",
+  "staging_config_id",
+  "zone_id",
+  "zone_name",
+  "image_id",
+  "image_friendly_name",
+  "num_sessions",
+  "num_current_sessions",
+  "expiration",
+  "allow_ws_audio",
+  "allow_ws_uploads",
+  "allow_ws_downloads",
+  "allow_ws_clipboard_down",
+  "allow_ws_clipboard_up",
+  "allow_ws_microphone",
 ];
 const CAST_CONFIG = [
-  "cast_config_id", "casting_config_name", "image_id", "image_friendly_name", "key", "allowed_referrers", "limit_sessions",
-  "session_remaining", "limit_ips", "ip_request_limit", "ip_request_seconds", "error_url", "enable_sharing",
-  "disable_control_panel", "disable_tips", "disable_fixed_res", "allow_anonymous", "group_id", "group_name",
-  "require_recaptcha", "ws_url", "dynamic_ws_url", "dynamic_ctr_network", "allow_resume", "enforce_client_settings",
-  "allow_ws_audio", "allow_ws_uploads", "allow_ws_downloads", "allow_ws_clipboard_down", "allow_ws_clipboard_up",
-  "allow_ws_microphone", "allow_ws_sharing", "ws_audio_default_on", "ws_ime_mode_default_on", "valid_until",
+  "cast_config_id",
+  "casting_config_name",
+  "image_id",
+  "image_friendly_name",
+  "key",
+  "allowed_referrers",
+  "limit_sessions",
+  "session_remaining",
+  "limit_ips",
+  "ip_request_limit",
+  "ip_request_seconds",
+  "error_url",
+  "enable_sharing",
+  "disable_control_panel",
+  "disable_tips",
+  "disable_fixed_res",
+  "allow_anonymous",
+  "group_id",
+  "group_name",
+  "require_recaptcha",
+  "ws_url",
+  "dynamic_ws_url",
+  "dynamic_ctr_network",
+  "allow_resume",
+  "enforce_client_settings",
+  "allow_ws_audio",
+  "allow_ws_uploads",
+  "allow_ws_downloads",
+  "allow_ws_clipboard_down",
+  "allow_ws_clipboard_up",
+  "allow_ws_microphone",
+  "allow_ws_sharing",
+  "ws_audio_default_on",
+  "ws_ime_mode_default_on",
+  "valid_until",
 ];
 const EGRESS_PROVIDER = ["egress_provider_id", "created", "name", "egress_provider_type", "enabled"];
 const EGRESS_GATEWAY = ["egress_gateway_id", "name", "enabled", "country", "city", "config", "egress_provider_id", "active_connections"];
-const MAPPING_BRIEF = [
-  "egress_provider_mapping_id", "enabled", "created", "user_id", "group_id", "image_id", "egress_provider_id", "allow_all_gateways",
-];
+const MAPPING_BRIEF = ["egress_provider_mapping_id", "enabled", "created", "user_id", "group_id", "image_id", "egress_provider_id", "allow_all_gateways"];
 const MAPPING = [...MAPPING_BRIEF, "egress_provider", "egress_gateways"];
 const EGRESS_CREDENTIAL = [
-  "egress_credential_id", "name", "username", "password", "enabled", "user_id", "group_id", "image_id", "egress_provider_id",
-  "allow_all_gateways", "wireguard_private_key", "mesh_key", "limit_active_connections", "active_connection_limit",
-  "active_connections", "custom_credential", "egress_provider", "egress_gateways",
+  "egress_credential_id",
+  "name",
+  "username",
+  "password",
+  "enabled",
+  "user_id",
+  "group_id",
+  "image_id",
+  "egress_provider_id",
+  "allow_all_gateways",
+  "wireguard_private_key",
+  "mesh_key",
+  "limit_active_connections",
+  "active_connection_limit",
+  "active_connections",
+  "custom_credential",
+  "egress_provider",
+  "egress_gateways",
 ];
 const LICENSE = ["license_id", "expiration", "issued_at", "issued_to", "limit", "is_verified", "license_type", "sku", "features"];
 const LICENSE_FEATURES = [
-  "auto_scaling", "branding", "session_staging", "session_casting", "log_forwarding", "developer_api", "inject_ssh_keys",
-  "saml", "ldap", "session_sharing", "login_banner", "url_categorization", "usage_limit",
+  "auto_scaling",
+  "branding",
+  "session_staging",
+  "session_casting",
+  "log_forwarding",
+  "developer_api",
+  "inject_ssh_keys",
+  "saml",
+  "ldap",
+  "session_sharing",
+  "login_banner",
+  "url_categorization",
+  "usage_limit",
 ];
 
 /** Every record and envelope the scenario reads, with the spec's fields (sorted when compared). */
 const DOCUMENTED: Record<string, string[]> = {
-  "create_user": ["user"],
+  create_user: ["user"],
   "create_user user": USER,
   "get_user user": USER,
   "get_user user, key without the View permissions": USER_WITHOUT_VIEWS,
-  "get_users": ["users", "total"],
+  get_users: ["users", "total"],
   "get_users with page": ["users", "total", "page"],
   "get_users user": USER,
   "update_user user": USER,
   "user groups item": ["name", "group_id"],
   "user assigned_servers item": ["server_id", "hostname", "friendly_name", "server_assignment_enabled"],
   "user wss item": ["ws_id", "start_date", "keepalive_date", "operational_status"],
-  "get_attributes": ["user_attributes"],
+  get_attributes: ["user_attributes"],
   "get_attributes user_attributes": USER_ATTRIBUTES,
-  "assign_user_server": ["user_server_assignment"],
+  assign_user_server: ["user_server_assignment"],
   "assign_user_server user_server_assignment": ["user_id", "server_id"],
-  "batch_create_user": ["error_message", "csv_validation_data", "resources"],
+  batch_create_user: ["error_message", "csv_validation_data", "resources"],
   "batch_create_user csv_validation_data": ["headers", "total_errors", "global_errors", "total_rows", "row_data", "file_bom"],
   "batch_create_user user": BATCH_USER,
   "batch_create_server server": SERVER,
   "get_images image": IMAGE,
   "get_zones brief zone": ZONE_FIELDS,
   "get_zones zone": ZONE_FIELDS,
-  "get_servers": ["server"],
+  get_servers: ["server"],
   "get_servers server": SERVER,
   "server zone": ["zone_id", "zone_name"],
   "server core_calculations": ["percentage", "used", "max"],
@@ -132,10 +312,8 @@ const DOCUMENTED: Record<string, string[]> = {
   "get_ws_status ws": SESSION,
   "session server": ["server_id", "hostname", "port"],
   "session user": ["username", "user_id"],
-  "get_session_recordings": ["session_recordings", "items", "page", "per_page", "total_duration"],
-  "recording with download link": [
-    "recording_id", "account_id", "session_recording_url", "session_recording_metadata", "session_recording_download_url",
-  ],
+  get_session_recordings: ["session_recordings", "items", "page", "per_page", "total_duration"],
+  "recording with download link": ["recording_id", "account_id", "session_recording_url", "session_recording_metadata", "session_recording_download_url"],
   "recording metadata": ["duration", "thumbnail", "timestamp"],
   "create_staging_config staging_config": STAGING_CONFIG,
   "get_staging_configs item": STAGING_CONFIG,
@@ -150,14 +328,12 @@ const DOCUMENTED: Record<string, string[]> = {
   "get_egress_provider_mapping item": MAPPING,
   "mapping egress_provider": ["egress_provider_id", "name", "egress_provider_type"],
   "mapping egress_gateways item": ["name", "egress_gateway_id"],
-  "create_egress_credential": ["egress_credentials"],
+  create_egress_credential: ["egress_credentials"],
   "create_egress_credential item": EGRESS_CREDENTIAL,
   "get_egress_credentials item": EGRESS_CREDENTIAL,
-  "get_image_egress_gateways": ["egress_gateways", "image_id"],
-  "get_image_egress_gateways item": [
-    "egress_gateway_id", "egress_gateway_name", "egress_credential_id", "city", "country", "egress_provider_name",
-  ],
-  "activate": ["license"],
+  get_image_egress_gateways: ["egress_gateways", "image_id"],
+  "get_image_egress_gateways item": ["egress_gateway_id", "egress_gateway_name", "egress_credential_id", "city", "country", "egress_provider_name"],
+  activate: ["license"],
   "activate license": LICENSE,
   "license features": LICENSE_FEATURES,
 };
@@ -211,7 +387,10 @@ async function fieldsSeen(emulator: TestEmulator): Promise<Record<string, string
   note("user groups item", alice.groups[0]);
   note("user assigned_servers item", alice.assigned_servers[0]);
   note("user wss item", alice.wss[0]);
-  note("get_user user, key without the View permissions", (await ok("get_user", { target_user: { username: "alice" } }, { key: "users-only", secret: "users-only-secret" })).user);
+  note(
+    "get_user user, key without the View permissions",
+    (await ok("get_user", { target_user: { username: "alice" } }, { key: "users-only", secret: "users-only-secret" })).user,
+  );
   const users = await ok("get_users", {});
   note("get_users", users);
   note("get_users user", users.users[0]);
@@ -251,29 +430,53 @@ async function fieldsSeen(emulator: TestEmulator): Promise<Record<string, string
   note("recording metadata", recordings.session_recordings[0].session_recording_metadata);
 
   // Staging and casting
-  note("create_staging_config staging_config", (await ok("create_staging_config", {
-    target_staging_config: { zone_id: ZONE, image_id: CHROME, num_sessions: 1, expiration: 2 },
-  })).staging_config);
+  note(
+    "create_staging_config staging_config",
+    (
+      await ok("create_staging_config", {
+        target_staging_config: { zone_id: ZONE, image_id: CHROME, num_sessions: 1, expiration: 2 },
+      })
+    ).staging_config,
+  );
   note("get_staging_configs item", (await ok("get_staging_configs")).staging_configs[0]);
   const cast = (await ok("create_cast_config", { target_cast_config: { key: "fields-kiosk", image_id: CHROME, group_id: ENGINEERING } })).cast_config;
   note("create_cast_config cast_config", cast);
-  note("update_cast_config cast_config", (await ok("update_cast_config", { target_cast_config: { cast_config_id: cast.cast_config_id, disable_tips: true } })).cast_config);
+  note(
+    "update_cast_config cast_config",
+    (await ok("update_cast_config", { target_cast_config: { cast_config_id: cast.cast_config_id, disable_tips: true } })).cast_config,
+  );
 
   // Egress
-  const provider = (await ok("create_egress_provider", { target_egress_provider: { name: "Fields VPN", egress_provider_type: "wireguard", enabled: true } })).egress_provider;
+  const provider = (await ok("create_egress_provider", { target_egress_provider: { name: "Fields VPN", egress_provider_type: "wireguard", enabled: true } }))
+    .egress_provider;
   note("create_egress_provider egress_provider", provider);
   note("get_egress_providers item", (await ok("get_egress_providers")).egress_providers[0]);
-  const gateway = (await ok("create_egress_gateway", {
-    target_egress_gateway: { egress_provider_id: provider.egress_provider_id, name: "Zurich", enabled: true, country: "CH", city: "Zurich", config: "[Interface]" },
-  })).egress_gateway;
+  const gateway = (
+    await ok("create_egress_gateway", {
+      target_egress_gateway: {
+        egress_provider_id: provider.egress_provider_id,
+        name: "Zurich",
+        enabled: true,
+        country: "CH",
+        city: "Zurich",
+        config: "[Interface]",
+      },
+    })
+  ).egress_gateway;
   note("create_egress_gateway egress_gateway", gateway);
   note("get_egress_gateways item", (await ok("get_egress_gateways")).egress_gateways[0]);
   const selection = { egress_provider_id: provider.egress_provider_id, allow_all_gateways: false, selected_gateways: [gateway.egress_gateway_id] };
-  const mapping = (await ok("create_egress_provider_mapping", { target_egress_provider_mapping: { ...selection, enabled: true, image_id: CHROME } })).egress_provider_mapping;
+  const mapping = (await ok("create_egress_provider_mapping", { target_egress_provider_mapping: { ...selection, enabled: true, image_id: CHROME } }))
+    .egress_provider_mapping;
   note("create_egress_provider_mapping egress_provider_mapping", mapping);
-  note("update_egress_provider_mapping egress_provider_mapping", (await ok("update_egress_provider_mapping", {
-    target_egress_provider_mapping: { egress_provider_mapping_id: mapping.egress_provider_mapping_id, enabled: true },
-  })).egress_provider_mapping);
+  note(
+    "update_egress_provider_mapping egress_provider_mapping",
+    (
+      await ok("update_egress_provider_mapping", {
+        target_egress_provider_mapping: { egress_provider_mapping_id: mapping.egress_provider_mapping_id, enabled: true },
+      })
+    ).egress_provider_mapping,
+  );
   const listed = (await ok("get_egress_provider_mapping", { target_egress_provider_mapping: {} })).egress_provider_mappings[0];
   note("get_egress_provider_mapping item", listed);
   note("mapping egress_provider", listed.egress_provider);

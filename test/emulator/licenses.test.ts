@@ -31,7 +31,6 @@ const FEATURES = [
   "usage_limit",
 ];
 
-
 let emulator: TestEmulator;
 beforeAll(async () => {
   emulator = await startTestEmulator({

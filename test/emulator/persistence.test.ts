@@ -50,7 +50,10 @@ function onDisk(file: string): any {
   return JSON.parse(text);
 }
 
-const usernamesIn = (state: any): string[] => Object.values(state.users as Record<string, { username: string }>).map((u) => u.username).sort();
+const usernamesIn = (state: any): string[] =>
+  Object.values(state.users as Record<string, { username: string }>)
+    .map((u) => u.username)
+    .sort();
 
 describe("persistence", () => {
   it("writes the seeded state to the data file at start", async () => {
@@ -273,9 +276,7 @@ describe("seed validation", () => {
 
   it("does not leave a data file behind for a refused seed", async () => {
     const file = join(dir, "never.json");
-    await expect(startEmulator({ port: 0, seed: { users: [{ username: "x", colour: "red" }] } as never, dataFile: file })).rejects.toBeInstanceOf(
-      SeedError,
-    );
+    await expect(startEmulator({ port: 0, seed: { users: [{ username: "x", colour: "red" }] } as never, dataFile: file })).rejects.toBeInstanceOf(SeedError);
     expect(() => readFileSync(file)).toThrow();
   });
 

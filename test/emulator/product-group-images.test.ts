@@ -38,11 +38,15 @@ const SEED = {
 const emulators = emulatorsInBothVocabularies(SEED);
 
 const pair = (groupId: unknown, imageId: unknown) => ({ target_group: { group_id: groupId }, target_image: { image_id: imageId } });
-const imagesOf = async (groupId: string) => (await emulators.product.call("get_images_group", { target_group: { group_id: groupId } })).body.images as { image_id: string }[];
+const imagesOf = async (groupId: string) =>
+  (await emulators.product.call("get_images_group", { target_group: { group_id: groupId } })).body.images as { image_id: string }[];
 
 describe("which mode serves the group image operations", () => {
   it.each(GROUP_IMAGE_OPERATIONS)("spec mode answers %s as an unknown operation", async (operation) => {
-    expect(wire(await emulators.spec.call(operation, pair(ENGINEERING, CHROME)))).toEqual({ status: 404, body: { error_message: `Unknown API path (/api/public/${operation})` } });
+    expect(wire(await emulators.spec.call(operation, pair(ENGINEERING, CHROME)))).toEqual({
+      status: 404,
+      body: { error_message: `Unknown API path (/api/public/${operation})` },
+    });
   });
 });
 
@@ -77,8 +81,14 @@ describe("get_images_group", () => {
   });
 
   it("of a system group needs Groups View System; without Groups View it is refused", async () => {
-    expect(wire(await emulators.product.call("get_images_group", { target_group: { group_id: ALL_USERS } }, creds("groups")))).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
-    expect(wire(await emulators.product.call("get_images_group", { target_group: { group_id: ENGINEERING } }, creds("images")))).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
+    expect(wire(await emulators.product.call("get_images_group", { target_group: { group_id: ALL_USERS } }, creds("groups")))).toEqual({
+      status: 403,
+      body: { error_message: "Unauthorized." },
+    });
+    expect(wire(await emulators.product.call("get_images_group", { target_group: { group_id: ENGINEERING } }, creds("images")))).toEqual({
+      status: 403,
+      body: { error_message: "Unauthorized." },
+    });
   });
 });
 
@@ -105,22 +115,31 @@ describe("add_images_group and remove_images_group", () => {
     expect(await emulators.product.state()).toEqual(before);
   });
 
-  it.each(["add_images_group", "remove_images_group"] as const)("%s refuses missing ids with HTTP 200, and a system group without Groups Modify System", async (operation) => {
-    const before = await emulators.product.state();
-    const missing = { status: 200, body: { error_message: "Invalid request, missing group or image id" } };
-    expect(wire(await emulators.product.call(operation, {}))).toEqual(missing);
-    expect(wire(await emulators.product.call(operation, { target_group: { group_id: SALES } }))).toEqual(missing);
-    expect(wire(await emulators.product.call(operation, { target_group: {}, target_image: { image_id: CHROME } }))).toEqual(missing);
-    // An unknown group or image: remove refuses it, add fails on it (test/emulator/product-failures.test.ts).
-    if (operation === "remove_images_group") {
-      const unknown = { status: 200, body: { error_message: "Group or image does not exist" } };
-      expect(wire(await emulators.product.call(operation, pair(UNKNOWN, CHROME)))).toEqual(unknown);
-      expect(wire(await emulators.product.call(operation, pair(SALES, UNKNOWN)))).toEqual(unknown);
-    }
-    expect(wire(await emulators.product.call(operation, pair(ALL_USERS, TERMINAL), creds("groups")))).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
-    expect(wire(await emulators.product.call(operation, pair(SALES, TERMINAL), creds("images")))).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
-    expect(await emulators.product.state()).toEqual(before);
-  });
+  it.each(["add_images_group", "remove_images_group"] as const)(
+    "%s refuses missing ids with HTTP 200, and a system group without Groups Modify System",
+    async (operation) => {
+      const before = await emulators.product.state();
+      const missing = { status: 200, body: { error_message: "Invalid request, missing group or image id" } };
+      expect(wire(await emulators.product.call(operation, {}))).toEqual(missing);
+      expect(wire(await emulators.product.call(operation, { target_group: { group_id: SALES } }))).toEqual(missing);
+      expect(wire(await emulators.product.call(operation, { target_group: {}, target_image: { image_id: CHROME } }))).toEqual(missing);
+      // An unknown group or image: remove refuses it, add fails on it (test/emulator/product-failures.test.ts).
+      if (operation === "remove_images_group") {
+        const unknown = { status: 200, body: { error_message: "Group or image does not exist" } };
+        expect(wire(await emulators.product.call(operation, pair(UNKNOWN, CHROME)))).toEqual(unknown);
+        expect(wire(await emulators.product.call(operation, pair(SALES, UNKNOWN)))).toEqual(unknown);
+      }
+      expect(wire(await emulators.product.call(operation, pair(ALL_USERS, TERMINAL), creds("groups")))).toEqual({
+        status: 403,
+        body: { error_message: "Unauthorized." },
+      });
+      expect(wire(await emulators.product.call(operation, pair(SALES, TERMINAL), creds("images")))).toEqual({
+        status: 403,
+        body: { error_message: "Unauthorized." },
+      });
+      expect(await emulators.product.state()).toEqual(before);
+    },
+  );
 
   it("a deleted group takes its authorisations with it", async () => {
     const created = await emulators.product.call("create_group", { target_group: { name: "Short-lived", priority: 50 } });

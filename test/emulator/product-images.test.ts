@@ -39,7 +39,15 @@ const SEED = {
   serverPools: [{ server_pool_id: POOL, server_pool_name: "Pool A" }],
   servers: [{ server_id: SERVER, hostname: "ws1.example.org", zone_name: "default" }],
   images: [
-    { image_id: CHROME, name: "kasmweb/chrome:1.16.0", friendly_name: "Chrome", categories: ["Browser"], ctr_registry: "https://index.docker.io/v1/", ctr_user: "puller", ctr_token: TOKEN },
+    {
+      image_id: CHROME,
+      name: "kasmweb/chrome:1.16.0",
+      friendly_name: "Chrome",
+      categories: ["Browser"],
+      ctr_registry: "https://index.docker.io/v1/",
+      ctr_user: "puller",
+      ctr_token: TOKEN,
+    },
     { image_id: TERMINAL, name: "kasmweb/terminal:1.16.0", friendly_name: "Terminal", groups: ["Engineering"] },
   ],
   users: [{ username: "alice" }],
@@ -147,7 +155,10 @@ describe("permissions", () => {
 
   it("a Read Only key may read an image but not create one", async () => {
     expect((await emulators.product.call("get_image", { image_id: CHROME }, creds("read-only"))).status).toBe(200);
-    expect(wire(await emulators.product.call("create_image", { target_image: { name: "x" } }, creds("read-only")))).toEqual({ status: 403, body: { error_message: "Unauthorized." } });
+    expect(wire(await emulators.product.call("create_image", { target_image: { name: "x" } }, creds("read-only")))).toEqual({
+      status: 403,
+      body: { error_message: "Unauthorized." },
+    });
   });
 
   it("create_image needs Images Create only, compute-related fields included (1.15 checks none)", async () => {
@@ -159,7 +170,14 @@ describe("permissions", () => {
 describe("get_images and get_image", () => {
   it("get_images lists 1.15's record, with the server's hostname and the pool's name", async () => {
     const chrome = (await emulators.product.call("get_images")).body.images.find((i: { image_id: string }) => i.image_id === CHROME);
-    expect(chrome).toMatchObject({ categories: ["Browser"], default_category: "Browser", docker_token: "**********", docker_user: "puller", server: {}, server_pool: {} });
+    expect(chrome).toMatchObject({
+      categories: ["Browser"],
+      default_category: "Browser",
+      docker_token: "**********",
+      docker_user: "puller",
+      server: {},
+      server_pool: {},
+    });
   });
 
   it("get_image reads target_image.image_id or a top-level image_id, and answers {image}", async () => {
@@ -196,7 +214,15 @@ describe("create_image", () => {
 
   it("fills 1.15's data-model defaults for what is left out (no field is required)", async () => {
     const res = await emulators.product.call("create_image", { target_image: { friendly_name: "Bare" } });
-    expect(res.body.image).toMatchObject({ name: null, friendly_name: "Bare", memory: 768000000, cores: 1, enabled: true, image_type: "Container", categories: [] });
+    expect(res.body.image).toMatchObject({
+      name: null,
+      friendly_name: "Bare",
+      memory: 768000000,
+      cores: 1,
+      enabled: true,
+      image_type: "Container",
+      categories: [],
+    });
   });
 
   it("restricts an image to a zone, a server or a pool that exists", async () => {
@@ -212,16 +238,48 @@ describe("create_image", () => {
     ["an empty target_image", { target_image: {} }, "Invalid Request: Missing required parameters"],
     ["a config as an object", { target_image: { run_config: { a: 1 } } }, "Invalid json format for run_config"],
     ["a config that is not JSON", { target_image: { exec_config: "{nope" } }, "Invalid json format for exec_config"],
-    ["a volume without its options", { target_image: { volume_mappings: '{"/data": {"bind": "/data"}}' } }, "Invalid volume_mappings: Config /data is missing one or more required options {'mode', 'uid', 'gid'}"],
-    ["a volume mode", { target_image: { volume_mappings: '{"/d": {"bind": "/d", "mode": "rx", "uid": 1, "gid": 1}}' } }, "Invalid volume_mappings: mode must be either ['rw', 'ro']"],
-    ["a profile path without the user", { target_image: { persistent_profile_path: "/profiles" } }, "Invalid Request:Persistent Profile Path must contain either (username} or {user_id} as part of the path"],
-    ["a network restriction without networks", { target_image: { restrict_to_network: true } }, "Invalid Request: Docker Network Names is required if Restrict Image to Docker Network is True"],
-    ["a server restriction without a server", { target_image: { restrict_to_server: true } }, "Invalid Request: server_id required if restrict_to_server is True"],
+    [
+      "a volume without its options",
+      { target_image: { volume_mappings: '{"/data": {"bind": "/data"}}' } },
+      "Invalid volume_mappings: Config /data is missing one or more required options {'mode', 'uid', 'gid'}",
+    ],
+    [
+      "a volume mode",
+      { target_image: { volume_mappings: '{"/d": {"bind": "/d", "mode": "rx", "uid": 1, "gid": 1}}' } },
+      "Invalid volume_mappings: mode must be either ['rw', 'ro']",
+    ],
+    [
+      "a profile path without the user",
+      { target_image: { persistent_profile_path: "/profiles" } },
+      "Invalid Request:Persistent Profile Path must contain either (username} or {user_id} as part of the path",
+    ],
+    [
+      "a network restriction without networks",
+      { target_image: { restrict_to_network: true } },
+      "Invalid Request: Docker Network Names is required if Restrict Image to Docker Network is True",
+    ],
+    [
+      "a server restriction without a server",
+      { target_image: { restrict_to_server: true } },
+      "Invalid Request: server_id required if restrict_to_server is True",
+    ],
     ["a server id that is not a UUID", { target_image: { restrict_to_server: true, server_id: "ws1" } }, "Invalid Request: server_id must be a uuid"],
-    ["an unknown server", { target_image: { restrict_to_server: true, server_id: UNKNOWN } }, "Invalid Request: No Server exists with id (ffffffff-ffff-ffff-ffff-ffffffffffff)"],
+    [
+      "an unknown server",
+      { target_image: { restrict_to_server: true, server_id: UNKNOWN } },
+      "Invalid Request: No Server exists with id (ffffffff-ffff-ffff-ffff-ffffffffffff)",
+    ],
     ["a zone restriction without a zone", { target_image: { restrict_to_zone: true } }, "Invalid Request: zone_id required if restrict_to_zone is True"],
-    ["an unknown zone", { target_image: { restrict_to_zone: true, zone_id: UNKNOWN } }, "Invalid Request: No Zone exists with id (ffffffff-ffff-ffff-ffff-ffffffffffff)"],
-    ["an unknown filter policy", { target_image: { filter_policy_id: UNKNOWN } }, "Invalid Request: No Filter policy exists with id (ffffffff-ffff-ffff-ffff-ffffffffffff)"],
+    [
+      "an unknown zone",
+      { target_image: { restrict_to_zone: true, zone_id: UNKNOWN } },
+      "Invalid Request: No Zone exists with id (ffffffff-ffff-ffff-ffff-ffffffffffff)",
+    ],
+    [
+      "an unknown filter policy",
+      { target_image: { filter_policy_id: UNKNOWN } },
+      "Invalid Request: No Filter policy exists with id (ffffffff-ffff-ffff-ffff-ffffffffffff)",
+    ],
   ])("refuses %s with HTTP 200 and changes nothing", async (_what, body, message) => {
     const before = await emulators.product.state();
     expect(wire(await emulators.product.call("create_image", body))).toEqual({ status: 200, body: { error_message: message } });
@@ -279,7 +337,7 @@ describe("update_image", () => {
     expect((await emulators.product.state()).images[id].ctr_token).toBe(TOKEN);
   });
 
-  it("clears a config with \"\" and replaces one with JSON text", async () => {
+  it('clears a config with "" and replaces one with JSON text', async () => {
     const id = await freshImage();
     const res = await emulators.product.call("update_image", { target_image: { image_id: id, run_config: "", exec_config: '{"go": {"cmd": "ls"}}' } });
     expect(res.body.image).toMatchObject({ run_config: {}, exec_config: { go: { cmd: "ls" } } });
@@ -304,7 +362,22 @@ describe("update_image", () => {
      */
     async function wholeRecord(id: string): Promise<Record<string, unknown>> {
       const image = (await emulators.product.call("get_image", { image_id: id })).body.image;
-      const settings = ["image_id", "name", "friendly_name", "description", "memory", "cores", "cpu_allocation_method", "docker_registry", "docker_user", "gpu_count", "require_gpu", "uncompressed_size_mb", "hash", "persistent_profile_path"];
+      const settings = [
+        "image_id",
+        "name",
+        "friendly_name",
+        "description",
+        "memory",
+        "cores",
+        "cpu_allocation_method",
+        "docker_registry",
+        "docker_user",
+        "gpu_count",
+        "require_gpu",
+        "uncompressed_size_mb",
+        "hash",
+        "persistent_profile_path",
+      ];
       const configs = ["run_config", "exec_config", "volume_mappings"];
       return {
         ...Object.fromEntries(settings.map((field) => [field, image[field]])),
@@ -337,16 +410,19 @@ describe("update_image", () => {
       expect(await emulators.product.state()).toEqual(before);
     });
 
-    it.each(["docker_registry", "hash", "run_config"])("fails with 500 when %s is left out (1.15 reads each compute-related field), and nothing changes", async (field) => {
-      const id = await freshImage();
-      const { [field]: _left, ...rest } = await wholeRecord(id);
-      const before = await emulators.product.state();
-      expect(wire(await emulators.product.call("update_image", { target_image: { ...rest, description: "Only words" } }, creds("modify")))).toEqual({
-        status: 500,
-        body: "<html><body>An unhandled exception occurred check logs for details<body><html>",
-      });
-      expect(await emulators.product.state()).toEqual(before);
-    });
+    it.each(["docker_registry", "hash", "run_config"])(
+      "fails with 500 when %s is left out (1.15 reads each compute-related field), and nothing changes",
+      async (field) => {
+        const id = await freshImage();
+        const { [field]: _left, ...rest } = await wholeRecord(id);
+        const before = await emulators.product.state();
+        expect(wire(await emulators.product.call("update_image", { target_image: { ...rest, description: "Only words" } }, creds("modify")))).toEqual({
+          status: 500,
+          body: "<html><body>An unhandled exception occurred check logs for details<body><html>",
+        });
+        expect(await emulators.product.state()).toEqual(before);
+      },
+    );
 
     it("counts the registry password sent back masked as a change (1.15 compares it with the stored one); with both permissions the mask keeps it", async () => {
       const id = await freshImage();
@@ -359,7 +435,9 @@ describe("update_image", () => {
 
     it("checks nothing for a key with both permissions: a compute-related field may be left out", async () => {
       const id = await freshImage();
-      expect((await emulators.product.call("update_image", { target_image: { image_id: id, description: "Only words" } }, creds("resources"))).status).toBe(200);
+      expect((await emulators.product.call("update_image", { target_image: { image_id: id, description: "Only words" } }, creds("resources"))).status).toBe(
+        200,
+      );
     });
 
     it("may send compute-related fields unchanged; with Modify Resources they change", async () => {
@@ -371,8 +449,12 @@ describe("update_image", () => {
 
     it("Images Modify Resources alone lets the call in, but a compute change needs both (1.15)", async () => {
       const id = await freshImage();
-      expect((await emulators.product.call("update_image", { target_image: { ...(await wholeRecord(id)), description: "x" } }, creds("resources-only"))).status).toBe(200);
-      expect((await emulators.product.call("update_image", { target_image: { ...(await wholeRecord(id)), cores: 8 } }, creds("resources-only"))).status).toBe(403);
+      expect(
+        (await emulators.product.call("update_image", { target_image: { ...(await wholeRecord(id)), description: "x" } }, creds("resources-only"))).status,
+      ).toBe(200);
+      expect((await emulators.product.call("update_image", { target_image: { ...(await wholeRecord(id)), cores: 8 } }, creds("resources-only"))).status).toBe(
+        403,
+      );
     });
   });
 });
@@ -396,8 +478,16 @@ describe("delete_image", () => {
     ["no target_image", {}, "Invalid Request: Missing required parameters"],
     ["no image_id", { target_image: {} }, "Invalid Request: Missing required parameters"],
     ["an unknown image", { target_image: { image_id: UNKNOWN } }, `Image(${UNKNOWN}) Does not Exist`],
-    ["an image a cast config launches", { target_image: { image_id: CHROME } }, "Image (Chrome): ID (1b000000-0000-0000-0000-000000000001) currently has (1) associated Casting Config(s) and cannot be deleted"],
-    ["an image a session runs", { target_image: { image_id: TERMINAL } }, "Image (Terminal): ID (1b000000-0000-0000-0000-000000000002) currently has (1) associated Kasm(s) and cannot be deleted"],
+    [
+      "an image a cast config launches",
+      { target_image: { image_id: CHROME } },
+      "Image (Chrome): ID (1b000000-0000-0000-0000-000000000001) currently has (1) associated Casting Config(s) and cannot be deleted",
+    ],
+    [
+      "an image a session runs",
+      { target_image: { image_id: TERMINAL } },
+      "Image (Terminal): ID (1b000000-0000-0000-0000-000000000002) currently has (1) associated Kasm(s) and cannot be deleted",
+    ],
   ])("refuses %s with HTTP 200 and changes nothing", async (_what, body, message) => {
     const before = await emulators.product.state();
     expect(wire(await emulators.product.call("delete_image", body))).toEqual({ status: 200, body: { error_message: message } });
@@ -429,7 +519,12 @@ describe("workspaces without a container image (a link, a server pool)", () => {
       image_src: null,
       server_pool: {},
     });
-    expect(images.find((i: { image_id: string }) => i.image_id === POOLED)).toMatchObject({ name: null, image_type: "Server Pool", server_pool_id: POOL, server_pool: { server_pool_name: "Lab" } });
+    expect(images.find((i: { image_id: string }) => i.image_id === POOLED)).toMatchObject({
+      name: null,
+      image_type: "Server Pool",
+      server_pool_id: POOL,
+      server_pool: { server_pool_name: "Lab" },
+    });
     // get_images_group names the link by its friendly name; its image_name is null.
     const engineering = Object.values<{ group_id: string; name: string }>((await nameless.product.state()).groups).find((g) => g.name === "Engineering")!;
     const authorised = (await nameless.product.call("get_images_group", { target_group: { group_id: engineering.group_id } })).body.images;
@@ -449,12 +544,16 @@ describe("workspaces without a container image (a link, a server pool)", () => {
     expect(() => storeFromSeed({ images: [{ friendly_name: "Nothing" }] })).toThrow(
       "seed: images[0]: name (the container image) is required for a Container image; a Link, Server or Server Pool workspace (image_type) has none",
     );
-    expect(() => storeFromSeed({ images: [{ friendly_name: "Pooled", image_type: "Server Pool", server_pool_name: "Nowhere" }] })).toThrow('seed: images[0].server_pool_name: unknown server pool "Nowhere"');
+    expect(() => storeFromSeed({ images: [{ friendly_name: "Pooled", image_type: "Server Pool", server_pool_name: "Nowhere" }] })).toThrow(
+      'seed: images[0].server_pool_name: unknown server pool "Nowhere"',
+    );
   });
 });
 
 describe("require_gpu, which 1.15 takes and does not store", () => {
-  const gpu = emulatorsInBothVocabularies({ images: [{ image_id: "1d000000000000000000000000000001", name: "kasmweb/cuda:1", friendly_name: "CUDA", require_gpu: true }] });
+  const gpu = emulatorsInBothVocabularies({
+    images: [{ image_id: "1d000000000000000000000000000001", name: "kasmweb/cuda:1", friendly_name: "CUDA", require_gpu: true }],
+  });
 
   it("create_image answers the default (false) for require_gpu true; update_image keeps the stored value, whatever it is sent", async () => {
     const made = await gpu.product.call("create_image", { target_image: { name: "kasmweb/gpu:1", friendly_name: "GPU", require_gpu: true, gpu_count: 1 } });

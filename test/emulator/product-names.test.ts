@@ -112,7 +112,9 @@ describe("staging configs in product mode", () => {
   it("an update sets the server pool and the autoscale config to what it is sent: null when left out", async () => {
     const pool = "5f000000000000000000000000000001";
     const autoscale = "6f000000000000000000000000000001";
-    const set = await emulator.call("update_staging_config", { target_staging_config: { staging_config_id: id, server_pool_id: pool, autoscale_config_id: autoscale } });
+    const set = await emulator.call("update_staging_config", {
+      target_staging_config: { staging_config_id: id, server_pool_id: pool, autoscale_config_id: autoscale },
+    });
     expect(set.body.staging_config).toMatchObject({ server_pool_id: pool, autoscale_config_id: autoscale, num_sessions: 1 });
     const other = await emulator.call("update_staging_config", { target_staging_config: { staging_config_id: id, num_sessions: 2 } });
     expect(other.body.staging_config).toMatchObject({ server_pool_id: null, autoscale_config_id: null, num_sessions: 2, expiration: 0.5 });
@@ -160,7 +162,13 @@ describe("cast configs in product mode", () => {
 
   it("ignores the spec's names: a create that sends them gets the product's defaults", async () => {
     const res = await emulator.call("create_cast_config", {
-      target_cast_config: { key: "spec-names", ws_url: "https://ignored.example.org/", allow_ws_sharing: true, ws_audio_default_on: false, ...SPEC_PERMISSIONS },
+      target_cast_config: {
+        key: "spec-names",
+        ws_url: "https://ignored.example.org/",
+        allow_ws_sharing: true,
+        ws_audio_default_on: false,
+        ...SPEC_PERMISSIONS,
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.cast_config).toMatchObject({ kasm_url: null, allow_kasm_sharing: false, kasm_audio_default_on: true, ...ALL_OFF });

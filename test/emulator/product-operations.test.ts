@@ -33,15 +33,18 @@ const table = PRODUCT_OPERATIONS.map((operation) => {
   return {
     operation,
     exact: creds(`exact-${operation}`, needed),
-    lacking: needed.map((removed, i) => ({ removed, creds: creds(`lacks-${operation}-${i}`, needed.filter((p) => p !== removed)) })),
+    lacking: needed.map((removed, i) => ({
+      removed,
+      creds: creds(
+        `lacks-${operation}-${i}`,
+        needed.filter((p) => p !== removed),
+      ),
+    })),
   };
 });
 
 const SEED = {
-  apiKeys: [
-    ...keys,
-    { name: "groups-view", key: "groups-view", secret: "s", permissions: ["Groups View"] as PermissionName[] },
-  ],
+  apiKeys: [...keys, { name: "groups-view", key: "groups-view", secret: "s", permissions: ["Groups View"] as PermissionName[] }],
   groups: [
     { group_id: ALL_USERS, name: "All Users" },
     { group_id: ADMINISTRATORS, name: "Administrators" },
@@ -49,11 +52,7 @@ const SEED = {
   ],
   images: [{ image_id: CHROME, name: "kasmweb/chrome:1.16.0", friendly_name: "Chrome" }],
   zones: [{ zone_id: "0a000000000000000000000000000001", zone_name: "default" }],
-  users: [
-    { user_id: ALICE, username: "alice", groups: ["Engineering"] },
-    { username: "bob", groups: ["Engineering"] },
-    { username: "carol" },
-  ],
+  users: [{ user_id: ALICE, username: "alice", groups: ["Engineering"] }, { username: "bob", groups: ["Engineering"] }, { username: "carol" }],
   activationKeys: [{ activation_key: "ACTIVATION-KEY-1", seats: 10, features: { session_casting: true } }],
 };
 
@@ -97,8 +96,24 @@ describe("groups", () => {
     const res = await emulators.product.call("get_groups");
     expect(res.status).toBe(200);
     expect(res.body.groups).toEqual([
-      { group_id: ALL_USERS, name: "All Users", description: "Every user belongs to this group", priority: 4095, is_system: true, group_metadata: {}, group_mappings: [] },
-      { group_id: ADMINISTRATORS, name: "Administrators", description: "Administrators of the installation", priority: 1, is_system: true, group_metadata: {}, group_mappings: [] },
+      {
+        group_id: ALL_USERS,
+        name: "All Users",
+        description: "Every user belongs to this group",
+        priority: 4095,
+        is_system: true,
+        group_metadata: {},
+        group_mappings: [],
+      },
+      {
+        group_id: ADMINISTRATORS,
+        name: "Administrators",
+        description: "Administrators of the installation",
+        priority: 1,
+        is_system: true,
+        group_metadata: {},
+        group_mappings: [],
+      },
       { group_id: ENGINEERING, name: "Engineering", description: "Builders", priority: 10, is_system: false, group_metadata: {}, group_mappings: [] },
     ]);
   });
@@ -112,7 +127,13 @@ describe("groups", () => {
     const members = await emulators.product.call("get_users_group", { target_group: { group_id: ENGINEERING } });
     expect(wire(members)).toEqual({
       status: 200,
-      body: { users: [{ name: "alice", user_id: ALICE }, { name: "bob", user_id: expect.any(String) }], total: 2 },
+      body: {
+        users: [
+          { name: "alice", user_id: ALICE },
+          { name: "bob", user_id: expect.any(String) },
+        ],
+        total: 2,
+      },
     });
     const page = await emulators.product.call("get_users_group", { target_group: { group_id: ENGINEERING }, sort_by: "username", page: 0, page_size: 1 });
     expect(page.body).toEqual({ users: [{ name: "bob", user_id: expect.any(String) }], total: 2 });
@@ -121,7 +142,10 @@ describe("groups", () => {
   });
 
   it("get_users_group refuses with HTTP 200: no group, an unknown group", async () => {
-    expect(wire(await emulators.product.call("get_users_group", {}))).toEqual({ status: 200, body: { error_message: "Invalid Request: Missing required parameters" } });
+    expect(wire(await emulators.product.call("get_users_group", {}))).toEqual({
+      status: 200,
+      body: { error_message: "Invalid Request: Missing required parameters" },
+    });
     expect(wire(await emulators.product.call("get_users_group", { target_group: { group_id: UNKNOWN } }))).toEqual({
       status: 200,
       body: { error_message: `Invalid Group ID (${UNKNOWN})` },
@@ -135,13 +159,23 @@ describe("groups", () => {
 
   let created: string;
   it("create_group answers {group_mappings, group} with the data model's fields", async () => {
-    const res = await emulators.product.call("create_group", { target_group: { name: "Ops", priority: 50, description: "Night shift", group_metadata: { team: "ops" } } });
+    const res = await emulators.product.call("create_group", {
+      target_group: { name: "Ops", priority: 50, description: "Night shift", group_metadata: { team: "ops" } },
+    });
     created = res.body.group?.group_id;
     expect(wire(res)).toEqual({
       status: 200,
       body: {
         group_mappings: [],
-        group: { group_id: created, name: "Ops", is_system: false, description: "Night shift", priority: 50, program_data: {}, group_metadata: { team: "ops" } },
+        group: {
+          group_id: created,
+          name: "Ops",
+          is_system: false,
+          description: "Night shift",
+          priority: 50,
+          program_data: {},
+          group_metadata: { team: "ops" },
+        },
       },
     });
   });
@@ -165,7 +199,15 @@ describe("groups", () => {
       status: 200,
       body: {
         group_mappings: [],
-        group: { group_id: created, name: "Operations", is_system: false, description: "Night shift", priority: 60, program_data: {}, group_metadata: { team: "ops" } },
+        group: {
+          group_id: created,
+          name: "Operations",
+          is_system: false,
+          description: "Night shift",
+          priority: 60,
+          program_data: {},
+          group_metadata: { team: "ops" },
+        },
       },
     });
   });
@@ -219,7 +261,8 @@ describe("groups", () => {
 describe("cast configs", () => {
   let id: string;
   beforeAll(async () => {
-    id = (await emulators.product.call("create_cast_config", { target_cast_config: { key: "kiosk", image_id: CHROME, allow_kasm_audio: true } })).body.cast_config.cast_config_id;
+    id = (await emulators.product.call("create_cast_config", { target_cast_config: { key: "kiosk", image_id: CHROME, allow_kasm_audio: true } })).body
+      .cast_config.cast_config_id;
   });
 
   it("get_cast_configs lists them; get_cast_config reads one by a top-level cast_config_id", async () => {
@@ -228,15 +271,25 @@ describe("cast configs", () => {
     const one = await emulators.product.call("get_cast_config", { cast_config_id: id });
     expect(one.status).toBe(200);
     expect(list.body.cast_configs).toEqual([one.body.cast_config]);
-    expect(one.body.cast_config).toMatchObject({ cast_config_id: id, key: "kiosk", image_friendly_name: "Chrome", allow_kasm_audio: true, allow_kasm_gamepad: false });
+    expect(one.body.cast_config).toMatchObject({
+      cast_config_id: id,
+      key: "kiosk",
+      image_friendly_name: "Chrome",
+      allow_kasm_audio: true,
+      allow_kasm_gamepad: false,
+    });
   });
 
   it("update_cast_config leaves a field sent as null as it is (1.15), valid_until included; spec mode's null clears it", async () => {
     for (const emulator of [emulators.product, emulators.spec]) {
       const key = `expiring-${emulator.apiNames}`;
-      const made = await emulator.call("create_cast_config", { target_cast_config: { key, image_id: CHROME, valid_until: "2031-12-31 23:59:59", error_url: "https://example.org/sorry" } });
+      const made = await emulator.call("create_cast_config", {
+        target_cast_config: { key, image_id: CHROME, valid_until: "2031-12-31 23:59:59", error_url: "https://example.org/sorry" },
+      });
       const configId = made.body.cast_config.cast_config_id;
-      const res = await emulator.call("update_cast_config", { target_cast_config: { cast_config_id: configId, valid_until: null, error_url: null, casting_config_name: "Renamed" } });
+      const res = await emulator.call("update_cast_config", {
+        target_cast_config: { cast_config_id: configId, valid_until: null, error_url: null, casting_config_name: "Renamed" },
+      });
       expect(res.status).toBe(200);
       const kept = emulator === emulators.product;
       expect(res.body.cast_config).toMatchObject({
@@ -248,7 +301,10 @@ describe("cast configs", () => {
   });
 
   it("get_cast_config refuses with 400: no id, an unknown id", async () => {
-    expect(wire(await emulators.product.call("get_cast_config", {}))).toEqual({ status: 400, body: { error_message: "Invalid Request. Missing required parameters" } });
+    expect(wire(await emulators.product.call("get_cast_config", {}))).toEqual({
+      status: 400,
+      body: { error_message: "Invalid Request. Missing required parameters" },
+    });
     expect(wire(await emulators.product.call("get_cast_config", { cast_config_id: UNKNOWN }))).toEqual({
       status: 400,
       body: { error_message: `Cast config with id (${UNKNOWN}) does not exist` },
@@ -285,7 +341,10 @@ describe("an unknown user, in each operation's own words", () => {
       body: { error_message: "Missing or invalid user" },
     });
     for (const operation of ["get_attributes", "get_login"] as const)
-      expect(wire(await emulators.spec.call(operation, { target_user: { user_id: UNKNOWN } }))).toEqual({ status: 400, body: { error_message: `Unknown user (${UNKNOWN})` } });
+      expect(wire(await emulators.spec.call(operation, { target_user: { user_id: UNKNOWN } }))).toEqual({
+        status: 400,
+        body: { error_message: `Unknown user (${UNKNOWN})` },
+      });
   });
 });
 

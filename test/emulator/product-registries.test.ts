@@ -20,7 +20,13 @@ beforeAll(async () => {
 });
 afterAll(async () => site?.close());
 
-const registries = async () => (await emulators.product.call("get_registries", {})).body.registries as { registry_id: string; registry_url: string; workspaces: { friendly_name: string }[]; do_auto_update: boolean }[];
+const registries = async () =>
+  (await emulators.product.call("get_registries", {})).body.registries as {
+    registry_id: string;
+    registry_url: string;
+    workspaces: { friendly_name: string }[];
+    do_auto_update: boolean;
+  }[];
 
 describe("which mode serves the registry operations", () => {
   it.each(REGISTRY_OPERATIONS)("spec mode answers %s as an unknown operation", async (operation) => {
@@ -33,7 +39,13 @@ describe("registries", () => {
     const res = await emulators.product.call("get_registries", {});
     expect(res.status).toBe(200);
     expect(res.body.registries).toEqual([
-      expect.objectContaining({ registry_url: "https://registry.kasmweb.com/", workspaces: [], do_auto_update: false, schema_version: "1.0", is_verified: false }),
+      expect.objectContaining({
+        registry_url: "https://registry.kasmweb.com/",
+        workspaces: [],
+        do_auto_update: false,
+        schema_version: "1.0",
+        is_verified: false,
+      }),
     ]);
     expect(res.body.architectures).toEqual(expect.any(Array));
   });
@@ -54,7 +66,10 @@ describe("registries", () => {
   });
 
   it("a registry already installed is refused with 1.15's text, HTTP 200", async () => {
-    expect(wire(await emulators.product.call("create_registry", { registry: site.url }))).toEqual({ status: 200, body: { error_message: "This Registry has already been installed." } });
+    expect(wire(await emulators.product.call("create_registry", { registry: site.url }))).toEqual({
+      status: 200,
+      body: { error_message: "This Registry has already been installed." },
+    });
   });
 
   it("an unreachable URL, a site without versions.txt, an incompatible schema, a list without its fields: 1.15's texts", async () => {
@@ -71,7 +86,10 @@ describe("registries", () => {
     } finally {
       await other.close();
     }
-    expect(wire(await emulators.product.call("create_registry", {}))).toEqual({ status: 200, body: { error_message: "Invalid Request. Missing required parameters" } });
+    expect(wire(await emulators.product.call("create_registry", {}))).toEqual({
+      status: 200,
+      body: { error_message: "Invalid Request. Missing required parameters" },
+    });
   });
 
   it("Kasm keeps the list_url the list names as the registry's URL: create answers it as stored, get_registries with a slash", async () => {
@@ -81,7 +99,9 @@ describe("registries", () => {
       const made = await emulators.product.call("create_registry", { registry: other.url });
       expect(made.body.registry.registry_url).toBe(other.listUrl);
       expect((await registries()).find((r) => r.registry_id === made.body.registry.registry_id)?.registry_url).toBe(other.url);
-      expect((await emulators.product.call("create_registry", { registry: other.url })).body).toEqual({ error_message: "This Registry has already been installed." });
+      expect((await emulators.product.call("create_registry", { registry: other.url })).body).toEqual({
+        error_message: "This Registry has already been installed.",
+      });
       await emulators.product.call("delete_registry", { registry_id: made.body.registry.registry_id });
     } finally {
       await other.close();
@@ -102,10 +122,16 @@ describe("registries", () => {
 
   it("update_registry and registry_auto_updates of an unknown or missing id: 1.15's texts", async () => {
     const unknown = "ffffffffffffffffffffffffffffffff";
-    expect((await emulators.product.call("update_registry", { registry_id: unknown })).body).toEqual({ error_message: "There was a problem updating the registry" });
-    expect((await emulators.product.call("update_registry", { registry_id: "nope" })).body).toEqual({ error_message: "There was a problem finding the registry nope" });
+    expect((await emulators.product.call("update_registry", { registry_id: unknown })).body).toEqual({
+      error_message: "There was a problem updating the registry",
+    });
+    expect((await emulators.product.call("update_registry", { registry_id: "nope" })).body).toEqual({
+      error_message: "There was a problem finding the registry nope",
+    });
     expect((await emulators.product.call("update_registry", {})).body).toEqual({ error_message: "Missing Registry ID" });
-    expect((await emulators.product.call("registry_auto_updates", { registry_id: unknown, auto_updates: true })).body).toEqual({ error_message: `There was a problem finding the registry ${unknown}` });
+    expect((await emulators.product.call("registry_auto_updates", { registry_id: unknown, auto_updates: true })).body).toEqual({
+      error_message: `There was a problem finding the registry ${unknown}`,
+    });
   });
 
   it("delete_registry takes the id at the top level (1.15) or in target_registry (the tf client); an unknown id fails unhandled", async () => {

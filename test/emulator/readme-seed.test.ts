@@ -153,7 +153,11 @@ describe("emulator/README.md, Creating objects over the API", () => {
     // The spec has no read of cast configs: product mode's get_cast_configs reads the other emulator's
     // seed, so the spec emulator's state shows the new one.
     const state = (await (await request(`${spec.url}/__emulator/state`)).body.json()) as any;
-    expect(Object.values(state.castConfigs).map((c: any) => c.key).sort()).toEqual(["lobby", "support"]);
+    expect(
+      Object.values(state.castConfigs)
+        .map((c: any) => c.key)
+        .sort(),
+    ).toEqual(["lobby", "support"]);
     expect((await call(spec, "get_egress_providers")).body.egress_providers.map((p: { name: string }) => p.name).sort()).toEqual(["Office VPN", "Travel VPN"]);
     expect((await call(spec, "get_egress_gateways")).body.egress_gateways.map((g: { name: string }) => g.name).sort()).toEqual(["Amsterdam", "Frankfurt"]);
     expect((await call(spec, "get_egress_provider_mapping")).body.egress_provider_mappings).toHaveLength(2);

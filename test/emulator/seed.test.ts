@@ -226,7 +226,12 @@ describe("a seed the API would refuse", () => {
   it.each<[string, SeedInput, string]>([
     [
       "an unknown image of a staging config",
-      { stagingConfigs: [{ image_name: "kasmweb/chrome:1.16.0", num_sessions: 1, expiration: 1 }, { image_name: "x", num_sessions: 1, expiration: 1 }] },
+      {
+        stagingConfigs: [
+          { image_name: "kasmweb/chrome:1.16.0", num_sessions: 1, expiration: 1 },
+          { image_name: "x", num_sessions: 1, expiration: 1 },
+        ],
+      },
       'seed: stagingConfigs[1].image_name: unknown image "x"',
     ],
     [
@@ -244,24 +249,45 @@ describe("a seed the API would refuse", () => {
       { zones: [{ zone_name: "default" }, { zone_name: "eu" }], stagingConfigs: [{ image_name: "kasmweb/chrome:1.16.0", num_sessions: 1, expiration: 1 }] },
       "seed: stagingConfigs[0]: zone_name is required when the seed has more or fewer than one zone",
     ],
-    ["an unknown zone of a staging config", { stagingConfigs: [{ zone_name: "mars", image_name: "kasmweb/chrome:1.16.0", num_sessions: 1, expiration: 1 }] }, 'seed: stagingConfigs[0].zone_name: unknown zone "mars"'],
+    [
+      "an unknown zone of a staging config",
+      { stagingConfigs: [{ zone_name: "mars", image_name: "kasmweb/chrome:1.16.0", num_sessions: 1, expiration: 1 }] },
+      'seed: stagingConfigs[0].zone_name: unknown zone "mars"',
+    ],
     ["an unknown group of a cast config", { castConfigs: [{ key: "lobby", group_name: "Kiosk" }] }, 'seed: castConfigs[0].group_name: unknown group "Kiosk"'],
     [
       "a cast config key used twice (the API's uniqueness)",
       { castConfigs: [{ key: "lobby" }, { key: "lobby", casting_config_name: "Other" }] },
       "seed: castConfigs[1]: A Cast config with existing key (lobby) OR configuration name (Other) exists",
     ],
-    ["a cast config valid_until that is no time", { castConfigs: [{ key: "lobby", valid_until: "" }] }, 'seed: castConfigs[0]: valid_until ("") must be a UTC time'],
+    [
+      "a cast config valid_until that is no time",
+      { castConfigs: [{ key: "lobby", valid_until: "" }] },
+      'seed: castConfigs[0]: valid_until ("") must be a UTC time',
+    ],
     [
       "a cast config limiting IPs without limits (the API's rule)",
       { castConfigs: [{ key: "lobby", limit_ips: true }] },
       "seed: castConfigs[0]: ip_request_limit and ip_request_seconds must be positive when limit_ips is true",
     ],
-    ["an unknown default image of a user", { users: [{ username: "carol", attributes: { default_image_name: "y" } }] }, 'seed: users[0].attributes.default_image_name: unknown image "y"'],
-    ["a gateway of an unknown provider", { egressGateways: [{ egress_provider_name: "Home VPN", name: "Oslo" }] }, 'seed: egressGateways[0].egress_provider_name: unknown egress provider "Home VPN"'],
+    [
+      "an unknown default image of a user",
+      { users: [{ username: "carol", attributes: { default_image_name: "y" } }] },
+      'seed: users[0].attributes.default_image_name: unknown image "y"',
+    ],
+    [
+      "a gateway of an unknown provider",
+      { egressGateways: [{ egress_provider_name: "Home VPN", name: "Oslo" }] },
+      'seed: egressGateways[0].egress_provider_name: unknown egress provider "Home VPN"',
+    ],
     [
       "a gateway name used twice within a provider (the API's uniqueness)",
-      { egressGateways: [{ egress_provider_name: "Office VPN", name: "Frankfurt" }, { egress_provider_name: "Office VPN", name: "Frankfurt" }] },
+      {
+        egressGateways: [
+          { egress_provider_name: "Office VPN", name: "Frankfurt" },
+          { egress_provider_name: "Office VPN", name: "Frankfurt" },
+        ],
+      },
       "seed: egressGateways[1]: An egress gateway named (Frankfurt) already exists for this egress provider",
     ],
     [
@@ -286,12 +312,21 @@ describe("a seed the API would refuse", () => {
     ],
     [
       "a credential limited to no connections (the API's rule)",
-      { egressCredentials: [{ egress_provider_name: "Office VPN", name: "c", target: { username: "bob" }, allow_all_gateways: true, limit_active_connections: true }] },
+      {
+        egressCredentials: [
+          { egress_provider_name: "Office VPN", name: "c", target: { username: "bob" }, allow_all_gateways: true, limit_active_connections: true },
+        ],
+      },
       "seed: egressCredentials[0]: active_connection_limit must be positive when limit_active_connections is true",
     ],
     [
       "a pinned id used twice",
-      { egressProviders: [{ egress_provider_id: PROVIDER, name: "A", egress_provider_type: "openvpn" }, { egress_provider_id: PROVIDER.toUpperCase(), name: "B", egress_provider_type: "custom" }] },
+      {
+        egressProviders: [
+          { egress_provider_id: PROVIDER, name: "A", egress_provider_type: "openvpn" },
+          { egress_provider_id: PROVIDER.toUpperCase(), name: "B", egress_provider_type: "custom" },
+        ],
+      },
       `seed: egressProviders.egress_provider_id: duplicate "${PROVIDER}"`,
     ],
   ])("refuses %s, naming the entry", async (_case, section, message) => {
@@ -301,7 +336,10 @@ describe("a seed the API would refuse", () => {
   });
 
   it("refuses a mistyped field of a new section, naming it", async () => {
-    const error = await refusal({ ...base, stagingConfigs: [{ image_name: "kasmweb/chrome:1.16.0", num_sessions: 1, expiration: 1, num_session: 2 } as never] });
+    const error = await refusal({
+      ...base,
+      stagingConfigs: [{ image_name: "kasmweb/chrome:1.16.0", num_sessions: 1, expiration: 1, num_session: 2 } as never],
+    });
     expect(error).toBeInstanceOf(SeedError);
     expect(error.message).toMatch(/stagingConfigs\W+0/);
     expect(error.message).toContain("num_session");

@@ -12,7 +12,6 @@ const WS1 = "3d000000000000000000000000000001";
 const WS2 = "3d000000000000000000000000000002";
 const UNKNOWN = "ffffffffffffffffffffffffffffffff";
 
-
 let emulator: TestEmulator;
 beforeAll(async () => {
   emulator = await startTestEmulator({

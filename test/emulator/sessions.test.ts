@@ -22,7 +22,6 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}$/;
 const HEX_ID = /^[0-9a-f]{32}$/;
 const DURATIONS = [10, 20, 30, 40, 50, 60, 70];
 
-
 let emulator: TestEmulator;
 beforeAll(async () => {
   emulator = await startTestEmulator({
@@ -208,9 +207,7 @@ describe("a session's lifecycle", () => {
       expect(wire(await emulator.call(op, { ws_id: wsId, user_id: BOB }))).toEqual(expected);
     }
     expect(wire(await emulator.call("exec_command_ws", { ws_id: wsId, user_id: BOB, exec_config: { cmd: "id" } }))).toEqual(expected);
-    expect(wire(await emulator.call("exec_ws", { ws_id: wsId, user_id: BOB, ws_exec: "go", ws_url: "https://example.org" }))).toEqual(
-      expected,
-    );
+    expect(wire(await emulator.call("exec_ws", { ws_id: wsId, user_id: BOB, ws_exec: "go", ws_url: "https://example.org" }))).toEqual(expected);
     expect((await emulator.state()).sessions[wsId]).toBeDefined();
   });
 
@@ -280,11 +277,35 @@ describe("images", () => {
     const chrome = res.body.images.find((i: { image_id: string }) => i.image_id === CHROME);
     expect(Object.keys(chrome).sort()).toEqual(
       [
-        "image_id", "name", "friendly_name", "description", "enabled", "available", "memory", "cores",
-        "cpu_allocation_method", "x_res", "y_res", "ctr_registry", "ctr_user", "ctr_token", "hash", "volume_mappings",
-        "run_config", "persistent_profile_config", "persistent_profile_path", "exec_config", "imageAttributes",
-        "restrict_to_network", "restrict_to_zone", "restrict_to_server", "zone_id", "zone_name", "server_id",
-        "network_name", "image_src",
+        "image_id",
+        "name",
+        "friendly_name",
+        "description",
+        "enabled",
+        "available",
+        "memory",
+        "cores",
+        "cpu_allocation_method",
+        "x_res",
+        "y_res",
+        "ctr_registry",
+        "ctr_user",
+        "ctr_token",
+        "hash",
+        "volume_mappings",
+        "run_config",
+        "persistent_profile_config",
+        "persistent_profile_path",
+        "exec_config",
+        "imageAttributes",
+        "restrict_to_network",
+        "restrict_to_zone",
+        "restrict_to_server",
+        "zone_id",
+        "zone_name",
+        "server_id",
+        "network_name",
+        "image_src",
       ].sort(),
     );
     expect(chrome).toMatchObject({
@@ -375,17 +396,13 @@ describe("session recordings", () => {
     expect(Object.keys(res.body)).toEqual(["ws_sessions"]);
     expect(Object.keys(res.body.ws_sessions).sort()).toEqual([RECORDED, RECORDED_2, UNRECORDED].sort());
     expect(res.body.ws_sessions[RECORDED].session_recordings).toHaveLength(7);
-    expect(
-      (res.body.ws_sessions[RECORDED_2].session_recordings as Recording[]).map((r) => r.session_recording_metadata.duration).sort(),
-    ).toEqual([15, 25]);
+    expect((res.body.ws_sessions[RECORDED_2].session_recordings as Recording[]).map((r) => r.session_recording_metadata.duration).sort()).toEqual([15, 25]);
     expect(res.body.ws_sessions[UNRECORDED]).toEqual({ session_recordings: [] });
-    for (const r of res.body.ws_sessions[RECORDED].session_recordings as Recording[])
-      expect(r).not.toHaveProperty("session_recording_download_url");
+    for (const r of res.body.ws_sessions[RECORDED].session_recordings as Recording[]) expect(r).not.toHaveProperty("session_recording_download_url");
   });
 
   it("get_sessions_recordings adds download links only when asked", async () => {
     const res = await emulator.call("get_sessions_recordings", { target_ws_ids: [RECORDED_2], preauth_download_link: true });
-    for (const r of res.body.ws_sessions[RECORDED_2].session_recordings as Recording[])
-      expect(r.session_recording_download_url).toMatch(/^http/);
+    for (const r of res.body.ws_sessions[RECORDED_2].session_recordings as Recording[]) expect(r.session_recording_download_url).toMatch(/^http/);
   });
 });

@@ -176,8 +176,7 @@ describe("staging configs", () => {
   });
 
   it("updates only the fields sent", async () => {
-    const before = (await emulator.call("get_staging_config", { target_staging_config: { staging_config_id: chromeConfigId } })).body
-      .staging_config;
+    const before = (await emulator.call("get_staging_config", { target_staging_config: { staging_config_id: chromeConfigId } })).body.staging_config;
     const res = await emulator.call("update_staging_config", {
       target_staging_config: { staging_config_id: chromeConfigId, num_sessions: 5, allow_ws_uploads: true },
     });

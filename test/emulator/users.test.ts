@@ -192,9 +192,26 @@ describe("get_user", () => {
     const res = await emulator.call("get_user", { target_user: { user_id: ALICE } });
     expect(Object.keys(res.body.user).sort()).toEqual(
       [
-        "user_id", "username", "first_name", "last_name", "phone", "organization", "notes", "locked", "disabled",
-        "anonymous", "realm", "created", "last_session", "two_factor", "program_id", "hash", "groups", "wss",
-        "assigned_servers", "company",
+        "user_id",
+        "username",
+        "first_name",
+        "last_name",
+        "phone",
+        "organization",
+        "notes",
+        "locked",
+        "disabled",
+        "anonymous",
+        "realm",
+        "created",
+        "last_session",
+        "two_factor",
+        "program_id",
+        "hash",
+        "groups",
+        "wss",
+        "assigned_servers",
+        "company",
       ].sort(),
     );
     expect(res.body.user.groups).toEqual(
@@ -307,8 +324,7 @@ describe("update_user", () => {
 });
 
 describe("delete_user and logout_user", () => {
-  const sessionsOf = async (userId: string) =>
-    Object.values((await emulator.state()).sessions).filter((s: any) => s.user_id === userId);
+  const sessionsOf = async (userId: string) => Object.values((await emulator.state()).sessions).filter((s: any) => s.user_id === userId);
 
   it("refuses to delete a user with a session when force is not set, and deletes nothing", async () => {
     expect(await sessionsOf(ALICE)).toHaveLength(1);
@@ -415,9 +431,7 @@ describe("user attributes", () => {
   it("answers 400 Unknown user (<id>) for the attributes of an unknown user", async () => {
     const expected = { status: 400, body: { error_message: `Unknown user (${UNKNOWN})` } };
     expect(wire(await emulator.call("get_attributes", { target_user: { user_id: UNKNOWN } }))).toEqual(expected);
-    expect(wire(await emulator.call("update_user_attributes", { target_user_attributes: { user_id: UNKNOWN, show_tips: true } }))).toEqual(
-      expected,
-    );
+    expect(wire(await emulator.call("update_user_attributes", { target_user_attributes: { user_id: UNKNOWN, show_tips: true } }))).toEqual(expected);
   });
 });
 
@@ -426,10 +440,8 @@ describe("server assignments (many-to-many)", () => {
     emulator.call("assign_user_server", { target_user: { user_id: userId }, target_server: { server_id: serverId } });
   const unassign = (userId: string, serverId: string) =>
     emulator.call("unassign_user_server", { target_user: { user_id: userId }, target_server: { server_id: serverId } });
-  const assignedServers = async (userId: string) =>
-    (await emulator.call("get_user", { target_user: { user_id: userId } })).body.user.assigned_servers;
-  const assignedUsers = async (serverId: string) =>
-    (await emulator.call("get_servers", { target_server: { server_id: serverId } })).body.server.assigned_users;
+  const assignedServers = async (userId: string) => (await emulator.call("get_user", { target_user: { user_id: userId } })).body.user.assigned_servers;
+  const assignedUsers = async (serverId: string) => (await emulator.call("get_servers", { target_server: { server_id: serverId } })).body.server.assigned_users;
 
   it("assign_user_server answers {user_server_assignment: {user_id, server_id}}", async () => {
     expect(wire(await assign(DAVE, WS1))).toEqual({ status: 200, body: { user_server_assignment: { user_id: DAVE, server_id: WS1 } } });
@@ -604,7 +616,16 @@ describe("get_users", () => {
   it("filters locked and disabled exactly", async () => {
     expect(names(await list({ filters: [{ id: "locked", value: true }] })).sort()).toEqual(["both-bea", "locked-lisa"]);
     expect(names(await list({ filters: [{ id: "disabled", value: true }] })).sort()).toEqual(["both-bea", "disabled-dan"]);
-    expect(names(await list({ filters: [{ id: "locked", value: true }, { id: "disabled", value: false }] }))).toEqual(["locked-lisa"]);
+    expect(
+      names(
+        await list({
+          filters: [
+            { id: "locked", value: true },
+            { id: "disabled", value: false },
+          ],
+        }),
+      ),
+    ).toEqual(["locked-lisa"]);
     expect((await list({ page_size: 1000, filters: [{ id: "locked", value: false }] })).total).toBe(NAMED + 3 - 2);
   });
 

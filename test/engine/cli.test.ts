@@ -98,7 +98,9 @@ describe("--policy-pack-config", () => {
     const programDir = program(ONE_USER);
     const lacking = await cli(programDir, ["preview", "--policy-pack", PERMISSIONS_PACK, "--policy-pack-config", keyConfig("lacking.json", ["Users View"])]);
     expect(lacking.code, lacking.stdout + lacking.stderr).toBe(1);
-    expect(lacking.stdout).toMatch(/policy mandatory: kasm-permissions@v[\d.]+\/resource-needs-permissions: [\s\S]*User 'alice' cannot be created[\s\S]*Grant the key: 'Users Create'/);
+    expect(lacking.stdout).toMatch(
+      /policy mandatory: kasm-permissions@v[\d.]+\/resource-needs-permissions: [\s\S]*User 'alice' cannot be created[\s\S]*Grant the key: 'Users Create'/,
+    );
 
     const enough = keyConfig("enough.json", ["Users View", "Users Create", "Users Modify", "Users Delete"]);
     const passing = await cli(programDir, ["preview", "--policy-pack", PERMISSIONS_PACK, "--policy-pack-config", enough]);
@@ -136,7 +138,10 @@ describe("--policy-pack-config", () => {
     const cases: [string[], RegExp][] = [
       [["--policy-pack", PERMISSIONS_PACK, "--policy-pack-config", missing], new RegExp(`--policy-pack-config ${missing} cannot be read`)],
       [["--policy-pack", PERMISSIONS_PACK, "--policy-pack-config", notJson], new RegExp(`--policy-pack-config ${notJson} is not JSON`)],
-      [["--policy-pack", PERMISSIONS_PACK, "--policy-pack-config", badLevel], /bad-level\.json: "read-only-key" has enforcement level "fatal": one of advisory/],
+      [
+        ["--policy-pack", PERMISSIONS_PACK, "--policy-pack-config", badLevel],
+        /bad-level\.json: "read-only-key" has enforcement level "fatal": one of advisory/,
+      ],
       [["--policy-pack", PERMISSIONS_PACK, "--policy-pack-config", array], /array\.json: expected a JSON object/],
       [["--policy-pack", PERMISSIONS_PACK, "--policy-pack-config", good, "--policy-pack-config", good], /2 --policy-pack-config for 1 --policy-pack/],
       [["--policy-pack-config", good], /1 --policy-pack-config for 0 --policy-pack/],
@@ -196,7 +201,8 @@ describe("progress", () => {
     const lines = destroy.stderr.trimEnd().split("\n");
     expect(lines.length).toBeGreaterThanOrEqual(2);
     // A tick may fall after the last delete, the stack's own.
-    for (const line of lines) expect(line).toMatch(/^destroy: \d+ of 7 resources done \(\d+ s\)(, last: delete (kasm:User user-\d|pulumi:pulumi:Stack engine-cli-test-dev))?$/);
+    for (const line of lines)
+      expect(line).toMatch(/^destroy: \d+ of 7 resources done \(\d+ s\)(, last: delete (kasm:User user-\d|pulumi:pulumi:Stack engine-cli-test-dev))?$/);
     const done = lines.map((l) => Number(/^destroy: (\d+)/.exec(l)![1]));
     expect(done).toEqual([...done].sort((a, b) => a - b));
     expect(destroy.stdout).toMatch(/^destroy: succeeded/);

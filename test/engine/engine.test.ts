@@ -271,7 +271,12 @@ new pulumi.dynamic.Resource(provider, "thing", { version: ${version} }, { delete
     program(body(3, true));
     expectOk(await engine.up());
     expect(readFileSync(calls, "utf8")).toBe("create v1\ncreate v2\ndelete id-v1\ndelete id-v2\ncreate v3\n");
-    expect(engine.readState().filter((r) => r.custom).map((r) => r.id)).toEqual(["id-v3"]);
+    expect(
+      engine
+        .readState()
+        .filter((r) => r.custom)
+        .map((r) => r.id),
+    ).toEqual(["id-v3"]);
   });
 
   describe("policy packs", () => {

@@ -144,7 +144,9 @@ describe("resource options in the test engine", () => {
     expect(names(engine)).toEqual(["options-test-dev", "alice"]);
   });
 
-  it("urn: the URN of a resource only the state holds is unknown, as in Pulumi's engine: the run fails and Kasm keeps the user", { timeout: SLOW }, async () => {
+  it("urn: the URN of a resource only the state holds is unknown, as in Pulumi's engine: the run fails and Kasm keeps the user", {
+    timeout: SLOW,
+  }, async () => {
     const engine = engineFor(writeProgram(dir, OPTIONS_PROGRAMS.aliceOnly));
     expectOk(await engine.up());
     writeProgram(dir, OPTIONS_PROGRAMS.formerAliceByUrn);

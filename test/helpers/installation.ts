@@ -66,12 +66,20 @@ export async function buildInstallation(
       images: IMAGES.map((image, i) => ({ image_id: hex("3c", i + 1), ...image })),
       servers: [
         { server_id: hex("4d", 1), hostname: "desk-01.example.org", friendly_name: "desk-01", zone_name: "default", assigned_users: usernames.slice(0, 1) },
-        { server_id: hex("4d", 2), hostname: "desk-02.example.org", friendly_name: "desk-02", zone_name: "default", assigned_users: usernames.slice(1, 2), is_draining: true },
+        {
+          server_id: hex("4d", 2),
+          hostname: "desk-02.example.org",
+          friendly_name: "desk-02",
+          zone_name: "default",
+          assigned_users: usernames.slice(1, 2),
+          is_draining: true,
+        },
       ],
     },
     options,
   );
-  const call = (operation: Parameters<TestEmulator["specCall"]>[0], body: Record<string, unknown>) => emulator.specCall(operation, body).then((res) => ok(res, operation));
+  const call = (operation: Parameters<TestEmulator["specCall"]>[0], body: Record<string, unknown>) =>
+    emulator.specCall(operation, body).then((res) => ok(res, operation));
 
   const ids = new Map<string, string>();
   for (let page = 0; ids.size < usernames.length; page++) {
@@ -84,16 +92,28 @@ export async function buildInstallation(
       target_user_attributes: { user_id: ids.get(usernames[i]), show_tips: i % 2 === 0, toggle_control_panel: true, default_image: hex("3c", 1) },
     });
 
-  for (const [i, [zone, image]] of [[1, 1], [1, 2], [2, 1]].entries())
+  for (const [i, [zone, image]] of [
+    [1, 1],
+    [1, 2],
+    [2, 1],
+  ].entries())
     await call("create_staging_config", {
-      target_staging_config: { zone_id: hex("2b", zone), image_id: hex("3c", image), num_sessions: i + 1, expiration: 0.5 + i, allow_ws_audio: i % 2 === 0, allow_ws_uploads: false },
+      target_staging_config: {
+        zone_id: hex("2b", zone),
+        image_id: hex("3c", image),
+        num_sessions: i + 1,
+        expiration: 0.5 + i,
+        allow_ws_audio: i % 2 === 0,
+        allow_ws_uploads: false,
+      },
     });
 
   const secrets: InstallationSecrets = { wireguardKeys: {}, passwords: {} };
   for (const [p, name] of ["Corporate VPN", "Partner Proxy"].entries()) {
     const wireguard = p === 0;
-    const provider = (await call("create_egress_provider", { target_egress_provider: { name, egress_provider_type: wireguard ? "wireguard" : "openvpn", enabled: true } }))
-      .egress_provider;
+    const provider = (
+      await call("create_egress_provider", { target_egress_provider: { name, egress_provider_type: wireguard ? "wireguard" : "openvpn", enabled: true } })
+    ).egress_provider;
     const gateways: string[] = [];
     for (const city of ["Frankfurt", "Amsterdam"]) {
       const gateway = (
@@ -104,7 +124,9 @@ export async function buildInstallation(
             enabled: true,
             country: city === "Frankfurt" ? "DE" : "NL",
             city,
-            config: wireguard ? `[Interface]\nAddress = 10.64.0.2/32\n\n[Peer]\nEndpoint = ${city.toLowerCase()}.example.org:51820` : "client\nremote vpn.example.org 1194",
+            config: wireguard
+              ? `[Interface]\nAddress = 10.64.0.2/32\n\n[Peer]\nEndpoint = ${city.toLowerCase()}.example.org:51820`
+              : "client\nremote vpn.example.org 1194",
           },
         })
       ).egress_gateway;
@@ -125,7 +147,13 @@ export async function buildInstallation(
         enabled: true,
         ...(wireguard
           ? { group_id: hex("9a", 2), wireguard_private_key: secrets.wireguardKeys[credentialName], allow_all_gateways: true }
-          : { user_id: ids.get(usernames[2]), username: "partner", password: secrets.passwords[credentialName], allow_all_gateways: false, selected_gateways: gateways.slice(0, 1) }),
+          : {
+              user_id: ids.get(usernames[2]),
+              username: "partner",
+              password: secrets.passwords[credentialName],
+              allow_all_gateways: false,
+              selected_gateways: gateways.slice(0, 1),
+            }),
         limit_active_connections: wireguard,
         ...(wireguard ? { active_connection_limit: 25 } : {}),
       },
@@ -138,7 +166,11 @@ export async function buildInstallation(
     const groups = (await call("get_groups", {})).groups as { group_id: string; name: string }[];
     const kiosks = groups.find((g) => g.name === "Kiosks")!.group_id;
     // Who may launch what, as set in the UI: the kiosks Chrome, Engineering both workspaces.
-    for (const [group, image] of [[kiosks, hex("3c", 1)], [hex("9a", 1), hex("3c", 1)], [hex("9a", 1), hex("3c", 2)]])
+    for (const [group, image] of [
+      [kiosks, hex("3c", 1)],
+      [hex("9a", 1), hex("3c", 1)],
+      [hex("9a", 1), hex("3c", 2)],
+    ])
       await call("add_images_group", { target_group: { group_id: group }, target_image: { image_id: image } });
     for (const [i, key] of ["lobby-kiosk", "partner-demo"].entries())
       await call("create_cast_config", {

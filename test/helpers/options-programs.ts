@@ -13,7 +13,6 @@ const ALICE_URN = "urn:pulumi:dev::options-test::pulumi-nodejs:dynamic/kasm:User
 const user = (name: string, firstName: string, options = "") =>
   `new kasm.User("${name}", { username: "${name}", firstName: "${firstName}" }${options ? `, ${options}` : ""});`;
 
-
 /** The bodies of index.ts (after the imports), by case. */
 export const OPTIONS_PROGRAMS = {
   aliceProtected: [user("alice", "Alice", "{ protect: true }"), user("bob", "Bob")].join("\n"),

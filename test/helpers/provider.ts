@@ -50,7 +50,15 @@ export async function hostFor(
 ): Promise<ProviderHost> {
   const host = await ProviderHost.start();
   await host.configure(
-    { "kasm:baseUrl": emulator.url, "kasm:apiKey": creds.key, "kasm:apiKeySecret": creds.secret, ...FAST_RETRIES, ...WITHOUT_INSTALLATION_CHECK, ...API_NAMES_CONFIG, ...config },
+    {
+      "kasm:baseUrl": emulator.url,
+      "kasm:apiKey": creds.key,
+      "kasm:apiKeySecret": creds.secret,
+      ...FAST_RETRIES,
+      ...WITHOUT_INSTALLATION_CHECK,
+      ...API_NAMES_CONFIG,
+      ...config,
+    },
     ["kasm:apiKeySecret"],
   );
   return host;

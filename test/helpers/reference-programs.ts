@@ -96,11 +96,17 @@ export function typescriptProgram(program: readonly Declaration[]): string {
   const source = (value: Value): string => {
     if (isRef(value)) return `${variableOf(value.ref)}.${idOutput(program, value.ref)}`;
     if (Array.isArray(value)) return `[${value.map(source).join(", ")}]`;
-    if (typeof value === "object" && value !== null) return `{ ${Object.entries(value).map(([key, v]) => `${JSON.stringify(key)}: ${source(v)}`).join(", ")} }`;
+    if (typeof value === "object" && value !== null)
+      return `{ ${Object.entries(value)
+        .map(([key, v]) => `${JSON.stringify(key)}: ${source(v)}`)
+        .join(", ")} }`;
     return JSON.stringify(value);
   };
   const lines = program.map(
-    (d) => `const ${variableOf(d.name)} = new kasm.${d.kind}(${JSON.stringify(d.name)}, { ${Object.entries(d.properties).map(([key, v]) => `${key}: ${source(v)}`).join(", ")} });`,
+    (d) =>
+      `const ${variableOf(d.name)} = new kasm.${d.kind}(${JSON.stringify(d.name)}, { ${Object.entries(d.properties)
+        .map(([key, v]) => `${key}: ${source(v)}`)
+        .join(", ")} });`,
   );
   return `import * as kasm from "pulumi-kasm";\n\n${lines.join("\n")}\n`;
 }
@@ -115,7 +121,8 @@ export function yamlProgram(program: readonly Declaration[], project: string, ur
     return value;
   };
   const resources = program.map(
-    (d) => `  ${d.name}:\n    type: kasm:index:${d.kind}\n    properties: ${JSON.stringify(source(d.properties as Value))}\n    options:\n      provider: \${prov}\n`,
+    (d) =>
+      `  ${d.name}:\n    type: kasm:index:${d.kind}\n    properties: ${JSON.stringify(source(d.properties as Value))}\n    options:\n      provider: \${prov}\n`,
   );
   return `name: ${project}\nruntime: yaml\n${pluginFromCheckout()}resources:\n${explicitProvider("prov", url, apiNames)}${resources.join("")}`;
 }

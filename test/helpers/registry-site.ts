@@ -64,9 +64,16 @@ export async function serveRegistry(workspaces: RegistryWorkspace[] = SAMPLE_WOR
     requests.push(path);
     if (path === "/versions.txt") return void res.writeHead(200, { "content-type": "text/plain" }).end(site.versions);
     if (path === "/1.0/list.json")
-      return void res
-        .writeHead(200, { "content-type": "application/json" })
-        .end(JSON.stringify({ name: site.name, icon: "icon.png", description: "Workspaces for tests", list_url: site.listUrl ?? site.url, contact_url: "", workspaces: site.workspaces }));
+      return void res.writeHead(200, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          name: site.name,
+          icon: "icon.png",
+          description: "Workspaces for tests",
+          list_url: site.listUrl ?? site.url,
+          contact_url: "",
+          workspaces: site.workspaces,
+        }),
+      );
     res.writeHead(404).end("not found");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -34,7 +34,11 @@ export function writeUsersProgram(dir: string, count: number): string {
   writeFileSync(path.join(dir, "Pulumi.yaml"), "name: kasm-many-users\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n");
   writeFileSync(
     path.join(dir, "package.json"),
-    JSON.stringify({ name: "kasm-many-users", private: true, main: "index.ts", dependencies: { "@pulumi/pulumi": "^3.216.0", "pulumi-kasm": "^0.1.0" } }, null, 2),
+    JSON.stringify(
+      { name: "kasm-many-users", private: true, main: "index.ts", dependencies: { "@pulumi/pulumi": "^3.216.0", "pulumi-kasm": "^0.1.0" } },
+      null,
+      2,
+    ),
   );
   writeFileSync(
     path.join(dir, "index.ts"),

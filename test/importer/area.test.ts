@@ -65,7 +65,16 @@ const MAPPINGS_NOT_READ: Area<never> = {
 };
 
 function writerFor(kinds: readonly ImportKind[]): ProgramWriter {
-  const settings: ProgramSettings = { kinds: new Set(kinds), users: "set", project: "p", baseUrl: "http://kasm", apiKey: "k", protect: false, packageVersion: "1.0.0", pulumiRange: ">=3.216.0 <4" };
+  const settings: ProgramSettings = {
+    kinds: new Set(kinds),
+    users: "set",
+    project: "p",
+    baseUrl: "http://kasm",
+    apiKey: "k",
+    protect: false,
+    packageVersion: "1.0.0",
+    pulumiRange: ">=3.216.0 <4",
+  };
   return new ProgramWriter(INVENTORY, settings);
 }
 
@@ -82,7 +91,9 @@ describe("the generic area writer", () => {
     expect(section).toContain('const vpn2 = new kasm.EgressProvider("vpn-2", {');
     expect(section).not.toContain("refused");
     // The later area refers to the declared provider through its variable, and names itself after it.
-    expect(section).toContain('new kasm.EgressGateway("vpn-2-frankfurt", {\n  egressProviderId: vpn2.egressProviderId,\n  config: config.requireSecret("vpn-2-frankfurtConfig"),\n}, imported);');
+    expect(section).toContain(
+      'new kasm.EgressGateway("vpn-2-frankfurt", {\n  egressProviderId: vpn2.egressProviderId,\n  config: config.requireSecret("vpn-2-frankfurtConfig"),\n}, imported);',
+    );
     expect(w.secrets).toEqual([{ key: "vpn-2-frankfurtConfig", what: "a secret" }]);
     expect(w.variablesOf("EgressProvider")).toEqual(["vpn", "vpn2"]);
 
@@ -103,7 +114,9 @@ describe("the generic area writer", () => {
     writeSteps(w, [PROVIDERS, GATEWAYS]);
     expect(w.summary.map((row) => row.kind)).toEqual(["Egress gateways"]);
     // The provider is not declared: no name and no link to refer to it by (an undefined input is left out).
-    expect(w.sections[0]).toContain('new kasm.EgressGateway("undeclared-frankfurt", {\n  config: config.requireSecret("undeclared-frankfurtConfig"),\n}, imported);');
+    expect(w.sections[0]).toContain(
+      'new kasm.EgressGateway("undeclared-frankfurt", {\n  config: config.requireSecret("undeclared-frankfurtConfig"),\n}, imported);',
+    );
     expect(w.pulumiImports.map((entry) => entry.type)).toEqual(["kasm:index:EgressGateway"]);
   });
 

@@ -67,7 +67,9 @@ describe("kasm-import: faults and bad input", () => {
   it("an unreachable Kasm: exit 1, says the request never reached it, writes nothing", async () => {
     const result = await kasmImport(["--out", out("unreachable")], { env: { KASM_BASE_URL: "http://127.0.0.1:1", KASM_MAX_RETRIES: "1" } });
     expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/could not read the installation at http:\/\/127\.0\.0\.1:1: get_users: could not reach the server \(connect ECONNREFUSED 127\.0\.0\.1:1\) after 2 attempt\(s\)\. The address is http:\/\/127\.0\.0\.1:1, set by `kasm:baseUrl` \(or KASM_BASE_URL\)\. Nothing was written\.\n$/);
+    expect(result.stderr).toMatch(
+      /could not read the installation at http:\/\/127\.0\.0\.1:1: get_users: could not reach the server \(connect ECONNREFUSED 127\.0\.0\.1:1\) after 2 attempt\(s\)\. The address is http:\/\/127\.0\.0\.1:1, set by `kasm:baseUrl` \(or KASM_BASE_URL\)\. Nothing was written\.\n$/,
+    );
     expect(existsSync(out("unreachable"))).toBe(false);
   });
 
@@ -84,7 +86,9 @@ describe("kasm-import: faults and bad input", () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^Users\s+20\s+20\s+the users' groups are not declared: the API key may not see them \(grant it Groups View\)$/m);
     expect(result.stdout).toMatch(/^Staging configs\s+3\s+3\s+-$/m);
-    expect(result.stdout).toMatch(/^Egress providers\s+not read\s+0\s+the API key may not read egress providers \(Egress Providers View\): grant it .*Egress Providers View/m);
+    expect(result.stdout).toMatch(
+      /^Egress providers\s+not read\s+0\s+the API key may not read egress providers \(Egress Providers View\): grant it .*Egress Providers View/m,
+    );
     expect(result.stdout).toMatch(/^Egress credentials\s+not read\s+0\s+the API key may not read egress credentials/m);
     const program = file(out("viewer"), "index.ts");
     expect(program).toContain('new kasm.UserSet("users"');
@@ -174,7 +178,16 @@ describe("kasm-import: options", () => {
     const result = await kasmImport(["--out", dir, "--users", "each", "--only", "users,user-attributes", "--no-protect"]);
     expect(result.status).toBe(0);
     const users = JSON.parse(file(dir, "users.json"));
-    expect(users[0]).toEqual({ username: "user0000", firstName: "First0", lastName: "Last0", phone: "+1 555 0100", organization: "Example Org", locked: false, disabled: false, groups: ["Engineering", "Support"] });
+    expect(users[0]).toEqual({
+      username: "user0000",
+      firstName: "First0",
+      lastName: "Last0",
+      phone: "+1 555 0100",
+      organization: "Example Org",
+      locked: false,
+      disabled: false,
+      groups: ["Engineering", "Support"],
+    });
     expect(file(dir, "index.ts")).toContain("const imported: pulumi.CustomResourceOptions = {};");
     const engine = new TestEngine({
       programDir: dir,
@@ -196,7 +209,9 @@ describe("kasm-import: options", () => {
 });
 
 describe("kasm-import: user attributes", () => {
-  it("a user whose attributes are all a new user's gets no UserAttributes; the summary says how many and why; the first up writes nothing", { timeout: SLOW }, async () => {
+  it("a user whose attributes are all a new user's gets no UserAttributes; the summary says how many and why; the first up writes nothing", {
+    timeout: SLOW,
+  }, async () => {
     // Six users: user0000 and user0003 have a default image set (buildInstallation), user0001 only
     // turned the control panel off, user0002 holds an empty SSH key (no key, as Kasm compares it),
     // user0004 and user0005 were never touched.
@@ -204,7 +219,9 @@ describe("kasm-import: user attributes", () => {
     try {
       const env = { KASM_BASE_URL: small.emulator.url };
       const update = (username: string, attributes: Record<string, unknown>) =>
-        small.emulator.userId(username).then((user_id) => small.emulator.specCall("update_user_attributes", { target_user_attributes: { user_id, ...attributes } }));
+        small.emulator
+          .userId(username)
+          .then((user_id) => small.emulator.specCall("update_user_attributes", { target_user_attributes: { user_id, ...attributes } }));
       expect((await update("user0001", { toggle_control_panel: false })).status).toBe(200);
       expect((await update("user0002", { ssh_public_key: "" })).status).toBe(200);
 
@@ -228,7 +245,10 @@ describe("kasm-import: user attributes", () => {
       small.emulator.requests.length = 0;
       const up = await engine.up();
       expectOk(up);
-      const attributes = up.resources.filter((r) => r.op === "create" && r.type.endsWith(":UserAttributes")).map((r) => r.urn.split("::").pop()).sort();
+      const attributes = up.resources
+        .filter((r) => r.op === "create" && r.type.endsWith(":UserAttributes"))
+        .map((r) => r.urn.split("::").pop())
+        .sort();
       expect(attributes).toEqual(["user0000-attributes", "user0001-attributes", "user0003-attributes"]);
       const writes = small.emulator.requests.map((line) => line.split(" ")[0]).filter((op) => OPERATIONS[op as OperationName]?.access !== "read");
       expect(writes).toEqual([]);

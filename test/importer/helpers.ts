@@ -34,7 +34,9 @@ export async function kasmImport(emulator: TestEmulator, cwd: string, args: read
 
 /** The write operations among the emulator's request log lines (`<operation> <status> <ms>`), in its vocabulary. */
 export function writesIn(lines: readonly string[], apiNames: ApiNames): string[] {
-  const writes = new Set((Object.keys(OPERATIONS) as OperationName[]).filter((op) => OPERATIONS[op].access !== "read").map((op) => wireOperationName(op, apiNames)));
+  const writes = new Set(
+    (Object.keys(OPERATIONS) as OperationName[]).filter((op) => OPERATIONS[op].access !== "read").map((op) => wireOperationName(op, apiNames)),
+  );
   return lines.map((line) => line.split(" ")[0]).filter((op) => writes.has(op));
 }
 

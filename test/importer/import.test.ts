@@ -40,10 +40,14 @@ beforeAll(async () => {
   mkdirSync(deps);
   writeFileSync(path.join(deps, "package.json"), JSON.stringify({ name: "deps", private: true }));
   // What the generated package.json declares (TypeScript among its devDependencies: Pulumi's own 3.8 cannot read its tsconfig).
-  await run("npm", ["install", tarball, `@pulumi/pulumi@${PULUMI_VERSION}`, `@types/node@${TYPES_NODE_VERSION}`, `typescript@${TYPESCRIPT_VERSION}`, ...NPM_FLAGS], {
-    cwd: deps,
-    timeout: 170_000,
-  });
+  await run(
+    "npm",
+    ["install", tarball, `@pulumi/pulumi@${PULUMI_VERSION}`, `@types/node@${TYPES_NODE_VERSION}`, `typescript@${TYPESCRIPT_VERSION}`, ...NPM_FLAGS],
+    {
+      cwd: deps,
+      timeout: 170_000,
+    },
+  );
   installedModules = path.join(deps, "node_modules");
 }, 180_000);
 
@@ -84,7 +88,6 @@ function secretValue(installation: Installation, key: string): string {
   throw new Error(`the generated program asks for a secret this test does not know: ${key}`);
 }
 
-
 // The whole installation (300 users, groups and cast configs) speaks the product's names; the spec's
 // vocabulary runs the same path with fewer users, to keep the suite's time down.
 describe.each([
@@ -112,7 +115,9 @@ describe.each([
     if (apiNames === "product") expect(first.stdout).toMatch(/^Workspace registries\s+1\s+1\s+-$/m);
     // Attributes are set on every third user; the others hold what Kasm gives a new user.
     const attributed = Math.ceil(users / 3);
-    expect(first.stdout).toMatch(new RegExp(`^User attributes\\s+${users}\\s+${attributed}\\s+${users - attributed}: only Kasm's defaults, as every new user has them$`, "m"));
+    expect(first.stdout).toMatch(
+      new RegExp(`^User attributes\\s+${users}\\s+${attributed}\\s+${users - attributed}: only Kasm's defaults, as every new user has them$`, "m"),
+    );
     // One page of users, one attribute read per user, the two assigned servers, the listings (and on
     // a released Kasm its registries, and the workspaces of each of its seven groups, one read each): nothing else.
     const lists = apiNames === "product" ? 10 + 7 : 5;
@@ -143,7 +148,10 @@ describe.each([
   });
 
   it("its package.json asks for the @pulumi/pulumi versions pulumi-kasm accepts and for this pulumi-kasm", () => {
-    const own = JSON.parse(readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")) as { version: string; peerDependencies: Record<string, string> };
+    const own = JSON.parse(readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")) as {
+      version: string;
+      peerDependencies: Record<string, string>;
+    };
     const generated = JSON.parse(readFileSync(path.join(projectDir, "package.json"), "utf8")) as { dependencies: Record<string, string> };
     expect(generated.dependencies).toEqual({ "@pulumi/pulumi": own.peerDependencies["@pulumi/pulumi"], "pulumi-kasm": `^${own.version}` });
   });

@@ -50,8 +50,12 @@ describe("kasm-import: workspaces without a container image", () => {
     const program = readFileSync(path.join(dir(), "index.ts"), "utf8");
     expect(program).toContain('const chrome = new kasm.Workspace("chrome", {');
     expect(program).not.toContain('new kasm.Workspace("intranet"');
-    expect(program).toContain(`new kasm.GroupWorkspace("engineering-intranet", {\n  groupId: engineering.groupId,\n  imageId: "${LINK}" /* Intranet */,\n  adopt: true,\n}, imported);`);
-    expect(readFileSync(path.join(dir(), "README.md"), "utf8")).toContain("- Workspaces: 2: without a container image (a link, a server or a server pool workspace");
+    expect(program).toContain(
+      `new kasm.GroupWorkspace("engineering-intranet", {\n  groupId: engineering.groupId,\n  imageId: "${LINK}" /* Intranet */,\n  adopt: true,\n}, imported);`,
+    );
+    expect(readFileSync(path.join(dir(), "README.md"), "utf8")).toContain(
+      "- Workspaces: 2: without a container image (a link, a server or a server pool workspace",
+    );
   });
 
   it("the generated program's first up takes everything over without a write", { timeout: SLOW }, async () => {
@@ -59,7 +63,11 @@ describe("kasm-import: workspaces without a container image", () => {
     emulator.requests.length = 0;
     const up = await engine.up();
     expectOk(up);
-    const created = (kind: string) => up.resources.filter((r) => r.op === "create" && r.type.endsWith(`:${kind}`)).map((r) => r.urn.split("::").pop()).sort();
+    const created = (kind: string) =>
+      up.resources
+        .filter((r) => r.op === "create" && r.type.endsWith(`:${kind}`))
+        .map((r) => r.urn.split("::").pop())
+        .sort();
     expect(created("Workspace")).toEqual(["chrome"]);
     expect(created("GroupWorkspace")).toEqual(["engineering-chrome", "engineering-intranet"]);
     expect(writesIn(emulator.requests, "product"), emulator.requests.join("\n")).toEqual([]);

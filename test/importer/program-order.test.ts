@@ -61,7 +61,8 @@ function clientOf(seed: Parameters<typeof startTestEmulator>[0], options?: Param
 
 const client = clientOf(SEED);
 
-const providerIds = (records: readonly { egress_provider_id: string }[] | undefined) => records?.map((r) => r.egress_provider_id.replace(/-/g, "").toLowerCase());
+const providerIds = (records: readonly { egress_provider_id: string }[] | undefined) =>
+  records?.map((r) => r.egress_provider_id.replace(/-/g, "").toLowerCase());
 
 describe("the egress objects' order", () => {
   it("follows the providers' names when the providers are read", async () => {
@@ -106,7 +107,11 @@ describe("the mappings' order within one provider", () => {
   });
 
   const targetIds = (mappings: readonly { user_id?: string | null; group_id?: string | null }[] | undefined) =>
-    mappings?.map((m) => String(m.user_id ?? m.group_id).replace(/-/g, "").toLowerCase());
+    mappings?.map((m) =>
+      String(m.user_id ?? m.group_id)
+        .replace(/-/g, "")
+        .toLowerCase(),
+    );
 
   it("goes users, then groups, each by name, when the users are read", async () => {
     const inventory = await readInstallation(targetsClient(), { kinds: new Set<ImportKind>(["users", "egress-mappings"]) });

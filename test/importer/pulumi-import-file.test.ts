@@ -33,7 +33,13 @@ async function kasmImport(installation: Installation, args: readonly string[], c
   const err: string[] = [];
   stdout.on("data", (chunk) => out.push(String(chunk)));
   stderr.on("data", (chunk) => err.push(String(chunk)));
-  const env = { KASM_BASE_URL: installation.emulator.url, KASM_API_KEY: ADMIN.key, KASM_API_KEY_SECRET: ADMIN.secret, KASM_API_NAMES: "product", KASM_MAX_RETRIES: "0" };
+  const env = {
+    KASM_BASE_URL: installation.emulator.url,
+    KASM_API_KEY: ADMIN.key,
+    KASM_API_KEY_SECRET: ADMIN.secret,
+    KASM_API_NAMES: "product",
+    KASM_MAX_RETRIES: "0",
+  };
   const status = await runImport(args, { stdout, stderr, env, cwd });
   return { status, stdout: out.join(""), stderr: err.join("") };
 }
@@ -48,7 +54,12 @@ describe("kasm-import --pulumi-import-file", () => {
     installation = await buildInstallation(12, { apiNames: "product", observedFields: true });
     dir = mkdtempSync(path.join(tmpdir(), "pulumi-import-file-"));
     provider = await startNativeProvider();
-    await call("configure", new provproto.ConfigureRequest().setArgs(struct({ baseUrl: installation.emulator.url, apiKey: ADMIN.key, apiKeySecret: ADMIN.secret, apiNames: "product", maxRetries: 0 })));
+    await call(
+      "configure",
+      new provproto.ConfigureRequest().setArgs(
+        struct({ baseUrl: installation.emulator.url, apiKey: ADMIN.key, apiKeySecret: ADMIN.secret, apiNames: "product", maxRetries: 0 }),
+      ),
+    );
   }, 60_000);
   afterAll(async () => {
     await provider?.close();
@@ -56,7 +67,9 @@ describe("kasm-import --pulumi-import-file", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("lists every object the program would declare, by native type and id, on the provider given; each reads back by its id alone as no change", { timeout: 120_000 }, async () => {
+  it("lists every object the program would declare, by native type and id, on the provider given; each reads back by its id alone as no change", {
+    timeout: 120_000,
+  }, async () => {
     const file = path.join(dir, "resources.json");
     const written = await kasmImport(installation, ["--pulumi-import-file", file, "--pulumi-import-provider", PROVIDER_URN], dir);
     expect(written.status, written.stderr).toBe(0);
@@ -68,12 +81,18 @@ describe("kasm-import --pulumi-import-file", () => {
     const types = new Set(list.resources.map((r) => r.type));
     const expected = IMPORT_KINDS.flatMap((area) => area.kinds).filter((kind) => kind !== "UserSet");
     expect([...types].sort()).toEqual(expected.map((kind) => `kasm:index:${kind}`).sort());
-    expect(list.resources.filter((r) => r.type === "kasm:index:User").map((r) => r.name).sort()).toEqual([...installation.usernames].sort());
+    expect(
+      list.resources
+        .filter((r) => r.type === "kasm:index:User")
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual([...installation.usernames].sort());
     expect(new Set(list.resources.map((r) => r.name)).size).toBe(list.resources.length);
     expect(list.resources.every((r) => r.provider === "prod")).toBe(true);
     // No secret the installation holds.
     const text = readFileSync(file, "utf8");
-    for (const value of [...Object.values(installation.secrets.passwords), ...Object.values(installation.secrets.wireguardKeys)]) expect(text).not.toContain(value);
+    for (const value of [...Object.values(installation.secrets.passwords), ...Object.values(installation.secrets.wireguardKeys)])
+      expect(text).not.toContain(value);
 
     const problems: string[] = [];
     for (const { type, name, id } of list.resources) {
@@ -84,14 +103,18 @@ describe("kasm-import --pulumi-import-file", () => {
         continue;
       }
       const inputs = read.getInputs() ?? struct({});
-      const checked = await call<provproto.CheckRequest, provproto.CheckResponse>("check", new provproto.CheckRequest().setUrn(urn).setOlds(inputs).setNews(inputs));
+      const checked = await call<provproto.CheckRequest, provproto.CheckResponse>(
+        "check",
+        new provproto.CheckRequest().setUrn(urn).setOlds(inputs).setNews(inputs),
+      );
       const failures = checked.getFailuresList().map((f) => `${f.getProperty()}: ${f.getReason()}`);
       if (failures.length > 0) problems.push(`${type} ${name}: check failed: ${failures.join("; ")}`);
       const diff = await call<provproto.DiffRequest, provproto.DiffResponse>(
         "diff",
         new provproto.DiffRequest().setUrn(urn).setId(read.getId()).setOlds(read.getProperties()).setNews(checked.getInputs()),
       );
-      if (diff.getChanges() !== provproto.DiffResponse.DiffChanges.DIFF_NONE) problems.push(`${type} ${name}: diff ${[...diff.getDetaileddiffMap().keys()].join(", ") || diff.getChanges()}`);
+      if (diff.getChanges() !== provproto.DiffResponse.DiffChanges.DIFF_NONE)
+        problems.push(`${type} ${name}: diff ${[...diff.getDetaileddiffMap().keys()].join(", ") || diff.getChanges()}`);
     }
     expect(problems).toEqual([]);
   });

@@ -18,7 +18,13 @@ const SEED = {
   registries: [
     { config: { name: "Kasm Technologies", icon: "", description: "", list_url: "https://registry.kasmweb.com/", workspaces: [] } },
     {
-      config: { name: "In-house Tools", icon: "icon.png", description: "Our workspaces", list_url: "https://tools.example.org/registry/", workspaces: [{ name: "acme/editor:1.0.0", friendly_name: "Acme Editor" }] },
+      config: {
+        name: "In-house Tools",
+        icon: "icon.png",
+        description: "Our workspaces",
+        list_url: "https://tools.example.org/registry/",
+        workspaces: [{ name: "acme/editor:1.0.0", friendly_name: "Acme Editor" }],
+      },
       channel: "stable",
       do_auto_update: true,
     },
@@ -46,8 +52,12 @@ describe("kasm-import: workspace registries, product vocabulary", () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^Workspace registries\s+2\s+2\s+-$/m);
     const program = readFileSync(path.join(dir(), "index.ts"), "utf8");
-    expect(program).toContain('new kasm.WorkspaceRegistry("in-house-tools", {\n  url: "https://tools.example.org/registry/",\n  channel: "stable",\n  autoUpdate: true,\n  adopt: true,\n}, imported);');
-    expect(program).toContain('new kasm.WorkspaceRegistry("kasm-technologies", {\n  url: "https://registry.kasmweb.com/",\n  autoUpdate: false,\n  adopt: true,\n}, imported);');
+    expect(program).toContain(
+      'new kasm.WorkspaceRegistry("in-house-tools", {\n  url: "https://tools.example.org/registry/",\n  channel: "stable",\n  autoUpdate: true,\n  adopt: true,\n}, imported);',
+    );
+    expect(program).toContain(
+      'new kasm.WorkspaceRegistry("kasm-technologies", {\n  url: "https://registry.kasmweb.com/",\n  autoUpdate: false,\n  adopt: true,\n}, imported);',
+    );
   });
 
   it("the generated program's first up sends no write to Kasm; a preview and a refresh right after show no change", { timeout: SLOW }, async () => {
@@ -55,7 +65,12 @@ describe("kasm-import: workspace registries, product vocabulary", () => {
     emulator.requests.length = 0;
     const up = await engine.up();
     expectOk(up);
-    expect(up.resources.filter((r) => r.op === "create" && r.type.endsWith(":WorkspaceRegistry")).map((r) => r.urn.split("::").pop()).sort()).toEqual(["in-house-tools", "kasm-technologies"]);
+    expect(
+      up.resources
+        .filter((r) => r.op === "create" && r.type.endsWith(":WorkspaceRegistry"))
+        .map((r) => r.urn.split("::").pop())
+        .sort(),
+    ).toEqual(["in-house-tools", "kasm-technologies"]);
     expect(writesIn(emulator.requests, "product"), emulator.requests.join("\n")).toEqual([]);
     await expectNoChangeAfterTakeOver(engine);
   });
@@ -67,7 +82,9 @@ describe("kasm-import: workspace registries, documented API", () => {
     try {
       const result = await kasmImport(emulator, tmp.dir, ["--dry-run", "--only", "workspace-registries"]);
       expect(result.status).toBe(0);
-      expect(result.stdout).toMatch(/^Workspace registries\s+not read\s+0\s+the documented API has no registry operations, so a WorkspaceRegistry needs a released Kasm \(set kasm:apiNames=product to take them over\)$/m);
+      expect(result.stdout).toMatch(
+        /^Workspace registries\s+not read\s+0\s+the documented API has no registry operations, so a WorkspaceRegistry needs a released Kasm \(set kasm:apiNames=product to take them over\)$/m,
+      );
       expect(result.stdout).toContain("0 requests");
     } finally {
       await emulator.close();

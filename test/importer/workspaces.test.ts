@@ -76,7 +76,9 @@ describe("kasm-import: workspaces and the groups that may launch them, product v
     const copy = await emulator.specCall("create_image", { target_image: { name: "kasmweb/desktop:1.16.0", friendly_name: "Ubuntu Desktop" } });
     expect(copy.body.error_message).toBeUndefined();
     // A staging config of Chrome: it refers to the declared workspace.
-    const staging = await emulator.specCall("create_staging_config", { target_staging_config: { zone_id: hex("2b", 1), image_id: hex("3c", 1), num_sessions: 1, expiration: 1 } });
+    const staging = await emulator.specCall("create_staging_config", {
+      target_staging_config: { zone_id: hex("2b", 1), image_id: hex("3c", 1), num_sessions: 1, expiration: 1 },
+    });
     expect(staging.body.error_message).toBeUndefined();
     emulator.requests.length = 0;
   }, 60_000);
@@ -87,7 +89,9 @@ describe("kasm-import: workspaces and the groups that may launch them, product v
     const result = await kasmImport(emulator, tmp.dir, ["--out", dir, "--only", "groups,workspaces,workspace-groups,staging-configs", "--no-protect"]);
     expect(result.stderr).not.toContain("kasm-import:");
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/^Workspaces\s+4\s+2\s+2: with the container name and friendly name of another image, which a take-over could not tell apart$/m);
+    expect(result.stdout).toMatch(
+      /^Workspaces\s+4\s+2\s+2: with the container name and friendly name of another image, which a take-over could not tell apart$/m,
+    );
     expect(result.stdout).toMatch(/^Workspace groups\s+3\s+3\s+-$/m);
     // The groups, the images, one read of each group's workspaces, the staging configs, the licences.
     expect(result.stdout).toContain(`${1 + 1 + 4 + 1 + 1} requests`);
@@ -127,7 +131,10 @@ describe("kasm-import: workspaces and the groups that may launch them, product v
     expect(program).toContain('  registryPassword: config.requireSecret("ledgerRegistryPassword"),');
     expect(program).not.toContain('"Ubuntu Desktop"');
     // Links: declared groups and workspaces by reference, Kasm's own group by id with its name.
-    expect(program).toContain('new kasm.GroupWorkspace("all-users-chrome", {\n' + `  groupId: "${allUsers}" /* All Users */,\n  imageId: chrome.imageId,\n  adopt: true,\n}, imported);`);
+    expect(program).toContain(
+      'new kasm.GroupWorkspace("all-users-chrome", {\n' +
+        `  groupId: "${allUsers}" /* All Users */,\n  imageId: chrome.imageId,\n  adopt: true,\n}, imported);`,
+    );
     expect(program).toContain('new kasm.GroupWorkspace("engineering-chrome", {\n  groupId: engineering.groupId,\n  imageId: chrome.imageId,\n');
     expect(program).toContain('new kasm.GroupWorkspace("support-ledger", {\n  groupId: support.groupId,\n  imageId: ledger.imageId,\n');
     expect(program).toMatch(/new kasm\.StagingConfig\("eu-west-chrome", \{\n {2}zoneId: "[0-9a-f]{32}" \/\* eu-west \*\/,\n {2}imageId: chrome\.imageId,/);
@@ -136,7 +143,8 @@ describe("kasm-import: workspaces and the groups that may launch them, product v
     expect(readme).toContain('pulumi config set --secret ledgerRegistryUsername   # the registry user of workspace "Ledger"');
     expect(readme).toContain("pulumi config set --secret ledgerRegistryPassword   # the registry password of workspace");
     expect(readme).toContain("- Workspaces: 2: with the container name and friendly name of another image");
-    for (const name of readdirSync(dir)) for (const secret of [REGISTRY_USER, REGISTRY_TOKEN, ADMIN.secret]) expect(file(dir, name), name).not.toContain(secret);
+    for (const name of readdirSync(dir))
+      for (const secret of [REGISTRY_USER, REGISTRY_TOKEN, ADMIN.secret]) expect(file(dir, name), name).not.toContain(secret);
     expect(writesIn(emulator.requests, "product")).toEqual([]);
   });
 
@@ -155,7 +163,11 @@ describe("kasm-import: workspaces and the groups that may launch them, product v
     emulator.requests.length = 0;
     const up = await engine.up();
     expectOk(up);
-    const created = (kind: string) => up.resources.filter((r) => r.op === "create" && r.type.endsWith(`:${kind}`)).map((r) => r.urn.split("::").pop()).sort();
+    const created = (kind: string) =>
+      up.resources
+        .filter((r) => r.op === "create" && r.type.endsWith(`:${kind}`))
+        .map((r) => r.urn.split("::").pop())
+        .sort();
     expect(created("Workspace")).toEqual(["chrome", "ledger"]);
     expect(created("GroupWorkspace")).toEqual(["all-users-chrome", "engineering-chrome", "support-ledger"]);
     expect(created("StagingConfig")).toEqual(["eu-west-chrome"]);
@@ -174,7 +186,9 @@ describe("kasm-import: workspaces, documented API", () => {
     try {
       const result = await kasmImport(emulator, tmp.dir, ["--dry-run", "--only", "workspaces,workspace-groups"]);
       expect(result.status).toBe(0);
-      expect(result.stdout).toMatch(/^Workspaces\s+not read\s+0\s+the documented API lists images but cannot create or change one, so a Workspace needs a released Kasm \(set kasm:apiNames=product to take them over\)$/m);
+      expect(result.stdout).toMatch(
+        /^Workspaces\s+not read\s+0\s+the documented API lists images but cannot create or change one, so a Workspace needs a released Kasm \(set kasm:apiNames=product to take them over\)$/m,
+      );
       expect(result.stdout).toMatch(/^Workspace groups\s+not read\s+0\s+the documented API cannot read which groups may launch a workspace/m);
       // Only the licences' line is the documented API's own: no request at all.
       expect(result.stdout).toContain("0 requests");

@@ -32,20 +32,31 @@ const call = <Req, Res>(method: string, request: Req) => provider.call<Req, Res>
 /** One resource as the engine drives it: check, then create; its state is the create's outputs. */
 async function created(kind: string, name: string, inputs: Props): Promise<{ id: string; inputs: Props; state: Props }> {
   const checked = await check(kind, name, {}, inputs);
-  const response = await call<provproto.CreateRequest, provproto.CreateResponse>("create", new provproto.CreateRequest().setUrn(urnOf(kind, name)).setProperties(struct(checked)));
+  const response = await call<provproto.CreateRequest, provproto.CreateResponse>(
+    "create",
+    new provproto.CreateRequest().setUrn(urnOf(kind, name)).setProperties(struct(checked)),
+  );
   return { id: response.getId(), inputs: checked, state: response.getProperties()?.toJavaScript() ?? {} };
 }
 
 /** The checked inputs of `news` against the old inputs `olds`, failing on any check failure. */
 async function check(kind: string, name: string, olds: Props, news: Props): Promise<Props> {
-  const response = await call<provproto.CheckRequest, provproto.CheckResponse>("check", new provproto.CheckRequest().setUrn(urnOf(kind, name)).setOlds(struct(olds)).setNews(struct(news)));
+  const response = await call<provproto.CheckRequest, provproto.CheckResponse>(
+    "check",
+    new provproto.CheckRequest().setUrn(urnOf(kind, name)).setOlds(struct(olds)).setNews(struct(news)),
+  );
   expect(response.getFailuresList().map((failure) => failure.getReason())).toEqual([]);
   return response.getInputs()?.toJavaScript() ?? {};
 }
 
 /** The outputs of an update (`preview`: the planned ones, nothing sent) from the state to the checked `news`. */
 async function updated(kind: string, name: string, resource: { id: string; state: Props }, news: Props, preview: boolean): Promise<Props> {
-  const request = new provproto.UpdateRequest().setUrn(urnOf(kind, name)).setId(resource.id).setOlds(struct(resource.state)).setNews(struct(news)).setPreview(preview);
+  const request = new provproto.UpdateRequest()
+    .setUrn(urnOf(kind, name))
+    .setId(resource.id)
+    .setOlds(struct(resource.state))
+    .setNews(struct(news))
+    .setPreview(preview);
   return (await call<provproto.UpdateRequest, provproto.UpdateResponse>("update", request)).getProperties()?.toJavaScript() ?? {};
 }
 
@@ -67,7 +78,12 @@ async function verdicts(kind: "Workspace" | "CastConfig", name: string, props: P
 beforeAll(async () => {
   emulator = await startTestEmulator({}, { apiNames: "product" });
   provider = await startNativeProvider();
-  await call("configure", new provproto.ConfigureRequest().setArgs(struct({ baseUrl: emulator.url, apiKey: ADMIN.key, apiKeySecret: { ...SECRET, value: ADMIN.secret }, apiNames: "product", maxRetries: 0 })));
+  await call(
+    "configure",
+    new provproto.ConfigureRequest().setArgs(
+      struct({ baseUrl: emulator.url, apiKey: ADMIN.key, apiKeySecret: { ...SECRET, value: ADMIN.secret }, apiNames: "product", maxRetries: 0 }),
+    ),
+  );
   driver = await servePack(PACK_NAME, VERSION, policies);
 });
 
@@ -89,11 +105,24 @@ describe("the native provider's preview of an update tells the permissions pack 
     const planned = await updated("Workspace", "chrome", chrome, memory, true);
     expect(emulator.requests.length).toBe(sent);
     expect(planned).toMatchObject({ imageId: chrome.id, memory: 4_000_000_000, resourceFieldsChanging: ["memory"] });
-    const description = await updated("Workspace", "chrome", chrome, await check("Workspace", "chrome", chrome.inputs, { ...declared, description: "The browser" }), true);
+    const description = await updated(
+      "Workspace",
+      "chrome",
+      chrome,
+      await check("Workspace", "chrome", chrome.inputs, { ...declared, description: "The browser" }),
+      true,
+    );
     expect(description.resourceFieldsChanging).toEqual([]);
 
     const refused = await verdicts("Workspace", "chrome", planned, IMAGES);
-    expect(refused).toEqual([{ level: "mandatory", message: expect.stringContaining("Workspace 'chrome' cannot be updated with this API key: update calls update_image (this change sets memory, compute-related), which needs 'Images Modify Resources'") }]);
+    expect(refused).toEqual([
+      {
+        level: "mandatory",
+        message: expect.stringContaining(
+          "Workspace 'chrome' cannot be updated with this API key: update calls update_image (this change sets memory, compute-related), which needs 'Images Modify Resources'",
+        ),
+      },
+    ]);
     expect(await verdicts("Workspace", "chrome", description, IMAGES)).toEqual([]);
 
     // The update itself returns Kasm's record: no state keeps the note.
@@ -119,7 +148,12 @@ describe("the native provider's preview of an update tells the permissions pack 
     expect(staying.groupChanging).toBe(false);
 
     const refused = await verdicts("CastConfig", "kiosk", moving, CASTING);
-    expect(refused).toEqual([{ level: "mandatory", message: expect.stringMatching(/CastConfig 'kiosk' cannot be updated with this API key: update calls update_cast_config.*'Groups Modify'/) }]);
+    expect(refused).toEqual([
+      {
+        level: "mandatory",
+        message: expect.stringMatching(/CastConfig 'kiosk' cannot be updated with this API key: update calls update_cast_config.*'Groups Modify'/),
+      },
+    ]);
     expect(await verdicts("CastConfig", "kiosk", staying, CASTING)).toEqual([]);
     expect(await updated("CastConfig", "kiosk", kiosk, move, false)).not.toHaveProperty("groupChanging");
   });

@@ -96,7 +96,10 @@ describe("the native schema's descriptions", () => {
     expect(referred.has("kasm:index:GetUserWssUser")).toBe(true);
     for (const token of referred) expect(undescribed(schema.types[token].properties), `${token}: fields without a description`).toEqual([]);
     // A secret field is described where the record's secrets are listed, the schema declaring it or not.
-    expect(schema.functions["kasm:index:getServer"].outputs.properties.connectionPassword).toMatchObject({ secret: true, description: expect.stringContaining("password") });
+    expect(schema.functions["kasm:index:getServer"].outputs.properties.connectionPassword).toMatchObject({
+      secret: true,
+      description: expect.stringContaining("password"),
+    });
     expect(schema.functions["kasm:index:getUsers"].outputs.properties.users.description).toBe("Every user matching the filters, across all pages.");
   });
 
@@ -106,7 +109,10 @@ describe("the native schema's descriptions", () => {
     );
     // `(see {@link ServerImportRow})` in sdk/server-import.ts.
     expect(schema.resources["kasm:index:ServerImport"].inputProperties.servers.description).toBe("The servers as rows (see ServerImportRow).");
-    const texts = [...resources.flatMap(([, r]) => [r.description, ...Object.values(r.properties).map((p) => p.description)]), ...Object.values(schema.types).map((t) => t.description)];
+    const texts = [
+      ...resources.flatMap(([, r]) => [r.description, ...Object.values(r.properties).map((p) => p.description)]),
+      ...Object.values(schema.types).map((t) => t.description),
+    ];
     expect(texts.filter((text) => text?.includes("{@link"))).toEqual([]);
     // The csv input's TSDoc is wrapped over four lines.
     expect(schema.resources["kasm:index:UserSet"].inputProperties.csv.description).not.toContain("\n");
@@ -132,6 +138,8 @@ describe("the native schema's descriptions", () => {
       expect(readFileSync(source, "utf8"), `${source} is older than the ${kind} kind: run \`npm run build\``).toBe(kindModule(kind, kinds[kind]).text);
       expect(existsSync(path.join(ROOT, "dist", GENERATED_FOLDER, `${moduleName(kind)}.d.ts`)), `dist/ has no ${kind} class: run \`npm run build\``).toBe(true);
     }
-    expect(kindModule("User", kinds.User).text).toContain(`  /** The user's id (32 hex digits). */\n  declare readonly userId: pulumi.Output<UserOutputs["userId"]>;`);
+    expect(kindModule("User", kinds.User).text).toContain(
+      `  /** The user's id (32 hex digits). */\n  declare readonly userId: pulumi.Output<UserOutputs["userId"]>;`,
+    );
   });
 });

@@ -44,7 +44,8 @@ describe("the native provider's gRPC server", () => {
     // The generated SDKs carry the schema's version (supportPack); Go's generator needs its import path.
     expect(schema).toMatchObject({ meta: { supportPack: true }, language: { go: { importBasePath: "pulumi-kasm.local/sdk/go/kasm" } } });
     expect(Object.keys(schema.resources).sort()).toEqual(KASM_KINDS.map((kind) => `kasm:index:${kind}`).sort());
-    for (const [kind, names] of Object.entries(SECRET_INPUTS)) for (const name of names) expect(schema.resources[`kasm:index:${kind}`].inputProperties[name].secret, `${kind}.${name}`).toBe(true);
+    for (const [kind, names] of Object.entries(SECRET_INPUTS))
+      for (const name of names) expect(schema.resources[`kasm:index:${kind}`].inputProperties[name].secret, `${kind}.${name}`).toBe(true);
     expect(schema.resources["kasm:index:LicenseActivation"].inputProperties.activationKey.willReplaceOnChanges).toBe(true);
     expect(schema.resources["kasm:index:User"].properties.userId).toMatchObject({ type: "string" });
     expect(Object.values(schema.resources).some((r) => "connection" in (r as { inputProperties: object }).inputProperties)).toBe(false);
@@ -54,48 +55,76 @@ describe("the native provider's gRPC server", () => {
   it("previews a create with nothing sent, creates with the password kept secret, diffs field by field, imports and deletes", async () => {
     const urn = urnOf("User", "ada");
     const news = struct({ username: "ada", password: secret("pw-0123456789"), firstName: "Ada" });
-    const checked = await call<provproto.CheckRequest, provproto.CheckResponse>("check", new provproto.CheckRequest().setUrn(urn).setOlds(struct({})).setNews(news));
+    const checked = await call<provproto.CheckRequest, provproto.CheckResponse>(
+      "check",
+      new provproto.CheckRequest().setUrn(urn).setOlds(struct({})).setNews(news),
+    );
     expect(checked.getFailuresList()).toEqual([]);
     expect(checked.getInputs()?.toJavaScript()).toMatchObject({ username: "ada", password: secret("pw-0123456789") });
 
     const sent = emulator.requests.length;
-    const preview = await call<provproto.CreateRequest, provproto.CreateResponse>("create", new provproto.CreateRequest().setUrn(urn).setProperties(checked.getInputs()).setPreview(true));
+    const preview = await call<provproto.CreateRequest, provproto.CreateResponse>(
+      "create",
+      new provproto.CreateRequest().setUrn(urn).setProperties(checked.getInputs()).setPreview(true),
+    );
     expect(preview.getProperties()?.toJavaScript()).toMatchObject({ userId: UNKNOWN, realm: UNKNOWN, password: secret("pw-0123456789") });
     expect(emulator.requests.length).toBe(sent);
 
-    const created = await call<provproto.CreateRequest, provproto.CreateResponse>("create", new provproto.CreateRequest().setUrn(urn).setProperties(checked.getInputs()));
+    const created = await call<provproto.CreateRequest, provproto.CreateResponse>(
+      "create",
+      new provproto.CreateRequest().setUrn(urn).setProperties(checked.getInputs()),
+    );
     const state = created.getProperties()?.toJavaScript() ?? {};
     expect(state).toMatchObject({ userId: created.getId(), username: "ada", password: secret("pw-0123456789") });
 
     const diff = await call<provproto.DiffRequest, provproto.DiffResponse>(
       "diff",
-      new provproto.DiffRequest().setUrn(urn).setId(created.getId()).setOlds(created.getProperties()).setNews(struct({ username: "ADA", password: secret("pw-0123456789"), firstName: "Augusta" })),
+      new provproto.DiffRequest()
+        .setUrn(urn)
+        .setId(created.getId())
+        .setOlds(created.getProperties())
+        .setNews(struct({ username: "ADA", password: secret("pw-0123456789"), firstName: "Augusta" })),
     );
     expect(diff.getChanges()).toBe(provproto.DiffResponse.DiffChanges.DIFF_SOME);
     expect(diff.getHasdetaileddiff()).toBe(true);
     // The username differs only in case, which names the same user: not a change.
-    expect([...diff.getDetaileddiffMap().entries()].map(([field, detail]) => [field, detail.getKind()])).toEqual([["firstName", provproto.PropertyDiff.Kind.UPDATE]]);
+    expect([...diff.getDetaileddiffMap().entries()].map(([field, detail]) => [field, detail.getKind()])).toEqual([
+      ["firstName", provproto.PropertyDiff.Kind.UPDATE],
+    ]);
 
-    const imported = await call<provproto.ReadRequest, provproto.ReadResponse>("read", new provproto.ReadRequest().setUrn(urnOf("User", "again")).setId(created.getId()));
+    const imported = await call<provproto.ReadRequest, provproto.ReadResponse>(
+      "read",
+      new provproto.ReadRequest().setUrn(urnOf("User", "again")).setId(created.getId()),
+    );
     expect(imported.getId()).toBe(created.getId());
     // Every input Kasm holds; the password (write-only) and the provider flags are not among them.
     expect(imported.getInputs()?.toJavaScript()).toEqual({ username: "ada", firstName: "Ada", locked: false, disabled: false });
     // A program that declares fewer fields than the import read (an `import` option's): no change, Kasm keeps the rest.
     const fewer = await call<provproto.DiffRequest, provproto.DiffResponse>(
       "diff",
-      new provproto.DiffRequest().setUrn(urn).setId(created.getId()).setOlds(imported.getInputs()).setNews(struct({ username: "ada", firstName: "Ada" })),
+      new provproto.DiffRequest()
+        .setUrn(urn)
+        .setId(created.getId())
+        .setOlds(imported.getInputs())
+        .setNews(struct({ username: "ada", firstName: "Ada" })),
     );
     expect(fewer.getChanges()).toBe(provproto.DiffResponse.DiffChanges.DIFF_NONE);
 
     await call("delete", new provproto.DeleteRequest().setUrn(urn).setId(created.getId()).setProperties(created.getProperties()));
-    const gone = await call<provproto.ReadRequest, provproto.ReadResponse>("read", new provproto.ReadRequest().setUrn(urn).setId(created.getId()).setProperties(created.getProperties()));
+    const gone = await call<provproto.ReadRequest, provproto.ReadResponse>(
+      "read",
+      new provproto.ReadRequest().setUrn(urn).setId(created.getId()).setProperties(created.getProperties()),
+    );
     expect(gone.getId()).toBe("");
   });
 
   it("refuses a bad secret input without naming the property, whose value the CLI would print", async () => {
     const checked = await call<provproto.CheckRequest, provproto.CheckResponse>(
       "check",
-      new provproto.CheckRequest().setUrn(urnOf("User", "bad")).setOlds(struct({})).setNews(struct({ username: "bad", password: secret("") })),
+      new provproto.CheckRequest()
+        .setUrn(urnOf("User", "bad"))
+        .setOlds(struct({}))
+        .setNews(struct({ username: "bad", password: secret("") })),
     );
     const failures = checked.getFailuresList().map((failure) => [failure.getProperty(), failure.getReason()]);
     expect(failures).toEqual([["", expect.stringContaining("password must not be empty")]]);
@@ -106,7 +135,10 @@ describe("the native provider's gRPC server", () => {
     const refusal = async (urn: string, on: NativeProviderClient = provider) => {
       const checked = await on.call<provproto.CheckRequest, provproto.CheckResponse>(
         "check",
-        new provproto.CheckRequest().setUrn(urn).setOlds(struct({})).setNews(struct({ username: "grace", password: secret("pw-never-shown-77") })),
+        new provproto.CheckRequest()
+          .setUrn(urn)
+          .setOlds(struct({}))
+          .setNews(struct({ username: "grace", password: secret("pw-never-shown-77") })),
       );
       const reasons = checked.getFailuresList().map((failure) => failure.getReason());
       expect(reasons).toHaveLength(1);
@@ -199,20 +231,34 @@ describe("the native provider's gRPC server", () => {
     const tokens = Object.keys(schema.functions).sort();
     expect(tokens).toEqual(LOOKUP_NAMES.map((name) => `kasm:index:${name}`).sort());
     expect([...FUNCTION_TOKENS.keys()].sort()).toEqual(tokens);
-    for (const [token, fn] of Object.entries<{ inputs?: { properties: object; required: string[] }; outputs: { type: string; properties: object } }>(schema.functions)) {
+    for (const [token, fn] of Object.entries<{ inputs?: { properties: object; required: string[] }; outputs: { type: string; properties: object } }>(
+      schema.functions,
+    )) {
       expect(fn.outputs.type, token).toBe("object");
       expect(Object.keys(fn.outputs.properties).length, token).toBeGreaterThan(0);
       if (fn.inputs) expect(Object.keys(fn.inputs.properties).length, token).toBeGreaterThan(0);
       // Every function of the schema is served: its arguments may fail, or (a released Kasm's lookups) its vocabulary, never its token.
-      const answered = await invoke(token.slice("kasm:index:".length), {}).then(() => "answered", (error: Error) => error.message);
+      const answered = await invoke(token.slice("kasm:index:".length), {}).then(
+        () => "answered",
+        (error: Error) => error.message,
+      );
       expect(answered, token).not.toMatch(/unknown function/);
     }
-    expect(schema.functions["kasm:index:getZone"]).toMatchObject({ inputs: { properties: { name: { type: "string" } }, required: ["name"] }, outputs: { properties: { zoneId: { type: "string" } } } });
+    expect(schema.functions["kasm:index:getZone"]).toMatchObject({
+      inputs: { properties: { name: { type: "string" } }, required: ["name"] },
+      outputs: { properties: { zoneId: { type: "string" } } },
+    });
     expect(schema.functions["kasm:index:getUser"].outputs.properties.hash).toEqual({ type: "string", secret: true, description: expect.any(String) });
-    expect(schema.functions["kasm:index:getServer"].outputs.properties.connectionPassword).toEqual({ type: "string", secret: true, description: expect.any(String) });
+    expect(schema.functions["kasm:index:getServer"].outputs.properties.connectionPassword).toEqual({
+      type: "string",
+      secret: true,
+      description: expect.any(String),
+    });
     expect(schema.functions["kasm:index:getUsers"].outputs).toEqual({
       type: "object",
-      properties: { users: { type: "array", items: { $ref: "#/types/kasm:index:GetUsersUser" }, description: "Every user matching the filters, across all pages." } },
+      properties: {
+        users: { type: "array", items: { $ref: "#/types/kasm:index:GetUsersUser" }, description: "Every user matching the filters, across all pages." },
+      },
       required: ["users"],
     });
     expect(schema.types["kasm:index:GetUsersUser"].properties.hash).toEqual({ type: "string", secret: true, description: expect.any(String) });

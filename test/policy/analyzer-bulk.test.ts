@@ -33,7 +33,10 @@ describe("the hardening pack on the bulk kinds, over the analyzer protocol", () 
       ["user-set-password-reset", "advisory", expect.stringMatching(/\nUserSet 'staff': csv row 2 \(line 3\) is a local user without forcePasswordReset/)],
     ]);
 
-    await driver.configure({ "server-import-shared-credentials": { enforcementLevel: "mandatory" }, "user-set-password-reset": { exemptResources: ["staff"] } });
+    await driver.configure({
+      "server-import-shared-credentials": { enforcementLevel: "mandatory" },
+      "user-set-password-reset": { exemptResources: ["staff"] },
+    });
     expect((await driver.analyze(lab([sshShared]))).map((d) => [d.policy, d.level])).toEqual([["server-import-shared-credentials", "mandatory"]]);
     expect((await driver.analyze(staff({ csv }))).map((d) => d.policy)).toEqual(["user-set-administrators"]);
   });
@@ -62,7 +65,9 @@ describe("resource-needs-permissions on the bulk kinds", () => {
     expect(await runStackPolicy(resourceNeedsPermissions, [lab([rdp])], key(servers))).toEqual({ violations: [] });
     const assigning = await runStackPolicy(resourceNeedsPermissions, [lab([rdp, { ...sshShared, assignedUsername: "admin1" }])], key(servers));
     expect(assigning.violations.map((v) => v.message)).toEqual([
-      expect.stringMatching(/^ServerImport 'lab' cannot be created and updated with this API key: create calls batch_create_server, which needs 'Users Modify', 'Users Modify Admin'/),
+      expect.stringMatching(
+        /^ServerImport 'lab' cannot be created and updated with this API key: create calls batch_create_server, which needs 'Users Modify', 'Users Modify Admin'/,
+      ),
     ]);
     expect(assigning.violations[0].message).toContain("Grant the key: 'Users Modify', 'Users Modify Admin'.");
   });

@@ -21,7 +21,11 @@ export interface Scenario {
  * The tests that every policy of `registry` has a scenario and reports through the analyzer
  * `driver()` serves (the pack must be served by the time the tests run).
  */
-export function everyPolicyThroughTheAnalyzer(driver: () => AnalyzerDriver, registry: readonly PolicyEntry[], scenarios: Readonly<Record<string, Scenario>>): void {
+export function everyPolicyThroughTheAnalyzer(
+  driver: () => AnalyzerDriver,
+  registry: readonly PolicyEntry[],
+  scenarios: Readonly<Record<string, Scenario>>,
+): void {
   describe("every registered policy, through the analyzer", () => {
     it("has a scenario, and every scenario is of a registered policy", () => {
       const registered = registry.map((entry) => entry.name);

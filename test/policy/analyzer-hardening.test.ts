@@ -26,7 +26,11 @@ describe("the hardening pack on the analyzer protocol", () => {
     const info = await driver.info();
     expect(info.name).toBe("kasm-hardening");
     expect(info.policies.filter((p) => p.level === "mandatory").map((p) => p.name)).toEqual(["cast-valid-until-past", "conflicting-declarations"]);
-    expect(info.policies.filter((p) => p.type === "stack").map((p) => p.name)).toEqual(["anonymous-data-transfer", "conflicting-declarations", "staging-license-capacity"]);
+    expect(info.policies.filter((p) => p.type === "stack").map((p) => p.name)).toEqual([
+      "anonymous-data-transfer",
+      "conflicting-declarations",
+      "staging-license-capacity",
+    ]);
     for (const p of info.policies) expect(p.configProperties).toContain("exemptResources");
   });
 
@@ -119,14 +123,19 @@ describe("the hardening pack on the analyzer protocol", () => {
       { kind: "UserAttributes", name: "a2", props: { userId: IDS.plain1, showTips: false } },
     ]);
     expect(diagnostics.map((d) => [d.policy, d.level])).toEqual([["conflicting-declarations", "advisory"]]);
-    expect(diagnostics[0].message).toMatch(/^can't run policy 'conflicting-declarations' from policy pack 'kasm-hardening@v0\.1\.0' during preview: could not decide whether UserAttributes 'a1' and UserAttributes 'a2'/);
+    expect(diagnostics[0].message).toMatch(
+      /^can't run policy 'conflicting-declarations' from policy pack 'kasm-hardening@v0\.1\.0' during preview: could not decide whether UserAttributes 'a1' and UserAttributes 'a2'/,
+    );
   });
 });
 
 describe("native resources (kasm:index:<Kind>), judged as the dynamic ones", () => {
   const native = (r: FixtureResource, provider?: FixtureProvider): FixtureResource => ({ ...r, form: "native", ...(provider ? { provider } : {}) });
   const said = (d: Diagnostic) => [d.policy, d.level, d.urn.split("::").pop(), d.message];
-  const production: FixtureProvider = { name: "production", props: { baseUrl: "https://kasm.example.com", apiKey: "prod-key", apiKeySecret: "provider-api-key-secret-0f9e8d7c" } };
+  const production: FixtureProvider = {
+    name: "production",
+    props: { baseUrl: "https://kasm.example.com", apiKey: "prod-key", apiKeySecret: "provider-api-key-secret-0f9e8d7c" },
+  };
   const attrs = (name: string, provider?: FixtureProvider) => native({ kind: "UserAttributes", name, props: { userId: IDS.plain1, showTips: true } }, provider);
 
   it("a resource rule gives a native resource the same diagnostics as the dynamic one", async () => {
@@ -140,18 +149,24 @@ describe("native resources (kasm:index:<Kind>), judged as the dynamic ones", () 
   it("conflicting-declarations compares native resources within one provider: two providers are two installations", async () => {
     await driver.configure({});
     const conflict = await driver.analyzeStack([attrs("a1"), attrs("a2")]);
-    expect(conflict.map((d) => [d.policy, d.level, d.urn])).toEqual([["conflicting-declarations", "mandatory", "urn:pulumi:ci::kasm-app::kasm:index:UserAttributes::a2"]]);
+    expect(conflict.map((d) => [d.policy, d.level, d.urn])).toEqual([
+      ["conflicting-declarations", "mandatory", "urn:pulumi:ci::kasm-app::kasm:index:UserAttributes::a2"],
+    ]);
     expect(conflict[0].message).toContain("UserAttributes 'a1' and UserAttributes 'a2' both manage");
     expect((await driver.analyzeStack([attrs("a1", production), attrs("a2", production)])).map((d) => d.policy)).toEqual(["conflicting-declarations"]);
     expect(await driver.analyzeStack([attrs("a1"), attrs("a2", production)])).toEqual([]);
   });
 
   it("staging-license-capacity counts a native provider's staging configs against connections.<provider name>'s licence", async () => {
-    await driver.configure({ "staging-license-capacity": { license: "community", connections: { production: { license: "per-concurrent-session", concurrentSessions: 4 } } } });
+    await driver.configure({
+      "staging-license-capacity": { license: "community", connections: { production: { license: "per-concurrent-session", concurrentSessions: 4 } } },
+    });
     // Three sessions on the default installation (of 5), five on production (of 4).
     const diagnostics = await driver.analyzeStack([native(staging({ numSessions: 3 }, "here")), native(staging({ numSessions: 5 }, "there"), production)]);
     expect(diagnostics.map((d) => [d.policy, d.urn.split("::").pop()])).toEqual([["staging-license-capacity", "there"]]);
-    expect(diagnostics[0].message).toContain("the stack's staging configs of connection 'production' keep 5 sessions staged, more than the licence's 4 concurrent sessions");
+    expect(diagnostics[0].message).toContain(
+      "the stack's staging configs of connection 'production' keep 5 sessions staged, more than the licence's 4 concurrent sessions",
+    );
     for (const d of diagnostics) expect(d.message).not.toContain("provider-api-key-secret");
   });
 });
@@ -177,10 +192,32 @@ everyPolicyThroughTheAnalyzer(() => driver, REGISTRY, {
   "server-import-shared-credentials": {
     resources: [{ kind: "ServerImport", name: "lab", props: { servers: [{ name: "ws-1", ipHostname: "10.0.0.1", port: 22, connectionType: "SSH" }] } }],
   },
-  "user-set-administrators": { resources: [{ kind: "UserSet", name: "staff", props: { users: [{ username: "ada", forcePasswordReset: true, groups: ["Administrators"] }] } }] },
+  "user-set-administrators": {
+    resources: [{ kind: "UserSet", name: "staff", props: { users: [{ username: "ada", forcePasswordReset: true, groups: ["Administrators"] }] } }],
+  },
   "user-set-password-reset": { resources: [{ kind: "UserSet", name: "staff", props: { users: [{ username: "bob" }] } }] },
-  "workspace-host-access": { resources: [{ kind: "Workspace", name: "dind", props: { name: "kasmweb/desktop:1.16.0", friendlyName: "Desktop", volumeMappings: { "/var/run/docker.sock": { bind: "/var/run/docker.sock", mode: "rw" } } } }] },
-  "workspace-config-credentials": { resources: [{ kind: "Workspace", name: "app", props: { name: "kasmweb/app:1.16.0", friendlyName: "App", runConfig: { environment: { DB_PASSWORD: "hunter2-hunter2" } } } }] },
+  "workspace-host-access": {
+    resources: [
+      {
+        kind: "Workspace",
+        name: "dind",
+        props: {
+          name: "kasmweb/desktop:1.16.0",
+          friendlyName: "Desktop",
+          volumeMappings: { "/var/run/docker.sock": { bind: "/var/run/docker.sock", mode: "rw" } },
+        },
+      },
+    ],
+  },
+  "workspace-config-credentials": {
+    resources: [
+      {
+        kind: "Workspace",
+        name: "app",
+        props: { name: "kasmweb/app:1.16.0", friendlyName: "App", runConfig: { environment: { DB_PASSWORD: "hunter2-hunter2" } } },
+      },
+    ],
+  },
 });
 
 /** Every order of `items`. */

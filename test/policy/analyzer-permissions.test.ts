@@ -49,8 +49,12 @@ describe("the permissions pack on the analyzer protocol", () => {
       ["resource-needs-permissions", "advisory", ""],
       ["least-privilege", "advisory", ""],
     ]);
-    expect(diagnostics[2].message).toContain("CastConfig 'kiosk': update (update_cast_config) needs 'Groups Modify' if so: could not decide whether this change moves the casting config to another group");
-    expect(diagnostics[3].message).toContain("\nGrant the key the 1 permission it lacks: 'Groups Modify' (resource-needs-permissions say which need them).\n- Needed ");
+    expect(diagnostics[2].message).toContain(
+      "CastConfig 'kiosk': update (update_cast_config) needs 'Groups Modify' if so: could not decide whether this change moves the casting config to another group",
+    );
+    expect(diagnostics[3].message).toContain(
+      "\nGrant the key the 1 permission it lacks: 'Groups Modify' (resource-needs-permissions say which need them).\n- Needed ",
+    );
   });
 
   it("takes enforcement levels from config: advisory, disabled", async () => {
@@ -110,17 +114,26 @@ describe("the permissions pack on the analyzer protocol", () => {
     await driver.configure(packConfig(config({ permissions: [...NEEDED, ...IMAGES] })));
     // What a native preview of an update shows a stack policy: the planned outputs, with what the preview noted.
     const declared = { name: "kasmweb/chrome:1.16.0", friendlyName: "Chrome", memory: 4_000_000_000, description: "A browser" };
-    const workspace = (noted: readonly string[]) => stack((r) => r.push({ kind: "Workspace", name: "chrome", form: "native", props: { ...declared, imageId: IDS.image1, resourceFieldsChanging: noted } }));
+    const workspace = (noted: readonly string[]) =>
+      stack((r) => r.push({ kind: "Workspace", name: "chrome", form: "native", props: { ...declared, imageId: IDS.image1, resourceFieldsChanging: noted } }));
     const refused = (await driver.analyzeStack(workspace(["memory"]))).filter((d) => d.policy === "resource-needs-permissions");
     expect(refused.map((d) => [d.level, d.urn.split("::").pop()])).toEqual([["mandatory", "chrome"]]);
-    expect(refused[0].message).toMatch(/Workspace 'chrome' cannot be updated with this API key: update calls update_image \(this change sets memory, compute-related\), which needs 'Images Modify Resources'/);
+    expect(refused[0].message).toMatch(
+      /Workspace 'chrome' cannot be updated with this API key: update calls update_image \(this change sets memory, compute-related\), which needs 'Images Modify Resources'/,
+    );
     expect(refused[0].message).toContain("Grant the key: 'Images Modify Resources'.");
     expect((await driver.analyzeStack(workspace([]))).filter((d) => d.policy === "resource-needs-permissions")).toEqual([]);
     // A dynamic resource's preview shows its new inputs only, the same for a create and an update: not decided, and the words say why.
-    const dynamic = (await driver.analyzeStack(stack((r) => r.push({ kind: "Workspace", name: "chrome", props: declared })))).filter((d) => d.policy === "resource-needs-permissions");
+    const dynamic = (await driver.analyzeStack(stack((r) => r.push({ kind: "Workspace", name: "chrome", props: declared })))).filter(
+      (d) => d.policy === "resource-needs-permissions",
+    );
     expect(dynamic.map((d) => d.level)).toEqual(["advisory"]);
-    expect(dynamic[0].message).toContain("Workspace 'chrome': update (update_image) needs 'Images Modify Resources' if so: could not decide whether this change or a later one touches a compute-related field it declares");
-    expect(dynamic[0].message).toContain("a dynamic resource's preview shows a policy its new inputs only; the native provider's preview of an update says what it changes");
+    expect(dynamic[0].message).toContain(
+      "Workspace 'chrome': update (update_image) needs 'Images Modify Resources' if so: could not decide whether this change or a later one touches a compute-related field it declares",
+    );
+    expect(dynamic[0].message).toContain(
+      "a dynamic resource's preview shows a policy its new inputs only; the native provider's preview of an update says what it changes",
+    );
   });
 
   it("never prints secrets the engine sends", async () => {
@@ -220,7 +233,11 @@ describe("native resources (kasm:index:<Kind>), judged as the dynamic ones", () 
   });
 
   it("never prints the provider's properties (its API key secret comes unwrapped)", async () => {
-    for (const key of [config({ permissions: [], readOnly: true }), config({ connections: { production: config({ permissions: [], readOnly: true }) } }), config()]) {
+    for (const key of [
+      config({ permissions: [], readOnly: true }),
+      config({ connections: { production: config({ permissions: [], readOnly: true }) } }),
+      config(),
+    ]) {
       await driver.configure(packConfig(key));
       const resources = nativeStack(production);
       const diagnostics = [...(await driver.analyzeStack(resources)), ...(await Promise.all(resources.map((r) => driver.analyze(r)))).flat()];
@@ -246,7 +263,11 @@ function shuffles<T>(items: readonly T[], count: number): T[][] {
   };
   return Array.from({ length: count }, (_, n) => {
     const order = [...items];
-    if (n > 0) for (let i = order.length - 1; i > 0; i--) { const j = Math.floor(random() * (i + 1)); [order[i], order[j]] = [order[j], order[i]]; }
+    if (n > 0)
+      for (let i = order.length - 1; i > 0; i--) {
+        const j = Math.floor(random() * (i + 1));
+        [order[i], order[j]] = [order[j], order[i]];
+      }
     return order;
   });
 }

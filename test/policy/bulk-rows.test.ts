@@ -53,16 +53,20 @@ describe("bulk rows", () => {
 describe("ServerImport row", () => {
   it("imports on create and update (listing the servers first, with the product's names), reads each server, and calls nothing on delete", () => {
     const needs = resourcePermissionNeeds("ServerImport", { servers: [server()] }, KNOWN);
-    expect(LIFECYCLE_STEPS.map((step) => ops(needs, step))).toEqual([["get_servers", "batch_create_server"], ["get_servers"], ["get_servers", "batch_create_server"], []]);
+    expect(LIFECYCLE_STEPS.map((step) => ops(needs, step))).toEqual([
+      ["get_servers", "batch_create_server"],
+      ["get_servers"],
+      ["get_servers", "batch_create_server"],
+      [],
+    ]);
     expect(perms(needs, "create")).toEqual(["Servers Create"]);
     expect(needs.read.requirements[0].oneOf).toEqual(["Servers View", "Agents View"]);
   });
 
   it("needs Users Modify when a row assigns a user, and Users Modify Admin for a user with Global Admin (by username)", () => {
-    expect(perms(resourcePermissionNeeds("ServerImport", { servers: [server(), server({ name: "ws-2", assignedUsername: "alice" })] }, KNOWN), "create")).toEqual([
-      "Servers Create",
-      "Users Modify",
-    ]);
+    expect(
+      perms(resourcePermissionNeeds("ServerImport", { servers: [server(), server({ name: "ws-2", assignedUsername: "alice" })] }, KNOWN), "create"),
+    ).toEqual(["Servers Create", "Users Modify"]);
     const csv = "name,ip_hostname,assigned_username\nws-1,10.0.0.1,ADMIN1\n";
     expect(perms(resourcePermissionNeeds("ServerImport", { csv }, KNOWN), "create")).toEqual(["Servers Create", "Users Modify", "Users Modify Admin"]);
   });
@@ -72,12 +76,16 @@ describe("ServerImport row", () => {
     expect(perms(unknownRows, "create")).toEqual(["Servers Create"]);
     // Users Modify Admin depends on a user being assigned at all: the fact's words say so.
     expect(undecided(unknownRows, "create")).toEqual(["Users Modify"]);
-    expect(unknownRows.create.calls.find((c) => c.operation === "batch_create_server")!.undecided[0].fact).toMatch(/not known yet; a user with Global Admin would also need Users Modify Admin/);
+    expect(unknownRows.create.calls.find((c) => c.operation === "batch_create_server")!.undecided[0].fact).toMatch(
+      /not known yet; a user with Global Admin would also need Users Modify Admin/,
+    );
     const unknownUser = resourcePermissionNeeds("ServerImport", { servers: [server({ assignedUsername: UNKNOWN })] }, KNOWN);
     expect(perms(unknownUser, "create")).toEqual(["Servers Create", "Users Modify"]);
     expect(undecided(unknownUser, "create")).toEqual(["Users Modify Admin"]);
     const noAdmins = knowledgeFromFacts({ allUsersGroupId: IDS.allUsers, administratorsGroupId: IDS.administrators });
-    expect(undecided(resourcePermissionNeeds("ServerImport", { servers: [server({ assignedUsername: "alice" })] }, noAdmins), "create")).toEqual(["Users Modify Admin"]);
+    expect(undecided(resourcePermissionNeeds("ServerImport", { servers: [server({ assignedUsername: "alice" })] }, noAdmins), "create")).toEqual([
+      "Users Modify Admin",
+    ]);
   });
 });
 
@@ -94,12 +102,22 @@ describe("UserSet row", () => {
     expect(perms(needs, "delete")).toEqual(["Users Delete", "Users Modify"]);
     // Memberships change only for rows that list groups; groups the row leaves out go only in authoritative mode.
     const grouped = { users: [user({ groups: ["devs"] })] };
-    expect(ops(resourcePermissionNeeds("UserSet", grouped, KNOWN), "update")).toEqual(["get_users", "batch_create_user", "update_user", "add_user_group", "delete_user"]);
+    expect(ops(resourcePermissionNeeds("UserSet", grouped, KNOWN), "update")).toEqual([
+      "get_users",
+      "batch_create_user",
+      "update_user",
+      "add_user_group",
+      "delete_user",
+    ]);
     expect(ops(resourcePermissionNeeds("UserSet", { ...grouped, groupsMode: "authoritative" }, KNOWN), "update")).toContain("remove_user_group");
   });
 
   it("needs Groups Modify for rows with groups, Groups Modify System for All Users or Administrators, and Users Modify Admin for users it makes admins", () => {
-    expect(perms(resourcePermissionNeeds("UserSet", { users: [user({ groups: ["devs"] })] }, KNOWN), "create")).toEqual(["Users View", "Users Create", "Groups Modify"]);
+    expect(perms(resourcePermissionNeeds("UserSet", { users: [user({ groups: ["devs"] })] }, KNOWN), "create")).toEqual([
+      "Users View",
+      "Users Create",
+      "Groups Modify",
+    ]);
     expect(perms(resourcePermissionNeeds("UserSet", { users: [user({ groups: ["All Users"] })] }, KNOWN), "create")).toContain("Groups Modify System");
     const admins = resourcePermissionNeeds("UserSet", { csv: "username,group_1\nada,devs\nroot,Administrators\n" }, KNOWN);
     expect(perms(admins, "create")).toEqual(["Users View", "Users Create", "Groups Modify", "Groups Modify System"]);

@@ -37,7 +37,9 @@ describe("staging-license-capacity, per installation", () => {
       connections: { prod: { license: "per-concurrent-session", concurrentSessions: 6 } },
     });
     expect(violations.map((v) => v.urn!.split("::").pop())).toEqual(["b", "c"]);
-    expect(violations[0].message).toContain("the stack's staging configs of connection 'prod' keep 7 sessions staged, more than the licence's 6 concurrent sessions");
+    expect(violations[0].message).toContain(
+      "the stack's staging configs of connection 'prod' keep 7 sessions staged, more than the licence's 6 concurrent sessions",
+    );
     // An installation the config gives no licence for is not counted.
     expect(await runStackPolicy(stagingLicenseCapacity, resources, { license: "community" })).toEqual({ violations: [] });
   });
@@ -47,22 +49,37 @@ describe("the permissions pack's connections", () => {
   it("a connection name that kasm.Connection would refuse is a config error naming it, one mandatory violation on the stack", async () => {
     const { violations } = await runStackPolicy(resourceNeedsPermissions, stack(), { ...config(), connections: { "Prod Kasm": { permissions: [] } } });
     expect(violations).toEqual([
-      { message: expect.stringMatching(/connections\.Prod Kasm: a connection name is lower-case letters, digits and hyphens/), urn: undefined, enforcementLevel: "mandatory" },
+      {
+        message: expect.stringMatching(/connections\.Prod Kasm: a connection name is lower-case letters, digits and hyphens/),
+        urn: undefined,
+        enforcementLevel: "mandatory",
+      },
     ]);
   });
 
   it("a native resource's connection is its explicit provider's resource name, which may be spelt as a program names resources", async () => {
-    const onProvider = (name: string): FixtureResource[] => stack().map((r) => (r.kind === "Other" ? r : { ...r, form: "native" as const, provider: { name } }));
-    const { violations } = await runStackPolicy(resourceNeedsPermissions, onProvider("kasmProd"), { ...config(), connections: { kasmProd: { ...config(), permissions: [] } } });
+    const onProvider = (name: string): FixtureResource[] =>
+      stack().map((r) => (r.kind === "Other" ? r : { ...r, form: "native" as const, provider: { name } }));
+    const { violations } = await runStackPolicy(resourceNeedsPermissions, onProvider("kasmProd"), {
+      ...config(),
+      connections: { kasmProd: { ...config(), permissions: [] } },
+    });
     expect(violations.length).toBeGreaterThan(0);
     expect(violations.every((v) => v.message.includes("the API key of connection 'kasmProd'"))).toBe(true);
-    expect(await runStackPolicy(resourceNeedsPermissions, onProvider("kasm_prod"), { ...config({ permissions: [] }), connections: { kasm_prod: config() } })).toEqual({ violations: [] });
+    expect(
+      await runStackPolicy(resourceNeedsPermissions, onProvider("kasm_prod"), { ...config({ permissions: [] }), connections: { kasm_prod: config() } }),
+    ).toEqual({ violations: [] });
   });
 
   it("an unknown permission of a connection's key is named with its connection", async () => {
     const { violations } = await runStackPolicy(resourceNeedsPermissions, stack(), { ...config(), connections: { prod: { permissions: ["Users Veiw"] } } });
     expect(violations.map((v) => [v.message, v.enforcementLevel])).toEqual([
-      [expect.stringContaining("policy config of 'resource-needs-permissions', connections.prod: unknown permission name 'Users Veiw' (did you mean 'Users View'?)"), "mandatory"],
+      [
+        expect.stringContaining(
+          "policy config of 'resource-needs-permissions', connections.prod: unknown permission name 'Users Veiw' (did you mean 'Users View'?)",
+        ),
+        "mandatory",
+      ],
     ]);
   });
 
@@ -77,7 +94,9 @@ describe("the permissions pack's connections", () => {
     const { violations } = await runStackPolicy(leastPrivilegePolicy, resources, {
       permissions: ["Staging View", "Staging Create", "Staging Modify", "Staging Delete", "Images View", "Zones View"],
       lookups: [],
-      connections: { prod: { permissions: ["Staging View", "Staging Create", "Staging Modify", "Staging Delete", "Casting View", "Images View", "Zones View"] } },
+      connections: {
+        prod: { permissions: ["Staging View", "Staging Create", "Staging Modify", "Staging Delete", "Casting View", "Images View", "Zones View"] },
+      },
     });
     const prod = violations.filter((v) => v.message.startsWith("Connection 'prod': "));
     expect(prod).toHaveLength(1);
@@ -98,7 +117,13 @@ describe("the permissions pack's connections", () => {
     // One installation alone needs no name.
     const alone = await runStackPolicy(leastPrivilegePolicy, [staging("chrome-staging", 1)], wide);
     expect(alone.violations.map((v) => v.message.split("\n")[0])).toEqual(["Drop 1 permission the stack does not need: 'Casting View'."]);
-    const rules = await runStackPolicy(keyPermissionDependencies, resources, { permissions: ["Users Modify"], connections: { prod: { permissions: ["Users Modify"] } } });
-    expect(rules.violations.map((v) => v.message.replace(/ breaks .*/, "")).sort()).toEqual(["The API key of connection 'prod'", "The API key of the default installation (kasm:)"]);
+    const rules = await runStackPolicy(keyPermissionDependencies, resources, {
+      permissions: ["Users Modify"],
+      connections: { prod: { permissions: ["Users Modify"] } },
+    });
+    expect(rules.violations.map((v) => v.message.replace(/ breaks .*/, "")).sort()).toEqual([
+      "The API key of connection 'prod'",
+      "The API key of the default installation (kasm:)",
+    ]);
   });
 });

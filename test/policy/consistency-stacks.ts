@@ -95,9 +95,20 @@ export function buildStack(seed: number, size: number, tag: string, registryUrl 
 
   for (let n = 0; specs.length < userCount + size && n < size * 10; n++) {
     const kind = r.pick<KasmKind>([
-      "UserAttributes", "GroupMembership", "UserGroups", "UserServerAssignment", "StagingConfig", "CastConfig",
-      "ServerDrain", "LicenseActivation", "EgressProvider", "EgressGateway", "EgressProviderMapping", "EgressCredential",
-      "ServerImport", "UserSet",
+      "UserAttributes",
+      "GroupMembership",
+      "UserGroups",
+      "UserServerAssignment",
+      "StagingConfig",
+      "CastConfig",
+      "ServerDrain",
+      "LicenseActivation",
+      "EgressProvider",
+      "EgressGateway",
+      "EgressProviderMapping",
+      "EgressCredential",
+      "ServerImport",
+      "UserSet",
       // Groups and workspaces are a released Kasm's operations: only a product run manages them.
       ...(TEST_API_NAMES === "product" ? (["Group", "Workspace", "GroupWorkspace", "WorkspaceRegistry"] as const) : []),
     ]);
@@ -147,13 +158,23 @@ export function buildStack(seed: number, size: number, tag: string, registryUrl 
         if (stagedImages.has(image)) continue;
         stagedImages.add(image);
         const numSessions = Math.floor(r.next() * 3);
-        specs.push({ kind, name, props: { zoneId: IDS.zone, imageId: image, numSessions, expiration: 1, allowWsUploads: r.coin() }, update: { numSessions: numSessions + 1 } });
+        specs.push({
+          kind,
+          name,
+          props: { zoneId: IDS.zone, imageId: image, numSessions, expiration: 1, allowWsUploads: r.coin() },
+          update: { numSessions: numSessions + 1 },
+        });
         break;
       }
       case "CastConfig": {
         if (casts >= 2) continue;
         casts += 1;
-        const props: Record<string, unknown> = { castingConfigName: `${tag}cast${casts}`, imageId: r.pick([IDS.image1, IDS.image2]), key: `${tag}key${casts}`, allowAnonymous: r.coin() };
+        const props: Record<string, unknown> = {
+          castingConfigName: `${tag}cast${casts}`,
+          imageId: r.pick([IDS.image1, IDS.image2]),
+          key: `${tag}key${casts}`,
+          allowAnonymous: r.coin(),
+        };
         if (r.coin(0.3)) props.groupId = IDS.devs;
         // An update of a setting, or a move to another group (Groups Modify on both, which the native preview notes).
         specs.push({ kind, name, props, update: r.coin(0.3) ? { groupId: IDS.ops } : { disableTips: true } });
@@ -170,7 +191,13 @@ export function buildStack(seed: number, size: number, tag: string, registryUrl 
         if (serverImports >= 2) continue;
         serverImports += 1;
         const servers = Array.from({ length: 1 + Math.floor(r.next() * 3) }, (_, j) => {
-          const row: Record<string, unknown> = { name: `${tag}srv${serverImports}-${j}`, ipHostname: `10.1.${serverImports}.${j + 1}`, port: 22, zoneName: "zone1", connectionType: r.pick(["SSH", "RDP"]) };
+          const row: Record<string, unknown> = {
+            name: `${tag}srv${serverImports}-${j}`,
+            ipHostname: `10.1.${serverImports}.${j + 1}`,
+            port: 22,
+            zoneName: "zone1",
+            connectionType: r.pick(["SSH", "RDP"]),
+          };
           if (r.coin(0.4)) row.assignedUsername = r.pick(["plain1", "plain2", "admin1"]);
           if (r.coin(0.3)) row.labels = ["lab"];
           return row;
@@ -266,10 +293,22 @@ export function buildStack(seed: number, size: number, tag: string, registryUrl 
         if (kind === "EgressProviderMapping") {
           if (mappedTargets.has(targetKey)) continue;
           mappedTargets.add(targetKey);
-          specs.push({ kind, name, props: { egressProviderId: ref("ep"), [target[0]]: target[1], allowAllGateways: true, enabled: true }, update: { enabled: false } });
+          specs.push({
+            kind,
+            name,
+            props: { egressProviderId: ref("ep"), [target[0]]: target[1], allowAllGateways: true, enabled: true },
+            update: { enabled: false },
+          });
         } else {
           credentials += 1;
-          const props: Record<string, unknown> = { egressProviderId: ref("ep"), name: `${tag}cred${credentials}`, [target[0]]: target[1], allowAllGateways: true, username: "vpn", password: "not-a-real-secret" };
+          const props: Record<string, unknown> = {
+            egressProviderId: ref("ep"),
+            name: `${tag}cred${credentials}`,
+            [target[0]]: target[1],
+            allowAllGateways: true,
+            username: "vpn",
+            password: "not-a-real-secret",
+          };
           if (r.coin()) Object.assign(props, { limitActiveConnections: true, activeConnectionLimit: 2 });
           specs.push({ kind, name, props, update: { name: `${tag}cred${credentials}b` } });
         }
@@ -279,7 +318,9 @@ export function buildStack(seed: number, size: number, tag: string, registryUrl 
   }
   // A user whose groups the stack changes may gain or lose Global Admin, which the pack cannot
   // follow to a username a ServerImport row assigns: such rows assign nobody.
-  const regrouped = new Set([...groupLinks.keys()].map((k) => Object.entries({ admin1: IDS.admin1, plain1: IDS.plain1, plain2: IDS.plain2 }).find(([, id]) => id === k)?.[0]));
+  const regrouped = new Set(
+    [...groupLinks.keys()].map((k) => Object.entries({ admin1: IDS.admin1, plain1: IDS.plain1, plain2: IDS.plain2 }).find(([, id]) => id === k)?.[0]),
+  );
   for (const s of specs) {
     if (s.kind !== "ServerImport") continue;
     for (const list of [s.props.servers, s.update.servers] as Record<string, unknown>[][])

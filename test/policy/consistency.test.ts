@@ -34,7 +34,15 @@ import { API_NAMES_CONFIG, TEST_API_NAMES } from "../helpers/vocabulary";
 import { configure, providers } from "../../provider";
 import { kasmClient } from "../../provider/runtime";
 import { KasmLicenseLimitError, KasmPermissionError } from "../../provider/api";
-import { CAST_GROUP_CHANGING, closeUnderDependencies, OPERATIONS, RESOURCE_FIELDS_CHANGING, USER_FIELD_PERMISSIONS, type OperationName, type PermissionName } from "../../catalogue";
+import {
+  CAST_GROUP_CHANGING,
+  closeUnderDependencies,
+  OPERATIONS,
+  RESOURCE_FIELDS_CHANGING,
+  USER_FIELD_PERMISSIONS,
+  type OperationName,
+  type PermissionName,
+} from "../../catalogue";
 import { resourceFieldsChanging } from "../../provider/resources/workspace";
 import { castGroupChanging } from "../../provider/resources/cast-config";
 import { readOnlyKey } from "../../policy/permissions/read-only-key";
@@ -83,20 +91,61 @@ function seedFor(permissions: readonly PermissionName[], readOnly: boolean): See
 
 /** Operations the providers call, and so the permissions that matter. */
 const USED_OPERATIONS: OperationName[] = [
-  "create_user", "get_user", "update_user", "delete_user", "get_attributes", "update_user_attributes",
-  "add_user_group", "remove_user_group", "assign_user_server", "unassign_user_server",
-  "create_staging_config", "get_staging_config", "update_staging_config", "delete_staging_config",
-  "create_cast_config", "update_cast_config", "delete_cast_config", "set_drain_server", "get_servers", "activate",
-  "create_egress_provider", "get_egress_providers", "update_egress_provider", "delete_egress_provider",
-  "create_egress_gateway", "get_egress_gateways", "update_egress_gateway", "delete_egress_gateway",
-  "create_egress_provider_mapping", "get_egress_provider_mapping", "update_egress_provider_mapping", "delete_egress_provider_mapping",
-  "create_egress_credential", "get_egress_credentials",
-  "batch_create_server", "batch_create_user", "get_users",
+  "create_user",
+  "get_user",
+  "update_user",
+  "delete_user",
+  "get_attributes",
+  "update_user_attributes",
+  "add_user_group",
+  "remove_user_group",
+  "assign_user_server",
+  "unassign_user_server",
+  "create_staging_config",
+  "get_staging_config",
+  "update_staging_config",
+  "delete_staging_config",
+  "create_cast_config",
+  "update_cast_config",
+  "delete_cast_config",
+  "set_drain_server",
+  "get_servers",
+  "activate",
+  "create_egress_provider",
+  "get_egress_providers",
+  "update_egress_provider",
+  "delete_egress_provider",
+  "create_egress_gateway",
+  "get_egress_gateways",
+  "update_egress_gateway",
+  "delete_egress_gateway",
+  "create_egress_provider_mapping",
+  "get_egress_provider_mapping",
+  "update_egress_provider_mapping",
+  "delete_egress_provider_mapping",
+  "create_egress_credential",
+  "get_egress_credentials",
+  "batch_create_server",
+  "batch_create_user",
+  "get_users",
   // A released Kasm's group, image and registry operations, which only a product run's Group, Workspace, GroupWorkspace and WorkspaceRegistry resources call.
   ...(TEST_API_NAMES === "product"
     ? ([
-        "get_groups", "create_group", "update_group", "delete_group", "get_images", "create_image", "update_image", "delete_image", "get_images_group", "add_images_group", "remove_images_group",
-        "get_registries", "create_registry", "registry_auto_updates", "delete_registry",
+        "get_groups",
+        "create_group",
+        "update_group",
+        "delete_group",
+        "get_images",
+        "create_image",
+        "update_image",
+        "delete_image",
+        "get_images_group",
+        "add_images_group",
+        "remove_images_group",
+        "get_registries",
+        "create_registry",
+        "registry_auto_updates",
+        "delete_registry",
       ] as const)
     : []),
 ];
@@ -114,7 +163,6 @@ const RELEVANT: PermissionName[] = [
   ]),
 ].sort();
 
-
 // --- the policy's verdict ------------------------------------------------------------------------
 
 /**
@@ -126,7 +174,8 @@ const RELEVANT: PermissionName[] = [
  */
 function fixture(specs: readonly Spec[], ids: ReadonlyMap<string, string>): FixtureResource[] {
   return specs.map((s) => {
-    if (s.kind === "Workspace") return { kind: s.kind, name: s.name, props: { ...s.props, [RESOURCE_FIELDS_CHANGING]: resourceFieldsChanging(s.props, { ...s.props, ...s.update }) } };
+    if (s.kind === "Workspace")
+      return { kind: s.kind, name: s.name, props: { ...s.props, [RESOURCE_FIELDS_CHANGING]: resourceFieldsChanging(s.props, { ...s.props, ...s.update }) } };
     const props: Record<string, unknown> = {};
     const from: Record<string, string[]> = {};
     for (const [k, v] of Object.entries(s.props)) {
@@ -162,7 +211,8 @@ async function policySaysRefused(
   const analysis = analyseStack(policyResources(resources), key);
   const shortSteps = new Set<string>();
   for (const entry of analysis.entries)
-    for (const s of judgeNeeds({ permissions: key.permissions!, readOnly: key.readOnly }, entry.needs).shortfalls) shortSteps.add(`${entry.kind} ${entry.name} ${s.step}`);
+    for (const s of judgeNeeds({ permissions: key.permissions!, readOnly: key.readOnly }, entry.needs).shortfalls)
+      shortSteps.add(`${entry.kind} ${entry.name} ${s.step}`);
   return { refused: outcome.violations.length > 0, messages: outcome.violations.map((v) => v.message), shortSteps };
 }
 
@@ -182,8 +232,7 @@ class Refused extends Error {}
 /** Run the stack's lifecycle; resolves with where the first refusal happened, or undefined. */
 async function runLifecycle(specs: readonly Spec[], store: Store, ids: Map<string, string>): Promise<string | undefined> {
   const live = new Map<string, { id: string; outs: Record<string, unknown>; inputs: Record<string, unknown> }>();
-  const resolve = (props: Record<string, unknown>) =>
-    Object.fromEntries(Object.entries(props).map(([k, v]) => [k, isRef(v) ? ids.get(v.$ref) : v]));
+  const resolve = (props: Record<string, unknown>) => Object.fromEntries(Object.entries(props).map(([k, v]) => [k, isRef(v) ? ids.get(v.$ref) : v]));
   const step = async <T>(where: string, action: () => Promise<T>): Promise<T> => {
     try {
       return await action();
@@ -270,7 +319,9 @@ beforeAll(async () => {
   // cannot remove them), UserSet on some updates: thousands of cases would bury the test output.
   const write = process.stderr.write.bind(process.stderr);
   process.stderr.write = ((chunk: unknown, ...rest: unknown[]) =>
-    /^warning: (LicenseActivation|EgressCredential|ServerImport|UserSet) /.test(String(chunk)) ? true : (write as (...a: unknown[]) => boolean)(chunk, ...rest)) as typeof process.stderr.write;
+    /^warning: (LicenseActivation|EgressCredential|ServerImport|UserSet) /.test(String(chunk))
+      ? true
+      : (write as (...a: unknown[]) => boolean)(chunk, ...rest)) as typeof process.stderr.write;
 });
 
 afterAll(async () => {
@@ -330,7 +381,11 @@ describe("resource-needs-permissions agrees with the providers run against the e
         const { specs, usersWithSessions } = buildStack(c.seed, c.size, tag, site?.url);
         resources += specs.length;
         for (const s of specs) kinds.set(s.kind, (kinds.get(s.kind) ?? 0) + 1);
-        const permissions = [...RELEVANT.filter((p) => !c.removed.includes(p)), ...c.unrelated, ...(c.globalAdmin ? (["Global Admin"] as PermissionName[]) : [])];
+        const permissions = [
+          ...RELEVANT.filter((p) => !c.removed.includes(p)),
+          ...c.unrelated,
+          ...(c.globalAdmin ? (["Global Admin"] as PermissionName[]) : []),
+        ];
         const config = {
           permissions,
           readOnly: c.readOnly,
@@ -353,7 +408,8 @@ describe("resource-needs-permissions agrees with the providers run against the e
         }
         expect(preview.refused, `preview verdict disagrees\n${detail()}`).toBe(refusedAt !== undefined);
         // The refusal falls on a step the policy names (a replacement's delete is a delete).
-        if (refusedAt) expect([...preview.shortSteps], `the refused step is not one the policy names\n${detail()}`).toContain(refusedAt.replace(" (replaced)", ""));
+        if (refusedAt)
+          expect([...preview.shortSteps], `the refused step is not one the policy names\n${detail()}`).toContain(refusedAt.replace(" (replaced)", ""));
         if (ids.size === specs.length) {
           knownModeChecks += 1;
           const known = await policySaysRefused(specs, ids, config);
@@ -366,8 +422,14 @@ describe("resource-needs-permissions agrees with the providers run against the e
     console.log(
       `consistency: ${NUM_RUNS} cases (${refusedCases} refused, ${NUM_RUNS - refusedCases} allowed), ${resources} resources, ` +
         `${knownModeChecks} also judged with known ids, ${stores} fresh stores, ${seconds.toFixed(1)} s\n` +
-        `resources by kind: ${[...kinds].sort().map(([k, n]) => `${k} ${n}`).join(", ")}\n` +
-        `first refusal at: ${[...refusedKinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(", ")}`,
+        `resources by kind: ${[...kinds]
+          .sort()
+          .map(([k, n]) => `${k} ${n}`)
+          .join(", ")}\n` +
+        `first refusal at: ${[...refusedKinds]
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, n]) => `${k} ${n}`)
+          .join(", ")}`,
     );
   }, 240_000);
 });
@@ -385,4 +447,3 @@ describe("a licence limit is not a permission", () => {
     );
   });
 });
-

@@ -80,7 +80,10 @@ describe("the packs in the real analyzer process", () => {
     expect([info.name, info.version]).toEqual(["kasm-permissions", "0.1.0"]);
     await driver.configure(
       Object.fromEntries(
-        ["key-permission-dependencies", "resource-needs-permissions", "read-only-key", "least-privilege"].map((name) => [name, config({ permissions: without("Groups Modify") })]),
+        ["key-permission-dependencies", "resource-needs-permissions", "read-only-key", "least-privilege"].map((name) => [
+          name,
+          config({ permissions: without("Groups Modify") }),
+        ]),
       ),
     );
     // Preview: the user's id is not known yet; secrets arrive marked as such.

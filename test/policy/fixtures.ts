@@ -61,7 +61,6 @@ export function config(change: Record<string, unknown> = {}): Record<string, unk
 
 export const without = (...names: string[]) => NEEDED.filter((p) => !names.includes(p));
 
-
 // --- hardening ---------------------------------------------------------------------------------
 
 export const CAST_KEY = "kiosk-secret-key";
@@ -95,16 +94,31 @@ export function cast(props: Record<string, unknown> = {}): FixtureResource {
 }
 
 export function staging(props: Record<string, unknown> = {}, name = "staged"): FixtureResource {
-  return { kind: "StagingConfig", name, props: { zoneId: IDS.zone, imageId: IDS.image1, numSessions: 2, expiration: 1, allowWsClipboardUp: false, allowWsUploads: false, ...props } };
+  return {
+    kind: "StagingConfig",
+    name,
+    props: { zoneId: IDS.zone, imageId: IDS.image1, numSessions: 2, expiration: 1, allowWsClipboardUp: false, allowWsUploads: false, ...props },
+  };
 }
 
 export function credential(props: Record<string, unknown> = {}): FixtureResource {
   return {
     kind: "EgressCredential",
     name: "cred",
-    props: { egressProviderId: IDS.zone, name: "devs", groupId: IDS.devs, password: "vpn-password-xyz", limitActiveConnections: true, activeConnectionLimit: 2, ...props },
+    props: {
+      egressProviderId: IDS.zone,
+      name: "devs",
+      groupId: IDS.devs,
+      password: "vpn-password-xyz",
+      limitActiveConnections: true,
+      activeConnectionLimit: 2,
+      ...props,
+    },
   };
 }
 
-export const user = (props: Record<string, unknown> = {}): FixtureResource => ({ kind: "User", name: "bob", props: { username: "bob", password: USER_PASSWORD, ...props } });
-
+export const user = (props: Record<string, unknown> = {}): FixtureResource => ({
+  kind: "User",
+  name: "bob",
+  props: { username: "bob", password: USER_PASSWORD, ...props },
+});

@@ -76,7 +76,8 @@ describe("the pack", () => {
   it("the compliant fixtures pass every resource policy and never show secrets", async () => {
     for (const p of policies) {
       if (!("validateResource" in p)) continue;
-      for (const r of [cast(), staging(), credential(), user(), serverImport(), userSet()]) expect(await runResourcePolicy(p, r, {}), `${p.name} on ${r.name}`).toEqual({ violations: [] });
+      for (const r of [cast(), staging(), credential(), user(), serverImport(), userSet()])
+        expect(await runResourcePolicy(p, r, {}), `${p.name} on ${r.name}`).toEqual({ violations: [] });
     }
     const loud = [cast({ limitIps: false, key: CAST_KEY }), user({ password: "short" })];
     for (const p of policies)
@@ -131,14 +132,18 @@ describe("cast-anonymous-referrers", () => {
   });
   it("passes listed referrers, and checks them against trustedDomains", async () => {
     expect(messages(await runResourcePolicy(castAnonymousReferrers, cast(), { trustedDomains: ["example.com"] }))).toEqual([]);
-    expect(messages(await runResourcePolicy(castAnonymousReferrers, cast({ allowedReferrers: ["app.example.com", "evil.test"] }), { trustedDomains: ["example.com"] }))).toEqual([
-      "CastConfig 'kiosk': 1 allowed referrer(s) lie outside trustedDomains.",
-    ]);
+    expect(
+      messages(
+        await runResourcePolicy(castAnonymousReferrers, cast({ allowedReferrers: ["app.example.com", "evil.test"] }), { trustedDomains: ["example.com"] }),
+      ),
+    ).toEqual(["CastConfig 'kiosk': 1 allowed referrer(s) lie outside trustedDomains."]);
     expect(withinDomains("*.example.com:8443", ["example.com"])).toBe(true);
     expect(withinDomains("notexample.com", ["example.com"])).toBe(false);
   });
   it("could not decide while the list is not known", async () => {
-    expect((await runResourcePolicy(castAnonymousReferrers, cast({ allowedReferrers: UNKNOWN_ARRAY }))).undecided).toContain("allowedReferrers is not known yet");
+    expect((await runResourcePolicy(castAnonymousReferrers, cast({ allowedReferrers: UNKNOWN_ARRAY }))).undecided).toContain(
+      "allowedReferrers is not known yet",
+    );
   });
 });
 
@@ -163,7 +168,9 @@ describe("cast-anonymous-dynamic-args", () => {
     expect(messages(await runResourcePolicy(castAnonymousDynamicArgs, cast({ dynamicCtrNetwork: true })))).toEqual([
       "CastConfig 'kiosk': allowAnonymous is true and dynamicCtrNetwork lets the caller set the session's container network from the URL. Turn it off.",
     ]);
-    expect(messages(await runResourcePolicy(castAnonymousDynamicArgs, cast({ dynamicCtrNetwork: true }), { allowedArguments: ["dynamicCtrNetwork"] }))).toEqual([]);
+    expect(messages(await runResourcePolicy(castAnonymousDynamicArgs, cast({ dynamicCtrNetwork: true }), { allowedArguments: ["dynamicCtrNetwork"] }))).toEqual(
+      [],
+    );
     expect(messages(await runResourcePolicy(castAnonymousDynamicArgs, cast()))).toEqual([]);
   });
 });
@@ -189,10 +196,16 @@ describe("anonymous-data-transfer", () => {
   });
   it("matches images not known yet through the resource they come from, and otherwise could not decide", async () => {
     const image: FixtureResource = { kind: "Other", name: "image", props: {} };
-    const linked = [image, { ...cast({ imageId: UNKNOWN }), from: { imageId: ["image"] } }, { ...staging({ imageId: UNKNOWN, allowWsUploads: true }), from: { imageId: ["image"] } }];
+    const linked = [
+      image,
+      { ...cast({ imageId: UNKNOWN }), from: { imageId: ["image"] } },
+      { ...staging({ imageId: UNKNOWN, allowWsUploads: true }), from: { imageId: ["image"] } },
+    ];
     expect((await runStackPolicy(anonymousDataTransfer, linked)).violations).toHaveLength(1);
     const unlinked = await runStackPolicy(anonymousDataTransfer, [cast(), staging({ imageId: UNKNOWN, allowWsUploads: true })]);
-    expect(unlinked.undecided).toContain("StagingConfig 'staged': its flags, its image, or whether an anonymous casting config uses that image is not known yet");
+    expect(unlinked.undecided).toContain(
+      "StagingConfig 'staged': its flags, its image, or whether an anonymous casting config uses that image is not known yet",
+    );
   });
   it("takes the flags to check from config", async () => {
     expect((await runStackPolicy(anonymousDataTransfer, [cast({ allowWsDownloads: true })], { flags: ["allowWsDownloads"] })).violations).toHaveLength(1);
@@ -215,7 +228,9 @@ describe("cast-valid-until-past", () => {
     ]);
   });
   it("could not decide while validUntil is not known", async () => {
-    expect((await runResourcePolicy(castValidUntilPast, cast({ validUntil: UNKNOWN }))).undecided).toBe("could not decide for CastConfig 'kiosk': validUntil is not known yet");
+    expect((await runResourcePolicy(castValidUntilPast, cast({ validUntil: UNKNOWN }))).undecided).toBe(
+      "could not decide for CastConfig 'kiosk': validUntil is not known yet",
+    );
   });
 });
 
@@ -227,13 +242,19 @@ describe("egress-credential-connection-limit", () => {
     expect(messages(await runResourcePolicy(egressCredentialConnectionLimit, credential()))).toEqual([]);
   });
   it("flags a limit above maxActiveConnectionLimit", async () => {
-    expect(messages(await runResourcePolicy(egressCredentialConnectionLimit, credential({ activeConnectionLimit: 50 }), { maxActiveConnectionLimit: 10 }))).toHaveLength(1);
+    expect(
+      messages(await runResourcePolicy(egressCredentialConnectionLimit, credential({ activeConnectionLimit: 50 }), { maxActiveConnectionLimit: 10 })),
+    ).toHaveLength(1);
   });
 });
 
 describe("staging-license-capacity", () => {
   it("flags staging beyond the Community Edition's 5 concurrent sessions, across the stack", async () => {
-    const { violations } = await runStackPolicy(stagingLicenseCapacity, [staging({ numSessions: 4 }), staging({ numSessions: 2, imageId: IDS.image2 }, "staged-2")], { license: "community" });
+    const { violations } = await runStackPolicy(
+      stagingLicenseCapacity,
+      [staging({ numSessions: 4 }), staging({ numSessions: 2, imageId: IDS.image2 }, "staged-2")],
+      { license: "community" },
+    );
     expect(violations.map((v) => v.message)).toEqual([
       "StagingConfig 'staged': the stack's staging configs keep 6 sessions staged, more than the Community Edition's 5 concurrent sessions; staged sessions count as running sessions.",
       "StagingConfig 'staged-2': the stack's staging configs keep 6 sessions staged, more than the Community Edition's 5 concurrent sessions; staged sessions count as running sessions.",
@@ -242,11 +263,18 @@ describe("staging-license-capacity", () => {
   it("passes within capacity, and does not apply without a licence that limits sessions", async () => {
     expect(await runStackPolicy(stagingLicenseCapacity, [staging({ numSessions: 5 })], { license: "community" })).toEqual({ violations: [] });
     expect((await runStackPolicy(stagingLicenseCapacity, [staging({ numSessions: 9 })], {})).notApplicable).toBeDefined();
-    expect((await runStackPolicy(stagingLicenseCapacity, [staging({ numSessions: 9 })], { license: "per-concurrent-session", concurrentSessions: 8 })).violations).toHaveLength(1);
+    expect(
+      (await runStackPolicy(stagingLicenseCapacity, [staging({ numSessions: 9 })], { license: "per-concurrent-session", concurrentSessions: 8 })).violations,
+    ).toHaveLength(1);
   });
   it("could not decide while a count is not known, unless the known ones exceed already", async () => {
-    expect((await runStackPolicy(stagingLicenseCapacity, [staging({ numSessions: UNKNOWN })], { license: "community" })).undecided).toContain("numSessions of StagingConfig 'staged'");
-    expect((await runStackPolicy(stagingLicenseCapacity, [staging({ numSessions: 6 }), staging({ numSessions: UNKNOWN }, "other")], { license: "community" })).violations).toHaveLength(1);
+    expect((await runStackPolicy(stagingLicenseCapacity, [staging({ numSessions: UNKNOWN })], { license: "community" })).undecided).toContain(
+      "numSessions of StagingConfig 'staged'",
+    );
+    expect(
+      (await runStackPolicy(stagingLicenseCapacity, [staging({ numSessions: 6 }), staging({ numSessions: UNKNOWN }, "other")], { license: "community" }))
+        .violations,
+    ).toHaveLength(1);
   });
 });
 
@@ -262,14 +290,23 @@ describe("user-password-length", () => {
 });
 
 describe("conflicting-declarations", () => {
-  const attrs = (name: string, userId: unknown, from?: string[]): FixtureResource => ({ kind: "UserAttributes", name, props: { userId, showTips: false }, ...(from ? { from: { userId: from } } : {}) });
+  const attrs = (name: string, userId: unknown, from?: string[]): FixtureResource => ({
+    kind: "UserAttributes",
+    name,
+    props: { userId, showTips: false },
+    ...(from ? { from: { userId: from } } : {}),
+  });
   const membership = (name: string, userId: unknown, groupId: unknown, from?: string[]): FixtureResource => ({
     kind: "GroupMembership",
     name,
     props: { userId, groupId },
     ...(from ? { from: { userId: from } } : {}),
   });
-  const userGroups = (name: string, userId: unknown, groupIds: unknown[] = [IDS.devs]): FixtureResource => ({ kind: "UserGroups", name, props: { userId, groupIds } });
+  const userGroups = (name: string, userId: unknown, groupIds: unknown[] = [IDS.devs]): FixtureResource => ({
+    kind: "UserGroups",
+    name,
+    props: { userId, groupIds },
+  });
   const drain = (name: string, serverId: unknown): FixtureResource => ({ kind: "ServerDrain", name, props: { serverId, draining: true } });
   const link = (kind: FixtureResource["kind"], name: string, props: Record<string, unknown>): FixtureResource => ({ kind, name, props });
   const mapping = (name: string, target: Record<string, unknown>, egressProviderId: string = IDS.plain1): FixtureResource => ({
@@ -277,7 +314,11 @@ describe("conflicting-declarations", () => {
     name,
     props: { egressProviderId, ...target },
   });
-  const newUser = (name: string, props: Record<string, unknown> = {}): FixtureResource => ({ kind: "User", name, props: { username: name, userId: UNKNOWN, ...props } });
+  const newUser = (name: string, props: Record<string, unknown> = {}): FixtureResource => ({
+    kind: "User",
+    name,
+    props: { username: name, userId: UNKNOWN, ...props },
+  });
 
   it("passes resources that each manage their own object", async () => {
     const resources = [
@@ -295,7 +336,10 @@ describe("conflicting-declarations", () => {
   });
 
   it("names both resources of two UserAttributes of one user, whatever the spelling of its id, on the later one", async () => {
-    const { violations } = await runStackPolicy(conflictingDeclarations, [attrs("alice-attrs", IDS.plain1), attrs("alice-more", hyphenatedUpperCase(IDS.plain1))]);
+    const { violations } = await runStackPolicy(conflictingDeclarations, [
+      attrs("alice-attrs", IDS.plain1),
+      attrs("alice-more", hyphenatedUpperCase(IDS.plain1)),
+    ]);
     expect(violations).toEqual([
       {
         message:
@@ -316,13 +360,21 @@ describe("conflicting-declarations", () => {
           "or manage this user with GroupMemberships only.",
       ]);
     }
-    expect(await runStackPolicy(conflictingDeclarations, [userGroups("alice-groups", IDS.plain1), membership("bob-ops", IDS.plain2, IDS.ops)])).toEqual({ violations: [] });
+    expect(await runStackPolicy(conflictingDeclarations, [userGroups("alice-groups", IDS.plain1), membership("bob-ops", IDS.plain2, IDS.ops)])).toEqual({
+      violations: [],
+    });
   });
 
   it("flags two UserGroups of one user, two ServerDrain of one server, two StagingConfig of one zone and image, two GroupMembership of one user and group", async () => {
     const cases: [FixtureResource[], string][] = [
-      [[userGroups("g1", IDS.plain1), userGroups("g2", IDS.plain1.toUpperCase(), [IDS.ops])], "UserGroups 'g1' and UserGroups 'g2' both manage the groups of the same user (userId)"],
-      [[drain("d1", IDS.server1), drain("d2", hyphenatedUpperCase(IDS.server1))], "ServerDrain 'd1' and ServerDrain 'd2' both manage the draining of the same server (serverId)"],
+      [
+        [userGroups("g1", IDS.plain1), userGroups("g2", IDS.plain1.toUpperCase(), [IDS.ops])],
+        "UserGroups 'g1' and UserGroups 'g2' both manage the groups of the same user (userId)",
+      ],
+      [
+        [drain("d1", IDS.server1), drain("d2", hyphenatedUpperCase(IDS.server1))],
+        "ServerDrain 'd1' and ServerDrain 'd2' both manage the draining of the same server (serverId)",
+      ],
       [
         [staging(), staging({ numSessions: 1, imageId: hyphenatedUpperCase(IDS.image1) }, "staged-again")],
         "StagingConfig 'staged' and StagingConfig 'staged-again' both manage the staging config of the same zone and image (zoneId and imageId)",
@@ -339,22 +391,38 @@ describe("conflicting-declarations", () => {
     }
     // One key part differs: another object.
     expect(await runStackPolicy(conflictingDeclarations, [staging(), staging({ zoneId: IDS.image2 }, "other-zone")])).toEqual({ violations: [] });
-    expect(await runStackPolicy(conflictingDeclarations, [link("UserServerAssignment", "a1", { userId: IDS.plain1, serverId: IDS.server1 }), link("UserServerAssignment", "a2", { userId: IDS.plain1, serverId: IDS.server2 })])).toEqual({ violations: [] });
-    expect(await runStackPolicy(conflictingDeclarations, [membership("m1", IDS.plain1, IDS.devs), membership("m2", IDS.plain2, IDS.devs)])).toEqual({ violations: [] });
+    expect(
+      await runStackPolicy(conflictingDeclarations, [
+        link("UserServerAssignment", "a1", { userId: IDS.plain1, serverId: IDS.server1 }),
+        link("UserServerAssignment", "a2", { userId: IDS.plain1, serverId: IDS.server2 }),
+      ]),
+    ).toEqual({ violations: [] });
+    expect(await runStackPolicy(conflictingDeclarations, [membership("m1", IDS.plain1, IDS.devs), membership("m2", IDS.plain2, IDS.devs)])).toEqual({
+      violations: [],
+    });
   });
 
   it("flags two declarations of one link: an assignment, a group's workspace, an egress provider mapping (the create of the second takes the first's link without an error)", async () => {
     const cases: [FixtureResource[], string][] = [
       [
-        [link("UserServerAssignment", "a1", { userId: IDS.plain1, serverId: IDS.server1 }), link("UserServerAssignment", "a2", { userId: hyphenatedUpperCase(IDS.plain1), serverId: IDS.server1 })],
+        [
+          link("UserServerAssignment", "a1", { userId: IDS.plain1, serverId: IDS.server1 }),
+          link("UserServerAssignment", "a2", { userId: hyphenatedUpperCase(IDS.plain1), serverId: IDS.server1 }),
+        ],
         "UserServerAssignment 'a1' and UserServerAssignment 'a2' both manage the same assignment (the same user and server) (userId and serverId)",
       ],
       [
-        [link("GroupWorkspace", "w1", { groupId: IDS.devs, imageId: IDS.image1 }), link("GroupWorkspace", "w2", { groupId: IDS.devs, imageId: hyphenatedUpperCase(IDS.image1), adopt: true })],
+        [
+          link("GroupWorkspace", "w1", { groupId: IDS.devs, imageId: IDS.image1 }),
+          link("GroupWorkspace", "w2", { groupId: IDS.devs, imageId: hyphenatedUpperCase(IDS.image1), adopt: true }),
+        ],
         "GroupWorkspace 'w1' and GroupWorkspace 'w2' both manage the same authorization (the same group and workspace) (groupId and imageId)",
       ],
       [
-        [mapping("p1", { groupId: IDS.devs, allowAllGateways: true }), mapping("p2", { groupId: hyphenatedUpperCase(IDS.devs), selectedGateways: [IDS.server1] })],
+        [
+          mapping("p1", { groupId: IDS.devs, allowAllGateways: true }),
+          mapping("p2", { groupId: hyphenatedUpperCase(IDS.devs), selectedGateways: [IDS.server1] }),
+        ],
         "EgressProviderMapping 'p1' and EgressProviderMapping 'p2' both manage the same egress provider mapping (the same provider and target) (egressProviderId and userId and groupId and imageId)",
       ],
     ];
@@ -364,10 +432,21 @@ describe("conflicting-declarations", () => {
       expect(found[0]).toMatch(new RegExp(`^${start.replace(/[()]/g, "\\$&")}: `));
     }
     // The mapping's target is one of three: another kind of target, or another target, is another mapping.
-    expect(await runStackPolicy(conflictingDeclarations, [mapping("p1", { groupId: IDS.devs }), mapping("p2", { userId: IDS.devs })])).toEqual({ violations: [] });
-    expect(await runStackPolicy(conflictingDeclarations, [mapping("p1", { groupId: IDS.devs }), mapping("p2", { groupId: IDS.ops })])).toEqual({ violations: [] });
-    expect(await runStackPolicy(conflictingDeclarations, [mapping("p1", { groupId: IDS.devs }), mapping("p2", { groupId: IDS.devs }, IDS.plain2)])).toEqual({ violations: [] });
-    expect(await runStackPolicy(conflictingDeclarations, [link("GroupWorkspace", "w1", { groupId: IDS.devs, imageId: IDS.image1 }), link("GroupWorkspace", "w2", { groupId: IDS.ops, imageId: IDS.image1 })])).toEqual({ violations: [] });
+    expect(await runStackPolicy(conflictingDeclarations, [mapping("p1", { groupId: IDS.devs }), mapping("p2", { userId: IDS.devs })])).toEqual({
+      violations: [],
+    });
+    expect(await runStackPolicy(conflictingDeclarations, [mapping("p1", { groupId: IDS.devs }), mapping("p2", { groupId: IDS.ops })])).toEqual({
+      violations: [],
+    });
+    expect(await runStackPolicy(conflictingDeclarations, [mapping("p1", { groupId: IDS.devs }), mapping("p2", { groupId: IDS.devs }, IDS.plain2)])).toEqual({
+      violations: [],
+    });
+    expect(
+      await runStackPolicy(conflictingDeclarations, [
+        link("GroupWorkspace", "w1", { groupId: IDS.devs, imageId: IDS.image1 }),
+        link("GroupWorkspace", "w2", { groupId: IDS.ops, imageId: IDS.image1 }),
+      ]),
+    ).toEqual({ violations: [] });
   });
 
   it("during preview, follows a userId not known yet to the User of the stack it comes from", async () => {
@@ -375,13 +454,23 @@ describe("conflicting-declarations", () => {
     const same = await runStackPolicy(conflictingDeclarations, [newUser("alice"), attrs("a1", UNKNOWN, ["alice"]), attrs("a2", UNKNOWN, ["alice"])]);
     expect(messages(same)).toEqual([expect.stringMatching(/^UserAttributes 'a1' and UserAttributes 'a2' both manage the attributes of the same user/)]);
     // Two Users of the stack are two users; a user the stack creates is none of the existing ones.
-    const resources = [newUser("alice"), newUser("bob"), userGroups("alice-groups", UNKNOWN), membership("bob-devs", UNKNOWN, IDS.devs, ["bob"]), membership("plain-devs", IDS.plain1, IDS.devs)];
+    const resources = [
+      newUser("alice"),
+      newUser("bob"),
+      userGroups("alice-groups", UNKNOWN),
+      membership("bob-devs", UNKNOWN, IDS.devs, ["bob"]),
+      membership("plain-devs", IDS.plain1, IDS.devs),
+    ];
     resources[2] = { ...resources[2], from: { userId: ["alice"] } };
     expect(await runStackPolicy(conflictingDeclarations, resources)).toEqual({ violations: [] });
   });
 
   it("once a User's id is known, a literal id of that user is the same user", async () => {
-    const outcome = await runStackPolicy(conflictingDeclarations, [newUser("alice", { userId: IDS.plain1 }), attrs("a1", UNKNOWN, ["alice"]), attrs("a2", hyphenatedUpperCase(IDS.plain1))]);
+    const outcome = await runStackPolicy(conflictingDeclarations, [
+      newUser("alice", { userId: IDS.plain1 }),
+      attrs("a1", UNKNOWN, ["alice"]),
+      attrs("a2", hyphenatedUpperCase(IDS.plain1)),
+    ]);
     expect(outcome.violations).toHaveLength(1);
   });
 
@@ -404,7 +493,9 @@ describe("conflicting-declarations", () => {
         "(a value not known during preview that is not the userId of one User of this stack, or a User that may adopt an existing user)",
     );
     // A value that differs where it is known needs nothing unknown: another object.
-    expect(await runStackPolicy(conflictingDeclarations, [membership("m1", IDS.plain1, UNKNOWN), membership("m2", IDS.plain2, UNKNOWN)])).toEqual({ violations: [] });
+    expect(await runStackPolicy(conflictingDeclarations, [membership("m1", IDS.plain1, UNKNOWN), membership("m2", IDS.plain2, UNKNOWN)])).toEqual({
+      violations: [],
+    });
   });
 
   it("respects exemptResources, and does not apply to a stack with nothing to compare", async () => {
@@ -418,16 +509,21 @@ describe("conflicting-declarations", () => {
 
 describe("server-import-shared-credentials", () => {
   it("flags SSH rows with STATIC credentials (named or Kasm's default) and no user key, naming them by position", async () => {
-    expect(messages(await runResourcePolicy(serverImportSharedCredentials, serverImport([{}, {}, { connectionCredentialType: "static" }, { useUserPrivateKey: false }])))).toEqual([
+    expect(
+      messages(
+        await runResourcePolicy(serverImportSharedCredentials, serverImport([{}, {}, { connectionCredentialType: "static" }, { useUserPrivateKey: false }])),
+      ),
+    ).toEqual([
       "ServerImport 'lab': servers[2] and servers[3] are SSH servers with STATIC credentials (Kasm's default) and without useUserPrivateKey: every user connects as the same stored account. Set useUserPrivateKey: true, or connectionCredentialType: SSO.",
     ]);
-    expect(messages(await runResourcePolicy(serverImportSharedCredentials, serverImport([{ connectionCredentialType: undefined, useUserPrivateKey: undefined }])))).toEqual([
-      expect.stringMatching(/^ServerImport 'lab': servers\[0\] is an SSH server with STATIC credentials/),
-    ]);
+    expect(
+      messages(await runResourcePolicy(serverImportSharedCredentials, serverImport([{ connectionCredentialType: undefined, useUserPrivateKey: undefined }]))),
+    ).toEqual([expect.stringMatching(/^ServerImport 'lab': servers\[0\] is an SSH server with STATIC credentials/)]);
     expect(await runResourcePolicy(serverImportSharedCredentials, serverImport())).toEqual({ violations: [] });
   });
   it("reads Kasm's CSV too, and never prints a row's values", async () => {
-    const csv = "name,ip_hostname,port,connection_type,connection_credential_type,use_user_private_key\nsecret-host,10.0.0.9,22,SSH,,no\nws-2,10.0.0.2,22,SSH,STATIC,yes\n";
+    const csv =
+      "name,ip_hostname,port,connection_type,connection_credential_type,use_user_private_key\nsecret-host,10.0.0.9,22,SSH,,no\nws-2,10.0.0.2,22,SSH,STATIC,yes\n";
     const found = messages(await runResourcePolicy(serverImportSharedCredentials, serverImport(csv)));
     expect(found).toEqual([expect.stringMatching(/^ServerImport 'lab': csv row 1 \(line 2\) is an SSH server/)]);
     expect(found[0]).not.toMatch(/secret-host|10\.0\.0\.9/);
@@ -436,17 +532,27 @@ describe("server-import-shared-credentials", () => {
     expect((await runResourcePolicy(serverImportSharedCredentials, { kind: "ServerImport", name: "lab", props: { servers: UNKNOWN_ARRAY } })).undecided).toBe(
       "could not decide for ServerImport 'lab': its rows (csv or servers) are not known yet",
     );
-    expect((await runResourcePolicy(serverImportSharedCredentials, serverImport([{ useUserPrivateKey: UNKNOWN_BOOL }, {}]))).undecided).toContain("not known yet");
-    expect(messages(await runResourcePolicy(serverImportSharedCredentials, serverImport([{ useUserPrivateKey: UNKNOWN_BOOL }, {}, { connectionCredentialType: "STATIC" }])))).toHaveLength(1);
+    expect((await runResourcePolicy(serverImportSharedCredentials, serverImport([{ useUserPrivateKey: UNKNOWN_BOOL }, {}]))).undecided).toContain(
+      "not known yet",
+    );
+    expect(
+      messages(
+        await runResourcePolicy(serverImportSharedCredentials, serverImport([{ useUserPrivateKey: UNKNOWN_BOOL }, {}, { connectionCredentialType: "STATIC" }])),
+      ),
+    ).toHaveLength(1);
   });
   it("respects exemptResources", async () => {
-    expect(await runResourcePolicy(serverImportSharedCredentials, serverImport([{ useUserPrivateKey: false }]), { exemptResources: ["lab"] })).toEqual({ violations: [] });
+    expect(await runResourcePolicy(serverImportSharedCredentials, serverImport([{ useUserPrivateKey: false }]), { exemptResources: ["lab"] })).toEqual({
+      violations: [],
+    });
   });
 });
 
 describe("user-set-administrators", () => {
   it("flags rows that put users into Administrators, naming them by position only", async () => {
-    const found = messages(await runResourcePolicy(userSetAdministrators, userSet([{}, { groups: ["ops", "Administrators"] }, {}, { groups: [" administrators "] }])));
+    const found = messages(
+      await runResourcePolicy(userSetAdministrators, userSet([{}, { groups: ["ops", "Administrators"] }, {}, { groups: [" administrators "] }])),
+    );
     expect(found).toEqual([
       "UserSet 'staff': users[1] and users[3] put their users into Administrators, which holds Global Admin over the whole deployment. Declare administrators one by one (a User with a GroupMembership).",
     ]);
@@ -455,7 +561,9 @@ describe("user-set-administrators", () => {
   });
   it("reads Kasm's CSV group columns", async () => {
     const csv = "username,group_1,group_2\nada,devs,\nroot,ops,Administrators\n";
-    expect(messages(await runResourcePolicy(userSetAdministrators, userSet(csv)))).toEqual([expect.stringMatching(/^UserSet 'staff': csv row 2 \(line 3\) puts its user into Administrators/)]);
+    expect(messages(await runResourcePolicy(userSetAdministrators, userSet(csv)))).toEqual([
+      expect.stringMatching(/^UserSet 'staff': csv row 2 \(line 3\) puts its user into Administrators/),
+    ]);
   });
   it("could not decide while groups are not known, and respects exemptResources", async () => {
     expect((await runResourcePolicy(userSetAdministrators, userSet([{ groups: UNKNOWN_ARRAY }]))).undecided).toBe(
@@ -463,20 +571,31 @@ describe("user-set-administrators", () => {
     );
     expect((await runResourcePolicy(userSetAdministrators, userSet([{ groups: ["devs", UNKNOWN] }]))).undecided).toBeDefined();
     expect((await runResourcePolicy(userSetAdministrators, { kind: "UserSet", name: "staff", props: { csv: UNKNOWN } })).undecided).toContain("its rows");
-    expect(await runResourcePolicy(userSetAdministrators, userSet([{ groups: ["Administrators"] }]), { exemptResources: ["staff"] })).toEqual({ violations: [] });
+    expect(await runResourcePolicy(userSetAdministrators, userSet([{ groups: ["Administrators"] }]), { exemptResources: ["staff"] })).toEqual({
+      violations: [],
+    });
   });
 });
 
 describe("user-set-password-reset", () => {
   it("flags local users (the default realm) without forcePasswordReset, not users of a directory", async () => {
-    expect(messages(await runResourcePolicy(userSetPasswordReset, userSet([{ forcePasswordReset: false }, {}, { forcePasswordReset: undefined }, { realm: "saml", forcePasswordReset: false }])))).toEqual([
+    expect(
+      messages(
+        await runResourcePolicy(
+          userSetPasswordReset,
+          userSet([{ forcePasswordReset: false }, {}, { forcePasswordReset: undefined }, { realm: "saml", forcePasswordReset: false }]),
+        ),
+      ),
+    ).toEqual([
       "UserSet 'staff': users[0] and users[2] are local users without forcePasswordReset: they keep the password they were given until they change it. Set forcePasswordReset: true.",
     ]);
     expect(await runResourcePolicy(userSetPasswordReset, userSet())).toEqual({ violations: [] });
   });
   it("reads the CSV's force_password_reset column", async () => {
     const csv = "username,realm,force_password_reset\nada,,yes\nbob,local,false\ncarl,oidc,\n";
-    expect(messages(await runResourcePolicy(userSetPasswordReset, userSet(csv)))).toEqual([expect.stringMatching(/^UserSet 'staff': csv row 2 \(line 3\) is a local user without forcePasswordReset/)]);
+    expect(messages(await runResourcePolicy(userSetPasswordReset, userSet(csv)))).toEqual([
+      expect.stringMatching(/^UserSet 'staff': csv row 2 \(line 3\) is a local user without forcePasswordReset/),
+    ]);
   });
   it("names many rows briefly: consecutive rows as one run, at most eight runs, then how many are left", async () => {
     const all = `username\n${Array.from({ length: 150 }, (_, i) => `user${i}`).join("\n")}\n`;
@@ -485,7 +604,9 @@ describe("user-set-password-reset", () => {
     // Every other row local, from an import where odd rows come from a directory: 75 runs of one row.
     const alternate = `username,realm\n${Array.from({ length: 150 }, (_, i) => `user${i},${i % 2 ? "oidc" : ""}`).join("\n")}\n`;
     const [scattered] = messages(await runResourcePolicy(userSetPasswordReset, userSet(alternate)));
-    expect(scattered).toMatch(/^UserSet 'staff': csv row 1 \(line 2\), csv row 3 \(line 4\), csv row 5 \(line 6\), .*, csv row 15 \(line 16\) and 67 more rows are local users without forcePasswordReset/);
+    expect(scattered).toMatch(
+      /^UserSet 'staff': csv row 1 \(line 2\), csv row 3 \(line 4\), csv row 5 \(line 6\), .*, csv row 15 \(line 16\) and 67 more rows are local users without forcePasswordReset/,
+    );
     expect(scattered.length).toBeLessThan(400);
   });
   it("could not decide while a local row's flag or a realm is not known", async () => {
@@ -496,13 +617,23 @@ describe("user-set-password-reset", () => {
 });
 
 describe("workspace rules", () => {
-  const workspace = (props: Record<string, unknown>): FixtureResource => ({ kind: "Workspace", name: "desk", props: { name: "kasmweb/desktop:1.16.0", friendlyName: "Desktop", ...props } });
+  const workspace = (props: Record<string, unknown>): FixtureResource => ({
+    kind: "Workspace",
+    name: "desk",
+    props: { name: "kasmweb/desktop:1.16.0", friendlyName: "Desktop", ...props },
+  });
 
   it("workspace-host-access flags each way a session can reach the agent's host, and passes an ordinary run config", async () => {
     const flagged = await runResourcePolicy(
       workspaceHostAccess,
       workspace({
-        runConfig: { privileged: true, network_mode: "host", cap_add: ["cap_sys_admin", "NET_BIND_SERVICE"], security_opt: ["seccomp=unconfined"], volumes: { "/run/containerd/containerd.sock": {} } },
+        runConfig: {
+          privileged: true,
+          network_mode: "host",
+          cap_add: ["cap_sys_admin", "NET_BIND_SERVICE"],
+          security_opt: ["seccomp=unconfined"],
+          volumes: { "/run/containerd/containerd.sock": {} },
+        },
         volumeMappings: { "/var/run/docker.sock": { bind: "/var/run/docker.sock" } },
       }),
       {},
@@ -511,7 +642,13 @@ describe("workspace rules", () => {
       "Workspace 'desk': its sessions can reach the agent's host: runConfig.privileged is true; runConfig.network_mode is \"host\"; runConfig.cap_add adds SYS_ADMIN; " +
         "runConfig.security_opt has seccomp=unconfined; /var/run/docker.sock (the container runtime's socket) is mounted; /run/containerd/containerd.sock (the container runtime's socket) is mounted.",
     ]);
-    expect(await runResourcePolicy(workspaceHostAccess, workspace({ runConfig: { hostname: "kasm", cap_add: ["NET_BIND_SERVICE"] }, volumeMappings: { "/mnt/share": { bind: "/share" } } }), {})).toEqual({ violations: [] });
+    expect(
+      await runResourcePolicy(
+        workspaceHostAccess,
+        workspace({ runConfig: { hostname: "kasm", cap_add: ["NET_BIND_SERVICE"] }, volumeMappings: { "/mnt/share": { bind: "/share" } } }),
+        {},
+      ),
+    ).toEqual({ violations: [] });
     expect((await runResourcePolicy(workspaceHostAccess, workspace({ runConfig: UNKNOWN }), {})).undecided).toBe(
       "could not decide for Workspace 'desk': runConfig or volumeMappings is not known yet",
     );
@@ -520,13 +657,18 @@ describe("workspace rules", () => {
   it("workspace-config-credentials names the keys, never their values, and passes a config without one", async () => {
     const flagged = await runResourcePolicy(
       workspaceConfigCredentials,
-      workspace({ runConfig: { environment: { DB_PASSWORD: "hunter2-hunter2", TZ: "UTC" } }, execConfig: { first_launch: { environment: { API_TOKEN: "tok-123456" } } } }),
+      workspace({
+        runConfig: { environment: { DB_PASSWORD: "hunter2-hunter2", TZ: "UTC" } },
+        execConfig: { first_launch: { environment: { API_TOKEN: "tok-123456" } } },
+      }),
       {},
     );
     expect(messages(flagged)).toEqual([
       "Workspace 'desk': runConfig.environment.DB_PASSWORD, execConfig.first_launch.environment.API_TOKEN look like a credential written into the image record, which anyone with Images View and every session's user can read.",
     ]);
     expect(messages(flagged).join("")).not.toMatch(/hunter2|tok-123456/);
-    expect(await runResourcePolicy(workspaceConfigCredentials, workspace({ runConfig: { environment: { TZ: "UTC", PASSWORD_POLICY_URL: "" } } }), {})).toEqual({ violations: [] });
+    expect(await runResourcePolicy(workspaceConfigCredentials, workspace({ runConfig: { environment: { TZ: "UTC", PASSWORD_POLICY_URL: "" } } }), {})).toEqual({
+      violations: [],
+    });
   });
 });

@@ -2,7 +2,14 @@
  * Helpers for the policy tests: resources and args shaped as @pulumi/policy hands them to
  * policies, and direct calls that collect violations (and the advisory "could not decide").
  */
-import type { ReportViolation, ResourceValidationPolicy, StackValidationPolicy, PolicyResource, ResourceValidationArgs, StackValidationArgs } from "@pulumi/policy";
+import type {
+  ReportViolation,
+  ResourceValidationPolicy,
+  StackValidationPolicy,
+  PolicyResource,
+  ResourceValidationArgs,
+  StackValidationArgs,
+} from "@pulumi/policy";
 import { kasmTypeToken, NATIVE_PROVIDER_TYPE, UNKNOWN_SENTINELS, type KasmKind, type KasmResourceForm } from "../../catalogue";
 import { isUndecidable } from "../../policy/shared/kasm";
 
@@ -77,7 +84,13 @@ export function policyResources(resources: readonly FixtureResource[]): PolicyRe
     urn: urnOf(r.kind, r.name, r.form),
     props: r.props,
     provider: providerOf(r),
-    opts: { protect: false, ignoreChanges: [], aliases: [], customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 }, additionalSecretOutputs: [] },
+    opts: {
+      protect: false,
+      ignoreChanges: [],
+      aliases: [],
+      customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 },
+      additionalSecretOutputs: [],
+    },
     dependencies: [] as PolicyResource[],
     propertyDependencies: {} as Record<string, PolicyResource[]>,
     isType: () => false,
@@ -118,7 +131,11 @@ function reporter(violations: Outcome["violations"]): ReportViolation {
 }
 
 /** Call a stack policy directly, as @pulumi/policy would. */
-export async function runStackPolicy(policy: StackValidationPolicy, resources: readonly FixtureResource[], config: Record<string, unknown> = {}): Promise<Outcome> {
+export async function runStackPolicy(
+  policy: StackValidationPolicy,
+  resources: readonly FixtureResource[],
+  config: Record<string, unknown> = {},
+): Promise<Outcome> {
   const violations: Outcome["violations"] = [];
   const args: StackValidationArgs = {
     resources: policyResources(resources),
@@ -147,7 +164,13 @@ export async function runResourcePolicy(policy: ResourceValidationPolicy, resour
     provider: providerOf(resource),
     urn: urnOf(resource.kind, resource.name, resource.form),
     name: resource.name,
-    opts: { protect: false, ignoreChanges: [], aliases: [], customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 }, additionalSecretOutputs: [] },
+    opts: {
+      protect: false,
+      ignoreChanges: [],
+      aliases: [],
+      customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 },
+      additionalSecretOutputs: [],
+    },
     stackTags: new Map(),
     isType: () => false,
     asType: () => undefined,

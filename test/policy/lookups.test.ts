@@ -67,7 +67,8 @@ function cases(): { lookup: LookupName; permissions: PermissionName[]; refused: 
     for (const p of needs.all) all.push({ lookup, permissions: exact.filter((q) => q !== p), refused: true, why: `without ${p}` });
     if (needs.oneOf.length) {
       all.push({ lookup, permissions: exact.filter((q) => !needs.oneOf.includes(q)), refused: true, why: `without ${needs.oneOf.join(" or ")}` });
-      for (const p of needs.oneOf) all.push({ lookup, permissions: [...closeUnderDependencies([p])], refused: false, why: `with ${p} (and its dependencies) alone` });
+      for (const p of needs.oneOf)
+        all.push({ lookup, permissions: [...closeUnderDependencies([p])], refused: false, why: `with ${p} (and its dependencies) alone` });
     }
   }
   return all;
@@ -99,7 +100,14 @@ afterAll(async () => {
 /** The lookups module of a program whose key has these permissions. */
 async function lookupsWith(permissions: Iterable<PermissionName>): Promise<Lookups> {
   const key = keySpec(permissions);
-  process.env = { ...saved, KASM_BASE_URL: emulator.url, KASM_API_KEY: key.key, KASM_API_KEY_SECRET: key.secret, KASM_MAX_RETRIES: "0", KASM_API_NAMES: TEST_API_NAMES };
+  process.env = {
+    ...saved,
+    KASM_BASE_URL: emulator.url,
+    KASM_API_KEY: key.key,
+    KASM_API_KEY_SECRET: key.secret,
+    KASM_MAX_RETRIES: "0",
+    KASM_API_NAMES: TEST_API_NAMES,
+  };
   vi.resetModules();
   return (await import("../../sdk/lookups")) as Lookups;
 }
@@ -136,7 +144,10 @@ describe("the lookup table", () => {
     const lookups = await lookupsWith(["Global Admin"]);
     const before = emulator.requests.length;
     for (const lookup of LOOKUP_NAMES.filter((l) => !AVAILABLE.includes(l))) {
-      const message = await call(lookups, lookup).then(() => "ok", (error: Error) => error.message);
+      const message = await call(lookups, lookup).then(
+        () => "ok",
+        (error: Error) => error.message,
+      );
       expect(message, lookup).toMatch(/is an operation of the released Kasm product.*kasm:apiNames is "spec".*kasm:apiNames product/s);
     }
     expect(emulator.requests.length).toBe(before);

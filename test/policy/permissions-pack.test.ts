@@ -25,16 +25,33 @@ describe("resource-needs-permissions", () => {
       "GroupMembership 'alice-devs' cannot be created and deleted with this API key: create calls add_user_group, which needs " +
         "'Groups Modify'; delete calls remove_user_group, which needs 'Groups Modify'. Grant the key: 'Groups Modify'.",
     );
-    expect(violations[1].message).toContain("create calls create_egress_provider_mapping (unless the provider has a mapping for the target), which needs 'Groups Modify' (Groups Modify: it targets a group)");
+    expect(violations[1].message).toContain(
+      "create calls create_egress_provider_mapping (unless the provider has a mapping for the target), which needs 'Groups Modify' (Groups Modify: it targets a group)",
+    );
     // The mapping there is taken over, adopt or not: the create may update it instead.
-    expect(violations[1].message).toContain("create calls update_egress_provider_mapping (when the provider has a mapping for the target that differs from the program), which needs 'Groups Modify'");
+    expect(violations[1].message).toContain(
+      "create calls update_egress_provider_mapping (when the provider has a mapping for the target that differs from the program), which needs 'Groups Modify'",
+    );
   });
 
   it("a WorkspaceRegistry: names the registry permission the key lacks, the call and when it is made", async () => {
     const registries = stack((r) => r.push({ kind: "WorkspaceRegistry", name: "acme", props: { url: "https://registry.example.org/", autoUpdate: true } }));
-    const withRegistries = [...NEEDED, "Registries View", "Registries Create", "Registries Modify", "Registries Delete", "Images View", "System View", "Agents View"];
+    const withRegistries = [
+      ...NEEDED,
+      "Registries View",
+      "Registries Create",
+      "Registries Modify",
+      "Registries Delete",
+      "Images View",
+      "System View",
+      "Agents View",
+    ];
     expect(await runStackPolicy(resourceNeedsPermissions, registries, config({ permissions: withRegistries }))).toEqual({ violations: [] });
-    const { violations } = await runStackPolicy(resourceNeedsPermissions, registries, config({ permissions: withRegistries.filter((p) => p !== "Registries Modify") }));
+    const { violations } = await runStackPolicy(
+      resourceNeedsPermissions,
+      registries,
+      config({ permissions: withRegistries.filter((p) => p !== "Registries Modify") }),
+    );
     expect(violations.map((v) => v.urn)).toEqual(["urn:pulumi:ci::kasm-app::pulumi-nodejs:dynamic/kasm:WorkspaceRegistry::acme"]);
     expect(violations[0].message).toBe(
       "WorkspaceRegistry 'acme' cannot be created and updated with this API key: create calls registry_auto_updates (with autoUpdate: true, after the create), " +
@@ -75,7 +92,11 @@ describe("resource-needs-permissions", () => {
   it("deleting a user listed in usersWithSessions, or one with forceDelete, needs Sessions Delete", async () => {
     const listed = await runStackPolicy(resourceNeedsPermissions, stack(), config({ usersWithSessions: ["alice"] }));
     expect(listed.violations.map((v) => v.message)).toEqual([expect.stringContaining("delete calls delete_user, which needs 'Sessions Delete'")]);
-    const forced = await runStackPolicy(resourceNeedsPermissions, stack((r) => set(r, "alice", { forceDelete: true })), config());
+    const forced = await runStackPolicy(
+      resourceNeedsPermissions,
+      stack((r) => set(r, "alice", { forceDelete: true })),
+      config(),
+    );
     expect(forced.violations).toHaveLength(1);
     expect(forced.violations[0].message).toContain("Grant the key: 'Sessions Delete', 'Sessions View'.");
   });
@@ -93,14 +114,18 @@ describe("resource-needs-permissions", () => {
   it("says it could not decide when a fact it needs is not known (no systemGroupIds)", async () => {
     const outcome = await runStackPolicy(resourceNeedsPermissions, stack(), config({ systemGroupIds: undefined }));
     expect(outcome.violations).toEqual([]);
-    expect(outcome.undecided).toContain("GroupMembership 'alice-devs': create (add_user_group) needs 'Groups Modify System' if so: could not decide whether the group (groupId) is a system group");
+    expect(outcome.undecided).toContain(
+      "GroupMembership 'alice-devs': create (add_user_group) needs 'Groups Modify System' if so: could not decide whether the group (groupId) is a system group",
+    );
   });
 
   it("says it could not decide when a target is not known during preview and nothing links it", async () => {
     const resources = stack((r) => Object.assign(r.find((x) => x.name === "alice-attrs")!, { from: {} }));
     const outcome = await runStackPolicy(resourceNeedsPermissions, resources, config());
     // It names the setting that settles it.
-    expect(outcome.undecided).toContain("could not decide whether the user (userId, not known yet) holds Global Admin; list the users that do in globalAdminUserIds");
+    expect(outcome.undecided).toContain(
+      "could not decide whether the user (userId, not known yet) holds Global Admin; list the users that do in globalAdminUserIds",
+    );
     // With the key able to modify admins it does not matter.
     const able = await runStackPolicy(resourceNeedsPermissions, resources, config({ permissions: [...NEEDED, "Users Modify Admin"] }));
     expect(able).toEqual({ violations: [] });
@@ -157,7 +182,9 @@ describe("read-only-key", () => {
   });
 
   it("passes a resource that only reads (attributes with nothing declared)", async () => {
-    expect(await runStackPolicy(readOnlyKey, [{ kind: "UserAttributes", name: "a", props: { userId: IDS.plain1 } }], { readOnly: true })).toEqual({ violations: [] });
+    expect(await runStackPolicy(readOnlyKey, [{ kind: "UserAttributes", name: "a", props: { userId: IDS.plain1 } }], { readOnly: true })).toEqual({
+      violations: [],
+    });
   });
 
   it("does not apply to a stack without Kasm resources", async () => {
@@ -188,7 +215,9 @@ describe("key-permission-dependencies", () => {
   });
 
   it("Global Admin breaks no rule", async () => {
-    expect(await runStackPolicy(keyPermissionDependencies, stack(), config({ permissions: ["Global Admin"], usersWithSessions: ["alice"] }))).toEqual({ violations: [] });
+    expect(await runStackPolicy(keyPermissionDependencies, stack(), config({ permissions: ["Global Admin"], usersWithSessions: ["alice"] }))).toEqual({
+      violations: [],
+    });
   });
 });
 
@@ -203,7 +232,9 @@ describe("least-privilege", () => {
     const [first, ...details] = violations[0].message.split("\n");
     expect(first).toBe("Drop 2 permissions the stack does not need: 'Webfilters View', 'Global Admin'.");
     expect(details).toEqual([
-      expect.stringMatching(/^- Needed \(closed under the dependency rules\) by the stack's Kasm resources: 'Users View', 'Users Modify', 'Users Create', 'Users Delete', 'Groups View', 'Groups Modify'/),
+      expect.stringMatching(
+        /^- Needed \(closed under the dependency rules\) by the stack's Kasm resources: 'Users View', 'Users Modify', 'Users Create', 'Users Delete', 'Groups View', 'Groups Modify'/,
+      ),
     ]);
   });
 
@@ -212,7 +243,9 @@ describe("least-privilege", () => {
     const { violations } = await runStackPolicy(leastPrivilegePolicy, stack(), config({ permissions: wide, lookups: [] }));
     const [first, ...details] = violations[0].message.split("\n");
     expect(first).toBe("Drop 7 permissions the stack does not need (listed below).");
-    expect(details).toContainEqual("- Not needed: 'Webfilters View', 'Webfilters Modify', 'Images View', 'Images Modify', 'Zones View', 'Zones Modify', 'Agents View'");
+    expect(details).toContainEqual(
+      "- Not needed: 'Webfilters View', 'Webfilters Modify', 'Images View', 'Images Modify', 'Zones View', 'Zones Modify', 'Agents View'",
+    );
     for (const line of violations[0].message.split("\n")) expect(line.length).toBeLessThan(400);
   });
 
@@ -231,7 +264,9 @@ describe("least-privilege", () => {
 
   describe("and lookups, which policies cannot see", () => {
     // A real program gives a StagingConfig its zone and image from getZoneOutput and getImageOutput.
-    const staged: FixtureResource[] = [{ kind: "StagingConfig", name: "chrome", props: { zoneId: IDS.zone, imageId: IDS.image1, numSessions: 1, expiration: 1 } }];
+    const staged: FixtureResource[] = [
+      { kind: "StagingConfig", name: "chrome", props: { zoneId: IDS.zone, imageId: IDS.image1, numSessions: 1, expiration: 1 } },
+    ];
     const STAGING = ["Staging View", "Staging Create", "Staging Modify", "Staging Delete"];
     const key = (change: Record<string, unknown> = {}) => config({ permissions: [...STAGING, "Images View", "Zones View", "Webfilters View"], ...change });
 
@@ -240,8 +275,14 @@ describe("least-privilege", () => {
       expect(violations).toHaveLength(1);
       const lines = violations[0].message.split("\n");
       expect(lines[0]).toBe("Drop 1 permission the stack does not need: 'Webfilters View'.");
-      expect(lines).toContainEqual(expect.stringMatching(/^- Kept, as lookups the program may call need them: 'Images View' \(getImage, getImages[^)]*\), 'Zones View' \([^)]*getZone, getZones[^)]*\)\. /));
-      expect(lines[lines.length - 1]).toContain("name them in `lookups` ([] for none) to have their permissions counted (what each needs: 'Lookups are invisible to policies' in pulumi-kasm's policy README)");
+      expect(lines).toContainEqual(
+        expect.stringMatching(
+          /^- Kept, as lookups the program may call need them: 'Images View' \(getImage, getImages[^)]*\), 'Zones View' \([^)]*getZone, getZones[^)]*\)\. /,
+        ),
+      );
+      expect(lines[lines.length - 1]).toContain(
+        "name them in `lookups` ([] for none) to have their permissions counted (what each needs: 'Lookups are invisible to policies' in pulumi-kasm's policy README)",
+      );
       // Nothing beyond the lookups' needs: nothing to report.
       expect(await runStackPolicy(leastPrivilegePolicy, staged, key({ permissions: [...STAGING, "Images View", "Zones View"] }))).toEqual({ violations: [] });
     });
@@ -251,9 +292,12 @@ describe("least-privilege", () => {
       expect(none.split("\n")[0]).toBe("Drop 3 permissions the stack does not need: 'Images View', 'Zones View', 'Webfilters View'.");
       expect(none).not.toContain("Kept");
       const zone = (await runStackPolicy(leastPrivilegePolicy, staged, key({ lookups: ["getZoneOutput"] }))).violations[0].message;
-      expect(zone).toContain("- Needed (closed under the dependency rules) by the stack's Kasm resources and the lookups named in lookups (getZone): 'Staging View', 'Staging Modify', 'Staging Create', 'Staging Delete', 'Zones View'");
+      expect(zone).toContain(
+        "- Needed (closed under the dependency rules) by the stack's Kasm resources and the lookups named in lookups (getZone): 'Staging View', 'Staging Modify', 'Staging Create', 'Staging Delete', 'Zones View'",
+      );
       expect(zone.split("\n")[0]).toBe("Drop 2 permissions the stack does not need: 'Images View', 'Webfilters View'.");
-      const lacking = (await runStackPolicy(leastPrivilegePolicy, staged, key({ permissions: STAGING, lookups: ["getZone", "getImage"] }))).violations[0].message;
+      const lacking = (await runStackPolicy(leastPrivilegePolicy, staged, key({ permissions: STAGING, lookups: ["getZone", "getImage"] }))).violations[0]
+        .message;
       expect(lacking.split("\n")[0]).toBe(
         "Grant the key the 2 permissions it lacks: 'Images View', 'Zones View' (resource-needs-permissions and the lookups named in lookups say which need them).",
       );

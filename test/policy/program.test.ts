@@ -49,9 +49,18 @@ new kasm.CastConfig("kiosk", {
 /** The key: everything the program needs but Users Modify Admin. */
 const KEY = {
   permissions: [
-    "Users View", "Users Create", "Users Modify", "Users Delete",
-    "Groups View", "Groups Modify", "Groups View System", "Groups Modify System",
-    "Casting View", "Casting Create", "Casting Modify", "Casting Delete",
+    "Users View",
+    "Users Create",
+    "Users Modify",
+    "Users Delete",
+    "Groups View",
+    "Groups Modify",
+    "Groups View System",
+    "Groups Modify System",
+    "Casting View",
+    "Casting Create",
+    "Casting Modify",
+    "Casting Delete",
   ],
   systemGroupIds: { allUsers: IDS.allUsers, administrators: IDS.administrators },
   globalAdminUserIds: [],
@@ -62,7 +71,10 @@ function engineFor(name: string, program: string, permissionsConfig: Record<stri
   const programDir = path.join(dir, name);
   mkdirSync(programDir, { recursive: true });
   writeFileSync(path.join(programDir, "package.json"), JSON.stringify({ name: "policy-program", main: "index.ts" }));
-  writeFileSync(path.join(programDir, "index.ts"), `import * as pulumi from "@pulumi/pulumi";\nimport * as kasm from "pulumi-kasm";\nconst config = new pulumi.Config();\n${program}\n`);
+  writeFileSync(
+    path.join(programDir, "index.ts"),
+    `import * as pulumi from "@pulumi/pulumi";\nimport * as kasm from "pulumi-kasm";\nconst config = new pulumi.Config();\n${program}\n`,
+  );
   return new TestEngine({
     programDir,
     project: "policy-program",
@@ -74,7 +86,9 @@ function engineFor(name: string, program: string, permissionsConfig: Record<stri
     policyPacks: [
       {
         dir: path.join(ROOT, "policy/permissions"),
-        config: Object.fromEntries(["key-permission-dependencies", "resource-needs-permissions", "read-only-key", "least-privilege"].map((n) => [n, permissionsConfig])),
+        config: Object.fromEntries(
+          ["key-permission-dependencies", "resource-needs-permissions", "read-only-key", "least-privilege"].map((n) => [n, permissionsConfig]),
+        ),
       },
       { dir: path.join(ROOT, "policy/hardening") },
     ],
@@ -97,7 +111,9 @@ new kasm.StagingConfig("chrome-again", { zoneId: zone.zoneId, imageId: "${hyphen
 `;
 
 describe("a real program previewed with both packs", () => {
-  it("stops on the missing Users Modify Admin that the stack's own Administrators membership makes necessary, and reports the hardening advice", { timeout: 180_000 }, async () => {
+  it("stops on the missing Users Modify Admin that the stack's own Administrators membership makes necessary, and reports the hardening advice", {
+    timeout: 180_000,
+  }, async () => {
     const engine = engineFor("program", PROGRAM, KEY);
     const preview = await engine.preview();
     const seen = preview.policyViolations.map((v) => `${v.policyPack} ${v.policyName} ${v.enforcementLevel} ${v.urn.split("::").pop()}`);
@@ -111,25 +127,46 @@ describe("a real program previewed with both packs", () => {
     );
     expect(preview.ok).toBe(false);
     const alice = preview.policyViolations.find((v) => v.urn.endsWith("::alice"))!;
-    expect(alice.message).toContain("User 'alice' cannot be updated with this API key: update calls update_user (when a field sent to Kasm changed), which needs 'Users Modify Admin'");
+    expect(alice.message).toContain(
+      "User 'alice' cannot be updated with this API key: update calls update_user (when a field sent to Kasm changed), which needs 'Users Modify Admin'",
+    );
     for (const v of preview.policyViolations) expect(v.message).not.toContain(PASSWORD);
     for (const v of preview.policyViolations) expect(v.message).not.toContain("kiosk-link-key");
   });
 
-  it("stops on two resources declaring one Kasm object before anything is applied, and keeps the permissions the lookups need", { timeout: 180_000 }, async () => {
+  it("stops on two resources declaring one Kasm object before anything is applied, and keeps the permissions the lookups need", {
+    timeout: 180_000,
+  }, async () => {
     const key = {
-      permissions: ["Users View", "Users Create", "Users Modify", "Users Delete", "Staging View", "Staging Create", "Staging Modify", "Staging Delete", "Images View", "Zones View", "Webfilters View"],
+      permissions: [
+        "Users View",
+        "Users Create",
+        "Users Modify",
+        "Users Delete",
+        "Staging View",
+        "Staging Create",
+        "Staging Modify",
+        "Staging Delete",
+        "Images View",
+        "Zones View",
+        "Webfilters View",
+      ],
       systemGroupIds: { allUsers: IDS.allUsers, administrators: IDS.administrators },
       globalAdminUserIds: [],
     };
     const engine = engineFor("conflicts", CONFLICTS, key);
     const preview = await engine.preview();
     const seen = preview.policyViolations.map((v) => `${v.policyName} ${v.enforcementLevel} ${v.urn ? v.urn.split("::")[2].split(":").pop() : ""}`);
-    expect(seen.sort()).toEqual(["conflicting-declarations mandatory StagingConfig", "conflicting-declarations mandatory UserAttributes", "least-privilege advisory "].sort());
+    expect(seen.sort()).toEqual(
+      ["conflicting-declarations mandatory StagingConfig", "conflicting-declarations mandatory UserAttributes", "least-privilege advisory "].sort(),
+    );
     expect(preview.ok).toBe(false);
     // Each is reported on the resource registered later (a staging config waiting for its lookups registers after the other), naming both.
-    const message = (kind: string) => preview.policyViolations.find((v) => v.urn.includes(`kasm:${kind}::`) && v.policyName === "conflicting-declarations")!.message;
-    expect(message("UserAttributes")).toContain("UserAttributes 'alice-attrs' and UserAttributes 'alice-more' both manage the attributes of the same user (userId)");
+    const message = (kind: string) =>
+      preview.policyViolations.find((v) => v.urn.includes(`kasm:${kind}::`) && v.policyName === "conflicting-declarations")!.message;
+    expect(message("UserAttributes")).toContain(
+      "UserAttributes 'alice-attrs' and UserAttributes 'alice-more' both manage the attributes of the same user (userId)",
+    );
     expect(message("StagingConfig")).toMatch(
       /StagingConfig '(chrome|chrome-again)' and StagingConfig '(chrome-again|chrome)' both manage the staging config of the same zone and image \(zoneId and imageId\)/,
     );
@@ -178,7 +215,9 @@ describe("a typo in the permissions pack's config", () => {
     expect(preview.ok).toBe(false);
     const errors = plainErrors(preview);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toContain("policy config of 'key-permission-dependencies': unknown permission name 'Users Modify Admn' (did you mean 'Users Modify Admin'?)");
+    expect(errors[0]).toContain(
+      "policy config of 'key-permission-dependencies': unknown permission name 'Users Modify Admn' (did you mean 'Users Modify Admin'?)",
+    );
     expect(errors[0]).toContain("Write each name exactly as the Kasm Developer API does");
   });
 
@@ -204,7 +243,9 @@ describe("a typo in the permissions pack's config", () => {
     ]);
     const connection = await engineFor("typo-connection", PROGRAM, { ...KEY, connections: { prod: { permissions: [], readonly: true } } }).preview();
     expect(plainErrors(connection)).toEqual([
-      expect.stringContaining("policy config of 'key-permission-dependencies', connections.prod: 'readonly' (did you mean 'readOnly'?) is not a known property; the known properties are permissions, readOnly,"),
+      expect.stringContaining(
+        "policy config of 'key-permission-dependencies', connections.prod: 'readonly' (did you mean 'readOnly'?) is not a known property; the known properties are permissions, readOnly,",
+      ),
     ]);
   });
 });

@@ -40,7 +40,10 @@ describe.each([
 describe("the hardening table's Tuning column", () => {
   it("names every config property of each rule's own (beyond exemptResources), as the rule declares it", () => {
     const unnamed = hardening.REGISTRY.flatMap((entry) =>
-      hardening.ownSettings(entry.policy).filter((name) => !entry.settings.includes(`\`${name}\``)).map((name) => `${entry.name}: ${name}`),
+      hardening
+        .ownSettings(entry.policy)
+        .filter((name) => !entry.settings.includes(`\`${name}\``))
+        .map((name) => `${entry.name}: ${name}`),
     );
     expect(unnamed).toEqual([]);
     expect(hardening.REGISTRY.find((entry) => entry.name === "cast-anonymous-expiry")?.settings).toBe("`maxValidDays`");
@@ -51,7 +54,10 @@ describe("the permissions table's last column", () => {
   it("says 'the key' for every policy, then names each config property of its own, as the policy declares it", () => {
     const unnamed = permissions.REGISTRY.flatMap((entry) => [
       ...(entry.settings.startsWith("the key") ? [] : [`${entry.name}: the key`]),
-      ...permissions.ownSettings(entry.policy).filter((name) => !entry.settings.includes(`\`${name}\``)).map((name) => `${entry.name}: ${name}`),
+      ...permissions
+        .ownSettings(entry.policy)
+        .filter((name) => !entry.settings.includes(`\`${name}\``))
+        .map((name) => `${entry.name}: ${name}`),
     ]);
     expect(unnamed).toEqual([]);
     expect(permissions.REGISTRY.find((entry) => entry.name === "least-privilege")?.settings).toBe("the key; `reportWhenMinimal`; `lookups`");

@@ -69,7 +69,8 @@ describe("the table covers every kind", () => {
     expect(connectionOf({ type: kasmTypeToken("User"), props: {} })).toBeUndefined();
     expect(connectionOf({ type: kasmTypeToken("User", "native"), props: {}, provider: provider("production") })).toBe("production");
     // The engine's default provider (`default`, `default_0_1_0`) is the default installation.
-    for (const name of ["default", "default_0_1_0"]) expect(connectionOf({ type: kasmTypeToken("User", "native"), props: {}, provider: provider(name) })).toBeUndefined();
+    for (const name of ["default", "default_0_1_0"])
+      expect(connectionOf({ type: kasmTypeToken("User", "native"), props: {}, provider: provider(name) })).toBeUndefined();
     expect(connectionOf({ type: kasmTypeToken("User", "native"), props: {} })).toBeUndefined();
     // A native resource has no connection input: one in its props does not place it.
     expect(connectionOf({ type: kasmTypeToken("User", "native"), props: { connection: "prod" }, provider: provider("production") })).toBe("production");
@@ -92,7 +93,8 @@ describe("the table covers every kind", () => {
 
 describe("a Workspace update: what its check says the change sets (resourceFieldsChanging)", () => {
   const declared = { name: "kasmweb/chrome:1.16.0", friendlyName: "Chrome", memory: 4_000_000_000, description: "A browser" };
-  const updateImage = (props: Record<string, unknown>) => resourcePermissionNeeds("Workspace", props, KNOWN).update.calls.find((c) => c.operation === "update_image")!;
+  const updateImage = (props: Record<string, unknown>) =>
+    resourcePermissionNeeds("Workspace", props, KNOWN).update.calls.find((c) => c.operation === "update_image")!;
 
   it("a compute-related field listed: Images Modify and Images Modify Resources, the call naming the field", () => {
     const call = updateImage({ ...declared, resourceFieldsChanging: ["memory"] });
@@ -115,13 +117,16 @@ describe("a Workspace update: what its check says the change sets (resourceField
 
   it("a list not known yet (a compute value not known during preview): undecided, saying why", () => {
     const call = updateImage({ ...declared, resourceFieldsChanging: UNKNOWN });
-    expect(call.undecided.map((u) => [u.adds, u.fact])).toEqual([[["Images Modify", "Images Modify Resources"], expect.stringContaining("resourceFieldsChanging depends on a value not known yet")]]);
+    expect(call.undecided.map((u) => [u.adds, u.fact])).toEqual([
+      [["Images Modify", "Images Modify Resources"], expect.stringContaining("resourceFieldsChanging depends on a value not known yet")],
+    ]);
   });
 });
 
 describe("a CastConfig update: whether its check says the change moves the config between groups (groupChanging)", () => {
   const declared = { castingConfigName: "Lobby", key: "lobby", groupId: IDS.devs };
-  const updateCast = (props: Record<string, unknown>) => resourcePermissionNeeds("CastConfig", props, KNOWN).update.calls.find((c) => c.operation === "update_cast_config")!;
+  const updateCast = (props: Record<string, unknown>) =>
+    resourcePermissionNeeds("CastConfig", props, KNOWN).update.calls.find((c) => c.operation === "update_cast_config")!;
 
   it("a move: Groups Modify on top of Casting Modify, decided", () => {
     const call = updateCast({ ...declared, groupChanging: true });
@@ -130,7 +135,11 @@ describe("a CastConfig update: whether its check says the change moves the confi
   });
 
   it("a move to a system group: Groups Modify System too", () => {
-    expect(updateCast({ ...declared, groupId: IDS.allUsers, groupChanging: true }).requirement.all).toEqual(["Casting Modify", "Groups Modify", "Groups Modify System"]);
+    expect(updateCast({ ...declared, groupId: IDS.allUsers, groupChanging: true }).requirement.all).toEqual([
+      "Casting Modify",
+      "Groups Modify",
+      "Groups Modify System",
+    ]);
   });
 
   it("no move, or the state's outputs of a config this run does not change: Casting Modify alone", () => {
@@ -213,14 +222,22 @@ describe("rows", () => {
     const mapping = (props: Record<string, unknown>) => resourcePermissionNeeds("EgressProviderMapping", { egressProviderId: IDS.zone, ...props }, KNOWN);
     const target = (props: Record<string, unknown>) => [...new Set(perms(mapping(props), "create"))];
     for (const adopt of [undefined, false, true])
-      expect(ops(mapping({ userId: IDS.plain1, ...(adopt === undefined ? {} : { adopt }) }), "create")).toEqual(["get_egress_provider_mapping", "update_egress_provider_mapping", "create_egress_provider_mapping"]);
+      expect(ops(mapping({ userId: IDS.plain1, ...(adopt === undefined ? {} : { adopt }) }), "create")).toEqual([
+        "get_egress_provider_mapping",
+        "update_egress_provider_mapping",
+        "create_egress_provider_mapping",
+      ]);
     expect(target({ userId: IDS.plain1 })).toEqual(["Egress Providers View", "Egress Providers Modify", "Users Modify"]);
     expect(target({ userId: IDS.admin1 })).toEqual(["Egress Providers View", "Egress Providers Modify", "Users Modify", "Users Modify Admin"]);
     expect(target({ groupId: IDS.devs })).toEqual(["Egress Providers View", "Egress Providers Modify", "Groups Modify"]);
     expect(target({ groupId: IDS.allUsers })).toEqual(["Egress Providers View", "Egress Providers Modify", "Groups Modify", "Groups Modify System"]);
     expect(target({ imageId: IDS.image1 })).toEqual(["Egress Providers View", "Egress Providers Modify", "Images Modify"]);
     const credential = resourcePermissionNeeds("EgressCredential", { egressProviderId: IDS.zone, name: "c", imageId: IDS.image1 }, KNOWN);
-    expect([ops(credential, "create"), ops(credential, "update"), ops(credential, "delete")]).toEqual([["get_egress_credentials", "create_egress_credential"], [], []]);
+    expect([ops(credential, "create"), ops(credential, "update"), ops(credential, "delete")]).toEqual([
+      ["get_egress_credentials", "create_egress_credential"],
+      [],
+      [],
+    ]);
     expect(perms(credential, "create")).toEqual(["Egress Credentials View", "Egress Credentials Create", "Egress Providers Modify", "Images Modify"]);
   });
 
@@ -297,7 +314,14 @@ describe("judging a key", () => {
   it("the minimal set is closed under the dependency rules", () => {
     const gateway = resourcePermissionNeeds("EgressGateway", { egressProviderId: UNKNOWN, name: "gw" }, KNOWN);
     expect([...minimalPermissions([gateway])].sort()).toEqual(
-      ["Egress Gateways Create", "Egress Gateways Delete", "Egress Gateways Modify", "Egress Gateways View", "Egress Providers Modify", "Egress Providers View"].sort(),
+      [
+        "Egress Gateways Create",
+        "Egress Gateways Delete",
+        "Egress Gateways Modify",
+        "Egress Gateways View",
+        "Egress Providers Modify",
+        "Egress Providers View",
+      ].sort(),
     );
   });
 });

@@ -127,7 +127,11 @@ describe("adopting what is already as declared sends no write", () => {
       { target_egress_gateway: { egress_provider_id: provider, name: "Paris", country: "FR", city: "Paris", enabled: true } },
       (b) => b.egress_gateway.egress_gateway_id,
     );
-    const other = await created("create_egress_gateway", { target_egress_gateway: { egress_provider_id: provider, name: "Berlin" } }, (b) => b.egress_gateway.egress_gateway_id);
+    const other = await created(
+      "create_egress_gateway",
+      { target_egress_gateway: { egress_provider_id: provider, name: "Berlin" } },
+      (b) => b.egress_gateway.egress_gateway_id,
+    );
     const gatewayInputs = { egressProviderId: hyphenated(provider), name: "Paris", country: "FR", city: "Paris", enabled: true, adopt: true };
     const g = await adopting("EgressGateway", "gateway", gatewayInputs);
     expect(g.resource.id).toBe(gateway);
@@ -138,10 +142,24 @@ describe("adopting what is already as declared sends no write", () => {
     // A selection of gateways (allowAllGateways left out: false, as Kasm holds it), in another order and id form.
     const selection = await created(
       "create_egress_provider_mapping",
-      { target_egress_provider_mapping: { egress_provider_id: provider, group_id: ENGINEERING, allow_all_gateways: false, selected_gateways: [gateway, other], enabled: true } },
+      {
+        target_egress_provider_mapping: {
+          egress_provider_id: provider,
+          group_id: ENGINEERING,
+          allow_all_gateways: false,
+          selected_gateways: [gateway, other],
+          enabled: true,
+        },
+      },
       (b) => b.egress_provider_mapping.egress_provider_mapping_id,
     );
-    const selectionInputs = { egressProviderId: provider, groupId: hyphenated(ENGINEERING), selectedGateways: [hyphenated(other), gateway], enabled: true, adopt: true };
+    const selectionInputs = {
+      egressProviderId: provider,
+      groupId: hyphenated(ENGINEERING),
+      selectedGateways: [hyphenated(other), gateway],
+      enabled: true,
+      adopt: true,
+    };
     const m = await adopting("EgressProviderMapping", "mapping", selectionInputs);
     expect(m.resource.id).toBe(selection);
     expect(m.writes).toEqual([]);
@@ -159,9 +177,10 @@ describe("adopting what is already as declared sends no write", () => {
     const allInputs = { egressProviderId: provider, groupId: SALES, allowAllGateways: true, adopt: true };
     expect((await adopting("EgressProviderMapping", "mapping-all", allInputs)).writes).toEqual([]);
     // Left out, allowAllGateways means false: a mapping that allows all differs.
-    expect((await adopting("EgressProviderMapping", "mapping-all-2", { egressProviderId: provider, groupId: SALES, selectedGateways: [gateway], adopt: true })).writes).toEqual([
-      "update_egress_provider_mapping",
-    ]);
+    expect(
+      (await adopting("EgressProviderMapping", "mapping-all-2", { egressProviderId: provider, groupId: SALES, selectedGateways: [gateway], adopt: true }))
+        .writes,
+    ).toEqual(["update_egress_provider_mapping"]);
   });
 
   it("EgressCredential: as declared, taken over with no write; different, refused with no write", async () => {
@@ -170,21 +189,41 @@ describe("adopting what is already as declared sends no write", () => {
       { target_egress_provider: { name: "Credential VPN", egress_provider_type: "wireguard" } },
       (b) => b.egress_provider.egress_provider_id,
     );
-    const gateway = await created("create_egress_gateway", { target_egress_gateway: { egress_provider_id: provider, name: "Oslo" } }, (b) => b.egress_gateway.egress_gateway_id);
+    const gateway = await created(
+      "create_egress_gateway",
+      { target_egress_gateway: { egress_provider_id: provider, name: "Oslo" } },
+      (b) => b.egress_gateway.egress_gateway_id,
+    );
     await created(
       "create_egress_credential",
-      { target_egress_credential: { egress_provider_id: provider, name: "shared", group_id: SALES, allow_all_gateways: false, selected_gateways: [gateway], username: "vpn", enabled: true } },
+      {
+        target_egress_credential: {
+          egress_provider_id: provider,
+          name: "shared",
+          group_id: SALES,
+          allow_all_gateways: false,
+          selected_gateways: [gateway],
+          username: "vpn",
+          enabled: true,
+        },
+      },
       (b) => b,
     );
     const inputs = { egressProviderId: provider, name: "shared", groupId: SALES, selectedGateways: [gateway], username: "vpn", enabled: true, adopt: true };
     expect((await adopting("EgressCredential", "credential", inputs)).writes).toEqual([]);
     const differs = new Driven(host, "EgressCredential", "credential-2");
-    const sent = await requestsDuring(emulator, () => expect(differs.create({ ...inputs, username: "other" })).rejects.toThrow(/differs from the program in username/));
+    const sent = await requestsDuring(emulator, () =>
+      expect(differs.create({ ...inputs, username: "other" })).rejects.toThrow(/differs from the program in username/),
+    );
     expect(sent.writes).toEqual([]);
   });
 
   it("User: no write when as declared; one update_user when a field differs, or when a password is declared (Kasm never shows it)", async () => {
-    await created("create_user", { target_user: { username: "erin", first_name: "Erin", last_name: "Doe", organization: "Sales", locked: false } }, (b) => b.user.user_id);
+    await created(
+      "create_user",
+      { target_user: { username: "erin", first_name: "Erin", last_name: "Doe", organization: "Sales", locked: false } },
+      (b) => b.user.user_id,
+    );
     const inputs = { username: "Erin", firstName: "Erin", lastName: "Doe", organization: "Sales", locked: false, adopt: true };
     const same = await adopting("User", "erin", inputs);
     expect(same.writes).toEqual([]);

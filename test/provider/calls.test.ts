@@ -177,7 +177,14 @@ describe("API calls at the minimum", () => {
     const host = await Host.start();
     try {
       await host.configure(
-        { "kasm:baseUrl": proxy.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret, "kasm:maxConnections": "3", ...FAST_RETRIES, ...API_NAMES_CONFIG },
+        {
+          "kasm:baseUrl": proxy.url,
+          "kasm:apiKey": ADMIN.key,
+          "kasm:apiKeySecret": ADMIN.secret,
+          "kasm:maxConnections": "3",
+          ...FAST_RETRIES,
+          ...API_NAMES_CONFIG,
+        },
         ["kasm:apiKeySecret"],
       );
       const users = Array.from({ length: 24 }, (_, i) => new Driven(host, "User", `burst${i}`));

@@ -23,9 +23,7 @@ let host: ProviderHost;
 
 beforeAll(async () => {
   emulator = await startTestEmulator({
-    apiKeys: [
-      { name: "no-create", key: NO_CREATE.key, secret: NO_CREATE.secret, permissions: ["Casting View", "Casting Modify", "Casting Delete"] },
-    ],
+    apiKeys: [{ name: "no-create", key: NO_CREATE.key, secret: NO_CREATE.secret, permissions: ["Casting View", "Casting Modify", "Casting Delete"] }],
     images: [
       { image_id: CHROME, name: "kasmweb/chrome:1.16.0", friendly_name: "Chrome" },
       { image_id: TERMINAL, name: "kasmweb/terminal:1.16.0", friendly_name: "Terminal" },
@@ -143,33 +141,36 @@ describe("CastConfig", () => {
   });
 
   // With kasm:apiNames "product" Kasm can read casting configs: test/vocabulary/host.test.ts covers refresh and adoption there.
-  it.skipIf(TEST_API_NAMES === "product")("refresh keeps the last known state (Kasm cannot read casting configs); the next update sends every declared field", async () => {
-    const cast = new Driven(host, "CastConfig", "drift");
-    const inputs = { castingConfigName: "Drift", imageId: CHROME, key: "drift", disableTips: true, allowWsAudio: false };
-    await cast.create(inputs);
-    const before = emulator.requests.length;
+  it.skipIf(TEST_API_NAMES === "product")(
+    "refresh keeps the last known state (Kasm cannot read casting configs); the next update sends every declared field",
+    async () => {
+      const cast = new Driven(host, "CastConfig", "drift");
+      const inputs = { castingConfigName: "Drift", imageId: CHROME, key: "drift", disableTips: true, allowWsAudio: false };
+      await cast.create(inputs);
+      const before = emulator.requests.length;
 
-    // Changed in the Kasm UI: invisible to refresh, which sends no request at all.
-    await emulator.specCall("update_cast_config", { target_cast_config: { cast_config_id: cast.id, disable_tips: false, allow_ws_audio: true } });
-    const stateBefore = cast.state;
-    const refreshed = await cast.read();
-    expect(emulator.requests.length).toBe(before + 1); // only the raw call above
-    expect(refreshed.id).toBe(cast.id);
-    expect(refreshed.properties).toEqual(stateBefore);
-    expect(refreshed.inputs).toMatchObject(inputs);
-    expect(await cast.diff(inputs)).toMatchObject({ changes: "none" });
+      // Changed in the Kasm UI: invisible to refresh, which sends no request at all.
+      await emulator.specCall("update_cast_config", { target_cast_config: { cast_config_id: cast.id, disable_tips: false, allow_ws_audio: true } });
+      const stateBefore = cast.state;
+      const refreshed = await cast.read();
+      expect(emulator.requests.length).toBe(before + 1); // only the raw call above
+      expect(refreshed.id).toBe(cast.id);
+      expect(refreshed.properties).toEqual(stateBefore);
+      expect(refreshed.inputs).toMatchObject(inputs);
+      expect(await cast.diff(inputs)).toMatchObject({ changes: "none" });
 
-    // The next change of any field sends all of them, which reverts the drift too.
-    const next = { ...inputs, wsAudioDefaultOn: false };
-    await cast.update(next);
-    expect(await castInKasm(cast.id)).toMatchObject({ disable_tips: true, allow_ws_audio: false, ws_audio_default_on: false });
+      // The next change of any field sends all of them, which reverts the drift too.
+      const next = { ...inputs, wsAudioDefaultOn: false };
+      await cast.update(next);
+      expect(await castInKasm(cast.id)).toMatchObject({ disable_tips: true, allow_ws_audio: false, ws_audio_default_on: false });
 
-    // Deleted in the Kasm UI: refresh still cannot tell, an update says what happened and what to do, destroy succeeds.
-    await emulator.specCall("delete_cast_config", { cast_config_id: cast.id, casting_config_name: "Drift" });
-    expect((await cast.read()).id).toBe(cast.id);
-    await expect(cast.update({ ...next, disableTips: false })).rejects.toThrow(/no longer exists in Kasm.*pulumi up --replace/s);
-    await cast.delete();
-  });
+      // Deleted in the Kasm UI: refresh still cannot tell, an update says what happened and what to do, destroy succeeds.
+      await emulator.specCall("delete_cast_config", { cast_config_id: cast.id, casting_config_name: "Drift" });
+      expect((await cast.read()).id).toBe(cast.id);
+      await expect(cast.update({ ...next, disableTips: false })).rejects.toThrow(/no longer exists in Kasm.*pulumi up --replace/s);
+      await cast.delete();
+    },
+  );
 
   it("an update of other fields keeps Kasm's remaining-sessions counter; a changed sessionRemaining resets it", async () => {
     const cast = new Driven(host, "CastConfig", "counted");
@@ -199,23 +200,26 @@ describe("CastConfig", () => {
   });
 
   // With kasm:apiNames "product" Kasm can read casting configs: test/vocabulary/host.test.ts covers refresh and adoption there.
-  it.skipIf(TEST_API_NAMES === "product")("an existing key is an error that suggests adopt, and adopt explains why it cannot take the config over", async () => {
-    const existing = await emulator.specCall("create_cast_config", {
-      target_cast_config: { casting_config_name: "Taken", image_id: CHROME, key: "taken" },
-    });
-    expect(existing.status).toBe(200);
+  it.skipIf(TEST_API_NAMES === "product")(
+    "an existing key is an error that suggests adopt, and adopt explains why it cannot take the config over",
+    async () => {
+      const existing = await emulator.specCall("create_cast_config", {
+        target_cast_config: { casting_config_name: "Taken", image_id: CHROME, key: "taken" },
+      });
+      expect(existing.status).toBe(200);
 
-    const clash = new Driven(host, "CastConfig", "clash");
-    await expect(clash.create({ castingConfigName: "Mine", imageId: CHROME, key: "taken" })).rejects.toThrow(
-      /CastConfig with key 'taken' or name 'Mine' already exists in Kasm.*adopt: true/s,
-    );
-    const adopt = new Driven(host, "CastConfig", "adopt");
-    await expect(adopt.create({ castingConfigName: "Taken", imageId: CHROME, key: "other", adopt: true })).rejects.toThrow(
-      /cannot take it over: the API documentation's vocabulary \(kasm:apiNames "spec"\) has no operation to read or list casting configs.*kasm:apiNames to "product".*choose another key and name/s,
-    );
-    // The existing config is left alone.
-    expect(await castInKasm(existing.body.cast_config.cast_config_id)).toMatchObject({ key: "taken", casting_config_name: "Taken" });
-  });
+      const clash = new Driven(host, "CastConfig", "clash");
+      await expect(clash.create({ castingConfigName: "Mine", imageId: CHROME, key: "taken" })).rejects.toThrow(
+        /CastConfig with key 'taken' or name 'Mine' already exists in Kasm.*adopt: true/s,
+      );
+      const adopt = new Driven(host, "CastConfig", "adopt");
+      await expect(adopt.create({ castingConfigName: "Taken", imageId: CHROME, key: "other", adopt: true })).rejects.toThrow(
+        /cannot take it over: the API documentation's vocabulary \(kasm:apiNames "spec"\) has no operation to read or list casting configs.*kasm:apiNames to "product".*choose another key and name/s,
+      );
+      // The existing config is left alone.
+      expect(await castInKasm(existing.body.cast_config.cast_config_id)).toMatchObject({ key: "taken", casting_config_name: "Taken" });
+    },
+  );
 
   it("moving a config between groups: the native preview notes it for the permissions pack; a key without Groups Modify updates a config whose group is declared with hyphens, and is refused a move, naming Groups Modify", async () => {
     const cast = new Driven(host, "CastConfig", "moves");

@@ -28,7 +28,11 @@ afterAll(async () => {
 });
 
 /** The last name in a property path: `users[0].username` -> `username`. */
-const leaf = (property: string) => property.replace(/\[\d+\]/g, "").split(".").at(-1)!;
+const leaf = (property: string) =>
+  property
+    .replace(/\[\d+\]/g, "")
+    .split(".")
+    .at(-1)!;
 
 function expectPlain(failures: { property: string; reason: string }[]): void {
   for (const f of failures) {
@@ -71,12 +75,14 @@ describe("check messages", () => {
       {
         property: "userId",
         reason:
-          "userId must be text (got nothing): it is required. If it comes from a UserSet's userIds[\"<username>\"], that username is not in the set: " +
+          'userId must be text (got nothing): it is required. If it comes from a UserSet\'s userIds["<username>"], that username is not in the set: ' +
           "check its spelling (userIds has one key per user of the set, the username in lower case)",
       },
     ]);
     const drain = (await new Driven(host, "ServerDrain", "d").check({ draining: true })).failures;
-    expect(drain.map((f) => f.reason)).toEqual([expect.stringContaining("If it comes from a ServerImport's serverIds[\"<name>\"], no server of the import has that name")]);
+    expect(drain.map((f) => f.reason)).toEqual([
+      expect.stringContaining('If it comes from a ServerImport\'s serverIds["<name>"], no server of the import has that name'),
+    ]);
   });
 
   it("User: mistyped inputs name the type expected and the kind of value given, and an unknown input its name", async () => {
@@ -100,14 +106,24 @@ describe("check messages", () => {
       allowWsAdio: true,
     });
     expect(permissions.failures).toEqual([
-      { property: "(inputs)", reason: "allowWsAdio is not an input of this resource: check the spelling: did you mean allowWsAudio? (inputs are the camelCase names of the API's fields)" },
+      {
+        property: "(inputs)",
+        reason:
+          "allowWsAdio is not an input of this resource: check the spelling: did you mean allowWsAudio? (inputs are the camelCase names of the API's fields)",
+      },
     ]);
     const user = await new Driven(host, "User", "u").check({ username: "alice", colour: "blue" });
-    expect(user.failures).toEqual([{ property: "(inputs)", reason: expect.stringMatching(/^colour is not an input of this resource: check the spelling \(inputs/) }]);
+    expect(user.failures).toEqual([
+      { property: "(inputs)", reason: expect.stringMatching(/^colour is not an input of this resource: check the spelling \(inputs/) },
+    ]);
     const set = await new Driven(host, "UserSet", "s").check({ users: [{ username: "ada", fristName: "Ada" }] });
-    expect(set.failures.map((f) => f.reason)).toEqual([expect.stringMatching(/^users\[0\]\.fristName: unknown field: did you mean firstName\?; the fields are /)]);
+    expect(set.failures.map((f) => f.reason)).toEqual([
+      expect.stringMatching(/^users\[0\]\.fristName: unknown field: did you mean firstName\?; the fields are /),
+    ]);
     const servers = await new Driven(host, "ServerImport", "i").check({ servers: [{ name: "ws-1", ipHostname: "10.0.0.1", zoneNmae: "default" }] });
-    expect(servers.failures.map((f) => f.reason)).toEqual([expect.stringMatching(/^row 1 'ws-1': zoneNmae is not a field of a server row: did you mean zoneName\? \(fields: /)]);
+    expect(servers.failures.map((f) => f.reason)).toEqual([
+      expect.stringMatching(/^row 1 'ws-1': zoneNmae is not a field of a server row: did you mean zoneName\? \(fields: /),
+    ]);
   });
 
   it("UserSet: a value outside a fixed list names the values allowed; UserAttributes: a schema's message gets its property", async () => {

@@ -38,8 +38,10 @@ beforeAll(async () => {
     users: [{ username: "carol", first_name: "Carol", groups: ["Engineering"] }, { username: "dave" }],
   });
   host = await hostFor(emulator);
-  provider = (await made("create_egress_provider", { target_egress_provider: { name: "Corp VPN", egress_provider_type: "wireguard" } })).egress_provider.egress_provider_id;
-  gateway = (await made("create_egress_gateway", { target_egress_gateway: { egress_provider_id: provider, name: "Frankfurt" } })).egress_gateway.egress_gateway_id;
+  provider = (await made("create_egress_provider", { target_egress_provider: { name: "Corp VPN", egress_provider_type: "wireguard" } })).egress_provider
+    .egress_provider_id;
+  gateway = (await made("create_egress_gateway", { target_egress_gateway: { egress_provider_id: provider, name: "Frankfurt" } })).egress_gateway
+    .egress_gateway_id;
 });
 afterEach(async () => emulator.faults(null));
 afterAll(async () => {
@@ -94,7 +96,8 @@ const CASES: readonly Case[] = [
     kind: "CastConfig",
     write: "create_cast_config",
     only: "product",
-    existing: async () => (await made("create_cast_config", { target_cast_config: { casting_config_name: "Lobby", key: "lobby", image_id: CHROME } })).cast_config.cast_config_id,
+    existing: async () =>
+      (await made("create_cast_config", { target_cast_config: { casting_config_name: "Lobby", key: "lobby", image_id: CHROME } })).cast_config.cast_config_id,
     inputs: () => ({ castingConfigName: "Lobby", key: "lobby", imageId: CHROME }),
     says: (id) => ["CastConfig with key 'lobby' or name 'Lobby' already exists in Kasm", `(casting config ${id})`],
   },
@@ -116,9 +119,17 @@ const CASES: readonly Case[] = [
     kind: "EgressCredential",
     write: "create_egress_credential",
     existing: async () =>
-      (await made("create_egress_credential", {
-        target_egress_credential: { egress_provider_id: provider, name: "eng-wg", group_id: ENGINEERING, allow_all_gateways: true, wireguard_private_key: WG_KEY },
-      })).egress_credentials[0].egress_credential_id,
+      (
+        await made("create_egress_credential", {
+          target_egress_credential: {
+            egress_provider_id: provider,
+            name: "eng-wg",
+            group_id: ENGINEERING,
+            allow_all_gateways: true,
+            wireguard_private_key: WG_KEY,
+          },
+        })
+      ).egress_credentials[0].egress_credential_id,
     inputs: () => ({ egressProviderId: provider, name: "eng-wg", groupId: ENGINEERING, allowAllGateways: true, wireguardPrivateKey: WG_KEY }),
     says: (id) => ["already exists", `(egress credential ${id})`],
   },
@@ -152,7 +163,9 @@ const LINKS: readonly Link[] = [
     // Made once, then found by both cases.
     existing: async () =>
       (engineeringMapping ??= (
-        await made("create_egress_provider_mapping", { target_egress_provider_mapping: { egress_provider_id: provider, group_id: ENGINEERING, allow_all_gateways: true } })
+        await made("create_egress_provider_mapping", {
+          target_egress_provider_mapping: { egress_provider_id: provider, group_id: ENGINEERING, allow_all_gateways: true },
+        })
       ).egress_provider_mapping.egress_provider_mapping_id),
     inputs: async () => ({ egressProviderId: provider, groupId: ENGINEERING, allowAllGateways: true }),
   },
@@ -175,24 +188,26 @@ describe("an object made outside Pulumi, and a write Kasm answers with a server 
     }
   }
 
-
   for (const c of CASES) {
-    it.skipIf(c.only !== undefined && c.only !== TEST_API_NAMES)(`${c.kind}: without adopt, the existing object is refused before any ${c.write} is sent, and stays Kasm's`, async () => {
-      const existingId = await c.existing();
-      const before = await emulator.state();
-      await failEvery(c.write);
-      const from = emulator.requests.length;
-      const resource = new Driven(host, c.kind, `${c.kind}-duplicate`);
-      const error = (await resource.create(c.inputs(existingId)).catch((e: unknown) => e)) as Error;
-      expect(error).toBeInstanceOf(Error);
-      for (const words of c.says(existingId)) expect(error.message).toContain(words);
-      expect(error.message).toContain("`adopt: true`");
-      expect(error.message).not.toContain(WG_KEY);
-      expect(error.message).not.toContain(PASSWORD);
-      expect(resource.id).toBe("");
-      expect(sent(c.write, from)).toBe(0);
-      expect(await emulator.state()).toEqual(before);
-    });
+    it.skipIf(c.only !== undefined && c.only !== TEST_API_NAMES)(
+      `${c.kind}: without adopt, the existing object is refused before any ${c.write} is sent, and stays Kasm's`,
+      async () => {
+        const existingId = await c.existing();
+        const before = await emulator.state();
+        await failEvery(c.write);
+        const from = emulator.requests.length;
+        const resource = new Driven(host, c.kind, `${c.kind}-duplicate`);
+        const error = (await resource.create(c.inputs(existingId)).catch((e: unknown) => e)) as Error;
+        expect(error).toBeInstanceOf(Error);
+        for (const words of c.says(existingId)) expect(error.message).toContain(words);
+        expect(error.message).toContain("`adopt: true`");
+        expect(error.message).not.toContain(WG_KEY);
+        expect(error.message).not.toContain(PASSWORD);
+        expect(resource.id).toBe("");
+        expect(sent(c.write, from)).toBe(0);
+        expect(await emulator.state()).toEqual(before);
+      },
+    );
   }
 
   it("with adopt, the user is taken over, and no create is sent", async () => {

@@ -123,9 +123,7 @@ describe("EgressCredential", () => {
     const credential = new Driven(host, "EgressCredential", "preview");
     const inputs = { egressProviderId: UNKNOWN, name: "x", groupId: UNKNOWN, selectedGateways: [UNKNOWN], password: UNKNOWN };
     expect((await credential.check(inputs)).failures).toEqual([]);
-    expect(
-      (await credential.check({ ...inputs, limitActiveConnections: true, activeConnectionLimit: UNKNOWN })).failures,
-    ).toEqual([]);
+    expect((await credential.check({ ...inputs, limitActiveConnections: true, activeConnectionLimit: UNKNOWN })).failures).toEqual([]);
     expect((await credential.check({ ...inputs, limitActiveConnections: UNKNOWN, activeConnectionLimit: 0 })).failures).toEqual([]);
   });
 
@@ -229,7 +227,9 @@ describe("EgressCredential", () => {
     expect(refused.failures[0].reason).toMatch(/can neither update nor delete.*clash with the existing one named 'bob-wg-1'.*Give the credential a new name/s);
     expectNoSecrets(JSON.stringify(refused.failures));
     // The same with the provider's id spelled otherwise.
-    expect((await credential.check({ ...inputs, egressProviderId: hyphenated(provider), enabled: false }, olds)).failures.map((f) => f.property)).toEqual(["name"]);
+    expect((await credential.check({ ...inputs, egressProviderId: hyphenated(provider), enabled: false }, olds)).failures.map((f) => f.property)).toEqual([
+      "name",
+    ]);
 
     // Accepted: no change, ids spelled otherwise, a new name, an input the program stops declaring,
     // another provider (names are unique only within one), and values not known yet (preview).
@@ -250,11 +250,27 @@ describe("EgressCredential", () => {
   it("adopt takes over the provider's credential with the same name when it is as declared, and names what differs otherwise", async () => {
     // Made outside Pulumi (in the Kasm UI, or by a stack whose state was lost).
     const made = await emulator.specCall("create_egress_credential", {
-      target_egress_credential: { egress_provider_id: provider, name: "shared-wg", group_id: GROUP_ID, allow_all_gateways: false, selected_gateways: [g1, g2], wireguard_private_key: WG_KEY, password: PASSWORD, enabled: true },
+      target_egress_credential: {
+        egress_provider_id: provider,
+        name: "shared-wg",
+        group_id: GROUP_ID,
+        allow_all_gateways: false,
+        selected_gateways: [g1, g2],
+        wireguard_private_key: WG_KEY,
+        password: PASSWORD,
+        enabled: true,
+      },
     });
     expect(made.status).toBe(200);
     const existingId = made.body.egress_credentials[0].egress_credential_id;
-    const inputs = { egressProviderId: hyphenated(provider), name: "shared-wg", groupId: GROUP_ID, selectedGateways: [g2, g1], wireguardPrivateKey: WG_KEY, password: PASSWORD };
+    const inputs = {
+      egressProviderId: hyphenated(provider),
+      name: "shared-wg",
+      groupId: GROUP_ID,
+      selectedGateways: [g2, g1],
+      wireguardPrivateKey: WG_KEY,
+      password: PASSWORD,
+    };
 
     // Without adopt: the error says the name is taken and suggests adopt.
     const plain = await new Driven(host, "EgressCredential", "shared").create(inputs).catch((e: Error) => e);
@@ -264,7 +280,9 @@ describe("EgressCredential", () => {
     // Adopt, but the program differs in what Kasm shows: refused, naming the inputs, never their values.
     const differs = new Driven(host, "EgressCredential", "shared");
     const refused = await differs.create({ ...inputs, selectedGateways: [g1], enabled: false, username: "shared", adopt: true }).catch((e: Error) => e);
-    expect((refused as Error).message).toMatch(/'shared-wg' of egress provider [0-9a-f]{32} exists, but differs from the program in username, enabled, selectedGateways\..*cannot bring it to the declared state/s);
+    expect((refused as Error).message).toMatch(
+      /'shared-wg' of egress provider [0-9a-f]{32} exists, but differs from the program in username, enabled, selectedGateways\..*cannot bring it to the declared state/s,
+    );
     expectNoSecrets((refused as Error).message);
     expect(differs.id).toBe("");
     const wrongSecret = await differs.create({ ...inputs, wireguardPrivateKey: `${WG_KEY}x`, adopt: true }).catch((e: Error) => e);

@@ -131,9 +131,9 @@ describe("EgressProviderMapping", () => {
 
     // A second up: no change, whatever the id spelling and the order of the selection.
     expect(await mapping.diff(inputs)).toMatchObject({ changes: "none", replaces: [] });
-    expect(
-      await mapping.diff({ ...inputs, egressProviderId: hyphenated(provider), groupId: GROUP_ID, selectedGateways: [hyphenated(g2), g1] }),
-    ).toMatchObject({ changes: "none" });
+    expect(await mapping.diff({ ...inputs, egressProviderId: hyphenated(provider), groupId: GROUP_ID, selectedGateways: [hyphenated(g2), g1] })).toMatchObject({
+      changes: "none",
+    });
     expect((await mapping.read()).inputs).toMatchObject(inputs);
     expect(await mapping.diff(inputs)).toMatchObject({ changes: "none" });
 
@@ -222,7 +222,11 @@ describe("EgressProviderMapping", () => {
       target_egress_provider_mapping: { egress_provider_id: provider, group_id: sales, allow_all_gateways: true },
     });
     const existingId = res.body.egress_provider_mapping.egress_provider_mapping_id;
-    const writes = (from: number) => emulator.requests.slice(from).map((line) => line.split(" ")[0]).filter((op) => !op.startsWith("get_"));
+    const writes = (from: number) =>
+      emulator.requests
+        .slice(from)
+        .map((line) => line.split(" ")[0])
+        .filter((op) => !op.startsWith("get_"));
 
     // Without adopt: the existing mapping is brought to the declared selection, never created again.
     let from = emulator.requests.length;
@@ -235,17 +239,27 @@ describe("EgressProviderMapping", () => {
     expect(gatewayIds(kasm)).toEqual([g1]);
 
     // As declared already, with adopt or without: recorded with no write.
-    for (const [name, adopt] of [["sales-again", undefined], ["sales-adopted", true]] as const) {
+    for (const [name, adopt] of [
+      ["sales-again", undefined],
+      ["sales-adopted", true],
+    ] as const) {
       from = emulator.requests.length;
       const again = new Driven(host, "EgressProviderMapping", name);
-      await again.create({ egressProviderId: hyphenated(provider), groupId: hyphenated(sales), selectedGateways: [g1], ...(adopt === undefined ? {} : { adopt }) });
+      await again.create({
+        egressProviderId: hyphenated(provider),
+        groupId: hyphenated(sales),
+        selectedGateways: [g1],
+        ...(adopt === undefined ? {} : { adopt }),
+      });
       expect(again.id).toBe(existingId);
       expect(writes(from)).toEqual([]);
     }
   });
 
   it("a create that committed but whose every answer was lost is found by provider and target: one mapping, no second create", async () => {
-    const olaf = Object.values((await emulator.state()).users as Record<string, { username: string; user_id: string }>).find((u) => u.username === "olaf")!.user_id;
+    const olaf = Object.values((await emulator.state()).users as Record<string, { username: string; user_id: string }>).find(
+      (u) => u.username === "olaf",
+    )!.user_id;
     const mapping = new Driven(host, "EgressProviderMapping", "olaf");
     await emulator.faults({ rate: 1, kinds: ["503"], operations: ["create_egress_provider_mapping"], phase: "after" });
     const from = emulator.requests.length;
@@ -289,7 +303,9 @@ describe("EgressProviderMapping", () => {
     } finally {
       await reading.stop();
       await refusing.stop();
-      await emulator.specCall("delete_egress_provider_mapping", { target_egress_provider_mapping: { egress_provider_mapping_id: engineering.body.egress_provider_mapping.egress_provider_mapping_id } });
+      await emulator.specCall("delete_egress_provider_mapping", {
+        target_egress_provider_mapping: { egress_provider_mapping_id: engineering.body.egress_provider_mapping.egress_provider_mapping_id },
+      });
     }
   });
 

@@ -119,12 +119,16 @@ function placeOf(file: string, node: ts.Node): string {
  * seconds: it type-checks the provider.
  */
 export function fieldReads(files: string[] = scannedFiles()): Map<string, FieldRead[]> {
-  const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, "tsconfig.json"), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(ROOT, "tsconfig.json"),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+      },
     },
-  });
+  );
   if (!config) throw new Error("cannot read tsconfig.json");
   const program = ts.createProgram(files, { ...config.options, noEmit: true });
   const checker = program.getTypeChecker();
@@ -163,7 +167,9 @@ export function fieldReads(files: string[] = scannedFiles()): Map<string, FieldR
   const isFromApiFields = (call: ts.CallExpression): boolean => {
     let symbol = checker.getSymbolAtLocation(call.expression);
     if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
-    return !!symbol?.declarations?.some((d) => d.getSourceFile().fileName === RECORDS_MODULE && ts.isFunctionDeclaration(d) && d.name?.text === "fromApiFields");
+    return !!symbol?.declarations?.some(
+      (d) => d.getSourceFile().fileName === RECORDS_MODULE && ts.isFunctionDeclaration(d) && d.name?.text === "fromApiFields",
+    );
   };
 
   /** The string literals a list of names can hold, from its type (a literal array, `as const`, or a constant's). */

@@ -132,7 +132,11 @@ describe("GroupMembership", () => {
 
   it("a membership that exists in Kasm is recorded as it is, without a write, with adopt or without", async () => {
     const bob = await emulator.userId("bob");
-    for (const [name, adopt] of [["bob-ops", undefined], ["bob-ops-adopted", true], ["bob-ops-not-adopted", false]] as const) {
+    for (const [name, adopt] of [
+      ["bob-ops", undefined],
+      ["bob-ops-adopted", true],
+      ["bob-ops-not-adopted", false],
+    ] as const) {
       const before = emulator.requests.length;
       const membership = new Driven(host, "GroupMembership", name);
       const state = await membership.create({ userId: hyphenated(bob), groupId: OPS, ...(adopt === undefined ? {} : { adopt }) });

@@ -27,7 +27,14 @@ afterAll(() => emulator?.close());
 async function hostWaiting(seconds: string): Promise<ProviderHost> {
   host = await ProviderHost.start();
   await host.configure(
-    { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret, "kasm:waitForHealthySeconds": seconds, ...FAST_RETRIES, ...API_NAMES_CONFIG },
+    {
+      "kasm:baseUrl": emulator.url,
+      "kasm:apiKey": ADMIN.key,
+      "kasm:apiKeySecret": ADMIN.secret,
+      "kasm:waitForHealthySeconds": seconds,
+      ...FAST_RETRIES,
+      ...API_NAMES_CONFIG,
+    },
     ["kasm:apiKeySecret"],
   );
   return host;
@@ -68,7 +75,9 @@ it("fails with an error naming the setting when Kasm is still unhealthy at the d
     () => undefined,
     (e: Error) => e,
   );
-  expect(error?.message).toMatch(/did not report healthy \(GET \/api\/__healthcheck\) within the 1 s that kasm:waitForHealthySeconds \(or KASM_WAIT_FOR_HEALTHY_SECONDS\) allows/);
+  expect(error?.message).toMatch(
+    /did not report healthy \(GET \/api\/__healthcheck\) within the 1 s that kasm:waitForHealthySeconds \(or KASM_WAIT_FOR_HEALTHY_SECONDS\) allows/,
+  );
   expect(error?.message).toMatch(/last answer: HTTP 503/);
   expect(error?.message).toMatch(/raise the setting/);
   expect(error?.message).not.toContain(ADMIN.secret);

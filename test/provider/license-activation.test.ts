@@ -47,9 +47,7 @@ describe("LicenseActivation", () => {
     expect(failures.map((f) => f.property).sort()).toEqual(["", "(inputs)", "issuedTo", "seats"]);
     expect(failures.find((f) => f.property === "")!.reason).toMatch(/^activationKey /);
     expect(failures.find((f) => f.property === "seats")?.reason).toMatch(/1 or more/);
-    expect((await licence.check({ activationKey: KEY, seats: 2.5 })).failures).toEqual([
-      { property: "seats", reason: "seats must be a whole number" },
-    ]);
+    expect((await licence.check({ activationKey: KEY, seats: 2.5 })).failures).toEqual([{ property: "seats", reason: "seats must be a whole number" }]);
     expect((await licence.check({ seats: 1 })).failures).toEqual([{ property: "", reason: expect.stringMatching(/^activationKey /) }]);
     expect((await licence.check({ activationKey: 42 })).failures[0].reason).not.toContain("42");
     expect(emulator.requests.length).toBe(before);

@@ -53,9 +53,24 @@ beforeAll(async () => {
     images: [{ name: "kasmweb/chrome:1.16.0" }],
   });
   // The default connection is the admin key; "limited" and "blind" are the same emulator through the other keys.
-  const settings: Record<string, string> = { ...FAST_RETRIES, ...WITHOUT_INSTALLATION_CHECK, ...API_NAMES_CONFIG, "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret };
-  for (const [name, creds] of [["limited", LIMITED], ["blind", BLIND]] as const)
-    Object.assign(settings, { [`kasm-${name}:baseUrl`]: emulator.url, [`kasm-${name}:apiKey`]: creds.key, [`kasm-${name}:apiKeySecret`]: creds.secret, [`kasm-${name}:apiNames`]: TEST_API_NAMES });
+  const settings: Record<string, string> = {
+    ...FAST_RETRIES,
+    ...WITHOUT_INSTALLATION_CHECK,
+    ...API_NAMES_CONFIG,
+    "kasm:baseUrl": emulator.url,
+    "kasm:apiKey": ADMIN.key,
+    "kasm:apiKeySecret": ADMIN.secret,
+  };
+  for (const [name, creds] of [
+    ["limited", LIMITED],
+    ["blind", BLIND],
+  ] as const)
+    Object.assign(settings, {
+      [`kasm-${name}:baseUrl`]: emulator.url,
+      [`kasm-${name}:apiKey`]: creds.key,
+      [`kasm-${name}:apiKeySecret`]: creds.secret,
+      [`kasm-${name}:apiNames`]: TEST_API_NAMES,
+    });
   configure({ config: { get: (key) => settings[key] } });
 });
 afterAll(async () => {
@@ -91,7 +106,9 @@ describe("the errors a kind throws of its own", () => {
     expect((error as Error).message).toContain(`(user ${existing})`);
     // A casting config is looked up by its key; another config's name is Kasm's to refuse.
     const image = Object.values<any>((await emulator.state()).images)[0].image_id;
-    expect((await emulator.specCall("create_cast_config", { target_cast_config: { casting_config_name: "Taken", key: "taken", image_id: image } })).status).toBe(200);
+    expect(
+      (await emulator.specCall("create_cast_config", { target_cast_config: { casting_config_name: "Taken", key: "taken", image_id: image } })).status,
+    ).toBe(200);
     const refused = await thrown(() => create("CastConfig", { castingConfigName: "Taken", key: "another", imageId: image }));
     expect(refused).toBeInstanceOf(KasmNotAdoptedError);
     expect((refused as Error).message).toMatch(/already exists in Kasm.*adopt: true/s);
@@ -108,7 +125,11 @@ describe("the errors a kind throws of its own", () => {
     );
     const noAttributesUser = await thrown(() => create("UserAttributes", { userId: UNKNOWN_ID, showTips: true, __resourceName: "ada-attributes" }));
     expect(noAttributesUser).toBeInstanceOf(KasmObjectMissingError);
-    expect((noAttributesUser as Error).message).toMatch(new RegExp(`^UserAttributes ada-attributes: the server at ${emulator.url} has no user with id ${UNKNOWN_ID}; the attributes record exists only with its user\. `));
+    expect((noAttributesUser as Error).message).toMatch(
+      new RegExp(
+        `^UserAttributes ada-attributes: the server at ${emulator.url} has no user with id ${UNKNOWN_ID}; the attributes record exists only with its user\. `,
+      ),
+    );
 
     const noServer = await thrown(() => create("ServerDrain", { serverId: UNKNOWN_ID }));
     expect(noServer).toBeInstanceOf(KasmObjectMissingError);

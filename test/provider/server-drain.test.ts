@@ -48,7 +48,10 @@ async function draining(id: string, on: TestEmulator = emulator): Promise<boolea
 
 /** How many warnings a host printed about not seeing a server's draining flag. */
 function blindWarnings(on: ProviderHost, id: string): number {
-  return on.stderr.join("").split("\n").filter((line) => line.startsWith("warning:") && line.includes(id) && line.includes("is_draining")).length;
+  return on.stderr
+    .join("")
+    .split("\n")
+    .filter((line) => line.startsWith("warning:") && line.includes(id) && line.includes("is_draining")).length;
 }
 
 describe("ServerDrain", () => {

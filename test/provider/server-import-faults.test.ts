@@ -20,7 +20,10 @@ let host: ProviderHost;
 
 beforeAll(async () => {
   // A server named as a row, made outside the set: never taken for the import's.
-  emulator = await startTestEmulator({ zones: [{ zone_name: "default" }], servers: [{ hostname: "10.9.9.9", friendly_name: "found-1", zone_name: "default" }] });
+  emulator = await startTestEmulator({
+    zones: [{ zone_name: "default" }],
+    servers: [{ hostname: "10.9.9.9", friendly_name: "found-1", zone_name: "default" }],
+  });
   host = await hostFor(emulator);
 });
 afterAll(async () => {
@@ -50,7 +53,14 @@ async function createFailing(name: string, servers: object[], faults: Record<str
   const from = emulator.requests.length;
   await emulator.faults({ rate: 1, operations: ["batch_create_server"], seed: 1, ...faults });
   try {
-    return { set, error: await set.create({ servers }).then(() => undefined, (e: unknown) => e), from };
+    return {
+      set,
+      error: await set.create({ servers }).then(
+        () => undefined,
+        (e: unknown) => e,
+      ),
+      from,
+    };
   } finally {
     await emulator.faults(null);
   }
@@ -58,7 +68,10 @@ async function createFailing(name: string, servers: object[], faults: Record<str
 
 describe.runIf(TEST_API_NAMES === "spec")("ServerImport with a lost answer, where the servers cannot be listed", () => {
   it("sends the import once, says the outcome is not known and what to check, and keeps the state as it was", async () => {
-    for (const [kind, prefix] of [["500", "lost"], ["429", "limited"]] as const) {
+    for (const [kind, prefix] of [
+      ["500", "lost"],
+      ["429", "limited"],
+    ] as const) {
       const { set, error, from } = await createFailing(`${prefix}`, rows(prefix), { kinds: [kind], phase: "after" });
       const message = (error as Error).message;
       expect(message).toMatch(new RegExp(`the import of 2 servers \\('${prefix}-1', '${prefix}-2'\\) failed and its outcome is not known`));
@@ -102,7 +115,10 @@ describe.runIf(TEST_API_NAMES === "product")("ServerImport with a lost answer, o
     expect((error as Error).message).toMatch(/batch_create_server: the server failed \(HTTP 503/);
     expect(set.id).toBe("");
     // The first attempt and one per retry, each refused before Kasm ran it and followed by a listing that found nothing.
-    const sent = emulator.requests.slice(from).filter((line) => /^(batch_create_server fault|get_servers 200)/.test(line)).map((line) => line.split(" ")[0]);
+    const sent = emulator.requests
+      .slice(from)
+      .filter((line) => /^(batch_create_server fault|get_servers 200)/.test(line))
+      .map((line) => line.split(" ")[0]);
     const attempts = Number(FAST_RETRIES["kasm:maxRetries"]) + 1;
     expect(sent).toEqual(["get_servers", ...Array.from({ length: attempts }, () => ["batch_create_server", "get_servers"]).flat()]);
     expect(await serversNamed("refused-1")).toEqual([]);

@@ -148,7 +148,10 @@ describe("ServerImport", () => {
       { property: "servers[1].useUserPrivateKey", reason: "row 2 'ws-2': useUserPrivateKey must be true or false" },
       { property: "servers[2].poolId", reason: "row 3 'ws-3': poolId must be a Kasm id: 32 hexadecimal digits, or a hyphenated UUID" },
       { property: "servers[2].labels", reason: expect.stringMatching(/^row 3 'ws-3': labels a label must not contain ';' or ','/) },
-      { property: "servers[2].connectionCredentialType", reason: expect.stringMatching(/^row 3 'ws-3': connectionCredentialType PROMPT_USER cannot be used with an SSH connection .*CSV_ERROR_012/) },
+      {
+        property: "servers[2].connectionCredentialType",
+        reason: expect.stringMatching(/^row 3 'ws-3': connectionCredentialType PROMPT_USER cannot be used with an SSH connection .*CSV_ERROR_012/),
+      },
       { property: "servers[3]", reason: expect.stringMatching(/^row 4 'ws-2': hostname is not a field of a server row/) },
       { property: "servers[3].port", reason: "row 4 'ws-2': port must be a whole number from 1 to 65535" },
       { property: "servers[3].name", reason: "row 4 'ws-2': name 'ws-2' is also the name of row 2: names must be unique within the set" },
@@ -161,7 +164,10 @@ describe("ServerImport", () => {
       { property: "csv", reason: "row 1 (line 2) 'ws-1', column port: must be a whole number from 1 to 65535" },
       { property: "csv", reason: "row 1 (line 2) 'ws-1', column use_user_private_key: must be true or false (or yes/no, 1/0)" },
       { property: "csv", reason: "row 2 (line 3) 'ws-2', column ip_hostname: is required" },
-      { property: "csv", reason: expect.stringMatching(/^row 2 \(line 3\) 'ws-2', column connection_credential_type: PROMPT_USER cannot be used with an SSH connection/) },
+      {
+        property: "csv",
+        reason: expect.stringMatching(/^row 2 \(line 3\) 'ws-2', column connection_credential_type: PROMPT_USER cannot be used with an SSH connection/),
+      },
       { property: "csv", reason: "row 3 (line 4) 'ws-1', column name: 'ws-1' is also the name of row 1: names must be unique within the set" },
     ]);
     expect((await resource.check({ csv: "name,hostname,port\nws-1,10.0.0.1,22\n" })).failures).toEqual([
@@ -247,7 +253,11 @@ describe("ServerImport", () => {
     expect(newIds["ws-21"]).not.toBe(ids["ws-21"]);
     expect(newIds["ws-22"]).toBe(ids["ws-22"]);
     // Both servers named ws-21 are in Kasm, and ws-23 too: the API cannot change or delete them.
-    expect(serversNamed("ws-21").map((s) => s.port).sort()).toEqual([22, 2222]);
+    expect(
+      serversNamed("ws-21")
+        .map((s) => s.port)
+        .sort(),
+    ).toEqual([22, 2222]);
     expect(await kasmServer(ids["ws-23"])).toBeDefined();
     const warning = await stderrSince(stderrBefore, /ws-23/);
     expect(warning).toContain(`warning: ServerImport ${set.id}: the Kasm API can neither update nor delete servers`);
@@ -273,7 +283,10 @@ describe("ServerImport", () => {
     // An administrator edits ws-31 (port, labels), unassigns bob, and deletes ws-32.
     store.state.servers[ids["ws-31"]].port = 2200;
     store.state.servers[ids["ws-31"]].labels = ["x", "y"];
-    expect((await call("unassign_user_server", { target_user: { user_id: store.users.userByName("bob")!.user_id }, target_server: { server_id: ids["ws-31"] } })).status).toBe(204);
+    expect(
+      (await call("unassign_user_server", { target_user: { user_id: store.users.userByName("bob")!.user_id }, target_server: { server_id: ids["ws-31"] } }))
+        .status,
+    ).toBe(204);
     delete store.state.servers[ids["ws-32"]];
 
     const before = requests.length;
@@ -291,7 +304,11 @@ describe("ServerImport", () => {
     expect(newIds["ws-33"]).toBe(ids["ws-33"]);
     expect(newIds["ws-31"]).not.toBe(ids["ws-31"]);
     expect(newIds["ws-32"]).not.toBe(ids["ws-32"]);
-    expect(await kasmServer(newIds["ws-31"])).toMatchObject({ connection_port: 22, labels: ["x"], assigned_users: [expect.objectContaining({ username: "bob" })] });
+    expect(await kasmServer(newIds["ws-31"])).toMatchObject({
+      connection_port: 22,
+      labels: ["x"],
+      assigned_users: [expect.objectContaining({ username: "bob" })],
+    });
     const warning = await stderrSince(stderrBefore, /ws-31/);
     expect(warning).toMatch(/'ws-31' \([0-9a-f]{32}\) is replaced by the new server 'ws-31' \([0-9a-f]{32}\) because (port|assignedUsername|labels)/);
     expect(warning).not.toContain("ws-32");
@@ -303,7 +320,7 @@ describe("ServerImport", () => {
   });
 
   it("takes Kasm's CSV: same rows, no change; drift re-renders it; destroy sends nothing and warns, naming every server", async () => {
-    const csv = "name,ip_hostname,port,zone_name,connection_type,labels\nws-41,10.0.4.41,22,default,SSH,a;b\n\"ws 42, lab\",10.0.4.42,3389,eu,RDP,\n";
+    const csv = 'name,ip_hostname,port,zone_name,connection_type,labels\nws-41,10.0.4.41,22,default,SSH,a;b\n"ws 42, lab",10.0.4.42,3389,eu,RDP,\n';
     const set = new Driven(host, "ServerImport", "from-csv");
     const state = await set.create({ csv });
     const ids = state.serverIds as Record<string, string>;
@@ -312,7 +329,8 @@ describe("ServerImport", () => {
     expect(await kasmServer(ids["ws-41"])).toMatchObject({ labels: ["a", "b"] });
 
     // The same rows written differently are no change; refresh keeps the text as declared.
-    const respelt = "name, ip_hostname, port, zone_name, connection_type, labels\r\nws-41, 10.0.4.41, 22, default, ssh, b;a\r\n\"ws 42, lab\", 10.0.4.42, 3389, eu, RDP,\r\n";
+    const respelt =
+      'name, ip_hostname, port, zone_name, connection_type, labels\r\nws-41, 10.0.4.41, 22, default, ssh, b;a\r\n"ws 42, lab", 10.0.4.42, 3389, eu, RDP,\r\n';
     expect(await set.diff({ csv: respelt })).toMatchObject({ changes: "none" });
     expect(inputsOf(await set.read())).toEqual({ csv });
 

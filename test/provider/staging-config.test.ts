@@ -17,42 +17,47 @@ const FIREFOX = "1b000000000000000000000000000003";
 
 // A released Kasm's update sets the config's server pool and autoscale config to what it is sent,
 // null when left out (the 1.15 API server's update_staging_config): the provider sends the current ones.
-describe.runIf(TEST_API_NAMES === "product")("StagingConfig against a released Kasm, which clears the server pool and autoscale config an update leaves out", () => {
-  const POOL = "5f000000000000000000000000000001";
-  const AUTOSCALE = "6f000000000000000000000000000001";
-  const STAGED = "57000000000000000000000000000009";
-  let pooled: TestEmulator;
-  let pooledHost: ProviderHost;
+describe.runIf(TEST_API_NAMES === "product")(
+  "StagingConfig against a released Kasm, which clears the server pool and autoscale config an update leaves out",
+  () => {
+    const POOL = "5f000000000000000000000000000001";
+    const AUTOSCALE = "6f000000000000000000000000000001";
+    const STAGED = "57000000000000000000000000000009";
+    let pooled: TestEmulator;
+    let pooledHost: ProviderHost;
 
-  beforeAll(async () => {
-    pooled = await startTestEmulator({
-      zones: [{ zone_id: ZONE, zone_name: "default" }],
-      images: [{ image_id: CHROME, name: "kasmweb/chrome:1.16.0", friendly_name: "Chrome" }],
-      serverPools: [{ server_pool_id: POOL, server_pool_name: "gpu-pool" }],
-      stagingConfigs: [{ staging_config_id: STAGED, image_name: "kasmweb/chrome:1.16.0", num_sessions: 2, expiration: 1, server_pool_name: "gpu-pool" }],
+    beforeAll(async () => {
+      pooled = await startTestEmulator({
+        zones: [{ zone_id: ZONE, zone_name: "default" }],
+        images: [{ image_id: CHROME, name: "kasmweb/chrome:1.16.0", friendly_name: "Chrome" }],
+        serverPools: [{ server_pool_id: POOL, server_pool_name: "gpu-pool" }],
+        stagingConfigs: [{ staging_config_id: STAGED, image_name: "kasmweb/chrome:1.16.0", num_sessions: 2, expiration: 1, server_pool_name: "gpu-pool" }],
+      });
+      // The autoscale config, set as the Kasm UI sets it (the emulator keeps no autoscale configs of its own).
+      const set = await pooled.call("update_staging_config", {
+        target_staging_config: { staging_config_id: STAGED, server_pool_id: POOL, autoscale_config_id: AUTOSCALE },
+      });
+      expect(set.status).toBe(200);
+      pooledHost = await hostFor(pooled);
     });
-    // The autoscale config, set as the Kasm UI sets it (the emulator keeps no autoscale configs of its own).
-    const set = await pooled.call("update_staging_config", { target_staging_config: { staging_config_id: STAGED, server_pool_id: POOL, autoscale_config_id: AUTOSCALE } });
-    expect(set.status).toBe(200);
-    pooledHost = await hostFor(pooled);
-  });
-  afterAll(async () => {
-    await pooledHost?.stop();
-    await pooled?.close();
-  });
+    afterAll(async () => {
+      await pooledHost?.stop();
+      await pooled?.close();
+    });
 
-  it("adoption and a later update keep the pool and the autoscale config set in the Kasm UI", async () => {
-    const inKasm = async () => (await pooled.state()).stagingConfigs[STAGED];
-    expect(await inKasm()).toMatchObject({ server_pool_id: POOL, autoscale_config_id: AUTOSCALE });
-    const staging = new Driven(pooledHost, "StagingConfig", "chrome");
-    const inputs = { zoneId: ZONE, imageId: CHROME, numSessions: 3, expiration: 1, adopt: true };
-    await staging.create(inputs);
-    expect(staging.id).toBe(STAGED);
-    expect(await inKasm()).toMatchObject({ num_sessions: 3, server_pool_id: POOL, autoscale_config_id: AUTOSCALE });
-    await staging.update({ ...inputs, numSessions: 4 });
-    expect(await inKasm()).toMatchObject({ num_sessions: 4, server_pool_id: POOL, autoscale_config_id: AUTOSCALE });
-  });
-});
+    it("adoption and a later update keep the pool and the autoscale config set in the Kasm UI", async () => {
+      const inKasm = async () => (await pooled.state()).stagingConfigs[STAGED];
+      expect(await inKasm()).toMatchObject({ server_pool_id: POOL, autoscale_config_id: AUTOSCALE });
+      const staging = new Driven(pooledHost, "StagingConfig", "chrome");
+      const inputs = { zoneId: ZONE, imageId: CHROME, numSessions: 3, expiration: 1, adopt: true };
+      await staging.create(inputs);
+      expect(staging.id).toBe(STAGED);
+      expect(await inKasm()).toMatchObject({ num_sessions: 3, server_pool_id: POOL, autoscale_config_id: AUTOSCALE });
+      await staging.update({ ...inputs, numSessions: 4 });
+      expect(await inKasm()).toMatchObject({ num_sessions: 4, server_pool_id: POOL, autoscale_config_id: AUTOSCALE });
+    });
+  },
+);
 
 /** The hyphenated, upper-case UUID form of a 32-hex id. */
 let emulator: TestEmulator;

@@ -101,7 +101,9 @@ describe("UserAttributes", () => {
 
   it("an unknown user fails the create with a clear error and changes nothing", async () => {
     const attrs = new Driven(host, "UserAttributes", "nobody");
-    await expect(attrs.create({ userId: "00000000000000000000000000000001", showTips: false })).rejects.toThrow(/no user with id 00000000000000000000000000000001/);
+    await expect(attrs.create({ userId: "00000000000000000000000000000001", showTips: false })).rejects.toThrow(
+      /no user with id 00000000000000000000000000000001/,
+    );
   });
 
   it("refresh after the user was deleted drops the resource, and destroying it then succeeds", async () => {

@@ -20,7 +20,12 @@ let host: ProviderHost;
 beforeAll(async () => {
   emulator = await startTestEmulator({
     apiKeys: [
-      { name: "users", key: NO_SERVERS_VIEW.key, secret: NO_SERVERS_VIEW.secret, permissions: ["Users View", "Users Modify", "Server Pools View", "Zones View"] },
+      {
+        name: "users",
+        key: NO_SERVERS_VIEW.key,
+        secret: NO_SERVERS_VIEW.secret,
+        permissions: ["Users View", "Users Modify", "Server Pools View", "Zones View"],
+      },
     ],
     zones: [{ zone_name: "default" }],
     servers: [
@@ -104,7 +109,10 @@ describe("UserServerAssignment", () => {
   it("an assignment that exists in Kasm is recorded as it is, without a write, with adopt or without; destroying it unassigns the server", async () => {
     const bob = await emulator.userId("bob");
     const recorded: Driven[] = [];
-    for (const [name, adopt] of [["bob-ws2", undefined], ["bob-ws2-adopted", true]] as const) {
+    for (const [name, adopt] of [
+      ["bob-ws2", undefined],
+      ["bob-ws2-adopted", true],
+    ] as const) {
       const before = emulator.requests.length;
       const assignment = new Driven(host, "UserServerAssignment", name);
       recorded.push(assignment);

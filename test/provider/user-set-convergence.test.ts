@@ -48,7 +48,12 @@ let emulator: TestEmulator;
 let host: ProviderHost;
 
 beforeAll(async () => {
-  emulator = await startTestEmulator({ groups: [{ group_id: ENGINEERING, name: "Engineering" }, { group_id: SALES, name: "Sales" }] });
+  emulator = await startTestEmulator({
+    groups: [
+      { group_id: ENGINEERING, name: "Engineering" },
+      { group_id: SALES, name: "Sales" },
+    ],
+  });
   host = await hostFor(emulator, undefined, RETRIES);
 });
 afterAll(async () => {
@@ -70,7 +75,10 @@ async function kasmUsers(): Promise<{ username: string; firstName: string; group
     .map((u) => ({
       username: u.username,
       firstName: u.first_name,
-      groups: (u.groups ?? []).map((g: { name: string }) => g.name).filter((n: string) => n !== "All Users").sort(),
+      groups: (u.groups ?? [])
+        .map((g: { name: string }) => g.name)
+        .filter((n: string) => n !== "All Users")
+        .sort(),
     }))
     .sort((a, b) => a.username.localeCompare(b.username));
 }
@@ -154,7 +162,10 @@ describe("UserSet of 300 users at a 50% fault rate, through the host", () => {
   it("is created within 3 runs, with every user once and nothing else", async () => {
     const program = { users: BEFORE, groupsMode: "authoritative", groupIds: GROUP_IDS };
     phases.create = await converge(() => up(set, program, initErrors));
-    expectProgressMessages(phases.create.failures.filter((m) => !/^batch_create_user: /.test(m)), /run `pulumi up` again/);
+    expectProgressMessages(
+      phases.create.failures.filter((m) => !/^batch_create_user: /.test(m)),
+      /run `pulumi up` again/,
+    );
     expect(await kasmUsers()).toEqual(BEFORE.map((r) => ({ username: r.username, firstName: r.firstName, groups: r.groups })));
     expect(Object.keys(set.state.userIds as object)).toHaveLength(300);
     expect(set.state.unconfirmed).toBeUndefined();
@@ -164,7 +175,9 @@ describe("UserSet of 300 users at a 50% fault rate, through the host", () => {
     const program = { users: AFTER, groupsMode: "authoritative", groupIds: GROUP_IDS };
     phases.change = await converge(() => up(set, program, initErrors));
     expectProgressMessages(phases.change.failures, /run `pulumi up` again/);
-    const expected = AFTER.map((r) => ({ username: r.username, firstName: r.firstName, groups: r.groups })).sort((a, b) => a.username.localeCompare(b.username));
+    const expected = AFTER.map((r) => ({ username: r.username, firstName: r.firstName, groups: r.groups })).sort((a, b) =>
+      a.username.localeCompare(b.username),
+    );
     expect(await kasmUsers()).toEqual(expected);
     const ids = set.state.userIds as Record<string, string>;
     expect(Object.keys(ids).sort()).toEqual(expected.map((r) => r.username));

@@ -40,7 +40,10 @@ async function usersInKasm(prefix: string): Promise<Record<string, string>> {
 async function createFailing(set: Driven, users: object[], faults: Record<string, unknown>): Promise<unknown> {
   await emulator.faults({ rate: 1, operations: ["batch_create_user"], seed: 1, ...faults });
   try {
-    return await set.create({ users }).then(() => undefined, (e: unknown) => e);
+    return await set.create({ users }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
   } finally {
     await emulator.faults(null);
   }

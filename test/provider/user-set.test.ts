@@ -171,11 +171,7 @@ describe("UserSet", () => {
     expect(emulator.requests.length).toBe(from);
 
     // A changed name, an added row, a removed row, a group added (additive mode) in one update.
-    const next = [
-      { ...users[0], firstName: "Alicia", groups: ["Engineering", "Sales"] },
-      users[1],
-      { username: "dave", firstName: "Dave" },
-    ];
+    const next = [{ ...users[0], firstName: "Alicia", groups: ["Engineering", "Sales"] }, users[1], { username: "dave", firstName: "Dave" }];
     expect(await set.diff({ users: next })).toMatchObject({ changes: "some", replaces: [] });
     from = emulator.requests.length;
     const updated = await set.update({ users: next });
@@ -237,7 +233,7 @@ describe("UserSet", () => {
     expect(served(from)).toEqual(["get_users"]);
     expect(refreshed.inputs?.users).toEqual([{ username: "erin", firstName: "Changed", groups: ["Sales"] }, users[1]]);
     expect(refreshed.properties).toMatchObject({ count: 2, userIds: { erin: ids.erin, frank: ids.frank } });
-    expect((refreshed.properties.userIds as object)).not.toHaveProperty("gina");
+    expect(refreshed.properties.userIds as object).not.toHaveProperty("gina");
 
     expect(await set.diff({ users, groupsMode: "authoritative" })).toMatchObject({ changes: "some" });
     await set.update({ users, groupsMode: "authoritative" });
@@ -259,7 +255,12 @@ describe("UserSet", () => {
     const set = new Driven(host, "UserSet", "stale");
     const state = await set.create({ users: [{ username: "yann" }, { username: "zoe", firstName: "Zoe" }] });
     await emulator.specCall("delete_user", { target_user: { user_id: (state.userIds as Record<string, string>).zoe }, force: true });
-    const next = { users: [{ username: "yann", lastName: "Y" }, { username: "zoe", firstName: "Zoey", groups: ["Sales"] }] };
+    const next = {
+      users: [
+        { username: "yann", lastName: "Y" },
+        { username: "zoe", firstName: "Zoey", groups: ["Sales"] },
+      ],
+    };
     const updated = await set.update(next);
     expect(updated).toMatchObject({ count: 1, users: [{ username: "yann", lastName: "Y" }] });
     await stderrShows(/'zoe' was deleted in Kasm since the last refresh/);
@@ -415,9 +416,7 @@ describe("UserSet", () => {
     const partial = (error as HostError).initFailure;
     expect(partial?.reasons.join()).toMatch(/delete_user/);
     expect(Object.keys(partial?.properties.userIds as object).sort()).toEqual(["held", "uma", "vic", "will", "xena"]);
-    expect(partial?.properties.users).toEqual(
-      expect.arrayContaining([{ username: "uma", lastName: "Changed" }, { username: "will" }, { username: "vic" }]),
-    );
+    expect(partial?.properties.users).toEqual(expect.arrayContaining([{ username: "uma", lastName: "Changed" }, { username: "will" }, { username: "vic" }]));
     set.state = partial!.properties;
     await set.update({ users: [{ username: "uma", lastName: "Changed" }, { username: "will" }], adopt: true });
     for (const name of ["vic", "held", "xena"]) expect(await userInKasm(name)).toBeUndefined();
@@ -528,7 +527,10 @@ describe("UserSet with 1,000 users", () => {
       expect(few.users.map((u) => u.username)).toEqual(expect.arrayContaining(["user0999", "user0500"]));
       // 20 names: the pages are cheaper, and read everyone.
       from = big.requests.length;
-      const many = await client.users.getUsersNamed(Array.from({ length: 20 }, (_, i) => `user09${50 + i}`), { pageSize: 100 });
+      const many = await client.users.getUsersNamed(
+        Array.from({ length: 20 }, (_, i) => `user09${50 + i}`),
+        { pageSize: 100 },
+      );
       expect(big.requests.length - from).toBe(11);
       expect(many).toMatchObject({ complete: true });
       expect(many.users).toHaveLength(1001);

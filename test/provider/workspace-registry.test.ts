@@ -54,7 +54,13 @@ describe.runIf(TEST_API_NAMES === "product")("WorkspaceRegistry, against a relea
     expect(registry.id).toMatch(/^[0-9a-f]{32}$/);
     expect(registry.state).toMatchObject({ registryId: registry.id, registryUrl: site.url, registryName: "Acme Registry" });
     expect((registry.state.workspaces as { friendlyName: string }[]).map((w) => w.friendlyName)).toEqual(["Acme Editor", "Acme Browser"]);
-    expect((registry.state.workspaces as object[])[0]).toEqual({ name: "acme/editor:1.0.0", friendlyName: "Acme Editor", description: "A text editor", imageSrc: "img/editor.png", dockerRegistry: "https://index.docker.io/v1/" });
+    expect((registry.state.workspaces as object[])[0]).toEqual({
+      name: "acme/editor:1.0.0",
+      friendlyName: "Acme Editor",
+      description: "A text editor",
+      imageSrc: "img/editor.png",
+      dockerRegistry: "https://index.docker.io/v1/",
+    });
     expect(await registryInKasm(registry.id)).toMatchObject({ registry_url: site.url, do_auto_update: false });
     // The URL declared without its slash is the same address: no change.
     expect((await registry.diff({ url: site.url.replace(/\/$/, "") })).changes).toBe("none");
@@ -124,7 +130,9 @@ describe.runIf(TEST_API_NAMES === "product")("the registry lookups (their one im
       expect(byId.map((w) => w.friendly_name)).toEqual(["Acme Editor", "Acme Browser"]);
       const byUrl = await LOOKUPS.getRegistryWorkspaces.fetch(client, { url: site.url.replace(/\/$/, "") });
       expect(byUrl).toEqual(byId);
-      await expect(LOOKUPS.getRegistryWorkspaces.fetch(client, { url: "https://nowhere.example/" })).rejects.toThrow("Kasm has no registry at https://nowhere.example/");
+      await expect(LOOKUPS.getRegistryWorkspaces.fetch(client, { url: "https://nowhere.example/" })).rejects.toThrow(
+        "Kasm has no registry at https://nowhere.example/",
+      );
       await emulator.specCall("delete_registry", { registry_id: id });
     } finally {
       await client.close();

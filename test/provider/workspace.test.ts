@@ -53,7 +53,13 @@ const CHROME = {
 describe.runIf(TEST_API_NAMES === "product")("Workspace, against a released Kasm", () => {
   it("check refuses values Kasm cannot hold, naming the input, before any request", async () => {
     const before = emulator.requests.length;
-    const { failures } = await new Driven(host, "Workspace", "bad").check({ name: "kasmweb/x:1", friendlyName: "X", memory: 1.5, cores: 0, categories: ["a\nb"] });
+    const { failures } = await new Driven(host, "Workspace", "bad").check({
+      name: "kasmweb/x:1",
+      friendlyName: "X",
+      memory: 1.5,
+      cores: 0,
+      categories: ["a\nb"],
+    });
     expect(failures.map((f) => f.property).sort()).toEqual(["categories.0", "cores", "memory"]);
     expect(emulator.requests.length).toBe(before);
   });
@@ -62,7 +68,13 @@ describe.runIf(TEST_API_NAMES === "product")("Workspace, against a released Kasm
     const chrome = new Driven(host, "Workspace", "chrome");
     await chrome.create(CHROME);
     expect(chrome.id).toMatch(/^[0-9a-f]{32}$/);
-    expect(await imageInKasm(chrome.id)).toMatchObject({ name: CHROME.name, friendly_name: "Chrome", cores: 2, memory: 2_768_000_000, categories: ["Browsers"] });
+    expect(await imageInKasm(chrome.id)).toMatchObject({
+      name: CHROME.name,
+      friendly_name: "Chrome",
+      cores: 2,
+      memory: 2_768_000_000,
+      categories: ["Browsers"],
+    });
     expect((await chrome.diff(CHROME)).changes).toBe("none");
 
     const bigger = { ...CHROME, memory: 4_000_000_000 };
@@ -114,7 +126,10 @@ describe.runIf(TEST_API_NAMES === "product")("Workspace, against a released Kasm
     expect(resourceFieldsChanging({}, CHROME)).toBeUndefined();
     expect(resourceFieldsChanging(state, { ...CHROME, memory: 4_000_000_000, description: "changed" })).toEqual(["memory"]);
     expect(resourceFieldsChanging(state, { ...CHROME, description: "changed" })).toEqual([]);
-    expect(resourceFieldsChanging(state, { ...CHROME, registryPassword: "another-token", runConfig: { hostname: "other" } })).toEqual(["registryPassword", "runConfig"]);
+    expect(resourceFieldsChanging(state, { ...CHROME, registryPassword: "another-token", runConfig: { hostname: "other" } })).toEqual([
+      "registryPassword",
+      "runConfig",
+    ]);
     // One the program stops declaring keeps Kasm's value: no change. One not known yet: the placeholder, unless another surely changes.
     const { cores: _cores, ...withoutCores } = CHROME;
     expect(resourceFieldsChanging(state, withoutCores)).toEqual([]);
@@ -128,7 +143,9 @@ describe.runIf(TEST_API_NAMES === "product")("Workspace, against a released Kasm
       () => undefined,
       (e: unknown) => e as Error,
     );
-    expect(error?.message).toMatch(/Workspace 'CUDA' \(kasmweb\/cuda:1\.16\.0\): Kasm answered the write but does not show requireGpu as declared, so that setting was not taken\./);
+    expect(error?.message).toMatch(
+      /Workspace 'CUDA' \(kasmweb\/cuda:1\.16\.0\): Kasm answered the write but does not show requireGpu as declared, so that setting was not taken\./,
+    );
     expect(error?.message).toContain("requireGpu: Kasm 1.15 takes require_gpu in create_image and update_image but never stores it");
     expect(error?.message).toContain("leave it out, or declare false");
     // Declared false, as Kasm keeps it: taken.
@@ -161,11 +178,15 @@ describe.runIf(TEST_API_NAMES === "product")("Workspace, against a released Kasm
 
     const grant = new Driven(host, "GroupWorkspace", "launchers-desktop");
     await grant.create({ groupId, imageId: image.id });
-    const listed = async () => ((await emulator.specCall("get_images_group", { target_group: { group_id: groupId } })).body.images ?? []) as { image_id: string }[];
+    const listed = async () =>
+      ((await emulator.specCall("get_images_group", { target_group: { group_id: groupId } })).body.images ?? []) as { image_id: string }[];
     expect((await listed()).map((i) => i.image_id.replace(/-/g, ""))).toContain(image.id.replace(/-/g, ""));
     expect((await grant.read()).id).toBe(grant.id);
     // An authorization that exists is the declared one, adopt or not: recorded with one read, no write.
-    for (const [name, adopt] of [["again", undefined], ["again-adopted", true]] as const) {
+    for (const [name, adopt] of [
+      ["again", undefined],
+      ["again-adopted", true],
+    ] as const) {
       const before = emulator.requests.length;
       const again = new Driven(host, "GroupWorkspace", name);
       await again.create({ groupId, imageId: image.id, ...(adopt === undefined ? {} : { adopt }) });

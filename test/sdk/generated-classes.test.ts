@@ -26,7 +26,7 @@ const Outputs = z.strictObject({ userIds: z.record(z.string(), z.string()).descr
 const DOCS: KindDocs<Inputs> = {
   description: "Many users. A UserSet or a User, through an EgressProviderMapping; ends with */ here.\n\n- a list item",
   arguments: "The arguments.",
-  example: ["const team = new kasm.UserSet(\"team\", {", "  users: [],", "});"].join("\n"),
+  example: ['const team = new kasm.UserSet("team", {', "  users: [],", "});"].join("\n"),
   inputs: {
     name: "The name.",
     mode: "How groups apply.",
@@ -89,11 +89,15 @@ describe("the TypeScript SDK's generator", () => {
 
   it("refuses an input holding objects whose docs name no SDK type for them", () => {
     const withoutObjectDocs = madeUp({ docs: { ...DOCS, inputObjects: {} } as unknown as Kind["manifest"]["docs"] });
-    expect(() => kindModule("UserSet", withoutObjectDocs)).toThrow("UserSet: the input rows holds objects, and its docs name no SDK type for them (docs.inputObjects)");
+    expect(() => kindModule("UserSet", withoutObjectDocs)).toThrow(
+      "UserSet: the input rows holds objects, and its docs name no SDK type for them (docs.inputObjects)",
+    );
   });
 
   it("refuses an output without a doc, naming the output and where to write it", () => {
     const undescribed = madeUp({ outputs: z.strictObject({ userIds: z.record(z.string(), z.string()), count: z.number().int().describe("How many.") }) });
-    expect(() => kindModule("UserSet", undescribed)).toThrow(`UserSet: the output userIds has no doc: give it one with .describe("...") in the kind's zod outputs`);
+    expect(() => kindModule("UserSet", undescribed)).toThrow(
+      `UserSet: the output userIds has no doc: give it one with .describe("...") in the kind's zod outputs`,
+    );
   });
 });

@@ -79,5 +79,7 @@ it("waits for a named connection's installation, with its own settings, and neve
   // A lookup through the same connection reads that installation.
   expect((await kasm.getImages({ connection: "prod" })).map((i) => i.name)).toEqual(["kasmweb/chrome:1.16.0"]);
   // A connection without settings names its own keys.
-  await expect(kasm.waitForHealthy({ connection: "archive" })).rejects.toThrow(/The Kasm connection "archive" is not configured: missing: baseUrl \(configuration `kasm-archive:baseUrl`.*KASM_ARCHIVE_BASE_URL/);
+  await expect(kasm.waitForHealthy({ connection: "archive" })).rejects.toThrow(
+    /The Kasm connection "archive" is not configured: missing: baseUrl \(configuration `kasm-archive:baseUrl`.*KASM_ARCHIVE_BASE_URL/,
+  );
 });

@@ -67,7 +67,12 @@ describe("lookups", () => {
 
   it("getImages lists the workspaces without a container image (a link, a server pool) with name null; getImage finds them by friendly name", async () => {
     const images = await kasm.getImages();
-    expect(images.filter((i) => i.name === null).map((i) => i.friendlyName).sort()).toEqual(["Intranet", "Lab desktops"]);
+    expect(
+      images
+        .filter((i) => i.name === null)
+        .map((i) => i.friendlyName)
+        .sort(),
+    ).toEqual(["Intranet", "Lab desktops"]);
     const link = await kasm.getImage({ friendlyName: "Intranet" });
     expect(link).toMatchObject({ name: null, friendlyName: "Intranet" });
     expect(link.imageId).toMatch(/^[0-9a-f]{32}$/);
@@ -121,7 +126,11 @@ describe("getServer of an agent running staged sessions", () => {
     const server = await kasm.getServer({ serverId: SERVER_ID }, { connection: "agent" });
     const ada = await kasm.getUser({ username: "ada" }, { connection: "agent" });
     expect(server.wss?.map((session) => session.user)).toEqual(
-      expect.arrayContaining([{ userId: null, username: "" }, { userId: null, username: "" }, { userId: ada.userId, username: "ada" }]),
+      expect.arrayContaining([
+        { userId: null, username: "" },
+        { userId: null, username: "" },
+        { userId: ada.userId, username: "ada" },
+      ]),
     );
     expect(server.wss).toHaveLength(3);
   });
@@ -141,7 +150,9 @@ describe("secret fields of lookups, from a Kasm that sends them in plain", () =>
     unmasked = await startUnmaskedKasm(emulator.url, { serverId: SERVER_ID, imageName: "kasmweb/chrome:1.16.0", zoneName: "eu" });
     pulumi.runtime.setConfig("kasm:baseUrl", unmasked.url);
     userHash = (await emulator.specCall("get_user", { target_user: { username: "user0001" } })).body.user.hash;
-    const provider = await emulator.specCall("create_egress_provider", { target_egress_provider: { name: "vpn", egress_provider_type: "wireguard", enabled: true } });
+    const provider = await emulator.specCall("create_egress_provider", {
+      target_egress_provider: { name: "vpn", egress_provider_type: "wireguard", enabled: true },
+    });
     await emulator.specCall("create_egress_gateway", {
       target_egress_gateway: {
         egress_provider_id: provider.body.egress_provider.egress_provider_id,

@@ -73,7 +73,10 @@ const CASES: Record<string, Case> = {
   // The cap itself, through the host: test/provider/calls.test.ts.
   "kasm:maxConnections": { config: () => ({ ...working(), "kasm:maxConnections": "0" }), shows: /maxConnections must be a whole number of at least 1/ },
   // The wait itself, through the host and the sdk's waitForHealthy: test/provider/health-gate.test.ts, test/sdk/health.test.ts.
-  "kasm:waitForHealthySeconds": { config: () => ({ ...working(), "kasm:waitForHealthySeconds": "-5" }), shows: /waitForHealthySeconds must be a whole number of at least 0/ },
+  "kasm:waitForHealthySeconds": {
+    config: () => ({ ...working(), "kasm:waitForHealthySeconds": "-5" }),
+    shows: /waitForHealthySeconds must be a whole number of at least 0/,
+  },
   // This emulator speaks the documentation's names: the images it answers (ctr_*) show the mismatch.
   // Both vocabularies end to end: test/vocabulary/host.test.ts and the product project of the suite.
   "kasm:apiNames": {
@@ -139,7 +142,11 @@ describe("provider settings", () => {
     // where they act: test/provider/installation-check.test.ts, test/e2e/take-over-preview.test.ts.
     const providerOnly: string[] = Object.values(PROVIDER_SETTINGS);
     expect(documentedKeys().sort()).toEqual([...Object.values(CONFIG_KEYS), ...providerOnly].sort());
-    expect(Object.keys(CASES).sort()).toEqual(documentedKeys().filter((key) => !providerOnly.includes(key)).sort());
+    expect(Object.keys(CASES).sort()).toEqual(
+      documentedKeys()
+        .filter((key) => !providerOnly.includes(key))
+        .sort(),
+    );
   });
 
   it("the baseline: the working configuration reads the images, and the TLS emulator is refused without a setting", async () => {

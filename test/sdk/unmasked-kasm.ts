@@ -60,8 +60,7 @@ function fillIn(operation: string, body: Json, targets: UnmaskedTargets): void {
       if (image.name === targets.imageName) image["docker_token" in image ? "docker_token" : "ctr_token"] = PLAIN_SECRETS.ctr_token;
   }
   if (operation === "get_zones") {
-    for (const zone of body.zones ?? [])
-      if (zone.zone_name === targets.zoneName) zone.cloud_secret_access_key = PLAIN_SECRETS.cloud_secret_access_key;
+    for (const zone of body.zones ?? []) if (zone.zone_name === targets.zoneName) zone.cloud_secret_access_key = PLAIN_SECRETS.cloud_secret_access_key;
   }
 }
 

@@ -106,7 +106,8 @@ export type SdkArgsMatchZodInputs = [
 ];
 
 /** Every kind takes `connection`, as ConnectionArgs declares it. */
-type TakesConnection<Args> = sdk.ConnectionArgs extends Pick<Args, keyof sdk.ConnectionArgs & keyof Args> ? ("connection" extends keyof Args ? true : false) : false;
+type TakesConnection<Args> =
+  sdk.ConnectionArgs extends Pick<Args, keyof sdk.ConnectionArgs & keyof Args> ? ("connection" extends keyof Args ? true : false) : false;
 export type EveryKindTakesConnection = [
   Expect<TakesConnection<sdk.UserArgs>>,
   Expect<TakesConnection<sdk.UserAttributesArgs>>,
@@ -157,7 +158,11 @@ type UndeclaredOutputs<Resource, Outputs> = {
  * of the kind's `Outputs`, nor Pulumi's own (`id`, `urn`): a name the provider never sets.
  */
 type ExtraOutputs<Resource, Args, Outputs> = {
-  [K in keyof Resource]-?: Resource[K] extends pulumi.Output<unknown> ? (K extends keyof Args | keyof Outputs | keyof pulumi.CustomResource ? never : K) : never;
+  [K in keyof Resource]-?: Resource[K] extends pulumi.Output<unknown>
+    ? K extends keyof Args | keyof Outputs | keyof pulumi.CustomResource
+      ? never
+      : K
+    : never;
 }[keyof Resource];
 
 /** `true` when the class declares every output alike and no other; otherwise the names that differ, for the compiler's message. */

@@ -110,7 +110,14 @@ describe("kasm:apiNames product against the product", () => {
 
     // Someone turns audio off and changes the URL in the admin UI.
     const edit = await product.call("update_cast_config", {
-      target_cast_config: { cast_config_id: cast.id, casting_config_name: "Kiosk", image_id: CHROME, key: "kiosk", allow_kasm_audio: false, kasm_url: "https://other.example.com" },
+      target_cast_config: {
+        cast_config_id: cast.id,
+        casting_config_name: "Kiosk",
+        image_id: CHROME,
+        key: "kiosk",
+        allow_kasm_audio: false,
+        kasm_url: "https://other.example.com",
+      },
     });
     expect(edit.status).toBe(200);
     const refreshed = await cast.read();
@@ -216,7 +223,9 @@ describe("kasm:apiNames product against an installation that follows the documen
   });
 
   it("StagingConfig, CastConfig and UserAttributes fail naming kasm:apiNames; none reports success", async () => {
-    const staging = await failure(new Driven(productHost, "StagingConfig", "s").create({ zoneId: ZONE, imageId: CHROME, numSessions: 1, expiration: 2, allowWsAudio: true }));
+    const staging = await failure(
+      new Driven(productHost, "StagingConfig", "s").create({ zoneId: ZONE, imageId: CHROME, numSessions: 1, expiration: 2, allowWsAudio: true }),
+    );
     expect(staging.message).toContain('kasm:apiNames is "product"');
     expect(staging.message).toContain("pulumi config set kasm:apiNames spec");
     const cast = await failure(new Driven(productHost, "CastConfig", "c").create({ castingConfigName: "C", imageId: CHROME, key: "c", allowWsAudio: true }));

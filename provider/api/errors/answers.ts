@@ -52,7 +52,11 @@ export class KasmPermissionError extends KasmApiError {
 
   constructor(details: KasmErrorDetails & { readonly operation: string; readonly context?: OperationContext }) {
     const advice = permissionAdvice(details.operation, details.context ?? {});
-    super("permission", `${details.operation}: ${answeringServer(details)} refused the call (HTTP ${details.status ?? 403} ${quote(details.errorMessage)}). ${advice.text}`, details);
+    super(
+      "permission",
+      `${details.operation}: ${answeringServer(details)} refused the call (HTTP ${details.status ?? 403} ${quote(details.errorMessage)}). ${advice.text}`,
+      details,
+    );
     this.requiredPermissions = advice.all;
     this.requiredOneOf = advice.oneOf;
     this.toGrant = advice.toGrant;
@@ -71,7 +75,11 @@ export class KasmLicenseLimitError extends KasmApiError {
 
   constructor(details: KasmErrorDetails & { readonly operation: string }) {
     const limited = licenseLimited(details.errorMessage);
-    super("license", `${details.operation}: ${answeringServer(details)} refused the call: ${limited === "feature" ? "the licence does not include this feature" : "a licence limit is reached"} (HTTP ${details.status ?? 403} ${quote(details.errorMessage)}). ${licenseAdvice(limited)}`, details);
+    super(
+      "license",
+      `${details.operation}: ${answeringServer(details)} refused the call: ${limited === "feature" ? "the licence does not include this feature" : "a licence limit is reached"} (HTTP ${details.status ?? 403} ${quote(details.errorMessage)}). ${licenseAdvice(limited)}`,
+      details,
+    );
     if (limited !== undefined) this.limited = limited;
   }
 }

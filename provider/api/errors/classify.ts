@@ -4,9 +4,36 @@
  * the one decision that needs them all, and the texts of `messages.ts` with them.
  */
 import type { OperationContext } from "../../../catalogue";
-import { KasmAlreadyExistsError, KasmAlreadyMemberError, KasmAuthenticationError, KasmBadRequestError, KasmForceRequiredError, KasmLicenseLimitError, KasmNotAssignedError, KasmNotFoundError, KasmNotMemberError, KasmPermissionError, KasmRateLimitError, KasmServerError, KasmUnknownCastConfigError, KasmUnknownUserError } from "./answers";
+import {
+  KasmAlreadyExistsError,
+  KasmAlreadyMemberError,
+  KasmAuthenticationError,
+  KasmBadRequestError,
+  KasmForceRequiredError,
+  KasmLicenseLimitError,
+  KasmNotAssignedError,
+  KasmNotFoundError,
+  KasmNotMemberError,
+  KasmPermissionError,
+  KasmRateLimitError,
+  KasmServerError,
+  KasmUnknownCastConfigError,
+  KasmUnknownUserError,
+} from "./answers";
 import type { KasmApiError, KasmErrorDetails } from "./base";
-import { ACCESS_DENIED_MESSAGE, BAD_CREDENTIALS_MESSAGE, EXPIRED_KEY_MESSAGE, isNotFoundMessage, LICENSE_LIMIT_MESSAGE, NOT_AUTHORIZED_CHANGE_MESSAGE, NOT_AUTHORIZED_FOR_TARGET_MESSAGE, UNAUTHORIZED_ACTION_MESSAGE, UNAUTHORIZED_FOR_TARGET_MESSAGE, UNAUTHORIZED_MESSAGE, UNLICENSED_FEATURE_MESSAGE } from "./messages";
+import {
+  ACCESS_DENIED_MESSAGE,
+  BAD_CREDENTIALS_MESSAGE,
+  EXPIRED_KEY_MESSAGE,
+  isNotFoundMessage,
+  LICENSE_LIMIT_MESSAGE,
+  NOT_AUTHORIZED_CHANGE_MESSAGE,
+  NOT_AUTHORIZED_FOR_TARGET_MESSAGE,
+  UNAUTHORIZED_ACTION_MESSAGE,
+  UNAUTHORIZED_FOR_TARGET_MESSAGE,
+  UNAUTHORIZED_MESSAGE,
+  UNLICENSED_FEATURE_MESSAGE,
+} from "./messages";
 
 /**
  * Kasm's refusals that mean one thing a caller acts on, each with its class: read here, where
@@ -55,7 +82,13 @@ export function errorForStatus(
     const text = (details.errorMessage ?? "").trim();
     if (LICENSE_LIMIT_MESSAGE.test(text) || UNLICENSED_FEATURE_MESSAGE.test(text)) return new KasmLicenseLimitError(details);
     if (BAD_CREDENTIALS_MESSAGE.test(text) || ACCESS_DENIED_MESSAGE.test(text) || EXPIRED_KEY_MESSAGE.test(text)) return new KasmAuthenticationError(details);
-    const permissionWords = [UNAUTHORIZED_MESSAGE, UNAUTHORIZED_ACTION_MESSAGE, NOT_AUTHORIZED_FOR_TARGET_MESSAGE, UNAUTHORIZED_FOR_TARGET_MESSAGE, NOT_AUTHORIZED_CHANGE_MESSAGE];
+    const permissionWords = [
+      UNAUTHORIZED_MESSAGE,
+      UNAUTHORIZED_ACTION_MESSAGE,
+      NOT_AUTHORIZED_FOR_TARGET_MESSAGE,
+      UNAUTHORIZED_FOR_TARGET_MESSAGE,
+      NOT_AUTHORIZED_CHANGE_MESSAGE,
+    ];
     if (permissionWords.some((words) => words.test(text))) return new KasmPermissionError(details);
     return status === 401 ? new KasmAuthenticationError(details) : new KasmPermissionError(details);
   }

@@ -29,11 +29,10 @@ export class KasmHealthCheckError extends KasmApiError {
   /** Why the last attempt failed. */
   readonly lastFailure: string;
   constructor(attempts: number, elapsedMs: number, lastFailure: string) {
-    super(
-      "unhealthy",
-      `the Kasm API did not report healthy within ${Math.round(elapsedMs)} ms (${attempts} attempt(s)); last failure: ${lastFailure}`,
-      { operation: "healthcheck", attempts },
-    );
+    super("unhealthy", `the Kasm API did not report healthy within ${Math.round(elapsedMs)} ms (${attempts} attempt(s)); last failure: ${lastFailure}`, {
+      operation: "healthcheck",
+      attempts,
+    });
     this.lastFailure = lastFailure;
   }
 }

@@ -38,8 +38,7 @@ export async function createCastConfig(api: KasmApi, config: NewCastConfig): Pro
         return found === undefined ? undefined : { confirmed: true as const, cast_config: found };
       },
       // Only reached after an earlier attempt failed transiently: the duplicate is that attempt's commit.
-      repeatRefused: (error) =>
-        error instanceof KasmAlreadyExistsError ? { confirmed: false, cast_config: config } : undefined,
+      repeatRefused: (error) => (error instanceof KasmAlreadyExistsError ? { confirmed: false, cast_config: config } : undefined),
     },
   );
 }

@@ -10,7 +10,25 @@ import { z } from "zod";
 import type { OperationContext } from "../../../catalogue";
 import { createOnce, deleteOnce } from "../recovery";
 import { sameId } from "../schemas/common";
-import { EgressCredential, EgressGateway, EgressProvider, EgressProviderMapping, ImageEgressGateways, type EgressCredentialFilter, type EgressGatewayFilter, type EgressGatewayUpdate, type EgressProviderFilter, type EgressProviderMappingFilter, type EgressProviderMappingUpdate, type EgressProviderUpdate, type ImageEgressGatewaysParams, type NewEgressCredential, type NewEgressGateway, type NewEgressProvider, type NewEgressProviderMapping } from "../schemas/egress";
+import {
+  EgressCredential,
+  EgressGateway,
+  EgressProvider,
+  EgressProviderMapping,
+  ImageEgressGateways,
+  type EgressCredentialFilter,
+  type EgressGatewayFilter,
+  type EgressGatewayUpdate,
+  type EgressProviderFilter,
+  type EgressProviderMappingFilter,
+  type EgressProviderMappingUpdate,
+  type EgressProviderUpdate,
+  type ImageEgressGatewaysParams,
+  type NewEgressCredential,
+  type NewEgressGateway,
+  type NewEgressProvider,
+  type NewEgressProviderMapping,
+} from "../schemas/egress";
 import type { KasmApi } from "../transport";
 
 // --- providers ---------------------------------------------------------------------------------
@@ -194,7 +212,9 @@ export async function updateEgressProviderMapping(api: KasmApi, update: EgressPr
  * retried attempt answers that it does not exist, an earlier attempt deleted it: done.
  */
 export async function deleteEgressProviderMapping(api: KasmApi, params: { egress_provider_mapping_id: string }): Promise<void> {
-  await deleteOnce(api.transport, "delete_egress_provider_mapping", { target_egress_provider_mapping: { egress_provider_mapping_id: params.egress_provider_mapping_id } });
+  await deleteOnce(api.transport, "delete_egress_provider_mapping", {
+    target_egress_provider_mapping: { egress_provider_mapping_id: params.egress_provider_mapping_id },
+  });
 }
 
 // --- credentials -------------------------------------------------------------------------------

@@ -91,12 +91,9 @@ export async function findGroupById(api: KasmApi, groupId: string): Promise<Grou
 export async function createGroup(api: KasmApi, group: NewGroup): Promise<GroupRecord> {
   const { transport } = api;
   const body: NewGroup = { group_metadata: {}, ...group };
-  return createOnce(
-    transport,
-    "create_group",
-    async () => (await transport.call("create_group", { target_group: body }, GroupAnswer)).group,
-    { find: () => findGroup(api, group.name) },
-  );
+  return createOnce(transport, "create_group", async () => (await transport.call("create_group", { target_group: body }, GroupAnswer)).group, {
+    find: () => findGroup(api, group.name),
+  });
 }
 
 /** Change a group's name, priority or description (`update_group`; a product operation, needs Groups Modify). */
@@ -116,7 +113,11 @@ export async function deleteGroup(api: KasmApi, params: { group_id: string; forc
 
 /** The images a group may launch (`get_images_group`; a product operation, needs Groups View). */
 export async function getImagesGroup(api: KasmApi, params: { group_id: string }): Promise<GroupImage[]> {
-  const answer = await api.transport.call("get_images_group", { target_group: { group_id: params.group_id } }, z.object({ images: z.array(GroupImage).default([]) }));
+  const answer = await api.transport.call(
+    "get_images_group",
+    { target_group: { group_id: params.group_id } },
+    z.object({ images: z.array(GroupImage).default([]) }),
+  );
   return answer.images;
 }
 

@@ -55,12 +55,9 @@ export async function createImage(api: KasmApi, image: NewImage): Promise<Produc
   const { transport } = api;
   const twins = async () => (await getProductImages(api)).filter((other) => other.name === image.name && other.friendly_name === image.friendly_name);
   const before = new Set((await twins()).map((other) => other.image_id));
-  return createOnce(
-    transport,
-    "create_image",
-    async () => (await transport.call("create_image", { target_image: image }, ImageAnswer)).image,
-    { find: async () => (await twins()).find((other) => !before.has(other.image_id)) },
-  );
+  return createOnce(transport, "create_image", async () => (await transport.call("create_image", { target_image: image }, ImageAnswer)).image, {
+    find: async () => (await twins()).find((other) => !before.has(other.image_id)),
+  });
 }
 
 /**
@@ -120,7 +117,11 @@ export async function createRegistry(api: KasmApi, registry: NewRegistry): Promi
  * the refusal it is.
  */
 export async function updateRegistry(api: KasmApi, params: { registry_id: string }): Promise<Registry> {
-  const answer = await api.transport.call("update_registry", { registry_id: params.registry_id }, z.object({ registry: z.looseObject({ registry: Registry.optional(), error_message: z.string().optional() }) }));
+  const answer = await api.transport.call(
+    "update_registry",
+    { registry_id: params.registry_id },
+    z.object({ registry: z.looseObject({ registry: Registry.optional(), error_message: z.string().optional() }) }),
+  );
   const inner = answer.registry;
   if (inner.registry === undefined)
     throw errorForStatus({ operation: "update_registry", status: 200, errorMessage: inner.error_message ?? "no registry in the answer" });

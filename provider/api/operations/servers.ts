@@ -14,10 +14,7 @@ import type { KasmApi } from "../transport";
  *
  * Not repeated after a failure that may have reached the server; check before importing again.
  */
-export async function batchCreateServer(
-  api: KasmApi,
-  params: { csv: string; view?: BatchView; filename?: string },
-): Promise<BatchServersResult> {
+export async function batchCreateServer(api: KasmApi, params: { csv: string; view?: BatchView; filename?: string }): Promise<BatchServersResult> {
   const header = params.csv.split(/\r?\n/, 1)[0] ?? "";
   return api.transport.callMultipart(
     "batch_create_server",

@@ -5,7 +5,18 @@
  * Hand a session to its user only once its status is `running` (see {@link getWsStatus}).
  */
 import { deleteOnce } from "../recovery";
-import { ExecResult, RequestWsResult, WsBottleneckStats, WsStatus, WsSystemStats, type ExecCommandParams, type ExecWsParams, type RequestWsParams, type ScreenshotParams, type SessionTarget } from "../schemas/sessions";
+import {
+  ExecResult,
+  RequestWsResult,
+  WsBottleneckStats,
+  WsStatus,
+  WsSystemStats,
+  type ExecCommandParams,
+  type ExecWsParams,
+  type RequestWsParams,
+  type ScreenshotParams,
+  type SessionTarget,
+} from "../schemas/sessions";
 import type { KasmApi } from "../transport";
 
 /**

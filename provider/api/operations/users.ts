@@ -9,7 +9,21 @@ import { Empty, normaliseId } from "../schemas/common";
 import { usersCsv } from "../batch-csv";
 import type { BatchView } from "../schemas/batch";
 import { ADMINISTRATORS_GROUP, ALL_USERS_GROUP, type OperationContext } from "../../../catalogue";
-import { BatchUsersResult, MAX_USERS_PAGE_SIZE, User, UserAttributes, UserPage, UserServerAssignment, type BatchUserRow, type DeleteUserParams, type GetUsersParams, type NewUser, type UserAttributesUpdate, type UserLookup, type UserUpdate } from "../schemas/users";
+import {
+  BatchUsersResult,
+  MAX_USERS_PAGE_SIZE,
+  User,
+  UserAttributes,
+  UserPage,
+  UserServerAssignment,
+  type BatchUserRow,
+  type DeleteUserParams,
+  type GetUsersParams,
+  type NewUser,
+  type UserAttributesUpdate,
+  type UserLookup,
+  type UserUpdate,
+} from "../schemas/users";
 import type { KasmApi } from "../transport";
 
 const UserAnswer = z.object({ user: User });
@@ -28,12 +42,9 @@ const UserAnswer = z.object({ user: User });
  */
 export async function createUser(api: KasmApi, user: NewUser): Promise<User> {
   const { transport } = api;
-  return createOnce(
-    transport,
-    "create_user",
-    async () => (await transport.call("create_user", { target_user: user }, UserAnswer)).user,
-    { find: () => findUserByUsername(api, user.username) },
-  );
+  return createOnce(transport, "create_user", async () => (await transport.call("create_user", { target_user: user }, UserAnswer)).user, {
+    find: () => findUserByUsername(api, user.username),
+  });
 }
 
 /**
@@ -52,13 +63,9 @@ export async function batchCreateUser(
   params: { csv: string; view?: BatchView; filename?: string; context?: OperationContext },
 ): Promise<BatchUsersResult> {
   const header = params.csv.split(/\r?\n/, 1)[0] ?? "";
-  return api.transport.callMultipart(
-    "batch_create_user",
-    { csv: params.csv, filename: params.filename },
-    { view: params.view ?? "api" },
-    BatchUsersResult,
-    { context: params.context ?? { assignsGroups: /(^|,)\s*"?group_\d+/i.test(header) } },
-  );
+  return api.transport.callMultipart("batch_create_user", { csv: params.csv, filename: params.filename }, { view: params.view ?? "api" }, BatchUsersResult, {
+    context: params.context ?? { assignsGroups: /(^|,)\s*"?group_\d+/i.test(header) },
+  });
 }
 
 /**
@@ -154,10 +161,7 @@ export async function* userPages(
  * Every user, across all pages of `get_users` (see {@link userPages}). Anonymous users are left
  * out unless asked for.
  */
-export async function getAllUsers(
-  api: KasmApi,
-  params: Pick<GetUsersParams, "filters" | "anonymous" | "anonymous_only" | "page_size"> = {},
-): Promise<User[]> {
+export async function getAllUsers(api: KasmApi, params: Pick<GetUsersParams, "filters" | "anonymous" | "anonymous_only" | "page_size"> = {}): Promise<User[]> {
   const users: User[] = [];
   for await (const page of userPages(api, params)) users.push(...page.users);
   return users;

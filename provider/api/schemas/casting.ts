@@ -16,7 +16,10 @@ export const CastConfig = z.object({
   /** Unique identifier of the casting URL. */
   key: z.string(),
   /** Domains; the server also accepts a newline-separated string and stores a list. */
-  allowed_referrers: z.preprocess((v) => (typeof v === "string" ? v.split(/\r?\n/).filter(Boolean) : v), z.array(z.string())).nullable().optional(),
+  allowed_referrers: z
+    .preprocess((v) => (typeof v === "string" ? v.split(/\r?\n/).filter(Boolean) : v), z.array(z.string()))
+    .nullable()
+    .optional(),
   limit_sessions: nullable(Bool).optional(),
   session_remaining: nullable(Int).optional(),
   limit_ips: nullable(Bool).optional(),

@@ -29,9 +29,7 @@ export type GroupMembership = z.infer<typeof GroupMembership>;
 export const GroupRecord = Group.extend({
   description: NullableString.optional().describe("The group's description."),
   /** The product's default is 4095. */
-  priority: nullable(Int)
-    .optional()
-    .describe("The group's priority, from 1 to 4095: when a user's groups have conflicting settings, the lowest number wins."),
+  priority: nullable(Int).optional().describe("The group's priority, from 1 to 4095: when a user's groups have conflicting settings, the lowest number wins."),
   is_system: nullable(Bool)
     .optional()
     .describe("Whether the group is one of Kasm's built-in groups (All Users, Administrators), which Kasm refuses to delete."),

@@ -36,7 +36,10 @@ export const Session = SessionSummary.extend({
   expiration_date: NullableString.optional(),
   operational_status: z.string().optional(),
   // Nulls for a session on no server (the 1.15 API server's get_users).
-  server: z.looseObject({ server_id: NullableId, hostname: NullableString.optional(), port: nullable(Int).optional() }).nullable().optional(),
+  server: z
+    .looseObject({ server_id: NullableId, hostname: NullableString.optional(), port: nullable(Int).optional() })
+    .nullable()
+    .optional(),
 });
 /** A workspace session. */
 export type Session = z.infer<typeof Session>;

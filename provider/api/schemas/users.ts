@@ -35,9 +35,7 @@ export const User = z.object({
   anonymous: Bool.optional().describe("Whether the user is an ephemeral one that a casting link created."),
   realm: NullableString.optional().describe("The user's realm: `ldap`, `local`, `oidc` or `saml`."),
   created: nullable(Timestamp).optional().describe("When the user was created (`YYYY-MM-DD HH:MM:SS.ffffff`)."),
-  last_session: nullable(Timestamp)
-    .optional()
-    .describe("When the user last had a session (`YYYY-MM-DD HH:MM:SS.ffffff`); null when there is none."),
+  last_session: nullable(Timestamp).optional().describe("When the user last had a session (`YYYY-MM-DD HH:MM:SS.ffffff`); null when there is none."),
   two_factor: nullable(Bool).optional().describe("Whether the user has two-factor authentication. Returned by `getUser`."),
   program_id: NullableString.optional().describe("The user's program id. Returned by `getUser`."),
   /** A secret: the lookups describe it with the record's secrets (provider/lookups/secrets.ts). */
@@ -51,8 +49,7 @@ export const User = z.object({
   company: AnyObject.nullable()
     .optional()
     .describe(
-      "The user's company, whose fields Kasm does not document; `{}` when the user belongs to none. " +
-        "Listed only when the API key holds Companies View.",
+      "The user's company, whose fields Kasm does not document; `{}` when the user belongs to none. " + "Listed only when the API key holds Companies View.",
     ),
 });
 /** A user. */

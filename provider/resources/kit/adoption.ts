@@ -81,7 +81,14 @@ export interface Adoption<T> {
  */
 export async function createOrAdopt<T>(how: Adoption<T>, context: KindContext): Promise<T> {
   const refused = (cause: unknown, existing: T | undefined) =>
-    alreadyExistsError({ kind: how.kind, key: how.key, cause, declaredBy: how.declaredBy, context, id: existing === undefined ? undefined : how.idOf?.(existing) });
+    alreadyExistsError({
+      kind: how.kind,
+      key: how.key,
+      cause,
+      declaredBy: how.declaredBy,
+      context,
+      id: existing === undefined ? undefined : how.idOf?.(existing),
+    });
   if (how.adopt === true || how.findFirst) {
     const existing = await how.find();
     if (existing !== undefined && how.adopt !== true) throw refused(how.findFirst?.(existing), existing);
@@ -156,8 +163,8 @@ export function alreadyExistsError(what: AlreadyExists): KasmNotAdoptedError {
   const interrupted = !adoptable
     ? ""
     : ` If an earlier \`pulumi up\` was interrupted while creating it (the next \`up\` lists it as "interrupted while creating"), ` +
-    (importCommand === undefined ? "\`adopt: true\` takes it over too" : `\`${importCommand}\` takes it into the state as it is (or set \`adopt: true\`)`) +
-    `, and \`pulumi refresh --yes --clear-pending-creates\` drops the pending create that \`up\` left.`;
+      (importCommand === undefined ? "\`adopt: true\` takes it over too" : `\`${importCommand}\` takes it into the state as it is (or set \`adopt: true\`)`) +
+      `, and \`pulumi refresh --yes --clear-pending-creates\` drops the pending create that \`up\` left.`;
   if (declaredBy)
     return new KasmNotAdoptedError(
       `${kind} ${key} already exists in Kasm${detail}. If another resource declares it (${declaredBy}), keep only one of ` +

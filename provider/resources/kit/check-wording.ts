@@ -175,7 +175,9 @@ function plainMessage(issue: z.core.$ZodIssue, inputs: readonly string[] = [], o
     case "not_multiple_of":
       return `${subject} must be a multiple of ${issue.divisor}`;
     case "invalid_format":
-      return issue.format === "regex" ? `${subject} is not in the expected format` : `${subject} must be ${issue.format === "url" ? "a URL" : `in ${issue.format} format`}`;
+      return issue.format === "regex"
+        ? `${subject} is not in the expected format`
+        : `${subject} must be ${issue.format === "url" ? "a URL" : `in ${issue.format} format`}`;
     case "unrecognized_keys": {
       const keys = issue.keys.join(", ");
       const notOf = issue.path.length > 0 ? `a field of ${subject}` : owner;
@@ -202,7 +204,6 @@ function plainMessage(issue: z.core.$ZodIssue, inputs: readonly string[] = [], o
 export const EVEN_WITH_OTHER_FAILURES = {
   when: (payload: { value: unknown }) => typeof payload.value === "object" && payload.value !== null,
 };
-
 
 /** A Kasm id as a program may write it: 32 hex digits, or a hyphenated UUID. */
 export const KasmId = z.string().regex(KASM_ID_PATTERN, KASM_ID_MESSAGE);

@@ -178,7 +178,10 @@ export function acrossConnections<P extends Record<string, KindProvider>>(provid
       async update(id, olds, news) {
         const connection = connectionOf(news);
         // Only the state's own provider to write (see diff): Kasm holds the object as declared.
-        if (isStateOfAnotherProvider(olds) && !(await provider.diff(id, withoutHiddenInputs(olds), withoutHiddenInputs(news), contextOf(news, connection))).changes)
+        if (
+          isStateOfAnotherProvider(olds) &&
+          !(await provider.diff(id, withoutHiddenInputs(olds), withoutHiddenInputs(news), contextOf(news, connection))).changes
+        )
           return { outs: withWhereAndName(withoutHiddenInputs(olds), connection, news) };
         const result = await provider
           .update(id, withoutHiddenInputs(olds), withoutHiddenInputs(news), contextOf(news, connection))

@@ -16,7 +16,18 @@ import { checkInputs } from "./check-wording";
 import { alreadyExistsError, createOrAdopt, GONE } from "./adoption";
 import { isUnknown } from "./check-wording";
 import { checksBeforeChanges, lookups } from "./installation-check";
-import { changedFields, diffInputs, isAsDeclared, keptOutputs, onlyProviderFlagsChanged, placeholdersOf, refreshedInputs, withLeftOutValues, withStoredDefaults, type FieldRule } from "./field-rules";
+import {
+  changedFields,
+  diffInputs,
+  isAsDeclared,
+  keptOutputs,
+  onlyProviderFlagsChanged,
+  placeholdersOf,
+  refreshedInputs,
+  withLeftOutValues,
+  withStoredDefaults,
+  type FieldRule,
+} from "./field-rules";
 import type { Kind, KindContext, KindDiffResult, KindDocs, ManifestField, Props, RefreshedInputs } from "./types";
 import { refusedWithoutProductOperations, type ProductOnly } from "./product-only";
 import { previewTakeOver } from "./take-over";
@@ -209,7 +220,12 @@ function manifestFields(rules: Readonly<Record<string, FieldRule>>, role: Manife
   return Object.fromEntries(
     Object.entries(rules).map(([name, rule]) => [
       name,
-      { role, replaces: rule.replaces === true, ...("storedDefault" in rule ? { alwaysSet: true } : {}), ...(rule.refersTo === undefined ? {} : { refersTo: rule.refersTo }) },
+      {
+        role,
+        replaces: rule.replaces === true,
+        ...("storedDefault" in rule ? { alwaysSet: true } : {}),
+        ...(rule.refersTo === undefined ? {} : { refersTo: rule.refersTo }),
+      },
     ]),
   );
 }
@@ -255,7 +271,8 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
   const compareAs = (props: Props) => withLeftOutValues(props, inputFields);
   const sendsNothingWhen = definition.sendsNothingWhen ?? "only-provider-flags-changed";
   const read = readOf(definition, inputKeys);
-  const adopting = definition.record !== undefined && definition.adoption !== undefined ? { record: definition.record, adoption: definition.adoption } : undefined;
+  const adopting =
+    definition.record !== undefined && definition.adoption !== undefined ? { record: definition.record, adoption: definition.adoption } : undefined;
   /** The inputs Kasm's record is compared with when adopting: as declared, or with the kind's defaults. */
   const comparedInputs = (inputs: Inputs): RefreshedInputs<Inputs> => adopting?.adoption.compared?.(inputs) ?? inputs;
 
@@ -265,20 +282,25 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
     const { record, adoption } = adopting;
     const wanted = comparedInputs(inputs);
     const takesOver = adoption.alwaysTakesOver === true || inputs.adopt === true;
-    return createOrAdopt<KasmRecord>({
-      adopt: takesOver,
-      kind: adoption.noun ?? adoption.kind,
-      key: adoption.key(inputs),
-      declaredBy: adoption.declaredBy,
-      find: () => adoption.find(inputs, context),
-      idOf: record.id,
-      findFirst: adoption.findFirst,
-      // The check of this create looked the key up moments ago and found nothing: not again.
-      ...(inputs.adopt !== true && lookups.absentLately(context, adoption.noun ?? adoption.kind, adoption.key(inputs)) ? { find: async () => undefined } : {}),
-      // An object already as declared (in the fields the program declares) is taken over without a request.
-      asDeclared: (existing) => isAsDeclared(wanted, record.asInputs(wanted, existing), apiFields),
-      ...steps,
-    }, context);
+    return createOrAdopt<KasmRecord>(
+      {
+        adopt: takesOver,
+        kind: adoption.noun ?? adoption.kind,
+        key: adoption.key(inputs),
+        declaredBy: adoption.declaredBy,
+        find: () => adoption.find(inputs, context),
+        idOf: record.id,
+        findFirst: adoption.findFirst,
+        // The check of this create looked the key up moments ago and found nothing: not again.
+        ...(inputs.adopt !== true && lookups.absentLately(context, adoption.noun ?? adoption.kind, adoption.key(inputs))
+          ? { find: async () => undefined }
+          : {}),
+        // An object already as declared (in the fields the program declares) is taken over without a request.
+        asDeclared: (existing) => isAsDeclared(wanted, record.asInputs(wanted, existing), apiFields),
+        ...steps,
+      },
+      context,
+    );
   }
 
   /**
@@ -291,7 +313,8 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
   async function existingWithoutAdopt(olds: Props, inputs: Inputs, context: KindContext): Promise<string | undefined> {
     const adoption = adopting?.adoption;
     const named = adoption?.findFirst;
-    if (adoption === undefined || named === undefined || adoption.alwaysTakesOver === true || inputs.adopt === true || Object.keys(olds).length > 0) return undefined;
+    if (adoption === undefined || named === undefined || adoption.alwaysTakesOver === true || inputs.adopt === true || Object.keys(olds).length > 0)
+      return undefined;
     if (!checksBeforeChanges(context) || Object.values(inputs).some(isUnknown)) return undefined;
     const noun = adoption.noun ?? adoption.kind;
     const key = adoption.key(inputs);
@@ -300,7 +323,14 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
       lookups.rememberAbsent(context, noun, key);
       return undefined;
     }
-    const refusal = alreadyExistsError({ kind: noun, key, cause: named(existing), declaredBy: adoption.declaredBy, context, id: adopting?.record.id(existing) });
+    const refusal = alreadyExistsError({
+      kind: noun,
+      key,
+      cause: named(existing),
+      declaredBy: adoption.declaredBy,
+      context,
+      id: adopting?.record.id(existing),
+    });
     return `${context.label(noun, key)}: ${refusal.message}`;
   }
 

@@ -19,7 +19,13 @@ export { canonicalId };
 export const same = {
   value: (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null),
   id: (a: unknown, b: unknown) => canonicalId(a) === canonicalId(b),
-  username: (a: unknown, b: unknown) => String(a ?? "").trim().toLowerCase() === String(b ?? "").trim().toLowerCase(),
+  username: (a: unknown, b: unknown) =>
+    String(a ?? "")
+      .trim()
+      .toLowerCase() ===
+    String(b ?? "")
+      .trim()
+      .toLowerCase(),
   /** Order-insensitive lists of strings. */
   set: (a: unknown, b: unknown) => sameSet(a, b, (v) => String(v)),
   /** Order-insensitive lists of ids. */
@@ -71,7 +77,11 @@ export interface FieldRule {
 
 /** The placeholders of some field rules, by input name (see {@link FieldRule.placeholder}). */
 export function placeholdersOf(rules: Readonly<Record<string, FieldRule>>): Props {
-  return Object.fromEntries(Object.entries(rules).filter(([, rule]) => "placeholder" in rule).map(([key, rule]) => [key, rule.placeholder]));
+  return Object.fromEntries(
+    Object.entries(rules)
+      .filter(([, rule]) => "placeholder" in rule)
+      .map(([key, rule]) => [key, rule.placeholder]),
+  );
 }
 
 /** `props` with the value of each input left out that has a {@link FieldRule.whenLeftOut}, written in. */
@@ -123,7 +133,11 @@ export function keepSpelling<Declared>(declaredId: Declared, kasmId: string | nu
  * The inputs `read` returns: every declared input among `keys`, with its current value from Kasm
  * where `current` has one, and as declared otherwise (write-only secrets, provider-only flags).
  */
-export function refreshedInputs<Inputs extends object>(props: RefreshedInputs<Inputs>, keys: Iterable<keyof Inputs & string>, current: RefreshedInputs<Inputs>): RefreshedInputs<Inputs> {
+export function refreshedInputs<Inputs extends object>(
+  props: RefreshedInputs<Inputs>,
+  keys: Iterable<keyof Inputs & string>,
+  current: RefreshedInputs<Inputs>,
+): RefreshedInputs<Inputs> {
   const inputs: RefreshedInputs<Inputs> = {};
   for (const key of keys) {
     if (props[key] === undefined) continue;
@@ -142,9 +156,7 @@ export function refreshedInputs<Inputs extends object>(props: RefreshedInputs<In
  * object does not count as in the declared state: adopting it sends the update, which sets it.
  */
 export function isAsDeclared(inputs: Props, current: Props, rules: Readonly<Record<string, FieldRule>>): boolean {
-  return Object.entries(rules).every(
-    ([key, rule]) => inputs[key] === undefined || (key in current && (rule.equal ?? same.value)(current[key], inputs[key])),
-  );
+  return Object.entries(rules).every(([key, rule]) => inputs[key] === undefined || (key in current && (rule.equal ?? same.value)(current[key], inputs[key])));
 }
 
 /**

@@ -20,7 +20,16 @@
  * `kasm:checkBeforeChanges` (or `KASM_CHECK_BEFORE_CHANGES`; a named connection's own
  * `kasm-<name>:checkBeforeChanges`) set to `false` turns it off: the preview then sends nothing.
  */
-import { KasmAuthenticationError, KasmConfigurationError, KasmHealthCheckError, KasmMissingOperationError, KasmTransportError, KasmUnknownPathError, KasmVocabularyError, type GroupRecord } from "../../api";
+import {
+  KasmAuthenticationError,
+  KasmConfigurationError,
+  KasmHealthCheckError,
+  KasmMissingOperationError,
+  KasmTransportError,
+  KasmUnknownPathError,
+  KasmVocabularyError,
+  type GroupRecord,
+} from "../../api";
 import { howToSet, type SettingNames } from "../../api/config";
 import { WsStatus } from "../../api/schemas/sessions";
 import type { KindContext } from "./types";
@@ -32,7 +41,15 @@ export interface InstallationSurvey {
 }
 
 /** The settings' errors: what the read is for. Any other outcome passes. */
-const SETTINGS_ERRORS = [KasmConfigurationError, KasmAuthenticationError, KasmTransportError, KasmHealthCheckError, KasmMissingOperationError, KasmUnknownPathError, KasmVocabularyError];
+const SETTINGS_ERRORS = [
+  KasmConfigurationError,
+  KasmAuthenticationError,
+  KasmTransportError,
+  KasmHealthCheckError,
+  KasmMissingOperationError,
+  KasmUnknownPathError,
+  KasmVocabularyError,
+];
 
 /** The read of each installation this process made, by connection ("" for the default one). */
 const surveys = new Map<string, Promise<InstallationSurvey>>();
@@ -134,4 +151,3 @@ export const lookups = {
     return at !== undefined && Date.now() - at < ABSENCE_STANDS_MS;
   },
 };
-

@@ -212,7 +212,10 @@ export type OutputsOfKind<K> = K extends { readonly manifest: { readonly outputs
  * empty for a kind whose every input is compared, sent or kept as its role says. A zod input
  * added without a role would otherwise never be sent or diffed, silently.
  */
-export function unmatchedFields(manifest: Pick<KindManifest<object, object>, "schema" | "fields">): { readonly withoutRole: string[]; readonly notInSchema: string[] } {
+export function unmatchedFields(manifest: Pick<KindManifest<object, object>, "schema" | "fields">): {
+  readonly withoutRole: string[];
+  readonly notInSchema: string[];
+} {
   const shape = (manifest.schema as unknown as { shape?: Record<string, unknown> }).shape;
   const inputs = Object.keys(shape ?? {});
   const roles = Object.keys(manifest.fields);

@@ -30,11 +30,21 @@ function rowProblems(rows: readonly (Props | undefined)[], fromCsv: boolean): { 
     // The row's schema (a value not known yet is checked once it is): a key that is no field
     // first, then the fields in Kasm's column order.
     const issues = rowIssues(schema, row);
-    for (const issue of issues) if (issue.notAField) problems.push({ index, message: `${issue.field} is not a field of a server row${didYouMean(issue.field, FIELD_NAMES)} (fields: ${FIELD_NAMES.join(", ")})` });
+    for (const issue of issues)
+      if (issue.notAField)
+        problems.push({
+          index,
+          message: `${issue.field} is not a field of a server row${didYouMean(issue.field, FIELD_NAMES)} (fields: ${FIELD_NAMES.join(", ")})`,
+        });
     for (const issue of issues) if (!issue.notAField) problems.push({ index, field: issue.field as Field, message: issue.message });
     const type = row.connectionType;
     const credentials = row.connectionCredentialType;
-    if (typeof type === "string" && typeof credentials === "string" && type.trim().toUpperCase() === "SSH" && credentials.trim().toUpperCase() === "PROMPT_USER")
+    if (
+      typeof type === "string" &&
+      typeof credentials === "string" &&
+      type.trim().toUpperCase() === "SSH" &&
+      credentials.trim().toUpperCase() === "PROMPT_USER"
+    )
       problems.push({
         index,
         field: "connectionCredentialType",
@@ -43,7 +53,8 @@ function rowProblems(rows: readonly (Props | undefined)[], fromCsv: boolean): { 
     if (typeof row.name === "string" && !isUnknown(row.name) && row.name.trim() !== "") {
       const name = row.name.trim();
       const first = firstRowOfName.get(name);
-      if (first !== undefined) problems.push({ index, field: "name", message: `'${name}' is also the name of row ${first + 1}: names must be unique within the set` });
+      if (first !== undefined)
+        problems.push({ index, field: "name", message: `'${name}' is also the name of row ${first + 1}: names must be unique within the set` });
       else firstRowOfName.set(name, index);
     }
   });
@@ -67,9 +78,13 @@ function checkCsv(csv: unknown): Failure[] {
   const failures: Failure[] = [];
   const unknown = table.headers.filter((h) => !(SERVER_CSV_COLUMNS as readonly string[]).includes(h));
   if (unknown.length)
-    failures.push({ property: "csv", reason: `csv has unknown column(s) ${unknown.map((c) => `'${c}'`).join(", ")}; the columns are ${SERVER_CSV_COLUMNS.join(", ")}` });
+    failures.push({
+      property: "csv",
+      reason: `csv has unknown column(s) ${unknown.map((c) => `'${c}'`).join(", ")}; the columns are ${SERVER_CSV_COLUMNS.join(", ")}`,
+    });
   const repeated = table.headers.filter((h, i) => table.headers.indexOf(h) !== i);
-  if (repeated.length) failures.push({ property: "csv", reason: `csv names column(s) ${[...new Set(repeated)].map((c) => `'${c}'`).join(", ")} more than once` });
+  if (repeated.length)
+    failures.push({ property: "csv", reason: `csv names column(s) ${[...new Set(repeated)].map((c) => `'${c}'`).join(", ")} more than once` });
   for (const required of ["name", "ip_hostname"])
     if (!table.headers.includes(required)) failures.push({ property: "csv", reason: `csv has no '${required}' column, which every server needs` });
   if (table.records.length === 0) failures.push({ property: "csv", reason: "csv has no server rows: give at least one line after the header" });
@@ -83,7 +98,8 @@ function checkCsv(csv: unknown): Failure[] {
 
 /** Validate a `servers` input, reporting `servers[2].port` with `row 3 'ws-03': port ...`. */
 function checkServers(servers: unknown): Failure[] {
-  if (!Array.isArray(servers)) return [{ property: "servers", reason: "servers must be a list of rows such as { name, ipHostname, port, zoneName, connectionType }" }];
+  if (!Array.isArray(servers))
+    return [{ property: "servers", reason: "servers must be a list of rows such as { name, ipHostname, port, zoneName, connectionType }" }];
   if (servers.length === 0) return [{ property: "servers", reason: "servers must list at least one server" }];
   const failures: Failure[] = [];
   const rows: (Props | undefined)[] = [];
@@ -96,7 +112,10 @@ function checkServers(servers: unknown): Failure[] {
   });
   for (const p of rowProblems(rows, false)) {
     const field = p.field ?? "";
-    failures.push({ property: `servers[${p.index}]${field ? `.${field}` : ""}`, reason: `row ${p.index + 1}${nameOf(rows[p.index])}: ${field ? `${field} ` : ""}${p.message}` });
+    failures.push({
+      property: `servers[${p.index}]${field ? `.${field}` : ""}`,
+      reason: `row ${p.index + 1}${nameOf(rows[p.index])}: ${field ? `${field} ` : ""}${p.message}`,
+    });
   }
   return failures;
 }

@@ -79,7 +79,10 @@ export async function importRows(context: KindContext, rows: readonly Located[])
       } catch (listing) {
         throw notReadBack(rows, error as Error, listing);
       }
-      const found = newServersNamed(rows, now.filter((s) => !before.has(canonicalId(s.server_id))));
+      const found = newServersNamed(
+        rows,
+        now.filter((s) => !before.has(canonicalId(s.server_id))),
+      );
       if (found.size === rows.length) {
         client.transport.log("info", `batch_create_server: the servers of an attempt whose answer was lost were found by name (${found.size})`);
         return found;
@@ -186,4 +189,3 @@ function refusedImportError(error: KasmBadRequestError, rows: readonly Located[]
     error,
   );
 }
-

@@ -53,7 +53,16 @@ import { initializationFailure, isUnknown, KasmOutcomeUnknownError, type Kind, t
 import { checkServerImport } from "./check";
 import { importCsv, importRows } from "./import";
 import { readServerImport } from "./read";
-import { declaredRows, outputs, planRows, ServerImportInputSchema, ServerImportOutputs, type ServerImportInputs, type ServerImportState, type ServerRow } from "./rows";
+import {
+  declaredRows,
+  outputs,
+  planRows,
+  ServerImportInputSchema,
+  ServerImportOutputs,
+  type ServerImportInputs,
+  type ServerImportState,
+  type ServerRow,
+} from "./rows";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -118,9 +127,7 @@ const DOCS: KindDocs<ServerImportInputs> = {
         connectionCredentialType: "`STATIC` (Kasm's default), `PROMPT_USER` or `SSO`. An SSH server cannot use `PROMPT_USER`.",
         useUserPrivateKey: "Connect with the user's own SSH private key (from the user's attributes).",
         poolId: "The server pool (32 hex digits or a hyphenated UUID).",
-        assignedUsername:
-          "A user, by username, to assign to the server (needs Users Modify; Users Modify Admin for " +
-          "a user with Global Admin).",
+        assignedUsername: "A user, by username, to assign to the server (needs Users Modify; Users Modify Admin for " + "a user with Global Admin).",
         labels: "Labels, compared as a set; none may contain `;` or `,`.",
       },
     },
@@ -189,7 +196,15 @@ export const serverImportProvider: Kind<ServerImportInputs, ServerImportState, S
     } catch (error) {
       if (!(error instanceof KasmOutcomeUnknownError) || error.knownIds.size === 0) throw error;
       const known = rows.filter((l) => error.knownIds.has(l.row.name));
-      throw initializationFailure(id, keptState(inputs, known.map((l) => l.row), Object.fromEntries(error.knownIds)), error);
+      throw initializationFailure(
+        id,
+        keptState(
+          inputs,
+          known.map((l) => l.row),
+          Object.fromEntries(error.knownIds),
+        ),
+        error,
+      );
     }
     const serverIds = Object.fromEntries(rows.map((l) => [l.row.name, ids.get(l.row.name)!]));
     return { id, outs: outputs(inputs, serverIds) };

@@ -69,7 +69,10 @@ export async function readServerImport(context: KindContext, id: string, props: 
   const serverIds = (props.serverIds ?? {}) as Record<string, string>;
   const rows = (declaredRows(props) ?? []).map((l) => l.row);
   const names = rows.map((r) => r.name).filter((name) => serverIds[name] !== undefined);
-  const servers = await readServers(context, names.map((n) => serverIds[n]));
+  const servers = await readServers(
+    context,
+    names.map((n) => serverIds[n]),
+  );
   // Every server was removed out of band: Pulumi drops the resource, and the next `up` imports them all again.
   if (servers.every((s) => s === undefined)) return GONE;
   const current: ServerRow[] = [];

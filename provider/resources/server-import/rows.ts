@@ -12,7 +12,9 @@ import type { KindOutputs } from "../kit/define-kind";
 // --- types ---------------------------------------------------------------------------------------
 
 /** What a text field must be: a string with something in it. */
-const textValue = z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") }).refine((v) => v.trim() !== "", { message: "must not be empty", abort: true });
+const textValue = z
+  .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
+  .refine((v) => v.trim() !== "", { message: "must not be empty", abort: true });
 const PORT_MESSAGE = "must be a whole number from 1 to 65535";
 
 /**
@@ -62,10 +64,18 @@ export type Field = keyof ServerRow;
 /** Same text, blanks around aside. */
 const text = (a: unknown, b: unknown) => String(a ?? "").trim() === String(b ?? "").trim();
 /** Same text, blanks around and case aside. */
-const caseless = (a: unknown, b: unknown) => String(a ?? "").trim().toLowerCase() === String(b ?? "").trim().toLowerCase();
+const caseless = (a: unknown, b: unknown) =>
+  String(a ?? "")
+    .trim()
+    .toLowerCase() ===
+  String(b ?? "")
+    .trim()
+    .toLowerCase();
 
 /** Each field: its CSV column, its type in the `servers` input, and how two values compare. */
-export const FIELDS: Readonly<Record<Field, { column: string; type: "text" | "port" | "boolean" | "id" | "labels"; equal: (a: unknown, b: unknown) => boolean }>> = {
+export const FIELDS: Readonly<
+  Record<Field, { column: string; type: "text" | "port" | "boolean" | "id" | "labels"; equal: (a: unknown, b: unknown) => boolean }>
+> = {
   name: { column: "name", type: "text", equal: text },
   ipHostname: { column: "ip_hostname", type: "text", equal: caseless },
   port: { column: "port", type: "port", equal: same.value },

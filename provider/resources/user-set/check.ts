@@ -145,7 +145,8 @@ function checkCsv(text: string): Failure[] {
     const problems = rowProblems(entry, schema).filter((p) => p.field !== "username" || csv.headers.includes("username"));
     if (csv.headers.includes("username") && !problems.some((p) => p.field === "username")) {
       const first = seenBefore(cell("username"), at);
-      if (first !== undefined) problems.push({ field: "username", message: `'${cell("username")}' is also on ${first} (Kasm lowercases usernames); list each user once` });
+      if (first !== undefined)
+        problems.push({ field: "username", message: `'${cell("username")}' is also on ${first} (Kasm lowercases usernames); list each user once` });
     }
     for (const problem of inReportOrder(problems)) {
       const column = problem.group === undefined ? snakeCase(problem.field) : filledGroupColumns[problem.group];

@@ -91,16 +91,22 @@ export function userRowSchema(fromCsv: boolean) {
     email: text().optional(),
     /** Each group once: one membership, one entry. */
     groups: z
-      .array(z.string({ error: GROUP_NAME_MESSAGE }).refine((group) => group.trim() !== "", GROUP_NAME_MESSAGE), { error: "must be a list of group names" })
-      .superRefine((groups, ctx) => {
-        const seen = new Set<string>();
-        groups.forEach((group, index) => {
-          if (typeof group !== "string" || group.trim() === "") return;
-          if (seen.has(group.trim())) ctx.addIssue({ code: "custom", path: [index], message: `lists group '${group.trim()}' twice; list each group once` });
-          seen.add(group.trim());
-        });
-        // A repeated name is reported beside any other entry's problem.
-      }, { when: (payload) => Array.isArray(payload.value) })
+      .array(
+        z.string({ error: GROUP_NAME_MESSAGE }).refine((group) => group.trim() !== "", GROUP_NAME_MESSAGE),
+        { error: "must be a list of group names" },
+      )
+      .superRefine(
+        (groups, ctx) => {
+          const seen = new Set<string>();
+          groups.forEach((group, index) => {
+            if (typeof group !== "string" || group.trim() === "") return;
+            if (seen.has(group.trim())) ctx.addIssue({ code: "custom", path: [index], message: `lists group '${group.trim()}' twice; list each group once` });
+            seen.add(group.trim());
+          });
+          // A repeated name is reported beside any other entry's problem.
+        },
+        { when: (payload) => Array.isArray(payload.value) },
+      )
       .optional(),
   });
 }

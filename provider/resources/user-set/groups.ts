@@ -85,7 +85,12 @@ export function groupChanges(row: Row, record: KasmUser, mode: string, index: Ma
  * created in the same `up`, is named there). With the documentation's vocabulary, which cannot list
  * groups, or with `checkBeforeChanges` off, nothing is checked.
  */
-export async function unknownGroupFailures(context: KindContext, rows: readonly Row[], groupIds: unknown, property: string): Promise<pulumi.dynamic.CheckFailure[]> {
+export async function unknownGroupFailures(
+  context: KindContext,
+  rows: readonly Row[],
+  groupIds: unknown,
+  property: string,
+): Promise<pulumi.dynamic.CheckFailure[]> {
   // groupIds still unknown (a preview before its groups exist): any name may be in it.
   if (isUnknown(groupIds)) return [];
   const survey = await surveyInstallation(context)?.catch(() => undefined);
@@ -110,7 +115,13 @@ export async function unknownGroupFailures(context: KindContext, rows: readonly 
  * documentation's vocabulary, which cannot list groups.
  */
 export function unknownGroupsError(context: KindContext, unknown: Map<string, string[]>): KasmObjectMissingError | KasmUnsupportedInputError {
-  const listed = [...unknown].map(([name, users]) => `'${name}' (for ${names(users.map((username) => ({ username })), 5)})`);
+  const listed = [...unknown].map(
+    ([name, users]) =>
+      `'${name}' (for ${names(
+        users.map((username) => ({ username })),
+        5,
+      )})`,
+  );
   if (context.client().transport.supports("get_groups"))
     return new KasmObjectMissingError(
       `UserSet: Kasm has no group named ${listed.join(", ")}: its list of groups (get_groups) does not hold ` +

@@ -31,7 +31,10 @@ export interface Imported {
 export function existingUsersError(rows: readonly Row[]): KasmNotAdoptedError {
   return new KasmNotAdoptedError(
     `UserSet: ${rows.length === 1 ? "user" : `${rows.length} users`} ${names(rows)} already exist${rows.length === 1 ? "s" : ""} in Kasm ` +
-      `(${rows.map((r) => r.label).slice(0, 5).join(", ")}${rows.length > 5 ? ", ..." : ""}). Nothing was created. Set \`adopt: true\` ` +
+      `(${rows
+        .map((r) => r.label)
+        .slice(0, 5)
+        .join(", ")}${rows.length > 5 ? ", ..." : ""}). Nothing was created. Set \`adopt: true\` ` +
       `to take them over and bring them to the declared fields and groups, or leave them out of the set.`,
   );
 }

@@ -119,13 +119,10 @@ const DOCS: KindDocs<UserSetInputs> = {
     users: {
       name: "UserSetUser",
       description:
-        "One user of a UserSet. Fields left out are not managed: Kasm keeps (or, for a new user, " +
-        "chooses) their value, and drift in them is not reported.",
+        "One user of a UserSet. Fields left out are not managed: Kasm keeps (or, for a new user, " + "chooses) their value, and drift in them is not reported.",
       properties: {
         username: "The login name. Kasm trims and lowercases it; each username once in a set, in any case.",
-        realm:
-          "`local` (Kasm's default), `ldap`, `oidc` or `saml`. Set by the import only: a later " +
-          "change is not applied (a warning says so).",
+        realm: "`local` (Kasm's default), `ldap`, `oidc` or `saml`. Set by the import only: a later " + "change is not applied (a warning says so).",
         firstName: "At most 64 characters.",
         lastName: "At most 64 characters.",
         phoneNumber: "At most 64 characters (Kasm's `phone`).",
@@ -158,7 +155,8 @@ const DOCS: KindDocs<UserSetInputs> = {
  * Kasm's users were not all read (it may have been renamed in the UI): its delete answers "unknown
  * user" if it is gone. A row whose import is unconfirmed is the user of that name, if there is one.
  */
-async function stillInKasm(client: KasmClient, 
+async function stillInKasm(
+  client: KasmClient,
   rows: readonly Row[],
   userIds: Readonly<Record<string, string>>,
   unconfirmed: ReadonlySet<string>,
@@ -304,7 +302,12 @@ export const userSetProvider: Kind<UserSetInputs, UserSetState, UserSetOutputs> 
     const userIds = userIdsOf(props);
     const unconfirmed = unconfirmedOf(props);
     const force = props.forceDelete === true;
-    const targets = await stillInKasm(context.client(), rows.filter((row) => userIds[row.key] || unconfirmed.has(row.key)), userIds, unconfirmed);
+    const targets = await stillInKasm(
+      context.client(),
+      rows.filter((row) => userIds[row.key] || unconfirmed.has(row.key)),
+      userIds,
+      unconfirmed,
+    );
     const failures: string[] = [];
     let busy = 0;
     // Every user is attempted, so that one failure does not hold back the others; the next destroy retries what is left.

@@ -36,7 +36,13 @@ function userRow(entry: Record<string, unknown>, label: string): Row {
     if (value === undefined) continue;
     // A field Kasm has cleared reads back as null: declared, and empty.
     if (typeof value === "boolean") fields[field] = value;
-    else fields[field] = field === "realm" ? String(value ?? "").trim().toLowerCase() : String(value ?? "").trim();
+    else
+      fields[field] =
+        field === "realm"
+          ? String(value ?? "")
+              .trim()
+              .toLowerCase()
+          : String(value ?? "").trim();
   }
   const groups = Array.isArray(entry.groups) ? [...new Set(entry.groups.map((g) => String(g).trim()))] : undefined;
   return { username, key: username.toLowerCase(), fields, groups, label };
@@ -148,7 +154,12 @@ export type UserSetState = KindOutputs<UserSetInputs, UserSetOutputs> & { readon
  * was lost and the users could not be read back. The next update, refresh or destroy looks them up
  * by username first: found, they are the set's; not found, the next update imports them.
  */
-export function outputs(inputs: UserSetInputs, rows: readonly Row[], userIds: Readonly<Record<string, string>>, unconfirmed: readonly string[] = []): UserSetState {
+export function outputs(
+  inputs: UserSetInputs,
+  rows: readonly Row[],
+  userIds: Readonly<Record<string, string>>,
+  unconfirmed: readonly string[] = [],
+): UserSetState {
   const ids: Record<string, string> = {};
   for (const row of rows) if (userIds[row.key]) ids[row.key] = userIds[row.key];
   const keys = new Set(rows.map((row) => row.key));

@@ -18,7 +18,19 @@ import { applyGroupChange, groupChanges, groupIndexFor, isUserGone, unknownGroup
 import { existingUsersError, importFailure, importRows, unconfirmedNotes } from "./import";
 import { groupsChanged, names, outputs, rowsOf, unconfirmedOf, userIdsOf } from "./rows";
 import { deleteKasmUser } from "../user";
-import { adopt, eachAll, keptFailure, messageOf, notApplied, planAdoption, step, unchangeableWarning, unfinishedMessage, userUpdate, type Adoption } from "./writes";
+import {
+  adopt,
+  eachAll,
+  keptFailure,
+  messageOf,
+  notApplied,
+  planAdoption,
+  step,
+  unchangeableWarning,
+  unfinishedMessage,
+  userUpdate,
+  type Adoption,
+} from "./writes";
 
 /**
  * The ids of the state's rows whose import is unconfirmed, for the users Kasm has by their
@@ -179,7 +191,17 @@ export async function updateUserSet(context: KindContext, id: string, olds: Prop
     const rows = [...applied.values()].filter((row) => !gone.has(row.key));
     for (const key of gone) delete userIds[key];
     const message = unfinishedMessage(id, stepList, "pulumi up", unconfirmedNotes(unconfirmed.length));
-    throw keptFailure(id, news, outputs(news, rows, userIds, unconfirmed.map((row) => row.key)), message);
+    throw keptFailure(
+      id,
+      news,
+      outputs(
+        news,
+        rows,
+        userIds,
+        unconfirmed.map((row) => row.key),
+      ),
+      message,
+    );
   }
 
   if (unchangeable.length) await context.warn(unchangeableWarning(context, id, "these changes were not applied", unchangeable));
@@ -191,5 +213,11 @@ export async function updateUserSet(context: KindContext, id: string, olds: Prop
         `${goneRows.length === 1 ? "it is" : "they are"} out of the set now; the next up imports ${goneRows.length === 1 ? "it" : "them"} again.`,
     );
   }
-  return { outs: outputs(news, after.filter((row) => !gone.has(row.key)), userIds) };
+  return {
+    outs: outputs(
+      news,
+      after.filter((row) => !gone.has(row.key)),
+      userIds,
+    ),
+  };
 }
