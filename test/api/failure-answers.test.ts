@@ -105,7 +105,7 @@ describe("another server error whose body is not JSON", () => {
     const { error, requests } = await failure(() => clientAs("admin-key", SECRET).groups.addImagesGroup({ group_id: UNKNOWN, image_id: CHROME }));
     expect(error).toBeInstanceOf(KasmNotFoundError);
     expect(error).toMatchObject({ operation: "get_images_group" });
-    expect((error as Error).message).toBe('get_images_group: the server refused the request (HTTP 200 "Request group does not exist")');
+    expect((error as Error).message).toBe(`get_images_group (group ${UNKNOWN}): the server refused the request (HTTP 200 "Request group does not exist")`);
     expect(requests).toBe(2);
   });
 

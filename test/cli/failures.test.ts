@@ -76,6 +76,32 @@ describe.skipIf(!hasPulumi)("failures through the pulumi CLI", () => {
     expect(users.sort()).toEqual(["existing", "fresh"]);
   });
 
+  it("a released Kasm's failure for a group that does not exist fails the up, naming the resource and the group once", { timeout: SLOW }, async () => {
+    // 1.15 fails add_images_group for a group it does not have with its web server's error page (HTTP 500, not JSON);
+    // the provider then reads the group's workspaces to learn whether the add went through, and Kasm answers that the
+    // group does not exist.
+    const image = "1a2b3c4d5e6f47a8b9c0d1e2f3a4b5c6";
+    const missing = "0f0e0d0c0b0a49a8b7c6d5e4f3a2b1c0";
+    const product = await startTestEmulator({ images: [{ image_id: image, name: "kasmweb/chrome:1.16.0", friendly_name: "Chrome" }] }, { apiNames: "product" });
+    try {
+      const caseDir = path.join(dir, "product-failure");
+      const body = `new kasm.GroupWorkspace("engineering-chrome", { groupId: "${missing}", imageId: "${image}" });`;
+      const cli = await stackOn(product.url, ADMIN, writeProgram(caseDir, body), path.join(caseDir, "work"), PASSPHRASE);
+      await cli.ok(["config", "set", "--stack", "dev", "kasm:apiNames", "product"]);
+      const result = await cli.up();
+      const text = diagnostics(result.stdout + result.stderr);
+      expect(result.code).not.toBe(0);
+      expect(text).toMatch(/kasm:GroupWorkspace \(engineering-chrome\):/);
+      expect(count(text, "group does not exist")).toBe(1);
+      expect(text).toContain(missing);
+      expect(text).not.toMatch(ESCAPE_CODES);
+      expect(text).not.toContain("<html");
+      expect(text).not.toContain(ADMIN.secret);
+    } finally {
+      await product.close();
+    }
+  });
+
   it("a check failure on a secret input names the input and never shows its value", { timeout: SLOW }, async () => {
     const result = await run(
       "secret",

@@ -92,7 +92,11 @@ export class KasmBadRequestError extends KasmApiError {
   constructor(details: KasmErrorDetails, kind: KasmErrorKind = "bad_request", message?: string) {
     const problems = details.validationErrors ?? [];
     const listed = problems.length === 0 ? "" : `: ${problems.slice(0, 5).join("; ")}${problems.length > 5 ? `; and ${problems.length - 5} more` : ""}`;
-    super(kind, message ?? `${details.operation}: the server refused the request (HTTP ${details.status} ${quote(details.errorMessage)})${listed}`, details);
+    super(
+      kind,
+      message ?? `${operationAndTarget(details)}: the server refused the request (HTTP ${details.status} ${quote(details.errorMessage)})${listed}`,
+      details,
+    );
     if (details.validationErrors !== undefined) this.validationErrors = details.validationErrors;
   }
 }
