@@ -14,8 +14,8 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(__dirname, "..");
-/** The folders of source: the seven code folders, the tests, the scripts and the benchmarks. */
-const SOURCE_FOLDERS = ["catalogue", "provider", "emulator", "policy", "sdk", "testing", "importer", "test", "scripts", "bench"];
+/** The folders of source: the eight code folders, the tests, the scripts and the benchmarks. */
+const SOURCE_FOLDERS = ["catalogue", "provider", "emulator", "policy", "sdk", "testing", "importer", "recover", "test", "scripts", "bench"];
 const MODULE_FILE = /\.(ts|mts|cts|js|mjs|cjs)$/;
 
 /** Every `<name>.<ext>` beside a folder `<name>/` under `folder`, as paths from the repository's root. */

@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { writeProgram } from "../helpers/options-programs";
 import { PASSPHRASE, SLOW, tempDir } from "../e2e/helpers";
-import { pluginFromCheckout } from "./native-yaml-programs";
+import { explicitProvider, pluginFromCheckout } from "./native-yaml-programs";
 import { hasPulumi, measuredStep, stackOn, type PulumiCli } from "./pulumi-cli";
 
 const ENGINEERING = "e0e0e0e0e0e04e0e0e0e0e0e0e0e0003";
@@ -124,55 +124,52 @@ describe.skipIf(!hasPulumi)("converging after an interruption, through the pulum
     expect(Object.fromEntries(inKasm.map((u) => [u.username, u.user_id.replace(/-/g, "")]))).toEqual(userIds);
   });
 
-  it("an up killed while creating a User (dynamic): the lock, pulumi cancel, the pending create, the refusal naming adopt, and adopt taking it over", {
+  it("an up killed while creating a User (dynamic): the lock and the pending create; kasm-recover refuses an object that differs, then records the one the create made", {
     timeout: SLOW,
   }, async () => {
-    const { cli, programDir } = await typescriptStack("killed-dynamic", `new kasm.User("ada", { username: "ada", firstName: "Ada" });`);
+    const { cli } = await typescriptStack("killed-dynamic", `new kasm.User("ada", { username: "ada", firstName: "Ada" });`);
     const adaId = await killedWhileCreating(cli, "ada");
     const urn = "urn:pulumi:dev::killed-dynamic::pulumi-nodejs:dynamic/kasm:User::ada";
 
-    // The killed run's lock stays: the next command is refused until pulumi cancel removes it.
+    // The killed run's lock stays: the next command is refused until it is removed.
     const locked = await cli.up();
     expect(locked.code).not.toBe(0);
     expect(locked.stdout + locked.stderr).toContain("the stack is currently locked by 1 lock(s)");
     expect(locked.stdout + locked.stderr).toMatch(/\.pulumi\/locks\/organization\/killed-dynamic\/dev\/[0-9a-f-]+\.json/);
-    await cli.ok(["cancel", "--yes", "--stack", "dev"]);
 
-    // The create is pending in the state; the next up lists it, and its create is refused with the way out.
-    expect((await cli.exported()).pending_operations).toEqual([expect.objectContaining({ type: "creating", resource: expect.objectContaining({ urn }) })]);
-    const refused = await step("up (the user the killed run made)", () => cli.up());
-    const printed = refused.stdout + refused.stderr;
-    expect(refused.code).not.toBe(0);
-    expect(printed).toContain(`* ${urn}, interrupted while creating`);
-    expect(printed).toContain(`User 'ada' already exists in Kasm at ${emulator.url} (user ${adaId})`);
-    expect(printed).toContain("`adopt: true` takes it over too, and `pulumi refresh --yes --clear-pending-creates` drops the pending create that `up` left.");
-    expect(printed).not.toContain(ADMIN.secret);
-
-    // A refresh without a flag asks about pending creates only in a terminal: run so, it leaves them.
-    expect((await cli.run(["refresh", "--yes", "--stack", "dev"])).code).toBe(0);
-    expect((await cli.exported()).pending_operations).toHaveLength(1);
-    // Pulumi 3.276: --import-pending-creates takes the flag before each word (else the id is an argument refresh refuses) ...
-    const oneFlag = await cli.run(["refresh", "--yes", "--stack", "dev", "--import-pending-creates", urn, adaId]);
-    expect(oneFlag.code).not.toBe(0);
-    expect(oneFlag.stdout + oneFlag.stderr).toContain("accepts 0 arg(s), received 1");
-    // ... and drops the pending create but records nothing.
-    const imported = await cli.run(["refresh", "--yes", "--stack", "dev", "--import-pending-creates", urn, "--import-pending-creates", adaId]);
-    expect(imported.code, imported.stdout + imported.stderr).toBe(0);
-    const afterImport = await cli.exported();
-    expect(afterImport.pending_operations ?? []).toEqual([]);
-    expect((afterImport.resources ?? []).map((r) => r.urn)).not.toContain(urn);
-
-    // The way out: adopt takes the user over, with no create sent.
-    writeFileSync(
-      path.join(programDir, "index.ts"),
-      `import * as kasm from "pulumi-kasm";\nnew kasm.User("ada", { username: "ada", firstName: "Ada", adopt: true });\n`,
+    // Someone changed the user in Kasm meanwhile: it is no longer provably the create's, and is not taken.
+    await emulator.specCall("update_user", { target_user: { user_id: adaId, username: "ada", first_name: "Augusta" } });
+    const refused = await cli.tool("dist/recover/cli.js", ["--stack", "dev"]);
+    expect(refused.code, refused.stdout + refused.stderr).toBe(1);
+    expect(refused.stdout).toMatch(/Removed the lock .*killed-dynamic\/dev\/[0-9a-f-]+\.json: the process that took it no longer runs\./);
+    expect(refused.stdout).toContain(
+      `User ada: Kasm holds an object with its key (id ${adaId}) that differs from the program in firstName, so it is not taken`,
     );
-    const adopted = await step("up (adopt: true)", () => cli.steps("up"));
-    expect(adopted.code, adopted.stdout + adopted.stderr).toBe(0);
-    expect(adopted.requests.map((line) => line.split(" ")[0])).not.toContain("create_user");
-    expect((await cli.exported()).resources?.find((r) => r.urn === urn)?.id).toBe(adaId);
-    const again = await cli.steps("preview");
-    expect(again.ops.ada).toBe("same");
+    expect((await cli.exported()).pending_operations).toEqual([expect.objectContaining({ type: "creating", resource: expect.objectContaining({ urn }) })]);
+    // The next up still refuses it, naming the way out.
+    const still = await cli.up();
+    expect(still.code).not.toBe(0);
+    expect(still.stdout + still.stderr).toContain(`* ${urn}, interrupted while creating`);
+    expect(still.stdout + still.stderr).toContain(`User 'ada' already exists in Kasm at ${emulator.url} (user ${adaId})`);
+    expect(still.stdout + still.stderr).not.toContain(ADMIN.secret);
+
+    // As the create made it: recorded, with no write; the next up sends no create.
+    await emulator.specCall("update_user", { target_user: { user_id: adaId, username: "ada", first_name: "Ada" } });
+    const recovered = await step("kasm-recover (the user as the create made it)", () => cli.tool("dist/recover/cli.js", ["--stack", "dev"]));
+    expect(recovered.code, recovered.stdout + recovered.stderr).toBe(0);
+    expect(recovered.stdout).toContain(`User ada: recorded as the object its interrupted create made (id ${adaId})`);
+    expect(recovered.stdout).toContain("Next: pulumi up --yes --stack dev");
+    expect(recovered.requests.map((line) => line.split(" ")[0]).filter((op) => op !== "get_user")).toEqual([]);
+    const up = await step("up (after kasm-recover)", () => cli.steps("up"));
+    expect(up.code, up.stdout + up.stderr).toBe(0);
+    expect(up.ops.ada).toBe("same");
+    expect(up.requests).toEqual([]);
+    const state = await cli.exported();
+    expect(state.pending_operations ?? []).toEqual([]);
+    expect(state.resources?.find((r) => r.urn === urn)?.id).toBe(adaId);
+    // Nothing left to do: kasm-recover says so.
+    const again = await cli.tool("dist/recover/cli.js", ["--stack", "dev"]);
+    expect(again.stdout).toContain("No create is pending in stack dev.");
   });
 
   it("an up killed while creating a native User: pulumi import with the id the refusal names, refresh --clear-pending-creates; then an emptied <stack>.json.attrs", {
@@ -219,5 +216,38 @@ describe.skipIf(!hasPulumi)("converging after an interruption, through the pulum
     const mended = await cli.steps("preview");
     expect(mended.code, mended.stdout + mended.stderr).toBe(0);
     expect(mended.ops.grace).toBe("same");
+  });
+
+  it("kasm-recover after a killed up of a YAML program with an explicit provider: the emptied <stack>.json.attrs, the lock and the pending create, in one command", {
+    timeout: SLOW,
+  }, async () => {
+    const caseDir = path.join(tmp.dir, "recover-native");
+    const programDir = path.join(caseDir, "program");
+    mkdirSync(programDir, { recursive: true });
+    writeFileSync(
+      path.join(programDir, "Pulumi.yaml"),
+      `name: recover-native\nruntime: yaml\n${pluginFromCheckout()}resources:\n${explicitProvider("prod", emulator.url)}` +
+        `  hopper:\n    type: kasm:index:User\n    properties:\n      username: hopper\n      firstName: Grace\n    options:\n      provider: \${prod}\n`,
+    );
+    const cli = await stackOn(emulator.url, ADMIN, programDir, path.join(caseDir, "work"), PASSPHRASE);
+    const hopperId = await killedWhileCreating(cli, "hopper");
+    // A kill while the CLI wrote the checkpoint's attributes leaves them empty (made so here).
+    const attributes = path.join(caseDir, "work", "backend", ".pulumi", "stacks", "recover-native", "dev.json.attrs");
+    truncateSync(attributes, 0);
+    expect((await cli.preview()).stdout + (await cli.preview()).stderr).toContain("failed to load checkpoint: EOF");
+
+    const recovered = await cli.tool("dist/recover/cli.js", ["--stack", "dev"]);
+    expect(recovered.code, recovered.stdout + recovered.stderr).toBe(0);
+    expect(recovered.stdout).toContain(`Deleted ${attributes}: a killed run left it empty`);
+    expect(recovered.stdout).toMatch(/Removed the lock .*\.json: the process that took it no longer runs\./);
+    expect(recovered.stdout).toContain(`User hopper: recorded as the object its interrupted create made (id ${hopperId})`);
+    expect(recovered.stdout + recovered.stderr).not.toContain(ADMIN.secret);
+    const up = await step("up (native, explicit provider, after kasm-recover)", () => cli.steps("up"));
+    expect(up.code, up.stdout + up.stderr).toBe(0);
+    expect(up.ops.hopper).toBe("same");
+    expect(up.requests).toEqual([]);
+    const state = await cli.exported();
+    expect(state.pending_operations ?? []).toEqual([]);
+    expect(state.resources?.find((r) => r.urn.endsWith("kasm:index:User::hopper"))?.id).toBe(hopperId);
   });
 });

@@ -169,6 +169,22 @@ export class PulumiCli {
     };
   }
 
+  /**
+   * Run one of the package's commands (`dist/recover/cli.js`, as `npx kasm-recover` runs it) in
+   * the program's folder, with the environment every `pulumi` command of this stack gets.
+   */
+  tool(script: string, args: readonly string[]): Promise<CliResult> {
+    return new Promise((resolve) => {
+      execFile(
+        process.execPath,
+        [path.join(REPO, script), ...args],
+        { cwd: this.options.programDir, env: this.env, maxBuffer: 64 * 1024 * 1024 },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout: String(stdout), stderr: String(stderr) }),
+      );
+    });
+  }
+
   /** The stack's state, as `pulumi stack export` writes it (its `deployment`). */
   async exported(): Promise<{ resources?: { urn: string; id?: string; type: string }[]; pending_operations?: { type: string; resource: { urn: string } }[] }> {
     return JSON.parse((await this.ok(["stack", "export", "--stack", this.options.stack])).stdout).deployment;

@@ -31,6 +31,7 @@ import {
 import type { Kind, KindContext, KindDiffResult, KindDocs, ManifestField, Props, RefreshedInputs } from "./types";
 import { refusedWithoutProductOperations, type ProductOnly } from "./product-only";
 import { previewTakeOver } from "./take-over";
+import { interruptedCreateOf, type AnswersInterruptedCreates } from "./interrupted-create";
 
 /** How each of a kind's inputs compares (see {@link FieldRule}), keyed by input name. */
 export type FieldRules<Inputs> = { readonly [K in keyof Inputs & string]?: FieldRule };
@@ -258,7 +259,7 @@ function readOf<Inputs extends Props, Outputs extends object, KasmRecord>(
  */
 export function defineKind<Inputs extends Props, Outputs extends object = Record<never, never>, KasmRecord = never>(
   definition: KindDefinition<Inputs, Outputs, KasmRecord>,
-): Kind<Inputs, KindState<Inputs, Outputs>, Outputs> {
+): Kind<Inputs, KindState<Inputs, Outputs>, Outputs> & Partial<AnswersInterruptedCreates> {
   const apiFields = asRules(definition.apiFields);
   const keyFields = asRules(definition.keyFields);
   const providerFields = asRules(definition.providerFields);
@@ -396,5 +397,25 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
     },
 
     delete: (id, props, context) => definition.delete(id, props, context),
+
+    // For kasm-recover: the object a killed run's create made, proven by its natural key and every field Kasm shows.
+    // A kind that always takes its existing object over needs none: its next create records what it finds.
+    ...(adopting === undefined || adopting.adoption.alwaysTakesOver === true
+      ? {}
+      : {
+          interruptedCreate(props: Props, context: KindContext) {
+            const { record, adoption } = adopting;
+            const inputs = props as Inputs;
+            const wanted = comparedInputs(inputs);
+            return interruptedCreateOf({
+              find: () => adoption.find(inputs, context),
+              id: record.id,
+              asInputs: (existing) => record.asInputs(wanted, existing),
+              wanted,
+              apiFields,
+              unreadable: adoption.unreadable,
+            });
+          },
+        }),
   };
 }

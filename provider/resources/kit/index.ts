@@ -23,3 +23,4 @@ export * from "./field-rules";
 export * from "./adoption";
 export * from "./product-only";
 export * from "./errors";
+export * from "./interrupted-create";

@@ -56,7 +56,18 @@
  */
 import type { KasmClient } from "../../api/client";
 import { randomUUID } from "node:crypto";
-import { canonicalId, isUnknown, KasmDeleteBlockedError, KasmUnfinishedError, same, type Kind, type KindContext, type Props, type KindDocs } from "../kit";
+import {
+  canonicalId,
+  isUnknown,
+  KasmDeleteBlockedError,
+  KasmUnfinishedError,
+  same,
+  type Kind,
+  type KindContext,
+  type Props,
+  type KindDocs,
+  type AnswersInterruptedCreates,
+} from "../kit";
 import { OTHER_INPUTS, UserSetInputs, UserSetOutputs, type Row } from "./fields";
 import { checkUserSet } from "./check";
 import { groupIndexFor, unknownGroupFailures, unknownGroupsError } from "./groups";
@@ -65,6 +76,7 @@ import { keptUserIds, plannedUserIds, withUserIds } from "./planned-ids";
 import { readUserSet } from "./read";
 import { formOf, names, outputs, rowChanges, rowsOf, sameRow, unconfirmedOf, userIdsOf, type UserSetState } from "./rows";
 import { updateUserSet } from "./update";
+import { interruptedUserSetCreate } from "./interrupted";
 import { deleteKasmUser } from "../user";
 import { adopt, eachAll, keptFailure, messageOf, planAdoption, step, unchangeableWarning, unfinishedMessage } from "./writes";
 
@@ -199,7 +211,7 @@ function changeSummary(context: KindContext, id: string, { added, removed, chang
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of `UserSet`. */
-export const userSetProvider: Kind<UserSetInputs, UserSetState, UserSetOutputs> = {
+export const userSetProvider: Kind<UserSetInputs, UserSetState, UserSetOutputs> & AnswersInterruptedCreates = {
   // The rows are what Kasm holds; the rest steer how they are written. Nothing replaces: rows are added, changed and removed one by one.
   manifest: {
     schema: UserSetInputs,
@@ -327,4 +339,7 @@ export const userSetProvider: Kind<UserSetInputs, UserSetState, UserSetOutputs> 
         `${failures.length > 20 ? `\n  and ${failures.length - 20} more` : ""}${advice}`,
     );
   },
+
+  /** For kasm-recover: the users a killed run's import made (see interrupted.ts). */
+  interruptedCreate: interruptedUserSetCreate,
 };

@@ -14,7 +14,7 @@ import { formOf, names, outputs, render, rowChanges, rowsOf, unconfirmedOf, user
 // --- helpers -------------------------------------------------------------------------------------
 
 /** `record`'s current values for the fields the row declares that Kasm's record shows, and its groups. */
-function currentRow(row: Row, record: KasmUser, mode: string): Row {
+export function currentRow(row: Row, record: KasmUser, mode: string): Row {
   const fields: Row["fields"] = { ...row.fields };
   for (const field of USER_FIELDS) {
     const name = READABLE[field];
