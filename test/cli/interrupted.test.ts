@@ -155,6 +155,10 @@ describe.skipIf(!hasPulumi)("converging after an interruption, through the pulum
 
     // As the create made it: recorded, with no write; the next up sends no create.
     await emulator.specCall("update_user", { target_user: { user_id: adaId, username: "ada", first_name: "Ada" } });
+    const dryRun = await cli.tool("dist/recover/cli.js", ["--stack", "dev", "--dry-run"]);
+    expect(dryRun.code, dryRun.stdout + dryRun.stderr).toBe(0);
+    expect(dryRun.stdout).toContain("--dry-run: nothing was changed (1 of 1 pending creates would be resolved).");
+    expect((await cli.exported()).pending_operations).toHaveLength(1);
     const recovered = await step("kasm-recover (the user as the create made it)", () => cli.tool("dist/recover/cli.js", ["--stack", "dev"]));
     expect(recovered.code, recovered.stdout + recovered.stderr).toBe(0);
     expect(recovered.stdout).toContain(`User ada: recorded as the object its interrupted create made (id ${adaId})`);
