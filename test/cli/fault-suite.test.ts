@@ -276,6 +276,18 @@ describe.skipIf(!hasPulumi)("the fault suite through the pulumi CLI", () => {
     const inKasm = await kasmUsers("ny-");
     expect([...inKasm.keys()].sort()).toEqual(users.map((i) => `ny-${i}`).sort());
     expect(Object.fromEntries(await stateIds(cli, "User"))).toEqual(Object.fromEntries(inKasm));
+    await cli.ok([
+      "config",
+      "set-all",
+      "--stack",
+      "dev",
+      "--plaintext",
+      "kasm:maxRetries=4",
+      "--plaintext",
+      "kasm:retryBaseDelayMs=5",
+      "--plaintext",
+      "kasm:retryMaxDelayMs=20",
+    ]);
     await convergesUnderFaults("YAML refresh", () => cli.refresh());
     await expectConverged(cli);
     await convergesUnderFaults("YAML destroy", () => cli.destroy());
