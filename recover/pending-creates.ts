@@ -114,6 +114,8 @@ function decisionOf(urn: string, kind: KasmKind, answer: InterruptedCreate): Dec
       };
     case "not-made":
       return { action: "drop", urn, says: `${subject}: Kasm has no such object; the pending create is dropped, and the next \`pulumi up\` creates it` };
+    case "unknown":
+      return { action: "keep", urn, says: `${subject}: left pending; ${answer.why}` };
     case "differs":
       return {
         action: "keep",

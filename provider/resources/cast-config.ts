@@ -53,6 +53,8 @@ import {
   type RefreshedInputs,
 } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { interruptedCreateOf, type InterruptedCreate } from "./kit/interrupted-create";
+import type { KindContext } from "./kit/types";
 import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS, SESSION_PERMISSION_DOCS } from "./session-permissions";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -362,112 +364,139 @@ function label(inputs: CastConfigInputs): string {
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of CastConfig; only `adopt` changing sends no request. */
-export const castConfigProvider = defineKind<CastConfigInputs, CastConfigOutputs>({
-  schema: CastConfigInputs,
-  outputs: CastConfigOutputs,
-  docs: DOCS,
-  apiFields: API_FIELDS,
-  providerFields: { adopt: {} },
-  // The preview of an update says whether it moves the config between groups.
-  previewNotes: (state, news) => previewNote(CAST_GROUP_CHANGING, castGroupChanging(state, news)),
+/**
+ * For kasm-recover (see kit/interrupted-create.ts): the config a killed run's create made, found by
+ * its key and compared as adoption compares it. With the documentation's vocabulary Kasm cannot
+ * list casting configs, so whether the create committed cannot be told.
+ */
+async function interruptedCreate(props: Props, context: KindContext): Promise<InterruptedCreate> {
+  const inputs = props as CastConfigInputs;
+  const client = context.client();
+  if (!canRead(client))
+    return {
+      outcome: "unknown",
+      why:
+        `with ${settingRef(context.settingNames, "apiNames")} "spec" Kasm has no operation to list casting configs. Look for the config ${label(inputs)} ` +
+        "on the Casting page of the Kasm UI: delete it if it is there, then run `pulumi refresh --yes --clear-pending-creates`",
+    };
+  return interruptedCreateOf({
+    find: () => client.casting.findCastConfig(targetCastConfig(inputs)),
+    id: (config) => config.cast_config_id,
+    asInputs: (config) => currentInputs(inputs, config),
+    wanted: inputs,
+    apiFields: ADOPTION_COMPARED,
+  });
+}
 
-  async create(inputs, context) {
-    const client = context.client();
-    const body = targetCastConfig(inputs);
-    // A released Kasm can list the configs: the key is looked up first, with adopt or without. After
-    // a server error the client's recovery looks it up to learn whether its create committed, and
-    // would take a config made outside Pulumi for its own (see Adoption.findFirst in kit/adoption.ts).
-    const existing = canRead(client) ? await client.casting.findCastConfig(body) : undefined;
-    if (existing && !inputs.adopt)
-      throw alreadyExistsError({
-        kind: "CastConfig",
-        key: label(inputs),
-        cause: `casting config ${existing.cast_config_id}`,
-        context,
-        id: existing.cast_config_id,
-      });
-    if (existing) {
-      // A config already as declared is taken over without a request.
-      if (isAsDeclared(inputs, currentInputs(inputs, existing), ADOPTION_COMPARED)) return { id: existing.cast_config_id, outs: outputs(inputs, existing) };
-      const config = await client.casting.updateCastConfig(
-        { ...body, cast_config_id: existing.cast_config_id },
-        { changesCastGroup: movesGroup(existing.group_id, body.group_id) },
-      );
-      return { id: config.cast_config_id, outs: outputs(inputs, config) };
-    }
-    let result: CreateCastConfigResult;
-    try {
-      // An answer in the other vocabulary: the config exists, without the settings named the other way.
-      result = await keepingWhatWasCreated(
-        () => client.casting.createCastConfig(body),
-        (answer) => {
-          const created = (answer as { cast_config?: KasmCastConfig }).cast_config;
-          return created && { id: created.cast_config_id, properties: outputs(inputs, created) };
-        },
-      );
-    } catch (error) {
-      if (!isAlreadyExists(error)) throw error;
-      if (inputs.adopt && canRead(client))
-        throw new KasmNotAdoptedError(
-          `A casting config ${label(inputs)} already exists in Kasm, but none has the key '${inputs.key}': another config ` +
-            `holds the name '${inputs.castingConfigName.trim()}'. \`adopt: true\` takes over the config with the declared key; ` +
-            `rename one of them, or declare the other config's key.`,
-          error,
+export const castConfigProvider = {
+  ...defineKind<CastConfigInputs, CastConfigOutputs>({
+    schema: CastConfigInputs,
+    outputs: CastConfigOutputs,
+    docs: DOCS,
+    apiFields: API_FIELDS,
+    providerFields: { adopt: {} },
+    // The preview of an update says whether it moves the config between groups.
+    previewNotes: (state, news) => previewNote(CAST_GROUP_CHANGING, castGroupChanging(state, news)),
+
+    async create(inputs, context) {
+      const client = context.client();
+      const body = targetCastConfig(inputs);
+      // A released Kasm can list the configs: the key is looked up first, with adopt or without. After
+      // a server error the client's recovery looks it up to learn whether its create committed, and
+      // would take a config made outside Pulumi for its own (see Adoption.findFirst in kit/adoption.ts).
+      const existing = canRead(client) ? await client.casting.findCastConfig(body) : undefined;
+      if (existing && !inputs.adopt)
+        throw alreadyExistsError({
+          kind: "CastConfig",
+          key: label(inputs),
+          cause: `casting config ${existing.cast_config_id}`,
+          context,
+          id: existing.cast_config_id,
+        });
+      if (existing) {
+        // A config already as declared is taken over without a request.
+        if (isAsDeclared(inputs, currentInputs(inputs, existing), ADOPTION_COMPARED)) return { id: existing.cast_config_id, outs: outputs(inputs, existing) };
+        const config = await client.casting.updateCastConfig(
+          { ...body, cast_config_id: existing.cast_config_id },
+          { changesCastGroup: movesGroup(existing.group_id, body.group_id) },
         );
-      if (inputs.adopt)
-        throw new KasmNotAdoptedError(
-          `A casting config ${label(inputs)} already exists in Kasm, and \`adopt: true\` cannot take it over: the API ` +
-            `documentation's vocabulary (${settingRef(context.settingNames, "apiNames")} "spec") has no operation to read or list casting configs, so its id ` +
-            `cannot be found. If this installation is a released Kasm (1.15 or later), set ${setTo(context.settingNames, "apiNames", "product")}, which can; otherwise delete it in the Kasm UI (the Casting page of ` +
-            `the administration) and run the update again, or choose another key and name.`,
-          error,
+        return { id: config.cast_config_id, outs: outputs(inputs, config) };
+      }
+      let result: CreateCastConfigResult;
+      try {
+        // An answer in the other vocabulary: the config exists, without the settings named the other way.
+        result = await keepingWhatWasCreated(
+          () => client.casting.createCastConfig(body),
+          (answer) => {
+            const created = (answer as { cast_config?: KasmCastConfig }).cast_config;
+            return created && { id: created.cast_config_id, properties: outputs(inputs, created) };
+          },
         );
-      throw alreadyExistsError({ kind: "CastConfig", key: label(inputs), cause: error, context, adoptable: canRead(client) });
-    }
-    if (!result.confirmed)
-      throw new KasmOutcomeUnknownError(
-        `create_cast_config failed in transit and its repeat found a casting config ${label(inputs)} already there. ` +
-          `It is probably the one this update created, but Kasm cannot read casting configs, so its id is unknown and ` +
-          `Pulumi does not track it. Check the Casting page of the Kasm UI: delete it there and run the update again.`,
+      } catch (error) {
+        if (!isAlreadyExists(error)) throw error;
+        if (inputs.adopt && canRead(client))
+          throw new KasmNotAdoptedError(
+            `A casting config ${label(inputs)} already exists in Kasm, but none has the key '${inputs.key}': another config ` +
+              `holds the name '${inputs.castingConfigName.trim()}'. \`adopt: true\` takes over the config with the declared key; ` +
+              `rename one of them, or declare the other config's key.`,
+            error,
+          );
+        if (inputs.adopt)
+          throw new KasmNotAdoptedError(
+            `A casting config ${label(inputs)} already exists in Kasm, and \`adopt: true\` cannot take it over: the API ` +
+              `documentation's vocabulary (${settingRef(context.settingNames, "apiNames")} "spec") has no operation to read or list casting configs, so its id ` +
+              `cannot be found. If this installation is a released Kasm (1.15 or later), set ${setTo(context.settingNames, "apiNames", "product")}, which can; otherwise delete it in the Kasm UI (the Casting page of ` +
+              `the administration) and run the update again, or choose another key and name.`,
+            error,
+          );
+        throw alreadyExistsError({ kind: "CastConfig", key: label(inputs), cause: error, context, adoptable: canRead(client) });
+      }
+      if (!result.confirmed)
+        throw new KasmOutcomeUnknownError(
+          `create_cast_config failed in transit and its repeat found a casting config ${label(inputs)} already there. ` +
+            `It is probably the one this update created, but Kasm cannot read casting configs, so its id is unknown and ` +
+            `Pulumi does not track it. Check the Casting page of the Kasm UI: delete it there and run the update again.`,
+        );
+      return { id: result.cast_config.cast_config_id, outs: outputs(inputs, result.cast_config) };
+    },
+
+    /** A released Kasm reads the config back; with the documentation's vocabulary the last known state is kept. */
+    async read(id, props, context) {
+      const client = context.client();
+      if (!canRead(client)) return { id, props, inputs: declared(props, inputNames(CastConfigInputs)) };
+      const config = await unlessGone(() => client.casting.getCastConfig({ cast_config_id: id }));
+      if (!config) return GONE;
+      const inputs = refreshedInputs(props, inputNames(CastConfigInputs), currentInputs(props, config));
+      return { id: config.cast_config_id, props: outputs(inputs, config), inputs };
+    },
+
+    async update(id, olds, news, _changedFields, context) {
+      // Every declared field is sent: with no read, this is the only way to undo changes made in the UI.
+      const update: CastConfigUpdate = { ...targetCastConfig(news), cast_config_id: id };
+      // But not the remaining-sessions counter unless the program changed it: Kasm counts it down as
+      // sessions start, and sending the declared value again would reset the count.
+      if (same.value(olds.sessionRemaining, news.sessionRemaining)) delete update.session_remaining;
+      try {
+        const config = await context.client().casting.updateCastConfig(update, { changesCastGroup: movesGroup(olds.groupId, news.groupId) });
+        return { outs: outputs(news, config) };
+      } catch (error) {
+        if (isCastConfigGone(error))
+          throw new KasmObjectMissingError(
+            `The casting config ${id} (key '${String(news.key)}') no longer exists in Kasm: it was deleted outside ` +
+              `Pulumi. Kasm cannot read casting configs, so a refresh could not notice. Run \`pulumi up --replace <urn>\` ` +
+              `for this resource to create it again.`,
+            error,
+          );
+        throw error;
+      }
+    },
+
+    async delete(id, props, context) {
+      // Deleting what is already gone is done.
+      await unlessGone(() =>
+        context.client().casting.deleteCastConfig({ cast_config_id: id, casting_config_name: String(props.castingConfigName ?? "").trim() }),
       );
-    return { id: result.cast_config.cast_config_id, outs: outputs(inputs, result.cast_config) };
-  },
-
-  /** A released Kasm reads the config back; with the documentation's vocabulary the last known state is kept. */
-  async read(id, props, context) {
-    const client = context.client();
-    if (!canRead(client)) return { id, props, inputs: declared(props, inputNames(CastConfigInputs)) };
-    const config = await unlessGone(() => client.casting.getCastConfig({ cast_config_id: id }));
-    if (!config) return GONE;
-    const inputs = refreshedInputs(props, inputNames(CastConfigInputs), currentInputs(props, config));
-    return { id: config.cast_config_id, props: outputs(inputs, config), inputs };
-  },
-
-  async update(id, olds, news, _changedFields, context) {
-    // Every declared field is sent: with no read, this is the only way to undo changes made in the UI.
-    const update: CastConfigUpdate = { ...targetCastConfig(news), cast_config_id: id };
-    // But not the remaining-sessions counter unless the program changed it: Kasm counts it down as
-    // sessions start, and sending the declared value again would reset the count.
-    if (same.value(olds.sessionRemaining, news.sessionRemaining)) delete update.session_remaining;
-    try {
-      const config = await context.client().casting.updateCastConfig(update, { changesCastGroup: movesGroup(olds.groupId, news.groupId) });
-      return { outs: outputs(news, config) };
-    } catch (error) {
-      if (isCastConfigGone(error))
-        throw new KasmObjectMissingError(
-          `The casting config ${id} (key '${String(news.key)}') no longer exists in Kasm: it was deleted outside ` +
-            `Pulumi. Kasm cannot read casting configs, so a refresh could not notice. Run \`pulumi up --replace <urn>\` ` +
-            `for this resource to create it again.`,
-          error,
-        );
-      throw error;
-    }
-  },
-
-  async delete(id, props, context) {
-    // Deleting what is already gone is done.
-    await unlessGone(() =>
-      context.client().casting.deleteCastConfig({ cast_config_id: id, casting_config_name: String(props.castingConfigName ?? "").trim() }),
-    );
-  },
-});
+    },
+  }),
+  interruptedCreate,
+};

@@ -33,7 +33,9 @@ export type InterruptedCreate =
    */
   | { readonly outcome: "made"; readonly id: string; readonly state?: Props }
   /** An object with the natural key that differs from the create in these fields: not taken. */
-  | { readonly outcome: "differs"; readonly id: string; readonly fields: readonly string[] };
+  | { readonly outcome: "differs"; readonly id: string; readonly fields: readonly string[] }
+  /** Kasm cannot say (it has no operation to read such objects, in this vocabulary): why, and the way out. */
+  | { readonly outcome: "unknown"; readonly why: string };
 
 /** What {@link interruptedCreateOf} needs of a kind whose object is one record found by natural key. */
 export interface InterruptedCreateRules<KasmRecord> {
