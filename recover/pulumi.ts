@@ -75,7 +75,8 @@ export class PulumiStack {
         [...words, "--non-interactive"],
         { cwd: this.cwd, env: this.env, maxBuffer: 1024 * 1024 * 1024, encoding: "utf8" },
         (error, stdout, stderr) => {
-          if (error) reject(new PulumiCommandError(words, `${stdout}\n${stderr}`));
+          // What a command that shows secrets printed is never repeated: only its errors are.
+          if (error) reject(new PulumiCommandError(words, words.includes("--show-secrets") ? stderr : `${stdout}\n${stderr}`));
           else resolve(stdout);
         },
       );
