@@ -163,7 +163,7 @@ export function goFiles(program: NativeProgram): Map<string, string> {
     ],
     [
       "Pulumi.yaml",
-      `name: ${program.project}\ndescription: ${oneLine(`Kasm ${installationsText(program)} as code`)}\nruntime: go\n${PLUGIN_BLOCK}${projectConfigYaml(program, false)}`,
+      `name: ${program.project}\ndescription: ${JSON.stringify(oneLine(`Kasm ${installationsText(program)} as code`))}\nruntime: go\n${PLUGIN_BLOCK}${projectConfigYaml(program, false)}`,
     ],
     [".gitignore", "node_modules/\nsdk/\n"],
     [

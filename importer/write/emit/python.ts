@@ -84,7 +84,7 @@ export function pythonFiles(program: NativeProgram): Map<string, string> {
     ["__main__.py", mainPy(program)],
     [
       "Pulumi.yaml",
-      `name: ${program.project}\ndescription: ${oneLine(`Kasm ${installationsText(program)} as code`)}\nruntime:\n  name: python\n  options:\n    virtualenv: venv\n${PLUGIN_BLOCK}${projectConfigYaml(program, false)}`,
+      `name: ${program.project}\ndescription: ${JSON.stringify(oneLine(`Kasm ${installationsText(program)} as code`))}\nruntime:\n  name: python\n  options:\n    virtualenv: venv\n${PLUGIN_BLOCK}${projectConfigYaml(program, false)}`,
     ],
     ["requirements.txt", `pulumi>=3.0.0,<4.0.0\n# pulumi_kasm: the generated SDK (pip install <pulumi-kasm's generated SDK>/python), see README.md\n`],
     [".gitignore", "venv/\n__pycache__/\nnode_modules/\n"],

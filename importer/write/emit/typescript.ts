@@ -55,7 +55,7 @@ export function typescriptNativeFiles(program: NativeProgram): Map<string, strin
     ["index.ts", indexTs(program)],
     [
       "Pulumi.yaml",
-      `name: ${program.project}\ndescription: ${oneLine(`Kasm ${installationsText(program)} as code`)}\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n${PLUGIN_BLOCK}${projectConfigYaml(program, false)}`,
+      `name: ${program.project}\ndescription: ${JSON.stringify(oneLine(`Kasm ${installationsText(program)} as code`))}\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n${PLUGIN_BLOCK}${projectConfigYaml(program, false)}`,
     ],
     [
       "package.json",

@@ -59,7 +59,7 @@ function pulumiYaml(program: NativeProgram): string {
   }
   return [
     `name: ${program.project}`,
-    `description: ${oneLine(`Kasm ${installationsText(program)} as code, taken over by kasm-import (every resource adopt: true)`)}`,
+    `description: ${JSON.stringify(oneLine(`Kasm ${installationsText(program)} as code, taken over by kasm-import (every resource adopt: true)`))}`,
     "runtime: yaml",
     PLUGIN_BLOCK.trimEnd(),
     projectConfigYaml(program, true).trimEnd(),
