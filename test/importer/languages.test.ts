@@ -6,13 +6,14 @@
  * not collide. Running them through the pulumi CLI is test/cli/import-languages.test.ts.
  */
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: a YAML program refers to a resource as ${name.output}, which the tests look for as text
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { capture } from "./helpers";
 import { runImport } from "../../importer/cli";
+import { REPO } from "../e2e/helpers";
 import { LANGUAGE_SEED } from "./language-seed";
 
 let dir: string;
@@ -166,5 +167,59 @@ describe("kasm-import --installation: a fleet in one program", () => {
         expect.objectContaining({ type: "kasm:index:User", name: "lab-ada@corp.example", provider: "kasm-lab" }),
       ]),
     );
+  });
+});
+
+describe("README.md's kasm-import section on languages and fleets", () => {
+  const readme = readFileSync(path.join(REPO, "README.md"), "utf8");
+  const start = readme.indexOf("## Take over an existing installation: `kasm-import`");
+  const section = readme.slice(start, readme.indexOf("\n## ", start + 3));
+  const lines = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1].trim().split("\n"));
+
+  it("its commands, run as written against two installations, write the Python program and the fleet's YAML program it describes", async () => {
+    // The section's addresses and keys, made the emulators' (both hold the admin key).
+    const values: Record<string, string> = {
+      "https://kasm.example.com": prod.url,
+      "https://lab.kasm.example.com": lab.url,
+      "import-key": ADMIN.key,
+      "lab-key": ADMIN.key,
+      "import-secret": ADMIN.secret,
+      "lab-secret": ADMIN.secret,
+    };
+    const env: NodeJS.ProcessEnv = {};
+    for (const line of lines.filter((l) => l.startsWith("export ")))
+      for (const pair of line.slice("export ".length).split(/\s+#/)[0].trim().split(/\s+/)) {
+        const [key, value] = [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)];
+        env[key] = values[value] ?? value;
+      }
+    const commands = lines.filter((l) => /^npx kasm-import .*--language/.test(l)).map((l) => l.split(/\s+#/)[0].trim().split(/\s+/).slice(2));
+    expect(commands.length).toBe(2);
+    const cwd = mkdtempSync(path.join(dir, "readme-"));
+    for (const args of commands) {
+      const stderr = capture();
+      const status = await runImport(args, { stdout: capture().stream, stderr: stderr.stream, cwd, env });
+      expect(status, `${args.join(" ")}\n${stderr.text()}`).toBe(0);
+    }
+    const python = readFileSync(path.join(cwd, "kasm-python", "__main__.py"), "utf8");
+    expect(python).toContain("import pulumi_kasm as kasm");
+    expect(python).toContain('first_name="Ada"');
+    expect(python).toContain("user_id=ada_corp_example.user_id");
+    expect(existsSync(path.join(cwd, "kasm-python", "README.md"))).toBe(true);
+    const fleetProgram = readFileSync(path.join(cwd, "kasm-fleet", "Pulumi.yaml"), "utf8");
+    for (const name of ["kasm-prod", "kasm-lab", "prod-engineering", "prod-ada-corp-example", "lab-ada-corp-example"])
+      expect(fleetProgram).toContain(`\n  ${name}:\n`);
+    expect(fleetProgram).toContain("baseUrl: ${prodBaseUrl}");
+    expect(fleetProgram).toContain("prodApiKey:");
+    expect(fleetProgram).toMatch(/userId: "\$\{[a-z0-9-]+\.userId\}"/);
+    expect(fleetProgram).toMatch(/adopt: true\n {4}options:\n {6}provider: \$\{kasm-prod\}\n {6}protect: true/);
+  });
+
+  it("the Go program it describes: kasm.NewUser with the provider and protect options, and a go.mod that replaces the SDK's module", async () => {
+    const result = await importInto(path.join(dir, "readme-go"), ["--language", "go"], single(prod));
+    expect(result.file("main.go")).toMatch(
+      /kasm\.NewUser\(ctx, "ada-corp-example", &kasm\.UserArgs\{[^}]*\}, pulumi\.Provider\(kasmProvider\), pulumi\.Protect\(true\)\)/,
+    );
+    expect(result.file("go.mod")).toMatch(/^replace pulumi-kasm\.local\/sdk\/go => /m);
+    expect(section).toContain("pulumi.Provider(kasmProvider), pulumi.Protect(true))");
   });
 });
