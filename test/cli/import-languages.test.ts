@@ -24,6 +24,7 @@ import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator
 import { PASSPHRASE, SLOW } from "../e2e/helpers";
 import { capture, writesIn } from "../importer/helpers";
 import { LANGUAGE_SEED } from "../importer/language-seed";
+import { buildInstallation } from "../helpers/installation";
 import { hasPulumi, measuredStep, PulumiCli, type CliSteps } from "./pulumi-cli";
 import { generateSdks, hasGo, hasPython, pulumiCliVersion, pythonEnvironment, run } from "./sdks";
 
@@ -192,6 +193,54 @@ describe.skipIf(!hasPulumi || !hasPython)("kasm-import --language through the pu
     expect(after?.groups?.map((g) => g.name)).toContain("Engineering");
     // Nothing of prod was written.
     expect(writesIn(up.requests, "product")).toEqual([]);
+  });
+
+  it("yaml, a whole installation (egress with its secrets, workspaces, casting, server assignments): the first up writes nothing", {
+    timeout: SLOW,
+  }, async () => {
+    const whole = await buildInstallation(6, { apiNames: "product" });
+    try {
+      const programDir = path.join(dir, "yaml-whole");
+      const stdout = capture();
+      const stderr = capture();
+      const env = { KASM_BASE_URL: whole.emulator.url, KASM_API_KEY: ADMIN.key, KASM_API_KEY_SECRET: ADMIN.secret, KASM_API_NAMES: "product" };
+      expect(await runImport(["--out", programDir, "--language", "yaml"], { stdout: stdout.stream, stderr: stderr.stream, cwd: dir, env }), stderr.text()).toBe(
+        0,
+      );
+      // Each secret the project's README asks for, given the value Kasm holds.
+      const secrets = [...readFileSync(path.join(programDir, "README.md"), "utf8").matchAll(/^pulumi config set --secret (\S+)/gm)]
+        .map((m) => m[1])
+        .filter((key) => key !== "kasmApiKeySecret");
+      const value = (key: string) =>
+        key.endsWith("WireguardPrivateKey")
+          ? whole.secrets.wireguardKeys["support-team"]
+          : key.endsWith("Password")
+            ? whole.secrets.passwords["partner-login"]
+            : "";
+      expect(secrets.map(value).every(Boolean), secrets.join(", ")).toBe(true);
+      const cli = new PulumiCli({
+        programDir,
+        stack: "dev",
+        workDir: path.join(dir, "yaml-whole-work"),
+        passphrase: PASSPHRASE,
+        config: { ...stackConfig([["kasm", whole.emulator]]), ...Object.fromEntries(secrets.map((key) => [key, value(key)])) },
+        secretKeys: ["kasmApiKeySecret", ...secrets],
+      });
+      await cli.init();
+      const writes = () => writesIn(whole.emulator.requests, "product");
+      whole.emulator.requests.length = 0;
+      const preview = await measuredStep(whole.emulator, figures, "yaml, whole installation: first preview", () => cli.steps("preview"));
+      expect(preview.code, preview.stdout + preview.stderr).toBe(0);
+      expect(Object.entries(preview.ops).filter(([, op]) => op !== "create" && op !== "same")).toEqual([]);
+      const up = await measuredStep(whole.emulator, figures, "yaml, whole installation: first up", () => cli.steps("up"));
+      expect(up.code, up.stdout + up.stderr).toBe(0);
+      expect(Object.keys(up.ops).length).toBeGreaterThan(30);
+      expect(writes()).toEqual([]);
+      const after = await measuredStep(whole.emulator, figures, "yaml, whole installation: preview after the up", () => cli.steps("preview"));
+      expect(Object.entries(after.ops).filter(([, op]) => op !== "same")).toEqual([]);
+    } finally {
+      await whole.emulator.close();
+    }
   });
 
   it.skipIf(!hasGo)("go, both installations: the program builds and vets against the generated Go SDK", { timeout: GO_TIMEOUT }, async () => {

@@ -151,13 +151,18 @@ function mainGo(program: NativeProgram): string {
   ].join("\n");
 }
 
+/** The Go module's path: the project's name, unless Go keeps that name for itself (`go`, `std`, `cmd`). */
+function modulePath(project: string): string {
+  return ["go", "std", "cmd"].includes(project.toLowerCase()) ? `${project}-stack` : project;
+}
+
 /** Every file of the Go project. */
 export function goFiles(program: NativeProgram): Map<string, string> {
   return new Map([
     ["main.go", mainGo(program)],
     [
       "go.mod",
-      `module ${program.project}\n\ngo 1.26\n\nrequire (\n\tgithub.com/pulumi/pulumi/sdk/v3 v3.276.0\n\tpulumi-kasm.local/sdk/go v0.0.0\n)\n\n` +
+      `module ${modulePath(program.project)}\n\ngo 1.26\n\nrequire (\n\tgithub.com/pulumi/pulumi/sdk/v3 v3.276.0\n\tpulumi-kasm.local/sdk/go v0.0.0\n)\n\n` +
         "// The generated SDK (npm run sdk:generate in pulumi-kasm writes build/sdk/go): no module of that\n// path is published. Point this at it (go mod edit -replace pulumi-kasm.local/sdk/go=<sdk>/go).\n" +
         "replace pulumi-kasm.local/sdk/go => ./sdk/go\n",
     ],
