@@ -188,7 +188,11 @@ function parse(argv: readonly string[], cwd: string): Invocation | "help" {
     }
   }
   // A UserSet is one resource for many users: `pulumi import` takes objects by id, so each user is one User there.
-  const users = values.users ?? (pulumiImportFile === undefined ? "set" : "each");
+  const users = values.users ?? (pulumiImportFile === undefined && form === "dynamic" ? "set" : "each");
+  if (form === "native" && users === "set")
+    throw new UsageError(
+      "--users set goes with the dynamic TypeScript program only: a native program declares one User and UserGroups per user (leave --users out)",
+    );
   if (users !== "set" && users !== "each") throw new UsageError(`--users must be 'set' or 'each', not '${users}'`);
   if (pulumiImportFile !== undefined && users === "set")
     throw new UsageError("--users set cannot go with --pulumi-import-file: pulumi import takes each user as one User (leave --users out)");

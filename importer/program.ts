@@ -25,6 +25,9 @@
  * | `write/sessions.ts` | staging configs and casting links |
  * | `write/egress.ts` | egress providers, gateways, mappings and credentials (the secrets) |
  * | `write/project.ts` | `index.ts`, `Pulumi.yaml`, `package.json`, `tsconfig.json`, the README |
+ * | `write/model.ts` | the program as data, in no language: declarations, references, ids, secrets |
+ * | `write/emit/native.ts` | what every native program shares: a provider per installation, its settings, the README |
+ * | `write/emit/python.ts`, `go.ts`, `yaml.ts`, `typescript.ts` | the native program in each language |
  */
 import { Names } from "./names";
 import type { Inventory } from "./read";

@@ -23,7 +23,7 @@ export class Ref {
     readonly output: string,
     /** The declared resource's name, which a YAML program refers to it by. */
     readonly resourceName: string,
-    /** The declared resource's kind (Go types its outputs by it). */
+    /** The declared resource's kind. */
     readonly kind: KasmKind,
   ) {}
 }

@@ -10,6 +10,8 @@
  * - Both in one stack (`--installation prod --installation lab`), in YAML and in Python: no name
  *   collides and nothing is edited by hand; the same holds. A user deleted by hand in lab is
  *   re-created by the next `up --refresh`, and its UserGroups follows it (the new user is in its group).
+ * - A whole installation (egress with its secrets, workspaces, casting, server assignments) in
+ *   YAML: the first up writes nothing; in Go, it builds.
  * - The fleet in Go builds against the generated Go SDK (`go build`, `go vet`).
  *
  * The SDKs come from scripts/sdk/generate.sh; the Python environment as in native-python.test.ts.
@@ -238,6 +240,21 @@ describe.skipIf(!hasPulumi || !hasPython)("kasm-import --language through the pu
       expect(writes()).toEqual([]);
       const after = await measuredStep(whole.emulator, figures, "yaml, whole installation: preview after the up", () => cli.steps("preview"));
       expect(Object.entries(after.ops).filter(([, op]) => op !== "same")).toEqual([]);
+
+      // The same installation in Go builds against the generated SDK: every kind's inputs typed as the SDK types them.
+      if (hasGo) {
+        const goDir = path.join(dir, "go-whole");
+        expect(await runImport(["--out", goDir, "--language", "go"], { stdout: capture().stream, stderr: stderr.stream, cwd: dir, env }), stderr.text()).toBe(
+          0,
+        );
+        const goEnv = { ...process.env, GOFLAGS: "-mod=mod" };
+        expect((await run("go", ["mod", "edit", "-replace", `pulumi-kasm.local/sdk/go=${path.join(dir, "sdk", "go")}`], { cwd: goDir, env: goEnv })).code).toBe(
+          0,
+        );
+        const built = await run("go", ["build", "-trimpath", "-o", path.join("bin", "program"), "."], { cwd: goDir, env: goEnv });
+        figures.push(`go build (whole installation): ${built.seconds.toFixed(1)} s`);
+        expect(built.code, built.output).toBe(0);
+      }
     } finally {
       await whole.emulator.close();
     }

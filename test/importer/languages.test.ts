@@ -13,6 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { capture } from "./helpers";
 import { runImport } from "../../importer/cli";
+import { GO_FLOAT_INPUTS } from "../../importer/write/emit/go";
+import { IMPORT_KINDS } from "../../importer/kinds";
+import { idOutputOf } from "../../catalogue/kinds";
+import { kinds } from "../../provider";
+import { packageSchema } from "../../provider/native/schema";
 import { REPO } from "../e2e/helpers";
 import { LANGUAGE_SEED } from "./language-seed";
 
@@ -221,5 +226,34 @@ describe("README.md's kasm-import section on languages and fleets", () => {
     );
     expect(result.file("go.mod")).toMatch(/^replace pulumi-kasm\.local\/sdk\/go => /m);
     expect(section).toContain("pulumi.Provider(kasmProvider), pulumi.Protect(true))");
+  });
+});
+
+describe("the Go writer's types", () => {
+  type Spec = { type?: string; items?: Spec; additionalProperties?: unknown };
+  const schema = JSON.parse(packageSchema("0.0.0", kinds)) as {
+    resources: Record<string, { inputProperties: Record<string, Spec>; required?: string[] }>;
+  };
+  const importedKinds = [...new Set(IMPORT_KINDS.flatMap((k) => k.kinds))].filter((kind) => kind !== "UserSet");
+
+  it("its float64 inputs are exactly the schema's number inputs of the kinds it writes; its lists are lists of strings; its objects are maps", () => {
+    for (const kind of importedKinds) {
+      const inputs = schema.resources[`kasm:index:${kind}`].inputProperties;
+      const numbers = Object.entries(inputs)
+        .filter(([, spec]) => spec.type === "number")
+        .map(([name]) => name);
+      expect([kind, numbers]).toEqual([kind, GO_FLOAT_INPUTS[kind] ?? []]);
+      for (const [name, spec] of Object.entries(inputs)) {
+        if (spec.type === "array") expect([kind, name, spec.items?.type]).toEqual([kind, name, "string"]);
+        if (spec.type === "object") expect([kind, name, spec.additionalProperties !== undefined]).toEqual([kind, name, true]);
+      }
+    }
+  });
+
+  it("every id output it refers to is optional in the schema (a pointer in Go, hence .Elem())", () => {
+    for (const kind of importedKinds) {
+      const output = idOutputOf(kind);
+      if (output !== undefined) expect(schema.resources[`kasm:index:${kind}`].required ?? []).not.toContain(output);
+    }
   });
 });

@@ -6,8 +6,7 @@
  * `go.mod` with a `replace` to the generated SDK, `Pulumi.yaml` and the README. A resource that
  * nothing refers to gets no variable: Go refuses one that is never used.
  */
-import { kinds } from "../../../provider";
-import { packageSchema } from "../../../provider/native/schema";
+import type { KasmKind } from "../../../catalogue/kinds";
 import { Code, RawId, Ref, Secret, type Value } from "../model";
 import {
   PLUGIN_BLOCK,
@@ -22,23 +21,17 @@ import {
   type NativeProgram,
 } from "./native";
 
-/** A property's type in the package schema. */
-interface PropertyType {
-  readonly type?: string;
-  readonly items?: PropertyType;
-  readonly $ref?: string;
-}
-
-/** The schema's resources: inputs by name, and which outputs are always set (the others are pointers in Go). */
-let resources: Record<string, { inputProperties: Record<string, PropertyType>; required?: string[] }> | undefined;
-
-/** The schema's resource of `kind` (computed once, from the kinds' manifests). */
-function resourceOf(kind: string): { inputProperties: Record<string, PropertyType>; required?: string[] } {
-  resources ??= (JSON.parse(packageSchema("0.0.0", kinds)) as { resources: typeof resources }).resources;
-  const resource = resources?.[`kasm:index:${kind}`];
-  if (resource === undefined) throw new Error(`kasm-import: the package schema has no kasm:index:${kind}`);
-  return resource;
-}
+/**
+ * The inputs the package schema types `number` (a Go `float64`); every other number the importer
+ * writes is an `integer` (a Go `int`). Written here rather than read from the schema because the
+ * importer imports no resource (the schema is made from their manifests);
+ * test/importer/languages.test.ts holds the table to the schema, as it holds every output a Go
+ * program refers to to be optional there (a pointer in Go, hence `.Elem()`).
+ */
+export const GO_FLOAT_INPUTS: Readonly<Partial<Record<KasmKind, readonly string[]>>> = {
+  StagingConfig: ["expiration"],
+  Workspace: ["cores"],
+};
 
 /** `egressProviderId` -> `EgressProviderId`, as Pulumi's Go generator names fields. */
 function title(name: string): string {
@@ -56,37 +49,26 @@ function anyLiteral(value: Value): string {
   return `map[string]interface{}{${entries.map(([k, v]) => `${JSON.stringify(k)}: ${anyLiteral(v)}`).join(", ")}}`;
 }
 
-/** A value as a Go input of the schema's `type`. */
-function literal(value: Value, type: PropertyType, refOf: (ref: Ref) => string): string {
-  if (value instanceof Ref) return refOf(value);
+/** A value as a Go input of `kind`'s input `input`, typed as the package schema types it. */
+function literal(value: Value, kind: KasmKind, input: string): string {
+  // The id outputs a program refers to are optional in the schema: pointers in Go, made plain strings.
+  if (value instanceof Ref) return `${value.variable}.${title(value.output)}.Elem()`;
   if (value instanceof Secret) return `conf.RequireSecret(${JSON.stringify(value.key)})`;
   if (value instanceof RawId) return `pulumi.String(${JSON.stringify(value.id)})${value.label ? ` /* ${oneLine(value.label).replace(/\*\//g, "* /")} */` : ""}`;
   if (value instanceof Code) throw new Error("kasm-import: dynamic TypeScript cannot be written in Go");
-  switch (type.type) {
-    case "string":
-      return `pulumi.String(${JSON.stringify(value)})`;
-    case "integer":
-      return `pulumi.Int(${JSON.stringify(value)})`;
-    case "number":
-      return `pulumi.Float64(${JSON.stringify(value)})`;
-    case "boolean":
-      return `pulumi.Bool(${JSON.stringify(value)})`;
-    case "array":
-      if (type.items?.type !== "string") break;
-      return `pulumi.StringArray{${(value as readonly Value[]).map((v) => literal(v, type.items as PropertyType, refOf)).join(", ")}}`;
-    case "object": {
-      const entries = Object.entries(value as Record<string, Value | undefined>).filter(([, v]) => v !== undefined) as [string, Value][];
-      return `pulumi.Map{${entries.map(([k, v]) => `${JSON.stringify(k)}: pulumi.Any(${anyLiteral(v)})`).join(", ")}}`;
-    }
-  }
-  throw new Error(`kasm-import: an input of type ${JSON.stringify(type)} cannot be written in Go yet`);
+  if (typeof value === "string") return `pulumi.String(${JSON.stringify(value)})`;
+  if (typeof value === "boolean") return `pulumi.Bool(${value})`;
+  if (typeof value === "number") return GO_FLOAT_INPUTS[kind]?.includes(input) ? `pulumi.Float64(${value})` : `pulumi.Int(${value})`;
+  // The importer's lists are lists of ids and names: strings.
+  if (Array.isArray(value)) return `pulumi.StringArray{${value.map((v) => literal(v, kind, input)).join(", ")}}`;
+  if (value === null) throw new Error(`kasm-import: ${kind}'s ${input} is null, which a Go input cannot be`);
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined) as [string, Value][];
+  return `pulumi.Map{${entries.map(([k, v]) => `${JSON.stringify(k)}: pulumi.Any(${anyLiteral(v)})`).join(", ")}}`;
 }
 
 /** `main.go`. */
 function mainGo(program: NativeProgram): string {
   const used = referencedVariables(program);
-  // An id output is a pointer in Go unless the schema says it is always set; `.Elem()` makes it a plain string.
-  const refOf = (ref: Ref, kind: string) => `${ref.variable}.${title(ref.output)}${resourceOf(kind).required?.includes(ref.output) ? "" : ".Elem()"}`;
   const body: string[] = [];
   for (const installation of program.installations) {
     const provider = providerOf(installation);
@@ -109,12 +91,7 @@ function mainGo(program: NativeProgram): string {
       body.push("", `\t\t// --- ${section.title}`, ...section.comment.split("\n").map((line) => `\t\t// ${line}`.trimEnd()));
       for (const d of declarationsOf(section)) {
         declared++;
-        const inputs = resourceOf(d.kind).inputProperties;
-        const args = setArgs(d).map(([k, v]) => {
-          const type = inputs[k];
-          if (type === undefined) throw new Error(`kasm-import: kasm:index:${d.kind} has no input ${k}`);
-          return `\t\t\t${title(k)}: ${literal(v, type, (ref) => refOf(ref, ref.kind))},`;
-        });
+        const args = setArgs(d).map(([k, v]) => `\t\t\t${title(k)}: ${literal(v, d.kind, k)},`);
         const call = `kasm.New${d.kind}(ctx, ${JSON.stringify(d.name)}, &kasm.${d.kind}Args{\n${args.join("\n")}\n\t\t}, ${options})`;
         if (d.variable !== undefined && used.has(d.variable)) {
           body.push(`\t\t${d.variable}, err := ${call}`, "\t\tif err != nil {", "\t\t\treturn err", "\t\t}");
