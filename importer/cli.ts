@@ -14,18 +14,31 @@ import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createKasmClient, isKasmApiError, KasmAuthenticationError, KasmConfigurationError } from "../provider/api";
+import { isConnectionName } from "../catalogue/connections";
+import { isKasmApiError, KasmAuthenticationError, KasmClient, KasmConfigurationError } from "../provider/api";
 import { optionsFromConfig } from "../provider/api/config";
+import { settingNamesOf } from "../provider/api/setting-names";
 import { IMPORT_KINDS, isImportKind, type ImportKind } from "./kinds";
-import { generateProject, pulumiImportFile, type GeneratedProject, type SummaryRow } from "./program";
-import { readInstallation, type Inventory } from "./read";
+import { generateFleet, pulumiImportFile, type GeneratedProject, type InstallationRead, type SummaryRow } from "./program";
+import { readInstallation } from "./read";
+import { LANGUAGES, type Language } from "./write/emit/native";
 
 const HELP = `Usage: kasm-import [--out <dir>] [options]
 
-Reads a Kasm installation through its API and writes a Pulumi project (TypeScript) that declares
+Reads a Kasm installation (or several) through its API and writes a Pulumi project that declares
 what it holds, each resource with adopt: true, so that the first \`pulumi up\` changes nothing.
 
 Options:
+  --language <language>  typescript (default), python, go or yaml: the program's language. Python,
+                         Go and YAML programs use the native provider (pulumi-resource-kasm), one
+                         explicit provider per installation, configured from the stack's settings
+  --form <form>          with --language typescript: dynamic (default, pulumi-kasm's dynamic
+                         resources) or native (the native provider's SDK, @pulumi-kasm/native)
+  --installation <prefix>
+                         read one installation of a fleet (repeat it): its settings are
+                         --config kasm-<prefix>:baseUrl=... or KASM_<PREFIX>_BASE_URL, ...; every
+                         resource name and variable starts with <prefix>, each installation gets
+                         its own provider (needs a native program, or --pulumi-import-file)
   --out <dir>            the folder to write (default: kasm-stack); it must not exist or be empty
   --force                write into a folder that is not empty (files of the same name are replaced)
   --dry-run              read and print the summary; write nothing
@@ -42,7 +55,8 @@ Options:
   --pulumi-import-provider <urn>
                          with --pulumi-import-file: the URN of the explicit provider
                          (pulumi:providers:kasm) the resources are imported with (default: the
-                         default provider, configured by the stack's kasm: settings)
+                         default provider, configured by the stack's kasm: settings); with
+                         --installation, <prefix>=<urn>, once per installation
   --config <key=value>   a kasm: setting, as the provider reads it: kasm:baseUrl, kasm:apiKey,
                          kasm:apiNames, kasm:caCert, kasm:maxRetries, ... (repeat it)
   --help                 this text
@@ -50,6 +64,7 @@ Options:
 Settings not given with --config come from the environment, as for the provider:
   KASM_BASE_URL, KASM_API_KEY, KASM_API_KEY_SECRET (keep the secret there, off the command line),
   KASM_API_NAMES (product for a released Kasm 1.15 or later), KASM_CA_CERT, KASM_MAX_RETRIES, ...
+  With --installation prod: kasm-prod:baseUrl, ... or KASM_PROD_BASE_URL, KASM_PROD_API_KEY, ...
 
 Areas: ${IMPORT_KINDS.map((k) => k.name).join(", ")}
 ${IMPORT_KINDS.map((k) => `  ${k.name.padEnd(20)} ${k.declaredAs}; reads ${k.reads}`).join("\n")}
@@ -84,9 +99,15 @@ interface Invocation {
   readonly config: ReadonlyMap<string, string>;
   /** Write the resource list for `pulumi import --file` to this file instead of a project. */
   readonly pulumiImportFile?: string;
-  /** The explicit provider's URN the import file names, if any. */
-  readonly pulumiImportProvider?: string;
+  /** The explicit provider's URN the import file names, if any: one, or one per installation's prefix. */
+  readonly pulumiImportProvider?: string | ReadonlyMap<string, string>;
+  readonly language: Language;
+  readonly form: "dynamic" | "native";
+  /** The installations' prefixes; `[undefined]` for the one installation of the kasm: settings. */
+  readonly installations: readonly (string | undefined)[];
 }
+
+const PROVIDER_URN = /^urn:pulumi:.+::pulumi:providers:kasm::[^:]+$/;
 
 function areas(list: string, option: string): ImportKind[] {
   const names = list
@@ -115,7 +136,10 @@ function parse(argv: readonly string[], cwd: string): Invocation | "help" {
       "no-protect": { type: "boolean" },
       config: { type: "string", multiple: true },
       "pulumi-import-file": { type: "string" },
-      "pulumi-import-provider": { type: "string" },
+      "pulumi-import-provider": { type: "string", multiple: true },
+      language: { type: "string" },
+      form: { type: "string" },
+      installation: { type: "string", multiple: true },
       help: { type: "boolean" },
     },
   });
@@ -126,15 +150,49 @@ function parse(argv: readonly string[], cwd: string): Invocation | "help" {
   if (values.except !== undefined) for (const name of areas(values.except, "--except")) kinds.delete(name);
   if (kinds.size === 0) throw new UsageError("no area is left to import: --only needs at least one area, and --except must leave one");
   const pulumiImportFile = values["pulumi-import-file"] === undefined ? undefined : path.resolve(cwd, values["pulumi-import-file"]);
-  const pulumiImportProvider = values["pulumi-import-provider"];
-  if (pulumiImportProvider !== undefined && pulumiImportFile === undefined)
-    throw new UsageError("--pulumi-import-provider goes with --pulumi-import-file: add --pulumi-import-file <file>");
-  if (pulumiImportProvider !== undefined && !/^urn:pulumi:.+::pulumi:providers:kasm::[^:]+$/.test(pulumiImportProvider))
+  const language = (values.language ?? "typescript") as Language;
+  if (!LANGUAGES.includes(language)) throw new UsageError(`--language '${values.language}': choose one of ${LANGUAGES.join(", ")}`);
+  const formValue = values.form ?? (language === "typescript" ? "dynamic" : "native");
+  if (formValue !== "dynamic" && formValue !== "native") throw new UsageError(`--form '${formValue}': choose dynamic or native`);
+  if (formValue === "dynamic" && language !== "typescript")
+    throw new UsageError(`--form dynamic is TypeScript's only: a ${language} program uses the native provider (leave --form out)`);
+  const form: "dynamic" | "native" = formValue;
+  const prefixes = values.installation ?? [];
+  for (const prefix of prefixes)
+    if (!isConnectionName(prefix))
+      throw new UsageError(`--installation '${prefix}': a prefix is lower-case letters, digits and '-', starting with a letter (such as prod or eu-west)`);
+  if (new Set(prefixes).size !== prefixes.length) throw new UsageError("--installation: each prefix once");
+  if (prefixes.length > 0 && form === "dynamic" && pulumiImportFile === undefined)
     throw new UsageError(
-      `--pulumi-import-provider '${pulumiImportProvider}': give the URN of a kasm provider resource, such as urn:pulumi:dev::my-project::pulumi:providers:kasm::prod (pulumi stack --show-urns lists it)`,
+      "--installation writes each installation on its own provider of the native provider: add --language python, go or yaml, or --form native",
     );
+  const providerValues = values["pulumi-import-provider"] ?? [];
+  if (providerValues.length > 0 && pulumiImportFile === undefined)
+    throw new UsageError("--pulumi-import-provider goes with --pulumi-import-file: add --pulumi-import-file <file>");
+  const urnMessage = (urn: string) =>
+    `--pulumi-import-provider '${urn}': give the URN of a kasm provider resource, such as urn:pulumi:dev::my-project::pulumi:providers:kasm::prod (pulumi stack --show-urns lists it)`;
+  let pulumiImportProvider: string | Map<string, string> | undefined;
+  if (prefixes.length === 0) {
+    if (providerValues.length > 1) throw new UsageError("--pulumi-import-provider: one provider for one installation (several need --installation)");
+    pulumiImportProvider = providerValues[0];
+    if (pulumiImportProvider !== undefined && !PROVIDER_URN.test(pulumiImportProvider)) throw new UsageError(urnMessage(pulumiImportProvider));
+  } else if (providerValues.length > 0) {
+    pulumiImportProvider = new Map();
+    for (const pair of providerValues) {
+      const at = pair.indexOf("=");
+      const prefix = pair.slice(0, Math.max(at, 0));
+      if (at <= 0 || !prefixes.includes(prefix))
+        throw new UsageError(`--pulumi-import-provider '${pair}': with --installation, write <prefix>=<urn>, the prefix one of ${prefixes.join(", ")}`);
+      if (!PROVIDER_URN.test(pair.slice(at + 1))) throw new UsageError(urnMessage(pair.slice(at + 1)));
+      pulumiImportProvider.set(prefix, pair.slice(at + 1));
+    }
+  }
   // A UserSet is one resource for many users: `pulumi import` takes objects by id, so each user is one User there.
-  const users = values.users ?? (pulumiImportFile === undefined ? "set" : "each");
+  const users = values.users ?? (pulumiImportFile === undefined && form === "dynamic" ? "set" : "each");
+  if (form === "native" && users === "set")
+    throw new UsageError(
+      "--users set goes with the dynamic TypeScript program only: a native program declares one User and UserGroups per user (leave --users out)",
+    );
   if (users !== "set" && users !== "each") throw new UsageError(`--users must be 'set' or 'each', not '${users}'`);
   if (pulumiImportFile !== undefined && users === "set")
     throw new UsageError("--users set cannot go with --pulumi-import-file: pulumi import takes each user as one User (leave --users out)");
@@ -143,7 +201,14 @@ function parse(argv: readonly string[], cwd: string): Invocation | "help" {
     const at = pair.indexOf("=");
     if (at <= 0) throw new UsageError(`--config ${pair}: write key=value, such as --config kasm:baseUrl=https://kasm.example.com`);
     const key = pair.slice(0, at).trim();
-    if (!key.startsWith("kasm:")) throw new UsageError(`--config ${key}: only kasm: settings are read here (kasm:baseUrl, kasm:apiKey, ...)`);
+    const namespace = key.slice(0, key.indexOf(":"));
+    const allowed = prefixes.length === 0 ? ["kasm"] : prefixes.map((prefix) => `kasm-${prefix}`);
+    if (!allowed.includes(namespace))
+      throw new UsageError(
+        prefixes.length === 0
+          ? `--config ${key}: only kasm: settings are read here (kasm:baseUrl, kasm:apiKey, ...)`
+          : `--config ${key}: with --installation, each installation's settings are kasm-<prefix>: ones (${allowed.map((n) => `${n}:baseUrl`).join(", ")})`,
+      );
     config.set(key, pair.slice(at + 1));
   }
   const out = path.resolve(cwd, values.out ?? "kasm-stack");
@@ -161,6 +226,9 @@ function parse(argv: readonly string[], cwd: string): Invocation | "help" {
     config,
     pulumiImportFile,
     pulumiImportProvider,
+    language,
+    form,
+    installations: prefixes.length === 0 ? [undefined] : prefixes,
   };
 }
 
@@ -288,50 +356,58 @@ export async function runImport(argv: readonly string[], io: ImportIo): Promise<
     return 1;
   }
 
-  let client;
-  try {
-    client = createKasmClient(
-      optionsFromConfig((key) => invocation.config.get(key)),
-      io.env,
-    );
-  } catch (error) {
-    io.stderr.write(`kasm-import: ${(error as Error).message}\n`);
-    return error instanceof KasmConfigurationError ? 2 : 1;
-  }
-  const requests = requestCounter();
-  const started = Date.now();
-  let inventory: Inventory;
-  try {
-    inventory = await readInstallation(client, { kinds, onProgress: progressReporter(io.stderr).report });
-  } catch (error) {
-    const advice =
-      error instanceof KasmAuthenticationError
-        ? " Check kasm:apiKey and the secret (KASM_API_KEY_SECRET): nothing was read."
-        : isKasmApiError(error)
-          ? " Nothing was written."
-          : "";
-    const message = (error as Error).message.replace(/\.?\s*$/, ".");
-    io.stderr.write(`kasm-import: could not read the installation at ${client.transport.baseUrl}: ${message}${advice}\n`);
-    return 1;
-  } finally {
-    requests.stop();
-    await client.close();
-  }
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-
   const manifest = ownManifest();
-  const project = generateProject(inventory, {
+  const read: InstallationRead[] = [];
+  const counts: string[] = [];
+  for (const prefix of invocation.installations) {
+    // A named installation's settings are its own (kasm-prod:, KASM_PROD_*), never the default one's.
+    const names = settingNamesOf(prefix);
+    let client: KasmClient;
+    try {
+      client = new KasmClient(
+        optionsFromConfig((key) => invocation.config.get(key), names),
+        io.env,
+        names,
+      );
+    } catch (error) {
+      io.stderr.write(`kasm-import: ${prefix === undefined ? "" : `installation ${prefix}: `}${(error as Error).message}\n`);
+      return error instanceof KasmConfigurationError ? 2 : 1;
+    }
+    const requests = requestCounter();
+    const started = Date.now();
+    try {
+      const inventory = await readInstallation(client, { kinds, onProgress: progressReporter(io.stderr).report });
+      read.push({ prefix, inventory, baseUrl: client.transport.baseUrl, apiKey: client.transport.apiKey });
+    } catch (error) {
+      const advice =
+        error instanceof KasmAuthenticationError
+          ? ` Check ${names.namespace}:apiKey and the secret (${names.envPrefix}API_KEY_SECRET): nothing was read.`
+          : isKasmApiError(error)
+            ? " Nothing was written."
+            : "";
+      const message = (error as Error).message.replace(/\.?\s*$/, ".");
+      io.stderr.write(`kasm-import: could not read the installation at ${client.transport.baseUrl}: ${message}${advice}\n`);
+      return 1;
+    } finally {
+      requests.stop();
+      await client.close();
+    }
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    counts.push(`${requests.count()} requests to ${client.transport.baseUrl} in ${seconds} s.`);
+  }
+
+  const project = generateFleet(read, {
     kinds,
     users: invocation.users,
     project: invocation.project,
-    baseUrl: client.transport.baseUrl,
-    apiKey: client.transport.apiKey,
     protect: invocation.protect,
     packageVersion: manifest.version,
     pulumiRange: manifest.pulumiRange,
+    language: invocation.language,
+    form: invocation.form,
   });
   io.stdout.write(`${summaryTable(project.summary)}\n\n`);
-  io.stdout.write(`${requests.count()} requests to ${client.transport.baseUrl} in ${seconds} s.\n`);
+  io.stdout.write(`${counts.join("\n")}\n`);
   if (dryRun) {
     io.stdout.write("Dry run: nothing was written.\n");
     return 0;
@@ -346,7 +422,7 @@ export async function runImport(argv: readonly string[], io: ImportIo): Promise<
   io.stdout.write(`Wrote ${project.files.size} files to ${out}: ${[...project.files.keys()].join(", ")}.\n`);
   if (project.secrets.length > 0)
     io.stdout.write(`The program reads ${project.secrets.length} secret(s) from the stack configuration: ${out}/README.md lists the commands to set them.\n`);
-  io.stdout.write(`Next: cd ${path.relative(io.cwd, out) || "."} && npm install, then follow README.md there.\n`);
+  io.stdout.write(`Next: cd ${path.relative(io.cwd, out) || "."}${invocation.form === "dynamic" ? " && npm install" : ""}, then follow README.md there.\n`);
   return 0;
 }
 

@@ -36,12 +36,21 @@ const TAKEN = new Set([
   "groupId",
   "path",
   "readFileSync",
+  // Go's keywords and the names its program takes; Python's keywords.
+  ..."chan defer fallthrough func go goto map range select struct type ctx conf err main".split(" "),
+  ..."and as assert def del elif except from global is lambda nonlocal not or pass raise None True False opts".split(" "),
 ]);
 
 /** Hands out unique resource names and variable names. */
 export class Names {
   readonly #resources = new Set<string>();
   readonly #variables = new Set<string>(TAKEN);
+
+  /** Keep `resources` and `variables` for the program's own declarations (the providers of a native program). */
+  reserve(resources: readonly string[], variables: readonly string[]): void {
+    for (const name of resources) this.#resources.add(name);
+    for (const name of variables) this.#variables.add(name);
+  }
 
   /** A resource name unique in the program: the slug of `key` (or `fallback`), `-2`, `-3` ... on a clash. */
   resource(key: string, fallback: string): string {

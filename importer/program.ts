@@ -25,9 +25,18 @@
  * | `write/sessions.ts` | staging configs and casting links |
  * | `write/egress.ts` | egress providers, gateways, mappings and credentials (the secrets) |
  * | `write/project.ts` | `index.ts`, `Pulumi.yaml`, `package.json`, `tsconfig.json`, the README |
+ * | `write/model.ts` | the program as data, in no language: declarations, references, ids, secrets |
+ * | `write/emit/native.ts` | what every native program shares: a provider per installation, its settings, the README |
+ * | `write/emit/python.ts`, `go.ts`, `yaml.ts`, `typescript.ts` | the native program in each language |
  */
+import { Names } from "./names";
 import type { Inventory } from "./read";
 import { writeSteps, type Step } from "./write/area";
+import { goFiles } from "./write/emit/go";
+import { providerNames, summaryRows, type Language, type NativeProgram } from "./write/emit/native";
+import { pythonFiles } from "./write/emit/python";
+import { typescriptNativeFiles } from "./write/emit/typescript";
+import { yamlFiles } from "./write/emit/yaml";
 import { EGRESS_CREDENTIALS, EGRESS_GATEWAYS, EGRESS_MAPPINGS, EGRESS_PROVIDERS } from "./write/egress";
 import { GROUPS, writeUserAttributes, writeUsers } from "./write/people";
 import { projectFiles } from "./write/project";
@@ -62,6 +71,8 @@ const STEPS: readonly Step[] = [
 
 /** The generated project. */
 export interface GeneratedProject {
+  /** Each installation's own objects for `pulumi import --file`, by its prefix (undefined: the one unprefixed installation). */
+  readonly installations?: readonly { readonly prefix?: string; readonly pulumiImports: readonly PulumiImportEntry[] }[];
   /** Relative path -> content, sorted by path. */
   readonly files: ReadonlyMap<string, string>;
   readonly secrets: readonly SecretSetting[];
@@ -82,10 +93,89 @@ export interface PulumiImportFile {
  * name table when given. Pulumi then reads each object through the native provider and writes
  * the program in the stack's own language.
  */
-export function pulumiImportFile(project: GeneratedProject, providerUrn?: string): PulumiImportFile {
+export function pulumiImportFile(project: GeneratedProject, providerUrn?: string | ReadonlyMap<string, string>): PulumiImportFile {
   if (providerUrn === undefined) return { resources: project.pulumiImports };
-  const provider = providerUrn.slice(providerUrn.lastIndexOf("::") + 2);
-  return { nameTable: { [provider]: providerUrn }, resources: project.pulumiImports.map((entry) => ({ ...entry, provider })) };
+  if (typeof providerUrn === "string") {
+    const provider = providerUrn.slice(providerUrn.lastIndexOf("::") + 2);
+    return { nameTable: { [provider]: providerUrn }, resources: project.pulumiImports.map((entry) => ({ ...entry, provider })) };
+  }
+  // A fleet: each installation's objects on the provider given for its prefix (the default provider where none is).
+  const nameTable: Record<string, string> = {};
+  const resources = (project.installations ?? []).flatMap(({ prefix, pulumiImports }) => {
+    const urn = prefix === undefined ? undefined : providerUrn.get(prefix);
+    if (urn === undefined) return pulumiImports;
+    const provider = urn.slice(urn.lastIndexOf("::") + 2);
+    nameTable[provider] = urn;
+    return pulumiImports.map((entry) => ({ ...entry, provider }));
+  });
+  return Object.keys(nameTable).length > 0 ? { nameTable, resources } : { resources };
+}
+
+/** One installation read, with its prefix in a fleet and the settings the program's README names. */
+export interface InstallationRead {
+  readonly prefix?: string;
+  readonly inventory: Inventory;
+  readonly baseUrl: string;
+  readonly apiKey: string;
+}
+
+/** How a program of one or more installations is written. */
+export interface FleetSettings extends Omit<ProgramSettings, "baseUrl" | "apiKey" | "prefix"> {
+  readonly language: Language;
+}
+
+/** The writers of the installations, one name space for them all: each installation's areas, in order. */
+function writeInstallations(installations: readonly InstallationRead[], settings: ProgramSettings, names: Names): ProgramWriter[] {
+  return installations.map(({ prefix, inventory, baseUrl, apiKey }) => {
+    const w = new ProgramWriter(inventory, { ...settings, prefix, baseUrl, apiKey }, names);
+    writeSteps(w, STEPS);
+    w.row("licences", inventory.licences, 0);
+    return w;
+  });
+}
+
+/**
+ * A program of one or more installations. Dynamic TypeScript is the one-installation program of
+ * {@link generateProject}; a native program (any language) declares every installation's objects
+ * on its own explicit provider, every name and variable after the installation's prefix; the
+ * resource list for `pulumi import --file` of a fleet keeps each installation's objects apart.
+ */
+export function generateFleet(installations: readonly InstallationRead[], settings: FleetSettings): GeneratedProject {
+  if (settings.form !== "native") {
+    if (installations.length === 1 && installations[0].prefix === undefined) {
+      const [one] = installations;
+      return generateProject(one.inventory, { ...settings, baseUrl: one.baseUrl, apiKey: one.apiKey });
+    }
+    // Several installations for `pulumi import --file` only: their objects, not a dynamic program.
+    const writers = writeInstallations(installations, { ...settings, baseUrl: "", apiKey: "" }, new Names());
+    return {
+      files: new Map(),
+      secrets: writers.flatMap((w) => w.secrets),
+      summary: writers.flatMap((w, i) => w.summary.map((row) => ({ ...row, kind: `${installations[i].prefix}: ${row.kind}` }))),
+      pulumiImports: writers.flatMap((w) => w.pulumiImports),
+      installations: writers.map((w, i) => ({ prefix: installations[i].prefix, pulumiImports: w.pulumiImports })),
+    };
+  }
+  const names = new Names();
+  const reserved = providerNames(installations.map((i) => i.prefix));
+  names.reserve(reserved.resources, reserved.variables);
+  const writers = writeInstallations(installations, { ...settings, users: "each", baseUrl: "", apiKey: "" }, names);
+  const program: NativeProgram = {
+    project: settings.project,
+    protect: settings.protect,
+    packageVersion: settings.packageVersion,
+    pulumiRange: settings.pulumiRange,
+    installations: writers.map((writer, i) => ({ prefix: installations[i].prefix, writer })),
+  };
+  const emit = { typescript: typescriptNativeFiles, python: pythonFiles, go: goFiles, yaml: yamlFiles }[settings.language];
+  const files = emit(program);
+  return {
+    files: new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    secrets: writers.flatMap((w) => w.secrets),
+    summary: summaryRows(program),
+    pulumiImports: writers.flatMap((w) => w.pulumiImports),
+    installations: writers.map((w, i) => ({ prefix: installations[i].prefix, pulumiImports: w.pulumiImports })),
+  };
 }
 
 /** The program, its data files, the project files and what the summary and the README say. */

@@ -12,7 +12,7 @@
 import type { KasmKind } from "../../catalogue/kinds";
 import type { ImportKind } from "../kinds";
 import type { Inventory } from "../read";
-import type { ProgramWriter, Value } from "./writer";
+import type { Declaration, ProgramWriter, Value } from "./writer";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -53,7 +53,7 @@ export type Step = Area<unknown> | ((w: ProgramWriter) => void);
 // --- writing -------------------------------------------------------------------------------------
 
 /** An area's declarations, each linked and listed for `pulumi import`, and its line of the summary. */
-function declarations<Record>(w: ProgramWriter, area: Area<Record>): string[] {
+function declarations<Record>(w: ProgramWriter, area: Area<Record>): Declaration[] {
   if (!w.wants(area.area)) return [];
   const records = area.records(w.inventory);
   if (records === undefined) {
@@ -61,16 +61,16 @@ function declarations<Record>(w: ProgramWriter, area: Area<Record>): string[] {
     return [];
   }
   const notDeclared = new Map<string, number>();
-  const lines: string[] = [];
+  const lines: Declaration[] = [];
   for (const record of records) {
     const why = area.notDeclared?.(record, w);
     if (why !== undefined) {
       notDeclared.set(why, (notDeclared.get(why) ?? 0) + 1);
       continue;
     }
-    const name = w.names.resource(...area.name(record, w));
+    const name = w.resourceName(...area.name(record, w));
     const variable = area.variablePrefix === undefined ? undefined : w.names.variable(name, area.variablePrefix);
-    lines.push(w.declare(variable, area.kind, name, area.id(record), area.inputs(record, w, name), w.options()));
+    lines.push(w.declare(variable, area.kind, name, area.id(record), area.inputs(record, w, name)));
   }
   w.row(
     area.area,
@@ -83,9 +83,9 @@ function declarations<Record>(w: ProgramWriter, area: Area<Record>): string[] {
 
 /** Run the steps in order: the program's sections, its files and the summary, in the writer. */
 export function writeSteps(w: ProgramWriter, steps: readonly Step[]): void {
-  let open: { section: Section; lines: string[] } | undefined;
+  let open: { section: Section; lines: Declaration[] } | undefined;
   const close = () => {
-    if (open && open.lines.length > 0) w.section(open.section.title, open.section.comment, `${open.lines.join("\n")}\n`);
+    if (open && open.lines.length > 0) w.section(open.section.title, open.section.comment, open.lines);
     open = undefined;
   };
   for (const step of steps) {

@@ -10,7 +10,7 @@ import { usersCsv } from "../../provider/api/batch-csv";
 import { groupShown, userAttributesShown, userShown, type BatchUserRow, type GroupRecord, type User } from "../../provider/api";
 import { ALL_USERS_GROUP } from "../../catalogue";
 import type { Area } from "./area";
-import { Code, canonical, declaration, json, literal, setValues, type ProgramWriter, type Value } from "./writer";
+import { Code, canonical, declaration, json, literal, setValues, type Declaration, type ProgramWriter, type Value } from "./writer";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -60,6 +60,50 @@ function onlyNewUserValues(values: Partial<Record<AttributeInput, string | boole
   );
 }
 
+/**
+ * A user's inputs, as the kind reads the record back. An empty name, phone or organization (Kasm's
+ * value for one never given) is left out rather than declared "": the program leaves it unmanaged.
+ */
+function userInputs(user: User): { username: string } & Record<string, string | boolean> {
+  const { username, ...shown } = userShown(user);
+  return {
+    username,
+    ...setValues({
+      ...shown,
+      firstName: shown.firstName || undefined,
+      lastName: shown.lastName || undefined,
+      phone: shown.phone || undefined,
+      organization: shown.organization || undefined,
+    }),
+  } as { username: string } & Record<string, string | boolean>;
+}
+
+/**
+ * The users on the native provider: one User each, and (with their groups) one UserGroups each
+ * that refers to the User and to the declared groups, each its own declaration, as every language
+ * writes them (YAML has no loops; a person of Python or Go writes each user out too).
+ */
+function writeNativeUsers(w: ProgramWriter, users: readonly User[], withGroups: boolean): void {
+  const items: Declaration[] = [];
+  for (const user of users) {
+    const name = w.resourceName(user.username, "user");
+    const variable = w.names.variable(name, "user");
+    items.push(w.declare(variable, "User", name, user.user_id, { ...userInputs(user), adopt: true }));
+    if (!withGroups) continue;
+    const groups = (user.groups ?? [])
+      .filter((group) => group.name !== ALL_USERS_GROUP)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .map((group) => w.groupRef(group.group_id));
+    const groupsName = w.names.resource(`${name}-groups`, `${name}-groups`);
+    items.push(w.declare(undefined, "UserGroups", groupsName, canonical(user.user_id), { userId: w.userRef(user.user_id), groupIds: groups }));
+  }
+  w.section(
+    "Users",
+    `${users.length} users: one User each, taken over by username${withGroups ? ", and one UserGroups each, which holds exactly the\ngroups listed (All Users is implicit)" : ""}. Kasm cannot show passwords: they are not managed here.`,
+    items,
+  );
+}
+
 // --- the sections --------------------------------------------------------------------------------
 
 /** The groups, taken over by name, except Kasm's own; each declared group's id becomes a reference. */
@@ -82,6 +126,11 @@ export function writeUsers(w: ProgramWriter): void {
   const users = w.wanted("users", w.inventory.users);
   if (users === undefined) return;
   const withGroups = w.inventory.userGroupsVisible;
+  if (w.native) {
+    writeNativeUsers(w, users, withGroups);
+    w.row("users", users.length, users.length);
+    return;
+  }
   // The set names its groups: they must exist before it is applied.
   const dependsOn = w.variablesOf("Group");
   w.usersDeclared = true;
@@ -111,26 +160,12 @@ export function writeUsers(w: ProgramWriter): void {
         "}\n",
     );
   } else {
-    const records = users.map((user) => {
-      // The kind's own reading of the record. An empty name, phone or organization (Kasm's value
-      // for one never given) is left out rather than declared "": the program leaves it unmanaged.
-      const { username, ...shown } = userShown(user);
-      return {
-        username,
-        ...setValues({
-          ...shown,
-          firstName: shown.firstName || undefined,
-          lastName: shown.lastName || undefined,
-          phone: shown.phone || undefined,
-          organization: shown.organization || undefined,
-        }),
-        ...(withGroups ? { groups: groupNamesOf(user) } : {}),
-      };
-    });
+    // The kind's own reading of the record.
+    const records = users.map((user) => ({ ...userInputs(user), ...(withGroups ? { groups: groupNamesOf(user) } : {}) }));
     w.files.set("users.json", json(records));
     for (const user of users) {
-      w.importable("User", user.username, user.user_id);
-      if (withGroups) w.importable("UserGroups", `${user.username}-groups`, canonical(user.user_id));
+      w.importable("User", w.prefixed(user.username), user.user_id);
+      if (withGroups) w.importable("UserGroups", w.prefixed(`${user.username}-groups`), canonical(user.user_id));
     }
     const groupIdTable = new Map<string, Value>();
     for (const user of users)
@@ -166,6 +201,7 @@ export function writeUserAttributes(w: ProgramWriter): void {
   if (attributes === undefined) return;
   const byUser: Record<string, Record<string, unknown>> = {};
   const refs: [string, Value][] = [];
+  const items: Declaration[] = [];
   for (const user of w.inventory.users ?? []) {
     const record = attributes.get(user.user_id);
     if (!record) continue;
@@ -173,7 +209,12 @@ export function writeUserAttributes(w: ProgramWriter): void {
     const values = setValues(userAttributesShown(record));
     if (onlyNewUserValues(values)) continue;
     byUser[user.username] = values;
-    w.importable("UserAttributes", `${user.username}-attributes`, canonical(user.user_id));
+    if (w.native) {
+      const name = w.resourceName(`${user.username}-attributes`, "attributes");
+      items.push(w.declare(undefined, "UserAttributes", name, canonical(user.user_id), { userId: w.userRef(user.user_id), ...values }));
+      continue;
+    }
+    w.importable("UserAttributes", w.prefixed(`${user.username}-attributes`), canonical(user.user_id));
     refs.push([user.username, w.userRef(user.user_id)]);
   }
   const declared = Object.keys(byUser).length;
@@ -184,6 +225,10 @@ export function writeUserAttributes(w: ProgramWriter): void {
     attributes.size > declared ? [`${attributes.size - declared}: only Kasm's defaults, as every new user has them`] : [],
   );
   if (declared === 0) return;
+  if (w.native) {
+    w.section("User attributes", "The attributes record of each user who holds more than Kasm's defaults for a new user: the attributes that are set.", items);
+    return;
+  }
   w.files.set("user-attributes.json", json(byUser));
   w.usesReadFile = true;
   const userIdOf = w.usersDeclared ? "userId(username)" : `userIds[username]`;

@@ -13,13 +13,13 @@ import { camel } from "../names";
 import { pairId } from "../../catalogue/ids";
 import { groupImageName } from "../read";
 import type { Area } from "./area";
-import { Code, rawId, setValues, type ProgramWriter, type Value } from "./writer";
+import { rawId, setValues, type ProgramWriter, type Value } from "./writer";
 
 // --- helpers -------------------------------------------------------------------------------------
 
 /** A JSON value Kasm shows (a run config, an exec config) as a value of the program, its nulls kept. */
 function jsonValue(value: unknown): Value {
-  if (value === null || value === undefined) return new Code("null");
+  if (value === null || value === undefined) return null;
   if (Array.isArray(value)) return value.map(jsonValue);
   if (typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, jsonValue(v)]));
   return value as string | number | boolean;

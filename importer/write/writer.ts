@@ -11,8 +11,11 @@
 import { canonicalId } from "../../catalogue/ids";
 import { idOutputOf, kasmTypeToken, type KasmKind } from "../../catalogue/kinds";
 import { IMPORT_KINDS, type ImportKind } from "../kinds";
-import { Names } from "../names";
+import { Names, slug } from "../names";
 import { imageFriendlyNames, type Inventory, type Skipped } from "../read";
+import { Code, isDeclaration, RawId, Ref, Secret, type Declaration, type Item, type ModelSection, type Value } from "./model";
+
+export { Code, RawId, Ref, Secret, type Declaration, type Item, type ModelSection, type Value } from "./model";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -34,6 +37,13 @@ export interface ProgramSettings {
   readonly packageVersion: string;
   /** The @pulumi/pulumi versions that pulumi-kasm accepts (its peer dependency), which the project depends on. */
   readonly pulumiRange: string;
+  /**
+   * `dynamic` (default): pulumi-kasm's dynamic resources, users from data files read in loops.
+   * `native`: the native provider's resources, each declared one by one (every language has them).
+   */
+  readonly form?: "dynamic" | "native";
+  /** The installation's prefix in a fleet (`prod`): every resource name and variable starts with it. */
+  readonly prefix?: string;
 }
 
 /** A secret the program reads from the stack configuration, for the README's `pulumi config set --secret` lines. */
@@ -66,14 +76,6 @@ export interface PulumiImportEntry {
   readonly id: string;
 }
 
-/** A TypeScript expression written as it is (a reference, a call), as opposed to a literal. */
-export class Code {
-  constructor(readonly text: string) {}
-}
-
-/** What an input of a declaration can be: a literal, code written as it is, or lists and records of them. */
-export type Value = string | number | boolean | Code | readonly Value[] | { readonly [key: string]: Value | undefined };
-
 // --- writing TypeScript --------------------------------------------------------------------------
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -83,9 +85,13 @@ function commentText(text: string): string {
   return text.replace(/\*\//g, "* /").replace(/[\r\n]+/g, " ");
 }
 
-/** A value as TypeScript source, on one line. */
+/** A value as TypeScript source, on one line (a native program's too: only {@link Code} is the dynamic form's own). */
 export function literal(value: Value): string {
+  if (value === null) return "null";
   if (value instanceof Code) return value.text;
+  if (value instanceof Ref) return `${value.variable}.${value.output}`;
+  if (value instanceof RawId) return value.label ? `${JSON.stringify(value.id)} /* ${commentText(value.label)} */` : JSON.stringify(value.id);
+  if (value instanceof Secret) return `config.requireSecret(${JSON.stringify(value.key)})`;
   if (Array.isArray(value)) return `[${value.map(literal).join(", ")}]`;
   if (typeof value === "object") {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined) as [string, Value][];
@@ -96,8 +102,8 @@ export function literal(value: Value): string {
 }
 
 /** An id with the name of what it is beside it, when the object is not declared in the program. */
-export function rawId(id: string, name: string | undefined): Code {
-  return new Code(name ? `${JSON.stringify(id)} /* ${commentText(name)} */` : JSON.stringify(id));
+export function rawId(id: string, name: string | undefined): RawId {
+  return new RawId(id, name);
 }
 
 /** `new kasm.Kind("name", { ... }, options);` with one argument per line. */
@@ -121,10 +127,29 @@ export function json(value: unknown): string {
 
 // --- the program ---------------------------------------------------------------------------------
 
-/** Builds the program section by section; one instance per generation. */
+/** The options argument of a dynamic TypeScript declaration: `imported`, with `dependsOn` when given. */
+export function optionsText(dependsOn: readonly string[] = []): string {
+  if (dependsOn.length === 0) return "imported";
+  return `{ ...imported, dependsOn: [${dependsOn.join(", ")}] }`;
+}
+
+/** A section as dynamic TypeScript: the rule with its title, the comment, then the items. */
+export function sectionText(section: ModelSection): string {
+  const rule = `// --- ${section.title} `.padEnd(100, "-");
+  const comment = section.comment
+    .split("\n")
+    .map((line) => `// ${line}`.trimEnd())
+    .join("\n");
+  const body = section.items
+    .map((item) => (isDeclaration(item) ? declaration(item.variable, item.kind, item.name, item.args, optionsText(item.dependsOn)) : item.text))
+    .join("\n");
+  return `${rule}\n${comment}\n${body}\n`;
+}
+
+/** Builds the program section by section; one instance per installation and generation. */
 export class ProgramWriter {
-  readonly names = new Names();
-  readonly sections: string[] = [];
+  /** The program's sections, in no language (see model.ts). */
+  readonly model: ModelSection[] = [];
   readonly files = new Map<string, string>();
   readonly secrets: SecretSetting[] = [];
   readonly summary: SummaryRow[] = [];
@@ -132,11 +157,11 @@ export class ProgramWriter {
   readonly pulumiImports: PulumiImportEntry[] = [];
   readonly skippedReasons: Skipped[];
   /**
-   * The program's expression of each object declared with a variable (`engineering.groupId`), by
+   * The program's reference to each object declared with a variable (`engineering.groupId`), by
    * kind and canonical id: what the other sections write instead of the id (see {@link ProgramWriter.link}).
    */
-  readonly #links = new Map<string, Code>();
-  /** The resource name of every declared object, by kind and canonical id (see {@link ProgramWriter.nameOf}). */
+  readonly #links = new Map<string, Ref>();
+  /** The resource name of every declared object, without the prefix, by kind and canonical id (see {@link ProgramWriter.nameOf}). */
   readonly #names = new Map<string, string>();
   /** The variables of the objects declared with one, by kind, in the order declared. */
   readonly #variables = new Map<KasmKind, string[]>();
@@ -151,9 +176,14 @@ export class ProgramWriter {
   /** Whether the program reads a data file beside it (it then imports `fs` and `path`). */
   usesReadFile = false;
 
+  /**
+   * @param names The names handed out so far: one for the whole program, so that the
+   *   installations of a fleet never give two resources or variables the same name.
+   */
   constructor(
     readonly inventory: Inventory,
     readonly settings: ProgramSettings,
+    readonly names: Names = new Names(),
   ) {
     this.skippedReasons = [...inventory.skipped];
     for (const user of inventory.users ?? []) {
@@ -162,6 +192,30 @@ export class ProgramWriter {
     }
     for (const group of inventory.groups ?? []) this.groupNames.set(canonical(group.group_id), group.name);
     this.imageNames = imageFriendlyNames(inventory.images ?? []);
+  }
+
+  /** Whether the program is written on the native provider (each object one declaration, in any language). */
+  get native(): boolean {
+    return this.settings.form === "native";
+  }
+
+  /** The sections as dynamic TypeScript (what `index.ts` holds). */
+  get sections(): string[] {
+    return this.model.map(sectionText);
+  }
+
+  /**
+   * A resource name unique in the program, from a natural key (or `fallback`), after the
+   * installation's prefix in a fleet (`prod-engineering`).
+   */
+  resourceName(key: string, fallback: string): string {
+    const base = slug(key) || fallback;
+    return this.names.resource(this.prefixed(base), this.prefixed(fallback));
+  }
+
+  /** `name` after the installation's prefix, when it has one (`prod-ada@corp.example`). */
+  prefixed(name: string): string {
+    return this.settings.prefix === undefined ? name : `${this.settings.prefix}-${name}`;
   }
 
   /** Whether the area is to be declared. */
@@ -179,24 +233,31 @@ export class ProgramWriter {
     return records;
   }
 
-  /** The options argument of every resource, with `dependsOn` when given. */
+  /** The options argument of dynamic TypeScript code written as it is, with `dependsOn` when given. */
   options(dependsOn: readonly string[] = []): string {
-    if (dependsOn.length === 0) return "imported";
-    return `{ ...imported, dependsOn: [${dependsOn.join(", ")}] }`;
+    return optionsText(dependsOn);
   }
 
   /**
-   * `new kasm.<kind>(name, args, options)` as {@link declaration} writes it, and the object in the
-   * resource list for `pulumi import --file`: `id` is the id the kind's provider gives it.
+   * A declaration of `kind`, and the object in the resource list for `pulumi import --file`: `id`
+   * is the id the kind's provider gives it.
    */
-  declare(variable: string | undefined, kind: KasmKind, name: string, id: string, args: Record<string, Value | undefined>, options: string): string {
+  declare(
+    variable: string | undefined,
+    kind: KasmKind,
+    name: string,
+    id: string,
+    args: Record<string, Value | undefined>,
+    dependsOn: readonly string[] = [],
+  ): Declaration {
     // Declared with a variable, the object is referred to through it: its kind's id output.
     const output = idOutputOf(kind);
-    if (variable !== undefined && output !== undefined) this.#links.set(linkKey(kind, id), new Code(`${variable}.${output}`));
+    if (variable !== undefined && output !== undefined) this.#links.set(linkKey(kind, id), new Ref(variable, output, name, kind));
     if (variable !== undefined) this.#variables.set(kind, [...(this.#variables.get(kind) ?? []), variable]);
-    this.#names.set(linkKey(kind, id), name);
+    const prefix = this.settings.prefix === undefined ? "" : `${this.settings.prefix}-`;
+    this.#names.set(linkKey(kind, id), name.startsWith(prefix) ? name.slice(prefix.length) : name);
     this.importable(kind, name, id);
-    return declaration(variable, kind, name, args, options);
+    return { variable, kind, name, args, dependsOn };
   }
 
   /** An object the program declares in a loop over a data file: only its entry for `pulumi import --file`. */
@@ -204,21 +265,19 @@ export class ProgramWriter {
     this.pulumiImports.push({ type: kasmTypeToken(kind, "native"), name, id });
   }
 
-  /** A section of the program: a rule with its title, the comment, then the declarations. */
-  section(title: string, comment: string, body: string): void {
-    const rule = `// --- ${title} `.padEnd(100, "-");
-    this.sections.push(
-      `${rule}\n${comment
-        .split("\n")
-        .map((line) => `// ${line}`.trimEnd())
-        .join("\n")}\n${body}`,
-    );
+  /**
+   * A section of the program: a rule with its title, the comment, then the items (declarations,
+   * or dynamic TypeScript written as it is, given as one text that ends with a newline).
+   */
+  section(title: string, comment: string, body: string | readonly Item[]): void {
+    const items = typeof body === "string" ? [new Code(body.replace(/\n$/, ""))] : body;
+    this.model.push({ title, comment, items });
   }
 
   /** A secret input read from the stack configuration; the README says what to set. */
-  secret(key: string, what: string): Code {
+  secret(key: string, what: string): Secret {
     this.secrets.push({ key, what });
-    return new Code(`config.requireSecret(${JSON.stringify(key)})`);
+    return new Secret(key);
   }
 
   /** The summary's line of an area, with the reasons the reader gave for what it left out. */
@@ -228,23 +287,28 @@ export class ProgramWriter {
     this.summary.push({ kind: title, found, declared, skipped: [...reasons, ...extra] });
   }
 
-  /** A user's id in the program: `userId("name")` when the users are declared, else the id with its name. */
+  /**
+   * A user's id in the program: the declared User's `userId` (native), `userId("name")` when the
+   * users are declared in a loop (dynamic), else the id with its name.
+   */
   userRef(userId: string): Value {
     const id = canonical(userId);
     const username = this.usernames.get(id);
-    if (this.usersDeclared && username !== undefined) return new Code(`userId(${JSON.stringify(username)})`);
+    const declared = this.link("User", userId);
+    if (declared !== undefined) return declared;
+    if (this.usersDeclared && username !== undefined && !this.native) return new Code(`userId(${JSON.stringify(username)})`);
     return rawId(userId, username);
   }
 
   /**
-   * The program's expression of an object's id (`<variable>.<id output>`) when the program declares
+   * The program's reference to an object's id (`<variable>.<id output>`) when the program declares
    * it with a variable (see {@link ProgramWriter.declare}), else undefined.
    */
-  link(kind: KasmKind, id: string): Code | undefined {
+  link(kind: KasmKind, id: string): Ref | undefined {
     return this.#links.get(linkKey(kind, id));
   }
 
-  /** The resource name the program gives a declared object, else undefined. */
+  /** The resource name the program gives a declared object (without the installation's prefix), else undefined. */
   nameOf(kind: KasmKind, id: string): string | undefined {
     return this.#names.get(linkKey(kind, id));
   }

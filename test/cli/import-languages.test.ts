@@ -1,0 +1,278 @@
+/**
+ * `kasm-import --language python|yaml|go` through the real `pulumi` CLI and the native provider
+ * plugin of this checkout, on two emulators seeded with the same names (test/importer/language-seed.ts):
+ * `prod` speaking the released product's names (`apiNames: product`), `lab` the spec's.
+ *
+ * - One installation each: a Python program of prod and a YAML program of lab. Their first
+ *   `preview` plans only take-overs (every resource a create, nothing updated, replaced or deleted,
+ *   no take-over warning) and sends no write; their first `up` sends no write; a preview after it
+ *   plans no change and sends no request.
+ * - Both in one stack (`--installation prod --installation lab`), in YAML and in Python: no name
+ *   collides and nothing is edited by hand; the same holds. A user deleted by hand in lab is
+ *   re-created by the next `up --refresh`, and its UserGroups follows it (the new user is in its group).
+ * - A whole installation (egress with its secrets, workspaces, casting, server assignments) in
+ *   YAML: the first up writes nothing; in Go, it builds.
+ * - The fleet in Go builds against the generated Go SDK (`go build`, `go vet`).
+ *
+ * The SDKs come from scripts/sdk/generate.sh; the Python environment as in native-python.test.ts.
+ * Skipped without the CLI or python3; the Go part without `go`.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runImport } from "../../importer/cli";
+import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { PASSPHRASE, SLOW } from "../e2e/helpers";
+import { capture, writesIn } from "../importer/helpers";
+import { LANGUAGE_SEED } from "../importer/language-seed";
+import { buildInstallation } from "../helpers/installation";
+import { hasPulumi, measuredStep, PulumiCli, type CliSteps } from "./pulumi-cli";
+import { generateSdks, hasGo, hasPython, pulumiCliVersion, pythonEnvironment, run } from "./sdks";
+
+/** A cold Go module cache downloads Pulumi's Go SDK: minutes. */
+const GO_TIMEOUT = 900_000;
+
+let dir: string;
+let prod: TestEmulator;
+let lab: TestEmulator;
+let python = "";
+const figures: string[] = [];
+
+beforeAll(async () => {
+  if (!hasPulumi || !hasPython) return;
+  dir = mkdtempSync(path.join(tmpdir(), "cli-import-languages-"));
+  const env = { ...process.env, PULUMI_HOME: path.join(dir, "sdk-home"), PULUMI_SKIP_UPDATE_CHECK: "true" };
+  const generated = await generateSdks(path.join(dir, "sdk"), hasGo ? ["python", "go"] : ["python"], env);
+  figures.push(`generate the SDKs: ${generated.seconds.toFixed(1)} s`);
+  const environment = await pythonEnvironment(path.join(dir, "venv"), path.join(dir, "sdk", "python"), await pulumiCliVersion());
+  python = environment.python;
+  figures.push(
+    `Python environment: ${Object.values(environment.seconds)
+      .reduce((a, b) => a + b, 0)
+      .toFixed(1)} s`,
+  );
+  prod = await startTestEmulator(LANGUAGE_SEED, { apiNames: "product" });
+  lab = await startTestEmulator(LANGUAGE_SEED, { apiNames: "spec" });
+}, SLOW);
+afterAll(async () => {
+  console.log(`kasm-import --language through the pulumi CLI:\n  ${figures.join("\n  ")}`);
+  await prod?.close();
+  await lab?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The settings of both installations, in the environment kasm-import reads (the fleet's and the single ones'). */
+function importEnv(single?: TestEmulator): NodeJS.ProcessEnv {
+  return {
+    ...(single ? { KASM_BASE_URL: single.url, KASM_API_KEY: ADMIN.key, KASM_API_KEY_SECRET: ADMIN.secret, KASM_API_NAMES: single.apiNames } : {}),
+    KASM_PROD_BASE_URL: prod.url,
+    KASM_PROD_API_KEY: ADMIN.key,
+    KASM_PROD_API_KEY_SECRET: ADMIN.secret,
+    KASM_PROD_API_NAMES: "product",
+    KASM_LAB_BASE_URL: lab.url,
+    KASM_LAB_API_KEY: ADMIN.key,
+    KASM_LAB_API_KEY_SECRET: ADMIN.secret,
+  };
+}
+
+/** Run kasm-import into `out`, failing with its words unless it wrote the project. */
+async function kasmImport(out: string, args: readonly string[], single?: TestEmulator): Promise<void> {
+  const stdout = capture();
+  const stderr = capture();
+  const status = await runImport(["--out", out, ...args], { stdout: stdout.stream, stderr: stderr.stream, cwd: dir, env: importEnv(single) });
+  expect(status, stderr.text()).toBe(0);
+}
+
+/** The stack settings of the installations a program names by prefix (`kasm` for the one unprefixed installation). */
+function stackConfig(installations: readonly [string, TestEmulator][]): Record<string, string> {
+  return Object.fromEntries(
+    installations.flatMap(([stem, emulator]) => [
+      [`${stem}BaseUrl`, emulator.url],
+      [`${stem}ApiKey`, ADMIN.key],
+      [`${stem}ApiKeySecret`, ADMIN.secret],
+    ]),
+  );
+}
+
+/** A stack of the generated program in `programDir` (its Python environment linked in). */
+async function stackOf(programDir: string, installations: readonly [string, TestEmulator][]): Promise<PulumiCli> {
+  symlinkSync(path.join(dir, "venv"), path.join(programDir, "venv"), "dir");
+  const cli = new PulumiCli({
+    programDir,
+    stack: "dev",
+    workDir: path.join(programDir, "..", `${path.basename(programDir)}-work`),
+    passphrase: PASSPHRASE,
+    config: stackConfig(installations),
+    secretKeys: installations.map(([stem]) => `${stem}ApiKeySecret`),
+    env: { PULUMI_PYTHON_CMD: python },
+  });
+  await cli.init();
+  return cli;
+}
+
+/** One step against both emulators: the requests each got, and the writes among them (in the figures too). */
+async function step(label: string, run: () => Promise<CliSteps>) {
+  const labBefore = lab.requests.length;
+  const result = await measuredStep(prod, [], label, run);
+  const labRequests = lab.requests.slice(labBefore);
+  const writes = [...writesIn(result.requests, "product"), ...writesIn(labRequests, "spec")];
+  figures.push(`${label}: ${result.requests.length} request(s) to prod, ${labRequests.length} to lab, ${writes.length} write(s)`);
+  return { ...result, writes, all: result.requests.length + labRequests.length };
+}
+
+/** The first preview plans take-overs only and writes nothing; the first up writes nothing; a preview after it plans no change and sends nothing. */
+async function expectTakeOverWithoutWrites(cli: PulumiCli, label: string): Promise<void> {
+  const preview = await step(`${label}: first preview`, () => cli.steps("preview"));
+  expect(preview.code, preview.stdout + preview.stderr).toBe(0);
+  const planned = Object.entries(preview.ops).filter(([, op]) => op !== "create" && op !== "same");
+  expect(planned).toEqual([]);
+  expect(Object.keys(preview.ops).length).toBeGreaterThan(5);
+  expect(preview.stdout + preview.stderr).not.toContain("will change");
+  expect(preview.writes).toEqual([]);
+
+  const up = await step(`${label}: first up`, () => cli.steps("up"));
+  expect(up.code, up.stdout + up.stderr).toBe(0);
+  expect(up.writes).toEqual([]);
+
+  const after = await step(`${label}: preview after the up`, () => cli.steps("preview"));
+  expect(Object.entries(after.ops).filter(([, op]) => op !== "same")).toEqual([]);
+  expect(after.all).toBe(0);
+}
+
+/** A user's record in an installation, with its group names. */
+async function userIn(emulator: TestEmulator, username: string) {
+  const users = (await emulator.specCall("get_users")).body.users as { username: string; user_id: string; groups?: { name: string }[] }[];
+  return users.find((u) => u.username === username);
+}
+
+describe.skipIf(!hasPulumi || !hasPython)("kasm-import --language through the pulumi CLI (native provider)", () => {
+  it("python, one installation in product mode: the first preview only takes over, the first up writes nothing", { timeout: SLOW }, async () => {
+    const programDir = path.join(dir, "python-prod");
+    await kasmImport(programDir, ["--language", "python"], prod);
+    await expectTakeOverWithoutWrites(await stackOf(programDir, [["kasm", prod]]), "python, prod");
+  });
+
+  it("yaml, one installation in spec mode: the first preview only takes over, the first up writes nothing", { timeout: SLOW }, async () => {
+    const programDir = path.join(dir, "yaml-lab");
+    await kasmImport(programDir, ["--language", "yaml"], lab);
+    await expectTakeOverWithoutWrites(await stackOf(programDir, [["kasm", lab]]), "yaml, lab");
+  });
+
+  it("python, both installations in one stack: no name collides, nothing is edited by hand, nothing is written", { timeout: SLOW }, async () => {
+    const programDir = path.join(dir, "python-fleet");
+    await kasmImport(programDir, ["--language", "python", "--installation", "prod", "--installation", "lab"]);
+    await expectTakeOverWithoutWrites(
+      await stackOf(programDir, [
+        ["prod", prod],
+        ["lab", lab],
+      ]),
+      "python, fleet",
+    );
+  });
+
+  it("yaml, both installations in one stack: no write; a user deleted by hand comes back with its groups on the next up", { timeout: SLOW }, async () => {
+    const programDir = path.join(dir, "yaml-fleet");
+    await kasmImport(programDir, ["--language", "yaml", "--installation", "prod", "--installation", "lab"]);
+    const cli = await stackOf(programDir, [
+      ["prod", prod],
+      ["lab", lab],
+    ]);
+    await expectTakeOverWithoutWrites(cli, "yaml, fleet");
+
+    const before = await userIn(lab, "ada@corp.example");
+    expect(before?.groups?.map((g) => g.name)).toContain("Engineering");
+    await lab.specCall("delete_user", { target_user: { user_id: before?.user_id }, force: true });
+    expect(await userIn(lab, "ada@corp.example")).toBeUndefined();
+
+    const up = await step("yaml, fleet: up --refresh after a user deleted by hand", () => cli.steps("up", ["--refresh"]));
+    expect(up.code, up.stdout + up.stderr).toBe(0);
+    expect(up.ops["lab-ada-corp-example"]).toBe("create");
+    // The refresh finds the user's groups gone with it: they are declared again for the new user (or updated to it).
+    expect(["create", "update", "replace"]).toContain(up.ops["lab-ada-corp-example-groups"]);
+    const after = await userIn(lab, "ada@corp.example");
+    expect(after?.user_id).not.toBe(before?.user_id);
+    expect(after?.groups?.map((g) => g.name)).toContain("Engineering");
+    // Nothing of prod was written.
+    expect(writesIn(up.requests, "product")).toEqual([]);
+  });
+
+  it("yaml, a whole installation (egress with its secrets, workspaces, casting, server assignments): the first up writes nothing", {
+    timeout: SLOW,
+  }, async () => {
+    const whole = await buildInstallation(6, { apiNames: "product" });
+    try {
+      const programDir = path.join(dir, "yaml-whole");
+      const stdout = capture();
+      const stderr = capture();
+      const env = { KASM_BASE_URL: whole.emulator.url, KASM_API_KEY: ADMIN.key, KASM_API_KEY_SECRET: ADMIN.secret, KASM_API_NAMES: "product" };
+      expect(await runImport(["--out", programDir, "--language", "yaml"], { stdout: stdout.stream, stderr: stderr.stream, cwd: dir, env }), stderr.text()).toBe(
+        0,
+      );
+      // Each secret the project's README asks for, given the value Kasm holds.
+      const secrets = [...readFileSync(path.join(programDir, "README.md"), "utf8").matchAll(/^pulumi config set --secret (\S+)/gm)]
+        .map((m) => m[1])
+        .filter((key) => key !== "kasmApiKeySecret");
+      const value = (key: string) =>
+        key.endsWith("WireguardPrivateKey")
+          ? whole.secrets.wireguardKeys["support-team"]
+          : key.endsWith("Password")
+            ? whole.secrets.passwords["partner-login"]
+            : "";
+      expect(secrets.map(value).every(Boolean), secrets.join(", ")).toBe(true);
+      const cli = new PulumiCli({
+        programDir,
+        stack: "dev",
+        workDir: path.join(dir, "yaml-whole-work"),
+        passphrase: PASSPHRASE,
+        config: { ...stackConfig([["kasm", whole.emulator]]), ...Object.fromEntries(secrets.map((key) => [key, value(key)])) },
+        secretKeys: ["kasmApiKeySecret", ...secrets],
+      });
+      await cli.init();
+      const writes = () => writesIn(whole.emulator.requests, "product");
+      whole.emulator.requests.length = 0;
+      const preview = await measuredStep(whole.emulator, figures, "yaml, whole installation: first preview", () => cli.steps("preview"));
+      expect(preview.code, preview.stdout + preview.stderr).toBe(0);
+      expect(Object.entries(preview.ops).filter(([, op]) => op !== "create" && op !== "same")).toEqual([]);
+      const up = await measuredStep(whole.emulator, figures, "yaml, whole installation: first up", () => cli.steps("up"));
+      expect(up.code, up.stdout + up.stderr).toBe(0);
+      expect(Object.keys(up.ops).length).toBeGreaterThan(30);
+      expect(writes()).toEqual([]);
+      const after = await measuredStep(whole.emulator, figures, "yaml, whole installation: preview after the up", () => cli.steps("preview"));
+      expect(Object.entries(after.ops).filter(([, op]) => op !== "same")).toEqual([]);
+
+      // The same installation in Go builds against the generated SDK: every kind's inputs typed as the SDK types them.
+      if (hasGo) {
+        const goDir = path.join(dir, "go-whole");
+        expect(await runImport(["--out", goDir, "--language", "go"], { stdout: capture().stream, stderr: stderr.stream, cwd: dir, env }), stderr.text()).toBe(
+          0,
+        );
+        const goEnv = { ...process.env, GOFLAGS: "-mod=mod" };
+        expect((await run("go", ["mod", "edit", "-replace", `pulumi-kasm.local/sdk/go=${path.join(dir, "sdk", "go")}`], { cwd: goDir, env: goEnv })).code).toBe(
+          0,
+        );
+        const built = await run("go", ["build", "-trimpath", "-o", path.join("bin", "program"), "."], { cwd: goDir, env: goEnv });
+        figures.push(`go build (whole installation): ${built.seconds.toFixed(1)} s`);
+        expect(built.code, built.output).toBe(0);
+      }
+    } finally {
+      await whole.emulator.close();
+    }
+  });
+
+  it.skipIf(!hasGo)("go, both installations: the program builds and vets against the generated Go SDK", { timeout: GO_TIMEOUT }, async () => {
+    const programDir = path.join(dir, "go-fleet");
+    await kasmImport(programDir, ["--language", "go", "--installation", "prod", "--installation", "lab"]);
+    expect(readFileSync(path.join(programDir, "main.go"), "utf8")).toContain('kasm.NewProvider(ctx, "kasm-lab"');
+    const env = { ...process.env, GOFLAGS: "-mod=mod" };
+    const replaced = await run("go", ["mod", "edit", "-replace", `pulumi-kasm.local/sdk/go=${path.join(dir, "sdk", "go")}`], { cwd: programDir, env });
+    expect(replaced.code, replaced.output).toBe(0);
+    mkdirSync(path.join(programDir, "bin"), { recursive: true });
+    const built = await run("go", ["build", "-trimpath", "-o", path.join("bin", "program"), "."], { cwd: programDir, env });
+    figures.push(`go build: ${built.seconds.toFixed(1)} s`);
+    expect(built.code, built.output).toBe(0);
+    const vetted = await run("go", ["vet", "-trimpath", "."], { cwd: programDir, env });
+    figures.push(`go vet: ${vetted.seconds.toFixed(1)} s`);
+    expect(vetted.code, vetted.output).toBe(0);
+  });
+});
