@@ -6,7 +6,7 @@
  * failed, to replay: `KASM_FAULT_SEED=<seed> KASM_FAULT_RATE=<rate> npx vitest run test/cli/fault-suite.test.ts`.
  *
  *   npm run build && npm run bench:faults            # 3 seeds per rate
- *   BENCH_SOAK_RUNS=10 npm run bench:faults
+ *   BENCH_SOAK_RUNS=10 BENCH_SOAK_RATES=0.5 npm run bench:faults
  *
  * Needs the `pulumi` CLI on PATH (scripts/pulumi-cli/build.sh builds one).
  */
@@ -15,7 +15,7 @@ import path from "node:path";
 
 const ROOT = path.resolve(__dirname, "..");
 const RUNS = Number(process.env.BENCH_SOAK_RUNS ?? "3");
-const RATES = ["0.3", "0.5"];
+const RATES = (process.env.BENCH_SOAK_RATES ?? "0.3,0.5").split(",");
 
 /** The figures a suite run printed (its "the fault suite through the CLI:" block), one per line. */
 function figuresOf(stdout: string): string[] {
@@ -43,7 +43,11 @@ function main(): void {
         encoding: "utf8",
         maxBuffer: 256 * 1024 * 1024,
       });
-      if (result.status !== 0) failed.push(seed);
+      if (result.status !== 0) {
+        // The first assertion or error the failed run printed, to read beside its seed.
+        const why = result.stdout.split("\n").find((line) => /AssertionError|Error: /.test(line)) ?? "(see the run's output)";
+        failed.push(`${seed} (${why.trim().slice(0, 200)})`);
+      }
       for (const figure of figuresOf(result.stdout)) {
         if (figure.includes("recovered with kasm-recover")) recovered++;
         const phase = /^(.*) under [\d.]+% faults: converged in (\d) run/.exec(figure);

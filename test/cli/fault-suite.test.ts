@@ -175,6 +175,22 @@ describe.skipIf(!hasPulumi)("the fault suite through the pulumi CLI", () => {
     expect([...(await stateIds(cli, "StagingConfig")).values()].sort()).toEqual(configs.map((c) => c.staging_config_id.replace(/-/g, "")).sort());
   }
 
+  /** Retry settings for the fault phases: `maxRetries` retries, a few milliseconds apart. */
+  async function retriesForFaults(cli: PulumiCli, maxRetries: number): Promise<void> {
+    await cli.ok([
+      "config",
+      "set-all",
+      "--stack",
+      "dev",
+      "--plaintext",
+      `kasm:maxRetries=${maxRetries}`,
+      "--plaintext",
+      "kasm:retryBaseDelayMs=5",
+      "--plaintext",
+      "kasm:retryMaxDelayMs=20",
+    ]);
+  }
+
   /** Run `command` under the faults (50% unless KASM_FAULT_RATE says) until it succeeds, at most 3 times; how many runs it took. */
   async function convergesUnderFaults(label: string, command: () => Promise<{ code: number; stdout: string; stderr: string }>): Promise<number> {
     await emulator.faults({ rate: RATE, seed: `${SEED}-${label}` });
@@ -186,6 +202,16 @@ describe.skipIf(!hasPulumi)("the fault suite through the pulumi CLI", () => {
           return run;
         }
         expect(result.stdout + result.stderr).not.toContain(PASSWORD);
+        // Why the run failed, for the figures: the first error each failed resource printed.
+        const errors = [
+          ...new Set(
+            (result.stdout + result.stderr)
+              .split("\n")
+              .filter((line) => /^\s*error: /.test(line))
+              .map((line) => line.trim().slice(0, 160)),
+          ),
+        ];
+        figures.push(`${label}: run ${run} failed: ${errors.slice(0, 3).join(" | ") || "(no error line)"}`);
       }
     } finally {
       await emulator.faults(null);
@@ -204,18 +230,7 @@ describe.skipIf(!hasPulumi)("the fault suite through the pulumi CLI", () => {
     writeFileSync(path.join(programDir, "index.ts"), program(all, "One", 1));
     const cli = await stackOn(emulator.url, ADMIN, programDir, path.join(caseDir, "work"), PASSPHRASE);
     // Retries enough for 50% faults: a request fails after 5 attempts 1 time in 32.
-    await cli.ok([
-      "config",
-      "set-all",
-      "--stack",
-      "dev",
-      "--plaintext",
-      "kasm:maxRetries=4",
-      "--plaintext",
-      "kasm:retryBaseDelayMs=5",
-      "--plaintext",
-      "kasm:retryMaxDelayMs=20",
-    ]);
+    await retriesForFaults(cli, 4);
 
     // Creates: 12 users, 12 memberships and 3 staging configs, 27 writes.
     const createKill = draw(1, 26);
@@ -276,18 +291,9 @@ describe.skipIf(!hasPulumi)("the fault suite through the pulumi CLI", () => {
     const inKasm = await kasmUsers("ny-");
     expect([...inKasm.keys()].sort()).toEqual(users.map((i) => `ny-${i}`).sort());
     expect(Object.fromEntries(await stateIds(cli, "User"))).toEqual(Object.fromEntries(inKasm));
-    await cli.ok([
-      "config",
-      "set-all",
-      "--stack",
-      "dev",
-      "--plaintext",
-      "kasm:maxRetries=4",
-      "--plaintext",
-      "kasm:retryBaseDelayMs=5",
-      "--plaintext",
-      "kasm:retryMaxDelayMs=20",
-    ]);
+    await retriesForFaults(cli, 4);
+    // The native provider's refresh and destroy are configured from the state's provider, which an up records.
+    expect((await cli.up()).code).toBe(0);
     await convergesUnderFaults("YAML refresh", () => cli.refresh());
     await expectConverged(cli);
     await convergesUnderFaults("YAML destroy", () => cli.destroy());
@@ -315,18 +321,7 @@ describe.skipIf(!hasPulumi)("the fault suite through the pulumi CLI", () => {
 
     // Under faults: 100 users added and every name changed (one import, 300 updates), then the destroy. With 300
     // writes a run, 6 retries (a request fails 1 time in 128) keep the chance of needing a fourth run near 1 in 10,000.
-    await cli.ok([
-      "config",
-      "set-all",
-      "--stack",
-      "dev",
-      "--plaintext",
-      "kasm:maxRetries=6",
-      "--plaintext",
-      "kasm:retryBaseDelayMs=5",
-      "--plaintext",
-      "kasm:retryMaxDelayMs=20",
-    ]);
+    await retriesForFaults(cli, 6);
     writeFileSync(
       path.join(programDir, "index.ts"),
       `import * as kasm from "pulumi-kasm";\nconst users = Array.from({ length: 400 }, (_, i) => ({ username: \`bulk-\${i}\`, firstName: "Changed" }));\nexport const count = new kasm.UserSet("team", { users }).count;\n`,
