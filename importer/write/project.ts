@@ -6,7 +6,7 @@
  * beyond the summary and the secrets: it is the project's frame, the same for every installation.
  */
 import type { Inventory } from "../read";
-import { json, type ProgramSettings, type ProgramWriter, type SecretSetting, type SummaryRow } from "./writer";
+import { json, summarySections, typescriptConfig, type ProgramSettings, type ProgramWriter, type SecretSetting, type SummaryRow } from "./writer";
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -56,7 +56,6 @@ function projectReadme(settings: ProgramSettings, inventory: Inventory, secrets:
     ...(inventory.apiNames === "product" ? ["pulumi config set kasm:apiNames product"] : []),
     ...secrets.map((s) => `pulumi config set --secret ${s.key}   # ${s.what}`),
   ];
-  const skipped = summary.flatMap((row) => row.skipped.map((reason) => `- ${row.kind}: ${reason}`));
   return [
     `# ${settings.project}`,
     "",
@@ -101,28 +100,7 @@ function projectReadme(settings: ProgramSettings, inventory: Inventory, secrets:
     "pulumi config set kasm:takeOverChanges refuse",
     "```",
     "",
-    "## What is in it",
-    "",
-    "| area | found | declared |",
-    "| --- | --- | --- |",
-    ...summary.map((row) => `| ${row.kind} | ${row.found ?? "not read"} | ${row.declared} |`),
-    "",
-    "## What was not taken over, and why",
-    "",
-    ...(skipped.length > 0 ? skipped : ["Nothing."]),
-    "",
-    "## After the first run",
-    "",
-    "Edit `index.ts` (and the data files beside it), then `pulumi preview` and `pulumi up`: Pulumi changes",
-    "exactly what you changed.",
-    ...(settings.protect
-      ? [
-          "Resources are protected (`protect: true`), as `pulumi import` leaves them: a declaration removed by",
-          "mistake, or `pulumi destroy`, fails instead of deleting from Kasm. To delete one on purpose, run",
-          "`pulumi state unprotect <urn>` first, then remove its declaration.",
-        ]
-      : ["Resources are not protected: removing a declaration deletes the object from Kasm on the next `up`."]),
-    "",
+    ...summarySections(summary, "`index.ts` (and the data files beside it)", settings.protect),
   ].join("\n");
 }
 
@@ -147,28 +125,7 @@ export function projectFiles(w: ProgramWriter): Map<string, string> {
       devDependencies: { "@types/node": "^20.19.0", typescript: "~5.9.3" },
     }),
   );
-  files.set(
-    "tsconfig.json",
-    json({
-      // What `pulumi up` (ts-node) and `tsc` both read, with TypeScript 5 or 6 (a devDependency
-      // above): Pulumi's template with the module resolution TypeScript 6 still takes (it refuses
-      // `node`, that is node10, with TS5107; Pulumi's runtime fills in `nodenext` when none is
-      // given, which `commonjs` cannot go with). TypeScript 6 reads Node's types only when
-      // `types` names them.
-      compilerOptions: {
-        strict: true,
-        outDir: "bin",
-        target: "es2022",
-        module: "node16",
-        moduleResolution: "node16",
-        types: ["node"],
-        sourceMap: true,
-        skipLibCheck: true,
-        forceConsistentCasingInFileNames: true,
-      },
-      files: ["index.ts"],
-    }),
-  );
+  files.set("tsconfig.json", typescriptConfig());
   files.set(".gitignore", "node_modules/\nbin/\n");
   files.set("README.md", projectReadme(settings, inventory, w.secrets, w.summary));
   return files;

@@ -125,6 +125,61 @@ export function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
+/**
+ * The tsconfig.json of a generated TypeScript program, in either form: what `pulumi up` (ts-node)
+ * and `tsc` both read, with TypeScript 5 or 6. Pulumi's template with the module resolution
+ * TypeScript 6 still takes (it refuses `node`, that is node10, with TS5107; Pulumi's runtime fills
+ * in `nodenext` when none is given, which `commonjs` cannot go with). TypeScript 6 reads Node's
+ * types only when `types` names them.
+ */
+export function typescriptConfig(): string {
+  return json({
+    compilerOptions: {
+      strict: true,
+      outDir: "bin",
+      target: "es2022",
+      module: "node16",
+      moduleResolution: "node16",
+      types: ["node"],
+      sourceMap: true,
+      skipLibCheck: true,
+      forceConsistentCasingInFileNames: true,
+    },
+    files: ["index.ts"],
+  });
+}
+
+/**
+ * The sections of a generated project's README that every form shares: what it declares, what was
+ * not taken over and why, and how to go on (`edited` names the files to edit).
+ */
+export function summarySections(rows: readonly SummaryRow[], edited: string, protect: boolean): string[] {
+  const skipped = rows.flatMap((row) => row.skipped.map((reason) => `- ${row.kind}: ${reason}`));
+  return [
+    "## What is in it",
+    "",
+    "| area | found | declared |",
+    "| --- | --- | --- |",
+    ...rows.map((row) => `| ${row.kind} | ${row.found ?? "not read"} | ${row.declared} |`),
+    "",
+    "## What was not taken over, and why",
+    "",
+    ...(skipped.length > 0 ? skipped : ["Nothing."]),
+    "",
+    "## After the first run",
+    "",
+    `Edit ${edited}, then \`pulumi preview\` and \`pulumi up\`: Pulumi changes exactly what you changed.`,
+    ...(protect
+      ? [
+          "Resources are protected (`protect: true`), as `pulumi import` leaves them: a declaration removed by",
+          "mistake, or `pulumi destroy`, fails instead of deleting from Kasm. To delete one on purpose, run",
+          "`pulumi state unprotect <urn>` first, then remove its declaration.",
+        ]
+      : ["Resources are not protected: removing a declaration deletes the object from Kasm on the next `up`."]),
+    "",
+  ];
+}
+
 // --- the program ---------------------------------------------------------------------------------
 
 /** The options argument of a dynamic TypeScript declaration: `imported`, with `dependsOn` when given. */

@@ -7,7 +7,7 @@
  */
 import { camel } from "../../names";
 import { isDeclaration, RawId, Ref, Secret, type Declaration, type ModelSection, type Value } from "../model";
-import type { ProgramWriter, SecretSetting, SummaryRow } from "../writer";
+import { summarySections, type ProgramWriter, type SecretSetting, type SummaryRow } from "../writer";
 
 /** The languages `--language` takes. */
 export const LANGUAGES = ["typescript", "python", "go", "yaml"] as const;
@@ -146,9 +146,7 @@ export function summaryRows(program: NativeProgram): SummaryRow[] {
 }
 
 /** The project's README: what it is, how to get the SDK, the settings to give, what was not taken over. */
-export function nativeReadme(program: NativeProgram, language: Language, program_file: string, setup: readonly string[]): string {
-  const rows = summaryRows(program);
-  const skipped = rows.flatMap((row) => row.skipped.map((reason) => `- ${row.kind}: ${reason}`));
+export function nativeReadme(program: NativeProgram, language: Language, programFile: string, setup: readonly string[]): string {
   return [
     `# ${program.project}`,
     "",
@@ -171,27 +169,7 @@ export function nativeReadme(program: NativeProgram, language: Language, program
       ? "Kasm holds the secrets above but the program never contains them: give each the value it has in Kasm."
       : "The program holds no secret: only the API keys' secrets are needed.",
     "",
-    "## What is in it",
-    "",
-    "| area | found | declared |",
-    "| --- | --- | --- |",
-    ...rows.map((row) => `| ${row.kind} | ${row.found ?? "not read"} | ${row.declared} |`),
-    "",
-    "## What was not taken over, and why",
-    "",
-    ...(skipped.length > 0 ? skipped : ["Nothing."]),
-    "",
-    "## After the first run",
-    "",
-    `Edit \`${program_file}\`, then \`pulumi preview\` and \`pulumi up\`: Pulumi changes exactly what you changed.`,
-    ...(program.protect
-      ? [
-          "Resources are protected (`protect: true`), as `pulumi import` leaves them: a declaration removed by",
-          "mistake, or `pulumi destroy`, fails instead of deleting from Kasm. To delete one on purpose, run",
-          "`pulumi state unprotect <urn>` first, then remove its declaration.",
-        ]
-      : ["Resources are not protected: removing a declaration deletes the object from Kasm on the next `up`."]),
-    "",
+    ...summarySections(summaryRows(program), `\`${programFile}\``, program.protect),
   ].join("\n");
 }
 

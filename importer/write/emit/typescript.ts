@@ -3,7 +3,7 @@
  * typescript --form native`): `index.ts` with one `kasm.Provider` per installation and the options
  * its resources take, `Pulumi.yaml`, `package.json`, `tsconfig.json` and the README.
  */
-import { json, literal } from "../writer";
+import { json, literal, typescriptConfig } from "../writer";
 import { PLUGIN_BLOCK, declarationsOf, installationsText, nativeReadme, oneLine, projectConfigYaml, providerOf, setArgs, type NativeProgram } from "./native";
 
 /** `index.ts`. */
@@ -71,23 +71,7 @@ export function typescriptNativeFiles(program: NativeProgram): Map<string, strin
         devDependencies: { "@types/node": "^20.19.0", typescript: "~5.9.3" },
       }),
     ],
-    [
-      "tsconfig.json",
-      json({
-        compilerOptions: {
-          strict: true,
-          outDir: "bin",
-          target: "es2022",
-          module: "node16",
-          moduleResolution: "node16",
-          types: ["node"],
-          sourceMap: true,
-          skipLibCheck: true,
-          forceConsistentCasingInFileNames: true,
-        },
-        files: ["index.ts"],
-      }),
-    ],
+    ["tsconfig.json", typescriptConfig()],
     [".gitignore", "node_modules/\nbin/\n"],
     [
       "README.md",
