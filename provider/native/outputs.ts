@@ -36,6 +36,22 @@ export function outputProperties(kindName: string, kind: Kind, types: Record<str
 // The catalogue's id outputs are outputs of their kinds: a renamed or missing output fails to compile here.
 void (KIND_ID_OUTPUTS satisfies { readonly [K in keyof typeof KIND_ID_OUTPUTS]: keyof OutputsOfKind<(typeof kinds)[K]> });
 
+/**
+ * The outputs `kind` always sets (never null, never left out, such as a User's `userId`): the
+ * schema lists them as required, so that the generated SDKs type them as values (`Output<string>`
+ * in TypeScript, `pulumi.StringOutput` in Go) that a program passes on to another resource's input.
+ */
+export function requiredOutputNames(kind: Kind): string[] {
+  const schema = kindOutputSchema(kind.manifest);
+  const properties = (schema.properties ?? {}) as Record<string, { type?: unknown; anyOf?: readonly { type?: unknown }[] }>;
+  const nullable = (name: string) => {
+    const property = properties[name] ?? {};
+    const types = [property.type, ...(property.anyOf ?? []).map((option) => option.type)].flat();
+    return types.includes("null");
+  };
+  return ((schema.required ?? []) as string[]).filter((name) => !nullable(name));
+}
+
 /** The names of the outputs `kind` computes. */
 export function outputNames(kind: Kind): string[] {
   let names = OUTPUT_NAMES.get(kind);

@@ -21,7 +21,7 @@ import type { KindName } from "..";
 import { CONFIG_KEYS } from "../api/config";
 import { PROVIDER_SETTINGS } from "../runtime";
 import type { Kind, KindDocs } from "../resources/kit/types";
-import { outputProperties, type PropertySpec } from "./outputs";
+import { outputProperties, requiredOutputNames, type PropertySpec } from "./outputs";
 import { configSpecs } from "./configuration";
 import { functionSpecs } from "./functions";
 import { fieldTypeName, kindInputSchema, objectOf, type ObjectTypeSpec } from "./json-schema";
@@ -79,7 +79,13 @@ function resourceOf(kind: KindName, kindOf: Kind, types: Record<string, ObjectTy
   }
   // The state holds the declared inputs beside the outputs: both are the resource's properties.
   const properties = { ...inputProperties, ...outputProperties(kind, kindOf, types) };
-  return { description: docs.description, inputProperties, requiredInputs: inputs.required, properties, required: inputs.required };
+  return {
+    description: docs.description,
+    inputProperties,
+    requiredInputs: inputs.required,
+    properties,
+    required: [...inputs.required, ...requiredOutputNames(kindOf)],
+  };
 }
 
 /**

@@ -13,6 +13,8 @@
  * - A whole installation (egress with its secrets, workspaces, casting, server assignments) in
  *   YAML: the first up writes nothing; in Go, it builds.
  * - The fleet in Go builds against the generated Go SDK (`go build`, `go vet`).
+ * - The fleet in TypeScript on the native SDK (`--form native`) type-checks against the generated,
+ *   packed `@pulumi-kasm/native` and takes over without a write, as the Python and YAML ones do.
  *
  * The SDKs come from scripts/sdk/generate.sh; the Python environment as in native-python.test.ts.
  * Skipped without the CLI or python3; the Go part without `go`.
@@ -28,7 +30,7 @@ import { capture, writesIn } from "../importer/helpers";
 import { LANGUAGE_SEED } from "../importer/language-seed";
 import { buildInstallation } from "../helpers/installation";
 import { hasPulumi, measuredStep, PulumiCli, type CliSteps } from "./pulumi-cli";
-import { generateSdks, hasGo, hasPython, pulumiCliVersion, pythonEnvironment, run } from "./sdks";
+import { generateSdks, hasGo, hasPython, nodejsSdkTarball, programNodeModules, pulumiCliVersion, pythonEnvironment, run } from "./sdks";
 
 /** A cold Go module cache downloads Pulumi's Go SDK: minutes. */
 const GO_TIMEOUT = 900_000;
@@ -37,14 +39,17 @@ let dir: string;
 let prod: TestEmulator;
 let lab: TestEmulator;
 let python = "";
+/** The packed Node.js SDK of the native provider (`@pulumi-kasm/native`). */
+let nodejsTarball = "";
 const figures: string[] = [];
 
 beforeAll(async () => {
   if (!hasPulumi || !hasPython) return;
   dir = mkdtempSync(path.join(tmpdir(), "cli-import-languages-"));
   const env = { ...process.env, PULUMI_HOME: path.join(dir, "sdk-home"), PULUMI_SKIP_UPDATE_CHECK: "true" };
-  const generated = await generateSdks(path.join(dir, "sdk"), hasGo ? ["python", "go"] : ["python"], env);
+  const generated = await generateSdks(path.join(dir, "sdk"), hasGo ? ["python", "go", "nodejs"] : ["python", "nodejs"], env);
   figures.push(`generate the SDKs: ${generated.seconds.toFixed(1)} s`);
+  nodejsTarball = nodejsSdkTarball(path.join(dir, "sdk"));
   const environment = await pythonEnvironment(path.join(dir, "venv"), path.join(dir, "sdk", "python"), await pulumiCliVersion());
   python = environment.python;
   figures.push(
@@ -95,10 +100,14 @@ function stackConfig(installations: readonly [string, TestEmulator][]): Record<s
   );
 }
 
-/** A stack of the generated program in `programDir` (its Python environment linked in). */
-async function stackOf(programDir: string, installations: readonly [string, TestEmulator][]): Promise<PulumiCli> {
+/**
+ * A stack of the generated program in `programDir` (its Python environment linked in; a TypeScript
+ * program type-checked by ts-node before it runs, as for a user).
+ */
+async function stackOf(programDir: string, installations: readonly [string, TestEmulator][], options: { typeCheck?: boolean } = {}): Promise<PulumiCli> {
   symlinkSync(path.join(dir, "venv"), path.join(programDir, "venv"), "dir");
   const cli = new PulumiCli({
+    typeCheck: options.typeCheck === true,
     programDir,
     stack: "dev",
     workDir: path.join(programDir, "..", `${path.basename(programDir)}-work`),
@@ -169,6 +178,23 @@ describe.skipIf(!hasPulumi || !hasPython)("kasm-import --language through the pu
       ]),
       "python, fleet",
     );
+  });
+
+  it("typescript on the native SDK, both installations in one stack: it type-checks against @pulumi-kasm/native and takes over without a write", {
+    timeout: SLOW,
+  }, async () => {
+    const programDir = path.join(dir, "typescript-fleet");
+    await kasmImport(programDir, ["--language", "typescript", "--form", "native", "--installation", "prod", "--installation", "lab"]);
+    await programNodeModules(programDir, [nodejsTarball]);
+    const cli = await stackOf(
+      programDir,
+      [
+        ["prod", prod],
+        ["lab", lab],
+      ],
+      { typeCheck: true },
+    );
+    await expectTakeOverWithoutWrites(cli, "typescript (native), fleet");
   });
 
   it("yaml, both installations in one stack: no write; a user deleted by hand comes back with its groups on the next up", { timeout: SLOW }, async () => {

@@ -93,7 +93,7 @@ describe("kasm-import --language", () => {
     const main = result.file("main.go");
     expect(main).toContain('"pulumi-kasm.local/sdk/go/kasm"');
     expect(main).toContain('engineering, err := kasm.NewGroup(ctx, "engineering", &kasm.GroupArgs{');
-    expect(main).toContain("UserId: adaCorpExample.UserId.Elem(),");
+    expect(main).toContain("UserId: adaCorpExample.UserId,");
     expect(main).toContain("pulumi.Provider(kasmProvider), pulumi.Protect(true))");
     expect(main).toMatch(/if _, err := kasm\.NewStagingConfig\(ctx, "default-chrome", &kasm\.StagingConfigArgs\{[^}]*NumSessions: pulumi\.Int\(2\),/);
     expect(result.file("go.mod")).toContain("replace pulumi-kasm.local/sdk/go => ./sdk/go");
@@ -250,10 +250,10 @@ describe("the Go writer's types", () => {
     }
   });
 
-  it("every id output it refers to is optional in the schema (a pointer in Go, hence .Elem())", () => {
+  it("every id output it refers to is required in the schema (a plain output in Go and TypeScript, passed on as an input)", () => {
     for (const kind of importedKinds) {
       const output = idOutputOf(kind);
-      if (output !== undefined) expect(schema.resources[`kasm:index:${kind}`].required ?? []).not.toContain(output);
+      if (output !== undefined) expect(schema.resources[`kasm:index:${kind}`].required ?? []).toContain(output);
     }
   });
 });

@@ -26,7 +26,7 @@ import {
  * writes is an `integer` (a Go `int`). Written here rather than read from the schema because the
  * importer imports no resource (the schema is made from their manifests);
  * test/importer/languages.test.ts holds the table to the schema, as it holds every output a Go
- * program refers to to be optional there (a pointer in Go, hence `.Elem()`).
+ * program refers to to be required there (a plain output, which an input takes as it is).
  */
 export const GO_FLOAT_INPUTS: Readonly<Partial<Record<KasmKind, readonly string[]>>> = {
   StagingConfig: ["expiration"],
@@ -51,8 +51,8 @@ function anyLiteral(value: Value): string {
 
 /** A value as a Go input of `kind`'s input `input`, typed as the package schema types it. */
 function literal(value: Value, kind: KasmKind, input: string): string {
-  // The id outputs a program refers to are optional in the schema: pointers in Go, made plain strings.
-  if (value instanceof Ref) return `${value.variable}.${title(value.output)}.Elem()`;
+  // The id outputs a program refers to are required in the schema: a pulumi.StringOutput, which a pulumi.StringInput takes.
+  if (value instanceof Ref) return `${value.variable}.${title(value.output)}`;
   if (value instanceof Secret) return `conf.RequireSecret(${JSON.stringify(value.key)})`;
   if (value instanceof RawId) return `pulumi.String(${JSON.stringify(value.id)})${value.label ? ` /* ${oneLine(value.label).replace(/\*\//g, "* /")} */` : ""}`;
   if (value instanceof Code) throw new Error("kasm-import: dynamic TypeScript cannot be written in Go");
