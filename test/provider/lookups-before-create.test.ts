@@ -183,6 +183,32 @@ describe("the listing the checks share", () => {
     }
   });
 
+  it("answers the creates whose check's finding no longer stands too: N such creates, one listing", async () => {
+    // The checks in one host, the creates in another: no create finds a finding of its check (as
+    // when a finding is older than it may be), and each asks the listing the creates share.
+    const checking = await hostFor(emulator, undefined, { "kasm:checkBeforeChanges": "true" });
+    const creating = await hostFor(emulator, undefined, { "kasm:checkBeforeChanges": "true" });
+    try {
+      const checked = [];
+      for (const i of range.slice(5)) {
+        const resource = new Driven(checking, "StagingConfig", `late-${i}`);
+        const result = await checking.check(
+          resource.urn,
+          {},
+          await resource.withProvider({ zoneId: QUIET_ZONE, imageId: IMAGES[i], numSessions: 1, expiration: 1 }),
+        );
+        expect(result.failures).toEqual([]);
+        checked.push({ urn: resource.urn, inputs: result.inputs });
+      }
+      const from = emulator.requests.length;
+      for (const { urn, inputs } of checked) await creating.create(urn, inputs);
+      expect(tally(emulator.requests.slice(from).map((line) => line.split(" ")[0]))).toEqual({ get_staging_configs: 1, create_staging_config: 5 });
+    } finally {
+      await checking.stop();
+      await creating.stop();
+    }
+  });
+
   it("holds this process's own creates: a second declaration of one staging config is refused in its check, before any create", async () => {
     const host = await hostFor(emulator, undefined, { "kasm:checkBeforeChanges": "true" });
     try {

@@ -292,6 +292,10 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
         find: () => adoption.find(inputs, context),
         idOf: record.id,
         findFirst: adoption.findFirst,
+        // The check looked the key up, but its finding no longer stands (the create waited, or the
+        // listing that answered was old): the create asks the listing the deployment shares, read
+        // again once it is as old as a finding may be, rather than a lookup of its own per create.
+        ...(!takesOver && adoption.findBeforeCreate && checksBeforeChanges(context) ? { find: () => adoption.findBeforeCreate!(inputs, context) } : {}),
         // The check of this create looked the key up moments ago and found nothing: not again.
         ...(inputs.adopt !== true && lookups.absentLately(context, adoption.noun ?? adoption.kind, adoption.key(inputs))
           ? { find: async () => undefined }
