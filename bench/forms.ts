@@ -3,11 +3,11 @@
  * (default 50) `User` resources, once with the dynamic resources of `pulumi-kasm` and once with the
  * native provider's generated Node.js SDK (`@pulumi-kasm/native`, on the plugin), both reading the
  * same `kasm:` stack settings, each against an emulator of its own in this process. Steps: `up`
- * (create), a preview without change, `preview --diff` of an edit (another first name for every
+ * (create), a preview without change, a `refresh`, `preview --diff` of an edit (another first name for every
  * user, the last name left out), `destroy`; the steps alternate between the forms, never
  * overlapping. Prints, per step and form, the seconds and the requests Kasm answered, after the
  * `up` the size of the stack's exported state, and what `preview --diff` shows of the edit for
- * the first user. Asserts nothing.
+ * the first user, and the machine's load average when the run ended (the figures are one machine's). Asserts nothing.
  *
  * A YAML program of the same users on the same plugin runs beside them, for the native form's time
  * without a Node.js program. BENCH_LATENCY_MS gives each emulator that latency on every request (a
@@ -26,7 +26,7 @@
  *   BENCH_USERS=200 BENCH_LATENCY_MS=25 ...        # a larger program, at a real installation's pace
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../test/helpers/emulator";
 import { PulumiCli, diffBlocks, hasPulumi, type CliResult } from "../test/cli/pulumi-cli";
@@ -79,7 +79,7 @@ function writeProgram(programDir: string, form: Form, edited: boolean): void {
  * The steps, in order. The edit gives each user another first name and leaves its last name out,
  * which Kasm keeps: the preview's display of the first user tells what each form shows of that.
  */
-const STEPS = ["up (create)", "preview (no change)", "preview --diff (edit)", "destroy"] as const;
+const STEPS = ["up (create)", "preview (no change)", "refresh", "preview --diff (edit)", "destroy"] as const;
 
 /** Run `fn`, answering its seconds, the requests the emulator answered meanwhile, and what the CLI printed. */
 async function measured(emulator: TestEmulator, fn: () => Promise<CliResult>, what: string): Promise<{ seconds: number; requests: number; stdout: string }> {
@@ -142,12 +142,14 @@ async function main(): Promise<void> {
             ? () => cli.up()
             : step === "destroy"
               ? () => cli.destroy()
-              : step === "preview --diff (edit)"
-                ? () => cli.preview(["--diff"])
-                : () => cli.preview();
+              : step === "refresh"
+                ? () => cli.refresh()
+                : step === "preview --diff (edit)"
+                  ? () => cli.preview(["--diff"])
+                  : () => cli.preview();
         const { stdout, ...figures } = await measured(emulator, run, `${step} (${form})`);
         rows.push({ step, form, ...figures });
-        console.error(`${step}, ${form}: ${figures.seconds.toFixed(1)} s, ${figures.requests} request(s)`);
+        console.error(`${step}, ${form}: ${figures.seconds.toFixed(1)} s, ${figures.requests} request(s), load ${loadavg()[0].toFixed(2)}`);
         if (step === "up (create)") stateBytes[form] = Buffer.byteLength((await cli.ok(["stack", "export", "--stack", "bench"])).stdout);
         if (step === "preview --diff (edit)") editShown[form] = diffBlocks(stdout).u0?.lines ?? [];
       }
@@ -158,6 +160,11 @@ async function main(): Promise<void> {
       `${USERS} User resources through the pulumi CLI: the dynamic form (pulumi-kasm), the native one in TypeScript (@pulumi-kasm/native on the plugin) and in YAML; ` +
         `${LATENCY_MS} ms a request${SKIP_CHECKPOINTS ? ", PULUMI_SKIP_CHECKPOINTS=true" : ""}`,
     );
+    console.log(
+      `  load average at the end (1, 5, 15 min): ${loadavg()
+        .map((load) => load.toFixed(2))
+        .join(", ")}, ${cpus().length} CPU(s)`,
+    );
     console.log(`  generate, build and pack the Node.js SDK (once): ${generation.toFixed(1)} s`);
     console.log(`  ${"step".padEnd(22)} ${forms.map((form) => form.padStart(18)).join(" ")} ${"native / yaml".padStart(14)}`);
     for (const step of STEPS) {
@@ -166,6 +173,7 @@ async function main(): Promise<void> {
       console.log(`  ${step.padEnd(22)} ${forms.map(cell).join(" ")} ${`${(row("native").seconds / row("yaml").seconds).toFixed(2)}x`.padStart(14)}`);
     }
     console.log(`  ${"state after up".padEnd(22)} ${forms.map((form) => `${(stateBytes[form] / 1024).toFixed(0)} KiB`.padStart(18)).join(" ")}`);
+    console.log(`  ${"state per user".padEnd(22)} ${forms.map((form) => `${(stateBytes[form] / USERS).toFixed(0)} bytes`.padStart(18)).join(" ")}`);
     for (const form of Object.keys(FORMS) as Form[])
       console.log(`  the edit of u0 in preview --diff, ${form}: ${editShown[form].join("; ") || "(no change shown)"}`);
   } finally {

@@ -10,14 +10,8 @@
  */
 import { parse } from "csv-parse/sync";
 
-/**
- * A bulk kind's id for a row that a change adds (`userIds["new.user"]`), as the provider plans it
- * for a preview: the id Kasm will give is not known until the import. The sdk turns it into
- * Pulumi's unknown value in a preview, so that a resource using it shows as created, not broken;
- * an `up` always answers the real ids. (Pulumi runs a dynamic provider's preview of an update on
- * the inputs `check` returns, which may not hold unknown values during an `up`: hence a marker.)
- */
-export const ID_AFTER_IMPORT = "(known after the import)";
+// The marker of a row's id before the import (see id-after-import.ts), where the rows' code reads it.
+export { ID_AFTER_IMPORT } from "./id-after-import";
 
 /** The CSV columns of `batch_create_server`, in Kasm's order. */
 export const SERVER_CSV_COLUMNS = [

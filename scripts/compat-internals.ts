@@ -13,6 +13,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { UNKNOWN_SENTINELS } from "../catalogue";
+import { specialSecretSig, specialSigKey } from "../provider/native/properties";
 
 /** One internal: what it is, who relies on it, and how to tell that it is still there. */
 export interface Internal {
@@ -138,11 +139,15 @@ export const INTERNALS: readonly Internal[] = [
   ...moduleExports("@pulumi/pulumi/proto/provider_grpc_pb", ["ResourceProviderService"], NATIVE),
   ...moduleExports("@pulumi/pulumi/proto/provider_pb", ["ConfigureResponse", "CheckFailure", "GetSchemaRequest", "GetSchemaResponse", "PropertyDiff"], NATIVE),
   ...moduleExports("@pulumi/pulumi/proto/plugin_pb", ["PluginInfo", "PluginAttach"], NATIVE),
-  ...moduleExports(
-    "@pulumi/pulumi/runtime/rpc",
-    ["isRpcSecret", "specialSecretSig", "specialSigKey", "unwrapRpcSecret"],
-    `${NATIVE}: secrets as the engine sends them, with acceptSecrets`,
-  ),
+  {
+    symbol: "Pulumi's secret signature (runtime/rpc: specialSigKey, specialSecretSig)",
+    usedBy: `${NATIVE}: secrets as the engine sends them, with acceptSecrets (provider/native/properties.ts writes the two strings, so as not to load the runtime)`,
+    check: (req) => {
+      const rpc = req("@pulumi/pulumi/runtime/rpc") as { specialSigKey?: string; specialSecretSig?: string };
+      if (rpc.specialSigKey !== specialSigKey || rpc.specialSecretSig !== specialSecretSig)
+        throw new Error(`Pulumi's secret signature is now ${JSON.stringify([rpc.specialSigKey, rpc.specialSecretSig])}`);
+    },
+  },
   ...moduleExports("@pulumi/pulumi/proto/resource_grpc_pb", ["ResourceMonitorService"], HARNESS),
   ...moduleExports("@pulumi/pulumi/proto/alias_pb", ["Alias"], HARNESS),
   ...moduleExports("@pulumi/pulumi/proto/resource_pb", ["RegisterResourceRequest", "RegisterResourceResponse", "SupportsFeatureResponse", "Result"], HARNESS),

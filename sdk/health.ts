@@ -4,9 +4,7 @@
  * `{ok: true}`, probing as the product's own health check does), run when the caller asks.
  */
 import type { HealthyResult, KasmClientOptions, WaitForHealthyOptions } from "../provider/api";
-import { resolveConfig } from "../provider/api/config";
 import { programConnections } from "./lookups/common";
-import { HEALTH_DEFAULTS } from "../provider/api/health";
 import { connectionName, type Connection } from "./connection";
 
 /** Options of {@link waitForHealthy}. */
@@ -50,9 +48,14 @@ export async function waitForHealthy(args: WaitForHealthyArgs = {}): Promise<Hea
   const name = connectionName(args.connection);
   const settings = (await programConnections()).settings(name);
   const options = { ...settings.options, ...args.settings };
+  // Loaded here, not with the sdk: a program that never waits does not spend the time on the
+  // client, its settings and its errors (which read the permission tables).
+  const [{ resolveConfig }, { HEALTH_DEFAULTS }, { KasmClient }] = await Promise.all([
+    import("../provider/api/config"),
+    import("../provider/api/health"),
+    import("../provider/api/client"),
+  ]);
   const seconds = resolveConfig(options, settings.env, settings.names).waitForHealthySeconds;
-  // Loaded here, not with the sdk: a program that never waits does not spend the time on it.
-  const { KasmClient } = await import("../provider/api/client");
   const client = new KasmClient(options, settings.env, settings.names);
   try {
     const { settings: _settings, connection: _connection, ...wait } = args;

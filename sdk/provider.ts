@@ -9,7 +9,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { KindName } from "../provider";
 import { idOutputOf, kasmTypeToken, kindModuleName } from "../catalogue/kinds";
-import { ID_AFTER_IMPORT } from "../catalogue/bulk-rows";
+import { ID_AFTER_IMPORT } from "../catalogue/id-after-import";
 import { connectionName, type ConnectionArgs } from "./connection";
 
 /** The type token of a kind: `pulumi-nodejs:dynamic/kasm:<Kind>`, what policy packs match on. */

@@ -31,6 +31,7 @@ import * as users from "./operations/users";
 import * as zones from "./operations/zones";
 import { KasmTransport, type KasmApi } from "./transport";
 import { UserReads } from "./user-reads";
+import { KeyLookups } from "./key-lookups";
 import { UsernameLookups } from "./username-lookups";
 import type { LenientReads } from "./vocabulary";
 
@@ -106,6 +107,11 @@ export class KasmClient implements KasmApi {
    * the lookups of a deployment (see {@link UsernameLookups}).
    */
   readonly usernames: UsernameLookups;
+  /**
+   * Whether Kasm has an object by its natural key, for the lookups before creates of the other
+   * kinds that look first: one listing per list operation shared by a deployment (see {@link KeyLookups}).
+   */
+  readonly keys: KeyLookups;
   readonly #transport: KasmTransport;
   /** The client this one is a lenient view of (see {@link KasmClient.readingLeniently}); undefined for a client of its own. */
   readonly #viewOf: KasmClient | undefined;
@@ -141,6 +147,7 @@ export class KasmClient implements KasmApi {
     Object.assign(this, Object.fromEntries(Object.entries(AREAS).map(([area, module]) => [area, bind(this, module)])));
     this.userReads = new UserReads(this, this.#viewOf?.userReads);
     this.usernames = this.#viewOf?.usernames ?? new UsernameLookups(this);
+    this.keys = this.#viewOf?.keys ?? new KeyLookups(this);
   }
 
   /**

@@ -5,7 +5,7 @@
  * transport shares with its lenient views (the pool, the reads in flight, the answer listeners).
  */
 import { rootCertificates } from "node:tls";
-import { Pool, interceptors, type Dispatcher } from "undici";
+import type { Dispatcher, Pool } from "undici";
 import type { OperationName } from "../../catalogue";
 import type { ResolvedConfig } from "./config";
 import { ReadsInFlight } from "./reads-in-flight";
@@ -18,10 +18,12 @@ export type AnswerListener = (operation: OperationName, answer: unknown) => void
  * connection to the installation, whichever way its callers take a vocabulary mismatch.
  */
 export interface TransportConnection {
-  /** The keep-alive pool to the base URL. */
+  /** The keep-alive pool to the base URL, opened (and undici loaded) at the first request. */
   readonly pool: Pool;
   /** The pool behind undici's retry interceptor: what requests are sent through. */
   readonly retrying: Dispatcher;
+  /** Close the pool; requests in flight finish first, later ones fail (a pool never opened is opened closed, if ever). */
+  close(): Promise<void>;
   /** The reads in flight and the write generation. */
   readonly reads: ReadsInFlight;
   /** Who is told of every checked answer (see `KasmTransport.onAnswer`). */
@@ -38,8 +40,42 @@ export const TLS_TRUST_CODES = new Set([
   "ERR_TLS_CERT_ALTNAME_INVALID",
 ]);
 
-/** A new connection for `config`: its own pool, no reads in flight, nobody listening. */
+/**
+ * A new connection for `config`: its own pool, no reads in flight, nobody listening. The pool is
+ * opened, and undici (about a hundred modules, some 70 ms) loaded, at the first request: a process
+ * that sends none (the provider plugin in a preview without change, a program's `import`) does not
+ * spend that time.
+ */
 export function openConnection(config: ResolvedConfig): TransportConnection {
+  let opened: { pool: Pool; retrying: Dispatcher } | undefined;
+  let closed = false;
+  const open = () => {
+    if (opened === undefined) {
+      opened = poolFor(config);
+      // Closed before its first request: a request now fails as one after close always did.
+      if (closed) void opened.pool.close();
+    }
+    return opened;
+  };
+  return {
+    get pool() {
+      return open().pool;
+    },
+    get retrying() {
+      return open().retrying;
+    },
+    async close() {
+      closed = true;
+      if (opened !== undefined) await opened.pool.close();
+    },
+    reads: new ReadsInFlight(),
+    listeners: [],
+  };
+}
+
+/** The pool for `config` and undici's retry interceptor over it. */
+function poolFor(config: ResolvedConfig): { pool: Pool; retrying: Dispatcher } {
+  const { interceptors } = require("undici") as typeof import("undici");
   const pool = createPool(config);
   // undici re-sends the request; the per-request `retry` callback (see `KasmTransport.send`)
   // decides whether and when, following the policy. throwOnError=false: when the policy gives up
@@ -48,11 +84,12 @@ export function openConnection(config: ResolvedConfig): TransportConnection {
   // every Kasm operation but five is a POST; our callback replaces that decision, and both methods
   // are listed so that no method filter can stand in its way.
   const retrying = pool.compose(interceptors.retry({ throwOnError: false, methods: ["GET", "POST"] }));
-  return { pool, retrying, reads: new ReadsInFlight(), listeners: [] };
+  return { pool, retrying };
 }
 
 /** The undici Pool for one base URL: keep-alive connections, timeouts and TLS trust. */
 function createPool(config: ResolvedConfig): Pool {
+  const { Pool } = require("undici") as typeof import("undici");
   const tls = config.baseUrl.protocol === "https:";
   return new Pool(config.baseUrl.origin, {
     connect: {

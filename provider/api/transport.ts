@@ -26,7 +26,7 @@
  * by its words; a 5xx to a request that sent an id that is no Kasm id in any spelling is that id's
  * fault, not retried, and a {@link KasmMalformedIdError} naming the field.
  */
-import { FormData, Response, type Dispatcher, type RetryHandler } from "undici";
+import type { Dispatcher, RetryHandler } from "undici";
 import type { z } from "zod";
 import { OPERATIONS, type OperationContext, type OperationName } from "../../catalogue";
 import { canonicalId } from "../../catalogue/ids";
@@ -261,6 +261,8 @@ export class KasmTransport {
     options: CallOptions = {},
   ): Promise<z.infer<S>> {
     this.requireAvailable(operation);
+    // Loaded here: undici is loaded with the connection's pool, at the first request (see pool.ts).
+    const { FormData, Response } = require("undici") as typeof import("undici");
     const form = new FormData();
     form.append("file_content", new Blob([upload.csv], { type: "text/csv" }), upload.filename ?? "import.csv");
     // Let undici's own multipart encoder write the body, into a buffer that a retry can resend.
@@ -316,7 +318,7 @@ export class KasmTransport {
 
   /** Close the connection pool. Requests in flight finish first. */
   async close(): Promise<void> {
-    await this.#connection.pool.close();
+    await this.#connection.close();
   }
 
   /** What `JSON.stringify` shows: where the transport points, never the secret. */

@@ -49,6 +49,11 @@ export class UsernameLookups {
     return findUserByUsername(this.api, name);
   }
 
+  /** When the listing held now was read, or undefined when none is (see `lookups.askedAt` in kit/installation-check.ts). */
+  listedSince(): number | undefined {
+    return this.#listing?.takenAt;
+  }
+
   /** The listing that answers lookups now, started anew once it is older than {@link LISTING_MAX_AGE_MS}. */
   private current(): UserPages {
     if (this.#listing === undefined || Date.now() - this.#listing.takenAt >= LISTING_MAX_AGE_MS)

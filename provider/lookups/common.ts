@@ -9,7 +9,6 @@
  */
 import type { z } from "zod";
 import type { KasmClient } from "../api/client";
-import { KasmNotFoundError } from "../api/errors";
 import { camelized, toSnakeCase, type Camelized } from "../api/records";
 import { isSecretFieldName } from "../api/redact";
 
@@ -113,6 +112,9 @@ export async function noneFound<R>(read: Promise<R>, what: string): Promise<R> {
   try {
     return await read;
   } catch (error) {
+    // Loaded here, not with the module: a program's `import "pulumi-kasm"` does not load the client's
+    // errors (and the permission tables their advice reads) until a lookup fails.
+    const { KasmNotFoundError } = await import("../api/errors");
     if (error instanceof KasmNotFoundError) throw new Error(`Kasm has no ${what}`, { cause: error });
     throw error;
   }

@@ -9,9 +9,23 @@
  * both ways, as the kinds already expect from the dynamic-provider host.
  */
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
-import { isRpcSecret, specialSecretSig, specialSigKey, unwrapRpcSecret } from "@pulumi/pulumi/runtime/rpc";
 import { isSecretInput } from "../../catalogue/kinds";
 import type { Props } from "../resources/kit/types";
+
+/**
+ * The wire protocol's marker of a secret value (Pulumi's `specialSigKey` and `specialSecretSig`,
+ * sdk/go/common/resource/properties.go), written here rather than imported from
+ * `@pulumi/pulumi/runtime/rpc`: that module loads Pulumi's Node.js runtime (its tracing and version
+ * modules, some 130 modules), which the plugin does not otherwise need. scripts/compat-internals.ts
+ * holds them to Pulumi's.
+ */
+export const specialSigKey = "4dabf18193072939515e22adb298388d";
+export const specialSecretSig = "1b47061264138c4ac30d75fd1eb44270";
+
+/** Whether a value is a secret as the engine sends it: `{<specialSigKey>: <specialSecretSig>, value}`. */
+function isRpcSecret(value: unknown): value is { readonly value: unknown } {
+  return typeof value === "object" && value !== null && (value as Record<string, unknown>)[specialSigKey] === specialSecretSig;
+}
 
 /** Properties as the kinds take them, and the names of those that arrived secret. */
 export interface Unwrapped {
@@ -21,7 +35,7 @@ export interface Unwrapped {
 
 /** A value with every secret wrapper inside it removed, and whether there was one. */
 function unwrapValue(value: unknown): { readonly value: unknown; readonly secret: boolean } {
-  if (isRpcSecret(value)) return { value: unwrapValue(unwrapRpcSecret(value)).value, secret: true };
+  if (isRpcSecret(value)) return { value: unwrapValue(value.value).value, secret: true };
   if (Array.isArray(value)) {
     const items = value.map(unwrapValue);
     return { value: items.map((item) => item.value), secret: items.some((item) => item.secret) };

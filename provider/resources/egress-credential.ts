@@ -342,7 +342,10 @@ export const egressCredentialProvider = defineKind<EgressCredentialInputs, Egres
     const client = context.client();
     // Names are unique within a provider: the one with this name is the one to take over. Looked up
     // even without adopt (see Adoption.findFirst in kit/adoption.ts): no source says how Kasm answers a duplicate.
-    const existing = await client.egress.findEgressCredential({ egress_provider_id: body.egress_provider_id, name: body.name });
+    // Without adopt, from the listing of the provider's credentials that the creates of a deployment
+    // share (provider/api/key-lookups.ts): N creates, one lookup; adopt reads the credential afresh.
+    const key = { egress_provider_id: body.egress_provider_id, name: body.name };
+    const existing = await (inputs.adopt === true ? client.egress.findEgressCredential(key) : client.keys.egressCredential(key));
     if (existing && inputs.adopt !== true)
       throw nameTakenError(body.name, body.egress_provider_id, `egress credential ${existing.egress_credential_id}`, false);
     if (existing) {

@@ -98,9 +98,10 @@ export interface AdoptionRules<Inputs, KasmRecord> {
   /** The object with the same natural key, if there is one. */
   find(inputs: Inputs, context: KindContext): Promise<KasmRecord | undefined>;
   /**
-   * {@link find} as the check before a create asks it, where the kind can answer many checks from
-   * one listing shared by a deployment (a `User`'s username, see `provider/api/username-lookups.ts`),
-   * so that checking before N creates costs a few requests instead of N. Default: {@link find}.
+   * {@link find} as the check before a create asks it (without `adopt`), where the kind can answer
+   * many checks from one listing shared by a deployment (a `User`'s username, see
+   * `provider/api/username-lookups.ts`; the other kinds' keys, `key-lookups.ts`), so that checking
+   * before N creates costs a few requests instead of N. Default: {@link find}.
    */
   findBeforeCreate?(inputs: Inputs, context: KindContext): Promise<KasmRecord | undefined>;
   /** Look the key up before every create, and name an existing object so (see {@link Adoption.findFirst}). */
@@ -292,6 +293,10 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
         find: () => adoption.find(inputs, context),
         idOf: record.id,
         findFirst: adoption.findFirst,
+        // The check looked the key up, but its finding no longer stands (the create waited, or the
+        // listing that answered was old): the create asks the listing the deployment shares, read
+        // again once it is as old as a finding may be, rather than a lookup of its own per create.
+        ...(!takesOver && adoption.findBeforeCreate && checksBeforeChanges(context) ? { find: () => adoption.findBeforeCreate!(inputs, context) } : {}),
         // The check of this create looked the key up moments ago and found nothing: not again.
         ...(inputs.adopt !== true && lookups.absentLately(context, adoption.noun ?? adoption.kind, adoption.key(inputs))
           ? { find: async () => undefined }
@@ -319,9 +324,10 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
     if (!checksBeforeChanges(context) || Object.values(inputs).some(isUnknown)) return undefined;
     const noun = adoption.noun ?? adoption.kind;
     const key = adoption.key(inputs);
+    const asked = lookups.askedAt(context);
     const existing = await (adoption.findBeforeCreate ?? adoption.find)(inputs, context);
     if (existing === undefined) {
-      lookups.rememberAbsent(context, noun, key);
+      lookups.rememberAbsent(context, noun, key, asked);
       return undefined;
     }
     const refusal = alreadyExistsError({
@@ -363,9 +369,11 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
         apiFields,
         unreadable: adoption.unreadable,
         find: async () => {
-          const existing = await adoption.find(inputs, context);
+          // An explicit adopt reads the object afresh; a kind that always takes over asks as the checks before creates do.
+          const asked = lookups.askedAt(context);
+          const existing = await (inputs.adopt !== true && adoption.findBeforeCreate ? adoption.findBeforeCreate : adoption.find)(inputs, context);
           // For the create that follows, as existingWithoutAdopt does (an adopted create looks again).
-          if (existing === undefined && inputs.adopt !== true) lookups.rememberAbsent(context, adoption.noun ?? adoption.kind, adoption.key(inputs));
+          if (existing === undefined && inputs.adopt !== true) lookups.rememberAbsent(context, adoption.noun ?? adoption.kind, adoption.key(inputs), asked);
           return existing === undefined ? undefined : record.asInputs(comparedInputs(inputs), existing);
         },
       });

@@ -97,7 +97,8 @@ export function checksBeforeChanges(context: KindContext): boolean {
 async function readInstallation(context: KindContext): Promise<InstallationSurvey> {
   const client = context.client();
   try {
-    if (client.transport.supports("get_groups")) return { groups: await client.groups.getGroups() };
+    // The listing the checks before Group creates share: their lookups cost nothing more.
+    if (client.transport.supports("get_groups")) return { groups: await client.keys.groups() };
     // No session has an empty id: a Kasm that speaks the documentation's names refuses it (400).
     await client.transport.call("get_ws_status", {}, WsStatus);
     return {};
@@ -140,9 +141,19 @@ const absenceKey = (context: KindContext, kind: string, key: string) => JSON.str
 
 /** The lookups by natural key that check shares with the create after it (see {@link absences}). */
 export const lookups = {
-  /** Check found no object of `kind` with this key. */
-  rememberAbsent(context: KindContext, kind: string, key: string): void {
-    absences.set(absenceKey(context, kind, key), Date.now());
+  /**
+   * When a lookup about to be asked reads Kasm, at the latest: now, or, when the answer may come
+   * from a listing the deployment's lookups share (key-lookups.ts, username-lookups.ts), when the
+   * oldest of them was read. A finding counts from then, so that an absence read from a listing
+   * stands no longer than one read by a lookup of its own.
+   */
+  askedAt(context: KindContext): number {
+    const client = context.client();
+    return Math.min(Date.now(), client.keys.listedSince() ?? Infinity, client.usernames.listedSince() ?? Infinity);
+  },
+  /** Check found no object of `kind` with this key, in what Kasm answered at `at` (default: now). */
+  rememberAbsent(context: KindContext, kind: string, key: string, at: number = Date.now()): void {
+    absences.set(absenceKey(context, kind, key), at);
   },
   /** Whether check found no such object within {@link ABSENCE_STANDS_MS}; the answer is given once. */
   absentLately(context: KindContext, kind: string, key: string): boolean {
