@@ -320,8 +320,8 @@ describe.skipIf(!hasPulumi)("the fault suite through the pulumi CLI", () => {
     expect(userIds).toEqual(Object.fromEntries(await kasmUsers("bulk-")));
 
     // Under faults: 100 users added and every name changed (one import, 300 updates), then the destroy. With 300
-    // writes a run, 6 retries (a request fails 1 time in 128) keep the chance of needing a fourth run near 1 in 10,000.
-    await retriesForFaults(cli, 6);
+    // writes a run, 8 retries (a request fails 1 time in 512) keep the chance of needing a fourth run below 1 in 10,000.
+    await retriesForFaults(cli, 8);
     writeFileSync(
       path.join(programDir, "index.ts"),
       `import * as kasm from "pulumi-kasm";\nconst users = Array.from({ length: 400 }, (_, i) => ({ username: \`bulk-\${i}\`, firstName: "Changed" }));\nexport const count = new kasm.UserSet("team", { users }).count;\n`,
