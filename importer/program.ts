@@ -129,7 +129,7 @@ function writeInstallations(installations: readonly InstallationRead[], settings
   return installations.map(({ prefix, inventory, baseUrl, apiKey }) => {
     const w = new ProgramWriter(inventory, { ...settings, prefix, baseUrl, apiKey }, names);
     writeSteps(w, STEPS);
-    w.row("licences", inventory.licences, 0);
+    w.row("licenses", inventory.licenses, 0);
     return w;
   });
 }
@@ -182,7 +182,7 @@ export function generateFleet(installations: readonly InstallationRead[], settin
 export function generateProject(inventory: Inventory, settings: ProgramSettings): GeneratedProject {
   const w = new ProgramWriter(inventory, settings);
   writeSteps(w, STEPS);
-  w.row("licences", inventory.licences, 0);
+  w.row("licenses", inventory.licenses, 0);
   const files = projectFiles(w);
   return {
     files: new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),

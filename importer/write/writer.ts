@@ -336,8 +336,8 @@ export class ProgramWriter {
   }
 
   /** The summary's line of an area, with the reasons the reader gave for what it left out. */
-  row(kind: ImportKind | "licences" | "servers", found: number | undefined, declared: number, extra: readonly string[] = []): void {
-    const title = IMPORT_KINDS.find((k) => k.name === kind)?.title ?? (kind === "licences" ? "Licences" : "Servers");
+  row(kind: ImportKind | "licenses" | "servers", found: number | undefined, declared: number, extra: readonly string[] = []): void {
+    const title = IMPORT_KINDS.find((k) => k.name === kind)?.title ?? (kind === "licenses" ? "Licenses" : "Servers");
     const reasons = this.skippedReasons.filter((s) => s.kind === kind).map((s) => (s.count !== undefined ? `${s.count}: ${s.reason}` : s.reason));
     this.summary.push({ kind: title, found, declared, skipped: [...reasons, ...extra] });
   }
