@@ -1,6 +1,6 @@
 /**
  * The program writer's core: the settings a generation takes, the {@link ProgramWriter} that the
- * areas (`area.ts`, and the areas of `people.ts`, `workspaces.ts`, `servers.ts`, `sessions.ts`,
+ * areas (`area.ts`, and the areas of `users-and-groups.ts`, `workspaces.ts`, `servers.ts`, `staging-and-casting.ts`,
  * `egress.ts`) fill section by section, and how a value becomes TypeScript source (literals, ids
  * with their names, `new kasm.Kind(...)`).
  * Apart from the areas so that each area reads as what it declares, and the rules of writing
