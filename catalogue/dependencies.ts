@@ -2,7 +2,7 @@
  * The spec's permission dependency rules (1-10), as data.
  *
  * Kasm refuses a permission whose dependencies the key does not also hold: a key with
- * `Licenses View` but without `System View` cannot view licences. So a permission is *effective*
+ * `Licenses View` but without `System View` cannot view licenses. So a permission is *effective*
  * only when it is held and every permission it depends on is effective, recursively. The emulator
  * authorises against effective permissions, and the policy packs report the missing dependencies.
  */

@@ -119,7 +119,7 @@ export class UnknownObject extends EmulatorError {
   }
 }
 
-/** 403: creating one more user would exceed the named-user licence seats. */
+/** 403: creating one more user would exceed the named-user license seats. */
 export class LicenseLimitExceeded extends EmulatorError {
   constructor(what: "user" | "session") {
     super(403, `License limit exceeded. Unable to create ${what}`);

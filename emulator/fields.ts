@@ -403,10 +403,10 @@ export const IMAGE_EGRESS_GATEWAY = new WireRecord("image egress gateway", [
   "egress_provider_name",
 ]);
 
-// --- licences ------------------------------------------------------------------------------------
+// --- licenses ------------------------------------------------------------------------------------
 
-/** Licence (activate). */
-export const LICENSE = new WireRecord("licence", [
+/** License (activate). */
+export const LICENSE = new WireRecord("license", [
   "license_id",
   "expiration",
   "issued_at",
@@ -418,8 +418,8 @@ export const LICENSE = new WireRecord("licence", [
   "features",
 ]);
 
-/** The `features` of a licence: the spec's thirteen booleans. */
-export const LICENSE_FEATURES = new WireRecord("licence features", [
+/** The `features` of a license: the spec's thirteen booleans. */
+export const LICENSE_FEATURES = new WireRecord("license features", [
   "auto_scaling",
   "branding",
   "session_staging",

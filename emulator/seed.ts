@@ -221,7 +221,7 @@ export function storeFromSeed(input: SeedInput | undefined): Store {
 
   for (const [i, s] of seed.sessions.entries()) {
     const image = imageRef(s.image_name, `sessions[${i}].image_name`);
-    // Seeded sessions bypass the licence capacity: a seed describes what is already running.
+    // Seeded sessions bypass the license capacity: a seed describes what is already running.
     const session =
       s.username === undefined
         ? store.sessions.createStagedSession(image)

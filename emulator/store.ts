@@ -96,7 +96,7 @@ export class Store {
   readonly groupImages: GroupImagesModel;
   /** Zones, server pools and servers. */
   readonly servers: ServersModel;
-  /** Activation keys and licences, and the limits they set. */
+  /** Activation keys and licenses, and the limits they set. */
   readonly licenses: LicensesModel;
   /** Users and their attributes, memberships and server assignments. */
   readonly users: UsersModel;

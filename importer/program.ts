@@ -19,10 +19,10 @@
  * |---|---|
  * | `write/area.ts` | what an area says, and the one writer of every area: names, links, summary, sections |
  * | `write/writer.ts` | the settings, the `ProgramWriter` the areas fill, values as TypeScript source |
- * | `write/people.ts` | groups, users (a UserSet or one User each) and user attributes |
+ * | `write/users-and-groups.ts` | groups, users (a UserSet or one User each) and user attributes |
  * | `write/workspaces.ts` | workspace images and which groups may launch them |
  * | `write/servers.ts` | server assignments and draining (servers referred to by id) |
- * | `write/sessions.ts` | staging configs and casting links |
+ * | `write/staging-and-casting.ts` | staging configs and casting links |
  * | `write/egress.ts` | egress providers, gateways, mappings and credentials (the secrets) |
  * | `write/project.ts` | `index.ts`, `Pulumi.yaml`, `package.json`, `tsconfig.json`, the README |
  * | `write/model.ts` | the program as data, in no language: declarations, references, ids, secrets |
@@ -38,10 +38,10 @@ import { pythonFiles } from "./write/emit/python";
 import { typescriptNativeFiles } from "./write/emit/typescript";
 import { yamlFiles } from "./write/emit/yaml";
 import { EGRESS_CREDENTIALS, EGRESS_GATEWAYS, EGRESS_MAPPINGS, EGRESS_PROVIDERS } from "./write/egress";
-import { GROUPS, writeUserAttributes, writeUsers } from "./write/people";
+import { GROUPS, writeUserAttributes, writeUsers } from "./write/users-and-groups";
 import { projectFiles } from "./write/project";
 import { SERVER_ASSIGNMENTS, SERVER_DRAINS, writeServersRow } from "./write/servers";
-import { CAST_CONFIGS, STAGING_CONFIGS } from "./write/sessions";
+import { CAST_CONFIGS, STAGING_CONFIGS } from "./write/staging-and-casting";
 import { WORKSPACE_GROUPS, WORKSPACE_REGISTRIES, WORKSPACES } from "./write/workspaces";
 import { ProgramWriter, type ProgramSettings, type PulumiImportEntry, type SecretSetting, type SummaryRow } from "./write/writer";
 
@@ -129,7 +129,7 @@ function writeInstallations(installations: readonly InstallationRead[], settings
   return installations.map(({ prefix, inventory, baseUrl, apiKey }) => {
     const w = new ProgramWriter(inventory, { ...settings, prefix, baseUrl, apiKey }, names);
     writeSteps(w, STEPS);
-    w.row("licences", inventory.licences, 0);
+    w.row("licenses", inventory.licenses, 0);
     return w;
   });
 }
@@ -182,7 +182,7 @@ export function generateFleet(installations: readonly InstallationRead[], settin
 export function generateProject(inventory: Inventory, settings: ProgramSettings): GeneratedProject {
   const w = new ProgramWriter(inventory, settings);
   writeSteps(w, STEPS);
-  w.row("licences", inventory.licences, 0);
+  w.row("licenses", inventory.licenses, 0);
   const files = projectFiles(w);
   return {
     files: new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),

@@ -32,7 +32,7 @@ import { NEEDS_USERS } from "./kinds";
 
 /** Something the installation holds that the generated program does not declare, and why. */
 export interface Skipped {
-  readonly kind: ImportKind | "licences" | "servers";
+  readonly kind: ImportKind | "licenses" | "servers";
   /** How many objects, when known. */
   readonly count?: number;
   readonly reason: string;
@@ -65,8 +65,8 @@ export interface Inventory {
   readonly egressMappings?: readonly EgressProviderMapping[];
   readonly egressCredentials?: readonly EgressCredential[];
   readonly castConfigs?: readonly CastConfig[];
-  /** How many licences a released Kasm lists (undefined: not listed). */
-  readonly licences?: number;
+  /** How many licenses a released Kasm lists (undefined: not listed). */
+  readonly licenses?: number;
   /** What is not declared, and why (areas refused, objects that cannot be taken over). */
   readonly skipped: readonly Skipped[];
 }
@@ -387,21 +387,21 @@ export async function readInstallation(client: KasmClient, options: ReadOptions)
   const egressCredentials = await readListing(EGRESS_CREDENTIALS, { egressProviders });
   const castConfigs = await readListing(CAST_CONFIGS);
 
-  // Licences can be listed by a released Kasm, never taken over: activation needs the key.
-  let licenceCount: number | undefined;
+  // Licenses can be listed by a released Kasm, never taken over: activation needs the key.
+  let licenseCount: number | undefined;
   if (product) {
-    const licences = await unlessRefused(skipped, "licences", "licences (Licenses View)", () => client.licenses.getLicenses());
-    licenceCount = licences?.length;
-    if (licences && licences.length > 0)
+    const licenses = await unlessRefused(skipped, "licenses", "licenses (Licenses View)", () => client.licenses.getLicenses());
+    licenseCount = licenses?.length;
+    if (licenses && licenses.length > 0)
       skipped.push({
-        kind: "licences",
-        count: licences.length,
+        kind: "licenses",
+        count: licenses.length,
         reason: "an activation cannot be read back: declare a LicenseActivation with the activation key you hold if you want it in code",
       });
   } else
     skipped.push({
-      kind: "licences",
-      reason: "the documented API cannot list licences; declare a LicenseActivation with your activation key if you want it in code",
+      kind: "licenses",
+      reason: "the documented API cannot list licenses; declare a LicenseActivation with your activation key if you want it in code",
     });
 
   return {
@@ -421,7 +421,7 @@ export async function readInstallation(client: KasmClient, options: ReadOptions)
     egressMappings,
     egressCredentials,
     castConfigs,
-    licences: licenceCount,
+    licenses: licenseCount,
     skipped,
   };
 }

@@ -93,7 +93,7 @@ export const INFRASTRUCTURE_ROWS = {
   // provider/resources/license-activation.ts
   LicenseActivation: () => ({
     create: [plan("activate")],
-    // Kasm cannot read or remove licences; every change replaces (a new activation).
+    // Kasm cannot read or remove licenses; every change replaces (a new activation).
     read: [],
     update: [],
     delete: [],

@@ -1,5 +1,5 @@
 /**
- * Licence activation, and the product's licence list (get_licenses, product mode only).
+ * License activation, and the product's license list (get_licenses, product mode only).
  */
 import { z } from "zod";
 import { InvalidRequest } from "../errors";
@@ -9,10 +9,10 @@ import { int, parse, text, type Handler } from "./common";
 
 const Activation = z.object({ activation_key: z.string().optional(), seats: int.nullable().optional(), issued_to: text.optional() });
 
-/** One of the spec's licence features. */
+/** One of the spec's license features. */
 type LicenseFeature = (typeof LICENSE_FEATURES.documented)[number];
 
-/** A licence; its features are the spec's thirteen, each false unless the entitlement grants it. */
+/** A license; its features are the spec's thirteen, each false unless the entitlement grants it. */
 function licenseJson(l: LicenseRecord, observedFields: boolean) {
   const features = Object.fromEntries(LICENSE_FEATURES.documented.map((name) => [name, l.features[name] === true]));
   return LICENSE.form({ ...l, features: LICENSE_FEATURES.form(features as Record<LicenseFeature, boolean>, observedFields) }, observedFields);

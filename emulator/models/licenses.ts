@@ -1,13 +1,13 @@
 /**
- * Licences: activation keys (the entitlements a seed grants) and the licences activated from
- * them. Licences cap what the other areas may hold: named users and concurrent sessions.
+ * Licenses: activation keys (the entitlements a seed grants) and the licenses activated from
+ * them. Licenses cap what the other areas may hold: named users and concurrent sessions.
  */
 import { COMMUNITY_CONCURRENT_SESSIONS } from "../../catalogue/product";
 import { ActivationRefused, LicenseLimitExceeded } from "../errors";
 import { LICENSE_FEATURES } from "../fields";
 import { AreaModel, newId, timestamp, type Table } from "./common";
 
-/** A licence entitlement: an activation key and the seats it still has to give. */
+/** A license entitlement: an activation key and the seats it still has to give. */
 export interface ActivationKeyRecord {
   activation_key: string;
   seats: number;
@@ -18,7 +18,7 @@ export interface ActivationKeyRecord {
   features: Record<string, boolean>;
 }
 
-/** A licence activated from an activation key: `limit` is the seats it took. */
+/** A license activated from an activation key: `limit` is the seats it took. */
 export interface LicenseRecord {
   license_id: string;
   expiration: string;
@@ -47,20 +47,20 @@ export interface ActivationKeyInput {
   features?: Record<string, boolean>;
 }
 
-/** A seeded activation key grants every feature of the licence record unless it says otherwise. */
+/** A seeded activation key grants every feature of the license record unless it says otherwise. */
 const ALL_FEATURES = LICENSE_FEATURES.documented;
 
-/** Capacity of the Community Edition, which applies while no licence is active (the catalogue's product constant). */
+/** Capacity of the Community Edition, which applies while no license is active (the catalogue's product constant). */
 export { COMMUNITY_CONCURRENT_SESSIONS };
 
-/** Activation keys, licences and the limits they set. */
+/** Activation keys, licenses and the limits they set. */
 export class LicensesModel extends AreaModel<LicensesTables> {
-  /** Every active licence. */
+  /** Every active license. */
   all(): LicenseRecord[] {
     return Object.values(this.tables.licenses);
   }
 
-  /** How many sessions may run at once: the Community Edition's 5 without a concurrent-session licence. */
+  /** How many sessions may run at once: the Community Edition's 5 without a concurrent-session license. */
   sessionCapacity(): number {
     const concurrent = this.all().filter((l) => /concurrent/i.test(l.license_type));
     if (concurrent.length > 0) return concurrent.reduce((sum, l) => sum + l.limit, 0);
@@ -69,8 +69,8 @@ export class LicensesModel extends AreaModel<LicensesTables> {
   }
 
   /**
-   * Refuse `adding` new users to `namedUsers` beyond the seats of Per Named User licences.
-   * Without such a licence (Community Edition, or concurrent-session licences) the number of
+   * Refuse `adding` new users to `namedUsers` beyond the seats of Per Named User licenses.
+   * Without such a license (Community Edition, or concurrent-session licenses) the number of
    * users is not limited.
    */
   checkNamedUserSeats(namedUsers: number, adding: number): void {
@@ -82,7 +82,7 @@ export class LicensesModel extends AreaModel<LicensesTables> {
 
   /**
    * activate: takes `seats` from the key's entitlement (all that is left when omitted). Repeated
-   * calls add seats as further licences; asking for more than is left is refused.
+   * calls add seats as further licenses; asking for more than is left is refused.
    */
   activate(activationKey: string, seats: number | undefined, issuedTo: string | null): LicenseRecord {
     const entitlement = this.tables.activationKeys[activationKey.trim()];
@@ -109,7 +109,7 @@ export class LicensesModel extends AreaModel<LicensesTables> {
   }
 
   /**
-   * Add a seeded activation key: a year's validity, the SKU of its licence type and every
+   * Add a seeded activation key: a year's validity, the SKU of its license type and every
    * feature, unless it says otherwise.
    */
   addSeedActivationKey(input: ActivationKeyInput): ActivationKeyRecord {

@@ -2,7 +2,7 @@
  * Sessions (running workspaces) and their recordings.
  *
  * A session needs a user and an image, runs on a server of the image's zone, and is capped by the
- * licences: those models are passed in.
+ * licenses: those models are passed in.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { LicenseLimitExceeded, UnknownObject } from "../errors";
@@ -89,7 +89,7 @@ export class SessionsModel extends AreaModel<SessionsTables, SessionsDependencie
     return this.createSessionUnchecked(user, image);
   }
 
-  /** Start a session without checking the licence capacity (seeds describe what already runs). */
+  /** Start a session without checking the license capacity (seeds describe what already runs). */
   createSessionUnchecked(user: UserRecord, image: ImageRecord): SessionRecord {
     const session = this.buildSession(user.user_id, image, null);
     this.tables.sessions[session.ws_id] = session;

@@ -2,7 +2,7 @@
  * Users and their attributes, with their group memberships and server assignments.
  *
  * Users refer to groups, images (a default image) and servers, and are capped by named-user
- * licences: those models are passed in. What other areas keep about a user (sessions, egress
+ * licenses: those models are passed in. What other areas keep about a user (sessions, egress
  * mappings and credentials) is reached through {@link UserDependents}, so that this model imports
  * none of them.
  */
@@ -252,7 +252,7 @@ export class UsersModel {
     };
   }
 
-  /** Refuse `adding` new users beyond the seats of Per Named User licences (anonymous users take none). */
+  /** Refuse `adding` new users beyond the seats of Per Named User licenses (anonymous users take none). */
   checkNamedUserSeats(adding: number): void {
     const named = Object.values(this.tables.users).filter((u) => !u.anonymous).length;
     this.deps.licenses.checkNamedUserSeats(named, adding);

@@ -6,7 +6,7 @@
  *   pulumi config set seats 60      # stack branch-a
  *   pulumi config set issuedTo "Branch A"
  *
- * Kasm has no operation to remove a licence: destroying this stack forgets the activation (with a
+ * Kasm has no operation to remove a license: destroying this stack forgets the activation (with a
  * warning) and the seats stay taken.
  */
 import * as pulumi from "@pulumi/pulumi";

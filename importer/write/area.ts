@@ -7,7 +7,7 @@
  * entry for `pulumi import --file` and its link for later sections, the summary's line with each
  * reason counted, and the section. Areas that name the same section one after the other share it
  * (the four egress areas). The users, with their data files and loops, are written by steps of
- * their own (`people.ts`): a step is any function of the writer.
+ * their own (`users-and-groups.ts`): a step is any function of the writer.
  */
 import type { KasmKind } from "../../catalogue/kinds";
 import type { ImportKind } from "../kinds";

@@ -1,6 +1,6 @@
 /**
  * The program writer's core: the settings a generation takes, the {@link ProgramWriter} that the
- * areas (`area.ts`, and the areas of `people.ts`, `workspaces.ts`, `servers.ts`, `sessions.ts`,
+ * areas (`area.ts`, and the areas of `users-and-groups.ts`, `workspaces.ts`, `servers.ts`, `staging-and-casting.ts`,
  * `egress.ts`) fill section by section, and how a value becomes TypeScript source (literals, ids
  * with their names, `new kasm.Kind(...)`).
  * Apart from the areas so that each area reads as what it declares, and the rules of writing
@@ -336,8 +336,8 @@ export class ProgramWriter {
   }
 
   /** The summary's line of an area, with the reasons the reader gave for what it left out. */
-  row(kind: ImportKind | "licences" | "servers", found: number | undefined, declared: number, extra: readonly string[] = []): void {
-    const title = IMPORT_KINDS.find((k) => k.name === kind)?.title ?? (kind === "licences" ? "Licences" : "Servers");
+  row(kind: ImportKind | "licenses" | "servers", found: number | undefined, declared: number, extra: readonly string[] = []): void {
+    const title = IMPORT_KINDS.find((k) => k.name === kind)?.title ?? (kind === "licenses" ? "Licenses" : "Servers");
     const reasons = this.skippedReasons.filter((s) => s.kind === kind).map((s) => (s.count !== undefined ? `${s.count}: ${s.reason}` : s.reason));
     this.summary.push({ kind: title, found, declared, skipped: [...reasons, ...extra] });
   }

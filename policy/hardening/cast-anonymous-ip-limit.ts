@@ -4,7 +4,7 @@
  *
  * Why: with `allowAnonymous` anyone with the URL gets a new session, and an anonymous user, per
  * request; without a per-IP limit one client can start sessions until the deployment's capacity
- * (or its licence) is used up. `maxRequestsPerHour` also flags a limit looser than that rate.
+ * (or its license) is used up. `maxRequestsPerHour` also flags a limit looser than that rate.
  */
 import { flag, numberOf, resourceRule, tri, verdict } from "./common";
 

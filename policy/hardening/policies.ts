@@ -74,8 +74,8 @@ export const REGISTRY: readonly PolicyEntry[] = [
   registeredRule(egressCredentialConnectionLimit, "an egress credential without `limitActiveConnections`"),
   registeredRule(
     stagingLicenseCapacity,
-    "staging configs keeping more sessions staged, together, than the licence runs at once (Community Edition: 5)",
-    '`license` (`community`, `per-concurrent-session` with `concurrentSessions`, `per-named-user`); without it the rule does not apply; `connections` (`{"prod": {"license": ...}}`) gives other installations\' licences, each counted apart',
+    "staging configs keeping more sessions staged, together, than the license runs at once (Community Edition: 5)",
+    '`license` (`community`, `per-concurrent-session` with `concurrentSessions`, `per-named-user`); without it the rule does not apply; `connections` (`{"prod": {"license": ...}}`) gives other installations\' licenses, each counted apart',
   ),
   registeredRule(userPasswordLength, "a `User` password shorter than `minLength` (12)"),
   registeredRule(

@@ -68,7 +68,7 @@ const AREAS = {
   recordings,
   /** Login links. */
   login,
-  /** Licence activation. */
+  /** License activation. */
   licenses,
   /** Staging configs. */
   staging,

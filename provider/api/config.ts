@@ -89,7 +89,7 @@ export interface KasmClientOptions {
    * (`allow_ws_audio`, `ws_url`, `auto_login_ws`, `request_ws`), or `product`, the released
    * Kasm's (1.15 and later: `allow_kasm_audio`, `kasm_url`, `auto_login_kasm`, `request_kasm`),
    * which also has the operations the documentation leaves out (groups, cast config reads,
-   * licence listing). Programs and state use the same names either way; answers are understood in
+   * license listing). Programs and state use the same names either way; answers are understood in
    * both; an answer in the other vocabulary fails the operation, naming this setting.
    * Env: `KASM_API_NAMES`. Default: `spec`.
    */

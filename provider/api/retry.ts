@@ -17,7 +17,7 @@ import type { OperationName } from "../../catalogue";
  *   failure the operation looks the object up by that key, adopts it if the first attempt
  *   committed, and only otherwise creates it again.
  * - `once`: must not be repeated unless the request certainly never reached the server
- *   (connection refused, connect timeout): batch imports, licence activation (each call adds
+ *   (connection refused, connect timeout): batch imports, license activation (each call adds
  *   seats), session requests and commands run inside sessions.
  */
 export type RepeatMode = "idempotent" | "recover" | "once";

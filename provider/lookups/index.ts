@@ -8,21 +8,21 @@
  *   the provider's installation, secret fields as secret values of its answer, and a package
  *   schema's `functions` derived from {@link LOOKUPS}.
  *
- * One file per area (`users.ts`, `images-zones.ts`, `egress.ts`, `groups-licences.ts`, `registries.ts`), like
+ * One file per area (`users.ts`, `images-zones.ts`, `egress.ts`, `groups-licenses.ts`, `registries.ts`), like
  * sdk/lookups; what they share in `common.ts`; each record type's secret fields in `secrets.ts`,
  * which a program loads without the lookups (and zod with them) until its first lookup.
  */
 import type { LookupName } from "../../catalogue/lookups";
 import type { Lookup } from "./common";
 import { EGRESS_LOOKUPS } from "./egress";
-import { GROUP_LICENCE_LOOKUPS } from "./groups-licences";
+import { GROUP_LICENSE_LOOKUPS } from "./groups-licenses";
 import { IMAGE_ZONE_LOOKUPS } from "./images-zones";
 import { REGISTRY_LOOKUPS } from "./registries";
 import { USER_LOOKUPS } from "./users";
 
 export * from "./common";
 export * from "./egress";
-export * from "./groups-licences";
+export * from "./groups-licenses";
 export * from "./images-zones";
 export * from "./registries";
 export * from "./secrets";
@@ -36,6 +36,6 @@ export const LOOKUPS = {
   ...USER_LOOKUPS,
   ...IMAGE_ZONE_LOOKUPS,
   ...EGRESS_LOOKUPS,
-  ...GROUP_LICENCE_LOOKUPS,
+  ...GROUP_LICENSE_LOOKUPS,
   ...REGISTRY_LOOKUPS,
 } satisfies Readonly<Record<LookupName, Lookup>>;

@@ -1,13 +1,13 @@
 /**
- * `LicenseActivation`: one activation of a licence with an activation key.
+ * `LicenseActivation`: one activation of a license with an activation key.
  *
- * API: activate (needs Licenses Create). The resource's id is the licence id Kasm answers with.
- * Every input change replaces: the key is activated again (a new licence, taking seats from the
+ * API: activate (needs Licenses Create). The resource's id is the license id Kasm answers with.
+ * Every input change replaces: the key is activated again (a new license, taking seats from the
  * entitlement again), and the old resource is then forgotten.
  *
- * What the API cannot do: Kasm has no operation to read, list or remove a licence. So `read`
+ * What the API cannot do: Kasm has no operation to read, list or remove a license. So `read`
  * (refresh) keeps the last known state (the outputs and the declared inputs unchanged), and
- * destroy only forgets the licence: it stays applied in Kasm, and the provider says so with a
+ * destroy only forgets the license: it stays applied in Kasm, and the provider says so with a
  * warning (see {@link warn}). `activationKey` is a secret: it never appears in an error message
  * or a log line.
  */
@@ -24,12 +24,12 @@ export const LicenseActivationInputs = z.strictObject({
   activationKey: z.string().trim().min(1, "activationKey is required"),
   /** Seats to take from the entitlement; all that remain when left out. */
   seats: z.number().int("seats must be a whole number").min(1, "seats must be 1 or more").optional(),
-  /** Informational: whom the licence is attributed to in later reporting. */
+  /** Informational: whom the license is attributed to in later reporting. */
   issuedTo: z.string().optional(),
 });
 export type LicenseActivationInputs = z.infer<typeof LicenseActivationInputs>;
 
-/** The features a licence enables, by camelCase name; the ones Kasm documents are named. */
+/** The features a license enables, by camelCase name; the ones Kasm documents are named. */
 export interface LicenseFeatures {
   readonly autoScaling?: boolean;
   readonly branding?: boolean;
@@ -54,18 +54,18 @@ export interface LicenseFeatures {
 const LICENSE_FEATURES = z.record(z.string(), z.boolean()) as z.ZodType<LicenseFeatures>;
 
 /**
- * What the provider adds to the inputs: the licence record, as the SDK class's computed outputs,
+ * What the provider adds to the inputs: the license record, as the SDK class's computed outputs,
  * which show these docs. A field Kasm's answer leaves out is null.
  */
 export const LicenseActivationOutputs = z.strictObject({
-  licenseId: z.string().describe("The licence's id."),
-  expiration: z.string().nullable().describe("When the licence expires."),
-  issuedAt: z.string().nullable().describe("When the licence was issued."),
-  limit: z.number().nullable().describe("The licence's seats."),
-  isVerified: z.boolean().nullable().describe("Whether Kasm has verified the licence (its `is_verified`)."),
+  licenseId: z.string().describe("The license's id."),
+  expiration: z.string().nullable().describe("When the license expires."),
+  issuedAt: z.string().nullable().describe("When the license was issued."),
+  limit: z.number().nullable().describe("The license's seats."),
+  isVerified: z.boolean().nullable().describe("Whether Kasm has verified the license (its `is_verified`)."),
   licenseType: z.string().nullable().describe("Such as `Per Concurrent Session` or `Per Named User`."),
-  sku: z.string().nullable().describe("The licence's product code (its `sku`)."),
-  features: LICENSE_FEATURES.nullable().describe("The features the licence enables, by camelCase name (`autoScaling`, `sessionCasting`, ...)."),
+  sku: z.string().nullable().describe("The license's product code (its `sku`)."),
+  features: LICENSE_FEATURES.nullable().describe("The features the license enables, by camelCase name (`autoScaling`, `sessionCasting`, ...)."),
 });
 export type LicenseActivationOutputs = z.infer<typeof LicenseActivationOutputs>;
 
@@ -81,19 +81,19 @@ const INPUT_FIELDS = {
 /** What the TypeScript SDK's class and the native schema say of the LicenseActivation kind (see {@link KindDocs}). */
 const DOCS: KindDocs<LicenseActivationInputs> = {
   description:
-    "One activation of a Kasm licence (the `activate` operation). Any change to the inputs activates " +
+    "One activation of a Kasm license (the `activate` operation). Any change to the inputs activates " +
     "again, which takes seats from the entitlement again.\n\nKasm has no operation to read or remove a " +
-    "licence: refresh keeps the last known state, and destroying the resource only forgets it (the " +
-    "licence stays applied; the provider warns).",
+    "license: refresh keeps the last known state, and destroying the resource only forgets it (the " +
+    "license stays applied; the provider warns).",
   arguments: "The arguments of a LicenseActivation. Every change activates again (replaces).",
-  example: ['const licence = new kasm.LicenseActivation("prod", { activationKey: cfg.requireSecret("activationKey"), seats: 50 });'].join("\n"),
+  example: ['const license = new kasm.LicenseActivation("prod", { activationKey: cfg.requireSecret("activationKey"), seats: 50 });'].join("\n"),
   inputs: {
     activationKey: "The activation key text block; always stored as a secret, and never shown in errors or logs.",
     seats: "Seats to take from the key's entitlement (a whole number, 1 or more). Default: all that remain.",
-    issuedTo: "Informational: whom the licence is attributed to in later reporting.",
+    issuedTo: "Informational: whom the license is attributed to in later reporting.",
   },
   notImported: "Kasm never returns an activation key, so an activation cannot be declared again from what it shows",
-  limits: "no read and no removal: refresh keeps the last known state, destroy forgets the licence with a " + "warning, a replacement takes more seats",
+  limits: "no read and no removal: refresh keeps the last known state, destroy forgets the license with a " + "warning, a replacement takes more seats",
 };
 
 // --- helpers -------------------------------------------------------------------------------------
@@ -141,7 +141,7 @@ export const licenseActivationProvider = defineKind<LicenseActivationInputs, Lic
     return { id: license.license_id, outs: outputs(inputs, license) };
   },
 
-  /** Kasm cannot read licences: the last known state is kept as it is. */
+  /** Kasm cannot read licenses: the last known state is kept as it is. */
   async read(id, props, _context) {
     return { id, props, inputs: declared(props, fieldNames(INPUT_FIELDS)) };
   },
@@ -154,8 +154,8 @@ export const licenseActivationProvider = defineKind<LicenseActivationInputs, Lic
   async delete(id, props, context) {
     const seats = typeof props.limit === "number" ? `${props.limit} seat(s)` : "its seats";
     await context.warn(
-      `${context.label("LicenseActivation", id)}: Kasm has no operation to remove a licence, so licence ${id} stays applied (${seats}); ` +
-        `Pulumi only forgets it. Check the licences under Diagnostics, System Info, Licenses in the Kasm UI.`,
+      `${context.label("LicenseActivation", id)}: Kasm has no operation to remove a license, so license ${id} stays applied (${seats}); ` +
+        `Pulumi only forgets it. Check the licenses under Diagnostics, System Info, Licenses in the Kasm UI.`,
     );
   },
 });

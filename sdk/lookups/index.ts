@@ -19,7 +19,7 @@
  * beyond the documented fields, is left out of both.
  *
  * This index exports them all; each area's lookups are in the files beside it (`users.ts`,
- * `images-zones.ts`, `egress.ts`, `groups-licences.ts`, `registries.ts`), and what they share in `common.ts`. They
+ * `images-zones.ts`, `egress.ts`, `groups-licenses.ts`, `registries.ts`), and what they share in `common.ts`. They
  * wrap provider/lookups/, which finds and shapes the records (and says which fields are secret)
  * for them and for the native provider's functions (`kasm:index:getZone`, ...).
  */
@@ -77,7 +77,7 @@ export {
   getLicensesOutput,
   type GetGroupArgs,
   type License,
-} from "./groups-licences";
+} from "./groups-licenses";
 export {
   getRegistries,
   getRegistriesOutput,

@@ -338,9 +338,9 @@ describe("the text of a 403 decides its class", () => {
     });
   }
 
-  it("the emulator's named-user limit: a licence error naming seats, with no permission advice", async () => {
+  it("the emulator's named-user limit: a license error naming seats, with no permission advice", async () => {
     const named = "-----BEGIN ACTIVATION KEY-----\nNAMED-USER-KEY-52\n-----END ACTIVATION KEY-----";
-    // Alice and bob exist; a 3-seat Per Named User licence leaves one seat.
+    // Alice and bob exist; a 3-seat Per Named User license leaves one seat.
     const harness = await startHarness({ seed: { ...SEED, activationKeys: [{ activation_key: named, seats: 3, license_type: "Per Named User" }] } });
     try {
       await harness.client.licenses.activate({ activation_key: named });
@@ -348,7 +348,7 @@ describe("the text of a 403 decides its class", () => {
       const error = await failure(harness.client.users.createUser({ username: "dave" }));
       expect(error).toBeInstanceOf(KasmLicenseLimitError);
       expect(error).toMatchObject({ kind: "license", limited: "user", status: 403, errorMessage: "License limit exceeded. Unable to create user" });
-      expect(error.message).toMatch(/licence's named-user seats/);
+      expect(error.message).toMatch(/license's named-user seats/);
       expect(error.message).not.toMatch(PERMISSION_NAME);
       expect(error.message).not.toMatch(/grant/i);
     } finally {
@@ -356,8 +356,8 @@ describe("the text of a 403 decides its class", () => {
     }
   });
 
-  it("the emulator's concurrent-session limit: a licence error about sessions", async () => {
-    // No licence: the Community Edition's 5 concurrent sessions.
+  it("the emulator's concurrent-session limit: a license error about sessions", async () => {
+    // No license: the Community Edition's 5 concurrent sessions.
     const harness = await startHarness({ seed: { ...SEED, sessions: [], activationKeys: [] } });
     try {
       const user = await harness.client.users.getUser({ username: "bob" });

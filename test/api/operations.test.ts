@@ -182,7 +182,7 @@ describe("images, zones, servers", () => {
   });
 });
 
-describe("licences", () => {
+describe("licenses", () => {
   it("activates seats from an activation key", async () => {
     const license = await client.licenses.activate({ activation_key: ACTIVATION_KEY, seats: 10, issued_to: "team-a" });
     expect(license).toMatchObject({ limit: 10, issued_to: "team-a" });

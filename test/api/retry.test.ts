@@ -223,7 +223,7 @@ describe("creates", () => {
     const error = await client.licenses.activate({ activation_key: "k" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KasmTransportError);
     expect(error).toMatchObject({ kind: "transport", code: "ECONNREFUSED", attempts: 3 });
-    // Nothing reached the server: the message must not suggest the licence may have been activated.
+    // Nothing reached the server: the message must not suggest the license may have been activated.
     expect((error as Error).message).not.toContain("may have been applied");
     expect((error as Error).message).toContain("never reached the server, so nothing was applied");
   });

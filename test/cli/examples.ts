@@ -41,7 +41,7 @@ interface Case {
   /** What the stack outputs after the first up, given the emulator's state. */
   readonly outputs: (state: any) => Record<string, unknown>;
   /** What destroy cannot remove from Kasm. */
-  readonly leaves?: { licences?: boolean; egressCredentials?: boolean };
+  readonly leaves?: { licenses?: boolean; egressCredentials?: boolean };
   /** A second installation (`kasm-production:`), seeded with the example's seed-production.json. */
   readonly production?: boolean;
   /** The wire vocabulary of every installation of the case (the emulators' and `apiNames`); default the spec's. */
@@ -78,7 +78,7 @@ const CASES: readonly Case[] = [
     config: { activationKey: ACTIVATION_KEY, seats: "60", issuedTo: "Branch A" },
     secret: ["activationKey"],
     outputs: (s) => ({ licenseId: byName(s, "licenses", "issued_to", "Branch A").license_id, seatLimit: 60, licenseType: "Per Concurrent Session" }),
-    leaves: { licences: true },
+    leaves: { licenses: true },
   },
   { example: "bulk-users", outputs: () => ({ userCount: 1000 }) },
   {

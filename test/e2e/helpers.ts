@@ -194,12 +194,12 @@ export function strictHardeningPack(extra: PolicyPackConfig = {}): PolicyPackSpe
 
 /**
  * What of the emulator's store a destroy must give back as seeded. Left out: what the API cannot
- * delete (`what.licences`: licence records and the seats they took from the activation keys;
+ * delete (`what.licenses`: license records and the seats they took from the activation keys;
  * `what.egressCredentials`: credentials), and nothing else unless a test says so.
  */
-export function comparable(state: any, what: { licences?: boolean; egressCredentials?: boolean } = {}): any {
+export function comparable(state: any, what: { licenses?: boolean; egressCredentials?: boolean } = {}): any {
   const copy = structuredClone(state);
-  if (what.licences) {
+  if (what.licenses) {
     delete copy.licenses;
     for (const k of Object.values<any>(copy.activationKeys ?? {})) delete k.seats_used;
   }

@@ -5,7 +5,7 @@
  * branch-a takes 60 seats for "Branch A", branch-b 40 for "Branch B"; a third stack asking for one
  * more seat is refused by Kasm, and the activation key (a secret) shows in no error, log, output
  * or state file. Every input of a LicenseActivation replaces it, and Kasm can neither read nor
- * remove a licence: refresh keeps what is known, destroy forgets with a warning.
+ * remove a license: refresh keeps what is known, destroy forgets with a warning.
  */
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
@@ -60,7 +60,7 @@ async function run(op: Promise<RunResult>): Promise<RunResult> {
   return result;
 }
 
-async function licences(): Promise<any[]> {
+async function licenses(): Promise<any[]> {
   return Object.values<any>((await emulator.state()).licenses);
 }
 
@@ -96,10 +96,10 @@ describe("examples/licensing: two stacks share the entitlement", () => {
     const up = await run(branchA().up());
     expectOk(up);
     expect(up.summary).toEqual({ create: 2 });
-    const [licence] = await licences();
-    expect(licence).toMatchObject({ limit: 60, issued_to: "Branch A", license_type: "Per Concurrent Session" });
-    expect(up.outputs).toEqual({ licenseId: licence.license_id, seatLimit: 60, licenseType: "Per Concurrent Session" });
-    expect(resource(up, "seats").id).toBe(licence.license_id);
+    const [license] = await licenses();
+    expect(license).toMatchObject({ limit: 60, issued_to: "Branch A", license_type: "Per Concurrent Session" });
+    expect(up.outputs).toEqual({ licenseId: license.license_id, seatLimit: 60, licenseType: "Per Concurrent Session" });
+    expect(resource(up, "seats").id).toBe(license.license_id);
     expect(await seatsUsed()).toBe(60);
   });
 
@@ -112,7 +112,7 @@ describe("examples/licensing: two stacks share the entitlement", () => {
     const up = await run(branchB().up());
     expectOk(up);
     expect(up.outputs).toMatchObject({ seatLimit: 40 });
-    expect((await licences()).map((l) => [l.issued_to, l.limit]).sort()).toEqual([
+    expect((await licenses()).map((l) => [l.issued_to, l.limit]).sort()).toEqual([
       ["Branch A", 60],
       ["Branch B", 40],
     ]);
@@ -134,11 +134,11 @@ describe("examples/licensing: two stacks share the entitlement", () => {
     expect(await emulator.state()).toEqual(before);
   });
 
-  it("a changed branch-a (another issuedTo) is a replacement, which needs 60 seats again and is refused: the old licence stays in the state", {
+  it("a changed branch-a (another issuedTo) is a replacement, which needs 60 seats again and is refused: the old license stays in the state", {
     timeout: SLOW,
   }, async () => {
     const renamed = branch("branch-a", 60, "Branch A (HQ)");
-    const licenceId = renamed.readState().find((r) => r.urn.endsWith("::seats"))!.id;
+    const licenseId = renamed.readState().find((r) => r.urn.endsWith("::seats"))!.id;
     const preview = await run(renamed.preview());
     expectOk(preview);
     expect(ops(preview)).toMatchObject({ seats: "replace" });
@@ -148,13 +148,13 @@ describe("examples/licensing: two stacks share the entitlement", () => {
     expect(up.ok).toBe(false);
     expect(up.errors[0].message).toMatch(/Error during activation: No seats remain/);
     expect(renamed.readState().find((r) => r.urn.endsWith("::seats"))).toMatchObject({
-      id: licenceId,
+      id: licenseId,
       outputs: expect.objectContaining({ issuedTo: "Branch A" }),
     });
-    expect(await licences()).toHaveLength(2);
+    expect(await licenses()).toHaveLength(2);
   });
 
-  it("refresh keeps what is known (Kasm cannot read a licence)", { timeout: SLOW }, async () => {
+  it("refresh keeps what is known (Kasm cannot read a license)", { timeout: SLOW }, async () => {
     const engine = branchA();
     const before = engine.readState();
     const refresh = await run(engine.refresh());
@@ -183,18 +183,18 @@ describe("examples/licensing: two stacks share the entitlement", () => {
     });
   });
 
-  it("destroy of both stacks forgets the licences with a warning; Kasm is as seeded but for the licences it cannot remove", { timeout: SLOW }, async () => {
+  it("destroy of both stacks forgets the licenses with a warning; Kasm is as seeded but for the licenses it cannot remove", { timeout: SLOW }, async () => {
     for (const engine of [branchA(), branchB()]) {
       const destroy = await run(engine.destroy());
       expectOk(destroy);
       expect(ops(destroy)).toMatchObject({ seats: "delete" });
       expect(warnings(destroy)).toEqual([
-        expect.stringMatching(/^LicenseActivation \w+: Kasm has no operation to remove a licence, so licence \w+ stays applied \((60|40) seat\(s\)\)/),
+        expect.stringMatching(/^LicenseActivation \w+: Kasm has no operation to remove a license, so license \w+ stays applied \((60|40) seat\(s\)\)/),
       ]);
       expect(engine.readState()).toEqual([]);
     }
     const after = await emulator.state();
-    expect(comparable(after, { licences: true })).toEqual(comparable(seeded, { licences: true }));
+    expect(comparable(after, { licenses: true })).toEqual(comparable(seeded, { licenses: true }));
     expect(Object.keys(after.licenses)).toHaveLength(2);
     expect(Object.values<any>(after.activationKeys)[0].seats_used).toBe(100);
   });
@@ -220,7 +220,7 @@ describe("examples/licensing: a replacement takes seats again", () => {
   let fresh: TestEmulator;
   afterAll(async () => fresh?.close());
 
-  it("changing seats replaces the activation: a new licence takes the new seats, the old one is forgotten with a warning", { timeout: SLOW }, async () => {
+  it("changing seats replaces the activation: a new license takes the new seats, the old one is forgotten with a warning", { timeout: SLOW }, async () => {
     fresh = await startExampleEmulator("licensing");
     const dir = tempDir("licensing-replace");
     try {
@@ -243,7 +243,7 @@ describe("examples/licensing: a replacement takes seats again", () => {
       expect(resource(replaced, "seats").id).not.toBe(oldId);
       expect(replaced.outputs).toMatchObject({ seatLimit: 20, licenseId: resource(replaced, "seats").id });
       expect(warnings(replaced)).toEqual([
-        expect.stringContaining(`LicenseActivation seats: Kasm has no operation to remove a licence, so licence ${oldId} stays applied`),
+        expect.stringContaining(`LicenseActivation seats: Kasm has no operation to remove a license, so license ${oldId} stays applied`),
       ]);
       const state = await fresh.state();
       expect(

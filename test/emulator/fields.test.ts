@@ -491,7 +491,7 @@ async function fieldsSeen(emulator: TestEmulator): Promise<Record<string, string
   note("get_image_egress_gateways", imageGateways);
   note("get_image_egress_gateways item", imageGateways.egress_gateways[0]);
 
-  // Licences
+  // Licenses
   const activation = await ok("activate", { activation_key: ACTIVATION_KEY, seats: 2, issued_to: "Fields" });
   note("activate", activation);
   note("activate license", activation.license);

@@ -1,6 +1,6 @@
 /**
- * Licences: activate takes seats from an activation key's entitlement (all that is left when
- * seats is omitted), repeated calls add licences, and the licence models limit what the
+ * Licenses: activate takes seats from an activation key's entitlement (all that is left when
+ * seats is omitted), repeated calls add licenses, and the license models limit what the
  * deployment may do: Per Named User the number of users, Per Concurrent Session the sessions.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -68,7 +68,7 @@ describe("activate", () => {
     expect(await emulator.state()).toEqual(before);
   });
 
-  it("takes the seats asked for from the entitlement and answers {license} with every licence field", async () => {
+  it("takes the seats asked for from the entitlement and answers {license} with every license field", async () => {
     const res = await emulator.call("activate", { activation_key: PARTNER_KEY, seats: 2, issued_to: "Acme Corp" });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -86,7 +86,7 @@ describe("activate", () => {
     });
   });
 
-  it("adds another licence when called again with the same key", async () => {
+  it("adds another license when called again with the same key", async () => {
     const res = await emulator.call("activate", { activation_key: PARTNER_KEY, seats: 2 });
     expect(res.status).toBe(200);
     expect(res.body.license).toMatchObject({ limit: 2, issued_to: null });
@@ -135,9 +135,9 @@ describe("activate", () => {
   });
 });
 
-describe("Per Concurrent Session licences", () => {
+describe("Per Concurrent Session licenses", () => {
   it("allow as many concurrent sessions as their seats, beyond the Community Edition's 5", async () => {
-    // Licences active now: 2 + 2 + 1 (partner) + 7 = 12 concurrent sessions.
+    // Licenses active now: 2 + 2 + 1 (partner) + 7 = 12 concurrent sessions.
     const capacity = (await licenses()).reduce((n, l) => n + l.limit, 0);
     expect(capacity).toBe(12);
     for (let i = 0; i < capacity; i++) {
@@ -151,7 +151,7 @@ describe("Per Concurrent Session licences", () => {
   });
 });
 
-describe("Per Named User licences", () => {
+describe("Per Named User licenses", () => {
   let named: TestEmulator;
   beforeAll(async () => {
     named = await startTestEmulator({
@@ -163,7 +163,7 @@ describe("Per Named User licences", () => {
 
   const usernames = async () => Object.values((await named.state()).users).map((u: any) => u.username);
 
-  it("without a licence, users are not limited", async () => {
+  it("without a license, users are not limited", async () => {
     for (const username of ["free-1", "free-2", "free-3"]) {
       expect((await named.call("create_user", { target_user: { username } })).status).toBe(200);
     }
@@ -173,7 +173,7 @@ describe("Per Named User licences", () => {
     }
   });
 
-  it("a Per Named User licence answers {license} with its type and sku", async () => {
+  it("a Per Named User license answers {license} with its type and sku", async () => {
     const res = await named.call("activate", { activation_key: NAMED_KEY, seats: 2 });
     expect(res.status).toBe(200);
     expect(res.body.license).toMatchObject({ limit: 2, license_type: "Per Named User", sku: "PER-NAMED-USER" });

@@ -348,8 +348,8 @@ describe("an unknown user, in each operation's own words", () => {
   });
 });
 
-describe("licences", () => {
-  it("get_licenses lists none, then the licence activate added", async () => {
+describe("licenses", () => {
+  it("get_licenses lists none, then the license activate added", async () => {
     expect(wire(await emulators.product.call("get_licenses"))).toEqual({ status: 200, body: { licenses: [] } });
     const { license } = (await emulators.product.call("activate", { activation_key: "ACTIVATION-KEY-1", seats: 3 })).body;
     expect(wire(await emulators.product.call("get_licenses"))).toEqual({ status: 200, body: { licenses: [license] } });

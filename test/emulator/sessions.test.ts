@@ -249,7 +249,7 @@ describe("Community Edition capacity", () => {
   });
   afterAll(() => community.close());
 
-  it("allows 5 concurrent sessions without a licence and answers the 6th with 403", async () => {
+  it("allows 5 concurrent sessions without a license and answers the 6th with 403", async () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       const res = await community.call("request_ws", { user_id: ALICE, image_id: CHROME });

@@ -93,7 +93,7 @@ describe("kasm-import: workspaces and the groups that may launch them, product v
       /^Workspaces\s+4\s+2\s+2: with the container name and friendly name of another image, which a take-over could not tell apart$/m,
     );
     expect(result.stdout).toMatch(/^Workspace groups\s+3\s+3\s+-$/m);
-    // The groups, the images, one read of each group's workspaces, the staging configs, the licences.
+    // The groups, the images, one read of each group's workspaces, the staging configs, the licenses.
     expect(result.stdout).toContain(`${1 + 1 + 4 + 1 + 1} requests`);
     expect(result.stderr).toContain("read workspaces: 4\nread workspace-groups: 4\n");
 
@@ -190,7 +190,7 @@ describe("kasm-import: workspaces, documented API", () => {
         /^Workspaces\s+not read\s+0\s+the documented API lists images but cannot create or change one, so a Workspace needs a released Kasm \(set kasm:apiNames=product to take them over\)$/m,
       );
       expect(result.stdout).toMatch(/^Workspace groups\s+not read\s+0\s+the documented API cannot read which groups may launch a workspace/m);
-      // Only the licences' line is the documented API's own: no request at all.
+      // Only the licenses' line is the documented API's own: no request at all.
       expect(result.stdout).toContain("0 requests");
     } finally {
       await emulator.close();

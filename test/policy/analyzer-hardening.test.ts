@@ -157,7 +157,7 @@ describe("native resources (kasm:index:<Kind>), judged as the dynamic ones", () 
     expect(await driver.analyzeStack([attrs("a1"), attrs("a2", production)])).toEqual([]);
   });
 
-  it("staging-license-capacity counts a native provider's staging configs against connections.<provider name>'s licence", async () => {
+  it("staging-license-capacity counts a native provider's staging configs against connections.<provider name>'s license", async () => {
     await driver.configure({
       "staging-license-capacity": { license: "community", connections: { production: { license: "per-concurrent-session", concurrentSessions: 4 } } },
     });
@@ -165,7 +165,7 @@ describe("native resources (kasm:index:<Kind>), judged as the dynamic ones", () 
     const diagnostics = await driver.analyzeStack([native(staging({ numSessions: 3 }, "here")), native(staging({ numSessions: 5 }, "there"), production)]);
     expect(diagnostics.map((d) => [d.policy, d.urn.split("::").pop()])).toEqual([["staging-license-capacity", "there"]]);
     expect(diagnostics[0].message).toContain(
-      "the stack's staging configs of connection 'production' keep 5 sessions staged, more than the licence's 4 concurrent sessions",
+      "the stack's staging configs of connection 'production' keep 5 sessions staged, more than the license's 4 concurrent sessions",
     );
     for (const d of diagnostics) expect(d.message).not.toContain("provider-api-key-secret");
   });

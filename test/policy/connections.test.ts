@@ -29,7 +29,7 @@ describe("conflicting-declarations, per installation", () => {
 });
 
 describe("staging-license-capacity, per installation", () => {
-  it("counts each installation's staged sessions against its own licence", async () => {
+  it("counts each installation's staged sessions against its own license", async () => {
     const resources = [staging("a", 4), staging("b", 4, "prod"), staging("c", 3, "prod")];
     // Community for the default installation (4 of 5): fine; 7 staged in prod against its 6.
     const { violations } = await runStackPolicy(stagingLicenseCapacity, resources, {
@@ -38,9 +38,9 @@ describe("staging-license-capacity, per installation", () => {
     });
     expect(violations.map((v) => v.urn!.split("::").pop())).toEqual(["b", "c"]);
     expect(violations[0].message).toContain(
-      "the stack's staging configs of connection 'prod' keep 7 sessions staged, more than the licence's 6 concurrent sessions",
+      "the stack's staging configs of connection 'prod' keep 7 sessions staged, more than the license's 6 concurrent sessions",
     );
-    // An installation the config gives no licence for is not counted.
+    // An installation the config gives no license for is not counted.
     expect(await runStackPolicy(stagingLicenseCapacity, resources, { license: "community" })).toEqual({ violations: [] });
   });
 });

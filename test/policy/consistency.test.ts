@@ -83,7 +83,7 @@ function seedFor(permissions: readonly PermissionName[], readOnly: boolean): See
     ],
     activationKeys: [
       { activation_key: "ACTIVATION-KEY-1", seats: 1_000_000 },
-      // Activated only by the licence-limit case: as many named-user seats as the seed has users.
+      // Activated only by the license-limit case: as many named-user seats as the seed has users.
       { activation_key: NAMED_USER_KEY, seats: 3, license_type: "Per Named User" },
     ],
   };
@@ -221,7 +221,7 @@ async function policySaysRefused(
 /** A refusal for lack of permission: a 403, or the provider's own error for a field Kasm left out. */
 function isPermissionFailure(error: unknown): boolean {
   if (error instanceof KasmPermissionError) return true;
-  // A 403 about the licence's seats is not about the key's permissions.
+  // A 403 about the license's seats is not about the key's permissions.
   if (error instanceof KasmLicenseLimitError) return false;
   const message = error instanceof Error ? error.message : String(error);
   return /HTTP 403/.test(message) || /Grant the API key|The API key needs all of/.test(message);
@@ -434,8 +434,8 @@ describe("resource-needs-permissions agrees with the providers run against the e
   }, 240_000);
 });
 
-describe("a licence limit is not a permission", () => {
-  it("with every named-user seat taken, the policy passes a key that holds what a User needs, and the provider fails with the licence error, not a refusal", async () => {
+describe("a license limit is not a permission", () => {
+  it("with every named-user seat taken, the policy passes a key that holds what a User needs, and the provider fails with the license error, not a refusal", async () => {
     const specs: Spec[] = [{ kind: "User", name: "u0", props: { username: "one-too-many", firstName: "Ada" }, update: {} }];
     const config = { permissions: RELEVANT, systemGroupIds: { allUsers: IDS.allUsers, administrators: IDS.administrators }, globalAdminUserIds: [IDS.admin1] };
     const verdict = await policySaysRefused(specs, new Map(), config);
@@ -443,7 +443,7 @@ describe("a licence limit is not a permission", () => {
     const store = serve(RELEVANT, false);
     store.licenses.activate(NAMED_USER_KEY, 3, null);
     await expect(runLifecycle(specs, store, new Map())).rejects.toThrow(
-      /^User u0 create failed without a permission refusal: create_user: the server at \S+ refused the call: a licence limit is reached \(HTTP 403 /,
+      /^User u0 create failed without a permission refusal: create_user: the server at \S+ refused the call: a license limit is reached \(HTTP 403 /,
     );
   });
 });

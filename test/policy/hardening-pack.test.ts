@@ -260,7 +260,7 @@ describe("staging-license-capacity", () => {
       "StagingConfig 'staged-2': the stack's staging configs keep 6 sessions staged, more than the Community Edition's 5 concurrent sessions; staged sessions count as running sessions.",
     ]);
   });
-  it("passes within capacity, and does not apply without a licence that limits sessions", async () => {
+  it("passes within capacity, and does not apply without a license that limits sessions", async () => {
     expect(await runStackPolicy(stagingLicenseCapacity, [staging({ numSessions: 5 })], { license: "community" })).toEqual({ violations: [] });
     expect((await runStackPolicy(stagingLicenseCapacity, [staging({ numSessions: 9 })], {})).notApplicable).toBeDefined();
     expect(

@@ -54,7 +54,7 @@ const ARGS: Record<LookupName, unknown> = {
   getRegistryWorkspaces: { url: "https://registry.kasmweb.com" },
 };
 
-/** The lookups this run's vocabulary has: a released Kasm's (groups, licences) only in a product run. */
+/** The lookups this run's vocabulary has: a released Kasm's (groups, licenses) only in a product run. */
 const AVAILABLE = LOOKUP_NAMES.filter((lookup) => TEST_API_NAMES === "product" || OPERATIONS[LOOKUP_CALLS[lookup].operation].availability === "spec");
 
 /** The keys of every case, in the order the cases run. */

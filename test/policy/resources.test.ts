@@ -249,8 +249,8 @@ describe("rows", () => {
       ["update_cast_config"],
       ["delete_cast_config"],
     ]);
-    const licence = resourcePermissionNeeds("LicenseActivation", {}, KNOWN);
-    expect(LIFECYCLE_STEPS.map((s) => ops(licence, s))).toEqual([["activate"], [], [], []]);
+    const license = resourcePermissionNeeds("LicenseActivation", {}, KNOWN);
+    expect(LIFECYCLE_STEPS.map((s) => ops(license, s))).toEqual([["activate"], [], [], []]);
   });
 });
 

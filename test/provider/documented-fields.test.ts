@@ -285,7 +285,7 @@ const SPEC: Readonly<Record<string, readonly string[]>> = {
     "allow_ws_clipboard_up",
     "allow_ws_microphone",
   ],
-  licence: ["license_id", "expiration", "issued_at", "issued_to", "limit", "is_verified", "license_type", "sku", "features"],
+  license: ["license_id", "expiration", "issued_at", "issued_to", "limit", "is_verified", "license_type", "sku", "features"],
   /**
    * Not the spec's: the group record of a released Kasm's get_groups, create_group and
    * update_group (the spec shows only name and group_id), read only with kasm:apiNames product.
@@ -361,7 +361,7 @@ const SCHEMA_RECORDS: Readonly<Record<string, string | { providerOwn: string }>>
   EgressCredential: "egress credential",
   EgressTarget: "egress mapping or credential target",
   SessionPermissions: "staging or casting config session permissions",
-  License: "licence",
+  License: "license",
   GroupRecord: "group (the product's group operations)",
   ProductImage: "image (the product's image operations)",
   GroupImage: "group image (the product's get_images_group)",
@@ -438,7 +438,7 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
     NewGroup: ["name", "priority", "description"],
   },
   "provider/resources/license-activation.ts": {
-    licence: ["license_id", "expiration", "issued_at", "limit", "is_verified", "license_type", "sku", "features"],
+    license: ["license_id", "expiration", "issued_at", "limit", "is_verified", "license_type", "sku", "features"],
   },
   "provider/resources/server-drain.ts": { server: ["server_id", "is_draining"] },
   "provider/resources/server-import/index.ts": {

@@ -1,7 +1,7 @@
 /**
  * LicenseActivation through Pulumi's real dynamic-provider host against the emulator: check,
  * activation, diff (every change replaces), refresh keeping the last known state (Kasm cannot read
- * licences), replacement, destroy forgetting with a warning, and a refused activation that keeps
+ * licenses), replacement, destroy forgetting with a warning, and a refused activation that keeps
  * the activation key out of every error and log. Then the warning's way to the engine.
  */
 import * as grpc from "@grpc/grpc-js";
@@ -40,27 +40,27 @@ async function licensesInKasm(): Promise<Record<string, { limit: number; issued_
 
 describe("LicenseActivation", () => {
   it("check refuses bad input, naming the property and never quoting the key, before any request", async () => {
-    const licence = new Driven(host, "LicenseActivation", "bad");
+    const license = new Driven(host, "LicenseActivation", "bad");
     const before = emulator.requests.length;
-    const { failures } = await licence.check({ activationKey: "   ", seats: 0, issuedTo: 7, colour: "blue" });
+    const { failures } = await license.check({ activationKey: "   ", seats: 0, issuedTo: 7, colour: "blue" });
     // The key is named in the reason, not as the property: the CLI would print its value beside it.
     expect(failures.map((f) => f.property).sort()).toEqual(["", "(inputs)", "issuedTo", "seats"]);
     expect(failures.find((f) => f.property === "")!.reason).toMatch(/^activationKey /);
     expect(failures.find((f) => f.property === "seats")?.reason).toMatch(/1 or more/);
-    expect((await licence.check({ activationKey: KEY, seats: 2.5 })).failures).toEqual([{ property: "seats", reason: "seats must be a whole number" }]);
-    expect((await licence.check({ seats: 1 })).failures).toEqual([{ property: "", reason: expect.stringMatching(/^activationKey /) }]);
-    expect((await licence.check({ activationKey: 42 })).failures[0].reason).not.toContain("42");
+    expect((await license.check({ activationKey: KEY, seats: 2.5 })).failures).toEqual([{ property: "seats", reason: "seats must be a whole number" }]);
+    expect((await license.check({ seats: 1 })).failures).toEqual([{ property: "", reason: expect.stringMatching(/^activationKey /) }]);
+    expect((await license.check({ activationKey: 42 })).failures[0].reason).not.toContain("42");
     expect(emulator.requests.length).toBe(before);
   });
 
   it("activates, plans no change for the same inputs, replaces on any change, keeps its state on refresh, and warns on destroy", async () => {
-    const licence = new Driven(host, "LicenseActivation", "prod");
+    const license = new Driven(host, "LicenseActivation", "prod");
     const inputs = { activationKey: KEY, seats: 4, issuedTo: "ACME" };
-    const state = await licence.create(inputs);
-    expect(licence.id).toMatch(/^[0-9a-f]{32}$/);
+    const state = await license.create(inputs);
+    expect(license.id).toMatch(/^[0-9a-f]{32}$/);
     expect(state).toMatchObject({
       ...inputs,
-      licenseId: licence.id,
+      licenseId: license.id,
       limit: 4,
       isVerified: true,
       licenseType: "Per Concurrent Session",
@@ -69,31 +69,31 @@ describe("LicenseActivation", () => {
     });
     expect(typeof state.expiration).toBe("string");
     expect(typeof state.issuedAt).toBe("string");
-    expect((await licensesInKasm())[licence.id]).toMatchObject({ limit: 4, issued_to: "ACME" });
+    expect((await licensesInKasm())[license.id]).toMatchObject({ limit: 4, issued_to: "ACME" });
 
     // A second up: no change. Any change, leaving an input out included, activates again.
-    expect(await licence.diff(inputs)).toMatchObject({ changes: "none", replaces: [] });
-    expect(await licence.diff({ ...inputs, seats: 5 })).toMatchObject({ changes: "some", replaces: ["seats"] });
-    expect(await licence.diff({ activationKey: KEY, seats: 4 })).toMatchObject({ changes: "some", replaces: ["issuedTo"] });
-    expect(await licence.diff({ ...inputs, activationKey: UNKNOWN_KEY })).toMatchObject({ changes: "some", replaces: ["activationKey"] });
+    expect(await license.diff(inputs)).toMatchObject({ changes: "none", replaces: [] });
+    expect(await license.diff({ ...inputs, seats: 5 })).toMatchObject({ changes: "some", replaces: ["seats"] });
+    expect(await license.diff({ activationKey: KEY, seats: 4 })).toMatchObject({ changes: "some", replaces: ["issuedTo"] });
+    expect(await license.diff({ ...inputs, activationKey: UNKNOWN_KEY })).toMatchObject({ changes: "some", replaces: ["activationKey"] });
 
-    // Refresh: Kasm cannot read licences, so the last known state is kept, without a request.
+    // Refresh: Kasm cannot read licenses, so the last known state is kept, without a request.
     const before = emulator.requests.length;
-    const refreshed = await licence.read();
-    expect(refreshed).toMatchObject({ id: licence.id, properties: state, inputs });
+    const refreshed = await license.read();
+    expect(refreshed).toMatchObject({ id: license.id, properties: state, inputs });
     expect(emulator.requests.length).toBe(before);
 
     // Replacement, as the engine runs it: activate again, then forget the old one.
     const next = new Driven(host, "LicenseActivation", "prod");
     await next.create({ ...inputs, seats: 5 });
-    expect(next.id).not.toBe(licence.id);
-    await licence.delete();
-    const licences = await licensesInKasm();
-    expect(licences[next.id]).toMatchObject({ limit: 5 });
-    // Destroy only forgets: the licence stays applied in Kasm, and the user is told.
-    expect(licences[licence.id]).toMatchObject({ limit: 4 });
+    expect(next.id).not.toBe(license.id);
+    await license.delete();
+    const licenses = await licensesInKasm();
+    expect(licenses[next.id]).toMatchObject({ limit: 5 });
+    // Destroy only forgets: the license stays applied in Kasm, and the user is told.
+    expect(licenses[license.id]).toMatchObject({ limit: 4 });
     const stderr = host.stderr.join("");
-    expect(stderr).toContain(`warning: LicenseActivation ${licence.id}: Kasm has no operation to remove a licence`);
+    expect(stderr).toContain(`warning: LicenseActivation ${license.id}: Kasm has no operation to remove a license`);
     expect(stderr).toContain("(4 seat(s))");
 
     await next.delete();
@@ -138,8 +138,8 @@ describe("warnings to the engine", () => {
       server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, p) => (error ? reject(error) : resolve(p))),
     );
     try {
-      expect(await warn("the licence stays applied", { engineAddress: `127.0.0.1:${port}` })).toBe("engine");
-      expect(received).toEqual([{ severity: engproto.LogSeverity.WARNING, message: "the licence stays applied" }]);
+      expect(await warn("the license stays applied", { engineAddress: `127.0.0.1:${port}` })).toBe("engine");
+      expect(received).toEqual([{ severity: engproto.LogSeverity.WARNING, message: "the license stays applied" }]);
     } finally {
       server.forceShutdown();
     }

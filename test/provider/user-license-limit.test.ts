@@ -1,7 +1,7 @@
 /**
  * User through Pulumi's real dynamic-provider host against the emulator, under a Per Named User
- * licence whose seats run out: the create that needs one seat too many fails with an error about
- * the licence's seats, not about the API key's permissions, and leaves nothing half-created.
+ * license whose seats run out: the create that needs one seat too many fails with an error about
+ * the license's seats, not about the API key's permissions, and leaves nothing half-created.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
@@ -28,8 +28,8 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-describe("User under a Per Named User licence", () => {
-  it("a user beyond the licence's seats fails with an error about the licence, naming no permission", async () => {
+describe("User under a Per Named User license", () => {
+  it("a user beyond the license's seats fails with an error about the license, naming no permission", async () => {
     // Two named-user seats: the seeded user takes one, so one more user fits.
     const activation = new Driven(host, "LicenseActivation", "named");
     await activation.create({ activationKey: NAMED_USER_KEY });
@@ -43,7 +43,7 @@ describe("User under a Per Named User licence", () => {
     const error = await beyond.create({ username: "beyond", password: PASSWORD }).catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);
     const message = (error as Error).message;
-    expect(message).toMatch(/licence's named-user seats are all used/);
+    expect(message).toMatch(/license's named-user seats are all used/);
     expect(message).toMatch(/Activate more seats.*delete users/s);
     expect(message).toContain('HTTP 403 "License limit exceeded. Unable to create user"');
     expect(message).not.toMatch(PERMISSION_NAME);

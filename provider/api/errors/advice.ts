@@ -1,6 +1,6 @@
 /**
  * What an error tells its reader to do: the permissions to grant (from the shared permission
- * catalogue, with their dependencies), the seats a licence lacks, and the settings of the
+ * catalogue, with their dependencies), the seats a license lacks, and the settings of the
  * connection that failed (its own keys: `kasm-prod:apiKey`, `KASM_PROD_API_KEY`). Apart from the
  * classes because the advice is the part that changes with the catalogue and the settings, while
  * a class only says which advice its meaning gets.
@@ -43,23 +43,23 @@ export function licenseAdvice(limited: LicenseLimited | undefined): string {
   const notTheKey = "This is not about the API key's permissions.";
   if (limited === "user")
     return (
-      "The licence's named-user seats are all used (a Per Named User licence counts every user). Activate more seats " +
+      "The license's named-user seats are all used (a Per Named User license counts every user). Activate more seats " +
       "(a LicenseActivation, or Diagnostics > System Info > Licenses in the Kasm UI) or delete users that are no longer " +
       `needed, then try again. ${notTheKey}`
     );
   if (limited === "feature")
     return (
-      "The installation's licence does not include the feature this operation uses (Kasm's Community Edition lacks " +
-      "several, such as session staging and casting). Activate a licence that includes it (a LicenseActivation, or " +
+      "The installation's license does not include the feature this operation uses (Kasm's Community Edition lacks " +
+      "several, such as session staging and casting). Activate a license that includes it (a LicenseActivation, or " +
       `Diagnostics > System Info > Licenses in the Kasm UI), or leave the feature out of the program. ${notTheKey}`
     );
   if (limited === "session")
     return (
-      "The licence's concurrent sessions are all in use (5 on the Community Edition, without a licence; otherwise the " +
-      "seats of the Per Concurrent Session licences). End sessions that are no longer needed or activate more seats, " +
+      "The license's concurrent sessions are all in use (5 on the Community Edition, without a license; otherwise the " +
+      "seats of the Per Concurrent Session licenses). End sessions that are no longer needed or activate more seats, " +
       `then try again. ${notTheKey}`
     );
-  return `The licence's seats are used up. Activate more seats or free some, then try again. ${notTheKey}`;
+  return `The license's seats are used up. Activate more seats or free some, then try again. ${notTheKey}`;
 }
 
 /** How to switch the wire vocabulary of the connection `names` describes, for messages. */

@@ -1,5 +1,5 @@
 /**
- * The errors of Kasm's answers: refused credentials, a missing permission, a licence limit, a
+ * The errors of Kasm's answers: refused credentials, a missing permission, a license limit, a
  * refused request and its meanings a caller acts on (an unknown object, a membership or
  * assignment that exists or does not, a duplicate, a delete that needs `force`), rate limiting,
  * a failing server, and an answer of the wrong shape. Apart from the connection and vocabulary
@@ -66,7 +66,7 @@ export class KasmPermissionError extends KasmApiError {
 
 /**
  * HTTP 403 `License limit exceeded. Unable to create user` (or `... session`): the deployment's
- * licence has no seat left for what the call creates. It is not about the API key's permissions,
+ * license has no seat left for what the call creates. It is not about the API key's permissions,
  * so the message gives no permission advice; it says which seats are used up and how to get more.
  */
 export class KasmLicenseLimitError extends KasmApiError {
@@ -77,7 +77,7 @@ export class KasmLicenseLimitError extends KasmApiError {
     const limited = licenseLimited(details.errorMessage);
     super(
       "license",
-      `${details.operation}: ${answeringServer(details)} refused the call: ${limited === "feature" ? "the licence does not include this feature" : "a licence limit is reached"} (HTTP ${details.status ?? 403} ${quote(details.errorMessage)}). ${licenseAdvice(limited)}`,
+      `${details.operation}: ${answeringServer(details)} refused the call: ${limited === "feature" ? "the license does not include this feature" : "a license limit is reached"} (HTTP ${details.status ?? 403} ${quote(details.errorMessage)}). ${licenseAdvice(limited)}`,
       details,
     );
     if (limited !== undefined) this.limited = limited;

@@ -9,7 +9,7 @@
  * | `configuration`  | {@link KasmConfigurationError} | a client option is missing or invalid                     |
  * | `authentication` | {@link KasmAuthenticationError} | HTTP 401: the key or secret is wrong or expired          |
  * | `permission`     | {@link KasmPermissionError} | HTTP 403: the key lacks a permission (or is Read Only)       |
- * | `license`        | {@link KasmLicenseLimitError} | HTTP 403 `License limit exceeded`: the licence's seats are used up |
+ * | `license`        | {@link KasmLicenseLimitError} | HTTP 403 `License limit exceeded`: the license's seats are used up |
  * | `bad_request`    | {@link KasmBadRequestError} | HTTP 400 (and other 4xx)                                     |
  * | `not_found`      | {@link KasmNotFoundError}   | HTTP 400 (or 200) whose message says the object is unknown   |
  * | `not_found`      | {@link KasmMalformedIdError} | HTTP 5xx to a request that sent an id that is no Kasm id (Kasm's database cannot read it); not retried |
@@ -25,7 +25,7 @@
  * | `unsupported`    | {@link KasmUnsupportedOperationError} | a product operation, called with `apiNames` `spec` (nothing is sent) |
  *
  * Kasm's texts, not only its status codes, decide the class: a 403 `License limit exceeded. ...`
- * is about the licence, not a permission, and `Invalid user name or password.` is about the
+ * is about the license, not a permission, and `Invalid user name or password.` is about the
  * credentials whatever its code. Releases before 1.19.0 swapped the codes and used other texts
  * (1.15: 403 `Access Denied` for wrong credentials, 401 `Unauthorized` for a missing permission);
  * both releases' texts are classified right. See {@link errorForStatus}.
@@ -37,7 +37,7 @@
  * | file | what it holds |
  * |---|---|
  * | `base.ts` | {@link KasmApiError}, its details, the configuration error, the cause's sanitising |
- * | `answers.ts` | the errors of Kasm's answers: credentials, permission, licence, refused request and its meanings, rate limit, server, shape |
+ * | `answers.ts` | the errors of Kasm's answers: credentials, permission, license, refused request and its meanings, rate limit, server, shape |
  * | `connection.ts` | the errors of the connection: transport, timeout, health check |
  * | `vocabulary.ts` | the errors of the two wire vocabularies |
  * | `messages.ts` | Kasm's texts and what each means, for 1.19 and 1.15 |

@@ -1,14 +1,14 @@
 /**
  * Kasm's texts, and what each means: the patterns of the messages that decide an answer's class
- * whatever its status code (a licence limit, wrong credentials, a missing permission, an unknown
+ * whatever its status code (a license limit, wrong credentials, a missing permission, an unknown
  * object), for releases 1.19 and 1.15. Apart, and importing nothing, because both the error
  * classes (an expired key, an unlicensed feature) and the classification read them: this is the
  * one place that knows Kasm's wording.
  */
 
 /**
- * What a licence stopped: a new user (named-user seats), a new session (concurrent sessions), or
- * a feature the licence does not include (1.15: 403 `Access Denied. This feature is not licensed`).
+ * What a license stopped: a new user (named-user seats), a new session (concurrent sessions), or
+ * a feature the license does not include (1.15: 403 `Access Denied. This feature is not licensed`).
  */
 export type LicenseLimited = "user" | "session" | "feature";
 
@@ -23,7 +23,7 @@ const NOT_FOUND_MESSAGES: readonly RegExp[] = [
   /^Missing or invalid user$/i, // 1.15 update_user_attributes
 ];
 
-/** Kasm's text for a licence whose seats are used up (`License limit exceeded. Unable to create user`). */
+/** Kasm's text for a license whose seats are used up (`License limit exceeded. Unable to create user`). */
 export const LICENSE_LIMIT_MESSAGE = /^licen[cs]e limit exceeded\b/i;
 
 /** Kasm's text for wrong or expired credentials (401 from 1.19.0; some earlier releases sent 403). */
@@ -35,7 +35,7 @@ export const ACCESS_DENIED_MESSAGE = /^access denied\.?$/i;
 /** 1.15's text for an expired key (HTTP 401). */
 export const EXPIRED_KEY_MESSAGE = /^access has expired\b/i;
 
-/** 1.15's text for a feature the licence lacks (HTTP 403). */
+/** 1.15's text for a feature the license lacks (HTTP 403). */
 export const UNLICENSED_FEATURE_MESSAGE = /^access denied\. this feature is not licensed\b/i;
 
 /** The text of a missing permission: 1.19 answers 403 `Unauthorized.`, 1.15 answers 401 `Unauthorized`. */
@@ -72,7 +72,7 @@ export function isNotFoundMessage(operation: string, message: string | undefined
   return NOT_FOUND_MESSAGES.some((re) => re.test(message.trim()));
 }
 
-/** What the licence limit of a Kasm message stopped: `... Unable to create user` or `... session`. */
+/** What the license limit of a Kasm message stopped: `... Unable to create user` or `... session`. */
 export function licenseLimited(message: string | undefined): LicenseLimited | undefined {
   if (UNLICENSED_FEATURE_MESSAGE.test((message ?? "").trim())) return "feature";
   const what = /unable to create (user|session)/i.exec(message ?? "")?.[1]?.toLowerCase();

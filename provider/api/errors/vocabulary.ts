@@ -102,7 +102,7 @@ export class KasmUnknownPathError extends KasmApiError {
 }
 
 /**
- * An operation that only the released product has (groups, cast config reads, licence listing:
+ * An operation that only the released product has (groups, cast config reads, license listing:
  * the API documentation leaves them out), called while `apiNames` is `spec`. Nothing was sent.
  */
 export class KasmUnsupportedOperationError extends KasmApiError {

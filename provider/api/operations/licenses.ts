@@ -1,10 +1,10 @@
-/** Operations of the licences area. */
+/** Operations of the licenses area. */
 import { z } from "zod";
 import { License, type ActivateParams } from "../schemas/licenses";
 import type { KasmApi } from "../transport";
 
 /**
- * Activate a licence with an activation key (`activate`; needs Licenses Create). With `seats`,
+ * Activate a license with an activation key (`activate`; needs Licenses Create). With `seats`,
  * takes that many seats of the key's entitlement; each call adds seats, so a call is never
  * repeated after a failure that may have reached the server.
  *
@@ -15,7 +15,7 @@ export async function activate(api: KasmApi, params: ActivateParams): Promise<Li
 }
 
 /**
- * Every licence applied to the installation (`get_licenses`; a product operation, needs Licenses
+ * Every license applied to the installation (`get_licenses`; a product operation, needs Licenses
  * View).
  *
  * @throws {@link KasmUnsupportedOperationError} with `apiNames` `spec`, before sending anything.

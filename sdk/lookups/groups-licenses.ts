@@ -1,10 +1,10 @@
 /**
- * Lookups of groups and licences: a released Kasm's operations (`get_groups`, `get_licenses`),
+ * Lookups of groups and licenses: a released Kasm's operations (`get_groups`, `get_licenses`),
  * which the API documentation leaves out. They need `kasm:apiNames` `product`; with `spec` (the
  * default) they fail before sending anything, naming the setting.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { GetGroupArgs } from "../../provider/lookups/groups-licences";
+import type { GetGroupArgs } from "../../provider/lookups/groups-licenses";
 import { named, outputOf, scrubbed } from "./common";
 import type { Api, Camelized, InputArgs, LookupOptions } from "./common";
 
@@ -12,7 +12,7 @@ export type { GetGroupArgs };
 
 /** A group (it has no secret fields). */
 export type Group = Camelized<Awaited<ReturnType<Api["groups"]["getGroups"]>>[number]>;
-/** A licence applied to the installation (it has no secret fields: the licence key itself is not returned). */
+/** A license applied to the installation (it has no secret fields: the license key itself is not returned). */
 export type License = Camelized<Awaited<ReturnType<Api["licenses"]["getLicenses"]>>[number]>;
 
 // --- groups --------------------------------------------------------------------------------------
@@ -50,11 +50,11 @@ export function getGroupOutput(args: InputArgs<GetGroupArgs>, options?: LookupOp
   return outputOf(fetchGroup, (group) => scrubbed(group))(args as InputArgs<GetGroupArgs>, options);
 }
 
-// --- licences ------------------------------------------------------------------------------------
+// --- licenses ------------------------------------------------------------------------------------
 
 const fetchLicenses = named("getLicenses");
 
-/** Every licence applied to the installation: seats (`limit`), type, expiry and features. */
+/** Every license applied to the installation: seats (`limit`), type, expiry and features. */
 export async function getLicenses(options?: LookupOptions): Promise<License[]> {
   return (await fetchLicenses({}, options)).map((l) => scrubbed(l));
 }

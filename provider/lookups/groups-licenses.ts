@@ -1,5 +1,5 @@
 /**
- * Lookups of groups and licences: a released Kasm's operations (`get_groups`, `get_licenses`),
+ * Lookups of groups and licenses: a released Kasm's operations (`get_groups`, `get_licenses`),
  * which the API documentation leaves out. They need `kasm:apiNames` `product`; with `spec` (the
  * default) they fail before sending anything, naming the setting.
  */
@@ -15,8 +15,8 @@ export type GetGroupArgs = { readonly name: string; readonly groupId?: undefined
 
 const GROUP = { schema: GroupRecord, name: "Group", secrets: NO_SECRETS };
 
-/** The lookups of groups and licences. */
-export const GROUP_LICENCE_LOOKUPS = {
+/** The lookups of groups and licenses. */
+export const GROUP_LICENSE_LOOKUPS = {
   getGroups: recordList({
     description: "Every group the API key may view (system groups need Groups View System). A released Kasm's operation: needs the setting apiNames product.",
     args: z.strictObject({}),
@@ -48,9 +48,9 @@ export const GROUP_LICENCE_LOOKUPS = {
 
   getLicenses: recordList({
     description:
-      "Every licence applied to the installation: seats (limit), type, expiry and features. A released Kasm's operation: needs the setting apiNames product.",
+      "Every license applied to the installation: seats (limit), type, expiry and features. A released Kasm's operation: needs the setting apiNames product.",
     args: z.strictObject({}),
-    // The licence key itself is not returned: a licence has no secret fields.
+    // The license key itself is not returned: a license has no secret fields.
     record: { schema: License, name: "License", secrets: NO_SECRETS },
     list: "licenses",
     fetch: async (client) => client.licenses.getLicenses(),
