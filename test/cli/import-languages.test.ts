@@ -27,7 +27,7 @@ import { runImport } from "../../importer/cli";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { PASSPHRASE, SLOW } from "../e2e/helpers";
 import { capture, writesIn } from "../importer/helpers";
-import { LANGUAGE_SEED } from "../importer/language-seed";
+import { installationEnv, LANGUAGE_SEED } from "../importer/language-seed";
 import { buildInstallation } from "../helpers/installation";
 import { hasPulumi, measuredStep, PulumiCli, type CliSteps } from "./pulumi-cli";
 import { generateSdks, hasGo, hasPython, nodejsSdkTarball, programNodeModules, pulumiCliVersion, pythonEnvironment, run } from "./sdks";
@@ -69,16 +69,7 @@ afterAll(async () => {
 
 /** The settings of both installations, in the environment kasm-import reads (the fleet's and the single ones'). */
 function importEnv(single?: TestEmulator): NodeJS.ProcessEnv {
-  return {
-    ...(single ? { KASM_BASE_URL: single.url, KASM_API_KEY: ADMIN.key, KASM_API_KEY_SECRET: ADMIN.secret, KASM_API_NAMES: single.apiNames } : {}),
-    KASM_PROD_BASE_URL: prod.url,
-    KASM_PROD_API_KEY: ADMIN.key,
-    KASM_PROD_API_KEY_SECRET: ADMIN.secret,
-    KASM_PROD_API_NAMES: "product",
-    KASM_LAB_BASE_URL: lab.url,
-    KASM_LAB_API_KEY: ADMIN.key,
-    KASM_LAB_API_KEY_SECRET: ADMIN.secret,
-  };
+  return { ...(single ? installationEnv(single, ADMIN) : {}), ...installationEnv(prod, ADMIN, "prod"), ...installationEnv(lab, ADMIN, "lab") };
 }
 
 /** Run kasm-import into `out`, failing with its words unless it wrote the project. */

@@ -14,3 +14,18 @@ export const LANGUAGE_SEED = {
   ],
   stagingConfigs: [{ zone_name: "default", image_name: "kasmweb/chrome:1.16.0", num_sessions: 2, expiration: 1 }],
 };
+
+/** The environment kasm-import reads an installation's settings from: `KASM_*`, or `KASM_<PREFIX>_*` for one of a fleet. */
+export function installationEnv(
+  emulator: { readonly url: string; readonly apiNames: string },
+  key: { readonly key: string; readonly secret: string },
+  prefix?: string,
+): NodeJS.ProcessEnv {
+  const stem = prefix === undefined ? "KASM_" : `KASM_${prefix.toUpperCase()}_`;
+  return {
+    [`${stem}BASE_URL`]: emulator.url,
+    [`${stem}API_KEY`]: key.key,
+    [`${stem}API_KEY_SECRET`]: key.secret,
+    [`${stem}API_NAMES`]: emulator.apiNames,
+  };
+}

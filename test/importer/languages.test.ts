@@ -19,7 +19,7 @@ import { idOutputOf } from "../../catalogue/kinds";
 import { kinds } from "../../provider";
 import { packageSchema } from "../../provider/native/schema";
 import { REPO } from "../e2e/helpers";
-import { LANGUAGE_SEED } from "./language-seed";
+import { installationEnv, LANGUAGE_SEED } from "./language-seed";
 
 let dir: string;
 let prod: TestEmulator;
@@ -44,21 +44,8 @@ async function importInto(out: string, args: readonly string[], env: NodeJS.Proc
   return { status, stdout: stdout.text(), stderr: stderr.text(), file: (name: string) => readFileSync(path.join(out, name), "utf8") };
 }
 
-const single = (emulator: TestEmulator) => ({
-  KASM_BASE_URL: emulator.url,
-  KASM_API_KEY: ADMIN.key,
-  KASM_API_KEY_SECRET: ADMIN.secret,
-  KASM_API_NAMES: emulator.apiNames,
-});
-const fleet = () => ({
-  KASM_PROD_BASE_URL: prod.url,
-  KASM_PROD_API_KEY: ADMIN.key,
-  KASM_PROD_API_KEY_SECRET: ADMIN.secret,
-  KASM_PROD_API_NAMES: "product",
-  KASM_LAB_BASE_URL: lab.url,
-  KASM_LAB_API_KEY: ADMIN.key,
-  KASM_LAB_API_KEY_SECRET: ADMIN.secret,
-});
+const single = (emulator: TestEmulator) => installationEnv(emulator, ADMIN);
+const fleet = () => ({ ...installationEnv(prod, ADMIN, "prod"), ...installationEnv(lab, ADMIN, "lab") });
 
 describe("kasm-import --language", () => {
   it("python: one provider from the stack's settings, snake_case arguments, references through the declared objects", async () => {
