@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `kasm-import`: read a Kasm installation through the API and write a Pulumi project that takes
- * everything it holds over with `adopt: true`, so that the first `pulumi up` changes nothing.
+ * everything it holds over, so that the first `pulumi up` changes nothing: the dynamic TypeScript
+ * program with `adopt: true`, a native program (any language) by `pulumi import --file import.json`.
  *
  * ```sh
  * KASM_BASE_URL=https://kasm.example.com KASM_API_KEY=... KASM_API_KEY_SECRET=... npx kasm-import --out kasm-stack
@@ -21,12 +22,13 @@ import { settingNamesOf } from "../provider/api/setting-names";
 import { IMPORT_KINDS, isImportKind, type ImportKind } from "./kinds";
 import { generateFleet, pulumiImportFile, type GeneratedProject, type InstallationRead, type SummaryRow } from "./program";
 import { readInstallation } from "./read";
-import { LANGUAGES, type Language } from "./write/emit/native";
+import { LANGUAGES, TAKE_OVERS, type Language, type TakeOver } from "./write/emit/native";
 
 const HELP = `Usage: kasm-import [--out <dir>] [options]
 
 Reads a Kasm installation (or several) through its API and writes a Pulumi project that declares
-what it holds, each resource with adopt: true, so that the first \`pulumi up\` changes nothing.
+what it holds, so that the first \`pulumi up\` changes nothing: the dynamic TypeScript program
+adopts (adopt: true); a native program comes with import.json for \`pulumi import --file\`.
 
 Options:
   --language <language>  typescript (default), python, go or yaml: the program's language. Python,
@@ -34,6 +36,12 @@ Options:
                          explicit provider per installation, configured from the stack's settings
   --form <form>          with --language typescript: dynamic (default, pulumi-kasm's dynamic
                          resources) or native (the native provider's SDK, @pulumi-kasm/native)
+  --take-over <how>      with a native program: import (default) writes the program without adopt
+                         and import.json, which \`pulumi import --file\` records in the stack's
+                         state before the first preview (that preview then shows no change; the
+                         README gives the commands); adopt writes adopt: true on every resource
+                         instead (the first preview lists creates, the first up takes them over)
+  --stack <name>         the stack the native program's README and import.json name (default: dev)
   --installation <prefix>
                          read one installation of a fleet (repeat it): its settings are
                          --config kasm-<prefix>:baseUrl=... or KASM_<PREFIX>_BASE_URL, ...; every
@@ -103,6 +111,10 @@ interface Invocation {
   readonly pulumiImportProvider?: string | ReadonlyMap<string, string>;
   readonly language: Language;
   readonly form: "dynamic" | "native";
+  /** How a native program takes the objects over. */
+  readonly takeOver: TakeOver;
+  /** The stack a native program's README and import.json name. */
+  readonly stack: string;
   /** The installations' prefixes; `[undefined]` for the one installation of the kasm: settings. */
   readonly installations: readonly (string | undefined)[];
 }
@@ -140,6 +152,8 @@ function parse(argv: readonly string[], cwd: string): Invocation | "help" {
       language: { type: "string" },
       form: { type: "string" },
       installation: { type: "string", multiple: true },
+      "take-over": { type: "string" },
+      stack: { type: "string" },
       help: { type: "boolean" },
     },
   });
@@ -157,6 +171,14 @@ function parse(argv: readonly string[], cwd: string): Invocation | "help" {
   if (formValue === "dynamic" && language !== "typescript")
     throw new UsageError(`--form dynamic is TypeScript's only: a ${language} program uses the native provider (leave --form out)`);
   const form: "dynamic" | "native" = formValue;
+  const takeOver = (values["take-over"] ?? (form === "native" ? "import" : "adopt")) as TakeOver;
+  if (!TAKE_OVERS.includes(takeOver)) throw new UsageError(`--take-over '${values["take-over"]}': choose import or adopt`);
+  if (form === "dynamic" && takeOver === "import")
+    throw new UsageError(
+      "--take-over import needs the native provider (pulumi import cannot read dynamic resources): add --form native, or leave --take-over out (the dynamic program adopts)",
+    );
+  const stack = values.stack ?? "dev";
+  if (!/^[A-Za-z0-9_.-]+$/.test(stack)) throw new UsageError(`--stack '${stack}': a stack name may hold only letters, digits, '-', '_' and '.'`);
   const prefixes = values.installation ?? [];
   for (const prefix of prefixes)
     if (!isConnectionName(prefix))
@@ -228,6 +250,8 @@ function parse(argv: readonly string[], cwd: string): Invocation | "help" {
     pulumiImportProvider,
     language,
     form,
+    takeOver,
+    stack,
     installations: prefixes.length === 0 ? [undefined] : prefixes,
   };
 }
@@ -405,6 +429,8 @@ export async function runImport(argv: readonly string[], io: ImportIo): Promise<
     pulumiRange: manifest.pulumiRange,
     language: invocation.language,
     form: invocation.form,
+    takeOver: invocation.takeOver,
+    stack: invocation.stack,
   });
   io.stdout.write(`${summaryTable(project.summary)}\n\n`);
   io.stdout.write(`${counts.join("\n")}\n`);

@@ -33,7 +33,7 @@ import { Names } from "./names";
 import type { Inventory } from "./read";
 import { writeSteps, type Step } from "./write/area";
 import { goFiles } from "./write/emit/go";
-import { providerNames, summaryRows, type Language, type NativeProgram } from "./write/emit/native";
+import { importFileOf, providerNames, summaryRows, type Language, type NativeProgram, type TakeOver } from "./write/emit/native";
 import { pythonFiles } from "./write/emit/python";
 import { typescriptNativeFiles } from "./write/emit/typescript";
 import { yamlFiles } from "./write/emit/yaml";
@@ -122,6 +122,10 @@ export interface InstallationRead {
 /** How a program of one or more installations is written. */
 export interface FleetSettings extends Omit<ProgramSettings, "baseUrl" | "apiKey" | "prefix"> {
   readonly language: Language;
+  /** How a native program takes the objects over (the dynamic program always adopts). */
+  readonly takeOver: TakeOver;
+  /** The stack a native program's README and `import.json` name. */
+  readonly stack: string;
 }
 
 /** The writers of the installations, one name space for them all: each installation's areas, in order. */
@@ -166,9 +170,12 @@ export function generateFleet(installations: readonly InstallationRead[], settin
     packageVersion: settings.packageVersion,
     pulumiRange: settings.pulumiRange,
     installations: writers.map((writer, i) => ({ prefix: installations[i].prefix, writer })),
+    takeOver: settings.takeOver,
+    stack: settings.stack,
   };
   const emit = { typescript: typescriptNativeFiles, python: pythonFiles, go: goFiles, yaml: yamlFiles }[settings.language];
   const files = emit(program);
+  if (program.takeOver === "import") files.set("import.json", `${JSON.stringify(importFileOf(program), null, 2)}\n`);
   return {
     files: new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
     secrets: writers.flatMap((w) => w.secrets),

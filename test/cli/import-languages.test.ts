@@ -3,18 +3,19 @@
  * plugin of this checkout, on two emulators seeded with the same names (test/importer/language-seed.ts):
  * `prod` speaking the released product's names (`apiNames: product`), `lab` the spec's.
  *
- * - One installation each: a Python program of prod and a YAML program of lab. Their first
- *   `preview` plans only take-overs (every resource a create, nothing updated, replaced or deleted,
- *   no take-over warning) and sends no write; their first `up` sends no write; a preview after it
- *   plans no change and sends no request.
+ * - One installation each: a Python program of prod and a YAML program of lab. The commands of
+ *   the README kasm-import writes, run as written (the providers alone with `pulumi up --target`,
+ *   then `pulumi import --file import.json`), write nothing to Kasm; the first `preview` then plans
+ *   no change (every resource the same, "unchanged" in the CLI's own summary) and sends no write;
+ *   the first `up` sends no write; a preview after it sends no request.
  * - Both in one stack (`--installation prod --installation lab`), in YAML and in Python: no name
  *   collides and nothing is edited by hand; the same holds. A user deleted by hand in lab is
  *   re-created by the next `up --refresh`, and its UserGroups follows it (the new user is in its group).
  * - A whole installation (egress with its secrets, workspaces, casting, server assignments) in
- *   YAML: the first up writes nothing; in Go, it builds.
+ *   YAML: imported, it previews no change and the first up writes nothing; in Go, it builds.
  * - The fleet in Go builds against the generated Go SDK (`go build`, `go vet`).
  * - The fleet in TypeScript on the native SDK (`--form native`) type-checks against the generated,
- *   packed `@pulumi-kasm/native` and takes over without a write, as the Python and YAML ones do.
+ *   packed `@pulumi-kasm/native` and is taken over without a write, as the Python and YAML ones are.
  *
  * The SDKs come from scripts/sdk/generate.sh; the Python environment as in native-python.test.ts.
  * Skipped without the CLI or python3; the Go part without `go`.
@@ -121,18 +122,51 @@ async function step(label: string, run: () => Promise<CliSteps>) {
   return { ...result, writes, all: result.requests.length + labRequests.length };
 }
 
-/** The first preview plans take-overs only and writes nothing; the first up writes nothing; a preview after it plans no change and sends nothing. */
-async function expectTakeOverWithoutWrites(cli: PulumiCli, label: string): Promise<void> {
+/** The commands of the generated README's first sh block that start with `pulumi <verb>`, comments cut, as the CLI's arguments. */
+function readmeCommands(programDir: string, verb: string): string[][] {
+  const readme = readFileSync(path.join(programDir, "README.md"), "utf8");
+  const block = /```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+  return block
+    .split("\n")
+    .map((line) => line.split(/\s+#/)[0].trim())
+    .filter((line) => line.startsWith(`pulumi ${verb} `))
+    .map((line) => line.split(/\s+/).slice(1));
+}
+
+/**
+ * The take-over the generated README describes, its commands run as written: the providers alone
+ * (`pulumi up --target`), then `pulumi import --file import.json`; neither writes to Kasm. Then the
+ * first preview plans no change (every resource the same, in the JSON and in the CLI's own summary)
+ * and sends no write; the first up writes nothing; a preview after it sends no request.
+ */
+async function expectTakeOverWithoutWrites(cli: PulumiCli, programDir: string, label: string): Promise<void> {
+  const providersUp = readmeCommands(programDir, "up");
+  const imports = readmeCommands(programDir, "import");
+  expect(providersUp.length).toBe(1);
+  expect(imports.length).toBe(1);
+  for (const [what, args] of [
+    ["the providers", providersUp[0]],
+    ["pulumi import --file", imports[0]],
+  ] as const) {
+    const result = await step(`${label}: ${what}`, async () => ({ ...(await cli.run(args)), ops: {}, errors: {} }));
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.writes).toEqual([]);
+  }
+
   const preview = await step(`${label}: first preview`, () => cli.steps("preview"));
   expect(preview.code, preview.stdout + preview.stderr).toBe(0);
-  const planned = Object.entries(preview.ops).filter(([, op]) => op !== "create" && op !== "same");
-  expect(planned).toEqual([]);
+  expect(Object.entries(preview.ops).filter(([, op]) => op !== "same")).toEqual([]);
   expect(Object.keys(preview.ops).length).toBeGreaterThan(5);
-  expect(preview.stdout + preview.stderr).not.toContain("will change");
   expect(preview.writes).toEqual([]);
+  // What a reviewer reads: the CLI's own summary of the same preview.
+  const printed = await cli.run(["preview", "--stack", "dev"]);
+  expect(printed.code, printed.stdout + printed.stderr).toBe(0);
+  expect(printed.stdout).toMatch(/Resources:\s+\d+ unchanged/);
+  expect(printed.stdout).not.toMatch(/to (create|update|delete|replace|import)/);
 
   const up = await step(`${label}: first up`, () => cli.steps("up"));
   expect(up.code, up.stdout + up.stderr).toBe(0);
+  expect(Object.entries(up.ops).filter(([, op]) => op !== "same")).toEqual([]);
   expect(up.writes).toEqual([]);
 
   const after = await step(`${label}: preview after the up`, () => cli.steps("preview"));
@@ -147,16 +181,20 @@ async function userIn(emulator: TestEmulator, username: string) {
 }
 
 describe.skipIf(!hasPulumi || !hasPython)("kasm-import --language through the pulumi CLI (native provider)", () => {
-  it("python, one installation in product mode: the first preview only takes over, the first up writes nothing", { timeout: SLOW }, async () => {
+  it("python, one installation in product mode: after the README's pulumi import, the first preview shows no change and the first up writes nothing", {
+    timeout: SLOW,
+  }, async () => {
     const programDir = path.join(dir, "python-prod");
     await kasmImport(programDir, ["--language", "python"], prod);
-    await expectTakeOverWithoutWrites(await stackOf(programDir, [["kasm", prod]]), "python, prod");
+    await expectTakeOverWithoutWrites(await stackOf(programDir, [["kasm", prod]]), programDir, "python, prod");
   });
 
-  it("yaml, one installation in spec mode: the first preview only takes over, the first up writes nothing", { timeout: SLOW }, async () => {
+  it("yaml, one installation in spec mode: after the README's pulumi import, the first preview shows no change and the first up writes nothing", {
+    timeout: SLOW,
+  }, async () => {
     const programDir = path.join(dir, "yaml-lab");
     await kasmImport(programDir, ["--language", "yaml"], lab);
-    await expectTakeOverWithoutWrites(await stackOf(programDir, [["kasm", lab]]), "yaml, lab");
+    await expectTakeOverWithoutWrites(await stackOf(programDir, [["kasm", lab]]), programDir, "yaml, lab");
   });
 
   it("python, both installations in one stack: no name collides, nothing is edited by hand, nothing is written", { timeout: SLOW }, async () => {
@@ -167,11 +205,12 @@ describe.skipIf(!hasPulumi || !hasPython)("kasm-import --language through the pu
         ["prod", prod],
         ["lab", lab],
       ]),
+      programDir,
       "python, fleet",
     );
   });
 
-  it("typescript on the native SDK, both installations in one stack: it type-checks against @pulumi-kasm/native and takes over without a write", {
+  it("typescript on the native SDK, both installations in one stack: it type-checks against @pulumi-kasm/native; imported, it previews no change and writes nothing", {
     timeout: SLOW,
   }, async () => {
     const programDir = path.join(dir, "typescript-fleet");
@@ -185,7 +224,7 @@ describe.skipIf(!hasPulumi || !hasPython)("kasm-import --language through the pu
       ],
       { typeCheck: true },
     );
-    await expectTakeOverWithoutWrites(cli, "typescript (native), fleet");
+    await expectTakeOverWithoutWrites(cli, programDir, "typescript (native), fleet");
   });
 
   it("yaml, both installations in one stack: no write; a user deleted by hand comes back with its groups on the next up", { timeout: SLOW }, async () => {
@@ -195,7 +234,7 @@ describe.skipIf(!hasPulumi || !hasPython)("kasm-import --language through the pu
       ["prod", prod],
       ["lab", lab],
     ]);
-    await expectTakeOverWithoutWrites(cli, "yaml, fleet");
+    await expectTakeOverWithoutWrites(cli, programDir, "yaml, fleet");
 
     const before = await userIn(lab, "ada@corp.example");
     expect(before?.groups?.map((g) => g.name)).toContain("Engineering");
@@ -214,7 +253,7 @@ describe.skipIf(!hasPulumi || !hasPython)("kasm-import --language through the pu
     expect(writesIn(up.requests, "product")).toEqual([]);
   });
 
-  it("yaml, a whole installation (egress with its secrets, workspaces, casting, server assignments): the first up writes nothing", {
+  it("yaml, a whole installation (egress with its secrets, workspaces, casting, server assignments): imported, the first preview changes only the objects holding a secret (taken over), the first up writes nothing", {
     timeout: SLOW,
   }, async () => {
     const whole = await buildInstallation(6, { apiNames: "product" });
@@ -248,9 +287,24 @@ describe.skipIf(!hasPulumi || !hasPython)("kasm-import --language through the pu
       await cli.init();
       const writes = () => writesIn(whole.emulator.requests, "product");
       whole.emulator.requests.length = 0;
+      for (const args of [...readmeCommands(programDir, "up"), ...readmeCommands(programDir, "import")]) {
+        const result = await measuredStep(whole.emulator, figures, `yaml, whole installation: pulumi ${args[0]}`, () => cli.run(args));
+        expect(result.code, result.stdout + result.stderr).toBe(0);
+      }
+      // What Kasm shows is imported and previews unchanged; an object holding a secret Kasm never shows
+      // keeps adopt: true (the README names it), is not in import.json, and previews as a take-over.
+      const imported = new Set((JSON.parse(readFileSync(path.join(programDir, "import.json"), "utf8")).resources as { name: string }[]).map((r) => r.name));
       const preview = await measuredStep(whole.emulator, figures, "yaml, whole installation: first preview", () => cli.steps("preview"));
       expect(preview.code, preview.stdout + preview.stderr).toBe(0);
-      expect(Object.entries(preview.ops).filter(([, op]) => op !== "create" && op !== "same")).toEqual([]);
+      const taken = Object.entries(preview.ops).filter(([, op]) => op !== "same");
+      expect(
+        taken.every(([name, op]) => op === "create" && !imported.has(name)),
+        JSON.stringify(taken),
+      ).toBe(true);
+      expect(taken.map(([name]) => name).sort()).toEqual(
+        [...readFileSync(path.join(programDir, "README.md"), "utf8").matchAll(/^- [A-Z]\w+ (\S+)$/gm)].map((m) => m[1]).sort(),
+      );
+      expect(imported.size).toBeGreaterThan(30);
       const up = await measuredStep(whole.emulator, figures, "yaml, whole installation: first up", () => cli.steps("up"));
       expect(up.code, up.stdout + up.stderr).toBe(0);
       expect(Object.keys(up.ops).length).toBeGreaterThan(30);

@@ -58,9 +58,41 @@ describe("kasm-import --language", () => {
     expect(main).toMatch(/ada_corp_example = kasm\.User\(\n {4}"ada-corp-example",\n {4}username="ada@corp\.example",\n {4}first_name="Ada",/);
     expect(main).toContain("    user_id=ada_corp_example.user_id,\n    group_ids=[engineering.group_id],\n");
     expect(main).toContain("    group_id=engineering.group_id,\n    image_id=chrome.image_id,\n");
-    expect(main).toContain("    adopt=True,\n    opts=on_kasm,\n)");
+    // The default take-over is pulumi import: no adopt, and import.json lists every declared object on the provider.
+    expect(main).not.toContain("adopt");
+    expect(main).toContain("    group_id=engineering.group_id,\n    image_id=chrome.image_id,\n    opts=on_kasm,\n)");
     expect(result.file("Pulumi.yaml")).toContain("kasmApiNames:\n    type: string\n    default: product");
-    expect(result.file("README.md")).toContain("pulumi config set kasmBaseUrl");
+    const readme = result.file("README.md");
+    expect(readme).toContain("pulumi config set kasmBaseUrl");
+    expect(readme).toContain("pulumi up --yes --stack dev --target urn:pulumi:dev::py::pulumi:providers:kasm::kasm ");
+    expect(readme).toContain("pulumi import --yes --stack dev --file import.json --generate-code=false ");
+    const list = JSON.parse(result.file("import.json")) as {
+      nameTable: Record<string, string>;
+      resources: { type: string; name: string; id: string; provider: string }[];
+    };
+    expect(list.nameTable).toEqual({ kasm: "urn:pulumi:dev::py::pulumi:providers:kasm::kasm" });
+    const declared = [...main.matchAll(/= kasm\.(\w+)\(\n {4}"([^"]+)",|^kasm\.(\w+)\(\n {4}"([^"]+)",/gm)].map(
+      (m) => `kasm:index:${m[1] ?? m[3]}::${m[2] ?? m[4]}`,
+    );
+    expect(list.resources.map((r) => `${r.type}::${r.name}`).sort()).toEqual(declared.filter((d) => !d.includes(":Provider::")).sort());
+    expect(list.resources.every((r) => r.provider === "kasm" && /^[0-9a-f-]+/.test(r.id))).toBe(true);
+  });
+
+  it("--take-over adopt: adopt=True on every resource, no import.json; --stack names the stack of the import's URNs", async () => {
+    const adopted = await importInto(path.join(dir, "py-adopt"), ["--language", "python", "--take-over", "adopt"], single(prod));
+    expect(adopted.status, adopted.stderr).toBe(0);
+    expect(adopted.file("__main__.py")).toContain("    adopt=True,\n    opts=on_kasm,\n)");
+    expect(existsSync(path.join(dir, "py-adopt", "import.json"))).toBe(false);
+    expect(adopted.file("README.md")).not.toContain("import.json");
+
+    const staged = await importInto(path.join(dir, "yaml-staging"), ["--language", "yaml", "--stack", "staging", "--no-protect"], single(lab));
+    expect(staged.status, staged.stderr).toBe(0);
+    expect(JSON.parse(staged.file("import.json")).nameTable).toEqual({ kasm: "urn:pulumi:staging::yaml-staging::pulumi:providers:kasm::kasm" });
+    expect(staged.file("README.md")).toContain("pulumi import --yes --stack staging --file import.json --generate-code=false --protect=false ");
+
+    const dynamic = await importInto(path.join(dir, "ts-import"), ["--take-over", "import"], single(prod));
+    expect(dynamic.status).toBe(2);
+    expect(dynamic.stderr).toContain("--take-over import needs the native provider");
   });
 
   it("yaml: resources keyed by name, ${name.output} references, the provider and protect as options", async () => {
@@ -203,7 +235,9 @@ describe("README.md's kasm-import section on languages and fleets", () => {
     expect(fleetProgram).toContain("baseUrl: ${prodBaseUrl}");
     expect(fleetProgram).toContain("prodApiKey:");
     expect(fleetProgram).toMatch(/userId: "\$\{[a-z0-9-]+\.userId\}"/);
-    expect(fleetProgram).toMatch(/adopt: true\n {4}options:\n {6}provider: \$\{kasm-prod\}\n {6}protect: true/);
+    expect(fleetProgram).toMatch(/\n {4}options:\n {6}provider: \$\{kasm-prod\}\n {6}protect: true/);
+    expect(fleetProgram).not.toContain("adopt");
+    expect(Object.keys(JSON.parse(readFileSync(path.join(cwd, "kasm-fleet", "import.json"), "utf8")).nameTable)).toEqual(["kasm-prod", "kasm-lab"]);
   });
 
   it("the Go program it describes: kasm.NewUser with the provider and protect options, and a go.mod that replaces the SDK's module", async () => {

@@ -18,6 +18,7 @@ import {
   providerOf,
   referencedVariables,
   setArgs,
+  takeOverText,
   type NativeProgram,
 } from "./native";
 
@@ -91,7 +92,7 @@ function mainGo(program: NativeProgram): string {
       body.push("", `\t\t// --- ${section.title}`, ...section.comment.split("\n").map((line) => `\t\t// ${line}`.trimEnd()));
       for (const d of declarationsOf(section)) {
         declared++;
-        const args = setArgs(d).map(([k, v]) => `\t\t\t${title(k)}: ${literal(v, d.kind, k)},`);
+        const args = setArgs(d, program).map(([k, v]) => `\t\t\t${title(k)}: ${literal(v, d.kind, k)},`);
         const call = `kasm.New${d.kind}(ctx, ${JSON.stringify(d.name)}, &kasm.${d.kind}Args{\n${args.join("\n")}\n\t\t}, ${options})`;
         if (d.variable !== undefined && used.has(d.variable)) {
           body.push(`\t\t${d.variable}, err := ${call}`, "\t\tif err != nil {", "\t\t\treturn err", "\t\t}");
@@ -104,9 +105,7 @@ function mainGo(program: NativeProgram): string {
   return [
     `// The Kasm installation${program.installations.length > 1 ? "s" : ""} ${installationsText(program)} as code, taken over by kasm-import.`,
     "//",
-    "// Every resource has Adopt: true: the first `pulumi up` takes the existing objects over and changes",
-    "// nothing in Kasm. From then on, this program is what Kasm should hold: edit it, preview, up.",
-    "// README.md lists the settings to give first, and what was not taken over.",
+    ...takeOverText(program).map((line) => `// ${line}`),
     "package main",
     "",
     "import (",

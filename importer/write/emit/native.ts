@@ -7,11 +7,23 @@
  */
 import { camel } from "../../names";
 import { isDeclaration, RawId, Ref, Secret, type Declaration, type ModelSection, type Value } from "../model";
-import { summarySections, type ProgramWriter, type SecretSetting, type SummaryRow } from "../writer";
+import { summarySections, type ProgramWriter, type PulumiImportEntry, type SecretSetting, type SummaryRow } from "../writer";
 
 /** The languages `--language` takes. */
 export const LANGUAGES = ["typescript", "python", "go", "yaml"] as const;
 export type Language = (typeof LANGUAGES)[number];
+
+/**
+ * How a native program takes the installation's objects over (`--take-over`):
+ * - `import` (the default): the program declares each object as it is, and `pulumi import --file
+ *   import.json` records them in the stack's state before the first preview, which then shows no
+ *   change. The explicit providers are created first (`pulumi up --target`), so that the import can
+ *   name them.
+ * - `adopt`: every resource has `adopt: true`; the first `pulumi up` finds each object by its
+ *   natural key and records it (the preview lists them as creates, and Kasm receives no write).
+ */
+export const TAKE_OVERS = ["import", "adopt"] as const;
+export type TakeOver = (typeof TAKE_OVERS)[number];
 
 /** One installation of the program: its prefix in a fleet, and what its writer declared. */
 export interface NativeInstallation {
@@ -27,6 +39,10 @@ export interface NativeProgram {
   readonly packageVersion: string;
   readonly pulumiRange: string;
   readonly installations: readonly NativeInstallation[];
+  /** How the existing objects come into the stack (see {@link TakeOver}). */
+  readonly takeOver: TakeOver;
+  /** The stack the README's commands and `import.json`'s provider URNs name. */
+  readonly stack: string;
 }
 
 /** The provider resource of an installation: its name, its variable, and its configuration keys. */
@@ -82,9 +98,87 @@ export function referencedVariables(program: NativeProgram): Set<string> {
   return used;
 }
 
-/** The args that are set, in order. */
-export function setArgs(declaration: Declaration): [string, Value][] {
-  return Object.entries(declaration.args).filter(([, v]) => v !== undefined) as [string, Value][];
+/**
+ * Whether a declaration holds a secret read from the configuration: a value Kasm never shows (an
+ * egress credential's password, a WireGuard private key), so that `pulumi import` cannot record
+ * it. Such an object is taken over by `adopt: true` even with the `import` take-over: an imported
+ * state without the secret would differ from the program (for an egress credential, which Kasm
+ * can neither update nor delete, a difference that cannot be applied).
+ */
+export function holdsSecret(declaration: Declaration): boolean {
+  const walk = (value: Value | undefined): boolean =>
+    value instanceof Secret ||
+    (Array.isArray(value) && value.some(walk)) ||
+    (value !== null && typeof value === "object" && !(value instanceof Ref) && !(value instanceof RawId) && Object.values(value).some((v) => walk(v as Value)));
+  return Object.values(declaration.args).some(walk);
+}
+
+/** Whether a declaration comes into the stack by `pulumi import` (else by `adopt: true` on the first `up`). */
+export function isImported(declaration: Declaration, program: NativeProgram): boolean {
+  return program.takeOver === "import" && !holdsSecret(declaration);
+}
+
+/**
+ * The args that are set, in order. An imported declaration leaves `adopt` out: the object is in the
+ * stack's state before the first run, and `adopt` would differ from what `pulumi import` recorded
+ * (the preview would show an update of it on every resource).
+ */
+export function setArgs(declaration: Declaration, program: NativeProgram): [string, Value][] {
+  return Object.entries(declaration.args).filter(([name, v]) => v !== undefined && !(name === "adopt" && isImported(declaration, program))) as [
+    string,
+    Value,
+  ][];
+}
+
+/** The URN of an installation's provider resource in the program's stack: what `import.json` and `pulumi up --target` name. */
+export function providerUrn(program: NativeProgram, installation: NativeInstallation): string {
+  return `urn:pulumi:${program.stack}::${program.project}::pulumi:providers:kasm::${providerOf(installation).name}`;
+}
+
+/**
+ * `import.json`, the file `pulumi import --file` reads: every imported declaration (see
+ * {@link isImported}) with its type, name and id, on its installation's provider, which the name
+ * table gives by URN (created by the README's `pulumi up --target` before). No secret is in it.
+ */
+export function importFileOf(program: NativeProgram): { nameTable: Record<string, string>; resources: (PulumiImportEntry & { provider: string })[] } {
+  const nameTable: Record<string, string> = {};
+  const resources = program.installations.flatMap((installation) => {
+    const provider = providerOf(installation).name;
+    nameTable[provider] = providerUrn(program, installation);
+    const adopted = new Set(
+      installation.writer.model.flatMap((section) => declarationsOf(section).filter((d) => !isImported(d, program))).map((d) => `${d.kind}::${d.name}`),
+    );
+    return installation.writer.pulumiImports
+      .filter((entry) => !adopted.has(`${entry.type.slice(entry.type.lastIndexOf(":") + 1)}::${entry.name}`))
+      .map((entry) => ({ ...entry, provider }));
+  });
+  return { nameTable, resources };
+}
+
+/** The declarations taken over by `adopt: true` under the `import` take-over, as `kind name` (the README names them). */
+function adoptedUnderImport(program: NativeProgram): string[] {
+  if (program.takeOver !== "import") return [];
+  return program.installations.flatMap(({ writer }) =>
+    writer.model.flatMap((section) => declarationsOf(section).filter((d) => !isImported(d, program))).map((d) => `${d.kind} ${d.name}`),
+  );
+}
+
+/** The program's own words on how it took the objects over, for the head of its program file (lines, no comment marks). */
+export function takeOverText(program: NativeProgram): string[] {
+  return program.takeOver === "import"
+    ? [
+        "The objects it declares are recorded in the stack by `pulumi import --file import.json` (README.md),",
+        "so the first `pulumi preview` shows no change. From then on, this program is what Kasm should hold:",
+        "edit it, preview, up. README.md lists the settings to give first, and what was not taken over.",
+        ...(adoptedUnderImport(program).length > 0
+          ? ["An object holding a secret Kasm never shows keeps adopt: true: the first `pulumi up` takes it over."]
+          : []),
+      ]
+    : [
+        "Every resource has adopt: true: the first `pulumi up` takes the existing objects over and changes",
+        "nothing in Kasm. From then on, this program is what Kasm should hold: edit it, preview, up.",
+        "README.md lists the settings to give first, and what was not taken over.",
+      ];
 }
 
 /** Every secret the program reads, over its installations. */
@@ -145,29 +239,66 @@ export function summaryRows(program: NativeProgram): SummaryRow[] {
   );
 }
 
+/** The commands that bring the objects into the stack before the first preview (the `import` take-over). */
+function importLines(program: NativeProgram): string[] {
+  const targets = program.installations.map((installation) => `--target ${providerUrn(program, installation)}`).join(" ");
+  const protect = program.protect ? "" : " --protect=false";
+  return [
+    `pulumi up --yes --stack ${program.stack} ${targets}   # the provider${program.installations.length > 1 ? "s" : ""} alone: nothing is written to Kasm`,
+    `pulumi import --yes --stack ${program.stack} --file import.json --generate-code=false${protect}   # reads each object into the state: nothing is written to Kasm`,
+    "pulumi preview   # no change: the program declares what the state now holds",
+  ];
+}
+
 /** The project's README: what it is, how to get the SDK, the settings to give, what was not taken over. */
 export function nativeReadme(program: NativeProgram, language: Language, programFile: string, setup: readonly string[]): string {
+  const several = program.installations.length > 1;
   return [
     `# ${program.project}`,
     "",
-    `The Kasm installation${program.installations.length > 1 ? "s" : ""} ${installationsText(program)}, as a Pulumi program in ${language}`,
-    `on the native provider (\`pulumi-resource-kasm\`), generated by \`kasm-import\` from what ${program.installations.length > 1 ? "they" : "it"} held.`,
-    "Each installation has its own explicit provider, configured from the stack's configuration. Every",
-    "resource has `adopt: true`, so the first `pulumi up` takes the existing objects over without changing them.",
+    `The Kasm installation${several ? "s" : ""} ${installationsText(program)}, as a Pulumi program in ${language}`,
+    `on the native provider (\`pulumi-resource-kasm\`), generated by \`kasm-import\` from what ${several ? "they" : "it"} held.`,
+    "Each installation has its own explicit provider, configured from the stack's configuration.",
+    ...(program.takeOver === "import"
+      ? [
+          "The program declares each object as Kasm holds it, without `adopt`; `import.json` lists them by id, and",
+          "`pulumi import` records them in the stack's state, so the first preview shows no change and the first",
+          "`up` writes nothing. Run the commands below once, in this order: the import names the providers, so",
+          "they are created first.",
+        ]
+      : ["Every resource has `adopt: true`, so the first `pulumi up` takes the existing objects over without changing them."]),
     "",
     "## Before the first run",
     "",
     "```sh",
     ...setup,
-    "pulumi stack init dev",
+    `pulumi stack init ${program.stack}`,
     ...configLines(program),
-    "pulumi preview   # shows every resource to be created: created means taken over, nothing changes in Kasm",
-    "pulumi up",
+    ...(program.takeOver === "import"
+      ? importLines(program)
+      : ["pulumi preview   # shows every resource to be created: created means taken over, nothing changes in Kasm", "pulumi up"]),
     "```",
     "",
     allSecrets(program).length > 0
       ? "Kasm holds the secrets above but the program never contains them: give each the value it has in Kasm."
       : "The program holds no secret: only the API keys' secrets are needed.",
+    ...(program.takeOver === "import"
+      ? [
+          "",
+          "An object deleted in Kasm by hand after the import is still in the state: `pulumi up --refresh` finds it",
+          "gone and creates it again, and what refers to it follows the new one.",
+        ]
+      : []),
+    ...(adoptedUnderImport(program).length > 0
+      ? [
+          "",
+          "These objects hold a secret Kasm never shows, which `pulumi import` therefore cannot record; they keep",
+          "`adopt: true` and are not in `import.json`. The first preview lists them as creates; the first `up`",
+          "finds each by its name and takes it over, comparing what Kasm shows, without a write:",
+          "",
+          ...adoptedUnderImport(program).map((d) => `- ${d}`),
+        ]
+      : []),
     "",
     ...summarySections(summaryRows(program), `\`${programFile}\``, program.protect),
   ].join("\n");

@@ -5,7 +5,18 @@
  * `requirements.txt` and the README around it.
  */
 import { Code, RawId, Ref, Secret, type Value } from "../model";
-import { PLUGIN_BLOCK, declarationsOf, installationsText, nativeReadme, oneLine, projectConfigYaml, providerOf, setArgs, type NativeProgram } from "./native";
+import {
+  PLUGIN_BLOCK,
+  declarationsOf,
+  installationsText,
+  nativeReadme,
+  oneLine,
+  projectConfigYaml,
+  providerOf,
+  setArgs,
+  takeOverText,
+  type NativeProgram,
+} from "./native";
 
 /** `egressProviderId` -> `egress_provider_id`, as Pulumi's Python generator names arguments and outputs. */
 export function snake(name: string): string {
@@ -37,9 +48,7 @@ function mainPy(program: NativeProgram): string {
   const out: string[] = [
     `"""The Kasm installation${program.installations.length > 1 ? "s" : ""} ${installationsText(program)} as code, taken over by kasm-import.`,
     "",
-    "Every resource has adopt=True: the first `pulumi up` takes the existing objects over and changes",
-    "nothing in Kasm. From then on, this program is what Kasm should hold: edit it, preview, up.",
-    'README.md lists the settings to give first, and what was not taken over."""',
+    ...takeOverText(program).map((line, i, lines) => (i === lines.length - 1 ? `${line}"""` : line)),
     "import pulumi",
     "import pulumi_kasm as kasm",
     "",
@@ -67,7 +76,7 @@ function mainPy(program: NativeProgram): string {
       for (const d of declarationsOf(section)) {
         const head = d.variable === undefined ? "" : `${snake(d.variable)} = `;
         out.push(`${head}kasm.${d.kind}(`, `    ${JSON.stringify(d.name)},`);
-        for (const [arg, value] of setArgs(d)) {
+        for (const [arg, value] of setArgs(d, program)) {
           const comment = value instanceof RawId && value.label ? `  # ${oneLine(value.label)}` : "";
           out.push(`    ${snake(arg)}=${literal(value)},${comment}`);
         }

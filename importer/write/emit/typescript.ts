@@ -4,7 +4,18 @@
  * its resources take, `Pulumi.yaml`, `package.json`, `tsconfig.json` and the README.
  */
 import { json, literal, typescriptConfig } from "../writer";
-import { PLUGIN_BLOCK, declarationsOf, installationsText, nativeReadme, oneLine, projectConfigYaml, providerOf, setArgs, type NativeProgram } from "./native";
+import {
+  PLUGIN_BLOCK,
+  declarationsOf,
+  installationsText,
+  nativeReadme,
+  oneLine,
+  projectConfigYaml,
+  providerOf,
+  setArgs,
+  takeOverText,
+  type NativeProgram,
+} from "./native";
 
 /** `index.ts`. */
 function indexTs(program: NativeProgram): string {
@@ -12,9 +23,7 @@ function indexTs(program: NativeProgram): string {
     "/**",
     ` * The Kasm installation${program.installations.length > 1 ? "s" : ""} ${installationsText(program)} as code, taken over by kasm-import.`,
     " *",
-    " * Every resource has `adopt: true`: the first `pulumi up` takes the existing objects over and changes",
-    " * nothing in Kasm. From then on, this program is what Kasm should hold: edit it, preview, up.",
-    " * README.md lists the settings to give first, and what was not taken over.",
+    ...takeOverText(program).map((line) => ` * ${line}`),
     " */",
     'import * as pulumi from "@pulumi/pulumi";',
     'import * as kasm from "@pulumi-kasm/native";',
@@ -41,7 +50,7 @@ function indexTs(program: NativeProgram): string {
       out.push("", `// --- ${section.title} `.padEnd(100, "-"), ...section.comment.split("\n").map((line) => `// ${line}`.trimEnd()));
       for (const d of declarationsOf(section)) {
         const head = d.variable === undefined ? "" : `const ${d.variable} = `;
-        const args = setArgs(d).map(([k, v]) => `  ${k}: ${literal(v)},`);
+        const args = setArgs(d, program).map(([k, v]) => `  ${k}: ${literal(v)},`);
         out.push(`${head}new kasm.${d.kind}(${JSON.stringify(d.name)}, {`, ...args, `}, ${provider.options});`);
       }
     }

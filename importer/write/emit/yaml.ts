@@ -47,7 +47,7 @@ function pulumiYaml(program: NativeProgram): string {
       out.push("", rule(section.title), ...section.comment.split("\n").map((line) => `  # ${line}`.trimEnd()));
       for (const d of declarationsOf(section)) {
         out.push(`  ${d.name}:`, `    type: kasm:index:${d.kind}`, "    properties:");
-        for (const [arg, value] of setArgs(d)) {
+        for (const [arg, value] of setArgs(d, program)) {
           const comment = value instanceof RawId && value.label ? ` # ${oneLine(value.label)}` : "";
           out.push(`      ${arg}: ${literal(value)}${comment}`);
         }
@@ -59,7 +59,7 @@ function pulumiYaml(program: NativeProgram): string {
   }
   return [
     `name: ${program.project}`,
-    `description: ${JSON.stringify(oneLine(`Kasm ${installationsText(program)} as code, taken over by kasm-import (every resource adopt: true)`))}`,
+    `description: ${JSON.stringify(oneLine(`Kasm ${installationsText(program)} as code, taken over by kasm-import${program.takeOver === "adopt" ? " (every resource adopt: true)" : " (recorded by pulumi import --file import.json)"}`))}`,
     "runtime: yaml",
     PLUGIN_BLOCK.trimEnd(),
     projectConfigYaml(program, true).trimEnd(),
