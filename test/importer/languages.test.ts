@@ -14,6 +14,8 @@ import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator
 import { capture } from "./helpers";
 import { runImport } from "../../importer/cli";
 import { GO_FLOAT_INPUTS } from "../../importer/write/emit/go";
+import { idLabels } from "../../importer/write/emit/native";
+import { RawId, Ref, Secret } from "../../importer/write/model";
 import { IMPORT_KINDS } from "../../importer/kinds";
 import { idOutputOf } from "../../catalogue/kinds";
 import { kinds } from "../../provider";
@@ -76,6 +78,14 @@ describe("kasm-import --language", () => {
     );
     expect(list.resources.map((r) => `${r.type}::${r.name}`).sort()).toEqual(declared.filter((d) => !d.includes(":Provider::")).sort());
     expect(list.resources.every((r) => r.provider === "kasm" && /^[0-9a-f-]+/.test(r.id))).toBe(true);
+  });
+
+  it("names the ids a value holds, inside lists and objects too, in the comment Python and YAML write after it", () => {
+    const group = new RawId("3c4d5e6f7a8b49c0d1e2f3a4b5c6d7e8", "All Users");
+    expect(idLabels(group)).toBe("All Users");
+    expect(idLabels([new Ref("eng", "groupId", "eng", "Group"), group, new RawId("4d5e", undefined)])).toBe("All Users");
+    expect(idLabels({ zone: new RawId("f3d6", "default"), image: [new RawId("170d", "Chrome\nstable")] })).toBe("default, Chrome stable");
+    expect(idLabels([new Secret("key"), "literal", 3])).toBe("");
   });
 
   it("--take-over adopt: adopt=True on every resource, no import.json; --stack names the stack of the import's URNs", async () => {

@@ -181,6 +181,24 @@ export function takeOverText(program: NativeProgram): string[] {
       ];
 }
 
+/**
+ * The comment after an input in a language whose values sit on one line (Python, YAML): the names
+ * Kasm gives the ids it holds, so that `["3c4d..."]` still says which group it is. Empty when the
+ * value holds no id with a name.
+ */
+export function idLabels(value: Value): string {
+  const labels: string[] = [];
+  const walk = (v: Value | undefined): void => {
+    if (v instanceof RawId) {
+      if (v.label) labels.push(oneLine(v.label));
+    } else if (Array.isArray(v)) for (const item of v) walk(item);
+    else if (v !== null && typeof v === "object" && !(v instanceof Ref) && !(v instanceof Secret))
+      for (const item of Object.values(v)) walk(item as Value | undefined);
+  };
+  walk(value);
+  return labels.join(", ");
+}
+
 /** Every secret the program reads, over its installations. */
 export function allSecrets(program: NativeProgram): SecretSetting[] {
   return program.installations.flatMap(({ writer }) => writer.secrets);

@@ -8,6 +8,7 @@ import { Code, RawId, Ref, Secret, type Value } from "../model";
 import {
   PLUGIN_BLOCK,
   declarationsOf,
+  idLabels,
   installationsText,
   nativeReadme,
   oneLine,
@@ -77,7 +78,8 @@ function mainPy(program: NativeProgram): string {
         const head = d.variable === undefined ? "" : `${snake(d.variable)} = `;
         out.push(`${head}kasm.${d.kind}(`, `    ${JSON.stringify(d.name)},`);
         for (const [arg, value] of setArgs(d, program)) {
-          const comment = value instanceof RawId && value.label ? `  # ${oneLine(value.label)}` : "";
+          const labels = idLabels(value);
+          const comment = labels ? `  # ${labels}` : "";
           out.push(`    ${snake(arg)}=${literal(value)},${comment}`);
         }
         out.push(`    opts=${snake(providerOf(installation).options)},`, ")");

@@ -4,7 +4,18 @@
  * name, referring to others as `${name.output}` and to its provider as `${kasm-prod}`.
  */
 import { Code, RawId, Ref, Secret, type Value } from "../model";
-import { PLUGIN_BLOCK, declarationsOf, installationsText, nativeReadme, oneLine, projectConfigYaml, providerOf, setArgs, type NativeProgram } from "./native";
+import {
+  PLUGIN_BLOCK,
+  declarationsOf,
+  idLabels,
+  installationsText,
+  nativeReadme,
+  oneLine,
+  projectConfigYaml,
+  providerOf,
+  setArgs,
+  type NativeProgram,
+} from "./native";
 
 /**
  * A value as YAML in flow style (JSON, which YAML reads): a literal string's `${` doubled to `$${`
@@ -48,7 +59,8 @@ function pulumiYaml(program: NativeProgram): string {
       for (const d of declarationsOf(section)) {
         out.push(`  ${d.name}:`, `    type: kasm:index:${d.kind}`, "    properties:");
         for (const [arg, value] of setArgs(d, program)) {
-          const comment = value instanceof RawId && value.label ? ` # ${oneLine(value.label)}` : "";
+          const labels = idLabels(value);
+          const comment = labels ? ` # ${labels}` : "";
           out.push(`      ${arg}: ${literal(value)}${comment}`);
         }
         out.push("    options:", `      provider: \${${provider.name}}`);
