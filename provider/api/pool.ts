@@ -31,7 +31,7 @@ export interface TransportConnection {
 }
 
 /** TLS certificate errors, for which the error message suggests `caCert`. */
-export const TLS_TRUST_CODES = new Set([
+export const TLS_TRUST_CODES: ReadonlySet<string> = new Set([
   "DEPTH_ZERO_SELF_SIGNED_CERT",
   "SELF_SIGNED_CERT_IN_CHAIN",
   "UNABLE_TO_VERIFY_LEAF_SIGNATURE",

@@ -42,7 +42,7 @@ export const SECRET_FIELD_NAMES: readonly string[] = Object.freeze([
   "cookie",
 ]);
 
-const SECRET_NAMES = new Set(SECRET_FIELD_NAMES.map(normaliseName));
+const SECRET_NAMES: ReadonlySet<string> = new Set(SECRET_FIELD_NAMES.map(normaliseName));
 
 function normaliseName(name: string): string {
   return name.toLowerCase().replace(/-/g, "_");

@@ -83,8 +83,8 @@ export const OPERATION_NAMES: Readonly<Record<string, string>> = {
   exec_ws: "exec_kasm",
 };
 
-const PRODUCT_BY_SPEC = new Map(FIELD_NAMES.map(([spec, product]) => [spec, product]));
-const SPEC_BY_PRODUCT = new Map(FIELD_NAMES.map(([spec, product]) => [product, spec]));
+const PRODUCT_BY_SPEC: ReadonlyMap<string, string> = new Map(FIELD_NAMES.map(([spec, product]) => [spec, product]));
+const SPEC_BY_PRODUCT: ReadonlyMap<string, string> = new Map(FIELD_NAMES.map(([spec, product]) => [product, spec]));
 
 /** The operation's name on the wire of an installation that speaks `names`. */
 export function wireOperationName(operation: string, names: ApiNames): string {

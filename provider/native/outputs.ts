@@ -5,6 +5,7 @@
  * conversion as the inputs (json-schema.ts), descriptions included (each output's `.describe`
  * text, which the SDK's TSDoc is generated from too).
  */
+import { z } from "zod";
 import { KIND_ID_OUTPUTS } from "../../catalogue/kinds";
 import type { kinds, OutputsOfKind } from "..";
 import type { Kind } from "../resources/kit/types";
@@ -21,9 +22,6 @@ export interface PropertySpec {
   /** A change to the input replaces the resource (what the kind's diff says; shown by generated SDKs). */
   readonly willReplaceOnChanges?: boolean;
 }
-
-/** Each kind's output names, read once per kind (a preview asks for every resource it creates). */
-const OUTPUT_NAMES = new WeakMap<Kind, string[]>();
 
 /**
  * The outputs `kind` computes, each typed and described as a package schema property; an output
@@ -52,12 +50,12 @@ export function requiredOutputNames(kind: Kind): string[] {
   return ((schema.required ?? []) as string[]).filter((name) => !nullable(name));
 }
 
-/** The names of the outputs `kind` computes. */
+/**
+ * The names of the outputs `kind` computes: the keys of its outputs' object schema (what the
+ * package schema lists), read from the zod shape rather than converted to JSON Schema, because a
+ * preview asks for every resource it creates and the conversion costs far more.
+ */
 export function outputNames(kind: Kind): string[] {
-  let names = OUTPUT_NAMES.get(kind);
-  if (names === undefined) {
-    names = Object.keys(kindOutputSchema(kind.manifest).properties ?? {});
-    OUTPUT_NAMES.set(kind, names);
-  }
-  return names;
+  const outputs = kind.manifest.outputs;
+  return outputs instanceof z.ZodObject ? Object.keys(outputs.shape) : Object.keys(kindOutputSchema(kind.manifest).properties ?? {});
 }

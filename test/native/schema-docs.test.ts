@@ -10,7 +10,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { KASM_KINDS, secretInputsOf } from "../../catalogue/kinds";
 import { kinds, type KindName } from "../../provider";
-import type { PropertySpec } from "../../provider/native/outputs";
+import { outputNames, type PropertySpec } from "../../provider/native/outputs";
 import { packageSchema } from "../../provider/native/schema";
 import { GENERATED_FOLDER, kindModule, moduleName } from "../../scripts/sdk/typescript";
 
@@ -141,5 +141,17 @@ describe("the native schema's descriptions", () => {
     expect(kindModule("User", kinds.User).text).toContain(
       `  /** The user's id (32 hex digits). */\n  declare readonly userId: pulumi.Output<UserOutputs["userId"]>;`,
     );
+  });
+});
+
+describe("the output names the native provider writes into each resource's state", () => {
+  it("are, for every kind, the outputs the package schema lists beyond its inputs (read from the zod shape, not converted)", () => {
+    for (const name of KASM_KINDS) {
+      const kind = kinds[name as KindName];
+      const spec = schema.resources[`kasm:index:${name}`];
+      const listed = Object.keys(spec.properties).filter((property) => !(property in spec.inputProperties));
+      expect(outputNames(kind).sort(), name).toEqual(expect.arrayContaining(listed.sort()));
+      expect(outputNames(kind).every((output) => output in spec.properties)).toBe(true);
+    }
   });
 });
