@@ -13,6 +13,8 @@
 import { createHash } from "node:crypto";
 import { KasmClient } from "./api/client";
 import { KasmConfigurationError } from "./api/errors";
+import { HealthGates } from "./api/health";
+import type { InstallationSurvey } from "./resources/kit/installation-check";
 import { configKey, connectionSettings, envVar, resolveConfig, type KasmClientOptions, type SettingNames } from "./api/config";
 import type { ApiNames } from "./api/vocabulary";
 
@@ -23,6 +25,19 @@ export interface ConnectionSettings {
   readonly names: SettingNames;
 }
 
+/**
+ * What a host process remembers of one connection's installation between provider calls, for
+ * the checks made before changes (`resources/kit/installation-check.ts`): kept by the registry,
+ * so that every resource of a deployment on that connection shares it, and nothing is kept in a
+ * module's variables.
+ */
+export interface InstallationMemory {
+  /** The one read of the installation before a change: made once, then shared. */
+  survey?: Promise<InstallationSurvey>;
+  /** The natural keys `check` looked up and found no object for, by kind and key, with when. */
+  readonly absences: Map<string, number>;
+}
+
 /** The connections of one process (see the module comment). */
 export class ConnectionRegistry {
   #read: (key: string) => string | undefined;
@@ -31,6 +46,13 @@ export class ConnectionRegistry {
   readonly #env: NodeJS.ProcessEnv;
   /** The clients built, by connection ("" for the default one), with a digest of their settings. */
   readonly #clients = new Map<string, { readonly client: KasmClient; readonly digest: string }>();
+  /**
+   * The health waits every client built here shares, one per installation's address; a client
+   * built beside the registry for the same process (`waitForHealthy` in the program) shares them too.
+   */
+  readonly healthGates = new HealthGates();
+  /** What is remembered of each connection's installation, by connection ("" for the default one). */
+  readonly #memories = new Map<string, InstallationMemory>();
 
   /**
    * @param read Answers a fully qualified configuration key (`kasm-prod:baseUrl`) with its value.
@@ -75,9 +97,23 @@ export class ConnectionRegistry {
     if (built !== undefined && built.digest === digest && !built.client.closed) return built.client;
     if (built !== undefined) void built.client.close().catch(() => undefined);
     const settings = this.settings(name);
-    const client = new KasmClient(settings.options, settings.env, settings.names);
+    const client = new KasmClient({ ...settings.options, healthGates: this.healthGates }, settings.env, settings.names);
     this.#clients.set(key, { client, digest });
     return client;
+  }
+
+  /**
+   * What this process remembers of connection `name`'s installation (see {@link InstallationMemory}):
+   * kept while the process runs, whatever becomes of the connection's client.
+   */
+  memory(name: string | undefined): InstallationMemory {
+    const key = name ?? "";
+    let memory = this.#memories.get(key);
+    if (memory === undefined) {
+      memory = { absences: new Map() };
+      this.#memories.set(key, memory);
+    }
+    return memory;
   }
 
   /** The client of connection `name` if one was built, else undefined: for what may only use a client that exists. */

@@ -16,7 +16,7 @@
  *
  * `kasm:waitForHealthySeconds` (or `KASM_WAIT_FOR_HEALTHY_SECONDS`) makes the first request of
  * this process wait for Kasm's health check: once per host process, which is once per deployment,
- * however many resources and clients follow (see `healthGate` in api/health.ts).
+ * however many resources and clients follow (see `HealthGates` in api/health.ts, which the registry below gives every client it builds).
  *
  * Named connections (a resource's `connection` input, see `resources/kit/connections.ts`): each
  * has its own client, built from its own settings (`kasm-<name>:` keys, `KASM_<NAME>_*`
@@ -123,6 +123,7 @@ export function contextIn(
     client: () => registry.client(connection),
     existingClient: () => registry.existingClient(connection),
     apiNames: () => registry.apiNames(connection),
+    memory: () => registry.memory(connection),
     setting: (option: ProviderSetting) => registry.setting(connection, option),
     label: (kind, id) => labelFor(kind, resourceName, id),
     warn: (message) => diagnostics.warn(message),

@@ -46,8 +46,10 @@ export async function waitForHealthy(args: WaitForHealthyArgs = {}): Promise<Hea
   // The same reading of the `kasm:` keys (or a connection's own) as the provider's and the
   // lookups' (outside a program, none are set).
   const name = connectionName(args.connection);
-  const settings = (await programConnections()).settings(name);
-  const options = { ...settings.options, ...args.settings };
+  const connections = await programConnections();
+  const settings = connections.settings(name);
+  // The registry's health gates: once this wait succeeds, the lookups' clients do not wait again.
+  const options = { ...settings.options, ...args.settings, healthGates: connections.healthGates };
   // Loaded here, not with the sdk: a program that never waits does not spend the time on the
   // client, its settings and its errors (which read the permission tables).
   const [{ resolveConfig }, { HEALTH_DEFAULTS }, { KasmClient }] = await Promise.all([

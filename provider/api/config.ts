@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { KasmConfigurationError } from "./errors";
+import { HealthGates } from "./health";
 import { API_NAMES, type ApiNames } from "./vocabulary";
 import { configKey, DEFAULT_SETTING_NAMES, envVar, providerSettingNames, settingNamesOf, settingRef, type SettingNames } from "./setting-names";
 
@@ -96,6 +97,12 @@ export interface KasmClientOptions {
   readonly apiNames?: ApiNames;
   /** Where to report retries and adopted objects. No environment variable. Default: silent. */
   readonly logger?: KasmLogger;
+  /**
+   * The health waits this client shares with others (see {@link HealthGates}): a connection
+   * registry gives every client it builds the same. No environment variable. Default: the
+   * client's own.
+   */
+  readonly healthGates?: HealthGates;
 }
 
 /** The checked configuration the client runs with. */
@@ -119,6 +126,8 @@ export interface ResolvedConfig {
   /** Where these settings were read, for messages that say which setting to change. */
   readonly settingNames: SettingNames;
   readonly logger?: KasmLogger;
+  /** The health waits of {@link KasmClientOptions.healthGates}, or the client's own. */
+  readonly healthGates: HealthGates;
 }
 
 /** The environment variable of each option that has one. */
@@ -156,7 +165,7 @@ export const CONFIG_KEYS = {
   maxConnections: "kasm:maxConnections",
   waitForHealthySeconds: "kasm:waitForHealthySeconds",
   apiNames: "kasm:apiNames",
-} as const satisfies Record<Exclude<keyof KasmClientOptions, "logger">, string>;
+} as const satisfies Record<Exclude<keyof KasmClientOptions, "logger" | "healthGates">, string>;
 
 /** The default of each numeric option. */
 export const DEFAULTS = {
@@ -287,6 +296,7 @@ export function resolveConfig(
     apiNames,
     settingNames: names,
     logger: options.logger,
+    healthGates: options.healthGates ?? new HealthGates(),
   };
 }
 

@@ -3,9 +3,10 @@
  * until it answers `{ok: true}`, backing off the way the product's own health-check script does
  * for the API Server (retry_delay 5 s, doubling per consecutive failure up to max_delay 60 s).
  *
- * {@link healthGate} is the `waitForHealthySeconds` setting: the transport waits on it before its
- * first request, once per process and base URL, so that a deployment against a Kasm still
- * starting waits instead of failing its first calls.
+ * {@link HealthGates} is the `waitForHealthySeconds` setting: the transport waits on it before its
+ * first request, once per base URL among the clients that share the gates (every client of one
+ * connection registry: one host process's), so that a deployment against a Kasm still starting
+ * waits instead of failing its first calls.
  */
 import { DEFAULT_SETTING_NAMES, envVar, howToSet, settingRef, type SettingNames } from "./setting-names";
 import { KasmHealthCheckError } from "./errors";
@@ -63,7 +64,7 @@ export async function waitForHealthy(api: KasmApi, options: WaitForHealthyOption
     // A probe never runs past the deadline (but gets at least a moment to answer).
     const probe = await api.transport.probeHealth(Math.max(1, Math.min(probeTimeoutMs, deadlineMs - elapsed())));
     if (probe.healthy) {
-      markHealthy(api.transport.baseUrl);
+      api.transport.healthGates.markHealthy(api.transport.baseUrl);
       return { attempts, elapsedMs: elapsed() };
     }
     const remaining = deadlineMs - elapsed();
@@ -89,35 +90,43 @@ export class KasmHealthGateError extends KasmHealthCheckError {
   }
 }
 
-/** One wait per base URL in this process: its outcome, shared by every request that follows. */
-const gates = new Map<string, Promise<void>>();
-
 /**
- * Wait, once per process and base URL, until the installation reports healthy, for at most
- * `seconds` (the `waitForHealthySeconds` setting; 0 returns at once). Every request of every
- * client of this process to that base URL waits on the same outcome: a Kasm that became healthy
- * is not probed again, and one that did not fails each request at once with the same
- * {@link KasmHealthGateError} rather than waiting again.
+ * The health waits of the clients that share them: one per base URL, its outcome shared by every
+ * request that follows. A connection registry (`provider/connections.ts`) gives every client it
+ * builds the same gates, so that a host process waits once per installation; a client built on
+ * its own has gates of its own.
  */
-export function healthGate(api: KasmApi, seconds: number): Promise<void> | undefined {
-  if (seconds <= 0) return undefined;
-  const key = api.transport.baseUrl;
-  let gate = gates.get(key);
-  if (!gate) {
-    gate = waitForHealthy(api, { deadlineMs: seconds * 1000 }).then(
-      () => undefined,
-      (error: unknown) => {
-        throw error instanceof KasmHealthCheckError ? new KasmHealthGateError(key, seconds, error, api.transport.settingNames) : error;
-      },
-    );
-    gates.set(key, gate);
-  }
-  return gate;
-}
+export class HealthGates {
+  /** One wait per base URL: its outcome. */
+  readonly #gates = new Map<string, Promise<void>>();
 
-/** Record that `baseUrl` answered healthy in this process (an explicit wait succeeded): no gate waits for it again. */
-export function markHealthy(baseUrl: string): void {
-  gates.set(baseUrl, Promise.resolve());
+  /**
+   * Wait, once per base URL, until the installation reports healthy, for at most `seconds` (the
+   * `waitForHealthySeconds` setting; 0 returns at once). Every request of every client sharing
+   * these gates waits on the same outcome: a Kasm that became healthy is not probed again, and one
+   * that did not fails each request at once with the same {@link KasmHealthGateError} rather than
+   * waiting again.
+   */
+  wait(api: KasmApi, seconds: number): Promise<void> | undefined {
+    if (seconds <= 0) return undefined;
+    const key = api.transport.baseUrl;
+    let gate = this.#gates.get(key);
+    if (!gate) {
+      gate = waitForHealthy(api, { deadlineMs: seconds * 1000 }).then(
+        () => undefined,
+        (error: unknown) => {
+          throw error instanceof KasmHealthCheckError ? new KasmHealthGateError(key, seconds, error, api.transport.settingNames) : error;
+        },
+      );
+      this.#gates.set(key, gate);
+    }
+    return gate;
+  }
+
+  /** Record that `baseUrl` answered healthy (an explicit wait succeeded): no gate waits for it again. */
+  markHealthy(baseUrl: string): void {
+    this.#gates.set(baseUrl, Promise.resolve());
+  }
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -44,7 +44,7 @@ import {
   errorForStatus,
   type ShapeIssue,
 } from "./errors";
-import { healthGate } from "./health";
+import type { HealthGates } from "./health";
 import { collectSecretValues, redact, scrubText } from "./redact";
 import { malformedIds, objectOfIdField, requestTarget, withCanonicalIds, type MalformedId } from "./request-ids";
 import { configKey, envVar, howToSet, type SettingNames } from "./setting-names";
@@ -118,6 +118,8 @@ export class KasmTransport {
   readonly #pathPrefix: string;
   readonly #logger?: KasmLogger;
   readonly #waitForHealthySeconds: number;
+  /** The health waits this transport shares with the other clients of its registry (see {@link HealthGates}). */
+  readonly healthGates: HealthGates;
   readonly #connection: TransportConnection;
 
   /**
@@ -139,6 +141,7 @@ export class KasmTransport {
     this.#pathPrefix = config.baseUrl.pathname.replace(/\/$/, "");
     this.#logger = config.logger;
     this.#waitForHealthySeconds = config.waitForHealthySeconds;
+    this.healthGates = config.healthGates;
     this.policy = new RetryPolicy({
       maxRetries: config.maxRetries,
       baseDelayMs: config.retryBaseDelayMs,
@@ -328,8 +331,8 @@ export class KasmTransport {
 
   /** Send one request through the retrying dispatcher and read the whole answer. */
   private async send(operation: OperationName, request: OutgoingRequest): Promise<RawAnswer> {
-    // The `waitForHealthySeconds` setting: once per process, before the first request.
-    await healthGate({ transport: this }, this.#waitForHealthySeconds);
+    // The `waitForHealthySeconds` setting: once per base URL among the clients sharing the gates, before the first request.
+    await this.healthGates.wait({ transport: this }, this.#waitForHealthySeconds);
     const spec = OPERATIONS[operation];
     const mode = repeatMode(operation);
     // Before and after: a read that overlaps a write in any way sees the generation change.

@@ -51,25 +51,21 @@ const SETTINGS_ERRORS = [
   KasmVocabularyError,
 ];
 
-/** The read of each installation this process made, by connection ("" for the default one). */
-const surveys = new Map<string, Promise<InstallationSurvey>>();
-
 /**
- * The survey of the current connection's installation: read once per process, then shared.
+ * The survey of the current connection's installation: read once per process (the host's
+ * runtime remembers it, see `InstallationMemory`), then shared.
  * Rejects with the client's error when the read shows the settings are wrong. Undefined when
  * `checkBeforeChanges` is off.
  */
 export function surveyInstallation(context: KindContext): Promise<InstallationSurvey> | undefined {
   if (!checksBeforeChanges(context)) return undefined;
-  const key = context.connection ?? "";
-  let survey = surveys.get(key);
-  if (survey === undefined) {
-    survey = readInstallation(context);
+  const memory = context.memory();
+  if (memory.survey === undefined) {
+    memory.survey = readInstallation(context);
     // Not awaited here: a caller that never looks must not leave a rejection unhandled.
-    survey.catch(() => undefined);
-    surveys.set(key, survey);
+    memory.survey.catch(() => undefined);
   }
-  return survey;
+  return memory.survey;
 }
 
 /**
@@ -126,20 +122,20 @@ function describe(error: unknown, names: SettingNames): string {
 /** How long a lookup that found no object stands for the create that follows it: as long as a refresh's snapshot of users serves. */
 export const ABSENCE_STANDS_MS = 30_000;
 
+/** An absence's key in the connection's `InstallationMemory.absences`. */
+const absenceKey = (kind: string, key: string) => JSON.stringify([kind, key]);
+
 /**
- * The natural keys `check` looked up and found no object for, by connection and kind, with when:
- * the create that follows in the same process (an `up`) does not look the key up again, so that
- * reading before a change costs a create no request more. The create's own lookup exists to keep
- * the client's recovery after a server error from taking an object made outside Pulumi for its
- * own (`findFirst`); an object made in the seconds between the check's lookup and the create is
- * as unlikely as one made between that lookup and the create, and Kasm refuses a duplicate create
- * either way. A key is forgotten once its create uses it, or after {@link ABSENCE_STANDS_MS}.
+ * The lookups by natural key that check shares with the create after it. The keys `check` looked
+ * up and found no object for are remembered, by kind and key, with when, in the connection's
+ * `InstallationMemory.absences` (the host's runtime keeps it): the create that follows in the same
+ * process (an `up`) does not look the key up again, so that reading before a change costs a
+ * create no request more. The create's own lookup exists to keep the client's recovery after a
+ * server error from taking an object made outside Pulumi for its own (`findFirst`); an object
+ * made in the seconds between the check's lookup and the create is as unlikely as one made
+ * between that lookup and the create, and Kasm refuses a duplicate create either way. A key is
+ * forgotten once its create uses it, or after {@link ABSENCE_STANDS_MS}.
  */
-const absences = new Map<string, number>();
-
-const absenceKey = (context: KindContext, kind: string, key: string) => JSON.stringify([context.connection ?? "", kind, key]);
-
-/** The lookups by natural key that check shares with the create after it (see {@link absences}). */
 export const lookups = {
   /**
    * When a lookup about to be asked reads Kasm, at the latest: now, or, when the answer may come
@@ -153,12 +149,13 @@ export const lookups = {
   },
   /** Check found no object of `kind` with this key, in what Kasm answered at `at` (default: now). */
   rememberAbsent(context: KindContext, kind: string, key: string, at: number = Date.now()): void {
-    absences.set(absenceKey(context, kind, key), at);
+    context.memory().absences.set(absenceKey(kind, key), at);
   },
   /** Whether check found no such object within {@link ABSENCE_STANDS_MS}; the answer is given once. */
   absentLately(context: KindContext, kind: string, key: string): boolean {
-    const at = absences.get(absenceKey(context, kind, key));
-    absences.delete(absenceKey(context, kind, key));
+    const { absences } = context.memory();
+    const at = absences.get(absenceKey(kind, key));
+    absences.delete(absenceKey(kind, key));
     return at !== undefined && Date.now() - at < ABSENCE_STANDS_MS;
   },
 };

@@ -8,6 +8,7 @@ import { UNKNOWN } from "../../../catalogue/values";
 import type { KasmClient } from "../../api/client";
 import type { SettingNames } from "../../api/config";
 import type { ApiNames } from "../../api/vocabulary";
+import type { InstallationMemory } from "../../connections";
 import type { KasmKind } from "../../../catalogue/kinds";
 
 /** Pulumi's placeholder for a value not known during preview (the catalogue's). */
@@ -43,6 +44,12 @@ export interface KindContext {
   existingClient(): KasmClient | undefined;
   /** The wire vocabulary the connection is configured with, known without a client. */
   apiNames(): ApiNames;
+  /**
+   * What the host process remembers of the connection's installation between calls (the one read
+   * before changes, the keys found absent): kept by the host's runtime, shared by every resource
+   * on the connection.
+   */
+  memory(): InstallationMemory;
   /** A provider setting of the connection: its key, else its variable, else undefined. */
   setting(option: ProviderSetting): string | undefined;
   /** How a message names the resource: `User ada` (by its Pulumi name; by `id` for a state that does not keep the name). */
