@@ -12,20 +12,37 @@ import { KasmInitializationError } from "../resources/kit/errors";
 import type { Props } from "../resources/kit/types";
 import { toStruct } from "./properties";
 
-/** Which of a half-created object's properties hold a secret, as lifecycle.ts's `keepingSecrets` marks them. */
-interface MarkedSecrets {
-  readonly secretProperties?: ReadonlySet<string>;
+/**
+ * A create or update that failed half way, as the native host reports it: the kind's error (the
+ * object's id, its properties, the reason) and which of the properties the engine must keep
+ * secret, which only the host knows (the secrets the engine sent, and the kind's secret inputs).
+ */
+export class HalfAppliedFailure extends Error {
+  /**
+   * @param failure The kind's error.
+   * @param secretProperties The properties of `failure` to send wrapped as secrets.
+   */
+  constructor(
+    readonly failure: KasmInitializationError,
+    readonly secretProperties: ReadonlySet<string>,
+  ) {
+    super(failure.message, { cause: failure });
+    this.name = "HalfAppliedFailure";
+  }
 }
 
 /** The gRPC error the engine is answered with for `error`. */
 export function grpcError(error: unknown): Partial<grpc.StatusObject> {
   const message = error instanceof Error ? error.message : String(error);
   const metadata = new grpc.Metadata();
-  if (error instanceof KasmInitializationError) {
+  // A kind's half-applied error that reached here unmarked keeps every property it has, none secret but the kind's own.
+  const halfApplied = error instanceof KasmInitializationError ? new HalfAppliedFailure(error, new Set()) : error;
+  if (halfApplied instanceof HalfAppliedFailure) {
+    const { failure, secretProperties } = halfApplied;
     const detail = new provproto.ErrorResourceInitFailed()
-      .setId(error.id)
-      .setProperties(toStruct(error.properties as Props, (error as MarkedSecrets).secretProperties))
-      .setReasonsList([...error.reasons]);
+      .setId(failure.id)
+      .setProperties(toStruct(failure.properties as Props, secretProperties))
+      .setReasonsList([...failure.reasons]);
     const any = new anyproto.Any();
     any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
     const status = new statusproto.Status().setCode(grpc.status.UNKNOWN).setMessage(message);

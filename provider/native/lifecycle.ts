@@ -9,17 +9,16 @@
  * changed inputs become the engine's field-level diff; an import's Read, which carries no state,
  * asks the kind for every input and keeps those Kasm has.
  */
-import { isDeepStrictEqual } from "node:util";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { kindOfTypeToken, withoutPreviewNotes } from "../../catalogue/kinds";
+import { kindOfTypeToken } from "../../catalogue/kinds";
 import { UNKNOWN } from "../../catalogue/values";
 import type { KindName } from "..";
 import type { ConnectionRegistry } from "../connections";
 import { warn, note } from "../engine-log";
 import { contextIn } from "../runtime";
-import { withoutSecretProperty } from "../resources/kit/connections";
+import { failuresBeforePlan } from "../resources/kit/before-plan";
 import { KasmInitializationError } from "../resources/kit/errors";
-import { installationProblem } from "../resources/kit/installation-check";
+import { HalfAppliedFailure } from "./errors";
 import type { Kind, KindContext, KindDiffResult, Props } from "../resources/kit/types";
 import { outputNames } from "./outputs";
 import { fromStruct, secretNames, toStruct } from "./properties";
@@ -95,14 +94,9 @@ export function lifecycle(deps: LifecycleDeps) {
       const olds = fromStruct(req.getOlds());
       const news = fromStruct(req.getNews());
       const checked = await provider.check(olds.props, news.props, context);
-      let failures = (checked.failures ?? []).map((failure) => withoutSecretProperty(kind, failure));
       const inputs = (checked.inputs ?? news.props) as Props;
-      // As the dynamic provider does: a change the installation could not take fails in the preview
-      // (one read per installation); a preview without change sends nothing (a note an earlier version's check left in the state is no change).
-      if (failures.length === 0 && !isDeepStrictEqual(withoutPreviewNotes(kind, olds.props), withoutPreviewNotes(kind, inputs))) {
-        const unreachable = await installationProblem(context);
-        if (unreachable !== undefined) failures = [{ property: "", reason: unreachable }];
-      }
+      // As the dynamic host does: the kind's failures, or the installation's one read when the inputs change.
+      const failures = await failuresBeforePlan(kind, olds.props, { ...checked, inputs }, context);
       const response = new provproto.CheckResponse().setInputs(toStruct(inputs, secretNames(kind, inputs, news.secrets)));
       return response.setFailuresList(failures.map((failure) => new provproto.CheckFailure().setProperty(failure.property).setReason(failure.reason)));
     },
@@ -222,12 +216,11 @@ function withoutNulls(props: Props): Props {
 }
 
 /**
- * Rethrow `error`; when it keeps a half-created object (a `KasmInitializationError`), first mark
- * which of its properties the engine must keep secret (errors.ts wraps them).
+ * Rethrow `error`; when it keeps a half-created object (a `KasmInitializationError`), as a
+ * {@link HalfAppliedFailure} that names which of its properties the engine must keep secret
+ * (errors.ts sends them wrapped).
  */
 function keepingSecrets(error: unknown, kind: string, secrets: ReadonlySet<string>): never {
-  if (error instanceof KasmInitializationError) {
-    Object.assign(error, { secretProperties: secretNames(kind, error.properties as Props, secrets) });
-  }
+  if (error instanceof KasmInitializationError) throw new HalfAppliedFailure(error, secretNames(kind, error.properties as Props, secrets));
   throw error;
 }

@@ -29,10 +29,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { connectionEnvPrefix, connectionNamespace, isConnectionName } from "../../../catalogue/connections";
-import { isSecretInput, withoutPreviewNotes } from "../../../catalogue/kinds";
-import { isDeepStrictEqual } from "node:util";
 import { connectionConfigurationProblem, contextFor } from "../../runtime";
-import { installationProblem } from "./installation-check";
+import { failuresBeforePlan, withoutSecretProperty } from "./before-plan";
 import type { HostProvider, KindContext, KindProvider, Props } from "./types";
 
 /** The input's name. */
@@ -99,15 +97,6 @@ function withWhereAndName<T extends Props | undefined>(props: T, connection: str
   return { ...props, ...(connection === undefined ? {} : { [CONNECTION_INPUT]: connection }), ...(name === undefined ? {} : { [NAME_INPUT]: name }) };
 }
 
-/**
- * Whether checked inputs of `kind` differ from the previous ones (a create has none): only then is
- * the installation read before the plan (see installation-check.ts), so that a preview without
- * change sends no request. A note an earlier version's check left in the state is not a change (see `PREVIEW_NOTES`).
- */
-function changes(kind: string, olds: Props, checked: Props): boolean {
-  return !isDeepStrictEqual(withoutPreviewNotes(kind, withoutHiddenInputs(olds)), withoutPreviewNotes(kind, withoutHiddenInputs(checked)));
-}
-
 /** Why a `connection` value is refused, or undefined when it is a valid name (or left out). */
 function connectionProblem(value: unknown): string | undefined {
   if (value === undefined || isConnectionName(value)) return undefined;
@@ -116,15 +105,6 @@ function connectionProblem(value: unknown): string | undefined {
     `connection must be the name of a kasm.Connection: lower-case letters, digits and hyphens, starting with a letter ` +
     `(such as "prod", whose settings are ${connectionNamespace("prod")}:baseUrl ... or ${connectionEnvPrefix("prod")}BASE_URL ...), not ${shown}`
   );
-}
-
-/**
- * A check failure as the engine may print it: one about a secret input names no property (its
- * reason names it), because the Pulumi CLI prints the property's value beside the reason, which
- * for a secret is the secret itself (`property password value {&{{...}}} has a problem: ...`).
- */
-export function withoutSecretProperty(kind: string, failure: pulumi.dynamic.CheckFailure): pulumi.dynamic.CheckFailure {
-  return isSecretInput(kind, failure.property.split(/[.[]/)[0]) ? { property: "", reason: failure.reason } : failure;
 }
 
 /**
@@ -141,14 +121,19 @@ export function acrossConnections<P extends Record<string, KindProvider>>(provid
         const problem = connectionProblem(connection) ?? (isConnectionName(connection) ? connectionConfigurationProblem(connection) : undefined);
         const context = contextOf(news, connectionOf(news));
         const checked = await provider.check(withoutHiddenInputs(olds), withoutHiddenInputs(news), context);
-        const result = checked.failures ? { ...checked, failures: checked.failures.map((failure) => withoutSecretProperty(kind, failure)) } : checked;
-        if (problem !== undefined) return { failures: [...(result.failures ?? []), { property: CONNECTION_INPUT, reason: problem }] };
-        // A change the installation could not take fails here, in the preview (one read per installation).
-        if (!result.failures?.length && changes(kind, olds, result.inputs ?? news)) {
-          const unreachable = await installationProblem(context);
-          if (unreachable !== undefined) return { failures: [{ property: "", reason: unreachable }] };
-        }
-        return { ...result, inputs: withWhereAndName(result.inputs, connectionOf(news), news) };
+        if (problem !== undefined)
+          return {
+            failures: [...(checked.failures ?? []).map((failure) => withoutSecretProperty(kind, failure)), { property: CONNECTION_INPUT, reason: problem }],
+          };
+        const failures = await failuresBeforePlan(
+          kind,
+          withoutHiddenInputs(olds),
+          { ...checked, inputs: withoutHiddenInputs((checked.inputs ?? news) as Props) },
+          context,
+        );
+        // The installation's read failed: its failure alone, as the kind's inputs cannot be planned.
+        if (failures.length > 0 && !checked.failures?.length) return { failures };
+        return { ...checked, ...(checked.failures ? { failures } : {}), inputs: withWhereAndName(checked.inputs, connectionOf(news), news) };
       },
       async diff(id, olds, news): Promise<pulumi.dynamic.DiffResult> {
         const before = connectionOf(olds);
