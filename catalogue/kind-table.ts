@@ -15,16 +15,23 @@
  * (`policy/permissions`) read nothing else. The declarations import only the catalogue, so that
  * the packs load them without the provider's runtime.
  *
- * What the rows leave out, on purpose:
+ * What the rows leave out, on purpose (each an allowance of `UNLISTED_CALLS` in
+ * `provider/resources/kit/declared-calls.ts`, the one list of them, with its reason; a View
+ * permission that the rows' other calls need in effect already):
  * - Lookups the API client makes only after a transient failure, to adopt what a failed create may
  *   have committed (`createOrAdopt`: get_user after create_user, get_staging_configs after
  *   create_staging_config, the egress reads after the egress creates). Each needs the View
  *   permission of the family whose Create the call needs, which dependency rule 1 already requires.
- * - `check`, which calls no operation.
+ * - `check`, which calls no operation but the reads before changes are planned (the installation
+ *   check's one read, the lookups of the objects a preview names); it is no step of a row.
  * - get_users in the reads of User, GroupMembership, UserGroups and UserServerAssignment: a refresh
  *   that reads many users serves them from get_users pages instead of a get_user each. The spec
  *   gives get_users the permissions of get_user (Users View, and Servers View for
  *   `assigned_servers`) and the same record, so the get_user rows stand for both.
+ * - A few reads of a kind's own records beside its writes: a CastConfig's (a released Kasm's
+ *   get_cast_config(s)), a UserAttributes update's get_attributes, a UserSet's get_users before its
+ *   destroy and get_groups before it adds an existing user to a group; and the update_cast_config
+ *   of a CastConfig's adopting create.
  * - Nothing: Images Modify Resources (special permission 3) is in the Workspace row, on an update
  *   that changes a compute-related field, which the native provider's preview names for the policies
  *   (`resourceFieldsChanging`, see `RESOURCE_FIELDS_CHANGING`), and on an adopting create that may
