@@ -7,7 +7,7 @@ import { LIFECYCLE_STEPS, type LifecycleStep } from "./kinds";
 import { closeUnderDependencies, effectivePermissions } from "./dependencies";
 import type { PermissionName } from "./names";
 import type { Requirement } from "./operations";
-import type { PlannedCall, ResourceNeeds } from "./kind-rows/plan";
+import type { PlannedCall, ResourceNeeds } from "./planned-calls";
 
 /** A key as a policy config describes it. */
 export interface KeyDescription {

@@ -28,7 +28,8 @@ function filesBesideTheirFolder(folder: string): string[] {
 
 /**
  * The order a kind's definition lists its members in: what the kind is, its field rules, its
- * refusals and steering, how it reads its record, then its methods in the engine's order.
+ * refusals and steering, how it reads its record, what its methods call, then its methods in the
+ * engine's order.
  */
 const DEFINITION_ORDER = [
   "schema",
@@ -44,6 +45,7 @@ const DEFINITION_ORDER = [
   "adjustDiff",
   "record",
   "adoption",
+  "calls",
   "create",
   "read",
   "update",

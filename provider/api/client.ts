@@ -34,6 +34,7 @@ import { UserReads } from "./user-reads";
 import { KeyLookups } from "./key-lookups";
 import { UsernameLookups } from "./username-lookups";
 import type { LenientReads } from "./vocabulary";
+import type { AllowedCalls } from "./allowed-calls";
 
 /**
  * The functions of an operations module with their first argument (the client) already supplied:
@@ -113,7 +114,7 @@ export class KasmClient implements KasmApi {
    */
   readonly keys: KeyLookups;
   readonly #transport: KasmTransport;
-  /** The client this one is a lenient view of (see {@link KasmClient.readingLeniently}); undefined for a client of its own. */
+  /** The client this one is a view of (see {@link KasmClient.readingLeniently}, {@link KasmClient.allowingOnly}); undefined for a client of its own. */
   readonly #viewOf: KasmClient | undefined;
   #closed = false;
 
@@ -127,27 +128,28 @@ export class KasmClient implements KasmApi {
    */
   constructor(options?: KasmClientOptions, env?: NodeJS.ProcessEnv, settingNames?: SettingNames);
   /**
-   * A lenient view of `client`, noting the vocabulary mismatches of its reads in `notes`: the way
-   * to make one is {@link KasmClient.readingLeniently}.
+   * A view of `client` through a view of its transport (`view` makes it from the client's): the
+   * ways to make one are {@link KasmClient.readingLeniently} and {@link KasmClient.allowingOnly}.
    */
-  constructor(client: KasmClient, notes: LenientReads);
+  constructor(client: KasmClient, view: (transport: KasmTransport) => KasmTransport);
   constructor(
     from: KasmClientOptions | KasmClient = {},
-    envOrNotes: NodeJS.ProcessEnv | LenientReads = process.env,
+    envOrView: NodeJS.ProcessEnv | ((transport: KasmTransport) => KasmTransport) = process.env,
     settingNames: SettingNames = DEFAULT_SETTING_NAMES,
   ) {
     if (from instanceof KasmClient) {
       this.#viewOf = from;
-      this.#transport = from.#transport.readingLeniently(envOrNotes as LenientReads);
+      this.#transport = (envOrView as (transport: KasmTransport) => KasmTransport)(from.#transport);
     } else {
       this.#viewOf = undefined;
-      this.#transport = new KasmTransport(resolveConfig(from, envOrNotes as NodeJS.ProcessEnv, settingNames));
+      this.#transport = new KasmTransport(resolveConfig(from, envOrView as NodeJS.ProcessEnv, settingNames));
     }
     // Each area's operations, bound to this client (typed by the KasmClient interface below).
     Object.assign(this, Object.fromEntries(Object.entries(AREAS).map(([area, module]) => [area, bind(this, module)])));
+    // A view shares what its client's lookups hold, and checks each lookup against its own transport's allowed calls.
     this.userReads = new UserReads(this, this.#viewOf?.userReads);
-    this.usernames = this.#viewOf?.usernames ?? new UsernameLookups(this);
-    this.keys = this.#viewOf?.keys ?? new KeyLookups(this);
+    this.usernames = new UsernameLookups(this, this.#viewOf?.usernames);
+    this.keys = new KeyLookups(this, this.#viewOf?.keys);
   }
 
   /**
@@ -165,7 +167,17 @@ export class KasmClient implements KasmApi {
    * ```
    */
   readingLeniently(notes: LenientReads): KasmClient {
-    return new KasmClient(this, notes);
+    return new KasmClient(this, (transport) => transport.readingLeniently(notes));
+  }
+
+  /**
+   * A view of this client for one lifecycle step of a resource: the same connection pool, reads
+   * in flight, lookups and settings (and the lenient reading of a refresh's view), but an
+   * operation `allowed` does not allow is refused, with its error, before anything is sent, also
+   * when a shared lookup would answer it from a listing (see `allowed-calls.ts`).
+   */
+  allowingOnly(allowed: AllowedCalls): KasmClient {
+    return new KasmClient(this, (transport) => transport.allowingOnly(allowed));
   }
 
   /** The base URL requests go to, without a trailing slash. */

@@ -68,11 +68,28 @@ function createdObject(noun: string, answer: unknown): unknown {
 
 /** The natural-key lookups of one client: see the module comment. */
 export class KeyLookups {
-  readonly #listings = new Map<string, Listing>();
+  readonly #listings: Map<string, Listing>;
+  /** The client that reads the listings: the installation's own, for a view's lookups too. */
+  readonly #lister: KasmApi;
 
-  /** @param api The client whose listings these are; its writes end them (see the module comment). */
-  constructor(private readonly api: KasmApi) {
-    api.transport.onAnswer((operation, answer) => this.wrote(operation, answer));
+  /**
+   * @param api The client that asks: a lookup is refused as its own call of the listing's operation
+   *   would be (see `KasmTransport.requireAllowed`).
+   * @param sharesWith The lookups of the client `api` is a view of: the listings are theirs. Without
+   *   it, `api`'s own, which its writes end (see the module comment).
+   */
+  constructor(
+    private readonly api: KasmApi,
+    sharesWith?: KeyLookups,
+  ) {
+    if (sharesWith !== undefined) {
+      this.#listings = sharesWith.#listings;
+      this.#lister = sharesWith.#lister;
+    } else {
+      this.#listings = new Map();
+      this.#lister = api;
+      api.transport.onAnswer((operation, answer) => this.wrote(operation, answer));
+    }
   }
 
   /** When the oldest listing held now was read, or undefined when none is (see `lookups.askedAt` in kit/installation-check.ts). */
@@ -89,7 +106,7 @@ export class KeyLookups {
 
   /** The installation's groups, from the listing the group lookups share (the installation's one read, with the product's names, is this listing too). */
   groups(): Promise<readonly GroupRecord[]> {
-    const listing = this.listing("get_groups", "group", () => getGroups(this.api));
+    const listing = this.listing("get_groups", "group", () => getGroups(this.#lister));
     return listing.items.then((items) => [...(items as readonly GroupRecord[]), ...(listing.created as GroupRecord[])]);
   }
 
@@ -98,7 +115,7 @@ export class KeyLookups {
     return this.find(
       "get_staging_configs",
       "staging_config",
-      () => getStagingConfigs(this.api),
+      () => getStagingConfigs(this.#lister),
       (config) => sameId(config.zone_id, key.zone_id) && sameId(config.image_id, key.image_id),
     );
   }
@@ -108,7 +125,7 @@ export class KeyLookups {
     return this.find(
       "get_egress_providers",
       "egress_provider",
-      () => getEgressProviders(this.api),
+      () => getEgressProviders(this.#lister),
       (provider) => provider.name === key.name,
     );
   }
@@ -119,7 +136,7 @@ export class KeyLookups {
     return this.find(
       `get_egress_gateways ${normaliseId(provider)}`,
       "egress_gateway",
-      () => getEgressGateways(this.api, { egress_provider_id: provider }),
+      () => getEgressGateways(this.#lister, { egress_provider_id: provider }),
       (gateway) => sameId(gateway.egress_provider_id, provider) && gateway.name === key.name,
     );
   }
@@ -130,7 +147,7 @@ export class KeyLookups {
     return this.find(
       `get_egress_provider_mapping ${normaliseId(provider)}`,
       "egress_provider_mapping",
-      () => getEgressProviderMapping(this.api, { egress_provider_id: provider }),
+      () => getEgressProviderMapping(this.#lister, { egress_provider_id: provider }),
       (mapping) => sameId(mapping.egress_provider_id, provider) && sameTarget(mapping, key),
     );
   }
@@ -142,7 +159,7 @@ export class KeyLookups {
     return this.find(
       `get_egress_credentials ${normaliseId(provider)}`,
       "egress_credential",
-      () => getEgressCredentials(this.api, { egress_provider_id: provider }),
+      () => getEgressCredentials(this.#lister, { egress_provider_id: provider }),
       (credential) => sameId(credential.egress_provider_id, provider) && credential.name === key.name && (anyTarget || sameTarget(credential, key)),
     );
   }
@@ -153,7 +170,7 @@ export class KeyLookups {
     return this.find(
       "get_registries",
       "registr",
-      () => getRegistries(this.api),
+      () => getRegistries(this.#lister),
       (registry) => registryUrl(registry.registry_url) === wanted,
     );
   }
@@ -163,7 +180,7 @@ export class KeyLookups {
     return this.find(
       "get_cast_configs",
       "cast_config",
-      () => getCastConfigs(this.api),
+      () => getCastConfigs(this.#lister),
       (config) => config.key === key.key,
     );
   }
@@ -174,8 +191,10 @@ export class KeyLookups {
     return ((await listing.items) as readonly T[]).find(matches) ?? (listing.created as T[]).find(matches);
   }
 
-  /** The listing `name`, read unless a current one is held. */
+  /** The listing `name` (its operation, and the provider for the egress listings), read unless a current one is held. */
   private listing<T>(name: string, noun: string, list: () => Promise<readonly T[]>): Listing {
+    // Asked as the asker's own call of the listing's operation, whoever reads the listing.
+    this.api.transport.requireAllowed(name.split(" ")[0] as OperationName);
     let listing = this.#listings.get(name);
     if (listing === undefined || Date.now() - listing.takenAt >= LISTING_MAX_AGE_MS) {
       const read: Listing = { takenAt: Date.now(), noun, items: list(), created: [] };

@@ -53,6 +53,7 @@ import { RetryPolicy, TIMEOUT_ERROR_CODES, parseRetryAfter, repeatMode, type Rep
 import { csvProblems, formatPath, notRepeatedNote, pageWords } from "./answer-words";
 import { TLS_TRUST_CODES, openConnection, type AnswerListener, type TransportConnection } from "./pool";
 import { fromWire, noteMismatch, toWire, wireOperationName, type ApiNames, type LenientReads } from "./vocabulary";
+import type { AllowedCalls } from "./allowed-calls";
 
 /** Options of one call. */
 export interface CallOptions {
@@ -112,7 +113,12 @@ export class KasmTransport {
    * (see {@link KasmTransport.readingLeniently}), undefined on a transport whose reads fail.
    */
   readonly lenientReads: LenientReads | undefined;
-  /** The settings, kept for the lenient views, which read the same ones. */
+  /**
+   * The operations this transport may send: set on a view for one lifecycle step of a resource
+   * (see {@link KasmTransport.allowingOnly}), undefined on a transport that sends any.
+   */
+  readonly allowedCalls: AllowedCalls | undefined;
+  /** The settings, kept for the views, which read the same ones. */
   readonly #config: ResolvedConfig;
   readonly #secret: string;
   readonly #pathPrefix: string;
@@ -128,11 +134,13 @@ export class KasmTransport {
    *   transport's. Default: a new connection of its own.
    * @param lenientReads Where reads note a vocabulary mismatch instead of failing (see
    *   {@link KasmTransport.lenientReads}). Default: none, they fail.
+   * @param allowedCalls The operations it may send (see {@link KasmTransport.allowedCalls}). Default: any.
    */
-  constructor(config: ResolvedConfig, connection: TransportConnection = openConnection(config), lenientReads?: LenientReads) {
+  constructor(config: ResolvedConfig, connection: TransportConnection = openConnection(config), lenientReads?: LenientReads, allowedCalls?: AllowedCalls) {
     this.#config = config;
     this.#connection = connection;
     this.lenientReads = lenientReads;
+    this.allowedCalls = allowedCalls;
     this.baseUrl = config.baseUrl.href.replace(/\/$/, "");
     this.apiKey = config.apiKey;
     this.apiNames = config.apiNames;
@@ -156,7 +164,33 @@ export class KasmTransport {
    * all the same: the installation may have ignored what it sent.
    */
   readingLeniently(notes: LenientReads): KasmTransport {
-    return new KasmTransport(this.#config, this.#connection, notes);
+    return new KasmTransport(this.#config, this.#connection, notes, this.allowedCalls);
+  }
+
+  /**
+   * A view of this transport for one lifecycle step of a resource: the same connection, reading as
+   * this one does, but an operation `allowed` does not allow is refused with its error before
+   * anything is sent (see `allowed-calls.ts`). A view of a view allows what both allow.
+   */
+  allowingOnly(allowed: AllowedCalls): KasmTransport {
+    const outer = this.allowedCalls;
+    const both: AllowedCalls =
+      outer === undefined
+        ? allowed
+        : {
+            allows: (operation) => outer.allows(operation) && allowed.allows(operation),
+            refusal: (operation) => (outer.allows(operation) ? allowed.refusal(operation) : outer.refusal(operation)),
+          };
+    return new KasmTransport(this.#config, this.#connection, this.lenientReads, both);
+  }
+
+  /**
+   * Throw the refusal of {@link KasmTransport.allowedCalls} when it does not allow `operation`:
+   * every call checks it before sending, and so does a shared lookup before it answers from a
+   * listing another caller read (`key-lookups.ts`, `username-lookups.ts`, `user-reads.ts`).
+   */
+  requireAllowed(operation: OperationName): void {
+    if (this.allowedCalls !== undefined && !this.allowedCalls.allows(operation)) throw this.allowedCalls.refusal(operation);
   }
 
   /**
@@ -166,6 +200,7 @@ export class KasmTransport {
    */
   async call<S extends z.ZodType>(operation: OperationName, params: object, schema: S, options: CallOptions = {}): Promise<z.infer<S>> {
     this.requireAvailable(operation);
+    this.requireAllowed(operation);
     if (OPERATIONS[operation].access !== "read") return this.accepted(operation, await this.callOnce(operation, params, schema, options));
     const key = `${operation} ${JSON.stringify(params, canonicalIds)} ${JSON.stringify(options.context ?? null)}`;
     // Shared with this transport's views too: each caller takes the mismatch its own way below.
@@ -244,6 +279,7 @@ export class KasmTransport {
   /** Call a JSON-envelope operation that answers with binary content (a screenshot), returned as is. */
   async callBinary(operation: OperationName, params: object, options: CallOptions = {}): Promise<Buffer> {
     this.requireAvailable(operation);
+    this.requireAllowed(operation);
     const answer = await this.send(operation, {
       body: this.jsonBody(params),
       headers: { "content-type": "application/json" },
@@ -264,6 +300,7 @@ export class KasmTransport {
     options: CallOptions = {},
   ): Promise<z.infer<S>> {
     this.requireAvailable(operation);
+    this.requireAllowed(operation);
     // Loaded here: undici is loaded with the connection's pool, at the first request (see pool.ts).
     const { FormData, Response } = require("undici") as typeof import("undici");
     const form = new FormData();

@@ -162,6 +162,8 @@ export class UserReads {
    * (which, when the key lacks the View permission, lacks it too, and the caller says what to grant).
    */
   async read(userId: string, needs: readonly UserList[] = []): Promise<User | undefined> {
+    // A read served from the shared pages stands for the get_user it sends otherwise: refused as that would be.
+    this.#api.transport.requireAllowed("get_user");
     const id = canonicalId(userId);
     const snapshot = this.#shared.current();
     let record: User | undefined;

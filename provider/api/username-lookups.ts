@@ -30,13 +30,26 @@ export const LISTING_MAX_AGE_MS = 30_000;
 
 /** The username lookups of one client: see the module comment. */
 export class UsernameLookups {
-  #listing?: UserPages;
+  /** What the lookups of a client and of its views share: the listing, and the client that reads it. */
+  readonly #shared: { listing?: UserPages; readonly lister: KasmApi };
 
-  /** @param api The client whose listing and `get_user` calls these are. */
-  constructor(private readonly api: KasmApi) {}
+  /**
+   * @param api The client that asks: a lookup is refused as its own `get_user` would be (see
+   *   `KasmTransport.requireAllowed`).
+   * @param sharesWith The lookups of the client `api` is a view of: the listing is theirs, read by
+   *   their client. Without it, `api`'s own.
+   */
+  constructor(
+    private readonly api: KasmApi,
+    sharesWith?: UsernameLookups,
+  ) {
+    this.#shared = sharesWith === undefined ? { lister: api } : sharesWith.#shared;
+  }
 
   /** The user with this username (any case, trimmed), or undefined when Kasm has none. */
   async find(username: string): Promise<User | undefined> {
+    // The listing's pages stand for the get_user by username the lookup sends otherwise.
+    this.api.transport.requireAllowed("get_user");
     const name = username.trim().toLowerCase();
     const listing = this.current();
     try {
@@ -44,20 +57,20 @@ export class UsernameLookups {
       if (found !== undefined) return found ?? undefined;
     } catch {
       // A page failed: this lookup asks get_user, which reports the failure if it is not passing; the next starts a new listing.
-      if (this.#listing === listing) this.#listing = undefined;
+      if (this.#shared.listing === listing) this.#shared.listing = undefined;
     }
-    return findUserByUsername(this.api, name);
+    return findUserByUsername(this.#shared.lister, name);
   }
 
   /** When the listing held now was read, or undefined when none is (see `lookups.askedAt` in kit/installation-check.ts). */
   listedSince(): number | undefined {
-    return this.#listing?.takenAt;
+    return this.#shared.listing?.takenAt;
   }
 
   /** The listing that answers lookups now, started anew once it is older than {@link LISTING_MAX_AGE_MS}. */
   private current(): UserPages {
-    if (this.#listing === undefined || Date.now() - this.#listing.takenAt >= LISTING_MAX_AGE_MS)
-      this.#listing = new UserPages(this.api, (user) => user.username.trim().toLowerCase());
-    return this.#listing;
+    if (this.#shared.listing === undefined || Date.now() - this.#shared.listing.takenAt >= LISTING_MAX_AGE_MS)
+      this.#shared.listing = new UserPages(this.#shared.lister, (user) => user.username.trim().toLowerCase());
+    return this.#shared.listing;
   }
 }

@@ -53,6 +53,7 @@ import {
   type RefreshedInputs,
 } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { castConfigCalls } from "./cast-config.calls";
 import { interruptedCreateOf, type InterruptedCreate } from "./kit/interrupted-create";
 import type { KindContext } from "./kit/types";
 import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS, SESSION_PERMISSION_DOCS } from "./session-permissions";
@@ -397,6 +398,7 @@ export const castConfigProvider = {
     providerFields: { adopt: {} },
     // The preview of an update says whether it moves the config between groups.
     previewNotes: (state, news) => previewNote(CAST_GROUP_CHANGING, castGroupChanging(state, news)),
+    calls: castConfigCalls,
 
     async create(inputs, context) {
       const client = context.client();

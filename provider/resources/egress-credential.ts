@@ -59,6 +59,7 @@ import {
   type RefreshedInputs,
 } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { egressCredentialCalls } from "./egress-credential.calls";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -336,6 +337,7 @@ export const egressCredentialProvider = defineKind<EgressCredentialInputs, Egres
     };
     return { ...result, failures: [...(result.failures ?? []), failure] };
   },
+  calls: egressCredentialCalls,
 
   async create(inputs, context) {
     const body = targetCredential(inputs);

@@ -14,6 +14,7 @@ import { egressGatewayShown } from "../api";
 import { wholeStateWrites } from "./egress-shared";
 import { canonicalId, declared, inputNames, keepSpelling, requiredId, requiredText, same, toApi, type KindDocs, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs, type RecordRules } from "./kit/define-kind";
+import { egressGatewayCalls } from "./egress-gateway.calls";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -140,6 +141,7 @@ export const egressGatewayProvider = defineKind<EgressGatewayInputs, EgressGatew
     // Looked up even without adopt (see Adoption.findFirst): no source says how Kasm answers a duplicate.
     findFirst: (existing) => `egress gateway ${existing.egress_gateway_id}`,
   },
+  calls: egressGatewayCalls,
 
   ...wholeStateWrites(RECORD, {
     body: targetGateway,

@@ -34,6 +34,7 @@ import {
 } from "./egress-shared";
 import { canonicalId, declared, EVEN_WITH_OTHER_FAILURES, inputNames, keepSpelling, requiredId, same, type KindDocs, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs, type RecordRules } from "./kit/define-kind";
+import { egressProviderMappingCalls } from "./egress-provider-mapping.calls";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -201,6 +202,7 @@ export const egressProviderMappingProvider = defineKind<EgressProviderMappingInp
     // As `diff` does, Kasm's mapping is compared with `allowAllGateways` left out as false (it is sent so).
     compared: withGatewayDefault,
   },
+  calls: egressProviderMappingCalls,
 
   ...wholeStateWrites(RECORD, {
     body: targetMapping,

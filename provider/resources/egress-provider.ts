@@ -13,6 +13,7 @@ import { egressProviderShown } from "../api";
 import { wholeStateWrites } from "./egress-shared";
 import { declared, inputNames, requiredText, same, toApi, type KindDocs, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs, type RecordRules } from "./kit/define-kind";
+import { egressProviderCalls } from "./egress-provider.calls";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -121,6 +122,7 @@ export const egressProviderProvider = defineKind<EgressProviderInputs, EgressPro
     // Looked up even without adopt (see Adoption.findFirst): no source says how Kasm answers a duplicate.
     findFirst: (existing) => `egress provider ${existing.egress_provider_id}`,
   },
+  calls: egressProviderCalls,
 
   ...wholeStateWrites(RECORD, {
     body: targetProvider,

@@ -20,6 +20,7 @@
 import { z } from "zod";
 import { canonicalId } from "./kit";
 import { defineUserLink, groupsOf, isAlreadyMember, isNotMember, userLinkInputs, type UserLinkDocs } from "./user-links";
+import { groupMembershipCalls } from "./group-membership.calls";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -53,6 +54,7 @@ export const groupMembershipProvider = defineUserLink({
   otherKind: "Group",
   nouns: { aLink: "a membership", other: "group" },
   userList: "groups",
+  calls: groupMembershipCalls,
   linkedIds: (user) => groupsOf(user).map((group) => group.group_id),
 
   async add(client, user_id, group_id) {

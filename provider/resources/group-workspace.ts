@@ -15,6 +15,7 @@ import { z } from "zod";
 import { settingRef } from "../api/config";
 import { canonicalId, GONE, KasmId, KasmValueNotTakenError, type KindDocs, NO_OUTPUTS, type RefreshedInputs, same, unlessGone } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { groupWorkspaceCalls } from "./group-workspace.calls";
 import { pairId } from "../../catalogue/ids";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -91,6 +92,7 @@ export const groupWorkspaceProvider = defineKind<GroupWorkspaceInputs>({
     otherwise: "authorize the workspace for the group in the Kasm UI",
   },
   sendsNothingWhen: "never",
+  calls: groupWorkspaceCalls,
 
   async create(inputs, context) {
     const client = context.client();

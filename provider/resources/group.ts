@@ -20,6 +20,7 @@ import { z } from "zod";
 import { groupShown, KasmForceRequiredError, type GroupRecord, type GroupUpdate, type NewGroup } from "../api";
 import { declared, inputNames, KasmDeleteBlockedError, requiredText, unlessGone, type KindDocs, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { groupCalls } from "./group.calls";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -156,6 +157,7 @@ export const groupProvider = defineKind<GroupInputs, GroupOutputs, GroupRecord>(
     // recovery would take a group made outside Pulumi for its own create.
     findFirst: (existing) => `group ${existing.group_id}`,
   },
+  calls: groupCalls,
 
   async create(inputs, context, createOrAdopt) {
     const client = context.client();

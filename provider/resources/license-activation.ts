@@ -15,6 +15,7 @@ import { z } from "zod";
 import type { License } from "../api";
 import { camelCase, declared, type RefreshedInputs, type KindDocs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { licenseActivationCalls } from "./license-activation.calls";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -131,6 +132,7 @@ export const licenseActivationProvider = defineKind<LicenseActivationInputs, Lic
     );
     return { ...result, replaces };
   },
+  calls: licenseActivationCalls,
 
   async create(inputs, context) {
     const license = await context.client().licenses.activate({

@@ -34,6 +34,7 @@ import {
   unlessGone,
 } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { serverDrainCalls } from "./server-drain.calls";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -120,6 +121,7 @@ export const serverDrainProvider = defineKind<ServerDrainInputs, ServerDrainOutp
   keyFields: KEY_FIELDS,
   apiFields: API_FIELDS,
   sendsNothingWhen: "never",
+  calls: serverDrainCalls,
 
   async create(inputs, context) {
     const serverId = canonicalId(inputs.serverId);

@@ -14,6 +14,7 @@ import type { NewStagingConfig, StagingConfig as KasmStagingConfig, StagingConfi
 import { stagingConfigShown } from "../api";
 import { declared, inputNames, KasmId, keepingWhatWasCreated, same, toApi, unlessGone, type KindDocs, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { stagingConfigCalls } from "./staging-config.calls";
 import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS, SESSION_PERMISSION_DOCS } from "./session-permissions";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -148,6 +149,7 @@ export const stagingConfigProvider = defineKind<StagingConfigInputs, StagingConf
     // a server error (its unique constraint), which the client's recovery would take for its own create.
     findFirst: (existing) => `staging config ${existing.staging_config_id}`,
   },
+  calls: stagingConfigCalls,
 
   async create(inputs, context, createOrAdopt) {
     const client = context.client();

@@ -33,6 +33,7 @@ import {
   type KindDocs,
 } from "./kit";
 import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
+import { userAttributesCalls } from "./user-attributes.calls";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -182,6 +183,7 @@ export const userAttributesProvider = defineKind<UserAttributesInputs, UserAttri
   keyFields: KEY_FIELDS,
   apiFields: API_FIELDS,
   sendsNothingWhen: "never",
+  calls: userAttributesCalls,
 
   async create(inputs, context) {
     const userId = canonicalId(inputs.userId);

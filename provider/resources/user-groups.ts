@@ -38,6 +38,7 @@ import {
   same,
 } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { userGroupsCalls } from "./user-groups.calls";
 import { ALL_USERS, allUsersGroupId, groupsOf, isAlreadyMember, isNotMember } from "./user-links";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -215,6 +216,7 @@ export const userGroupsProvider = defineKind<UserGroupsInputs>({
       return { inputs: news, failures: [{ property: "groupIds", reason: allUsersReason(allUsers) }] };
     return result;
   },
+  calls: userGroupsCalls,
 
   async create(inputs, context) {
     const id = canonicalId(inputs.userId);

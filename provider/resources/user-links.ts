@@ -16,6 +16,7 @@ import type { UserList } from "../api/user-reads";
 import { ALL_USERS_GROUP, closeUnderDependencies } from "../../catalogue";
 import { pairId } from "../../catalogue/ids";
 import type { KasmKind } from "../../catalogue/kinds";
+import type { KindCalls } from "../../catalogue/planned-calls";
 import {
   canonicalId,
   declared,
@@ -120,6 +121,8 @@ export interface UserLinkDefinition<OtherField extends string> {
   readonly otherKind?: KasmKind;
   /** The list of the user's record that holds the link (`groups`, `assigned_servers`). */
   readonly userList: UserList;
+  /** What each step of the link calls: its kind's calls declaration (see `KindMethods.calls`). */
+  readonly calls: KindCalls;
   /**
    * The ids of the objects the user is linked to, as Kasm spells them in the user's record (which
    * says what to grant when the key cannot see the list).
@@ -187,6 +190,7 @@ export function defineUserLink<OtherField extends string>(link: UserLinkDefiniti
     providerFields,
     // Only `adopt` can change in place, and it steers nothing after the create.
     sendsNothingWhen: "never",
+    calls: link.calls,
 
     async create(inputs, context) {
       const userId = canonicalId(inputs.userId);

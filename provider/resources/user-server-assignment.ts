@@ -14,6 +14,7 @@
 import { z } from "zod";
 import { KasmNotAssignedError } from "../api";
 import { assignedServersOf, defineUserLink, userLinkInputs, type UserLinkDocs } from "./user-links";
+import { userServerAssignmentCalls } from "./user-server-assignment.calls";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -50,6 +51,7 @@ export const userServerAssignmentProvider = defineUserLink({
   otherField: "serverId",
   nouns: { aLink: "an assignment", other: "server" },
   userList: "assigned_servers",
+  calls: userServerAssignmentCalls,
   linkedIds: (user) => assignedServersOf(user).map((server) => server.server_id),
 
   // Kasm accepts assigning twice: the user's record (which needs Servers View) says whether it exists.

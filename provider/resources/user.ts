@@ -12,6 +12,7 @@ import type { KasmClient } from "../api/client";
 import { KasmForceRequiredError, userShown } from "../api";
 import { declared, inputNames, isNotFound, KasmDeleteBlockedError, same, toApi, type KindDocs, type RefreshedInputs } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { userCalls } from "./user.calls";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -164,6 +165,7 @@ export const userProvider = defineKind<UserInputs, UserOutputs, KasmUser>({
     // recovery would take a user made outside Pulumi for its own create.
     findFirst: (existing) => `user ${existing.user_id}`,
   },
+  calls: userCalls,
 
   async create(inputs, context, createOrAdopt) {
     const client = context.client();

@@ -21,6 +21,7 @@ import { z } from "zod";
 import { registryShown, registryUrl, type Registry } from "../api";
 import { declared, inputNames, KasmObjectMissingError, type KindDocs, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { workspaceRegistryCalls } from "./workspace-registry.calls";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -173,6 +174,7 @@ export const workspaceRegistryProvider = defineKind<WorkspaceRegistryInputs, Wor
     // Looked up even without adopt: Kasm refuses a second registry of one URL.
     findFirst: (existing) => `registry ${existing.registry_id}`,
   },
+  calls: workspaceRegistryCalls,
 
   async create(inputs, context, createOrAdopt) {
     const client = context.client();

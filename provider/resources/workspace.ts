@@ -50,6 +50,7 @@ import {
   type RefreshedInputs,
 } from "./kit";
 import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { workspaceCalls } from "./workspace.calls";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -385,6 +386,7 @@ export const workspaceProvider = defineKind<WorkspaceInputs, WorkspaceOutputs, K
   // `adopt` and the registry credentials cannot be read back: they stay as declared.
   record: { id: (image) => image.image_id, fetch: (id, _state, context) => context.client().images.findImageById(id), asInputs: currentInputs, outputs },
   adoption: { kind: "Workspace", key: label, unreadable: [...UNREADABLE], find: (inputs, context) => context.client().images.findImage(newImage(inputs)) },
+  calls: workspaceCalls,
 
   async create(inputs, context, createOrAdopt) {
     const client = context.client();

@@ -1,14 +1,14 @@
 /**
- * Compile-time check that every property the permission rows read (`catalogue/kind-rows/`, named
+ * Compile-time check that every property the permission rows read (the kinds' calls declarations, named
  * by kind in `RowProperties`) is one the kind declares: an input of its provider's zod schema,
  * one of its outputs, or a note a native preview adds for the policies (`PREVIEW_NOTES`); and that every field read from a bulk kind's rows (`BulkRowFields`) is a
- * field of the provider's row schema. The catalogue imports nothing of the provider, so it names
+ * field of the provider's row schema. A calls declaration imports nothing of the provider's runtime, so it names
  * the properties it reads; this file ties those names to the schemas. A misspelt or renamed property shows as
  * `Type '{ notAProperty: "groupID" }' does not satisfy the constraint 'true'`.
  */
 import type { PreviewNoteOf, KasmKind } from "../../catalogue";
 import type { BulkRowFields } from "../../catalogue/bulk-rows";
-import type { RowProperties } from "../../catalogue/kind-rows/plan";
+import type { RowProperties } from "../../catalogue/planned-calls";
 import type { KindInputs, KindOutputTypes } from "../../policy/shared/inputs";
 import type { ServerRow } from "../../provider/resources/server-import";
 import type { UserRow } from "../../provider/resources/user-set";

@@ -8,7 +8,8 @@
  * the record is fetched and shown ({@link RecordRules}), and the take-over from its natural key
  * and lookup ({@link AdoptionRules}). A kind writes only what is its own: how to create, update and
  * delete its object (and read it, when it is not one record), with the inputs typed as its schema
- * says.
+ * says, and what each of those steps calls (its calls declaration, `<kind>.calls.ts`): each step
+ * is handed a client that refuses any other operation (`declared-calls.ts`).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
@@ -32,6 +33,8 @@ import type { Kind, KindContext, KindDiffResult, KindDocs, ManifestField, Props,
 import { refusedWithoutProductOperations, type ProductOnly } from "./product-only";
 import { previewTakeOver } from "./take-over";
 import { interruptedCreateOf, type AnswersInterruptedCreates } from "./interrupted-create";
+import { withDeclaredCalls } from "./declared-calls";
+import type { KindCalls } from "../../../catalogue/planned-calls";
 
 /** How each of a kind's inputs compares (see {@link FieldRule}), keyed by input name. */
 export type FieldRules<Inputs> = { readonly [K in keyof Inputs & string]?: FieldRule };
@@ -154,8 +157,9 @@ export interface ReadsRecord<Inputs, Outputs, KasmRecord> {
 /**
  * What every kind gives {@link defineKind}, whichever way it reads its object. A kind lists its
  * definition in one order: the members below from `schema` to `adjustDiff`, then its
- * {@link ReadsRecord} rules (`record`, `adoption`), then its methods in the engine's order
- * (`create`, `read`, `update`, `delete`); `test/module-layout.test.ts` checks it.
+ * {@link ReadsRecord} rules (`record`, `adoption`), then what its methods call (`calls`), then
+ * its methods in the engine's order (`create`, `read`, `update`, `delete`);
+ * `test/module-layout.test.ts` checks it.
  */
 export interface KindMethods<Inputs extends Props, Outputs extends object, KasmRecord> {
   /** The kind's inputs: `check` validates with it before any request is sent. */
@@ -186,6 +190,12 @@ export interface KindMethods<Inputs extends Props, Outputs extends object, KasmR
   readonly previewNotes?: (state: Props, news: Props) => Readonly<Record<string, unknown>>;
   /** Adjusts the derived diff, for a kind whose replacement rules go beyond {@link FieldRule.replaces}. */
   readonly adjustDiff?: (diff: KindDiffResult, olds: KindState<Inputs, Outputs>, news: Inputs) => KindDiffResult;
+  /**
+   * What each step below calls: the kind's calls declaration, beside its file
+   * (`<kind>.calls.ts`). Each step's client refuses an operation it does not list for the step
+   * (see `declared-calls.ts`), and the permission policies read it.
+   */
+  readonly calls: KindCalls;
   /**
    * Create the object from inputs that passed `check`. `createOrAdopt` runs the two steps given:
    * for a kind with {@link ReadsRecord.adoption}, it takes an existing object over or refuses it
@@ -341,7 +351,8 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
     return `${context.label(noun, key)}: ${refusal.message}`;
   }
 
-  return {
+  // Each step's client allows only what the kind's calls declaration lists for it (declared-calls.ts).
+  return withDeclaredCalls({
     manifest: {
       schema: definition.schema,
       outputs: definition.outputs,
@@ -352,6 +363,7 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
         ...manifestFields(providerFields, "provider"),
       },
       ...(definition.previewNotes ? { previewNotes: definition.previewNotes } : {}),
+      calls: definition.calls,
     },
 
     async check(olds, news, context) {
@@ -425,5 +437,5 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
             });
           },
         }),
-  };
+  });
 }

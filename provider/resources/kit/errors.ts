@@ -18,6 +18,7 @@
  * | {@link KasmValueNotTakenError} | Kasm answered a write, but reading the object back does not show a declared value |
  * | {@link KasmUnfinishedError} | a run made part of its writes and failed the others |
  * | {@link KasmInitializationError} | the same, with the object kept in the state as failed to initialise |
+ * | {@link KasmUndeclaredCallError} | a step of a kind's provider called an operation its kind's calls declaration does not list for it; nothing was sent |
  *
  * Why classes and not texts: a caller that drives a provider in its own process (a test, an
  * automation) can tell the meanings apart without matching words. Across Pulumi's
@@ -226,5 +227,32 @@ export class KasmInitializationError extends KasmUnfinishedError {
     this.id = id;
     this.properties = properties;
     this.reasons = [reason];
+  }
+}
+
+/**
+ * A lifecycle step of a kind's provider called an operation that the kind's calls declaration
+ * (`provider/resources/<kind>.calls.ts`), for these properties, does not list for that step, and
+ * none of the allowances of `declared-calls.ts` covers. Refused before anything was sent: the
+ * permission policies judge an API key by the declaration, so a call it leaves out would need a
+ * permission no policy asked for.
+ *
+ * A fault of the provider, not of the program: the kind's author lists the call in the
+ * declaration (with its circumstances), or stops making it.
+ */
+export class KasmUndeclaredCallError extends KasmResourceError {
+  constructor(
+    /** The kind whose step made the call. */
+    readonly kind: string,
+    /** The lifecycle step: create, read, update or delete. */
+    readonly step: string,
+    /** The operation refused. */
+    readonly operation: string,
+  ) {
+    super(
+      `${kind} ${step} called ${operation}, which the ${kind} kind's \`calls\` declaration does not list for its ${step} step: ` +
+        "the provider refused it before sending anything. This is a fault of the provider: the permission policies judge " +
+        "API keys by the declaration, so the call must be listed there (with its circumstances) or not be made.",
+    );
   }
 }

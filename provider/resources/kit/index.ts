@@ -14,8 +14,9 @@
  * take-over (`record`, `adoption`), with the functions of this folder: `types.ts` (the
  * terms), `check-wording.ts` (check and its wording), `field-rules.ts` (field rules and diffs),
  * `adoption.ts` (adopt, gone and half-created objects), `errors.ts` (the errors a kind throws of
- * its own, one class per meaning); `connections.ts` and `lenient-refresh.ts` wrap every kind in
- * the registry.
+ * its own, one class per meaning), `declared-calls.ts` (each step's client allows only what the
+ * kind's calls declaration lists for it); `connections.ts` and `lenient-refresh.ts` wrap every
+ * kind in the registry.
  */
 export * from "./types";
 export * from "./check-wording";

@@ -10,6 +10,7 @@ import type { SettingNames } from "../../api/config";
 import type { ApiNames } from "../../api/vocabulary";
 import type { InstallationMemory } from "../../connections";
 import type { KasmKind } from "../../../catalogue/kinds";
+import type { KindCalls } from "../../../catalogue/planned-calls";
 
 /** Pulumi's placeholder for a value not known during preview (the catalogue's). */
 export { UNKNOWN };
@@ -197,6 +198,12 @@ export interface KindManifest<Inputs extends object = Props, Outputs extends obj
    * packs (the catalogue's `PREVIEW_NOTES`), from the state's properties and the checked inputs.
    */
   readonly previewNotes?: (state: Props, news: Props) => Readonly<Record<string, unknown>>;
+  /**
+   * What each lifecycle step of the kind's provider calls: its calls declaration, beside the
+   * kind's file (`<kind>.calls.ts`), from which the permissions table is assembled too; each
+   * step's client refuses what it does not list (see `declared-calls.ts`).
+   */
+  readonly calls: KindCalls;
 }
 
 /** The output schema of a kind that adds nothing to its inputs (a link, a drain, a set of groups). */

@@ -49,6 +49,8 @@
  * a row, the declared rows, the plan of an update, the state), `check`, `import` and `read`.
  */
 import { randomUUID } from "node:crypto";
+import { withDeclaredCalls } from "../kit/declared-calls";
+import { serverImportCalls } from "./calls";
 import { initializationFailure, isUnknown, KasmOutcomeUnknownError, type Kind, type KindDocs } from "../kit";
 import { checkServerImport } from "./check";
 import { importCsv, importRows } from "./import";
@@ -162,7 +164,7 @@ function keptState(inputs: ServerImportInputs & { readonly __provider?: unknown 
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of `ServerImport`. */
-export const serverImportProvider: Kind<ServerImportInputs, ServerImportState, ServerImportOutputs> = {
+export const serverImportProvider: Kind<ServerImportInputs, ServerImportState, ServerImportOutputs> = withDeclaredCalls({
   // Both inputs are the rows, sent as the import CSV; nothing replaces (a removed row's server is deleted alone).
   manifest: {
     schema: ServerImportInputSchema,
@@ -170,6 +172,7 @@ export const serverImportProvider: Kind<ServerImportInputs, ServerImportState, S
     docs: DOCS,
     exactlyOneOf: ["csv", "servers"],
     fields: { csv: { role: "api", replaces: false }, servers: { role: "api", replaces: false } },
+    calls: serverImportCalls,
   },
 
   async check(_olds, news) {
@@ -266,4 +269,4 @@ export const serverImportProvider: Kind<ServerImportInputs, ServerImportState, S
         `${names.map((n) => serverLabel(n, serverIds[n])).join(", ")}. Remove them in the Kasm admin UI (Infrastructure, Servers) if they are not needed.`,
     );
   },
-};
+});

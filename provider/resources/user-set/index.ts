@@ -56,6 +56,8 @@
  */
 import type { KasmClient } from "../../api/client";
 import { randomUUID } from "node:crypto";
+import { withDeclaredCalls } from "../kit/declared-calls";
+import { userSetCalls } from "./calls";
 import {
   canonicalId,
   isUnknown,
@@ -211,7 +213,7 @@ function changeSummary(context: KindContext, id: string, { added, removed, chang
 // --- provider ------------------------------------------------------------------------------------
 
 /** The provider of `UserSet`. */
-export const userSetProvider: Kind<UserSetInputs, UserSetState, UserSetOutputs> & AnswersInterruptedCreates = {
+export const userSetProvider: Kind<UserSetInputs, UserSetState, UserSetOutputs> & AnswersInterruptedCreates = withDeclaredCalls({
   // The rows are what Kasm holds; the rest steer how they are written. Nothing replaces: rows are added, changed and removed one by one.
   manifest: {
     schema: UserSetInputs,
@@ -227,6 +229,7 @@ export const userSetProvider: Kind<UserSetInputs, UserSetState, UserSetOutputs> 
       adopt: { role: "provider", replaces: false },
       groupIds: { role: "provider", replaces: false, refersTo: "Group" },
     },
+    calls: userSetCalls,
   },
 
   /**
@@ -342,4 +345,4 @@ export const userSetProvider: Kind<UserSetInputs, UserSetState, UserSetOutputs> 
 
   /** For kasm-recover: the users a killed run's import made (see interrupted.ts). */
   interruptedCreate: interruptedUserSetCreate,
-};
+});

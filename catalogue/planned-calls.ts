@@ -1,11 +1,13 @@
 /**
- * The building blocks of the kind rows: what one step of a resource needs (its planned calls),
- * {@link plan} to build a call from three-valued facts, and the small readers of properties the
- * rows share. The rows themselves are in the files next to this one, one per family of kinds.
+ * The building blocks of the kinds' calls declarations: what one step of a resource needs (its
+ * planned calls), {@link plan} to build a call from three-valued facts, {@link declareCalls} to
+ * name a kind's declaration, and the small readers of properties the declarations share. The
+ * declarations themselves lie beside the kinds they describe (`provider/resources/<kind>.calls.ts`,
+ * or `calls.ts` in a kind's folder), and `kind-table.ts` assembles them into `KIND_ROWS`.
  */
-import { isUnknownValue } from "../values";
-import type { PreviewNoteOf, KasmKind, LifecycleStep, WORKSPACE_RESOURCE_PROPERTIES } from "../kinds";
-import type { PermissionName } from "../names";
+import { isUnknownValue } from "./values";
+import type { PreviewNoteOf, KasmKind, LifecycleStep, WORKSPACE_RESOURCE_PROPERTIES } from "./kinds";
+import type { PermissionName } from "./names";
 import {
   OPERATIONS,
   USER_FIELD_PERMISSIONS,
@@ -14,8 +16,8 @@ import {
   type OperationContext,
   type OperationName,
   type Requirement,
-} from "../operations";
-import { referenceKey, type PermissionKnowledge } from "../permission-knowledge";
+} from "./operations";
+import { referenceKey, type PermissionKnowledge } from "./permission-knowledge";
 
 /** A fact of the target Kasm that is not known, and the permissions a call would need if it held. */
 export interface UndecidedFact {
@@ -110,8 +112,8 @@ export function plan(operation: OperationName, facts: Facts = {}, options: CallO
 }
 
 /**
- * The properties each kind's row reads, by name. The catalogue imports nothing of the provider, so
- * it names them here; `test/types/row-properties.test-d.ts` checks every name against the kind's
+ * The properties each kind's row reads, by name. A calls declaration imports nothing of the
+ * provider's runtime (the policy packs load it without zod or the client), so it names them here; `test/types/row-properties.test-d.ts` checks every name against the kind's
  * declared inputs and outputs (and the notes a native preview adds, `PREVIEW_NOTES`), so a misspelt or renamed property fails to compile there, and a
  * row that reads a property not named here fails to compile here.
  */
@@ -151,6 +153,24 @@ export type Row<K extends KasmKind = KasmKind> = (props: RowProps<K>, knowledge:
 
 /** The rows of some kinds, each typed by its kind's properties. */
 export type Rows<K extends KasmKind> = { readonly [Kind in K]: Row<Kind> };
+
+/**
+ * What a kind's provider calls, declared once beside the kind: for one resource's properties,
+ * the calls each lifecycle step makes, in order ({@link Row}). The permissions table
+ * (`KIND_ROWS`) is assembled from these, and the provider's client refuses, in each step, an
+ * operation its kind's declaration does not list for that step (`provider/resources/kit/declared-calls.ts`).
+ */
+export interface KindCalls<K extends KasmKind = KasmKind> {
+  /** The kind, as the catalogue names it. */
+  readonly kind: K;
+  /** The calls of each step, for one resource's properties. */
+  readonly steps: Row<K>;
+}
+
+/** A kind's calls declaration (see {@link KindCalls}). */
+export function declareCalls<K extends KasmKind>(kind: K, steps: Row<K>): KindCalls<K> {
+  return Object.freeze({ kind, steps });
+}
 
 /** A three-valued boolean property: true, false (absent counts as false), or undefined when not known. */
 export function flag(value: unknown): boolean | undefined {
