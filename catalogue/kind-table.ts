@@ -30,8 +30,7 @@
  *   `assigned_servers`) and the same record, so the get_user rows stand for both.
  * - A few reads of a kind's own records beside its writes: a CastConfig's (a released Kasm's
  *   get_cast_config(s)), a UserAttributes update's get_attributes, a UserSet's get_users before its
- *   destroy and get_groups before it adds an existing user to a group; and the update_cast_config
- *   of a CastConfig's adopting create.
+ *   destroy and get_groups before it adds an existing user to a group.
  * - Nothing: Images Modify Resources (special permission 3) is in the Workspace row, on an update
  *   that changes a compute-related field, which the native provider's preview names for the policies
  *   (`resourceFieldsChanging`, see `RESOURCE_FIELDS_CHANGING`), and on an adopting create that may

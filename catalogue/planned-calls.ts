@@ -125,7 +125,7 @@ export interface RowProperties {
   readonly UserGroups: "userId" | "groupIds";
   readonly UserServerAssignment: "userId";
   readonly StagingConfig: "adopt";
-  readonly CastConfig: "groupId" | "castConfigId" | PreviewNoteOf<"CastConfig">;
+  readonly CastConfig: "groupId" | "castConfigId" | "adopt" | PreviewNoteOf<"CastConfig">;
   readonly ServerDrain: never;
   readonly LicenseActivation: never;
   readonly ServerImport: "servers" | "csv";

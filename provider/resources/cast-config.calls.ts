@@ -7,7 +7,7 @@
  * It imports only the catalogue, so that the packs load it without the provider's runtime.
  */
 import { CAST_GROUP_CHANGING } from "../../catalogue/kinds";
-import { declareCalls, DYNAMIC_PREVIEW, given, plan, ref, systemFact } from "../../catalogue/planned-calls";
+import { adoptOptions, declareCalls, DYNAMIC_PREVIEW, given, plan, ref, systemFact } from "../../catalogue/planned-calls";
 
 /**
  * What each step of a CastConfig calls.
@@ -33,8 +33,14 @@ export const castConfigCalls = declareCalls("CastConfig", (props, knowledge) => 
         : `whether the update moves the casting config to another group (groupId): ${CAST_GROUP_CHANGING} depends on a value not known yet`,
     targetGroupIsSystem: systemFact(group),
   };
+  // With adopt: true, a config of that key that differs from the program is brought to it (a
+  // released Kasm's, which can list configs): Casting Modify, and Groups Modify when it moves groups.
+  const adopt = adoptOptions(props.adopt, "with adopt: true, when a config with that key exists and differs from the program");
   return {
-    create: [plan("create_cast_config")],
+    create: [
+      ...(adopt ? [plan("update_cast_config", facts, { ...adopt, explain })] : []),
+      plan("create_cast_config", {}, adopt ? { condition: "unless adopt: true finds the config" } : {}),
+    ],
     // The documentation lists no read of casting configs: refresh keeps the last known state and
     // calls nothing. A released Kasm (kasm:apiNames product) reads them with get_cast_config(s),
     // which needs Casting View: every key this row lets create, update or delete one holds it in

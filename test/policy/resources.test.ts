@@ -169,6 +169,15 @@ describe("rows", () => {
     expect(ops(adopting, "create")).toEqual(["get_user", "update_user", "create_user"]);
   });
 
+  it("CastConfig: an adopting create may bring an existing config to the program, which needs Casting Modify", () => {
+    const plain = resourcePermissionNeeds("CastConfig", { castingConfigName: "kiosk" }, KNOWN);
+    expect(ops(plain, "create")).toEqual(["create_cast_config"]);
+    expect(perms(plain, "create")).not.toContain("Casting Modify");
+    const adopting = resourcePermissionNeeds("CastConfig", { castingConfigName: "kiosk", adopt: true }, KNOWN);
+    expect(ops(adopting, "create")).toEqual(["update_cast_config", "create_cast_config"]);
+    expect(perms(adopting, "create")).toContain("Casting Modify");
+  });
+
   it("User: deleting needs Sessions Delete only with forceDelete or a user listed with sessions", () => {
     expect(perms(resourcePermissionNeeds("User", { username: "ada" }, KNOWN), "delete")).not.toContain("Sessions Delete");
     expect(perms(resourcePermissionNeeds("User", { username: "ada", forceDelete: true }, KNOWN), "delete")).toContain("Sessions Delete");

@@ -69,11 +69,6 @@ export const UNLISTED_CALLS: readonly UnlistedCall[] = [
   // a config holds in effect (Casting Create, Modify and Delete each need it by the dependency rules).
   { kind: "CastConfig", step: "read", operation: "get_cast_config" },
   { kind: "CastConfig", step: "create", operation: "get_cast_configs" },
-  // With adopt: true, a released Kasm's config of that key that differs from the program is
-  // brought to it. The declaration's create does not list it (listing it would change what the
-  // permission pack asks of an adopting CastConfig, a change of its own); the pack cannot tell an
-  // adopting create's branch anyway (see the consistency test's generator, which leaves adopt out).
-  { kind: "CastConfig", step: "create", operation: "update_cast_config" },
   // An update that changes autoLoginWs reads the record first, whose names show the vocabulary the
   // installation speaks, so that a mismatch fails before anything is written: Users View, which
   // update_user_attributes' Users Modify needs by the dependency rules.
