@@ -27,16 +27,14 @@ function filesBesideTheirFolder(folder: string): string[] {
 }
 
 /**
- * The order a kind's definition lists its members in: what the kind is, its field rules, its
- * refusals and steering, how it reads its record, then its methods in the engine's order.
+ * The order a kind's definition lists its members in: what the kind is (its declared fields, with
+ * their rules, then its outputs and docs), its refusals and steering, how it reads its record, then
+ * its methods in the engine's order.
  */
 const DEFINITION_ORDER = [
-  "schema",
+  "fields",
   "outputs",
   "docs",
-  "keyFields",
-  "apiFields",
-  "providerFields",
   "productOnly",
   "sendsNothingWhen",
   "extraCheck",

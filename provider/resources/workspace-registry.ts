@@ -18,24 +18,54 @@
  * the setting: the documentation's vocabulary has no operation that manages registries.
  */
 import { z } from "zod";
-import { registryShown, registryUrl, type Registry } from "../api";
-import { declared, inputNames, KasmObjectMissingError, type KindDocs, type Props, type RefreshedInputs } from "./kit";
-import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { registryShown, registryUrl, type NewRegistry, type Registry } from "../api";
+import { declared, declareFields, inputNames, KasmObjectMissingError, type KindTexts, type Props, type RefreshedInputs } from "./kit";
+import { defineKind, type KindOutputs } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
-/** The inputs of a WorkspaceRegistry. */
-export const WorkspaceRegistryInputs = z.strictObject({
-  url: z
-    .string()
-    .trim()
-    .min(1, "url must not be empty")
-    .refine((value) => /^https?:\/\/[^/\s]+/i.test(value), "url must be an http:// or https:// address (Kasm fetches the registry's versions.txt from it)"),
-  channel: z.string().min(1, "channel must not be empty (leave it out for the registry's default)").optional(),
-  autoUpdate: z.boolean().optional(),
-  /** Take over an existing registry at this URL instead of failing. */
-  adopt: z.boolean().optional(),
+/**
+ * Each input of a WorkspaceRegistry, declared once: its type, role, rule, doc and how it is sent.
+ * The URL and the channel cannot change in place.
+ */
+const WORKSPACE_REGISTRY_FIELDS = declareFields({
+  url: {
+    type: z
+      .string()
+      .trim()
+      .min(1, "url must not be empty")
+      .refine((value) => /^https?:\/\/[^/\s]+/i.test(value), "url must be an http:// or https:// address (Kasm fetches the registry's versions.txt from it)"),
+    role: "sent",
+    // create_registry names the address `registry`.
+    wire: "registry",
+    replaces: true,
+    equal: (a, b) => typeof a === "string" && typeof b === "string" && registryUrl(a) === registryUrl(b),
+    doc:
+      "The registry's address (http or https). Kasm fetches `versions.txt` and `1.0/list.json` from " +
+      "it; a trailing slash is added. Changing it replaces the registry.",
+  },
+  channel: {
+    type: z.string().min(1, "channel must not be empty (leave it out for the registry's default)").optional(),
+    role: "sent",
+    replaces: true,
+    doc: "The registry's channel (Kasm 1.16 and later). Left out: none is sent. Changing it replaces " + "the registry (no operation changes it in place).",
+  },
+  autoUpdate: {
+    type: z.boolean().optional(),
+    role: "sent",
+    // Set by an operation of its own (registry_auto_updates), never in the create's body.
+    wire: false,
+    doc: "Whether Kasm updates the registry's workspaces by itself. Left out: Kasm's default (false) and a change made in Kasm is kept.",
+  },
+  adopt: {
+    type: z.boolean().optional(),
+    role: "provider",
+    doc: "Take over an existing registry at this URL (and bring it to the declared state) instead of failing. Default: false.",
+  },
 });
+
+/** The inputs of a WorkspaceRegistry. */
+export const WorkspaceRegistryInputs = WORKSPACE_REGISTRY_FIELDS.schema;
 export type WorkspaceRegistryInputs = z.infer<typeof WorkspaceRegistryInputs>;
 
 /** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
@@ -59,17 +89,10 @@ export const WorkspaceRegistryOutputs = z.strictObject({
 });
 export type WorkspaceRegistryOutputs = z.infer<typeof WorkspaceRegistryOutputs>;
 
-/** Fields sent to Kasm, and how each compares. The URL and the channel cannot change in place. */
-const API_FIELDS = {
-  url: { replaces: true, equal: (a, b) => typeof a === "string" && typeof b === "string" && registryUrl(a) === registryUrl(b) },
-  channel: { replaces: true },
-  autoUpdate: {},
-} satisfies FieldRules<WorkspaceRegistryInputs>;
-
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of the WorkspaceRegistry kind (see {@link KindDocs}). */
-const DOCS: KindDocs<WorkspaceRegistryInputs> = {
+/** What the TypeScript SDK's class and the native schema say of the WorkspaceRegistry kind (see {@link KindTexts}; each input's doc is its declaration's). */
+const DOCS: KindTexts = {
   description:
     "A workspace registry: a static site Kasm lists workspaces from (its `versions.txt` and " +
     "`1.0/list.json`, fetched by Kasm when the registry is added). The API documentation has no " +
@@ -84,14 +107,6 @@ const DOCS: KindDocs<WorkspaceRegistryInputs> = {
     "// What it offers, as Kasm fetched it: install one as a kasm.Workspace.",
     "export const offered = acme.workspaces.apply((ws) => ws.map((w) => w.friendlyName));",
   ].join("\n"),
-  inputs: {
-    url:
-      "The registry's address (http or https). Kasm fetches `versions.txt` and `1.0/list.json` from " +
-      "it; a trailing slash is added. Changing it replaces the registry.",
-    channel: "The registry's channel (Kasm 1.16 and later). Left out: none is sent. Changing it replaces " + "the registry (no operation changes it in place).",
-    autoUpdate: "Whether Kasm updates the registry's workspaces by itself. Left out: Kasm's default (false) and a change made in Kasm is kept.",
-    adopt: "Take over an existing registry at this URL (and bring it to the declared state) instead of failing. Default: false.",
-  },
   limits:
     "needs `kasm:apiNames product` (a released Kasm): the API documentation has no registry " +
     "operations, and preview refuses it with `spec`; the URL and the channel are replaced, not " +
@@ -145,11 +160,9 @@ function outputs(inputs: RefreshedInputs<WorkspaceRegistryInputs>, registry: Reg
 
 /** The provider of WorkspaceRegistry; only `adopt` changing sends no request. */
 export const workspaceRegistryProvider = defineKind<WorkspaceRegistryInputs, WorkspaceRegistryOutputs, Registry>({
-  schema: WorkspaceRegistryInputs,
+  fields: WORKSPACE_REGISTRY_FIELDS,
   outputs: WorkspaceRegistryOutputs,
   docs: DOCS,
-  apiFields: API_FIELDS,
-  providerFields: { adopt: {} },
   // Refused before any plan with the spec's vocabulary, which has no such operations.
   productOnly: {
     kind: "WorkspaceRegistry",
@@ -183,7 +196,7 @@ export const workspaceRegistryProvider = defineKind<WorkspaceRegistryInputs, Wor
           ? existing
           : client.images.registryAutoUpdates({ registry_id: existing.registry_id, auto_updates: inputs.autoUpdate }),
       create: async () => {
-        const created = await client.images.createRegistry({ registry: inputs.url, ...(inputs.channel !== undefined ? { channel: inputs.channel } : {}) });
+        const created = await client.images.createRegistry(WORKSPACE_REGISTRY_FIELDS.body<NewRegistry>(inputs));
         if (inputs.autoUpdate !== true) return created;
         return client.images.registryAutoUpdates({ registry_id: created.registry_id, auto_updates: true });
       },
