@@ -12,7 +12,7 @@
  * or a log line.
  */
 import { z } from "zod";
-import type { License } from "../api";
+import type { ActivateParams, License } from "../api";
 import { camelCase, declared, declareFields, type RefreshedInputs, type KindTexts } from "./kit";
 import { defineKind, fieldNames, type KindOutputs } from "./kit/define-kind";
 
@@ -27,6 +27,7 @@ const LICENSE_ACTIVATION_FIELDS = declareFields({
     type: z.string().trim().min(1, "activationKey is required"),
     role: "key",
     replaces: true,
+    send: (key: string) => key.trim(),
     secret: true,
     doc: "The activation key text block; always stored as a secret, and never shown in errors or logs.",
   },
@@ -133,11 +134,7 @@ export const licenseActivationProvider = defineKind<LicenseActivationInputs, Lic
   },
 
   async create(inputs, context) {
-    const license = await context.client().licenses.activate({
-      activation_key: inputs.activationKey.trim(),
-      ...(inputs.seats !== undefined ? { seats: inputs.seats } : {}),
-      ...(inputs.issuedTo !== undefined ? { issued_to: inputs.issuedTo } : {}),
-    });
+    const license = await context.client().licenses.activate(LICENSE_ACTIVATION_FIELDS.body<ActivateParams>(inputs));
     return { id: license.license_id, outs: outputs(inputs, license) };
   },
 

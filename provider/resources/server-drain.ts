@@ -15,6 +15,7 @@
  * value, so drift cannot be seen, and says so once per resource and refresh, as a warning through
  * the engine's log (see provider/engine-log.ts).
  */
+import type { DrainServerParams } from "../api";
 import type { KasmClient } from "../api/client";
 import { z } from "zod";
 import {
@@ -46,10 +47,18 @@ const SERVER_DRAIN_FIELDS = declareFields({
     role: "key",
     equal: same.id,
     replaces: true,
+    // set_drain_server's `target_server`.
+    wire: "server_id",
     doc: "The server (32 hex digits or a hyphenated UUID). Another server replaces the resource.",
   },
   // The flag, which updates in place. Its default is written into the inputs, so that the state says what is managed.
-  draining: { type: z.boolean().optional(), role: "sent", storedDefault: true, doc: "Whether the server is draining (takes no new sessions). Default: true." },
+  draining: {
+    type: z.boolean().optional(),
+    role: "sent",
+    storedDefault: true,
+    wire: "is_draining",
+    doc: "Whether the server is draining (takes no new sessions). Default: true.",
+  },
 });
 
 /** The inputs of a ServerDrain. */
@@ -95,7 +104,7 @@ function unknownServer(serverId: string, error: unknown): KasmObjectMissingError
 /** Set the flag; an unknown server is an error that says so. */
 async function setDraining(client: KasmClient, serverId: string, draining: boolean): Promise<void> {
   await orMissing(
-    () => client.servers.setDrainServer({ server_id: serverId, is_draining: draining }),
+    () => client.servers.setDrainServer(SERVER_DRAIN_FIELDS.body<DrainServerParams>({ serverId, draining })),
     (cause) => unknownServer(serverId, cause),
   );
 }
@@ -156,7 +165,7 @@ export const serverDrainProvider = defineKind<ServerDrainInputs, ServerDrainOutp
 
   async delete(id, _state, context) {
     try {
-      await context.client().servers.setDrainServer({ server_id: id, is_draining: false });
+      await context.client().servers.setDrainServer(SERVER_DRAIN_FIELDS.body<DrainServerParams>({ serverId: id, draining: false }));
     } catch (error) {
       // The server is gone: nothing is left to restore.
       if (isNotFound(error)) return;

@@ -54,7 +54,7 @@ const WORKSPACE_REGISTRY_FIELDS = declareFields({
     type: z.boolean().optional(),
     role: "sent",
     // Set by an operation of its own (registry_auto_updates), never in the create's body.
-    wire: false,
+    wire: "auto_updates",
     doc: "Whether Kasm updates the registry's workspaces by itself. Left out: Kasm's default (false) and a change made in Kasm is kept.",
   },
   adopt: {
@@ -114,6 +114,16 @@ const DOCS: KindTexts = {
 };
 
 // --- helpers -------------------------------------------------------------------------------------
+
+/** The `create_registry` body: the declared fields but `autoUpdate`, which an operation of its own sets. */
+function newRegistry(inputs: WorkspaceRegistryInputs): NewRegistry {
+  return WORKSPACE_REGISTRY_FIELDS.body<NewRegistry>({ ...inputs, autoUpdate: undefined });
+}
+
+/** The `registry_auto_updates` body: the registry, and `autoUpdate` under its wire name. */
+function autoUpdatesBody(registryId: string, autoUpdate: boolean): { registry_id: string; auto_updates: boolean } {
+  return { ...WORKSPACE_REGISTRY_FIELDS.body<{ auto_updates: boolean }>({ autoUpdate }, ["autoUpdate"]), registry_id: registryId };
+}
 
 /** The registry's name from its list, or "" when the list names none. */
 function registryName(registry: Registry): string {
@@ -194,11 +204,11 @@ export const workspaceRegistryProvider = defineKind<WorkspaceRegistryInputs, Wor
       update: async (existing) =>
         inputs.autoUpdate === undefined || inputs.autoUpdate === (existing.do_auto_update ?? false)
           ? existing
-          : client.images.registryAutoUpdates({ registry_id: existing.registry_id, auto_updates: inputs.autoUpdate }),
+          : client.images.registryAutoUpdates(autoUpdatesBody(existing.registry_id, inputs.autoUpdate)),
       create: async () => {
-        const created = await client.images.createRegistry(WORKSPACE_REGISTRY_FIELDS.body<NewRegistry>(inputs));
+        const created = await client.images.createRegistry(newRegistry(inputs));
         if (inputs.autoUpdate !== true) return created;
-        return client.images.registryAutoUpdates({ registry_id: created.registry_id, auto_updates: true });
+        return client.images.registryAutoUpdates(autoUpdatesBody(created.registry_id, inputs.autoUpdate));
       },
     });
     return { id: registry.registry_id, outs: outputs(inputs, registry) };
@@ -208,9 +218,7 @@ export const workspaceRegistryProvider = defineKind<WorkspaceRegistryInputs, Wor
     // Only autoUpdate changes in place (the URL and the channel replace the registry).
     const client = context.client();
     const registry =
-      news.autoUpdate === undefined
-        ? await client.images.findRegistryById(id)
-        : await client.images.registryAutoUpdates({ registry_id: id, auto_updates: news.autoUpdate });
+      news.autoUpdate === undefined ? await client.images.findRegistryById(id) : await client.images.registryAutoUpdates(autoUpdatesBody(id, news.autoUpdate));
     if (registry === undefined)
       throw new KasmObjectMissingError(
         `Workspace registry ${id} (${news.url}) is no longer in Kasm: run \`pulumi refresh --yes\`, then \`pulumi up\` to add it again.`,
