@@ -5,17 +5,17 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { EgressCredentialArgs, StagingConfigArgs, UserSetArgs } from "./kinds";
-import type { SESSION_PERMISSION_INPUTS } from "../provider/resources/session-permissions";
-import type { TargetAndGatewayInputs } from "../provider/resources/egress-shared";
+import type { SESSION_PERMISSION_FIELDS } from "../provider/resources/session-permissions";
+import type { targetAndGatewayFields } from "../provider/resources/egress-shared";
 import type { EGRESS_PROVIDER_TYPES } from "../provider/resources/egress-provider";
 
 export type { LicenseFeatures } from "../provider/resources/license-activation";
 
 /** The session permissions that a `StagingConfig` and a `CastConfig` both set on the sessions they start. */
-export type SessionPermissionArgs = Pick<StagingConfigArgs, keyof typeof SESSION_PERMISSION_INPUTS>;
+export type SessionPermissionArgs = Pick<StagingConfigArgs, keyof typeof SESSION_PERMISSION_FIELDS>;
 
 /** What an `EgressProviderMapping` or an `EgressCredential` applies to (exactly one of `userId`, `groupId` and `imageId`), and the gateways it may use. */
-export type EgressTargetArgs = Pick<EgressCredentialArgs, keyof typeof TargetAndGatewayInputs>;
+export type EgressTargetArgs = Pick<EgressCredentialArgs, keyof ReturnType<typeof targetAndGatewayFields>>;
 
 /** The protocol of an `EgressProvider`. */
 export type EgressProviderType = (typeof EGRESS_PROVIDER_TYPES)[number];

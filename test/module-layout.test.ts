@@ -7,6 +7,9 @@
  *   `require("./user-set")` would load a stale `user-set.js` left in `dist/` before the folder's index.
  * - Every kind built by `defineKind` lists its definition in one order, so that a reader finds a
  *   kind's field rules, its refusals and its methods at the same place in every file.
+ * - Every kind declares each input once (`declareFields`, kit/fields.ts): no kind file keeps a
+ *   table of its inputs' docs of its own (`KindDocs` with `inputs`) or builds a body from its
+ *   inputs by name (`toApi`, or `snake_case: inputs.camelCase`).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -27,17 +30,14 @@ function filesBesideTheirFolder(folder: string): string[] {
 }
 
 /**
- * The order a kind's definition lists its members in: what the kind is, its field rules, its
- * refusals and steering, how it reads its record, what its methods call, then its methods in the
- * engine's order.
+ * The order a kind's definition lists its members in: what the kind is (its declared fields, with
+ * their rules, then its outputs and docs), its refusals and steering, how it reads its record,
+ * what its methods call, then its methods in the engine's order.
  */
 const DEFINITION_ORDER = [
-  "schema",
+  "fields",
   "outputs",
   "docs",
-  "keyFields",
-  "apiFields",
-  "providerFields",
   "productOnly",
   "sendsNothingWhen",
   "extraCheck",
@@ -91,6 +91,11 @@ function defineKindCalls(): { file: string; members: string[] }[] {
   );
 }
 
+/** The kinds' source files (their folders' parts included), without the kit and the calls declarations. */
+function kindFiles(): string[] {
+  return readdirSync(KIND_FOLDER, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts") && !f.startsWith("kit") && !f.endsWith(".calls.ts"));
+}
+
 describe("module layout", () => {
   it("has no file beside a folder of the same name", () => {
     expect(SOURCE_FOLDERS.flatMap(filesBesideTheirFolder)).toEqual([]);
@@ -104,5 +109,13 @@ describe("module layout", () => {
       .filter(({ members }) => members.some((m, i) => i > 0 && DEFINITION_ORDER.indexOf(m) < DEFINITION_ORDER.indexOf(members[i - 1])))
       .map(({ file, members }) => `${file}: ${members.join(", ")}`);
     expect(outOfOrder).toEqual([]);
+  });
+
+  it("declares each kind's inputs once: no kind file keeps its inputs' docs apart or writes a body from their names", () => {
+    const handWritten = kindFiles().filter((file) => {
+      const text = readFileSync(path.join(KIND_FOLDER, file), "utf8");
+      return /KindDocs</.test(text) || /\btoApi\(/.test(text) || /\b[a-z]+(_[a-z]+)+: (inputs|news|props|olds)\.[a-zA-Z]+/.test(text);
+    });
+    expect(handWritten).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
  * type a program), derived from each kind's manifest: its inputs from the manifest's zod schema
  * (through `z.toJSONSchema`), `willReplaceOnChanges` on the inputs whose change replaces (the
  * manifest's fields); its outputs from the manifest's output schema, the same way
- * ({@link outputProperties}); `secret: true` on the catalogue's secret inputs; the provider's
+ * ({@link outputProperties}); `secret: true` on the secret inputs the kind's field declarations name; the provider's
  * configuration from the settings the connection registry reads; and a function per lookup
  * (functions.ts), from the lookups' zod schemas.
  *
@@ -16,7 +16,7 @@
  * here: one plugin process serves one provider instance, so an explicit provider is the
  * installation.
  */
-import { NATIVE_PACKAGE, nativeToken, secretInputsOf } from "../../catalogue/kinds";
+import { NATIVE_PACKAGE, nativeToken } from "../../catalogue/kinds";
 import type { KindName } from "..";
 import { CONFIG_KEYS } from "../api/config";
 import { PROVIDER_SETTINGS } from "../runtime";
@@ -63,7 +63,7 @@ function resourceOf(kind: KindName, kindOf: Kind, types: Record<string, ObjectTy
   const docs: KindDocs<Record<string, unknown>> = manifest.docs;
   const json = kindInputSchema(manifest);
   const inputs = objectOf(json, kind, types);
-  const secrets = secretInputsOf(kind);
+  const secrets = manifest.secrets ?? [];
   const inputProperties = Object.fromEntries(
     Object.entries(describedAll(inputs.properties, docs.inputs)).map(([name, spec]) => [
       name,

@@ -31,6 +31,7 @@ import { setTo, settingRef } from "../api/config";
 import {
   alreadyExistsError,
   declared,
+  declareFields,
   GONE,
   hasState,
   inputNames,
@@ -45,18 +46,17 @@ import {
   keepSpelling,
   refreshedInputs,
   same,
-  toApi,
   unlessGone,
   previewNote,
-  type KindDocs,
+  type KindTexts,
   type Props,
   type RefreshedInputs,
 } from "./kit";
-import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { defineKind, type KindOutputs } from "./kit/define-kind";
 import { castConfigCalls } from "./cast-config.calls";
 import { interruptedCreateOf, type InterruptedCreate } from "./kit/interrupted-create";
 import type { KindContext } from "./kit/types";
-import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS, SESSION_PERMISSION_DOCS } from "./session-permissions";
+import { SESSION_PERMISSION_FIELDS } from "./session-permissions";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -109,43 +109,88 @@ const ValidUntil = z.string().refine((value) => {
 
 const Count = (name: string) => z.number().int(`${name} must be a whole number`).min(0, `${name} must be 0 or more`);
 
-/** The inputs of a CastConfig. */
-export const CastConfigInputs = z
-  .strictObject({
-    castingConfigName: z.string().trim().min(1, "castingConfigName is required"),
-    imageId: KasmId,
-    key: CastKey,
-    allowedReferrers: z.array(Referrer).optional(),
-    limitSessions: z.boolean().optional(),
-    sessionRemaining: Count("sessionRemaining").optional(),
-    limitIps: z.boolean().optional(),
-    ipRequestLimit: Count("ipRequestLimit").optional(),
-    ipRequestSeconds: Count("ipRequestSeconds").optional(),
-    errorUrl: urlOrEmpty(["http:", "https:"], "errorUrl").optional(),
-    enableSharing: z.boolean().optional(),
-    disableControlPanel: z.boolean().optional(),
-    disableTips: z.boolean().optional(),
-    disableFixedRes: z.boolean().optional(),
-    allowAnonymous: z.boolean().optional(),
-    groupId: KasmId.optional(),
-    requireRecaptcha: z.boolean().optional(),
-    wsUrl: urlOrEmpty(["http:", "https:", "ws:", "wss:"], "wsUrl").optional(),
-    dynamicWsUrl: z.boolean().optional(),
-    dynamicCtrNetwork: z.boolean().optional(),
-    allowResume: z.boolean().optional(),
-    enforceClientSettings: z.boolean().optional(),
-    ...SESSION_PERMISSION_INPUTS,
-    allowWsSharing: z.boolean().optional(),
-    wsAudioDefaultOn: z.boolean().optional(),
-    wsImeModeDefaultOn: z.boolean().optional(),
-    validUntil: ValidUntil.optional(),
-    /**
-     * Take over the casting config with this key (a released Kasm, `kasm:apiNames` `product`);
-     * with the documentation's vocabulary it cannot be found, and the create says so.
-     */
-    adopt: z.boolean().optional(),
-  })
-  .superRefine((inputs, ctx) => {
+/** Each input of a CastConfig, declared once: its type, role, rule, doc and how it is sent. Nothing forces replacement. */
+const CAST_CONFIG_FIELDS = declareFields(
+  {
+    castingConfigName: { type: z.string().trim().min(1, "castingConfigName is required"), role: "sent", doc: "The config's name; unique in Kasm." },
+    imageId: { type: KasmId, role: "sent", equal: same.id, refersTo: "Workspace", doc: "The image the link launches (32 hex digits or a hyphenated UUID)." },
+    key: { type: CastKey, role: "sent", doc: "The casting URL's key, unique in Kasm: letters, digits, `-`, `_`, `.` and `~` only." },
+    allowedReferrers: {
+      type: z.array(Referrer).optional(),
+      role: "sent",
+      equal: same.set,
+      doc: "Domains allowed to refer to the link, such as `app.example.com` (order does not matter).",
+    },
+    limitSessions: { type: z.boolean().optional(), role: "sent", doc: "Limit the number of sessions the link may still start (see `sessionRemaining`)." },
+    sessionRemaining: {
+      type: Count("sessionRemaining").optional(),
+      role: "sent",
+      doc:
+        "Sessions the link may still start (0 or more); required when `limitSessions` is true. Kasm " +
+        "counts it down as the link starts sessions; setting it resets the count. It is sent when the " +
+        "config is created and when this value changes; an update of other fields leaves the count " +
+        "alone.",
+    },
+    limitIps: {
+      type: z.boolean().optional(),
+      role: "sent",
+      doc: "Limit sessions per source IP: `ipRequestLimit` per `ipRequestSeconds`, both then required and " + "positive.",
+    },
+    ipRequestLimit: { type: Count("ipRequestLimit").optional(), role: "sent", doc: "Sessions allowed per source IP in `ipRequestSeconds`." },
+    ipRequestSeconds: { type: Count("ipRequestSeconds").optional(), role: "sent", doc: "The window of `ipRequestLimit`, in seconds." },
+    errorUrl: {
+      type: urlOrEmpty(["http:", "https:"], "errorUrl").optional(),
+      role: "sent",
+      doc: 'Where to send the user on error (such as an IP rate limit); an http(s) URL, or "" for Kasm\'s ' + "own error page.",
+    },
+    enableSharing: { type: z.boolean().optional(), role: "sent", doc: "Activate sharing automatically." },
+    disableControlPanel: { type: z.boolean().optional(), role: "sent", doc: "Hide the control panel." },
+    disableTips: { type: z.boolean().optional(), role: "sent", doc: "Hide the tips dialogue." },
+    disableFixedRes: { type: z.boolean().optional(), role: "sent", doc: "Allow dynamic resolution in sharing mode." },
+    allowAnonymous: { type: z.boolean().optional(), role: "sent", doc: "Let the link work without authentication, creating an anonymous user per request." },
+    groupId: {
+      type: KasmId.optional(),
+      role: "sent",
+      equal: same.id,
+      refersTo: "Group",
+      doc: "An extra group for anonymous users (who are also put in All Users).",
+    },
+    requireRecaptcha: {
+      type: z.boolean().optional(),
+      role: "sent",
+      doc: "Require a captcha for anonymous requests (needs captcha keys in the server settings).",
+    },
+    wsUrl: {
+      type: urlOrEmpty(["http:", "https:", "ws:", "wss:"], "wsUrl").optional(),
+      role: "sent",
+      doc: 'Becomes the WS_URL environment variable of the sessions; an absolute URL, or "" for none.',
+    },
+    dynamicWsUrl: { type: z.boolean().optional(), role: "sent", doc: "Allow a `ws_url` query argument on the casting URL." },
+    dynamicCtrNetwork: { type: z.boolean().optional(), role: "sent", doc: "Allow a `ctr_network` query argument (the image must allow network selection)." },
+    allowResume: { type: z.boolean().optional(), role: "sent", doc: "An authenticated user with a running session resumes it instead of getting a new one." },
+    enforceClientSettings: { type: z.boolean().optional(), role: "sent", doc: "The `allowWs*` flags below override the client settings of the user's groups." },
+    ...SESSION_PERMISSION_FIELDS,
+    allowWsSharing: { type: z.boolean().optional(), role: "sent", doc: "Allow sharing (with `enforceClientSettings`)." },
+    wsAudioDefaultOn: { type: z.boolean().optional(), role: "sent", doc: "Start with audio on; false starts muted." },
+    wsImeModeDefaultOn: { type: z.boolean().optional(), role: "sent", doc: "IME mode on by default when the user has no local preference." },
+    validUntil: {
+      type: ValidUntil.optional(),
+      role: "sent",
+      doc:
+        "After this UTC time, written `YYYY-MM-DD HH:MM:SS`, the link answers with an error. Left out later, Kasm keeps the expiry it has: " +
+        "Kasm 1.15's update leaves a field sent as null as it is (a public decompile of its API server), so an expiry cannot be taken away " +
+        "through the API there; declare a later time instead.",
+    },
+    adopt: {
+      type: z.boolean().optional(),
+      role: "provider",
+      doc:
+        "Not supported: Kasm cannot read casting configs, so an existing one cannot be taken over. " +
+        "With `adopt: true`, a clash with an existing key or name fails with an explanation.",
+    },
+  },
+  // A rule across fields: what one input requires of others.
+  (inputs, ctx) => {
     if (inputs.limitIps === true) {
       for (const name of ["ipRequestLimit", "ipRequestSeconds"] as const) {
         const value = inputs[name];
@@ -155,7 +200,11 @@ export const CastConfigInputs = z
     }
     if (inputs.limitSessions === true && inputs.sessionRemaining === undefined)
       ctx.addIssue({ code: "custom", path: ["sessionRemaining"], message: "sessionRemaining (0 or more) is required when limitSessions is true" });
-  });
+  },
+);
+
+/** The inputs of a CastConfig. */
+export const CastConfigInputs = CAST_CONFIG_FIELDS.schema;
 export type CastConfigInputs = z.infer<typeof CastConfigInputs>;
 
 /** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
@@ -166,41 +215,10 @@ export const CastConfigOutputs = z.strictObject({
 });
 export type CastConfigOutputs = z.infer<typeof CastConfigOutputs>;
 
-/** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
-const API_FIELDS = {
-  castingConfigName: {},
-  imageId: { equal: same.id, refersTo: "Workspace" },
-  key: {},
-  allowedReferrers: { equal: same.set },
-  limitSessions: {},
-  sessionRemaining: {},
-  limitIps: {},
-  ipRequestLimit: {},
-  ipRequestSeconds: {},
-  errorUrl: {},
-  enableSharing: {},
-  disableControlPanel: {},
-  disableTips: {},
-  disableFixedRes: {},
-  allowAnonymous: {},
-  groupId: { equal: same.id, refersTo: "Group" },
-  requireRecaptcha: {},
-  wsUrl: {},
-  dynamicWsUrl: {},
-  dynamicCtrNetwork: {},
-  allowResume: {},
-  enforceClientSettings: {},
-  ...SESSION_PERMISSION_FIELDS,
-  allowWsSharing: {},
-  wsAudioDefaultOn: {},
-  wsImeModeDefaultOn: {},
-  validUntil: {},
-} satisfies FieldRules<CastConfigInputs>;
-
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of the CastConfig kind (see {@link KindDocs}). */
-const DOCS: KindDocs<CastConfigInputs> = {
+/** What the TypeScript SDK's class and the native schema say of the CastConfig kind (see {@link KindTexts}; each input's doc is its declaration's). */
+const DOCS: KindTexts = {
   description:
     "A Kasm casting config. Every field updates in place, and each update sends every declared field " +
     "except `sessionRemaining`, a counter that Kasm counts down as the link starts sessions: it is " +
@@ -223,45 +241,6 @@ const DOCS: KindDocs<CastConfigInputs> = {
     '  allowedReferrers: ["www.example.com"], validUntil: "2030-01-01 00:00:00",',
     "});",
   ].join("\n"),
-  inputs: {
-    ...SESSION_PERMISSION_DOCS,
-    castingConfigName: "The config's name; unique in Kasm.",
-    imageId: "The image the link launches (32 hex digits or a hyphenated UUID).",
-    key: "The casting URL's key, unique in Kasm: letters, digits, `-`, `_`, `.` and `~` only.",
-    allowedReferrers: "Domains allowed to refer to the link, such as `app.example.com` (order does not matter).",
-    limitSessions: "Limit the number of sessions the link may still start (see `sessionRemaining`).",
-    sessionRemaining:
-      "Sessions the link may still start (0 or more); required when `limitSessions` is true. Kasm " +
-      "counts it down as the link starts sessions; setting it resets the count. It is sent when the " +
-      "config is created and when this value changes; an update of other fields leaves the count " +
-      "alone.",
-    limitIps: "Limit sessions per source IP: `ipRequestLimit` per `ipRequestSeconds`, both then required and " + "positive.",
-    ipRequestLimit: "Sessions allowed per source IP in `ipRequestSeconds`.",
-    ipRequestSeconds: "The window of `ipRequestLimit`, in seconds.",
-    errorUrl: 'Where to send the user on error (such as an IP rate limit); an http(s) URL, or "" for Kasm\'s ' + "own error page.",
-    enableSharing: "Activate sharing automatically.",
-    disableControlPanel: "Hide the control panel.",
-    disableTips: "Hide the tips dialogue.",
-    disableFixedRes: "Allow dynamic resolution in sharing mode.",
-    allowAnonymous: "Let the link work without authentication, creating an anonymous user per request.",
-    groupId: "An extra group for anonymous users (who are also put in All Users).",
-    requireRecaptcha: "Require a captcha for anonymous requests (needs captcha keys in the server settings).",
-    wsUrl: 'Becomes the WS_URL environment variable of the sessions; an absolute URL, or "" for none.',
-    dynamicWsUrl: "Allow a `ws_url` query argument on the casting URL.",
-    dynamicCtrNetwork: "Allow a `ctr_network` query argument (the image must allow network selection).",
-    allowResume: "An authenticated user with a running session resumes it instead of getting a new one.",
-    enforceClientSettings: "The `allowWs*` flags below override the client settings of the user's groups.",
-    allowWsSharing: "Allow sharing (with `enforceClientSettings`).",
-    wsAudioDefaultOn: "Start with audio on; false starts muted.",
-    wsImeModeDefaultOn: "IME mode on by default when the user has no local preference.",
-    validUntil:
-      "After this UTC time, written `YYYY-MM-DD HH:MM:SS`, the link answers with an error. Left out later, Kasm keeps the expiry it has: " +
-      "Kasm 1.15's update leaves a field sent as null as it is (a public decompile of its API server), so an expiry cannot be taken away " +
-      "through the API there; declare a later time instead.",
-    adopt:
-      "Not supported: Kasm cannot read casting configs, so an existing one cannot be taken over. " +
-      "With `adopt: true`, a clash with an existing key or name fails with an explanation.",
-  },
   limits:
     "with `kasm:apiNames spec` no read: refresh keeps the last known state and cannot see drift, and " +
     "an existing config cannot be adopted (with `product` both work, by key). `sessionRemaining` is " +
@@ -275,7 +254,7 @@ const DOCS: KindDocs<CastConfigInputs> = {
 
 /** The `target_cast_config` body for the declared fields. */
 function targetCastConfig(inputs: CastConfigInputs): NewCastConfig {
-  const body: NewCastConfig = toApi(inputs, fieldNames(API_FIELDS));
+  const body = CAST_CONFIG_FIELDS.body<NewCastConfig>(inputs);
   body.casting_config_name = body.casting_config_name.trim();
   // In 32 hex digits: 1.15.0's update compares the config's group in that spelling, and checks
   // Groups Modify on both groups when the one sent is spelled otherwise.
@@ -326,7 +305,7 @@ function canRead(client: KasmClient): boolean {
 }
 
 // What a refresh reads back as the record holds it (the client's list, which kasm-import writes too) are API fields.
-void (CAST_CONFIG_SHOWN_FIELDS satisfies readonly (keyof typeof API_FIELDS)[]);
+void (CAST_CONFIG_SHOWN_FIELDS satisfies readonly (keyof typeof CAST_CONFIG_FIELDS.apiFields)[]);
 
 /** The declared inputs as Kasm has them now, for refresh. */
 function currentInputs(props: RefreshedInputs<CastConfigInputs>, config: KasmCastConfig): RefreshedInputs<CastConfigInputs> {
@@ -356,7 +335,7 @@ function currentInputs(props: RefreshedInputs<CastConfigInputs>, config: KasmCas
  * taken over as it is, keeping the count of sessions used (sending the declared value would
  * reset it, which an update does only when the program changes it).
  */
-const { sessionRemaining: _counter, ...ADOPTION_COMPARED } = API_FIELDS;
+const { sessionRemaining: _counter, ...ADOPTION_COMPARED } = CAST_CONFIG_FIELDS.apiFields;
 
 function label(inputs: CastConfigInputs): string {
   return `with key '${inputs.key}' or name '${inputs.castingConfigName.trim()}'`;
@@ -391,11 +370,9 @@ async function interruptedCreate(props: Props, context: KindContext): Promise<In
 
 export const castConfigProvider = {
   ...defineKind<CastConfigInputs, CastConfigOutputs>({
-    schema: CastConfigInputs,
+    fields: CAST_CONFIG_FIELDS,
     outputs: CastConfigOutputs,
     docs: DOCS,
-    apiFields: API_FIELDS,
-    providerFields: { adopt: {} },
     // The preview of an update says whether it moves the config between groups.
     previewNotes: (state, news) => previewNote(CAST_GROUP_CHANGING, castGroupChanging(state, news)),
     calls: castConfigCalls,

@@ -25,22 +25,11 @@ import { z } from "zod";
 import { egressCredentialShown, KasmApiError, type EgressCredential as KasmCredential, type NewEgressCredential } from "../api";
 import type { KasmClient } from "../api/client";
 import { warn } from "../engine-log";
-import {
-  apiId,
-  findUnderProvider,
-  currentGateways,
-  currentTarget,
-  gatewayBody,
-  refineTargetAndGateways,
-  targetBody,
-  TargetAndGatewayInputs,
-  TARGET_ROLES,
-  withGatewayDefault,
-  TARGET_AND_GATEWAY_DOCS,
-} from "./egress-shared";
+import { apiId, findUnderProvider, currentGateways, currentTarget, refineTargetAndGateways, targetAndGatewayFields, withGatewayDefault } from "./egress-shared";
 import {
   canonicalId,
   declared,
+  declareFields,
   EVEN_WITH_OTHER_FAILURES,
   GONE,
   inputNames,
@@ -52,37 +41,89 @@ import {
   requiredId,
   requiredText,
   same,
-  toApi,
-  type FieldRule,
-  type KindDocs,
+  type KindTexts,
   type Props,
   type RefreshedInputs,
 } from "./kit";
-import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { defineKind, type KindOutputs } from "./kit/define-kind";
 import { egressCredentialCalls } from "./egress-credential.calls";
 
 // --- types ---------------------------------------------------------------------------------------
 
 const Secret = z.string().min(1, "must not be empty");
 
-/** The inputs of an EgressCredential. */
-export const EgressCredentialInputs = z
-  .strictObject({
-    egressProviderId: requiredId("egressProviderId"),
-    name: requiredText("name"),
-    ...TargetAndGatewayInputs,
-    username: z.string().optional(),
-    password: Secret.optional(),
-    wireguardPrivateKey: Secret.optional(),
-    meshKey: Secret.optional(),
-    enabled: z.boolean().optional(),
-    limitActiveConnections: z.boolean().optional(),
-    activeConnectionLimit: z.number().int("must be a whole number").nonnegative("must not be negative").optional(),
-    customCredential: Secret.optional(),
-    /** Take over the provider's credential with this name instead of failing (it must already be as declared). */
-    adopt: z.boolean().optional(),
-  })
-  .superRefine((value, ctx) => {
+/**
+ * Each input of an EgressCredential, declared once: its type, role, rule, doc and how it is sent.
+ * Kasm cannot change a credential: every field replaces it (`adopt` replaces nothing and is never sent).
+ */
+const EGRESS_CREDENTIAL_FIELDS = declareFields(
+  {
+    egressProviderId: {
+      type: requiredId("egressProviderId"),
+      role: "sent",
+      equal: same.id,
+      replaces: true,
+      refersTo: "EgressProvider",
+      send: canonicalId,
+      doc: "The egress provider (32 hex digits or a hyphenated UUID).",
+    },
+    name: {
+      type: requiredText("name"),
+      role: "sent",
+      replaces: true,
+      doc: "The credential's name, unique within its provider. Change it whenever another input changes.",
+    },
+    ...targetAndGatewayFields(true),
+    username: { type: z.string().optional(), role: "sent", replaces: true, doc: "The user name on the provider's gateways (OpenVPN)." },
+    password: {
+      type: Secret.optional(),
+      role: "sent",
+      replaces: true,
+      secret: true,
+      doc: "The password on the provider's gateways; always stored as a secret. Kasm returns it masked, " + "so drift in it cannot be seen.",
+    },
+    wireguardPrivateKey: {
+      type: Secret.optional(),
+      role: "sent",
+      replaces: true,
+      secret: true,
+      doc: "The WireGuard private key (the `PrivateKey` the gateway config leaves out); always stored as " + "a secret.",
+    },
+    meshKey: { type: Secret.optional(), role: "sent", replaces: true, secret: true, doc: "The mesh key; always stored as a secret." },
+    enabled: { type: z.boolean().optional(), role: "sent", replaces: true, doc: "Whether the credential is in use. Kasm's default: true." },
+    // Their rule spans both (a limit only with limiting on): a stand-in each while unknown.
+    limitActiveConnections: {
+      type: z.boolean().optional(),
+      role: "sent",
+      replaces: true,
+      placeholder: false,
+      doc: "Limit the connections made with the credential to `activeConnectionLimit`.",
+    },
+    activeConnectionLimit: {
+      type: z.number().int("must be a whole number").nonnegative("must not be negative").optional(),
+      role: "sent",
+      replaces: true,
+      placeholder: 1,
+      doc: "The most connections at once; must be positive when `limitActiveConnections` is true.",
+    },
+    customCredential: {
+      type: Secret.optional(),
+      role: "sent",
+      replaces: true,
+      secret: true,
+      doc: "Credential data for a provider of type `custom`; always stored as a secret.",
+    },
+    adopt: {
+      type: z.boolean().optional(),
+      role: "provider",
+      doc:
+        "Take over the provider's existing credential with this `name` instead of failing. Kasm cannot " +
+        "update a credential, so it must already be as declared: a difference in any input Kasm " +
+        "returns fails the create and names the inputs (the password, which Kasm returns masked, " +
+        "cannot be checked). Changing `adopt` later replaces nothing.",
+    },
+  },
+  (value, ctx) => {
     refineTargetAndGateways(value, ctx);
     const limit: unknown = value.activeConnectionLimit;
     // A limit of the wrong type is reported by its own rule.
@@ -92,7 +133,12 @@ export const EgressCredentialInputs = z
         path: ["activeConnectionLimit"],
         message: "activeConnectionLimit must be a positive number when limitActiveConnections is true",
       });
-  }, EVEN_WITH_OTHER_FAILURES);
+  },
+  EVEN_WITH_OTHER_FAILURES,
+);
+
+/** The inputs of an EgressCredential. */
+export const EgressCredentialInputs = EGRESS_CREDENTIAL_FIELDS.schema;
 export type EgressCredentialInputs = z.infer<typeof EgressCredentialInputs>;
 
 /** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
@@ -106,34 +152,10 @@ export const EgressCredentialOutputs = z.strictObject({
 });
 export type EgressCredentialOutputs = z.infer<typeof EgressCredentialOutputs>;
 
-/** Kasm cannot change a credential: every field replaces it. */
-const REPLACES: FieldRule = { replaces: true };
-const ID_REPLACES: FieldRule = { equal: same.id, replaces: true };
-
-/** Fields sent to Kasm, and how each compares. */
-const API_FIELDS = {
-  egressProviderId: { ...ID_REPLACES, refersTo: "EgressProvider" },
-  name: REPLACES,
-  userId: { ...ID_REPLACES, ...TARGET_ROLES.userId },
-  groupId: { ...ID_REPLACES, ...TARGET_ROLES.groupId },
-  imageId: { ...ID_REPLACES, ...TARGET_ROLES.imageId },
-  username: REPLACES,
-  password: REPLACES,
-  wireguardPrivateKey: REPLACES,
-  meshKey: REPLACES,
-  enabled: REPLACES,
-  allowAllGateways: { ...REPLACES, ...TARGET_ROLES.allowAllGateways },
-  selectedGateways: { equal: same.idSet, replaces: true, ...TARGET_ROLES.selectedGateways },
-  // Their rule spans both (a limit only with limiting on): a stand-in each while unknown.
-  limitActiveConnections: { ...REPLACES, placeholder: false },
-  activeConnectionLimit: { ...REPLACES, placeholder: 1 },
-  customCredential: REPLACES,
-} satisfies FieldRules<EgressCredentialInputs>;
-
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of the EgressCredential kind (see {@link KindDocs}). */
-const DOCS: KindDocs<EgressCredentialInputs> = {
+/** What the TypeScript SDK's class and the native schema say of the EgressCredential kind (see {@link KindTexts}; each input's doc is its declaration's). */
+const DOCS: KindTexts = {
   description:
     "Credentials for the gateways of an EgressProvider, for one user, group or image.\n\nThe Kasm API " +
     "has no operation to update or delete an egress credential. Hence:\n- **Every change replaces " +
@@ -161,24 +183,6 @@ const DOCS: KindDocs<EgressCredentialInputs> = {
     "  allowAllGateways: true,",
     "});",
   ].join("\n"),
-  inputs: {
-    ...TARGET_AND_GATEWAY_DOCS,
-    egressProviderId: "The egress provider (32 hex digits or a hyphenated UUID).",
-    name: "The credential's name, unique within its provider. Change it whenever another input changes.",
-    username: "The user name on the provider's gateways (OpenVPN).",
-    password: "The password on the provider's gateways; always stored as a secret. Kasm returns it masked, " + "so drift in it cannot be seen.",
-    wireguardPrivateKey: "The WireGuard private key (the `PrivateKey` the gateway config leaves out); always stored as " + "a secret.",
-    meshKey: "The mesh key; always stored as a secret.",
-    enabled: "Whether the credential is in use. Kasm's default: true.",
-    limitActiveConnections: "Limit the connections made with the credential to `activeConnectionLimit`.",
-    activeConnectionLimit: "The most connections at once; must be positive when `limitActiveConnections` is true.",
-    customCredential: "Credential data for a provider of type `custom`; always stored as a secret.",
-    adopt:
-      "Take over the provider's existing credential with this `name` instead of failing. Kasm cannot " +
-      "update a credential, so it must already be as declared: a difference in any input Kasm " +
-      "returns fails the create and names the inputs (the password, which Kasm returns masked, " +
-      "cannot be checked). Changing `adopt` later replaces nothing.",
-  },
   limits:
     "no update and no delete: a change creates a new credential and needs a new `name` (preview " +
     "refuses one that keeps it), and destroy or replacement leaves the old one in Kasm, with a " +
@@ -189,28 +193,9 @@ const DOCS: KindDocs<EgressCredentialInputs> = {
 
 // --- helpers -------------------------------------------------------------------------------------
 
-/** The fields sent as declared, under their snake_case names. */
-const PLAIN_FIELDS = [
-  "username",
-  "password",
-  "wireguardPrivateKey",
-  "meshKey",
-  "enabled",
-  "limitActiveConnections",
-  "activeConnectionLimit",
-  "customCredential",
-] as const satisfies readonly (keyof EgressCredentialInputs)[];
-
 /** The `target_egress_credential` body: the whole declared state, ids as Kasm writes them. */
 function targetCredential(inputs: EgressCredentialInputs): NewEgressCredential {
-  return {
-    egress_provider_id: canonicalId(inputs.egressProviderId),
-    name: inputs.name,
-    ...targetBody(inputs),
-    ...gatewayBody(inputs),
-    // The fields sent as declared, each left out when not declared.
-    ...toApi(inputs, PLAIN_FIELDS),
-  };
+  return EGRESS_CREDENTIAL_FIELDS.body<NewEgressCredential>(inputs);
 }
 
 function outputs(
@@ -256,13 +241,31 @@ function currentInputs(props: RefreshedInputs<EgressCredentialInputs>, credentia
 function replacingChanges(olds: Props, news: Props): string[] {
   const before = withGatewayDefault(olds);
   const after = withGatewayDefault(news);
-  return Object.entries(API_FIELDS)
-    .filter(([key, rule]) => {
-      const value = after[key];
-      if (!rule.replaces || value === undefined || isUnknown(value)) return false;
-      return before[key] === undefined || !(rule.equal ?? same.value)(before[key], value);
-    })
-    .map(([key]) => key);
+  return inMessageOrder(
+    Object.entries(EGRESS_CREDENTIAL_FIELDS.apiFields)
+      .filter(([key, rule]) => {
+        const value = after[key];
+        if (!rule.replaces || value === undefined || isUnknown(value)) return false;
+        return before[key] === undefined || !(rule.equal ?? same.value)(before[key], value);
+      })
+      .map(([key]) => key),
+  );
+}
+
+/** The gateway inputs, which the messages name after `enabled`, as they did before the inputs were declared in one place. */
+const GATEWAY_INPUTS: readonly string[] = ["allowAllGateways", "selectedGateways"] satisfies (keyof EgressCredentialInputs)[];
+
+/**
+ * Input names in the order the messages name them: as declared (the schema's order, which keeps
+ * the target and gateway inputs together), but the gateways after `enabled`, among the
+ * credential's own settings, where a reader of the refusal looks for them.
+ */
+function inMessageOrder(names: readonly string[]): string[] {
+  const gateways = names.filter((name) => GATEWAY_INPUTS.includes(name));
+  const others = names.filter((name) => !GATEWAY_INPUTS.includes(name));
+  const declared = Object.keys(EGRESS_CREDENTIAL_FIELDS.declarations);
+  const at = others.findIndex((name) => declared.indexOf(name) > declared.indexOf("enabled"));
+  return at === -1 ? [...others, ...gateways] : [...others.slice(0, at), ...gateways, ...others.slice(at)];
 }
 
 /**
@@ -309,12 +312,9 @@ async function findCredential(client: KasmClient, id: string, props: Props): Pro
 
 /** The provider of EgressCredential: every change of a field replaces the credential. */
 export const egressCredentialProvider = defineKind<EgressCredentialInputs, EgressCredentialOutputs>({
-  schema: EgressCredentialInputs,
+  fields: EGRESS_CREDENTIAL_FIELDS,
   outputs: EgressCredentialOutputs,
   docs: DOCS,
-  apiFields: API_FIELDS,
-  // `adopt` replaces nothing and is never sent.
-  providerFields: { adopt: {} },
   // An update sends nothing anyway: it only forgets inputs (see `update`).
   sendsNothingWhen: "never",
 

@@ -12,24 +12,56 @@ import { z } from "zod";
 import type { EgressGateway as KasmEgressGateway, NewEgressGateway } from "../api";
 import { egressGatewayShown } from "../api";
 import { wholeStateWrites } from "./egress-shared";
-import { canonicalId, declared, inputNames, keepSpelling, requiredId, requiredText, same, toApi, type KindDocs, type Props, type RefreshedInputs } from "./kit";
-import { defineKind, fieldNames, type FieldRules, type KindOutputs, type RecordRules } from "./kit/define-kind";
+import {
+  canonicalId,
+  declared,
+  declareFields,
+  inputNames,
+  keepSpelling,
+  requiredId,
+  requiredText,
+  same,
+  type KindTexts,
+  type Props,
+  type RefreshedInputs,
+} from "./kit";
+import { defineKind, type KindOutputs, type RecordRules } from "./kit/define-kind";
 import { egressGatewayCalls } from "./egress-gateway.calls";
 
 // --- types ---------------------------------------------------------------------------------------
 
-/** The inputs of an EgressGateway. */
-export const EgressGatewayInputs = z.strictObject({
-  egressProviderId: requiredId("egressProviderId"),
-  name: requiredText("name"),
-  enabled: z.boolean().optional(),
-  country: z.string().optional(),
-  city: z.string().optional(),
-  /** The connection configuration (a secret). */
-  config: z.string().optional(),
-  /** Take over an existing gateway of the provider with this name instead of failing. */
-  adopt: z.boolean().optional(),
+/** Each input of an EgressGateway, declared once: its type, role, rule, doc and how it is sent. Nothing forces replacement. */
+const EGRESS_GATEWAY_FIELDS = declareFields({
+  egressProviderId: {
+    type: requiredId("egressProviderId"),
+    role: "sent",
+    equal: same.id,
+    refersTo: "EgressProvider",
+    send: canonicalId,
+    doc: "The egress provider (32 hex digits or a hyphenated UUID). Changing it moves the gateway in place.",
+  },
+  name: { type: requiredText("name"), role: "sent", doc: "The gateway's name, unique within its provider." },
+  enabled: { type: z.boolean().optional(), role: "sent", doc: "Whether the gateway is in use. Kasm's default: true." },
+  country: { type: z.string().optional(), role: "sent", doc: "Where the gateway is, as shown to users." },
+  city: { type: z.string().optional(), role: "sent", doc: "Where the gateway is, as shown to users." },
+  config: {
+    type: z.string().optional(),
+    role: "sent",
+    secret: true,
+    doc:
+      "The connection configuration (for example a WireGuard or OpenVPN config file); always stored " +
+      "as a secret. For a WireGuard gateway the `PrivateKey` line may be left out: the " +
+      "EgressCredential of each user supplies it.",
+  },
+  adopt: {
+    type: z.boolean().optional(),
+    role: "provider",
+    doc: "Take over an existing gateway of the provider with this name (and bring it to the declared " + "state) instead of failing. Default: false.",
+  },
 });
+
+/** The inputs of an EgressGateway. */
+export const EgressGatewayInputs = EGRESS_GATEWAY_FIELDS.schema;
 export type EgressGatewayInputs = z.infer<typeof EgressGatewayInputs>;
 
 /** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
@@ -43,20 +75,10 @@ export const EgressGatewayOutputs = z.strictObject({
 });
 export type EgressGatewayOutputs = z.infer<typeof EgressGatewayOutputs>;
 
-/** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
-const API_FIELDS = {
-  egressProviderId: { equal: same.id, refersTo: "EgressProvider" },
-  name: {},
-  enabled: {},
-  country: {},
-  city: {},
-  config: {},
-} satisfies FieldRules<EgressGatewayInputs>;
-
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of the EgressGateway kind (see {@link KindDocs}). */
-const DOCS: KindDocs<EgressGatewayInputs> = {
+/** What the TypeScript SDK's class and the native schema say of the EgressGateway kind (see {@link KindTexts}; each input's doc is its declaration's). */
+const DOCS: KindTexts = {
   description:
     "A gateway of an EgressProvider. Every field updates in place. Needs Egress Gateways Create, " + "Modify, Delete and View, and Egress Providers Modify.",
   arguments: "The arguments of an EgressGateway. Inputs left out are not managed: Kasm keeps whatever they are.",
@@ -69,18 +91,6 @@ const DOCS: KindDocs<EgressGatewayInputs> = {
     '  config: cfg.requireSecret("wgFrankfurt"),',
     "});",
   ].join("\n"),
-  inputs: {
-    egressProviderId: "The egress provider (32 hex digits or a hyphenated UUID). Changing it moves the gateway in place.",
-    name: "The gateway's name, unique within its provider.",
-    enabled: "Whether the gateway is in use. Kasm's default: true.",
-    country: "Where the gateway is, as shown to users.",
-    city: "Where the gateway is, as shown to users.",
-    config:
-      "The connection configuration (for example a WireGuard or OpenVPN config file); always stored " +
-      "as a secret. For a WireGuard gateway the `PrivateKey` line may be left out: the " +
-      "EgressCredential of each user supplies it.",
-    adopt: "Take over an existing gateway of the provider with this name (and bring it to the declared " + "state) instead of failing. Default: false.",
-  },
   limits: "create reads the provider's gateways first, to refuse a name that exists",
 };
 
@@ -88,7 +98,7 @@ const DOCS: KindDocs<EgressGatewayInputs> = {
 
 /** The `target_egress_gateway` body for the declared fields, with the provider id as Kasm writes it. */
 function targetGateway(inputs: EgressGatewayInputs): NewEgressGateway {
-  return { ...toApi(inputs, fieldNames(API_FIELDS)), egress_provider_id: canonicalId(inputs.egressProviderId) };
+  return EGRESS_GATEWAY_FIELDS.body<NewEgressGateway>(inputs);
 }
 
 function outputs(inputs: RefreshedInputs<EgressGatewayInputs>, gateway: KasmEgressGateway): KindOutputs<EgressGatewayInputs, EgressGatewayOutputs> {
@@ -122,11 +132,9 @@ const RECORD: RecordRules<EgressGatewayInputs, EgressGatewayOutputs, KasmEgressG
 
 /** The provider of EgressGateway; only `adopt` changing sends no request. */
 export const egressGatewayProvider = defineKind<EgressGatewayInputs, EgressGatewayOutputs, KasmEgressGateway>({
-  schema: EgressGatewayInputs,
+  fields: EGRESS_GATEWAY_FIELDS,
   outputs: EgressGatewayOutputs,
   docs: DOCS,
-  apiFields: API_FIELDS,
-  providerFields: { adopt: {} },
   record: RECORD,
   adoption: {
     kind: "EgressGateway",

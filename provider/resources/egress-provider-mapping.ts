@@ -24,30 +24,57 @@ import {
   wholeStateWrites,
   currentGateways,
   currentTarget,
-  gatewayBody,
   refineTargetAndGateways,
-  targetBody,
-  TargetAndGatewayInputs,
-  TARGET_ROLES,
+  targetAndGatewayFields,
   withGatewayDefault,
-  TARGET_AND_GATEWAY_DOCS,
 } from "./egress-shared";
-import { canonicalId, declared, EVEN_WITH_OTHER_FAILURES, inputNames, keepSpelling, requiredId, same, type KindDocs, type RefreshedInputs } from "./kit";
-import { defineKind, type FieldRules, type KindOutputs, type RecordRules } from "./kit/define-kind";
+import {
+  canonicalId,
+  declared,
+  declareFields,
+  EVEN_WITH_OTHER_FAILURES,
+  inputNames,
+  keepSpelling,
+  requiredId,
+  same,
+  type KindTexts,
+  type RefreshedInputs,
+} from "./kit";
+import { defineKind, type KindOutputs, type RecordRules } from "./kit/define-kind";
 import { egressProviderMappingCalls } from "./egress-provider-mapping.calls";
 
 // --- types ---------------------------------------------------------------------------------------
 
+/** Each input of an EgressProviderMapping, declared once: its type, role, rule, doc and how it is sent. Nothing forces replacement. */
+const EGRESS_PROVIDER_MAPPING_FIELDS = declareFields(
+  {
+    egressProviderId: {
+      type: requiredId("egressProviderId"),
+      role: "sent",
+      equal: same.id,
+      refersTo: "EgressProvider",
+      send: canonicalId,
+      doc: "The egress provider (32 hex digits or a hyphenated UUID). Changing it updates the mapping in " + "place.",
+    },
+    ...targetAndGatewayFields(false),
+    enabled: { type: z.boolean().optional(), role: "sent", doc: "Whether the mapping is in effect. Kasm's default: true." },
+    adopt: {
+      type: z.boolean().optional(),
+      role: "provider",
+      doc:
+        "No effect: a mapping of this provider and target that exists already in Kasm is the declared " +
+        "one (Kasm keeps one per provider and target), so the create takes it over and brings it to the " +
+        "declared state, with no write when it is in it already, with adopt or without. Kept so that " +
+        "programs that set it keep working. Two declarations of one mapping are refused by the " +
+        "hardening policy pack's conflicting-declarations policy.",
+    },
+  },
+  refineTargetAndGateways,
+  EVEN_WITH_OTHER_FAILURES,
+);
+
 /** The inputs of an EgressProviderMapping. */
-export const EgressProviderMappingInputs = z
-  .strictObject({
-    egressProviderId: requiredId("egressProviderId"),
-    ...TargetAndGatewayInputs,
-    enabled: z.boolean().optional(),
-    /** No effect: the existing mapping of this provider and target is always taken over (see the docs). */
-    adopt: z.boolean().optional(),
-  })
-  .superRefine(refineTargetAndGateways, EVEN_WITH_OTHER_FAILURES);
+export const EgressProviderMappingInputs = EGRESS_PROVIDER_MAPPING_FIELDS.schema;
 export type EgressProviderMappingInputs = z.infer<typeof EgressProviderMappingInputs>;
 
 /** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
@@ -57,21 +84,10 @@ export const EgressProviderMappingOutputs = z.strictObject({
 });
 export type EgressProviderMappingOutputs = z.infer<typeof EgressProviderMappingOutputs>;
 
-/** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
-const API_FIELDS = {
-  egressProviderId: { equal: same.id, refersTo: "EgressProvider" },
-  userId: { equal: same.id, ...TARGET_ROLES.userId },
-  groupId: { equal: same.id, ...TARGET_ROLES.groupId },
-  imageId: { equal: same.id, ...TARGET_ROLES.imageId },
-  enabled: {},
-  allowAllGateways: TARGET_ROLES.allowAllGateways,
-  selectedGateways: { equal: same.idSet, ...TARGET_ROLES.selectedGateways },
-} satisfies FieldRules<EgressProviderMappingInputs>;
-
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of the EgressProviderMapping kind (see {@link KindDocs}). */
-const DOCS: KindDocs<EgressProviderMappingInputs> = {
+/** What the TypeScript SDK's class and the native schema say of the EgressProviderMapping kind (see {@link KindTexts}; each input's doc is its declaration's). */
+const DOCS: KindTexts = {
   description:
     "Routes the sessions of a user, a group or an image through an EgressProvider, with all its " +
     "gateways or a selection. Kasm keeps one mapping per provider and target. Every field updates in " +
@@ -90,17 +106,6 @@ const DOCS: KindDocs<EgressProviderMappingInputs> = {
     "  selectedGateways: [fra.egressGatewayId, ams.egressGatewayId],",
     "});",
   ].join("\n"),
-  inputs: {
-    ...TARGET_AND_GATEWAY_DOCS,
-    egressProviderId: "The egress provider (32 hex digits or a hyphenated UUID). Changing it updates the mapping in " + "place.",
-    enabled: "Whether the mapping is in effect. Kasm's default: true.",
-    adopt:
-      "No effect: a mapping of this provider and target that exists already in Kasm is the declared " +
-      "one (Kasm keeps one per provider and target), so the create takes it over and brings it to the " +
-      "declared state, with no write when it is in it already, with adopt or without. Kept so that " +
-      "programs that set it keep working. Two declarations of one mapping are refused by the " +
-      "hardening policy pack's conflicting-declarations policy.",
-  },
   limits: "create reads the provider's mappings first, and takes over the target's mapping if it has one",
 };
 
@@ -111,13 +116,7 @@ const DOCS: KindDocs<EgressProviderMappingInputs> = {
  * in full (the other two null), so that changing it moves the mapping.
  */
 function targetMapping(inputs: EgressProviderMappingInputs): NewEgressProviderMapping {
-  const body: NewEgressProviderMapping = {
-    egress_provider_id: canonicalId(inputs.egressProviderId),
-    ...targetBody(inputs),
-    ...gatewayBody(inputs),
-  };
-  if (inputs.enabled !== undefined) body.enabled = inputs.enabled;
-  return body;
+  return EGRESS_PROVIDER_MAPPING_FIELDS.body<NewEgressProviderMapping>(inputs);
 }
 
 function outputs(
@@ -180,11 +179,9 @@ const RECORD: RecordRules<EgressProviderMappingInputs, EgressProviderMappingOutp
 
 /** The provider of EgressProviderMapping; only `adopt` changing sends no request. */
 export const egressProviderMappingProvider = defineKind<EgressProviderMappingInputs, EgressProviderMappingOutputs, KasmMapping>({
-  schema: EgressProviderMappingInputs,
+  fields: EGRESS_PROVIDER_MAPPING_FIELDS,
   outputs: EgressProviderMappingOutputs,
   docs: DOCS,
-  apiFields: API_FIELDS,
-  providerFields: { adopt: {} },
   record: RECORD,
   adoption: {
     kind: "EgressProviderMapping",

@@ -11,8 +11,8 @@ import type { EgressProvider as KasmEgressProvider, NewEgressProvider } from "..
 import type { KasmClient } from "../api/client";
 import { egressProviderShown } from "../api";
 import { wholeStateWrites } from "./egress-shared";
-import { declared, inputNames, requiredText, same, toApi, type KindDocs, type RefreshedInputs } from "./kit";
-import { defineKind, fieldNames, type FieldRules, type KindOutputs, type RecordRules } from "./kit/define-kind";
+import { declared, declareFields, inputNames, requiredText, same, type KindTexts, type RefreshedInputs } from "./kit";
+import { defineKind, type KindOutputs, type RecordRules } from "./kit/define-kind";
 import { egressProviderCalls } from "./egress-provider.calls";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -20,16 +20,27 @@ import { egressProviderCalls } from "./egress-provider.calls";
 /** The provider types Kasm knows. */
 export const EGRESS_PROVIDER_TYPES = ["wireguard", "openvpn", "custom"] as const;
 
-/** The inputs of an EgressProvider. */
-export const EgressProviderInputs = z.strictObject({
-  name: requiredText("name"),
-  egressProviderType: z.enum(EGRESS_PROVIDER_TYPES, {
-    error: (issue) => (issue.input === undefined ? "egressProviderType is required" : `egressProviderType must be one of ${EGRESS_PROVIDER_TYPES.join(", ")}`),
-  }),
-  enabled: z.boolean().optional(),
-  /** Take over an existing provider with this name instead of failing. */
-  adopt: z.boolean().optional(),
+/** Each input of an EgressProvider, declared once: its type, role, rule, doc and how it is sent. Nothing forces replacement. */
+const EGRESS_PROVIDER_FIELDS = declareFields({
+  name: { type: requiredText("name"), role: "sent", doc: "The provider's name, unique in Kasm. Changing it renames the provider in place." },
+  egressProviderType: {
+    type: z.enum(EGRESS_PROVIDER_TYPES, {
+      error: (issue) =>
+        issue.input === undefined ? "egressProviderType is required" : `egressProviderType must be one of ${EGRESS_PROVIDER_TYPES.join(", ")}`,
+    }),
+    role: "sent",
+    doc: "`wireguard`, `openvpn` or `custom`. Changing it updates the provider in place.",
+  },
+  enabled: { type: z.boolean().optional(), role: "sent", doc: "Whether the provider is in use. Kasm's default: true." },
+  adopt: {
+    type: z.boolean().optional(),
+    role: "provider",
+    doc: "Take over an existing provider with this name (and bring it to the declared state) instead of " + "failing. Default: false.",
+  },
 });
+
+/** The inputs of an EgressProvider. */
+export const EgressProviderInputs = EGRESS_PROVIDER_FIELDS.schema;
 export type EgressProviderInputs = z.infer<typeof EgressProviderInputs>;
 
 /** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
@@ -39,29 +50,16 @@ export const EgressProviderOutputs = z.strictObject({
 });
 export type EgressProviderOutputs = z.infer<typeof EgressProviderOutputs>;
 
-/** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
-const API_FIELDS = {
-  name: {},
-  egressProviderType: {},
-  enabled: {},
-} satisfies FieldRules<EgressProviderInputs>;
-
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of the EgressProvider kind (see {@link KindDocs}). */
-const DOCS: KindDocs<EgressProviderInputs> = {
+/** What the TypeScript SDK's class and the native schema say of the EgressProvider kind (see {@link KindTexts}; each input's doc is its declaration's). */
+const DOCS: KindTexts = {
   description:
     "An egress (VPN) provider: the parent of EgressGateways, EgressProviderMappings and " +
     "EgressCredentials. Every field updates in place. Destroying it makes Kasm delete its gateways, " +
     "mappings and credentials too. Needs Egress Providers Create, Modify, Delete and View.",
   arguments: "The arguments of an EgressProvider. Inputs left out are not managed: Kasm keeps whatever they are.",
   example: ['const vpn = new kasm.EgressProvider("vpn", { name: "Corporate VPN", egressProviderType: "wireguard" });'].join("\n"),
-  inputs: {
-    name: "The provider's name, unique in Kasm. Changing it renames the provider in place.",
-    egressProviderType: "`wireguard`, `openvpn` or `custom`. Changing it updates the provider in place.",
-    enabled: "Whether the provider is in use. Kasm's default: true.",
-    adopt: "Take over an existing provider with this name (and bring it to the declared state) instead of " + "failing. Default: false.",
-  },
   limits: "deleting it deletes its gateways, mappings and credentials; create reads the providers first, to refuse a name that exists",
 };
 
@@ -69,7 +67,7 @@ const DOCS: KindDocs<EgressProviderInputs> = {
 
 /** The `target_egress_provider` body for the declared fields. */
 function targetProvider(inputs: EgressProviderInputs): NewEgressProvider {
-  return toApi(inputs, fieldNames(API_FIELDS));
+  return EGRESS_PROVIDER_FIELDS.body<NewEgressProvider>(inputs);
 }
 
 function outputs(inputs: RefreshedInputs<EgressProviderInputs>, provider: KasmEgressProvider): KindOutputs<EgressProviderInputs, EgressProviderOutputs> {
@@ -106,11 +104,9 @@ const RECORD: RecordRules<EgressProviderInputs, EgressProviderOutputs, KasmEgres
 
 /** The provider of EgressProvider; only `adopt` changing sends no request. */
 export const egressProviderProvider = defineKind<EgressProviderInputs, EgressProviderOutputs, KasmEgressProvider>({
-  schema: EgressProviderInputs,
+  fields: EGRESS_PROVIDER_FIELDS,
   outputs: EgressProviderOutputs,
   docs: DOCS,
-  apiFields: API_FIELDS,
-  providerFields: { adopt: {} },
   record: RECORD,
   adoption: {
     kind: "EgressProvider",

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import type { KasmClient } from "../api/client";
-import { canonicalId, KasmId, keepSpelling, same, unlessGone, withLeftOutValues, type FieldRule, type Props } from "./kit";
+import { canonicalId, KasmId, keepSpelling, same, unlessGone, withLeftOutValues, type FieldDeclaration, type Props } from "./kit";
 import type { KindMethods, RecordRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -14,30 +14,61 @@ import type { KindMethods, RecordRules } from "./kit/define-kind";
 /** The inputs naming what a mapping or credential applies to: exactly one of them. */
 export const TARGET_KEYS = ["userId", "groupId", "imageId"] as const;
 
-/** The target and gateway inputs of a mapping or credential. */
-export const TargetAndGatewayInputs = {
-  /** The user this applies to (exactly one of userId, groupId, imageId). */
-  userId: KasmId.optional(),
-  /** The group this applies to. */
-  groupId: KasmId.optional(),
-  /** The image this applies to. */
-  imageId: KasmId.optional(),
-  /** Every gateway of the provider may be used; otherwise only `selectedGateways`. Default: false. */
-  allowAllGateways: z.boolean().optional(),
-  /** The gateways that may be used (an order-insensitive set of ids) when not all are allowed. */
-  selectedGateways: z.array(KasmId).optional(),
-};
+/** A syntactically valid id that names nothing: stands for an id not known yet. */
+const PLACEHOLDER_ID = "0".repeat(32);
 
-/** The docs of the target and gateway inputs, spread into a mapping's and a credential's (see `KindDocs`). */
-export const TARGET_AND_GATEWAY_DOCS = {
-  userId: "The user it applies to. Set exactly one of `userId`, `groupId`, `imageId`.",
-  groupId: "The group it applies to (needs Groups Modify, and Groups Modify System for a system group: All Users or Administrators).",
-  imageId: "The image it applies to (needs Images Modify).",
-  allowAllGateways:
-    "Every gateway of the provider may be used. Default: false, and unlike other inputs, leaving it out sets it to false in Kasm (the selection only counts then). When false, `selectedGateways` is required.",
-  selectedGateways:
-    "The gateways that may be used (ids of EgressGateways of the provider), compared as a set: order and id spelling do not matter. Required, and not empty, unless `allowAllGateways` is true; Kasm ignores it when that is true.",
-} satisfies Record<keyof typeof TargetAndGatewayInputs, string>;
+/** What `allowAllGateways` left out means: Kasm's default (see {@link withGatewayDefault}). */
+const GATEWAYS_LEFT_OUT = false;
+
+/**
+ * The target and gateway inputs of a mapping or credential, declared once (see `declareFields`)
+ * and spread into each kind's declarations; `replaces` for a kind that cannot change them in place
+ * (a credential). Besides its comparison each has a placeholder (their rules span fields: exactly
+ * one target, a selection unless every gateway is allowed), and `allowAllGateways` a meaning when
+ * left out (see {@link withGatewayDefault}). Every write sends the whole target, the other two
+ * null, so that a change of target clears the old one; ids as Kasm writes them (32 lowercase hex
+ * digits); `allow_all_gateways` always (false when left out), the selection when declared.
+ */
+export function targetAndGatewayFields<const Replaces extends boolean>(replaces: Replaces) {
+  const target = {
+    type: KasmId.optional(),
+    role: "sent",
+    equal: same.id,
+    replaces,
+    placeholder: PLACEHOLDER_ID,
+    send: canonicalId,
+    sentWhenLeftOut: null,
+  } as const;
+  return {
+    userId: { ...target, refersTo: "User", doc: "The user it applies to. Set exactly one of `userId`, `groupId`, `imageId`." },
+    groupId: {
+      ...target,
+      refersTo: "Group",
+      doc: "The group it applies to (needs Groups Modify, and Groups Modify System for a system group: All Users or Administrators).",
+    },
+    imageId: { ...target, refersTo: "Workspace", doc: "The image it applies to (needs Images Modify)." },
+    allowAllGateways: {
+      type: z.boolean().optional(),
+      role: "sent",
+      replaces,
+      placeholder: true,
+      whenLeftOut: GATEWAYS_LEFT_OUT,
+      send: (allowAll: boolean) => allowAll === true,
+      sentWhenLeftOut: GATEWAYS_LEFT_OUT,
+      doc: "Every gateway of the provider may be used. Default: false, and unlike other inputs, leaving it out sets it to false in Kasm (the selection only counts then). When false, `selectedGateways` is required.",
+    },
+    selectedGateways: {
+      type: z.array(KasmId).optional(),
+      role: "sent",
+      equal: same.idSet,
+      replaces,
+      placeholder: [PLACEHOLDER_ID],
+      refersTo: "EgressGateway",
+      send: (ids: readonly string[]) => ids.map(canonicalId),
+      doc: "The gateways that may be used (ids of EgressGateways of the provider), compared as a set: order and id spelling do not matter. Required, and not empty, unless `allowAllGateways` is true; Kasm ignores it when that is true.",
+    },
+  } as const satisfies Readonly<Record<keyof Targeted, FieldDeclaration>>;
+}
 
 /** The target and gateway inputs, as a mapping's or credential's inputs hold them. */
 export interface Targeted {
@@ -73,38 +104,11 @@ export function refineTargetAndGateways(value: Targeted, ctx: z.RefinementCtx): 
     });
 }
 
-// --- check ---------------------------------------------------------------------------------------
-
-/** A syntactically valid id that names nothing: stands for an id not known yet. */
-const PLACEHOLDER_ID = "0".repeat(32);
-
-/**
- * What the target and gateway inputs are besides their comparison, for a kind's field rules: a
- * placeholder each (their rules span fields: exactly one target, a selection unless every gateway
- * is allowed), and the meaning of `allowAllGateways` left out (see {@link withGatewayDefault}).
- */
-export const TARGET_ROLES = {
-  userId: { placeholder: PLACEHOLDER_ID, refersTo: "User" },
-  groupId: { placeholder: PLACEHOLDER_ID, refersTo: "Group" },
-  imageId: { placeholder: PLACEHOLDER_ID, refersTo: "Workspace" },
-  allowAllGateways: { placeholder: true, whenLeftOut: false },
-  selectedGateways: { placeholder: [PLACEHOLDER_ID], refersTo: "EgressGateway" },
-} as const satisfies Readonly<Record<keyof Targeted, FieldRule>>;
-
 // --- API bodies ----------------------------------------------------------------------------------
 
 /** An id as Kasm writes it (32 lowercase hex digits), or undefined. */
 export function apiId(value: unknown): string | undefined {
   return value === undefined || value === null ? undefined : canonicalId(value);
-}
-
-/** The whole target of a request: the declared one, the other two null (so a change of target clears the old one). */
-export function targetBody(inputs: Targeted): { user_id: string | null; group_id: string | null; image_id: string | null } {
-  return {
-    user_id: apiId(inputs.userId) ?? null,
-    group_id: apiId(inputs.groupId) ?? null,
-    image_id: apiId(inputs.imageId) ?? null,
-  };
 }
 
 /**
@@ -114,14 +118,7 @@ export function targetBody(inputs: Targeted): { user_id: string | null; group_id
  * leave every gateway allowed and its selection silently ignored.
  */
 export function withGatewayDefault(props: Props): Props {
-  return withLeftOutValues(props, { allowAllGateways: TARGET_ROLES.allowAllGateways });
-}
-
-/** The gateway fields of a request: `allow_all_gateways` always (see {@link withGatewayDefault}), the selection when declared. */
-export function gatewayBody(inputs: Targeted): { allow_all_gateways: boolean; selected_gateways?: string[] } {
-  const body: { allow_all_gateways: boolean; selected_gateways?: string[] } = { allow_all_gateways: inputs.allowAllGateways === true };
-  if (inputs.selectedGateways !== undefined) body.selected_gateways = inputs.selectedGateways.map(canonicalId);
-  return body;
+  return withLeftOutValues(props, { allowAllGateways: { whenLeftOut: GATEWAYS_LEFT_OUT } });
 }
 
 // --- writes --------------------------------------------------------------------------------------

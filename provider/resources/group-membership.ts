@@ -19,13 +19,16 @@
  */
 import { z } from "zod";
 import { canonicalId } from "./kit";
-import { defineUserLink, groupsOf, isAlreadyMember, isNotMember, userLinkInputs, type UserLinkDocs } from "./user-links";
+import { defineUserLink, groupsOf, isAlreadyMember, isNotMember, userLinkFields, type UserLinkDocs } from "./user-links";
 import { groupMembershipCalls } from "./group-membership.calls";
 
 // --- types ---------------------------------------------------------------------------------------
 
+/** Each input of a GroupMembership, declared once (see {@link userLinkFields}): the user, the group, and `adopt`. */
+const GROUP_MEMBERSHIP_FIELDS = userLinkFields({ otherField: "groupId", otherKind: "Group", nouns: { aLink: "a membership", other: "group" } });
+
 /** The inputs of a GroupMembership. */
-export const GroupMembershipInputs = userLinkInputs("groupId");
+export const GroupMembershipInputs = GROUP_MEMBERSHIP_FIELDS.schema;
 export type GroupMembershipInputs = z.infer<typeof GroupMembershipInputs>;
 
 // --- docs ----------------------------------------------------------------------------------------
@@ -48,11 +51,9 @@ const DOCS: UserLinkDocs = {
 /** The provider of GroupMembership: a link between a user and a group (see {@link defineUserLink}). */
 export const groupMembershipProvider = defineUserLink({
   kind: "GroupMembership",
-  schema: GroupMembershipInputs,
+  fields: GROUP_MEMBERSHIP_FIELDS,
   docs: DOCS,
   otherField: "groupId",
-  otherKind: "Group",
-  nouns: { aLink: "a membership", other: "group" },
   userList: "groups",
   calls: groupMembershipCalls,
   linkedIds: (user) => groupsOf(user).map((group) => group.group_id),

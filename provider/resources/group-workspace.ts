@@ -13,36 +13,56 @@
  */
 import { z } from "zod";
 import { settingRef } from "../api/config";
-import { canonicalId, GONE, KasmId, KasmValueNotTakenError, type KindDocs, NO_OUTPUTS, type RefreshedInputs, same, unlessGone } from "./kit";
-import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { canonicalId, declareFields, GONE, KasmId, KasmValueNotTakenError, type KindTexts, NO_OUTPUTS, type RefreshedInputs, same, unlessGone } from "./kit";
+import { defineKind, type KindOutputs } from "./kit/define-kind";
 import { groupWorkspaceCalls } from "./group-workspace.calls";
 import { pairId } from "../../catalogue/ids";
 
 // --- types ---------------------------------------------------------------------------------------
 
-/** The inputs of a GroupWorkspace. */
-export const GroupWorkspaceInputs = z.strictObject({
-  groupId: KasmId,
-  /** The workspace's image id (a Workspace's `imageId`, or an id from the getImage lookup). */
-  imageId: KasmId,
-  /** No effect: an authorization that exists already is recorded as it is (see the docs). */
-  adopt: z.boolean().optional(),
+/**
+ * Each input of a GroupWorkspace, declared once: its type, role, rule, doc and how it is sent. Both
+ * ids name the authorization: a change to either replaces it.
+ */
+const GROUP_WORKSPACE_FIELDS = declareFields({
+  groupId: {
+    type: KasmId,
+    role: "key",
+    equal: same.id,
+    replaces: true,
+    refersTo: "Group",
+    doc: "The group (32 hex digits or a hyphenated UUID). Changing it replaces the authorization.",
+  },
+  imageId: {
+    type: KasmId,
+    role: "key",
+    equal: same.id,
+    replaces: true,
+    refersTo: "Workspace",
+    doc: "The workspace's image (a Workspace's `imageId`, or an id from `getImage`). Changing it " + "replaces the authorization.",
+  },
+  adopt: {
+    type: z.boolean().optional(),
+    role: "provider",
+    doc:
+      "No effect: an authorization that exists already in Kasm is the declared one (it has nothing " +
+      "but its two ends), so the create records it without a write, with adopt or without. Kept so " +
+      "that programs that set it keep working. Two declarations of one authorization are refused by " +
+      "the hardening policy pack's conflicting-declarations policy.",
+  },
 });
-export type GroupWorkspaceInputs = z.infer<typeof GroupWorkspaceInputs>;
 
-/** Both ids name the authorization: a change to either replaces it. */
-const KEY_FIELDS = {
-  groupId: { equal: same.id, replaces: true, refersTo: "Group" },
-  imageId: { equal: same.id, replaces: true, refersTo: "Workspace" },
-} satisfies FieldRules<GroupWorkspaceInputs>;
+/** The inputs of a GroupWorkspace. */
+export const GroupWorkspaceInputs = GROUP_WORKSPACE_FIELDS.schema;
+export type GroupWorkspaceInputs = z.infer<typeof GroupWorkspaceInputs>;
 
 /** What `outputs()` builds: the declared inputs (the kind adds no output). */
 type GroupWorkspaceState = KindOutputs<GroupWorkspaceInputs, Record<never, never>>;
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of the GroupWorkspace kind (see {@link KindDocs}). */
-const DOCS: KindDocs<GroupWorkspaceInputs> = {
+/** What the TypeScript SDK's class and the native schema say of the GroupWorkspace kind (see {@link KindTexts}; each input's doc is its declaration's). */
+const DOCS: KindTexts = {
   description:
     "The members of a group may launch a workspace. Additive: the group's other workspaces are left " +
     "alone. Destroying it takes the workspace away from the group. Needs `kasm:apiNames` `product` " +
@@ -50,15 +70,6 @@ const DOCS: KindDocs<GroupWorkspaceInputs> = {
     "or Administrators).",
   arguments: "The arguments of a GroupWorkspace.",
   example: ['new kasm.GroupWorkspace("support-chrome", { groupId: support.groupId, imageId: chrome.imageId });'].join("\n"),
-  inputs: {
-    groupId: "The group (32 hex digits or a hyphenated UUID). Changing it replaces the authorization.",
-    imageId: "The workspace's image (a Workspace's `imageId`, or an id from `getImage`). Changing it " + "replaces the authorization.",
-    adopt:
-      "No effect: an authorization that exists already in Kasm is the declared one (it has nothing " +
-      "but its two ends), so the create records it without a write, with adopt or without. Kept so " +
-      "that programs that set it keep working. Two declarations of one authorization are refused by " +
-      "the hardening policy pack's conflicting-declarations policy.",
-  },
   limits: "needs `kasm:apiNames product`; additive: the group's other workspaces are left alone",
 };
 
@@ -79,12 +90,9 @@ function label(groupId: unknown, imageId: unknown): string {
 
 /** The provider of GroupWorkspace: a change of either id replaces it; only `adopt` can change in place, and it steers nothing after the create. */
 export const groupWorkspaceProvider = defineKind<GroupWorkspaceInputs>({
-  schema: GroupWorkspaceInputs,
+  fields: GROUP_WORKSPACE_FIELDS,
   outputs: NO_OUTPUTS,
   docs: DOCS,
-  keyFields: KEY_FIELDS,
-  apiFields: {},
-  providerFields: { adopt: {} },
   // Refused before any plan with the spec's vocabulary, which has no such operations.
   productOnly: {
     kind: "GroupWorkspace",

@@ -18,8 +18,8 @@
  */
 import { z } from "zod";
 import { groupShown, KasmForceRequiredError, type GroupRecord, type GroupUpdate, type NewGroup } from "../api";
-import { declared, inputNames, KasmDeleteBlockedError, requiredText, unlessGone, type KindDocs, type Props, type RefreshedInputs } from "./kit";
-import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { declared, declareFields, inputNames, KasmDeleteBlockedError, requiredText, unlessGone, type KindTexts, type Props, type RefreshedInputs } from "./kit";
+import { defineKind, type KindOutputs } from "./kit/define-kind";
 import { groupCalls } from "./group.calls";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -30,21 +30,43 @@ const PRIORITY = { min: 1, max: 4095 } as const;
 /** The priority sent when none is declared: the product's default for a new group. */
 export const DEFAULT_GROUP_PRIORITY = PRIORITY.max;
 
-/** The inputs of a Group. */
-export const GroupInputs = z.strictObject({
-  name: requiredText("name"),
-  priority: z
-    .number()
-    .int("priority must be a whole number")
-    .min(PRIORITY.min, `priority must be between ${PRIORITY.min} and ${PRIORITY.max} (Kasm refuses others)`)
-    .max(PRIORITY.max, `priority must be between ${PRIORITY.min} and ${PRIORITY.max} (Kasm refuses others)`)
-    .optional(),
-  description: z.string().optional(),
-  /** Take over an existing group with this name instead of failing. */
-  adopt: z.boolean().optional(),
-  /** Delete the group even while it has members (they leave it). */
-  forceDelete: z.boolean().optional(),
+/** Each input of a Group, declared once: its type, role, rule, doc and how it is sent. Nothing forces replacement. */
+const GROUP_FIELDS = declareFields({
+  name: {
+    type: requiredText("name"),
+    role: "sent",
+    // A name declared with surrounding spaces is sent trimmed: the same name, no drift.
+    send: (name: string) => name.trim(),
+    doc: "The group's name, unique in Kasm. Changing it renames the group in place.",
+  },
+  priority: {
+    type: z
+      .number()
+      .int("priority must be a whole number")
+      .min(PRIORITY.min, `priority must be between ${PRIORITY.min} and ${PRIORITY.max} (Kasm refuses others)`)
+      .max(PRIORITY.max, `priority must be between ${PRIORITY.min} and ${PRIORITY.max} (Kasm refuses others)`)
+      .optional(),
+    role: "sent",
+    doc:
+      "Which group's settings win when a user's groups disagree, from 1 to 4095 (Kasm refuses " +
+      "others). Kasm requires one when the group is created: left out, the group gets 4095, Kasm's " +
+      "default, and a later change made in Kasm is kept.",
+  },
+  description: { type: z.string().optional(), role: "sent", doc: "Free text shown in the Kasm UI." },
+  adopt: {
+    type: z.boolean().optional(),
+    role: "provider",
+    doc: "Take over an existing group with this name (and bring it to the declared state) instead of " + "failing. Default: false.",
+  },
+  forceDelete: {
+    type: z.boolean().optional(),
+    role: "provider",
+    doc: "Delete the group even while it has members (they leave it); without it, destroying a group " + "with members fails. Default: false.",
+  },
 });
+
+/** The inputs of a Group. */
+export const GroupInputs = GROUP_FIELDS.schema;
 export type GroupInputs = z.infer<typeof GroupInputs>;
 
 /** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
@@ -53,17 +75,10 @@ export const GroupOutputs = z.strictObject({
 });
 export type GroupOutputs = z.infer<typeof GroupOutputs>;
 
-/** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
-const API_FIELDS = {
-  name: {},
-  priority: {},
-  description: {},
-} satisfies FieldRules<GroupInputs>;
-
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of the Group kind (see {@link KindDocs}). */
-const DOCS: KindDocs<GroupInputs> = {
+/** What the TypeScript SDK's class and the native schema say of the Group kind (see {@link KindTexts}; each input's doc is its declaration's). */
+const DOCS: KindTexts = {
   description:
     "A Kasm group. The API documentation has no operation that manages groups; a released Kasm (1.15 " +
     "or later) does, so this kind needs `kasm:apiNames` `product`; with `spec` (the default) preview " +
@@ -74,16 +89,6 @@ const DOCS: KindDocs<GroupInputs> = {
     'const support = new kasm.Group("support", { name: "Support", priority: 50, description: "First-line support" });',
     'new kasm.GroupMembership("ada-support", { userId: ada.userId, groupId: support.groupId });',
   ].join("\n"),
-  inputs: {
-    name: "The group's name, unique in Kasm. Changing it renames the group in place.",
-    priority:
-      "Which group's settings win when a user's groups disagree, from 1 to 4095 (Kasm refuses " +
-      "others). Kasm requires one when the group is created: left out, the group gets 4095, Kasm's " +
-      "default, and a later change made in Kasm is kept.",
-    description: "Free text shown in the Kasm UI.",
-    adopt: "Take over an existing group with this name (and bring it to the declared state) instead of " + "failing. Default: false.",
-    forceDelete: "Delete the group even while it has members (they leave it); without it, destroying a group " + "with members fails. Default: false.",
-  },
   limits:
     "needs `kasm:apiNames product` (a released Kasm): the API documentation has no group operations, " +
     "and preview refuses it with `spec`; a group with members is deleted only with `forceDelete`; " +
@@ -94,17 +99,16 @@ const DOCS: KindDocs<GroupInputs> = {
 
 /** The `target_group` of an update: the declared fields only, so that Kasm keeps the others. */
 function groupUpdate(id: string, inputs: GroupInputs): GroupUpdate {
-  const body: GroupUpdate = { group_id: id, name: inputs.name.trim() };
-  if (inputs.priority !== undefined) body.priority = inputs.priority;
-  if (inputs.description !== undefined) body.description = inputs.description;
-  return body;
+  return { ...GROUP_FIELDS.body<Omit<GroupUpdate, "group_id">>(inputs), group_id: id };
 }
 
-/** The `target_group` of a create: the declared fields, and the product's default priority (create requires one). */
+/**
+ * The `target_group` of a create: the declared fields, and the product's default priority. Only
+ * the create fills it in (it requires one); an update leaves a priority the program does not
+ * declare as Kasm has it, so it is no `storedDefault` of the declaration.
+ */
 function newGroup(inputs: GroupInputs): NewGroup {
-  const body: NewGroup = { name: inputs.name.trim(), priority: inputs.priority ?? DEFAULT_GROUP_PRIORITY };
-  if (inputs.description !== undefined) body.description = inputs.description;
-  return body;
+  return { ...GROUP_FIELDS.body<NewGroup>(inputs), priority: inputs.priority ?? DEFAULT_GROUP_PRIORITY };
 }
 
 /** The error for a group Kasm keeps because it has members, with the way out. */
@@ -134,11 +138,9 @@ function outputs(inputs: RefreshedInputs<GroupInputs>, group: GroupRecord): Kind
 
 /** The provider of Group; only `adopt` or `forceDelete` changing sends no request. */
 export const groupProvider = defineKind<GroupInputs, GroupOutputs, GroupRecord>({
-  schema: GroupInputs,
+  fields: GROUP_FIELDS,
   outputs: GroupOutputs,
   docs: DOCS,
-  apiFields: API_FIELDS,
-  providerFields: { adopt: {}, forceDelete: {} },
   // Refused before any plan with the spec's vocabulary, which has no such operations.
   productOnly: {
     kind: "Group",

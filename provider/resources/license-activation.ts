@@ -12,22 +12,37 @@
  * or a log line.
  */
 import { z } from "zod";
-import type { License } from "../api";
-import { camelCase, declared, type RefreshedInputs, type KindDocs } from "./kit";
-import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import type { ActivateParams, License } from "../api";
+import { camelCase, declared, declareFields, type RefreshedInputs, type KindTexts } from "./kit";
+import { defineKind, fieldNames, type KindOutputs } from "./kit/define-kind";
 import { licenseActivationCalls } from "./license-activation.calls";
 
 // --- types ---------------------------------------------------------------------------------------
 
-/** The inputs of a LicenseActivation. No message below may quote a value: the key is a secret. */
-export const LicenseActivationInputs = z.strictObject({
-  /** The armored activation key text block. */
-  activationKey: z.string().trim().min(1, "activationKey is required"),
-  /** Seats to take from the entitlement; all that remain when left out. */
-  seats: z.number().int("seats must be a whole number").min(1, "seats must be 1 or more").optional(),
-  /** Informational: whom the license is attributed to in later reporting. */
-  issuedTo: z.string().optional(),
+/**
+ * Each input of a LicenseActivation, declared once: its type, role, rule, doc and how it is sent.
+ * Every input replaces: an activation cannot be changed, only made again.
+ */
+const LICENSE_ACTIVATION_FIELDS = declareFields({
+  activationKey: {
+    type: z.string().trim().min(1, "activationKey is required"),
+    role: "key",
+    replaces: true,
+    send: (key: string) => key.trim(),
+    secret: true,
+    doc: "The activation key text block; always stored as a secret, and never shown in errors or logs.",
+  },
+  seats: {
+    type: z.number().int("seats must be a whole number").min(1, "seats must be 1 or more").optional(),
+    role: "key",
+    replaces: true,
+    doc: "Seats to take from the key's entitlement (a whole number, 1 or more). Default: all that remain.",
+  },
+  issuedTo: { type: z.string().optional(), role: "key", replaces: true, doc: "Informational: whom the license is attributed to in later reporting." },
 });
+
+/** The inputs of a LicenseActivation. No message below may quote a value: the key is a secret. */
+export const LicenseActivationInputs = LICENSE_ACTIVATION_FIELDS.schema;
 export type LicenseActivationInputs = z.infer<typeof LicenseActivationInputs>;
 
 /** The features a license enables, by camelCase name; the ones Kasm documents are named. */
@@ -70,17 +85,10 @@ export const LicenseActivationOutputs = z.strictObject({
 });
 export type LicenseActivationOutputs = z.infer<typeof LicenseActivationOutputs>;
 
-/** Every input replaces: an activation cannot be changed, only made again. */
-const INPUT_FIELDS = {
-  activationKey: { replaces: true },
-  seats: { replaces: true },
-  issuedTo: { replaces: true },
-} satisfies FieldRules<LicenseActivationInputs>;
-
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of the LicenseActivation kind (see {@link KindDocs}). */
-const DOCS: KindDocs<LicenseActivationInputs> = {
+/** What the TypeScript SDK's class and the native schema say of the LicenseActivation kind (see {@link KindTexts}; each input's doc is its declaration's). */
+const DOCS: KindTexts = {
   description:
     "One activation of a Kasm license (the `activate` operation). Any change to the inputs activates " +
     "again, which takes seats from the entitlement again.\n\nKasm has no operation to read or remove a " +
@@ -88,11 +96,6 @@ const DOCS: KindDocs<LicenseActivationInputs> = {
     "license stays applied; the provider warns).",
   arguments: "The arguments of a LicenseActivation. Every change activates again (replaces).",
   example: ['const license = new kasm.LicenseActivation("prod", { activationKey: cfg.requireSecret("activationKey"), seats: 50 });'].join("\n"),
-  inputs: {
-    activationKey: "The activation key text block; always stored as a secret, and never shown in errors or logs.",
-    seats: "Seats to take from the key's entitlement (a whole number, 1 or more). Default: all that remain.",
-    issuedTo: "Informational: whom the license is attributed to in later reporting.",
-  },
   notImported: "Kasm never returns an activation key, so an activation cannot be declared again from what it shows",
   limits: "no read and no removal: refresh keeps the last known state, destroy forgets the license with a " + "warning, a replacement takes more seats",
 };
@@ -101,7 +104,7 @@ const DOCS: KindDocs<LicenseActivationInputs> = {
 
 function outputs(inputs: RefreshedInputs<LicenseActivationInputs>, license: License): KindOutputs<LicenseActivationInputs, LicenseActivationOutputs> {
   return {
-    ...declared(inputs, fieldNames(INPUT_FIELDS)),
+    ...declared(inputs, fieldNames(LICENSE_ACTIVATION_FIELDS.keyFields)),
     licenseId: license.license_id,
     expiration: license.expiration ?? null,
     issuedAt: license.issued_at ?? null,
@@ -118,16 +121,14 @@ function outputs(inputs: RefreshedInputs<LicenseActivationInputs>, license: Lice
 
 /** The provider of LicenseActivation: every input names the activation, so every change replaces it. */
 export const licenseActivationProvider = defineKind<LicenseActivationInputs, LicenseActivationOutputs>({
-  schema: LicenseActivationInputs,
+  fields: LICENSE_ACTIVATION_FIELDS,
   outputs: LicenseActivationOutputs,
   docs: DOCS,
-  keyFields: INPUT_FIELDS,
-  apiFields: {},
   sendsNothingWhen: "never",
 
   adjustDiff(result, olds, news) {
     // Leaving out `seats` or `issuedTo` changes what an activation asks for too: replace as well.
-    const replaces = fieldNames(INPUT_FIELDS).filter(
+    const replaces = fieldNames(LICENSE_ACTIVATION_FIELDS.keyFields).filter(
       (key) => (olds[key] !== undefined || news[key] !== undefined) && JSON.stringify(olds[key] ?? null) !== JSON.stringify(news[key] ?? null),
     );
     return { ...result, replaces };
@@ -135,22 +136,18 @@ export const licenseActivationProvider = defineKind<LicenseActivationInputs, Lic
   calls: licenseActivationCalls,
 
   async create(inputs, context) {
-    const license = await context.client().licenses.activate({
-      activation_key: inputs.activationKey.trim(),
-      ...(inputs.seats !== undefined ? { seats: inputs.seats } : {}),
-      ...(inputs.issuedTo !== undefined ? { issued_to: inputs.issuedTo } : {}),
-    });
+    const license = await context.client().licenses.activate(LICENSE_ACTIVATION_FIELDS.body<ActivateParams>(inputs));
     return { id: license.license_id, outs: outputs(inputs, license) };
   },
 
   /** Kasm cannot read licenses: the last known state is kept as it is. */
   async read(id, props, _context) {
-    return { id, props, inputs: declared(props, fieldNames(INPUT_FIELDS)) };
+    return { id, props, inputs: declared(props, fieldNames(LICENSE_ACTIVATION_FIELDS.keyFields)) };
   },
 
   /** Never reached with a change (every change replaces): keeps the state. */
   async update(_id, olds, news, _changedFields, _context) {
-    return { outs: { ...olds, ...declared(news, fieldNames(INPUT_FIELDS)) } };
+    return { outs: { ...olds, ...declared(news, fieldNames(LICENSE_ACTIVATION_FIELDS.keyFields)) } };
   },
 
   async delete(id, props, context) {

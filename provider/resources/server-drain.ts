@@ -15,17 +15,19 @@
  * value, so drift cannot be seen, and says so once per resource and refresh, as a warning through
  * the engine's log (see provider/engine-log.ts).
  */
+import type { DrainServerParams } from "../api";
 import type { KasmClient } from "../api/client";
 import { z } from "zod";
 import {
   canonicalId,
   declared,
+  declareFields,
   GONE,
   inputNames,
   isNotFound,
   KasmId,
   KasmObjectMissingError,
-  type KindDocs,
+  type KindTexts,
   NO_OUTPUTS,
   orMissing,
   type Props,
@@ -33,32 +35,44 @@ import {
   same,
   unlessGone,
 } from "./kit";
-import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { defineKind, type KindOutputs } from "./kit/define-kind";
 import { serverDrainCalls } from "./server-drain.calls";
 
 // --- types ---------------------------------------------------------------------------------------
 
-/** The inputs of a ServerDrain. */
-export const ServerDrainInputs = z.strictObject({
-  serverId: KasmId,
-  /** Default: true. */
-  draining: z.boolean().optional(),
+/** Each input of a ServerDrain, declared once: its type, role, rule, doc and how it is sent. */
+const SERVER_DRAIN_FIELDS = declareFields({
+  // The server whose flag it is: another server replaces.
+  serverId: {
+    type: KasmId,
+    role: "key",
+    equal: same.id,
+    replaces: true,
+    // set_drain_server's `target_server`.
+    wire: "server_id",
+    doc: "The server (32 hex digits or a hyphenated UUID). Another server replaces the resource.",
+  },
+  // The flag, which updates in place. Its default is written into the inputs, so that the state says what is managed.
+  draining: {
+    type: z.boolean().optional(),
+    role: "sent",
+    storedDefault: true,
+    wire: "is_draining",
+    doc: "Whether the server is draining (takes no new sessions). Default: true.",
+  },
 });
+
+/** The inputs of a ServerDrain. */
+export const ServerDrainInputs = SERVER_DRAIN_FIELDS.schema;
 export type ServerDrainInputs = z.infer<typeof ServerDrainInputs>;
 
 /** A ServerDrain has no outputs besides its inputs; its id is the server's id. */
 export type ServerDrainOutputs = Record<never, never>;
 
-/** The server whose flag it is: another server replaces. */
-const KEY_FIELDS = { serverId: { equal: same.id, replaces: true } } satisfies FieldRules<ServerDrainInputs>;
-
-/** The flag, which updates in place. Its default is written into the inputs, so that the state says what is managed. */
-const API_FIELDS = { draining: { storedDefault: true } } satisfies FieldRules<ServerDrainInputs>;
-
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of the ServerDrain kind (see {@link KindDocs}). */
-const DOCS: KindDocs<ServerDrainInputs> = {
+/** What the TypeScript SDK's class and the native schema say of the ServerDrain kind (see {@link KindTexts}; each input's doc is its declaration's). */
+const DOCS: KindTexts = {
   description:
     "A server's draining flag, held at the declared value. Destroying the resource sets the server " +
     "back to not draining (whatever it was before), and succeeds when the server no longer exists. " +
@@ -71,10 +85,6 @@ const DOCS: KindDocs<ServerDrainInputs> = {
     "// Drain the server during maintenance; remove the resource to put it back in service.",
     'const drain = new kasm.ServerDrain("ws-07", { serverId: "6e1a5c0c1f4b4f6a9f5235e1c0a2b3d4" });',
   ].join("\n"),
-  inputs: {
-    serverId: "The server (32 hex digits or a hyphenated UUID). Another server replaces the resource.",
-    draining: "Whether the server is draining (takes no new sessions). Default: true.",
-  },
   limits:
     "destroy sets the server back to not draining; the spec's server record has no draining flag: " +
     "when Kasm leaves `is_draining` out, refresh keeps the declared value and warns that drift " +
@@ -95,7 +105,7 @@ function unknownServer(serverId: string, error: unknown): KasmObjectMissingError
 /** Set the flag; an unknown server is an error that says so. */
 async function setDraining(client: KasmClient, serverId: string, draining: boolean): Promise<void> {
   await orMissing(
-    () => client.servers.setDrainServer({ server_id: serverId, is_draining: draining }),
+    () => client.servers.setDrainServer(SERVER_DRAIN_FIELDS.body<DrainServerParams>({ serverId, draining })),
     (cause) => unknownServer(serverId, cause),
   );
 }
@@ -115,11 +125,9 @@ async function drainingFlag(client: KasmClient, serverId: string): Promise<boole
 
 /** The provider of ServerDrain; every update sets the flag. */
 export const serverDrainProvider = defineKind<ServerDrainInputs, ServerDrainOutputs>({
-  schema: ServerDrainInputs,
+  fields: SERVER_DRAIN_FIELDS,
   outputs: NO_OUTPUTS,
   docs: DOCS,
-  keyFields: KEY_FIELDS,
-  apiFields: API_FIELDS,
   sendsNothingWhen: "never",
   calls: serverDrainCalls,
 
@@ -159,7 +167,7 @@ export const serverDrainProvider = defineKind<ServerDrainInputs, ServerDrainOutp
 
   async delete(id, _state, context) {
     try {
-      await context.client().servers.setDrainServer({ server_id: id, is_draining: false });
+      await context.client().servers.setDrainServer(SERVER_DRAIN_FIELDS.body<DrainServerParams>({ serverId: id, draining: false }));
     } catch (error) {
       // The server is gone: nothing is left to restore.
       if (isNotFound(error)) return;

@@ -12,27 +12,47 @@
 import { z } from "zod";
 import type { NewStagingConfig, StagingConfig as KasmStagingConfig, StagingConfigUpdate } from "../api";
 import { stagingConfigShown } from "../api";
-import { declared, inputNames, KasmId, keepingWhatWasCreated, same, toApi, unlessGone, type KindDocs, type RefreshedInputs } from "./kit";
-import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { declared, declareFields, inputNames, KasmId, keepingWhatWasCreated, same, unlessGone, type KindTexts, type RefreshedInputs } from "./kit";
+import { defineKind, type KindOutputs } from "./kit/define-kind";
+import { SESSION_PERMISSION_FIELDS } from "./session-permissions";
 import { stagingConfigCalls } from "./staging-config.calls";
-import { SESSION_PERMISSION_FIELDS, SESSION_PERMISSION_INPUTS, SESSION_PERMISSION_DOCS } from "./session-permissions";
 
 // --- types ---------------------------------------------------------------------------------------
 
-/** The inputs of a StagingConfig. */
-export const StagingConfigInputs = z.strictObject({
-  zoneId: KasmId,
-  imageId: KasmId,
-  /** Sessions kept staged at all times. */
-  numSessions: z.number().int("numSessions must be a whole number").min(0, "numSessions must be 0 or more"),
-  /** Hours after which an unassigned staged session expires and is re-created. */
+/** Each input of a StagingConfig, declared once: its type, role, rule, doc and how it is sent. Nothing forces replacement. */
+const STAGING_CONFIG_FIELDS = declareFields({
+  zoneId: { type: KasmId, role: "sent", equal: same.id, doc: "The zone the sessions are staged in (32 hex digits or a hyphenated UUID). Changes in place." },
+  imageId: {
+    type: KasmId,
+    role: "sent",
+    equal: same.id,
+    refersTo: "Workspace",
+    doc: "The image of the staged sessions (32 hex digits or a hyphenated UUID). Changes in place.",
+  },
+  numSessions: {
+    type: z.number().int("numSessions must be a whole number").min(0, "numSessions must be 0 or more"),
+    role: "sent",
+    doc: "How many sessions Kasm keeps staged at all times: a whole number, 0 or more.",
+  },
   // Hours, fractions included: the record is "number of hours" and the product stores a float.
   // More than 0 is the project's own rule (CONSTRAINTS.md): no source states it.
-  expiration: z.number().positive("expiration must be more than 0 hours (fractions such as 0.5 are allowed)"),
-  ...SESSION_PERMISSION_INPUTS,
-  /** Take over an existing staging config of this zone and image instead of failing. */
-  adopt: z.boolean().optional(),
+  expiration: {
+    type: z.number().positive("expiration must be more than 0 hours (fractions such as 0.5 are allowed)"),
+    role: "sent",
+    doc: "Hours after which an unassigned staged session expires and is re-created: more than 0, " + "fractions such as 0.5 included.",
+  },
+  ...SESSION_PERMISSION_FIELDS,
+  adopt: {
+    type: z.boolean().optional(),
+    role: "provider",
+    doc:
+      "Take over the existing staging config of this zone and image (Kasm allows one per pair) and " +
+      "bring it to the declared state, instead of failing. Default: false.",
+  },
 });
+
+/** The inputs of a StagingConfig. */
+export const StagingConfigInputs = STAGING_CONFIG_FIELDS.schema;
 export type StagingConfigInputs = z.infer<typeof StagingConfigInputs>;
 
 /** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
@@ -44,19 +64,10 @@ export const StagingConfigOutputs = z.strictObject({
 });
 export type StagingConfigOutputs = z.infer<typeof StagingConfigOutputs>;
 
-/** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
-const API_FIELDS = {
-  zoneId: { equal: same.id },
-  imageId: { equal: same.id, refersTo: "Workspace" },
-  numSessions: {},
-  expiration: {},
-  ...SESSION_PERMISSION_FIELDS,
-} satisfies FieldRules<StagingConfigInputs>;
-
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of the StagingConfig kind (see {@link KindDocs}). */
-const DOCS: KindDocs<StagingConfigInputs> = {
+/** What the TypeScript SDK's class and the native schema say of the StagingConfig kind (see {@link KindTexts}; each input's doc is its declaration's). */
+const DOCS: KindTexts = {
   description:
     "A Kasm staging config: Kasm keeps `numSessions` sessions of an image started in a zone, so that " +
     "users get one at once. Every field updates in place. One staging config per zone and image: " +
@@ -69,16 +80,6 @@ const DOCS: KindDocs<StagingConfigInputs> = {
     "are. The session permissions of the staged sessions (`allowWsAudio`, ...) are those of " +
     "SessionPermissionArgs.",
   example: ['const staged = new kasm.StagingConfig("chrome", { zoneId: zone.zoneId, imageId: chrome.imageId, numSessions: 3, expiration: 4 });'].join("\n"),
-  inputs: {
-    ...SESSION_PERMISSION_DOCS,
-    zoneId: "The zone the sessions are staged in (32 hex digits or a hyphenated UUID). Changes in place.",
-    imageId: "The image of the staged sessions (32 hex digits or a hyphenated UUID). Changes in place.",
-    numSessions: "How many sessions Kasm keeps staged at all times: a whole number, 0 or more.",
-    expiration: "Hours after which an unassigned staged session expires and is re-created: more than 0, " + "fractions such as 0.5 included.",
-    adopt:
-      "Take over the existing staging config of this zone and image (Kasm allows one per pair) and " +
-      "bring it to the declared state, instead of failing. Default: false.",
-  },
   limits:
     "a released Kasm's server pool and autoscale config of the config (set in the Kasm UI) are kept through updates; " +
     "create reads the staging configs first (Staging View), to refuse a zone and image that have one",
@@ -86,12 +87,9 @@ const DOCS: KindDocs<StagingConfigInputs> = {
 
 // --- helpers -------------------------------------------------------------------------------------
 
-/** The API fields' names. */
-const API_KEYS = fieldNames(API_FIELDS);
-
 /** The `target_staging_config` body for the declared fields. */
 function targetStagingConfig(inputs: StagingConfigInputs): NewStagingConfig {
-  return toApi(inputs, API_KEYS);
+  return STAGING_CONFIG_FIELDS.body<NewStagingConfig>(inputs);
 }
 
 function outputs(inputs: RefreshedInputs<StagingConfigInputs>, config: KasmStagingConfig): KindOutputs<StagingConfigInputs, StagingConfigOutputs> {
@@ -125,11 +123,9 @@ function label(inputs: StagingConfigInputs): string {
 
 /** The provider of StagingConfig; only `adopt` changing sends no request. */
 export const stagingConfigProvider = defineKind<StagingConfigInputs, StagingConfigOutputs, KasmStagingConfig>({
-  schema: StagingConfigInputs,
+  fields: STAGING_CONFIG_FIELDS,
   outputs: StagingConfigOutputs,
   docs: DOCS,
-  apiFields: API_FIELDS,
-  providerFields: { adopt: {} },
   // `adopt` cannot be read back: it stays as declared.
   record: {
     id: (config) => config.staging_config_id,

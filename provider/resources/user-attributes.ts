@@ -20,6 +20,7 @@ import {
   canonicalId,
   changedFields,
   declared,
+  declareFields,
   GONE,
   KasmId,
   keepSpelling,
@@ -30,9 +31,9 @@ import {
   unlessGone,
   type FieldRule,
   type RefreshedInputs,
-  type KindDocs,
+  type KindTexts,
 } from "./kit";
-import { defineKind, type FieldRules, fieldNames, type KindOutputs } from "./kit/define-kind";
+import { defineKind, fieldNames, type KindOutputs } from "./kit/define-kind";
 import { userAttributesCalls } from "./user-attributes.calls";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -53,16 +54,46 @@ const SshPublicKey = z.string().superRefine((value, ctx) => {
     });
 });
 
-/** The inputs of a UserAttributes. */
-export const UserAttributesInputs = z.strictObject({
-  userId: KasmId,
-  sshPublicKey: SshPublicKey.optional(),
-  /** An image id, or `""` for no default image. */
-  defaultImage: z.union([KasmId, z.literal("")], { error: "must be an image id (32 hexadecimal characters or a hyphenated UUID), or '' for none" }).optional(),
-  showTips: z.boolean().optional(),
-  toggleControlPanel: z.boolean().optional(),
-  autoLoginWs: z.boolean().optional(),
+/** Text compared without surrounding white space, `null` and `""` alike. */
+const sameText = (a: unknown, b: unknown) => String(a ?? "").trim() === String(b ?? "").trim();
+
+/** Each input of a UserAttributes, declared once: its type, role, rule, doc and how it is sent. Every attribute updates in place. */
+const USER_ATTRIBUTES_FIELDS = declareFields({
+  // The user whose record it is: another user is another record. It travels beside the attributes.
+  userId: {
+    type: KasmId,
+    role: "key",
+    equal: same.id,
+    replaces: true,
+    refersTo: "User",
+    doc: "The user whose attributes these are (32 hex digits or a hyphenated UUID). Changing it " + "replaces the resource.",
+  },
+  sshPublicKey: {
+    type: SshPublicKey.optional(),
+    role: "sent",
+    equal: sameText,
+    send: (key: string) => key.trim(),
+    doc:
+      "The user's SSH public key: one OpenSSH line such as `ssh-ed25519 AAAA... comment` " +
+      '(surrounding white space, such as a `.pub` file\'s newline, is ignored), or `""` for none. A ' +
+      "private key is refused.",
+  },
+  defaultImage: {
+    type: z.union([KasmId, z.literal("")], { error: "must be an image id (32 hexadecimal characters or a hyphenated UUID), or '' for none" }).optional(),
+    role: "sent",
+    // canonicalId(null) and canonicalId("") are both "": no image.
+    equal: same.id,
+    // "" is no image, which Kasm keeps as null.
+    send: (imageId: string) => (imageId === "" ? null : canonicalId(imageId)),
+    doc: 'The id of the image launched by default (an existing image; hex or hyphenated), or `""` for none.',
+  },
+  showTips: { type: z.boolean().optional(), role: "sent", doc: "Show the tips dialogue when a session starts." },
+  toggleControlPanel: { type: z.boolean().optional(), role: "sent", doc: "Show the control panel in sessions." },
+  autoLoginWs: { type: z.boolean().optional(), role: "sent", doc: "Launch the default image automatically at login." },
 });
+
+/** The inputs of a UserAttributes. */
+export const UserAttributesInputs = USER_ATTRIBUTES_FIELDS.schema;
 export type UserAttributesInputs = z.infer<typeof UserAttributesInputs>;
 
 /** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
@@ -74,28 +105,13 @@ export const UserAttributesOutputs = z.strictObject({
 });
 export type UserAttributesOutputs = z.infer<typeof UserAttributesOutputs>;
 
-/** Text compared without surrounding white space, `null` and `""` alike. */
-const sameText = (a: unknown, b: unknown) => String(a ?? "").trim() === String(b ?? "").trim();
-
-/** Fields sent to Kasm, and how each compares. Every attribute updates in place. */
-const API_FIELDS = {
-  sshPublicKey: { equal: sameText },
-  // canonicalId(null) and canonicalId("") are both "": no image.
-  defaultImage: { equal: same.id },
-  showTips: {},
-  toggleControlPanel: {},
-  autoLoginWs: {},
-} satisfies FieldRules<UserAttributesInputs>;
-
-/** The user whose record it is: another user is another record. */
-const KEY_FIELDS = { userId: { equal: same.id, replaces: true, refersTo: "User" } } satisfies FieldRules<UserAttributesInputs>;
-
-const INPUT_FIELDS: Readonly<Record<keyof typeof KEY_FIELDS | keyof typeof API_FIELDS, FieldRule>> = { ...KEY_FIELDS, ...API_FIELDS };
+/** The rules of every input (the key and the attributes): how `read` tells the declared spelling from Kasm's. */
+const INPUT_FIELDS: Readonly<Record<keyof UserAttributesInputs, FieldRule>> = { ...USER_ATTRIBUTES_FIELDS.keyFields, ...USER_ATTRIBUTES_FIELDS.apiFields };
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of the UserAttributes kind (see {@link KindDocs}). */
-const DOCS: KindDocs<UserAttributesInputs> = {
+/** What the TypeScript SDK's class and the native schema say of the UserAttributes kind (see {@link KindTexts}; each input's doc is its declaration's). */
+const DOCS: KindTexts = {
   description:
     "The attributes of one Kasm user. Kasm keeps exactly one attributes record per user, created and " +
     "deleted with the user: creating this resource sets the declared attributes of that record, and " +
@@ -111,35 +127,17 @@ const DOCS: KindDocs<UserAttributesInputs> = {
     "  showTips: false,",
     "});",
   ].join("\n"),
-  inputs: {
-    userId: "The user whose attributes these are (32 hex digits or a hyphenated UUID). Changing it " + "replaces the resource.",
-    sshPublicKey:
-      "The user's SSH public key: one OpenSSH line such as `ssh-ed25519 AAAA... comment` " +
-      '(surrounding white space, such as a `.pub` file\'s newline, is ignored), or `""` for none. A ' +
-      "private key is refused.",
-    defaultImage: 'The id of the image launched by default (an existing image; hex or hyphenated), or `""` for none.',
-    showTips: "Show the tips dialogue when a session starts.",
-    toggleControlPanel: "Show the control panel in sessions.",
-    autoLoginWs: "Launch the default image automatically at login.",
-  },
   limits: "no delete: destroy forgets the attributes",
 };
 
 // --- helpers -------------------------------------------------------------------------------------
 
 /** An attribute's input name. */
-type AttributeKey = keyof typeof API_FIELDS;
+type AttributeKey = keyof typeof USER_ATTRIBUTES_FIELDS.apiFields;
 
 /** The `target_user_attributes` body for the declared attributes among `keys`. */
 function attributesBody(userId: string, inputs: UserAttributesInputs, keys: readonly AttributeKey[]): UserAttributesUpdate {
-  const body: UserAttributesUpdate = { user_id: userId };
-  const { sshPublicKey, defaultImage, showTips, toggleControlPanel, autoLoginWs } = declared(inputs, keys);
-  if (sshPublicKey !== undefined) body.ssh_public_key = sshPublicKey.trim();
-  if (defaultImage !== undefined) body.default_image = defaultImage === "" ? null : canonicalId(defaultImage);
-  if (showTips !== undefined) body.show_tips = showTips;
-  if (toggleControlPanel !== undefined) body.toggle_control_panel = toggleControlPanel;
-  if (autoLoginWs !== undefined) body.auto_login_ws = autoLoginWs;
-  return body;
+  return { ...USER_ATTRIBUTES_FIELDS.body<Omit<UserAttributesUpdate, "user_id">>(inputs, keys), user_id: userId };
 }
 
 /** The attributes as inputs, keeping the declared spelling of values Kasm stores in another form. */
@@ -177,11 +175,9 @@ async function attributesOf(context: KindContext, userId: string): Promise<KasmU
 
 /** The provider of UserAttributes; every update runs (it has no provider flags). */
 export const userAttributesProvider = defineKind<UserAttributesInputs, UserAttributesOutputs>({
-  schema: UserAttributesInputs,
+  fields: USER_ATTRIBUTES_FIELDS,
   outputs: UserAttributesOutputs,
   docs: DOCS,
-  keyFields: KEY_FIELDS,
-  apiFields: API_FIELDS,
   sendsNothingWhen: "never",
   calls: userAttributesCalls,
 
@@ -191,7 +187,7 @@ export const userAttributesProvider = defineKind<UserAttributesInputs, UserAttri
     // installation's vocabulary (a mismatch fails here, before anything is written). Then only the
     // declared attributes that differ from Kasm's, by each field's rule, are sent: none, no request.
     const attributes = await attributesOf(context, userId);
-    const differing = changedFields(currentInputs(inputs, attributes), inputs, API_FIELDS) as AttributeKey[];
+    const differing = changedFields(currentInputs(inputs, attributes), inputs, USER_ATTRIBUTES_FIELDS.apiFields) as AttributeKey[];
     if (differing.length > 0) await context.client().users.updateUserAttributes(attributesBody(userId, inputs, differing));
     return { id: userId, outs: outputs(inputs, attributes.user_attributes_id) };
   },
@@ -204,7 +200,7 @@ export const userAttributesProvider = defineKind<UserAttributesInputs, UserAttri
   },
 
   async update(id, olds, news, changedFields, context) {
-    const changed = changedFields.filter((key): key is AttributeKey => key in API_FIELDS);
+    const changed = changedFields.filter((key): key is AttributeKey => key in USER_ATTRIBUTES_FIELDS.apiFields);
     // update_user_attributes answers `{}`, which cannot show that Kasm ignored `auto_login_ws`
     // (a released Kasm names it `auto_login_kasm`): read the record first, whose names show the
     // vocabulary the installation speaks, so that a mismatch fails before anything is written.

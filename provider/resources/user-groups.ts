@@ -22,6 +22,7 @@ import type { KasmClient } from "../api/client";
 import {
   canonicalId,
   declared,
+  declareFields,
   GONE,
   initializationFailure,
   inputNames,
@@ -31,43 +32,57 @@ import {
   keepSpelling,
   missingUserError,
   type KindContext,
-  type KindDocs,
+  type KindTexts,
   NO_OUTPUTS,
   type Props,
   type RefreshedInputs,
   same,
 } from "./kit";
-import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { defineKind, type KindOutputs } from "./kit/define-kind";
 import { userGroupsCalls } from "./user-groups.calls";
 import { ALL_USERS, allUsersGroupId, groupsOf, isAlreadyMember, isNotMember } from "./user-links";
 
 // --- types ---------------------------------------------------------------------------------------
 
-/** The inputs of a UserGroups. */
-export const UserGroupsInputs = z.strictObject({
-  userId: KasmId,
-  groupIds: z.array(KasmId).superRefine((ids, ctx) => {
-    const seen = new Map<string, number>();
-    ids.forEach((id, index) => {
-      const canonical = canonicalId(id);
-      const first = seen.get(canonical);
-      if (first === undefined) seen.set(canonical, index);
-      else ctx.addIssue({ code: "custom", message: `lists group ${canonical} twice (entries ${first} and ${index}); list each group once` });
-    });
-  }),
+/** Each input of a UserGroups, declared once: its type, role, rule, doc and how it is sent. */
+const USER_GROUPS_FIELDS = declareFields({
+  // `userId` names another user's groups.
+  userId: {
+    type: KasmId,
+    role: "key",
+    equal: same.id,
+    replaces: true,
+    refersTo: "User",
+    doc: "The user (32 hex digits or a hyphenated UUID). Changing it replaces the resource.",
+  },
+  // The set itself changes in place; it is sent by a membership operation per group, never as a body.
+  groupIds: {
+    type: z.array(KasmId).superRefine((ids, ctx) => {
+      const seen = new Map<string, number>();
+      ids.forEach((id, index) => {
+        const canonical = canonicalId(id);
+        const first = seen.get(canonical);
+        if (first === undefined) seen.set(canonical, index);
+        else ctx.addIssue({ code: "custom", message: `lists group ${canonical} twice (entries ${first} and ${index}); list each group once` });
+      });
+    }),
+    role: "sent",
+    equal: same.idSet,
+    refersTo: "Group",
+    doc:
+      "Every group the user belongs to besides All Users; `[]` for none. Order and id form (hex or " +
+      "hyphenated) do not matter; each group once. All Users is implicit and refused here.",
+  },
 });
+
+/** The inputs of a UserGroups. */
+export const UserGroupsInputs = USER_GROUPS_FIELDS.schema;
 export type UserGroupsInputs = z.infer<typeof UserGroupsInputs>;
-
-/** `userId` names another user's groups. */
-const KEY_FIELDS = { userId: { equal: same.id, replaces: true, refersTo: "User" } } satisfies FieldRules<UserGroupsInputs>;
-
-/** The set itself changes in place. */
-const API_FIELDS = { groupIds: { equal: same.idSet, refersTo: "Group" } } satisfies FieldRules<UserGroupsInputs>;
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of the UserGroups kind (see {@link KindDocs}). */
-const DOCS: KindDocs<UserGroupsInputs> = {
+/** What the TypeScript SDK's class and the native schema say of the UserGroups kind (see {@link KindTexts}; each input's doc is its declaration's). */
+const DOCS: KindTexts = {
   description:
     "The exact set of groups of one Kasm user, besides All Users (which every user is in, and which " +
     "this resource never adds or removes). Authoritative: groups not listed are removed from the " +
@@ -77,12 +92,6 @@ const DOCS: KindDocs<UserGroupsInputs> = {
     "the two would undo each other's changes on every update.",
   arguments: "The arguments of a UserGroups.",
   example: ['new kasm.UserGroups("alice", { userId: alice.userId, groupIds: [engineeringGroupId, oncallGroupId] });'].join("\n"),
-  inputs: {
-    userId: "The user (32 hex digits or a hyphenated UUID). Changing it replaces the resource.",
-    groupIds:
-      "Every group the user belongs to besides All Users; `[]` for none. Order and id form (hex or " +
-      "hyphenated) do not matter; each group once. All Users is implicit and refused here.",
-  },
   limits: "authoritative set of groups besides All Users; do not mix with `GroupMembership`",
 };
 
@@ -196,11 +205,9 @@ async function apply(context: KindContext, id: string, inputs: UserGroupsInputs)
 
 /** The provider of UserGroups; every update brings Kasm's set to the declared one. */
 export const userGroupsProvider = defineKind<UserGroupsInputs>({
-  schema: UserGroupsInputs,
+  fields: USER_GROUPS_FIELDS,
   outputs: NO_OUTPUTS,
   docs: DOCS,
-  keyFields: KEY_FIELDS,
-  apiFields: API_FIELDS,
   sendsNothingWhen: "never",
 
   extraCheck(result, news, _olds, context) {

@@ -20,6 +20,7 @@ import type { KindCalls } from "../../catalogue/planned-calls";
 import {
   canonicalId,
   declared,
+  declareFields,
   GONE,
   isNotFound,
   KasmId,
@@ -28,10 +29,11 @@ import {
   keepSpelling,
   NO_OUTPUTS,
   same,
-  type KindDocs,
+  type KindTexts,
+  type DeclaredFields,
   type RefreshedInputs,
 } from "./kit";
-import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { defineKind, type KindFields, type KindOutputs } from "./kit/define-kind";
 
 /** Kasm's answer to adding a user to a group twice: `User (<u>) is already a member of group (<g>)`. */
 export function isAlreadyMember(error: unknown): boolean {
@@ -85,14 +87,8 @@ export function assignedServersOf(user: KasmUser): readonly AssignedServer[] {
 /** The inputs every link has: the user, the other object's id under its own name, and `adopt`. */
 export type UserLinkInputs<OtherField extends string> = { userId: string; adopt?: boolean } & { [K in OtherField]: string };
 
-/** The zod inputs of a link: `userId`, the other object's id (`groupId`, `serverId`), and `adopt`. */
-export function userLinkInputs<OtherField extends string>(otherField: OtherField) {
-  const other = { [otherField]: KasmId } as Record<OtherField, typeof KasmId>;
-  return z.strictObject({ userId: KasmId, ...other, adopt: z.boolean().optional() });
-}
-
 /** The docs a link kind writes itself; the arguments and inputs are the same for every link (and no link has outputs). */
-export type UserLinkDocs = Omit<KindDocs<object>, "arguments" | "inputs">;
+export type UserLinkDocs = Omit<KindTexts, "arguments">;
 
 /** How a link kind's docs and messages name the link and the other object. */
 export interface UserLinkNouns {
@@ -102,6 +98,62 @@ export interface UserLinkNouns {
   readonly other: string;
 }
 
+/** What names the other end of a link, for its field declarations ({@link userLinkFields}). */
+export interface UserLinkEnd<OtherField extends string> {
+  /** The input naming the other object: `groupId`, `serverId`. */
+  readonly otherField: OtherField;
+  /** The kind whose id output gives {@link otherField} (`Group`), when a kind manages such objects. */
+  readonly otherKind?: KasmKind;
+  /** How the docs name the link and the other object. */
+  readonly nouns: UserLinkNouns;
+}
+
+/**
+ * The inputs of a link, each declared once (see `declareFields`): `userId` and the other object's
+ * id (`groupId`, `serverId`), which name the link (a link cannot be moved: both replace), and
+ * `adopt`, which steers nothing. The same for every link but the other end's name and nouns.
+ */
+export function userLinkFields<OtherField extends string>(end: UserLinkEnd<OtherField>): DeclaredFields<UserLinkDeclarations<OtherField>> {
+  const linkNoun = end.nouns.aLink.replace(/^an? /, "");
+  const theLink = `the ${linkNoun}`;
+  const declarations = {
+    userId: {
+      type: KasmId,
+      role: "key",
+      equal: same.id,
+      replaces: true,
+      refersTo: "User",
+      wire: false,
+      doc: `The user (32 hex digits or a hyphenated UUID). Changing it replaces ${theLink}.`,
+    },
+    [end.otherField]: {
+      type: KasmId,
+      role: "key",
+      equal: same.id,
+      replaces: true,
+      ...(end.otherKind === undefined ? {} : { refersTo: end.otherKind }),
+      wire: false,
+      doc: `The ${end.nouns.other} (32 hex digits or a hyphenated UUID). Changing it replaces ${theLink}.`,
+    },
+    adopt: {
+      type: z.boolean().optional(),
+      role: "provider",
+      doc:
+        `No effect: ${end.nouns.aLink} that exists already in Kasm is the declared one (it has nothing but its two ends), so ` +
+        `the create records it without a write, with adopt or without. Kept so that programs that set it keep working. Two ` +
+        `declarations of one ${linkNoun} are refused by the hardening policy pack's conflicting-declarations policy.`,
+    },
+  };
+  // The computed key is the other end's name: the declarations are those of UserLinkDeclarations.
+  return declareFields(declarations as unknown as UserLinkDeclarations<OtherField>);
+}
+
+/** The field declarations of a link whose other end is `OtherField` (see {@link userLinkFields}); ids travel in operations of their own. */
+export type UserLinkDeclarations<OtherField extends string> = {
+  readonly userId: { readonly type: typeof KasmId; readonly role: "key"; readonly doc: string; readonly wire: false };
+  readonly adopt: { readonly type: z.ZodOptional<z.ZodBoolean>; readonly role: "provider"; readonly doc: string };
+} & { readonly [K in OtherField]: { readonly type: typeof KasmId; readonly role: "key"; readonly doc: string; readonly wire: false } };
+
 /**
  * What differs between two kinds of link (a user in a group, a user assigned to a server): the
  * rest, from the id `<userId>:<otherId>` to refresh through the user's record, is {@link defineUserLink}'s.
@@ -109,16 +161,12 @@ export interface UserLinkNouns {
 export interface UserLinkDefinition<OtherField extends string> {
   /** The kind, as messages name it: `GroupMembership`, `UserServerAssignment`. */
   readonly kind: string;
-  /** The kind's zod inputs ({@link userLinkInputs}). */
-  readonly schema: z.ZodType<UserLinkInputs<OtherField>>;
+  /** The kind's inputs, each declared once ({@link userLinkFields}). */
+  readonly fields: KindFields<UserLinkInputs<OtherField>>;
   /** What the SDK and the native schema say of the kind, besides what every link says. */
   readonly docs: UserLinkDocs;
-  /** How the docs name the link and the other object. */
-  readonly nouns: UserLinkNouns;
   /** The input naming the other object: `groupId`, `serverId`. */
   readonly otherField: OtherField;
-  /** The kind whose id output gives {@link otherField} (`Group`), when a kind manages such objects. */
-  readonly otherKind?: KasmKind;
   /** The list of the user's record that holds the link (`groups`, `assigned_servers`). */
   readonly userList: UserList;
   /** What each step of the link calls: its kind's calls declaration (see `KindMethods.calls`). */
@@ -152,11 +200,6 @@ export interface UserLinkDefinition<OtherField extends string> {
  */
 export function defineUserLink<OtherField extends string>(link: UserLinkDefinition<OtherField>) {
   type Inputs = UserLinkInputs<OtherField>;
-  const keyFields = {
-    userId: { equal: same.id, replaces: true, refersTo: "User" },
-    [link.otherField]: { equal: same.id, replaces: true, ...(link.otherKind === undefined ? {} : { refersTo: link.otherKind }) },
-  } as FieldRules<Inputs>;
-  const providerFields: FieldRules<Inputs> = { adopt: {} };
   const inputKeys: (keyof Inputs & string)[] = ["userId", link.otherField, "adopt"];
   const outputs = (inputs: RefreshedInputs<Inputs>): KindOutputs<Inputs, Record<never, never>> => declared(inputs, inputKeys);
   // The other object's id as the user's record spells it, when the user has the link.
@@ -167,27 +210,11 @@ export function defineUserLink<OtherField extends string>(link: UserLinkDefiniti
     if (user[link.userList] === undefined && link.isAlreadyLinked) return false;
     return linkedId(user, otherId) !== undefined;
   };
-  const linkNoun = link.nouns.aLink.replace(/^an? /, "");
-  const theLink = `the ${linkNoun}`;
-  const docs: KindDocs<Inputs> = {
-    ...link.docs,
-    arguments: `The arguments of a ${link.kind}.`,
-    inputs: {
-      userId: `The user (32 hex digits or a hyphenated UUID). Changing it replaces ${theLink}.`,
-      [link.otherField]: `The ${link.nouns.other} (32 hex digits or a hyphenated UUID). Changing it replaces ${theLink}.`,
-      adopt:
-        `No effect: ${link.nouns.aLink} that exists already in Kasm is the declared one (it has nothing but its two ends), so ` +
-        `the create records it without a write, with adopt or without. Kept so that programs that set it keep working. Two ` +
-        `declarations of one ${linkNoun} are refused by the hardening policy pack's conflicting-declarations policy.`,
-    } as KindDocs<Inputs>["inputs"],
-  };
+  const docs: KindTexts = { ...link.docs, arguments: `The arguments of a ${link.kind}.` };
   return defineKind<Inputs, Record<never, never>>({
-    schema: link.schema,
+    fields: link.fields,
     outputs: NO_OUTPUTS,
     docs,
-    keyFields,
-    apiFields: {},
-    providerFields,
     // Only `adopt` can change in place, and it steers nothing after the create.
     sendsNothingWhen: "never",
     calls: link.calls,

@@ -13,13 +13,16 @@
  */
 import { z } from "zod";
 import { KasmNotAssignedError } from "../api";
-import { assignedServersOf, defineUserLink, userLinkInputs, type UserLinkDocs } from "./user-links";
+import { assignedServersOf, defineUserLink, userLinkFields, type UserLinkDocs } from "./user-links";
 import { userServerAssignmentCalls } from "./user-server-assignment.calls";
 
 // --- types ---------------------------------------------------------------------------------------
 
+/** Each input of a UserServerAssignment, declared once (see {@link userLinkFields}): the user, the server, and `adopt`. */
+const USER_SERVER_ASSIGNMENT_FIELDS = userLinkFields({ otherField: "serverId", nouns: { aLink: "an assignment", other: "server" } });
+
 /** The inputs of a UserServerAssignment. */
-export const UserServerAssignmentInputs = userLinkInputs("serverId");
+export const UserServerAssignmentInputs = USER_SERVER_ASSIGNMENT_FIELDS.schema;
 export type UserServerAssignmentInputs = z.infer<typeof UserServerAssignmentInputs>;
 
 // --- docs ----------------------------------------------------------------------------------------
@@ -46,10 +49,9 @@ function isNotAssigned(error: unknown): boolean {
 /** The provider of UserServerAssignment: a link between a user and a server (see {@link defineUserLink}). */
 export const userServerAssignmentProvider = defineUserLink({
   kind: "UserServerAssignment",
-  schema: UserServerAssignmentInputs,
+  fields: USER_SERVER_ASSIGNMENT_FIELDS,
   docs: DOCS,
   otherField: "serverId",
-  nouns: { aLink: "an assignment", other: "server" },
   userList: "assigned_servers",
   calls: userServerAssignmentCalls,
   linkedIds: (user) => assignedServersOf(user).map((server) => server.server_id),

@@ -10,8 +10,8 @@ import { z } from "zod";
 import type { NewUser, User as KasmUser, UserUpdate } from "../api";
 import type { KasmClient } from "../api/client";
 import { KasmForceRequiredError, userShown } from "../api";
-import { declared, inputNames, isNotFound, KasmDeleteBlockedError, same, toApi, type KindDocs, type RefreshedInputs } from "./kit";
-import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { declared, declareFields, inputNames, isNotFound, KasmDeleteBlockedError, same, type KindTexts, type RefreshedInputs } from "./kit";
+import { defineKind, type KindOutputs } from "./kit/define-kind";
 import { userCalls } from "./user.calls";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -19,25 +19,42 @@ import { userCalls } from "./user.calls";
 /** Kasm cuts these to 64 characters; longer values would show as drift forever, so check refuses them. */
 const Text64 = z.string().max(64, "Kasm keeps at most 64 characters");
 
-/** The inputs of a User. */
-export const UserInputs = z.strictObject({
-  username: z
-    .string()
-    .trim()
-    .min(1, "username is required")
-    .refine((u) => !/\s/.test(u), "a username cannot contain white space"),
-  password: z.string().min(1, "password must not be empty").optional(),
-  firstName: Text64.optional(),
-  lastName: Text64.optional(),
-  phone: Text64.optional(),
-  organization: Text64.optional(),
-  locked: z.boolean().optional(),
-  disabled: z.boolean().optional(),
-  /** Destroy the user even with running sessions, ending them. */
-  forceDelete: z.boolean().optional(),
-  /** Take over an existing user with this username instead of failing. */
-  adopt: z.boolean().optional(),
+/** Each input of a User, declared once: its type, role, rule, doc and how it is sent. */
+const USER_FIELDS = declareFields({
+  username: {
+    type: z
+      .string()
+      .trim()
+      .min(1, "username is required")
+      .refine((u) => !/\s/.test(u), "a username cannot contain white space"),
+    role: "sent",
+    equal: same.username,
+    // As Kasm stores it: the natural key.
+    send: (username: string) => username.trim().toLowerCase(),
+    doc: "The login name. Kasm trims and lowercases it; changing it renames the user in place.",
+  },
+  password: {
+    type: z.string().min(1, "password must not be empty").optional(),
+    secret: true,
+    role: "sent",
+    doc: "The password; always stored as a secret. Write-only: Kasm never returns it, so drift in it " + "cannot be seen.",
+  },
+  firstName: { type: Text64.optional(), role: "sent", doc: "At most 64 characters (Kasm cuts longer values)." },
+  lastName: { type: Text64.optional(), role: "sent", doc: "At most 64 characters." },
+  phone: { type: Text64.optional(), role: "sent", doc: "At most 64 characters." },
+  organization: { type: Text64.optional(), role: "sent", doc: "At most 64 characters." },
+  locked: { type: z.boolean().optional(), role: "sent", doc: "Lock the account." },
+  disabled: { type: z.boolean().optional(), role: "sent", doc: "Disable the account." },
+  forceDelete: { type: z.boolean().optional(), role: "provider", doc: "On destroy, end the user's running sessions instead of failing. Default: false." },
+  adopt: {
+    type: z.boolean().optional(),
+    role: "provider",
+    doc: "Take over an existing user with this username (and bring it to the declared state) instead of " + "failing. Default: false.",
+  },
 });
+
+/** The inputs of a User. */
+export const UserInputs = USER_FIELDS.schema;
 export type UserInputs = z.infer<typeof UserInputs>;
 
 /** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
@@ -48,37 +65,13 @@ export const UserOutputs = z.strictObject({
 });
 export type UserOutputs = z.infer<typeof UserOutputs>;
 
-/** Fields sent to Kasm, and how each compares. Nothing forces replacement. */
-const API_FIELDS = {
-  username: { equal: same.username },
-  password: {},
-  firstName: {},
-  lastName: {},
-  phone: {},
-  organization: {},
-  locked: {},
-  disabled: {},
-} satisfies FieldRules<UserInputs>;
-
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of the User kind (see {@link KindDocs}). */
-const DOCS: KindDocs<UserInputs> = {
+/** What the TypeScript SDK's class and the native schema say of the User kind (see {@link KindTexts}; each input's doc is its declaration's). */
+const DOCS: KindTexts = {
   description: "A Kasm user. Every field updates in place.",
   arguments: "The arguments of a User. Inputs left out are not managed: Kasm keeps whatever they are.",
   example: ['const alice = new kasm.User("alice", { username: "alice", password: cfg.requireSecret("alicePassword"), firstName: "Alice" });'].join("\n"),
-  inputs: {
-    username: "The login name. Kasm trims and lowercases it; changing it renames the user in place.",
-    password: "The password; always stored as a secret. Write-only: Kasm never returns it, so drift in it " + "cannot be seen.",
-    firstName: "At most 64 characters (Kasm cuts longer values).",
-    lastName: "At most 64 characters.",
-    phone: "At most 64 characters.",
-    organization: "At most 64 characters.",
-    locked: "Lock the account.",
-    disabled: "Disable the account.",
-    forceDelete: "On destroy, end the user's running sessions instead of failing. Default: false.",
-    adopt: "Take over an existing user with this username (and bring it to the declared state) instead of " + "failing. Default: false.",
-  },
   limits: "password is write-only: drift in it cannot be seen; a user with sessions is only deleted with " + "`forceDelete`",
 };
 
@@ -104,14 +97,9 @@ export async function deleteKasmUser(client: KasmClient, username: string, userI
   }
 }
 
-/** The API fields' names. */
-const API_KEYS = fieldNames(API_FIELDS);
-
 /** The `target_user` body for the declared fields, with the username as Kasm stores it. */
 function targetUser(inputs: Partial<UserInputs>): Partial<NewUser> {
-  const body: Partial<NewUser> = toApi(inputs, API_KEYS);
-  if (typeof body.username === "string") body.username = body.username.trim().toLowerCase();
-  return body;
+  return USER_FIELDS.body<Partial<NewUser>>(inputs);
 }
 
 /** The username as Kasm keeps it, trimmed and in lower case: the natural key. */
@@ -142,11 +130,9 @@ function outputs(inputs: RefreshedInputs<UserInputs>, user: KasmUser): KindOutpu
  * and the computed outputs are those of the state.
  */
 export const userProvider = defineKind<UserInputs, UserOutputs, KasmUser>({
-  schema: UserInputs,
+  fields: USER_FIELDS,
   outputs: UserOutputs,
   docs: DOCS,
-  apiFields: API_FIELDS,
-  providerFields: { forceDelete: {}, adopt: {} },
   sendsNothingWhen: "no-api-field-changed",
   // From the refresh's get_users pages when many users are read together (see UserReads). The
   // password and the provider flags cannot be read back: they stay as declared.

@@ -18,25 +18,55 @@
  * the setting: the documentation's vocabulary has no operation that manages registries.
  */
 import { z } from "zod";
-import { registryShown, registryUrl, type Registry } from "../api";
-import { declared, inputNames, KasmObjectMissingError, type KindDocs, type Props, type RefreshedInputs } from "./kit";
-import { defineKind, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { registryShown, registryUrl, type NewRegistry, type Registry } from "../api";
+import { declared, declareFields, inputNames, KasmObjectMissingError, type KindTexts, type Props, type RefreshedInputs } from "./kit";
+import { defineKind, type KindOutputs } from "./kit/define-kind";
 import { workspaceRegistryCalls } from "./workspace-registry.calls";
 
 // --- types ---------------------------------------------------------------------------------------
 
-/** The inputs of a WorkspaceRegistry. */
-export const WorkspaceRegistryInputs = z.strictObject({
-  url: z
-    .string()
-    .trim()
-    .min(1, "url must not be empty")
-    .refine((value) => /^https?:\/\/[^/\s]+/i.test(value), "url must be an http:// or https:// address (Kasm fetches the registry's versions.txt from it)"),
-  channel: z.string().min(1, "channel must not be empty (leave it out for the registry's default)").optional(),
-  autoUpdate: z.boolean().optional(),
-  /** Take over an existing registry at this URL instead of failing. */
-  adopt: z.boolean().optional(),
+/**
+ * Each input of a WorkspaceRegistry, declared once: its type, role, rule, doc and how it is sent.
+ * The URL and the channel cannot change in place.
+ */
+const WORKSPACE_REGISTRY_FIELDS = declareFields({
+  url: {
+    type: z
+      .string()
+      .trim()
+      .min(1, "url must not be empty")
+      .refine((value) => /^https?:\/\/[^/\s]+/i.test(value), "url must be an http:// or https:// address (Kasm fetches the registry's versions.txt from it)"),
+    role: "sent",
+    // create_registry names the address `registry`.
+    wire: "registry",
+    replaces: true,
+    equal: (a, b) => typeof a === "string" && typeof b === "string" && registryUrl(a) === registryUrl(b),
+    doc:
+      "The registry's address (http or https). Kasm fetches `versions.txt` and `1.0/list.json` from " +
+      "it; a trailing slash is added. Changing it replaces the registry.",
+  },
+  channel: {
+    type: z.string().min(1, "channel must not be empty (leave it out for the registry's default)").optional(),
+    role: "sent",
+    replaces: true,
+    doc: "The registry's channel (Kasm 1.16 and later). Left out: none is sent. Changing it replaces " + "the registry (no operation changes it in place).",
+  },
+  autoUpdate: {
+    type: z.boolean().optional(),
+    role: "sent",
+    // Set by an operation of its own (registry_auto_updates), never in the create's body.
+    wire: "auto_updates",
+    doc: "Whether Kasm updates the registry's workspaces by itself. Left out: Kasm's default (false) and a change made in Kasm is kept.",
+  },
+  adopt: {
+    type: z.boolean().optional(),
+    role: "provider",
+    doc: "Take over an existing registry at this URL (and bring it to the declared state) instead of failing. Default: false.",
+  },
 });
+
+/** The inputs of a WorkspaceRegistry. */
+export const WorkspaceRegistryInputs = WORKSPACE_REGISTRY_FIELDS.schema;
 export type WorkspaceRegistryInputs = z.infer<typeof WorkspaceRegistryInputs>;
 
 /** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
@@ -60,17 +90,10 @@ export const WorkspaceRegistryOutputs = z.strictObject({
 });
 export type WorkspaceRegistryOutputs = z.infer<typeof WorkspaceRegistryOutputs>;
 
-/** Fields sent to Kasm, and how each compares. The URL and the channel cannot change in place. */
-const API_FIELDS = {
-  url: { replaces: true, equal: (a, b) => typeof a === "string" && typeof b === "string" && registryUrl(a) === registryUrl(b) },
-  channel: { replaces: true },
-  autoUpdate: {},
-} satisfies FieldRules<WorkspaceRegistryInputs>;
-
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of the WorkspaceRegistry kind (see {@link KindDocs}). */
-const DOCS: KindDocs<WorkspaceRegistryInputs> = {
+/** What the TypeScript SDK's class and the native schema say of the WorkspaceRegistry kind (see {@link KindTexts}; each input's doc is its declaration's). */
+const DOCS: KindTexts = {
   description:
     "A workspace registry: a static site Kasm lists workspaces from (its `versions.txt` and " +
     "`1.0/list.json`, fetched by Kasm when the registry is added). The API documentation has no " +
@@ -85,14 +108,6 @@ const DOCS: KindDocs<WorkspaceRegistryInputs> = {
     "// What it offers, as Kasm fetched it: install one as a kasm.Workspace.",
     "export const offered = acme.workspaces.apply((ws) => ws.map((w) => w.friendlyName));",
   ].join("\n"),
-  inputs: {
-    url:
-      "The registry's address (http or https). Kasm fetches `versions.txt` and `1.0/list.json` from " +
-      "it; a trailing slash is added. Changing it replaces the registry.",
-    channel: "The registry's channel (Kasm 1.16 and later). Left out: none is sent. Changing it replaces " + "the registry (no operation changes it in place).",
-    autoUpdate: "Whether Kasm updates the registry's workspaces by itself. Left out: Kasm's default (false) and a change made in Kasm is kept.",
-    adopt: "Take over an existing registry at this URL (and bring it to the declared state) instead of failing. Default: false.",
-  },
   limits:
     "needs `kasm:apiNames product` (a released Kasm): the API documentation has no registry " +
     "operations, and preview refuses it with `spec`; the URL and the channel are replaced, not " +
@@ -100,6 +115,16 @@ const DOCS: KindDocs<WorkspaceRegistryInputs> = {
 };
 
 // --- helpers -------------------------------------------------------------------------------------
+
+/** The `create_registry` body: the declared fields but `autoUpdate`, which an operation of its own sets. */
+function newRegistry(inputs: WorkspaceRegistryInputs): NewRegistry {
+  return WORKSPACE_REGISTRY_FIELDS.body<NewRegistry>({ ...inputs, autoUpdate: undefined });
+}
+
+/** The `registry_auto_updates` body: the registry, and `autoUpdate` under its wire name. */
+function autoUpdatesBody(registryId: string, autoUpdate: boolean): { registry_id: string; auto_updates: boolean } {
+  return { ...WORKSPACE_REGISTRY_FIELDS.body<{ auto_updates: boolean }>({ autoUpdate }, ["autoUpdate"]), registry_id: registryId };
+}
 
 /** The registry's name from its list, or "" when the list names none. */
 function registryName(registry: Registry): string {
@@ -146,11 +171,9 @@ function outputs(inputs: RefreshedInputs<WorkspaceRegistryInputs>, registry: Reg
 
 /** The provider of WorkspaceRegistry; only `adopt` changing sends no request. */
 export const workspaceRegistryProvider = defineKind<WorkspaceRegistryInputs, WorkspaceRegistryOutputs, Registry>({
-  schema: WorkspaceRegistryInputs,
+  fields: WORKSPACE_REGISTRY_FIELDS,
   outputs: WorkspaceRegistryOutputs,
   docs: DOCS,
-  apiFields: API_FIELDS,
-  providerFields: { adopt: {} },
   // Refused before any plan with the spec's vocabulary, which has no such operations.
   productOnly: {
     kind: "WorkspaceRegistry",
@@ -183,11 +206,11 @@ export const workspaceRegistryProvider = defineKind<WorkspaceRegistryInputs, Wor
       update: async (existing) =>
         inputs.autoUpdate === undefined || inputs.autoUpdate === (existing.do_auto_update ?? false)
           ? existing
-          : client.images.registryAutoUpdates({ registry_id: existing.registry_id, auto_updates: inputs.autoUpdate }),
+          : client.images.registryAutoUpdates(autoUpdatesBody(existing.registry_id, inputs.autoUpdate)),
       create: async () => {
-        const created = await client.images.createRegistry({ registry: inputs.url, ...(inputs.channel !== undefined ? { channel: inputs.channel } : {}) });
+        const created = await client.images.createRegistry(newRegistry(inputs));
         if (inputs.autoUpdate !== true) return created;
-        return client.images.registryAutoUpdates({ registry_id: created.registry_id, auto_updates: true });
+        return client.images.registryAutoUpdates(autoUpdatesBody(created.registry_id, inputs.autoUpdate));
       },
     });
     return { id: registry.registry_id, outs: outputs(inputs, registry) };
@@ -197,9 +220,7 @@ export const workspaceRegistryProvider = defineKind<WorkspaceRegistryInputs, Wor
     // Only autoUpdate changes in place (the URL and the channel replace the registry).
     const client = context.client();
     const registry =
-      news.autoUpdate === undefined
-        ? await client.images.findRegistryById(id)
-        : await client.images.registryAutoUpdates({ registry_id: id, auto_updates: news.autoUpdate });
+      news.autoUpdate === undefined ? await client.images.findRegistryById(id) : await client.images.registryAutoUpdates(autoUpdatesBody(id, news.autoUpdate));
     if (registry === undefined)
       throw new KasmObjectMissingError(
         `Workspace registry ${id} (${news.url}) is no longer in Kasm: run \`pulumi refresh --yes\`, then \`pulumi up\` to add it again.`,

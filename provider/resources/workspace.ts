@@ -34,6 +34,7 @@ import { settingRef, type SettingNames } from "../api/config";
 import type { KasmClient } from "../api/client";
 import {
   declared,
+  declareFields,
   hasState,
   initializationFailure,
   inputNames,
@@ -45,11 +46,11 @@ import {
   same,
   unlessGone,
   previewNote,
-  type KindDocs,
+  type KindTexts,
   type Props,
   type RefreshedInputs,
 } from "./kit";
-import { defineKind, fieldNames, type FieldRules, type KindOutputs } from "./kit/define-kind";
+import { defineKind, fieldNames, type KindOutputs } from "./kit/define-kind";
 import { workspaceCalls } from "./workspace.calls";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -57,53 +58,118 @@ import { workspaceCalls } from "./workspace.calls";
 /** A JSON object given as an object in the program and sent as JSON text, as the product's create and update take it. */
 const JsonObject = z.record(z.string(), z.unknown());
 
-/** The inputs of a Workspace. */
-export const WorkspaceInputs = z.strictObject({
-  /** The container image and tag Kasm pulls (`kasmweb/chrome:1.16.0`). */
-  name: requiredText("name"),
-  /** The name users see. */
-  friendlyName: requiredText("friendlyName"),
-  description: z.string().optional(),
-  /** The categories the workspace is listed under. */
+/** How a JSON object input is sent: as JSON text. */
+const asJsonText = (value: Readonly<Record<string, unknown>>) => JSON.stringify(value);
+
+/** How a name input is sent: trimmed. */
+const trimmed = (name: string) => name.trim();
+
+/**
+ * Each input of a Workspace, declared once: its type, role, rule, doc and how it is sent (in the
+ * spec's vocabulary, as the client writes it). Nothing forces replacement: update_image takes the
+ * whole record.
+ */
+const WORKSPACE_FIELDS = declareFields({
+  // Names declared with surrounding spaces are sent trimmed: the same names, no drift.
+  name: { type: requiredText("name"), role: "sent", send: trimmed, doc: "The container image and tag Kasm pulls, such as `kasmweb/chrome:1.16.0`." },
+  friendlyName: { type: requiredText("friendlyName"), role: "sent", send: trimmed, doc: "The name users see in the workspace list." },
+  description: { type: z.string().optional(), role: "sent", doc: "Free text shown with the workspace." },
   // One a line on the wire: a line break inside one would split it.
-  categories: z.array(z.string().regex(/^[^\r\n]*$/, "a category must be one line (Kasm stores the categories one a line)")).optional(),
-  /** The thumbnail's path or URL. */
-  imageSrc: z.string().optional(),
-  /** Whether users may launch it. */
-  enabled: z.boolean().optional(),
-  /** CPU cores given to a session. */
-  cores: z.number().positive("cores must be more than 0").optional(),
-  /** Memory given to a session, in bytes (2 GB is 2000000000). */
-  memory: z.number().int("memory must be a whole number of bytes").positive("memory must be more than 0 bytes").optional(),
-  gpuCount: z.number().int("gpuCount must be a whole number").min(0, "gpuCount must be 0 or more").optional(),
-  requireGpu: z.boolean().optional(),
-  /** How cores are enforced (`Inherit`, `Quotas` or `Shares` in released Kasm). */
-  cpuAllocationMethod: z.string().optional(),
-  uncompressedSizeMb: z.number().int("uncompressedSizeMb must be a whole number").min(0, "uncompressedSizeMb must be 0 or more").optional(),
-  /** `Container` for a container image (Kasm's default). */
-  imageType: z.string().optional(),
-  /** The registry the image is pulled from (`https://index.docker.io/v1/`). */
-  registry: z.string().optional(),
-  /** The registry user (a secret). */
-  registryUsername: z.string().optional(),
-  /** The registry password or token (a secret; Kasm never shows it back). */
-  registryPassword: z.string().optional(),
-  /** Docker run settings that override Kasm's (`{ hostname: "kasm", environment: {...} }`). */
-  runConfig: JsonObject.optional(),
-  /** Commands run in the session (`{ first_launch: { cmd: "..." } }`). */
-  execConfig: JsonObject.optional(),
-  /** Host paths mounted into the session, by host path. */
-  volumeMappings: JsonObject.optional(),
-  restrictToZone: z.boolean().optional(),
-  zoneId: KasmId.optional(),
-  restrictToServer: z.boolean().optional(),
-  serverId: KasmId.optional(),
-  restrictToNetwork: z.boolean().optional(),
-  /** The Docker networks sessions may join, when restricted to networks. */
-  restrictNetworkNames: z.array(z.string()).optional(),
-  /** Take over an existing image of this container name and friendly name instead of creating another. */
-  adopt: z.boolean().optional(),
+  categories: {
+    type: z.array(z.string().regex(/^[^\r\n]*$/, "a category must be one line (Kasm stores the categories one a line)")).optional(),
+    role: "sent",
+    equal: same.set,
+    send: (categories: readonly string[]) => categories.join("\n"),
+    doc: "The categories the workspace is listed under (each one line).",
+  },
+  imageSrc: { type: z.string().optional(), role: "sent", doc: "The thumbnail's path or URL, such as `img/thumbnails/chrome.png`." },
+  enabled: { type: z.boolean().optional(), role: "sent", doc: "Whether users may launch it." },
+  cores: {
+    type: z.number().positive("cores must be more than 0").optional(),
+    role: "sent",
+    doc: "CPU cores given to each session (more than 0; fractions allowed).",
+  },
+  memory: {
+    type: z.number().int("memory must be a whole number of bytes").positive("memory must be more than 0 bytes").optional(),
+    role: "sent",
+    doc: "Memory given to each session, in bytes (2 GB is 2000000000).",
+  },
+  gpuCount: {
+    type: z.number().int("gpuCount must be a whole number").min(0, "gpuCount must be 0 or more").optional(),
+    role: "sent",
+    doc: "GPUs given to each session: a whole number, 0 or more.",
+  },
+  requireGpu: {
+    type: z.boolean().optional(),
+    role: "sent",
+    doc:
+      "Whether a session may start only on an agent with a GPU. Kasm 1.15 takes it and does not store it (a public decompile of its API server): " +
+      "there a declared `true` fails the create or update, naming it, rather than passing as applied.",
+  },
+  cpuAllocationMethod: { type: z.string().optional(), role: "sent", doc: "How cores are enforced: `Inherit`, `Quotas` or `Shares` in released Kasm." },
+  uncompressedSizeMb: {
+    type: z.number().int("uncompressedSizeMb must be a whole number").min(0, "uncompressedSizeMb must be 0 or more").optional(),
+    role: "sent",
+    doc: "The image's size once pulled, in MB.",
+  },
+  imageType: { type: z.string().optional(), role: "sent", doc: "`Container` for a container image (Kasm's default)." },
+  registry: {
+    type: z.string().optional(),
+    role: "sent",
+    wire: "ctr_registry",
+    doc: "The registry the image is pulled from, such as `https://index.docker.io/v1/`.",
+  },
+  registryUsername: {
+    type: z.string().optional(),
+    role: "sent",
+    wire: "ctr_user",
+    secret: true,
+    doc: "The registry user. A secret: wrapped with `pulumi.secret` and kept out of the state in plain text.",
+  },
+  registryPassword: {
+    type: z.string().optional(),
+    role: "sent",
+    wire: "ctr_token",
+    secret: true,
+    doc: "The registry password or token. A secret; Kasm never shows it back, so refresh keeps the " + "declared value.",
+  },
+  runConfig: {
+    type: JsonObject.optional(),
+    role: "sent",
+    equal: same.json,
+    send: asJsonText,
+    doc: 'Docker run settings that override Kasm\'s, such as `{ hostname: "kasm", environment: { TZ: ' + '"UTC" } }`.',
+  },
+  execConfig: {
+    type: JsonObject.optional(),
+    role: "sent",
+    equal: same.json,
+    send: asJsonText,
+    doc: 'Commands run in the session, such as `{ first_launch: { cmd: "google-chrome" } }`.',
+  },
+  volumeMappings: { type: JsonObject.optional(), role: "sent", equal: same.json, send: asJsonText, doc: "Host paths mounted into each session, by host path." },
+  restrictToZone: { type: z.boolean().optional(), role: "sent", doc: "Whether sessions start only in WorkspaceArgs.zoneId's zone." },
+  zoneId: { type: KasmId.optional(), role: "sent", equal: same.id, doc: "The zone sessions are restricted to (32 hex digits or a hyphenated UUID)." },
+  restrictToServer: { type: z.boolean().optional(), role: "sent", doc: "Whether sessions start only on WorkspaceArgs.serverId's server." },
+  serverId: { type: KasmId.optional(), role: "sent", equal: same.id, doc: "The server sessions are restricted to (32 hex digits or a hyphenated UUID)." },
+  restrictToNetwork: { type: z.boolean().optional(), role: "sent", doc: "Whether sessions join only the networks of WorkspaceArgs.restrictNetworkNames." },
+  restrictNetworkNames: {
+    type: z.array(z.string()).optional(),
+    role: "sent",
+    equal: same.set,
+    doc: "The Docker networks sessions may join, when restricted to networks.",
+  },
+  adopt: {
+    type: z.boolean().optional(),
+    role: "provider",
+    doc:
+      "Take over the existing image with this container name and friendly name (and bring it to the " +
+      "declared state) instead of creating a second one. Default: false.",
+  },
 });
+
+/** The inputs of a Workspace. */
+export const WorkspaceInputs = WORKSPACE_FIELDS.schema;
 export type WorkspaceInputs = z.infer<typeof WorkspaceInputs>;
 
 /** What the provider adds to the inputs: each output, its type and its doc (the SDK class's TSDoc and the package schema's description). */
@@ -113,35 +179,6 @@ export const WorkspaceOutputs = z.strictObject({
 });
 export type WorkspaceOutputs = z.infer<typeof WorkspaceOutputs>;
 
-/** Fields sent to Kasm, and how each compares. Nothing forces replacement: update_image takes the whole record. */
-const API_FIELDS = {
-  name: {},
-  friendlyName: {},
-  description: {},
-  categories: { equal: same.set },
-  imageSrc: {},
-  enabled: {},
-  cores: {},
-  memory: {},
-  gpuCount: {},
-  requireGpu: {},
-  cpuAllocationMethod: {},
-  uncompressedSizeMb: {},
-  imageType: {},
-  registry: {},
-  registryUsername: {},
-  registryPassword: {},
-  runConfig: { equal: same.json },
-  execConfig: { equal: same.json },
-  volumeMappings: { equal: same.json },
-  restrictToZone: {},
-  zoneId: { equal: same.id },
-  restrictToServer: {},
-  serverId: { equal: same.id },
-  restrictToNetwork: {},
-  restrictNetworkNames: { equal: same.set },
-} satisfies FieldRules<WorkspaceInputs>;
-
 /** The fields Kasm never shows back: not compared after a write, kept as declared on refresh. */
 const UNREADABLE = ["registryUsername", "registryPassword"] as const;
 
@@ -149,12 +186,12 @@ const UNREADABLE = ["registryUsername", "registryPassword"] as const;
  * Compute-related inputs: the spec's rule 3 puts a change of one behind Images Modify Resources on
  * top of Images Modify. The catalogue's list (the permissions pack reads it), held to the inputs here.
  */
-const RESOURCE_FIELDS = WORKSPACE_RESOURCE_PROPERTIES satisfies readonly (keyof typeof API_FIELDS)[];
+const RESOURCE_FIELDS = WORKSPACE_RESOURCE_PROPERTIES satisfies readonly (keyof typeof WORKSPACE_FIELDS.apiFields)[];
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of the Workspace kind (see {@link KindDocs}). */
-const DOCS: KindDocs<WorkspaceInputs> = {
+/** What the TypeScript SDK's class and the native schema say of the Workspace kind (see {@link KindTexts}; each input's doc is its declaration's). */
+const DOCS: KindTexts = {
   description:
     "A workspace in Kasm's catalogue: a container image offered to users. The API documentation has " +
     "no operation that creates or changes one; a released Kasm (1.15 or later) does, so this kind " +
@@ -181,38 +218,6 @@ const DOCS: KindDocs<WorkspaceInputs> = {
     "});",
     'new kasm.GroupWorkspace("support-chrome", { groupId: support.groupId, imageId: chrome.imageId });',
   ].join("\n"),
-  inputs: {
-    name: "The container image and tag Kasm pulls, such as `kasmweb/chrome:1.16.0`.",
-    friendlyName: "The name users see in the workspace list.",
-    description: "Free text shown with the workspace.",
-    categories: "The categories the workspace is listed under (each one line).",
-    imageSrc: "The thumbnail's path or URL, such as `img/thumbnails/chrome.png`.",
-    enabled: "Whether users may launch it.",
-    cores: "CPU cores given to each session (more than 0; fractions allowed).",
-    memory: "Memory given to each session, in bytes (2 GB is 2000000000).",
-    gpuCount: "GPUs given to each session: a whole number, 0 or more.",
-    requireGpu:
-      "Whether a session may start only on an agent with a GPU. Kasm 1.15 takes it and does not store it (a public decompile of its API server): " +
-      "there a declared `true` fails the create or update, naming it, rather than passing as applied.",
-    cpuAllocationMethod: "How cores are enforced: `Inherit`, `Quotas` or `Shares` in released Kasm.",
-    uncompressedSizeMb: "The image's size once pulled, in MB.",
-    imageType: "`Container` for a container image (Kasm's default).",
-    registry: "The registry the image is pulled from, such as `https://index.docker.io/v1/`.",
-    registryUsername: "The registry user. A secret: wrapped with `pulumi.secret` and kept out of the state in plain text.",
-    registryPassword: "The registry password or token. A secret; Kasm never shows it back, so refresh keeps the " + "declared value.",
-    runConfig: 'Docker run settings that override Kasm\'s, such as `{ hostname: "kasm", environment: { TZ: ' + '"UTC" } }`.',
-    execConfig: 'Commands run in the session, such as `{ first_launch: { cmd: "google-chrome" } }`.',
-    volumeMappings: "Host paths mounted into each session, by host path.",
-    restrictToZone: "Whether sessions start only in WorkspaceArgs.zoneId's zone.",
-    zoneId: "The zone sessions are restricted to (32 hex digits or a hyphenated UUID).",
-    restrictToServer: "Whether sessions start only on WorkspaceArgs.serverId's server.",
-    serverId: "The server sessions are restricted to (32 hex digits or a hyphenated UUID).",
-    restrictToNetwork: "Whether sessions join only the networks of WorkspaceArgs.restrictNetworkNames.",
-    restrictNetworkNames: "The Docker networks sessions may join, when restricted to networks.",
-    adopt:
-      "Take over the existing image with this container name and friendly name (and bring it to the " +
-      "declared state) instead of creating a second one. Default: false.",
-  },
   limits:
     "needs `kasm:apiNames product` (a released Kasm): the API documentation has no image writes, and " +
     "preview refuses it with `spec`; each write is read back, and a value Kasm does not show as " +
@@ -224,36 +229,9 @@ const DOCS: KindDocs<WorkspaceInputs> = {
 
 // --- helpers -------------------------------------------------------------------------------------
 
-/** The `target_image` of a create: the declared fields, in the form the product's create takes. */
+/** The `target_image` of a create: the declared fields, in the form the product's create takes (each under its wire name, as its declaration sends it). */
 function newImage(inputs: WorkspaceInputs): NewImage {
-  const body: Props = {
-    name: inputs.name.trim(),
-    friendly_name: inputs.friendlyName.trim(),
-    description: inputs.description,
-    categories: inputs.categories?.join("\n"),
-    image_src: inputs.imageSrc,
-    enabled: inputs.enabled,
-    cores: inputs.cores,
-    memory: inputs.memory,
-    gpu_count: inputs.gpuCount,
-    require_gpu: inputs.requireGpu,
-    cpu_allocation_method: inputs.cpuAllocationMethod,
-    uncompressed_size_mb: inputs.uncompressedSizeMb,
-    image_type: inputs.imageType,
-    ctr_registry: inputs.registry,
-    ctr_user: inputs.registryUsername,
-    ctr_token: inputs.registryPassword,
-    run_config: inputs.runConfig && JSON.stringify(inputs.runConfig),
-    exec_config: inputs.execConfig && JSON.stringify(inputs.execConfig),
-    volume_mappings: inputs.volumeMappings && JSON.stringify(inputs.volumeMappings),
-    restrict_to_zone: inputs.restrictToZone,
-    zone_id: inputs.zoneId,
-    restrict_to_server: inputs.restrictToServer,
-    server_id: inputs.serverId,
-    restrict_to_network: inputs.restrictToNetwork,
-    restrict_network_names: inputs.restrictNetworkNames,
-  };
-  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)) as NewImage;
+  return WORKSPACE_FIELDS.body<NewImage>(inputs);
 }
 
 /**
@@ -301,16 +279,11 @@ function currentInputs(props: RefreshedInputs<WorkspaceInputs>, image: KasmImage
 function notTaken(inputs: WorkspaceInputs, image: KasmImage): string[] {
   const shown = currentInputs(inputs, image) as Props;
   const answer = image as Props;
-  const rules: Readonly<Record<string, { equal?: (a: unknown, b: unknown) => boolean }>> = API_FIELDS;
-  return fieldNames(API_FIELDS).filter((key) => {
-    if (inputs[key] === undefined || (UNREADABLE as readonly string[]).includes(key) || !(wireName(key) in answer)) return false;
+  const rules: Readonly<Record<string, { equal?: (a: unknown, b: unknown) => boolean }>> = WORKSPACE_FIELDS.apiFields;
+  return fieldNames(WORKSPACE_FIELDS.apiFields).filter((key) => {
+    if (inputs[key] === undefined || (UNREADABLE as readonly string[]).includes(key) || !(String(WORKSPACE_FIELDS.wireName(key)) in answer)) return false;
     return !(rules[key].equal ?? same.value)(shown[key], inputs[key]);
   });
-}
-
-/** The record's name of an input, in the spec's vocabulary as the client reads it (`registry` is `ctr_registry`). */
-function wireName(key: keyof typeof API_FIELDS): string {
-  return key === "registry" ? "ctr_registry" : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
 /**
@@ -369,11 +342,9 @@ export function resourceFieldsChanging(olds: Props, news: Props): readonly strin
 
 /** The provider of Workspace; only `adopt` changing sends no request. */
 export const workspaceProvider = defineKind<WorkspaceInputs, WorkspaceOutputs, KasmImage>({
-  schema: WorkspaceInputs,
+  fields: WORKSPACE_FIELDS,
   outputs: WorkspaceOutputs,
   docs: DOCS,
-  apiFields: API_FIELDS,
-  providerFields: { adopt: {} },
   // Refused before any plan with the spec's vocabulary, which has no such operations.
   productOnly: {
     kind: "Workspace",

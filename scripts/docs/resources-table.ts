@@ -1,6 +1,6 @@
 /**
  * The README's Resources table, generated from the kinds' manifests: each kind's inputs (required
- * ones in bold, secret ones marked, an enum's values given) from its zod schema and the catalogue,
+ * ones in bold, secret ones marked, an enum's values given) from its zod schema and its field declarations,
  * its outputs and limits from its docs, what replaces it from its field rules. `npm run docs`
  * writes it between the README's markers; `test/readme-resources.test.ts` fails while the README
  * holds another table, so a new kind, input or limit reaches the README without being written there.
@@ -10,7 +10,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { kinds, type KindName } from "../../provider";
-import { secretInputsOf } from "../../catalogue/kinds";
 import { kindInputSchema, kindOutputSchema, type JsonSchema } from "../../provider/native/json-schema";
 
 /** The lines around the generated table in the README. */
@@ -42,7 +41,7 @@ function row(kind: KindName): string {
   const { manifest } = kinds[kind];
   const schema = kindInputSchema(manifest);
   const required = new Set(schema.required ?? []);
-  const secrets = secretInputsOf(kind);
+  const secrets = manifest.secrets ?? [];
   const [one, other] = manifest.exactlyOneOf ?? [];
   const inputs = Object.entries(schema.properties ?? {}).flatMap(([name, input]) => {
     if (name === other) return [];

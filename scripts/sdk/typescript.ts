@@ -2,7 +2,7 @@
  * Write the TypeScript SDK's resource classes, one module a kind in `sdk/kinds/`, from the kinds'
  * manifests: each input's type from the kind's zod schema (as `z.toJSONSchema` gives it, so that
  * the SDK accepts what `check` accepts), the docs from the manifest's `docs` (the same words the
- * native schema gives the Python, Go and YAML SDKs), the secret inputs from the catalogue, and the
+ * native schema gives the Python, Go and YAML SDKs), the secret inputs from the kind's field declarations, and the
  * computed outputs' types from the kind's `Outputs` type, their docs from its zod outputs' texts.
  * As Pulumi's own code generators do for a native provider, the classes are derived at every
  * build (`npm run build` runs this before `tsc`) and not kept in git, so that they cannot drift
@@ -17,7 +17,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { kinds, type KindName } from "../../provider";
 import type { Kind, ObjectDocs } from "../../provider/resources/kit/types";
-import { kindModuleName, secretInputsOf } from "../../catalogue/kinds";
+import { kindModuleName } from "../../catalogue/kinds";
 import { kindInputSchema, kindOutputSchema, type JsonSchema } from "../../provider/native/json-schema";
 
 /** The folder the modules are written to, below the repository's root. */
@@ -172,7 +172,7 @@ function classDeclaration(kind: KindName, manifest: Kind["manifest"], args: stri
   const alwaysSet = Object.entries(manifest.fields)
     .filter(([, field]) => field.alwaysSet)
     .map(([name]) => name);
-  const secrets = secretInputsOf(kind);
+  const secrets = manifest.secrets ?? [];
   const declared = [
     ...outputs.map((name) => `${tsdoc(outputDocs[name], "  ")}  declare readonly ${name}: pulumi.Output<${outputsType}["${name}"]>;\n`),
     ...alwaysSet.map(

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KASM_KINDS, SECRET_INPUTS } from "../../catalogue/kinds";
 import { LOOKUP_NAMES } from "../../catalogue/lookups";
 import { UNKNOWN } from "../../catalogue/values";
+import { kinds } from "../../provider";
 import { FUNCTION_TOKENS } from "../../provider/native/functions";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { startNativeProvider, struct, type NativeProviderClient } from "../helpers/native-provider";
@@ -46,6 +47,21 @@ describe("the native provider's gRPC server", () => {
     expect(Object.keys(schema.resources).sort()).toEqual(KASM_KINDS.map((kind) => `kasm:index:${kind}`).sort());
     for (const [kind, names] of Object.entries(SECRET_INPUTS))
       for (const name of names) expect(schema.resources[`kasm:index:${kind}`].inputProperties[name].secret, `${kind}.${name}`).toBe(true);
+    // The catalogue keeps its own list of secret inputs, so that the permissions entry loads without zod or the
+    // provider: it must be exactly the secrets the kinds' field declarations name, no more and no fewer, and the
+    // schema marks exactly those.
+    const declaredSecrets = Object.fromEntries(
+      KASM_KINDS.map((kind) => [kind, [...(kinds[kind].manifest.secrets ?? [])]]).filter(([, names]) => names.length > 0),
+    );
+    expect(declaredSecrets).toEqual(SECRET_INPUTS);
+    const markedSecret = (resource: { inputProperties: Record<string, { secret?: boolean }> }) =>
+      Object.entries(resource.inputProperties).flatMap(([name, property]) => (property.secret === true ? [name] : []));
+    const schemaSecrets = Object.fromEntries(
+      Object.entries(schema.resources as Record<string, { inputProperties: Record<string, { secret?: boolean }> }>)
+        .map(([token, resource]) => [token.replace("kasm:index:", ""), markedSecret(resource)])
+        .filter(([, names]) => names.length > 0),
+    );
+    expect(schemaSecrets).toEqual(SECRET_INPUTS);
     expect(schema.resources["kasm:index:LicenseActivation"].inputProperties.activationKey.willReplaceOnChanges).toBe(true);
     expect(schema.resources["kasm:index:User"].properties.userId).toMatchObject({ type: "string" });
     expect(Object.values(schema.resources).some((r) => "connection" in (r as { inputProperties: object }).inputProperties)).toBe(false);

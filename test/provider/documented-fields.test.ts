@@ -423,7 +423,7 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
     egressGatewayShown: ["egressProviderId"],
   },
   "provider/resources/egress-provider-mapping.ts": {
-    "egress provider mapping": ["egress_provider_mapping_id", "enabled", "created", "egress_provider_id"],
+    "egress provider mapping": ["egress_provider_mapping_id", "created", "egress_provider_id"],
     "egress mapping or credential target": ["user_id", "group_id", "image_id"],
     egressProviderMappingShown: ["allowAllGateways", "egressProviderId", "enabled", "selectedGateways"],
   },
@@ -435,7 +435,7 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
   "provider/resources/group.ts": {
     group: ["group_id"],
     groupShown: ["description", "name"],
-    NewGroup: ["name", "priority", "description"],
+    NewGroup: ["name"],
   },
   "provider/resources/license-activation.ts": {
     license: ["license_id", "expiration", "issued_at", "limit", "is_verified", "license_type", "sku", "features"],
@@ -465,7 +465,7 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
   },
   "provider/resources/user-attributes.ts": {
     // The attributes' names here are those of the update body (UserAttributesUpdate, the record's fields); the record's reads are the client's userAttributesShown.
-    "user attributes": ["user_attributes_id", "user_id", "ssh_public_key", "default_image", "show_tips", "toggle_control_panel", "auto_login_ws"],
+    "user attributes": ["user_attributes_id", "user_id"],
   },
   "provider/resources/user-groups.ts": { group: ["name", "group_id"], user: ["user_id"] },
   "provider/resources/user-links.ts": { user: ["user_id", "groups", "assigned_servers"], group: ["group_id", "name"] },

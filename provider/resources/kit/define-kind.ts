@@ -1,5 +1,6 @@
 /**
- * `defineKind`: one kind's provider from its zod inputs, its field rules and four typed methods.
+ * `defineKind`: one kind's provider from its declared inputs (`declareFields`: each input's zod
+ * type, role, field rule and doc, once), its kind-level docs and four typed methods.
  *
  * What every kind does the same way is derived here once: `check` validates with the kind's zod
  * schema ({@link checkInputs}), `diff` compares field by field ({@link diffInputs}), and `update`
@@ -29,7 +30,7 @@ import {
   withStoredDefaults,
   type FieldRule,
 } from "./field-rules";
-import type { Kind, KindContext, KindDiffResult, KindDocs, ManifestField, Props, RefreshedInputs } from "./types";
+import type { Kind, KindContext, KindDiffResult, KindManifest, KindTexts, ManifestField, ObjectDocs, Props, RefreshedInputs } from "./types";
 import { refusedWithoutProductOperations, type ProductOnly } from "./product-only";
 import { previewTakeOver } from "./take-over";
 import { interruptedCreateOf, type AnswersInterruptedCreates } from "./interrupted-create";
@@ -38,6 +39,28 @@ import type { KindCalls } from "../../../catalogue/planned-calls";
 
 /** How each of a kind's inputs compares (see {@link FieldRule}), keyed by input name. */
 export type FieldRules<Inputs> = { readonly [K in keyof Inputs & string]?: FieldRule };
+
+/**
+ * A kind's inputs as `defineKind` reads them: what `declareFields` (fields.ts) derives from the
+ * kind's one declaration per input, so that the schema, the rules, the docs and the secrets cannot
+ * disagree on which inputs there are.
+ */
+export interface KindFields<Inputs> {
+  /** The kind's inputs: `check` validates with it before any request is sent. */
+  readonly schema: z.ZodType<Inputs>;
+  /** Inputs that name the object (a user's id, a membership's two ids): a change to one replaces it. */
+  readonly keyFields: FieldRules<Inputs>;
+  /** Fields sent to Kasm, and how each compares; `update` is told which of them changed. */
+  readonly apiFields: FieldRules<Inputs>;
+  /** Inputs that only steer the provider (`adopt`, `forceDelete`): compared by `diff`, never sent. */
+  readonly providerFields: FieldRules<Inputs>;
+  /** Each input's doc (`KindDocs.inputs`). */
+  readonly docs: { readonly [K in keyof Inputs & string]-?: string };
+  /** The docs of the object types of inputs whose items are objects (`KindDocs.inputObjects`). */
+  readonly inputObjects: { readonly [K in keyof Inputs & string]?: ObjectDocs };
+  /** The secret inputs. */
+  readonly secrets: readonly string[];
+}
 
 /**
  * What the state holds for a resource, as the engine hands it back: the declared inputs and the
@@ -156,24 +179,18 @@ export interface ReadsRecord<Inputs, Outputs, KasmRecord> {
 
 /**
  * What every kind gives {@link defineKind}, whichever way it reads its object. A kind lists its
- * definition in one order: the members below from `schema` to `adjustDiff`, then its
+ * definition in one order: the members below from `fields` to `adjustDiff`, then its
  * {@link ReadsRecord} rules (`record`, `adoption`), then what its methods call (`calls`), then
  * its methods in the engine's order (`create`, `read`, `update`, `delete`);
  * `test/module-layout.test.ts` checks it.
  */
 export interface KindMethods<Inputs extends Props, Outputs extends object, KasmRecord> {
-  /** The kind's inputs: `check` validates with it before any request is sent. */
-  readonly schema: z.ZodType<Inputs>;
+  /** The kind's inputs, each declared once (`declareFields`): its schema, rules by role, docs and secrets. */
+  readonly fields: KindFields<Inputs>;
   /** What the provider adds to the inputs, with their types ({@link NO_OUTPUTS} when nothing). */
   readonly outputs: z.ZodType<Outputs>;
-  /** What the SDK and the native schema say of the kind (see {@link KindDocs}). */
-  readonly docs: KindDocs<Inputs>;
-  /** Inputs that name the object (a user's id, a membership's two ids): a change to one replaces it. */
-  readonly keyFields?: FieldRules<Inputs>;
-  /** Fields sent to Kasm, and how each compares; `update` is told which of them changed. */
-  readonly apiFields: FieldRules<Inputs>;
-  /** Inputs that only steer the provider (`adopt`, `forceDelete`): compared by `diff`, never sent. */
-  readonly providerFields?: FieldRules<Inputs>;
+  /** What the SDK and the native schema say of the kind as a whole (see {@link KindTexts}); each input's doc is its declaration's. */
+  readonly docs: KindTexts;
   /**
    * For a kind only a released Kasm's operations manage (see {@link ProductOnly}): with the spec's
    * vocabulary, `check` refuses it before any plan, naming the setting and the way out.
@@ -242,6 +259,27 @@ function manifestFields(rules: Readonly<Record<string, FieldRule>>, role: Manife
   );
 }
 
+/**
+ * What a kind's manifest says of its inputs, from its declared fields and its kind-level docs: the
+ * schema, the docs with each input's, the role of each input, and the secrets. `defineKind` builds
+ * its manifest with it, and so do the bulk kinds, which write their provider by hand.
+ */
+export function manifestOfFields<Inputs extends object>(
+  fields: KindFields<Inputs>,
+  docs: KindTexts,
+): Pick<KindManifest<Inputs>, "schema" | "docs" | "fields" | "secrets"> {
+  return {
+    schema: fields.schema,
+    docs: { ...docs, inputs: fields.docs, ...(Object.keys(fields.inputObjects).length > 0 ? { inputObjects: fields.inputObjects } : {}) },
+    fields: {
+      ...manifestFields(asRules(fields.keyFields), "key"),
+      ...manifestFields(asRules(fields.apiFields), "api"),
+      ...manifestFields(asRules(fields.providerFields), "provider"),
+    },
+    secrets: fields.secrets,
+  };
+}
+
 /** What a kind's `read` does, as the engine calls it. */
 type ReadMethod<Inputs, Outputs> = ReadsItself<Inputs, Outputs>["read"];
 
@@ -271,9 +309,10 @@ function readOf<Inputs extends Props, Outputs extends object, KasmRecord>(
 export function defineKind<Inputs extends Props, Outputs extends object = Record<never, never>, KasmRecord = never>(
   definition: KindDefinition<Inputs, Outputs, KasmRecord>,
 ): Kind<Inputs, KindState<Inputs, Outputs>, Outputs> & Partial<AnswersInterruptedCreates> {
-  const apiFields = asRules(definition.apiFields);
-  const keyFields = asRules(definition.keyFields);
-  const providerFields = asRules(definition.providerFields);
+  const { fields } = definition;
+  const apiFields = asRules(fields.apiFields);
+  const keyFields = asRules(fields.keyFields);
+  const providerFields = asRules(fields.providerFields);
   // Only the provider flags are not what Kasm holds: the key and the API fields are.
   const kasmFields = { ...keyFields, ...apiFields };
   const inputFields = { ...kasmFields, ...providerFields };
@@ -354,20 +393,14 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
   // Each step's client allows only what the kind's calls declaration lists for it (declared-calls.ts).
   return withDeclaredCalls({
     manifest: {
-      schema: definition.schema,
+      ...manifestOfFields(fields, definition.docs),
       outputs: definition.outputs,
-      docs: definition.docs,
-      fields: {
-        ...manifestFields(keyFields, "key"),
-        ...manifestFields(apiFields, "api"),
-        ...manifestFields(providerFields, "provider"),
-      },
       ...(definition.previewNotes ? { previewNotes: definition.previewNotes } : {}),
       calls: definition.calls,
     },
 
     async check(olds, news, context) {
-      const checked = checkInputs(definition.schema, news, placeholders);
+      const checked = checkInputs(fields.schema, news, placeholders);
       const stored = { ...checked, inputs: withStoredDefaults(checked.inputs ?? news, inputFields) };
       if (definition.productOnly && context.apiNames() !== "product") return refusedWithoutProductOperations(stored, context, definition.productOnly);
       const result = definition.extraCheck ? definition.extraCheck(stored, news, olds, context) : stored;

@@ -162,6 +162,13 @@ export interface KindDocs<Inputs extends object> {
   readonly notImported?: string;
 }
 
+/**
+ * What a kind's docs say of the kind as a whole, written in the kind's file beside its field
+ * declarations, which carry each input's doc (`declareFields`): {@link KindDocs} without the
+ * per-input parts.
+ */
+export type KindTexts = Omit<KindDocs<object>, "inputs" | "inputObjects">;
+
 /** The docs of an object type: its own, and its fields' by name. */
 export interface ObjectDocs {
   /** The name of the SDK interface that types the objects (`UserSetUser`). */
@@ -183,6 +190,13 @@ export interface KindManifest<Inputs extends object = Props, Outputs extends obj
   readonly fields: Readonly<Record<string, ManifestField>>;
   /** What the SDK and the native schema say of the kind and its inputs (an output's doc is in {@link outputs}). */
   readonly docs: KindDocs<Inputs>;
+  /**
+   * The inputs that hold a secret, from the kind's field declarations: the SDK wraps them with
+   * `pulumi.secret`, the package schema and the README mark them (the catalogue's `SECRET_INPUTS`
+   * lists the same for what loads without the provider: a test holds the two equal). None when
+   * left out.
+   */
+  readonly secrets?: readonly string[];
   /** Two inputs of which a program gives exactly one (a bulk kind's rows, as a list or as CSV): the SDK's types say so. */
   readonly exactlyOneOf?: readonly [string, string];
   /**

@@ -49,9 +49,10 @@
  * a row, the declared rows, the plan of an update, the state), `check`, `import` and `read`.
  */
 import { randomUUID } from "node:crypto";
+import { initializationFailure, isUnknown, KasmOutcomeUnknownError, type Kind, type KindTexts } from "../kit";
+import { manifestOfFields } from "../kit/define-kind";
 import { withDeclaredCalls } from "../kit/declared-calls";
 import { serverImportCalls } from "./calls";
-import { initializationFailure, isUnknown, KasmOutcomeUnknownError, type Kind, type KindDocs } from "../kit";
 import { checkServerImport } from "./check";
 import { importCsv, importRows } from "./import";
 import { readServerImport } from "./read";
@@ -59,7 +60,7 @@ import {
   declaredRows,
   outputs,
   planRows,
-  ServerImportInputSchema,
+  SERVER_IMPORT_FIELDS,
   ServerImportOutputs,
   type ServerImportInputs,
   type ServerImportState,
@@ -73,8 +74,8 @@ export { ServerImportOutputs, type ServerImportInputs, type ServerRow } from "./
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of the ServerImport kind (see {@link KindDocs}). */
-const DOCS: KindDocs<ServerImportInputs> = {
+/** What the TypeScript SDK's class and the native schema say of the ServerImport kind (see {@link KindTexts}; each input's doc is its declaration's, in rows.ts). */
+const DOCS: KindTexts = {
   description:
     "Servers created with Kasm's batch import (`batch_create_server`), each identified by its name.\n\n" +
     "What the Kasm API cannot do, and what the resource does about it:\n- **No update.** A row whose " +
@@ -108,32 +109,6 @@ const DOCS: KindDocs<ServerImportInputs> = {
     'new kasm.UserServerAssignment("bob-ws-01", { userId: bob.userId, serverId: workstations.serverIds["ws-01"] });',
     'new kasm.ServerDrain("ws-02-maintenance", { serverId: workstations.serverIds["ws-02"] });',
   ].join("\n"),
-  inputs: {
-    csv:
-      "Kasm's batch import CSV: a header line with any of `name, ip_hostname, port, zone_name, " +
-      "connection_type, connection_credential_type, use_user_private_key, pool_id, " +
-      "assigned_username, labels` (`name` and `ip_hostname` required; labels separated by `;`), then " +
-      "one line per server.",
-    servers: "The servers as rows (see ServerImportRow).",
-  },
-  inputObjects: {
-    servers: {
-      name: "ServerImportRow",
-      description: "One server of a ServerImport: the camelCase form of a row of Kasm's server CSV.",
-      properties: {
-        name: "The server's name in Kasm (its friendly name). Identifies the row: unique within the set.",
-        ipHostname: "The host name or IP address Kasm connects to.",
-        port: "The port of the connection (1-65535).",
-        zoneName: "The deployment zone, by name.",
-        connectionType: "`SSH`, or a remote display type such as `RDP`, `VNC` or `KasmVNC`.",
-        connectionCredentialType: "`STATIC` (Kasm's default), `PROMPT_USER` or `SSO`. An SSH server cannot use `PROMPT_USER`.",
-        useUserPrivateKey: "Connect with the user's own SSH private key (from the user's attributes).",
-        poolId: "The server pool (32 hex digits or a hyphenated UUID).",
-        assignedUsername: "A user, by username, to assign to the server (needs Users Modify; Users Modify Admin for " + "a user with Global Admin).",
-        labels: "Labels, compared as a set; none may contain `;` or `,`.",
-      },
-    },
-  },
   notImported: "servers are taken over as they are; ServerImport is for bulk-creating new ones from a CSV",
   limits:
     "servers are only created, in one all-or-nothing import: a changed row imports a new server and " +
@@ -167,11 +142,10 @@ function keptState(inputs: ServerImportInputs & { readonly __provider?: unknown 
 export const serverImportProvider: Kind<ServerImportInputs, ServerImportState, ServerImportOutputs> = withDeclaredCalls({
   // Both inputs are the rows, sent as the import CSV; nothing replaces (a removed row's server is deleted alone).
   manifest: {
-    schema: ServerImportInputSchema,
+    // The schema, each input's doc and role, from the declarations (rows.ts).
+    ...manifestOfFields(SERVER_IMPORT_FIELDS, DOCS),
     outputs: ServerImportOutputs,
-    docs: DOCS,
     exactlyOneOf: ["csv", "servers"],
-    fields: { csv: { role: "api", replaces: false }, servers: { role: "api", replaces: false } },
     calls: serverImportCalls,
   },
 

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { rowLabel, serverImportRows } from "../../../catalogue/bulk-rows";
 import { isKasmId, KASM_ID_MESSAGE } from "../../../catalogue/ids";
-import { isUnknown, same, type Props } from "../kit";
+import { declareFields, isUnknown, same, type Props } from "../kit";
 import type { KindOutputs } from "../kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -101,14 +101,50 @@ export type ServerImportInputs = {
 };
 
 /**
+ * Each input of a ServerImport, declared once: its type, role and doc. Both are what Kasm holds,
+ * sent as the rows of its batch import CSV, never as a body of their own.
+ */
+export const SERVER_IMPORT_FIELDS = declareFields({
+  csv: {
+    type: z.string().optional(),
+    role: "sent",
+    wire: false,
+    doc:
+      "Kasm's batch import CSV: a header line with any of `name, ip_hostname, port, zone_name, " +
+      "connection_type, connection_credential_type, use_user_private_key, pool_id, " +
+      "assigned_username, labels` (`name` and `ip_hostname` required; labels separated by `;`), then " +
+      "one line per server.",
+  },
+  servers: {
+    type: z.array(serverRowSchema(false)).optional(),
+    role: "sent",
+    wire: false,
+    doc: "The servers as rows (see ServerImportRow).",
+    objects: {
+      name: "ServerImportRow",
+      description: "One server of a ServerImport: the camelCase form of a row of Kasm's server CSV.",
+      properties: {
+        name: "The server's name in Kasm (its friendly name). Identifies the row: unique within the set.",
+        ipHostname: "The host name or IP address Kasm connects to.",
+        port: "The port of the connection (1-65535).",
+        zoneName: "The deployment zone, by name.",
+        connectionType: "`SSH`, or a remote display type such as `RDP`, `VNC` or `KasmVNC`.",
+        connectionCredentialType: "`STATIC` (Kasm's default), `PROMPT_USER` or `SSO`. An SSH server cannot use `PROMPT_USER`.",
+        useUserPrivateKey: "Connect with the user's own SSH private key (from the user's attributes).",
+        poolId: "The server pool (32 hex digits or a hyphenated UUID).",
+        assignedUsername: "A user, by username, to assign to the server (needs Users Modify; Users Modify Admin for " + "a user with Global Admin).",
+        labels: "Labels, compared as a set; none may contain `;` or `,`.",
+      },
+    },
+  },
+});
+
+/**
  * The inputs' shape, for what derives from the kind (its manifest: the registry test and the
  * package schema). `check` does not validate with it: it applies {@link serverRowSchema} row by
  * row to name each problem, and requires exactly one of the two.
  */
-export const ServerImportInputSchema: z.ZodType<ServerImportInputs> = z.strictObject({
-  csv: z.string().optional(),
-  servers: z.array(serverRowSchema(false)).optional(),
-});
+export const ServerImportInputSchema: z.ZodType<ServerImportInputs> = SERVER_IMPORT_FIELDS.schema;
 
 /** The names of the inputs: exactly one of them is given. */
 export const INPUTS: string[] = ["csv", "servers"] satisfies (keyof ServerImportInputs)[];

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { csvBoolean } from "../../../catalogue/bulk-rows";
-import { KasmId } from "../kit";
+import { declareFields, KasmId } from "../kit";
 
 // --- types ---------------------------------------------------------------------------------------
 
@@ -114,18 +114,80 @@ export function userRowSchema(fromCsv: boolean) {
 /** One user of the set, as a program lists it in `users`. */
 export type UserRow = z.infer<ReturnType<typeof userRowSchema>>;
 
-/** The inputs of a UserSet. `check` applies the row schema itself, to name each problem by row. */
-export const UserSetInputs = z.strictObject({
-  csv: z.string().optional(),
-  users: z.array(userRowSchema(false)).optional(),
-  groupsMode: z.enum(["additive", "authoritative"]).optional(),
-  /** Destroy users even with running sessions, ending them. */
-  forceDelete: z.boolean().optional(),
-  /** Take over users whose username exists already instead of failing. */
-  adopt: z.boolean().optional(),
-  /** Group name -> id, for groups no user shows yet. */
-  groupIds: z.record(z.string().min(1, "a group name must not be empty"), KasmId).optional(),
+/**
+ * Each input of a UserSet, declared once: its type, role, rule and doc. The rows (`csv` or `users`)
+ * are what Kasm holds, sent as the rows of its CSV import and the updates of the users, never as a
+ * body of their own; the others only steer the provider.
+ */
+export const USER_SET_FIELDS = declareFields({
+  csv: {
+    type: z.string().optional(),
+    role: "sent",
+    wire: false,
+    doc:
+      "The users in Kasm's import format: a header line, then one line per user. Columns: `username` " +
+      "(required), `realm`, `first_name`, `last_name`, `phone_number`, `organization`, " +
+      "`force_password_reset`, `city`, `state`, `country`, `email`, `group_1`, `group_2`, ... (group " +
+      "names). An empty cell is not managed; with group columns, every row manages its groups.",
+  },
+  users: {
+    type: z.array(userRowSchema(false)).optional(),
+    role: "sent",
+    wire: false,
+    doc: "The users, one entry each.",
+    objects: {
+      name: "UserSetUser",
+      description:
+        "One user of a UserSet. Fields left out are not managed: Kasm keeps (or, for a new user, " + "chooses) their value, and drift in them is not reported.",
+      properties: {
+        username: "The login name. Kasm trims and lowercases it; each username once in a set, in any case.",
+        realm: "`local` (Kasm's default), `ldap`, `oidc` or `saml`. Set by the import only: a later " + "change is not applied (a warning says so).",
+        firstName: "At most 64 characters.",
+        lastName: "At most 64 characters.",
+        phoneNumber: "At most 64 characters (Kasm's `phone`).",
+        organization: "At most 64 characters.",
+        forcePasswordReset: "Make the user choose a new password at the next sign-in. Set by the import only; not readable.",
+        city: "Set by the import only; not readable, so drift in it cannot be seen.",
+        state: "Set by the import only; not readable.",
+        country: "Set by the import only; not readable.",
+        email: "Set by the import only; not readable.",
+        groups:
+          "Group names, each once, in any order. Left out: the user's groups are not managed. `[]`: " +
+          "no groups (in `authoritative` mode, every group but All Users is removed).",
+      },
+    },
+  },
+  groupsMode: {
+    type: z.enum(["additive", "authoritative"]).optional(),
+    role: "provider",
+    doc: "How listed groups apply to existing users. Default: `additive`.",
+  },
+  forceDelete: {
+    type: z.boolean().optional(),
+    role: "provider",
+    doc: "On removal or destroy, end the users' running sessions instead of failing. Default: false.",
+  },
+  adopt: {
+    type: z.boolean().optional(),
+    role: "provider",
+    doc:
+      "Take over users whose username exists in Kasm already (bringing their names, phone, " +
+      "organization and groups to the declared ones) instead of failing. Default: false.",
+  },
+  // Group name -> id, for groups no user shows yet.
+  groupIds: {
+    type: z.record(z.string().min(1, "a group name must not be empty"), KasmId).optional(),
+    role: "provider",
+    refersTo: "Group",
+    doc:
+      "Group name -> group id, for groups that existing users must join when no user in Kasm is in " +
+      "the group yet (the API cannot list groups; it shows ids only inside user records). Kasm's " +
+      "admin UI shows a group's id under Access Management, Groups. New users never need it.",
+  },
 });
+
+/** The inputs of a UserSet. `check` applies the row schema itself, to name each problem by row. */
+export const UserSetInputs = USER_SET_FIELDS.schema;
 /** The inputs of a UserSet. */
 export type UserSetInputs = z.infer<typeof UserSetInputs>;
 

@@ -67,10 +67,11 @@ import {
   type Kind,
   type KindContext,
   type Props,
-  type KindDocs,
+  type KindTexts,
   type AnswersInterruptedCreates,
 } from "../kit";
-import { OTHER_INPUTS, UserSetInputs, UserSetOutputs, type Row } from "./fields";
+import { OTHER_INPUTS, USER_SET_FIELDS, UserSetOutputs, type Row, type UserSetInputs } from "./fields";
+import { manifestOfFields } from "../kit/define-kind";
 import { checkUserSet } from "./check";
 import { groupIndexFor, unknownGroupFailures, unknownGroupsError } from "./groups";
 import { existingUsersError, importFailure, importRows, unconfirmedNotes } from "./import";
@@ -89,8 +90,8 @@ export { IMPORT_ONLY_FIELDS, REALMS, USER_FIELDS, UserSetInputs, UserSetOutputs,
 
 // --- docs ----------------------------------------------------------------------------------------
 
-/** What the TypeScript SDK's class and the native schema say of the UserSet kind (see {@link KindDocs}). */
-const DOCS: KindDocs<UserSetInputs> = {
+/** What the TypeScript SDK's class and the native schema say of the UserSet kind (see {@link KindTexts}; each input's doc is its declaration's, in fields.ts). */
+const DOCS: KindTexts = {
   description:
     "Many Kasm users as one resource: new users are created in one request (Kasm's CSV import, the " +
     "only call that sets email, realm, city, state, country and force_password_reset), refresh reads " +
@@ -112,46 +113,6 @@ const DOCS: KindDocs<UserSetInputs> = {
     'const interns = new kasm.UserSet("interns", { csv: fs.readFileSync("interns.csv", "utf8") });',
     'export const aliceId = team.userIds["alice"];',
   ].join("\n"),
-  inputs: {
-    users: "The users, one entry each.",
-    csv:
-      "The users in Kasm's import format: a header line, then one line per user. Columns: `username` " +
-      "(required), `realm`, `first_name`, `last_name`, `phone_number`, `organization`, " +
-      "`force_password_reset`, `city`, `state`, `country`, `email`, `group_1`, `group_2`, ... (group " +
-      "names). An empty cell is not managed; with group columns, every row manages its groups.",
-    groupsMode: "How listed groups apply to existing users. Default: `additive`.",
-    forceDelete: "On removal or destroy, end the users' running sessions instead of failing. Default: false.",
-    adopt:
-      "Take over users whose username exists in Kasm already (bringing their names, phone, " +
-      "organization and groups to the declared ones) instead of failing. Default: false.",
-    groupIds:
-      "Group name -> group id, for groups that existing users must join when no user in Kasm is in " +
-      "the group yet (the API cannot list groups; it shows ids only inside user records). Kasm's " +
-      "admin UI shows a group's id under Access Management, Groups. New users never need it.",
-  },
-  inputObjects: {
-    users: {
-      name: "UserSetUser",
-      description:
-        "One user of a UserSet. Fields left out are not managed: Kasm keeps (or, for a new user, " + "chooses) their value, and drift in them is not reported.",
-      properties: {
-        username: "The login name. Kasm trims and lowercases it; each username once in a set, in any case.",
-        realm: "`local` (Kasm's default), `ldap`, `oidc` or `saml`. Set by the import only: a later " + "change is not applied (a warning says so).",
-        firstName: "At most 64 characters.",
-        lastName: "At most 64 characters.",
-        phoneNumber: "At most 64 characters (Kasm's `phone`).",
-        organization: "At most 64 characters.",
-        forcePasswordReset: "Make the user choose a new password at the next sign-in. Set by the import only; not readable.",
-        city: "Set by the import only; not readable, so drift in it cannot be seen.",
-        state: "Set by the import only; not readable.",
-        country: "Set by the import only; not readable.",
-        email: "Set by the import only; not readable.",
-        groups:
-          "Group names, each once, in any order. Left out: the user's groups are not managed. `[]`: " +
-          "no groups (in `authoritative` mode, every group but All Users is removed).",
-      },
-    },
-  },
   limits:
     "no passwords; realm, email, city, state, country and forcePasswordReset are set only by the " +
     "import (a later change is not applied, and a warning says so), and all but realm are missing " +
@@ -216,19 +177,11 @@ function changeSummary(context: KindContext, id: string, { added, removed, chang
 export const userSetProvider: Kind<UserSetInputs, UserSetState, UserSetOutputs> & AnswersInterruptedCreates = withDeclaredCalls({
   // The rows are what Kasm holds; the rest steer how they are written. Nothing replaces: rows are added, changed and removed one by one.
   manifest: {
-    schema: UserSetInputs,
+    // The schema, each input's doc and role, from the declarations (fields.ts).
+    ...manifestOfFields(USER_SET_FIELDS, DOCS),
     outputs: UserSetOutputs,
-    docs: DOCS,
     exactlyOneOf: ["users", "csv"],
     plannedIds: ["userIds"],
-    fields: {
-      csv: { role: "api", replaces: false },
-      users: { role: "api", replaces: false },
-      groupsMode: { role: "provider", replaces: false },
-      forceDelete: { role: "provider", replaces: false },
-      adopt: { role: "provider", replaces: false },
-      groupIds: { role: "provider", replaces: false, refersTo: "Group" },
-    },
     calls: userSetCalls,
   },
 
