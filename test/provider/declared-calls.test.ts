@@ -13,7 +13,7 @@ import { declareCalls, plan } from "../../catalogue/planned-calls";
 import { kinds } from "../../provider";
 import type { AllowedCalls } from "../../provider/api/allowed-calls";
 import { ConnectionRegistry } from "../../provider/connections";
-import { KasmUndeclaredCallError, NO_OUTPUTS, type Kind, type KindContext, type Props } from "../../provider/resources/kit";
+import { declareFields, KasmUndeclaredCallError, NO_OUTPUTS, type Kind, type KindContext, type Props } from "../../provider/resources/kit";
 import { allowedOperations, withDeclaredCalls } from "../../provider/resources/kit/declared-calls";
 import { defineKind } from "../../provider/resources/kit/define-kind";
 import { serverDrainCalls } from "../../provider/resources/server-drain.calls";
@@ -70,11 +70,9 @@ const refusal = (kind: string, step: string, operation: string) =>
 
 /** A made-up kind built by defineKind, declared as the ServerDrain of a test, whose steps call more than they declare. */
 const overreaching = defineKind<{ serverId: string }>({
-  schema: z.strictObject({ serverId: z.string() }),
+  fields: declareFields({ serverId: { type: z.string(), role: "key", replaces: true, doc: "" } }),
   outputs: NO_OUTPUTS,
-  docs: { description: "", arguments: "", example: "", inputs: { serverId: "" }, limits: "" },
-  keyFields: { serverId: { replaces: true } },
-  apiFields: {},
+  docs: { description: "", arguments: "", example: "", limits: "" },
   sendsNothingWhen: "never",
   // Create lists the server's read only; read, update and delete list nothing.
   calls: declareCalls("ServerDrain", () => ({ create: [plan("get_servers")], read: [], update: [], delete: [] })),
