@@ -25,9 +25,17 @@ import { z } from "zod";
 import { egressCredentialShown, KasmApiError, type EgressCredential as KasmCredential, type NewEgressCredential } from "../api";
 import type { KasmClient } from "../api/client";
 import { warn } from "../engine-log";
-import { apiId, findUnderProvider, currentGateways, currentTarget, refineTargetAndGateways, targetAndGatewayFields, withGatewayDefault } from "./egress-shared";
 import {
-  canonicalId,
+  apiId,
+  EGRESS_PROVIDER_REFERENCE,
+  findUnderProvider,
+  currentGateways,
+  currentTarget,
+  refineTargetAndGateways,
+  targetAndGatewayFields,
+  withGatewayDefault,
+} from "./egress-shared";
+import {
   declared,
   declareFields,
   EVEN_WITH_OTHER_FAILURES,
@@ -38,7 +46,6 @@ import {
   KasmNotAdoptedError,
   keepSpelling,
   refreshedInputs,
-  requiredId,
   requiredText,
   same,
   type KindTexts,
@@ -59,12 +66,8 @@ const Secret = z.string().min(1, "must not be empty");
 const EGRESS_CREDENTIAL_FIELDS = declareFields(
   {
     egressProviderId: {
-      type: requiredId("egressProviderId"),
-      role: "sent",
-      equal: same.id,
+      ...EGRESS_PROVIDER_REFERENCE,
       replaces: true,
-      refersTo: "EgressProvider",
-      send: canonicalId,
       doc: "The egress provider (32 hex digits or a hyphenated UUID).",
     },
     name: {

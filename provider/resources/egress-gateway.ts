@@ -11,20 +11,8 @@
 import { z } from "zod";
 import type { EgressGateway as KasmEgressGateway, NewEgressGateway } from "../api";
 import { egressGatewayShown } from "../api";
-import { wholeStateWrites } from "./egress-shared";
-import {
-  canonicalId,
-  declared,
-  declareFields,
-  inputNames,
-  keepSpelling,
-  requiredId,
-  requiredText,
-  same,
-  type KindTexts,
-  type Props,
-  type RefreshedInputs,
-} from "./kit";
+import { EGRESS_PROVIDER_REFERENCE, wholeStateWrites } from "./egress-shared";
+import { declared, declareFields, inputNames, keepSpelling, requiredText, same, type KindTexts, type Props, type RefreshedInputs } from "./kit";
 import { defineKind, type KindOutputs, type RecordRules } from "./kit/define-kind";
 import { egressGatewayCalls } from "./egress-gateway.calls";
 
@@ -33,11 +21,7 @@ import { egressGatewayCalls } from "./egress-gateway.calls";
 /** Each input of an EgressGateway, declared once: its type, role, rule, doc and how it is sent. Nothing forces replacement. */
 const EGRESS_GATEWAY_FIELDS = declareFields({
   egressProviderId: {
-    type: requiredId("egressProviderId"),
-    role: "sent",
-    equal: same.id,
-    refersTo: "EgressProvider",
-    send: canonicalId,
+    ...EGRESS_PROVIDER_REFERENCE,
     doc: "The egress provider (32 hex digits or a hyphenated UUID). Changing it moves the gateway in place.",
   },
   name: { type: requiredText("name"), role: "sent", doc: "The gateway's name, unique within its provider." },

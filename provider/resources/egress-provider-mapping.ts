@@ -27,19 +27,9 @@ import {
   refineTargetAndGateways,
   targetAndGatewayFields,
   withGatewayDefault,
+  EGRESS_PROVIDER_REFERENCE,
 } from "./egress-shared";
-import {
-  canonicalId,
-  declared,
-  declareFields,
-  EVEN_WITH_OTHER_FAILURES,
-  inputNames,
-  keepSpelling,
-  requiredId,
-  same,
-  type KindTexts,
-  type RefreshedInputs,
-} from "./kit";
+import { declared, declareFields, EVEN_WITH_OTHER_FAILURES, inputNames, keepSpelling, same, type KindTexts, type RefreshedInputs } from "./kit";
 import { defineKind, type KindOutputs, type RecordRules } from "./kit/define-kind";
 import { egressProviderMappingCalls } from "./egress-provider-mapping.calls";
 
@@ -49,11 +39,7 @@ import { egressProviderMappingCalls } from "./egress-provider-mapping.calls";
 const EGRESS_PROVIDER_MAPPING_FIELDS = declareFields(
   {
     egressProviderId: {
-      type: requiredId("egressProviderId"),
-      role: "sent",
-      equal: same.id,
-      refersTo: "EgressProvider",
-      send: canonicalId,
+      ...EGRESS_PROVIDER_REFERENCE,
       doc: "The egress provider (32 hex digits or a hyphenated UUID). Changing it updates the mapping in " + "place.",
     },
     ...targetAndGatewayFields(false),

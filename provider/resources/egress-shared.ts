@@ -6,13 +6,26 @@
  */
 import { z } from "zod";
 import type { KasmClient } from "../api/client";
-import { canonicalId, KasmId, keepSpelling, same, unlessGone, withLeftOutValues, type FieldDeclaration, type Props } from "./kit";
+import { canonicalId, KasmId, keepSpelling, requiredId, same, unlessGone, withLeftOutValues, type FieldDeclaration, type Props } from "./kit";
 import type { KindMethods, RecordRules } from "./kit/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 
 /** The inputs naming what a mapping or credential applies to: exactly one of them. */
 export const TARGET_KEYS = ["userId", "groupId", "imageId"] as const;
+
+/**
+ * The declaration of the `egressProviderId` of a gateway, a mapping or a credential, without its
+ * doc: the provider's id, compared and sent as an id. Each kind spreads it and adds its doc, and
+ * whether a change replaces.
+ */
+export const EGRESS_PROVIDER_REFERENCE = {
+  type: requiredId("egressProviderId"),
+  role: "sent",
+  equal: same.id,
+  refersTo: "EgressProvider",
+  send: canonicalId,
+} as const;
 
 /** A syntactically valid id that names nothing: stands for an id not known yet. */
 const PLACEHOLDER_ID = "0".repeat(32);

@@ -32,6 +32,7 @@ import {
   type FieldRule,
   type RefreshedInputs,
   type KindTexts,
+  USER_KEY,
 } from "./kit";
 import { defineKind, fieldNames, type KindOutputs } from "./kit/define-kind";
 import { userAttributesCalls } from "./user-attributes.calls";
@@ -61,11 +62,7 @@ const sameText = (a: unknown, b: unknown) => String(a ?? "").trim() === String(b
 const USER_ATTRIBUTES_FIELDS = declareFields({
   // The user whose record it is: another user is another record. It travels beside the attributes.
   userId: {
-    type: KasmId,
-    role: "key",
-    equal: same.id,
-    replaces: true,
-    refersTo: "User",
+    ...USER_KEY,
     doc: "The user whose attributes these are (32 hex digits or a hyphenated UUID). Changing it " + "replaces the resource.",
   },
   sshPublicKey: {

@@ -37,6 +37,7 @@ import {
   type Props,
   type RefreshedInputs,
   same,
+  USER_KEY,
 } from "./kit";
 import { defineKind, type KindOutputs } from "./kit/define-kind";
 import { userGroupsCalls } from "./user-groups.calls";
@@ -48,11 +49,7 @@ import { ALL_USERS, allUsersGroupId, groupsOf, isAlreadyMember, isNotMember } fr
 const USER_GROUPS_FIELDS = declareFields({
   // `userId` names another user's groups.
   userId: {
-    type: KasmId,
-    role: "key",
-    equal: same.id,
-    replaces: true,
-    refersTo: "User",
+    ...USER_KEY,
     doc: "The user (32 hex digits or a hyphenated UUID). Changing it replaces the resource.",
   },
   // The set itself changes in place; it is sent by a membership operation per group, never as a body.

@@ -32,6 +32,7 @@ import {
   type KindTexts,
   type DeclaredFields,
   type RefreshedInputs,
+  USER_KEY,
 } from "./kit";
 import { defineKind, type KindFields, type KindOutputs } from "./kit/define-kind";
 
@@ -118,11 +119,7 @@ export function userLinkFields<OtherField extends string>(end: UserLinkEnd<Other
   const theLink = `the ${linkNoun}`;
   const declarations = {
     userId: {
-      type: KasmId,
-      role: "key",
-      equal: same.id,
-      replaces: true,
-      refersTo: "User",
+      ...USER_KEY,
       wire: false,
       doc: `The user (32 hex digits or a hyphenated UUID). Changing it replaces ${theLink}.`,
     },

@@ -25,8 +25,16 @@
  */
 import { z } from "zod";
 import { toSnakeCase } from "../../api";
-import type { FieldRule } from "./field-rules";
+import { KasmId } from "./check-wording";
+import { same, type FieldRule } from "./field-rules";
 import type { ObjectDocs, Props } from "./types";
+
+/**
+ * The declaration of an input that names the object by its user (a user's groups, its attributes,
+ * a link of a user to a group or a server), without its doc: a user's id, compared as an id, whose
+ * change replaces the resource. Each kind spreads it and adds its doc (and how it travels).
+ */
+export const USER_KEY = { type: KasmId, role: "key", equal: same.id, replaces: true, refersTo: "User" } as const;
 
 /**
  * The role of a declared input: `key` names the object (a change to it replaces the object unless
