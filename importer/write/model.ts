@@ -44,6 +44,19 @@ export class Secret {
 /** What an input of a declaration can be. `null` is JSON's null (inside a run config, say). */
 export type Value = string | number | boolean | null | Code | Ref | RawId | Secret | readonly Value[] | { readonly [key: string]: Value | undefined };
 
+/**
+ * Every value inside `value` that is not a list or a plain object: the literals, references, ids,
+ * secrets and code it holds, at any depth. What the emitters look for in a value (the variables it
+ * refers to, whether it holds a secret, the names of its ids) is a filter of these.
+ */
+export function* leavesOf(value: Value | undefined): Generator<Exclude<Value, readonly Value[]>> {
+  if (value === undefined) return;
+  if (Array.isArray(value)) for (const item of value) yield* leavesOf(item);
+  else if (value !== null && typeof value === "object" && !(value instanceof Code || value instanceof Ref || value instanceof RawId || value instanceof Secret))
+    for (const item of Object.values(value)) yield* leavesOf(item as Value | undefined);
+  else yield value as Exclude<Value, readonly Value[]>;
+}
+
 /** One resource of the program. */
 export interface Declaration {
   /** The variable it is held in, when something refers to it. */

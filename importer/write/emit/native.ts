@@ -6,7 +6,7 @@
  * write the same declarations in their own words.
  */
 import { camel } from "../../names";
-import { isDeclaration, RawId, Ref, Secret, type Declaration, type ModelSection, type Value } from "../model";
+import { isDeclaration, leavesOf, RawId, Ref, Secret, type Declaration, type ModelSection, type Value } from "../model";
 import { summarySections, type ProgramWriter, type PulumiImportEntry, type SecretSetting, type SummaryRow } from "../writer";
 
 /** The languages `--language` takes. */
@@ -87,14 +87,9 @@ export function declarationsOf(section: ModelSection): Declaration[] {
 /** The variables some declaration refers to (Go refuses a variable nobody uses). */
 export function referencedVariables(program: NativeProgram): Set<string> {
   const used = new Set<string>();
-  const walk = (value: Value | undefined): void => {
-    if (value instanceof Ref) used.add(value.variable);
-    else if (Array.isArray(value)) for (const v of value) walk(v);
-    else if (value !== null && typeof value === "object" && !(value instanceof RawId) && !(value instanceof Secret))
-      for (const v of Object.values(value)) walk(v as Value | undefined);
-  };
   for (const { writer } of program.installations)
-    for (const section of writer.model) for (const d of declarationsOf(section)) for (const v of Object.values(d.args)) walk(v);
+    for (const section of writer.model)
+      for (const d of declarationsOf(section)) for (const leaf of leavesOf(Object.values(d.args) as Value[])) if (leaf instanceof Ref) used.add(leaf.variable);
   return used;
 }
 
@@ -106,11 +101,7 @@ export function referencedVariables(program: NativeProgram): Set<string> {
  * can neither update nor delete, a difference that cannot be applied).
  */
 export function holdsSecret(declaration: Declaration): boolean {
-  const walk = (value: Value | undefined): boolean =>
-    value instanceof Secret ||
-    (Array.isArray(value) && value.some(walk)) ||
-    (value !== null && typeof value === "object" && !(value instanceof Ref) && !(value instanceof RawId) && Object.values(value).some((v) => walk(v as Value)));
-  return Object.values(declaration.args).some(walk);
+  return [...leavesOf(Object.values(declaration.args) as Value[])].some((leaf) => leaf instanceof Secret);
 }
 
 /** Whether a declaration comes into the stack by `pulumi import` (else by `adopt: true` on the first `up`). */
@@ -187,16 +178,10 @@ export function takeOverText(program: NativeProgram): string[] {
  * value holds no id with a name.
  */
 export function idLabels(value: Value): string {
-  const labels: string[] = [];
-  const walk = (v: Value | undefined): void => {
-    if (v instanceof RawId) {
-      if (v.label) labels.push(oneLine(v.label));
-    } else if (Array.isArray(v)) for (const item of v) walk(item);
-    else if (v !== null && typeof v === "object" && !(v instanceof Ref) && !(v instanceof Secret))
-      for (const item of Object.values(v)) walk(item as Value | undefined);
-  };
-  walk(value);
-  return labels.join(", ");
+  return [...leavesOf(value)]
+    .filter((leaf): leaf is RawId => leaf instanceof RawId && Boolean(leaf.label))
+    .map((id) => oneLine(id.label ?? ""))
+    .join(", ");
 }
 
 /** Every secret the program reads, over its installations. */
