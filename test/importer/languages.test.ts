@@ -114,6 +114,8 @@ describe("kasm-import --language", () => {
     expect(program).toContain('      userId: "${ada-corp-example.userId}"');
     expect(program).toContain("    options:\n      provider: ${kasm}\n      protect: true");
     expect(program).toContain("kasmApiKeySecret:\n    type: string\n    secret: true");
+    // npm installs the plugin beside the program, not into a project above it.
+    expect(JSON.parse(result.file("package.json"))).toMatchObject({ name: "yaml", private: true });
   });
 
   it("go: kasm.New<Kind> with typed inputs, variables only where referred to", async () => {

@@ -10,6 +10,7 @@ import type { KasmKind } from "../../../catalogue/kinds";
 import { Code, RawId, Ref, Secret, type Value } from "../model";
 import {
   PLUGIN_BLOCK,
+  pluginPackageJson,
   declarationsOf,
   installationsText,
   nativeReadme,
@@ -147,6 +148,7 @@ export function goFiles(program: NativeProgram): Map<string, string> {
       `name: ${program.project}\ndescription: ${JSON.stringify(oneLine(`Kasm ${installationsText(program)} as code`))}\nruntime: go\n${PLUGIN_BLOCK}${projectConfigYaml(program, false)}`,
     ],
     [".gitignore", "node_modules/\nsdk/\n"],
+    ["package.json", pluginPackageJson(program)],
     [
       "README.md",
       nativeReadme(program, "go", "main.go", [

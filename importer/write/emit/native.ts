@@ -226,6 +226,16 @@ export function projectConfigYaml(program: NativeProgram, secrets: boolean): str
   return `${lines.join("\n")}\n`;
 }
 
+/**
+ * The `package.json` of a Python, Go or YAML project: it only makes `npm install pulumi-kasm`
+ * install the plugin into this folder's `node_modules`, where {@link PLUGIN_BLOCK} looks. Without
+ * one, npm installs into the nearest folder above that has one (the project kasm-import was run
+ * from, as often as not), and the engine finds no plugin.
+ */
+export function pluginPackageJson(program: NativeProgram): string {
+  return `${JSON.stringify({ name: program.project.toLowerCase(), private: true, description: "Holds the pulumi-kasm plugin the Pulumi program runs (npm install pulumi-kasm)." }, null, 2)}\n`;
+}
+
 /** The `plugins:` block that finds the plugin in the npm package pulumi-kasm beside the program. */
 export const PLUGIN_BLOCK = `plugins:
   providers:

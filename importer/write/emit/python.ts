@@ -7,6 +7,7 @@
 import { Code, RawId, Ref, Secret, type Value } from "../model";
 import {
   PLUGIN_BLOCK,
+  pluginPackageJson,
   declarationsOf,
   idLabels,
   installationsText,
@@ -99,6 +100,7 @@ export function pythonFiles(program: NativeProgram): Map<string, string> {
     ],
     ["requirements.txt", `pulumi>=3.0.0,<4.0.0\n# pulumi_kasm: the generated SDK (pip install <pulumi-kasm's generated SDK>/python), see README.md\n`],
     [".gitignore", "venv/\n__pycache__/\nnode_modules/\n"],
+    ["package.json", pluginPackageJson(program)],
     [
       "README.md",
       nativeReadme(program, "python", "__main__.py", [

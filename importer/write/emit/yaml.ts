@@ -6,6 +6,7 @@
 import { Code, RawId, Ref, Secret, type Value } from "../model";
 import {
   PLUGIN_BLOCK,
+  pluginPackageJson,
   declarationsOf,
   idLabels,
   installationsText,
@@ -85,6 +86,7 @@ export function yamlFiles(program: NativeProgram): Map<string, string> {
   return new Map([
     ["Pulumi.yaml", pulumiYaml(program)],
     [".gitignore", "node_modules/\n"],
+    ["package.json", pluginPackageJson(program)],
     [
       "README.md",
       nativeReadme(program, "yaml", "Pulumi.yaml", [
