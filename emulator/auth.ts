@@ -11,7 +11,7 @@
  * permission or a Read Only key writing 401 `Unauthorized`.
  */
 import { timingSafeEqual } from "node:crypto";
-import { OPERATIONS, effectivePermissions, requiredPermissions, type OperationContext, type OperationName, type PermissionName } from "../catalogue";
+import { OPERATIONS, effectivePermissions, requiredPermissions, type OperationContext, type OperationName, type PermissionName } from "../permissions";
 import {
   AccessDenied115,
   AccessExpired115,

@@ -9,7 +9,7 @@
  */
 import seedrandom from "seedrandom";
 import { z } from "zod";
-import { isOperationName } from "../catalogue";
+import { isOperationName } from "../permissions";
 
 /** The kinds of fault: an HTTP status, a reset connection, or added latency. */
 export const FAULT_KINDS = ["500", "503", "429", "reset", "latency"] as const;

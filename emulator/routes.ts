@@ -1,8 +1,8 @@
 /**
  * The route table: which handler serves each public operation. Routing only; the method, path and
- * envelope of each operation come from the permission catalogue's operation table.
+ * envelope of each operation come from the permission permission catalogue's operation table.
  */
-import { OPERATIONS, type OperationName, type OperationSpec } from "../catalogue";
+import { OPERATIONS, type OperationName, type OperationSpec } from "../permissions";
 import { batchHandlers } from "./handlers/batch";
 import { castingHandlers } from "./handlers/casting";
 import type { Handler } from "./handlers/common";

@@ -9,7 +9,7 @@
  * `seed.ts` exports it as before.
  */
 import { z } from "zod";
-import { isPermissionName } from "../catalogue";
+import { isPermissionName } from "../permissions";
 import { AUTH_ANSWERS, type AuthAnswers } from "./errors";
 import { canonicalId, parseTime } from "./store";
 import { API_NAMES, type ApiNames } from "./vocabulary";

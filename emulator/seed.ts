@@ -10,7 +10,7 @@
  * a refusal names the entry.
  */
 import { readFileSync } from "node:fs";
-import type { PermissionName } from "../catalogue";
+import type { PermissionName } from "../permissions";
 import { AUTH_ANSWERS, EmulatorError, type AuthAnswers } from "./errors";
 import { Seed, type SeedEgressBindingEntry, type SeedInput } from "./seed-schema";
 import { canonicalId, DEFAULT_REGISTRY_CONFIG, emptyState, Store, withSlash } from "./store";

@@ -16,7 +16,7 @@
  * // { target_staging_config: { allow_ws_audio: true } }
  * ```
  */
-import type { OperationName } from "../catalogue";
+import type { OperationName } from "../permissions";
 
 /** Which names the emulator speaks on the wire: the spec's (the default) or the released product's. */
 export type ApiNames = "spec" | "product";

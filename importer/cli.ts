@@ -15,7 +15,7 @@ import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { isConnectionName } from "../catalogue/connections";
+import { isConnectionName } from "../permissions/connections";
 import { isKasmApiError, KasmAuthenticationError, KasmClient, KasmConfigurationError } from "../provider/api";
 import { optionsFromConfig } from "../provider/api/config";
 import { settingNamesOf } from "../provider/api/setting-names";

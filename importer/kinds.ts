@@ -4,7 +4,7 @@
  * generated program and of the summary. Every kind is either written by an area or says in its
  * docs why it is not (`notImported`; test/kinds-registered.test.ts holds both to the registry).
  */
-import type { KasmKind } from "../catalogue/kinds";
+import type { KasmKind } from "../permissions/kinds";
 
 /** The name of an importable area, as `--only` and `--except` take it. */
 export type ImportKind =

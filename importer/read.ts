@@ -26,7 +26,7 @@ import {
   type UserAttributes,
   type CastConfig,
 } from "../provider/api";
-import { canonicalId, sameId } from "../catalogue/ids";
+import { canonicalId, sameId } from "../permissions/ids";
 import type { ImportKind } from "./kinds";
 import { NEEDS_USERS } from "./kinds";
 

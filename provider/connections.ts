@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import { KasmClient } from "./api/client";
 import { KasmConfigurationError } from "./api/errors";
 import { HealthGates } from "./api/health";
-import type { InstallationSurvey } from "./resources/kit/installation-check";
+import type { InstallationSurvey } from "./resources/framework/installation-check";
 import { configKey, connectionSettings, envVar, resolveConfig, type KasmClientOptions, type SettingNames } from "./api/config";
 import type { ApiNames } from "./api/vocabulary";
 
@@ -27,7 +27,7 @@ export interface ConnectionSettings {
 
 /**
  * What a host process remembers of one connection's installation between provider calls, for
- * the checks made before changes (`resources/kit/installation-check.ts`): kept by the registry,
+ * the checks made before changes (`resources/framework/installation-check.ts`): kept by the registry,
  * so that every resource of a deployment on that connection shares it, and nothing is kept in a
  * module's variables.
  */

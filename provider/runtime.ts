@@ -18,7 +18,7 @@
  * this process wait for Kasm's health check: once per host process, which is once per deployment,
  * however many resources and clients follow (see `HealthGates` in api/health.ts, which the registry below gives every client it builds).
  *
- * Named connections (a resource's `connection` input, see `resources/kit/connections.ts`): each
+ * Named connections (a resource's `connection` input, see `resources/framework/connections.ts`): each
  * has its own client, built from its own settings (`kasm-<name>:` keys, `KASM_<NAME>_*`
  * variables), so pools, coalesced reads and health waits are per installation. Each provider
  * method receives the {@link KindContext} of its object's connection, built by {@link contextFor}.
@@ -27,7 +27,7 @@ import type { KasmClient } from "./api";
 import { CONFIG_KEYS } from "./api/config";
 import { ConnectionRegistry } from "./connections";
 import { labelFor, note, warn } from "./engine-log";
-import type { KindContext, ProviderSetting } from "./resources/kit/types";
+import type { KindContext, ProviderSetting } from "./resources/framework/types";
 
 /** The configuration keys the provider reads, and the client option each one sets. */
 export { CONFIG_KEYS };
@@ -38,9 +38,9 @@ export { CONFIG_KEYS };
  * falls back to its variable (`KASM_CHECK_BEFORE_CHANGES`, `KASM_TAKE_OVER_CHANGES`).
  */
 export const PROVIDER_SETTINGS = {
-  /** `false`: no read of the installation before a change is planned (kit/installation-check.ts). Default `true`. */
+  /** `false`: no read of the installation before a change is planned (framework/installation-check.ts). Default `true`. */
   checkBeforeChanges: "kasm:checkBeforeChanges",
-  /** `refuse`: a take-over that would change Kasm fails instead (kit/take-over.ts). Default `apply`. */
+  /** `refuse`: a take-over that would change Kasm fails instead (framework/take-over.ts). Default `apply`. */
   takeOverChanges: "kasm:takeOverChanges",
 } as const satisfies Record<ProviderSetting, string>;
 

@@ -11,7 +11,7 @@
  * In order: a file backend's checkpoint attributes left empty are deleted, the stack's lock left
  * by a process that no longer runs is removed (`pulumi cancel`), and each create the killed run
  * left pending is recorded (Kasm holds the object it made: proven by the kind, see
- * `provider/resources/kit/interrupted-create.ts`), dropped (Kasm has none, or the next create
+ * `provider/resources/framework/interrupted-create.ts`), dropped (Kasm has none, or the next create
  * records what it finds), or left with the way out named. Recorded objects are read once
  * (`pulumi refresh --target`), so that the state holds their outputs as the provider reports them.
  *

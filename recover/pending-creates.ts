@@ -3,18 +3,18 @@
  * drop it (the next `up` creates the object, or records what it finds), or leave it and say why.
  *
  * The proof that an object is the one the create made is the kind's own (see
- * `provider/resources/kit/interrupted-create.ts`): the pending create in this stack's state, an
+ * `provider/resources/framework/interrupted-create.ts`): the pending create in this stack's state, an
  * object with its natural key, and every declared field Kasm shows equal. Each create is asked of
  * the installation its resource lives on: a native resource's provider (the default one or an
  * explicit one, whose settings the state holds), a dynamic resource's `connection` (the stack's
  * configuration, and the `KASM_*` environment, as the provider reads them).
  */
-import { kindAndFormOfTypeToken, type KasmKind, type KasmResourceForm } from "../catalogue/kinds";
+import { kindAndFormOfTypeToken, type KasmKind, type KasmResourceForm } from "../permissions/kinds";
 import { kinds } from "../provider";
 import { ConnectionRegistry } from "../provider/connections";
 import { settingsReader } from "../provider/native/configuration";
-import type { InterruptedCreate } from "../provider/resources/kit/interrupted-create";
-import type { KindContext, Props } from "../provider/resources/kit/types";
+import type { InterruptedCreate } from "../provider/resources/framework/interrupted-create";
+import type { KindContext, Props } from "../provider/resources/framework/types";
 import { contextIn } from "../provider/runtime";
 import { revealed, type ExportedStack, type PendingOperation, type StateResource } from "./pulumi";
 

@@ -12,7 +12,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { UNKNOWN_SENTINELS } from "../catalogue";
+import { UNKNOWN_SENTINELS } from "../permissions";
 import { specialSecretSig, specialSigKey } from "../provider/native/properties";
 
 /** One internal: what it is, who relies on it, and how to tell that it is still there. */
@@ -92,7 +92,7 @@ export const INTERNALS: readonly Internal[] = [
   },
   {
     symbol: "@pulumi/policy: unknown value sentinels",
-    usedBy: "catalogue/kinds.ts (UNKNOWN_SENTINELS, read by both policy packs)",
+    usedBy: "permissions/kinds.ts (UNKNOWN_SENTINELS, read by both policy packs)",
     check: (req) => {
       const proxy = policyProxy(req);
       const theirs = ["Boolean", "Number", "String", "Array", "Asset", "Archive", "Object"].map((k) => proxy[`unknown${k}Value`]);

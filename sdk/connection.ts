@@ -1,7 +1,7 @@
 /**
  * `kasm.Connection`: another Kasm installation for the program, beside the default one (`kasm:`).
  */
-import { connectionEnvPrefix, connectionNamespace, isConnectionName } from "../catalogue/connections";
+import { connectionEnvPrefix, connectionNamespace, isConnectionName } from "../permissions/connections";
 
 /**
  * A Kasm installation other than the default one, for a program that manages several (staging and

@@ -8,8 +8,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { KindName } from "../provider";
-import { idOutputOf, kasmTypeToken, kindModuleName } from "../catalogue/kinds";
-import { ID_AFTER_IMPORT } from "../catalogue/id-after-import";
+import { idOutputOf, kasmTypeToken, kindModuleName } from "../permissions/kinds";
+import { ID_AFTER_IMPORT } from "../permissions/id-after-import";
 import { connectionName, type ConnectionArgs } from "./connection";
 
 /** The type token of a kind: `pulumi-nodejs:dynamic/kasm:<Kind>`, what policy packs match on. */
@@ -178,7 +178,7 @@ export abstract class KasmResource<Args extends object, Outputs extends object =
     // The class declares these outputs (`declare readonly`), so these assignments are the ones that stand.
     const self = this as unknown as Record<string, pulumi.Output<unknown>>;
     for (const key of outputs.plannedIds ?? []) self[key] = idsKnownAfterImport(self[key] as pulumi.Output<Record<string, string>>);
-    // The object's Kasm id is the resource's id (catalogue/kinds.ts, KIND_ID_OUTPUTS), and an update
+    // The object's Kasm id is the resource's id (permissions/kinds.ts, KIND_ID_OUTPUTS), and an update
     // keeps it. Pulumi's dynamic-provider host takes no part in previews, so the engine previews an
     // update's outputs as its inputs and the computed id output would be unknown to every dependent,
     // which would then preview a change (or a replacement) that `up` does not make. The resource's

@@ -1,5 +1,5 @@
 /**
- * One declaration per field (provider/resources/kit/fields.ts): in a scratch copy of the sources,
+ * One declaration per field (provider/resources/framework/fields.ts): in a scratch copy of the sources,
  * one input is added to one kind in one place, its field declaration in the kind's file, and
  * nothing else is edited. The input then reaches everything that derives from the kind:
  *

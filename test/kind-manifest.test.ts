@@ -9,8 +9,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { kinds } from "../provider";
-import { unmatchedFields } from "../provider/resources/kit";
-import { idOutputOf, KIND_ID_OUTPUTS, type KasmKind } from "../catalogue/kinds";
+import { unmatchedFields } from "../provider/resources/framework";
+import { idOutputOf, KIND_ID_OUTPUTS, type KasmKind } from "../permissions/kinds";
 
 /** The kind whose id output an input's name is (`userId`, or `groupIds` for a list), if any. */
 function kindNamedBy(input: string): KasmKind | undefined {

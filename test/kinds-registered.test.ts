@@ -1,6 +1,6 @@
 /**
  * A new kind is registered in every place ARCHITECTURE.md's "a new kind" checklist names, and
- * nothing is registered that is not a kind: the catalogue's list (`KASM_KINDS`), the provider
+ * nothing is registered that is not a kind: the permission catalogue's list (`KASM_KINDS`), the provider
  * registry (`provider/index.ts`), the sdk's class (exported from `sdk/index.ts`, with the kind's
  * type token), the permission table's row (`KIND_ROWS`), the importer (an area that writes the
  * kind, or a reason it does not), the sdk-vs-zod type test, the README's Resources table and
@@ -12,8 +12,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { KASM_KINDS, kasmTypeToken } from "../catalogue";
-import { KIND_ROWS } from "../catalogue/kind-table";
+import { KASM_KINDS, kasmTypeToken } from "../permissions";
+import { KIND_ROWS } from "../permissions/kind-table";
 import { IMPORT_KINDS } from "../importer/kinds";
 import { kinds, providers } from "../provider";
 import * as sdk from "../sdk";
@@ -29,7 +29,7 @@ const PLACES: Record<string, readonly string[]> = {
   "sdk/index.ts (a class with the kind's type token)": Object.entries(sdk)
     .filter(([, value]) => typeof value === "function" && typeof (value as { kind?: unknown }).kind === "string")
     .map(([name]) => name),
-  "catalogue/kind-table.ts (KIND_ROWS)": Object.keys(KIND_ROWS),
+  "permissions/kind-table.ts (KIND_ROWS)": Object.keys(KIND_ROWS),
   "importer/kinds.ts (IMPORT_KINDS' kinds), or the kind's docs.notImported with a reason": [
     ...IMPORT_KINDS.flatMap((area) => area.kinds),
     ...Object.entries(kinds)

@@ -7,7 +7,7 @@
  *   `require("./user-set")` would load a stale `user-set.js` left in `dist/` before the folder's index.
  * - Every kind built by `defineKind` lists its definition in one order, so that a reader finds a
  *   kind's field rules, its refusals and its methods at the same place in every file.
- * - Every kind declares each input once (`declareFields`, kit/fields.ts): no kind file keeps a
+ * - Every kind declares each input once (`declareFields`, framework/fields.ts): no kind file keeps a
  *   table of its inputs' docs of its own (`KindDocs` with `inputs`) or builds a body from its
  *   inputs by name (`toApi`, or `snake_case: inputs.camelCase`).
  */
@@ -18,7 +18,7 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(__dirname, "..");
 /** The folders of source: the eight code folders, the tests, the scripts and the benchmarks. */
-const SOURCE_FOLDERS = ["catalogue", "provider", "emulator", "policy", "sdk", "testing", "importer", "recover", "test", "scripts", "bench"];
+const SOURCE_FOLDERS = ["permissions", "provider", "emulator", "policy", "sdk", "testing", "importer", "recover", "test", "scripts", "bench"];
 const MODULE_FILE = /\.(ts|mts|cts|js|mjs|cjs)$/;
 
 /** Every `<name>.<ext>` beside a folder `<name>/` under `folder`, as paths from the repository's root. */
@@ -51,7 +51,7 @@ const DEFINITION_ORDER = [
   "update",
   "delete",
 ];
-const DEFINE_KIND = path.join(ROOT, "provider/resources/kit/define-kind.ts");
+const DEFINE_KIND = path.join(ROOT, "provider/resources/framework/define-kind.ts");
 const KIND_FOLDER = path.join(ROOT, "provider/resources");
 
 function parse(file: string): ts.SourceFile {
@@ -79,7 +79,7 @@ function definitionMembers(): string[] {
 
 /** Each `defineKind({...})` call of the kinds, as its file and the member names it lists, in order. */
 function defineKindCalls(): { file: string; members: string[] }[] {
-  const files = readdirSync(KIND_FOLDER, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts") && !f.startsWith("kit"));
+  const files = readdirSync(KIND_FOLDER, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts") && !f.startsWith("framework"));
   return files.flatMap((file) =>
     nodesOf(parse(path.join(KIND_FOLDER, file)), ts.isCallExpression)
       .filter((call) => ts.isIdentifier(call.expression) && call.expression.text === "defineKind" && ts.isObjectLiteralExpression(call.arguments[0]))
@@ -91,9 +91,11 @@ function defineKindCalls(): { file: string; members: string[] }[] {
   );
 }
 
-/** The kinds' source files (their folders' parts included), without the kit and the calls declarations. */
+/** The kinds' source files (their folders' parts included), without the framework and the calls declarations. */
 function kindFiles(): string[] {
-  return readdirSync(KIND_FOLDER, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts") && !f.startsWith("kit") && !f.endsWith(".calls.ts"));
+  return readdirSync(KIND_FOLDER, { recursive: true, encoding: "utf8" }).filter(
+    (f) => f.endsWith(".ts") && !f.startsWith("framework") && !f.endsWith(".calls.ts"),
+  );
 }
 
 describe("module layout", () => {

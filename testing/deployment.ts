@@ -25,7 +25,7 @@ import {
   type Operation,
   type RunResult,
   type TestEngineOptions,
-} from "./run";
+} from "./engine-run";
 import type { TestEngine } from "./engine";
 
 /** How long a program may take to exit after a failure ended the run, before it is killed. */

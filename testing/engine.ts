@@ -36,7 +36,7 @@ import {
   withEnvironment,
   type RunResult,
   type TestEngineOptions,
-} from "./run";
+} from "./engine-run";
 import { StateStore, dependencyOrder, type ResourceRecord } from "./state";
 import { changedKeys, markSecret, plainProps, secretKeys, type Props } from "./values";
 
@@ -44,7 +44,7 @@ export type { LogLine } from "./monitor";
 export type { PolicyPackConfig, PolicyPackSpec, PolicyViolation, EnforcementLevel } from "./policy";
 export type { ResourceRecord } from "./state";
 export { UNKNOWN } from "./values";
-export { pulumiScript, type EngineError, type Operation, type ResourceResult, type RunResult, type TestEngineOptions } from "./run";
+export { pulumiScript, type EngineError, type Operation, type ResourceResult, type RunResult, type TestEngineOptions } from "./engine-run";
 
 /**
  * A stack driven by a real Pulumi program, without the Pulumi CLI. Each operation starts its own

@@ -4,7 +4,7 @@
  * sentinel of previews. The engine keeps values in this "wire form" and converts at its edges.
  */
 
-import { UNKNOWN } from "../catalogue/values";
+import { UNKNOWN } from "../permissions/values";
 /** Properties of a resource: a JSON object in wire form. */
 export type Props = Record<string, unknown>;
 
@@ -16,7 +16,7 @@ export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 export const RESOURCE_SIG = "5cf8f73096256a8f31e491e813e4eb8e";
 /** The signature of an output value: `{ [SIG]: OUTPUT_SIG, value?, secret?, dependencies? }`. */
 export const OUTPUT_SIG = "d0e6a833031e9bbcd3f4e8bde6ca49a4";
-/** The value of a property not known during a preview (the catalogue's). */
+/** The value of a property not known during a preview (the permission catalogue's). */
 export { UNKNOWN };
 
 function sigOf(value: unknown): unknown {

@@ -10,7 +10,7 @@
 import { parse as parseCsv } from "csv-parse/sync";
 import { z } from "zod";
 // The columns of Kasm's batch import format are the spec's, stated once in the catalogue for every reader.
-import { SERVER_CSV_COLUMNS, USER_CSV_COLUMNS, USER_GROUP_COLUMN } from "../../catalogue/bulk-rows";
+import { SERVER_CSV_COLUMNS, USER_CSV_COLUMNS, USER_GROUP_COLUMN } from "../../permissions/bulk-rows";
 import { CsvFormatError, CsvValidationFailed } from "../errors";
 import { BATCH_USER_EXTRA } from "../fields";
 import { MASK, newId, timestamp, type ServerRecord, type Store, type UserRecord } from "../store";

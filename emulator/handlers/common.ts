@@ -3,7 +3,7 @@
  * field types for the wire (the product accepts numbers and booleans sent as strings).
  */
 import { z } from "zod";
-import type { OperationName } from "../../catalogue";
+import type { OperationName } from "../../permissions";
 import type { Caller } from "../auth";
 import { InvalidRequest } from "../errors";
 import { definedOnly, PRODUCT_ONLY_CLIENT_PERMISSIONS, type ProductClientPermissions } from "../models/common";

@@ -6,7 +6,7 @@
  * target is known.
  */
 import { z } from "zod";
-import type { OperationName } from "../../catalogue";
+import type { OperationName } from "../../permissions";
 import {
   EGRESS_CREDENTIAL,
   EGRESS_GATEWAY,

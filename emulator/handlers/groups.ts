@@ -8,7 +8,7 @@
  * answers carry `group_mappings` (the emulator models no SSO group mappings: always `[]`).
  */
 import { z } from "zod";
-import type { OperationName } from "../../catalogue";
+import type { OperationName } from "../../permissions";
 import { PermissionRefused115, RefusedWith200, UnhandledException } from "../errors";
 import { databaseId } from "../models/common";
 import { PRODUCT_GROUP, PRODUCT_GROUP_ITEM, PRODUCT_GROUP_MEMBER } from "../fields";
@@ -66,7 +66,7 @@ function groupJson(g: GroupRecord, observedFields: boolean) {
 
 /**
  * The product lists a system group only to a key that may also view system groups (Groups View
- * System); the catalogue's Groups View is already checked.
+ * System); the permission catalogue's Groups View is already checked.
  */
 function visible({ caller }: Call, g: GroupRecord): boolean {
   return !g.is_system || caller.has("Groups View System");

@@ -4,7 +4,7 @@
  * which refuse with HTTP 200 and an `error_message`, as the product's admin operations do.
  */
 import { z } from "zod";
-import { IMAGE_COMPUTE_SETTINGS } from "../../catalogue/kinds";
+import { IMAGE_COMPUTE_SETTINGS } from "../../permissions/kinds";
 import { MissingParameters, PermissionRefused115, RefusedWith200, UnhandledException } from "../errors";
 import { IMAGE, RECORDING, RECORDING_METADATA } from "../fields";
 import { PRODUCT_IMAGE, PRODUCT_IMAGE_ITEM } from "../product-fields";

@@ -3,7 +3,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
-import { USER_FIELD_PERMISSIONS } from "../../catalogue";
+import { USER_FIELD_PERMISSIONS } from "../../permissions";
 import { InvalidRequest, UnknownObject } from "../errors";
 import { ASSIGNED_SERVER, SESSION_SUMMARY, USER, USER_ATTRIBUTES, USER_GROUP, USER_SERVER_ASSIGNMENT } from "../fields";
 import { timestamp, type SessionRecord, type Store, type UserAttributesRecord, type UserRecord } from "../store";

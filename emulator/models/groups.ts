@@ -3,7 +3,7 @@
  * from the seed or the data file) but users join and leave them; in product mode the product's
  * create_group, update_group and delete_group change them, with 1.15's rules.
  */
-import { ADMINISTRATORS_GROUP, ALL_USERS_GROUP, SYSTEM_GROUP_NAMES } from "../../catalogue";
+import { ADMINISTRATORS_GROUP, ALL_USERS_GROUP, SYSTEM_GROUP_NAMES } from "../../permissions";
 import { RefusedWith200, UnhandledException } from "../errors";
 import { byId, canonicalId, newId, orUnknown, pythonUuid, type Table } from "./common";
 

@@ -5,7 +5,7 @@
  * delete_image; `data/access_postgres.py` create_update_image; `data/model.py` Image).
  */
 import { isDeepStrictEqual } from "node:util";
-import { IMAGE_COMPUTE_SETTINGS } from "../../catalogue/kinds";
+import { IMAGE_COMPUTE_SETTINGS } from "../../permissions/kinds";
 import { RefusedWith200, UnhandledException } from "../errors";
 import { AreaModel, byId, canonicalId, databaseId, hyphenatedId, newId, orUnknown, pythonUuid, type Table } from "./common";
 import type { ServersModel } from "./servers";
@@ -370,7 +370,7 @@ export class ImagesModel extends AreaModel<ImagesTables, ImagesDependencies> {
   }
 
   /**
-   * Whether an update's settings change a compute-related field (the catalogue's
+   * Whether an update's settings change a compute-related field (the permission catalogue's
    * `IMAGE_COMPUTE_SETTINGS`: the spec's special permission 3 with 1.15's `require_gpu` and
    * `persistent_profile_path`) of the stored image, as 1.15's
    * update_image judges it for a key without both Images Modify and Images Modify Resources: each

@@ -2,7 +2,7 @@
  * API keys: the credentials every call is made with. The API has no way to manage them; they come
  * from the seed or the data file.
  */
-import type { PermissionName } from "../../catalogue";
+import type { PermissionName } from "../../permissions";
 import { AreaModel, hashSecret, newId, newSalt, type Table } from "./common";
 
 /** An API key as the administrator configured it. The secret is kept as a salted hash. */

@@ -2,7 +2,7 @@
  * Licenses: activation keys (the entitlements a seed grants) and the licenses activated from
  * them. Licenses cap what the other areas may hold: named users and concurrent sessions.
  */
-import { COMMUNITY_CONCURRENT_SESSIONS } from "../../catalogue/product";
+import { COMMUNITY_CONCURRENT_SESSIONS } from "../../permissions/product";
 import { ActivationRefused, LicenseLimitExceeded } from "../errors";
 import { LICENSE_FEATURES } from "../fields";
 import { AreaModel, newId, timestamp, type Table } from "./common";
@@ -50,7 +50,7 @@ export interface ActivationKeyInput {
 /** A seeded activation key grants every feature of the license record unless it says otherwise. */
 const ALL_FEATURES = LICENSE_FEATURES.documented;
 
-/** Capacity of the Community Edition, which applies while no license is active (the catalogue's product constant). */
+/** Capacity of the Community Edition, which applies while no license is active (the permission catalogue's product constant). */
 export { COMMUNITY_CONCURRENT_SESSIONS };
 
 /** Activation keys, licenses and the limits they set. */

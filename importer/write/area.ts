@@ -9,7 +9,7 @@
  * (the four egress areas). The users, with their data files and loops, are written by steps of
  * their own (`users-and-groups.ts`): a step is any function of the writer.
  */
-import type { KasmKind } from "../../catalogue/kinds";
+import type { KasmKind } from "../../permissions/kinds";
 import type { ImportKind } from "../kinds";
 import type { Inventory } from "../read";
 import type { Declaration, ProgramWriter, Value } from "./writer";

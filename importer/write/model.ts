@@ -7,7 +7,7 @@
  * TypeScript program has code no other language shares (the users' data files read in loops):
  * that is {@link Code}, which the other emitters never meet.
  */
-import type { KasmKind } from "../../catalogue/kinds";
+import type { KasmKind } from "../../permissions/kinds";
 
 /** A TypeScript expression written as it is: only the dynamic TypeScript program holds one. */
 export class Code {

@@ -8,7 +8,7 @@
  */
 import { usersCsv } from "../../provider/api/batch-csv";
 import { groupShown, userAttributesShown, userShown, type BatchUserRow, type GroupRecord, type User } from "../../provider/api";
-import { ALL_USERS_GROUP } from "../../catalogue";
+import { ALL_USERS_GROUP } from "../../permissions";
 import type { Area } from "./area";
 import { Code, canonical, declaration, json, literal, setValues, type Declaration, type ProgramWriter, type Value } from "./writer";
 

@@ -5,11 +5,11 @@
  * with their names, `new kasm.Kind(...)`).
  * Apart from the areas so that each area reads as what it declares, and the rules of writing
  * source stay in one place: the same installation gives the same bytes. Every object declared with
- * a variable is linked, by kind and canonical id, to `<variable>.<id output>` (the catalogue's
+ * a variable is linked, by kind and canonical id, to `<variable>.<id output>` (the permission catalogue's
  * `KIND_ID_OUTPUTS`): one map through which later sections refer to it ({@link ProgramWriter.link}).
  */
-import { canonicalId } from "../../catalogue/ids";
-import { idOutputOf, kasmTypeToken, type KasmKind } from "../../catalogue/kinds";
+import { canonicalId } from "../../permissions/ids";
+import { idOutputOf, kasmTypeToken, type KasmKind } from "../../permissions/kinds";
 import { IMPORT_KINDS, type ImportKind } from "../kinds";
 import { Names, slug } from "../names";
 import { imageFriendlyNames, type Inventory, type Skipped } from "../read";

@@ -13,7 +13,7 @@
  */
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { EXEMPT_PROPERTY, flag, isExempt, tri, type Tri } from "./common";
-import { referenceKey } from "../../catalogue";
+import { referenceKey } from "../../permissions";
 import { isUnknownValue, label, undecidable } from "../shared/kasm";
 import { inputsOf, type PolicyInputs } from "../shared/inputs";
 

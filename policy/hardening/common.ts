@@ -9,7 +9,7 @@
  * not decide" (see `undecidable`), never a crash and never a silent pass.
  */
 import type { PolicyConfigSchema, ResourceValidationArgs, ResourceValidationPolicy, ReportViolation } from "@pulumi/policy";
-import { rowLabel, serverImportRows, userSetRows, type BulkRowOf, type BulkRows } from "../../catalogue/bulk-rows";
+import { rowLabel, serverImportRows, userSetRows, type BulkRowOf, type BulkRows } from "../../permissions/bulk-rows";
 import { containsUnknown, isUnknownValue, label, listWords, undecidable, type KasmKind } from "../shared/kasm";
 import { inputsOf, type PolicyInputs } from "../shared/inputs";
 

@@ -27,7 +27,7 @@
  */
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { EXEMPT_PROPERTY, isExempt, tri, type Tri } from "./common";
-import { referenceKey } from "../../catalogue";
+import { referenceKey } from "../../permissions";
 import type { KindInputs, PolicyProps } from "../shared/inputs";
 import { connectionOf, isUnknownValue, kindOf, label, rawProps, undecidable, type KasmKind, type RawProps } from "../shared/kasm";
 

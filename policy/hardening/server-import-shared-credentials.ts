@@ -8,7 +8,7 @@
  * opens the server to everyone. The message names the rows by position (`servers[2]`,
  * `csv row 3 (line 4)`), never by their values.
  */
-import type { BulkRowOf } from "../../catalogue/bulk-rows";
+import type { BulkRowOf } from "../../permissions/bulk-rows";
 import { bulkRowsRule, isUnknownValue, type Tri } from "./common";
 
 /** Whether one row is an SSH server with shared STATIC credentials: undefined when a value it needs is not known. */

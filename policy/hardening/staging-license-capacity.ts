@@ -11,14 +11,14 @@
  * license (`connections.<name>.license`).
  */
 import type { PolicyConfigSchema, StackValidationPolicy } from "@pulumi/policy";
-import { COMMUNITY_CONCURRENT_SESSIONS } from "../../catalogue/product";
+import { COMMUNITY_CONCURRENT_SESSIONS } from "../../permissions/product";
 import { EXEMPT_PROPERTY, isExempt, numberOf } from "./common";
 import { connectionOf, label, undecidable } from "../shared/kasm";
 import { inputsOf } from "../shared/inputs";
 
 export const NAME = "staging-license-capacity";
 
-/** Concurrent sessions of the Community Edition (the catalogue's product constant). */
+/** Concurrent sessions of the Community Edition (the permission catalogue's product constant). */
 export { COMMUNITY_CONCURRENT_SESSIONS };
 
 /** The license properties: at the top level for the default installation, under `connections.<name>` for the others. */

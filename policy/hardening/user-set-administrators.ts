@@ -6,7 +6,7 @@
  * its own (a `User` with a `GroupMembership`), where the grant is visible. The message names the
  * rows by position (`users[2]`, `csv row 3 (line 4)`), never by their values.
  */
-import type { BulkRowOf } from "../../catalogue/bulk-rows";
+import type { BulkRowOf } from "../../permissions/bulk-rows";
 import { bulkRowsRule, isUnknownValue, type Tri } from "./common";
 
 /** Kasm's built-in group of Global Admins, as batch imports name it. */

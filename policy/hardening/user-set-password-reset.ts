@@ -7,7 +7,7 @@
  * sign in through their directory and are not flagged. The message names the rows by position
  * (`users[2]`, `csv row 3 (line 4)`), never by their values.
  */
-import type { BulkRowOf } from "../../catalogue/bulk-rows";
+import type { BulkRowOf } from "../../permissions/bulk-rows";
 import { bulkRowsRule, isUnknownValue, type Tri } from "./common";
 
 /** Whether one row is a local user not forced to reset its password: undefined when a value it needs is not known. */

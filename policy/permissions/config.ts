@@ -7,11 +7,11 @@
  * description).
  */
 import type { PolicyConfigSchema, ReportViolation, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
-import { ALL_PERMISSIONS, isPermissionName, type PermissionName } from "../../catalogue";
-import { referenceKey, type KnownFacts } from "../../catalogue";
-import { LOOKUP_NAMES, lookupOf, type LookupName } from "../../catalogue/lookups";
-import { isConnectionName } from "../../catalogue/connections";
-import { closestName } from "../../catalogue/spelling";
+import { ALL_PERMISSIONS, isPermissionName, type PermissionName } from "../../permissions";
+import { referenceKey, type KnownFacts } from "../../permissions";
+import { LOOKUP_NAMES, lookupOf, type LookupName } from "../../permissions/lookups";
+import { isConnectionName } from "../../permissions/connections";
+import { closestName } from "../../permissions/spelling";
 
 /** The ids of the built-in groups in the target Kasm. */
 export interface SystemGroupIds {

@@ -14,7 +14,7 @@
  * Advisory by default: a broken dependency only matters for a call that needs the permission, and
  * resource-needs-permissions (mandatory) reports exactly those.
  */
-import { dependencyViolations, DEPENDENCY_RULES, type PermissionName } from "../../catalogue";
+import { dependencyViolations, DEPENDENCY_RULES, type PermissionName } from "../../permissions";
 import { keyPolicy, parseInstallationKeys, parseKeyConfigWithPermissions, readPolicyConfig } from "./config";
 import { installationWords, kindOf } from "../shared/kasm";
 

@@ -3,7 +3,7 @@
  * rules, and what the pipeline's API key holds beyond it.
  *
  * The set is the union of what every call of every resource's create, read, update and delete
- * needs (the shared table, `catalogue/kind-table.ts`), with each dependency added.
+ * needs (the shared table, `permissions/kind-table.ts`), with each dependency added.
  * Permissions needed only if an undecided fact holds are listed apart. Advisory: it reports when
  * the key holds more than the stack needs (or lacks some of it), and always when the config gives
  * no permissions (then it says what to grant a new key). `reportWhenMinimal` reports a key that
@@ -12,13 +12,13 @@
  * Lookups (getZone, getImage, getUser, ...) are not resources: the program calls them itself and
  * no policy sees them. A real program gives a StagingConfig its zone and image from getZoneOutput
  * and getImageOutput, so Zones View and Images View are needed though no resource calls for them.
- * The policy never advises dropping what a lookup needs (`catalogue/lookups.ts`),
+ * The policy never advises dropping what a lookup needs (`permissions/lookups.ts`),
  * unless the config names the lookups the program calls (`lookups`, `[]` for none); then it also
  * counts their needs in the set.
  */
-import { ALL_PERMISSIONS, closeUnderDependencies, effectivePermissions, type PermissionName } from "../../catalogue";
-import { judgeNeeds, minimalPermissions } from "../../catalogue";
-import { LOOKUP_NAMES, lookupPermissions, type LookupName } from "../../catalogue/lookups";
+import { ALL_PERMISSIONS, closeUnderDependencies, effectivePermissions, type PermissionName } from "../../permissions";
+import { judgeNeeds, minimalPermissions } from "../../permissions";
+import { LOOKUP_NAMES, lookupPermissions, type LookupName } from "../../permissions/lookups";
 import {
   keyPolicy,
   LEAST_PRIVILEGE_PROPERTIES,

@@ -3,12 +3,12 @@
  *
  * Kasm's Read Only setting overrides the key's permissions and allows read operations only.
  * Whether a resource's provider writes depends on that resource alone (its calls come from the
- * shared table, `catalogue/kind-table.ts`): nearly every resource writes when created; a
+ * shared table, `permissions/kind-table.ts`): nearly every resource writes when created; a
  * UserAttributes that declares no attribute is the exception (it only reads). A stack policy
  * reporting on each resource, as `resource-needs-permissions` is, so that a config it cannot use
  * is reported once, on the stack (see `readPolicyConfig`), and a preview judges both together.
  */
-import { knowledgeFromFacts, LIFECYCLE_STEPS, resourcePermissionNeeds } from "../../catalogue";
+import { knowledgeFromFacts, LIFECYCLE_STEPS, resourcePermissionNeeds } from "../../permissions";
 import { keyPolicy, parseInstallationKeys, parseKeyConfig, readPolicyConfig } from "./config";
 import { byInstallation } from "./stack";
 import { kindOf, label, rawProps, undecidable } from "../shared/kasm";

@@ -3,7 +3,7 @@
  * updated and deleted with the pipeline's API key.
  *
  * For each resource it takes the calls its provider makes in each step from the shared table
- * (`catalogue/kind-table.ts`), with their circumstances: system groups, users that hold
+ * (`permissions/kind-table.ts`), with their circumstances: system groups, users that hold
  * Global Admin (from the config, or made so by a GroupMembership or UserGroups of the same stack),
  * users with sessions, the target of an egress mapping or credential. It then judges the key
  * with the dependency rules: a permission held without its dependencies does not take effect.
@@ -24,7 +24,7 @@
  * first, a mandatory stack policy stops the run before anything changes; only with
  * `pulumi up --skip-preview` does it run after the changes.
  */
-import { judgeNeeds, LIFECYCLE_STEPS, type CallShortfall, type LifecycleStep, type NeedsVerdict } from "../../catalogue";
+import { judgeNeeds, LIFECYCLE_STEPS, type CallShortfall, type LifecycleStep, type NeedsVerdict } from "../../permissions";
 import { keyPolicy, parseInstallationKeys, parseKeyConfigWithPermissions, readPolicyConfig } from "./config";
 import { analyseStack, byInstallation, type KasmEntry } from "./stack";
 import { installationWords, kindOf, label, listWords, quoted, undecidable } from "../shared/kasm";

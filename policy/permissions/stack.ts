@@ -8,7 +8,7 @@
  * UserAttributes whose `userId` comes from a User of the stack acts on that User.
  *
  * This file resolves those links into references and facts, then asks the shared table
- * (`catalogue/kind-table.ts`) what each resource needs.
+ * (`permissions/kind-table.ts`) what each resource needs.
  */
 import {
   knowledgeFromFacts,
@@ -18,7 +18,7 @@ import {
   type KnownFacts,
   type PermissionKnowledge,
   type ResourceNeeds,
-} from "../../catalogue";
+} from "../../permissions";
 import { configFacts, type KeyConfig } from "./config";
 import type { PolicyProps } from "../shared/inputs";
 import { connectionOf, isUnknownValue, kindOf, rawProps, type ProviderOfResource } from "../shared/kasm";

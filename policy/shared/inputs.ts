@@ -6,12 +6,12 @@
  *
  * The types come from the provider's registry of kinds (each kind's manifest) through a TYPE-ONLY
  * import: it is erased when compiled, so the packs load nothing from the provider at run time. A value may still be a
- * placeholder for what is not known during preview (see `catalogue/values.ts`): every property is
+ * placeholder for what is not known during preview (see `permissions/values.ts`): every property is
  * typed as possibly {@link UnknownPlaceholder}, and the readers in `policy/hardening/common.ts`
  * turn it into "not known".
  */
 import type { InputsOfKind, kinds, OutputsOfKind } from "../../provider";
-import type { PreviewNoteOf } from "../../catalogue";
+import type { PreviewNoteOf } from "../../permissions";
 import { kindOf, rawProps, type KasmKind } from "./kasm";
 
 /** The registry's kinds, as types (see `kinds` in provider/index.ts). */

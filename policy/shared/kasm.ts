@@ -8,7 +8,7 @@
  * nothing to tell them from other values, so the only safe rule is to name properties, never
  * print them. Properties whose names start with `__` (such as `__provider`) are never looked at.
  */
-import { isUnknownValue, kindAndFormOfTypeToken, kindOfTypeToken, NATIVE_PROVIDER_TYPE, UNKNOWN_SENTINELS, type KasmKind } from "../../catalogue";
+import { isUnknownValue, kindAndFormOfTypeToken, kindOfTypeToken, NATIVE_PROVIDER_TYPE, UNKNOWN_SENTINELS, type KasmKind } from "../../permissions";
 
 export { isUnknownValue, kindOfTypeToken, type KasmKind };
 

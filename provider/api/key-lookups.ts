@@ -7,13 +7,13 @@
  * Before such an object is created, its `check` (or, for a kind that looks in its create, the
  * create) looks the key up: a key Kasm has already fails in the preview, and the create's recovery
  * after a server error must not take a stranger's object for its own (see `createOrAdopt` and
- * `findFirst` in kit/adoption.ts). One lookup per create made an `up` of N objects cost 2N
+ * `findFirst` in framework/adoption.ts). One lookup per create made an `up` of N objects cost 2N
  * requests. Here the lookups of one deployment (one host process) share one listing per list
  * operation (and per egress provider, for the kinds that hang off one): N lookups cost one
  * request. The recovery itself still looks the key up afresh (`createOnce`), never from a listing.
  *
  * A listing serves for {@link LISTING_MAX_AGE_MS}, then the next lookup reads a new one. A finding
- * counts from when its listing was read (`lookups.askedAt` in kit/installation-check.ts): the
+ * counts from when its listing was read (`lookups.askedAt` in framework/installation-check.ts): the
  * create that follows a check skips its own lookup only while an absence read by a lookup of its
  * own would still stand, so an object made outside Pulumi is no likelier to be missed than before.
  * This process's own creates are added to the listings they belong in (from the create's answer):
@@ -25,7 +25,7 @@
  * the listing, so it never says that a key this process freed is taken. A listing that fails is
  * forgotten, and its lookups fail as a lookup of their own would.
  */
-import type { OperationName } from "../../catalogue";
+import type { OperationName } from "../../permissions";
 import { normaliseId, sameId } from "./schemas/common";
 import type { GroupRecord } from "./schemas/groups";
 import type { StagingConfig } from "./schemas/staging";
@@ -92,7 +92,7 @@ export class KeyLookups {
     }
   }
 
-  /** When the oldest listing held now was read, or undefined when none is (see `lookups.askedAt` in kit/installation-check.ts). */
+  /** When the oldest listing held now was read, or undefined when none is (see `lookups.askedAt` in framework/installation-check.ts). */
   listedSince(): number | undefined {
     let oldest: number | undefined;
     for (const listing of this.#listings.values()) oldest = Math.min(oldest ?? Infinity, listing.takenAt);

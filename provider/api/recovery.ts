@@ -10,7 +10,7 @@
  * transient failure, adopts what it finds, and creates again only when nothing was committed.
  */
 import type { z } from "zod";
-import type { OperationName } from "../../catalogue";
+import type { OperationName } from "../../permissions";
 import { KasmApiError, KasmBadRequestError, KasmMalformedIdError, KasmNotFoundError, KasmRateLimitError, KasmServerError, KasmTransportError } from "./errors";
 import { Empty } from "./schemas/common";
 import type { CallOptions, KasmTransport } from "./transport";
@@ -72,7 +72,7 @@ export interface Adoption<T> {
  *
  * An object with the key that existed before the first attempt is found in 2 or 3 as well, and
  * taken for the created one. A caller for whom that matters looks the key up before calling this,
- * as every resource does (provider/resources/kit/adoption.ts, `findFirst`).
+ * as every resource does (provider/resources/framework/adoption.ts, `findFirst`).
  */
 export async function createOnce<T>(transport: KasmTransport, operation: OperationName, create: () => Promise<T>, adoption: Adoption<T>): Promise<T> {
   const policy = transport.policy;

@@ -11,7 +11,7 @@
  * `kasm:` keys: its messages name the property and the provider (`` `apiKeySecret` of provider
  * `staging` ``), since `pulumi config set kasm:apiKeySecret` would change nothing it reads.
  */
-import { connectionEnvPrefix, connectionNamespace } from "../../catalogue/connections";
+import { connectionEnvPrefix, connectionNamespace } from "../../permissions/connections";
 
 /** The configuration namespace and environment prefix of one connection. */
 export interface SettingNames {

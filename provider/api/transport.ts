@@ -28,8 +28,8 @@
  */
 import type { Dispatcher, RetryHandler } from "undici";
 import type { z } from "zod";
-import { OPERATIONS, type OperationContext, type OperationName } from "../../catalogue";
-import { canonicalId } from "../../catalogue/ids";
+import { OPERATIONS, type OperationContext, type OperationName } from "../../permissions";
+import { canonicalId } from "../../permissions/ids";
 import type { KasmLogger, ResolvedConfig } from "./config";
 import {
   KasmApiError,

@@ -26,8 +26,8 @@
  * snapshot: the pages are read leniently, whoever asked first, and each read served from them
  * takes a vocabulary mismatch they showed as its own request would have (see {@link UserReads.read}).
  */
-import { ALL_USERS_GROUP } from "../../catalogue";
-import { canonicalId } from "../../catalogue/ids";
+import { ALL_USERS_GROUP } from "../../permissions";
+import { canonicalId } from "../../permissions/ids";
 import { findUser } from "./operations/users";
 import type { User } from "./schemas/users";
 import { UserPages } from "./user-pages";

@@ -62,7 +62,7 @@ export class UsernameLookups {
     return findUserByUsername(this.#shared.lister, name);
   }
 
-  /** When the listing held now was read, or undefined when none is (see `lookups.askedAt` in kit/installation-check.ts). */
+  /** When the listing held now was read, or undefined when none is (see `lookups.askedAt` in framework/installation-check.ts). */
   listedSince(): number | undefined {
     return this.#shared.listing?.takenAt;
   }

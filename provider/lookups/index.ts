@@ -12,7 +12,7 @@
  * sdk/lookups; what they share in `common.ts`; each record type's secret fields in `secrets.ts`,
  * which a program loads without the lookups (and zod with them) until its first lookup.
  */
-import type { LookupName } from "../../catalogue/lookups";
+import type { LookupName } from "../../permissions/lookups";
 import type { Lookup } from "./common";
 import { EGRESS_LOOKUPS } from "./egress";
 import { GROUP_LICENSE_LOOKUPS } from "./groups-licenses";
@@ -29,7 +29,7 @@ export * from "./secrets";
 export * from "./users";
 
 /**
- * Every lookup, by its name: the catalogue's list (`catalogue/lookups.ts`), which the compiler
+ * Every lookup, by its name: the permission catalogue's list (`permissions/lookups.ts`), which the compiler
  * holds the table to (a lookup missing here fails to compile).
  */
 export const LOOKUPS = {

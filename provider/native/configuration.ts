@@ -9,8 +9,8 @@
  * from the environment must not land there.
  */
 import { DEFAULT_SETTING_NAMES, DEFAULTS, configKey, envVar } from "../api/config";
-import { isUnknownValue } from "../../catalogue/values";
-import type { Props } from "../resources/kit/types";
+import { isUnknownValue } from "../../permissions/values";
+import type { Props } from "../resources/framework/types";
 import type { PropertySpec } from "./outputs";
 
 /** The settings that hold a secret: stored and answered wrapped, never shown. */

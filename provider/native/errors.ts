@@ -8,8 +8,8 @@ import * as grpc from "@grpc/grpc-js";
 import * as anyproto from "google-protobuf/google/protobuf/any_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
-import { KasmInitializationError } from "../resources/kit/errors";
-import type { Props } from "../resources/kit/types";
+import { KasmInitializationError } from "../resources/framework/errors";
+import type { Props } from "../resources/framework/types";
 import { toStruct } from "./properties";
 
 /**

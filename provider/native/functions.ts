@@ -11,8 +11,8 @@
  * type's name meets a resource's (`UserGroups` is a kind).
  */
 import { z } from "zod";
-import { nativeToken } from "../../catalogue/kinds";
-import type { LookupName } from "../../catalogue/lookups";
+import { nativeToken } from "../../permissions/kinds";
+import type { LookupName } from "../../permissions/lookups";
 import { toCamelCase, toSnakeCase } from "../api/records";
 import { isSecretFieldName } from "../api/redact";
 import { LOOKUPS, type Lookup, type RecordSpec } from "../lookups";

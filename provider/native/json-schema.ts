@@ -4,7 +4,7 @@
  * every type of the package schema comes from a zod schema by one conversion.
  */
 import { z } from "zod";
-import { nativeToken } from "../../catalogue/kinds";
+import { nativeToken } from "../../permissions/kinds";
 import type { PropertySpec } from "./outputs";
 
 /** A JSON Schema node as `z.toJSONSchema` writes it (the parts read here). */

@@ -10,16 +10,16 @@
  * asks the kind for every input and keeps those Kasm has.
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { kindOfTypeToken } from "../../catalogue/kinds";
-import { UNKNOWN } from "../../catalogue/values";
+import { kindOfTypeToken } from "../../permissions/kinds";
+import { UNKNOWN } from "../../permissions/values";
 import type { KindName } from "..";
 import type { ConnectionRegistry } from "../connections";
 import { warn, note } from "../engine-log";
 import { contextIn } from "../runtime";
-import { failuresBeforePlan } from "../resources/kit/before-plan";
-import { KasmInitializationError } from "../resources/kit/errors";
+import { failuresBeforePlan } from "../resources/framework/before-plan";
+import { KasmInitializationError } from "../resources/framework/errors";
 import { HalfAppliedFailure } from "./errors";
-import type { Kind, KindContext, KindDiffResult, Props } from "../resources/kit/types";
+import type { Kind, KindContext, KindDiffResult, Props } from "../resources/framework/types";
 import { outputNames } from "./outputs";
 import { fromStruct, secretNames, toStruct } from "./properties";
 import { inputNames } from "./schema";
@@ -69,7 +69,7 @@ function importCommandOf(urn: string, provider: { readonly name: string; readonl
 /** The lifecycle methods over `deps` (see the module comment). */
 export function lifecycle(deps: LifecycleDeps) {
   /** The kind of a URN's resource, and the context its methods are handed. */
-  function resolve(urn: string): { readonly kind: KindName; readonly provider: Kind; readonly context: KindContext } {
+  function resolve(urn: string): { readonly kind: KindName; readonly provider: Kind; readonly secretInputs: readonly string[]; readonly context: KindContext } {
     const { type, name } = partsOfUrn(urn);
     const kind = kindOfTypeToken(type, "native");
     if (kind === undefined || !(kind in deps.kinds))
@@ -84,20 +84,21 @@ export function lifecycle(deps: LifecycleDeps) {
     return {
       kind: kind as KindName,
       provider: deps.kinds[kind as KindName],
+      secretInputs: deps.kinds[kind as KindName].manifest.secrets ?? [],
       context: { ...context, setting, ...(importCommand === undefined ? {} : { importCommand }) },
     };
   }
 
   return {
     async check(req: provproto.CheckRequest): Promise<provproto.CheckResponse> {
-      const { kind, provider, context } = resolve(req.getUrn());
+      const { kind, provider, secretInputs, context } = resolve(req.getUrn());
       const olds = fromStruct(req.getOlds());
       const news = fromStruct(req.getNews());
       const checked = await provider.check(olds.props, news.props, context);
       const inputs = (checked.inputs ?? news.props) as Props;
       // As the dynamic host does: the kind's failures, or the installation's one read when the inputs change.
-      const failures = await failuresBeforePlan(kind, olds.props, { ...checked, inputs }, context);
-      const response = new provproto.CheckResponse().setInputs(toStruct(inputs, secretNames(kind, inputs, news.secrets)));
+      const failures = await failuresBeforePlan(kind, secretInputs, olds.props, { ...checked, inputs }, context);
+      const response = new provproto.CheckResponse().setInputs(toStruct(inputs, secretNames(secretInputs, inputs, news.secrets)));
       return response.setFailuresList(failures.map((failure) => new provproto.CheckFailure().setProperty(failure.property).setReason(failure.reason)));
     },
 
@@ -132,20 +133,22 @@ export function lifecycle(deps: LifecycleDeps) {
     },
 
     async create(req: provproto.CreateRequest): Promise<provproto.CreateResponse> {
-      const { kind, provider, context } = resolve(req.getUrn());
+      const { provider, secretInputs, context } = resolve(req.getUrn());
       const inputs = fromStruct(req.getProperties());
-      const secrets = secretNames(kind, inputs.props, inputs.secrets);
+      const secrets = secretNames(secretInputs, inputs.props, inputs.secrets);
       if (req.getPreview()) {
         // Nothing is sent in a preview: the computed outputs are not known yet.
         const unknowns = Object.fromEntries(outputNames(provider).map((name) => [name, UNKNOWN]));
         return new provproto.CreateResponse().setId("").setProperties(toStruct({ ...inputs.props, ...unknowns }, secrets));
       }
-      const result = await provider.create(inputs.props, context).catch((error: unknown) => keepingSecrets(error, kind, secrets));
-      return new provproto.CreateResponse().setId(result.id).setProperties(toStruct(result.outs as Props, secretNames(kind, result.outs ?? {}, secrets)));
+      const result = await provider.create(inputs.props, context).catch((error: unknown) => keepingSecrets(error, secretInputs, secrets));
+      return new provproto.CreateResponse()
+        .setId(result.id)
+        .setProperties(toStruct(result.outs as Props, secretNames(secretInputs, result.outs ?? {}, secrets)));
     },
 
     async read(req: provproto.ReadRequest): Promise<provproto.ReadResponse> {
-      const { kind, provider, context } = resolve(req.getUrn());
+      const { provider, secretInputs, context } = resolve(req.getUrn());
       const state = fromStruct(req.getProperties());
       const declared = fromStruct(req.getInputs());
       // An import reads an object the state does not hold yet: ask for every input (null), keep what Kasm has.
@@ -156,15 +159,15 @@ export function lifecycle(deps: LifecycleDeps) {
       if (!result.id) return response;
       const props = importing ? withoutNulls(result.props ?? {}) : ((result.props ?? state.props) as Props);
       const inputs = importing ? withoutNulls(result.inputs ?? {}) : ((result.inputs ?? declared.props) as Props);
-      const secrets = secretNames(kind, props, [...state.secrets, ...declared.secrets]);
-      return response.setProperties(toStruct(props, secrets)).setInputs(toStruct(inputs, secretNames(kind, inputs, secrets)));
+      const secrets = secretNames(secretInputs, props, [...state.secrets, ...declared.secrets]);
+      return response.setProperties(toStruct(props, secrets)).setInputs(toStruct(inputs, secretNames(secretInputs, inputs, secrets)));
     },
 
     async update(req: provproto.UpdateRequest): Promise<provproto.UpdateResponse> {
-      const { kind, provider, context } = resolve(req.getUrn());
+      const { provider, secretInputs, context } = resolve(req.getUrn());
       const olds = fromStruct(req.getOlds());
       const news = fromStruct(req.getNews());
-      const secrets = secretNames(kind, news.props, [...olds.secrets, ...news.secrets]);
+      const secrets = secretNames(secretInputs, news.props, [...olds.secrets, ...news.secrets]);
       if (req.getPreview()) {
         // Nothing is sent in a preview: the state's computed outputs stand (an update keeps the object).
         // The planned outputs also carry what the policy packs cannot tell from them (which fields
@@ -177,9 +180,11 @@ export function lifecycle(deps: LifecycleDeps) {
         const notes = provider.manifest.previewNotes?.(olds.props, news.props) ?? {};
         return new provproto.UpdateResponse().setProperties(toStruct({ ...news.props, ...kept, ...notes }, secrets));
       }
-      const result = await provider.update(req.getId(), olds.props, news.props, context).catch((error: unknown) => keepingSecrets(error, kind, secrets));
+      const result = await provider
+        .update(req.getId(), olds.props, news.props, context)
+        .catch((error: unknown) => keepingSecrets(error, secretInputs, secrets));
       const outs = (result.outs ?? { ...olds.props, ...news.props }) as Props;
-      return new provproto.UpdateResponse().setProperties(toStruct(outs, secretNames(kind, outs, secrets)));
+      return new provproto.UpdateResponse().setProperties(toStruct(outs, secretNames(secretInputs, outs, secrets)));
     },
 
     async delete(req: provproto.DeleteRequest): Promise<void> {
@@ -220,7 +225,7 @@ function withoutNulls(props: Props): Props {
  * {@link HalfAppliedFailure} that names which of its properties the engine must keep secret
  * (errors.ts sends them wrapped).
  */
-function keepingSecrets(error: unknown, kind: string, secrets: ReadonlySet<string>): never {
-  if (error instanceof KasmInitializationError) throw new HalfAppliedFailure(error, secretNames(kind, error.properties as Props, secrets));
+function keepingSecrets(error: unknown, secretInputs: readonly string[], secrets: ReadonlySet<string>): never {
+  if (error instanceof KasmInitializationError) throw new HalfAppliedFailure(error, secretNames(secretInputs, error.properties as Props, secrets));
   throw error;
 }

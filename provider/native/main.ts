@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { kinds } from "..";
 import { engineAddressFromArgv } from "../engine-log";
-import { refreshingLeniently } from "../resources/kit/lenient-refresh";
+import { refreshingLeniently } from "../resources/framework/lenient-refresh";
 import { serveNativeProvider } from "./server";
 
 /** This package's version, from the package.json above this file (dist/provider/native/ when built, provider/native/ from the sources). */

@@ -6,9 +6,9 @@
  * text, which the SDK's TSDoc is generated from too).
  */
 import { z } from "zod";
-import { KIND_ID_OUTPUTS } from "../../catalogue/kinds";
+import { KIND_ID_OUTPUTS } from "../../permissions/kinds";
 import type { kinds, OutputsOfKind } from "..";
-import type { Kind } from "../resources/kit/types";
+import type { Kind } from "../resources/framework/types";
 import { kindOutputSchema, objectOf, type ObjectTypeSpec } from "./json-schema";
 
 /** A property as a Pulumi package schema types it (the subset the kinds' properties need). */
@@ -31,7 +31,7 @@ export function outputProperties(kindName: string, kind: Kind, types: Record<str
   return objectOf(kindOutputSchema(kind.manifest), kindName, types).properties;
 }
 
-// The catalogue's id outputs are outputs of their kinds: a renamed or missing output fails to compile here.
+// The permission catalogue's id outputs are outputs of their kinds: a renamed or missing output fails to compile here.
 void (KIND_ID_OUTPUTS satisfies { readonly [K in keyof typeof KIND_ID_OUTPUTS]: keyof OutputsOfKind<(typeof kinds)[K]> });
 
 /**

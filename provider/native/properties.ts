@@ -9,8 +9,7 @@
  * both ways, as the kinds already expect from the dynamic-provider host.
  */
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
-import { isSecretInput } from "../../catalogue/kinds";
-import type { Props } from "../resources/kit/types";
+import type { Props } from "../resources/framework/types";
 
 /**
  * The wire protocol's marker of a secret value (Pulumi's `specialSigKey` and `specialSecretSig`,
@@ -62,10 +61,10 @@ export function fromStruct(struct: structproto.Struct | undefined): Unwrapped {
   return { props, secrets };
 }
 
-/** The names among `props` that leave secret: those that arrived secret, and the kind's secret inputs. */
-export function secretNames(kind: string, props: Props, arrivedSecret: Iterable<string>): Set<string> {
+/** The names among `props` that leave secret: those that arrived secret, and the kind's secret inputs (`secretInputs`, from its field declarations). */
+export function secretNames(secretInputs: readonly string[], props: Props, arrivedSecret: Iterable<string>): Set<string> {
   const names = new Set(arrivedSecret);
-  for (const key of Object.keys(props)) if (isSecretInput(kind, key)) names.add(key);
+  for (const key of Object.keys(props)) if (secretInputs.includes(key)) names.add(key);
   return names;
 }
 

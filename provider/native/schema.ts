@@ -16,11 +16,11 @@
  * here: one plugin process serves one provider instance, so an explicit provider is the
  * installation.
  */
-import { NATIVE_PACKAGE, nativeToken } from "../../catalogue/kinds";
+import { NATIVE_PACKAGE, nativeToken } from "../../permissions/kinds";
 import type { KindName } from "..";
 import { CONFIG_KEYS } from "../api/config";
 import { PROVIDER_SETTINGS } from "../runtime";
-import type { Kind, KindDocs } from "../resources/kit/types";
+import type { Kind, KindDocs } from "../resources/framework/types";
 import { outputProperties, requiredOutputNames, type PropertySpec } from "./outputs";
 import { configSpecs } from "./configuration";
 import { functionSpecs } from "./functions";

@@ -19,7 +19,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import type { KindName } from "..";
 import { ConnectionRegistry } from "../connections";
-import type { Kind } from "../resources/kit/types";
+import type { Kind } from "../resources/framework/types";
 import { grpcError } from "./errors";
 import { instanceMethods, type ConfiguredState } from "./instance";
 import { invokeMethod } from "./invoke";

@@ -22,9 +22,9 @@
  *   config it is.
  */
 import { z } from "zod";
-import { CAST_GROUP_CHANGING } from "../../catalogue/kinds";
-import { canonicalId } from "../../catalogue/ids";
-import { UNKNOWN } from "../../catalogue/values";
+import { CAST_GROUP_CHANGING } from "../../permissions/kinds";
+import { canonicalId } from "../../permissions/ids";
+import { UNKNOWN } from "../../permissions/values";
 import { CAST_CONFIG_SHOWN_FIELDS, castConfigShown, KasmUnknownCastConfigError } from "../api";
 import type { KasmClient, CastConfig as KasmCastConfig, CastConfigUpdate, CreateCastConfigResult, NewCastConfig } from "../api";
 import { setTo, settingRef } from "../api/config";
@@ -51,11 +51,11 @@ import {
   type KindTexts,
   type Props,
   type RefreshedInputs,
-} from "./kit";
-import { defineKind, type KindOutputs } from "./kit/define-kind";
+} from "./framework";
+import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { castConfigCalls } from "./cast-config.calls";
-import { interruptedCreateOf, type InterruptedCreate } from "./kit/interrupted-create";
-import type { KindContext } from "./kit/types";
+import { interruptedCreateOf, type InterruptedCreate } from "./framework/interrupted-create";
+import type { KindContext } from "./framework/types";
 import { SESSION_PERMISSION_FIELDS } from "./session-permissions";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -275,7 +275,7 @@ function movesGroup(configGroup: unknown, sentGroup: unknown): boolean {
 
 /**
  * What the preview of an update tells the permissions pack about a casting config (`groupChanging`, see
- * the catalogue's `CAST_GROUP_CHANGING`): whether `update` moves it between groups (the state's
+ * the permission catalogue's `CAST_GROUP_CHANGING`): whether `update` moves it between groups (the state's
  * group and the declared one, see {@link movesGroup}); the unknown placeholder while the declared
  * group is not known (preview); undefined on a create, which has no state to compare with.
  */
@@ -345,7 +345,7 @@ function label(inputs: CastConfigInputs): string {
 
 /** The provider of CastConfig; only `adopt` changing sends no request. */
 /**
- * For kasm-recover (see kit/interrupted-create.ts): the config a killed run's create made, found by
+ * For kasm-recover (see framework/interrupted-create.ts): the config a killed run's create made, found by
  * its key and compared as adoption compares it. With the documentation's vocabulary Kasm cannot
  * list casting configs, so whether the create committed cannot be told.
  */
@@ -382,7 +382,7 @@ export const castConfigProvider = {
       const body = targetCastConfig(inputs);
       // A released Kasm can list the configs: the key is looked up first, with adopt or without. After
       // a server error the client's recovery looks it up to learn whether its create committed, and
-      // would take a config made outside Pulumi for its own (see Adoption.findFirst in kit/adoption.ts).
+      // would take a config made outside Pulumi for its own (see Adoption.findFirst in framework/adoption.ts).
       // Without adopt, from the listing the creates of a deployment share (provider/api/key-lookups.ts):
       // N creates, one lookup; adopt reads the config afresh.
       const existing = canRead(client) ? await (inputs.adopt ? client.casting.findCastConfig(body) : client.keys.castConfig(body)) : undefined;

@@ -51,8 +51,8 @@ import {
   type KindTexts,
   type Props,
   type RefreshedInputs,
-} from "./kit";
-import { defineKind, type KindOutputs } from "./kit/define-kind";
+} from "./framework";
+import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { egressCredentialCalls } from "./egress-credential.calls";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -346,7 +346,7 @@ export const egressCredentialProvider = defineKind<EgressCredentialInputs, Egres
     const body = targetCredential(inputs);
     const client = context.client();
     // Names are unique within a provider: the one with this name is the one to take over. Looked up
-    // even without adopt (see Adoption.findFirst in kit/adoption.ts): no source says how Kasm answers a duplicate.
+    // even without adopt (see Adoption.findFirst in framework/adoption.ts): no source says how Kasm answers a duplicate.
     // Without adopt, from the listing of the provider's credentials that the creates of a deployment
     // share (provider/api/key-lookups.ts): N creates, one lookup; adopt reads the credential afresh.
     const key = { egress_provider_id: body.egress_provider_id, name: body.name };

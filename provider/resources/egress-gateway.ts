@@ -12,8 +12,8 @@ import { z } from "zod";
 import type { EgressGateway as KasmEgressGateway, NewEgressGateway } from "../api";
 import { egressGatewayShown } from "../api";
 import { EGRESS_PROVIDER_REFERENCE, wholeStateWrites } from "./egress-shared";
-import { declared, declareFields, inputNames, keepSpelling, requiredText, same, type KindTexts, type Props, type RefreshedInputs } from "./kit";
-import { defineKind, type KindOutputs, type RecordRules } from "./kit/define-kind";
+import { declared, declareFields, inputNames, keepSpelling, requiredText, same, type KindTexts, type Props, type RefreshedInputs } from "./framework";
+import { defineKind, type KindOutputs, type RecordRules } from "./framework/define-kind";
 import { egressGatewayCalls } from "./egress-gateway.calls";
 
 // --- types ---------------------------------------------------------------------------------------

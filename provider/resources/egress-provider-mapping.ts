@@ -29,8 +29,8 @@ import {
   withGatewayDefault,
   EGRESS_PROVIDER_REFERENCE,
 } from "./egress-shared";
-import { declared, declareFields, EVEN_WITH_OTHER_FAILURES, inputNames, keepSpelling, same, type KindTexts, type RefreshedInputs } from "./kit";
-import { defineKind, type KindOutputs, type RecordRules } from "./kit/define-kind";
+import { declared, declareFields, EVEN_WITH_OTHER_FAILURES, inputNames, keepSpelling, same, type KindTexts, type RefreshedInputs } from "./framework";
+import { defineKind, type KindOutputs, type RecordRules } from "./framework/define-kind";
 import { egressProviderMappingCalls } from "./egress-provider-mapping.calls";
 
 // --- types ---------------------------------------------------------------------------------------

@@ -11,8 +11,8 @@ import type { EgressProvider as KasmEgressProvider, NewEgressProvider } from "..
 import type { KasmClient } from "../api/client";
 import { egressProviderShown } from "../api";
 import { wholeStateWrites } from "./egress-shared";
-import { declared, declareFields, inputNames, requiredText, same, type KindTexts, type RefreshedInputs } from "./kit";
-import { defineKind, type KindOutputs, type RecordRules } from "./kit/define-kind";
+import { declared, declareFields, inputNames, requiredText, same, type KindTexts, type RefreshedInputs } from "./framework";
+import { defineKind, type KindOutputs, type RecordRules } from "./framework/define-kind";
 import { egressProviderCalls } from "./egress-provider.calls";
 
 // --- types ---------------------------------------------------------------------------------------

@@ -6,8 +6,8 @@
  */
 import { z } from "zod";
 import type { KasmClient } from "../api/client";
-import { canonicalId, KasmId, keepSpelling, requiredId, same, unlessGone, withLeftOutValues, type FieldDeclaration, type Props } from "./kit";
-import type { KindMethods, RecordRules } from "./kit/define-kind";
+import { canonicalId, KasmId, keepSpelling, requiredId, same, unlessGone, withLeftOutValues, type FieldDeclaration, type Props } from "./framework";
+import type { KindMethods, RecordRules } from "./framework/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 

@@ -13,10 +13,21 @@
  */
 import { z } from "zod";
 import { settingRef } from "../api/config";
-import { canonicalId, declareFields, GONE, KasmId, KasmValueNotTakenError, type KindTexts, NO_OUTPUTS, type RefreshedInputs, same, unlessGone } from "./kit";
-import { defineKind, type KindOutputs } from "./kit/define-kind";
+import {
+  canonicalId,
+  declareFields,
+  GONE,
+  KasmId,
+  KasmValueNotTakenError,
+  type KindTexts,
+  NO_OUTPUTS,
+  type RefreshedInputs,
+  same,
+  unlessGone,
+} from "./framework";
+import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { groupWorkspaceCalls } from "./group-workspace.calls";
-import { pairId } from "../../catalogue/ids";
+import { pairId } from "../../permissions/ids";
 
 // --- types ---------------------------------------------------------------------------------------
 

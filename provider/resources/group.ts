@@ -18,8 +18,18 @@
  */
 import { z } from "zod";
 import { groupShown, KasmForceRequiredError, type GroupRecord, type GroupUpdate, type NewGroup } from "../api";
-import { declared, declareFields, inputNames, KasmDeleteBlockedError, requiredText, unlessGone, type KindTexts, type Props, type RefreshedInputs } from "./kit";
-import { defineKind, type KindOutputs } from "./kit/define-kind";
+import {
+  declared,
+  declareFields,
+  inputNames,
+  KasmDeleteBlockedError,
+  requiredText,
+  unlessGone,
+  type KindTexts,
+  type Props,
+  type RefreshedInputs,
+} from "./framework";
+import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { groupCalls } from "./group.calls";
 
 // --- types ---------------------------------------------------------------------------------------

@@ -13,8 +13,8 @@
  */
 import { z } from "zod";
 import type { ActivateParams, License } from "../api";
-import { camelCase, declared, declareFields, type RefreshedInputs, type KindTexts } from "./kit";
-import { defineKind, fieldNames, type KindOutputs } from "./kit/define-kind";
+import { camelCase, declared, declareFields, type RefreshedInputs, type KindTexts } from "./framework";
+import { defineKind, fieldNames, type KindOutputs } from "./framework/define-kind";
 import { licenseActivationCalls } from "./license-activation.calls";
 
 // --- types ---------------------------------------------------------------------------------------

@@ -34,8 +34,8 @@ import {
   type RefreshedInputs,
   same,
   unlessGone,
-} from "./kit";
-import { defineKind, type KindOutputs } from "./kit/define-kind";
+} from "./framework";
+import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { serverDrainCalls } from "./server-drain.calls";
 
 // --- types ---------------------------------------------------------------------------------------

@@ -12,8 +12,8 @@
 import { z } from "zod";
 import type { NewStagingConfig, StagingConfig as KasmStagingConfig, StagingConfigUpdate } from "../api";
 import { stagingConfigShown } from "../api";
-import { declared, declareFields, inputNames, KasmId, keepingWhatWasCreated, same, unlessGone, type KindTexts, type RefreshedInputs } from "./kit";
-import { defineKind, type KindOutputs } from "./kit/define-kind";
+import { declared, declareFields, inputNames, KasmId, keepingWhatWasCreated, same, unlessGone, type KindTexts, type RefreshedInputs } from "./framework";
+import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { SESSION_PERMISSION_FIELDS } from "./session-permissions";
 import { stagingConfigCalls } from "./staging-config.calls";
 

@@ -33,8 +33,8 @@ import {
   type RefreshedInputs,
   type KindTexts,
   USER_KEY,
-} from "./kit";
-import { defineKind, fieldNames, type KindOutputs } from "./kit/define-kind";
+} from "./framework";
+import { defineKind, fieldNames, type KindOutputs } from "./framework/define-kind";
 import { userAttributesCalls } from "./user-attributes.calls";
 
 // --- types ---------------------------------------------------------------------------------------

@@ -38,8 +38,8 @@ import {
   type RefreshedInputs,
   same,
   USER_KEY,
-} from "./kit";
-import { defineKind, type KindOutputs } from "./kit/define-kind";
+} from "./framework";
+import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { userGroupsCalls } from "./user-groups.calls";
 import { ALL_USERS, allUsersGroupId, groupsOf, isAlreadyMember, isNotMember } from "./user-links";
 

@@ -13,10 +13,10 @@ import { z } from "zod";
 import { KasmAlreadyMemberError, KasmNotMemberError, type AssignedServer, type Group, type User as KasmUser } from "../api";
 import type { KasmClient } from "../api/client";
 import type { UserList } from "../api/user-reads";
-import { ALL_USERS_GROUP, closeUnderDependencies } from "../../catalogue";
-import { pairId } from "../../catalogue/ids";
-import type { KasmKind } from "../../catalogue/kinds";
-import type { KindCalls } from "../../catalogue/planned-calls";
+import { ALL_USERS_GROUP, closeUnderDependencies } from "../../permissions";
+import { pairId } from "../../permissions/ids";
+import type { KasmKind } from "../../permissions/kinds";
+import type { KindCalls } from "../../permissions/planned-calls";
 import {
   canonicalId,
   declared,
@@ -33,8 +33,8 @@ import {
   type DeclaredFields,
   type RefreshedInputs,
   USER_KEY,
-} from "./kit";
-import { defineKind, type KindFields, type KindOutputs } from "./kit/define-kind";
+} from "./framework";
+import { defineKind, type KindFields, type KindOutputs } from "./framework/define-kind";
 
 /** Kasm's answer to adding a user to a group twice: `User (<u>) is already a member of group (<g>)`. */
 export function isAlreadyMember(error: unknown): boolean {

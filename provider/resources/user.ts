@@ -10,8 +10,8 @@ import { z } from "zod";
 import type { NewUser, User as KasmUser, UserUpdate } from "../api";
 import type { KasmClient } from "../api/client";
 import { KasmForceRequiredError, userShown } from "../api";
-import { declared, declareFields, inputNames, isNotFound, KasmDeleteBlockedError, same, type KindTexts, type RefreshedInputs } from "./kit";
-import { defineKind, type KindOutputs } from "./kit/define-kind";
+import { declared, declareFields, inputNames, isNotFound, KasmDeleteBlockedError, same, type KindTexts, type RefreshedInputs } from "./framework";
+import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { userCalls } from "./user.calls";
 
 // --- types ---------------------------------------------------------------------------------------

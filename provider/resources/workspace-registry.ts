@@ -19,8 +19,8 @@
  */
 import { z } from "zod";
 import { registryShown, registryUrl, type NewRegistry, type Registry } from "../api";
-import { declared, declareFields, inputNames, KasmObjectMissingError, type KindTexts, type Props, type RefreshedInputs } from "./kit";
-import { defineKind, type KindOutputs } from "./kit/define-kind";
+import { declared, declareFields, inputNames, KasmObjectMissingError, type KindTexts, type Props, type RefreshedInputs } from "./framework";
+import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { workspaceRegistryCalls } from "./workspace-registry.calls";
 
 // --- types ---------------------------------------------------------------------------------------

@@ -19,8 +19,8 @@
  * the setting: the documentation's vocabulary has no operation that manages images.
  */
 import { z } from "zod";
-import { RESOURCE_FIELDS_CHANGING, WORKSPACE_RESOURCE_PROPERTIES } from "../../catalogue/kinds";
-import { UNKNOWN } from "../../catalogue/values";
+import { RESOURCE_FIELDS_CHANGING, WORKSPACE_RESOURCE_PROPERTIES } from "../../permissions/kinds";
+import { UNKNOWN } from "../../permissions/values";
 import {
   IMAGE_CHECKED_SETTINGS,
   IMAGE_JSON_SETTINGS,
@@ -49,8 +49,8 @@ import {
   type KindTexts,
   type Props,
   type RefreshedInputs,
-} from "./kit";
-import { defineKind, fieldNames, type KindOutputs } from "./kit/define-kind";
+} from "./framework";
+import { defineKind, fieldNames, type KindOutputs } from "./framework/define-kind";
 import { workspaceCalls } from "./workspace.calls";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -184,7 +184,7 @@ const UNREADABLE = ["registryUsername", "registryPassword"] as const;
 
 /**
  * Compute-related inputs: the spec's rule 3 puts a change of one behind Images Modify Resources on
- * top of Images Modify. The catalogue's list (the permissions pack reads it), held to the inputs here.
+ * top of Images Modify. The permission catalogue's list (the permissions pack reads it), held to the inputs here.
  */
 const RESOURCE_FIELDS = WORKSPACE_RESOURCE_PROPERTIES satisfies readonly (keyof typeof WORKSPACE_FIELDS.apiFields)[];
 
@@ -325,7 +325,7 @@ function label(inputs: Pick<WorkspaceInputs, "name" | "friendlyName">): string {
 
 /**
  * What the preview of an update tells the permissions pack about a workspace (`resourceFieldsChanging`,
- * see the catalogue's `RESOURCE_FIELDS_CHANGING`): the compute-related inputs whose declared value
+ * see the permission catalogue's `RESOURCE_FIELDS_CHANGING`): the compute-related inputs whose declared value
  * differs from the state's, as `update` will send them (one the program stops declaring keeps
  * Kasm's value: not a change); the unknown placeholder when none is sure to change and one is not
  * known yet (preview); undefined on a create, which has no state to compare with.

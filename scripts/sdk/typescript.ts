@@ -16,8 +16,8 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { kinds, type KindName } from "../../provider";
-import type { Kind, ObjectDocs } from "../../provider/resources/kit/types";
-import { kindModuleName } from "../../catalogue/kinds";
+import type { Kind, ObjectDocs } from "../../provider/resources/framework/types";
+import { kindModuleName } from "../../permissions/kinds";
 import { kindInputSchema, kindOutputSchema, type JsonSchema } from "../../provider/native/json-schema";
 
 /** The folder the modules are written to, below the repository's root. */

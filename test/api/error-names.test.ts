@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import * as api from "../../provider/api";
-import * as kit from "../../provider/resources/kit";
+import * as framework from "../../provider/resources/framework";
 
 /** The exported classes of a module that make errors. */
 function errorClasses(module: Record<string, unknown>): [string, new (...args: unknown[]) => Error][] {
@@ -37,7 +37,7 @@ const ARGUMENTS = [
 ];
 
 describe("error names", () => {
-  const classes = [...errorClasses(api), ...errorClasses(kit)];
+  const classes = [...errorClasses(api), ...errorClasses(framework)];
 
   it("finds the client's and the kinds' error classes", () => {
     expect(classes.length).toBeGreaterThanOrEqual(30);

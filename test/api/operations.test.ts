@@ -3,7 +3,7 @@
  * a lifecycle (create, read, update, delete) and checks the emulator's state where it matters.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATIONS } from "../../catalogue";
+import { OPERATIONS } from "../../permissions";
 import { KasmNotFoundError, wsStatusOf, type KasmClient } from "../../provider/api";
 import * as api from "../../provider/api";
 import { ACTIVATION_KEY, startHarness, type Harness } from "./helpers";

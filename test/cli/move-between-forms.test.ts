@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATIONS, type OperationName } from "../../catalogue";
+import { OPERATIONS, type OperationName } from "../../permissions";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { PASSPHRASE, SLOW } from "../e2e/helpers";
 import { explicitProvider, pluginFromCheckout } from "./native-yaml-programs";

@@ -16,7 +16,7 @@ import { hasPulumi } from "./pulumi-cli";
 
 const REPO = path.resolve(__dirname, "..", "..");
 /** What start.ts imports or runs, beside itself: linked into the copy. */
-const LINKED = ["catalogue", "dist", "emulator", "examples", "node_modules", "package.json", "provider", "sdk", "testing", "tsconfig.json"];
+const LINKED = ["permissions", "dist", "emulator", "examples", "node_modules", "package.json", "provider", "sdk", "testing", "tsconfig.json"];
 
 describe.skipIf(!hasPulumi)("npm start with the Pulumi CLI on PATH", () => {
   let dir: string;

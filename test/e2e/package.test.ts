@@ -20,7 +20,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestEngine, UNKNOWN } from "../../testing/engine";
 import { kinds } from "../../provider";
-import { kindModuleName } from "../../catalogue/kinds";
+import { kindModuleName } from "../../permissions/kinds";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { PASSPHRASE, REPO, expectOk, ops, packPackage, seconds, strictHardeningPack, tempDir } from "./helpers";
 

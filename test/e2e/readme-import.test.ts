@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { OPERATIONS, type OperationName } from "../../catalogue";
+import { OPERATIONS, type OperationName } from "../../permissions";
 import { wireOperationName } from "../../emulator/vocabulary";
 import { buildInstallation, type Installation } from "../helpers/installation";
 import { REPO, packPackage, tempDir } from "./helpers";

@@ -15,7 +15,7 @@ import { TestEngine } from "../../testing/engine";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import type { ProviderHost } from "../helpers/host";
 import { Driven, hostFor } from "../helpers/provider";
-import { ALL_PERMISSIONS } from "../../catalogue";
+import { ALL_PERMISSIONS } from "../../permissions";
 import type { PolicyPackSpec } from "../../testing/engine";
 import { EXAMPLES, PASSPHRASE, SLOW, copyExample, editFile, expectOk, mandatory, ops, permissionsPack, tempDir } from "./helpers";
 

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestEngine } from "../../testing/engine";
-import type { RunResult } from "../../testing/run";
+import type { RunResult } from "../../testing/engine-run";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { operationsDuring } from "../helpers/users-program";
 import { PASSPHRASE, SLOW, expectOk, ops, tempDir, userNamed } from "./helpers";

@@ -5,9 +5,9 @@
  * requirement is enough, and one permission less is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeUnderDependencies, isSpecOperation, OPERATIONS, requiredPermissions, type OperationName, type PermissionName } from "../../catalogue";
+import { closeUnderDependencies, isSpecOperation, OPERATIONS, requiredPermissions, type OperationName, type PermissionName } from "../../permissions";
 import type { SeedInput } from "../../emulator/seed";
-import { UNKNOWN } from "../../catalogue/values";
+import { UNKNOWN } from "../../permissions/values";
 import { startTestEmulator, type TestEmulator, type WireAnswer, wire } from "../helpers/emulator";
 
 const INVALID_CREDENTIALS = { error_message: "Invalid user name or password." };
@@ -340,7 +340,7 @@ describe("Global Admin", () => {
   });
 });
 
-describe("every operation of the catalogue", () => {
+describe("every operation of the permissions", () => {
   it("has at least one sufficient permission set and one lacking key per permission of it", () => {
     expect(sufficientRows.length).toBeGreaterThanOrEqual(ALL_OPERATIONS.length);
     expect(lackingRows.length).toBe(sufficientRows.reduce((n, r) => n + r.granted.length, 0));

@@ -42,7 +42,7 @@ function oldestBuild(): number {
 }
 
 beforeAll(async () => {
-  const sources = Math.max(newestSource(join(ROOT, "emulator")), newestSource(join(ROOT, "catalogue")));
+  const sources = Math.max(newestSource(join(ROOT, "emulator")), newestSource(join(ROOT, "permissions")));
   if (oldestBuild() >= sources) return;
   // tsc emits JavaScript even when it reports type errors (provider/api is a work in progress
   // elsewhere), so the exit status of the build is not what decides: the emitted CLI is.

@@ -5,7 +5,7 @@
  * permission, allowed with it, and the refused call changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeUnderDependencies, OPERATIONS, type PermissionName } from "../../catalogue";
+import { closeUnderDependencies, OPERATIONS, type PermissionName } from "../../permissions";
 import type { SeedInput } from "../../emulator/seed";
 import { startTestEmulator, type TestEmulator, type WireAnswer, wire } from "../helpers/emulator";
 

@@ -7,7 +7,7 @@
  * server's page: HTTP 500, labelled JSON, whose body is not JSON.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { OperationName, PermissionName } from "../../catalogue";
+import type { OperationName, PermissionName } from "../../permissions";
 import type { AuthAnswers } from "../../emulator/errors";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 

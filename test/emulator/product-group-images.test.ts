@@ -5,7 +5,7 @@
  * `images[].groups`.
  */
 import { describe, expect, it } from "vitest";
-import type { OperationName, PermissionName } from "../../catalogue";
+import type { OperationName, PermissionName } from "../../permissions";
 import { storeFromSeed } from "../../emulator/seed";
 import { startTestEmulator, wire } from "../helpers/emulator";
 import { emulatorsInBothVocabularies } from "../helpers/emulator-pair";

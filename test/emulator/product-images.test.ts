@@ -5,7 +5,7 @@
  * Modify Resources for compute-related changes), and spec mode's 404s.
  */
 import { describe, expect, it } from "vitest";
-import type { OperationName, PermissionName } from "../../catalogue";
+import type { OperationName, PermissionName } from "../../permissions";
 import { wire } from "../helpers/emulator";
 import { emulatorsInBothVocabularies } from "../helpers/emulator-pair";
 

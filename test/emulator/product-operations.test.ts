@@ -5,7 +5,7 @@
  * admin-inherited group operations); and which paths each mode serves.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { closeUnderDependencies, isSpecOperation, OPERATIONS, requiredPermissions, type OperationName, type PermissionName } from "../../catalogue";
+import { closeUnderDependencies, isSpecOperation, OPERATIONS, requiredPermissions, type OperationName, type PermissionName } from "../../permissions";
 import { OPERATION_RENAMES } from "../../emulator/vocabulary";
 import { operationPath, wire } from "../helpers/emulator";
 import { emulatorsInBothVocabularies } from "../helpers/emulator-pair";

@@ -5,7 +5,7 @@
  * registry_auto_updates, delete_registry in both shapes, and spec mode's 404s.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { OperationName, PermissionName } from "../../catalogue";
+import type { OperationName, PermissionName } from "../../permissions";
 import { wire } from "../helpers/emulator";
 import { emulatorsInBothVocabularies } from "../helpers/emulator-pair";
 import { serveRegistry, type RegistrySite } from "../helpers/registry-site";

@@ -13,7 +13,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATIONS, isSpecOperation, type OperationName } from "../../catalogue";
+import { OPERATIONS, isSpecOperation, type OperationName } from "../../permissions";
 import { Seed } from "../../emulator/seed";
 import { startEmulator, type RunningEmulator } from "../../emulator/server";
 

@@ -3,7 +3,7 @@
  * the wire contract (status and literal JSON) without going through the API client.
  */
 import { request } from "undici";
-import { OPERATIONS, type OperationName } from "../../catalogue";
+import { OPERATIONS, type OperationName } from "../../permissions";
 import type { AuthAnswers } from "../../emulator/errors";
 import { startEmulator, type RunningEmulator } from "../../emulator/server";
 import type { SeedInput } from "../../emulator/seed";

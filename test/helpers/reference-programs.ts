@@ -5,7 +5,7 @@
  * tests of exact previews can check that the program covers every one (see {@link referencesOf}).
  */
 import { kinds } from "../../provider";
-import { idOutputOf, type KasmKind } from "../../catalogue/kinds";
+import { idOutputOf, type KasmKind } from "../../permissions/kinds";
 import { explicitProvider, pluginFromCheckout } from "../cli/native-yaml-programs";
 
 /** A reference to another declaration's id output (`alice.userId`). */

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATIONS, type OperationName } from "../../catalogue";
+import { OPERATIONS, type OperationName } from "../../permissions";
 import { runImport } from "../../importer/cli";
 import { TestEngine } from "../../testing/engine";
 import { ADMIN } from "../helpers/emulator";

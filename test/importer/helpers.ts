@@ -4,7 +4,7 @@
  */
 import { PassThrough } from "node:stream";
 import { expect } from "vitest";
-import { OPERATIONS, type OperationName } from "../../catalogue";
+import { OPERATIONS, type OperationName } from "../../permissions";
 import { runImport } from "../../importer/cli";
 import { wireOperationName, type ApiNames } from "../../emulator/vocabulary";
 import { TestEngine } from "../../testing/engine";

@@ -17,7 +17,7 @@ import { GO_FLOAT_INPUTS } from "../../importer/write/emit/go";
 import { idLabels } from "../../importer/write/emit/native";
 import { RawId, Ref, Secret } from "../../importer/write/model";
 import { IMPORT_KINDS } from "../../importer/kinds";
-import { idOutputOf } from "../../catalogue/kinds";
+import { idOutputOf } from "../../permissions/kinds";
 import { kinds } from "../../provider";
 import { packageSchema } from "../../provider/native/schema";
 import { REPO } from "../e2e/helpers";

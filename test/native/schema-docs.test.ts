@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { KASM_KINDS, secretInputsOf } from "../../catalogue/kinds";
+import { KASM_KINDS } from "../../permissions/kinds";
 import { kinds, type KindName } from "../../provider";
 import { outputNames, type PropertySpec } from "../../provider/native/outputs";
 import { packageSchema } from "../../provider/native/schema";
@@ -118,11 +118,11 @@ describe("the native schema's descriptions", () => {
     expect(schema.resources["kasm:index:UserSet"].inputProperties.csv.description).not.toContain("\n");
   });
 
-  it("leave the secret and replacement marks as the catalogue and the field rules set them", () => {
+  it("leave the secret and replacement marks as the field declarations set them", () => {
     for (const [token, resource] of resources) {
       const kind = token.slice("kasm:index:".length) as keyof typeof kinds;
       const secrets = Object.keys(resource.inputProperties).filter((name) => resource.inputProperties[name].secret === true);
-      expect(secrets.sort(), token).toEqual([...secretInputsOf(kind)].sort());
+      expect(secrets.sort(), token).toEqual([...(kinds[kind].manifest.secrets ?? [])].sort());
       const fields = kinds[kind].manifest.fields as Record<string, { replaces?: boolean }>;
       const replacing = Object.keys(resource.inputProperties).filter((name) => resource.inputProperties[name].willReplaceOnChanges === true);
       expect(replacing, token).toEqual(Object.keys(resource.inputProperties).filter((name) => fields[name]?.replaces === true));

@@ -8,13 +8,22 @@
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KASM_KINDS, SECRET_INPUTS } from "../../catalogue/kinds";
-import { LOOKUP_NAMES } from "../../catalogue/lookups";
-import { UNKNOWN } from "../../catalogue/values";
+import { KASM_KINDS } from "../../permissions/kinds";
+import { LOOKUP_NAMES } from "../../permissions/lookups";
+import { UNKNOWN } from "../../permissions/values";
 import { kinds } from "../../provider";
 import { FUNCTION_TOKENS } from "../../provider/native/functions";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { startNativeProvider, struct, type NativeProviderClient } from "../helpers/native-provider";
+
+/** The inputs of each kind that hold a secret, as a user expects them kept: any change to this list is deliberate. */
+const SECRET_INPUTS = {
+  User: ["password"],
+  LicenseActivation: ["activationKey"],
+  EgressGateway: ["config"],
+  EgressCredential: ["password", "wireguardPrivateKey", "meshKey", "customCredential"],
+  Workspace: ["registryUsername", "registryPassword"],
+};
 
 const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
 const secret = (value: unknown) => ({ ...SECRET, value });
@@ -47,9 +56,8 @@ describe("the native provider's gRPC server", () => {
     expect(Object.keys(schema.resources).sort()).toEqual(KASM_KINDS.map((kind) => `kasm:index:${kind}`).sort());
     for (const [kind, names] of Object.entries(SECRET_INPUTS))
       for (const name of names) expect(schema.resources[`kasm:index:${kind}`].inputProperties[name].secret, `${kind}.${name}`).toBe(true);
-    // The catalogue keeps its own list of secret inputs, so that the permissions entry loads without zod or the
-    // provider: it must be exactly the secrets the kinds' field declarations name, no more and no fewer, and the
-    // schema marks exactly those.
+    // The kinds' field declarations are the one list of secret inputs: they name exactly these, no more and no
+    // fewer, and the schema marks exactly those.
     const declaredSecrets = Object.fromEntries(
       KASM_KINDS.map((kind) => [kind, [...(kinds[kind].manifest.secrets ?? [])]]).filter(([, names]) => names.length > 0),
     );

@@ -1,11 +1,11 @@
 /**
  * The bulk kinds in the permission table: their rows read alike from a list or from Kasm's CSV
- * (catalogue/bulk-rows.ts), and what ServerImport and UserSet need in each step,
+ * (permissions/bulk-rows.ts), and what ServerImport and UserSet need in each step,
  * with the contextual permissions their rows bring.
  */
 import { describe, expect, it } from "vitest";
-import { serverImportRows, userSetRows } from "../../catalogue/bulk-rows";
-import { isUnknownValue, knowledgeFromFacts, LIFECYCLE_STEPS, resourcePermissionNeeds, type ResourceNeeds } from "../../catalogue";
+import { serverImportRows, userSetRows } from "../../permissions/bulk-rows";
+import { isUnknownValue, knowledgeFromFacts, LIFECYCLE_STEPS, resourcePermissionNeeds, type ResourceNeeds } from "../../permissions";
 import { IDS, UNKNOWN, UNKNOWN_BOOL } from "./helpers";
 
 const KNOWN = knowledgeFromFacts({

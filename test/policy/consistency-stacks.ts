@@ -3,7 +3,7 @@
  * generator and the stacks it builds, each resource with its properties, the one field its update
  * changes, and whether its user has running sessions when deleted.
  */
-import type { KasmKind } from "../../catalogue";
+import type { KasmKind } from "../../permissions";
 import { TEST_API_NAMES } from "../helpers/vocabulary";
 import { IDS } from "./helpers";
 

@@ -42,12 +42,12 @@ import {
   USER_FIELD_PERMISSIONS,
   type OperationName,
   type PermissionName,
-} from "../../catalogue";
+} from "../../permissions";
 import { resourceFieldsChanging } from "../../provider/resources/workspace";
 import { castGroupChanging } from "../../provider/resources/cast-config";
 import { readOnlyKey } from "../../policy/permissions/read-only-key";
 import { resourceNeedsPermissions } from "../../policy/permissions/resource-needs-permissions";
-import { judgeNeeds } from "../../catalogue";
+import { judgeNeeds } from "../../permissions";
 import { parseKeyConfig } from "../../policy/permissions/config";
 import { analyseStack } from "../../policy/permissions/stack";
 import { buildStack, isRef, type Spec } from "./consistency-stacks";

@@ -10,7 +10,7 @@ import type {
   ResourceValidationArgs,
   StackValidationArgs,
 } from "@pulumi/policy";
-import { kasmTypeToken, NATIVE_PROVIDER_TYPE, UNKNOWN_SENTINELS, type KasmKind, type KasmResourceForm } from "../../catalogue";
+import { kasmTypeToken, NATIVE_PROVIDER_TYPE, UNKNOWN_SENTINELS, type KasmKind, type KasmResourceForm } from "../../permissions";
 import { isUndecidable } from "../../policy/shared/kasm";
 
 /** The engine's placeholder for a string not known during preview. */

@@ -1,5 +1,5 @@
 /**
- * The lookup table (`catalogue/lookups.ts`) against the lookups it describes: every
+ * The lookup table (`permissions/lookups.ts`) against the lookups it describes: every
  * lookup of `sdk/lookups/` has a row, and each, called as a program calls it against the
  * emulator, works with a key holding exactly what its row says and is refused with one of those
  * permissions less. The user lookups lose the fields whose View permission the key lacks.
@@ -10,8 +10,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { KasmPermissionError } from "../../provider/api";
-import { ALL_PERMISSIONS, OPERATIONS, closeUnderDependencies, type PermissionName } from "../../catalogue";
-import { LOOKUP_CALLS, LOOKUP_NAMES, lookupNeeds, lookupPermissions, type LookupName } from "../../catalogue/lookups";
+import { ALL_PERMISSIONS, OPERATIONS, closeUnderDependencies, type PermissionName } from "../../permissions";
+import { LOOKUP_CALLS, LOOKUP_NAMES, lookupNeeds, lookupPermissions, type LookupName } from "../../permissions/lookups";
 import { TEST_API_NAMES } from "../helpers/vocabulary";
 import { IDS } from "./helpers";
 

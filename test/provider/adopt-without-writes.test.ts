@@ -8,7 +8,7 @@
  * vocabulary: they run in the suite's `product` project.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATIONS, type OperationName } from "../../catalogue";
+import { OPERATIONS, type OperationName } from "../../permissions";
 import { wireOperationName } from "../../emulator/vocabulary";
 import type { KindName } from "../../provider";
 import { startTestEmulator, type TestEmulator, hyphenatedUpperCase as hyphenated } from "../helpers/emulator";

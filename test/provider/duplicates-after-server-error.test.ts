@@ -14,7 +14,7 @@
  * without a write, with `adopt` or without.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { OperationName } from "../../catalogue";
+import type { OperationName } from "../../permissions";
 import type { KindName } from "../../provider";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import type { ProviderHost } from "../helpers/host";

@@ -1,6 +1,6 @@
 /**
  * The errors the kinds throw of their own are instances of the class of their meaning
- * (provider/resources/kit/errors.ts), with the client's error for Kasm's answer as `cause` where
+ * (provider/resources/framework/errors.ts), with the client's error for Kasm's answer as `cause` where
  * there is one.
  *
  * The class does not cross Pulumi's dynamic-provider host (only the message and an
@@ -21,8 +21,8 @@ import {
   KasmResourceError,
   KasmUnfinishedError,
   KasmUnsupportedInputError,
-} from "../../provider/resources/kit";
-import type { Props } from "../../provider/resources/kit/types";
+} from "../../provider/resources/framework";
+import type { Props } from "../../provider/resources/framework/types";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { FAST_RETRIES, WITHOUT_INSTALLATION_CHECK } from "../helpers/provider";
 import { API_NAMES_CONFIG, TEST_API_NAMES } from "../helpers/vocabulary";
@@ -96,7 +96,7 @@ async function thrown(run: () => Promise<unknown>): Promise<unknown> {
 
 describe("the errors a kind throws of its own", () => {
   it("an existing object without adopt is a KasmNotAdoptedError: found before any create, or caused by Kasm's KasmAlreadyExistsError", async () => {
-    // User looks its username up before creating (kit/adoption.ts, findFirst): nothing is sent to Kasm to refuse.
+    // User looks its username up before creating (framework/adoption.ts, findFirst): nothing is sent to Kasm to refuse.
     const existing = await emulator.userId("existing");
     const error = await thrown(() => create("User", { username: "existing", firstName: "New" }));
     expect(error).toBeInstanceOf(KasmNotAdoptedError);

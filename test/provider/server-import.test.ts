@@ -17,7 +17,7 @@ import { createApp } from "../../emulator/server";
 import { TEST_API_NAMES } from "../helpers/vocabulary";
 import { storeFromSeed } from "../../emulator/seed";
 import type { Store } from "../../emulator/store";
-import { OPERATIONS, type OperationName } from "../../catalogue";
+import { OPERATIONS, type OperationName } from "../../permissions";
 import * as kasm from "../../sdk";
 import { ADMIN, hyphenated, seedWithAdmin } from "../helpers/emulator";
 import type { ProviderHost } from "../helpers/host";

@@ -1,6 +1,6 @@
 /**
  * What each kind answers kasm-recover for a create a killed run sent (see
- * provider/resources/kit/interrupted-create.ts), against the emulator over HTTP: the object the
+ * provider/resources/framework/interrupted-create.ts), against the emulator over HTTP: the object the
  * create made (its natural key, and every declared field Kasm shows equal), none, one that differs
  * (named by its fields), or, where Kasm cannot read such objects, that it cannot tell. The inputs
  * are those `check` stores, as a pending create in the state holds them.
@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kinds } from "../../provider";
 import { ConnectionRegistry } from "../../provider/connections";
-import type { InterruptedCreate } from "../../provider/resources/kit/interrupted-create";
-import type { KindContext, Props } from "../../provider/resources/kit/types";
+import type { InterruptedCreate } from "../../provider/resources/framework/interrupted-create";
+import type { KindContext, Props } from "../../provider/resources/framework/types";
 import { contextIn } from "../../provider/runtime";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { Kind, KindDocs, ManifestField } from "../../provider/resources/kit/types";
+import type { Kind, KindDocs, ManifestField } from "../../provider/resources/framework/types";
 import { kindModule } from "../../scripts/sdk/typescript";
 
 const Inputs = z.strictObject({

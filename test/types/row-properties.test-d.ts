@@ -6,9 +6,9 @@
  * the properties it reads; this file ties those names to the schemas. A misspelt or renamed property shows as
  * `Type '{ notAProperty: "groupID" }' does not satisfy the constraint 'true'`.
  */
-import type { PreviewNoteOf, KasmKind } from "../../catalogue";
-import type { BulkRowFields } from "../../catalogue/bulk-rows";
-import type { RowProperties } from "../../catalogue/planned-calls";
+import type { PreviewNoteOf, KasmKind } from "../../permissions";
+import type { BulkRowFields } from "../../permissions/bulk-rows";
+import type { RowProperties } from "../../permissions/planned-calls";
 import type { KindInputs, KindOutputTypes } from "../../policy/shared/inputs";
 import type { ServerRow } from "../../provider/resources/server-import";
 import type { UserRow } from "../../provider/resources/user-set";

@@ -74,7 +74,7 @@ type ZodInputs<Schema extends z.ZodType> = z.input<Schema>;
 
 /**
  * The arguments a kind's own schema checks: all but `connection`, which every kind takes and the
- * provider's connection wrapper (provider/resources/kit/connections.ts) checks before the kind.
+ * provider's connection wrapper (provider/resources/framework/connections.ts) checks before the kind.
  */
 type KindArgs<Args> = Omit<Args, keyof sdk.ConnectionArgs>;
 

@@ -6,7 +6,7 @@
  * `go.mod` with a `replace` to the generated SDK, `Pulumi.yaml` and the README. A resource that
  * nothing refers to gets no variable: Go refuses one that is never used.
  */
-import type { KasmKind } from "../../../catalogue/kinds";
+import type { KasmKind } from "../../../permissions/kinds";
 import { Code, RawId, Ref, Secret, type Value } from "../model";
 import {
   PLUGIN_BLOCK,

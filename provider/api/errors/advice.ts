@@ -13,7 +13,7 @@ import {
   type ContextualRequirement,
   type OperationContext,
   type PermissionName,
-} from "../../../catalogue";
+} from "../../../permissions";
 import { configKey, DEFAULT_SETTING_NAMES, envVar, howToSet, settingRef, type SettingNames } from "../setting-names";
 import type { LicenseLimited } from "./messages";
 

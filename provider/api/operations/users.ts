@@ -8,7 +8,7 @@ import { callCountingAsDone, createOnce, deleteOnce } from "../recovery";
 import { Empty, normaliseId } from "../schemas/common";
 import { usersCsv } from "../batch-csv";
 import type { BatchView } from "../schemas/batch";
-import { ADMINISTRATORS_GROUP, ALL_USERS_GROUP, type OperationContext } from "../../../catalogue";
+import { ADMINISTRATORS_GROUP, ALL_USERS_GROUP, type OperationContext } from "../../../permissions";
 import {
   BatchUsersResult,
   MAX_USERS_PAGE_SIZE,

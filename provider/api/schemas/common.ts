@@ -3,7 +3,7 @@
  * place so that the area schemas read like the spec's field tables:
  *
  * - ids come as 32-character hex or as hyphenated UUIDs (notably `user_id` in some `get_users`
- *   answers): {@link Id} normalises both to lowercase hex without hyphens (the catalogue's normaliser);
+ *   answers): {@link Id} normalises both to lowercase hex without hyphens (the permission catalogue's normaliser);
  * - an unset value sometimes comes as the string `"None"` (Python's `str(None)`): {@link nullable}
  *   reads it as `null`;
  * - numbers sometimes come as strings (`"5"`): {@link Int} and {@link Num} accept both;
@@ -13,12 +13,12 @@
  * release breaks nothing, while the fields we declare are checked.
  */
 import { z } from "zod";
-import { canonicalId, KASM_ID_PATTERN, sameId } from "../../../catalogue/ids";
+import { canonicalId, KASM_ID_PATTERN, sameId } from "../../../permissions/ids";
 import { toCamelCase, type CamelCase } from "../records";
 
 /**
  * A Kasm id on the wire, both ways: any spelling is accepted and becomes the canonical form, 32
- * lowercase hex characters (the catalogue's pattern and normaliser). The client parses answers and
+ * lowercase hex characters (the permission catalogue's pattern and normaliser). The client parses answers and
  * outgoing ids with it.
  */
 export const Id = z.preprocess(
@@ -26,7 +26,7 @@ export const Id = z.preprocess(
   z.string().regex(KASM_ID_PATTERN, "expected an id of 32 hexadecimal characters (or a hyphenated UUID)"),
 );
 
-/** The canonical form of a Kasm id (the catalogue's one normaliser, by its name in this module). */
+/** The canonical form of a Kasm id (the permission catalogue's one normaliser, by its name in this module). */
 export { canonicalId as normaliseId, sameId };
 
 /** `schema`, or `null`, where the string `"None"` also means `null`. */

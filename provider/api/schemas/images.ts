@@ -9,7 +9,7 @@
  * for the errors and permissions.
  */
 import { z } from "zod";
-import { IMAGE_COMPUTE_SETTINGS } from "../../../catalogue/kinds";
+import { IMAGE_COMPUTE_SETTINGS } from "../../../permissions/kinds";
 import { AnyObject, Bool, Id, Int, NullableId, NullableString, Num, nullable } from "./common";
 
 /** An attribute of an image. */
@@ -201,7 +201,7 @@ export const IMAGE_SETTINGS = [
 
 /**
  * The settings 1.15.0's update_image checks one by one when the API key holds only one of Images
- * Modify and Images Modify Resources (the catalogue's `IMAGE_COMPUTE_SETTINGS`, read in its
+ * Modify and Images Modify Resources (the permission catalogue's `IMAGE_COMPUTE_SETTINGS`, read in its
  * compiled code, which the decompile could not rebuild): each is read from `target_image`, where one left out fails the call with an unhandled
  * error (HTTP 500), and a value that differs from the stored one is refused. An update therefore
  * carries every one of them, as null where the record holds none: the image store takes null as

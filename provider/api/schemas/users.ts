@@ -5,7 +5,7 @@ import { fromApiFields } from "../records";
 import { AnyObject, Bool, Id, Int, ListParams, NullableId, NullableString, Timestamp, nullable } from "./common";
 import { Group } from "./groups";
 import { SessionSummary } from "./sessions";
-import { USER_CSV_COLUMNS } from "../../../catalogue/bulk-rows";
+import { USER_CSV_COLUMNS } from "../../../permissions/bulk-rows";
 
 /** A server assigned to a user (needs Servers View to be listed). */
 export const AssignedServer = z.object({
@@ -240,7 +240,7 @@ export type BatchUserRow = z.infer<typeof BatchUserRow>;
 
 /**
  * The columns of Kasm's user import, before the numbered `group_N` columns, in Kasm's order: the
- * catalogue's list, which the permission table and the policy packs read rows by too.
+ * permission catalogue's list, which the permission table and the policy packs read rows by too.
  */
 export const BATCH_USER_COLUMNS = USER_CSV_COLUMNS;
 /** A column of Kasm's user import other than `group_N`. */

@@ -4,8 +4,8 @@
  * Values not known during preview are left out.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { parseCsv, serverRowFromCsv, SERVER_CSV_COLUMNS } from "../../../catalogue/bulk-rows";
-import { didYouMean, isUnknown, rowIssues, UNKNOWN, type Props } from "../kit";
+import { parseCsv, serverRowFromCsv, SERVER_CSV_COLUMNS } from "../../../permissions/bulk-rows";
+import { didYouMean, isUnknown, rowIssues, UNKNOWN, type Props } from "../framework";
 import { FIELD_NAMES, FIELDS, INPUTS, serverRowSchema, type Field } from "./rows";
 
 // --- types ---------------------------------------------------------------------------------------

@@ -5,11 +5,11 @@
  * errors of an import whose outcome is not known in full, or that Kasm refused (naming each
  * problem's row as the program declares it).
  */
-import { csvCell } from "../../../catalogue/bulk-rows";
+import { csvCell } from "../../../permissions/bulk-rows";
 import { KasmBadRequestError, type Server } from "../../api";
 import { isTransient, mayHaveCommitted, waitBeforeLookingUp } from "../../api/recovery";
-import type { KindContext } from "../kit/types";
-import { canonicalId, KasmDeclarationRefusedError, KasmOutcomeUnknownError } from "../kit";
+import type { KindContext } from "../framework/types";
+import { canonicalId, KasmDeclarationRefusedError, KasmOutcomeUnknownError } from "../framework";
 import { FIELD_NAMES, FIELDS, type Field, type Located, type ServerRow } from "./rows";
 
 // --- the CSV -------------------------------------------------------------------------------------

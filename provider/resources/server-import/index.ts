@@ -49,9 +49,9 @@
  * a row, the declared rows, the plan of an update, the state), `check`, `import` and `read`.
  */
 import { randomUUID } from "node:crypto";
-import { initializationFailure, isUnknown, KasmOutcomeUnknownError, type Kind, type KindTexts } from "../kit";
-import { manifestOfFields } from "../kit/define-kind";
-import { withDeclaredCalls } from "../kit/declared-calls";
+import { initializationFailure, isUnknown, KasmOutcomeUnknownError, type Kind, type KindTexts } from "../framework";
+import { manifestOfFields } from "../framework/define-kind";
+import { withDeclaredCalls } from "../framework/declared-calls";
 import { serverImportCalls } from "./calls";
 import { checkServerImport } from "./check";
 import { importCsv, importRows } from "./import";

@@ -5,8 +5,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { Server } from "../../api";
-import type { KindContext } from "../kit/types";
-import { GONE, same, unlessGone, type Props } from "../kit";
+import type { KindContext } from "../framework/types";
+import { GONE, same, unlessGone, type Props } from "../framework";
 import { importCsv } from "./import";
 import { declaredRows, FIELD_NAMES, FIELDS, INPUTS, outputs, type Field, type ServerRow } from "./rows";
 

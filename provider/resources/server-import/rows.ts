@@ -4,10 +4,10 @@
  * of an update (rows added, changed, removed), compared by name.
  */
 import { z } from "zod";
-import { rowLabel, serverImportRows } from "../../../catalogue/bulk-rows";
-import { isKasmId, KASM_ID_MESSAGE } from "../../../catalogue/ids";
-import { declareFields, isUnknown, same, type Props } from "../kit";
-import type { KindOutputs } from "../kit/define-kind";
+import { rowLabel, serverImportRows } from "../../../permissions/bulk-rows";
+import { isKasmId, KASM_ID_MESSAGE } from "../../../permissions/ids";
+import { declareFields, isUnknown, same, type Props } from "../framework";
+import type { KindOutputs } from "../framework/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 

@@ -4,9 +4,9 @@
  * realm: ...`), before any request is sent. Values not known during preview are skipped.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { parseCsv, rowLabel, type CsvTable } from "../../../catalogue/bulk-rows";
+import { parseCsv, rowLabel, type CsvTable } from "../../../permissions/bulk-rows";
 import { BATCH_USER_COLUMNS } from "../../api";
-import { checkInputs, didYouMean, isUnknown, rowIssues, snakeCase, type Props } from "../kit";
+import { checkInputs, didYouMean, isUnknown, rowIssues, snakeCase, type Props } from "../framework";
 import { GROUP_COLUMN, USER_FIELDS, UserSetInputs, userRowSchema } from "./fields";
 
 // --- types ---------------------------------------------------------------------------------------

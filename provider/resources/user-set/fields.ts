@@ -3,8 +3,8 @@
  * inputs schema and outputs, and the `Row` every other part of the kind works on.
  */
 import { z } from "zod";
-import { csvBoolean } from "../../../catalogue/bulk-rows";
-import { declareFields, KasmId } from "../kit";
+import { csvBoolean } from "../../../permissions/bulk-rows";
+import { declareFields, KasmId } from "../framework";
 
 // --- types ---------------------------------------------------------------------------------------
 

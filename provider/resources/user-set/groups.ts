@@ -8,9 +8,9 @@
 import { KasmAlreadyMemberError, KasmNotMemberError, KasmUnknownUserError, type User as KasmUser } from "../../api";
 import { setTo } from "../../api/config";
 import type * as pulumi from "@pulumi/pulumi";
-import type { KindContext } from "../kit/types";
-import { surveyInstallation } from "../kit/installation-check";
-import { canonicalId, isUnknown, KasmObjectMissingError, KasmReadPermissionError, KasmUnsupportedInputError } from "../kit";
+import type { KindContext } from "../framework/types";
+import { surveyInstallation } from "../framework/installation-check";
+import { canonicalId, isUnknown, KasmObjectMissingError, KasmReadPermissionError, KasmUnsupportedInputError } from "../framework";
 import { ALL_USERS } from "../user-links";
 import type { Row } from "./fields";
 import { names } from "./rows";
@@ -79,7 +79,7 @@ export function groupChanges(row: Row, record: KasmUser, mode: string, index: Ma
 
 /**
  * Check failures for rows that name groups the installation does not have, from the one read a
- * change makes of its installation (see kit/installation-check.ts): a released Kasm lists its
+ * change makes of its installation (see framework/installation-check.ts): a released Kasm lists its
  * groups, and its CSV import refuses a name it does not know, so a preview can say so before any
  * user is imported. Names given in `groupIds` count as known (a kasm.Group of the same program,
  * created in the same `up`, is named there). With the documentation's vocabulary, which cannot list

@@ -5,8 +5,8 @@
  */
 import { KasmBadRequestError, type User as KasmUser } from "../../api";
 import { isTransient, mayHaveCommitted, waitBeforeLookingUp } from "../../api/recovery";
-import type { KindContext } from "../kit/types";
-import { camelCase, KasmDeclarationRefusedError, KasmNotAdoptedError, KasmOutcomeUnknownError } from "../kit";
+import type { KindContext } from "../framework/types";
+import { camelCase, KasmDeclarationRefusedError, KasmNotAdoptedError, KasmOutcomeUnknownError } from "../framework";
 import { GROUP_COLUMN, type Row } from "./fields";
 import { batchRow, names } from "./rows";
 

@@ -56,7 +56,7 @@
  */
 import type { KasmClient } from "../../api/client";
 import { randomUUID } from "node:crypto";
-import { withDeclaredCalls } from "../kit/declared-calls";
+import { withDeclaredCalls } from "../framework/declared-calls";
 import { userSetCalls } from "./calls";
 import {
   canonicalId,
@@ -69,9 +69,9 @@ import {
   type Props,
   type KindTexts,
   type AnswersInterruptedCreates,
-} from "../kit";
+} from "../framework";
 import { OTHER_INPUTS, USER_SET_FIELDS, UserSetOutputs, type Row, type UserSetInputs } from "./fields";
-import { manifestOfFields } from "../kit/define-kind";
+import { manifestOfFields } from "../framework/define-kind";
 import { checkUserSet } from "./check";
 import { groupIndexFor, unknownGroupFailures, unknownGroupsError } from "./groups";
 import { existingUsersError, importFailure, importRows, unconfirmedNotes } from "./import";

@@ -1,6 +1,6 @@
 /**
  * What Kasm holds for a `UserSet` create that a killed run sent (see
- * `kit/interrupted-create.ts` for what counts as proof): the rows' users, looked up by username
+ * `framework/interrupted-create.ts` for what counts as proof): the rows' users, looked up by username
  * in a page or so of `get_users`. None found: the import never committed. Every user found is as
  * its row declares it: the set is recorded with every row unconfirmed, so that the refresh
  * `kasm-recover` runs next takes the users found by username (and a row whose user is missing
@@ -8,9 +8,9 @@
  * Kasm shows or in its groups: not taken, since it may be a stranger's.
  */
 import { randomUUID } from "node:crypto";
-import type { InterruptedCreate } from "../kit/interrupted-create";
-import type { KindContext, Props } from "../kit/types";
-import { canonicalId } from "../kit";
+import type { InterruptedCreate } from "../framework/interrupted-create";
+import type { KindContext, Props } from "../framework/types";
+import { canonicalId } from "../framework";
 import { currentRow } from "./read";
 import { rowsOf, sameRow } from "./rows";
 

@@ -23,9 +23,9 @@
  * change lists `userIds` once.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ID_AFTER_IMPORT } from "../../../catalogue/bulk-rows";
-import type { KindContext } from "../kit/types";
-import { canonicalId, type Props } from "../kit";
+import { ID_AFTER_IMPORT } from "../../../permissions/bulk-rows";
+import type { KindContext } from "../framework/types";
+import { canonicalId, type Props } from "../framework";
 import { rowsOf, userIdsOf } from "./rows";
 
 /**

@@ -5,8 +5,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { User as KasmUser } from "../../api";
-import type { KindContext } from "../kit/types";
-import { canonicalId, declared, type Props } from "../kit";
+import type { KindContext } from "../framework/types";
+import { canonicalId, declared, type Props } from "../framework";
 import { ALL_USERS } from "../user-links";
 import { OTHER_INPUTS, READABLE, USER_FIELDS, type Row } from "./fields";
 import { formOf, names, outputs, render, rowChanges, rowsOf, unconfirmedOf, userIdsOf } from "./rows";

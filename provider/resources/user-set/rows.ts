@@ -3,11 +3,11 @@
  * two rows, writing rows back in the form the program declared them, and the state the provider
  * keeps (the inputs with the rows, `userIds` and `count`).
  */
-import { parseCsv, rowLabel, userRowFromCsv } from "../../../catalogue/bulk-rows";
+import { parseCsv, rowLabel, userRowFromCsv } from "../../../permissions/bulk-rows";
 import { BATCH_USER_COLUMNS, type BatchUserColumn, type BatchUserRow } from "../../api";
 import { usersCsv } from "../../api/batch-csv";
-import { declared, isUnknown, same, snakeCase, type Props } from "../kit";
-import type { KindOutputs } from "../kit/define-kind";
+import { declared, isUnknown, same, snakeCase, type Props } from "../framework";
+import type { KindOutputs } from "../framework/define-kind";
 import { GROUP_COLUMN, OTHER_INPUTS, USER_FIELDS, type Form, type Row, type UserField, type UserRow, type UserSetInputs, type UserSetOutputs } from "./fields";
 
 // --- helpers: reading ----------------------------------------------------------------------------

@@ -5,8 +5,8 @@
  * User kind's `deleteKasmUser`: the same rules, whichever kind declared the user.)
  */
 import type { User as KasmUser } from "../../api";
-import type { KindContext } from "../kit/types";
-import { canonicalId, initializationFailure, type KasmInitializationError, type Props } from "../kit";
+import type { KindContext } from "../framework/types";
+import { canonicalId, initializationFailure, type KasmInitializationError, type Props } from "../framework";
 import { IMPORT_ONLY_FIELDS, READABLE, UPDATABLE, USER_FIELDS, type Row, type UserField } from "./fields";
 import { applyGroupChange, groupChanges, type GroupChange } from "./groups";
 

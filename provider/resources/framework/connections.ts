@@ -28,10 +28,10 @@
  * kinds never see it either: their context's `label` names the resource by it.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { connectionEnvPrefix, connectionNamespace, isConnectionName } from "../../../catalogue/connections";
+import { connectionEnvPrefix, connectionNamespace, isConnectionName } from "../../../permissions/connections";
 import { connectionConfigurationProblem, contextFor } from "../../runtime";
 import { failuresBeforePlan, withoutSecretProperty } from "./before-plan";
-import type { HostProvider, KindContext, KindProvider, Props } from "./types";
+import type { HostProvider, Kind, KindContext, Props } from "./types";
 
 /** The input's name. */
 export const CONNECTION_INPUT = "connection";
@@ -112,9 +112,10 @@ function connectionProblem(value: unknown): string | undefined {
  * the properties as the engine sends them (the connection and the resource's name among them),
  * so each is a `KindProvider` of the wire's `Props`.
  */
-export function acrossConnections<P extends Record<string, KindProvider>>(providers: P): { readonly [K in keyof P]: HostProvider } {
+export function acrossConnections<P extends Record<string, Kind>>(providers: P): { readonly [K in keyof P]: HostProvider } {
   const wrapped: Record<string, HostProvider> = {};
   for (const [kind, provider] of Object.entries(providers)) {
+    const secrets = provider.manifest.secrets ?? [];
     wrapped[kind] = {
       async check(olds, news) {
         const connection = news[CONNECTION_INPUT];
@@ -123,10 +124,11 @@ export function acrossConnections<P extends Record<string, KindProvider>>(provid
         const checked = await provider.check(withoutHiddenInputs(olds), withoutHiddenInputs(news), context);
         if (problem !== undefined)
           return {
-            failures: [...(checked.failures ?? []).map((failure) => withoutSecretProperty(kind, failure)), { property: CONNECTION_INPUT, reason: problem }],
+            failures: [...(checked.failures ?? []).map((failure) => withoutSecretProperty(secrets, failure)), { property: CONNECTION_INPUT, reason: problem }],
           };
         const failures = await failuresBeforePlan(
           kind,
+          secrets,
           withoutHiddenInputs(olds),
           { ...checked, inputs: withoutHiddenInputs((checked.inputs ?? news) as Props) },
           context,

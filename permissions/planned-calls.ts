@@ -158,7 +158,7 @@ export type Rows<K extends KasmKind> = { readonly [Kind in K]: Row<Kind> };
  * What a kind's provider calls, declared once beside the kind: for one resource's properties,
  * the calls each lifecycle step makes, in order ({@link Row}). The permissions table
  * (`KIND_ROWS`) is assembled from these, and the provider's client refuses, in each step, an
- * operation its kind's declaration does not list for that step (`provider/resources/kit/declared-calls.ts`).
+ * operation its kind's declaration does not list for that step (`provider/resources/framework/declared-calls.ts`).
  */
 export interface KindCalls<K extends KasmKind = KasmKind> {
   /** The kind, as the catalogue names it. */
@@ -203,7 +203,7 @@ export function adminFact(user: string | undefined, property = "userId"): string
 /**
  * The words for what a dynamic resource's preview cannot tell: Pulumi's dynamic-provider host takes
  * no part in previews, so a stack policy sees an update's new inputs as its outputs, the same as a
- * create's, and never what the update changes (see `PREVIEW_NOTES` in catalogue/kinds.ts).
+ * create's, and never what the update changes (see `PREVIEW_NOTES` in permissions/kinds.ts).
  */
 export const DYNAMIC_PREVIEW =
   "a dynamic resource's preview shows a policy its new inputs only; the native provider's preview of an update says what it changes (or grant the permission)";

@@ -1,6 +1,6 @@
 /**
  * Judging a key against what resources need ({@link ResourceNeeds}, from
- * `resourcePermissionNeeds` in `catalogue/kind-table.ts`): which calls it cannot make, which it
+ * `resourcePermissionNeeds` in `permissions/kind-table.ts`): which calls it cannot make, which it
  * may not, what to grant, and the smallest permission set a stack needs.
  */
 import { LIFECYCLE_STEPS, type LifecycleStep } from "./kinds";

@@ -16,7 +16,6 @@
  * The read is the kind's own lookup by natural key, one per adopted object, at its creation only;
  * none when `checkBeforeChanges` is `false`.
  */
-import { isSecretInput } from "../../../catalogue/kinds";
 import { howToSet, settingRef } from "../../api/config";
 import { isUnknown } from "./check-wording";
 import { changedFields, type FieldRule } from "./field-rules";
@@ -42,10 +41,15 @@ export interface TakeOverChange {
  * The declared API fields whose value in Kasm (`current`, the object read as inputs) differs from
  * the program's (`inputs`), compared by the kind's own field rules.
  */
-export function fieldsTakeOverChanges(kind: string, current: Props, inputs: Props, apiFields: Readonly<Record<string, FieldRule>>): TakeOverChange[] {
+export function fieldsTakeOverChanges(
+  secrets: readonly string[],
+  current: Props,
+  inputs: Props,
+  apiFields: Readonly<Record<string, FieldRule>>,
+): TakeOverChange[] {
   return changedFields(current, inputs, apiFields).map((field) => ({
     field,
-    shown: isSecretInput(kind, field) ? "(a secret: its values are not shown)" : `${show(current[field])} to ${show(inputs[field])}`,
+    shown: secrets.includes(field) ? "(a secret: its values are not shown)" : `${show(current[field])} to ${show(inputs[field])}`,
   }));
 }
 
@@ -76,6 +80,8 @@ export function refusedTakeOver(context: KindContext, kind: string, key: string,
 /** What a take-over needs of its kind, for {@link previewTakeOver}. */
 export interface TakeOverPreview {
   readonly kind: string;
+  /** The kind's secret inputs (its field declarations'): a change to one is named, its values not shown. */
+  readonly secrets: readonly string[];
   /**
    * Whether an existing object is taken over: `adopt: true`, or a kind whose existing object is
    * always the declared one (`AdoptionRules.alwaysTakesOver`, where `adopt` has no effect).
@@ -101,7 +107,7 @@ export async function previewTakeOver(olds: Props, inputs: Props, context: KindC
   const current = await how.find();
   if (current === undefined) return undefined;
   const compared = Object.fromEntries(Object.entries(how.apiFields).filter(([field]) => !how.unreadable?.includes(field)));
-  const changes = fieldsTakeOverChanges(how.kind, current, inputs, compared);
+  const changes = fieldsTakeOverChanges(how.secrets, current, inputs, compared);
   if (changes.length === 0) return undefined;
   if (takeOverChanges(context) === "refuse") return refusedTakeOver(context, how.kind, how.key(), changes);
   const takeOver = inputs.adopt === true ? "the take-over (adopt)" : "the take-over of the existing object";

@@ -128,30 +128,6 @@ export function kindOfTypeToken(type: unknown, form?: KasmResourceForm): KasmKin
   return found && (form === undefined || found.form === form) ? found.kind : undefined;
 }
 
-/**
- * The inputs of each kind that hold a secret: the SDK wraps them with `pulumi.secret` and keeps
- * their outputs secret. The provider never names one as the property of a check failure (the
- * reason names it): the Pulumi CLI prints a failing property's value beside the reason, and for a
- * secret input that value is the secret, in plain text.
- */
-export const SECRET_INPUTS = {
-  User: ["password"],
-  LicenseActivation: ["activationKey"],
-  EgressGateway: ["config"],
-  EgressCredential: ["password", "wireguardPrivateKey", "meshKey", "customCredential"],
-  Workspace: ["registryUsername", "registryPassword"],
-} as const satisfies Partial<Record<KasmKind, readonly string[]>>;
-
-/** The secret inputs of `kind` (see {@link SECRET_INPUTS}); none for a kind without any, or for a name that is no kind. */
-export function secretInputsOf(kind: string): readonly string[] {
-  return (SECRET_INPUTS as Partial<Record<string, readonly string[]>>)[kind] ?? [];
-}
-
-/** Whether `property` is a secret input of `kind` (see {@link SECRET_INPUTS}). */
-export function isSecretInput(kind: string, property: string): boolean {
-  return secretInputsOf(kind).includes(property);
-}
-
 /** The steps of a resource's life that call Kasm. */
 export const LIFECYCLE_STEPS = ["create", "read", "update", "delete"] as const;
 

@@ -5,10 +5,10 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type { z } from "zod";
-import { canonicalId } from "../../../catalogue/ids";
+import { canonicalId } from "../../../permissions/ids";
 import { toApiBody, toCamelCase, toSnakeCase, type SnakeCase } from "../../api";
 import { isUnknown } from "./check-wording";
-import type { KasmKind } from "../../../catalogue/kinds";
+import type { KasmKind } from "../../../permissions/kinds";
 import type { KindDiffResult, Props, RefreshedInputs } from "./types";
 
 // --- ids, names, lists -----------------------------------------------------------------------------

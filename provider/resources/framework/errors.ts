@@ -30,7 +30,7 @@
  * keeps only errors made inside this provider (the client's, or these), which hold no secret by
  * construction (see `../../api/errors/base.ts`).
  */
-import type { PermissionName } from "../../../catalogue";
+import type { PermissionName } from "../../../permissions";
 import { KasmApiError } from "../../api";
 import { answeringServer } from "../../api/errors/base";
 import type { KindContext } from "./types";
@@ -210,7 +210,7 @@ export class KasmInitializationError extends KasmUnfinishedError {
   readonly id: string;
   /**
    * The properties the state records for it. Not read-only: the registry's wrapper adds the
-   * connection and the serialized provider to them before the host sees them (kit/connections.ts).
+   * connection and the serialized provider to them before the host sees them (framework/connections.ts).
    */
   properties: object;
   /** Why it failed: the message, as the one reason the host reports. */

@@ -35,7 +35,7 @@ import { refusedWithoutProductOperations, type ProductOnly } from "./product-onl
 import { previewTakeOver } from "./take-over";
 import { interruptedCreateOf, type AnswersInterruptedCreates } from "./interrupted-create";
 import { withDeclaredCalls } from "./declared-calls";
-import type { KindCalls } from "../../../catalogue/planned-calls";
+import type { KindCalls } from "../../../permissions/planned-calls";
 
 /** How each of a kind's inputs compares (see {@link FieldRule}), keyed by input name. */
 export type FieldRules<Inputs> = { readonly [K in keyof Inputs & string]?: FieldRule };
@@ -409,6 +409,7 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
       const inputs = result.inputs as Inputs;
       const refusal = await previewTakeOver(olds, inputs, context, {
         kind: adoption.kind,
+        secrets: fields.secrets,
         takesOver: inputs.adopt === true || adoption.alwaysTakesOver === true,
         key: () => adoption.key(inputs),
         apiFields,

@@ -76,7 +76,7 @@ export interface Adoption<T> {
  * Create an object; with `adopt`, take over the existing one with the same natural key instead and
  * bring it to the declared state (no request when it is in that state already, see
  * {@link Adoption.asDeclared}; refused, with nothing written, when it is not and the
- * `takeOverChanges` setting is `refuse`: see kit/take-over.ts). Without `adopt`, an existing object
+ * `takeOverChanges` setting is `refuse`: see framework/take-over.ts). Without `adopt`, an existing object
  * is an error that suggests it.
  */
 export async function createOrAdopt<T>(how: Adoption<T>, context: KindContext): Promise<T> {

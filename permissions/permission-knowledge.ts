@@ -1,7 +1,7 @@
 /**
  * What a resource's properties do not say about the target Kasm (is this group a system group,
  * does this user hold Global Admin, ...), and how users and groups are named when asking it.
- * The kind rows (`catalogue/kind-rows/`) ask it; the policy packs build it from their config.
+ * The kind rows (`permissions/kind-rows/`) ask it; the policy packs build it from their config.
  */
 import { canonicalId } from "./ids";
 import type { KasmKind, LifecycleStep } from "./kinds";

@@ -2,7 +2,7 @@
  * The client a lifecycle step of a kind is handed refuses what the kind did not declare for it.
  *
  * A kind declares once, beside its provider, what each step calls (`provider/resources/<kind>.calls.ts`,
- * see `KindCalls` in catalogue/planned-calls.ts), and the permission policies judge API keys by
+ * see `KindCalls` in permissions/planned-calls.ts), and the permission policies judge API keys by
  * that declaration (`KIND_ROWS`). So that a provider cannot call more than it declares,
  * {@link withDeclaredCalls} hands each step (create, read, update, delete) a context whose client
  * is a view (`KasmClient.allowingOnly`) that allows the operations the declaration, evaluated for
@@ -17,10 +17,10 @@
  * the lookups that name an existing object in the preview (`take-over.ts`, and the natural-key
  * lookups before creates, whose listings the creates list).
  */
-import type { KasmKind, LifecycleStep } from "../../../catalogue/kinds";
-import { knowledgeFromFacts } from "../../../catalogue/permission-knowledge";
-import type { OperationName } from "../../../catalogue/operations";
-import type { KindCalls } from "../../../catalogue/planned-calls";
+import type { KasmKind, LifecycleStep } from "../../../permissions/kinds";
+import { knowledgeFromFacts } from "../../../permissions/permission-knowledge";
+import type { OperationName } from "../../../permissions/operations";
+import type { KindCalls } from "../../../permissions/planned-calls";
 import type { AllowedCalls } from "../../api/allowed-calls";
 import type { KasmClient } from "../../api/client";
 import { KasmUndeclaredCallError } from "./errors";
@@ -39,7 +39,7 @@ interface UnlistedCall {
 
 /**
  * Every call a step may make that its kind's declaration leaves out, and why (the same as "What
- * the rows leave out, on purpose" in catalogue/kind-table.ts). Nothing else is allowed beside the
+ * the rows leave out, on purpose" in permissions/kind-table.ts). Nothing else is allowed beside the
  * declarations.
  */
 export const UNLISTED_CALLS: readonly UnlistedCall[] = [

@@ -5,9 +5,9 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { UNKNOWN } from "../../../catalogue/values";
-import { KASM_ID_MESSAGE, KASM_ID_PATTERN } from "../../../catalogue/ids";
-import { closestName } from "../../../catalogue/spelling";
+import { UNKNOWN } from "../../../permissions/values";
+import { KASM_ID_MESSAGE, KASM_ID_PATTERN } from "../../../permissions/ids";
+import { closestName } from "../../../permissions/spelling";
 import type { Props } from "./types";
 
 // --- check -----------------------------------------------------------------------------------------
@@ -255,7 +255,7 @@ export function rowIssues(schema: z.ZodObject, row: Readonly<Props>): RowIssue[]
 // --- notes for the policy packs ----------------------------------------------------------------------
 
 /**
- * A note for the policy packs (the catalogue's `PREVIEW_NOTES`), as the native provider's preview
+ * A note for the policy packs (the permission catalogue's `PREVIEW_NOTES`), as the native provider's preview
  * of an update adds it to the planned outputs: what the update to come changes, which a policy,
  * seeing the new properties only, cannot tell. `value` undefined (no state to compare with, see
  * {@link hasState}) adds nothing.

@@ -4,15 +4,15 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { UNKNOWN } from "../../../catalogue/values";
+import { UNKNOWN } from "../../../permissions/values";
 import type { KasmClient } from "../../api/client";
 import type { SettingNames } from "../../api/config";
 import type { ApiNames } from "../../api/vocabulary";
 import type { InstallationMemory } from "../../connections";
-import type { KasmKind } from "../../../catalogue/kinds";
-import type { KindCalls } from "../../../catalogue/planned-calls";
+import type { KasmKind } from "../../../permissions/kinds";
+import type { KindCalls } from "../../../permissions/planned-calls";
 
-/** Pulumi's placeholder for a value not known during preview (the catalogue's). */
+/** Pulumi's placeholder for a value not known during preview (the permission catalogue's). */
 export { UNKNOWN };
 
 /** Properties as they travel between the engine and a provider. */
@@ -191,16 +191,16 @@ export interface KindManifest<Inputs extends object = Props, Outputs extends obj
   /** What the SDK and the native schema say of the kind and its inputs (an output's doc is in {@link outputs}). */
   readonly docs: KindDocs<Inputs>;
   /**
-   * The inputs that hold a secret, from the kind's field declarations: the SDK wraps them with
-   * `pulumi.secret`, the package schema and the README mark them (the catalogue's `SECRET_INPUTS`
-   * lists the same for what loads without the provider: a test holds the two equal). None when
-   * left out.
+   * The inputs that hold a secret, from the kind's field declarations (the one list of them): the
+   * SDK wraps them with `pulumi.secret`, the package schema and the README mark them, both hosts
+   * keep them secret in the state and never name one as the property of a check failure (the
+   * Pulumi CLI prints a failing property's value beside the reason). None when left out.
    */
   readonly secrets?: readonly string[];
   /** Two inputs of which a program gives exactly one (a bulk kind's rows, as a list or as CSV): the SDK's types say so. */
   readonly exactlyOneOf?: readonly [string, string];
   /**
-   * Outputs that map names to ids, where a preview writes `ID_AFTER_IMPORT` (catalogue/bulk-rows.ts)
+   * Outputs that map names to ids, where a preview writes `ID_AFTER_IMPORT` (permissions/bulk-rows.ts)
    * for a row the change adds: the SDK turns those into unknown values, so that what uses them
    * previews as changing.
    */
@@ -209,7 +209,7 @@ export interface KindManifest<Inputs extends object = Props, Outputs extends obj
   readonly outputs: z.ZodType<Outputs>;
   /**
    * What the native provider's preview of an update adds to the planned outputs for the policy
-   * packs (the catalogue's `PREVIEW_NOTES`), from the state's properties and the checked inputs.
+   * packs (the permission catalogue's `PREVIEW_NOTES`), from the state's properties and the checked inputs.
    */
   readonly previewNotes?: (state: Props, news: Props) => Readonly<Record<string, unknown>>;
   /**

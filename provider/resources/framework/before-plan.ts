@@ -7,7 +7,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
-import { isSecretInput, withoutPreviewNotes } from "../../../catalogue/kinds";
+import { withoutPreviewNotes } from "../../../permissions/kinds";
 import { installationProblem } from "./installation-check";
 import type { KindContext, Props } from "./types";
 
@@ -25,11 +25,12 @@ import type { KindContext, Props } from "./types";
  */
 export async function failuresBeforePlan(
   kind: string,
+  secrets: readonly string[],
   olds: Props,
   checked: pulumi.dynamic.CheckResult,
   context: KindContext,
 ): Promise<pulumi.dynamic.CheckFailure[]> {
-  const failures = (checked.failures ?? []).map((failure) => withoutSecretProperty(kind, failure));
+  const failures = (checked.failures ?? []).map((failure) => withoutSecretProperty(secrets, failure));
   if (failures.length > 0 || !changes(kind, olds, (checked.inputs ?? {}) as Props)) return failures;
   const unreachable = await installationProblem(context);
   return unreachable === undefined ? [] : [{ property: "", reason: unreachable }];
@@ -40,8 +41,8 @@ export async function failuresBeforePlan(
  * reason names it), because the Pulumi CLI prints the property's value beside the reason, which
  * for a secret is the secret itself (`property password value {&{{...}}} has a problem: ...`).
  */
-export function withoutSecretProperty(kind: string, failure: pulumi.dynamic.CheckFailure): pulumi.dynamic.CheckFailure {
-  return isSecretInput(kind, failure.property.split(/[.[]/)[0]) ? { property: "", reason: failure.reason } : failure;
+export function withoutSecretProperty(secrets: readonly string[], failure: pulumi.dynamic.CheckFailure): pulumi.dynamic.CheckFailure {
+  return secrets.includes(failure.property.split(/[.[]/)[0]) ? { property: "", reason: failure.reason } : failure;
 }
 
 /**
