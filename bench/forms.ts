@@ -63,17 +63,31 @@ const FORMS = {
   dynamic: { yaml: "name: bench-dynamic\nruntime: nodejs\n", module: "pulumi-kasm" },
   // The default provider of the native form reads the same `kasm:` settings as the dynamic resources.
   native: { yaml: `name: bench-native\nruntime: nodejs\n${PLUGIN_IN_PACKAGE}`, module: "@pulumi-kasm/native" },
+  // The same TypeScript program compiled by `tsc` before each command, run as JavaScript (`typescript: false`): no
+  // ts-node, hence no source maps rewriting the stack trace Pulumi's runtime records for every promise it tracks.
+  compiled: {
+    yaml: `name: bench-compiled\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n${PLUGIN_IN_PACKAGE}`,
+    module: "@pulumi-kasm/native",
+  },
   // The same plugin from a YAML program: the native form without a Node.js program.
   yaml: { yaml: `name: bench-yaml\nruntime: yaml\n${PLUGIN_IN_PACKAGE}`, module: undefined },
 } as const;
 type Form = keyof typeof FORMS;
 
-/** Write the program of a form, as created or edited. */
-function writeProgram(programDir: string, form: Form, edited: boolean): void {
+/** Write the program of a form, as created or edited; the compiled form's is compiled, as its `npm run build` would. */
+async function writeProgram(programDir: string, form: Form, edited: boolean): Promise<void> {
   const { module } = FORMS[form];
   if (module === undefined) writeFileSync(path.join(programDir, "Pulumi.yaml"), yamlProgram(edited));
   else writeFileSync(path.join(programDir, "index.ts"), program(module, edited));
+  if (form !== "compiled") return;
+  const compiled = await run(process.execPath, [TSC, "-p", programDir], { cwd: programDir });
+  if (compiled.code !== 0) throw new Error(`tsc failed:\n${compiled.output}`);
 }
+
+/** This repository's TypeScript compiler, which the compiled form's program is built with. */
+const TSC = path.join(REPO, "node_modules", "typescript", "bin", "tsc");
+/** The compiled form's tsconfig.json: CommonJS beside its source, as Pulumi's TypeScript template writes it. */
+const COMPILED_TSCONFIG = { compilerOptions: { target: "es2022", module: "commonjs", strict: true, types: [] }, files: ["index.ts"] };
 
 /**
  * The steps, in order. The edit gives each user another first name and leaves its last name out,
@@ -109,11 +123,13 @@ async function main(): Promise<void> {
       const programDir = path.join(dir, form);
       mkdirSync(programDir, { recursive: true });
       writeFileSync(path.join(programDir, "Pulumi.yaml"), FORMS[form].yaml);
-      writeFileSync(path.join(programDir, "package.json"), JSON.stringify({ name: `bench-${form}`, main: "index.ts" }));
-      writeProgram(programDir, form, false);
-      await programNodeModules(programDir, form === "native" ? [packageTarball, nodejsSdkTarball(path.join(dir, "sdk"))] : [packageTarball], {
+      writeFileSync(path.join(programDir, "package.json"), JSON.stringify({ name: `bench-${form}`, main: form === "compiled" ? "index.js" : "index.ts" }));
+      if (form === "compiled") writeFileSync(path.join(programDir, "tsconfig.json"), JSON.stringify(COMPILED_TSCONFIG));
+      const onNative = FORMS[form].module === "@pulumi-kasm/native";
+      await programNodeModules(programDir, onNative ? [packageTarball, nodejsSdkTarball(path.join(dir, "sdk"))] : [packageTarball], {
         copied: ["@pulumi/pulumi"],
       });
+      await writeProgram(programDir, form, false);
       const emulator = await startTestEmulator({});
       if (LATENCY_MS > 0) await emulator.faults({ rate: 1, kinds: ["latency"], latencyMs: LATENCY_MS });
       emulators.push(emulator);
@@ -136,7 +152,7 @@ async function main(): Promise<void> {
     for (const step of STEPS) {
       for (const form of Object.keys(FORMS) as Form[]) {
         const { cli, emulator } = stacks[form];
-        if (step === "preview --diff (edit)") writeProgram(cli.options.programDir, form, true);
+        if (step === "preview --diff (edit)") await writeProgram(cli.options.programDir, form, true);
         const run =
           step === "up (create)"
             ? () => cli.up()
@@ -166,11 +182,12 @@ async function main(): Promise<void> {
         .join(", ")}, ${cpus().length} CPU(s)`,
     );
     console.log(`  generate, build and pack the Node.js SDK (once): ${generation.toFixed(1)} s`);
-    console.log(`  ${"step".padEnd(22)} ${forms.map((form) => form.padStart(18)).join(" ")} ${"native / yaml".padStart(14)}`);
+    console.log(`  ${"step".padEnd(22)} ${forms.map((form) => form.padStart(18)).join(" ")} ${"native / yaml".padStart(14)} ${"compiled / yaml".padStart(16)}`);
     for (const step of STEPS) {
       const row = (form: Form) => rows.find((r) => r.step === step && r.form === form)!;
       const cell = (form: Form) => `${row(form).seconds.toFixed(1)} s, ${row(form).requests} req`.padStart(18);
-      console.log(`  ${step.padEnd(22)} ${forms.map(cell).join(" ")} ${`${(row("native").seconds / row("yaml").seconds).toFixed(2)}x`.padStart(14)}`);
+      const ratio = (form: Form) => `${(row(form).seconds / row("yaml").seconds).toFixed(2)}x`;
+      console.log(`  ${step.padEnd(22)} ${forms.map(cell).join(" ")} ${ratio("native").padStart(14)} ${ratio("compiled").padStart(16)}`);
     }
     console.log(`  ${"state after up".padEnd(22)} ${forms.map((form) => `${(stateBytes[form] / 1024).toFixed(0)} KiB`.padStart(18)).join(" ")}`);
     console.log(`  ${"state per user".padEnd(22)} ${forms.map((form) => `${(stateBytes[form] / USERS).toFixed(0)} bytes`.padStart(18)).join(" ")}`);
