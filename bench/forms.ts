@@ -54,25 +54,36 @@ function yamlProgram(edited: boolean): string {
   const users = Array.from({ length: USERS }, (_, i) => `  u${i}:\n    type: kasm:index:User\n    properties:\n      username: bench-u${i}\n${fields}`).join(
     "",
   );
-  return `${FORMS.yaml.yaml}resources:\n${users}`;
+  return `${projectFile("yaml")}resources:\n${users}`;
 }
 
 const PLUGIN_IN_PACKAGE = "plugins:\n  providers:\n    - name: kasm\n      path: ./node_modules/pulumi-kasm/bin\n";
 
 const FORMS = {
-  dynamic: { yaml: "name: bench-dynamic\nruntime: nodejs\n", module: "pulumi-kasm" },
+  dynamic: { name: "bench-dynamic", runtime: "nodejs", module: "pulumi-kasm" },
   // The default provider of the native form reads the same `kasm:` settings as the dynamic resources.
-  native: { yaml: `name: bench-native\nruntime: nodejs\n${PLUGIN_IN_PACKAGE}`, module: "@pulumi-kasm/native" },
+  native: { name: "bench-native", runtime: "nodejs", module: "@pulumi-kasm/native" },
   // The same TypeScript program compiled by `tsc` before each command, run as JavaScript (`typescript: false`): no
-  // ts-node, hence no source maps rewriting the stack trace Pulumi's runtime records for every promise it tracks.
-  compiled: {
-    yaml: `name: bench-compiled\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n${PLUGIN_IN_PACKAGE}`,
-    module: "@pulumi-kasm/native",
-  },
+  // ts-node compiling it at every run.
+  compiled: { name: "bench-compiled", runtime: "nodejs", module: "@pulumi-kasm/native" },
   // The same plugin from a YAML program: the native form without a Node.js program.
-  yaml: { yaml: `name: bench-yaml\nruntime: yaml\n${PLUGIN_IN_PACKAGE}`, module: undefined },
+  yaml: { name: "bench-yaml", runtime: "yaml", module: undefined },
 } as const;
 type Form = keyof typeof FORMS;
+/** The forms this run measures: BENCH_FORMS (`compiled,yaml`), default all; YAML always, for the ratios. */
+const RUN_FORMS = (Object.keys(FORMS) as Form[]).filter(
+  (form) => form === "yaml" || process.env.BENCH_FORMS === undefined || process.env.BENCH_FORMS.split(",").includes(form),
+);
+/** Node.js options of the TypeScript programs (`runtime.options.nodeargs`), such as `--stack-trace-limit=1`: BENCH_NODEARGS. */
+const NODEARGS = process.env.BENCH_NODEARGS;
+
+/** A form's Pulumi.yaml without its resources: the runtime and its options, and the plugin from the unpacked package (every form but the dynamic one). */
+function projectFile(form: Form): string {
+  const { name, runtime } = FORMS[form];
+  const options = [...(form === "compiled" ? ["    typescript: false\n"] : []), ...(runtime === "nodejs" && NODEARGS ? [`    nodeargs: ${JSON.stringify(NODEARGS)}\n`] : [])];
+  const runtimeBlock = options.length === 0 ? `runtime: ${runtime}\n` : `runtime:\n  name: ${runtime}\n  options:\n${options.join("")}`;
+  return `name: ${name}\n${runtimeBlock}${form === "dynamic" ? "" : PLUGIN_IN_PACKAGE}`;
+}
 
 /** Write the program of a form, as created or edited; the compiled form's is compiled, as its `npm run build` would. */
 async function writeProgram(programDir: string, form: Form, edited: boolean): Promise<void> {
@@ -119,10 +130,10 @@ async function main(): Promise<void> {
     const packageTarball = path.join(dir, (JSON.parse(packed.output.slice(packed.output.indexOf("["))) as { filename: string }[])[0].filename);
 
     const stacks = {} as Record<Form, { cli: PulumiCli; emulator: TestEmulator }>;
-    for (const form of Object.keys(FORMS) as Form[]) {
+    for (const form of RUN_FORMS) {
       const programDir = path.join(dir, form);
       mkdirSync(programDir, { recursive: true });
-      writeFileSync(path.join(programDir, "Pulumi.yaml"), FORMS[form].yaml);
+      writeFileSync(path.join(programDir, "Pulumi.yaml"), projectFile(form));
       writeFileSync(path.join(programDir, "package.json"), JSON.stringify({ name: `bench-${form}`, main: form === "compiled" ? "index.js" : "index.ts" }));
       if (form === "compiled") writeFileSync(path.join(programDir, "tsconfig.json"), JSON.stringify(COMPILED_TSCONFIG));
       const onNative = FORMS[form].module === "@pulumi-kasm/native";
@@ -150,7 +161,7 @@ async function main(): Promise<void> {
     const stateBytes = {} as Record<Form, number>;
     const editShown = {} as Record<Form, string[]>;
     for (const step of STEPS) {
-      for (const form of Object.keys(FORMS) as Form[]) {
+      for (const form of RUN_FORMS) {
         const { cli, emulator } = stacks[form];
         if (step === "preview --diff (edit)") await writeProgram(cli.options.programDir, form, true);
         const run =
@@ -171,7 +182,7 @@ async function main(): Promise<void> {
       }
     }
 
-    const forms = Object.keys(FORMS) as Form[];
+    const forms = RUN_FORMS;
     console.log(
       `${USERS} User resources through the pulumi CLI: the dynamic form (pulumi-kasm), the native one in TypeScript (@pulumi-kasm/native on the plugin) and in YAML; ` +
         `${LATENCY_MS} ms a request${SKIP_CHECKPOINTS ? ", PULUMI_SKIP_CHECKPOINTS=true" : ""}`,
@@ -182,16 +193,17 @@ async function main(): Promise<void> {
         .join(", ")}, ${cpus().length} CPU(s)`,
     );
     console.log(`  generate, build and pack the Node.js SDK (once): ${generation.toFixed(1)} s`);
-    console.log(`  ${"step".padEnd(22)} ${forms.map((form) => form.padStart(18)).join(" ")} ${"native / yaml".padStart(14)} ${"compiled / yaml".padStart(16)}`);
+    const ratioForms = forms.filter((form) => form !== "yaml");
+    console.log(`  ${"step".padEnd(22)} ${forms.map((form) => form.padStart(18)).join(" ")} ${ratioForms.map((form) => `${form} / yaml`.padStart(18)).join(" ")}`);
     for (const step of STEPS) {
       const row = (form: Form) => rows.find((r) => r.step === step && r.form === form)!;
       const cell = (form: Form) => `${row(form).seconds.toFixed(1)} s, ${row(form).requests} req`.padStart(18);
       const ratio = (form: Form) => `${(row(form).seconds / row("yaml").seconds).toFixed(2)}x`;
-      console.log(`  ${step.padEnd(22)} ${forms.map(cell).join(" ")} ${ratio("native").padStart(14)} ${ratio("compiled").padStart(16)}`);
+      console.log(`  ${step.padEnd(22)} ${forms.map(cell).join(" ")} ${ratioForms.map((form) => ratio(form).padStart(18)).join(" ")}`);
     }
     console.log(`  ${"state after up".padEnd(22)} ${forms.map((form) => `${(stateBytes[form] / 1024).toFixed(0)} KiB`.padStart(18)).join(" ")}`);
     console.log(`  ${"state per user".padEnd(22)} ${forms.map((form) => `${(stateBytes[form] / USERS).toFixed(0)} bytes`.padStart(18)).join(" ")}`);
-    for (const form of Object.keys(FORMS) as Form[])
+    for (const form of RUN_FORMS)
       console.log(`  the edit of u0 in preview --diff, ${form}: ${editShown[form].join("; ") || "(no change shown)"}`);
   } finally {
     await Promise.all(emulators.map((emulator) => emulator.close()));
