@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PASSPHRASE, SLOW } from "../e2e/helpers";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { pluginFromCheckout } from "./native-yaml-programs";
-import { hasPulumi, measuredStep, PulumiCli } from "./pulumi-cli";
+import { hasPulumi, measuredStep, stackOn } from "./pulumi-cli";
 
 /** Over 100, so that the bound's listing term is 2 pages, not 1. */
 const N = 120;
@@ -68,15 +68,7 @@ describe.skipIf(!hasPulumi).each(Object.keys(PROGRAMS) as (keyof typeof PROGRAMS
     const programDir = path.join(dir, "program");
     mkdirSync(programDir, { recursive: true });
     for (const [name, text] of Object.entries(PROGRAMS[form].files)) writeFileSync(path.join(programDir, name), text);
-    const cli = new PulumiCli({
-      programDir,
-      stack: "dev",
-      workDir: path.join(dir, "work"),
-      passphrase: PASSPHRASE,
-      config: { "kasm:baseUrl": emulator.url, "kasm:apiKey": ADMIN.key, "kasm:apiKeySecret": ADMIN.secret },
-      secretKeys: ["kasm:apiKeySecret"],
-    });
-    await cli.init();
+    const cli = await stackOn(emulator.url, ADMIN, programDir, path.join(dir, "work"), PASSPHRASE);
 
     const up = await measuredStep(emulator, figures, "up", () => cli.steps("up"));
     expect(up.code, up.stdout + up.stderr).toBe(0);
