@@ -25,7 +25,7 @@
  * the listing, so it never says that a key this process freed is taken. A listing that fails is
  * forgotten, and its lookups fail as a lookup of their own would.
  */
-import type { OperationName } from "../../permissions";
+import type { OperationName } from "../../permissions/operations";
 import { normaliseId, sameId } from "./schemas/common";
 import type { GroupRecord } from "./schemas/groups";
 import type { StagingConfig } from "./schemas/staging";

@@ -6,7 +6,7 @@
  */
 import { rootCertificates } from "node:tls";
 import type { Dispatcher, Pool } from "undici";
-import type { OperationName } from "../../permissions";
+import type { OperationName } from "../../permissions/operations";
 import type { ResolvedConfig } from "./config";
 import { ReadsInFlight } from "./reads-in-flight";
 

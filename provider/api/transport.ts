@@ -28,7 +28,7 @@
  */
 import type { Dispatcher, RetryHandler } from "undici";
 import type { z } from "zod";
-import { OPERATIONS, type OperationContext, type OperationName } from "../../permissions";
+import { OPERATIONS, type OperationContext, type OperationName } from "../../permissions/operations";
 import { canonicalId } from "../../permissions/ids";
 import type { KasmLogger, ResolvedConfig } from "./config";
 import {

@@ -6,7 +6,12 @@
  */
 import { z } from "zod";
 import type { KasmClient } from "../api/client";
-import { canonicalId, KasmId, keepSpelling, requiredId, same, unlessGone, withLeftOutValues, type FieldDeclaration, type Props } from "./framework";
+import { canonicalId } from "../../permissions/ids";
+import { KasmId, requiredId } from "./framework/check-wording";
+import { keepSpelling, same, withLeftOutValues } from "./framework/field-rules";
+import { unlessGone } from "./framework/adoption";
+import type { FieldDeclaration } from "./framework/fields";
+import type { Props } from "./framework/types";
 import type { KindMethods, RecordRules } from "./framework/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------

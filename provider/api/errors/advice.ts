@@ -5,15 +5,9 @@
  * classes because the advice is the part that changes with the catalogue and the settings, while
  * a class only says which advice its meaning gets.
  */
-import {
-  closeUnderDependencies,
-  isOperationName,
-  OPERATIONS,
-  requiredPermissions,
-  type ContextualRequirement,
-  type OperationContext,
-  type PermissionName,
-} from "../../../permissions";
+import { closeUnderDependencies } from "../../../permissions/dependencies";
+import { isOperationName, OPERATIONS, requiredPermissions, type ContextualRequirement, type OperationContext } from "../../../permissions/operations";
+import type { PermissionName } from "../../../permissions/names";
 import { configKey, DEFAULT_SETTING_NAMES, envVar, howToSet, settingRef, type SettingNames } from "../setting-names";
 import type { LicenseLimited } from "./messages";
 

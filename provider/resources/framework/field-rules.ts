@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { z } from "zod";
 import { canonicalId } from "../../../permissions/ids";
-import { toApiBody, toCamelCase, toSnakeCase, type SnakeCase } from "../../api";
+import { toApiBody, toCamelCase, toSnakeCase, type SnakeCase } from "../../api/records";
 import { isUnknown } from "./check-wording";
 import type { KasmKind } from "../../../permissions/kinds";
 import type { KindDiffResult, Props, RefreshedInputs } from "./types";

@@ -24,7 +24,7 @@
  * ```
  */
 import { z } from "zod";
-import { toSnakeCase } from "../../api";
+import { toSnakeCase } from "../../api/records";
 import { KasmId } from "./check-wording";
 import { same, type FieldRule } from "./field-rules";
 import type { ObjectDocs, Props } from "./types";

@@ -20,16 +20,11 @@
  * `kasm:checkBeforeChanges` (or `KASM_CHECK_BEFORE_CHANGES`; a named connection's own
  * `kasm-<name>:checkBeforeChanges`) set to `false` turns it off: the preview then sends nothing.
  */
-import {
-  KasmAuthenticationError,
-  KasmConfigurationError,
-  KasmHealthCheckError,
-  KasmMissingOperationError,
-  KasmTransportError,
-  KasmUnknownPathError,
-  KasmVocabularyError,
-  type GroupRecord,
-} from "../../api";
+import { KasmAuthenticationError } from "../../api/errors/answers";
+import { KasmConfigurationError } from "../../api/errors/base";
+import { KasmHealthCheckError, KasmTransportError } from "../../api/errors/connection";
+import { KasmMissingOperationError, KasmUnknownPathError, KasmVocabularyError } from "../../api/errors/vocabulary";
+import type { GroupRecord } from "../../api/schemas/groups";
 import { howToSet, type SettingNames } from "../../api/config";
 import { WsStatus } from "../../api/schemas/sessions";
 import type { KindContext } from "./types";
