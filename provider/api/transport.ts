@@ -9,7 +9,7 @@
  *
  * Reads of the same object that overlap in time share one request: a read arrives while an
  * identical one (same operation, same target, ids compared in canonical form) is waiting for its
- * answer, and gets a copy of that answer (see `reads-in-flight.ts`). Nothing is kept once the
+ * answer, and gets a copy of that answer (see `ReadsInFlight` in `pool.ts`). Nothing is kept once the
  * answer is in, and a read issued after a write started never joins one issued before it: this
  * only saves duplicate requests, it never serves an old answer.
  *
