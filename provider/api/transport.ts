@@ -30,7 +30,6 @@ import type { Dispatcher, RetryHandler } from "undici";
 import type { z } from "zod";
 import { OPERATIONS, type OperationContext, type OperationName } from "../../permissions/operations";
 import { canonicalId } from "../../permissions/ids";
-import type { KasmLogger, ResolvedConfig } from "./config";
 import {
   KasmApiError,
   KasmMalformedIdError,
@@ -47,7 +46,7 @@ import {
 import type { HealthGates } from "./health";
 import { collectSecretValues, redact, scrubText } from "./redact";
 import { malformedIds, objectOfIdField, requestTarget, withCanonicalIds, type MalformedId } from "./request-ids";
-import { configKey, envVar, howToSet, type SettingNames } from "./setting-names";
+import { configKey, envVar, howToSet, type KasmLogger, type ResolvedConfig, type SettingNames } from "./config";
 import { CsvValidationData } from "./schemas/batch";
 import { RetryPolicy, TIMEOUT_ERROR_CODES, parseRetryAfter, repeatMode, type RepeatMode } from "./retry";
 import { csvProblems, formatPath, notRepeatedNote, pageWords } from "./answer-words";

@@ -8,7 +8,7 @@
 import { closeUnderDependencies } from "../../../permissions/dependencies";
 import { isOperationName, OPERATIONS, requiredPermissions, type ContextualRequirement, type OperationContext } from "../../../permissions/operations";
 import type { PermissionName } from "../../../permissions/names";
-import { configKey, DEFAULT_SETTING_NAMES, envVar, howToSet, settingRef, type SettingNames } from "../setting-names";
+import { configKey, DEFAULT_SETTING_NAMES, envVar, howToSet, settingRef, type SettingNames } from "../config";
 import type { LicenseLimited } from "./messages";
 
 /** What a refused call needs, for the fields and message of `KasmPermissionError`. */
