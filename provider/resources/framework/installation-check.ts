@@ -134,7 +134,7 @@ const absenceKey = (kind: string, key: string) => JSON.stringify([kind, key]);
 export const lookups = {
   /**
    * When a lookup about to be asked reads Kasm, at the latest: now, or, when the answer may come
-   * from a listing the deployment's lookups share (key-lookups.ts, username-lookups.ts), when the
+   * from a listing the deployment's lookups share (key-lookups.ts), when the
    * oldest of them was read. A finding counts from then, so that an absence read from a listing
    * stands no longer than one read by a lookup of its own.
    */
