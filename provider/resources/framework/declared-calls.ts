@@ -18,9 +18,8 @@
  * lookups before creates, whose listings the creates list).
  */
 import type { KasmKind, LifecycleStep } from "../../../permissions/kinds";
-import { knowledgeFromFacts } from "../../../permissions/permission-knowledge";
 import type { OperationName } from "../../../permissions/operations";
-import type { KindCalls } from "../../../permissions/planned-calls";
+import { knowledgeFromFacts, type KindCalls } from "../../../permissions/planned-calls";
 import type { AllowedCalls } from "../../api/allowed-calls";
 import type { KasmClient } from "../../api/client";
 import { KasmUndeclaredCallError } from "./errors";
