@@ -36,8 +36,7 @@ import {
   targetAndGatewayFields,
   withGatewayDefault,
 } from "./egress-shared";
-import { declared, inputNames, keepSpelling, refreshedInputs, same } from "./framework/field-rules";
-import { declareFields } from "./framework/fields";
+import { declared, inputNames, keepSpelling, refreshedInputs, same, declareFields } from "./framework/fields";
 import { EVEN_WITH_OTHER_FAILURES, isUnknown, requiredText } from "./framework/check-wording";
 import { GONE, isAlreadyExists } from "./framework/adoption";
 import { KasmNotAdoptedError } from "./framework/errors";

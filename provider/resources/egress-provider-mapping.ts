@@ -29,8 +29,7 @@ import {
   withGatewayDefault,
   EGRESS_PROVIDER_REFERENCE,
 } from "./egress-shared";
-import { declared, inputNames, keepSpelling, same } from "./framework/field-rules";
-import { declareFields } from "./framework/fields";
+import { declared, inputNames, keepSpelling, same, declareFields } from "./framework/fields";
 import { EVEN_WITH_OTHER_FAILURES } from "./framework/check-wording";
 import type { KindTexts, RefreshedInputs } from "./framework/types";
 import { defineKind, type KindOutputs, type RecordRules } from "./framework/define-kind";

@@ -11,8 +11,7 @@ import type { EgressProvider as KasmEgressProvider, NewEgressProvider } from "..
 import type { KasmClient } from "../api/client";
 import { egressProviderShown } from "../api/schemas/egress";
 import { wholeStateWrites } from "./egress-shared";
-import { declared, inputNames, same } from "./framework/field-rules";
-import { declareFields } from "./framework/fields";
+import { declared, inputNames, same, declareFields } from "./framework/fields";
 import { requiredText } from "./framework/check-wording";
 import type { KindTexts, RefreshedInputs } from "./framework/types";
 import { defineKind, type KindOutputs, type RecordRules } from "./framework/define-kind";

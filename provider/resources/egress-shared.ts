@@ -8,9 +8,8 @@ import { z } from "zod";
 import type { KasmClient } from "../api/client";
 import { canonicalId } from "../../permissions/ids";
 import { KasmId, requiredId } from "./framework/check-wording";
-import { keepSpelling, same, withLeftOutValues } from "./framework/field-rules";
+import { keepSpelling, same, withLeftOutValues, type FieldDeclaration } from "./framework/fields";
 import { unlessGone } from "./framework/adoption";
-import type { FieldDeclaration } from "./framework/fields";
 import type { Props } from "./framework/types";
 import type { KindMethods, RecordRules } from "./framework/define-kind";
 

@@ -13,12 +13,11 @@
  */
 import { z } from "zod";
 import { settingRef } from "../api/config";
-import { declareFields } from "./framework/fields";
+import { declareFields, same } from "./framework/fields";
 import { GONE, unlessGone } from "./framework/adoption";
 import { KasmId } from "./framework/check-wording";
 import { KasmValueNotTakenError } from "./framework/errors";
 import { type KindTexts, NO_OUTPUTS, type RefreshedInputs } from "./framework/types";
-import { same } from "./framework/field-rules";
 import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { groupWorkspaceCalls } from "./group-workspace.calls";
 import { pairId, canonicalId } from "../../permissions/ids";

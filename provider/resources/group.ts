@@ -19,8 +19,7 @@
 import { z } from "zod";
 import { groupShown, type GroupRecord, type GroupUpdate, type NewGroup } from "../api/schemas/groups";
 import { KasmForceRequiredError } from "../api/errors/answers";
-import { declared, inputNames } from "./framework/field-rules";
-import { declareFields } from "./framework/fields";
+import { declared, inputNames, declareFields } from "./framework/fields";
 import { KasmDeleteBlockedError } from "./framework/errors";
 import { requiredText } from "./framework/check-wording";
 import { unlessGone } from "./framework/adoption";

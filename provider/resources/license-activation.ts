@@ -13,8 +13,7 @@
  */
 import { z } from "zod";
 import type { ActivateParams, License } from "../api/schemas/licenses";
-import { camelCase, declared } from "./framework/field-rules";
-import { declareFields } from "./framework/fields";
+import { camelCase, declared, declareFields } from "./framework/fields";
 import type { RefreshedInputs, KindTexts } from "./framework/types";
 import { defineKind, fieldNames, type KindOutputs } from "./framework/define-kind";
 import { licenseActivationCalls } from "./license-activation.calls";

@@ -12,8 +12,7 @@
 import { z } from "zod";
 import type { NewStagingConfig, StagingConfig as KasmStagingConfig, StagingConfigUpdate } from "../api/schemas/staging";
 import { stagingConfigShown } from "../api/schemas/staging";
-import { declared, inputNames, same } from "./framework/field-rules";
-import { declareFields } from "./framework/fields";
+import { declared, inputNames, same, declareFields } from "./framework/fields";
 import { KasmId } from "./framework/check-wording";
 import { keepingWhatWasCreated, unlessGone } from "./framework/adoption";
 import type { KindTexts, RefreshedInputs } from "./framework/types";

@@ -17,8 +17,7 @@
 import { z } from "zod";
 import { userAttributesShown, type UserAttributes as KasmUserAttributes, type UserAttributesUpdate } from "../api/schemas/users";
 import { canonicalId } from "../../permissions/ids";
-import { changedFields, declared, keepSpelling, same, type FieldRule } from "./framework/field-rules";
-import { declareFields, USER_KEY } from "./framework/fields";
+import { changedFields, declared, keepSpelling, same, type FieldRule, declareFields, USER_KEY } from "./framework/fields";
 import { GONE, orMissing, unlessGone } from "./framework/adoption";
 import { KasmId } from "./framework/check-wording";
 import { missingUserError } from "./framework/errors";

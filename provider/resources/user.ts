@@ -11,8 +11,7 @@ import type { NewUser, User as KasmUser, UserUpdate } from "../api/schemas/users
 import type { KasmClient } from "../api/client";
 import { KasmForceRequiredError } from "../api/errors/answers";
 import { userShown } from "../api/schemas/users";
-import { declared, inputNames, same } from "./framework/field-rules";
-import { declareFields } from "./framework/fields";
+import { declared, inputNames, same, declareFields } from "./framework/fields";
 import { isNotFound } from "./framework/adoption";
 import { KasmDeleteBlockedError } from "./framework/errors";
 import type { KindTexts, RefreshedInputs } from "./framework/types";

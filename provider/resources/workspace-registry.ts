@@ -19,8 +19,7 @@
  */
 import { z } from "zod";
 import { registryShown, registryUrl, type NewRegistry, type Registry } from "../api/schemas/images";
-import { declared, inputNames } from "./framework/field-rules";
-import { declareFields } from "./framework/fields";
+import { declared, inputNames, declareFields } from "./framework/fields";
 import { KasmObjectMissingError } from "./framework/errors";
 import type { KindTexts, Props, RefreshedInputs } from "./framework/types";
 import { defineKind, type KindOutputs } from "./framework/define-kind";

@@ -32,8 +32,7 @@ import {
 } from "../api/schemas/images";
 import { settingRef, type SettingNames } from "../api/config";
 import type { KasmClient } from "../api/client";
-import { declared, inputNames, same } from "./framework/field-rules";
-import { declareFields } from "./framework/fields";
+import { declared, inputNames, same, declareFields } from "./framework/fields";
 import { hasState, isUnknown, KasmId, requiredText, previewNote } from "./framework/check-wording";
 import { initializationFailure, unlessGone } from "./framework/adoption";
 import { KasmObjectMissingError, KasmValueNotTakenError } from "./framework/errors";

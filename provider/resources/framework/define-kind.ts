@@ -29,7 +29,7 @@ import {
   withLeftOutValues,
   withStoredDefaults,
   type FieldRule,
-} from "./field-rules";
+} from "./fields";
 import type { Kind, KindContext, KindDiffResult, KindManifest, KindTexts, ManifestField, ObjectDocs, Props, RefreshedInputs } from "./types";
 import { refusedWithoutProductOperations, type ProductOnly } from "./product-only";
 import { previewTakeOver } from "./take-over";

@@ -6,9 +6,8 @@
 import { z } from "zod";
 import { rowLabel, serverImportRows } from "../../../permissions/bulk-rows";
 import { isKasmId, KASM_ID_MESSAGE } from "../../../permissions/ids";
-import { declareFields } from "../framework/fields";
+import { declareFields, same } from "../framework/fields";
 import { isUnknown } from "../framework/check-wording";
-import { same } from "../framework/field-rules";
 import type { Props } from "../framework/types";
 import type { KindOutputs } from "../framework/define-kind";
 

@@ -7,7 +7,7 @@ import { KasmBadRequestError } from "../../api/errors/answers";
 import type { User as KasmUser } from "../../api/schemas/users";
 import { isTransient, mayHaveCommitted, waitBeforeLookingUp } from "../../api/recovery";
 import type { KindContext } from "../framework/types";
-import { camelCase } from "../framework/field-rules";
+import { camelCase } from "../framework/fields";
 import { KasmDeclarationRefusedError, KasmNotAdoptedError, KasmOutcomeUnknownError } from "../framework/errors";
 import { GROUP_COLUMN, type Row } from "./fields";
 import { batchRow, names } from "./rows";

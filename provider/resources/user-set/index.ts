@@ -61,7 +61,7 @@ import { userSetCalls } from "./calls";
 import { canonicalId } from "../../../permissions/ids";
 import { isUnknown } from "../framework/check-wording";
 import { KasmDeleteBlockedError, KasmUnfinishedError } from "../framework/errors";
-import { same } from "../framework/field-rules";
+import { same } from "../framework/fields";
 import type { Kind, KindContext, Props, KindTexts } from "../framework/types";
 import type { AnswersInterruptedCreates } from "../framework/interrupted-create";
 import { OTHER_INPUTS, USER_SET_FIELDS, UserSetOutputs, type Row, type UserSetInputs } from "./fields";

@@ -7,7 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { User as KasmUser } from "../../api/schemas/users";
 import type { KindContext, Props } from "../framework/types";
 import { canonicalId } from "../../../permissions/ids";
-import { declared } from "../framework/field-rules";
+import { declared } from "../framework/fields";
 import { ALL_USERS } from "../user-links";
 import { OTHER_INPUTS, READABLE, USER_FIELDS, type Row } from "./fields";
 import { formOf, names, outputs, render, rowChanges, rowsOf, unconfirmedOf, userIdsOf } from "./rows";

@@ -6,7 +6,7 @@
 import { parseCsv, rowLabel, userRowFromCsv } from "../../../permissions/bulk-rows";
 import { BATCH_USER_COLUMNS, type BatchUserColumn, type BatchUserRow } from "../../api/schemas/users";
 import { usersCsv } from "../../api/batch-csv";
-import { declared, same, snakeCase } from "../framework/field-rules";
+import { declared, same, snakeCase } from "../framework/fields";
 import { isUnknown } from "../framework/check-wording";
 import type { Props } from "../framework/types";
 import type { KindOutputs } from "../framework/define-kind";

@@ -14,7 +14,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { KindContext, Props } from "../framework/types";
 import { canonicalId } from "../../../permissions/ids";
 import { isNotFound } from "../framework/adoption";
-import { same } from "../framework/field-rules";
+import { same } from "../framework/fields";
 import { USER_FIELDS, type Row } from "./fields";
 import { applyGroupChange, groupChanges, groupIndexFor, isUserGone, unknownGroupsError, type GroupChange } from "./groups";
 import { existingUsersError, importFailure, importRows, unconfirmedNotes } from "./import";
