@@ -80,7 +80,10 @@ const NODEARGS = process.env.BENCH_NODEARGS;
 /** A form's Pulumi.yaml without its resources: the runtime and its options, and the plugin from the unpacked package (every form but the dynamic one). */
 function projectFile(form: Form): string {
   const { name, runtime } = FORMS[form];
-  const options = [...(form === "compiled" ? ["    typescript: false\n"] : []), ...(runtime === "nodejs" && NODEARGS ? [`    nodeargs: ${JSON.stringify(NODEARGS)}\n`] : [])];
+  const options = [
+    ...(form === "compiled" ? ["    typescript: false\n"] : []),
+    ...(runtime === "nodejs" && NODEARGS ? [`    nodeargs: ${JSON.stringify(NODEARGS)}\n`] : []),
+  ];
   const runtimeBlock = options.length === 0 ? `runtime: ${runtime}\n` : `runtime:\n  name: ${runtime}\n  options:\n${options.join("")}`;
   return `name: ${name}\n${runtimeBlock}${form === "dynamic" ? "" : PLUGIN_IN_PACKAGE}`;
 }
@@ -194,7 +197,9 @@ async function main(): Promise<void> {
     );
     console.log(`  generate, build and pack the Node.js SDK (once): ${generation.toFixed(1)} s`);
     const ratioForms = forms.filter((form) => form !== "yaml");
-    console.log(`  ${"step".padEnd(22)} ${forms.map((form) => form.padStart(18)).join(" ")} ${ratioForms.map((form) => `${form} / yaml`.padStart(18)).join(" ")}`);
+    console.log(
+      `  ${"step".padEnd(22)} ${forms.map((form) => form.padStart(18)).join(" ")} ${ratioForms.map((form) => `${form} / yaml`.padStart(18)).join(" ")}`,
+    );
     for (const step of STEPS) {
       const row = (form: Form) => rows.find((r) => r.step === step && r.form === form)!;
       const cell = (form: Form) => `${row(form).seconds.toFixed(1)} s, ${row(form).requests} req`.padStart(18);
@@ -203,8 +208,7 @@ async function main(): Promise<void> {
     }
     console.log(`  ${"state after up".padEnd(22)} ${forms.map((form) => `${(stateBytes[form] / 1024).toFixed(0)} KiB`.padStart(18)).join(" ")}`);
     console.log(`  ${"state per user".padEnd(22)} ${forms.map((form) => `${(stateBytes[form] / USERS).toFixed(0)} bytes`.padStart(18)).join(" ")}`);
-    for (const form of RUN_FORMS)
-      console.log(`  the edit of u0 in preview --diff, ${form}: ${editShown[form].join("; ") || "(no change shown)"}`);
+    for (const form of RUN_FORMS) console.log(`  the edit of u0 in preview --diff, ${form}: ${editShown[form].join("; ") || "(no change shown)"}`);
   } finally {
     await Promise.all(emulators.map((emulator) => emulator.close()));
     rmSync(dir, { recursive: true, force: true });

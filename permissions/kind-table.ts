@@ -43,8 +43,7 @@
  * ```
  */
 import { LIFECYCLE_STEPS, type KasmKind, type LifecycleStep } from "./kinds";
-import type { PermissionKnowledge } from "./permission-knowledge";
-import type { KindCalls, ResourceNeeds, Rows, StepNeeds } from "./planned-calls";
+import type { KindCalls, PermissionKnowledge, ResourceNeeds, Rows, StepNeeds } from "./planned-calls";
 import { userCalls } from "../provider/resources/user.calls";
 import { userSetCalls } from "../provider/resources/user-set/calls";
 import { userAttributesCalls } from "../provider/resources/user-attributes.calls";
@@ -65,7 +64,7 @@ import { workspaceCalls } from "../provider/resources/workspace.calls";
 import { groupWorkspaceCalls } from "../provider/resources/group-workspace.calls";
 import { workspaceRegistryCalls } from "../provider/resources/workspace-registry.calls";
 
-export { referenceKey, knowledgeFromFacts, type KnownFacts, type PermissionKnowledge } from "./permission-knowledge";
+export { referenceKey, knowledgeFromFacts, type KnownFacts, type PermissionKnowledge } from "./planned-calls";
 export type { PlannedCall, ResourceNeeds, StepNeeds, UndecidedFact, UserField } from "./planned-calls";
 export * from "./key-judgement";
 

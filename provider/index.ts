@@ -21,12 +21,12 @@ import { serverImportProvider } from "./resources/server-import";
 import { workspaceProvider } from "./resources/workspace";
 import { groupWorkspaceProvider } from "./resources/group-workspace";
 import { workspaceRegistryProvider } from "./resources/workspace-registry";
-import type { Kind } from "./resources/framework";
+import type { Kind } from "./resources/framework/types";
 import { acrossConnections } from "./resources/framework/connections";
 import { refreshingLeniently } from "./resources/framework/lenient-refresh";
 
 export { configure, CONFIG_KEYS, kasmClient, type ConfigureRequest } from "./runtime";
-export type { InputsOfKind, Kind, KindManifest, KindProvider, OutputsOfKind } from "./resources/framework";
+export type { InputsOfKind, Kind, KindManifest, KindProvider, OutputsOfKind } from "./resources/framework/types";
 
 /**
  * Every kind, by the name of its SDK class and type token (`pulumi-nodejs:dynamic/kasm:<Kind>`):

@@ -23,7 +23,7 @@
  * variables), so pools, coalesced reads and health waits are per installation. Each provider
  * method receives the {@link KindContext} of its object's connection, built by {@link contextFor}.
  */
-import type { KasmClient } from "./api";
+import type { KasmClient } from "./api/client";
 import { CONFIG_KEYS } from "./api/config";
 import { ConnectionRegistry } from "./connections";
 import { labelFor, note, warn } from "./engine-log";

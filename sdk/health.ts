@@ -3,7 +3,8 @@
  * `kasm:waitForHealthySeconds` setting (`GET {baseUrl}/api/__healthcheck` until it answers
  * `{ok: true}`, probing as the product's own health check does), run when the caller asks.
  */
-import type { HealthyResult, KasmClientOptions, WaitForHealthyOptions } from "../provider/api";
+import type { HealthyResult, WaitForHealthyOptions } from "../provider/api/health";
+import type { KasmClientOptions } from "../provider/api/config";
 import { programConnections } from "./lookups/common";
 import { connectionName, type Connection } from "./connection";
 

@@ -4,7 +4,7 @@
  * calls declaration does not list for that step. The client knows no kinds: what is allowed, and
  * the words of a refusal, come from whoever made the view (`provider/resources/framework/declared-calls.ts`).
  */
-import type { OperationName } from "../../permissions";
+import type { OperationName } from "../../permissions/operations";
 
 /** The operations a view may send, and the error for one it may not. */
 export interface AllowedCalls {

@@ -31,8 +31,7 @@ import * as users from "./operations/users";
 import * as zones from "./operations/zones";
 import { KasmTransport, type KasmApi } from "./transport";
 import { UserReads } from "./user-reads";
-import { KeyLookups } from "./key-lookups";
-import { UsernameLookups } from "./username-lookups";
+import { KeyLookups, UsernameLookups } from "./key-lookups";
 import type { LenientReads } from "./vocabulary";
 import type { AllowedCalls } from "./allowed-calls";
 

@@ -8,8 +8,9 @@
  * connection registry: one host process's), so that a deployment against a Kasm still starting
  * waits instead of failing its first calls.
  */
-import { DEFAULT_SETTING_NAMES, envVar, howToSet, settingRef, type SettingNames } from "./setting-names";
-import { KasmHealthCheckError } from "./errors";
+import { DEFAULT_SETTING_NAMES, envVar, howToSet, settingRef, type SettingNames } from "./config";
+// Not through the errors folder's index, which loads config.ts, which loads this file: see config.ts.
+import { KasmHealthCheckError } from "./errors/connection";
 import type { KasmApi } from "./transport";
 
 /** Options of {@link waitForHealthy}. */

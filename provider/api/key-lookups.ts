@@ -1,31 +1,44 @@
 /**
- * Whether Kasm has an object with a given natural key, for the checks that run before many creates
- * of the kinds that look their key up first (groups, staging configs, egress providers, gateways,
- * mappings and credentials, workspace registries, casting configs), as `username-lookups.ts` does
- * for users.
+ * Whether Kasm has an object with a given natural key, for the checks that run before many creates:
+ * the listings that the lookups of one deployment (one host process) share. {@link UsernameLookups}
+ * answers for users, by username; {@link KeyLookups} for the other kinds that look their key up
+ * first (groups, staging configs, egress providers, gateways, mappings and credentials, workspace
+ * registries, casting configs).
  *
  * Before such an object is created, its `check` (or, for a kind that looks in its create, the
  * create) looks the key up: a key Kasm has already fails in the preview, and the create's recovery
  * after a server error must not take a stranger's object for its own (see `createOrAdopt` and
  * `findFirst` in framework/adoption.ts). One lookup per create made an `up` of N objects cost 2N
- * requests. Here the lookups of one deployment (one host process) share one listing per list
- * operation (and per egress provider, for the kinds that hang off one): N lookups cost one
- * request. The recovery itself still looks the key up afresh (`createOnce`), never from a listing.
+ * requests. A listing serves for {@link LISTING_MAX_AGE_MS}, then the next lookup reads a new one.
  *
- * A listing serves for {@link LISTING_MAX_AGE_MS}, then the next lookup reads a new one. A finding
- * counts from when its listing was read (`lookups.askedAt` in framework/installation-check.ts): the
- * create that follows a check skips its own lookup only while an absence read by a lookup of its
- * own would still stand, so an object made outside Pulumi is no likelier to be missed than before.
- * This process's own creates are added to the listings they belong in (from the create's answer):
- * a second resource declaring the same object is refused before its create is sent, as a lookup
- * of its own would have it, instead of meeting Kasm's duplicate (which a released Kasm answers with
- * a server error for a staging config, after which the recovery would take the first resource's
- * object for its own). Any other write this process makes to an object of the listing's kind (an
- * update or a delete: a rename, or a replacement that deletes first, changes which keys exist) ends
- * the listing, so it never says that a key this process freed is taken. A listing that fails is
- * forgotten, and its lookups fail as a lookup of their own would.
+ * Usernames share one listing of the installation's users ({@link UserPages}, by lowercase
+ * username): an installation of up to 1,000 users is one page that answers every lookup; in a
+ * larger one a username not on the pages read is looked up with `get_user` until as many were
+ * missing as pages are left, then the rest is read once. So N lookups cost at most min(N, pages) + 1
+ * requests. The listing is not ended by this process's own creates, unlike the refresh's snapshot
+ * (`user-reads.ts`): a create adds the username of its own resource, which no other resource's
+ * check asks about unless two resources declare one user, which Kasm refuses at the second create
+ * (and the hardening pack's `conflicting-declarations` in the preview). A user made outside Pulumi
+ * after the listing was read is not seen by the check; the create then fails on Kasm's "already
+ * exists", as it did when the lookup and the create were a moment apart. Anonymous users (casting
+ * links) are not listed: no `User` can take a casting link's generated name.
+ *
+ * The other kinds' keys share one listing per list operation (and per egress provider, for the
+ * kinds that hang off one): N lookups cost one request. The recovery itself still looks the key up
+ * afresh (`createOnce`), never from a listing. A finding counts from when its listing was read
+ * (`lookups.askedAt` in framework/installation-check.ts): the create that follows a check skips its
+ * own lookup only while an absence read by a lookup of its own would still stand, so an object made
+ * outside Pulumi is no likelier to be missed than before. This process's own creates are added to
+ * the listings they belong in (from the create's answer): a second resource declaring the same
+ * object is refused before its create is sent, as a lookup of its own would have it, instead of
+ * meeting Kasm's duplicate (which a released Kasm answers with a server error for a staging config,
+ * after which the recovery would take the first resource's object for its own). Any other write
+ * this process makes to an object of the listing's kind (an update or a delete: a rename, or a
+ * replacement that deletes first, changes which keys exist) ends the listing, so it never says that
+ * a key this process freed is taken. A listing that fails is forgotten, and its lookups fail as a
+ * lookup of their own would.
  */
-import type { OperationName } from "../../permissions";
+import type { OperationName } from "../../permissions/operations";
 import { normaliseId, sameId } from "./schemas/common";
 import type { GroupRecord } from "./schemas/groups";
 import type { StagingConfig } from "./schemas/staging";
@@ -46,9 +59,14 @@ import {
 } from "./operations/egress";
 import { getRegistries } from "./operations/images";
 import { getCastConfigs } from "./operations/casting";
-import { LISTING_MAX_AGE_MS } from "./username-lookups";
+import { findUserByUsername } from "./operations/users";
+import type { User } from "./schemas/users";
+import { UserPages } from "./user-pages";
 
-export { LISTING_MAX_AGE_MS };
+/** How long one listing answers lookups: as long as the check's finding stands for its create (`ABSENCE_STANDS_MS`). */
+export const LISTING_MAX_AGE_MS = 30_000;
+
+// --- the other kinds' natural keys -------------------------------------------------------------------
 
 /** One listing: when it was read, the noun of the write operations that end it (or add to it), what it lists, and what this process created since. */
 interface Listing {
@@ -225,4 +243,53 @@ function sameTarget(
 ): boolean {
   const same = (a: string | null | undefined, b: string | null | undefined) => (!a && !b) || sameId(a, b);
   return same(record.user_id, key.user_id) && same(record.group_id, key.group_id) && same(record.image_id, key.image_id);
+}
+
+// --- usernames ---------------------------------------------------------------------------------------
+
+/** The username lookups of one client: see the module comment. */
+export class UsernameLookups {
+  /** What the lookups of a client and of its views share: the listing, and the client that reads it. */
+  readonly #shared: { listing?: UserPages; readonly lister: KasmApi };
+
+  /**
+   * @param api The client that asks: a lookup is refused as its own `get_user` would be (see
+   *   `KasmTransport.requireAllowed`).
+   * @param sharesWith The lookups of the client `api` is a view of: the listing is theirs, read by
+   *   their client. Without it, `api`'s own.
+   */
+  constructor(
+    private readonly api: KasmApi,
+    sharesWith?: UsernameLookups,
+  ) {
+    this.#shared = sharesWith === undefined ? { lister: api } : sharesWith.#shared;
+  }
+
+  /** The user with this username (any case, trimmed), or undefined when Kasm has none. */
+  async find(username: string): Promise<User | undefined> {
+    // The listing's pages stand for the get_user by username the lookup sends otherwise.
+    this.api.transport.requireAllowed("get_user");
+    const name = username.trim().toLowerCase();
+    const listing = this.current();
+    try {
+      const found = await listing.find(name);
+      if (found !== undefined) return found ?? undefined;
+    } catch {
+      // A page failed: this lookup asks get_user, which reports the failure if it is not passing; the next starts a new listing.
+      if (this.#shared.listing === listing) this.#shared.listing = undefined;
+    }
+    return findUserByUsername(this.#shared.lister, name);
+  }
+
+  /** When the listing held now was read, or undefined when none is (see `lookups.askedAt` in framework/installation-check.ts). */
+  listedSince(): number | undefined {
+    return this.#shared.listing?.takenAt;
+  }
+
+  /** The listing that answers lookups now, started anew once it is older than {@link LISTING_MAX_AGE_MS}. */
+  private current(): UserPages {
+    if (this.#shared.listing === undefined || Date.now() - this.#shared.listing.takenAt >= LISTING_MAX_AGE_MS)
+      this.#shared.listing = new UserPages(this.#shared.lister, (user) => user.username.trim().toLowerCase());
+    return this.#shared.listing;
+  }
 }

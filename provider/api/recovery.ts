@@ -10,7 +10,7 @@
  * transient failure, adopts what it finds, and creates again only when nothing was committed.
  */
 import type { z } from "zod";
-import type { OperationName } from "../../permissions";
+import type { OperationName } from "../../permissions/operations";
 import { KasmApiError, KasmBadRequestError, KasmMalformedIdError, KasmNotFoundError, KasmRateLimitError, KasmServerError, KasmTransportError } from "./errors";
 import { Empty } from "./schemas/common";
 import type { CallOptions, KasmTransport } from "./transport";

@@ -5,7 +5,7 @@
  * request) and the create operations use {@link RetryPolicy} for their recover-then-retry loop.
  */
 import type { RetryHandler } from "undici";
-import type { OperationName } from "../../permissions";
+import type { OperationName } from "../../permissions/operations";
 
 /**
  * How an operation may be repeated after a failure that left its outcome unknown.

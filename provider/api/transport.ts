@@ -9,7 +9,7 @@
  *
  * Reads of the same object that overlap in time share one request: a read arrives while an
  * identical one (same operation, same target, ids compared in canonical form) is waiting for its
- * answer, and gets a copy of that answer (see `reads-in-flight.ts`). Nothing is kept once the
+ * answer, and gets a copy of that answer (see `ReadsInFlight` in `pool.ts`). Nothing is kept once the
  * answer is in, and a read issued after a write started never joins one issued before it: this
  * only saves duplicate requests, it never serves an old answer.
  *
@@ -28,9 +28,8 @@
  */
 import type { Dispatcher, RetryHandler } from "undici";
 import type { z } from "zod";
-import { OPERATIONS, type OperationContext, type OperationName } from "../../permissions";
+import { OPERATIONS, type OperationContext, type OperationName } from "../../permissions/operations";
 import { canonicalId } from "../../permissions/ids";
-import type { KasmLogger, ResolvedConfig } from "./config";
 import {
   KasmApiError,
   KasmMalformedIdError,
@@ -47,7 +46,7 @@ import {
 import type { HealthGates } from "./health";
 import { collectSecretValues, redact, scrubText } from "./redact";
 import { malformedIds, objectOfIdField, requestTarget, withCanonicalIds, type MalformedId } from "./request-ids";
-import { configKey, envVar, howToSet, type SettingNames } from "./setting-names";
+import { configKey, envVar, howToSet, type KasmLogger, type ResolvedConfig, type SettingNames } from "./config";
 import { CsvValidationData } from "./schemas/batch";
 import { RetryPolicy, TIMEOUT_ERROR_CODES, parseRetryAfter, repeatMode, type RepeatMode } from "./retry";
 import { csvProblems, formatPath, notRepeatedNote, pageWords } from "./answer-words";
@@ -187,7 +186,7 @@ export class KasmTransport {
   /**
    * Throw the refusal of {@link KasmTransport.allowedCalls} when it does not allow `operation`:
    * every call checks it before sending, and so does a shared lookup before it answers from a
-   * listing another caller read (`key-lookups.ts`, `username-lookups.ts`, `user-reads.ts`).
+   * listing another caller read (`key-lookups.ts`, `user-reads.ts`).
    */
   requireAllowed(operation: OperationName): void {
     if (this.allowedCalls !== undefined && !this.allowedCalls.allows(operation)) throw this.allowedCalls.refusal(operation);

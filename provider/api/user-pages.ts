@@ -6,7 +6,7 @@
  * lookups cost at most min(N, pages) + 1 requests beside the caller's own.
  *
  * The refresh's snapshot of user records (`user-reads.ts`, by id) and the checks' listing of
- * usernames (`username-lookups.ts`) each keep one.
+ * usernames (`UsernameLookups` in `key-lookups.ts`) each keep one.
  */
 import { userPages, type UserPageRead } from "./operations/users";
 import { MAX_USERS_PAGE_SIZE, type User } from "./schemas/users";

@@ -26,7 +26,7 @@
  * snapshot: the pages are read leniently, whoever asked first, and each read served from them
  * takes a vocabulary mismatch they showed as its own request would have (see {@link UserReads.read}).
  */
-import { ALL_USERS_GROUP } from "../../permissions";
+import { ALL_USERS_GROUP } from "../../permissions/names";
 import { canonicalId } from "../../permissions/ids";
 import { findUser } from "./operations/users";
 import type { User } from "./schemas/users";

@@ -1,7 +1,6 @@
 /** Lookups of staging configs and of egress providers and gateways. */
 import { z } from "zod";
-import type { EgressGatewayFilter, EgressProviderFilter } from "../api";
-import { EgressGateway, EgressProvider } from "../api/schemas/egress";
+import { EgressGateway, EgressProvider, type EgressGatewayFilter, type EgressProviderFilter } from "../api/schemas/egress";
 import { StagingConfig } from "../api/schemas/staging";
 import { definedOnly, NO_SECRETS, recordList } from "./common";
 import { EGRESS_GATEWAY_SECRETS } from "./secrets";

@@ -25,37 +25,19 @@ import { z } from "zod";
 import { CAST_GROUP_CHANGING } from "../../permissions/kinds";
 import { canonicalId } from "../../permissions/ids";
 import { UNKNOWN } from "../../permissions/values";
-import { CAST_CONFIG_SHOWN_FIELDS, castConfigShown, KasmUnknownCastConfigError } from "../api";
-import type { KasmClient, CastConfig as KasmCastConfig, CastConfigUpdate, CreateCastConfigResult, NewCastConfig } from "../api";
+import { CAST_CONFIG_SHOWN_FIELDS, castConfigShown } from "../api/schemas/casting";
+import { KasmUnknownCastConfigError } from "../api/errors/answers";
+import type { KasmClient } from "../api/client";
+import type { CastConfig as KasmCastConfig, CastConfigUpdate, CreateCastConfigResult, NewCastConfig } from "../api/schemas/casting";
 import { setTo, settingRef } from "../api/config";
-import {
-  alreadyExistsError,
-  declared,
-  declareFields,
-  GONE,
-  hasState,
-  inputNames,
-  isAlreadyExists,
-  isAsDeclared,
-  isUnknown,
-  KasmId,
-  KasmNotAdoptedError,
-  KasmObjectMissingError,
-  KasmOutcomeUnknownError,
-  keepingWhatWasCreated,
-  keepSpelling,
-  refreshedInputs,
-  same,
-  unlessGone,
-  previewNote,
-  type KindTexts,
-  type Props,
-  type RefreshedInputs,
-} from "./framework";
+import { alreadyExistsError, GONE, isAlreadyExists, keepingWhatWasCreated, unlessGone } from "./framework/adoption";
+import { declared, inputNames, isAsDeclared, keepSpelling, refreshedInputs, same, declareFields } from "./framework/fields";
+import { hasState, isUnknown, KasmId, previewNote } from "./framework/check-wording";
+import { KasmNotAdoptedError, KasmObjectMissingError, KasmOutcomeUnknownError } from "./framework/errors";
 import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { castConfigCalls } from "./cast-config.calls";
 import { interruptedCreateOf, type InterruptedCreate } from "./framework/interrupted-create";
-import type { KindContext } from "./framework/types";
+import type { KindContext, KindTexts, Props, RefreshedInputs } from "./framework/types";
 import { SESSION_PERMISSION_FIELDS } from "./session-permissions";
 
 // --- types ---------------------------------------------------------------------------------------

@@ -22,7 +22,8 @@
  * reverting it means a replacement).
  */
 import { z } from "zod";
-import { egressCredentialShown, KasmApiError, type EgressCredential as KasmCredential, type NewEgressCredential } from "../api";
+import { egressCredentialShown, type EgressCredential as KasmCredential, type NewEgressCredential } from "../api/schemas/egress";
+import { KasmApiError } from "../api/errors/base";
 import type { KasmClient } from "../api/client";
 import { warn } from "../engine-log";
 import {
@@ -35,23 +36,11 @@ import {
   targetAndGatewayFields,
   withGatewayDefault,
 } from "./egress-shared";
-import {
-  declared,
-  declareFields,
-  EVEN_WITH_OTHER_FAILURES,
-  GONE,
-  inputNames,
-  isAlreadyExists,
-  isUnknown,
-  KasmNotAdoptedError,
-  keepSpelling,
-  refreshedInputs,
-  requiredText,
-  same,
-  type KindTexts,
-  type Props,
-  type RefreshedInputs,
-} from "./framework";
+import { declared, inputNames, keepSpelling, refreshedInputs, same, declareFields } from "./framework/fields";
+import { EVEN_WITH_OTHER_FAILURES, isUnknown, requiredText } from "./framework/check-wording";
+import { GONE, isAlreadyExists } from "./framework/adoption";
+import { KasmNotAdoptedError } from "./framework/errors";
+import type { KindTexts, Props, RefreshedInputs } from "./framework/types";
 import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { egressCredentialCalls } from "./egress-credential.calls";
 

@@ -9,10 +9,12 @@
  * provider and name (`adopt: true`). `activeConnections` is reported, never compared.
  */
 import { z } from "zod";
-import type { EgressGateway as KasmEgressGateway, NewEgressGateway } from "../api";
-import { egressGatewayShown } from "../api";
+import type { EgressGateway as KasmEgressGateway, NewEgressGateway } from "../api/schemas/egress";
+import { egressGatewayShown } from "../api/schemas/egress";
 import { EGRESS_PROVIDER_REFERENCE, wholeStateWrites } from "./egress-shared";
-import { declared, declareFields, inputNames, keepSpelling, requiredText, same, type KindTexts, type Props, type RefreshedInputs } from "./framework";
+import { declared, inputNames, keepSpelling, same, declareFields } from "./framework/fields";
+import { requiredText } from "./framework/check-wording";
+import type { KindTexts, Props, RefreshedInputs } from "./framework/types";
 import { defineKind, type KindOutputs, type RecordRules } from "./framework/define-kind";
 import { egressGatewayCalls } from "./egress-gateway.calls";
 

@@ -16,7 +16,7 @@
  * Modify, Groups Modify or Images Modify) besides Egress Providers Modify.
  */
 import { z } from "zod";
-import { egressProviderMappingShown, type EgressProviderMapping as KasmMapping, type NewEgressProviderMapping } from "../api";
+import { egressProviderMappingShown, type EgressProviderMapping as KasmMapping, type NewEgressProviderMapping } from "../api/schemas/egress";
 import type { KasmClient } from "../api/client";
 import {
   apiId,
@@ -29,7 +29,9 @@ import {
   withGatewayDefault,
   EGRESS_PROVIDER_REFERENCE,
 } from "./egress-shared";
-import { declared, declareFields, EVEN_WITH_OTHER_FAILURES, inputNames, keepSpelling, same, type KindTexts, type RefreshedInputs } from "./framework";
+import { declared, inputNames, keepSpelling, same, declareFields } from "./framework/fields";
+import { EVEN_WITH_OTHER_FAILURES } from "./framework/check-wording";
+import type { KindTexts, RefreshedInputs } from "./framework/types";
 import { defineKind, type KindOutputs, type RecordRules } from "./framework/define-kind";
 import { egressProviderMappingCalls } from "./egress-provider-mapping.calls";
 

@@ -7,11 +7,13 @@
  * Deleting a provider makes Kasm delete its gateways, mappings and credentials too.
  */
 import { z } from "zod";
-import type { EgressProvider as KasmEgressProvider, NewEgressProvider } from "../api";
+import type { EgressProvider as KasmEgressProvider, NewEgressProvider } from "../api/schemas/egress";
 import type { KasmClient } from "../api/client";
-import { egressProviderShown } from "../api";
+import { egressProviderShown } from "../api/schemas/egress";
 import { wholeStateWrites } from "./egress-shared";
-import { declared, declareFields, inputNames, requiredText, same, type KindTexts, type RefreshedInputs } from "./framework";
+import { declared, inputNames, same, declareFields } from "./framework/fields";
+import { requiredText } from "./framework/check-wording";
+import type { KindTexts, RefreshedInputs } from "./framework/types";
 import { defineKind, type KindOutputs, type RecordRules } from "./framework/define-kind";
 import { egressProviderCalls } from "./egress-provider.calls";
 

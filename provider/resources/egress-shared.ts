@@ -6,7 +6,11 @@
  */
 import { z } from "zod";
 import type { KasmClient } from "../api/client";
-import { canonicalId, KasmId, keepSpelling, requiredId, same, unlessGone, withLeftOutValues, type FieldDeclaration, type Props } from "./framework";
+import { canonicalId } from "../../permissions/ids";
+import { KasmId, requiredId } from "./framework/check-wording";
+import { keepSpelling, same, withLeftOutValues, type FieldDeclaration } from "./framework/fields";
+import { unlessGone } from "./framework/adoption";
+import type { Props } from "./framework/types";
 import type { KindMethods, RecordRules } from "./framework/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------

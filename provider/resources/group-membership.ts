@@ -18,7 +18,7 @@
  * the other.
  */
 import { z } from "zod";
-import { canonicalId } from "./framework";
+import { canonicalId } from "../../permissions/ids";
 import { defineUserLink, groupsOf, isAlreadyMember, isNotMember, userLinkFields, type UserLinkDocs } from "./user-links";
 import { groupMembershipCalls } from "./group-membership.calls";
 

@@ -13,21 +13,14 @@
  */
 import { z } from "zod";
 import { settingRef } from "../api/config";
-import {
-  canonicalId,
-  declareFields,
-  GONE,
-  KasmId,
-  KasmValueNotTakenError,
-  type KindTexts,
-  NO_OUTPUTS,
-  type RefreshedInputs,
-  same,
-  unlessGone,
-} from "./framework";
+import { declareFields, same } from "./framework/fields";
+import { GONE, unlessGone } from "./framework/adoption";
+import { KasmId } from "./framework/check-wording";
+import { KasmValueNotTakenError } from "./framework/errors";
+import { type KindTexts, NO_OUTPUTS, type RefreshedInputs } from "./framework/types";
 import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { groupWorkspaceCalls } from "./group-workspace.calls";
-import { pairId } from "../../permissions/ids";
+import { pairId, canonicalId } from "../../permissions/ids";
 
 // --- types ---------------------------------------------------------------------------------------
 

@@ -17,18 +17,13 @@
  * casting config names.
  */
 import { z } from "zod";
-import { groupShown, KasmForceRequiredError, type GroupRecord, type GroupUpdate, type NewGroup } from "../api";
-import {
-  declared,
-  declareFields,
-  inputNames,
-  KasmDeleteBlockedError,
-  requiredText,
-  unlessGone,
-  type KindTexts,
-  type Props,
-  type RefreshedInputs,
-} from "./framework";
+import { groupShown, type GroupRecord, type GroupUpdate, type NewGroup } from "../api/schemas/groups";
+import { KasmForceRequiredError } from "../api/errors/answers";
+import { declared, inputNames, declareFields } from "./framework/fields";
+import { KasmDeleteBlockedError } from "./framework/errors";
+import { requiredText } from "./framework/check-wording";
+import { unlessGone } from "./framework/adoption";
+import type { KindTexts, Props, RefreshedInputs } from "./framework/types";
 import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { groupCalls } from "./group.calls";
 

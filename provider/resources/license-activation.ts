@@ -12,8 +12,9 @@
  * or a log line.
  */
 import { z } from "zod";
-import type { ActivateParams, License } from "../api";
-import { camelCase, declared, declareFields, type RefreshedInputs, type KindTexts } from "./framework";
+import type { ActivateParams, License } from "../api/schemas/licenses";
+import { camelCase, declared, declareFields } from "./framework/fields";
+import type { RefreshedInputs, KindTexts } from "./framework/types";
 import { defineKind, fieldNames, type KindOutputs } from "./framework/define-kind";
 import { licenseActivationCalls } from "./license-activation.calls";
 

@@ -15,26 +15,15 @@
  * value, so drift cannot be seen, and says so once per resource and refresh, as a warning through
  * the engine's log (see provider/engine-log.ts).
  */
-import type { DrainServerParams } from "../api";
+import type { DrainServerParams } from "../api/schemas/servers";
 import type { KasmClient } from "../api/client";
 import { z } from "zod";
-import {
-  canonicalId,
-  declared,
-  declareFields,
-  GONE,
-  inputNames,
-  isNotFound,
-  KasmId,
-  KasmObjectMissingError,
-  type KindTexts,
-  NO_OUTPUTS,
-  orMissing,
-  type Props,
-  type RefreshedInputs,
-  same,
-  unlessGone,
-} from "./framework";
+import { canonicalId } from "../../permissions/ids";
+import { declared, inputNames, same, declareFields } from "./framework/fields";
+import { GONE, isNotFound, orMissing, unlessGone } from "./framework/adoption";
+import { KasmId } from "./framework/check-wording";
+import { KasmObjectMissingError } from "./framework/errors";
+import { type KindTexts, NO_OUTPUTS, type Props, type RefreshedInputs } from "./framework/types";
 import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { serverDrainCalls } from "./server-drain.calls";
 

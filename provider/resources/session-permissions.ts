@@ -5,7 +5,7 @@
  * apart.
  */
 import { z } from "zod";
-import type { FieldDeclaration } from "./framework";
+import type { FieldDeclaration } from "./framework/fields";
 
 /**
  * The session permissions' field declarations (see `declareFields`), spread into each kind's:

@@ -10,9 +10,12 @@
  * staged right now) is read only and never causes a diff.
  */
 import { z } from "zod";
-import type { NewStagingConfig, StagingConfig as KasmStagingConfig, StagingConfigUpdate } from "../api";
-import { stagingConfigShown } from "../api";
-import { declared, declareFields, inputNames, KasmId, keepingWhatWasCreated, same, unlessGone, type KindTexts, type RefreshedInputs } from "./framework";
+import type { NewStagingConfig, StagingConfig as KasmStagingConfig, StagingConfigUpdate } from "../api/schemas/staging";
+import { stagingConfigShown } from "../api/schemas/staging";
+import { declared, inputNames, same, declareFields } from "./framework/fields";
+import { KasmId } from "./framework/check-wording";
+import { keepingWhatWasCreated, unlessGone } from "./framework/adoption";
+import type { KindTexts, RefreshedInputs } from "./framework/types";
 import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { SESSION_PERMISSION_FIELDS } from "./session-permissions";
 import { stagingConfigCalls } from "./staging-config.calls";

@@ -15,25 +15,13 @@
  * accept it (the emulator does too). `default_image` must name an existing image.
  */
 import { z } from "zod";
-import { userAttributesShown, type UserAttributes as KasmUserAttributes, type UserAttributesUpdate } from "../api";
-import {
-  canonicalId,
-  changedFields,
-  declared,
-  declareFields,
-  GONE,
-  KasmId,
-  keepSpelling,
-  missingUserError,
-  type KindContext,
-  orMissing,
-  same,
-  unlessGone,
-  type FieldRule,
-  type RefreshedInputs,
-  type KindTexts,
-  USER_KEY,
-} from "./framework";
+import { userAttributesShown, type UserAttributes as KasmUserAttributes, type UserAttributesUpdate } from "../api/schemas/users";
+import { canonicalId } from "../../permissions/ids";
+import { changedFields, declared, keepSpelling, same, type FieldRule, declareFields, USER_KEY } from "./framework/fields";
+import { GONE, orMissing, unlessGone } from "./framework/adoption";
+import { KasmId } from "./framework/check-wording";
+import { missingUserError } from "./framework/errors";
+import type { KindContext, RefreshedInputs, KindTexts } from "./framework/types";
 import { defineKind, fieldNames, type KindOutputs } from "./framework/define-kind";
 import { userAttributesCalls } from "./user-attributes.calls";
 

@@ -10,30 +10,21 @@
  * object, and share their provider: {@link defineUserLink}.
  */
 import { z } from "zod";
-import { KasmAlreadyMemberError, KasmNotMemberError, type AssignedServer, type Group, type User as KasmUser } from "../api";
+import { KasmAlreadyMemberError, KasmNotMemberError } from "../api/errors/answers";
+import type { AssignedServer, User as KasmUser } from "../api/schemas/users";
+import type { Group } from "../api/schemas/groups";
 import type { KasmClient } from "../api/client";
 import type { UserList } from "../api/user-reads";
-import { ALL_USERS_GROUP, closeUnderDependencies } from "../../permissions";
-import { pairId } from "../../permissions/ids";
+import { ALL_USERS_GROUP } from "../../permissions/names";
+import { closeUnderDependencies } from "../../permissions/dependencies";
+import { pairId, canonicalId } from "../../permissions/ids";
 import type { KasmKind } from "../../permissions/kinds";
 import type { KindCalls } from "../../permissions/planned-calls";
-import {
-  canonicalId,
-  declared,
-  declareFields,
-  GONE,
-  isNotFound,
-  KasmId,
-  KasmReadPermissionError,
-  missingUserError,
-  keepSpelling,
-  NO_OUTPUTS,
-  same,
-  type KindTexts,
-  type DeclaredFields,
-  type RefreshedInputs,
-  USER_KEY,
-} from "./framework";
+import { declared, keepSpelling, same, declareFields, type DeclaredFields, USER_KEY } from "./framework/fields";
+import { GONE, isNotFound } from "./framework/adoption";
+import { KasmId } from "./framework/check-wording";
+import { KasmReadPermissionError, missingUserError } from "./framework/errors";
+import { NO_OUTPUTS, type KindTexts, type RefreshedInputs } from "./framework/types";
 import { defineKind, type KindFields, type KindOutputs } from "./framework/define-kind";
 
 /** Kasm's answer to adding a user to a group twice: `User (<u>) is already a member of group (<g>)`. */

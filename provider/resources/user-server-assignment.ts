@@ -12,7 +12,7 @@
  * user has Global Admin).
  */
 import { z } from "zod";
-import { KasmNotAssignedError } from "../api";
+import { KasmNotAssignedError } from "../api/errors/answers";
 import { assignedServersOf, defineUserLink, userLinkFields, type UserLinkDocs } from "./user-links";
 import { userServerAssignmentCalls } from "./user-server-assignment.calls";
 

@@ -7,10 +7,14 @@
  * running sessions fails unless `forceDelete` is set, which ends the sessions too.
  */
 import { z } from "zod";
-import type { NewUser, User as KasmUser, UserUpdate } from "../api";
+import type { NewUser, User as KasmUser, UserUpdate } from "../api/schemas/users";
 import type { KasmClient } from "../api/client";
-import { KasmForceRequiredError, userShown } from "../api";
-import { declared, declareFields, inputNames, isNotFound, KasmDeleteBlockedError, same, type KindTexts, type RefreshedInputs } from "./framework";
+import { KasmForceRequiredError } from "../api/errors/answers";
+import { userShown } from "../api/schemas/users";
+import { declared, inputNames, same, declareFields } from "./framework/fields";
+import { isNotFound } from "./framework/adoption";
+import { KasmDeleteBlockedError } from "./framework/errors";
+import type { KindTexts, RefreshedInputs } from "./framework/types";
 import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { userCalls } from "./user.calls";
 

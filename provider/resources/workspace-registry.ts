@@ -18,8 +18,10 @@
  * the setting: the documentation's vocabulary has no operation that manages registries.
  */
 import { z } from "zod";
-import { registryShown, registryUrl, type NewRegistry, type Registry } from "../api";
-import { declared, declareFields, inputNames, KasmObjectMissingError, type KindTexts, type Props, type RefreshedInputs } from "./framework";
+import { registryShown, registryUrl, type NewRegistry, type Registry } from "../api/schemas/images";
+import { declared, inputNames, declareFields } from "./framework/fields";
+import { KasmObjectMissingError } from "./framework/errors";
+import type { KindTexts, Props, RefreshedInputs } from "./framework/types";
 import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { workspaceRegistryCalls } from "./workspace-registry.calls";
 

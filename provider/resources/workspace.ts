@@ -29,27 +29,14 @@ import {
   type ProductImage as KasmImage,
   type ImageUpdate,
   type NewImage,
-} from "../api";
+} from "../api/schemas/images";
 import { settingRef, type SettingNames } from "../api/config";
 import type { KasmClient } from "../api/client";
-import {
-  declared,
-  declareFields,
-  hasState,
-  initializationFailure,
-  inputNames,
-  isUnknown,
-  KasmId,
-  KasmObjectMissingError,
-  KasmValueNotTakenError,
-  requiredText,
-  same,
-  unlessGone,
-  previewNote,
-  type KindTexts,
-  type Props,
-  type RefreshedInputs,
-} from "./framework";
+import { declared, inputNames, same, declareFields } from "./framework/fields";
+import { hasState, isUnknown, KasmId, requiredText, previewNote } from "./framework/check-wording";
+import { initializationFailure, unlessGone } from "./framework/adoption";
+import { KasmObjectMissingError, KasmValueNotTakenError } from "./framework/errors";
+import type { KindTexts, Props, RefreshedInputs } from "./framework/types";
 import { defineKind, fieldNames, type KindOutputs } from "./framework/define-kind";
 import { workspaceCalls } from "./workspace.calls";
 

@@ -596,7 +596,18 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
   // The user records of a refresh, from get_users pages (the pages the lookups' getUsers reads too).
   "provider/api/user-pages.ts": { "get_users answer": ["users", "total"] },
   "provider/api/user-reads.ts": { user: ["user_id", "groups"], group: ["name", "group_id"] },
-  "provider/api/username-lookups.ts": { user: ["username"] },
+  // The listings the checks before creates share: the users by username, and the other kinds by their natural key.
+  "provider/api/key-lookups.ts": {
+    user: ["username"],
+    group: ["name"],
+    "staging config": ["zone_id", "image_id"],
+    "egress provider": ["name"],
+    "egress gateway": ["egress_provider_id", "name"],
+    "egress provider mapping": ["egress_provider_id"],
+    "egress credential": ["egress_provider_id", "name"],
+    "registry (the product's get_registries)": ["registry_url"],
+    "casting config": ["key"],
+  },
   // The lookups find their records in provider/lookups/ (the program's and the native provider's one implementation).
   "provider/lookups/index.ts": {
     image: ["name", "friendly_name"],

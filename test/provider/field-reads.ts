@@ -40,10 +40,11 @@ function tsFilesIn(folder: string): string[] {
  * read again, they read only their own request parameters.
  */
 export function scannedFiles(): string[] {
-  // user-reads.ts reads the user records of a refresh, username-lookups.ts the users the checks before creates look up, both
-  // from user-pages.ts's get_users pages; the schemas listed map a record to a kind's inputs (for the kind and kasm-import).
+  // user-reads.ts reads the user records of a refresh, key-lookups.ts the users the checks before creates look up, both
+  // from user-pages.ts's get_users pages (and, beside them, the other kinds' listings those checks share); the schemas
+  // listed map a record to a kind's inputs (for the kind and kasm-import).
   const mappings = ["images", "staging", "casting", "egress", "groups", "users"].map((area) => join(ROOT, `provider/api/schemas/${area}.ts`));
-  const userReads = ["user-pages", "user-reads", "username-lookups"].map((file) => join(ROOT, `provider/api/${file}.ts`));
+  const userReads = ["user-pages", "user-reads", "key-lookups"].map((file) => join(ROOT, `provider/api/${file}.ts`));
   return [...tsFilesIn("provider/resources"), ...userReads, ...mappings, ...tsFilesIn("provider/lookups"), ...tsFilesIn("sdk/lookups")];
 }
 

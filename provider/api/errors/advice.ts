@@ -5,16 +5,10 @@
  * classes because the advice is the part that changes with the catalogue and the settings, while
  * a class only says which advice its meaning gets.
  */
-import {
-  closeUnderDependencies,
-  isOperationName,
-  OPERATIONS,
-  requiredPermissions,
-  type ContextualRequirement,
-  type OperationContext,
-  type PermissionName,
-} from "../../../permissions";
-import { configKey, DEFAULT_SETTING_NAMES, envVar, howToSet, settingRef, type SettingNames } from "../setting-names";
+import { closeUnderDependencies } from "../../../permissions/dependencies";
+import { isOperationName, OPERATIONS, requiredPermissions, type ContextualRequirement, type OperationContext } from "../../../permissions/operations";
+import type { PermissionName } from "../../../permissions/names";
+import { configKey, DEFAULT_SETTING_NAMES, envVar, howToSet, settingRef, type SettingNames } from "../config";
 import type { LicenseLimited } from "./messages";
 
 /** What a refused call needs, for the fields and message of `KasmPermissionError`. */

@@ -5,7 +5,8 @@
  * a failing server, and an answer of the wrong shape. Apart from the connection and vocabulary
  * errors because each of these is what Kasm answered; `classify.ts` decides which one an answer is.
  */
-import type { OperationContext, PermissionName } from "../../../permissions";
+import type { OperationContext } from "../../../permissions/operations";
+import type { PermissionName } from "../../../permissions/names";
 import { credentialSettings, licenseAdvice, permissionAdvice } from "./advice";
 import { answeringServer, answerWords, KasmApiError, operationAndTarget, quote, type KasmErrorDetails, type KasmErrorKind } from "./base";
 import { EXPIRED_KEY_MESSAGE, licenseLimited, type LicenseLimited } from "./messages";

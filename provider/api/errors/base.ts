@@ -6,7 +6,7 @@
  * that touches an underlying error (`sanitiseCause`) is easy to find.
  */
 import { scrubText } from "../redact";
-import type { SettingNames } from "../setting-names";
+import type { SettingNames } from "../config";
 
 /** What went wrong, in one word; see the table in `index.ts`. */
 export type KasmErrorKind =

@@ -3,7 +3,7 @@
  * no caller reads Kasm's texts (callers test `instanceof`). Apart from the classes because it is
  * the one decision that needs them all, and the texts of `messages.ts` with them.
  */
-import type { OperationContext } from "../../../permissions";
+import type { OperationContext } from "../../../permissions/operations";
 import {
   KasmAlreadyExistsError,
   KasmAlreadyMemberError,

@@ -5,7 +5,7 @@
  * before sending in `spec` mode. Apart because each says the same thing in its own case: switch
  * `apiNames`, and how.
  */
-import { DEFAULT_SETTING_NAMES, envVar, settingRef, type SettingNames } from "../setting-names";
+import { DEFAULT_SETTING_NAMES, envVar, settingRef, type SettingNames } from "../config";
 import { switchAdvice } from "./advice";
 import { KasmApiError, quote, type KasmErrorDetails } from "./base";
 

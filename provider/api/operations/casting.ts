@@ -7,7 +7,7 @@ import { z } from "zod";
 import { KasmAlreadyExistsError } from "../errors";
 import { createOnce, deleteOnce } from "../recovery";
 import { CastConfig, type CastConfigUpdate, type CreateCastConfigResult, type DeleteCastConfigParams, type NewCastConfig } from "../schemas/casting";
-import type { OperationContext } from "../../../permissions";
+import type { OperationContext } from "../../../permissions/operations";
 import type { KasmApi } from "../transport";
 
 const CastAnswer = z.object({ cast_config: CastConfig });

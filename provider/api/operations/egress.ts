@@ -7,7 +7,7 @@
  * is looked up by its natural key and adopted if the failed attempt created it.
  */
 import { z } from "zod";
-import type { OperationContext } from "../../../permissions";
+import type { OperationContext } from "../../../permissions/operations";
 import { createOnce, deleteOnce } from "../recovery";
 import { sameId } from "../schemas/common";
 import {

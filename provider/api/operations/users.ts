@@ -8,7 +8,8 @@ import { callCountingAsDone, createOnce, deleteOnce } from "../recovery";
 import { Empty, normaliseId } from "../schemas/common";
 import { usersCsv } from "../batch-csv";
 import type { BatchView } from "../schemas/batch";
-import { ADMINISTRATORS_GROUP, ALL_USERS_GROUP, type OperationContext } from "../../../permissions";
+import { ADMINISTRATORS_GROUP, ALL_USERS_GROUP } from "../../../permissions/names";
+import type { OperationContext } from "../../../permissions/operations";
 import {
   BatchUsersResult,
   MAX_USERS_PAGE_SIZE,

@@ -4,7 +4,9 @@
  * that keep a half-created object in the state.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { KasmAlreadyExistsError, KasmApiError, KasmNotFoundError, KasmVocabularyError } from "../../api";
+import { KasmAlreadyExistsError, KasmNotFoundError } from "../../api/errors/answers";
+import { KasmApiError } from "../../api/errors/base";
+import { KasmVocabularyError } from "../../api/errors/vocabulary";
 import { KasmInitializationError, KasmNotAdoptedError } from "./errors";
 import { refusedTakeOver, takeOverChanges } from "./take-over";
 import type { KindContext } from "./types";

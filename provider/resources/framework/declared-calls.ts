@@ -18,9 +18,8 @@
  * lookups before creates, whose listings the creates list).
  */
 import type { KasmKind, LifecycleStep } from "../../../permissions/kinds";
-import { knowledgeFromFacts } from "../../../permissions/permission-knowledge";
 import type { OperationName } from "../../../permissions/operations";
-import type { KindCalls } from "../../../permissions/planned-calls";
+import { knowledgeFromFacts, type KindCalls } from "../../../permissions/planned-calls";
 import type { AllowedCalls } from "../../api/allowed-calls";
 import type { KasmClient } from "../../api/client";
 import { KasmUndeclaredCallError } from "./errors";
@@ -59,7 +58,7 @@ export const UNLISTED_CALLS: readonly UnlistedCall[] = [
   { beside: "create_egress_credential", operation: "get_egress_credentials" },
   // A user read serves from get_users pages, shared by the reads that arrive together, instead of
   // a get_user each (provider/api/user-reads.ts; and the username lookups before User creates,
-  // username-lookups.ts). The spec gives get_users the permissions of get_user and the same
+  // key-lookups.ts). The spec gives get_users the permissions of get_user and the same
   // record: the get_user of a declaration stands for both. (The shared pages are read by the
   // installation's own client; such a read is refused, at its start, as its get_user would be.)
   { beside: "get_user", operation: "get_users" },

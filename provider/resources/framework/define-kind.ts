@@ -29,7 +29,7 @@ import {
   withLeftOutValues,
   withStoredDefaults,
   type FieldRule,
-} from "./field-rules";
+} from "./fields";
 import type { Kind, KindContext, KindDiffResult, KindManifest, KindTexts, ManifestField, ObjectDocs, Props, RefreshedInputs } from "./types";
 import { refusedWithoutProductOperations, type ProductOnly } from "./product-only";
 import { previewTakeOver } from "./take-over";
@@ -125,8 +125,8 @@ export interface AdoptionRules<Inputs, KasmRecord> {
   find(inputs: Inputs, context: KindContext): Promise<KasmRecord | undefined>;
   /**
    * {@link find} as the check before a create asks it (without `adopt`), where the kind can answer
-   * many checks from one listing shared by a deployment (a `User`'s username, see
-   * `provider/api/username-lookups.ts`; the other kinds' keys, `key-lookups.ts`), so that checking
+   * many checks from one listing shared by a deployment (a `User`'s username and the other kinds'
+   * keys, see `provider/api/key-lookups.ts`), so that checking
    * before N creates costs a few requests instead of N. Default: {@link find}.
    */
   findBeforeCreate?(inputs: Inputs, context: KindContext): Promise<KasmRecord | undefined>;

@@ -30,9 +30,8 @@
  * keeps only errors made inside this provider (the client's, or these), which hold no secret by
  * construction (see `../../api/errors/base.ts`).
  */
-import type { PermissionName } from "../../../permissions";
-import { KasmApiError } from "../../api";
-import { answeringServer } from "../../api/errors/base";
+import type { PermissionName } from "../../../permissions/names";
+import { answeringServer, KasmApiError } from "../../api/errors/base";
 import type { KindContext } from "./types";
 
 /** The cause worth keeping: an error of the client or of this file, which holds no secret; otherwise none. */

@@ -12,8 +12,8 @@
  * A kind's provider is built with `defineKind` (define-kind.ts), which derives `check` and `diff`
  * from the kind's zod inputs and field rules, and for a kind of one Kasm record its `read` and its
  * take-over (`record`, `adoption`), with the functions of this folder: `types.ts` (the
- * terms), `check-wording.ts` (check and its wording), `field-rules.ts` (field rules and diffs), `fields.ts` (each input
- * declared once, and the schema, rules, docs, secrets and body derived from it),
+ * terms), `check-wording.ts` (check and its wording), `fields.ts` (field rules and diffs, and each
+ * input declared once, with the schema, rules, docs, secrets and body derived from it),
  * `adoption.ts` (adopt, gone and half-created objects), `errors.ts` (the errors a kind throws of
  * its own, one class per meaning), `declared-calls.ts` (each step's client allows only what the
  * kind's calls declaration lists for it); `connections.ts` and `lenient-refresh.ts` wrap every
@@ -21,7 +21,6 @@
  */
 export * from "./types";
 export * from "./check-wording";
-export * from "./field-rules";
 export * from "./fields";
 export * from "./adoption";
 export * from "./product-only";

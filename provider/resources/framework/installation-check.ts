@@ -20,16 +20,11 @@
  * `kasm:checkBeforeChanges` (or `KASM_CHECK_BEFORE_CHANGES`; a named connection's own
  * `kasm-<name>:checkBeforeChanges`) set to `false` turns it off: the preview then sends nothing.
  */
-import {
-  KasmAuthenticationError,
-  KasmConfigurationError,
-  KasmHealthCheckError,
-  KasmMissingOperationError,
-  KasmTransportError,
-  KasmUnknownPathError,
-  KasmVocabularyError,
-  type GroupRecord,
-} from "../../api";
+import { KasmAuthenticationError } from "../../api/errors/answers";
+import { KasmConfigurationError } from "../../api/errors/base";
+import { KasmHealthCheckError, KasmTransportError } from "../../api/errors/connection";
+import { KasmMissingOperationError, KasmUnknownPathError, KasmVocabularyError } from "../../api/errors/vocabulary";
+import type { GroupRecord } from "../../api/schemas/groups";
 import { howToSet, type SettingNames } from "../../api/config";
 import { WsStatus } from "../../api/schemas/sessions";
 import type { KindContext } from "./types";
@@ -139,7 +134,7 @@ const absenceKey = (kind: string, key: string) => JSON.stringify([kind, key]);
 export const lookups = {
   /**
    * When a lookup about to be asked reads Kasm, at the latest: now, or, when the answer may come
-   * from a listing the deployment's lookups share (key-lookups.ts, username-lookups.ts), when the
+   * from a listing the deployment's lookups share (key-lookups.ts), when the
    * oldest of them was read. A finding counts from then, so that an absence read from a listing
    * stands no longer than one read by a lookup of its own.
    */

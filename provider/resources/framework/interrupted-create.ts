@@ -20,7 +20,7 @@
  * declared values is indistinguishable from the create's own; taking it over is then what
  * `adopt: true` would do, and changes nothing in Kasm.
  */
-import { isAsDeclared, changedFields, type FieldRule } from "./field-rules";
+import { isAsDeclared, changedFields, type FieldRule } from "./fields";
 import type { KindContext, Props } from "./types";
 
 /** What Kasm holds for an interrupted create (see the module comment). */

@@ -18,7 +18,7 @@
  */
 import { howToSet, settingRef } from "../../api/config";
 import { isUnknown } from "./check-wording";
-import { changedFields, type FieldRule } from "./field-rules";
+import { changedFields, type FieldRule } from "./fields";
 import { checksBeforeChanges } from "./installation-check";
 import type { KindContext, Props } from "./types";
 

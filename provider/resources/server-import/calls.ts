@@ -8,9 +8,8 @@
  */
 import { isUnknownValue } from "../../../permissions/values";
 import type { LifecycleStep } from "../../../permissions/kinds";
-import { referenceKey } from "../../../permissions/permission-knowledge";
 import { serverImportRows } from "../../../permissions/bulk-rows";
-import { declareCalls, plan } from "../../../permissions/planned-calls";
+import { declareCalls, plan, referenceKey } from "../../../permissions/planned-calls";
 
 /**
  * What each step of a ServerImport calls.

@@ -5,7 +5,9 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { parseCsv, serverRowFromCsv, SERVER_CSV_COLUMNS } from "../../../permissions/bulk-rows";
-import { didYouMean, isUnknown, rowIssues, UNKNOWN, type Props } from "../framework";
+import { didYouMean, isUnknown, rowIssues } from "../framework/check-wording";
+import { UNKNOWN } from "../../../permissions/values";
+import type { Props } from "../framework/types";
 import { FIELD_NAMES, FIELDS, INPUTS, serverRowSchema, type Field } from "./rows";
 
 // --- types ---------------------------------------------------------------------------------------

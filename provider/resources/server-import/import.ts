@@ -6,10 +6,12 @@
  * problem's row as the program declares it).
  */
 import { csvCell } from "../../../permissions/bulk-rows";
-import { KasmBadRequestError, type Server } from "../../api";
+import { KasmBadRequestError } from "../../api/errors/answers";
+import type { Server } from "../../api/schemas/servers";
 import { isTransient, mayHaveCommitted, waitBeforeLookingUp } from "../../api/recovery";
 import type { KindContext } from "../framework/types";
-import { canonicalId, KasmDeclarationRefusedError, KasmOutcomeUnknownError } from "../framework";
+import { canonicalId } from "../../../permissions/ids";
+import { KasmDeclarationRefusedError, KasmOutcomeUnknownError } from "../framework/errors";
 import { FIELD_NAMES, FIELDS, type Field, type Located, type ServerRow } from "./rows";
 
 // --- the CSV -------------------------------------------------------------------------------------

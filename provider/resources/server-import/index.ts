@@ -49,7 +49,10 @@
  * a row, the declared rows, the plan of an update, the state), `check`, `import` and `read`.
  */
 import { randomUUID } from "node:crypto";
-import { initializationFailure, isUnknown, KasmOutcomeUnknownError, type Kind, type KindTexts } from "../framework";
+import { initializationFailure } from "../framework/adoption";
+import { isUnknown } from "../framework/check-wording";
+import { KasmOutcomeUnknownError } from "../framework/errors";
+import type { Kind, KindTexts } from "../framework/types";
 import { manifestOfFields } from "../framework/define-kind";
 import { withDeclaredCalls } from "../framework/declared-calls";
 import { serverImportCalls } from "./calls";

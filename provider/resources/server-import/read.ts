@@ -4,9 +4,10 @@
  * dropped (the next up imports it again); drift shows as a change of its row.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { Server } from "../../api";
-import type { KindContext } from "../framework/types";
-import { GONE, same, unlessGone, type Props } from "../framework";
+import type { Server } from "../../api/schemas/servers";
+import type { KindContext, Props } from "../framework/types";
+import { GONE, unlessGone } from "../framework/adoption";
+import { same } from "../framework/fields";
 import { importCsv } from "./import";
 import { declaredRows, FIELD_NAMES, FIELDS, INPUTS, outputs, type Field, type ServerRow } from "./rows";
 

@@ -6,7 +6,9 @@
 import { z } from "zod";
 import { rowLabel, serverImportRows } from "../../../permissions/bulk-rows";
 import { isKasmId, KASM_ID_MESSAGE } from "../../../permissions/ids";
-import { declareFields, isUnknown, same, type Props } from "../framework";
+import { declareFields, same } from "../framework/fields";
+import { isUnknown } from "../framework/check-wording";
+import type { Props } from "../framework/types";
 import type { KindOutputs } from "../framework/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------

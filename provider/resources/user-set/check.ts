@@ -5,8 +5,10 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { parseCsv, rowLabel, type CsvTable } from "../../../permissions/bulk-rows";
-import { BATCH_USER_COLUMNS } from "../../api";
-import { checkInputs, didYouMean, isUnknown, rowIssues, snakeCase, type Props } from "../framework";
+import { BATCH_USER_COLUMNS } from "../../api/schemas/users";
+import { checkInputs, didYouMean, isUnknown, rowIssues } from "../framework/check-wording";
+import { snakeCase } from "../framework/fields";
+import type { Props } from "../framework/types";
 import { GROUP_COLUMN, USER_FIELDS, UserSetInputs, userRowSchema } from "./fields";
 
 // --- types ---------------------------------------------------------------------------------------

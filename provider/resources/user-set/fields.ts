@@ -4,7 +4,8 @@
  */
 import { z } from "zod";
 import { csvBoolean } from "../../../permissions/bulk-rows";
-import { declareFields, KasmId } from "../framework";
+import { declareFields } from "../framework/fields";
+import { KasmId } from "../framework/check-wording";
 
 // --- types ---------------------------------------------------------------------------------------
 

@@ -5,12 +5,15 @@
  * (`kasm:apiNames` `product`) also lists its groups, which is asked only for names still unknown.
  * Every change is worked out before the first write.
  */
-import { KasmAlreadyMemberError, KasmNotMemberError, KasmUnknownUserError, type User as KasmUser } from "../../api";
+import { KasmAlreadyMemberError, KasmNotMemberError, KasmUnknownUserError } from "../../api/errors/answers";
+import type { User as KasmUser } from "../../api/schemas/users";
 import { setTo } from "../../api/config";
 import type * as pulumi from "@pulumi/pulumi";
 import type { KindContext } from "../framework/types";
 import { surveyInstallation } from "../framework/installation-check";
-import { canonicalId, isUnknown, KasmObjectMissingError, KasmReadPermissionError, KasmUnsupportedInputError } from "../framework";
+import { canonicalId } from "../../../permissions/ids";
+import { isUnknown } from "../framework/check-wording";
+import { KasmObjectMissingError, KasmReadPermissionError, KasmUnsupportedInputError } from "../framework/errors";
 import { ALL_USERS } from "../user-links";
 import type { Row } from "./fields";
 import { names } from "./rows";

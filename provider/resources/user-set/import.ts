@@ -3,10 +3,12 @@
  * and creates all of them or none), the ids of the created users, and the errors that name rows as
  * the program wrote them.
  */
-import { KasmBadRequestError, type User as KasmUser } from "../../api";
+import { KasmBadRequestError } from "../../api/errors/answers";
+import type { User as KasmUser } from "../../api/schemas/users";
 import { isTransient, mayHaveCommitted, waitBeforeLookingUp } from "../../api/recovery";
 import type { KindContext } from "../framework/types";
-import { camelCase, KasmDeclarationRefusedError, KasmNotAdoptedError, KasmOutcomeUnknownError } from "../framework";
+import { camelCase } from "../framework/fields";
+import { KasmDeclarationRefusedError, KasmNotAdoptedError, KasmOutcomeUnknownError } from "../framework/errors";
 import { GROUP_COLUMN, type Row } from "./fields";
 import { batchRow, names } from "./rows";
 

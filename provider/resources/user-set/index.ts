@@ -58,18 +58,12 @@ import type { KasmClient } from "../../api/client";
 import { randomUUID } from "node:crypto";
 import { withDeclaredCalls } from "../framework/declared-calls";
 import { userSetCalls } from "./calls";
-import {
-  canonicalId,
-  isUnknown,
-  KasmDeleteBlockedError,
-  KasmUnfinishedError,
-  same,
-  type Kind,
-  type KindContext,
-  type Props,
-  type KindTexts,
-  type AnswersInterruptedCreates,
-} from "../framework";
+import { canonicalId } from "../../../permissions/ids";
+import { isUnknown } from "../framework/check-wording";
+import { KasmDeleteBlockedError, KasmUnfinishedError } from "../framework/errors";
+import { same } from "../framework/fields";
+import type { Kind, KindContext, Props, KindTexts } from "../framework/types";
+import type { AnswersInterruptedCreates } from "../framework/interrupted-create";
 import { OTHER_INPUTS, USER_SET_FIELDS, UserSetOutputs, type Row, type UserSetInputs } from "./fields";
 import { manifestOfFields } from "../framework/define-kind";
 import { checkUserSet } from "./check";

@@ -10,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import type { InterruptedCreate } from "../framework/interrupted-create";
 import type { KindContext, Props } from "../framework/types";
-import { canonicalId } from "../framework";
+import { canonicalId } from "../../../permissions/ids";
 import { currentRow } from "./read";
 import { rowsOf, sameRow } from "./rows";
 

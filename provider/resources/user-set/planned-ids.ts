@@ -24,8 +24,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ID_AFTER_IMPORT } from "../../../permissions/bulk-rows";
-import type { KindContext } from "../framework/types";
-import { canonicalId, type Props } from "../framework";
+import type { KindContext, Props } from "../framework/types";
+import { canonicalId } from "../../../permissions/ids";
 import { rowsOf, userIdsOf } from "./rows";
 
 /**

@@ -4,9 +4,10 @@
  * drift as a change back to the program's values; a user renamed in Kasm drops out with a warning.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { User as KasmUser } from "../../api";
-import type { KindContext } from "../framework/types";
-import { canonicalId, declared, type Props } from "../framework";
+import type { User as KasmUser } from "../../api/schemas/users";
+import type { KindContext, Props } from "../framework/types";
+import { canonicalId } from "../../../permissions/ids";
+import { declared } from "../framework/fields";
 import { ALL_USERS } from "../user-links";
 import { OTHER_INPUTS, READABLE, USER_FIELDS, type Row } from "./fields";
 import { formOf, names, outputs, render, rowChanges, rowsOf, unconfirmedOf, userIdsOf } from "./rows";

@@ -4,9 +4,11 @@
  * keeps (the inputs with the rows, `userIds` and `count`).
  */
 import { parseCsv, rowLabel, userRowFromCsv } from "../../../permissions/bulk-rows";
-import { BATCH_USER_COLUMNS, type BatchUserColumn, type BatchUserRow } from "../../api";
+import { BATCH_USER_COLUMNS, type BatchUserColumn, type BatchUserRow } from "../../api/schemas/users";
 import { usersCsv } from "../../api/batch-csv";
-import { declared, isUnknown, same, snakeCase, type Props } from "../framework";
+import { declared, same, snakeCase } from "../framework/fields";
+import { isUnknown } from "../framework/check-wording";
+import type { Props } from "../framework/types";
 import type { KindOutputs } from "../framework/define-kind";
 import { GROUP_COLUMN, OTHER_INPUTS, USER_FIELDS, type Form, type Row, type UserField, type UserRow, type UserSetInputs, type UserSetOutputs } from "./fields";
 

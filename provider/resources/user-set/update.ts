@@ -11,8 +11,10 @@
  * ones Kasm has are the set's, the others are imported again.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { KindContext } from "../framework/types";
-import { canonicalId, isNotFound, same, type Props } from "../framework";
+import type { KindContext, Props } from "../framework/types";
+import { canonicalId } from "../../../permissions/ids";
+import { isNotFound } from "../framework/adoption";
+import { same } from "../framework/fields";
 import { USER_FIELDS, type Row } from "./fields";
 import { applyGroupChange, groupChanges, groupIndexFor, isUserGone, unknownGroupsError, type GroupChange } from "./groups";
 import { existingUsersError, importFailure, importRows, unconfirmedNotes } from "./import";

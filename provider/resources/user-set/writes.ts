@@ -4,9 +4,11 @@
  * few-at-a-time runner every batch of such requests goes through. (`delete_user` goes through the
  * User kind's `deleteKasmUser`: the same rules, whichever kind declared the user.)
  */
-import type { User as KasmUser } from "../../api";
-import type { KindContext } from "../framework/types";
-import { canonicalId, initializationFailure, type KasmInitializationError, type Props } from "../framework";
+import type { User as KasmUser } from "../../api/schemas/users";
+import type { KindContext, Props } from "../framework/types";
+import { canonicalId } from "../../../permissions/ids";
+import { initializationFailure } from "../framework/adoption";
+import type { KasmInitializationError } from "../framework/errors";
 import { IMPORT_ONLY_FIELDS, READABLE, UPDATABLE, USER_FIELDS, type Row, type UserField } from "./fields";
 import { applyGroupChange, groupChanges, type GroupChange } from "./groups";
 
