@@ -452,7 +452,14 @@ export async function runImport(argv: readonly string[], io: ImportIo): Promise<
 }
 
 if (require.main === module) {
-  runImport(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() }).then((status) => {
-    process.exitCode = status;
-  });
+  runImport(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() }).then(
+    (status) => {
+      process.exitCode = status;
+    },
+    (error: unknown) => {
+      // runImport answers every failure it expects with a status and a message; this one it did not expect (a bug), and its stack helps the report.
+      process.stderr.write(`kasm-import failed unexpectedly: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
 }

@@ -170,7 +170,14 @@ export async function main(argv: readonly string[], io: RecoverIo): Promise<numb
 }
 
 if (require.main === module) {
-  void main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() }).then((code) => {
-    process.exitCode = code;
-  });
+  main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      // main answers every failure it expects with a code and a message; this one it did not expect (a bug), and its stack helps the report.
+      process.stderr.write(`kasm-recover failed unexpectedly: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
 }

@@ -459,5 +459,11 @@ if (argv[0] === "--run") {
     },
   );
 } else {
-  main(argv).then((code) => process.exit(code));
+  main(argv).then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 }

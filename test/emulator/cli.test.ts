@@ -83,7 +83,7 @@ function run(args: string[], env: Record<string, string> = {}) {
       }
     };
     child.stdout!.on("data", look);
-    exited.then((e) => fail(new Error(`the CLI exited (${e.code ?? e.signal}) before printing its URL: ${e.stderr}`)));
+    void exited.then((e) => fail(new Error(`the CLI exited (${e.code ?? e.signal}) before printing its URL: ${e.stderr}`)));
   });
   // Tests of a CLI that must not start never wait for the URL: its rejection is expected then.
   url.catch(() => undefined);

@@ -169,7 +169,7 @@ describe("secret fields of lookups, from a Kasm that sends them in plain", () =>
 
   it("the stand-in Kasm does send them, so that the tests below can fail", async () => {
     expect(userHash).toMatch(/^[0-9a-f]{16,}$/);
-    const server = await kasm.getServerOutput({ serverId: SERVER_ID }).apply((s) => s.connectionPassword);
+    const server = kasm.getServerOutput({ serverId: SERVER_ID }).apply((s) => s.connectionPassword);
     expect(await settle(server)).toEqual({ value: PLAIN_SECRETS.connection_password, secret: true });
   });
 
