@@ -31,7 +31,7 @@ import type { KasmClient } from "../api/client";
 import type { CastConfig as KasmCastConfig, CastConfigUpdate, CreateCastConfigResult, NewCastConfig } from "../api/schemas/casting";
 import { setTo, settingRef } from "../api/config";
 import { alreadyExistsError, GONE, isAlreadyExists, keepingWhatWasCreated, unlessGone } from "./framework/adoption";
-import { declared, inputNames, isAsDeclared, keepSpelling, refreshedInputs, same, declareFields } from "./framework/fields";
+import { ADOPT, declared, inputNames, isAsDeclared, keepSpelling, refreshedInputs, same, declareFields } from "./framework/fields";
 import { hasState, isUnknown, KasmId, previewNote } from "./framework/check-wording";
 import { KasmNotAdoptedError, KasmObjectMissingError, KasmOutcomeUnknownError } from "./framework/errors";
 import { defineKind, type KindOutputs } from "./framework/define-kind";
@@ -164,8 +164,7 @@ const CAST_CONFIG_FIELDS = declareFields(
         "through the API there; declare a later time instead.",
     },
     adopt: {
-      type: z.boolean().optional(),
-      role: "provider",
+      ...ADOPT,
       doc:
         "Not supported: Kasm cannot read casting configs, so an existing one cannot be taken over. " +
         "With `adopt: true`, a clash with an existing key or name fails with an explanation.",

@@ -36,7 +36,7 @@ import {
   targetAndGatewayFields,
   withGatewayDefault,
 } from "./egress-shared";
-import { declared, inputNames, keepSpelling, refreshedInputs, same, declareFields } from "./framework/fields";
+import { ADOPT, declared, inputNames, keepSpelling, refreshedInputs, same, declareFields } from "./framework/fields";
 import { EVEN_WITH_OTHER_FAILURES, isUnknown, requiredText } from "./framework/check-wording";
 import { GONE, isAlreadyExists } from "./framework/adoption";
 import { KasmNotAdoptedError } from "./framework/errors";
@@ -106,8 +106,7 @@ const EGRESS_CREDENTIAL_FIELDS = declareFields(
       doc: "Credential data for a provider of type `custom`; always stored as a secret.",
     },
     adopt: {
-      type: z.boolean().optional(),
-      role: "provider",
+      ...ADOPT,
       doc:
         "Take over the provider's existing credential with this `name` instead of failing. Kasm cannot " +
         "update a credential, so it must already be as declared: a difference in any input Kasm " +

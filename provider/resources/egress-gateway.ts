@@ -12,7 +12,7 @@ import { z } from "zod";
 import type { EgressGateway as KasmEgressGateway, NewEgressGateway } from "../api/schemas/egress";
 import { egressGatewayShown } from "../api/schemas/egress";
 import { EGRESS_PROVIDER_REFERENCE, wholeStateWrites } from "./egress-shared";
-import { declared, inputNames, keepSpelling, same, declareFields } from "./framework/fields";
+import { ADOPT, declared, inputNames, keepSpelling, same, declareFields } from "./framework/fields";
 import { requiredText } from "./framework/check-wording";
 import type { KindTexts, Props, RefreshedInputs } from "./framework/types";
 import { defineKind, type KindOutputs, type RecordRules } from "./framework/define-kind";
@@ -40,8 +40,7 @@ const EGRESS_GATEWAY_FIELDS = declareFields({
       "EgressCredential of each user supplies it.",
   },
   adopt: {
-    type: z.boolean().optional(),
-    role: "provider",
+    ...ADOPT,
     doc: "Take over an existing gateway of the provider with this name (and bring it to the declared " + "state) instead of failing. Default: false.",
   },
 });

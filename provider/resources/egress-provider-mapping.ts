@@ -29,7 +29,7 @@ import {
   withGatewayDefault,
   EGRESS_PROVIDER_REFERENCE,
 } from "./egress-shared";
-import { declared, inputNames, keepSpelling, same, declareFields } from "./framework/fields";
+import { ADOPT, declared, inputNames, keepSpelling, same, declareFields } from "./framework/fields";
 import { EVEN_WITH_OTHER_FAILURES } from "./framework/check-wording";
 import type { KindTexts, RefreshedInputs } from "./framework/types";
 import { defineKind, type KindOutputs, type RecordRules } from "./framework/define-kind";
@@ -47,8 +47,7 @@ const EGRESS_PROVIDER_MAPPING_FIELDS = declareFields(
     ...targetAndGatewayFields(false),
     enabled: { type: z.boolean().optional(), role: "sent", doc: "Whether the mapping is in effect. Kasm's default: true." },
     adopt: {
-      type: z.boolean().optional(),
-      role: "provider",
+      ...ADOPT,
       doc:
         "No effect: a mapping of this provider and target that exists already in Kasm is the declared " +
         "one (Kasm keeps one per provider and target), so the create takes it over and brings it to the " +

@@ -11,7 +11,7 @@ import type { EgressProvider as KasmEgressProvider, NewEgressProvider } from "..
 import type { KasmClient } from "../api/client";
 import { egressProviderShown } from "../api/schemas/egress";
 import { wholeStateWrites } from "./egress-shared";
-import { declared, inputNames, same, declareFields } from "./framework/fields";
+import { ADOPT, declared, inputNames, same, declareFields } from "./framework/fields";
 import { requiredText } from "./framework/check-wording";
 import type { KindTexts, RefreshedInputs } from "./framework/types";
 import { defineKind, type KindOutputs, type RecordRules } from "./framework/define-kind";
@@ -35,8 +35,7 @@ const EGRESS_PROVIDER_FIELDS = declareFields({
   },
   enabled: { type: z.boolean().optional(), role: "sent", doc: "Whether the provider is in use. Kasm's default: true." },
   adopt: {
-    type: z.boolean().optional(),
-    role: "provider",
+    ...ADOPT,
     doc: "Take over an existing provider with this name (and bring it to the declared state) instead of " + "failing. Default: false.",
   },
 });

@@ -11,9 +11,9 @@
  * already gone succeeds. After the add, the group's list is read again: an add Kasm answered
  * without listing the image is an error, never a success.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { settingRef } from "../api/config";
-import { declareFields, same } from "./framework/fields";
+import { ADOPT, declareFields, same } from "./framework/fields";
 import { GONE, unlessGone } from "./framework/adoption";
 import { KasmId } from "./framework/check-wording";
 import { KasmValueNotTakenError } from "./framework/errors";
@@ -46,8 +46,7 @@ const GROUP_WORKSPACE_FIELDS = declareFields({
     doc: "The workspace's image (a Workspace's `imageId`, or an id from `getImage`). Changing it " + "replaces the authorization.",
   },
   adopt: {
-    type: z.boolean().optional(),
-    role: "provider",
+    ...ADOPT,
     doc:
       "No effect: an authorization that exists already in Kasm is the declared one (it has nothing " +
       "but its two ends), so the create records it without a write, with adopt or without. Kept so " +

@@ -19,7 +19,7 @@
 import { z } from "zod";
 import { groupShown, type GroupRecord, type GroupUpdate, type NewGroup } from "../api/schemas/groups";
 import { KasmForceRequiredError } from "../api/errors/answers";
-import { declared, inputNames, declareFields } from "./framework/fields";
+import { ADOPT, declared, inputNames, declareFields } from "./framework/fields";
 import { KasmDeleteBlockedError } from "./framework/errors";
 import { requiredText } from "./framework/check-wording";
 import { unlessGone } from "./framework/adoption";
@@ -59,8 +59,7 @@ const GROUP_FIELDS = declareFields({
   },
   description: { type: z.string().optional(), role: "sent", doc: "Free text shown in the Kasm UI." },
   adopt: {
-    type: z.boolean().optional(),
-    role: "provider",
+    ...ADOPT,
     doc: "Take over an existing group with this name (and bring it to the declared state) instead of " + "failing. Default: false.",
   },
   forceDelete: {

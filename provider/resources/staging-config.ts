@@ -12,7 +12,7 @@
 import { z } from "zod";
 import type { NewStagingConfig, StagingConfig as KasmStagingConfig, StagingConfigUpdate } from "../api/schemas/staging";
 import { stagingConfigShown } from "../api/schemas/staging";
-import { declared, inputNames, same, declareFields } from "./framework/fields";
+import { ADOPT, declared, inputNames, same, declareFields } from "./framework/fields";
 import { KasmId } from "./framework/check-wording";
 import { keepingWhatWasCreated, unlessGone } from "./framework/adoption";
 import type { KindTexts, RefreshedInputs } from "./framework/types";
@@ -46,8 +46,7 @@ const STAGING_CONFIG_FIELDS = declareFields({
   },
   ...SESSION_PERMISSION_FIELDS,
   adopt: {
-    type: z.boolean().optional(),
-    role: "provider",
+    ...ADOPT,
     doc:
       "Take over the existing staging config of this zone and image (Kasm allows one per pair) and " +
       "bring it to the declared state, instead of failing. Default: false.",

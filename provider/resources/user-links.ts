@@ -9,7 +9,7 @@
  * `GroupMembership` and `UserServerAssignment` are one shape, a link between a user and another
  * object, and share their provider: {@link defineUserLink}.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { KasmAlreadyMemberError, KasmNotMemberError } from "../api/errors/answers";
 import type { AssignedServer, User as KasmUser } from "../api/schemas/users";
 import type { Group } from "../api/schemas/groups";
@@ -20,7 +20,7 @@ import { closeUnderDependencies } from "../../permissions/dependencies";
 import { pairId, canonicalId } from "../../permissions/ids";
 import type { KasmKind } from "../../permissions/kinds";
 import type { KindCalls } from "../../permissions/planned-calls";
-import { declared, keepSpelling, same, declareFields, type DeclaredFields, USER_KEY } from "./framework/fields";
+import { ADOPT, declared, keepSpelling, same, declareFields, type DeclaredFields, USER_KEY } from "./framework/fields";
 import { GONE, isNotFound } from "./framework/adoption";
 import { KasmId } from "./framework/check-wording";
 import { KasmReadPermissionError, missingUserError } from "./framework/errors";
@@ -124,8 +124,7 @@ export function userLinkFields<OtherField extends string>(end: UserLinkEnd<Other
       doc: `The ${end.nouns.other} (32 hex digits or a hyphenated UUID). Changing it replaces ${theLink}.`,
     },
     adopt: {
-      type: z.boolean().optional(),
-      role: "provider",
+      ...ADOPT,
       doc:
         `No effect: ${end.nouns.aLink} that exists already in Kasm is the declared one (it has nothing but its two ends), so ` +
         `the create records it without a write, with adopt or without. Kept so that programs that set it keep working. Two ` +

@@ -11,7 +11,7 @@ import type { NewUser, User as KasmUser, UserUpdate } from "../api/schemas/users
 import type { KasmClient } from "../api/client";
 import { KasmForceRequiredError } from "../api/errors/answers";
 import { userShown } from "../api/schemas/users";
-import { declared, inputNames, same, declareFields } from "./framework/fields";
+import { ADOPT, declared, inputNames, same, declareFields } from "./framework/fields";
 import { isNotFound } from "./framework/adoption";
 import { KasmDeleteBlockedError } from "./framework/errors";
 import type { KindTexts, RefreshedInputs } from "./framework/types";
@@ -51,8 +51,7 @@ const USER_FIELDS = declareFields({
   disabled: { type: z.boolean().optional(), role: "sent", doc: "Disable the account." },
   forceDelete: { type: z.boolean().optional(), role: "provider", doc: "On destroy, end the user's running sessions instead of failing. Default: false." },
   adopt: {
-    type: z.boolean().optional(),
-    role: "provider",
+    ...ADOPT,
     doc: "Take over an existing user with this username (and bring it to the declared state) instead of " + "failing. Default: false.",
   },
 });

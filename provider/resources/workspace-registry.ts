@@ -19,7 +19,7 @@
  */
 import { z } from "zod";
 import { registryShown, registryUrl, type NewRegistry, type Registry } from "../api/schemas/images";
-import { declared, inputNames, declareFields } from "./framework/fields";
+import { ADOPT, declared, inputNames, declareFields } from "./framework/fields";
 import { KasmObjectMissingError } from "./framework/errors";
 import type { KindTexts, Props, RefreshedInputs } from "./framework/types";
 import { defineKind, type KindOutputs } from "./framework/define-kind";
@@ -61,8 +61,7 @@ const WORKSPACE_REGISTRY_FIELDS = declareFields({
     doc: "Whether Kasm updates the registry's workspaces by itself. Left out: Kasm's default (false) and a change made in Kasm is kept.",
   },
   adopt: {
-    type: z.boolean().optional(),
-    role: "provider",
+    ...ADOPT,
     doc: "Take over an existing registry at this URL (and bring it to the declared state) instead of failing. Default: false.",
   },
 });

@@ -32,7 +32,7 @@ import {
 } from "../api/schemas/images";
 import { settingRef, type SettingNames } from "../api/config";
 import type { KasmClient } from "../api/client";
-import { declared, inputNames, same, declareFields } from "./framework/fields";
+import { ADOPT, declared, inputNames, same, declareFields } from "./framework/fields";
 import { hasState, isUnknown, KasmId, requiredText, previewNote } from "./framework/check-wording";
 import { initializationFailure, unlessGone } from "./framework/adoption";
 import { KasmObjectMissingError, KasmValueNotTakenError } from "./framework/errors";
@@ -147,8 +147,7 @@ const WORKSPACE_FIELDS = declareFields({
     doc: "The Docker networks sessions may join, when restricted to networks.",
   },
   adopt: {
-    type: z.boolean().optional(),
-    role: "provider",
+    ...ADOPT,
     doc:
       "Take over the existing image with this container name and friendly name (and bring it to the " +
       "declared state) instead of creating a second one. Default: false.",

@@ -264,6 +264,13 @@ export function toApi<Inputs extends object, Key extends keyof Inputs & string>(
 export const USER_KEY = { type: KasmId, role: "key", equal: same.id, replaces: true, refersTo: "User" } as const;
 
 /**
+ * The `adopt` input, as every kind with a natural key declares it: a boolean that only steers the
+ * provider (take the existing object over instead of failing) and is never sent. Each kind adds
+ * its doc, which says what "existing" means for it: `adopt: { ...ADOPT, doc: "..." }`.
+ */
+export const ADOPT = { type: z.boolean().optional(), role: "provider" } as const;
+
+/**
  * The role of a declared input: `key` names the object (a change to it replaces the object unless
  * its rule says otherwise; it is sent where a body names the object), `sent` is an API field sent
  * to Kasm, `provider` only steers the provider (`adopt`, `forceDelete`) and is never sent.

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { csvBoolean } from "../../../permissions/bulk-rows";
-import { declareFields } from "../framework/fields";
+import { ADOPT, declareFields } from "../framework/fields";
 import { KasmId } from "../framework/check-wording";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -169,8 +169,7 @@ export const USER_SET_FIELDS = declareFields({
     doc: "On removal or destroy, end the users' running sessions instead of failing. Default: false.",
   },
   adopt: {
-    type: z.boolean().optional(),
-    role: "provider",
+    ...ADOPT,
     doc:
       "Take over users whose username exists in Kasm already (bringing their names, phone, " +
       "organization and groups to the declared ones) instead of failing. Default: false.",
