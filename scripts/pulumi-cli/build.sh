@@ -20,6 +20,11 @@
 #   That host runs programs as the release's does (the program's own @pulumi/pulumi does the
 #   work), but it cannot run policy packs: the CLI runs a Node.js pack through the host's
 #   RunPlugin, which that host does not implement. The Go host is refused too, and is not built.
+#   Today's CLI sends a project's runtime options (`typescript`, `nodeargs`) in the Run request,
+#   which the 3.68 hosts do not read: they took them as flags. So `pulumi-language-nodejs` here is
+#   a launcher (hosts/nodejs-options) that reads them from Pulumi.yaml with Pulumi's own loader and
+#   starts the 3.68 host (`pulumi-language-nodejs-3.68`) with those flags, as a current host
+#   honours them. The Python host has no such launcher: its tests name the interpreter instead.
 # - pulumi-resource-pulumi-nodejs (the dynamic-provider launcher) from the release's sdk module,
 #   and pulumi-language-python-exec from the hosts' one, with their exec bits.
 set -euo pipefail
@@ -28,7 +33,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 release="$(awk '$1 == "require" && $2 == "github.com/pulumi/pulumi/pkg/v3" { print $3 }' "$here/cli/go.mod")"
 yaml="$(awk '$1 == "require" && $2 == "github.com/pulumi/pulumi-yaml" { print $3 }' "$here/yaml/go.mod")"
 cache="${PULUMI_KASM_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-kasm/pulumi-cli}"
-pins="$(cat "$here"/*/go.mod "$here"/*/go.sum "$0" | sha256sum | cut -c1-12)"
+pins="$(cat "$here"/*/go.mod "$here"/*/go.sum "$here"/hosts/nodejs-options/main.go "$0" | sha256sum | cut -c1-12)"
 bin="$cache/$release-$pins/bin"
 
 if [ -f "$bin/.complete" ]; then
@@ -52,8 +57,10 @@ echo "build.sh: building the Pulumi CLI $release into $bin (the first build take
 (cd "$here/yaml" && go build -trimpath -o "$partial/pulumi-language-yaml" \
   -ldflags "-X github.com/pulumi/pulumi-yaml/pkg/version.Version=$yaml" \
   github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml)
+(cd "$here/hosts" && go build -trimpath -o "$partial/pulumi-language-nodejs-3.68" \
+  github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs)
+(cd "$here/hosts" && go build -trimpath -o "$partial/pulumi-language-nodejs" ./nodejs-options)
 (cd "$here/hosts" && go build -trimpath -o "$partial/" \
-  github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs \
   github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python)
 
 # The launchers ship in the sdk modules without their exec bits.
