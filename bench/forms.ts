@@ -9,6 +9,11 @@
  * `up` the size of the stack's exported state, and what `preview --diff` shows of the edit for
  * the first user, and the machine's load average when the run ended (the figures are one machine's). Asserts nothing.
  *
+ * Two more forms run the native program compiled by `tsc` before each command and run as JavaScript
+ * (`runtime.options.typescript: false`): `compiled`, and `lean`, which also turns Node.js's stack
+ * traces off (`nodeargs: --stack-trace-limit=0`). The Node.js host scripts/pulumi-cli/build.sh
+ * builds honours both options through its launcher, as a current host does.
+ *
  * A YAML program of the same users on the same plugin runs beside them, for the native form's time
  * without a Node.js program. BENCH_LATENCY_MS gives each emulator that latency on every request (a
  * real installation costs tens of milliseconds), BENCH_SKIP_CHECKPOINTS=true runs every command with
@@ -66,6 +71,9 @@ const FORMS = {
   // The same TypeScript program compiled by `tsc` before each command, run as JavaScript (`typescript: false`): no
   // ts-node compiling it at every run.
   compiled: { name: "bench-compiled", runtime: "nodejs", module: "@pulumi-kasm/native" },
+  // The compiled program with Node.js's stack traces off (`nodeargs: --stack-trace-limit=0`): Pulumi's runtime records one
+  // for every promise it tracks, mapped through source maps, and nothing else in a run without errors reads them.
+  lean: { name: "bench-lean", runtime: "nodejs", module: "@pulumi-kasm/native" },
   // The same plugin from a YAML program: the native form without a Node.js program.
   yaml: { name: "bench-yaml", runtime: "yaml", module: undefined },
 } as const;
@@ -76,14 +84,18 @@ const RUN_FORMS = (Object.keys(FORMS) as Form[]).filter(
 );
 /** Node.js options of the TypeScript programs (`runtime.options.nodeargs`), such as `--stack-trace-limit=1`: BENCH_NODEARGS. */
 const NODEARGS = process.env.BENCH_NODEARGS;
+/** The `lean` form's Node.js options. */
+const LEAN_NODEARGS = "--stack-trace-limit=0";
+/** The forms whose program `tsc` compiles before each command, run as JavaScript (`typescript: false`). */
+function isCompiled(form: Form): boolean {
+  return form === "compiled" || form === "lean";
+}
 
 /** A form's Pulumi.yaml without its resources: the runtime and its options, and the plugin from the unpacked package (every form but the dynamic one). */
 function projectFile(form: Form): string {
   const { name, runtime } = FORMS[form];
-  const options = [
-    ...(form === "compiled" ? ["    typescript: false\n"] : []),
-    ...(runtime === "nodejs" && NODEARGS ? [`    nodeargs: ${JSON.stringify(NODEARGS)}\n`] : []),
-  ];
+  const nodeargs = [...(form === "lean" ? [LEAN_NODEARGS] : []), ...(runtime === "nodejs" && NODEARGS ? [NODEARGS] : [])].join(" ");
+  const options = [...(isCompiled(form) ? ["    typescript: false\n"] : []), ...(nodeargs ? [`    nodeargs: ${JSON.stringify(nodeargs)}\n`] : [])];
   const runtimeBlock = options.length === 0 ? `runtime: ${runtime}\n` : `runtime:\n  name: ${runtime}\n  options:\n${options.join("")}`;
   return `name: ${name}\n${runtimeBlock}${form === "dynamic" ? "" : PLUGIN_IN_PACKAGE}`;
 }
@@ -93,7 +105,7 @@ async function writeProgram(programDir: string, form: Form, edited: boolean): Pr
   const { module } = FORMS[form];
   if (module === undefined) writeFileSync(path.join(programDir, "Pulumi.yaml"), yamlProgram(edited));
   else writeFileSync(path.join(programDir, "index.ts"), program(module, edited));
-  if (form !== "compiled") return;
+  if (!isCompiled(form)) return;
   const compiled = await run(process.execPath, [TSC, "-p", programDir], { cwd: programDir });
   if (compiled.code !== 0) throw new Error(`tsc failed:\n${compiled.output}`);
 }
@@ -137,8 +149,8 @@ async function main(): Promise<void> {
       const programDir = path.join(dir, form);
       mkdirSync(programDir, { recursive: true });
       writeFileSync(path.join(programDir, "Pulumi.yaml"), projectFile(form));
-      writeFileSync(path.join(programDir, "package.json"), JSON.stringify({ name: `bench-${form}`, main: form === "compiled" ? "index.js" : "index.ts" }));
-      if (form === "compiled") writeFileSync(path.join(programDir, "tsconfig.json"), JSON.stringify(COMPILED_TSCONFIG));
+      writeFileSync(path.join(programDir, "package.json"), JSON.stringify({ name: `bench-${form}`, main: isCompiled(form) ? "index.js" : "index.ts" }));
+      if (isCompiled(form)) writeFileSync(path.join(programDir, "tsconfig.json"), JSON.stringify(COMPILED_TSCONFIG));
       const onNative = FORMS[form].module === "@pulumi-kasm/native";
       await programNodeModules(programDir, onNative ? [packageTarball, nodejsSdkTarball(path.join(dir, "sdk"))] : [packageTarball], {
         copied: ["@pulumi/pulumi"],
