@@ -29,7 +29,7 @@
 import type { Dispatcher, RetryHandler } from "undici";
 import type { z } from "zod";
 import { OPERATIONS, type OperationContext, type OperationName } from "../../permissions/operations";
-import { canonicalId } from "../../permissions/ids";
+import { canonicalId } from "../../permissions/planned-calls";
 import {
   KasmApiError,
   KasmMalformedIdError,

@@ -27,7 +27,7 @@
  * takes a vocabulary mismatch they showed as its own request would have (see {@link UserReads.read}).
  */
 import { ALL_USERS_GROUP } from "../../permissions/names";
-import { canonicalId } from "../../permissions/ids";
+import { canonicalId } from "../../permissions/planned-calls";
 import { findUser } from "./operations/users";
 import type { User } from "./schemas/users";
 import { UserPages } from "./user-pages";

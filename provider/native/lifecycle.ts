@@ -11,7 +11,7 @@
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { kindOfTypeToken } from "../../permissions/kinds";
-import { UNKNOWN } from "../../permissions/values";
+import { UNKNOWN } from "../../permissions/planned-calls";
 import type { KindName } from "..";
 import type { ConnectionRegistry } from "../connections";
 import { warn, note } from "../engine-log";

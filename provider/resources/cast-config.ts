@@ -23,8 +23,7 @@
  */
 import { z } from "zod";
 import { CAST_GROUP_CHANGING } from "../../permissions/kinds";
-import { canonicalId } from "../../permissions/ids";
-import { UNKNOWN } from "../../permissions/values";
+import { canonicalId, UNKNOWN } from "../../permissions/planned-calls";
 import { CAST_CONFIG_SHOWN_FIELDS, castConfigShown } from "../api/schemas/casting";
 import { KasmUnknownCastConfigError } from "../api/errors/answers";
 import type { KasmClient } from "../api/client";

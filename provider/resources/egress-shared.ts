@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import type { KasmClient } from "../api/client";
-import { canonicalId } from "../../permissions/ids";
+import { canonicalId } from "../../permissions/planned-calls";
 import { KasmId, requiredId } from "./framework/check-wording";
 import { keepSpelling, same, withLeftOutValues, type FieldDeclaration } from "./framework/fields";
 import { unlessGone } from "./framework/adoption";

@@ -20,7 +20,7 @@ import { KasmValueNotTakenError } from "./framework/errors";
 import { type KindTexts, NO_OUTPUTS, type RefreshedInputs } from "./framework/types";
 import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { groupWorkspaceCalls } from "./group-workspace.calls";
-import { pairId, canonicalId } from "../../permissions/ids";
+import { pairId, canonicalId } from "../../permissions/planned-calls";
 
 // --- types ---------------------------------------------------------------------------------------
 

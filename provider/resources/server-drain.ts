@@ -18,7 +18,7 @@
 import type { DrainServerParams } from "../api/schemas/servers";
 import type { KasmClient } from "../api/client";
 import { z } from "zod";
-import { canonicalId } from "../../permissions/ids";
+import { canonicalId } from "../../permissions/planned-calls";
 import { declared, inputNames, same, declareFields } from "./framework/fields";
 import { GONE, isNotFound, orMissing, unlessGone } from "./framework/adoption";
 import { KasmId } from "./framework/check-wording";

@@ -16,7 +16,7 @@
  */
 import { z } from "zod";
 import { userAttributesShown, type UserAttributes as KasmUserAttributes, type UserAttributesUpdate } from "../api/schemas/users";
-import { canonicalId } from "../../permissions/ids";
+import { canonicalId } from "../../permissions/planned-calls";
 import { changedFields, declared, keepSpelling, same, type FieldRule, declareFields, USER_KEY } from "./framework/fields";
 import { GONE, orMissing, unlessGone } from "./framework/adoption";
 import { KasmId } from "./framework/check-wording";

@@ -20,7 +20,7 @@ import { z } from "zod";
 import { KasmUnknownUserError } from "../api/errors/answers";
 import type { User as KasmUser } from "../api/schemas/users";
 import type { KasmClient } from "../api/client";
-import { canonicalId } from "../../permissions/ids";
+import { canonicalId } from "../../permissions/planned-calls";
 import { declared, inputNames, keepSpelling, same, declareFields, USER_KEY } from "./framework/fields";
 import { GONE, initializationFailure, isNotFound } from "./framework/adoption";
 import { KasmId } from "./framework/check-wording";

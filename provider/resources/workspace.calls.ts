@@ -6,9 +6,8 @@
  * (`framework/declared-calls.ts`), and the permission policy packs judge API keys by it (`KIND_ROWS`).
  * It imports only the catalogue, so that the packs load it without the provider's runtime.
  */
-import { isUnknownValue } from "../../permissions/values";
 import { RESOURCE_FIELDS_CHANGING, WORKSPACE_RESOURCE_PROPERTIES } from "../../permissions/kinds";
-import { adoptOptions, declareCalls, DYNAMIC_PREVIEW, plan } from "../../permissions/planned-calls";
+import { adoptOptions, declareCalls, DYNAMIC_PREVIEW, isUnknownValue, plan } from "../../permissions/planned-calls";
 
 /** Whether an update of a workspace touches a compute-related field, as far as the pack can tell. */
 interface ResourceChange {

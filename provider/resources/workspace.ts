@@ -20,7 +20,7 @@
  */
 import { z } from "zod";
 import { RESOURCE_FIELDS_CHANGING, WORKSPACE_RESOURCE_PROPERTIES } from "../../permissions/kinds";
-import { UNKNOWN } from "../../permissions/values";
+import { UNKNOWN } from "../../permissions/planned-calls";
 import {
   IMAGE_CHECKED_SETTINGS,
   IMAGE_JSON_SETTINGS,

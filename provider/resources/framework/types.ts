@@ -4,13 +4,12 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { UNKNOWN } from "../../../permissions/values";
 import type { KasmClient } from "../../api/client";
 import type { SettingNames } from "../../api/config";
 import type { ApiNames } from "../../api/vocabulary";
 import type { InstallationMemory } from "../../connections";
 import type { KasmKind } from "../../../permissions/kinds";
-import type { KindCalls } from "../../../permissions/planned-calls";
+import { UNKNOWN, type KindCalls } from "../../../permissions/planned-calls";
 
 /** Pulumi's placeholder for a value not known during preview (the permission catalogue's). */
 export { UNKNOWN };

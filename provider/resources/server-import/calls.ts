@@ -6,10 +6,9 @@
  * (`framework/declared-calls.ts`), and the permission policy packs judge API keys by it (`KIND_ROWS`).
  * It imports only the catalogue, so that the packs load it without the provider's runtime.
  */
-import { isUnknownValue } from "../../../permissions/values";
 import type { LifecycleStep } from "../../../permissions/kinds";
 import { serverImportRows } from "../../../permissions/bulk-rows";
-import { declareCalls, plan, referenceKey } from "../../../permissions/planned-calls";
+import { declareCalls, isUnknownValue, plan, referenceKey } from "../../../permissions/planned-calls";
 
 /**
  * What each step of a ServerImport calls.

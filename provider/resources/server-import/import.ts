@@ -10,7 +10,7 @@ import { KasmBadRequestError } from "../../api/errors/answers";
 import type { Server } from "../../api/schemas/servers";
 import { isTransient, mayHaveCommitted, waitBeforeLookingUp } from "../../api/recovery";
 import type { KindContext } from "../framework/types";
-import { canonicalId } from "../../../permissions/ids";
+import { canonicalId } from "../../../permissions/planned-calls";
 import { KasmDeclarationRefusedError, KasmOutcomeUnknownError } from "../framework/errors";
 import { FIELD_NAMES, FIELDS, type Field, type Located, type ServerRow } from "./rows";
 

@@ -11,7 +11,7 @@ import { setTo } from "../../api/config";
 import type * as pulumi from "@pulumi/pulumi";
 import type { KindContext } from "../framework/types";
 import { surveyInstallation } from "../framework/installation-check";
-import { canonicalId } from "../../../permissions/ids";
+import { canonicalId } from "../../../permissions/planned-calls";
 import { isUnknown } from "../framework/check-wording";
 import { KasmObjectMissingError, KasmReadPermissionError, KasmUnsupportedInputError } from "../framework/errors";
 import { ALL_USERS } from "../user-links";

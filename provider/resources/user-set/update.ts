@@ -12,7 +12,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { KindContext, Props } from "../framework/types";
-import { canonicalId } from "../../../permissions/ids";
+import { canonicalId } from "../../../permissions/planned-calls";
 import { isNotFound } from "../framework/adoption";
 import { same } from "../framework/fields";
 import { USER_FIELDS, type Row } from "./fields";

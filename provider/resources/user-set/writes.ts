@@ -6,7 +6,7 @@
  */
 import type { User as KasmUser } from "../../api/schemas/users";
 import type { KindContext, Props } from "../framework/types";
-import { canonicalId } from "../../../permissions/ids";
+import { canonicalId } from "../../../permissions/planned-calls";
 import { initializationFailure } from "../framework/adoption";
 import type { KasmInitializationError } from "../framework/errors";
 import { IMPORT_ONLY_FIELDS, READABLE, UPDATABLE, USER_FIELDS, type Row, type UserField } from "./fields";
