@@ -93,7 +93,7 @@ export class KasmHealthGateError extends KasmHealthCheckError {
 
 /**
  * The health waits of the clients that share them: one per base URL, its outcome shared by every
- * request that follows. A connection registry (`provider/connections.ts`) gives every client it
+ * request that follows. A connection registry (`ConnectionRegistry` in `provider/runtime.ts`) gives every client it
  * builds the same gates, so that a host process waits once per installation; a client built on
  * its own has gates of its own.
  */

@@ -12,12 +12,11 @@ import { KIND_ROWS, OPERATIONS, type LifecycleStep, type OperationName } from ".
 import { declareCalls, plan } from "../../permissions/planned-calls";
 import { kinds } from "../../provider";
 import type { AllowedCalls } from "../../provider/api/allowed-calls";
-import { ConnectionRegistry } from "../../provider/connections";
 import { declareFields, KasmUndeclaredCallError, NO_OUTPUTS, type Kind, type KindContext, type Props } from "../../provider/resources/framework";
 import { allowedOperations, withDeclaredCalls } from "../../provider/resources/framework/declared-calls";
 import { defineKind } from "../../provider/resources/framework/define-kind";
 import { serverDrainCalls } from "../../provider/resources/server-drain.calls";
-import { contextIn } from "../../provider/runtime";
+import { ConnectionRegistry, contextIn } from "../../provider/runtime";
 import { z } from "zod";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { TEST_API_NAMES } from "../helpers/vocabulary";

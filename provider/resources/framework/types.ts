@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { KasmClient } from "../../api/client";
 import type { SettingNames } from "../../api/config";
 import type { ApiNames } from "../../api/vocabulary";
-import type { InstallationMemory } from "../../connections";
+import type { InstallationMemory } from "../../runtime";
 import type { KasmKind } from "../../../permissions/kinds";
 import { UNKNOWN, type KindCalls } from "../../../permissions/planned-calls";
 
