@@ -8,7 +8,7 @@
  * Before such an object is created, its `check` (or, for a kind that looks in its create, the
  * create) looks the key up: a key Kasm has already fails in the preview, and the create's recovery
  * after a server error must not take a stranger's object for its own (see `createOrAdopt` and
- * `findFirst` in framework/adoption.ts). One lookup per create made an `up` of N objects cost 2N
+ * `findFirst` in framework/define-kind.ts). One lookup per create made an `up` of N objects cost 2N
  * requests. A listing serves for {@link LISTING_MAX_AGE_MS}, then the next lookup reads a new one.
  *
  * Usernames share one listing of the installation's users ({@link UserPages}, by lowercase

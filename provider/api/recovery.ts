@@ -72,7 +72,7 @@ export interface Adoption<T> {
  *
  * An object with the key that existed before the first attempt is found in 2 or 3 as well, and
  * taken for the created one. A caller for whom that matters looks the key up before calling this,
- * as every resource does (provider/resources/framework/adoption.ts, `findFirst`).
+ * as every resource does (provider/resources/framework/define-kind.ts, `findFirst`).
  */
 export async function createOnce<T>(transport: KasmTransport, operation: OperationName, create: () => Promise<T>, adoption: Adoption<T>): Promise<T> {
   const policy = transport.policy;

@@ -9,9 +9,8 @@ import type { KasmClient } from "../api/client";
 import { canonicalId } from "../../permissions/planned-calls";
 import { KasmId, requiredId } from "./framework/check-wording";
 import { keepSpelling, same, withLeftOutValues, type FieldDeclaration } from "./framework/fields";
-import { unlessGone } from "./framework/adoption";
+import { unlessGone, type KindMethods, type RecordRules } from "./framework/define-kind";
 import type { Props } from "./framework/types";
-import type { KindMethods, RecordRules } from "./framework/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ import { declareCalls, namedObjectRow } from "../../permissions/planned-calls";
  * Its operations are a released Kasm's operations: kasm:apiNames product.
  */
 export const groupCalls = declareCalls("Group", (props) =>
-  // The name is looked up first, with adopt or without (provider/resources/framework/adoption.ts, findFirst).
+  // The name is looked up first, with adopt or without (provider/resources/framework/define-kind.ts, findFirst).
   namedObjectRow(props.adopt, {
     list: "get_groups",
     create: "create_group",

@@ -22,9 +22,8 @@ import { KasmForceRequiredError } from "../api/errors/answers";
 import { ADOPT, declared, inputNames, declareFields } from "./framework/fields";
 import { KasmDeleteBlockedError } from "./framework/errors";
 import { requiredText } from "./framework/check-wording";
-import { unlessGone } from "./framework/adoption";
+import { unlessGone, defineKind, type KindOutputs } from "./framework/define-kind";
 import type { KindTexts, Props, RefreshedInputs } from "./framework/types";
-import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { groupCalls } from "./group.calls";
 
 // --- types ---------------------------------------------------------------------------------------

@@ -14,9 +14,8 @@ import type { NewStagingConfig, StagingConfig as KasmStagingConfig, StagingConfi
 import { stagingConfigShown } from "../api/schemas/staging";
 import { ADOPT, declared, inputNames, same, declareFields } from "./framework/fields";
 import { KasmId } from "./framework/check-wording";
-import { keepingWhatWasCreated, unlessGone } from "./framework/adoption";
+import { keepingWhatWasCreated, unlessGone, defineKind, type KindOutputs } from "./framework/define-kind";
 import type { KindTexts, RefreshedInputs } from "./framework/types";
-import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { SESSION_PERMISSION_FIELDS } from "./session-permissions";
 import { stagingConfigCalls } from "./staging-config.calls";
 

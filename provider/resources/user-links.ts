@@ -20,11 +20,10 @@ import { closeUnderDependencies } from "../../permissions/dependencies";
 import type { KasmKind } from "../../permissions/kinds";
 import { pairId, canonicalId, type KindCalls } from "../../permissions/planned-calls";
 import { ADOPT, declared, keepSpelling, same, declareFields, type DeclaredFields, USER_KEY } from "./framework/fields";
-import { GONE, isNotFound } from "./framework/adoption";
+import { GONE, isNotFound, defineKind, type KindFields, type KindOutputs } from "./framework/define-kind";
 import { KasmId } from "./framework/check-wording";
 import { KasmReadPermissionError, missingUserError } from "./framework/errors";
 import { NO_OUTPUTS, type KindTexts, type RefreshedInputs } from "./framework/types";
-import { defineKind, type KindFields, type KindOutputs } from "./framework/define-kind";
 
 /** Kasm's answer to adding a user to a group twice: `User (<u>) is already a member of group (<g>)`. */
 export function isAlreadyMember(error: unknown): boolean {

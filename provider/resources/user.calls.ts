@@ -26,7 +26,7 @@ export const userCalls = declareCalls("User", (props, knowledge) => {
   const admin = (step: LifecycleStep) => isAdmin(knowledge, self, "User", step);
   const explainAdmin = { targetUserIsGlobalAdmin: adminFact(self, "the User itself") };
   return {
-    // The username is looked up first, with adopt or without (provider/resources/framework/adoption.ts, findFirst).
+    // The username is looked up first, with adopt or without (provider/resources/framework/define-kind.ts, findFirst).
     create: [
       plan("get_user"),
       ...(adopt ? [plan("update_user", { targetUserIsGlobalAdmin: admin("create") }, { ...adoptTarget!, explain: explainAdmin })] : []),
