@@ -168,7 +168,7 @@ export type Rows<K extends KasmKind> = { readonly [Kind in K]: Row<Kind> };
  * What a kind's provider calls, declared once beside the kind: for one resource's properties,
  * the calls each lifecycle step makes, in order ({@link Row}). The permissions table
  * (`KIND_ROWS`) is assembled from these, and the provider's client refuses, in each step, an
- * operation its kind's declaration does not list for that step (`provider/resources/framework/declared-calls.ts`).
+ * operation its kind's declaration does not list for that step (`provider/resources/framework/connections.ts`).
  */
 export interface KindCalls<K extends KasmKind = KasmKind> {
   /** The kind, as the catalogue names it. */

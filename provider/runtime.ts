@@ -45,7 +45,7 @@ import { KasmConfigurationError } from "./api/errors";
 import { HealthGates } from "./api/health";
 import type { ApiNames } from "./api/vocabulary";
 import { labelFor, note, warn } from "./engine-log";
-import type { InstallationSurvey } from "./resources/framework/installation-check";
+import type { InstallationSurvey } from "./resources/framework/connections";
 import type { KindContext, ProviderSetting } from "./resources/framework/types";
 
 // --- the registry of connections --------------------------------------------------------------------
@@ -59,7 +59,7 @@ export interface ConnectionSettings {
 
 /**
  * What a host process remembers of one connection's installation between provider calls, for
- * the checks made before changes (`resources/framework/installation-check.ts`): kept by the registry,
+ * the checks made before changes (`resources/framework/connections.ts`): kept by the registry,
  * so that every resource of a deployment on that connection shares it, and nothing is kept in a
  * module's variables.
  */
@@ -220,7 +220,7 @@ export { CONFIG_KEYS };
  * falls back to its variable (`KASM_CHECK_BEFORE_CHANGES`, `KASM_TAKE_OVER_CHANGES`).
  */
 export const PROVIDER_SETTINGS = {
-  /** `false`: no read of the installation before a change is planned (framework/installation-check.ts). Default `true`. */
+  /** `false`: no read of the installation before a change is planned (framework/connections.ts). Default `true`. */
   checkBeforeChanges: "kasm:checkBeforeChanges",
   /** `refuse`: a take-over that would change Kasm fails instead (framework/take-over.ts). Default `apply`. */
   takeOverChanges: "kasm:takeOverChanges",

@@ -26,7 +26,7 @@
  * The other kinds' keys share one listing per list operation (and per egress provider, for the
  * kinds that hang off one): N lookups cost one request. The recovery itself still looks the key up
  * afresh (`createOnce`), never from a listing. A finding counts from when its listing was read
- * (`lookups.askedAt` in framework/installation-check.ts): the create that follows a check skips its
+ * (`lookups.askedAt` in framework/connections.ts): the create that follows a check skips its
  * own lookup only while an absence read by a lookup of its own would still stand, so an object made
  * outside Pulumi is no likelier to be missed than before. This process's own creates are added to
  * the listings they belong in (from the create's answer): a second resource declaring the same
@@ -110,7 +110,7 @@ export class KeyLookups {
     }
   }
 
-  /** When the oldest listing held now was read, or undefined when none is (see `lookups.askedAt` in framework/installation-check.ts). */
+  /** When the oldest listing held now was read, or undefined when none is (see `lookups.askedAt` in framework/connections.ts). */
   listedSince(): number | undefined {
     let oldest: number | undefined;
     for (const listing of this.#listings.values()) oldest = Math.min(oldest ?? Infinity, listing.takenAt);
@@ -281,7 +281,7 @@ export class UsernameLookups {
     return findUserByUsername(this.#shared.lister, name);
   }
 
-  /** When the listing held now was read, or undefined when none is (see `lookups.askedAt` in framework/installation-check.ts). */
+  /** When the listing held now was read, or undefined when none is (see `lookups.askedAt` in framework/connections.ts). */
   listedSince(): number | undefined {
     return this.#shared.listing?.takenAt;
   }

@@ -15,7 +15,7 @@ import { UNKNOWN } from "../../permissions/planned-calls";
 import type { KindName } from "..";
 import { warn, note } from "../engine-log";
 import { contextIn, type ConnectionRegistry } from "../runtime";
-import { failuresBeforePlan } from "../resources/framework/before-plan";
+import { failuresBeforePlan } from "../resources/framework/connections";
 import { KasmInitializationError } from "../resources/framework/errors";
 import { HalfAppliedFailure } from "./errors";
 import type { Kind, KindContext, KindDiffResult, Props } from "../resources/framework/types";

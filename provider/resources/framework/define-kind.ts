@@ -10,7 +10,7 @@
  * and lookup ({@link AdoptionRules}). A kind writes only what is its own: how to create, update and
  * delete its object (and read it, when it is not one record), with the inputs typed as its schema
  * says, and what each of those steps calls (its calls declaration, `<kind>.calls.ts`): each step
- * is handed a client that refuses any other operation (`declared-calls.ts`).
+ * is handed a client that refuses any other operation (`withDeclaredCalls` in `connections.ts`).
  *
  * And the objects that exist already, are gone, or were half created: `adopt` (taking over an
  * object with the same natural key: {@link createOrAdopt}, which the derived `create` hands a kind
@@ -27,7 +27,7 @@ import { KasmVocabularyError } from "../../api/errors/vocabulary";
 import { checkInputs } from "./check-wording";
 import { KasmInitializationError, KasmNotAdoptedError } from "./errors";
 import { isUnknown } from "./check-wording";
-import { checksBeforeChanges, lookups } from "./installation-check";
+import { checksBeforeChanges, lookups, withDeclaredCalls } from "./connections";
 import {
   changedFields,
   diffInputs,
@@ -44,7 +44,6 @@ import type { Kind, KindContext, KindDiffResult, KindManifest, KindTexts, Manife
 import { refusedWithoutProductOperations, type ProductOnly } from "./product-only";
 import { previewTakeOver, refusedTakeOver, takeOverChanges } from "./take-over";
 import { interruptedCreateOf, type AnswersInterruptedCreates } from "./interrupted-create";
-import { withDeclaredCalls } from "./declared-calls";
 import type { KindCalls } from "../../../permissions/planned-calls";
 
 /** How each of a kind's inputs compares (see {@link FieldRule}), keyed by input name. */
@@ -220,7 +219,7 @@ export interface KindMethods<Inputs extends Props, Outputs extends object, KasmR
   /**
    * What each step below calls: the kind's calls declaration, beside its file
    * (`<kind>.calls.ts`). Each step's client refuses an operation it does not list for the step
-   * (see `declared-calls.ts`), and the permission policies read it.
+   * (see `withDeclaredCalls` in `connections.ts`), and the permission policies read it.
    */
   readonly calls: KindCalls;
   /**
@@ -400,7 +399,7 @@ export function defineKind<Inputs extends Props, Outputs extends object = Record
     return `${context.label(noun, key)}: ${refusal.message}`;
   }
 
-  // Each step's client allows only what the kind's calls declaration lists for it (declared-calls.ts).
+  // Each step's client allows only what the kind's calls declaration lists for it (`withDeclaredCalls` in connections.ts).
   return withDeclaredCalls({
     manifest: {
       ...manifestOfFields(fields, definition.docs),

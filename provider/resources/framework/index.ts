@@ -15,9 +15,9 @@
  * terms), `check-wording.ts` (check and its wording), `fields.ts` (field rules and diffs, and each
  * input declared once, with the schema, rules, docs, secrets and body derived from it),
  * `define-kind.ts` itself (adopt, gone and half-created objects), `errors.ts` (the errors a kind throws of
- * its own, one class per meaning), `declared-calls.ts` (each step's client allows only what the
- * kind's calls declaration lists for it); `connections.ts` and `lenient-refresh.ts` wrap every
- * kind in the registry.
+ * its own, one class per meaning), `connections.ts` (each step's client allows only what the
+ * kind's calls declaration lists for it, and the one read of an installation before a change);
+ * `connections.ts` and `lenient-refresh.ts` wrap every kind in the registry.
  */
 export * from "./types";
 export * from "./check-wording";

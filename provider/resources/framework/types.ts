@@ -214,7 +214,7 @@ export interface KindManifest<Inputs extends object = Props, Outputs extends obj
   /**
    * What each lifecycle step of the kind's provider calls: its calls declaration, beside the
    * kind's file (`<kind>.calls.ts`), from which the permissions table is assembled too; each
-   * step's client refuses what it does not list (see `declared-calls.ts`).
+   * step's client refuses what it does not list (see `withDeclaredCalls` in `connections.ts`).
    */
   readonly calls: KindCalls;
 }

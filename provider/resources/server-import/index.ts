@@ -53,7 +53,7 @@ import { initializationFailure, manifestOfFields } from "../framework/define-kin
 import { isUnknown } from "../framework/check-wording";
 import { KasmOutcomeUnknownError } from "../framework/errors";
 import type { Kind, KindTexts } from "../framework/types";
-import { withDeclaredCalls } from "../framework/declared-calls";
+import { withDeclaredCalls } from "../framework/connections";
 import { serverImportCalls } from "./calls";
 import { checkServerImport } from "./check";
 import { importCsv, importRows } from "./import";
