@@ -20,7 +20,7 @@
  *
  * `kasm:waitForHealthySeconds` (or `KASM_WAIT_FOR_HEALTHY_SECONDS`) makes the first request of
  * this process wait for Kasm's health check: once per host process, which is once per deployment,
- * however many resources and clients follow (see `HealthGates` in api/health.ts, which {@link ConnectionRegistry} gives every client it builds).
+ * however many resources and clients follow (see `HealthGates` in api/config.ts, which {@link ConnectionRegistry} gives every client it builds).
  *
  * Named connections (a resource's `connection` input, see `resources/framework/connections.ts`): each
  * has its own client, built from its own settings (`kasm-<name>:` keys, `KASM_<NAME>_*`
@@ -40,9 +40,8 @@
  */
 import { createHash } from "node:crypto";
 import { KasmClient } from "./api/client";
-import { configKey, connectionSettings, CONFIG_KEYS, envVar, resolveConfig, type KasmClientOptions, type SettingNames } from "./api/config";
+import { configKey, connectionSettings, CONFIG_KEYS, envVar, HealthGates, resolveConfig, type KasmClientOptions, type SettingNames } from "./api/config";
 import { KasmConfigurationError } from "./api/errors";
-import { HealthGates } from "./api/health";
 import type { ApiNames } from "./api/vocabulary";
 import { labelFor, note, warn } from "./engine-log";
 import type { InstallationSurvey } from "./resources/framework/connections";

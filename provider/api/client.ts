@@ -15,8 +15,15 @@
  * ```
  */
 import { inspect } from "node:util";
-import { DEFAULT_SETTING_NAMES, resolveConfig, type KasmClientOptions, type SettingNames } from "./config";
-import { waitForHealthy, type HealthyResult, type WaitForHealthyOptions } from "./health";
+import {
+  DEFAULT_SETTING_NAMES,
+  resolveConfig,
+  waitForHealthy,
+  type HealthyResult,
+  type KasmClientOptions,
+  type SettingNames,
+  type WaitForHealthyOptions,
+} from "./config";
 import * as casting from "./operations/casting";
 import * as egress from "./operations/egress";
 import * as groups from "./operations/groups";

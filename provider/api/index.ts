@@ -28,7 +28,7 @@
 export { KasmClient, createKasmClient, type BoundOperations, type KasmAreas } from "./client";
 export { DEFAULTS, ENV_VARS, type KasmClientOptions, type KasmLogger } from "./config";
 export * from "./errors";
-export { HEALTH_DEFAULTS, KasmHealthGateError, waitForHealthy, type HealthyResult, type WaitForHealthyOptions } from "./health";
+export { HEALTH_DEFAULTS, KasmHealthGateError, waitForHealthy, type HealthyResult, type WaitForHealthyOptions } from "./config";
 export {
   camelized,
   fromApiFields,

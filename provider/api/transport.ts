@@ -43,10 +43,9 @@ import {
   errorForStatus,
   type ShapeIssue,
 } from "./errors";
-import type { HealthGates } from "./health";
 import { collectSecretValues, redact, scrubText } from "./redact";
 import { malformedIds, objectOfIdField, requestTarget, withCanonicalIds, type MalformedId } from "./request-ids";
-import { configKey, envVar, howToSet, type KasmLogger, type ResolvedConfig, type SettingNames } from "./config";
+import { configKey, envVar, howToSet, type HealthGates, type KasmLogger, type ResolvedConfig, type SettingNames } from "./config";
 import { CsvValidationData } from "./schemas/batch";
 import { RetryPolicy, TIMEOUT_ERROR_CODES, parseRetryAfter, repeatMode, type RepeatMode } from "./retry";
 import { csvProblems, formatPath, notRepeatedNote, pageWords } from "./answer-words";
