@@ -42,7 +42,7 @@ import { createHash } from "node:crypto";
 import { KasmClient } from "./api/client";
 import { configKey, connectionSettings, CONFIG_KEYS, envVar, HealthGates, resolveConfig, type KasmClientOptions, type SettingNames } from "./api/config";
 import { KasmConfigurationError } from "./api/errors";
-import type { ApiNames } from "./api/vocabulary";
+import type { ApiNames } from "./api/records";
 import { labelFor, note, warn } from "./engine-log";
 import type { InstallationSurvey } from "./resources/framework/connections";
 import type { KindContext, ProviderSetting } from "./resources/framework/types";

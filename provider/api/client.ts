@@ -39,7 +39,7 @@ import * as zones from "./operations/zones";
 import { KasmTransport, type KasmApi } from "./transport";
 import { UserReads } from "./user-reads";
 import { KeyLookups, UsernameLookups } from "./key-lookups";
-import type { LenientReads } from "./vocabulary";
+import type { LenientReads } from "./records";
 import type { AllowedCalls } from "./allowed-calls";
 
 /**

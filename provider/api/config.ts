@@ -26,7 +26,7 @@ import { connectionEnvPrefix, connectionNamespace } from "../../permissions/conn
 import { KasmConfigurationError } from "./errors/base";
 import { KasmHealthCheckError } from "./errors/connection";
 import type { KasmApi } from "./transport";
-import { API_NAMES, type ApiNames } from "./vocabulary";
+import { API_NAMES, type ApiNames } from "./records";
 
 /** Where the client reports what it does (retries, adopted objects). Every line is free of secrets. */
 export interface KasmLogger {

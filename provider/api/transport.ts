@@ -16,7 +16,7 @@
  * Every id field of a JSON call's parameters is sent in the canonical form (see `request-ids.ts`),
  * whatever spelling the caller used.
  *
- * The wire vocabulary (`apiNames`, see `vocabulary.ts`) is applied here and nowhere else: requests
+ * The wire vocabulary (`apiNames`, see the wire vocabularies in `records.ts`) is applied here and nowhere else: requests
  * and operation names are written in the configured vocabulary, answers are read in either, and an
  * answer in the other vocabulary fails the call ({@link KasmVocabularyError}; a read through a
  * lenient view, {@link KasmTransport.readingLeniently}, notes it instead). An operation only the
@@ -43,14 +43,13 @@ import {
   errorForStatus,
   type ShapeIssue,
 } from "./errors";
-import { collectSecretValues, redact, scrubText } from "./redact";
 import { malformedIds, objectOfIdField, requestTarget, withCanonicalIds, type MalformedId } from "./request-ids";
 import { configKey, envVar, howToSet, type HealthGates, type KasmLogger, type ResolvedConfig, type SettingNames } from "./config";
 import { CsvValidationData } from "./schemas/batch";
 import { RetryPolicy, TIMEOUT_ERROR_CODES, parseRetryAfter, repeatMode, type RepeatMode } from "./retry";
 import { csvProblems, formatPath, notRepeatedNote, pageWords } from "./answer-words";
 import { TLS_TRUST_CODES, openConnection, type AnswerListener, type TransportConnection } from "./pool";
-import { fromWire, noteMismatch, toWire, wireOperationName, type ApiNames, type LenientReads } from "./vocabulary";
+import { collectSecretValues, fromWire, noteMismatch, redact, scrubText, toWire, wireOperationName, type ApiNames, type LenientReads } from "./records";
 import type { AllowedCalls } from "./allowed-calls";
 
 /** Options of one call. */
@@ -102,7 +101,7 @@ export class KasmTransport {
   readonly apiKey: string;
   /** The retry policy every request of this transport follows. */
   readonly policy: RetryPolicy;
-  /** The wire vocabulary requests are written in (see `vocabulary.ts`). */
+  /** The wire vocabulary requests are written in (see the wire vocabularies in `records.ts`). */
   readonly apiNames: ApiNames;
   /** Whose settings these are: the keys messages name (`kasm:` or a named connection's). */
   readonly settingNames: SettingNames;

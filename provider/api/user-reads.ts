@@ -32,7 +32,7 @@ import { findUser } from "./operations/users";
 import type { User } from "./schemas/users";
 import { UserPages } from "./user-pages";
 import type { KasmApi } from "./transport";
-import { noteMismatch, type LenientReads } from "./vocabulary";
+import { noteMismatch, type LenientReads } from "./records";
 
 /** How long a snapshot may serve reads at most, even without a write in between. */
 export const SNAPSHOT_MAX_AGE_MS = 30_000;

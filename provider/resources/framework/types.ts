@@ -6,7 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { KasmClient } from "../../api/client";
 import type { SettingNames } from "../../api/config";
-import type { ApiNames } from "../../api/vocabulary";
+import type { ApiNames } from "../../api/records";
 import type { InstallationMemory } from "../../runtime";
 import type { KasmKind } from "../../../permissions/kinds";
 import { UNKNOWN, type KindCalls } from "../../../permissions/planned-calls";
