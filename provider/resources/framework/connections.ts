@@ -446,7 +446,7 @@ interface UnlistedCall {
  */
 export const UNLISTED_CALLS: readonly UnlistedCall[] = [
   // The lookups the client makes only after a transient failure of a create, to adopt what the
-  // failed attempt may have committed (`createOnce` in provider/api/recovery.ts). Each needs the
+  // failed attempt may have committed (`createOnce` in provider/api/retry.ts). Each needs the
   // View permission of the family whose Create the create needs, which dependency rule 1 requires.
   { beside: "create_user", operation: "get_user" },
   { beside: "create_group", operation: "get_groups" },

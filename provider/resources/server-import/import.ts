@@ -8,7 +8,7 @@
 import { csvCell } from "../../../permissions/bulk-rows";
 import { KasmBadRequestError } from "../../api/errors/answers";
 import type { Server } from "../../api/schemas/servers";
-import { isTransient, mayHaveCommitted, waitBeforeLookingUp } from "../../api/recovery";
+import { isTransient, mayHaveCommitted, waitBeforeLookingUp } from "../../api/retry";
 import type { KindContext } from "../framework/types";
 import { canonicalId } from "../../../permissions/planned-calls";
 import { KasmDeclarationRefusedError, KasmOutcomeUnknownError } from "../framework/errors";
