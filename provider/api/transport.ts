@@ -199,7 +199,7 @@ export class KasmTransport {
   /**
    * Throw the refusal of {@link KasmTransport.allowedCalls} when it does not allow `operation`:
    * every call checks it before sending, and so does a shared lookup before it answers from a
-   * listing another caller read (`key-lookups.ts`, `user-reads.ts`).
+   * listing another caller read (`KeyLookups`, `UsernameLookups` and `UserReads` in `client.ts`).
    */
   requireAllowed(operation: OperationName): void {
     if (this.allowedCalls !== undefined && !this.allowedCalls.allows(operation)) throw this.allowedCalls.refusal(operation);

@@ -362,7 +362,7 @@ export const castConfigProvider = {
       // A released Kasm can list the configs: the key is looked up first, with adopt or without. After
       // a server error the client's recovery looks it up to learn whether its create committed, and
       // would take a config made outside Pulumi for its own (see Adoption.findFirst in framework/define-kind.ts).
-      // Without adopt, from the listing the creates of a deployment share (provider/api/key-lookups.ts):
+      // Without adopt, from the listing the creates of a deployment share (`KeyLookups` in provider/api/client.ts):
       // N creates, one lookup; adopt reads the config afresh.
       const existing = canRead(client) ? await (inputs.adopt ? client.casting.findCastConfig(body) : client.keys.castConfig(body)) : undefined;
       if (existing && !inputs.adopt)

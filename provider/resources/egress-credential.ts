@@ -335,7 +335,7 @@ export const egressCredentialProvider = defineKind<EgressCredentialInputs, Egres
     // Names are unique within a provider: the one with this name is the one to take over. Looked up
     // even without adopt (see Adoption.findFirst in framework/define-kind.ts): no source says how Kasm answers a duplicate.
     // Without adopt, from the listing of the provider's credentials that the creates of a deployment
-    // share (provider/api/key-lookups.ts): N creates, one lookup; adopt reads the credential afresh.
+    // share (`KeyLookups` in provider/api/client.ts): N creates, one lookup; adopt reads the credential afresh.
     const key = { egress_provider_id: body.egress_provider_id, name: body.name };
     const existing = await (inputs.adopt === true ? client.egress.findEgressCredential(key) : client.keys.egressCredential(key));
     if (existing && inputs.adopt !== true)

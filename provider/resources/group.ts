@@ -156,7 +156,7 @@ export const groupProvider = defineKind<GroupInputs, GroupOutputs, GroupRecord>(
     kind: "Group",
     key: (inputs) => `'${newGroup(inputs).name}'`,
     find: (inputs, context) => context.client().groups.findGroup(newGroup(inputs).name),
-    // The checks before N creates share one listing (provider/api/key-lookups.ts): N lookups, one request.
+    // The checks before N creates share one listing (`KeyLookups` in provider/api/client.ts): N lookups, one request.
     findBeforeCreate: (inputs, context) => context.client().keys.group(newGroup(inputs).name),
     // Looked up even without adopt (see Adoption.findFirst): after a server error the client's
     // recovery would take a group made outside Pulumi for its own create.

@@ -140,7 +140,7 @@ export const stagingConfigProvider = defineKind<StagingConfigInputs, StagingConf
     // Kasm keeps one per zone and image: a second declaration meets the first's config.
     declaredBy: "another StagingConfig of this zone and image, in this stack or another",
     find: (inputs, context) => context.client().staging.findStagingConfig(targetStagingConfig(inputs)),
-    // The checks before N creates share one listing (provider/api/key-lookups.ts): N lookups, one request.
+    // The checks before N creates share one listing (`KeyLookups` in provider/api/client.ts): N lookups, one request.
     findBeforeCreate: (inputs, context) => context.client().keys.stagingConfig(targetStagingConfig(inputs)),
     // Looked up even without adopt: a released Kasm fails a second config of a zone and image with
     // a server error (its unique constraint), which the client's recovery would take for its own create.

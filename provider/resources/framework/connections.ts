@@ -385,7 +385,7 @@ const absenceKey = (kind: string, key: string) => JSON.stringify([kind, key]);
 export const lookups = {
   /**
    * When a lookup about to be asked reads Kasm, at the latest: now, or, when the answer may come
-   * from a listing the deployment's lookups share (key-lookups.ts), when the
+   * from a listing the deployment's lookups share (`KeyLookups` in api/client.ts), when the
    * oldest of them was read. A finding counts from then, so that an absence read from a listing
    * stands no longer than one read by a lookup of its own.
    */
@@ -460,8 +460,8 @@ export const UNLISTED_CALLS: readonly UnlistedCall[] = [
   { beside: "create_egress_provider_mapping", operation: "get_egress_provider_mapping" },
   { beside: "create_egress_credential", operation: "get_egress_credentials" },
   // A user read serves from get_users pages, shared by the reads that arrive together, instead of
-  // a get_user each (provider/api/user-reads.ts; and the username lookups before User creates,
-  // key-lookups.ts). The spec gives get_users the permissions of get_user and the same
+  // a get_user each (`UserReads` in provider/api/client.ts; and the username lookups before User creates,
+  // `UsernameLookups` there too). The spec gives get_users the permissions of get_user and the same
   // record: the get_user of a declaration stands for both. (The shared pages are read by the
   // installation's own client; such a read is refused, at its start, as its get_user would be.)
   { beside: "get_user", operation: "get_users" },

@@ -135,7 +135,7 @@ export interface AdoptionRules<Inputs, KasmRecord> {
   /**
    * {@link find} as the check before a create asks it (without `adopt`), where the kind can answer
    * many checks from one listing shared by a deployment (a `User`'s username and the other kinds'
-   * keys, see `provider/api/key-lookups.ts`), so that checking
+   * keys, see `KeyLookups` in `provider/api/client.ts`), so that checking
    * before N creates costs a few requests instead of N. Default: {@link find}.
    */
   findBeforeCreate?(inputs: Inputs, context: KindContext): Promise<KasmRecord | undefined>;
