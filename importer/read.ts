@@ -26,7 +26,7 @@ import {
   type UserAttributes,
   type CastConfig,
 } from "../provider/api";
-import { canonicalId, sameId } from "../permissions/ids";
+import { canonicalId, sameId } from "../permissions/planned-calls";
 import type { ImportKind } from "./kinds";
 import { NEEDS_USERS } from "./kinds";
 

@@ -20,8 +20,8 @@ export * from "./dependencies";
 export * from "./operations";
 export * from "./kinds";
 export * from "./kind-table";
-export * from "./values";
-export * from "./ids";
+// The ids and unknown values that every reader of a property value shares, from the readers' module (not all of it).
+export { KASM_ID_PATTERN, KASM_ID_MESSAGE, isKasmId, canonicalId, sameId, pairId, UNKNOWN, UNKNOWN_SENTINELS, isUnknownValue } from "./planned-calls";
 export * from "./product";
 
 /** What a key holds. */

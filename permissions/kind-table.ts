@@ -7,7 +7,7 @@
  * lies beside the kind's provider (`provider/resources/<kind>.calls.ts`, or `calls.ts` in a kind's
  * folder; see `KindCalls` in `planned-calls.ts`), and the provider is built from the same
  * declaration: the client each step of it is handed refuses, before sending, an operation the
- * step does not list (`provider/resources/framework/declared-calls.ts`, which names the exceptions
+ * step does not list (`provider/resources/framework/connections.ts`, which names the exceptions
  * below). A provider that changes the operations it calls changes its declaration, or fails.
  * Whether it calls them when the declaration says (its conditions and circumstances) is held by
  * `test/policy/consistency.test.ts`, which runs the real providers against the emulator with
@@ -16,7 +16,7 @@
  * the packs load them without the provider's runtime.
  *
  * What the rows leave out, on purpose (each an allowance of `UNLISTED_CALLS` in
- * `provider/resources/framework/declared-calls.ts`, the one list of them, with its reason; a View
+ * `provider/resources/framework/connections.ts`, the one list of them, with its reason; a View
  * permission that the rows' other calls need in effect already):
  * - Lookups the API client makes only after a transient failure, to adopt what a failed create may
  *   have committed (`createOrAdopt`: get_user after create_user, get_staging_configs after

@@ -9,9 +9,14 @@
  * ({@link PermissionKnowledge}: is this group a system group, does this user hold Global Admin,
  * ...), how users and groups are named when asking it ({@link referenceKey}), and the knowledge
  * built from plain facts ({@link knowledgeFromFacts}), as the policy packs build it from their config.
+ *
+ * And the two things every reader of a property value must know, which those readers are built
+ * on and the provider, the lookups and the policy packs share with them: how Kasm ids are written
+ * ({@link canonicalId}, the one id pattern and normaliser outside the emulator), and the values
+ * Pulumi's engine puts in place of what it does not know yet ({@link isUnknownValue}). They live
+ * here, with the readers that need both, so that reading a property is one module; like the rest
+ * of it, they are free of zod and of the provider's runtime.
  */
-import { canonicalId } from "./ids";
-import { isUnknownValue } from "./values";
 import type { PreviewNoteOf, KasmKind, LifecycleStep, WORKSPACE_RESOURCE_PROPERTIES } from "./kinds";
 import type { PermissionName } from "./names";
 import {
@@ -163,7 +168,7 @@ export type Rows<K extends KasmKind> = { readonly [Kind in K]: Row<Kind> };
  * What a kind's provider calls, declared once beside the kind: for one resource's properties,
  * the calls each lifecycle step makes, in order ({@link Row}). The permissions table
  * (`KIND_ROWS`) is assembled from these, and the provider's client refuses, in each step, an
- * operation its kind's declaration does not list for that step (`provider/resources/framework/declared-calls.ts`).
+ * operation its kind's declaration does not list for that step (`provider/resources/framework/connections.ts`).
  */
 export interface KindCalls<K extends KasmKind = KasmKind> {
   /** The kind, as the catalogue names it. */
@@ -391,4 +396,85 @@ export function knowledgeFromFacts(facts: KnownFacts): PermissionKnowledge {
       return newUsers.has(referenceKey(user));
     },
   };
+}
+
+// --- Kasm ids ---------------------------------------------------------------------------------------
+
+/*
+ * Kasm ids as the provider, the lookups and the policy packs read them: the one id pattern and
+ * the one normaliser outside the emulator (the emulator keeps its own on purpose, so that it
+ * models the product independently and the two cannot share a mistake).
+ *
+ * Kasm writes ids as 32 lowercase hexadecimal digits; some answers (notably `user_id` in
+ * `get_users`) and many programs write them as hyphenated UUIDs, and either may be upper case.
+ * All of these name the same object.
+ *
+ * Free of zod: a program's SDK loads them, and the schema that reads ids on the wire is the
+ * client's (`Id`, provider/api/schemas/common.ts), built on this pattern and normaliser.
+ */
+
+/** A Kasm id as it may be written: 32 hexadecimal digits, or a hyphenated UUID, in either case. */
+export const KASM_ID_PATTERN = /^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
+
+/** What a program reads when an input is not a Kasm id. */
+export const KASM_ID_MESSAGE = "must be a Kasm id: 32 hexadecimal digits, or a hyphenated UUID";
+
+/** Whether `value` is a Kasm id in any of its spellings. */
+export function isKasmId(value: unknown): value is string {
+  return typeof value === "string" && KASM_ID_PATTERN.test(value.trim());
+}
+
+/**
+ * The canonical form of a Kasm id: 32 lowercase hexadecimal digits, no hyphens. A value that is
+ * not an id in any spelling (a username, a reference made up for an object not created yet) comes
+ * back unchanged; null and undefined come back as "".
+ *
+ * @example canonicalId("6E1A5C0C-1F4B-4F6A-9F52-35E1C0A2B3D4") // "6e1a5c0c1f4b4f6a9f5235e1c0a2b3d4"
+ */
+export function canonicalId(value: unknown): string {
+  const text = String(value ?? "");
+  const trimmed = text.trim();
+  return KASM_ID_PATTERN.test(trimmed) ? trimmed.replace(/-/g, "").toLowerCase() : text;
+}
+
+/** Whether two values name the same Kasm object, whatever the spelling of their ids. */
+export function sameId(a: unknown, b: unknown): boolean {
+  return a != null && b != null && canonicalId(a) === canonicalId(b);
+}
+
+/**
+ * The resource id of an object named by two others (a membership: user and group; a group's
+ * workspace: group and image): their canonical ids, joined by a colon.
+ */
+export function pairId(first: unknown, second: unknown): string {
+  return `${canonicalId(first)}:${canonicalId(second)}`;
+}
+
+// --- values not known yet ---------------------------------------------------------------------------
+
+/*
+ * Values Pulumi's engine puts in place of what it does not know yet, shared by the provider (which
+ * leaves them out of validation) and the policy packs (which leave them undecided).
+ */
+
+/** The placeholder a dynamic provider sees for a value not known during preview. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/**
+ * Pulumi's placeholders for values not known during preview (one per type, as the engine sends
+ * them; the string one is also what dynamic providers see).
+ */
+export const UNKNOWN_SENTINELS: readonly string[] = Object.freeze([
+  "1c4a061d-8072-4f0a-a4cb-0ff528b18fe7", // boolean
+  "3eeb2bf0-c639-47a8-9e75-3b44932eb421", // number
+  UNKNOWN, // string
+  "6a19a0b0-7e62-4c92-b797-7f8e31da9cc2", // array
+  "030794c1-ac77-496b-92df-f27374a8bd58", // asset
+  "e48ece36-62e2-4504-bad9-02848725956a", // archive
+  "dd056dcd-154b-4c76-9bd3-c8f88648b5ff", // object
+]);
+
+/** Whether a value is not known yet (a placeholder of the engine's). Values inside arrays are looked at by the caller. */
+export function isUnknownValue(value: unknown): boolean {
+  return typeof value === "string" && UNKNOWN_SENTINELS.includes(value);
 }

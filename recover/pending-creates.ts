@@ -11,11 +11,10 @@
  */
 import { kindAndFormOfTypeToken, type KasmKind, type KasmResourceForm } from "../permissions/kinds";
 import { kinds } from "../provider";
-import { ConnectionRegistry } from "../provider/connections";
 import { settingsReader } from "../provider/native/configuration";
 import type { InterruptedCreate } from "../provider/resources/framework/interrupted-create";
 import type { KindContext, Props } from "../provider/resources/framework/types";
-import { contextIn } from "../provider/runtime";
+import { ConnectionRegistry, contextIn } from "../provider/runtime";
 import { revealed, type ExportedStack, type PendingOperation, type StateResource } from "./pulumi";
 
 /** What recovery does with one pending create. */

@@ -3,8 +3,7 @@
  * `kasm:waitForHealthySeconds` setting (`GET {baseUrl}/api/__healthcheck` until it answers
  * `{ok: true}`, probing as the product's own health check does), run when the caller asks.
  */
-import type { HealthyResult, WaitForHealthyOptions } from "../provider/api/health";
-import type { KasmClientOptions } from "../provider/api/config";
+import type { HealthyResult, KasmClientOptions, WaitForHealthyOptions } from "../provider/api/config";
 import { programConnections } from "./lookups/common";
 import { connectionName, type Connection } from "./connection";
 
@@ -53,11 +52,7 @@ export async function waitForHealthy(args: WaitForHealthyArgs = {}): Promise<Hea
   const options = { ...settings.options, ...args.settings, healthGates: connections.healthGates };
   // Loaded here, not with the sdk: a program that never waits does not spend the time on the
   // client, its settings and its errors (which read the permission tables).
-  const [{ resolveConfig }, { HEALTH_DEFAULTS }, { KasmClient }] = await Promise.all([
-    import("../provider/api/config"),
-    import("../provider/api/health"),
-    import("../provider/api/client"),
-  ]);
+  const [{ resolveConfig, HEALTH_DEFAULTS }, { KasmClient }] = await Promise.all([import("../provider/api/config"), import("../provider/api/client")]);
   const seconds = resolveConfig(options, settings.env, settings.names).waitForHealthySeconds;
   const client = new KasmClient(options, settings.env, settings.names);
   try {

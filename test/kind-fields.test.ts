@@ -51,8 +51,7 @@ function driverSource(scratch: string): string {
 import http from "node:http";
 import { kinds } from ${from("provider/index.ts")};
 import { packageSchema } from ${from("provider/native/schema.ts")};
-import { ConnectionRegistry } from ${from("provider/connections.ts")};
-import { contextIn } from ${from("provider/runtime.ts")};
+import { ConnectionRegistry, contextIn } from ${from("provider/runtime.ts")};
 import { startEmulator } from ${from("emulator/server.ts")};
 import { seedWithAdmin, ADMIN } from ${from("test/helpers/emulator.ts")};
 

@@ -4,7 +4,7 @@
  * sentinel of previews. The engine keeps values in this "wire form" and converts at its edges.
  */
 
-import { UNKNOWN } from "../permissions/values";
+import { UNKNOWN } from "../permissions/planned-calls";
 /** Properties of a resource: a JSON object in wire form. */
 export type Props = Record<string, unknown>;
 

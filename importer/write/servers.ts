@@ -4,7 +4,7 @@
  * over): these areas refer to them by id, with their names beside it. Apart from the other areas
  * because that is the rule they share, and the summary's line that says so.
  */
-import { pairId } from "../../permissions/ids";
+import { pairId } from "../../permissions/planned-calls";
 import type { AssignedServer, Server, User } from "../../provider/api";
 import type { Area } from "./area";
 import { canonical, rawId, type ProgramWriter } from "./writer";

@@ -10,7 +10,7 @@
  */
 import { imageSettingsShown, registryShown, type GroupImage, type GroupRecord, type Image, type Registry } from "../../provider/api";
 import { camel } from "../names";
-import { pairId } from "../../permissions/ids";
+import { pairId } from "../../permissions/planned-calls";
 import { groupImageName } from "../read";
 import type { Area } from "./area";
 import { rawId, setValues, type ProgramWriter, type Value } from "./writer";

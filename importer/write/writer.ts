@@ -8,7 +8,7 @@
  * a variable is linked, by kind and canonical id, to `<variable>.<id output>` (the permission catalogue's
  * `KIND_ID_OUTPUTS`): one map through which later sections refer to it ({@link ProgramWriter.link}).
  */
-import { canonicalId } from "../../permissions/ids";
+import { canonicalId } from "../../permissions/planned-calls";
 import { idOutputOf, kasmTypeToken, type KasmKind } from "../../permissions/kinds";
 import { IMPORT_KINDS, type ImportKind } from "../kinds";
 import { Names, slug } from "../names";

@@ -9,7 +9,7 @@
  * goes by names (an environment variable or key whose name says password, secret, token or key) and
  * names the key, never its value.
  */
-import { isUnknownValue } from "../../permissions/values";
+import { isUnknownValue } from "../../permissions/planned-calls";
 import { resourceRule } from "./common";
 
 /** Key names that say they hold a credential. */

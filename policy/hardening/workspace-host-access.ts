@@ -8,7 +8,7 @@
  * session on it (Docker's documentation on `--privileged`, the daemon socket and runtime
  * privileges). Kasm passes the run config to Docker as given.
  */
-import { isUnknownValue } from "../../permissions/values";
+import { isUnknownValue } from "../../permissions/planned-calls";
 import { resourceRule } from "./common";
 
 /** Capabilities that give a container power over the host (Docker's "runtime privilege" list). */

@@ -6,7 +6,7 @@
  *
  * The types come from the provider's registry of kinds (each kind's manifest) through a TYPE-ONLY
  * import: it is erased when compiled, so the packs load nothing from the provider at run time. A value may still be a
- * placeholder for what is not known during preview (see `permissions/values.ts`): every property is
+ * placeholder for what is not known during preview (see `UNKNOWN_SENTINELS` in `permissions/planned-calls.ts`): every property is
  * typed as possibly {@link UnknownPlaceholder}, and the readers in `policy/hardening/common.ts`
  * turn it into "not known".
  */

@@ -2,7 +2,7 @@
  * Which operations a view of the client may send (`KasmClient.allowingOnly`): the client a
  * resource's lifecycle step is handed refuses, before anything is sent, an operation its kind's
  * calls declaration does not list for that step. The client knows no kinds: what is allowed, and
- * the words of a refusal, come from whoever made the view (`provider/resources/framework/declared-calls.ts`).
+ * the words of a refusal, come from whoever made the view (`provider/resources/framework/connections.ts`).
  */
 import type { OperationName } from "../../permissions/operations";
 

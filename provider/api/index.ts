@@ -26,9 +26,18 @@
  * ```
  */
 export { KasmClient, createKasmClient, type BoundOperations, type KasmAreas } from "./client";
-export { DEFAULTS, ENV_VARS, type KasmClientOptions, type KasmLogger } from "./config";
+export {
+  DEFAULTS,
+  ENV_VARS,
+  type KasmClientOptions,
+  type KasmLogger,
+  HEALTH_DEFAULTS,
+  KasmHealthGateError,
+  waitForHealthy,
+  type HealthyResult,
+  type WaitForHealthyOptions,
+} from "./config";
 export * from "./errors";
-export { HEALTH_DEFAULTS, KasmHealthGateError, waitForHealthy, type HealthyResult, type WaitForHealthyOptions } from "./health";
 export {
   camelized,
   fromApiFields,
@@ -40,11 +49,15 @@ export {
   type CamelKeyed,
   type Camelized,
   type SnakeCase,
+  REDACTED,
+  SECRET_FIELD_NAMES,
+  isSecretFieldName,
+  redact,
+  scrubText,
+  type LenientReads,
 } from "./records";
-export { REDACTED, SECRET_FIELD_NAMES, isSecretFieldName, redact, scrubText } from "./redact";
 export { REPEAT_MODES, RetryPolicy, type RepeatMode, type RetryPolicyOptions } from "./retry";
 export type { CallOptions, CsvUpload, KasmApi, KasmTransport } from "./transport";
-export type { LenientReads } from "./vocabulary";
 
 export * as casting from "./operations/casting";
 export * as egress from "./operations/egress";

@@ -5,8 +5,8 @@
  * then the remaining pages are read once, and every later lookup is answered from them. So N
  * lookups cost at most min(N, pages) + 1 requests beside the caller's own.
  *
- * The refresh's snapshot of user records (`user-reads.ts`, by id) and the checks' listing of
- * usernames (`UsernameLookups` in `key-lookups.ts`) each keep one.
+ * The refresh's snapshot of user records (`UserReads` in `client.ts`, by id) and the checks' listing of
+ * usernames (`UsernameLookups`, there too) each keep one.
  */
 import { userPages, type UserPageRead } from "./operations/users";
 import { MAX_USERS_PAGE_SIZE, type User } from "./schemas/users";

@@ -9,8 +9,7 @@
  */
 import type { z } from "zod";
 import type { KasmClient } from "../api/client";
-import { camelized, toSnakeCase, type Camelized } from "../api/records";
-import { isSecretFieldName } from "../api/redact";
+import { camelized, isSecretFieldName, toSnakeCase, type Camelized } from "../api/records";
 
 export type { Camelized };
 

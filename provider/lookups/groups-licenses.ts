@@ -4,7 +4,7 @@
  * default) they fail before sending anything, naming the setting.
  */
 import { z } from "zod";
-import { canonicalId } from "../../permissions/ids";
+import { canonicalId } from "../../permissions/planned-calls";
 import { GroupRecord } from "../api/schemas/groups";
 import { License } from "../api/schemas/licenses";
 import { NO_SECRETS, oneRecord, recordList, single } from "./common";

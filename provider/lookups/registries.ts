@@ -6,7 +6,7 @@
  * registry's `list.json`.
  */
 import { z } from "zod";
-import { canonicalId } from "../../permissions/ids";
+import { canonicalId } from "../../permissions/planned-calls";
 import { Registry, RegistryWorkspace, registryUrl } from "../api/schemas/images";
 import { NO_SECRETS, recordList, single } from "./common";
 import { eitherKey } from "./arguments";

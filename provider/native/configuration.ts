@@ -9,7 +9,7 @@
  * from the environment must not land there.
  */
 import { DEFAULT_SETTING_NAMES, DEFAULTS, configKey, envVar } from "../api/config";
-import { isUnknownValue } from "../../permissions/values";
+import { isUnknownValue } from "../../permissions/planned-calls";
 import type { Props } from "../resources/framework/types";
 import type { PropertySpec } from "./outputs";
 

@@ -13,8 +13,8 @@
 import { z } from "zod";
 import { nativeToken } from "../../permissions/kinds";
 import type { LookupName } from "../../permissions/lookups";
-import { toCamelCase, toSnakeCase } from "../api/records";
-import { isSecretFieldName } from "../api/redact";
+import { isSecretFieldName, toCamelCase, toSnakeCase } from "../api/records";
+
 import { LOOKUPS, type Lookup, type RecordSpec } from "../lookups";
 import { ANY, objectOf, propertyOf, type Converted, type JsonSchema, type ObjectTypeSpec } from "./json-schema";
 import type { PropertySpec } from "./outputs";

@@ -11,7 +11,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import type { ConnectionRegistry } from "../connections";
+import type { ConnectionRegistry } from "../runtime";
 import type { Props } from "../resources/framework/types";
 import { hasUnknownSetting, SECRET_SETTINGS, settingsReader } from "./configuration";
 import { fromStruct, toStruct } from "./properties";

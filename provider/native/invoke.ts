@@ -12,12 +12,11 @@
  * lookups' message (`getZone: Kasm has no zone "x"`).
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import type { ConnectionRegistry } from "../connections";
 import { note, warn } from "../engine-log";
 import { LOOKUPS, lookupFailure, secretValues, withoutSecrets, type Lookup, type RecordSecrets } from "../lookups";
 import { checkInputs } from "../resources/framework/check-wording";
 import type { Props } from "../resources/framework/types";
-import { contextIn } from "../runtime";
+import { contextIn, type ConnectionRegistry } from "../runtime";
 import { FUNCTION_TOKENS } from "./functions";
 import { fromStruct, secretValue, toStruct } from "./properties";
 

@@ -11,12 +11,11 @@
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { kindOfTypeToken } from "../../permissions/kinds";
-import { UNKNOWN } from "../../permissions/values";
+import { UNKNOWN } from "../../permissions/planned-calls";
 import type { KindName } from "..";
-import type { ConnectionRegistry } from "../connections";
 import { warn, note } from "../engine-log";
-import { contextIn } from "../runtime";
-import { failuresBeforePlan } from "../resources/framework/before-plan";
+import { contextIn, type ConnectionRegistry } from "../runtime";
+import { failuresBeforePlan } from "../resources/framework/connections";
 import { KasmInitializationError } from "../resources/framework/errors";
 import { HalfAppliedFailure } from "./errors";
 import type { Kind, KindContext, KindDiffResult, Props } from "../resources/framework/types";

@@ -18,7 +18,7 @@ import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import type { KindName } from "..";
-import { ConnectionRegistry } from "../connections";
+import { ConnectionRegistry } from "../runtime";
 import type { Kind } from "../resources/framework/types";
 import { grpcError } from "./errors";
 import { instanceMethods, type ConfiguredState } from "./instance";

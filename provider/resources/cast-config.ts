@@ -23,18 +23,16 @@
  */
 import { z } from "zod";
 import { CAST_GROUP_CHANGING } from "../../permissions/kinds";
-import { canonicalId } from "../../permissions/ids";
-import { UNKNOWN } from "../../permissions/values";
+import { canonicalId, UNKNOWN } from "../../permissions/planned-calls";
 import { CAST_CONFIG_SHOWN_FIELDS, castConfigShown } from "../api/schemas/casting";
 import { KasmUnknownCastConfigError } from "../api/errors/answers";
 import type { KasmClient } from "../api/client";
 import type { CastConfig as KasmCastConfig, CastConfigUpdate, CreateCastConfigResult, NewCastConfig } from "../api/schemas/casting";
 import { setTo, settingRef } from "../api/config";
-import { alreadyExistsError, GONE, isAlreadyExists, keepingWhatWasCreated, unlessGone } from "./framework/adoption";
+import { alreadyExistsError, GONE, isAlreadyExists, keepingWhatWasCreated, unlessGone, defineKind, type KindOutputs } from "./framework/define-kind";
 import { ADOPT, declared, inputNames, isAsDeclared, keepSpelling, refreshedInputs, same, declareFields } from "./framework/fields";
 import { hasState, isUnknown, KasmId, previewNote } from "./framework/check-wording";
 import { KasmNotAdoptedError, KasmObjectMissingError, KasmOutcomeUnknownError } from "./framework/errors";
-import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { castConfigCalls } from "./cast-config.calls";
 import { interruptedCreateOf, type InterruptedCreate } from "./framework/interrupted-create";
 import type { KindContext, KindTexts, Props, RefreshedInputs } from "./framework/types";
@@ -363,8 +361,8 @@ export const castConfigProvider = {
       const body = targetCastConfig(inputs);
       // A released Kasm can list the configs: the key is looked up first, with adopt or without. After
       // a server error the client's recovery looks it up to learn whether its create committed, and
-      // would take a config made outside Pulumi for its own (see Adoption.findFirst in framework/adoption.ts).
-      // Without adopt, from the listing the creates of a deployment share (provider/api/key-lookups.ts):
+      // would take a config made outside Pulumi for its own (see Adoption.findFirst in framework/define-kind.ts).
+      // Without adopt, from the listing the creates of a deployment share (`KeyLookups` in provider/api/client.ts):
       // N creates, one lookup; adopt reads the config afresh.
       const existing = canRead(client) ? await (inputs.adopt ? client.casting.findCastConfig(body) : client.keys.castConfig(body)) : undefined;
       if (existing && !inputs.adopt)

@@ -38,10 +38,9 @@ import {
 } from "./egress-shared";
 import { ADOPT, declared, inputNames, keepSpelling, refreshedInputs, same, declareFields } from "./framework/fields";
 import { EVEN_WITH_OTHER_FAILURES, isUnknown, requiredText } from "./framework/check-wording";
-import { GONE, isAlreadyExists } from "./framework/adoption";
+import { GONE, isAlreadyExists, defineKind, type KindOutputs } from "./framework/define-kind";
 import { KasmNotAdoptedError } from "./framework/errors";
 import type { KindTexts, Props, RefreshedInputs } from "./framework/types";
-import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { egressCredentialCalls } from "./egress-credential.calls";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -334,9 +333,9 @@ export const egressCredentialProvider = defineKind<EgressCredentialInputs, Egres
     const body = targetCredential(inputs);
     const client = context.client();
     // Names are unique within a provider: the one with this name is the one to take over. Looked up
-    // even without adopt (see Adoption.findFirst in framework/adoption.ts): no source says how Kasm answers a duplicate.
+    // even without adopt (see Adoption.findFirst in framework/define-kind.ts): no source says how Kasm answers a duplicate.
     // Without adopt, from the listing of the provider's credentials that the creates of a deployment
-    // share (provider/api/key-lookups.ts): N creates, one lookup; adopt reads the credential afresh.
+    // share (`KeyLookups` in provider/api/client.ts): N creates, one lookup; adopt reads the credential afresh.
     const key = { egress_provider_id: body.egress_provider_id, name: body.name };
     const existing = await (inputs.adopt === true ? client.egress.findEgressCredential(key) : client.keys.egressCredential(key));
     if (existing && inputs.adopt !== true)

@@ -129,7 +129,7 @@ export const egressGatewayProvider = defineKind<EgressGatewayInputs, EgressGatew
       return `'${body.name}' of provider ${body.egress_provider_id}`;
     },
     find: (inputs, context) => context.client().egress.findEgressGateway(targetGateway(inputs)),
-    // The checks before N creates share one listing per provider (provider/api/key-lookups.ts): N lookups, one request.
+    // The checks before N creates share one listing per provider (`KeyLookups` in provider/api/client.ts): N lookups, one request.
     findBeforeCreate: (inputs, context) => context.client().keys.egressGateway(targetGateway(inputs)),
     // Looked up even without adopt (see Adoption.findFirst): no source says how Kasm answers a duplicate.
     findFirst: (existing) => `egress gateway ${existing.egress_gateway_id}`,

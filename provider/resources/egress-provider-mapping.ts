@@ -178,7 +178,7 @@ export const egressProviderMappingProvider = defineKind<EgressProviderMappingInp
       return `of provider ${body.egress_provider_id} for ${describeTarget(body)}`;
     },
     find: (inputs, context) => context.client().egress.findEgressProviderMapping(targetMapping(inputs)),
-    // The checks before N creates share one listing per provider (provider/api/key-lookups.ts): N lookups, one request.
+    // The checks before N creates share one listing per provider (`KeyLookups` in provider/api/client.ts): N lookups, one request.
     findBeforeCreate: (inputs, context) => context.client().keys.egressProviderMapping(targetMapping(inputs)),
     // Looked up before every create, adopt or not (no source says how Kasm answers a duplicate):
     // the mapping there is the declared one, and the create takes it over.

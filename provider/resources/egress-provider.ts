@@ -114,7 +114,7 @@ export const egressProviderProvider = defineKind<EgressProviderInputs, EgressPro
     noun: "Egress provider",
     key: (inputs) => `'${targetProvider(inputs).name}'`,
     find: (inputs, context) => context.client().egress.findEgressProvider(targetProvider(inputs)),
-    // The checks before N creates share one listing (provider/api/key-lookups.ts): N lookups, one request.
+    // The checks before N creates share one listing (`KeyLookups` in provider/api/client.ts): N lookups, one request.
     findBeforeCreate: (inputs, context) => context.client().keys.egressProvider(targetProvider(inputs)),
     // Looked up even without adopt (see Adoption.findFirst): no source says how Kasm answers a duplicate.
     findFirst: (existing) => `egress provider ${existing.egress_provider_id}`,

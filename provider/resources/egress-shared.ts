@@ -6,12 +6,11 @@
  */
 import { z } from "zod";
 import type { KasmClient } from "../api/client";
-import { canonicalId } from "../../permissions/ids";
+import { canonicalId } from "../../permissions/planned-calls";
 import { KasmId, requiredId } from "./framework/check-wording";
 import { keepSpelling, same, withLeftOutValues, type FieldDeclaration } from "./framework/fields";
-import { unlessGone } from "./framework/adoption";
+import { unlessGone, type KindMethods, type RecordRules } from "./framework/define-kind";
 import type { Props } from "./framework/types";
-import type { KindMethods, RecordRules } from "./framework/define-kind";
 
 // --- types ---------------------------------------------------------------------------------------
 

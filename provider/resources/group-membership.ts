@@ -18,7 +18,7 @@
  * the other.
  */
 import { z } from "zod";
-import { canonicalId } from "../../permissions/ids";
+import { canonicalId } from "../../permissions/planned-calls";
 import { defineUserLink, groupsOf, isAlreadyMember, isNotMember, userLinkFields, type UserLinkDocs } from "./user-links";
 import { groupMembershipCalls } from "./group-membership.calls";
 

@@ -14,13 +14,12 @@
 import type { z } from "zod";
 import { settingRef } from "../api/config";
 import { ADOPT, declareFields, same } from "./framework/fields";
-import { GONE, unlessGone } from "./framework/adoption";
+import { GONE, unlessGone, defineKind, type KindOutputs } from "./framework/define-kind";
 import { KasmId } from "./framework/check-wording";
 import { KasmValueNotTakenError } from "./framework/errors";
 import { type KindTexts, NO_OUTPUTS, type RefreshedInputs } from "./framework/types";
-import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { groupWorkspaceCalls } from "./group-workspace.calls";
-import { pairId, canonicalId } from "../../permissions/ids";
+import { pairId, canonicalId } from "../../permissions/planned-calls";
 
 // --- types ---------------------------------------------------------------------------------------
 

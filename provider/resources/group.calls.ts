@@ -3,7 +3,7 @@
  * them, and under which circumstances: the kind's calls declaration (see `KindCalls` in
  * `permissions/planned-calls.ts`). When the provider changes what it calls, or when, this changes in
  * the same commit: the client a step is handed refuses an operation the step does not list here
- * (`framework/declared-calls.ts`), and the permission policy packs judge API keys by it (`KIND_ROWS`).
+ * (`framework/connections.ts`), and the permission policy packs judge API keys by it (`KIND_ROWS`).
  * It imports only the catalogue, so that the packs load it without the provider's runtime.
  */
 import { declareCalls, namedObjectRow } from "../../permissions/planned-calls";
@@ -13,7 +13,7 @@ import { declareCalls, namedObjectRow } from "../../permissions/planned-calls";
  * Its operations are a released Kasm's operations: kasm:apiNames product.
  */
 export const groupCalls = declareCalls("Group", (props) =>
-  // The name is looked up first, with adopt or without (provider/resources/framework/adoption.ts, findFirst).
+  // The name is looked up first, with adopt or without (provider/resources/framework/define-kind.ts, findFirst).
   namedObjectRow(props.adopt, {
     list: "get_groups",
     create: "create_group",

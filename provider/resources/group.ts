@@ -22,9 +22,8 @@ import { KasmForceRequiredError } from "../api/errors/answers";
 import { ADOPT, declared, inputNames, declareFields } from "./framework/fields";
 import { KasmDeleteBlockedError } from "./framework/errors";
 import { requiredText } from "./framework/check-wording";
-import { unlessGone } from "./framework/adoption";
+import { unlessGone, defineKind, type KindOutputs } from "./framework/define-kind";
 import type { KindTexts, Props, RefreshedInputs } from "./framework/types";
-import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { groupCalls } from "./group.calls";
 
 // --- types ---------------------------------------------------------------------------------------
@@ -157,7 +156,7 @@ export const groupProvider = defineKind<GroupInputs, GroupOutputs, GroupRecord>(
     kind: "Group",
     key: (inputs) => `'${newGroup(inputs).name}'`,
     find: (inputs, context) => context.client().groups.findGroup(newGroup(inputs).name),
-    // The checks before N creates share one listing (provider/api/key-lookups.ts): N lookups, one request.
+    // The checks before N creates share one listing (`KeyLookups` in provider/api/client.ts): N lookups, one request.
     findBeforeCreate: (inputs, context) => context.client().keys.group(newGroup(inputs).name),
     // Looked up even without adopt (see Adoption.findFirst): after a server error the client's
     // recovery would take a group made outside Pulumi for its own create.

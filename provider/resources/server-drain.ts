@@ -18,13 +18,12 @@
 import type { DrainServerParams } from "../api/schemas/servers";
 import type { KasmClient } from "../api/client";
 import { z } from "zod";
-import { canonicalId } from "../../permissions/ids";
+import { canonicalId } from "../../permissions/planned-calls";
 import { declared, inputNames, same, declareFields } from "./framework/fields";
-import { GONE, isNotFound, orMissing, unlessGone } from "./framework/adoption";
+import { GONE, isNotFound, orMissing, unlessGone, defineKind, type KindOutputs } from "./framework/define-kind";
 import { KasmId } from "./framework/check-wording";
 import { KasmObjectMissingError } from "./framework/errors";
 import { type KindTexts, NO_OUTPUTS, type Props, type RefreshedInputs } from "./framework/types";
-import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { serverDrainCalls } from "./server-drain.calls";
 
 // --- types ---------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
  * them, and under which circumstances: the kind's calls declaration (see `KindCalls` in
  * `permissions/planned-calls.ts`). When the provider changes what it calls, or when, this changes in
  * the same commit: the client a step is handed refuses an operation the step does not list here
- * (`framework/declared-calls.ts`), and the permission policy packs judge API keys by it (`KIND_ROWS`).
+ * (`framework/connections.ts`), and the permission policy packs judge API keys by it (`KIND_ROWS`).
  * It imports only the catalogue, so that the packs load it without the provider's runtime.
  */
 import { adoptOptions, declareCalls, plan, type CallOptions } from "../../permissions/planned-calls";

@@ -14,9 +14,8 @@ import type { NewStagingConfig, StagingConfig as KasmStagingConfig, StagingConfi
 import { stagingConfigShown } from "../api/schemas/staging";
 import { ADOPT, declared, inputNames, same, declareFields } from "./framework/fields";
 import { KasmId } from "./framework/check-wording";
-import { keepingWhatWasCreated, unlessGone } from "./framework/adoption";
+import { keepingWhatWasCreated, unlessGone, defineKind, type KindOutputs } from "./framework/define-kind";
 import type { KindTexts, RefreshedInputs } from "./framework/types";
-import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { SESSION_PERMISSION_FIELDS } from "./session-permissions";
 import { stagingConfigCalls } from "./staging-config.calls";
 
@@ -141,7 +140,7 @@ export const stagingConfigProvider = defineKind<StagingConfigInputs, StagingConf
     // Kasm keeps one per zone and image: a second declaration meets the first's config.
     declaredBy: "another StagingConfig of this zone and image, in this stack or another",
     find: (inputs, context) => context.client().staging.findStagingConfig(targetStagingConfig(inputs)),
-    // The checks before N creates share one listing (provider/api/key-lookups.ts): N lookups, one request.
+    // The checks before N creates share one listing (`KeyLookups` in provider/api/client.ts): N lookups, one request.
     findBeforeCreate: (inputs, context) => context.client().keys.stagingConfig(targetStagingConfig(inputs)),
     // Looked up even without adopt: a released Kasm fails a second config of a zone and image with
     // a server error (its unique constraint), which the client's recovery would take for its own create.

@@ -16,13 +16,12 @@
  */
 import { z } from "zod";
 import { userAttributesShown, type UserAttributes as KasmUserAttributes, type UserAttributesUpdate } from "../api/schemas/users";
-import { canonicalId } from "../../permissions/ids";
+import { canonicalId } from "../../permissions/planned-calls";
 import { changedFields, declared, keepSpelling, same, type FieldRule, declareFields, USER_KEY } from "./framework/fields";
-import { GONE, orMissing, unlessGone } from "./framework/adoption";
+import { GONE, orMissing, unlessGone, defineKind, fieldNames, type KindOutputs } from "./framework/define-kind";
 import { KasmId } from "./framework/check-wording";
 import { missingUserError } from "./framework/errors";
 import type { KindContext, RefreshedInputs, KindTexts } from "./framework/types";
-import { defineKind, fieldNames, type KindOutputs } from "./framework/define-kind";
 import { userAttributesCalls } from "./user-attributes.calls";
 
 // --- types ---------------------------------------------------------------------------------------

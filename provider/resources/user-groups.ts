@@ -20,13 +20,12 @@ import { z } from "zod";
 import { KasmUnknownUserError } from "../api/errors/answers";
 import type { User as KasmUser } from "../api/schemas/users";
 import type { KasmClient } from "../api/client";
-import { canonicalId } from "../../permissions/ids";
+import { canonicalId } from "../../permissions/planned-calls";
 import { declared, inputNames, keepSpelling, same, declareFields, USER_KEY } from "./framework/fields";
-import { GONE, initializationFailure, isNotFound } from "./framework/adoption";
+import { GONE, initializationFailure, isNotFound, defineKind, type KindOutputs } from "./framework/define-kind";
 import { KasmId } from "./framework/check-wording";
 import { KasmUnsupportedInputError, missingUserError } from "./framework/errors";
 import { type KindContext, type KindTexts, NO_OUTPUTS, type Props, type RefreshedInputs } from "./framework/types";
-import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { userGroupsCalls } from "./user-groups.calls";
 import { ALL_USERS, allUsersGroupId, groupsOf, isAlreadyMember, isNotMember } from "./user-links";
 

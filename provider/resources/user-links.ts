@@ -13,19 +13,16 @@ import type { z } from "zod";
 import { KasmAlreadyMemberError, KasmNotMemberError } from "../api/errors/answers";
 import type { AssignedServer, User as KasmUser } from "../api/schemas/users";
 import type { Group } from "../api/schemas/groups";
-import type { KasmClient } from "../api/client";
-import type { UserList } from "../api/user-reads";
+import type { KasmClient, UserList } from "../api/client";
 import { ALL_USERS_GROUP } from "../../permissions/names";
 import { closeUnderDependencies } from "../../permissions/dependencies";
-import { pairId, canonicalId } from "../../permissions/ids";
 import type { KasmKind } from "../../permissions/kinds";
-import type { KindCalls } from "../../permissions/planned-calls";
+import { pairId, canonicalId, type KindCalls } from "../../permissions/planned-calls";
 import { ADOPT, declared, keepSpelling, same, declareFields, type DeclaredFields, USER_KEY } from "./framework/fields";
-import { GONE, isNotFound } from "./framework/adoption";
+import { GONE, isNotFound, defineKind, type KindFields, type KindOutputs } from "./framework/define-kind";
 import { KasmId } from "./framework/check-wording";
 import { KasmReadPermissionError, missingUserError } from "./framework/errors";
 import { NO_OUTPUTS, type KindTexts, type RefreshedInputs } from "./framework/types";
-import { defineKind, type KindFields, type KindOutputs } from "./framework/define-kind";
 
 /** Kasm's answer to adding a user to a group twice: `User (<u>) is already a member of group (<g>)`. */
 export function isAlreadyMember(error: unknown): boolean {

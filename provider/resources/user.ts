@@ -12,10 +12,9 @@ import type { KasmClient } from "../api/client";
 import { KasmForceRequiredError } from "../api/errors/answers";
 import { userShown } from "../api/schemas/users";
 import { ADOPT, declared, inputNames, same, declareFields } from "./framework/fields";
-import { isNotFound } from "./framework/adoption";
+import { isNotFound, defineKind, type KindOutputs } from "./framework/define-kind";
 import { KasmDeleteBlockedError } from "./framework/errors";
 import type { KindTexts, RefreshedInputs } from "./framework/types";
-import { defineKind, type KindOutputs } from "./framework/define-kind";
 import { userCalls } from "./user.calls";
 
 // --- types ---------------------------------------------------------------------------------------

@@ -193,7 +193,7 @@ export const workspaceRegistryProvider = defineKind<WorkspaceRegistryInputs, Wor
     noun: "Workspace registry",
     key: (inputs) => `at '${registryUrl(inputs.url)}'`,
     find: (inputs, context) => context.client().images.findRegistry(inputs.url),
-    // The checks before N creates share one listing (provider/api/key-lookups.ts): N lookups, one request.
+    // The checks before N creates share one listing (`KeyLookups` in provider/api/client.ts): N lookups, one request.
     findBeforeCreate: (inputs, context) => context.client().keys.registry(inputs.url),
     // Looked up even without adopt: Kasm refuses a second registry of one URL.
     findFirst: (existing) => `registry ${existing.registry_id}`,

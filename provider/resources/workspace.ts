@@ -20,7 +20,7 @@
  */
 import { z } from "zod";
 import { RESOURCE_FIELDS_CHANGING, WORKSPACE_RESOURCE_PROPERTIES } from "../../permissions/kinds";
-import { UNKNOWN } from "../../permissions/values";
+import { UNKNOWN } from "../../permissions/planned-calls";
 import {
   IMAGE_CHECKED_SETTINGS,
   IMAGE_JSON_SETTINGS,
@@ -34,10 +34,9 @@ import { settingRef, type SettingNames } from "../api/config";
 import type { KasmClient } from "../api/client";
 import { ADOPT, declared, inputNames, same, declareFields } from "./framework/fields";
 import { hasState, isUnknown, KasmId, requiredText, previewNote } from "./framework/check-wording";
-import { initializationFailure, unlessGone } from "./framework/adoption";
+import { initializationFailure, unlessGone, defineKind, fieldNames, type KindOutputs } from "./framework/define-kind";
 import { KasmObjectMissingError, KasmValueNotTakenError } from "./framework/errors";
 import type { KindTexts, Props, RefreshedInputs } from "./framework/types";
-import { defineKind, fieldNames, type KindOutputs } from "./framework/define-kind";
 import { workspaceCalls } from "./workspace.calls";
 
 // --- types ---------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 // The client itself (and undici with it) loads on the first lookup: a program that runs none does
 // not spend the time (about 0.2 s of CPU) on it.
 import type { KasmClient } from "../../provider/api/client";
-import type { ConnectionRegistry } from "../../provider/connections";
+import type { ConnectionRegistry } from "../../provider/runtime";
 import { lookupFailure, secretValues, withoutSecrets, type RecordSecrets } from "../../provider/lookups/common";
 import { connectionName, type Connection } from "../connection";
 
@@ -46,13 +46,13 @@ export interface LookupOptions {
 let connections: ConnectionRegistry | undefined;
 
 /**
- * The program's connections (provider/connections.ts, the registry the provider's host uses too):
+ * The program's connections (`ConnectionRegistry` of provider/runtime.ts, the registry the provider's host uses too):
  * each connection's settings and client, read from the program's stack configuration, then the
  * environment. Created on first use, with the client code.
  */
 export async function programConnections(): Promise<ConnectionRegistry> {
   if (connections === undefined) {
-    const { ConnectionRegistry } = await import("../../provider/connections");
+    const { ConnectionRegistry } = await import("../../provider/runtime");
     // runtime.getConfig reads secrets too, without the warning Config.get gives for them; the value
     // only goes to the client, never into an output.
     connections ??= new ConnectionRegistry((key) => pulumi.runtime.getConfig(key));

@@ -2,7 +2,7 @@
  * Outgoing ids: every id field of a request is sent in the canonical form, found from the schemas.
  */
 import { describe, expect, it } from "vitest";
-import { ID_FIELD_NAMES, withCanonicalIds } from "../../provider/api/request-ids";
+import { ID_FIELD_NAMES, withCanonicalIds } from "../../provider/api/transport";
 
 const HYPHENATED = "6E1A5C0C-1F4B-4F6A-9F52-35E1C0A2B3D4";
 const CANONICAL = "6e1a5c0c1f4b4f6a9f5235e1c0a2b3d4";

@@ -1,5 +1,5 @@
 /**
- * The username lookups that the checks before `User` creates share (provider/api/key-lookups.ts),
+ * The username lookups that the checks before `User` creates share (`UsernameLookups` in provider/api/client.ts),
  * against the emulator over HTTP: what each lookup answers, and the requests it costs, from the
  * emulator's request log.
  */

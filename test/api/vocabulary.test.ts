@@ -18,7 +18,7 @@ import {
   createKasmClient,
   type KasmClient,
 } from "../../provider/api";
-import type { ApiNames, LenientReads } from "../../provider/api/vocabulary";
+import type { ApiNames, LenientReads } from "../../provider/api/records";
 import { startLocalServer, userRecord, type LocalServer } from "./local-server";
 
 const SECRET = "vocabulary-secret-Zq9";

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeUnderDependencies, isSpecOperation, OPERATIONS, requiredPermissions, type OperationName, type PermissionName } from "../../permissions";
 import type { SeedInput } from "../../emulator/seed";
-import { UNKNOWN } from "../../permissions/values";
+import { UNKNOWN } from "../../permissions/planned-calls";
 import { startTestEmulator, type TestEmulator, type WireAnswer, wire } from "../helpers/emulator";
 
 const INVALID_CREDENTIALS = { error_message: "Invalid user name or password." };

@@ -33,7 +33,7 @@ export function urnOf(kind: KindName, name: string): string {
 export const FAST_RETRIES = { "kasm:maxRetries": "2", "kasm:retryBaseDelayMs": "10", "kasm:retryMaxDelayMs": "50" };
 
 /**
- * The one read a change makes of its installation before the plan (framework/installation-check.ts)
+ * The one read a change makes of its installation before the plan (framework/connections.ts)
  * is off in the hosts of the kinds' tests, which count each kind's own calls; it has tests of its
  * own (installation-check.test.ts), which turn it on.
  */

@@ -10,7 +10,7 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KASM_KINDS } from "../../permissions/kinds";
 import { LOOKUP_NAMES } from "../../permissions/lookups";
-import { UNKNOWN } from "../../permissions/values";
+import { UNKNOWN } from "../../permissions/planned-calls";
 import { kinds } from "../../provider";
 import { FUNCTION_TOKENS } from "../../provider/native/functions";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";

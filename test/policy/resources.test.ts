@@ -155,7 +155,7 @@ describe("a CastConfig update: whether its check says the change moves the confi
 });
 
 describe("rows", () => {
-  // Create looks the username up first, with adopt or without (provider/resources/framework/adoption.ts, findFirst).
+  // Create looks the username up first, with adopt or without (provider/resources/framework/define-kind.ts, findFirst).
   it("User: get_user and create_user, get_user, update_user, delete_user; adopt adds the update", () => {
     const plain = resourcePermissionNeeds("User", { username: "ada" }, KNOWN);
     expect([ops(plain, "create"), ops(plain, "read"), ops(plain, "update"), ops(plain, "delete")]).toEqual([
@@ -225,7 +225,7 @@ describe("rows", () => {
     expect(ops(needs, "update")).toEqual([]);
   });
 
-  // Each egress create looks its key up first (provider/resources/framework/adoption.ts, findFirst): View as well.
+  // Each egress create looks its key up first (provider/resources/framework/define-kind.ts, findFirst): View as well.
   // A mapping of the provider and target that exists is taken over, adopt or not: its create may update it, with the same permissions.
   it("egress mappings and credentials need the Modify permission of their target, by kind", () => {
     const mapping = (props: Record<string, unknown>) => resourcePermissionNeeds("EgressProviderMapping", { egressProviderId: IDS.zone, ...props }, KNOWN);

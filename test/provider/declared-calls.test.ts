@@ -1,6 +1,6 @@
 /**
  * A step of a kind calls only what its kind's calls declaration lists for it
- * (provider/resources/framework/declared-calls.ts): the client the step is handed refuses any other
+ * (provider/resources/framework/connections.ts): the client the step is handed refuses any other
  * operation, naming the kind, the step and the operation, before a request is sent, also when a
  * shared lookup would answer it from a listing. Against the emulator over HTTP, counted from its
  * request log. That the declarations cover what every kind's steps do is what the other provider
@@ -12,12 +12,11 @@ import { KIND_ROWS, OPERATIONS, type LifecycleStep, type OperationName } from ".
 import { declareCalls, plan } from "../../permissions/planned-calls";
 import { kinds } from "../../provider";
 import type { AllowedCalls } from "../../provider/api/allowed-calls";
-import { ConnectionRegistry } from "../../provider/connections";
 import { declareFields, KasmUndeclaredCallError, NO_OUTPUTS, type Kind, type KindContext, type Props } from "../../provider/resources/framework";
-import { allowedOperations, withDeclaredCalls } from "../../provider/resources/framework/declared-calls";
+import { allowedOperations, withDeclaredCalls } from "../../provider/resources/framework/connections";
 import { defineKind } from "../../provider/resources/framework/define-kind";
 import { serverDrainCalls } from "../../provider/resources/server-drain.calls";
-import { contextIn } from "../../provider/runtime";
+import { ConnectionRegistry, contextIn } from "../../provider/runtime";
 import { z } from "zod";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { TEST_API_NAMES } from "../helpers/vocabulary";

@@ -1,7 +1,7 @@
 /**
  * The provider reads only API record fields the spec documents, unless it copes with the field's
  * absence. Per kind (provider/resources/*.ts, or the index.ts of a kind split into a folder of
- * parts), for the client's refresh reads (provider/api/user-reads.ts) and for the lookups (the index
+ * parts), for the client's refresh reads (`UserReads` in provider/api/client.ts) and for the lookups (the index
  * of provider/lookups/ and its areas beside it; sdk/lookups/ too), {@link READS} lists the fields the code reads; the type checker
  * (./field-reads.ts) finds what the code really reads, including the fields `fromApiFields` picks
  * by name, and the first test fails when the two differ, so the table cannot go stale. Each field read must
@@ -595,11 +595,11 @@ const READS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>
   },
   // The user records of a refresh, from get_users pages (the pages the lookups' getUsers reads too).
   "provider/api/user-pages.ts": { "get_users answer": ["users", "total"] },
-  "provider/api/user-reads.ts": { user: ["user_id", "groups"], group: ["name", "group_id"] },
-  // The listings the checks before creates share: the users by username, and the other kinds by their natural key.
-  "provider/api/key-lookups.ts": {
-    user: ["username"],
-    group: ["name"],
+  // The client's shared reads (provider/api/client.ts): a refresh's user records (UserReads), and the listings the
+  // checks before creates share (UsernameLookups: the users by username; KeyLookups: the other kinds by their natural key).
+  "provider/api/client.ts": {
+    user: ["user_id", "groups", "username"],
+    group: ["name", "group_id"],
     "staging config": ["zone_id", "image_id"],
     "egress provider": ["name"],
     "egress gateway": ["egress_provider_id", "name"],

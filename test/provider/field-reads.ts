@@ -40,11 +40,11 @@ function tsFilesIn(folder: string): string[] {
  * read again, they read only their own request parameters.
  */
 export function scannedFiles(): string[] {
-  // user-reads.ts reads the user records of a refresh, key-lookups.ts the users the checks before creates look up, both
+  // client.ts reads the user records of a refresh (UserReads) and the users the checks before creates look up (UsernameLookups), both
   // from user-pages.ts's get_users pages (and, beside them, the other kinds' listings those checks share); the schemas
   // listed map a record to a kind's inputs (for the kind and kasm-import).
   const mappings = ["images", "staging", "casting", "egress", "groups", "users"].map((area) => join(ROOT, `provider/api/schemas/${area}.ts`));
-  const userReads = ["user-pages", "user-reads", "key-lookups"].map((file) => join(ROOT, `provider/api/${file}.ts`));
+  const userReads = ["user-pages", "client"].map((file) => join(ROOT, `provider/api/${file}.ts`));
   return [...tsFilesIn("provider/resources"), ...userReads, ...mappings, ...tsFilesIn("provider/lookups"), ...tsFilesIn("sdk/lookups")];
 }
 
@@ -60,7 +60,7 @@ const SPLIT_MODULES = ["provider/lookups"];
  * `sdk/lookups/`) counts as that index, the module its importers name by the folder
  * (`provider/resources/user-set/index.ts`, `provider/lookups/index.ts`), so that the table does
  * not change when a module is split. Other files
- * (the client's `provider/api/user-reads.ts`) count as themselves.
+ * (the client's `provider/api/client.ts`) count as themselves.
  */
 function moduleOf(path: string): string {
   const folder = dirname(path);

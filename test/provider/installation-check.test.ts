@@ -1,5 +1,5 @@
 /**
- * The one read a change makes of its installation before the plan (framework/installation-check.ts),
+ * The one read a change makes of its installation before the plan (framework/connections.ts),
  * through Pulumi's dynamic-provider host: wrong credentials, the wrong vocabulary and unknown
  * group names fail `check` (so `pulumi preview` fails) with no write; one read per installation
  * and host process; none for a check without change, none with `checkBeforeChanges` false.

@@ -96,7 +96,7 @@ async function thrown(run: () => Promise<unknown>): Promise<unknown> {
 
 describe("the errors a kind throws of its own", () => {
   it("an existing object without adopt is a KasmNotAdoptedError: found before any create, or caused by Kasm's KasmAlreadyExistsError", async () => {
-    // User looks its username up before creating (framework/adoption.ts, findFirst): nothing is sent to Kasm to refuse.
+    // User looks its username up before creating (framework/define-kind.ts, findFirst): nothing is sent to Kasm to refuse.
     const existing = await emulator.userId("existing");
     const error = await thrown(() => create("User", { username: "existing", firstName: "New" }));
     expect(error).toBeInstanceOf(KasmNotAdoptedError);

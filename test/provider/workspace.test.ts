@@ -14,7 +14,7 @@ import type { ProviderHost } from "../helpers/host";
 import { Driven, hostFor } from "../helpers/provider";
 import { TEST_API_NAMES } from "../helpers/vocabulary";
 import { IMAGE_JSON_SETTINGS, IMAGE_SETTINGS } from "../../provider/api";
-import { UNKNOWN } from "../../permissions/values";
+import { UNKNOWN } from "../../permissions/planned-calls";
 
 let emulator: TestEmulator;
 let host: ProviderHost;

@@ -7,10 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kinds } from "../../provider";
-import { ConnectionRegistry } from "../../provider/connections";
 import type { InterruptedCreate } from "../../provider/resources/framework/interrupted-create";
 import type { KindContext, Props } from "../../provider/resources/framework/types";
-import { contextIn } from "../../provider/runtime";
+import { ConnectionRegistry, contextIn } from "../../provider/runtime";
 import { ADMIN, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 const IMAGE = "1a2b3c4d5e6f47a8b9c0d1e2f3a4b5c6";

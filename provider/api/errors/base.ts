@@ -5,7 +5,7 @@
  * classes of each meaning because every one of them builds on this, and so that the one place
  * that touches an underlying error (`sanitiseCause`) is easy to find.
  */
-import { scrubText } from "../redact";
+import { scrubText } from "../records";
 import type { SettingNames } from "../config";
 
 /** What went wrong, in one word; see the table in `index.ts`. */

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { KasmAlreadyExistsError } from "../errors";
-import { createOnce, deleteOnce } from "../recovery";
+import { createOnce, deleteOnce } from "../retry";
 import { CastConfig, type CastConfigUpdate, type CreateCastConfigResult, type DeleteCastConfigParams, type NewCastConfig } from "../schemas/casting";
 import type { OperationContext } from "../../../permissions/operations";
 import type { KasmApi } from "../transport";

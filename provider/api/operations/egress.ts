@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import type { OperationContext } from "../../../permissions/operations";
-import { createOnce, deleteOnce } from "../recovery";
+import { createOnce, deleteOnce } from "../retry";
 import { sameId } from "../schemas/common";
 import {
   EgressCredential,

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { KasmAlreadyMemberError, KasmNotFoundError, KasmNotMemberError } from "../errors";
-import { callCountingAsDone, createOnce, deleteOnce } from "../recovery";
+import { callCountingAsDone, createOnce, deleteOnce } from "../retry";
 import { Empty, Id, Int, sameId } from "../schemas/common";
 import { GroupImage } from "../schemas/images";
 import { GroupRecord, type GroupMembership, type GroupUpdate, type NewGroup } from "../schemas/groups";

@@ -4,7 +4,7 @@
  * of the product's operations are in `schemas/images.ts`, with their sources.
  */
 import { z } from "zod";
-import { createOnce, deleteOnce } from "../recovery";
+import { createOnce, deleteOnce } from "../retry";
 import { sameId } from "../schemas/common";
 import { errorForStatus } from "../errors/classify";
 import { Image, ProductImage, Registry, registryUrl, type ImageUpdate, type NewImage, type NewRegistry } from "../schemas/images";

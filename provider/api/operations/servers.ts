@@ -1,6 +1,6 @@
 /** Operations of the servers area: read a server, drain it, import servers from a CSV file. */
 import { z } from "zod";
-import { canonicalId } from "../../../permissions/ids";
+import { canonicalId } from "../../../permissions/planned-calls";
 import { KasmNotFoundError } from "../errors";
 import type { BatchView } from "../schemas/batch";
 import { Empty } from "../schemas/common";

@@ -4,7 +4,7 @@
  *
  * Hand a session to its user only once its status is `running` (see {@link getWsStatus}).
  */
-import { deleteOnce } from "../recovery";
+import { deleteOnce } from "../retry";
 import {
   ExecResult,
   RequestWsResult,

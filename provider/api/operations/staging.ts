@@ -1,6 +1,6 @@
 /** Operations of the staging area: staging configs, which keep sessions of an image ready in a zone. */
 import { z } from "zod";
-import { createOnce, deleteOnce } from "../recovery";
+import { createOnce, deleteOnce } from "../retry";
 import { sameId } from "../schemas/common";
 import { StagingConfig, type NewStagingConfig, type StagingConfigUpdate } from "../schemas/staging";
 import type { KasmApi } from "../transport";

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { KasmAlreadyExistsError, KasmNotAssignedError, KasmNotFoundError } from "../errors";
-import { callCountingAsDone, createOnce, deleteOnce } from "../recovery";
+import { callCountingAsDone, createOnce, deleteOnce } from "../retry";
 import { Empty, normaliseId } from "../schemas/common";
 import { usersCsv } from "../batch-csv";
 import type { BatchView } from "../schemas/batch";

@@ -13,7 +13,7 @@
  * release breaks nothing, while the fields we declare are checked.
  */
 import { z } from "zod";
-import { canonicalId, KASM_ID_PATTERN, sameId } from "../../../permissions/ids";
+import { canonicalId, KASM_ID_PATTERN, sameId } from "../../../permissions/planned-calls";
 import { toCamelCase, type CamelCase } from "../records";
 
 /**

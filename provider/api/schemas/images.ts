@@ -244,7 +244,7 @@ export const RegistryWorkspace = z.looseObject({
   friendly_name: NullableString.optional().describe("The workspace's name as people see it."),
   description: NullableString.optional().describe("What the workspace is."),
   image_src: NullableString.optional().describe("The workspace's icon, relative to the registry."),
-  // The registry's `docker_registry`, read in the client's names as every image field is (vocabulary.ts).
+  // The registry's `docker_registry`, read in the client's names as every image field is (the wire vocabularies of records.ts).
   ctr_registry: NullableString.optional().describe("The container registry its image is pulled from."),
   categories: z.array(z.string()).nullable().optional().describe("The workspace's categories."),
 });

@@ -5,8 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { UNKNOWN } from "../../../permissions/values";
-import { KASM_ID_MESSAGE, KASM_ID_PATTERN } from "../../../permissions/ids";
+import { KASM_ID_MESSAGE, KASM_ID_PATTERN, UNKNOWN } from "../../../permissions/planned-calls";
 import { closestName } from "../../../permissions/spelling";
 import type { Props } from "./types";
 

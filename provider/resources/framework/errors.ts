@@ -232,7 +232,7 @@ export class KasmInitializationError extends KasmUnfinishedError {
 /**
  * A lifecycle step of a kind's provider called an operation that the kind's calls declaration
  * (`provider/resources/<kind>.calls.ts`), for these properties, does not list for that step, and
- * none of the allowances of `declared-calls.ts` covers. Refused before anything was sent: the
+ * none of the allowances of `UNLISTED_CALLS` (`connections.ts`) covers. Refused before anything was sent: the
  * permission policies judge an API key by the declaration, so a call it leaves out would need a
  * permission no policy asked for.
  *

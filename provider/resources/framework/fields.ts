@@ -33,7 +33,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
-import { canonicalId } from "../../../permissions/ids";
+import { canonicalId } from "../../../permissions/planned-calls";
 import { toApiBody, toCamelCase, toSnakeCase, type SnakeCase } from "../../api/records";
 import { isUnknown, KasmId } from "./check-wording";
 import type { KasmKind } from "../../../permissions/kinds";

@@ -14,15 +14,28 @@
  * take-over (`record`, `adoption`), with the functions of this folder: `types.ts` (the
  * terms), `check-wording.ts` (check and its wording), `fields.ts` (field rules and diffs, and each
  * input declared once, with the schema, rules, docs, secrets and body derived from it),
- * `adoption.ts` (adopt, gone and half-created objects), `errors.ts` (the errors a kind throws of
- * its own, one class per meaning), `declared-calls.ts` (each step's client allows only what the
- * kind's calls declaration lists for it); `connections.ts` and `lenient-refresh.ts` wrap every
- * kind in the registry.
+ * `define-kind.ts` itself (adopt, gone and half-created objects), `errors.ts` (the errors a kind throws of
+ * its own, one class per meaning), `connections.ts` (each step's client allows only what the
+ * kind's calls declaration lists for it, and the one read of an installation before a change);
+ * `connections.ts` and `lenient-refresh.ts` wrap every kind in the registry.
  */
 export * from "./types";
 export * from "./check-wording";
 export * from "./fields";
-export * from "./adoption";
+// What a kind does with objects that exist already, are gone or were half created: the part of define-kind.ts every kind uses.
+export {
+  GONE,
+  unlessGone,
+  orMissing,
+  createOrAdopt,
+  isNotFound,
+  isAlreadyExists,
+  alreadyExistsError,
+  initializationFailure,
+  keepingWhatWasCreated,
+  type Adoption,
+  type AlreadyExists,
+} from "./define-kind";
 export * from "./product-only";
 export * from "./errors";
 export * from "./interrupted-create";

@@ -1,7 +1,7 @@
 /**
  * Refresh that reads through a vocabulary mismatch and warns, where create and update fail.
  *
- * Answers are understood in both wire vocabularies (see `api/vocabulary.ts`), so a refresh can
+ * Answers are understood in both wire vocabularies (see the wire vocabularies in `api/records.ts`), so a refresh can
  * still read an object when the installation speaks the other vocabulary than `kasm:apiNames`.
  * Failing it would block `pulumi refresh` on a setting that reading does not need; staying silent
  * would hide that the next write will not be applied. So the refresh goes on and the user is
@@ -11,7 +11,7 @@
  * client (`KasmClient.readingLeniently`), noting into a list of this read's own; the other methods
  * keep the client, whose reads fail on a mismatch.
  */
-import type { LenientReads } from "../../api/vocabulary";
+import type { LenientReads } from "../../api/records";
 import type { KindContext, KindProvider } from "./types";
 
 /** The same providers, each `read` run leniently, with one warning per vocabulary mismatch it met. */

@@ -19,7 +19,7 @@
 import { howToSet, settingRef } from "../../api/config";
 import { isUnknown } from "./check-wording";
 import { changedFields, type FieldRule } from "./fields";
-import { checksBeforeChanges } from "./installation-check";
+import { checksBeforeChanges } from "./connections";
 import type { KindContext, Props } from "./types";
 
 /** The setting's values: apply the program's values (the default), or refuse the take-over. */

@@ -4,13 +4,12 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { UNKNOWN } from "../../../permissions/values";
 import type { KasmClient } from "../../api/client";
 import type { SettingNames } from "../../api/config";
-import type { ApiNames } from "../../api/vocabulary";
-import type { InstallationMemory } from "../../connections";
+import type { ApiNames } from "../../api/records";
+import type { InstallationMemory } from "../../runtime";
 import type { KasmKind } from "../../../permissions/kinds";
-import type { KindCalls } from "../../../permissions/planned-calls";
+import { UNKNOWN, type KindCalls } from "../../../permissions/planned-calls";
 
 /** Pulumi's placeholder for a value not known during preview (the permission catalogue's). */
 export { UNKNOWN };
@@ -215,7 +214,7 @@ export interface KindManifest<Inputs extends object = Props, Outputs extends obj
   /**
    * What each lifecycle step of the kind's provider calls: its calls declaration, beside the
    * kind's file (`<kind>.calls.ts`), from which the permissions table is assembled too; each
-   * step's client refuses what it does not list (see `declared-calls.ts`).
+   * step's client refuses what it does not list (see `withDeclaredCalls` in `connections.ts`).
    */
   readonly calls: KindCalls;
 }

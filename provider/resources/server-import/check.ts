@@ -6,7 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { parseCsv, serverRowFromCsv, SERVER_CSV_COLUMNS } from "../../../permissions/bulk-rows";
 import { didYouMean, isUnknown, rowIssues } from "../framework/check-wording";
-import { UNKNOWN } from "../../../permissions/values";
+import { UNKNOWN } from "../../../permissions/planned-calls";
 import type { Props } from "../framework/types";
 import { FIELD_NAMES, FIELDS, INPUTS, serverRowSchema, type Field } from "./rows";
 

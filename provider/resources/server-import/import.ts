@@ -8,9 +8,9 @@
 import { csvCell } from "../../../permissions/bulk-rows";
 import { KasmBadRequestError } from "../../api/errors/answers";
 import type { Server } from "../../api/schemas/servers";
-import { isTransient, mayHaveCommitted, waitBeforeLookingUp } from "../../api/recovery";
+import { isTransient, mayHaveCommitted, waitBeforeLookingUp } from "../../api/retry";
 import type { KindContext } from "../framework/types";
-import { canonicalId } from "../../../permissions/ids";
+import { canonicalId } from "../../../permissions/planned-calls";
 import { KasmDeclarationRefusedError, KasmOutcomeUnknownError } from "../framework/errors";
 import { FIELD_NAMES, FIELDS, type Field, type Located, type ServerRow } from "./rows";
 

@@ -49,12 +49,11 @@
  * a row, the declared rows, the plan of an update, the state), `check`, `import` and `read`.
  */
 import { randomUUID } from "node:crypto";
-import { initializationFailure } from "../framework/adoption";
+import { initializationFailure, manifestOfFields } from "../framework/define-kind";
 import { isUnknown } from "../framework/check-wording";
 import { KasmOutcomeUnknownError } from "../framework/errors";
 import type { Kind, KindTexts } from "../framework/types";
-import { manifestOfFields } from "../framework/define-kind";
-import { withDeclaredCalls } from "../framework/declared-calls";
+import { withDeclaredCalls } from "../framework/connections";
 import { serverImportCalls } from "./calls";
 import { checkServerImport } from "./check";
 import { importCsv, importRows } from "./import";

@@ -6,7 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { Server } from "../../api/schemas/servers";
 import type { KindContext, Props } from "../framework/types";
-import { GONE, unlessGone } from "../framework/adoption";
+import { GONE, unlessGone } from "../framework/define-kind";
 import { same } from "../framework/fields";
 import { importCsv } from "./import";
 import { declaredRows, FIELD_NAMES, FIELDS, INPUTS, outputs, type Field, type ServerRow } from "./rows";

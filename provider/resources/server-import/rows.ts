@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { rowLabel, serverImportRows } from "../../../permissions/bulk-rows";
-import { isKasmId, KASM_ID_MESSAGE } from "../../../permissions/ids";
+import { isKasmId, KASM_ID_MESSAGE } from "../../../permissions/planned-calls";
 import { declareFields, same } from "../framework/fields";
 import { isUnknown } from "../framework/check-wording";
 import type { Props } from "../framework/types";

@@ -3,14 +3,13 @@
  * them, and under which circumstances: the kind's calls declaration (see `KindCalls` in
  * `permissions/planned-calls.ts`). When the provider changes what it calls, or when, this changes in
  * the same commit: the client a step is handed refuses an operation the step does not list here
- * (`framework/declared-calls.ts`), and the permission policy packs judge API keys by it (`KIND_ROWS`).
+ * (`framework/connections.ts`), and the permission policy packs judge API keys by it (`KIND_ROWS`).
  * It imports only the catalogue, so that the packs load it without the provider's runtime.
  */
-import { isUnknownValue } from "../../../permissions/values";
 import type { LifecycleStep } from "../../../permissions/kinds";
 import { ADMINISTRATORS_GROUP, ALL_USERS_GROUP } from "../../../permissions/names";
 import { userSetRows, type BulkRowOf } from "../../../permissions/bulk-rows";
-import { adoptOptions, declareCalls, flag, plan, type CallOptions, type PlannedCall, type UserField } from "../../../permissions/planned-calls";
+import { adoptOptions, declareCalls, flag, isUnknownValue, plan, type CallOptions, type PlannedCall, type UserField } from "../../../permissions/planned-calls";
 
 /**
  * What each step of an UserSet calls.

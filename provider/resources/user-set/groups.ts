@@ -10,8 +10,8 @@ import type { User as KasmUser } from "../../api/schemas/users";
 import { setTo } from "../../api/config";
 import type * as pulumi from "@pulumi/pulumi";
 import type { KindContext } from "../framework/types";
-import { surveyInstallation } from "../framework/installation-check";
-import { canonicalId } from "../../../permissions/ids";
+import { surveyInstallation } from "../framework/connections";
+import { canonicalId } from "../../../permissions/planned-calls";
 import { isUnknown } from "../framework/check-wording";
 import { KasmObjectMissingError, KasmReadPermissionError, KasmUnsupportedInputError } from "../framework/errors";
 import { ALL_USERS } from "../user-links";
@@ -82,7 +82,7 @@ export function groupChanges(row: Row, record: KasmUser, mode: string, index: Ma
 
 /**
  * Check failures for rows that name groups the installation does not have, from the one read a
- * change makes of its installation (see framework/installation-check.ts): a released Kasm lists its
+ * change makes of its installation (see framework/connections.ts): a released Kasm lists its
  * groups, and its CSV import refuses a name it does not know, so a preview can say so before any
  * user is imported. Names given in `groupIds` count as known (a kasm.Group of the same program,
  * created in the same `up`, is named there). With the documentation's vocabulary, which cannot list

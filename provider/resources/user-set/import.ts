@@ -5,7 +5,7 @@
  */
 import { KasmBadRequestError } from "../../api/errors/answers";
 import type { User as KasmUser } from "../../api/schemas/users";
-import { isTransient, mayHaveCommitted, waitBeforeLookingUp } from "../../api/recovery";
+import { isTransient, mayHaveCommitted, waitBeforeLookingUp } from "../../api/retry";
 import type { KindContext } from "../framework/types";
 import { camelCase } from "../framework/fields";
 import { KasmDeclarationRefusedError, KasmNotAdoptedError, KasmOutcomeUnknownError } from "../framework/errors";

@@ -56,9 +56,9 @@
  */
 import type { KasmClient } from "../../api/client";
 import { randomUUID } from "node:crypto";
-import { withDeclaredCalls } from "../framework/declared-calls";
+import { withDeclaredCalls } from "../framework/connections";
 import { userSetCalls } from "./calls";
-import { canonicalId } from "../../../permissions/ids";
+import { canonicalId } from "../../../permissions/planned-calls";
 import { isUnknown } from "../framework/check-wording";
 import { KasmDeleteBlockedError, KasmUnfinishedError } from "../framework/errors";
 import { same } from "../framework/fields";

@@ -10,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import type { InterruptedCreate } from "../framework/interrupted-create";
 import type { KindContext, Props } from "../framework/types";
-import { canonicalId } from "../../../permissions/ids";
+import { canonicalId } from "../../../permissions/planned-calls";
 import { currentRow } from "./read";
 import { rowsOf, sameRow } from "./rows";
 

@@ -25,7 +25,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { ID_AFTER_IMPORT } from "../../../permissions/bulk-rows";
 import type { KindContext, Props } from "../framework/types";
-import { canonicalId } from "../../../permissions/ids";
+import { canonicalId } from "../../../permissions/planned-calls";
 import { rowsOf, userIdsOf } from "./rows";
 
 /**

@@ -6,7 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { User as KasmUser } from "../../api/schemas/users";
 import type { KindContext, Props } from "../framework/types";
-import { canonicalId } from "../../../permissions/ids";
+import { canonicalId } from "../../../permissions/planned-calls";
 import { declared } from "../framework/fields";
 import { ALL_USERS } from "../user-links";
 import { OTHER_INPUTS, READABLE, USER_FIELDS, type Row } from "./fields";

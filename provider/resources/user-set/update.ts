@@ -12,8 +12,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { KindContext, Props } from "../framework/types";
-import { canonicalId } from "../../../permissions/ids";
-import { isNotFound } from "../framework/adoption";
+import { canonicalId } from "../../../permissions/planned-calls";
+import { isNotFound } from "../framework/define-kind";
 import { same } from "../framework/fields";
 import { USER_FIELDS, type Row } from "./fields";
 import { applyGroupChange, groupChanges, groupIndexFor, isUserGone, unknownGroupsError, type GroupChange } from "./groups";

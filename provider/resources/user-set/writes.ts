@@ -6,8 +6,8 @@
  */
 import type { User as KasmUser } from "../../api/schemas/users";
 import type { KindContext, Props } from "../framework/types";
-import { canonicalId } from "../../../permissions/ids";
-import { initializationFailure } from "../framework/adoption";
+import { canonicalId } from "../../../permissions/planned-calls";
+import { initializationFailure } from "../framework/define-kind";
 import type { KasmInitializationError } from "../framework/errors";
 import { IMPORT_ONLY_FIELDS, READABLE, UPDATABLE, USER_FIELDS, type Row, type UserField } from "./fields";
 import { applyGroupChange, groupChanges, type GroupChange } from "./groups";
